@@ -1,0 +1,1 @@
+export { RECORD_ROLES, type RecordProvenance, type RecordRole, type RecordSource, type SourceRecord } from './record.js';

@@ -1,0 +1,30 @@
+/** Roles of a normalised transcript record. Tool output is its own role so gates can weigh it apart from prose. */
+export const RECORD_ROLES = ['user', 'assistant', 'tool_call', 'tool_result', 'system', 'summary'] as const;
+export type RecordRole = (typeof RECORD_ROLES)[number];
+
+/** Where a record came from, precisely enough to cite it. */
+export interface RecordProvenance {
+  /** Source URI: `claude:<sessionId>`, `pi:<file stem>`, `loop:<task>/<attempt>`, `http:<ingest id>`. */
+  source: string;
+  /** The file it was read from (absent for records posted over HTTP). */
+  file?: string;
+  /** 1-based line in that file. */
+  line?: number;
+  /** The entry id inside the source (Claude `uuid` / `message.id`, pi entry `id`). */
+  entry?: string;
+}
+
+/** One normalised record: what every source adapter yields and the chunker consumes. */
+export interface SourceRecord {
+  role: RecordRole;
+  /** Scrubbed text: secrets are already replaced by typed placeholders. */
+  text: string;
+  /** ISO-8601 timestamp, or null when the source has none. */
+  timestamp: string | null;
+  provenance: RecordProvenance;
+  /** Working directory the record was produced in, from the file itself; null when unknown. */
+  cwd: string | null;
+}
+
+/** A source of records: an async iterable. A batch source is just a finite stream. */
+export type RecordSource = AsyncIterable<SourceRecord>;

@@ -1,0 +1,55 @@
+/**
+ * Stable error codes. Tests and callers branch on these, never on message text.
+ * HTTP statuses and exit codes are mapped from them at the edges (server, cli).
+ */
+export const ERROR_CODES = [
+  'INVALID_INPUT',
+  'INVALID_EVENT',
+  'UNKNOWN_EVENT_TYPE',
+  'SHA_MISMATCH',
+  'INVALID_PROJECT',
+  'LOG_CORRUPT',
+  'CHAIN_BROKEN',
+  'LOCK_FAILED',
+  'IO_FAILED',
+  'PROJECTION_FAILED',
+  'PARITY_FAILED',
+  'PROVENANCE_FAILED',
+  'NOT_FOUND',
+  'CONFLICT',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The one error class of mem: a stable `code`, structured `details`, and an optional `cause`. */
+export class MemError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MemError';
+    this.code = code;
+    this.details = details;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; details: Readonly<Record<string, unknown>> } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** Structural guard: true for any MemError, even one from another copy of this module. */
+export function isMemError(value: unknown): value is MemError {
+  if (!(value instanceof Error)) return false;
+  const candidate = value as unknown as { code?: unknown; details?: unknown };
+  return (
+    typeof candidate.code === 'string' &&
+    (ERROR_CODES as readonly string[]).includes(candidate.code) &&
+    typeof candidate.details === 'object'
+  );
+}
+
+/** True when `value` is a MemError carrying `code`. */
+export function hasErrorCode(value: unknown, code: ErrorCode): value is MemError {
+  return isMemError(value) && value.code === code;
+}

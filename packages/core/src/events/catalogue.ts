@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { envelopeHead, envelopeTail, writerSchema } from './envelope.js';
+import {
+  chunkShape,
+  evidenceShape,
+  gateShape,
+  memoryShape,
+  recoveryShape,
+  referenceShape,
+  runEndShape,
+  runShape,
+  tombstoneShape,
+} from './payloads.js';
+
+type Shape = Record<string, z.ZodType>;
+type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
+
+/**
+ * One definition per event type gives two schemas: the payload a writer hands to the log
+ * (`type` plus fields) and the logged event (envelope, payload, `prev`), in serialisation order.
+ */
+function defineEvent<T extends string, S extends Shape>(type: T, shape: S, check?: Check<S>) {
+  const payload = z.strictObject({ type: z.literal(type), ...shape });
+  const event = z.strictObject({
+    ...envelopeHead,
+    type: z.literal(type),
+    writer: writerSchema,
+    ...shape,
+    ...envelopeTail,
+  });
+  if (check) {
+    const refine = (value: unknown, ctx: z.RefinementCtx) => check(value as z.infer<z.ZodObject<S>>, ctx);
+    return { type, payload: payload.superRefine(refine), event: event.superRefine(refine) };
+  }
+  return { type, payload, event };
+}
+
+const run = defineEvent('run', runShape, (value, ctx) => {
+  if (value.level === 'L1' && value.query_id === null) {
+    ctx.addIssue({ code: 'custom', path: ['query_id'], message: 'expected a query id: an L1 run answers one standing query' });
+  }
+  const expectedInput = value.level === 'L1' ? 'chunk' : 'L1';
+  if (value.input_level !== expectedInput) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['input_level'],
+      message: `expected "${expectedInput}": an ${value.level} run reads ${expectedInput === 'chunk' ? 'chunks' : 'L1 memories'}`,
+    });
+  }
+});
+const chunk = defineEvent('chunk', chunkShape);
+const gate = defineEvent('gate', gateShape);
+const evidence = defineEvent('evidence', evidenceShape);
+const memory = defineEvent('memory', memoryShape);
+const runEnd = defineEvent('run_end', runEndShape, (value, ctx) => {
+  if (value.chunks_used > value.chunks_seen) {
+    ctx.addIssue({ code: 'custom', path: ['chunks_used'], message: 'expected chunks_used <= chunks_seen' });
+  }
+});
+const reference = defineEvent('reference', referenceShape);
+const tombstone = defineEvent('tombstone', tombstoneShape);
+const recovery = defineEvent('recovery', recoveryShape);
+
+/** Every event type mem knows, in catalogue order. */
+export const EVENT_DEFINITIONS = [run, chunk, gate, evidence, memory, runEnd, reference, tombstone, recovery] as const;
+
+export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
+export type EventType = (typeof EVENT_DEFINITIONS)[number]['type'];
+
+/** The payloads writers append: a discriminated union on `type`. */
+export const payloadSchema = z.discriminatedUnion('type', [
+  run.payload,
+  chunk.payload,
+  gate.payload,
+  evidence.payload,
+  memory.payload,
+  runEnd.payload,
+  reference.payload,
+  tombstone.payload,
+  recovery.payload,
+]);
+
+/** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
+export const eventSchema = z.discriminatedUnion('type', [
+  run.event,
+  chunk.event,
+  gate.event,
+  evidence.event,
+  memory.event,
+  runEnd.event,
+  reference.event,
+  tombstone.event,
+  recovery.event,
+]);
+
+export type Payload = z.infer<typeof payloadSchema>;
+export type LogEvent = z.infer<typeof eventSchema>;
+export type PayloadOf<T extends EventType> = Extract<Payload, { type: T }>;
+export type EventOf<T extends EventType> = Extract<LogEvent, { type: T }>;
+
+const definitionsByType = new Map<string, (typeof EVENT_DEFINITIONS)[number]>(EVENT_DEFINITIONS.map((d) => [d.type, d]));
+
+/** The schemas of one event type, or undefined when the type is unknown. */
+export function eventDefinition(type: string) {
+  return definitionsByType.get(type);
+}
+
+export function isEventType(type: unknown): type is EventType {
+  return typeof type === 'string' && definitionsByType.has(type);
+}
+
+/** Field order of a logged event of `type`: envelope head, `type`, `writer`, payload, `prev`. */
+export function eventKeyOrder(type: EventType): readonly string[] {
+  const definition = definitionsByType.get(type);
+  if (!definition) throw new Error(`unknown event type ${type}`);
+  return Object.keys(definition.event.shape);
+}

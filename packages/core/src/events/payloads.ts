@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import {
+  countField,
+  errorField,
+  queryIdField,
+  runIdField,
+  sha256Field,
+  sourceField,
+  spanField,
+  stepField,
+} from './fields.js';
+
+/*
+ * Payload shapes, one per event type, in serialisation order (after `type`).
+ * Seed 001 "Storage schemas" plus `run_id` on every extraction record.
+ */
+
+export const runShape = {
+  run_id: runIdField,
+  level: z.enum(['L1', 'L2']),
+  query_id: queryIdField.nullable(),
+  input_level: z.enum(['chunk', 'L1']),
+  model: z.string().min(1),
+  chunk_tokens: z.int().min(1),
+  memory_budget: z.int().min(1),
+  exit_gate: z.boolean(),
+};
+
+export const chunkShape = {
+  run_id: runIdField,
+  level: z.enum(['L0', 'L1']),
+  t: stepField,
+  source: sourceField,
+  span: spanField,
+  sha256: sha256Field,
+};
+
+export const gateShape = {
+  run_id: runIdField,
+  level: z.enum(['L1', 'L2']),
+  t: stepField,
+  update: z.boolean(),
+  exit: z.boolean(),
+  think: z.string(),
+  latency_ms: z.number().min(0),
+};
+
+export const evidenceShape = {
+  run_id: runIdField,
+  level: z.literal('L0'),
+  t: stepField,
+  source: sourceField,
+  text: z.string().min(1),
+  sha256: sha256Field,
+};
+
+export const memoryShape = {
+  run_id: runIdField,
+  level: z.enum(['L1', 'L2']),
+  t: stepField,
+  text: z.string().min(1),
+  tokens: countField,
+  parents: z.array(sha256Field).min(1, 'expected at least one parent sha: a memory rests on evidence'),
+  sha256: sha256Field,
+};
+
+export const runEndShape = {
+  run_id: runIdField,
+  level: z.enum(['L1', 'L2']),
+  chunks_seen: countField,
+  chunks_used: countField,
+  final_memory_sha: sha256Field.nullable(),
+  error: errorField.optional(),
+};
+
+export const referenceShape = {
+  level: z.literal('R'),
+  source: sourceField,
+  heading_path: z.array(z.string()),
+  text: z.string().min(1),
+  sha256: sha256Field,
+};
+
+export const tombstoneShape = {
+  target: sha256Field,
+  reason: z.string().min(1, 'expected a non-empty reason'),
+};
+
+export const recoveryShape = {
+  segment: z.string().regex(/^\d{6}\.jsonl$/, 'expected a segment file name such as 000001.jsonl'),
+  offset: countField,
+  dropped_bytes: z.int().min(1),
+  dropped_sha256: sha256Field,
+};

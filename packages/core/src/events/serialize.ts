@@ -1,0 +1,23 @@
+import { eventKeyOrder, type LogEvent } from './catalogue.js';
+
+const WRITER_KEYS = ['kind', 'principal', 'token'] as const;
+const NESTED_ORDER: Record<string, readonly string[]> = { writer: WRITER_KEYS, error: ['code', 'message'] };
+
+function ordered(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const v = value[key];
+    if (v === undefined) continue;
+    const nested = NESTED_ORDER[key];
+    out[key] = nested && v !== null && typeof v === 'object' ? ordered(v as Record<string, unknown>, nested) : v;
+  }
+  return out;
+}
+
+/**
+ * The exact bytes of a log line (without its `\n`): keys in catalogue order,
+ * absent optionals omitted. Same event, same string, on every machine.
+ */
+export function serializeEvent(event: LogEvent): string {
+  return JSON.stringify(ordered(event as Record<string, unknown>, eventKeyOrder(event.type)));
+}

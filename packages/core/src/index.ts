@@ -1,0 +1,21 @@
+export { ERROR_CODES, MemError, hasErrorCode, isMemError, type ErrorCode } from './errors.js';
+export { contentSha256, genesisHash, normalizeText, sha256Hex } from './identity.js';
+export { SYSTEM_PROJECT, assertProjectName, projectNameSchema } from './project.js';
+export { levelField, sha256Field, type Level } from './events/fields.js';
+export { writerSchema, type Writer } from './events/envelope.js';
+export {
+  EVENT_DEFINITIONS,
+  EVENT_TYPES,
+  eventDefinition,
+  eventKeyOrder,
+  eventSchema,
+  isEventType,
+  payloadSchema,
+  type EventOf,
+  type EventType,
+  type LogEvent,
+  type Payload,
+  type PayloadOf,
+} from './events/catalogue.js';
+export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
+export { serializeEvent } from './events/serialize.js';

@@ -1,0 +1,68 @@
+import type { EventType, LogEvent } from '@mem/core';
+
+/**
+ * Where a projector writes. The live projections of a data root use `<root>/.mem` and
+ * `<root>/vault`; `mem verify` rebuilds into a temporary target and compares bytes.
+ */
+export interface ProjectionTarget {
+  /** Droppable derived state: `<root>/.mem` (items.sqlite, pg/, cache/ live here). */
+  stateDir: string;
+  /** The Obsidian vault: `<root>/vault`. */
+  vaultDir: string;
+  /** Projector options that shape output (e.g. `emitEvidenceNotes`). Same options, same bytes. */
+  options: ProjectionOptions;
+}
+
+export interface ProjectionOptions {
+  /** Vault: also write one note per L0 evidence under `<project>/evidence/` and link it. */
+  emitEvidenceNotes?: boolean;
+}
+
+/** An event handed to a projector, with the sha256 of its line: the chain head after it. */
+export interface ProjectedEvent {
+  event: LogEvent;
+  hash: string;
+}
+
+/** How far a projector has applied one project's log. */
+export interface ProjectionPosition {
+  seq: number;
+  /** sha256 of the line at `seq`: must equal the `prev` of the next event. */
+  head: string;
+}
+
+/** A file a projector owns, for byte comparison between the live and a rebuilt projection. */
+export interface ProjectionOutput {
+  /** Path relative to the target's root directory it lives under, '/'-separated, e.g. `.mem/items.sqlite`, `vault/demo/index.md`. */
+  path: string;
+  absolutePath: string;
+}
+
+/**
+ * A projector: one small definition object with a pure per-event part kept apart from the
+ * code that touches storage. `Handle` is whatever `init` opens (a database, a directory).
+ *
+ * Contract (tested for every projector by one suite): applying a log in any number of
+ * `project` calls followed by `seal` yields the same bytes as one rebuild; applying an event
+ * twice is refused by position, never double-counted; unknown event types throw loudly.
+ */
+export interface Projector<Handle = unknown> {
+  readonly name: string;
+  /** Bump when output for the same log changes; a stored different version forces a rebuild. */
+  readonly version: number;
+  /** Event types that change this projection. Other events only advance its position. */
+  readonly handles: readonly EventType[];
+  /** Opens (creating and migrating) the projection at `target`. A stored version mismatch resets it. */
+  init(target: ProjectionTarget): Promise<Handle>;
+  /** Last applied position for `project`, or null when nothing of it was applied. */
+  position(handle: Handle, project: string): Promise<ProjectionPosition | null>;
+  /** Applies `events` (contiguous, in seq order, all of `project`, starting right after its position). */
+  project(handle: Handle, project: string, events: readonly ProjectedEvent[]): Promise<void>;
+  /** Makes everything applied so far durable and canonical (called once after a catch-up). */
+  seal(handle: Handle): Promise<void>;
+  /** The files this projector owns at `target`, sorted by path. */
+  outputs(target: ProjectionTarget): Promise<ProjectionOutput[]>;
+  close(handle: Handle): Promise<void>;
+  /** Drops the projection at `target` (one project, or all). Must leave files it does not own alone. */
+  reset(target: ProjectionTarget, project?: string): Promise<void>;
+}

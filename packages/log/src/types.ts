@@ -1,0 +1,65 @@
+import type { LogEvent, Writer } from '@mem/core';
+
+/** Where a project's journals live and how they rotate. */
+export interface EventLogOptions {
+  /** The log directory of a data root: `<root>/log`. One sub-directory per project. */
+  dir: string;
+  /** Rotate into a new segment once the current one would exceed this many bytes. Default 64 MiB. */
+  segmentBytes?: number;
+  /** Clock for the informational `ts` of new events. Default: the system clock. */
+  now?: () => Date;
+}
+
+/** What an acknowledged (fsynced) append wrote. */
+export interface AppendResult {
+  project: string;
+  /** Number of the caller's events appended (a `recovery` event written first is not counted). */
+  appended: number;
+  first_seq: number;
+  last_seq: number;
+  /** Every event written, in order, including a leading `recovery` event when a torn tail was repaired. */
+  events: LogEvent[];
+}
+
+/** One event as read back, with where it lives and the sha256 of its exact line bytes. */
+export interface LoggedEvent {
+  event: LogEvent;
+  /** sha256 hex of the line's bytes, without the trailing `\n`: the next line's `prev`. */
+  hash: string;
+  /** Segment file name, e.g. `000001.jsonl`. */
+  segment: string;
+  /** 1-based line number within the segment. */
+  line: number;
+}
+
+/** The end of a project's chain: seq 0 and the genesis hash when the project has no events. */
+export interface LogHead {
+  seq: number;
+  hash: string;
+}
+
+export interface ReadOptions {
+  /** First seq to yield (default 1). Earlier segments are skipped without being parsed. */
+  fromSeq?: number;
+}
+
+/** The first place a chain stops being valid. */
+export interface ChainBreak {
+  project: string;
+  segment: string;
+  line: number;
+  code: 'CHAIN_BROKEN' | 'LOG_CORRUPT' | 'INVALID_EVENT' | 'UNKNOWN_EVENT_TYPE' | 'SHA_MISMATCH';
+  message: string;
+}
+
+export interface VerifyResult {
+  project: string;
+  ok: boolean;
+  /** Valid events walked before the first break (all of them when ok). */
+  events: number;
+  segments: number;
+  head: LogHead;
+  break?: ChainBreak;
+}
+
+export type { Writer };

@@ -41,6 +41,17 @@ export interface LogHead {
 export interface ReadOptions {
   /** First seq to yield (default 1). Earlier segments are skipped without being parsed. */
   fromSeq?: number;
+  /**
+   * The `prev` the event at `fromSeq` must carry: a caller's stored chain head. When given and
+   * the log disagrees, the read throws CHAIN_BROKEN instead of yielding (the log was replaced).
+   */
+  prev?: string;
+}
+
+/** A trailing line without `\n` at the very end of the log: torn by a crash, or still being written. */
+export interface TornTail {
+  segment: string;
+  bytes: number;
 }
 
 /** The first place a chain stops being valid. */
@@ -60,6 +71,8 @@ export interface VerifyResult {
   segments: number;
   head: LogHead;
   break?: ChainBreak;
+  /** Present when the log ends in a line without `\n`; not a break (the next append repairs it). */
+  torn_tail?: TornTail;
 }
 
 export type { Writer };

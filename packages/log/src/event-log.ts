@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { MemError, assertProjectName, type Writer } from '@mem/core';
+import { appendBatch, type AppendContext } from './append.js';
+import { readChainHead } from './chain-head.js';
+import { listProjects } from './projects.js';
+import { listSegments } from './segment-list.js';
+import type { AppendResult, EventLogOptions, LogHead, LoggedEvent, ReadOptions, VerifyResult } from './types.js';
+import { verifyLog } from './verify.js';
+import { walkLog } from './walk.js';
+
+/** Default rotation threshold: 64 MiB per segment. */
+export const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The append-only event log of a data root: one hash-chained JSONL journal per project under
+ * `dir/<project>/`. The only writer of log files; readers never lock and never see a torn line.
+ */
+export class EventLog {
+  /** The log directory (`<root>/log`). */
+  readonly dir: string;
+  readonly segmentBytes: number;
+  private readonly context: AppendContext;
+
+  constructor(options: EventLogOptions) {
+    const segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
+    if (!Number.isSafeInteger(segmentBytes) || segmentBytes < 1) {
+      throw new MemError('INVALID_INPUT', `segmentBytes: expected a positive integer, got ${segmentBytes}`, { field: 'segmentBytes' });
+    }
+    this.dir = options.dir;
+    this.segmentBytes = segmentBytes;
+    this.context = { dir: options.dir, segmentBytes, now: options.now ?? (() => new Date()), tails: new Map() };
+  }
+
+  /** Projects that have a journal, sorted. */
+  projects(): Promise<string[]> {
+    return listProjects(this.dir);
+  }
+
+  /**
+   * Validates every payload and the writer, then appends them as one durable batch. Resolves
+   * after fsync. Throws the first invalid payload's MemError (its `line` is the 1-based position
+   * in `payloads`) and writes nothing; an empty batch is INVALID_INPUT.
+   */
+  append(project: string, payloads: readonly unknown[], writer: Writer): Promise<AppendResult> {
+    return appendBatch(this.context, project, payloads, writer);
+  }
+
+  /** Streams a project's events in seq order, each validated and chain-checked. Empty when the project has no journal. */
+  read(project: string, options: ReadOptions = {}): AsyncIterable<LoggedEvent> {
+    return walkLog(this.dir, project, options);
+  }
+
+  /** The chain head without a lock: last complete line's seq and hash, or seq 0 and the genesis hash. */
+  async head(projectName: string): Promise<LogHead> {
+    const project = assertProjectName(projectName);
+    const projectDir = join(this.dir, project);
+    return readChainHead(projectDir, project, await listSegments(projectDir));
+  }
+
+  /** Walks the whole chain; reports the first break (project, segment, line) instead of throwing. */
+  verify(project: string): Promise<VerifyResult> {
+    return verifyLog(this.dir, project);
+  }
+}

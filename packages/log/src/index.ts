@@ -1,0 +1,14 @@
+export { DEFAULT_SEGMENT_BYTES, EventLog } from './event-log.js';
+export { FIRST_SEGMENT, segmentIndex, segmentName } from './segment-name.js';
+export { withFileLock } from './project-lock.js';
+export type {
+  AppendResult,
+  ChainBreak,
+  EventLogOptions,
+  LogHead,
+  LoggedEvent,
+  ReadOptions,
+  TornTail,
+  VerifyResult,
+  Writer,
+} from './types.js';

@@ -1,0 +1,45 @@
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MemError } from '@mem/core';
+import { tryLock, unlock, waitForLock } from 'fs-native-extensions';
+import { withKeyedMutex } from './mutex.js';
+
+/**
+ * Runs `fn` holding the exclusive cross-process lock on `fd` (an OFD lock on Linux, flock on
+ * macOS). Why a kernel lock and not a lockfile: it dies with its holder, so a SIGKILLed writer
+ * never stalls the next one. The in-process queue in front means one process parks at most one
+ * thread-pool thread in waitForLock per project.
+ */
+export async function withProjectLock<T>(key: string, openLock: () => number, closeLock: (fd: number) => void, fn: (lockFd: number) => Promise<T>): Promise<T> {
+  return withKeyedMutex(key, async () => {
+    const fd = openLock();
+    try {
+      await acquire(fd, key);
+      try {
+        return await fn(fd);
+      } finally {
+        unlock(fd);
+      }
+    } finally {
+      closeLock(fd);
+    }
+  });
+}
+
+async function acquire(fd: number, key: string): Promise<void> {
+  try {
+    if (!tryLock(fd)) await waitForLock(fd);
+  } catch (error) {
+    throw new MemError('LOCK_FAILED', `could not lock ${key}: ${(error as Error).message}`, { path: key }, { cause: error });
+  }
+}
+
+/**
+ * Runs `fn` holding the exclusive cross-process lock on the file at `path` (created if
+ * missing, parent directories included). For other single-writer sections of a data root,
+ * such as the projection catch-up.
+ */
+export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  mkdirSync(dirname(path), { recursive: true });
+  return withProjectLock(path, () => openSync(path, 'a'), (fd) => closeSync(fd), () => fn());
+}

@@ -1,0 +1,22 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { projectNameSchema } from '@mem/core';
+import { listSegments } from './segment-list.js';
+
+/** Sorted names of the project directories under `dir` that hold at least one segment. */
+export async function listProjects(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const projects: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !projectNameSchema.safeParse(entry.name).success) continue;
+    if ((await listSegments(join(dir, entry.name))).length > 0) projects.push(entry.name);
+  }
+  // Code-unit order, never locale order: the same list on every machine.
+  return projects.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

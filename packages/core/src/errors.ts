@@ -17,6 +17,11 @@ export const ERROR_CODES = [
   'PROVENANCE_FAILED',
   'NOT_FOUND',
   'CONFLICT',
+  'CONFIG_INVALID',
+  'MALFORMED_ANSWER',
+  'BUDGET_EXCEEDED',
+  'MODEL_FAILED',
+  'TIMEOUT',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The normal form that content identity hashes: Unicode NFC, lowercase,
@@ -10,7 +10,8 @@ export function normalizeText(text: string): string {
 
 /** sha256 hex of raw bytes or a UTF-8 string. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  // crypto.hash (Node >= 20.12) is the one-shot form: about 2.5x cheaper than createHash per call.
+  return hash('sha256', data, 'hex');
 }
 
 /** Content identity: sha256 hex of the normalised text. Never includes run id or time. */

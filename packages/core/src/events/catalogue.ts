@@ -111,7 +111,9 @@ export function isEventType(type: unknown): type is EventType {
 
 /** Field order of a logged event of `type`: envelope head, `type`, `writer`, payload, `prev`. */
 export function eventKeyOrder(type: EventType): readonly string[] {
-  const definition = definitionsByType.get(type);
-  if (!definition) throw new Error(`unknown event type ${type}`);
-  return Object.keys(definition.event.shape);
+  const order = keyOrders.get(type);
+  if (!order) throw new Error(`unknown event type ${type}`);
+  return order;
 }
+
+const keyOrders = new Map<string, readonly string[]>(EVENT_DEFINITIONS.map((d) => [d.type, Object.freeze(Object.keys(d.event.shape))]));

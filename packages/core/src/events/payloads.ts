@@ -33,6 +33,8 @@ export const chunkShape = {
   source: sourceField,
   span: spanField,
   sha256: sha256Field,
+  /** Set when the chunk repeats a registered derived artifact (a skill, a reference text): it never reaches the gate. */
+  derived: z.literal(true).optional(),
 };
 
 export const gateShape = {

@@ -19,5 +19,22 @@ function ordered(value: Record<string, unknown>, keys: readonly string[]): Recor
  * absent optionals omitted. Same event, same string, on every machine.
  */
 export function serializeEvent(event: LogEvent): string {
-  return JSON.stringify(ordered(event as Record<string, unknown>, eventKeyOrder(event.type)));
+  const order = eventKeyOrder(event.type);
+  // Fast path: an event built in catalogue order (as the log and zod build them) stringifies as is.
+  if (inOrder(event as Record<string, unknown>, order)) return JSON.stringify(event);
+  return JSON.stringify(ordered(event as Record<string, unknown>, order));
+}
+
+function inOrder(value: Record<string, unknown>, order: readonly string[]): boolean {
+  let next = 0;
+  for (const key in value) {
+    const v = value[key];
+    if (v === undefined) return false;
+    while (next < order.length && order[next] !== key) next++;
+    if (next === order.length) return false;
+    const nested = NESTED_ORDER[key];
+    if (nested && v !== null && typeof v === 'object' && !inOrder(v as Record<string, unknown>, nested)) return false;
+    next++;
+  }
+  return true;
 }

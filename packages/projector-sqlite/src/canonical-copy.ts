@@ -1,0 +1,61 @@
+import { MemError } from '@mem/core';
+import Database from 'better-sqlite3';
+import { migrate } from './migrations.js';
+import { PAGE_SIZE } from './open-database.js';
+import { fsyncFile, removeDatabaseFiles } from './store-files.js';
+import { writeMeta } from './store-meta.js';
+
+/** Every table a projected row lives in, in copy order. projector_meta and schema_migrations are written fresh. */
+export const DATA_TABLES = ['node', 'edge', 'run', 'chunk', 'gate', 'tombstone', 'projection_state'] as const;
+
+/** FTS5's own tables behind node_fts (external content: no _content table). */
+const FTS_SHADOW_TABLES = ['node_fts_config', 'node_fts_data', 'node_fts_docsize', 'node_fts_idx'] as const;
+
+/**
+ * Writes the canonical form of the store at `source` to `out`: a new file whose bytes depend
+ * only on the rows, not on how they got there. The FTS5 shadow rows come from `ftsSource`,
+ * whose node_fts must be built from the same node rows (a scratch build, or the live file
+ * when no node changed since its last seal): they are then a function of node alone.
+ *
+ * Why a fresh file and not the live one: b-tree pages, the freelist, FTS5 segments, the
+ * header's change counter and schema cookie all remember history, and a catch-up that splits
+ * or interleaves projects differently writes a different history. A fresh file that goes
+ * through the same fixed steps (the same migrations; then, in one transaction, each table
+ * copied in key order, the FTS5 shadow tables replaced, and the meta rows) has one history.
+ *
+ * Why not VACUUM INTO: its output's schema cookie is the source's + 1, and the live file's
+ * cookie counts the seals it went through (measured: two stores with the same rows differed
+ * in header byte 43 only); patching header bytes is avoidable, so it is avoided.
+ */
+export function writeCanonicalCopy(source: string, ftsSource: string, out: string, version: number): void {
+  removeDatabaseFiles(out);
+  const db = new Database(out);
+  try {
+    db.pragma(`page_size = ${PAGE_SIZE}`);
+    // A failed copy is deleted, never opened, so it needs no durable journal;
+    // it is fsynced once, whole, before the rename that publishes it.
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
+    if (!migrate(db)) throw new MemError('PROJECTION_FAILED', `cannot migrate the fresh item store at ${out}`, { path: out });
+    // Writing FTS5 shadow tables directly is what SQLite's defensive mode forbids; this
+    // connection does nothing else, and copies rows FTS5 itself wrote.
+    db.unsafeMode(true);
+    db.prepare('ATTACH DATABASE ? AS live').run(source);
+    db.prepare('ATTACH DATABASE ? AS fts').run(ftsSource);
+    db.transaction(() => {
+      // `SELECT *` between identical schemas lets SQLite copy raw records in key order (the
+      // transfer optimisation): the same rows give the same pages.
+      for (const table of DATA_TABLES) db.exec(`INSERT INTO main.${table} SELECT * FROM live.${table}`);
+      for (const table of FTS_SHADOW_TABLES) {
+        db.exec(`DELETE FROM main.${table}`);
+        db.exec(`INSERT INTO main.${table} SELECT * FROM fts.${table}`);
+      }
+      writeMeta(db, version, { sealed: true, ftsBuilt: true });
+    })();
+    db.exec('DETACH DATABASE fts');
+    db.exec('DETACH DATABASE live');
+  } finally {
+    db.close();
+  }
+  fsyncFile(out);
+}

@@ -1,0 +1,44 @@
+import { genesisHash, hasErrorCode } from '@mem/core';
+import { describe, expect, it } from 'vitest';
+import { chainEvents, fixturePayloads, projected } from '../test/support.js';
+import { checkBatch, checkStart } from './check-batch.js';
+
+const P = 'demo';
+const events = projected(chainEvents(P, fixturePayloads()));
+
+function codeOf(fn: () => void): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return hasErrorCode(error, 'PROJECTION_FAILED') ? 'PROJECTION_FAILED' : hasErrorCode(error, 'CHAIN_BROKEN') ? 'CHAIN_BROKEN' : 'other';
+  }
+  return undefined;
+}
+
+describe('checkBatch', () => {
+  it('accepts a contiguous stretch of one chain', () => {
+    expect(codeOf(() => checkBatch(P, events.slice(3, 9)))).toBeUndefined();
+  });
+
+  it('refuses a gap, another project, and a prev that does not chain', () => {
+    expect(codeOf(() => checkBatch(P, [events[0]!, events[2]!]))).toBe('PROJECTION_FAILED');
+    expect(codeOf(() => checkBatch('other', events.slice(0, 2)))).toBe('PROJECTION_FAILED');
+    const forged = { ...events[1]!, event: { ...events[1]!.event, prev: genesisHash(P) } };
+    expect(codeOf(() => checkBatch(P, [events[0]!, forged]))).toBe('CHAIN_BROKEN');
+  });
+});
+
+describe('checkStart', () => {
+  it('expects seq 1 from genesis when nothing was applied', () => {
+    expect(codeOf(() => checkStart(P, null, events[0]!))).toBeUndefined();
+    expect(codeOf(() => checkStart(P, null, events[1]!))).toBe('PROJECTION_FAILED');
+    expect(codeOf(() => checkStart('other', null, { ...events[0]!, event: { ...events[0]!.event, project: 'other' } }))).toBe('PROJECTION_FAILED');
+  });
+
+  it('expects the next seq, chained from the stored head', () => {
+    const position = { seq: 3, head: events[2]!.hash };
+    expect(codeOf(() => checkStart(P, position, events[3]!))).toBeUndefined();
+    expect(codeOf(() => checkStart(P, position, events[2]!))).toBe('PROJECTION_FAILED');
+    expect(codeOf(() => checkStart(P, { seq: 3, head: events[1]!.hash }, events[3]!))).toBe('PROJECTION_FAILED');
+  });
+});

@@ -1,0 +1,40 @@
+import { MemError } from '@mem/core';
+import Database from 'better-sqlite3';
+import { migrate } from './migrations.js';
+import { PAGE_SIZE } from './open-database.js';
+import { removeDatabaseFiles } from './store-files.js';
+
+/** Whether the live file's node_fts still holds what a rebuild from its node table would write. */
+export function ftsIsBuilt(db: Database.Database): boolean {
+  const row = db.prepare(`SELECT value FROM projector_meta WHERE key = 'fts_built'`).get() as { value: string } | undefined;
+  return row?.value === '1';
+}
+
+/**
+ * Builds node_fts for the node rows of `source` in a scratch file at `out`: the same schema
+ * (the migrations), node copied in rowid order, then FTS5 'rebuild'. 'rebuild' starts from a
+ * new structure record (its write counter included; 'optimize' would keep it) and indexes
+ * node in rowid order, so the shadow rows it writes depend on node alone. The canonical copy
+ * takes them from here.
+ *
+ * Why a scratch file and not the live one: no rollback journal and no fsync are needed for
+ * a file that is thrown away, which measured ~6x faster than rebuilding in place.
+ */
+export function buildFtsScratch(source: string, out: string): void {
+  removeDatabaseFiles(out);
+  const db = new Database(out);
+  try {
+    db.pragma(`page_size = ${PAGE_SIZE}`);
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
+    if (!migrate(db)) throw new MemError('PROJECTION_FAILED', `cannot migrate the FTS scratch file at ${out}`, { path: out });
+    db.prepare('ATTACH DATABASE ? AS live').run(source);
+    db.transaction(() => {
+      db.exec(`INSERT INTO main.node SELECT * FROM live.node`);
+      db.exec(`INSERT INTO main.node_fts (node_fts) VALUES ('rebuild')`);
+    })();
+    db.exec('DETACH DATABASE live');
+  } finally {
+    db.close();
+  }
+}

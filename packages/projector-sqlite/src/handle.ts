@@ -1,0 +1,43 @@
+import type Database from 'better-sqlite3';
+import { openWritable } from './open-database.js';
+import type { StatementName } from './planned-write.js';
+import { POSITION_SQL, STATEMENT_SQL } from './statements.js';
+import { MARK_FTS_STALE_SQL, MARK_UNSEALED_SQL } from './store-meta.js';
+import type { StoreFiles } from './store-files.js';
+
+/** The open item store a projector handle holds. */
+export interface ItemStoreHandle {
+  readonly files: StoreFiles;
+  readonly stateDir: string;
+  db: Database.Database;
+  statements: PreparedStatements;
+  /** True when the live file holds writes that no seal has canonicalised yet (sealed = '0'). */
+  dirty: boolean;
+  /** Events applied in the open write transaction, not committed yet. */
+  uncommitted: number;
+}
+
+export interface PreparedStatements {
+  planned: Record<StatementName, Database.Statement>;
+  readPosition: Database.Statement;
+  writePosition: Database.Statement;
+  markUnsealed: Database.Statement;
+  markFtsStale: Database.Statement;
+}
+
+export function prepareStatements(db: Database.Database): PreparedStatements {
+  const planned = Object.fromEntries(Object.entries(STATEMENT_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<StatementName, Database.Statement>;
+  return {
+    planned,
+    readPosition: db.prepare(POSITION_SQL.read),
+    writePosition: db.prepare(POSITION_SQL.write),
+    markUnsealed: db.prepare(MARK_UNSEALED_SQL),
+    markFtsStale: db.prepare(MARK_FTS_STALE_SQL),
+  };
+}
+
+/** Opens the live file with its prepared statements, e.g. again after a seal replaced it. */
+export function openLive(path: string): Pick<ItemStoreHandle, 'db' | 'statements'> {
+  const db = openWritable(path);
+  return { db, statements: prepareStatements(db) };
+}

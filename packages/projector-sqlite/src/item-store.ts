@@ -1,0 +1,125 @@
+import Database from 'better-sqlite3';
+import type { EdgeRow, GateCounts, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
+
+export interface OpenItemStoreOptions {
+  /** Only read-only access is offered: writes go through the log and the projector. */
+  readonly?: true;
+}
+
+export interface NodeFilter {
+  project: string;
+  levels?: readonly NodeLevel[];
+  kind?: NodeRow['kind'];
+  /** Include nodes a tombstone deleted (default false). */
+  includeDeleted?: boolean;
+  /** Include memories a later memory of their chain replaced (default false). */
+  includeSuperseded?: boolean;
+}
+
+export interface SearchOptions {
+  project?: string;
+  levels?: readonly NodeLevel[];
+  includeDeleted?: boolean;
+  includeSuperseded?: boolean;
+  /** Default 20. */
+  limit?: number;
+}
+
+/** Typed read queries over a sealed `items.sqlite`. Every list has a total order. */
+export interface ItemStore {
+  positions(): PositionRow[];
+  nodes(filter: NodeFilter): NodeRow[];
+  /** The node of `sha256` in `project` (at `level`, else at its lowest level). */
+  node(project: string, sha256: string, level?: NodeLevel): NodeRow | undefined;
+  /** Provenance edges of the node: to its parents, or from its children. */
+  edges(project: string, sha256: string, direction: 'parents' | 'children'): EdgeRow[];
+  /** Runs of a standing query (null: the project's L2 synthesis runs), in log order. */
+  runs(project: string, queryId: string | null): RunRow[];
+  /** Distinct chunk shas every run of the query has read, sorted. */
+  seenChunkShas(project: string, queryId: string | null): string[];
+  gateCounts(project: string, runId: string): GateCounts;
+  /** FTS5 search; `match` is passed to MATCH as is (sanitising queries is the query package's job). */
+  search(match: string, options?: SearchOptions): SearchHit[];
+  close(): void;
+}
+
+interface RawNode extends Omit<NodeRow, 'meta'> {
+  meta: string;
+}
+
+interface RawRun extends Omit<RunRow, 'exit_gate' | 'error'> {
+  exit_gate: number | null;
+  error: string | null;
+}
+
+const NODE_COLUMNS = 'n.id, n.project, n.level, n.kind, n.query_id, n.run_id, n.t, n.source, n.text, n.sha256, n.seq, n.created_ts, n.superseded_by, n.deleted_at, n.meta';
+
+/** Opens `items.sqlite` read-only. */
+export function openItemStore(path: string, _options: OpenItemStoreOptions = { readonly: true }): ItemStore {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const toNode = (raw: RawNode): NodeRow => ({ ...raw, meta: JSON.parse(raw.meta) as Record<string, unknown> });
+
+  const levelsJson = (levels: readonly NodeLevel[] | undefined) => (levels ? JSON.stringify(levels) : null);
+  const visibility = `(@includeDeleted = 1 OR n.deleted_at IS NULL) AND (@includeSuperseded = 1 OR n.superseded_by IS NULL)
+    AND (@levels IS NULL OR n.level IN (SELECT value FROM json_each(@levels)))`;
+
+  const nodes = db.prepare(`SELECT ${NODE_COLUMNS} FROM node n
+    WHERE n.project = @project AND (@kind IS NULL OR n.kind = @kind) AND ${visibility}
+    ORDER BY n.seq, n.level, n.id`);
+  const node = db.prepare(`SELECT ${NODE_COLUMNS} FROM node n
+    WHERE n.project = @project AND n.sha256 = @sha256 AND (@level IS NULL OR n.level = @level)
+    ORDER BY n.level LIMIT 1`);
+  const parents = db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
+    WHERE project = ? AND child_sha = ? ORDER BY child_level, parent_sha, kind`);
+  const children = db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
+    WHERE project = ? AND parent_sha = ? ORDER BY child_level, child_sha, kind`);
+  const runs = db.prepare(`SELECT * FROM run WHERE project = ? AND query_id IS ?
+    ORDER BY started_seq IS NULL, started_seq, run_id`);
+  const seen = db.prepare(`SELECT DISTINCT c.sha256 FROM run r JOIN chunk c ON c.project = r.project AND c.run_id = r.run_id
+    WHERE r.project = ? AND r.query_id IS ? ORDER BY c.sha256`);
+  const gates = db.prepare(`SELECT count(*) AS gates, coalesce(sum("update"), 0) AS updates, coalesce(sum("exit"), 0) AS exits
+    FROM gate WHERE project = ? AND run_id = ?`);
+  const positions = db.prepare(`SELECT project, last_seq AS seq, head FROM projection_state ORDER BY project`);
+  const search = db.prepare(`SELECT ${NODE_COLUMNS}, f.rank AS rank FROM node_fts f JOIN node n ON n.id = f.rowid
+    WHERE node_fts MATCH @match AND (@project IS NULL OR n.project = @project) AND ${visibility}
+    ORDER BY f.rank, n.id LIMIT @limit`);
+
+  return {
+    positions: () => positions.all() as PositionRow[],
+    nodes: (filter) =>
+      (
+        nodes.all({
+          project: filter.project,
+          kind: filter.kind ?? null,
+          levels: levelsJson(filter.levels),
+          includeDeleted: filter.includeDeleted ? 1 : 0,
+          includeSuperseded: filter.includeSuperseded ? 1 : 0,
+        }) as RawNode[]
+      ).map(toNode),
+    node: (project, sha256, level) => {
+      const raw = node.get({ project, sha256, level: level ?? null }) as RawNode | undefined;
+      return raw ? toNode(raw) : undefined;
+    },
+    edges: (project, sha256, direction) => (direction === 'parents' ? parents : children).all(project, sha256) as EdgeRow[],
+    runs: (project, queryId) =>
+      (runs.all(project, queryId) as RawRun[]).map((raw) => ({
+        ...raw,
+        exit_gate: raw.exit_gate === null ? null : raw.exit_gate === 1,
+        error: raw.error === null ? null : (JSON.parse(raw.error) as RunRow['error']),
+      })),
+    seenChunkShas: (project, queryId) => (seen.all(project, queryId) as { sha256: string }[]).map((r) => r.sha256),
+    gateCounts: (project, runId) => gates.get(project, runId) as GateCounts,
+    search: (match, options = {}) =>
+      (
+        search.all({
+          match,
+          project: options.project ?? null,
+          levels: levelsJson(options.levels),
+          includeDeleted: options.includeDeleted ? 1 : 0,
+          includeSuperseded: options.includeSuperseded ? 1 : 0,
+          limit: options.limit ?? 20,
+        }) as (RawNode & { rank: number })[]
+      ).map(({ rank, ...raw }) => ({ node: toNode(raw), rank })),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,168 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hasErrorCode } from '@mem/core';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chainEvents, fixturePayloads, ftsMatchesNodes, projected, tempRoot } from '../test/support.js';
+import { nodeId } from './node-id.js';
+import { projectorSqlite } from './projector.js';
+
+const P = 'demo';
+const events = projected(chainEvents(P, fixturePayloads()));
+
+describe('item store lifecycle', () => {
+  let root: ReturnType<typeof tempRoot>;
+  let live: string;
+  beforeEach(() => {
+    root = tempRoot();
+    live = join(root.target.stateDir, 'items.sqlite');
+  });
+  afterEach(() => root.cleanup());
+
+  async function sealedBytes(): Promise<Buffer> {
+    const other = tempRoot();
+    try {
+      const handle = await projectorSqlite.init(other.target);
+      await projectorSqlite.project(handle, P, events);
+      await projectorSqlite.seal(handle);
+      await projectorSqlite.close(handle);
+      return readFileSync(join(other.target.stateDir, 'items.sqlite'));
+    } finally {
+      other.cleanup();
+    }
+  }
+
+  const metaValue = (key: string) => {
+    const db = new Database(live, { readonly: true });
+    try {
+      return (db.prepare(`SELECT value FROM projector_meta WHERE key = ?`).get(key) as { value: string }).value;
+    } finally {
+      db.close();
+    }
+  };
+  const sealedFlag = () => metaValue('sealed');
+
+  it('init creates a canonical empty store', async () => {
+    const handle = await projectorSqlite.init(root.target);
+    await projectorSqlite.close(handle);
+    expect(sealedFlag()).toBe('1');
+    expect(await projectorSqlite.position(await projectorSqlite.init(root.target), P)).toBeNull();
+  });
+
+  it('a crash between apply and seal leaves the file marked unsealed, and init seals it', async () => {
+    const handle = await projectorSqlite.init(root.target);
+    await projectorSqlite.project(handle, P, events);
+    await projectorSqlite.close(handle); // no seal: the crash
+    expect(sealedFlag()).toBe('0');
+    await projectorSqlite.close(await projectorSqlite.init(root.target));
+    expect(sealedFlag()).toBe('1');
+    expect(readFileSync(live).equals(await sealedBytes())).toBe(true);
+  });
+
+  it('a refused batch leaves the batches before it applied, across close and reopen', async () => {
+    let handle = await projectorSqlite.init(root.target);
+    await projectorSqlite.project(handle, P, events.slice(0, 6));
+    await expect(projectorSqlite.project(handle, P, events.slice(8))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+    await projectorSqlite.close(handle);
+    handle = await projectorSqlite.init(root.target);
+    try {
+      expect(await projectorSqlite.position(handle, P)).toEqual({ seq: 6, head: events[5]!.hash });
+    } finally {
+      await projectorSqlite.close(handle);
+    }
+  });
+
+  it('rebuilds the FTS index at a seal only when nodes were added since the last one', async () => {
+    const firstNode = events.findIndex((e) => e.event.type === 'evidence');
+    let handle = await projectorSqlite.init(root.target);
+    await projectorSqlite.project(handle, P, events.slice(0, firstNode));
+    await projectorSqlite.close(handle);
+    expect([metaValue('sealed'), metaValue('fts_built')]).toEqual(['0', '1']);
+    handle = await projectorSqlite.init(root.target);
+    await projectorSqlite.project(handle, P, events.slice(firstNode));
+    await projectorSqlite.close(handle);
+    expect([metaValue('sealed'), metaValue('fts_built')]).toEqual(['0', '0']);
+    await projectorSqlite.close(await projectorSqlite.init(root.target));
+    expect([metaValue('sealed'), metaValue('fts_built')]).toEqual(['1', '1']);
+    expect(ftsMatchesNodes(root.target.stateDir)).toBe(true);
+  });
+
+  it('init removes a copy a crashed seal left behind', async () => {
+    await projectorSqlite.close(await projectorSqlite.init(root.target));
+    writeFileSync(`${live}.sealing`, 'half a database');
+    await projectorSqlite.close(await projectorSqlite.init(root.target));
+    expect(existsSync(`${live}.sealing`)).toBe(false);
+  });
+
+  it('a seal with nothing new leaves the file alone', async () => {
+    const handle = await projectorSqlite.init(root.target);
+    await projectorSqlite.project(handle, P, events);
+    await projectorSqlite.seal(handle);
+    const before = statSync(live);
+    await projectorSqlite.seal(handle);
+    await projectorSqlite.close(handle);
+    await projectorSqlite.close(await projectorSqlite.init(root.target));
+    const after = statSync(live);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  });
+
+  it.each([
+    ['another projector version', `UPDATE projector_meta SET value = '0' WHERE key = 'version'`],
+    ['another SQLite library', `UPDATE projector_meta SET value = '3.0.0' WHERE key = 'sqlite_version'`],
+    ['another schema', `UPDATE schema_migrations SET sha256 = 'x'`],
+  ])('init recreates a store written by %s, empty', async (_why, sql) => {
+    let handle = await projectorSqlite.init(root.target);
+    await projectorSqlite.project(handle, P, events);
+    await projectorSqlite.seal(handle);
+    await projectorSqlite.close(handle);
+    const db = new Database(live);
+    db.exec(sql);
+    db.close();
+    handle = await projectorSqlite.init(root.target);
+    try {
+      expect(await projectorSqlite.position(handle, P)).toBeNull();
+    } finally {
+      await projectorSqlite.close(handle);
+    }
+  });
+
+  it('init recreates a file that is not a database', async () => {
+    await projectorSqlite.close(await projectorSqlite.init(root.target));
+    writeFileSync(live, 'not sqlite at all, just text that is long enough to have a header of sorts');
+    const handle = await projectorSqlite.init(root.target);
+    await projectorSqlite.close(handle);
+    expect(sealedFlag()).toBe('1');
+  });
+
+  it('refuses a node whose derived id collides with another node (CONFLICT)', async () => {
+    const evidence = events.find((e) => e.event.type === 'evidence')!;
+    if (evidence.event.type !== 'evidence') throw new Error('fixture');
+    await projectorSqlite.close(await projectorSqlite.init(root.target));
+    // Plant a node with the id the evidence will get, under another sha.
+    const db = new Database(live);
+    db.prepare(`INSERT INTO node (id, project, level, kind, text, sha256, seq, created_ts, meta) VALUES (?, ?, 'L0', 'evidence', 'x', ?, 1, 't', '{}')`).run(
+      nodeId(P, 'L0', evidence.event.sha256),
+      P,
+      'f'.repeat(64),
+    );
+    db.close();
+    const handle = await projectorSqlite.init(root.target);
+    try {
+      await expect(projectorSqlite.project(handle, P, events)).rejects.toSatisfy((e) => hasErrorCode(e, 'CONFLICT'));
+      expect(await projectorSqlite.position(handle, P)).toBeNull();
+    } finally {
+      await projectorSqlite.close(handle);
+    }
+  });
+
+  it('reset of one project on a missing store does nothing; reset of all removes every file', async () => {
+    await projectorSqlite.reset(root.target, P);
+    expect(existsSync(live)).toBe(false);
+    const handle = await projectorSqlite.init(root.target);
+    await projectorSqlite.project(handle, P, events);
+    await projectorSqlite.close(handle);
+    writeFileSync(`${live}-journal`, '');
+    await projectorSqlite.reset(root.target);
+    expect([existsSync(live), existsSync(`${live}-journal`)]).toEqual([false, false]);
+  });
+});

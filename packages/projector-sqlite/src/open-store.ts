@@ -1,0 +1,79 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import { openLive, type ItemStoreHandle } from './handle.js';
+import { loadMigrations, migrate } from './migrations.js';
+import { openWritable } from './open-database.js';
+import { sealStore } from './seal.js';
+import { removeDatabaseFiles, storeFiles } from './store-files.js';
+import { readMeta, sqliteVersion, writeMeta } from './store-meta.js';
+
+/**
+ * Opens the item store under `stateDir` for projecting, creating it when absent and
+ * recreating it (empty: the engine then replays the log) when it was written by another
+ * projector version, another schema or another SQLite library, or is not a database at all.
+ * It is derived state: dropping it loses nothing the log does not hold.
+ * Leaves the file canonical: a file left unsealed by a crash is sealed here.
+ */
+export function openStore(stateDir: string, version: number): ItemStoreHandle {
+  mkdirSync(stateDir, { recursive: true });
+  const files = storeFiles(stateDir);
+  removeDatabaseFiles(files.sealing);
+  removeDatabaseFiles(files.ftsScratch);
+  let sealed = existsSync(files.live) ? currentSealState(files.live, version) : 'absent';
+  if (sealed === 'incompatible' || sealed === 'absent') {
+    removeDatabaseFiles(files.live);
+    createEmpty(files.live, version);
+    sealed = 'unsealed';
+  }
+  const handle: ItemStoreHandle = { files, stateDir, ...openLive(files.live), dirty: sealed === 'unsealed', uncommitted: 0 };
+  try {
+    sealStore(handle, version);
+  } catch (error) {
+    handle.db.close();
+    throw error;
+  }
+  return handle;
+}
+
+type SealState = 'sealed' | 'unsealed' | 'incompatible' | 'absent';
+
+function currentSealState(path: string, version: number): SealState {
+  let db: Database.Database | undefined;
+  try {
+    db = openWritable(path);
+    if (!migrationsMatch(db)) return 'incompatible';
+    const meta = readMeta(db);
+    if (meta.version !== String(version) || meta.sqliteVersion !== sqliteVersion(db)) return 'incompatible';
+    return meta.sealed === '1' ? 'sealed' : 'unsealed';
+  } catch (error) {
+    // Trigger: the file is not a database, or is damaged. Why: it is droppable derived state.
+    // Outcome: recreated empty, and the engine replays the log into it.
+    if (isSqliteError(error)) return 'incompatible';
+    throw error;
+  } finally {
+    db?.close();
+  }
+}
+
+function migrationsMatch(db: Database.Database): boolean {
+  const hasLedger = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`).get();
+  if (!hasLedger) return false;
+  const applied = db.prepare('SELECT name, sha256 FROM schema_migrations ORDER BY name').all() as { name: string; sha256: string }[];
+  const expected = loadMigrations();
+  return applied.length === expected.length && applied.every((row, i) => row.name === expected[i]?.name && row.sha256 === expected[i]?.sha256);
+}
+
+function createEmpty(path: string, version: number): void {
+  const db = openWritable(path);
+  try {
+    migrate(db);
+    db.transaction(() => writeMeta(db, version, { sealed: false, ftsBuilt: false }))();
+  } finally {
+    db.close();
+  }
+}
+
+function isSqliteError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_');
+}

@@ -1,0 +1,118 @@
+/*
+ * The closed set of writes an event can plan. Each variant names one prepared statement
+ * (SQL in statements.ts) and carries its named parameters, already bindable: numbers,
+ * strings and null only (booleans become 0/1 in the planner).
+ */
+
+export type NodeKind = 'evidence' | 'memory' | 'reference';
+
+export interface InsertNodeParams {
+  id: number;
+  project: string;
+  level: 'L0' | 'L1' | 'L2' | 'R';
+  kind: NodeKind;
+  run_id: string | null;
+  t: number | null;
+  source: string | null;
+  text: string;
+  sha256: string;
+  seq: number;
+  ts: string;
+  /** Canonical JSON (sorted keys). */
+  meta: string;
+}
+
+export interface MemoryChainParams {
+  project: string;
+  level: 'L1' | 'L2';
+  run_id: string;
+  sha256: string;
+}
+
+export interface InsertEdgeParams {
+  project: string;
+  child_level: 'L1' | 'L2';
+  child_sha: string;
+  parent_sha: string;
+  /** Level the parent is looked up at first: L0 for an L1 child, L1 for an L2 child. */
+  preferred_level: 'L0' | 'L1';
+}
+
+export interface StartRunParams {
+  project: string;
+  run_id: string;
+  level: 'L1' | 'L2';
+  query_id: string | null;
+  input_level: string;
+  model: string;
+  chunk_tokens: number;
+  memory_budget: number;
+  exit_gate: 0 | 1;
+  seq: number;
+  ts: string;
+}
+
+export interface EndRunParams {
+  project: string;
+  run_id: string;
+  level: 'L1' | 'L2';
+  chunks_seen: number;
+  chunks_used: number;
+  final_memory_sha: string | null;
+  /** Canonical JSON of `{code, message}`, or null. */
+  error: string | null;
+  seq: number;
+  ts: string;
+}
+
+export interface InsertChunkParams {
+  project: string;
+  run_id: string;
+  t: number;
+  level: 'L0' | 'L1';
+  source: string;
+  span_start: number | null;
+  span_end: number | null;
+  sha256: string;
+  seq: number;
+}
+
+export interface InsertGateParams {
+  project: string;
+  run_id: string;
+  t: number;
+  level: 'L1' | 'L2';
+  update: 0 | 1;
+  exit: 0 | 1;
+  think: string;
+  latency_ms: number;
+  seq: number;
+}
+
+export interface TombstoneParams {
+  project: string;
+  target: string;
+  reason: string;
+  seq: number;
+  ts: string;
+}
+
+export interface ApplyTombstoneParams {
+  project: string;
+  target: string;
+}
+
+/** One write an event plans: a named statement and its parameters. */
+export type PlannedWrite =
+  | { statement: 'insertNode'; params: InsertNodeParams }
+  | { statement: 'supersedeMemoryChain'; params: MemoryChainParams }
+  | { statement: 'reinstateMemory'; params: MemoryChainParams }
+  | { statement: 'insertEdge'; params: InsertEdgeParams }
+  | { statement: 'startRun'; params: StartRunParams }
+  | { statement: 'endRun'; params: EndRunParams }
+  | { statement: 'insertChunk'; params: InsertChunkParams }
+  | { statement: 'insertGate'; params: InsertGateParams }
+  | { statement: 'insertTombstone'; params: TombstoneParams }
+  | { statement: 'applyTombstone'; params: ApplyTombstoneParams };
+
+export type StatementName = PlannedWrite['statement'];

@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { DATA_TABLES } from './canonical-copy.js';
+import { openStore } from './open-store.js';
+import { sealStore } from './seal.js';
+import { removeDatabaseFiles, storeFiles } from './store-files.js';
+
+/**
+ * Drops the item store under `stateDir`: the whole file, or every row of one project (then
+ * re-sealed, so the file is the canonical store of the projects that remain). Call it with
+ * no handle open on the store.
+ */
+export function resetStore(stateDir: string, version: number, project?: string): void {
+  const files = storeFiles(stateDir);
+  if (project === undefined) {
+    removeDatabaseFiles(files.live);
+    removeDatabaseFiles(files.sealing);
+    removeDatabaseFiles(files.ftsScratch);
+    return;
+  }
+  if (!existsSync(files.live)) return;
+  const handle = openStore(stateDir, version);
+  try {
+    const { db } = handle;
+    db.transaction(() => {
+      for (const table of DATA_TABLES) db.prepare(`DELETE FROM ${table} WHERE project = ?`).run(project);
+      handle.statements.markUnsealed.run();
+      handle.statements.markFtsStale.run();
+    }).immediate();
+    handle.dirty = true;
+    sealStore(handle, version);
+  } finally {
+    handle.db.close();
+  }
+}

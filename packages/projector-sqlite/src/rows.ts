@@ -1,0 +1,81 @@
+/*
+ * Rows of the item store as the read API returns them. Column names follow the log's
+ * field names (snake_case), so a row and the event it came from read alike.
+ */
+
+export type NodeLevel = 'L0' | 'L1' | 'L2' | 'R';
+
+/** A node: evidence (L0), a memory (L1, L2) or a reference passage (R). */
+export interface NodeRow {
+  id: number;
+  project: string;
+  level: NodeLevel;
+  kind: 'evidence' | 'memory' | 'reference';
+  query_id: string | null;
+  run_id: string | null;
+  t: number | null;
+  source: string | null;
+  text: string;
+  sha256: string;
+  /** Log seq of the event that created the node. */
+  seq: number;
+  /** ts of that event (log data, not a clock reading of the projector). */
+  created_ts: string;
+  /** sha256 of the memory that replaced this one in its chain, or null for the head. */
+  superseded_by: string | null;
+  /** ts of the first tombstone of this sha in the project, or null. */
+  deleted_at: string | null;
+  /** memory: `{parents, tokens}`; reference: `{heading_path}`; evidence: `{}`. */
+  meta: Record<string, unknown>;
+}
+
+/** A provenance edge: the child memory rests on the parent. */
+export interface EdgeRow {
+  project: string;
+  child_level: NodeLevel;
+  child_sha: string;
+  parent_level: NodeLevel;
+  parent_sha: string;
+  kind: string;
+}
+
+/** An extraction run: its start, and its end once run_end is applied. */
+export interface RunRow {
+  project: string;
+  run_id: string;
+  level: 'L1' | 'L2';
+  query_id: string | null;
+  input_level: string | null;
+  model: string | null;
+  chunk_tokens: number | null;
+  memory_budget: number | null;
+  exit_gate: boolean | null;
+  started_seq: number | null;
+  started_ts: string | null;
+  chunks_seen: number | null;
+  chunks_used: number | null;
+  final_memory_sha: string | null;
+  error: { code: string; message: string } | null;
+  ended_seq: number | null;
+  ended_ts: string | null;
+}
+
+/** Gate decisions of one run. */
+export interface GateCounts {
+  gates: number;
+  updates: number;
+  exits: number;
+}
+
+/** How far one project's log has been applied. */
+export interface PositionRow {
+  project: string;
+  seq: number;
+  head: string;
+}
+
+/** A full-text hit: the node and its bm25 rank (lower is better). */
+export interface SearchHit {
+  node: NodeRow;
+  rank: number;
+}

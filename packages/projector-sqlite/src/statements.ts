@@ -1,0 +1,93 @@
+import type { StatementName } from './planned-write.js';
+
+/**
+ * SQL of every statement a planned write can name. Lookups that depend on what is already
+ * applied (a run's query, a parent's level, an earlier tombstone) are subqueries here, so the
+ * planner stays a pure function of one event. Every lookup stays inside the event's project:
+ * a project's rows depend only on its own log, whatever order projects are applied in.
+ */
+export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
+  // First occurrence wins. The conflict target is the identity key, so an id collision with a
+  // different key still raises SQLITE_CONSTRAINT_PRIMARYKEY (mapped to CONFLICT by the shell).
+  insertNode: `
+    INSERT INTO node (id, project, level, kind, query_id, run_id, t, source, text, sha256, seq, created_ts, superseded_by, deleted_at, meta)
+    VALUES (
+      @id, @project, @level, @kind,
+      (SELECT query_id FROM run WHERE project = @project AND run_id = @run_id),
+      @run_id, @t, @source, @text, @sha256, @seq, @ts, NULL,
+      (SELECT ts FROM tombstone WHERE project = @project AND target = @sha256),
+      @meta)
+    ON CONFLICT (project, sha256, level) DO NOTHING`,
+
+  // A memory replaces the previous head of its chain: same project, level and query.
+  supersedeMemoryChain: `
+    UPDATE node SET superseded_by = @sha256
+    WHERE project = @project AND level = @level AND kind = 'memory' AND superseded_by IS NULL
+      AND query_id IS (SELECT query_id FROM run WHERE project = @project AND run_id = @run_id)
+      AND sha256 <> @sha256`,
+
+  // A memory that returns to an earlier text makes that node the head again.
+  reinstateMemory: `
+    UPDATE node SET superseded_by = NULL
+    WHERE project = @project AND sha256 = @sha256 AND level = @level AND superseded_by IS NOT NULL`,
+
+  // The parent's level is resolved now: the preferred level if a node has it, else any level
+  // the sha exists at (e.g. R, which mem verify flags), else the preferred level, dangling.
+  insertEdge: `
+    INSERT INTO edge (project, child_level, child_sha, parent_level, parent_sha, kind)
+    VALUES (
+      @project, @child_level, @child_sha,
+      COALESCE(
+        (SELECT level FROM node WHERE project = @project AND sha256 = @parent_sha
+         ORDER BY level = @preferred_level DESC, level LIMIT 1),
+        @preferred_level),
+      @parent_sha, 'provenance')
+    ON CONFLICT DO NOTHING`,
+
+  // run and run_end each fill their half of the row; the first of each wins.
+  startRun: `
+    INSERT INTO run (project, run_id, level, query_id, input_level, model, chunk_tokens, memory_budget, exit_gate, started_seq, started_ts)
+    VALUES (@project, @run_id, @level, @query_id, @input_level, @model, @chunk_tokens, @memory_budget, @exit_gate, @seq, @ts)
+    ON CONFLICT (project, run_id) DO UPDATE SET
+      level = excluded.level, query_id = excluded.query_id, input_level = excluded.input_level,
+      model = excluded.model, chunk_tokens = excluded.chunk_tokens, memory_budget = excluded.memory_budget,
+      exit_gate = excluded.exit_gate, started_seq = excluded.started_seq, started_ts = excluded.started_ts
+    WHERE run.started_seq IS NULL`,
+
+  endRun: `
+    INSERT INTO run (project, run_id, level, chunks_seen, chunks_used, final_memory_sha, error, ended_seq, ended_ts)
+    VALUES (@project, @run_id, @level, @chunks_seen, @chunks_used, @final_memory_sha, @error, @seq, @ts)
+    ON CONFLICT (project, run_id) DO UPDATE SET
+      chunks_seen = excluded.chunks_seen, chunks_used = excluded.chunks_used,
+      final_memory_sha = excluded.final_memory_sha, error = excluded.error,
+      ended_seq = excluded.ended_seq, ended_ts = excluded.ended_ts
+    WHERE run.ended_seq IS NULL`,
+
+  insertChunk: `
+    INSERT INTO chunk (project, run_id, t, level, source, span_start, span_end, sha256, seq)
+    VALUES (@project, @run_id, @t, @level, @source, @span_start, @span_end, @sha256, @seq)
+    ON CONFLICT DO NOTHING`,
+
+  insertGate: `
+    INSERT INTO gate (project, run_id, t, level, "update", "exit", think, latency_ms, seq)
+    VALUES (@project, @run_id, @t, @level, @update, @exit, @think, @latency_ms, @seq)
+    ON CONFLICT DO NOTHING`,
+
+  insertTombstone: `
+    INSERT INTO tombstone (project, target, reason, seq, ts)
+    VALUES (@project, @target, @reason, @seq, @ts)
+    ON CONFLICT DO NOTHING`,
+
+  // deleted_at comes from the stored (first) tombstone, not from this event.
+  applyTombstone: `
+    UPDATE node SET deleted_at = (SELECT ts FROM tombstone WHERE project = @project AND target = @target)
+    WHERE project = @project AND sha256 = @target AND deleted_at IS NULL`,
+};
+
+/** Shell-only statements: position bookkeeping, never planned by an event. */
+export const POSITION_SQL = {
+  read: `SELECT last_seq AS seq, head FROM projection_state WHERE project = ?`,
+  write: `
+    INSERT INTO projection_state (project, last_seq, head) VALUES (@project, @seq, @head)
+    ON CONFLICT (project) DO UPDATE SET last_seq = excluded.last_seq, head = excluded.head`,
+} as const;

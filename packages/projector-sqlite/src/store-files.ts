@@ -1,0 +1,47 @@
+import { closeSync, fsyncSync, openSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The item store's files under a target's state dir. */
+export interface StoreFiles {
+  /** `.mem/items.sqlite`: the projection, canonical after every seal. */
+  live: string;
+  /** Where a seal builds the next canonical file before renaming it over `live`. */
+  sealing: string;
+  /** Where a seal builds the FTS index when nodes changed (deleted after the seal). */
+  ftsScratch: string;
+}
+
+/** Relative path of the one output, as `outputs()` reports it. */
+export const OUTPUT_PATH = '.mem/items.sqlite';
+
+export function storeFiles(stateDir: string): StoreFiles {
+  const live = join(stateDir, 'items.sqlite');
+  return { live, sealing: `${live}.sealing`, ftsScratch: `${live}.fts` };
+}
+
+/** Removes a database file and whatever SQLite may have left beside it. */
+export function removeDatabaseFiles(path: string): void {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+}
+
+/** fsync a file's contents. */
+export function fsyncFile(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** fsync a directory, making a rename inside it durable. */
+export function fsyncDirectory(path: string): void {
+  // Windows cannot open a directory for fsync; its renames are durable by other means.
+  if (process.platform === 'win32') return;
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ProjectedEvent, ProjectionTarget } from '@mem/engine';
+import Database from 'better-sqlite3';
+import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
+
+export { chainEvents, type ChainedEvent };
+
+const FIXTURE = new URL('../../../test/fixtures/extraction-runs.jsonl', import.meta.url);
+
+/** The sample extraction runs (payloads, no envelope). */
+export function fixturePayloads(): Record<string, unknown>[] {
+  return readFileSync(FIXTURE, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** A fresh temp data root; `cleanup()` removes it. */
+export function tempRoot(): { root: string; target: ProjectionTarget; cleanup: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'mem-projector-sqlite-'));
+  return {
+    root,
+    target: { stateDir: join(root, '.mem'), vaultDir: join(root, 'vault'), options: {} },
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export function projected(events: readonly ChainedEvent[]): ProjectedEvent[] {
+  return events.map(({ event, hash }) => ({ event, hash }));
+}
+
+/**
+ * True when node_fts indexes exactly node's text: FTS5's integrity check with rank 1 also
+ * compares the index with the external content table. Opens the file for writing (the check
+ * is an INSERT command), so call it after reading the bytes.
+ */
+export function ftsMatchesNodes(stateDir: string): boolean {
+  const db = new Database(join(stateDir, 'items.sqlite'));
+  try {
+    db.exec(`INSERT INTO node_fts (node_fts, rank) VALUES ('integrity-check', 1)`);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    db.close();
+  }
+}

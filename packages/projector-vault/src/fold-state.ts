@@ -1,0 +1,75 @@
+/*
+ * The fold state of one project: everything the notes are rendered from, and nothing more.
+ * Evidence text is not kept (only source, chunk number and a short excerpt), so the state
+ * grows with the number of evidence records, not with their size.
+ */
+
+/** The current memory of a note. */
+export interface MemoryRef {
+  sha256: string;
+  text: string;
+  /** The shas it rests on: L0 evidence for an L1 memory, L1 memories for an L2 memory. */
+  parents: string[];
+  run_id: string;
+  t: number;
+}
+
+/** One rendered note (an L1 query note, or the L2 index). */
+export interface NoteFold {
+  memory: MemoryRef | null;
+  /** Gate events of the note's runs: robust to runs that never reached `run_end`. */
+  chunks_seen: number;
+  /** Gate events with `update: true`. */
+  chunks_used: number;
+  /**
+   * UTC day of the `ts` of the latest event (by seq) that touched the note: any record of one
+   * of its runs, a new L1 note (for the index), or a tombstone or late evidence/memory that
+   * changes what it shows.
+   */
+  updated: string;
+}
+
+/** What a provenance line needs of an L0 evidence: its first occurrence in the log. */
+export interface EvidenceRef {
+  source: string;
+  t: number;
+  excerpt: string;
+  run_id: string;
+}
+
+/** A run, from its `run` record: other records carry only `run_id`. */
+export interface RunRef {
+  level: 'L1' | 'L2';
+  query_id: string | null;
+}
+
+export interface VaultFold {
+  project: string;
+  runs: Map<string, RunRef>;
+  /** L1 notes by query id. */
+  queries: Map<string, NoteFold>;
+  /** The L2 index note; null until the project has an L1 note or an L2 run. */
+  index: NoteFold | null;
+  /** L0 evidence by content sha. */
+  evidence: Map<string, EvidenceRef>;
+  /** Every L1 memory sha → the query it answered (L2 provenance names L1 notes). */
+  l1Memories: Map<string, string>;
+  /** Tombstoned sha → reason (the latest tombstone's). */
+  tombstones: Map<string, string>;
+}
+
+/** The fold of a project with no events applied. */
+export function emptyFold(project: string): VaultFold {
+  return {
+    project,
+    runs: new Map(),
+    queries: new Map(),
+    index: null,
+    evidence: new Map(),
+    l1Memories: new Map(),
+    tombstones: new Map(),
+  };
+}
+
+/** A note that changed: the L2 index, or the L1 note of a query. */
+export type NoteKey = { kind: 'index' } | { kind: 'query'; queryId: string };

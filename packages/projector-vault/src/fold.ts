@@ -1,0 +1,166 @@
+import { MemError, type EventOf, type LogEvent } from '@mem/core';
+import type { NoteFold, NoteKey, VaultFold } from './fold-state.js';
+import { evidenceNotePath } from './paths.js';
+import { renderEvidenceNote } from './render-evidence.js';
+import type { RenderOptions } from './render-query.js';
+import { dayOf, excerptOf } from './text.js';
+
+/** What applying one event asks of the shell. */
+export interface FoldEffect {
+  /** Notes whose content changed (their `updated` was set to the event's day). */
+  touched: NoteKey[];
+  /** An evidence note to write now: its content is a function of this one event and never changes. */
+  evidenceNote?: { path: string; content: string };
+  /** An evidence note that must go: its evidence was tombstoned. */
+  evidenceRemoved?: string;
+}
+
+const NO_EFFECT: FoldEffect = { touched: [] };
+
+function newNote(day: string): NoteFold {
+  return { memory: null, chunks_seen: 0, chunks_used: 0, updated: day };
+}
+
+function noteOf(fold: VaultFold, key: NoteKey): NoteFold | undefined {
+  return key.kind === 'index' ? (fold.index ?? undefined) : fold.queries.get(key.queryId);
+}
+
+/** A note key as a string, for sets and dedupe. */
+export function noteKeyId(key: NoteKey): string {
+  return key.kind === 'index' ? 'index' : `query:${key.queryId}`;
+}
+
+/** Sets `updated` of every key to the event's day and returns them, each once. */
+function touch(fold: VaultFold, keys: readonly NoteKey[], ts: string): NoteKey[] {
+  const out: NoteKey[] = [];
+  const seen = new Set<string>();
+  for (const key of keys) {
+    if (seen.has(noteKeyId(key))) continue;
+    seen.add(noteKeyId(key));
+    const note = noteOf(fold, key);
+    if (!note) continue;
+    note.updated = dayOf(ts);
+    out.push(key);
+  }
+  return out;
+}
+
+/** The note a run writes: its query's L1 note, or the index for an L2 run; null for a run never announced. */
+function runNote(fold: VaultFold, runId: string): NoteKey | null {
+  const run = fold.runs.get(runId);
+  if (!run) return null;
+  if (run.level === 'L2' || run.query_id === null) return { kind: 'index' };
+  return { kind: 'query', queryId: run.query_id };
+}
+
+/** Notes whose current memory (or that memory's parents) include `sha`. */
+function notesShowing(fold: VaultFold, sha: string, includeMemory: boolean): NoteKey[] {
+  const shows = (note: NoteFold): boolean =>
+    note.memory !== null && ((includeMemory && note.memory.sha256 === sha) || note.memory.parents.includes(sha));
+  const keys: NoteKey[] = [];
+  for (const [queryId, note] of fold.queries) if (shows(note)) keys.push({ kind: 'query', queryId });
+  if (fold.index && shows(fold.index)) keys.push({ kind: 'index' });
+  return keys;
+}
+
+function applyRun(fold: VaultFold, event: EventOf<'run'>): FoldEffect {
+  const day = dayOf(event.ts);
+  const keys: NoteKey[] = [];
+  if (!fold.runs.has(event.run_id)) {
+    // A run id names one run; a repeated `run` record keeps the first one's query.
+    fold.runs.set(event.run_id, { level: event.level, query_id: event.query_id });
+    if (event.level === 'L1' && event.query_id !== null && !fold.queries.has(event.query_id)) {
+      fold.queries.set(event.query_id, newNote(day));
+      keys.push({ kind: 'index' }); // a new L1 note is a new link in the index
+    }
+    if (!fold.index) fold.index = newNote(day);
+  }
+  const own = runNote(fold, event.run_id);
+  if (own) keys.push(own);
+  return { touched: touch(fold, keys, event.ts) };
+}
+
+function applyGate(fold: VaultFold, event: EventOf<'gate'>): FoldEffect {
+  const key = runNote(fold, event.run_id);
+  const note = key && noteOf(fold, key);
+  if (!key || !note) return NO_EFFECT;
+  note.chunks_seen += 1;
+  if (event.update) note.chunks_used += 1;
+  return { touched: touch(fold, [key], event.ts) };
+}
+
+function applyEvidence(fold: VaultFold, event: EventOf<'evidence'>, options: RenderOptions): FoldEffect {
+  const own = runNote(fold, event.run_id);
+  const keys: NoteKey[] = own ? [own] : [];
+  if (fold.evidence.has(event.sha256)) return { touched: touch(fold, keys, event.ts) };
+  // Provenance cites the first occurrence of a content sha: later copies change nothing.
+  fold.evidence.set(event.sha256, { source: event.source, t: event.t, excerpt: excerptOf(event.text), run_id: event.run_id });
+  keys.push(...notesShowing(fold, event.sha256, false));
+  const effect: FoldEffect = { touched: touch(fold, keys, event.ts) };
+  if (options.emitEvidenceNotes && !fold.tombstones.has(event.sha256)) {
+    const queryId = fold.runs.get(event.run_id)?.query_id ?? null;
+    effect.evidenceNote = {
+      path: evidenceNotePath(fold.project, event.source, event.t, event.sha256),
+      content: renderEvidenceNote({ project: fold.project, query_id: queryId, source: event.source, t: event.t, sha256: event.sha256, text: event.text }),
+    };
+  }
+  return effect;
+}
+
+function applyMemory(fold: VaultFold, event: EventOf<'memory'>): FoldEffect {
+  const key = runNote(fold, event.run_id);
+  const note = key && noteOf(fold, key);
+  if (!key || !note) return NO_EFFECT;
+  note.memory = { sha256: event.sha256, text: event.text, parents: [...event.parents], run_id: event.run_id, t: event.t };
+  const keys: NoteKey[] = [key];
+  if (key.kind === 'query' && !fold.l1Memories.has(event.sha256)) {
+    fold.l1Memories.set(event.sha256, key.queryId);
+    keys.push(...notesShowing(fold, event.sha256, false).filter((k) => k.kind === 'index'));
+  }
+  return { touched: touch(fold, keys, event.ts) };
+}
+
+function applyTombstone(fold: VaultFold, event: EventOf<'tombstone'>, options: RenderOptions): FoldEffect {
+  fold.tombstones.set(event.target, event.reason);
+  const effect: FoldEffect = { touched: touch(fold, notesShowing(fold, event.target, true), event.ts) };
+  const evidence = fold.evidence.get(event.target);
+  if (options.emitEvidenceNotes && evidence) {
+    effect.evidenceRemoved = evidenceNotePath(fold.project, evidence.source, evidence.t, event.target);
+  }
+  return effect;
+}
+
+/**
+ * Folds one event into `fold` (in place, for bounded cost per event) and says what changed.
+ * No I/O, no clock: the same events in the same order give the same fold, however they are batched.
+ */
+export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOptions): FoldEffect {
+  switch (event.type) {
+    case 'run':
+      return applyRun(fold, event);
+    case 'gate':
+      return applyGate(fold, event);
+    case 'evidence':
+      return applyEvidence(fold, event, options);
+    case 'memory':
+      return applyMemory(fold, event);
+    case 'tombstone':
+      return applyTombstone(fold, event, options);
+    case 'chunk':
+    case 'run_end': {
+      const key = runNote(fold, event.run_id);
+      return { touched: key ? touch(fold, [key], event.ts) : [] };
+    }
+    case 'reference': // reference notes are not rendered yet; the event only advances the position
+    case 'recovery':
+      return NO_EFFECT;
+    default:
+      throw unknownEventType(event);
+  }
+}
+
+/** UNKNOWN_EVENT_TYPE naming the event's seq: a projector refuses what it does not know, loudly. */
+export function unknownEventType(event: unknown): MemError {
+  const { type, seq } = (event ?? {}) as { type?: unknown; seq?: unknown };
+  return new MemError('UNKNOWN_EVENT_TYPE', `vault projector: seq ${String(seq)}: unknown event type ${JSON.stringify(type)}`, { seq, type });
+}

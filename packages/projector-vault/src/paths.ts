@@ -1,0 +1,55 @@
+/*
+ * Where each note lives, relative to the vault directory, '/'-separated.
+ * Every name is a pure function of event data, so a rebuild lands on the same paths.
+ */
+
+const SLUG_MAX = 80;
+
+/** A filename-safe, stable slug of a source URI: `pi:2026-07-21T16-23-59_019f857d` → `pi-2026-07-21t16-23-59-019f857d`. */
+export function sourceSlug(source: string): string {
+  const slug = source
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  const capped = slug.slice(0, SLUG_MAX).replace(/-+$/, '');
+  return capped === '' ? 'source' : capped;
+}
+
+/** The note title of a standing query: dashes become spaces, the first letter is upper-cased. */
+export function queryTitle(queryId: string): string {
+  const words = queryId.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * File stem of a query's L1 note. A query id cannot start with `_`, so the query named
+ * `index` moves to `_index` without colliding with the L2 note or with any other query.
+ */
+export function queryNoteStem(queryId: string): string {
+  return queryId === 'index' ? '_index' : queryId;
+}
+
+/** `<project>/<query-id>.md`: the L1 note of one standing query. */
+export function queryNotePath(project: string, queryId: string): string {
+  return `${project}/${queryNoteStem(queryId)}.md`;
+}
+
+/** `<project>/index.md`: the L2 synthesis note. */
+export function indexNotePath(project: string): string {
+  return `${project}/index.md`;
+}
+
+/** File stem of an L0 evidence note: source slug, chunk number, first 8 hex of the content sha. */
+export function evidenceNoteStem(source: string, t: number, sha256: string): string {
+  return `${sourceSlug(source)}-chunk${t}-${sha256.slice(0, 8)}`;
+}
+
+/** `<project>/evidence/<stem>.md`: one L0 evidence note (only with emitEvidenceNotes). */
+export function evidenceNotePath(project: string, source: string, t: number, sha256: string): string {
+  return `${project}/evidence/${evidenceNoteStem(source, t, sha256)}.md`;
+}
+
+/** A wikilink to a note this projector writes: vault-relative target (unambiguous across projects), readable alias. */
+export function noteLink(path: string, alias: string): string {
+  return `[[${path.replace(/\.md$/, '')}|${alias}]]`;
+}

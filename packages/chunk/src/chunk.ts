@@ -1,0 +1,41 @@
+import type { RecordProvenance, RecordRole } from './record.js';
+
+/** Which part of a split record's text a chunk holds. */
+export interface RecordPart {
+  /** [first, end) line indices (0-based) of the record's text that this part touches. */
+  lines: [number, number];
+  /** [start, end) UTF-16 offsets into the record's text. */
+  chars: [number, number];
+}
+
+/** What a chunk keeps about each record in it. */
+export interface ChunkRecord {
+  /** 0-based position of the record among its source's records in this stream. */
+  ordinal: number;
+  role: RecordRole;
+  timestamp: string | null;
+  provenance: RecordProvenance;
+  /** [start, end) UTF-16 offsets of the record's text (or its part) inside the chunk's text. */
+  textRange: [number, number];
+  /** Present only for a record too large for one chunk. */
+  part?: RecordPart;
+}
+
+/** One unit of input to the gate: whole records of one source, at most `maxTokens` tokens. */
+export interface Chunk {
+  /** 1-based step `t` within this stream. */
+  index: number;
+  /** The rendered blocks (see render.ts). */
+  text: string;
+  /** Exact token count of `text`. */
+  tokens: number;
+  /** Content identity: core `contentSha256(text)`. */
+  sha256: string;
+  /** Provenance source URI shared by every record in the chunk. */
+  source: string;
+  /** [first, end) ordinals of the chunk's records within `source`. */
+  span: [number, number];
+  records: ChunkRecord[];
+  /** Present when the chunk holds one part of a record split across chunks (1-based part). */
+  splitOf?: { part: number; parts: number };
+}

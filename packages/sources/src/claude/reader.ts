@@ -1,0 +1,215 @@
+import { arr, compactJson, isObject, str, timestampOf, type JsonObject } from '../json.js';
+import { kindLabel, type TranscriptReader } from '../reader.js';
+import type { RecordOrigin, RecordSink } from '../sink.js';
+import type { UuidSet } from '../uuid-set.js';
+import { blockMedia, toolResultBody } from './blocks.js';
+import { classifyUserText } from './user-text.js';
+
+/** Line types that carry no conversation (research §1.3): skipped, counted under this kind. */
+const BOOKKEEPING: Readonly<Record<string, string>> = {
+  progress: 'progress',
+  'file-history-snapshot': 'file-history-snapshot',
+  'queue-operation': 'queue-operation',
+  attachment: 'attachment',
+  summary: 'title',
+  'custom-title': 'title',
+  'ai-title': 'title',
+  'agent-name': 'session-meta',
+  'agent-setting': 'session-meta',
+  'last-prompt': 'session-meta',
+  'pr-link': 'session-meta',
+  mode: 'session-meta',
+  'permission-mode': 'session-meta',
+  'bridge-session': 'session-meta',
+  tag: 'session-meta',
+};
+
+/** Tool-use ids remembered to name their results; cleared past this many (a file never needs more). */
+const MAX_OPEN_TOOL_CALLS = 10_000;
+
+/** Text blocks of one API response (one `message.id`) waiting for the response's other lines. */
+interface PendingText {
+  id: string | undefined;
+  origin: RecordOrigin;
+  texts: string[];
+}
+
+/**
+ * Reads Claude Code JSONL (research §1): user/assistant/system lines become records; one response
+ * split over several lines is merged by `message.id`; bookkeeping lines are skipped and counted;
+ * a `uuid` already seen in this source (resume, fork, replayed sidechain) is skipped.
+ *
+ * Provenance source: `claude:<sessionId>` for the main thread, `claude:<sessionId>/agent-<agentId>`
+ * for subagent lines (their `sessionId` is the parent's), `claude:<sessionId>/sidechain` for old
+ * inline sidechain lines without an `agentId`. Entry: the line's `uuid`, or the `message.id` for
+ * merged assistant text.
+ */
+export class ClaudeReader implements TranscriptReader {
+  private cwd: string | null = null;
+  private timestamp: string | null = null;
+  private pending: PendingText | undefined;
+  private readonly toolNames = new Map<string, string>();
+
+  constructor(
+    private readonly sink: RecordSink,
+    private readonly seen: UuidSet,
+    /** Session id for lines without one: the file stem. */
+    private readonly fallbackSession: string,
+  ) {}
+
+  entry(value: unknown, line: number): void {
+    if (!isObject(value)) {
+      this.sink.skip('non-object');
+      return;
+    }
+    const cwd = str(value.cwd);
+    if (cwd !== undefined && cwd !== '') this.cwd = cwd;
+    const timestamp = timestampOf(value.timestamp);
+    if (timestamp !== undefined) this.timestamp = timestamp;
+    const type = str(value.type);
+    if (type === 'assistant') this.assistant(value, line);
+    else if (type === 'user') this.user(value, line);
+    else if (type === 'system') this.system(value, line);
+    else if (type !== undefined && BOOKKEEPING[type] !== undefined) this.sink.skip(BOOKKEEPING[type]);
+    else this.sink.skip(kindLabel('unknown', type));
+  }
+
+  finish(): void {
+    this.flush();
+  }
+
+  private assistant(value: JsonObject, line: number): void {
+    const message = value.message;
+    if (!isObject(message)) {
+      this.sink.skip('malformed:assistant');
+      return;
+    }
+    if (this.duplicate(value)) return;
+    const origin = this.origin(value, line);
+    const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : arr(message.content);
+    if (value.isApiErrorMessage === true || message.model === '<synthetic>') {
+      // Trigger: an error the CLI wrote in the model's place. Outcome: a system notice, not model prose.
+      this.flush();
+      this.sink.emit('system', blocks.map((b) => (isObject(b) ? (str(b.text) ?? '') : '')).join('\n'), origin);
+      return;
+    }
+    const id = str(message.id);
+    if (this.pending !== undefined && (this.pending.id === undefined || this.pending.id !== id || this.pending.origin.source !== origin.source)) {
+      this.flush();
+    }
+    for (const block of blocks) {
+      if (!isObject(block)) continue;
+      const type = str(block.type);
+      if (type === 'text') this.addText(id, origin, str(block.text));
+      else if (type === 'thinking') {
+        if (this.sink.thinking) this.addText(id, origin, prefixed('[thinking] ', str(block.thinking)));
+        else this.sink.skip('thinking');
+      } else if (type === 'redacted_thinking') this.sink.skip('redacted-thinking');
+      else if (type === 'tool_use') this.toolUse(block, origin);
+      else if (type === 'image' || type === 'document') this.addText(id, origin, blockMedia(this.sink, block));
+      else this.sink.skip(kindLabel('block', type));
+    }
+    if (this.pending?.id === undefined) this.flush();
+  }
+
+  private addText(id: string | undefined, origin: RecordOrigin, text: string | undefined): void {
+    if (text === undefined || text.trim() === '') return;
+    this.pending ??= { id, origin: { ...origin, entry: id ?? origin.entry }, texts: [] };
+    this.pending.texts.push(text);
+  }
+
+  private toolUse(block: JsonObject, origin: RecordOrigin): void {
+    this.flush();
+    const name = str(block.name) ?? 'tool';
+    const id = str(block.id);
+    if (id !== undefined) {
+      if (this.toolNames.size >= MAX_OPEN_TOOL_CALLS) this.toolNames.clear();
+      this.toolNames.set(id, name);
+    }
+    this.sink.emit('tool_call', `${name} ${compactJson(block.input)}`, origin);
+  }
+
+  private user(value: JsonObject, line: number): void {
+    const message = value.message;
+    if (!isObject(message)) {
+      this.sink.skip('malformed:user');
+      return;
+    }
+    if (this.duplicate(value)) return;
+    this.flush();
+    const origin = this.origin(value, line);
+    const flags = { isMeta: value.isMeta === true, isCompactSummary: value.isCompactSummary === true };
+    if (typeof message.content === 'string') {
+      this.userText(message.content, flags, origin);
+      return;
+    }
+    const texts: string[] = [];
+    for (const block of arr(message.content)) {
+      if (!isObject(block)) continue;
+      const type = str(block.type);
+      if (type === 'tool_result') this.toolResult(block, origin);
+      else if (type === 'text') texts.push(str(block.text) ?? '');
+      else if (type === 'image' || type === 'document') texts.push(blockMedia(this.sink, block));
+      else this.sink.skip(kindLabel('block', type));
+    }
+    if (texts.length > 0) this.userText(texts.join('\n\n'), flags, origin);
+  }
+
+  private userText(text: string, flags: { isMeta: boolean; isCompactSummary: boolean }, origin: RecordOrigin): void {
+    const verdict = classifyUserText(text, flags);
+    if ('skip' in verdict) this.sink.skip(verdict.skip);
+    else this.sink.emit(verdict.role, verdict.text, origin);
+  }
+
+  private toolResult(block: JsonObject, origin: RecordOrigin): void {
+    const id = str(block.tool_use_id);
+    const name = id === undefined ? undefined : this.toolNames.get(id);
+    if (id !== undefined) this.toolNames.delete(id);
+    const body = toolResultBody(this.sink, block.content);
+    const outcome = block.is_error === true ? 'error' : 'result';
+    this.sink.emit('tool_result', `${name ?? 'tool'} ${outcome}:\n${body}`, origin);
+  }
+
+  private system(value: JsonObject, line: number): void {
+    const subtype = str(value.subtype);
+    const content = str(value.content);
+    if (subtype === 'away_summary' && content !== undefined) {
+      if (this.duplicate(value)) return;
+      this.flush();
+      this.sink.emit('summary', content, this.origin(value, line));
+      return;
+    }
+    this.sink.skip(kindLabel('system', subtype));
+  }
+
+  /** True (and counted) when this line's uuid was already read in this source. */
+  private duplicate(value: JsonObject): boolean {
+    const uuid = str(value.uuid);
+    if (uuid === undefined || !this.seen.seenBefore(uuid)) return false;
+    this.sink.duplicateUuid(value.isSidechain === true ? 'sidechain-dup' : 'duplicate-uuid');
+    return true;
+  }
+
+  private flush(): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    this.sink.emit('assistant', pending.texts.join('\n\n'), pending.origin);
+  }
+
+  private origin(value: JsonObject, line: number): RecordOrigin {
+    return { source: this.sourceOf(value), line, entry: str(value.uuid), timestamp: this.timestamp, cwd: this.cwd };
+  }
+
+  private sourceOf(value: JsonObject): string {
+    const session = str(value.sessionId) ?? this.fallbackSession;
+    const agent = str(value.agentId);
+    if (agent !== undefined && agent !== '') return `claude:${session}/agent-${agent}`;
+    if (value.isSidechain === true) return `claude:${session}/sidechain`;
+    return `claude:${session}`;
+  }
+}
+
+function prefixed(prefix: string, text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === '' ? undefined : `${prefix}${text}`;
+}

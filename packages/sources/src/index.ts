@@ -1,0 +1,10 @@
+export { claudeProjectSource, isCompactionRunFile } from './claude/source.js';
+export { sourceForPath } from './for-path.js';
+export { loopFileIdentity, type LoopFileIdentity } from './loop/identity.js';
+export { loopArtifactSource } from './loop/source.js';
+export { transcriptFromText, type InMemoryOptions } from './memory.js';
+export { DEFAULT_MAX_LINE_BYTES, DEFAULT_TOOL_TEXT_CAP, type AdapterOptions } from './options.js';
+export { piSessionSource } from './pi/source.js';
+export { scrubSecrets, type ScrubResult } from './scrub/scrub.js';
+export { TRANSCRIPT_KINDS, type TranscriptKind, type TranscriptSource } from './source.js';
+export { SAMPLE_CAP, type LineRef, type SourceStats } from './stats.js';

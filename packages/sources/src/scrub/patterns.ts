@@ -1,0 +1,138 @@
+import { isPlaceholderValue, redacted } from './placeholder.js';
+import { KEY_BEGIN, KEY_END, KeyEndFinder, keyBlockEnd, keyTailStart } from './private-key.js';
+
+/** A replacement and the kind it counts under. */
+export interface Replacement {
+  text: string;
+  kind: string;
+}
+
+/** One kind of secret: how to find it and what to put in its place (`null` keeps the match). */
+export interface SecretPattern {
+  kind: string;
+  regex: RegExp;
+  /** A cheap test that must pass before `regex` runs: most text holds no trigger at all. */
+  trigger: RegExp;
+  replace?: (match: string, groups: Array<string | undefined>, offset: number, whole: string) => Replacement | null;
+  /** Widens each match to the span it stands for (a key block reaches over its lines); made once per text. */
+  spans?: (whole: string) => (start: number, end: number) => [number, number];
+}
+
+/**
+ * Compiles a token pattern to start only where no token character precedes it, or right after a
+ * JSON escape (`\n`, `\t`, `\r`: tool inputs are rendered as compact JSON, where `\nsk-…` has
+ * no boundary before `sk`). Starting only at the head of a run keeps every scan linear: a run
+ * like `-eyJ-eyJ-…` is tried once, not once per `eyJ`.
+ */
+function bounded(source: string, flags = 'g'): RegExp {
+  return new RegExp(String.raw`(?:(?<![A-Za-z0-9_-])|(?<=\\[nrt]))` + source, flags);
+}
+
+/**
+ * Ordered: provider keys with unmistakable prefixes first, then structural forms (key blocks,
+ * JWTs, URLs, headers), then `key=value` assignments last, so a value already replaced by an
+ * earlier placeholder (`[REDACTED:…]`) is never matched again.
+ */
+export const SECRET_PATTERNS: readonly SecretPattern[] = [
+  {
+    kind: 'private_key',
+    regex: KEY_BEGIN,
+    trigger: /PRIVATE KEY/,
+    spans: (whole) => {
+      const ends = new KeyEndFinder(whole);
+      return (start, end) => [start, keyBlockEnd(whole, end, ends)];
+    },
+  },
+  {
+    kind: 'private_key',
+    regex: KEY_END,
+    trigger: /-----END[A-Z0-9 ]{0,40}PRIVATE KEY/,
+    spans: (whole) => (start, end) => [keyTailStart(whole, start), end],
+  },
+  { kind: 'anthropic_key', regex: bounded(String.raw`sk-ant-[A-Za-z0-9_-]{20,}`), trigger: /sk-ant-/ },
+  {
+    kind: 'openai_key',
+    // At least one digit in the body: keeps kebab-case words like `sk-some-long-class-name` out.
+    regex: bounded(String.raw`sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]{0,256}\d)[A-Za-z0-9_-]{20,}`),
+    trigger: /sk-/,
+  },
+  { kind: 'github_token', regex: bounded(String.raw`(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), trigger: /gh[pousr]_|github_pat_/ },
+  { kind: 'stripe_key', regex: bounded(String.raw`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`), trigger: /[sr]k_(?:live|test)_/ },
+  { kind: 'slack_token', regex: bounded(String.raw`xox[abposr]-[A-Za-z0-9-]{10,}`), trigger: /xox[abposr]-/ },
+  { kind: 'google_api_key', regex: bounded(String.raw`AIza[0-9A-Za-z_-]{35}`), trigger: /AIza/ },
+  { kind: 'aws_access_key', regex: bounded(String.raw`(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}(?![A-Z0-9])`), trigger: /A(?:KIA|SIA|BIA|CCA|ROA|IDA)/ },
+  { kind: 'jwt', regex: bounded(String.raw`eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), trigger: /eyJ/ },
+  {
+    kind: 'connection_string',
+    regex: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/@"'\\<>]{0,100}):([^\s@"'\\<>/]{1,200})@/gi,
+    trigger: /:\/\//,
+    replace: (_m, [scheme = '', user = '', password = '']) =>
+      isPlaceholderValue(password) ? null : tagged('connection_string', `${scheme}${user}:`, '@'),
+  },
+  {
+    kind: 'bearer_token',
+    regex: bounded(String.raw`(bearer\s+)([A-Za-z0-9._~+/-]{12,}=*)`, 'gi'),
+    trigger: caseless('bearer'),
+    replace: (_m, [prefix = '', token = '']) => (isPlaceholderValue(token) ? null : tagged('bearer_token', prefix)),
+  },
+  {
+    kind: 'basic_auth',
+    regex: bounded(String.raw`(authorization\\?["']?\s*[:=]\s*\\?["']?basic\s+)([A-Za-z0-9+/]{8,}={0,2})`, 'gi'),
+    trigger: caseless('basic'),
+    replace: (_m, [prefix = '', token = '']) => (isPlaceholderValue(token) ? null : tagged('basic_auth', prefix)),
+  },
+  {
+    kind: 'assignment',
+    // keyword, optional closing quote of a quoted key, separator, then a quoted or bare value.
+    regex:
+      /(passwd|passphrase|password|secret[_-]?key|secret|api[_-]?key|access[_-]?key|token)(\\?["']?)([ \t]{0,16}(?:=>|:=|=|:)[ \t]{0,16})(?:(\\?["'])([^"'\\\r\n]{1,1024}?)\4|([^\s"'\\,;&<>(){}[\]]{1,1024}))/gi,
+    trigger: new RegExp(`(?:${['pass', 'secret', 'key', 'token'].map((w) => caseless(w).source).join('|')})[A-Za-z_-]{0,6}\\\\?["']?[ \\t]*[=:]`),
+    replace: replaceAssignment,
+  },
+];
+
+/** `this._resolveApiKey`, `refreshedCreds.access`, `process.env.TOKEN`: code, not a value. */
+const CODE_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/u;
+
+/** A regex matching `word` in any letter case, without the `i` flag (which is slower to scan). */
+function caseless(word: string): RegExp {
+  return new RegExp([...word].map((c) => (/[a-z]/u.test(c) ? `[${c.toUpperCase()}${c}]` : c)).join(''));
+}
+
+function tagged(kind: string, before = '', after = ''): Replacement {
+  return { kind, text: `${before}${redacted(kind)}${after}` };
+}
+
+function replaceAssignment(match: string, groups: Array<string | undefined>, offset: number, whole: string): Replacement | null {
+  const [keyword = '', keyQuote = '', separator = '', valueQuote, quoted, bare] = groups;
+  const value = quoted ?? bare ?? '';
+  if (isPlaceholderValue(value)) return null;
+  if (bare !== undefined) {
+    // Trigger: `token = getToken()`, `{ apiKey: resolvedKey, … }`, `password: must be 8 chars`.
+    // Why: code and prose, not config. Outcome: a bare value counts only as `key=value` with no
+    // spaces (env, shell, URL query) or as a `key: value` that ends its line (YAML), and never
+    // when it is a dotted code path (`this.apiKey`, `process.env.TOKEN`).
+    if (CODE_PATH.test(bare)) return null;
+    if (separator.includes(':') && !separator.includes(':=')) {
+      const after = whole.slice(offset + match.length, offset + match.length + 3);
+      if (!/^[ \t]*(?:$|[\r\n]|\\[nr])/u.test(after)) return null;
+    } else if (/\s/u.test(separator)) {
+      return null;
+    }
+  }
+  const kind = assignmentKind(keyword, whole.slice(Math.max(0, offset - 24), offset));
+  const quote = valueQuote ?? '';
+  return tagged(kind, `${keyword}${keyQuote}${separator}${quote}`, quote);
+}
+
+function assignmentKind(keyword: string, before: string): string {
+  const key = keyword.toLowerCase();
+  if (key.startsWith('pass')) return 'password';
+  if (/aws/iu.test(before) || (key.startsWith('access') && /secret[_-]?$/iu.test(before))) return 'aws_secret_key';
+  if (key.startsWith('secret')) return 'secret';
+  if (key === 'token') return 'token';
+  return 'api_key';
+}
+
+/** Any pattern's trigger: one scan that clears most text at once. */
+export const ANY_TRIGGER = new RegExp(SECRET_PATTERNS.map((p) => p.trigger.source).join('|'));

@@ -1,0 +1,91 @@
+import type { RecordProvenance, RecordRole, SourceRecord } from '@mem/chunk';
+import type { ResolvedOptions } from './options.js';
+import { scrubSecrets } from './scrub/scrub.js';
+import type { StatsCollector } from './stats.js';
+import { capText } from './text/cap.js';
+import { mediaPlaceholder, stripDataUris } from './text/media.js';
+
+/** Where a record sits and in what context it was produced. */
+export interface RecordOrigin {
+  source: string;
+  line: number;
+  entry?: string | undefined;
+  timestamp: string | null;
+  cwd: string | null;
+}
+
+/** Forced on every record of a file (loop artifacts reuse the Claude and pi readers under their own names). */
+export interface OriginOverride {
+  source: string;
+  /** Prefixed to the entry id as `<prefix>:<entry>` (or alone when there is no entry id). */
+  entryPrefix?: string;
+}
+
+const TOOL_ROLES: ReadonlySet<RecordRole> = new Set(['tool_call', 'tool_result']);
+
+/**
+ * The one exit of every adapter: it scrubs secrets, strips inline base64, caps tool text, drops
+ * empty text, counts, and queues the record. No text reaches a caller without passing here.
+ */
+export class RecordSink {
+  readonly queue: SourceRecord[] = [];
+  override: OriginOverride | undefined;
+
+  constructor(
+    private readonly stats: StatsCollector,
+    private readonly options: ResolvedOptions,
+    /** The file records cite; undefined for in-memory transcripts. */
+    private readonly file: string | undefined,
+  ) {}
+
+  get thinking(): boolean {
+    return this.options.thinking;
+  }
+
+  /** Queues one record; false (and counted as skipped `empty`) when nothing is left of its text. */
+  emit(role: RecordRole, raw: string, origin: RecordOrigin): boolean {
+    let text = stripDataUris(raw, (kind, bytes) => this.stats.mediaDropped(kind, bytes));
+    const scrubbed = scrubSecrets(text);
+    for (const [kind, n] of Object.entries(scrubbed.counts)) this.stats.secret(kind, n);
+    text = scrubbed.text.trim();
+    if (text === '') {
+      this.stats.skip('empty');
+      return false;
+    }
+    if (TOOL_ROLES.has(role)) {
+      const capped = capText(text, this.options.toolTextCap);
+      if (capped.cut > 0) this.stats.toolTextCut(capped.cut);
+      text = capped.text;
+    }
+    this.stats.record(role);
+    this.queue.push({ role, text, timestamp: origin.timestamp, provenance: this.provenance(origin), cwd: origin.cwd });
+    return true;
+  }
+
+  /** Counts a dropped base64 image or document and returns its placeholder text. */
+  media(kind: 'image' | 'document', mediaType: string | undefined, bytes: number): string {
+    this.stats.mediaDropped(kind, bytes);
+    return mediaPlaceholder(kind, mediaType, bytes);
+  }
+
+  skip(kind: string): void {
+    this.stats.skip(kind);
+  }
+
+  /** Counts a line dropped because its uuid was already read in this source. */
+  duplicateUuid(kind: string): void {
+    this.stats.duplicateUuids += 1;
+    this.stats.skip(kind);
+  }
+
+  private provenance(origin: RecordOrigin): RecordProvenance {
+    const source = this.override?.source ?? origin.source;
+    const prefix = this.override?.entryPrefix;
+    const entry = prefix === undefined ? origin.entry : origin.entry === undefined ? prefix : `${prefix}:${origin.entry}`;
+    const provenance: RecordProvenance = { source };
+    if (this.file !== undefined) provenance.file = this.file;
+    provenance.line = origin.line;
+    if (entry !== undefined) provenance.entry = entry;
+    return provenance;
+  }
+}

@@ -1,0 +1,130 @@
+import type { Tokenizer } from '@mem/chunk';
+import type { Controller, ControllerAnswer, ControllerInput } from '../controller.js';
+import { formatGateAnswer } from '../protocol.js';
+import { foldMemory, parseMemory, renderMemory, type MemoryItem } from './fold.js';
+import { chunkDiscounts, profileQuestion, scoreSentence, type QuestionProfile, type SentenceScore } from './score.js';
+import { units } from './text.js';
+
+export interface HeuristicOptions {
+  /** A sentence must score this much for the L1 update gate to open. */
+  threshold?: number;
+  /** At most this many sentences of one chunk enter the memory. */
+  perChunk?: number;
+  /** Once the gate is open, sentences scoring at least this share of the threshold are folded. */
+  foldShare?: number;
+  /** The exit gate says `end` once the memory fills this share of its budget. */
+  exitFill?: number;
+  /**
+   * Who opens the update gate. `score` (the controller) opens it when a sentence reaches the
+   * threshold. The baselines of `mem eval gate` keep the same fold and budget but replace the
+   * decision: `always` opens it on every chunk; `random` opens it with probability `rate`
+   * (a seeded generator, so runs repeat).
+   */
+  gate?: { kind: 'score' } | { kind: 'always' } | { kind: 'random'; rate: number; seed: number };
+}
+
+/** Roles whose text is judged at L1: what people and the agent *said*, not raw tool output. */
+const PROSE = new Set(['user', 'assistant', 'summary', 'memory']);
+
+interface Candidate extends SentenceScore {
+  text: string;
+}
+
+/**
+ * The embedded default controller: deterministic and model-free, answering in the same
+ * tagged protocol as a model so the same strict parser runs. It judges a chunk by how its
+ * prose bears on the question (term relevance) plus cues of evidence (causes and fixes,
+ * decisions and alternatives, open questions, errors with their resolution), and updates by
+ * folding the best sentences into a bounded memory, dropping the weakest when full.
+ */
+export function heuristicController(tokenizer: Tokenizer, options: HeuristicOptions = {}): Controller {
+  const threshold = options.threshold ?? 0.4;
+  const perChunk = options.perChunk ?? 5;
+  const foldShare = options.foldShare ?? 0.5;
+  const exitFill = options.exitFill ?? 0.9;
+  const gate = options.gate ?? { kind: 'score' };
+  const random = gate.kind === 'random' ? mulberry32(gate.seed) : null;
+  const profiles = new Map<string, QuestionProfile>();
+  const profileOf = (question: string) => {
+    let profile = profiles.get(question);
+    if (!profile) profiles.set(question, (profile = profileQuestion(question)));
+    return profile;
+  };
+
+  return {
+    name: gate.kind === 'score' ? 'heuristic' : `baseline-${gate.kind}`,
+    model: gate.kind === 'score' ? 'heuristic' : `baseline-${gate.kind}`,
+    maxAttempts: 1,
+    strictBudget: false,
+    async answer(input: ControllerInput): Promise<ControllerAnswer> {
+      const started = performance.now();
+      const profile = profileOf(input.question);
+      const candidates = scoreChunk(profile, input);
+      const best = candidates[0];
+      const gateThreshold = input.level === 'L2' || gate.kind !== 'score' ? 0 : threshold;
+      const previous = parseMemory(profile, input.memory);
+      let update = false;
+      let next = previous;
+      let think: string;
+      const opened = gate.kind === 'always' ? true : gate.kind === 'random' ? random!() < gate.rate : best !== undefined && best.score >= gateThreshold;
+      if (!best || !opened) {
+        think = best
+          ? `No prose sentence reaches ${gateThreshold}: the best scores ${best.score}${describe(best)}.`
+          : 'The chunk has no prose to judge (tool output only).';
+      } else {
+        const prefix = input.level === 'L2' && input.chunk.label ? `[${input.chunk.label}] ` : '';
+        const chosen: MemoryItem[] = candidates
+          .filter((c) => c.score >= gateThreshold * foldShare)
+          .slice(0, input.level === 'L2' ? perChunk + 1 : perChunk)
+          .map((c) => ({ text: `${prefix}${c.text}`, score: c.score }));
+        next = foldMemory(previous, chosen, input.memoryBudget, tokenizer);
+        update = renderMemory(next) !== renderMemory(previous);
+        think = update
+          ? `The best sentence scores ${best.score} ≥ ${gateThreshold}${describe(best)}; ${chosen.length} sentence${chosen.length === 1 ? '' : 's'} folded into memory.`
+          : `The best sentence scores ${best.score}${describe(best)}, but the memory already holds what it says.`;
+      }
+      const memory = renderMemory(next);
+      const exit = memory !== '' && tokenizer.count(memory) >= exitFill * input.memoryBudget;
+      const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit });
+      return { text, latencyMs: performance.now() - started };
+    },
+  };
+}
+
+/** Prose sentences of the chunk, best first (ties keep transcript order). */
+function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate[] {
+  const out: Candidate[] = [];
+  const errorSeen = input.chunk.records.some((r) => !PROSE.has(r.role) && /\b(?:error|failed|exception|traceback)\b/i.test(r.text));
+  const prose = input.chunk.records.filter((r) => PROSE.has(r.role));
+  const discount = chunkDiscounts(profile, prose.map((r) => r.text));
+  for (const record of prose) {
+    for (const text of units(record.text)) {
+      const scored = scoreSentence(profile, text, discount);
+      // An error in the tool output with a cause or fix stated in prose is the classic
+      // "error with its resolution" evidence: weigh the resolution up.
+      const resolves = errorSeen && scored.cues.includes('cause') && profile.intents.has('cause');
+      out.push({ ...scored, score: resolves ? Math.round((scored.score + 0.1) * 1e6) / 1e6 : scored.score, text });
+    }
+  }
+  return out.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i).map(({ c }) => c);
+}
+
+/** A small seeded PRNG (mulberry32): the random baseline must repeat run to run. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function describe(best: SentenceScore): string {
+  const parts: string[] = [];
+  if (best.matched.length > 0) parts.push(`matches ${best.matched.slice(0, 6).join(', ')}`);
+  if (best.cues.length > 0) parts.push(`cues ${best.cues.join(', ')}`);
+  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}
+

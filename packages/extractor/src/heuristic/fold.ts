@@ -1,0 +1,68 @@
+import type { Tokenizer } from '@mem/chunk';
+import { scoreSentence, type QuestionProfile } from './score.js';
+import { jaccard, termSet } from './text.js';
+
+/** One line of a memory: `- <text>`. */
+export interface MemoryItem {
+  text: string;
+  score: number;
+}
+
+/** Two sentences this similar (content-term Jaccard) say the same thing. */
+const DUPLICATE = 0.7;
+/**
+ * Each line written after an item ages it by this factor when the memory must shed a line:
+ * later evidence tends to supersede earlier (a project changes), and every update costs the
+ * old lines something. This is the cost the update gate exists to avoid: a memory updated on
+ * every chunk ages its best lines out (the paper's memory-explosion failure).
+ */
+const AGEING = 0.95;
+
+export function parseMemory(profile: QuestionProfile, memory: string): MemoryItem[] {
+  return memory
+    .split('\n')
+    .map((line) => line.replace(/^\s*-\s+/, '').trim())
+    .filter((line) => line !== '')
+    .map((text) => ({ text, score: scoreSentence(profile, text).score }));
+}
+
+export function renderMemory(items: readonly MemoryItem[]): string {
+  return items.map((item) => `- ${item.text}`).join('\n');
+}
+
+/**
+ * Folds candidate sentences into a bounded memory: skips what the memory already says,
+ * appends the rest in order, and while the memory is over budget drops its weakest line
+ * (lowest score aged by the lines written after it; the oldest on a tie). A lone line still over budget is cut to fit, so the
+ * result never exceeds `budget` tokens — by construction, not by hope.
+ */
+export function foldMemory(items: readonly MemoryItem[], candidates: readonly MemoryItem[], budget: number, tokenizer: Tokenizer): MemoryItem[] {
+  const out = [...items];
+  const sets = out.map((item) => termSet(item.text));
+  for (const candidate of candidates) {
+    const terms = termSet(candidate.text);
+    if (sets.some((set, i) => out[i]!.text === candidate.text || jaccard(set, terms) >= DUPLICATE)) continue;
+    out.push(candidate);
+    sets.push(terms);
+  }
+  while (out.length > 1 && tokenizer.count(renderMemory(out)) > budget) {
+    const strength = (i: number) => out[i]!.score * AGEING ** (out.length - 1 - i);
+    let weakest = 0;
+    for (let i = 1; i < out.length; i++) if (strength(i) < strength(weakest)) weakest = i;
+    out.splice(weakest, 1);
+  }
+  if (out.length === 1 && tokenizer.count(renderMemory(out)) > budget) out[0] = cutToBudget(out[0]!, budget, tokenizer);
+  return out;
+}
+
+function cutToBudget(item: MemoryItem, budget: number, tokenizer: Tokenizer): MemoryItem {
+  const words = item.text.split(/\s+/);
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (tokenizer.count(`- ${words.slice(0, mid).join(' ')}…`) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  return { text: `${words.slice(0, low).join(' ')}…`, score: item.score };
+}

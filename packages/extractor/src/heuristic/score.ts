@@ -1,0 +1,98 @@
+import { cuesIn, isNarration, questionIntents, type CueFamily } from './cues.js';
+import { terms } from './text.js';
+
+/** What the heuristic knows about a standing question. */
+export interface QuestionProfile {
+  /** Content term → weight. Specific tokens (names, identifiers, numbers) weigh double. */
+  weights: Map<string, number>;
+  totalWeight: number;
+  intents: Set<CueFamily>;
+}
+
+export interface SentenceScore {
+  score: number;
+  /** Share of the question's term weight the sentence covers, 0..1. */
+  relevance: number;
+  matched: string[];
+  cues: CueFamily[];
+}
+
+/** Weight of a cue family the question asks about, and of one it does not. */
+const CUE_WEIGHT = { intent: { strong: 0.45, weak: 0.2 }, other: { strong: 0.1, weak: 0.04 } } as const;
+/** Cues add at most this much, however many families a sentence shows. */
+const CUE_CAP = 0.5;
+/** Model reasoning ("[thinking] …") is the agent talking to itself: weighed down. */
+const THINKING = 0.6;
+/** Narration and code-like lines are discounted to this fraction. */
+const DISCOUNT = 0.35;
+
+export function profileQuestion(question: string): QuestionProfile {
+  const weights = new Map<string, number>();
+  const words = question.split(/\s+/);
+  words.forEach((word, i) => {
+    const specific = (i > 0 && /^\p{Lu}/u.test(word)) || /\d|[._/]\p{L}/u.test(word);
+    for (const term of terms(word)) weights.set(term, Math.max(weights.get(term) ?? 0, specific ? 2 : 1));
+  });
+  let totalWeight = 0;
+  for (const w of weights.values()) totalWeight += w;
+  return { weights, totalWeight, intents: questionIntents(question) };
+}
+
+/**
+ * Scores one sentence against a question: term relevance plus evidence cues. `discount`
+ * lowers terms that run through the whole chunk (a speaker's name on every turn, a project
+ * name on every line): a term everywhere distinguishes nothing.
+ */
+export function scoreSentence(profile: QuestionProfile, sentence: string, discount?: ReadonlyMap<string, number>): SentenceScore {
+  const matched: string[] = [];
+  let covered = 0;
+  const seen = new Set<string>();
+  for (const term of terms(sentence)) {
+    if (seen.has(term)) continue;
+    seen.add(term);
+    const weight = profile.weights.get(term);
+    if (weight !== undefined) {
+      covered += weight * (discount?.get(term) ?? 1);
+      matched.push(term);
+    }
+  }
+  const relevance = profile.totalWeight > 0 ? covered / profile.totalWeight : 0;
+  const cues = cuesIn(sentence);
+  let cueScore = 0;
+  for (const cue of cues) cueScore += CUE_WEIGHT[profile.intents.has(cue.family) ? 'intent' : 'other'][cue.strength];
+  cueScore = Math.min(cueScore, CUE_CAP);
+  let score = relevance + cueScore;
+  if (isNarration(sentence) || isCodeLike(sentence)) score *= DISCOUNT;
+  if (sentence.startsWith('[thinking]')) score *= THINKING;
+  return { score: round(score), relevance: round(relevance), matched: matched.sort(), cues: cues.map((c) => c.family) };
+}
+
+/**
+ * Per-term discounts for one chunk: with at least four records, a question term found in
+ * more than a fifth of them weighs 1 / (1 + 4·(share − 0.2)) — a quarter when it is in all.
+ */
+export function chunkDiscounts(profile: QuestionProfile, records: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (records.length < 4) return out;
+  const counts = new Map<string, number>();
+  for (const record of records) {
+    for (const term of new Set(terms(record))) if (profile.weights.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
+  for (const [term, count] of counts) {
+    const share = count / records.length;
+    if (share > 0.2) out.set(term, 1 / (1 + 4 * (share - 0.2)));
+  }
+  return out;
+}
+
+/** Lines dominated by symbols, paths or identifiers read as code or output, not prose. */
+function isCodeLike(sentence: string): boolean {
+  const letters = sentence.match(/\p{L}/gu)?.length ?? 0;
+  const spaces = sentence.match(/\s/g)?.length ?? 0;
+  return letters < sentence.length * 0.55 || spaces < sentence.length / 25;
+}
+
+/** Scores are rounded so that float noise never flips a decision between machines. */
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}

@@ -1,0 +1,105 @@
+import { eng } from 'stopword';
+import { stemmer } from 'stemmer';
+
+/*
+ * Word-level text handling for the heuristic controller: sentence splitting, content terms
+ * (stopwords out, Porter stems), and a cheap redundancy measure. Deterministic and
+ * locale-free: the same text gives the same terms on every machine.
+ */
+
+const STOPWORDS = new Set([
+  ...eng,
+  // Words that carry no topic in a question about a project history.
+  'what', 'which', 'who', 'whom', 'when', 'where', 'why', 'how', 'was', 'were', 'did', 'does', 'do',
+  'made', 'make', 'get', 'got', 'also', 'just', 'like', 'use', 'used', 'using', 'would', 'could', 'should',
+  'can', 'will', 'let', 'lets', 'ok', 'okay', 'yes', 'no', 'now', 'then', 'there', 'here', 'this', 'that',
+  'these', 'those', 'it', 'its', 'we', 'you', 'i', 'me', 'my', 'our', 'your', 'they', 'them', 'their',
+]);
+
+const stemCache = new Map<string, string>();
+
+function stem(word: string): string {
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = stemmer(word);
+    if (stemCache.size < 200_000) stemCache.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’-]*/gu;
+
+/** Content terms of `text`: lowercase words minus stopwords, Porter-stemmed, in order. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.toLowerCase().matchAll(WORD)) {
+    // "Jon's" and "dogs'" are Jon and dogs: possessives carry no term of their own.
+    const word = match[0].replace(/['’]s$/u, '').replace(/['’-]+$/u, '');
+    if (word.length < 2 || STOPWORDS.has(word) || /^\d{1,2}$/.test(word)) continue;
+    out.push(stem(word));
+  }
+  return out;
+}
+
+/** Distinct content terms. */
+export function termSet(text: string): Set<string> {
+  return new Set(terms(text));
+}
+
+const MAX_SENTENCE_CHARS = 600;
+/** A message this short is one thought: it is judged and kept whole (a chat turn, a short reply). */
+const WHOLE_MESSAGE_WORDS = 60;
+
+/**
+ * The units a message is judged in: the whole message when it is short and holds no code,
+ * else its sentences. A short turn ("Hey John! I got a puppy. Her name's Coco.") answers a
+ * question only as a whole; a long assistant message is judged sentence by sentence.
+ */
+export function units(text: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed !== '' && !trimmed.includes('```') && trimmed.split(/\s+/).length <= WHOLE_MESSAGE_WORDS) {
+    const flat = trimmed.replace(/\s*\n\s*/g, ' ');
+    return flat.length >= 12 && /\p{L}{3}/u.test(flat) ? [clip(flat)] : [];
+  }
+  return sentences(text);
+}
+
+/**
+ * Splits prose into sentences: on line breaks (transcripts are full of bullets and code
+ * lines) and after `.`, `!`, `?` followed by a space. Code fences and very short fragments
+ * are dropped; very long sentences are cut at a word boundary with an ellipsis.
+ */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  let inFence = false;
+  for (const rawLine of text.split('\n')) {
+    const line = rawLine.trim();
+    if (line.startsWith('```')) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence || line === '') continue;
+    const bare = line.replace(/^(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)/u, '');
+    for (const piece of bare.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`(\[])/u)) {
+      const sentence = piece.trim();
+      if (sentence.length < 12 || !/\p{L}{3}/u.test(sentence)) continue;
+      out.push(clip(sentence));
+    }
+  }
+  return out;
+}
+
+function clip(sentence: string): string {
+  if (sentence.length <= MAX_SENTENCE_CHARS) return sentence;
+  const cut = sentence.slice(0, MAX_SENTENCE_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > MAX_SENTENCE_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** Jaccard similarity of two term sets. */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let shared = 0;
+  for (const term of a) if (b.has(term)) shared += 1;
+  return shared / (a.size + b.size - shared);
+}

@@ -1,0 +1,235 @@
+import { MemError, contentSha256, isMemError, type Payload } from '@mem/core';
+import type { Tokenizer } from '@mem/chunk';
+import type { ChunkRecord, Controller } from './controller.js';
+import { parseGateAnswer, type GateAnswer } from './protocol.js';
+import type { LoopLevel } from './prompt.js';
+
+/** One chunk offered to a run: transcript text at L1, one L1 memory at L2. */
+export interface LoopStep {
+  text: string;
+  records: readonly ChunkRecord[];
+  /** contentSha256(text): chunk identity. */
+  sha256: string;
+  source: string;
+  span: [number, number] | null;
+  /** L2: the query id whose memory this is (labels the folded lines). */
+  label?: string;
+  /** The chunk repeats a registered derived artifact: recorded, never gated. */
+  derived?: boolean;
+}
+
+/** The memory a run continues from. */
+export interface PreviousMemory {
+  text: string;
+  parents: readonly string[];
+}
+
+export interface RunConfig {
+  level: LoopLevel;
+  runId: string;
+  queryId: string | null;
+  question: string;
+  controller: Controller;
+  tokenizer: Tokenizer;
+  memoryBudget: number;
+  chunkTokens: number;
+  /** Act on the exit gate (L2, or `exit_gate: true`); otherwise it is only recorded. */
+  actOnExit: boolean;
+  previous?: PreviousMemory | null;
+  /** Chunk shas this query has already seen in earlier runs: skipped, never re-gated. */
+  seen?: ReadonlySet<string>;
+}
+
+export interface RunSummary {
+  runId: string;
+  level: LoopLevel;
+  queryId: string | null;
+  /** False when nothing new was offered: the run wrote nothing. */
+  started: boolean;
+  chunksSeen: number;
+  chunksUsed: number;
+  chunksSkipped: number;
+  chunksDerived: number;
+  memory: { text: string; sha256: string; tokens: number } | null;
+  exited: boolean;
+  error?: { code: string; message: string };
+}
+
+/**
+ * The gated recurrent loop (GRU-Mem), one implementation with the level as a parameter.
+ * `offer` takes one chunk and returns the events to append for it: closed update gate →
+ * chunk + gate, memory unchanged; open → chunk + gate + evidence (L1 runs) + memory whose
+ * parents name every sha it rests on. The run event is written lazily, so a run that sees
+ * nothing new writes nothing. A controller that keeps failing ends the run with a `run_end`
+ * carrying the error; the failed chunk is not recorded, so the next run retries it.
+ */
+export class GatedRun {
+  private readonly config: RunConfig;
+  private readonly seen: Set<string>;
+  private t = 0;
+  private started = false;
+  private ended = false;
+  private exited = false;
+  private chunksSeen = 0;
+  private chunksUsed = 0;
+  private chunksSkipped = 0;
+  private chunksDerived = 0;
+  private memory: string;
+  private memorySha: string | null;
+  private parents: string[];
+  private error: { code: string; message: string } | undefined;
+
+  constructor(config: RunConfig) {
+    this.config = config;
+    this.seen = new Set(config.seen ?? []);
+    this.memory = config.previous?.text ?? '';
+    this.memorySha = config.previous ? contentSha256(config.previous.text) : null;
+    this.parents = [...(config.previous?.parents ?? [])];
+  }
+
+  /** True once the run has ended (exit gate acted on, or an error). Further offers are ignored. */
+  get done(): boolean {
+    return this.ended;
+  }
+
+  async offer(step: LoopStep): Promise<Payload[]> {
+    if (this.ended) return [];
+    if (this.seen.has(step.sha256)) {
+      this.chunksSkipped += 1;
+      return [];
+    }
+    const { level, runId } = this.config;
+    const out: Payload[] = [];
+    if (!this.started) out.push(this.runEvent());
+    this.started = true;
+    const t = this.t + 1;
+    const chunkLevel = level === 'L1' ? 'L0' : 'L1';
+    if (step.derived) {
+      this.t = t;
+      this.seen.add(step.sha256);
+      this.chunksDerived += 1;
+      out.push({ type: 'chunk', run_id: runId, level: chunkLevel, t, source: step.source, span: step.span, sha256: step.sha256, derived: true });
+      return out;
+    }
+
+    let answer: GateAnswer;
+    let latencyMs: number;
+    try {
+      ({ answer, latencyMs } = await this.ask(step));
+    } catch (error) {
+      if (!isMemError(error)) throw error;
+      this.error = { code: error.code, message: error.message };
+      this.ended = true;
+      out.push(this.runEnd());
+      return out;
+    }
+    this.t = t;
+    this.seen.add(step.sha256);
+    this.chunksSeen += 1;
+    out.push({ type: 'chunk', run_id: runId, level: chunkLevel, t, source: step.source, span: step.span, sha256: step.sha256 });
+    out.push({ type: 'gate', run_id: runId, level, t, update: answer.update, exit: answer.exit, think: answer.think, latency_ms: Math.round(latencyMs * 1000) / 1000 });
+    if (answer.update) {
+      this.chunksUsed += 1;
+      if (level === 'L1') out.push({ type: 'evidence', run_id: runId, level: 'L0', t, source: step.source, text: step.text, sha256: step.sha256 });
+      if (!this.parents.includes(step.sha256)) this.parents.push(step.sha256);
+      this.memory = answer.memory;
+      this.memorySha = contentSha256(answer.memory);
+      out.push({
+        type: 'memory',
+        run_id: runId,
+        level,
+        t,
+        text: answer.memory,
+        tokens: this.config.tokenizer.count(answer.memory),
+        parents: [...this.parents],
+        sha256: this.memorySha,
+      });
+    }
+    if (answer.exit && this.config.actOnExit) {
+      this.exited = true;
+      this.ended = true;
+      out.push(this.runEnd());
+    }
+    return out;
+  }
+
+  /** The closing `run_end`, or nothing when the run never started or already ended. */
+  finish(): Payload[] {
+    if (!this.started || this.ended) return [];
+    this.ended = true;
+    return [this.runEnd()];
+  }
+
+  summary(): RunSummary {
+    const { runId, level, queryId } = this.config;
+    return {
+      runId,
+      level,
+      queryId,
+      started: this.started,
+      chunksSeen: this.chunksSeen,
+      chunksUsed: this.chunksUsed,
+      chunksSkipped: this.chunksSkipped,
+      chunksDerived: this.chunksDerived,
+      memory: this.memorySha === null ? null : { text: this.memory, sha256: this.memorySha, tokens: this.config.tokenizer.count(this.memory) },
+      exited: this.exited,
+      ...(this.error ? { error: this.error } : {}),
+    };
+  }
+
+  private async ask(step: LoopStep): Promise<{ answer: GateAnswer; latencyMs: number }> {
+    const { controller, level, question, memoryBudget, tokenizer } = this.config;
+    let last: MemError | null = null;
+    for (let attempt = 1; attempt <= controller.maxAttempts; attempt++) {
+      const reply = await controller.answer({
+        level,
+        question,
+        memory: this.memory,
+        chunk: { text: step.text, records: step.records, ...(step.label !== undefined ? { label: step.label } : {}) },
+        memoryBudget,
+      });
+      try {
+        const answer = parseGateAnswer(reply.text);
+        if (answer.update && controller.strictBudget) {
+          const tokens = tokenizer.count(answer.memory);
+          if (tokens > memoryBudget) {
+            throw new MemError('BUDGET_EXCEEDED', `the updated memory has ${tokens} tokens, over the budget of ${memoryBudget}`, { tokens, budget: memoryBudget });
+          }
+        }
+        return { answer, latencyMs: reply.latencyMs };
+      } catch (error) {
+        if (!isMemError(error)) throw error;
+        last = error;
+      }
+    }
+    throw new MemError(last!.code, `${last!.message} (${controller.maxAttempts} attempt${controller.maxAttempts === 1 ? '' : 's'})`, { ...last!.details, attempts: controller.maxAttempts });
+  }
+
+  private runEvent(): Payload {
+    const { runId, level, queryId, controller, chunkTokens, memoryBudget, actOnExit } = this.config;
+    return {
+      type: 'run',
+      run_id: runId,
+      level,
+      query_id: queryId,
+      input_level: level === 'L1' ? 'chunk' : 'L1',
+      model: controller.model,
+      chunk_tokens: chunkTokens,
+      memory_budget: memoryBudget,
+      exit_gate: actOnExit,
+    };
+  }
+
+  private runEnd(): Payload {
+    const { runId, level } = this.config;
+    return {
+      type: 'run_end',
+      run_id: runId,
+      level,
+      chunks_seen: this.chunksSeen,
+      chunks_used: this.chunksUsed,
+      final_memory_sha: this.memorySha,
+      ...(this.error ? { error: this.error } : {}),
+    };
+  }
+}

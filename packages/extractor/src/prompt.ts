@@ -1,0 +1,36 @@
+import type { ChatMessage } from '@mem/llm';
+
+export type LoopLevel = 'L1' | 'L2';
+
+export interface PromptInput {
+  level: LoopLevel;
+  question: string;
+  /** The previous memory M_{t-1}; empty at the start. */
+  memory: string;
+  /** The chunk C_t: transcript records (L1) or one L1 memory (L2). */
+  chunk: string;
+  memoryBudget: number;
+}
+
+/**
+ * The GRU-Mem memory-agent prompt (paper Fig. 10a) adapted to standing questions over agent
+ * transcripts: the model sees the question, its previous memory and one chunk, and answers in
+ * the four tags. The update gate asks whether the chunk holds evidence for the question.
+ */
+export function buildPrompt(input: PromptInput): ChatMessage[] {
+  const what = input.level === 'L1' ? 'a section of a coding-agent session transcript' : 'one per-question memory of the project';
+  const system = [
+    'You maintain a bounded memory that answers one standing question about a software project.',
+    `You are given the question, your previous memory, and ${what}.`,
+    'Read the section, then answer in exactly this format and nothing else:',
+    '<think>your brief reasoning about whether the section holds evidence for the question</think>',
+    '<check>yes or no: does the section contain new, useful evidence for the question (causes and fixes, decisions and rejected alternatives, open questions, errors with their resolution)? Tool output alone is not evidence.</check>',
+    `<update>if yes: the complete new memory — keep every still-relevant detail of the previous memory, add the new evidence, stay under ${input.memoryBudget} tokens, one fact per line starting with "- ". If no: leave empty.</update>`,
+    '<next>continue, or end if the memory already answers the question fully</next>',
+  ].join('\n');
+  const user = [`Question: ${input.question}`, '', 'Previous memory:', input.memory === '' ? '(empty)' : input.memory, '', 'Section:', input.chunk].join('\n');
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
+}

@@ -1,0 +1,21 @@
+import { MemError } from '@mem/core';
+import type { Tokenizer } from '@mem/chunk';
+import { heuristicController, openaiController, type Controller } from '@mem/extractor';
+import { chatEndpointFromEnv } from '@mem/llm';
+
+export const CONTROLLERS = ['heuristic', 'openai'] as const;
+export type ControllerName = (typeof CONTROLLERS)[number];
+
+/**
+ * The controller to run: the one asked for, else `openai` when MEM_LLM_URL is set, else the
+ * embedded `heuristic`. Asking for `openai` without an endpoint is CONFIG_INVALID.
+ */
+export function chooseController(name: ControllerName | undefined, tokenizer: Tokenizer, env: NodeJS.ProcessEnv = process.env): Controller {
+  const endpoint = chatEndpointFromEnv(env);
+  const chosen = name ?? (endpoint ? 'openai' : 'heuristic');
+  if (chosen === 'heuristic') return heuristicController(tokenizer);
+  if (!endpoint) {
+    throw new MemError('CONFIG_INVALID', 'the openai controller needs MEM_LLM_URL and MEM_LLM_MODEL (and MEM_LLM_KEY if the endpoint wants one)', { variable: 'MEM_LLM_URL' });
+  }
+  return openaiController(endpoint);
+}

@@ -1,0 +1,123 @@
+import { chunks, chunkPolicy, type Tokenizer } from '@mem/chunk';
+import type { Payload, Writer } from '@mem/core';
+import type { Engine } from '@mem/engine';
+import { GatedRun, type Controller, type RunSummary } from '@mem/extractor';
+import type { SourceStats } from '@mem/sources';
+import { DerivedManifest } from './derived.js';
+import { priorState, referenceTexts, withItemStore } from './prior-state.js';
+import { newRunId } from './run-id.js';
+import { selectQueries, type StandingQueries } from './standing-queries.js';
+import { stepFromChunk } from './steps.js';
+import { transcriptSource } from './transcripts.js';
+
+export interface IngestProgress {
+  chunks: number;
+  used: number;
+  source: string;
+}
+
+export interface IngestOptions {
+  engine: Engine;
+  config: StandingQueries;
+  /** Only this query (default: all of the project's). */
+  queryId?: string;
+  controller: Controller;
+  tokenizer: Tokenizer;
+  writer?: Writer;
+  onProgress?: (progress: IngestProgress) => void;
+  now?: () => Date;
+}
+
+export interface QueryReport extends RunSummary {
+  question: string;
+  /** chunks_used / chunks_seen of this run (0 when it saw nothing). */
+  updateRate: number;
+}
+
+export interface IngestReport {
+  project: string;
+  controller: string;
+  queries: QueryReport[];
+  sources: { entry: string; stats: SourceStats }[];
+  chunks: number;
+  derivedArtifacts: number;
+  appended: number;
+}
+
+/**
+ * `mem ingest`: reads every source of the project once, chunks it, and offers each chunk to
+ * one gated run per standing query. Each run continues from its query's last memory and skips
+ * chunks that query has already seen, so a re-run over unchanged sources writes nothing.
+ * Events go to the log as they are decided (one append per chunk); the projections are
+ * caught up once, at the end.
+ */
+export async function ingest(options: IngestOptions): Promise<IngestReport> {
+  const { engine, config, controller, tokenizer } = options;
+  const writer = options.writer ?? { kind: 'extractor' };
+  const project = config.project;
+  const queries = selectQueries(config, options.queryId);
+  await engine.catchUp([project]);
+
+  const manifest = new DerivedManifest();
+  const runs = withItemStore(engine.paths.stateDir, (store) => {
+    for (const text of referenceTexts(store, project)) manifest.register(text);
+    return queries.map((query) => {
+      const prior = priorState(store, project, query.id);
+      return new GatedRun({
+        level: 'L1',
+        runId: newRunId(query.id, options.now?.()),
+        queryId: query.id,
+        question: query.question,
+        controller,
+        tokenizer,
+        memoryBudget: config.memoryBudget,
+        chunkTokens: config.chunkTokens,
+        actOnExit: false,
+        previous: prior.previous,
+        seen: prior.seen,
+      });
+    });
+  });
+
+  let appended = 0;
+  let chunkCount = 0;
+  let used = 0;
+  const append = async (payloads: Payload[]) => {
+    if (payloads.length === 0) return;
+    const result = await engine.log.append(project, payloads, writer);
+    appended += result.appended;
+  };
+  const policy = chunkPolicy({ maxTokens: config.chunkTokens });
+  const sources: IngestReport['sources'] = [];
+  for (const resolved of config.sources) {
+    const source = transcriptSource(resolved);
+    for await (const chunk of chunks(source, policy, tokenizer)) {
+      chunkCount += 1;
+      const step = stepFromChunk(chunk, manifest.matches(chunk.text));
+      const batch: Payload[] = [];
+      for (const run of runs) {
+        const events = await run.offer(step);
+        used += events.filter((e) => e.type === 'memory').length;
+        batch.push(...events);
+      }
+      await append(batch);
+      options.onProgress?.({ chunks: chunkCount, used, source: resolved.entry });
+    }
+    sources.push({ entry: resolved.entry, stats: source.stats() });
+  }
+  await append(runs.flatMap((run) => run.finish()));
+  await engine.catchUp([project]);
+
+  return {
+    project,
+    controller: controller.name,
+    queries: runs.map((run, i) => {
+      const summary = run.summary();
+      return { ...summary, question: queries[i]!.question, updateRate: summary.chunksSeen > 0 ? summary.chunksUsed / summary.chunksSeen : 0 };
+    }),
+    sources,
+    chunks: chunkCount,
+    derivedArtifacts: manifest.artifacts,
+    appended,
+  };
+}

@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { openItemStore, type ItemStore } from '@mem/projector-sqlite';
+import type { PreviousMemory } from '@mem/extractor';
+
+/** What a new run of one query (or of the synthesis, queryId null) continues from. */
+export interface PriorState {
+  seen: Set<string>;
+  previous: PreviousMemory | null;
+}
+
+/** Reads the SQLite projection (caught up by the caller) for the loop's starting point. */
+export function withItemStore<T>(stateDir: string, read: (store: ItemStore | null) => T): T {
+  const path = join(stateDir, 'items.sqlite');
+  if (!existsSync(path)) return read(null);
+  const store = openItemStore(path);
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}
+
+export function priorState(store: ItemStore | null, project: string, queryId: string | null): PriorState {
+  if (!store) return { seen: new Set(), previous: null };
+  const seen = new Set(store.seenChunkShas(project, queryId));
+  const head = currentMemory(store, project, queryId);
+  const previous = head ? { text: head.text, parents: store.edges(project, head.sha256, 'parents').map((e) => e.parent_sha) } : null;
+  return { seen, previous };
+}
+
+/** The head of a query's memory chain (L1), or of the project's synthesis (L2 when queryId is null). */
+export function currentMemory(store: ItemStore, project: string, queryId: string | null): { text: string; sha256: string; seq: number } | null {
+  const level = queryId === null ? 'L2' : 'L1';
+  const heads = store
+    .nodes({ project, levels: [level], kind: 'memory', includeDeleted: true })
+    .filter((n) => n.query_id === queryId && n.superseded_by === null)
+    .sort((a, b) => b.seq - a.seq);
+  const head = heads[0];
+  return head ? { text: head.text, sha256: head.sha256, seq: head.seq } : null;
+}
+
+/** Reference texts of the project: the derived-artifact manifest's input. */
+export function referenceTexts(store: ItemStore | null, project: string): string[] {
+  if (!store) return [];
+  return store.nodes({ project, levels: ['R'], includeDeleted: true }).map((n) => n.text);
+}

@@ -1,0 +1,155 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { globSync } from 'tinyglobby';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { z } from 'zod';
+import { MemError, projectNameSchema } from '@mem/core';
+
+/** Source kinds a standing-query file may name. */
+export const SOURCE_KINDS = ['claude', 'pi', 'loop'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+const queryId = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a query id: 1-64 of [a-z0-9._-]');
+const question = z.string().trim().min(1, 'expected a non-empty question');
+
+const fileSchema = z.strictObject({
+  project: projectNameSchema,
+  sources: z
+    .array(z.string().regex(/^[a-z]+:.+$/, 'expected "<kind>:<name or path>", e.g. "claude:-home-me-proj" or "pi:./sessions"'))
+    .min(1, 'expected at least one source'),
+  queries: z.array(z.strictObject({ id: queryId, question })).min(1, 'expected at least one query'),
+  synthesis: z.strictObject({ question, exit_gate: z.boolean().default(true) }).optional(),
+  /** Tokens per chunk (the paper's 5000). */
+  chunk_tokens: z.int().min(256).max(32_768).default(5000),
+  /** Token budget of each memory (the paper's 1024). */
+  memory_budget: z.int().min(64).max(8192).default(1024),
+});
+
+/** A source entry resolved to something on disk. */
+export interface ResolvedSource {
+  /** The entry as written, e.g. `claude:-home-me-proj`. */
+  entry: string;
+  kind: SourceKind;
+  /** A directory to walk, or explicit files (a glob or a single file). */
+  dir?: string;
+  files?: string[];
+}
+
+export interface StandingQueries {
+  file: string;
+  project: string;
+  sources: ResolvedSource[];
+  queries: { id: string; question: string }[];
+  synthesis: { question: string; exit_gate: boolean } | null;
+  chunkTokens: number;
+  memoryBudget: number;
+}
+
+export interface LoadOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Expands a glob relative to `cwd` into sorted absolute file paths (default: tinyglobby). */
+  glob?: (pattern: string, cwd: string) => string[];
+}
+
+/**
+ * Loads and validates `queries/<project>.yaml` (seed 001 "Standing queries"). Every error is
+ * CONFIG_INVALID naming the file, the YAML path and line, and what was expected: an unknown
+ * source kind, an empty question, a duplicate id, a missing directory, a project mismatch.
+ */
+export function loadStandingQueries(queriesDir: string, project: string, options: LoadOptions = {}): StandingQueries {
+  const file = join(queriesDir, `${project}.yaml`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new MemError('CONFIG_INVALID', `${file}: cannot read the standing queries of project ${project} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); create it as in the README`, { file });
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    const pos = first.linePos?.[0];
+    throw new MemError('CONFIG_INVALID', `${file}${pos ? `:${pos.line}` : ''}: not valid YAML: ${first.message.split('\n')[0]}`, { file, line: pos?.line });
+  }
+  const fail = (path: (string | number)[], message: string): never => {
+    const line = lineOf(doc, lines, path);
+    const where = path.length > 0 ? path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') : '(file)';
+    throw new MemError('CONFIG_INVALID', `${file}${line ? `:${line}` : ''}: ${where}: ${message}`, { file, path: where, ...(line ? { line } : {}) });
+  };
+
+  const parsed = fileSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
+    const message = issue.code === 'unrecognized_keys' ? `unexpected field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` : issue.code === 'invalid_type' && issue.input === undefined ? `missing field, ${issue.message.replace(/^Invalid input: /, '')}` : issue.message;
+    fail(path, message);
+  }
+  const data = parsed.data!;
+  if (data.project !== project) fail(['project'], `expected ${JSON.stringify(project)} (the file is queries/${project}.yaml), got ${JSON.stringify(data.project)}`);
+  const seen = new Map<string, number>();
+  data.queries.forEach((q, i) => {
+    if (seen.has(q.id)) fail(['queries', i, 'id'], `duplicate query id ${JSON.stringify(q.id)} (first at queries[${seen.get(q.id)}])`);
+    seen.set(q.id, i);
+  });
+
+  const env = options.env ?? process.env;
+  const base = dirname(file);
+  const sources = data.sources.map((entry, i) => resolveSource(entry, base, env, options.glob ?? defaultGlob, (message) => fail(['sources', i], message)));
+  return {
+    file,
+    project,
+    sources,
+    queries: data.queries,
+    synthesis: data.synthesis ?? null,
+    chunkTokens: data.chunk_tokens,
+    memoryBudget: data.memory_budget,
+  };
+}
+
+/** The query ids to run: all of them, or the one asked for (an unknown id names the known ones). */
+export function selectQueries(config: StandingQueries, id?: string): StandingQueries['queries'] {
+  if (id === undefined) return config.queries;
+  const query = config.queries.find((q) => q.id === id);
+  if (!query) {
+    throw new MemError('CONFIG_INVALID', `${config.file}: no query with id ${JSON.stringify(id)}; the queries are ${config.queries.map((q) => q.id).join(', ')}`, { file: config.file, field: 'queries[].id', id });
+  }
+  return [query];
+}
+
+function defaultGlob(pattern: string, cwd: string): string[] {
+  return globSync(pattern, { cwd, absolute: true, onlyFiles: true }).sort();
+}
+
+function resolveSource(entry: string, base: string, env: NodeJS.ProcessEnv, glob: (pattern: string, cwd: string) => string[], fail: (message: string) => never): ResolvedSource {
+  const colon = entry.indexOf(':');
+  const kind = entry.slice(0, colon);
+  const value = entry.slice(colon + 1);
+  if (!(SOURCE_KINDS as readonly string[]).includes(kind)) fail(`unknown source kind ${JSON.stringify(kind)}: expected one of ${SOURCE_KINDS.join(', ')}`);
+  const sourceKind = kind as SourceKind;
+  if (value.startsWith('/') || value.startsWith('.')) {
+    const target = isAbsolute(value) ? value : resolve(base, value);
+    if (/[*?[\]{}]/.test(value)) {
+      const files = glob(value, base);
+      if (files.length === 0) fail(`the glob ${JSON.stringify(value)} matches no file (relative to ${base})`);
+      return { entry, kind: sourceKind, files };
+    }
+    if (!existsSync(target)) fail(`missing directory or file ${target}`);
+    return statSync(target).isDirectory() ? { entry, kind: sourceKind, dir: target } : { entry, kind: sourceKind, files: [target] };
+  }
+  if (sourceKind === 'loop') fail('a loop source needs a path (starting with / or .) to its artifacts directory');
+  const root = sourceKind === 'claude' ? (env['MEM_CLAUDE_PROJECTS'] ?? join(homedir(), '.claude', 'projects')) : (env['MEM_PI_SESSIONS'] ?? join(homedir(), '.pi', 'agent', 'sessions'));
+  const dir = join(root, value);
+  if (value.includes('/') || value === '..' || !existsSync(dir) || !statSync(dir).isDirectory()) {
+    fail(`missing directory ${dir} (a ${sourceKind} project directory name resolves under ${root}${sourceKind === 'claude' ? '; set MEM_CLAUDE_PROJECTS to move it' : '; set MEM_PI_SESSIONS to move it'})`);
+  }
+  return { entry, kind: sourceKind, dir };
+}
+
+function lineOf(doc: Document, lines: LineCounter, path: (string | number)[]): number | undefined {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+  }
+  return undefined;
+}

@@ -1,0 +1,70 @@
+import type { Tokenizer } from '@mem/chunk';
+import { MemError, type Writer } from '@mem/core';
+import type { Engine } from '@mem/engine';
+import { GatedRun, type Controller, type LoopStep, type RunSummary } from '@mem/extractor';
+import { currentMemory, priorState, withItemStore } from './prior-state.js';
+import { newRunId } from './run-id.js';
+import type { StandingQueries } from './standing-queries.js';
+
+export interface SynthesizeOptions {
+  engine: Engine;
+  config: StandingQueries;
+  controller: Controller;
+  tokenizer: Tokenizer;
+  writer?: Writer;
+  now?: () => Date;
+}
+
+export interface SynthesizeReport extends RunSummary {
+  project: string;
+  question: string;
+  /** L1 memories offered (the current memory of each standing query that has one). */
+  inputs: number;
+}
+
+/**
+ * `mem synthesize`: the L2 pass — the same gated loop, with the project's current L1
+ * memories (one per standing query, in the YAML's order) as its chunk stream and the
+ * synthesis question; the exit gate is acted on when `exit_gate: true`. L1 memories already
+ * read by an earlier synthesis are skipped, so an unchanged project writes nothing.
+ */
+export async function synthesize(options: SynthesizeOptions): Promise<SynthesizeReport> {
+  const { engine, config, controller, tokenizer } = options;
+  if (!config.synthesis) {
+    throw new MemError('CONFIG_INVALID', `${config.file}: synthesis: missing section; add {question, exit_gate} to run the L2 pass`, { file: config.file, path: 'synthesis' });
+  }
+  const project = config.project;
+  await engine.catchUp([project]);
+  const { steps, prior } = withItemStore(engine.paths.stateDir, (store) => {
+    const steps: LoopStep[] = [];
+    for (const query of config.queries) {
+      const memory = store ? currentMemory(store, project, query.id) : null;
+      if (!memory) continue;
+      steps.push({ text: memory.text, records: [{ role: 'memory', text: memory.text }], sha256: memory.sha256, source: `L1:${query.id}`, span: null, label: query.id });
+    }
+    return { steps, prior: priorState(store, project, null) };
+  });
+  const run = new GatedRun({
+    level: 'L2',
+    runId: newRunId('synthesis', options.now?.()),
+    queryId: null,
+    question: config.synthesis.question,
+    controller,
+    tokenizer,
+    memoryBudget: config.memoryBudget,
+    chunkTokens: config.chunkTokens,
+    actOnExit: config.synthesis.exit_gate,
+    previous: prior.previous,
+    seen: prior.seen,
+  });
+  const writer = options.writer ?? { kind: 'extractor' };
+  for (const step of steps) {
+    const events = await run.offer(step);
+    if (events.length > 0) await engine.log.append(project, events, writer);
+    if (run.done) break;
+  }
+  const end = run.finish();
+  if (end.length > 0) await engine.log.append(project, end, writer);
+  await engine.catchUp([project]);
+  return { ...run.summary(), project, question: config.synthesis.question, inputs: steps.length };
+}

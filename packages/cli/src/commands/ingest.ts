@@ -1,0 +1,98 @@
+import type { Command } from 'commander';
+import { qwenTokenizer } from '@mem/chunk';
+import { CONTROLLERS, chooseController, dryRun, ingest, loadStandingQueries, synthesize, type ControllerName, type DryRunReport, type IngestReport } from '@mem/ingest';
+import { openEngine, type GlobalOptions } from '../context.js';
+import { UsageError } from '../exit.js';
+import { writeJson, writeLine, type CliIO } from '../io.js';
+import { projectFlag } from '../parse-flags.js';
+import { ProgressLine } from '../progress.js';
+
+function controllerFlag(value: string | undefined): ControllerName | undefined {
+  if (value === undefined) return undefined;
+  if (!(CONTROLLERS as readonly string[]).includes(value)) throw new UsageError(`--controller: expected one of ${CONTROLLERS.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as ControllerName;
+}
+
+export function registerIngest(program: Command, io: CliIO): void {
+  program
+    .command('ingest')
+    .description("read the project's sources chunk by chunk and keep what answers its standing queries (queries/<project>.yaml)")
+    .requiredOption('--project <name>', 'project whose standing queries to run')
+    .option('--query <id>', 'only this standing query')
+    .option('--controller <name>', `gate controller: ${CONTROLLERS.join('|')} (default: openai when MEM_LLM_URL is set, else heuristic)`)
+    .option('--dry-run', 'only report what would be read: sources, records, chunks, tokens; no model calls, nothing written')
+    .option('--json', 'print the report as JSON')
+    .action(async (options: { project: string; query?: string; controller?: string; dryRun?: boolean; json?: boolean }, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const project = projectFlag(options.project);
+      const controllerName = controllerFlag(options.controller);
+      const engine = openEngine(io, globals);
+      const config = loadStandingQueries(engine.paths.queriesDir, project, { env: io.env });
+      const tokenizer = qwenTokenizer();
+      if (options.dryRun) {
+        const report = await dryRun(config, tokenizer);
+        if (options.json) writeJson(io.stdout, report);
+        else printDryRun(io, report);
+        return;
+      }
+      const controller = chooseController(controllerName, tokenizer, io.env);
+      const progress = new ProgressLine(io.stderr);
+      const report = await ingest({
+        engine,
+        config,
+        ...(options.query !== undefined ? { queryId: options.query } : {}),
+        controller,
+        tokenizer,
+        onProgress: (p) => progress.update(`ingest ${project}: ${p.chunks} chunks read, ${p.used} memory updates (${p.source})`),
+      });
+      progress.done();
+      if (options.json) writeJson(io.stdout, report);
+      else printIngest(io, report);
+    });
+
+  program
+    .command('synthesize')
+    .description('the L2 pass: the gated loop over the project\'s current L1 memories with its synthesis question')
+    .requiredOption('--project <name>', 'project to synthesise')
+    .option('--controller <name>', `gate controller: ${CONTROLLERS.join('|')}`)
+    .option('--json', 'print the report as JSON')
+    .action(async (options: { project: string; controller?: string; json?: boolean }, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const project = projectFlag(options.project);
+      const controllerName = controllerFlag(options.controller);
+      const engine = openEngine(io, globals);
+      const config = loadStandingQueries(engine.paths.queriesDir, project, { env: io.env });
+      const tokenizer = qwenTokenizer();
+      const report = await synthesize({ engine, config, controller: chooseController(controllerName, tokenizer, io.env), tokenizer });
+      if (options.json) {
+        writeJson(io.stdout, report);
+        return;
+      }
+      if (!report.started) writeLine(io.stdout, `synthesize ${project}: nothing new (${report.inputs} L1 memories, all read before)`);
+      else {
+        writeLine(io.stdout, `synthesize ${project}: ${report.chunksSeen} of ${report.inputs} L1 memories read, ${report.chunksUsed} used${report.exited ? ', exit gate fired' : ''}; memory ${report.memory?.tokens ?? 0} tokens`);
+      }
+      if (report.error) writeLine(io.stdout, `  run ended with an error: ${report.error.message} [${report.error.code}]`);
+    });
+}
+
+function printDryRun(io: CliIO, report: DryRunReport): void {
+  writeLine(io.stdout, `dry run of ${report.project} (${report.file}); queries: ${report.queries.join(', ')}`);
+  for (const source of report.sources) {
+    const s = source.stats as unknown as Record<string, unknown>;
+    writeLine(io.stdout, `  source ${source.entry}: ${JSON.stringify(s)}`);
+  }
+  writeLine(io.stdout, `  records: ${report.records.total} (${Object.entries(report.records.byRole).map(([role, n]) => `${role} ${n}`).join(', ')})`);
+  writeLine(io.stdout, `  chunks: ${report.chunks}, tokens: ${report.tokens.total} (max ${report.tokens.max} per chunk)`);
+  for (const bucket of report.tokens.histogram.buckets) writeLine(io.stdout, `    ${String(bucket.from).padStart(5)}-${String(bucket.to).padEnd(5)} ${'#'.repeat(Math.min(60, bucket.count))} ${bucket.count}`);
+  writeLine(io.stdout, '  no model calls were made and nothing was written');
+}
+
+function printIngest(io: CliIO, report: IngestReport): void {
+  writeLine(io.stdout, `ingest ${report.project} (${report.controller}): ${report.chunks} chunks read from ${report.sources.length} source${report.sources.length === 1 ? '' : 's'}, ${report.appended} events appended`);
+  writeLine(io.stdout, `  ${'query'.padEnd(28)} ${'seen'.padStart(6)} ${'used'.padStart(6)} ${'rate'.padStart(7)} ${'tokens'.padStart(7)}`);
+  for (const q of report.queries) {
+    const rate = `${(q.updateRate * 100).toFixed(1)}%`;
+    writeLine(io.stdout, `  ${(q.queryId ?? '').padEnd(28)} ${String(q.chunksSeen).padStart(6)} ${String(q.chunksUsed).padStart(6)} ${rate.padStart(7)} ${String(q.memory?.tokens ?? 0).padStart(7)}${q.chunksSkipped > 0 ? `  (${q.chunksSkipped} already seen)` : ''}${q.error ? `  ERROR: ${q.error.message}` : ''}`);
+  }
+}

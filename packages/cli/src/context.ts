@@ -1,0 +1,16 @@
+import { Engine, resolveDataRoot } from '@mem/engine';
+import { projectorSqlite } from '@mem/projector-sqlite';
+import { projectorVault } from '@mem/projector-vault';
+import type { ProjectionOptions } from '@mem/engine';
+import type { CliIO } from './io.js';
+
+/** Global options every command sees. */
+export interface GlobalOptions {
+  root?: string;
+}
+
+/** The composition root: which projections a data root keeps. */
+export function openEngine(io: CliIO, globals: GlobalOptions, projection?: ProjectionOptions): Engine {
+  const { root } = resolveDataRoot(globals.root, io.env, io.cwd);
+  return new Engine({ root, projectors: [projectorSqlite, projectorVault], env: io.env, ...(projection ? { projection } : {}) });
+}

@@ -1,0 +1,36 @@
+import { CommanderError } from 'commander';
+import { isMemError } from '@mem/core';
+
+/** Exit codes of `mem` (DESIGN §8). */
+export const EXIT = { ok: 0, runtime: 1, usage: 2, verification: 3 } as const;
+
+/** A flag or argument the command cannot use. Exit 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Thrown by a command whose check failed after printing its report. Exit 3. */
+export class VerificationFailed extends Error {
+  override name = 'VerificationFailed';
+}
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof VerificationFailed) return EXIT.verification;
+  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof CommanderError) {
+    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  return EXIT.runtime;
+}
+
+/** The one line (or JSON object) a failed command leaves on stderr. */
+export function describeError(error: unknown, json: boolean): string | null {
+  if (error instanceof CommanderError) return null; // commander already printed it
+  if (error instanceof VerificationFailed) return null; // the report was printed
+  if (json) {
+    if (isMemError(error)) return JSON.stringify({ error: error.toJSON() });
+    return JSON.stringify({ error: { code: error instanceof UsageError ? 'USAGE' : 'INTERNAL', message: (error as Error).message } });
+  }
+  if (isMemError(error)) return `mem: ${error.message} [${error.code}]`;
+  return `mem: ${(error as Error).message ?? String(error)}`;
+}

@@ -1,0 +1,3 @@
+export { buildProgram, main } from './main.js';
+export { EXIT, UsageError, VerificationFailed, exitCodeFor } from './exit.js';
+export type { CliIO } from './io.js';

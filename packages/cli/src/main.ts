@@ -1,0 +1,50 @@
+import { Command, CommanderError } from 'commander';
+import { registerEval } from './commands/eval.js';
+import { registerIngest } from './commands/ingest.js';
+import { registerLog } from './commands/log.js';
+import { registerRebuild } from './commands/rebuild.js';
+import { registerVerify } from './commands/verify.js';
+import { describeError, exitCodeFor } from './exit.js';
+import { processIO, type CliIO } from './io.js';
+import { VERSION } from './version.js';
+
+/** Builds the `mem` command tree writing to `io`. */
+export function buildProgram(io: CliIO): Command {
+  const program = new Command('mem')
+    .description('project memory for coding agents: an append-only event log projected into SQLite and an Obsidian vault')
+    .version(VERSION)
+    .option('--root <dir>', 'data root (default: $MEM_ROOT, else the current directory)')
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+  registerLog(program, io);
+  registerIngest(program, io);
+  registerEval(program, io);
+  registerRebuild(program, io);
+  registerVerify(program, io);
+  for (const command of program.commands) applyExitOverride(command);
+  return program;
+}
+
+function applyExitOverride(command: Command): void {
+  command.exitOverride();
+  for (const sub of command.commands) applyExitOverride(sub);
+}
+
+/** Runs `mem` with `argv` (as process.argv: node, script, ...args) and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync([...argv]);
+    return 0;
+  } catch (error) {
+    const json = argv.includes('--json');
+    const message = describeError(error, json);
+    if (message !== null) io.stderr.write(`${message}\n`);
+    if (!(error instanceof CommanderError) && exitCodeFor(error) === 1 && io.env['MEM_DEBUG']) io.stderr.write(`${(error as Error).stack}\n`);
+    return exitCodeFor(error);
+  }
+}

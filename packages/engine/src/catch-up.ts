@@ -1,0 +1,83 @@
+import { MemError, isMemError } from '@mem/core';
+import type { EventLog } from '@mem/log';
+import type { ProjectedEvent, Projector, ProjectionPosition } from './projector.js';
+
+/** A projector with its open handle. */
+export interface OpenProjector {
+  projector: Projector;
+  handle: unknown;
+}
+
+/** How many events one catch-up applied, per projector and project. */
+export interface CatchUpReport {
+  applied: { projector: string; project: string; from: number; to: number; events: number }[];
+}
+
+const BATCH = 2000;
+
+/**
+ * Brings every projector up to the log head of `project`: reads the log once from the
+ * lowest position any projector holds and hands each projector only what it lacks.
+ * Refuses (PROJECTION_FAILED) when a projection is ahead of the log or its stored chain
+ * head is not the log's: the log was replaced, and only a rebuild can fix that.
+ */
+export async function catchUpProject(log: EventLog, project: string, open: readonly OpenProjector[], report: CatchUpReport): Promise<Set<string>> {
+  const head = await log.head(project);
+  const positions = new Map<string, ProjectionPosition | null>();
+  for (const { projector, handle } of open) {
+    const position = await projector.position(handle, project);
+    if (position && position.seq > head.seq) {
+      throw diverged(projector.name, project, `it has applied seq ${position.seq} but the log ends at seq ${head.seq}`);
+    }
+    if (position && position.seq === head.seq && position.head !== head.hash) {
+      throw diverged(projector.name, project, `its chain head at seq ${position.seq} is not the log's`);
+    }
+    positions.set(projector.name, position);
+  }
+  const lagging = open.filter(({ projector }) => (positions.get(projector.name)?.seq ?? 0) < head.seq);
+  const changed = new Set<string>();
+  if (lagging.length === 0) return changed;
+
+  const from = Math.min(...lagging.map(({ projector }) => (positions.get(projector.name)?.seq ?? 0) + 1));
+  const applied = new Map<string, { from: number; to: number; events: number }>();
+  let batch: ProjectedEvent[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    for (const { projector, handle } of lagging) {
+      const done = positions.get(projector.name)?.seq ?? 0;
+      const slice = batch.filter(({ event }) => event.seq > done);
+      if (slice.length === 0) continue;
+      try {
+        await projector.project(handle, project, slice);
+      } catch (error) {
+        if (isMemError(error)) throw error;
+        throw new MemError('PROJECTION_FAILED', `projector ${projector.name} failed on ${project}: ${(error as Error).message}`, { projector: projector.name, project }, { cause: error });
+      }
+      const last = slice[slice.length - 1]!;
+      positions.set(projector.name, { seq: last.event.seq, head: last.hash });
+      const entry = applied.get(projector.name) ?? { from: slice[0]!.event.seq, to: 0, events: 0 };
+      entry.to = last.event.seq;
+      entry.events += slice.length;
+      applied.set(projector.name, entry);
+      changed.add(projector.name);
+    }
+    batch = [];
+  };
+  for await (const { event, hash } of log.read(project, { fromSeq: from })) {
+    batch.push({ event, hash });
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+  for (const [name, entry] of [...applied].sort(([a], [b]) => a.localeCompare(b))) {
+    report.applied.push({ projector: name, project, ...entry });
+  }
+  return changed;
+}
+
+function diverged(projector: string, project: string, why: string): MemError {
+  return new MemError(
+    'PROJECTION_FAILED',
+    `the ${projector} projection of ${project} does not match the log: ${why}. The log was replaced or truncated; run \`mem rebuild --from-log\``,
+    { projector, project },
+  );
+}

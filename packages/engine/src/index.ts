@@ -1,0 +1,16 @@
+export type {
+  ProjectedEvent,
+  ProjectionOptions,
+  ProjectionOutput,
+  ProjectionPosition,
+  ProjectionTarget,
+  Projector,
+} from './projector.js';
+export { Engine, type EngineOptions, type RebuildOptions, type RebuildReport } from './engine.js';
+export type { CatchUpReport } from './catch-up.js';
+export type { VerifyReport, ProjectVerify } from './verify.js';
+export type { ParityDifference } from './parity.js';
+export type { ProvenanceProblem } from './provenance.js';
+export { ProvenanceCheck } from './provenance.js';
+export { dataRootAt, resolveDataRoot, type DataRoot } from './root.js';
+export { readProjectionOptions } from './options.js';

@@ -1,0 +1,84 @@
+import type { LogEvent } from '@mem/core';
+
+/** A provenance rule broken by one memory event. */
+export interface ProvenanceProblem {
+  project: string;
+  seq: number;
+  segment: string;
+  line: number;
+  code: 'parent_unresolved' | 'parent_is_reference' | 'parent_wrong_level' | 'no_l0_parent';
+  message: string;
+}
+
+type NodeLevel = 'L0' | 'L1' | 'L2' | 'R';
+
+const MAX_PROBLEMS = 100;
+
+/**
+ * Folds one project's events and checks DESIGN's provenance rules as they stream by:
+ * every parent sha resolves to a node written earlier, an L1 memory rests on at least one
+ * L0 evidence, an L2 memory on L1 memories, and nothing ever rests on an R node.
+ * Keeps 16 hex characters of each sha (64 bits) so a million nodes fit in little memory.
+ */
+export class ProvenanceCheck {
+  readonly problems: ProvenanceProblem[] = [];
+  memories = 0;
+  private problemCount = 0;
+  private readonly levels = new Map<string, number>();
+
+  constructor(private readonly project: string) {}
+
+  get total(): number {
+    return this.problemCount;
+  }
+
+  apply(event: LogEvent, where: { segment: string; line: number }): void {
+    switch (event.type) {
+      case 'evidence':
+        this.add(event.sha256, 'L0');
+        return;
+      case 'reference':
+        this.add(event.sha256, 'R');
+        return;
+      case 'memory': {
+        this.memories += 1;
+        const wanted: NodeLevel = event.level === 'L1' ? 'L0' : 'L1';
+        let resting = 0;
+        for (const parent of event.parents) {
+          const levels = this.levels.get(parent.slice(0, 16)) ?? 0;
+          if (levels === 0) {
+            this.report(event, where, 'parent_unresolved', `parent ${parent} is not a node written before this memory`);
+          } else if (levels & bit(wanted)) {
+            resting += 1;
+          } else if (levels & bit('R')) {
+            this.report(event, where, 'parent_is_reference', `parent ${parent} is a reference (R) node: R is never evidence`);
+          } else {
+            this.report(event, where, 'parent_wrong_level', `parent ${parent} is not an ${wanted} node: an ${event.level} memory rests on ${wanted}`);
+          }
+        }
+        if (event.level === 'L1' && resting === 0) {
+          this.report(event, where, 'no_l0_parent', 'this L1 memory has no L0 evidence parent');
+        }
+        this.add(event.sha256, event.level);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private add(sha: string, level: NodeLevel): void {
+    const key = sha.slice(0, 16);
+    this.levels.set(key, (this.levels.get(key) ?? 0) | bit(level));
+  }
+
+  private report(event: LogEvent, where: { segment: string; line: number }, code: ProvenanceProblem['code'], message: string): void {
+    this.problemCount += 1;
+    if (this.problems.length >= MAX_PROBLEMS) return;
+    this.problems.push({ project: this.project, seq: event.seq, segment: where.segment, line: where.line, code, message: `${this.project} seq ${event.seq} (${where.segment}:${where.line}): ${message}` });
+  }
+}
+
+function bit(level: NodeLevel): number {
+  return level === 'L0' ? 1 : level === 'L1' ? 2 : level === 'L2' ? 4 : 8;
+}

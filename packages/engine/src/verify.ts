@@ -1,0 +1,72 @@
+import type { EventLog, VerifyResult } from '@mem/log';
+import { catchUpProject, type OpenProjector } from './catch-up.js';
+import { compareOutputs, type ParityDifference } from './parity.js';
+import type { ProjectionTarget, Projector } from './projector.js';
+import { ProvenanceCheck, type ProvenanceProblem } from './provenance.js';
+
+export interface ProjectVerify {
+  project: string;
+  chain: VerifyResult;
+  provenance: { ok: boolean; memories: number; problems: ProvenanceProblem[]; total: number; skipped?: string };
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  projects: ProjectVerify[];
+  parity: { ok: boolean; files: number; differences: ParityDifference[]; skipped?: string };
+}
+
+export interface VerifyInput {
+  log: EventLog;
+  projectors: readonly Projector[];
+  live: ProjectionTarget;
+  scratch: ProjectionTarget;
+  project?: string | undefined;
+}
+
+/**
+ * `mem verify`: (1) every chain, reporting the first break's segment and line; (2) the
+ * provenance graph of every project whose chain holds; (3) parity: every projection rebuilt
+ * into `scratch` from the log must equal the live one byte for byte, file by file.
+ */
+export async function verifyRoot(input: VerifyInput): Promise<VerifyReport> {
+  const projects = input.project !== undefined ? [input.project] : await input.log.projects();
+  const results: ProjectVerify[] = [];
+  for (const project of projects) {
+    const chain = await input.log.verify(project);
+    if (!chain.ok) {
+      results.push({ project, chain, provenance: { ok: true, memories: 0, problems: [], total: 0, skipped: 'the chain is broken' } });
+      continue;
+    }
+    const check = new ProvenanceCheck(project);
+    for await (const { event, segment, line } of input.log.read(project)) check.apply(event, { segment, line });
+    results.push({ project, chain, provenance: { ok: check.total === 0, memories: check.memories, problems: check.problems, total: check.total } });
+  }
+
+  const chainsOk = results.every((r) => r.chain.ok);
+  const parity = chainsOk ? await checkParity(input) : { ok: false, files: 0, differences: [], skipped: 'a chain is broken: nothing can be rebuilt from it' };
+  const ok = chainsOk && results.every((r) => r.provenance.ok) && parity.ok;
+  return { ok, projects: results, parity };
+}
+
+async function checkParity(input: VerifyInput): Promise<VerifyReport['parity']> {
+  const allProjects = await input.log.projects();
+  const differences: ParityDifference[] = [];
+  let files = 0;
+  for (const projector of input.projectors) {
+    const handle = await projector.init(input.scratch);
+    try {
+      const open: OpenProjector[] = [{ projector, handle }];
+      for (const project of allProjects) await catchUpProject(input.log, project, open, { applied: [] });
+      await projector.seal(handle);
+    } finally {
+      await projector.close(handle);
+    }
+    const keep = (path: string) => input.project === undefined || !path.startsWith('vault/') || path.startsWith(`vault/${input.project}/`);
+    const live = (await projector.outputs(input.live)).filter((o) => keep(o.path));
+    const rebuilt = (await projector.outputs(input.scratch)).filter((o) => keep(o.path));
+    files += new Set([...live, ...rebuilt].map((o) => o.path)).size;
+    differences.push(...(await compareOutputs(projector.name, live, rebuilt)));
+  }
+  return { ok: differences.length === 0, files, differences };
+}

@@ -8,10 +8,21 @@ import type { ProjectionOptions, ProjectionTarget, Projector } from '@mem/engine
 import { projectLogs, splits } from '../support/arbitraries.js';
 import { chainEvents, type ChainedEvent } from '../support/events.js';
 
-/** Reads every output of a projector at `target` into path → bytes (hex for binary safety). */
+/**
+ * Reads every output of a projector at `target` into path → bytes (hex for binary safety),
+ * plus, for a database projection, its per-table digests.
+ */
 export async function snapshot(projector: Projector, target: ProjectionTarget): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const output of await projector.outputs(target)) out[output.path] = readFileSync(output.absolutePath).toString('hex');
+  if (projector.digest) {
+    const handle = await projector.init(target);
+    try {
+      for (const [table, digest] of Object.entries(await projector.digest(handle))) out[`digest:${table}`] = digest;
+    } finally {
+      await projector.close(handle);
+    }
+  }
   return out;
 }
 

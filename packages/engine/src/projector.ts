@@ -60,8 +60,13 @@ export interface Projector<Handle = unknown> {
   project(handle: Handle, project: string, events: readonly ProjectedEvent[]): Promise<void>;
   /** Makes everything applied so far durable and canonical (called once after a catch-up). */
   seal(handle: Handle): Promise<void>;
-  /** The files this projector owns at `target`, sorted by path. */
+  /** The files this projector owns at `target`, sorted by path (empty for a database projection). */
   outputs(target: ProjectionTarget): Promise<ProjectionOutput[]>;
+  /**
+   * For projections that are not files (a database): a digest per table, each a sha256 over
+   * the table's rows in a total order (by sha), so parity compares content, never storage bytes.
+   */
+  digest?(handle: Handle): Promise<Record<string, string>>;
   close(handle: Handle): Promise<void>;
   /** Drops the projection at `target` (one project, or all). Must leave files it does not own alone. */
   reset(target: ProjectionTarget, project?: string): Promise<void>;

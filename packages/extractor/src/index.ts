@@ -6,3 +6,4 @@ export { heuristicController, type HeuristicOptions } from './heuristic/controll
 export { openaiController, type OpenAIControllerOptions } from './openai-controller.js';
 export { profileQuestion, scoreSentence, type QuestionProfile, type SentenceScore } from './heuristic/score.js';
 export { sentences, terms } from './heuristic/text.js';
+export { symptomOf } from './symptom.js';

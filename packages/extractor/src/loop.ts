@@ -2,6 +2,7 @@ import { MemError, contentSha256, isMemError, type Payload } from '@mem/core';
 import type { Tokenizer } from '@mem/chunk';
 import type { ChunkRecord, Controller } from './controller.js';
 import { parseGateAnswer, type GateAnswer } from './protocol.js';
+import { symptomOf } from './symptom.js';
 import type { LoopLevel } from './prompt.js';
 
 /** One chunk offered to a run: transcript text at L1, one L1 memory at L2. */
@@ -134,6 +135,7 @@ export class GatedRun {
       if (!this.parents.includes(step.sha256)) this.parents.push(step.sha256);
       this.memory = answer.memory;
       this.memorySha = contentSha256(answer.memory);
+      const symptom = symptomOf(answer.memory);
       out.push({
         type: 'memory',
         run_id: runId,
@@ -143,6 +145,7 @@ export class GatedRun {
         tokens: this.config.tokenizer.count(answer.memory),
         parents: [...this.parents],
         sha256: this.memorySha,
+        ...(symptom !== null ? { symptom } : {}),
       });
     }
     if (answer.exit && this.config.actOnExit) {

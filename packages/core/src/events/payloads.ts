@@ -64,6 +64,12 @@ export const memoryShape = {
   tokens: countField,
   parents: z.array(sha256Field).min(1, 'expected at least one parent sha: a memory rests on evidence'),
   sha256: sha256Field,
+  /**
+   * The failures this memory would explain, phrased as they show up (error text, codes), written
+   * at extraction time so an error pasted as a query finds an answer written as prose. Absent
+   * when the memory explains no failure. Projectors embed it; they never generate it.
+   */
+  symptom: z.string().min(1).optional(),
 };
 
 export const runEndShape = {

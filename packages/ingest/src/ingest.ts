@@ -2,7 +2,7 @@ import { chunks, chunkPolicy, type Tokenizer } from '@mem/chunk';
 import type { Payload, Writer } from '@mem/core';
 import type { Engine } from '@mem/engine';
 import { GatedRun, type Controller, type RunSummary } from '@mem/extractor';
-import type { SourceStats } from '@mem/sources';
+import type { SourceStats, TranscriptSource } from '@mem/sources';
 import { DerivedManifest } from './derived.js';
 import { priorState, referenceTexts, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
@@ -21,6 +21,11 @@ export interface IngestOptions {
   config: StandingQueries;
   /** Only this query (default: all of the project's). */
   queryId?: string;
+  /**
+   * Read these instead of the standing-query file's sources: e.g. a transcript or records
+   * posted over HTTP, wrapped by @mem/sources' transcriptFromText. Same chunker, same loop.
+   */
+  sources?: readonly { entry: string; source: TranscriptSource }[];
   controller: Controller;
   tokenizer: Tokenizer;
   writer?: Writer;
@@ -89,8 +94,8 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   };
   const policy = chunkPolicy({ maxTokens: config.chunkTokens });
   const sources: IngestReport['sources'] = [];
-  for (const resolved of config.sources) {
-    const source = transcriptSource(resolved);
+  const inputs = options.sources ?? config.sources.map((resolved) => ({ entry: resolved.entry, source: transcriptSource(resolved) }));
+  for (const { entry, source } of inputs) {
     for await (const chunk of chunks(source, policy, tokenizer)) {
       chunkCount += 1;
       const step = stepFromChunk(chunk, manifest.matches(chunk.text));
@@ -101,9 +106,9 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         batch.push(...events);
       }
       await append(batch);
-      options.onProgress?.({ chunks: chunkCount, used, source: resolved.entry });
+      options.onProgress?.({ chunks: chunkCount, used, source: entry });
     }
-    sources.push({ entry: resolved.entry, stats: source.stats() });
+    sources.push({ entry, stats: source.stats() });
   }
   await append(runs.flatMap((run) => run.finish()));
   await engine.catchUp([project]);

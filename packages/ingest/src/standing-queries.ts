@@ -69,8 +69,8 @@ export function loadStandingQueries(queriesDir: string, project: string, options
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
-    const pos = first.linePos?.[0];
-    throw new MemError('CONFIG_INVALID', `${file}${pos ? `:${pos.line}` : ''}: not valid YAML: ${first.message.split('\n')[0]}`, { file, line: pos?.line });
+    const line = lines.linePos(first.pos[0]).line;
+    throw new MemError('CONFIG_INVALID', `${file}:${line}: not valid YAML: ${first.message.split('\n')[0]}`, { file, line });
   }
   const fail = (path: (string | number)[], message: string): never => {
     const line = lineOf(doc, lines, path);

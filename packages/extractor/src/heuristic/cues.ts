@@ -21,8 +21,8 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
     weak: /\b(?:because|due to|fixed|fixes|resolved|workaround|so that)\b/i,
   },
   decision: {
-    strong: /\b(?:decided|decision|went with|chose|opted|instead of|rather than|trade-?offs?|in favou?r of|settled on|rejected)\b/i,
-    weak: /\b(?:go(?:ing)? with|choose|alternatives?|prefer(?:red)?)\b/i,
+    strong: /\b(?:decided|decision|went with|chose|opted|trade-?offs?|in favou?r of|settled on|rejected)\b/i,
+    weak: /\b(?:go(?:ing)? with|choose|alternatives?|prefer(?:red)?|instead of|rather than)\b/i,
   },
   open: {
     strong: /\b(?:unresolved|open question|(?:not sure|unclear) (?:whether|if|how|why|what|which)|still (?:unknown|open|unclear)|remains to be|unanswered|undecided|tbd)\b/i,

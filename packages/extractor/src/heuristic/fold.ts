@@ -16,7 +16,7 @@ const DUPLICATE = 0.7;
  * old lines something. This is the cost the update gate exists to avoid: a memory updated on
  * every chunk ages its best lines out (the paper's memory-explosion failure).
  */
-const AGEING = 0.95;
+const AGEING = 0.9;
 
 export function parseMemory(profile: QuestionProfile, memory: string): MemoryItem[] {
   return memory
@@ -45,12 +45,20 @@ export function foldMemory(items: readonly MemoryItem[], candidates: readonly Me
     out.push(candidate);
     sets.push(terms);
   }
-  while (out.length > 1 && tokenizer.count(renderMemory(out)) > budget) {
+  // Shed lines on a cheap per-line estimate first, then confirm with one exact count of the
+  // rendered memory (BPE merges across a line break only rarely, so this loop seldom runs twice).
+  const lineTokens = out.map((item) => tokenizer.count(`- ${item.text}`));
+  let estimate = lineTokens.reduce((sum, n) => sum + n, 0) + out.length - 1;
+  const dropWeakest = () => {
     const strength = (i: number) => out[i]!.score * AGEING ** (out.length - 1 - i);
     let weakest = 0;
     for (let i = 1; i < out.length; i++) if (strength(i) < strength(weakest)) weakest = i;
+    estimate -= lineTokens[weakest]! + 1;
     out.splice(weakest, 1);
-  }
+    lineTokens.splice(weakest, 1);
+  };
+  while (out.length > 1 && estimate > budget) dropWeakest();
+  while (out.length > 1 && tokenizer.count(renderMemory(out)) > budget) dropWeakest();
   if (out.length === 1 && tokenizer.count(renderMemory(out)) > budget) out[0] = cutToBudget(out[0]!, budget, tokenizer);
   return out;
 }

@@ -1,4 +1,5 @@
-import { cuesIn, isNarration, questionIntents, type CueFamily } from './cues.js';
+import { analyzeUnit } from './analysis.js';
+import { questionIntents, type CueFamily } from './cues.js';
 import { terms } from './text.js';
 
 /** What the heuristic knows about a standing question. */
@@ -44,12 +45,10 @@ export function profileQuestion(question: string): QuestionProfile {
  * name on every line): a term everywhere distinguishes nothing.
  */
 export function scoreSentence(profile: QuestionProfile, sentence: string, discount?: ReadonlyMap<string, number>): SentenceScore {
+  const unit = analyzeUnit(sentence);
   const matched: string[] = [];
   let covered = 0;
-  const seen = new Set<string>();
-  for (const term of terms(sentence)) {
-    if (seen.has(term)) continue;
-    seen.add(term);
+  for (const term of unit.terms) {
     const weight = profile.weights.get(term);
     if (weight !== undefined) {
       covered += weight * (discount?.get(term) ?? 1);
@@ -57,14 +56,13 @@ export function scoreSentence(profile: QuestionProfile, sentence: string, discou
     }
   }
   const relevance = profile.totalWeight > 0 ? covered / profile.totalWeight : 0;
-  const cues = cuesIn(sentence);
   let cueScore = 0;
-  for (const cue of cues) cueScore += CUE_WEIGHT[profile.intents.has(cue.family) ? 'intent' : 'other'][cue.strength];
+  for (const cue of unit.cues) cueScore += CUE_WEIGHT[profile.intents.has(cue.family) ? 'intent' : 'other'][cue.strength];
   cueScore = Math.min(cueScore, CUE_CAP);
   let score = relevance + cueScore;
-  if (isNarration(sentence) || isCodeLike(sentence)) score *= DISCOUNT;
-  if (sentence.startsWith('[thinking]')) score *= THINKING;
-  return { score: round(score), relevance: round(relevance), matched: matched.sort(), cues: cues.map((c) => c.family) };
+  if (unit.discounted) score *= DISCOUNT;
+  if (unit.thinking) score *= THINKING;
+  return { score: round(score), relevance: round(relevance), matched: matched.sort(), cues: unit.cues.map((c) => c.family) };
 }
 
 /**
@@ -76,20 +74,13 @@ export function chunkDiscounts(profile: QuestionProfile, records: readonly strin
   if (records.length < 4) return out;
   const counts = new Map<string, number>();
   for (const record of records) {
-    for (const term of new Set(terms(record))) if (profile.weights.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of analyzeUnit(record).terms) if (profile.weights.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
   for (const [term, count] of counts) {
     const share = count / records.length;
     if (share > 0.2) out.set(term, 1 / (1 + 4 * (share - 0.2)));
   }
   return out;
-}
-
-/** Lines dominated by symbols, paths or identifiers read as code or output, not prose. */
-function isCodeLike(sentence: string): boolean {
-  const letters = sentence.match(/\p{L}/gu)?.length ?? 0;
-  const spaces = sentence.match(/\s/g)?.length ?? 0;
-  return letters < sentence.length * 0.55 || spaces < sentence.length / 25;
 }
 
 /** Scores are rounded so that float noise never flips a decision between machines. */

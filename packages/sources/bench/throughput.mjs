@@ -17,7 +17,7 @@ const flag = (name, fallback) => {
 };
 const rounds = flag('rounds', 5);
 const bigMb = flag('big', 0);
-const transcripts = fileURLToPath(new URL('../../../../shared/data/transcripts/', import.meta.url));
+const transcripts = fileURLToPath(new URL('../../../test/fixtures/transcripts/', import.meta.url));
 
 async function drain(source) {
   let records = 0;

@@ -3,19 +3,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RecordRole, SourceRecord } from '../record.js';
 
-/**
- * The real transcripts in shared/data/transcripts (beside the repository in a checkout and
- * in CI), or null when this checkout has none.
- */
-export function transcriptsDir(): string | null {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'shared', 'data', 'transcripts');
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
+/** The real transcripts shipped with the repository (test/fixtures/transcripts). */
+export function transcriptsDir(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'test', 'fixtures', 'transcripts');
 }
 
 /** Every transcript file, sorted. */

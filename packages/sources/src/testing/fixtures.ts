@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import type { SourceRecord } from '@mem/chunk';
 import type { RecordRole } from '@mem/chunk';
 
-/** The real transcripts shipped beside the repository (`../shared/data/transcripts`). */
-export const TRANSCRIPTS = fileURLToPath(new URL('../../../../../shared/data/transcripts/', import.meta.url));
+/** The real transcripts shipped with the repository (`test/fixtures/transcripts`). */
+export const TRANSCRIPTS = fileURLToPath(new URL('../../../../test/fixtures/transcripts/', import.meta.url));
 
 /** A shipped transcript by format folder and file name. */
 export function transcript(kind: 'claude' | 'pi', name: string): string {

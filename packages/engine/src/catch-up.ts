@@ -13,7 +13,9 @@ export interface CatchUpReport {
   applied: { projector: string; project: string; from: number; to: number; events: number }[];
 }
 
+/** A batch is handed to the projectors at this many events or this many bytes of line, whichever first. */
 const BATCH = 2000;
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 /**
  * Brings every projector up to the log head of `project`: reads the log once from the
@@ -41,6 +43,7 @@ export async function catchUpProject(log: EventLog, project: string, open: reado
   const from = Math.min(...lagging.map(({ projector }) => (positions.get(projector.name)?.seq ?? 0) + 1));
   const applied = new Map<string, { from: number; to: number; events: number }>();
   let batch: ProjectedEvent[] = [];
+  let batchBytes = 0;
   const flush = async () => {
     if (batch.length === 0) return;
     for (const { projector, handle } of lagging) {
@@ -62,10 +65,12 @@ export async function catchUpProject(log: EventLog, project: string, open: reado
       changed.add(projector.name);
     }
     batch = [];
+    batchBytes = 0;
   };
   for await (const { event, hash } of log.read(project, { fromSeq: from })) {
     batch.push({ event, hash });
-    if (batch.length >= BATCH) await flush();
+    batchBytes += 'text' in event ? event.text.length : 64;
+    if (batch.length >= BATCH || batchBytes >= BATCH_BYTES) await flush();
   }
   await flush();
   for (const [name, entry] of [...applied].sort(([a], [b]) => a.localeCompare(b))) {

@@ -77,7 +77,8 @@ export class GatedRun {
   private chunksDerived = 0;
   private memory: string;
   private memorySha: string | null;
-  private parents: string[];
+  /** Each current memory line → the shas it rests on (what `parents` is derived from). */
+  private lineParents: Map<string, readonly string[]>;
   private error: { code: string; message: string } | undefined;
 
   constructor(config: RunConfig) {
@@ -85,7 +86,9 @@ export class GatedRun {
     this.seen = new Set(config.seen ?? []);
     this.memory = config.previous?.text ?? '';
     this.memorySha = config.previous ? contentSha256(config.previous.text) : null;
-    this.parents = [...(config.previous?.parents ?? [])];
+    // A memory carried over from an earlier run keeps its parents on every line: which line
+    // came from which chunk was not recorded then.
+    this.lineParents = new Map(memoryLines(this.memory).map((line) => [line, config.previous?.parents ?? []]));
   }
 
   /** True once the run has ended (exit gate acted on, or an error). Further offers are ignored. */
@@ -132,7 +135,7 @@ export class GatedRun {
     if (answer.update) {
       this.chunksUsed += 1;
       if (level === 'L1') out.push({ type: 'evidence', run_id: runId, level: 'L0', t, source: step.source, text: step.text, sha256: step.sha256 });
-      if (!this.parents.includes(step.sha256)) this.parents.push(step.sha256);
+      const parents = this.attribute(answer.memory, step.sha256);
       this.memory = answer.memory;
       this.memorySha = contentSha256(answer.memory);
       const symptom = symptomOf(answer.memory);
@@ -143,7 +146,7 @@ export class GatedRun {
         t,
         text: answer.memory,
         tokens: this.config.tokenizer.count(answer.memory),
-        parents: [...this.parents],
+        parents,
         sha256: this.memorySha,
         ...(symptom !== null ? { symptom } : {}),
       });
@@ -178,6 +181,30 @@ export class GatedRun {
       exited: this.exited,
       ...(this.error ? { error: this.error } : {}),
     };
+  }
+
+  /**
+   * The parents of a new memory: a line kept from the previous memory keeps the shas it rested
+   * on; a new or rewritten line rests on the chunk that brought it. So parents name exactly the
+   * evidence the memory's current lines came from, and stay bounded like the memory itself
+   * (a union over every chunk ever used would grow with the run, and the log quadratically).
+   * Trap: a model that paraphrases an old line attributes it to the current chunk only.
+   */
+  private attribute(memory: string, sha: string): string[] {
+    const next = new Map<string, readonly string[]>();
+    const parents: string[] = [];
+    const seen = new Set<string>();
+    for (const line of memoryLines(memory)) {
+      const from = this.lineParents.get(line) ?? next.get(line) ?? [sha];
+      next.set(line, from);
+      for (const parent of from) {
+        if (seen.has(parent)) continue;
+        seen.add(parent);
+        parents.push(parent);
+      }
+    }
+    this.lineParents = next;
+    return parents;
   }
 
   private async ask(step: LoopStep): Promise<{ answer: GateAnswer; latencyMs: number }> {
@@ -235,4 +262,11 @@ export class GatedRun {
       ...(this.error ? { error: this.error } : {}),
     };
   }
+}
+
+function memoryLines(memory: string): string[] {
+  return memory
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
 }

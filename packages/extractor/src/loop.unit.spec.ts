@@ -60,6 +60,14 @@ describe('GatedRun', () => {
     expect(run.summary()).toMatchObject({ chunksSeen: 3, chunksUsed: 2 });
   });
 
+  it('names as parents exactly the chunks the current lines came from (a dropped line takes its parent with it)', async () => {
+    const controller = scripted([open('- a fact'), open('- a fact\n- b fact'), open('- b fact\n- c fact')]);
+    const events = await drive(new GatedRun(config(controller)), [step('chunk a'), step('chunk b'), step('chunk c')]);
+    const parents = events.filter((e) => e.type === 'memory').map((e) => (e.type === 'memory' ? e.parents : []));
+    const [a, b, c] = ['chunk a', 'chunk b', 'chunk c'].map(contentSha256);
+    expect(parents).toEqual([[a], [a, b], [b, c]]);
+  });
+
   it('writes nothing when every chunk was seen before (a re-run over the same sources)', async () => {
     const steps = [step('a'), step('b')];
     const run = new GatedRun(config(scripted([]), { seen: new Set(steps.map((s) => s.sha256)) }));

@@ -12,7 +12,7 @@ export interface UnitAnalysis {
 }
 
 const cache = new Map<string, UnitAnalysis>();
-const CACHE_LIMIT = 50_000;
+const CACHE_LIMIT = 4096;
 
 /**
  * Analyses a unit once: the same chunk is judged for every standing query, and the memory's

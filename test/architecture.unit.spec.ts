@@ -18,9 +18,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   'projector-sqlite': ['core', 'engine'],
   'projector-vault': ['core', 'engine'],
   extractor: ['core', 'chunk', 'llm'],
+  embed: ['core', 'llm'],
+  'projector-pgvector': ['core', 'engine', 'embed'],
   ingest: ['core', 'chunk', 'engine', 'extractor', 'llm', 'projector-sqlite', 'sources'],
-  eval: ['core', 'chunk', 'extractor'],
-  cli: ['core', 'log', 'engine', 'chunk', 'sources', 'extractor', 'ingest', 'eval', 'llm', 'projector-sqlite', 'projector-vault'],
+  query: ['core', 'embed', 'projector-sqlite', 'projector-pgvector'],
+  eval: ['core', 'chunk', 'extractor', 'engine', 'embed', 'projector-sqlite', 'projector-pgvector', 'query'],
+  registry: ['core', 'chunk', 'engine', 'log', 'sources', 'ingest', 'projector-sqlite', 'projector-vault', 'query'],
+  server: ['core', 'registry'],
+  mcp: ['core', 'registry'],
+  cli: ['core', 'log', 'engine', 'chunk', 'sources', 'extractor', 'ingest', 'eval', 'llm', 'projector-sqlite', 'projector-vault', 'query', 'registry', 'server', 'mcp', 'embed', 'projector-pgvector'],
 };
 
 const EXCLUSIVE: Record<string, string> = {
@@ -28,6 +34,12 @@ const EXCLUSIVE: Record<string, string> = {
   'gray-matter': 'projector-vault',
   commander: 'cli',
   yaml: 'ingest',
+  pg: 'projector-pgvector',
+  '@electric-sql/pglite': 'projector-pgvector',
+  '@electric-sql/pglite-pgvector': 'projector-pgvector',
+  hono: 'server',
+  '@hono/node-server': 'server',
+  '@modelcontextprotocol/sdk': 'mcp',
 };
 
 const root = join(import.meta.dirname, '..');

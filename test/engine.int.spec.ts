@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -78,6 +78,18 @@ describe('engine', () => {
     const live = await bytes(engine);
     await engine.rebuild();
     expect(await bytes(engine)).toEqual(live);
+  });
+
+  it('replays every project when a projector resets itself on open, not only the one written', async () => {
+    const engine = newEngine();
+    const [logs] = fc.sample(projectLogs(2).filter((l) => Object.keys(l).length === 2), { numRuns: 1, seed: 9 });
+    const [first, second] = Object.keys(logs!).sort();
+    await engine.append(first!, logs![first!]!, { kind: 'test' });
+    // Another process turns evidence notes on: the vault projector resets on its next open.
+    writeFileSync(join(engine.paths.vaultDir, '.mem-settings.json'), '{"emitEvidenceNotes":true}\n');
+    await engine.append(second!, logs![second!]!, { kind: 'test' });
+    expect(readdirSync(engine.paths.vaultDir).filter((d) => !d.startsWith('.')).sort()).toEqual([first, second]);
+    expect((await engine.verify()).ok).toBe(true);
   });
 
   it('leaves no git diff in a committed vault after a rebuild', async () => {

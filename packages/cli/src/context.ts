@@ -1,7 +1,6 @@
 import { Engine, resolveDataRoot } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
-import type { ProjectionOptions } from '@mem/engine';
 import type { CliIO } from './io.js';
 
 /** Global options every command sees. */
@@ -10,7 +9,7 @@ export interface GlobalOptions {
 }
 
 /** The composition root: which projections a data root keeps. */
-export function openEngine(io: CliIO, globals: GlobalOptions, projection?: ProjectionOptions): Engine {
+export function openEngine(io: CliIO, globals: GlobalOptions): Engine {
   const { root } = resolveDataRoot(globals.root, io.env, io.cwd);
-  return new Engine({ root, projectors: [projectorSqlite, projectorVault], env: io.env, ...(projection ? { projection } : {}) });
+  return new Engine({ root, projectors: [projectorSqlite, projectorVault] });
 }

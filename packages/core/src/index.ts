@@ -1,7 +1,7 @@
 export { ERROR_CODES, MemError, hasErrorCode, isMemError, type ErrorCode } from './errors.js';
 export { contentSha256, genesisHash, normalizeText, sha256Hex } from './identity.js';
 export { SYSTEM_PROJECT, assertProjectName, projectNameSchema } from './project.js';
-export { levelField, sha256Field, type Level } from './events/fields.js';
+export { levelField, queryIdField, sha256Field, type Level } from './events/fields.js';
 export { writerSchema, type Writer } from './events/envelope.js';
 export {
   EVENT_DEFINITIONS,
@@ -19,3 +19,13 @@ export {
 } from './events/catalogue.js';
 export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
 export { serializeEvent } from './events/serialize.js';
+export {
+  CAPABILITIES,
+  capabilityField,
+  principalNameField,
+  tokenIdField,
+  tokenLabelField,
+  tokenProjectsField,
+  type Capability,
+} from './events/admin-payloads.js';
+export { ingestIdField, ingestRecordField, jobIdField } from './events/ingest-payloads.js';

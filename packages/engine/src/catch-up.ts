@@ -73,7 +73,7 @@ export async function catchUpProject(log: EventLog, project: string, open: reado
     if (batch.length >= BATCH || batchBytes >= BATCH_BYTES) await flush();
   }
   await flush();
-  for (const [name, entry] of [...applied].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, entry] of [...applied].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     report.applied.push({ projector: name, project, ...entry });
   }
   return changed;

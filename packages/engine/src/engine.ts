@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { MemError, assertProjectName, type Writer } from '@mem/core';
+import { MemError, assertProjectName, isMemError, type Writer } from '@mem/core';
 import { EventLog, withFileLock, type AppendResult } from '@mem/log';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { readProjectionOptions, writeProjectionOptions } from './options.js';
@@ -14,11 +14,10 @@ export interface EngineOptions {
   root: string;
   /** The projections this engine keeps caught up, in the order they are applied. */
   projectors: readonly Projector[];
-  /** Overrides the remembered projection options (a rebuild with flags persists them). */
+  /** Fixes the projection options instead of reading the vault's settings (scratch roots, tests). */
   projection?: ProjectionOptions;
   /** Segment size of new log segments (tests use tiny ones). */
   segmentBytes?: number;
-  env?: NodeJS.ProcessEnv;
 }
 
 export interface RebuildOptions {
@@ -46,11 +45,14 @@ export class Engine {
   private readonly projectors: readonly Projector[];
   private options: ProjectionOptions;
 
+  private readonly fixedOptions: ProjectionOptions | undefined;
+
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
     this.projectors = options.projectors;
     this.log = new EventLog({ dir: this.paths.logDir, ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}) });
-    this.options = options.projection ?? readProjectionOptions(this.paths.stateDir, options.env);
+    this.fixedOptions = options.projection;
+    this.options = options.projection ?? readProjectionOptions(this.paths.vaultDir);
   }
 
   /** Where the live projections are written. */
@@ -58,35 +60,83 @@ export class Engine {
     return { stateDir: this.paths.stateDir, vaultDir: this.paths.vaultDir, options: this.options };
   }
 
+  /** Re-reads the vault's settings: another process may have changed them by a rebuild. */
+  private refreshOptions(): void {
+    this.options = this.fixedOptions ?? readProjectionOptions(this.paths.vaultDir);
+  }
+
   projectorNames(): string[] {
     return this.projectors.map((p) => p.name);
   }
 
-  /** Appends a batch (validated whole, durable on return), then catches the projections up. */
+  /**
+   * Appends a batch (validated whole, durable on return), then catches the projections up. If
+   * the catch-up fails the events are still in the log: the error says so and carries their seqs,
+   * so a caller never retries (and duplicates) an append that succeeded.
+   */
   async append(project: string, payloads: readonly unknown[], writer: Writer): Promise<AppendResult> {
     const result = await this.log.append(project, payloads, writer);
-    await this.catchUp([project]);
+    try {
+      await this.catchUp([project]);
+    } catch (error) {
+      const why = isMemError(error) ? error.message : (error as Error).message;
+      throw new MemError(
+        'PROJECTION_FAILED',
+        `appended seq ${result.first_seq}..${result.last_seq} to ${project} (durable), but catching the projections up failed: ${why}`,
+        { project, appended: result.appended, first_seq: result.first_seq, last_seq: result.last_seq },
+        { cause: error },
+      );
+    }
     return result;
   }
 
-  /** Applies whatever the projections lack of `projects` (default: all), then seals the changed ones. */
+  /**
+   * Applies whatever the projections lack, then seals the changed ones: `projects` first, then
+   * every other project of the log — a projector that reset itself on open (a new version, other
+   * options) must be replayed for all projects, not only the one just written.
+   */
   async catchUp(projects?: readonly string[]): Promise<CatchUpReport> {
     return this.withProjectionLock(async () => this.catchUpLocked(projects, this.projectors));
+  }
+
+  /**
+   * Catches up, then runs `read` while still holding the projection lock, so it sees the
+   * projections exactly at the log head, never between a catch-up's commit and its seal.
+   */
+  async readCaughtUp<T>(projects: readonly string[], read: () => T | Promise<T>): Promise<T> {
+    return this.withProjectionLock(async () => {
+      await this.catchUpLocked(projects, this.projectors);
+      return read();
+    });
+  }
+
+  /**
+   * Runs `fn` holding an exclusive cross-process lock named `name` under `.mem/locks/`: for
+   * writers that must not run twice at once on one project (the extractor reads its prior
+   * state, then appends a whole run).
+   */
+  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return withFileLock(join(this.paths.stateDir, 'locks', `${name}.lock`), fn);
   }
 
   /** Drops the selected projections (of one project, or all) and replays the log into them. */
   async rebuild(options: RebuildOptions = {}): Promise<RebuildReport> {
     const selected = this.select(options.only);
     if (options.project !== undefined) assertProjectName(options.project);
-    if (options.projection) {
-      this.options = { ...this.options, ...options.projection };
-      writeProjectionOptions(this.paths.stateDir, this.options);
-    }
     return this.withProjectionLock(async () => {
-      for (const projector of selected) await projector.reset(this.target, options.project);
-      const projects = options.project !== undefined ? [options.project] : await this.log.projects();
-      const report = await this.catchUpLocked(projects, selected);
-      return { ...report, projectors: selected.map((p) => p.name), projects };
+      const previous = this.options;
+      if (options.projection) this.options = { ...this.options, ...options.projection };
+      try {
+        for (const projector of selected) await guard(projector, 'reset', () => projector.reset(this.target, options.project));
+        const projects = options.project !== undefined ? [options.project] : await this.log.projects();
+        const report = await this.catchUpLocked(projects, selected);
+        // Settings are kept only once a rebuild under them has succeeded.
+        if (options.projection && !this.fixedOptions) writeProjectionOptions(this.paths.vaultDir, this.options);
+        return { ...report, projectors: selected.map((p) => p.name), projects };
+      } catch (error) {
+        this.options = previous;
+        throw error;
+      }
     });
   }
 
@@ -127,24 +177,51 @@ export class Engine {
    */
   private async catchUpLocked(projects: readonly string[] | undefined, selected: readonly Projector[]): Promise<CatchUpReport> {
     const open: OpenProjector[] = [];
+    let failure: unknown = null;
     try {
-      for (const projector of selected) open.push({ projector, handle: await projector.init(this.target) });
+      for (const projector of selected) open.push({ projector, handle: await guard(projector, 'open', () => projector.init(this.target)) });
       const report: CatchUpReport = { applied: [] };
-      const names = projects ?? (await this.log.projects());
+      const all = await this.log.projects();
+      const names = [...new Set([...(projects ?? []), ...all])].filter((p) => all.includes(p));
       const changed = new Set<string>();
       for (const project of names) {
         for (const name of await catchUpProject(this.log, project, open, report)) changed.add(name);
       }
       for (const { projector, handle } of open) {
-        if (changed.has(projector.name)) await projector.seal(handle);
+        if (changed.has(projector.name)) await guard(projector, 'seal', () => projector.seal(handle));
       }
       return report;
+    } catch (error) {
+      failure = error;
+      throw error;
     } finally {
-      for (const { projector, handle } of open) await projector.close(handle);
+      // Close every projector even if one fails, and never let a close error mask the first one.
+      let closeFailure: unknown = null;
+      for (const { projector, handle } of open) {
+        try {
+          await guard(projector, 'close', () => projector.close(handle));
+        } catch (error) {
+          closeFailure ??= error;
+        }
+      }
+      if (closeFailure !== null && failure === null) throw closeFailure;
     }
   }
 
   private withProjectionLock<T>(fn: () => Promise<T>): Promise<T> {
-    return withFileLock(join(this.paths.stateDir, 'projections.lock'), fn);
+    return withFileLock(join(this.paths.stateDir, 'projections.lock'), async () => {
+      this.refreshOptions();
+      return fn();
+    });
+  }
+}
+
+/** Runs one projector step, turning an untyped failure into PROJECTION_FAILED naming the projector. */
+async function guard<T>(projector: Projector, step: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isMemError(error)) throw error;
+    throw new MemError('PROJECTION_FAILED', `the ${projector.name} projection failed to ${step}: ${(error as Error).message}`, { projector: projector.name, step }, { cause: error });
   }
 }

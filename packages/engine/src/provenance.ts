@@ -6,7 +6,7 @@ export interface ProvenanceProblem {
   seq: number;
   segment: string;
   line: number;
-  code: 'parent_unresolved' | 'parent_is_reference' | 'parent_wrong_level' | 'no_l0_parent';
+  code: 'parent_unresolved' | 'parent_is_reference' | 'parent_wrong_level' | 'no_l0_parent' | 'no_l1_parent';
   message: string;
 }
 
@@ -56,8 +56,9 @@ export class ProvenanceCheck {
             this.report(event, where, 'parent_wrong_level', `parent ${parent} is not an ${wanted} node: an ${event.level} memory rests on ${wanted}`);
           }
         }
-        if (event.level === 'L1' && resting === 0) {
-          this.report(event, where, 'no_l0_parent', 'this L1 memory has no L0 evidence parent');
+        if (resting === 0) {
+          if (event.level === 'L1') this.report(event, where, 'no_l0_parent', 'this L1 memory has no L0 evidence parent');
+          else this.report(event, where, 'no_l1_parent', 'this L2 memory rests on no L1 memory');
         }
         this.add(event.sha256, event.level);
         return;

@@ -113,10 +113,12 @@ async function runController(
     for (const step of steps.get(conversation.sampleId)!) {
       const events = await run.offer(step);
       const gate = events.find((e) => e.type === 'gate');
-      if (!gate || gate.type !== 'gate') continue;
+      // A session the run never judged (it ended on a controller error) counts as not kept:
+      // dropping it would flatter a failing controller.
+      const kept = gate?.type === 'gate' && gate.update;
       const actual = [...evidence].some((id) => step.diaIds.has(id));
-      overall.add(gate.update, actual);
-      category.confusion.add(gate.update, actual);
+      overall.add(kept, actual);
+      category.confusion.add(kept, actual);
     }
     run.finish();
     const memory = normalizeAnswer(run.summary().memory?.text ?? '');

@@ -46,7 +46,7 @@ export async function dryRun(config: StandingQueries, tokenizer: Tokenizer): Pro
     file: config.file,
     queries: config.queries.map((q) => q.id),
     sources,
-    records: { total: records, byRole: Object.fromEntries(Object.entries(byRole).sort(([a], [b]) => a.localeCompare(b))) },
+    records: { total: records, byRole: Object.fromEntries(Object.entries(byRole).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) },
     chunks: sizes.length,
     tokens: { total, max: sizes.reduce((m, s) => Math.max(m, s), 0), histogram: tokenHistogram(sizes, policy.maxTokens) },
     bytes,

@@ -57,14 +57,19 @@ export interface IngestReport {
  * caught up once, at the end.
  */
 export async function ingest(options: IngestOptions): Promise<IngestReport> {
+  const queries = selectQueries(options.config, options.queryId);
+  // One extractor per project at a time: a second would read the same prior state and write a
+  // competing memory chain.
+  return options.engine.exclusive(`extract-${options.config.project}`, () => ingestLocked(options, queries));
+}
+
+async function ingestLocked(options: IngestOptions, queries: StandingQueries['queries']): Promise<IngestReport> {
   const { engine, config, controller, tokenizer } = options;
   const writer = options.writer ?? { kind: 'extractor' };
   const project = config.project;
-  const queries = selectQueries(config, options.queryId);
-  await engine.catchUp([project]);
 
   const manifest = new DerivedManifest();
-  const runs = withItemStore(engine.paths.stateDir, (store) => {
+  const runs = await engine.readCaughtUp([project], () => withItemStore(engine.paths.stateDir, (store) => {
     for (const text of referenceTexts(store, project)) manifest.register(text);
     return queries.map((query) => {
       const prior = priorState(store, project, query.id);
@@ -82,7 +87,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         seen: prior.seen,
       });
     });
-  });
+  }));
 
   let appended = 0;
   let chunkCount = 0;

@@ -32,9 +32,10 @@ export function priorState(store: ItemStore | null, project: string, queryId: st
 /** The head of a query's memory chain (L1), or of the project's synthesis (L2 when queryId is null). */
 export function currentMemory(store: ItemStore, project: string, queryId: string | null): { text: string; sha256: string; seq: number } | null {
   const level = queryId === null ? 'L2' : 'L1';
+  // Current (not superseded) and not tombstoned: a run never continues from a forgotten memory.
   const heads = store
-    .nodes({ project, levels: [level], kind: 'memory', includeDeleted: true })
-    .filter((n) => n.query_id === queryId && n.superseded_by === null)
+    .nodes({ project, levels: [level], kind: 'memory' })
+    .filter((n) => n.query_id === queryId)
     .sort((a, b) => b.seq - a.seq);
   const head = heads[0];
   return head ? { text: head.text, sha256: head.sha256, seq: head.seq } : null;
@@ -43,5 +44,5 @@ export function currentMemory(store: ItemStore, project: string, queryId: string
 /** Reference texts of the project: the derived-artifact manifest's input. */
 export function referenceTexts(store: ItemStore | null, project: string): string[] {
   if (!store) return [];
-  return store.nodes({ project, levels: ['R'], includeDeleted: true }).map((n) => n.text);
+  return store.nodes({ project, levels: ['R'] }).map((n) => n.text);
 }

@@ -4,13 +4,12 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { z } from 'zod';
-import { MemError, projectNameSchema } from '@mem/core';
+import { MemError, projectNameSchema, queryIdField } from '@mem/core';
+import { TRANSCRIPT_KINDS, type TranscriptKind } from '@mem/sources';
 
-/** Source kinds a standing-query file may name. */
-export const SOURCE_KINDS = ['claude', 'pi', 'loop'] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
-
-const queryId = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a query id: 1-64 of [a-z0-9._-]');
+/** Source kinds a standing-query file may name: the transcript formats @mem/sources reads. */
+export const SOURCE_KINDS = TRANSCRIPT_KINDS;
+export type SourceKind = TranscriptKind;
 const question = z.string().trim().min(1, 'expected a non-empty question');
 
 const fileSchema = z.strictObject({
@@ -18,7 +17,7 @@ const fileSchema = z.strictObject({
   sources: z
     .array(z.string().regex(/^[a-z]+:.+$/, 'expected "<kind>:<name or path>", e.g. "claude:-home-me-proj" or "pi:./sessions"'))
     .min(1, 'expected at least one source'),
-  queries: z.array(z.strictObject({ id: queryId, question })).min(1, 'expected at least one query'),
+  queries: z.array(z.strictObject({ id: queryIdField, question })).min(1, 'expected at least one query'),
   synthesis: z.strictObject({ question, exit_gate: z.boolean().default(true) }).optional(),
   /** Tokens per chunk (the paper's 5000). */
   chunk_tokens: z.int().min(256).max(32_768).default(5000),
@@ -50,6 +49,12 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** Expands a glob relative to `cwd` into sorted absolute file paths (default: tinyglobby). */
   glob?: (pattern: string, cwd: string) => string[];
+  /**
+   * False: check the entries' syntax only and resolve none on disk (`sources` comes back empty).
+   * For a caller that brings its own records (a transcript posted over HTTP): the file's
+   * directories need not exist on the machine that serves it. Default true.
+   */
+  resolveSources?: boolean;
 }
 
 /**
@@ -95,7 +100,10 @@ export function loadStandingQueries(queriesDir: string, project: string, options
 
   const env = options.env ?? process.env;
   const base = dirname(file);
-  const sources = data.sources.map((entry, i) => resolveSource(entry, base, env, options.glob ?? defaultGlob, (message) => fail(['sources', i], message)));
+  const sources =
+    options.resolveSources === false
+      ? []
+      : data.sources.map((entry, i) => resolveSource(entry, base, env, options.glob ?? defaultGlob, (message) => fail(['sources', i], message)));
   return {
     file,
     project,

@@ -33,9 +33,13 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
   if (!config.synthesis) {
     throw new MemError('CONFIG_INVALID', `${config.file}: synthesis: missing section; add {question, exit_gate} to run the L2 pass`, { file: config.file, path: 'synthesis' });
   }
+  return engine.exclusive(`extract-${config.project}`, () => synthesizeLocked(options, config.synthesis!));
+}
+
+async function synthesizeLocked(options: SynthesizeOptions, synthesis: NonNullable<StandingQueries['synthesis']>): Promise<SynthesizeReport> {
+  const { engine, config, controller, tokenizer } = options;
   const project = config.project;
-  await engine.catchUp([project]);
-  const { steps, prior } = withItemStore(engine.paths.stateDir, (store) => {
+  const { steps, prior } = await engine.readCaughtUp([project], () => withItemStore(engine.paths.stateDir, (store) => {
     const steps: LoopStep[] = [];
     for (const query of config.queries) {
       const memory = store ? currentMemory(store, project, query.id) : null;
@@ -43,17 +47,17 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
       steps.push({ text: memory.text, records: [{ role: 'memory', text: memory.text }], sha256: memory.sha256, source: `L1:${query.id}`, span: null, label: query.id });
     }
     return { steps, prior: priorState(store, project, null) };
-  });
+  }));
   const run = new GatedRun({
     level: 'L2',
     runId: newRunId('synthesis', options.now?.()),
     queryId: null,
-    question: config.synthesis.question,
+    question: synthesis.question,
     controller,
     tokenizer,
     memoryBudget: config.memoryBudget,
     chunkTokens: config.chunkTokens,
-    actOnExit: config.synthesis.exit_gate,
+    actOnExit: synthesis.exit_gate,
     previous: prior.previous,
     seen: prior.seen,
   });
@@ -66,5 +70,5 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
   const end = run.finish();
   if (end.length > 0) await engine.log.append(project, end, writer);
   await engine.catchUp([project]);
-  return { ...run.summary(), project, question: config.synthesis.question, inputs: steps.length };
+  return { ...run.summary(), project, question: synthesis.question, inputs: steps.length };
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import { MemError } from '@mem/core';
 import { openLive, type ItemStoreHandle } from './handle.js';
 import { loadMigrations, migrate } from './migrations.js';
 import { openWritable } from './open-database.js';
@@ -47,9 +48,10 @@ function currentSealState(path: string, version: number): SealState {
     return meta.sealed === '1' ? 'sealed' : 'unsealed';
   } catch (error) {
     // Trigger: the file is not a database, or is damaged. Why: it is droppable derived state.
-    // Outcome: recreated empty, and the engine replays the log into it.
-    if (isSqliteError(error)) return 'incompatible';
-    throw error;
+    // Outcome: recreated empty, and the engine replays the log into it. Any other failure (busy,
+    // I/O, a full disk, no permission) leaves the file alone and is reported.
+    if (isDamaged(error)) return 'incompatible';
+    throw new MemError('IO_FAILED', `cannot open ${path}: ${(error as Error).message}`, { path }, { cause: error });
   } finally {
     db?.close();
   }
@@ -73,7 +75,7 @@ function createEmpty(path: string, version: number): void {
   }
 }
 
-function isSqliteError(error: unknown): boolean {
+function isDamaged(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_');
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { qwenTokenizer } from '@mem/chunk';
+import { ERROR_CODES, MemError, type ErrorCode } from '@mem/core';
 import { CONTROLLERS, chooseController, dryRun, ingest, loadStandingQueries, synthesize, type ControllerName, type DryRunReport, type IngestReport } from '@mem/ingest';
 import { openEngine, type GlobalOptions } from '../context.js';
 import { UsageError } from '../exit.js';
@@ -48,6 +49,7 @@ export function registerIngest(program: Command, io: CliIO): void {
       progress.done();
       if (options.json) writeJson(io.stdout, report);
       else printIngest(io, report);
+      failIfRunFailed(report.queries);
     });
 
   program
@@ -73,7 +75,22 @@ export function registerIngest(program: Command, io: CliIO): void {
         writeLine(io.stdout, `synthesize ${project}: ${report.chunksSeen} of ${report.inputs} L1 memories read, ${report.chunksUsed} used${report.exited ? ', exit gate fired' : ''}; memory ${report.memory?.tokens ?? 0} tokens`);
       }
       if (report.error) writeLine(io.stdout, `  run ended with an error: ${report.error.message} [${report.error.code}]`);
+      failIfRunFailed([report]);
     });
+}
+
+/** A run that ended on a controller error makes the command fail (exit 1) after its report. */
+function failIfRunFailed(runs: readonly { queryId: string | null; error?: { code: string; message: string } }[]): void {
+  const failed = runs.filter((r) => r.error);
+  if (failed.length === 0) return;
+  const first = failed[0]!.error!;
+  throw new MemError(isErrorCode(first.code) ? first.code : 'MODEL_FAILED', `${failed.length} run${failed.length === 1 ? '' : 's'} ended with an error (${failed.map((r) => r.queryId ?? 'synthesis').join(', ')}): ${first.message}`, {
+    runs: failed.map((r) => ({ query: r.queryId, error: r.error })),
+  });
+}
+
+function isErrorCode(code: string): code is ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(code);
 }
 
 function printDryRun(io: CliIO, report: DryRunReport): void {

@@ -13,8 +13,8 @@ export function registerRebuild(program: Command, io: CliIO): void {
     .option('--from-log', 'rebuild from the log (the only source there is; accepted for clarity)')
     .option('--project <name>', 'only this project')
     .option('--only <projection>', `only one projection: ${PROJECTIONS.join('|')}`)
-    .option('--emit-evidence-notes', 'also write one vault note per L0 evidence (remembered for later catch-ups)')
-    .option('--no-emit-evidence-notes', 'stop writing evidence notes (remembered)')
+    .option('--emit-evidence-notes', 'also write one vault note per L0 evidence (kept in vault/.mem-settings.json)')
+    .option('--no-emit-evidence-notes', 'stop writing evidence notes (kept in vault/.mem-settings.json)')
     .option('--json', 'print the rebuild report as JSON')
     .action(async (options: { project?: string; only?: string; emitEvidenceNotes?: boolean; json?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
@@ -23,7 +23,7 @@ export function registerRebuild(program: Command, io: CliIO): void {
         throw new UsageError(`--only: expected one of ${PROJECTIONS.join(', ')}, got ${JSON.stringify(options.only)}`);
       }
       const flagGiven = command.getOptionValueSource('emitEvidenceNotes') === 'cli';
-      const engine = openEngine(io, globals, flagGiven ? { emitEvidenceNotes: options.emitEvidenceNotes === true } : undefined);
+      const engine = openEngine(io, globals);
       const report = await engine.rebuild({
         ...(project !== undefined ? { project } : {}),
         ...(options.only !== undefined ? { only: [options.only] } : {}),

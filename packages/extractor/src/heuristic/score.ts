@@ -74,7 +74,8 @@ export function chunkDiscounts(profile: QuestionProfile, records: readonly strin
   if (records.length < 4) return out;
   const counts = new Map<string, number>();
   for (const record of records) {
-    for (const term of analyzeUnit(record).terms) if (profile.weights.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
+    // Terms of whole records are not cached: records are long and read once per query.
+    for (const term of new Set(terms(record))) if (profile.weights.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
   for (const [term, count] of counts) {
     const share = count / records.length;

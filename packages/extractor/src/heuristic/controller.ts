@@ -10,8 +10,10 @@ export interface HeuristicOptions {
   threshold?: number;
   /** At most this many sentences of one chunk enter the memory. */
   perChunk?: number;
-  /** Once the gate is open, sentences scoring at least this share of the threshold are folded. */
+  /** Once the gate is open, units scoring at least this share of the threshold are folded… */
   foldShare?: number;
+  /** …and at least this share of the chunk's best unit (a chunk's side remarks stay out). */
+  foldRelative?: number;
   /** The exit gate says `end` once the memory fills this share of its budget. */
   exitFill?: number;
   /**
@@ -39,8 +41,9 @@ interface Candidate extends SentenceScore {
  */
 export function heuristicController(tokenizer: Tokenizer, options: HeuristicOptions = {}): Controller {
   const threshold = options.threshold ?? 0.4;
-  const perChunk = options.perChunk ?? 5;
-  const foldShare = options.foldShare ?? 0.5;
+  const perChunk = options.perChunk ?? 8;
+  const foldShare = options.foldShare ?? 0.25;
+  const foldRelative = options.foldRelative ?? 0;
   const exitFill = options.exitFill ?? 0.9;
   const gate = options.gate ?? { kind: 'score' };
   const random = gate.kind === 'random' ? mulberry32(gate.seed) : null;
@@ -74,7 +77,7 @@ export function heuristicController(tokenizer: Tokenizer, options: HeuristicOpti
       } else {
         const prefix = input.level === 'L2' && input.chunk.label ? `[${input.chunk.label}] ` : '';
         const chosen: MemoryItem[] = candidates
-          .filter((c) => c.score >= gateThreshold * foldShare)
+          .filter((c) => c.score >= Math.max(gateThreshold * foldShare, best.score * foldRelative))
           .slice(0, input.level === 'L2' ? perChunk + 1 : perChunk)
           .map((c) => ({ text: `${prefix}${c.text}`, score: c.score }));
         next = foldMemory(previous, chosen, input.memoryBudget, tokenizer);

@@ -6,5 +6,5 @@ export { DEFAULT_CHUNK_POLICY, MIN_MAX_TOKENS, assertChunkPolicy, chunkPolicy, t
 export type { Chunk, ChunkRecord, RecordPart } from './chunk.js';
 export { blockHeader, renderBlock, type RenderedBlock } from './render.js';
 export { ChunkPacker, packRecords } from './packer.js';
-export { chunks } from './stream.js';
+export { chunks, type ChunkStreamOptions } from './stream.js';
 export { tokenHistogram, type HistogramBucket, type TokenHistogram } from './histogram.js';

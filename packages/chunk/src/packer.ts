@@ -28,16 +28,24 @@ export class ChunkPacker {
   readonly #maxTokens: number;
   readonly #tokenizer: Tokenizer;
   readonly #ordinals = new Map<string, number>();
+  readonly #skipBefore: ReadonlyMap<string, number>;
   #blocks: PendingBlock[] = [];
   #tokens = 0;
   #source: string | null = null;
   #firstOrdinal = 0;
   #emitted = 0;
 
-  constructor(policy: ChunkPolicy, tokenizer: Tokenizer) {
+  /**
+   * `skipBefore`: per source, the first record ordinal to pack. Records before it are counted
+   * (ordinals stay those of the whole source) but not packed: a transcript that grew since the
+   * last ingest is chunked from where that ingest stopped, so its old tail is not re-chunked
+   * into a new chunk and gated again.
+   */
+  constructor(policy: ChunkPolicy, tokenizer: Tokenizer, skipBefore: ReadonlyMap<string, number> = new Map()) {
     assertChunkPolicy(policy);
     this.#maxTokens = policy.maxTokens;
     this.#tokenizer = tokenizer;
+    this.#skipBefore = skipBefore;
   }
 
   /** Tokens in the partial chunk. */
@@ -56,6 +64,7 @@ export class ChunkPacker {
     const source = record.provenance.source;
     const ordinal = this.#ordinals.get(source) ?? 0;
     this.#ordinals.set(source, ordinal + 1);
+    if (ordinal < (this.#skipBefore.get(source) ?? 0)) return [];
     const out: Chunk[] = [];
     if (this.#source !== null && this.#source !== source) out.push(...this.flush());
 

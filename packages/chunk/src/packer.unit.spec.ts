@@ -120,3 +120,16 @@ describe('ChunkPacker', () => {
     expect(packer.hasPending).toBe(false);
   });
 });
+
+describe('ChunkPacker skipBefore', () => {
+  it('keeps whole-source ordinals and packs only records from the given ordinal on', () => {
+    const tokenizer = { name: 'chars', count: (text: string) => text.length };
+    const records = ['one', 'two', 'three', 'four'].map((text) => ({ role: 'user' as const, text, timestamp: null, provenance: { source: 'pi:s' }, cwd: null }));
+    const packer = new ChunkPacker(chunkPolicy({ maxTokens: 1000 }), tokenizer, new Map([['pi:s', 2]]));
+    const out = [...records.flatMap((r) => packer.push(r)), ...packer.flush()];
+    expect(out).toHaveLength(1);
+    expect(out[0]!.span).toEqual([2, 4]);
+    expect(out[0]!.records.map((r) => r.ordinal)).toEqual([2, 3]);
+    expect(out[0]!.text).not.toContain('one');
+  });
+});

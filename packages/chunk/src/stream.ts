@@ -7,6 +7,11 @@ import type { Tokenizer } from './tokenizer/tokenizer.js';
 
 const IDLE = Symbol('idle');
 
+export interface ChunkStreamOptions {
+  /** Per source URI, the first record ordinal to chunk (see ChunkPacker). */
+  skipBefore?: ReadonlyMap<string, number>;
+}
+
 /**
  * Chunks a record stream. A batch source is just a finite stream: the same code serves a file
  * and a live tail. With `flush: { kind: 'idle', ms }` a partial chunk is also emitted when the
@@ -17,9 +22,10 @@ export async function* chunks(
   source: RecordSource,
   policy: ChunkPolicy = DEFAULT_CHUNK_POLICY,
   tokenizer: Tokenizer = qwenTokenizer(),
+  options: ChunkStreamOptions = {},
 ): AsyncGenerator<Chunk, void, undefined> {
   assertChunkPolicy(policy);
-  const packer = new ChunkPacker(policy, tokenizer);
+  const packer = new ChunkPacker(policy, tokenizer, options.skipBefore);
   const idleMs = policy.flush.kind === 'idle' ? policy.flush.ms : null;
   const iterator = source[Symbol.asyncIterator]();
   let finished = false;

@@ -1,0 +1,34 @@
+import { MemError } from '@mem/core';
+import type { Embedder } from '@mem/embed';
+import type { SeqWrite } from './run-writes.js';
+import { vectorTexts } from '../plan/vector-texts.js';
+
+/**
+ * Embeds every text a batch's nodes may need, each distinct text once, before the transaction
+ * opens (an embedder may be a remote model: no locks are held while it answers). A vector of the
+ * wrong dimension or with a non-finite value is MODEL_FAILED naming the embedder.
+ */
+export async function embedNodeTexts(embedder: Embedder, writes: readonly SeqWrite[]): Promise<Map<string, Float32Array>> {
+  const texts = new Set<string>();
+  for (const { write } of writes) {
+    if (write.statement === 'insertNode') for (const { text } of vectorTexts(write.params)) texts.add(text);
+  }
+  const list = [...texts];
+  const vectors = list.length > 0 ? await embedder.embed(list) : [];
+  if (vectors.length !== list.length) {
+    throw new MemError('MODEL_FAILED', `embedder ${embedder.name} returned ${vectors.length} vectors for ${list.length} texts`, { embedder: embedder.name });
+  }
+  const out = new Map<string, Float32Array>();
+  list.forEach((text, i) => {
+    const vector = vectors[i]!;
+    if (vector.length !== embedder.dims || !vector.every(Number.isFinite)) {
+      throw new MemError('MODEL_FAILED', `embedder ${embedder.name} returned a vector of ${vector.length} dimensions${vector.every(Number.isFinite) ? '' : ' with non-finite values'}, expected ${embedder.dims} finite values`, {
+        embedder: embedder.name,
+        expected: embedder.dims,
+        actual: vector.length,
+      });
+    }
+    out.set(text, vector);
+  });
+  return out;
+}

@@ -1,0 +1,35 @@
+import type { Sql } from '../backend/sql.js';
+import type { NodeParams, VectorKind } from '../plan/planned-write.js';
+import { vectorTexts } from '../plan/vector-texts.js';
+import { run } from './run-writes.js';
+import type { StatementSql } from './statements.js';
+import { vectorLiteral } from './vector-literal.js';
+
+/** One vector row to write. */
+export interface VectorRow {
+  level: string;
+  sha: string;
+  kind: VectorKind;
+  vector: Float32Array;
+  seq: number;
+}
+
+/** Rows per insertVectors statement: ~0.8 MB of text at 768 dimensions. */
+const VECTOR_RUN = 64;
+
+/** The vector rows of the nodes a batch created, from the batch's embeddings. */
+export function vectorRows(created: readonly NodeParams[], embeddings: ReadonlyMap<string, Float32Array>): VectorRow[] {
+  return created.flatMap((node) =>
+    vectorTexts(node).map(({ kind, text }) => ({ level: node.level, sha: node.sha256, kind, vector: embeddings.get(text)!, seq: node.seq })),
+  );
+}
+
+/** Writes vector rows in array statements; `live` comes from each node's state after the batch. */
+export async function insertVectors(tx: Sql, sql: StatementSql, project: string, rows: readonly VectorRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += VECTOR_RUN) {
+    const part = rows.slice(start, start + VECTOR_RUN);
+    await run(part[0]!.seq, 'insertVectors', () =>
+      tx.query(sql.insertVectors, [project, part.map((r) => r.level), part.map((r) => r.sha), part.map((r) => r.kind), part.map((r) => vectorLiteral(r.vector))]),
+    );
+  }
+}

@@ -1,0 +1,126 @@
+import { MemError, isMemError } from '@mem/core';
+import type { Sql } from '../backend/sql.js';
+import { sqlState } from '../backend/sql.js';
+import { foldSignatures, type SignatureFold } from '../plan/fold-signatures.js';
+import type { NodeParams, PlannedWrite, SignatureParams } from '../plan/planned-write.js';
+import type { StatementSql } from './statements.js';
+
+/** A planned write and the seq of the event that planned it (for error messages). */
+export interface SeqWrite {
+  seq: number;
+  write: PlannedWrite;
+}
+
+/** Nodes sent in one insertNodes statement at most. */
+const NODE_RUN = 1000;
+
+/**
+ * Runs planned writes in order. A run of consecutive insertNode writes (a corpus of references,
+ * say) goes as one array statement; nothing else can sit between them, so their subqueries see
+ * what one-by-one inserts would. Signature folds are summed per batch and sent last, in one call.
+ * Returns the nodes that were really created (first occurrence of their key), in order: those,
+ * and only those, get vectors.
+ */
+export async function runWrites(tx: Sql, sql: StatementSql, project: string, writes: readonly SeqWrite[]): Promise<NodeParams[]> {
+  const created: NodeParams[] = [];
+  const signatures: SignatureParams[] = [];
+  for (let i = 0; i < writes.length; ) {
+    const { write, seq } = writes[i]!;
+    if (write.statement === 'foldSignature') {
+      // Nothing reads failure_signature and it reads nothing: the batch's folds go in one call at the end.
+      signatures.push(write.params);
+      i += 1;
+      continue;
+    }
+    if (write.statement !== 'insertNode') {
+      await run(seq, write.statement, () => tx.query(sql[write.statement], paramsOf(write)));
+      i += 1;
+      continue;
+    }
+    const nodes = new Map<string, NodeParams>();
+    const firstSeq = seq;
+    while (i < writes.length && nodes.size < NODE_RUN) {
+      const next = writes[i]!.write;
+      if (next.statement !== 'insertNode') break;
+      const key = nodeKey(next.params);
+      // A repeat inside the run would conflict with its first anyway: first occurrence wins.
+      if (!nodes.has(key)) nodes.set(key, next.params);
+      i += 1;
+    }
+    const nodeRun = [...nodes.values()];
+    const rows = await run(firstSeq, 'insertNodes', () => tx.query<{ level: string; sha256: string }>(sql.insertNodes, nodeColumns(project, nodeRun)));
+    const inserted = new Set(rows.map((r) => `${r.level}\u0000${r.sha256}`));
+    for (const node of nodeRun) if (inserted.has(nodeKey(node))) created.push(node);
+  }
+  if (signatures.length > 0) {
+    const folds = foldSignatures(signatures);
+    const column = <K extends keyof SignatureFold>(key: K) => folds.map((f) => f[key]);
+    await run(writes[writes.length - 1]!.seq, 'foldSignatures', () =>
+      tx.query(sql.foldSignatures, [
+        project,
+        column('sig_sha'),
+        column('signature'),
+        column('tool'),
+        column('raw'),
+        column('node_level'),
+        column('node_sha'),
+        column('count'),
+        column('first_seen'),
+        column('last_seen'),
+      ]),
+    );
+  }
+  return created;
+}
+
+function nodeKey(node: NodeParams): string {
+  return `${node.level}\u0000${node.sha256}`;
+}
+
+function nodeColumns(project: string, nodes: readonly NodeParams[]): unknown[] {
+  return [
+    project,
+    nodes.map((n) => n.level),
+    nodes.map((n) => n.sha256),
+    nodes.map((n) => n.kind),
+    nodes.map((n) => n.run_id),
+    nodes.map((n) => n.t),
+    nodes.map((n) => n.source),
+    nodes.map((n) => n.text),
+    nodes.map((n) => n.symptom),
+    nodes.map((n) => n.seq),
+    nodes.map((n) => n.ts),
+  ];
+}
+
+/** Positional parameters of every statement but insertNode, in its SQL's $n order. */
+function paramsOf(write: Exclude<PlannedWrite, { statement: 'insertNode' | 'foldSignature' }>): unknown[] {
+  switch (write.statement) {
+    case 'insertRun': {
+      const p = write.params;
+      return [p.project, p.run_id, p.level, p.query_id];
+    }
+    case 'advanceChain': {
+      const p = write.params;
+      return [p.project, p.level, p.run_id, p.sha256, p.seq];
+    }
+    case 'insertEdges': {
+      const p = write.params;
+      return [p.project, p.child_level, p.child_sha, p.preferred_level, p.parents];
+    }
+    case 'applyTombstone': {
+      const p = write.params;
+      return [p.project, p.target, p.reason, p.seq, p.ts];
+    }
+  }
+}
+
+/** Runs one statement; a database error becomes PROJECTION_FAILED naming the event and statement. */
+export async function run<T>(seq: number, statement: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (isMemError(error)) throw error;
+    throw new MemError('PROJECTION_FAILED', `seq ${seq}: ${statement} failed: ${(error as Error).message}`, { seq, statement, sqlState: sqlState(error) }, { cause: error });
+  }
+}

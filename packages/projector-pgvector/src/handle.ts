@@ -1,0 +1,10 @@
+import type { Embedder } from '@mem/embed';
+import type { Backend } from './backend/open-backend.js';
+import type { StatementSql } from './apply/statements.js';
+
+/** What `init` opens: the backend, the projection's schema and statements, and the embedder filling it. */
+export interface PgvectorHandle {
+  backend: Backend;
+  sql: StatementSql;
+  embedder: Embedder;
+}

@@ -1,0 +1,79 @@
+/*
+ * The closed set of writes an event can plan. Each names one write function of the projection's
+ * schema (migrations/postgres/0002_writes.sql) and carries its parameters; lookups against rows
+ * applied earlier (a run's query, a parent's level, a tombstone) happen inside those functions,
+ * so planning is a pure function of one event.
+ */
+
+export type Level = 'L0' | 'L1' | 'L2' | 'R';
+export type NodeKind = 'evidence' | 'memory' | 'reference';
+export type VectorKind = 'text' | 'symptom';
+
+export interface NodeParams {
+  project: string;
+  level: Level;
+  sha256: string;
+  kind: NodeKind;
+  run_id: string | null;
+  t: number | null;
+  source: string | null;
+  text: string;
+  symptom: string | null;
+  seq: number;
+  ts: string;
+}
+
+export interface RunParams {
+  project: string;
+  run_id: string;
+  level: 'L1' | 'L2';
+  query_id: string | null;
+}
+
+export interface ChainParams {
+  project: string;
+  level: 'L1' | 'L2';
+  run_id: string;
+  sha256: string;
+  seq: number;
+}
+
+export interface EdgesParams {
+  project: string;
+  child_level: 'L1' | 'L2';
+  child_sha: string;
+  /** Distinct, in logged order. */
+  parents: string[];
+  /** Level a parent is looked up at first: L0 for an L1 child, L1 for an L2 child. */
+  preferred_level: 'L0' | 'L1';
+}
+
+export interface TombstoneParams {
+  project: string;
+  target: string;
+  reason: string;
+  seq: number;
+  ts: string;
+}
+
+export interface SignatureParams {
+  project: string;
+  sig_sha: string;
+  signature: string;
+  tool: string;
+  raw: string;
+  node_level: 'L1' | 'L2';
+  node_sha: string;
+  ts: string;
+}
+
+/** One write an event plans: a named statement and its parameters. */
+export type PlannedWrite =
+  | { statement: 'insertRun'; params: RunParams }
+  | { statement: 'insertNode'; params: NodeParams }
+  | { statement: 'advanceChain'; params: ChainParams }
+  | { statement: 'insertEdges'; params: EdgesParams }
+  | { statement: 'applyTombstone'; params: TombstoneParams }
+  | { statement: 'foldSignature'; params: SignatureParams };
+
+export type StatementName = PlannedWrite['statement'];

@@ -1,0 +1,72 @@
+import { resolve } from 'node:path';
+import type { EventType } from '@mem/core';
+import type { Projector } from '@mem/engine';
+import { analyzeIfStale } from './apply/analyze.js';
+import { applyBatch } from './apply/apply-batch.js';
+import { restoreDeferredIndexes } from './apply/deferred-indexes.js';
+import { statementSql } from './apply/statements.js';
+import { openBackend } from './backend/open-backend.js';
+import { digestTables } from './digest.js';
+import type { PgvectorHandle } from './handle.js';
+import { backendConfig, embedderSource, type PgvectorOptions } from './options.js';
+import { readPosition } from './position.js';
+import { resetProjection } from './reset.js';
+import { loadMigrations } from './schema/migrations.js';
+import { prepareSchema } from './schema/prepare-schema.js';
+
+/** Bump when the same log would give different rows (planner, statements, normaliser). */
+export const PGVECTOR_VERSION = 1;
+
+/** Events that change rows here; chunk, gate, run_end and recovery only advance the position. */
+const HANDLES: readonly EventType[] = ['run', 'evidence', 'memory', 'reference', 'tombstone'];
+
+/**
+ * The pgvector projection: memory nodes, provenance edges, text and symptom vectors, failure
+ * signatures and supersessions, in PGlite under `<stateDir>/pg/` or in Postgres at DATABASE_URL.
+ */
+export function projectorPgvector(options: PgvectorOptions = {}): Projector<PgvectorHandle> {
+  const config = backendConfig(options);
+  const embedderFor = embedderSource(options);
+  return {
+    name: 'pgvector',
+    version: PGVECTOR_VERSION,
+    handles: HANDLES,
+    async init(target) {
+      const embedder = embedderFor(target.stateDir);
+      const backend = await openBackend(config, target.stateDir, { create: true });
+      try {
+        const identity = { projectorVersion: PGVECTOR_VERSION, embedder: embedder.name, dims: embedder.dims };
+        await prepareSchema(backend.client, backend.schema, identity, loadMigrations(), resolve(target.stateDir));
+        await restoreDeferredIndexes(backend.client, backend.schema);
+      } catch (error) {
+        await backend.client.close();
+        throw error;
+      }
+      return { backend, sql: statementSql(backend.schema), embedder };
+    },
+    async position(handle, project) {
+      return readPosition(handle.backend.client, handle.sql, project);
+    },
+    async project(handle, project, events) {
+      await applyBatch(handle, project, events);
+    },
+    async seal(handle) {
+      // Every batch committed on its own; sealing builds what a load set aside and refreshes stale statistics.
+      const { client, schema } = handle.backend;
+      await restoreDeferredIndexes(client, schema);
+      await analyzeIfStale(client, schema);
+    },
+    async outputs() {
+      return [];
+    },
+    async digest(handle) {
+      return digestTables(handle.backend.client, handle.backend.schema);
+    },
+    async close(handle) {
+      await handle.backend.client.close();
+    },
+    async reset(target, project) {
+      await resetProjection(config, target.stateDir, project);
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { EdgeRow, GateCounts, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
+import type { EdgeRow, GateCounts, KeywordHit, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
 
 export interface OpenItemStoreOptions {
   /** Only read-only access is offered: writes go through the log and the projector. */
@@ -25,6 +25,15 @@ export interface SearchOptions {
   limit?: number;
 }
 
+/** Filters of a keyword recall: they sit inside the FTS5 statement, before its LIMIT. */
+export interface KeywordRecallOptions {
+  /** Only nodes of these projects (an empty list recalls nothing). */
+  projects: readonly string[];
+  /** Only nodes at these levels (an empty list recalls nothing). */
+  levels: readonly NodeLevel[];
+  limit: number;
+}
+
 /** Typed read queries over a sealed `items.sqlite`. Every list has a total order. */
 export interface ItemStore {
   positions(): PositionRow[];
@@ -40,6 +49,21 @@ export interface ItemStore {
   gateCounts(project: string, runId: string): GateCounts;
   /** FTS5 search; `match` is passed to MATCH as is (sanitising queries is the query package's job). */
   search(match: string, options?: SearchOptions): SearchHit[];
+  /**
+   * Filter-then-recall over FTS5: project and level filters in the same statement as MATCH, so
+   * LIMIT counts only eligible nodes; never deleted or superseded nodes. Best BM25 first, then
+   * node id. `match` is passed to MATCH as is.
+   */
+  keywordRecall(match: string, options: KeywordRecallOptions): KeywordHit[];
+  /** The number of nodes (every project, level and state) the FTS5 index covers: BM25's N. */
+  indexedNodes(): number;
+  /**
+   * Which of `matches` (each a MATCH expression, typically one quoted term) each node holds:
+   * node id → indexes into `matches`, ascending. One FTS5 lookup per (expression, node), by rowid.
+   */
+  matchedTerms(matches: readonly string[], nodeIds: readonly number[]): Map<number, number[]>;
+  /** How many indexed nodes (every project, level and state) match each expression: FTS5's df. */
+  documentFrequencies(matches: readonly string[]): number[];
   close(): void;
 }
 
@@ -84,6 +108,17 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
     WHERE node_fts MATCH @match AND (@project IS NULL OR n.project = @project) AND ${visibility}
     ORDER BY f.rank, n.id LIMIT @limit`);
 
+  // bm25() is negative, lower is better; negated here so a hit carries a positive score.
+  const keywordRecall = db.prepare(`SELECT ${NODE_COLUMNS}, -bm25(node_fts) AS bm25 FROM node_fts f JOIN node n ON n.id = f.rowid
+    WHERE node_fts MATCH @match
+      AND n.project IN (SELECT value FROM json_each(@projects)) AND n.level IN (SELECT value FROM json_each(@levels))
+      AND n.deleted_at IS NULL AND n.superseded_by IS NULL
+    ORDER BY bm25(node_fts), n.id LIMIT @limit`);
+  const indexedNodes = db.prepare(`SELECT count(*) AS n FROM node`);
+  const documentFrequency = db.prepare(`SELECT count(*) AS n FROM node_fts WHERE node_fts MATCH ?`);
+  const matchedTerms = db.prepare(`SELECT f.rowid AS id, t.key AS term FROM json_each(@matches) t JOIN node_fts f
+    WHERE node_fts MATCH t.value AND f.rowid IN (SELECT value FROM json_each(@ids)) ORDER BY f.rowid, t.key`);
+
   return {
     positions: () => positions.all() as PositionRow[],
     nodes: (filter) =>
@@ -120,6 +155,27 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
           limit: options.limit ?? 20,
         }) as (RawNode & { rank: number })[]
       ).map(({ rank, ...raw }) => ({ node: toNode(raw), rank })),
+    keywordRecall: (match, options) =>
+      (
+        keywordRecall.all({
+          match,
+          projects: JSON.stringify(options.projects),
+          levels: JSON.stringify(options.levels),
+          limit: options.limit,
+        }) as (RawNode & { bm25: number })[]
+      ).map(({ bm25, ...raw }) => ({ node: toNode(raw), bm25 })),
+    indexedNodes: () => (indexedNodes.get() as { n: number }).n,
+    documentFrequencies: (matches) => matches.map((match) => (documentFrequency.get(match) as { n: number }).n),
+    matchedTerms: (matches, nodeIds) => {
+      const out = new Map<number, number[]>();
+      if (matches.length === 0 || nodeIds.length === 0) return out;
+      for (const { id, term } of matchedTerms.all({ matches: JSON.stringify(matches), ids: JSON.stringify(nodeIds) }) as { id: number; term: number }[]) {
+        const list = out.get(id);
+        if (list) list.push(term);
+        else out.set(id, [term]);
+      }
+      return out;
+    },
     close: () => db.close(),
   };
 }

@@ -79,3 +79,9 @@ export interface SearchHit {
   node: NodeRow;
   rank: number;
 }
+
+/** A keyword recall hit: the node and its BM25 score (FTS5's bm25() negated: higher is better). */
+export interface KeywordHit {
+  node: NodeRow;
+  bm25: number;
+}

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { qwenTokenizer } from '@mem/chunk';
 import { evalGate, loadLocomo, type GateEvalReport } from '@mem/eval';
+import { registerEvalRetrieval } from './eval-retrieval.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag } from '../parse-flags.js';
 import { ProgressLine } from '../progress.js';
@@ -28,6 +29,8 @@ export function registerEval(program: Command, io: CliIO): void {
       if (options.json) writeJson(io.stdout, report);
       else printGate(io, report);
     });
+
+  registerEvalRetrieval(evaluate, io);
 }
 
 function printGate(io: CliIO, report: GateEvalReport): void {

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { hasErrorCode } from '@mem/core';
+import { embedderFromEnv, rerankerFromEnv } from '@mem/embed';
+import type { Engine } from '@mem/engine';
+import { openVectorRecall } from '@mem/projector-pgvector';
+import { openItemStore } from '@mem/projector-sqlite';
+import type { QueryDeps } from '@mem/query';
+
+/** The read side a query needs, opened over a caught-up data root; close() releases it. */
+export interface OpenQueryDeps {
+  deps: QueryDeps;
+  /** Why the vector side is missing, when it is (a line for stderr), else null. */
+  vectorNote: string | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the item store, and the pgvector projection's recall with the environment's embedder
+ * (MEM_EMBED_URL: an OpenAI-compatible model, else the hash embedder) and reranker
+ * (MEM_RERANK_URL, optional). A data root without a pgvector projection queries on keywords
+ * alone, and says why.
+ */
+export async function openQueryDeps(engine: Engine, env: NodeJS.ProcessEnv): Promise<OpenQueryDeps> {
+  const items = openItemStore(join(engine.paths.stateDir, 'items.sqlite'));
+  try {
+    const embedder = embedderFromEnv(env);
+    const reranker = rerankerFromEnv(env);
+    let vectors: QueryDeps['vectors'] = null;
+    let vectorNote: string | null = null;
+    try {
+      vectors = await openVectorRecall({ stateDir: engine.paths.stateDir, env, expectEmbedder: embedder.name });
+    } catch (error) {
+      // Trigger: no pgvector projection under this root (none was ever built). Why: keyword
+      // recall alone still answers. Outcome: keyword only, and a note on stderr.
+      if (!hasErrorCode(error, 'NOT_FOUND')) throw error;
+      vectorNote = `no vector projection under ${engine.paths.stateDir} (mem rebuild --from-log builds it): keyword recall only`;
+    }
+    return {
+      deps: { items, vectors, embedder: vectors ? embedder : null, reranker },
+      vectorNote,
+      close: async () => {
+        items.close();
+        await vectors?.close();
+      },
+    };
+  } catch (error) {
+    items.close();
+    throw error;
+  }
+}

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { contentSha256 } from '@mem/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chainEvents, projected, tempRoot } from '../test/support.js';
+import { openItemStore, type ItemStore } from './item-store.js';
+import { projectorSqlite } from './projector.js';
+
+/* The query package's read methods: keywordRecall (filters inside the FTS5 statement) and matchedTerms. */
+
+const sha = (text: string) => contentSha256(text);
+const run = (run_id: string, query_id: string) => ({ type: 'run', run_id, level: 'L1', query_id, input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false });
+const evidence = (run_id: string, t: number, text: string) => ({ type: 'evidence', run_id, level: 'L0', t, source: 'claude:s', text, sha256: sha(text) });
+const memory = (run_id: string, t: number, text: string, parent: string) => ({ type: 'memory', run_id, level: 'L1', t, text, tokens: 5, parents: [sha(parent)], sha256: sha(text) });
+const reference = (text: string) => ({ type: 'reference', level: 'R', source: 'docs:kong.md', heading_path: [], text, sha256: sha(text) });
+
+const E = 'Kong buffered the request body.';
+const OLD = '- Kong buffered bodies.';
+const HEAD = '- Kong buffered bodies over 10KB; proxy-body-size fixed it.';
+const GONE = '- Kong was retired in August.';
+
+describe('keywordRecall and matchedTerms', () => {
+  let root: ReturnType<typeof tempRoot>;
+  let store: ItemStore;
+  beforeEach(async () => {
+    root = tempRoot();
+    const handle = await projectorSqlite.init(root.target);
+    const demo = [
+      run('r', 'infra'),
+      evidence('r', 1, E),
+      memory('r', 1, OLD, E),
+      memory('r', 2, HEAD, E),
+      run('g', 'retired'),
+      memory('g', 1, GONE, E),
+      { type: 'tombstone', target: sha(GONE), reason: 'wrong' },
+      ...Array.from({ length: 30 }, (_, i) => reference(`Kong Kong body buffering, part ${i}.`)),
+    ];
+    await projectorSqlite.project(handle, 'demo', projected(chainEvents('demo', demo)));
+    await projectorSqlite.project(handle, 'other', projected(chainEvents('other', [run('o', 'infra'), evidence('o', 1, E), memory('o', 1, HEAD, E)])));
+    await projectorSqlite.seal(handle);
+    await projectorSqlite.close(handle);
+    store = openItemStore(join(root.target.stateDir, 'items.sqlite'));
+  });
+  afterEach(() => {
+    store.close();
+    root.cleanup();
+  });
+
+  it('applies project and level filters before LIMIT: 30 better-matching R passages do not crowd out the L1', () => {
+    const hits = store.keywordRecall('"kong" OR "body"', { projects: ['demo'], levels: ['L1'], limit: 1 });
+    expect(hits.map((h) => [h.node.project, h.node.level, h.node.text])).toEqual([['demo', 'L1', HEAD]]);
+    expect(store.keywordRecall('"kong" OR "body"', { projects: ['demo'], levels: ['R'], limit: 100 })).toHaveLength(30);
+  });
+
+  it('never returns a superseded or tombstoned node; empty filters recall nothing', () => {
+    const texts = store.keywordRecall('"kong"', { projects: ['demo', 'other'], levels: ['L0', 'L1', 'L2'], limit: 100 }).map((h) => `${h.node.project}:${h.node.text}`);
+    expect(texts.sort()).toEqual([`demo:${E}`, `demo:${HEAD}`, `other:${E}`, `other:${HEAD}`].sort());
+    expect(store.keywordRecall('"kong"', { projects: [], levels: ['L1'], limit: 10 })).toEqual([]);
+    expect(store.keywordRecall('"kong"', { projects: ['demo'], levels: [], limit: 10 })).toEqual([]);
+  });
+
+  it('scores are positive BM25, best first, ties by node id', () => {
+    const hits = store.keywordRecall('"kong" OR "proxy"', { projects: ['demo', 'other'], levels: ['L1'], limit: 10 });
+    expect(hits.every((h) => h.bm25 > 0)).toBe(true);
+    for (let i = 1; i < hits.length; i += 1) {
+      const [a, b] = [hits[i - 1]!, hits[i]!];
+      expect(a.bm25 > b.bm25 || (a.bm25 === b.bm25 && a.node.id < b.node.id)).toBe(true);
+    }
+    expect(store.indexedNodes()).toBe(3 + 1 + 30 + 2); // every node, deleted and superseded too (FTS5's N)
+    expect(store.documentFrequencies(['"kong"', '"proxy"', '"nginx"'])).toEqual([3 + 1 + 30 + 2, 2, 0]);
+  });
+
+  it('matchedTerms says which expressions each node holds, stemmed as FTS5 stems', () => {
+    const [head] = store.keywordRecall('"buffering"', { projects: ['demo'], levels: ['L1'], limit: 1 });
+    const matched = store.matchedTerms(['"kong"', '"buffering"', '"10kb"', '"nginx"'], [head!.node.id, 999]);
+    expect([...matched]).toEqual([[head!.node.id, [0, 1, 2]]]);
+    expect(store.matchedTerms([], [head!.node.id]).size).toBe(0);
+  });
+});

@@ -1,0 +1,8 @@
+/*
+ * The vector side of a query, as its owners define it: embedders and rerankers are @mem/embed's,
+ * the vector recall (filters inside the ANN query) is @mem/projector-pgvector's read side. Types
+ * only: the query package never opens a database or calls a model itself.
+ */
+
+export type { Embedder, Reranker } from '@mem/embed';
+export type { RecallLevel, VectorHit, VectorKind, VectorRecall } from '@mem/projector-pgvector';

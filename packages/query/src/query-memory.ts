@@ -1,0 +1,150 @@
+import { SYSTEM_PROJECT, isMemError } from '@mem/core';
+import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
+import { citationsOf } from './citations.js';
+import { KEYWORD_POSTINGS_BUDGET, defaultFloor, defaultWeights } from './defaults.js';
+import { floorPassedBy, type RelevanceFloor } from './floor.js';
+import { compareFused, fuse, nodeKeyString, type Fused, type SignalLists, type SignalWeights } from './fusion.js';
+import { recallKeyword, type KeywordStrategy, type RecallFilter } from './keyword-recall.js';
+import { keywordTerms } from './keyword-terms.js';
+import { annotateMatchedTerms } from './matched-terms.js';
+import type { Embedder, Reranker, VectorRecall } from './ports.js';
+import { rerankCandidates } from './rerank.js';
+import { resolveRequest, type QueryRequest } from './request.js';
+import { INSUFFICIENT_RECALL, type QueryHit, type QueryResult, type Signal } from './result.js';
+import { tierOf } from './tier.js';
+import { recallVectors } from './vector-recall.js';
+
+/** What a query reads. Without `vectors` and `embedder` it runs on keywords alone, and says so. */
+export interface QueryDeps {
+  items: ItemStore;
+  vectors?: VectorRecall | null;
+  embedder?: Embedder | null;
+  reranker?: Reranker | null;
+  /** Overrides the floor of the embedder (see defaultFloor in defaults.ts). */
+  floor?: Partial<RelevanceFloor>;
+  keywordStrategy?: KeywordStrategy;
+  /** Postings the keyword recall may score (default KEYWORD_POSTINGS_BUDGET; see termsWithinBudget). */
+  postingsBudget?: number;
+  /** Overrides the fusion weights of the embedder (see defaultWeights). */
+  weights?: Partial<SignalWeights>;
+}
+
+/** Each recall fetches this many hits (at least): fusion needs more than the page it returns. */
+export function recallDepth(limit: number): number {
+  return Math.max(50, 2 * limit);
+}
+
+/** At most this many survivors of the floor are reranked. */
+export function rerankDepth(limit: number): number {
+  return Math.max(20, limit);
+}
+
+/**
+ * Answers a question from the memory: keyword and vector recall with the filters inside each
+ * recall, fused by reciprocal rank, cut at the relevance floor, optionally reranked, each
+ * result with its citations and a ranking that explains its place. Abstains
+ * ("insufficient recall") when nothing clears the floor.
+ */
+export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promise<QueryResult> {
+  const resolved = resolveRequest(request);
+  const { items } = deps;
+  const projects = resolved.projects ?? items.positions().map((p) => p.project).filter((p) => p !== SYSTEM_PROJECT);
+  const filter: RecallFilter = { projects, levels: resolved.levels };
+  const { terms } = keywordTerms(resolved.text);
+  const depth = recallDepth(resolved.limit);
+  const errors: QueryResult['recall']['errors'] = [];
+
+  const keyword = recallKeyword(items, terms, filter, depth, deps.keywordStrategy ?? 'or', deps.postingsBudget ?? KEYWORD_POSTINGS_BUDGET);
+  const nodes = new Map<string, NodeRow>(keyword.nodes.map((n) => [nodeKeyString(n), n]));
+  const lists: SignalLists = { keyword: keyword.hits };
+  const ran: Signal[] = ['keyword'];
+  let vector: QueryResult['recall']['vector'] = 'not configured';
+  if (deps.vectors && deps.embedder) {
+    try {
+      const found = await recallVectors(deps.vectors, deps.embedder, resolved.text, filter, depth);
+      lists.vector_text = found.text;
+      lists.vector_symptom = found.symptom;
+      ran.push('vector_text', 'vector_symptom');
+      vector = 'used';
+    } catch (error) {
+      vector = 'failed';
+      errors.push({ leg: 'vector', ...describe(error) });
+    }
+  }
+
+  const eligible: Candidate[] = [];
+  const embedderName = vector === 'used' ? deps.embedder!.name : null;
+  const floor = { ...defaultFloor(embedderName), ...deps.floor };
+  // Trigger: a symptom hit below the floor. Why: a symptom vector says "this memory explains
+  // that failure"; a question that is no failure still lands next to some symptom, and rank
+  // fusion would count that neighbour like a match. Outcome: it does not enter the fusion.
+  if (lists.vector_symptom) lists.vector_symptom = lists.vector_symptom.filter((hit) => hit.score >= floor.minSimilarity);
+  const weights = { ...defaultWeights(embedderName), ...deps.weights };
+  for (const fused of fuse(lists, ran, weights)) {
+    const node = nodes.get(nodeKeyString(fused.key)) ?? items.node(fused.key.project, fused.key.sha256, fused.key.level);
+    // Trigger: a vector index ahead of or behind the item store, or an implementation that
+    // ignored the filter. Why: the filters already sit inside each recall; this only keeps a
+    // forbidden node from ever reaching the caller. Outcome: the candidate is dropped.
+    if (!node || node.deleted_at !== null || node.superseded_by !== null || !projects.includes(node.project) || !resolved.levels.includes(node.level)) continue;
+    eligible.push({ fused, node });
+  }
+
+  // The floor decides whether there is an answer: when no candidate clears it the query
+  // abstains with no rows. When one does, the candidates that cleared it come first (relevance
+  // first, seed 004), then the rest in rank order, each row saying in floor_passed_by whether it
+  // cleared the floor itself. (Cutting every row below the floor was measured: LoCoMo dev
+  // recall@25 fell from 0.72 to 0.58.)
+  annotateMatchedTerms(items, terms, eligible);
+  for (const { fused } of eligible) fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
+  const byFloorThenRank = (a: Candidate, b: Candidate) => cleared(b) - cleared(a) || compareFused(a.fused, b.fused);
+  eligible.sort(byFloorThenRank);
+  const answered = eligible.length > 0 && cleared(eligible[0]!) === 1;
+
+  let rerank: QueryResult['recall']['rerank'] = 'not configured';
+  if (deps.reranker && answered) {
+    const head = eligible.slice(0, rerankDepth(resolved.limit));
+    try {
+      await rerankCandidates(deps.reranker, resolved.text, head.map((e) => e.fused), head.map((e) => e.node.text));
+      rerank = 'used';
+    } catch (error) {
+      for (const e of head) e.fused.ranking.rerank = null;
+      rerank = 'failed';
+      errors.push({ leg: 'rerank', ...describe(error) });
+    }
+    eligible.sort(byFloorThenRank);
+  }
+  const page = answered ? eligible.slice(0, resolved.limit) : [];
+
+  const results: QueryHit[] = page.map(({ fused, node }) => ({
+    level: node.level,
+    sha256: node.sha256,
+    project: node.project,
+    text: node.text,
+    source: node.source,
+    score: fused.ranking.rerank ? fused.ranking.rerank.score : fused.ranking.rrf_score_micro / 1e6,
+    tier: tierOf(node.level),
+    ranking: fused.ranking,
+    parents: citationsOf(items, node),
+  }));
+  return {
+    results,
+    abstained: results.length === 0,
+    ...(results.length === 0 ? { reason: INSUFFICIENT_RECALL } : {}),
+    recall: { signals: ran, vector, rerank, terms, left_out: keyword.leftOut, projects, levels: resolved.levels, errors },
+  };
+}
+
+interface Candidate {
+  fused: Fused;
+  node: NodeRow;
+}
+
+/** 1 when the candidate cleared the relevance floor by some signal, else 0. */
+function cleared(candidate: Candidate): number {
+  return candidate.fused.ranking.floor_passed_by.length > 0 ? 1 : 0;
+}
+
+function describe(error: unknown): { code: string; message: string } {
+  if (isMemError(error)) return { code: error.code, message: error.message };
+  return { code: 'MODEL_FAILED', message: error instanceof Error ? error.message : String(error) };
+}

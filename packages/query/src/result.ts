@@ -1,0 +1,95 @@
+import type { RecallLevel } from './ports.js';
+
+/** The recall signals a query fuses. */
+export type Signal = 'keyword' | 'vector_text' | 'vector_symptom';
+
+/**
+ * The register a result speaks in (seed 001, "three tiers"): what this project learned
+ * (L1/L2 memories), what was seen (L0 evidence, only when asked), or what a manual says (R).
+ */
+export type Tier = 'memory' | 'evidence' | 'reference';
+
+/** The stable reason of an abstention. */
+export const INSUFFICIENT_RECALL = 'insufficient recall';
+
+/** One signal's view of a result: its 1-based rank in that recall, and the raw score. */
+export interface KeywordRank {
+  rank: number;
+  /** BM25 (positive, higher is better). */
+  bm25: number;
+  /**
+   * BM25 in units of one match of a term found in a single node (its IDF, ln((N − 0.5) / 1.5)
+   * over the N indexed nodes): comparable across store sizes, which raw BM25 is not.
+   */
+  bm25_norm: number;
+  /** The searched terms this node holds (seed 000 §9: a partial match is visibly partial). */
+  matched_terms: string[];
+  /** matched_terms / terms searched. */
+  coverage: number;
+}
+
+export interface VectorRank {
+  rank: number;
+  /** Cosine similarity, 1 − distance. */
+  similarity: number;
+}
+
+/** Why a result stands where it stands: every signal's rank, the fused score, the rerank. */
+export interface Ranking {
+  /** The signals this query ran (without a vector side: only `keyword`). */
+  signals: Signal[];
+  keyword: KeywordRank | null;
+  vector_text: VectorRank | null;
+  vector_symptom: VectorRank | null;
+  /** Reciprocal rank fusion (k = 60) in millionths: Σ round(10⁶ / (60 + rank)). */
+  rrf_score_micro: number;
+  rerank: { rank: number; score: number } | null;
+  /** The signals whose score cleared the relevance floor (empty: the row rides on a better one that did). */
+  floor_passed_by: Signal[];
+}
+
+/** A citation: a node the result rests on, walked down the provenance edges. */
+export interface Citation {
+  level: RecallLevel;
+  sha256: string;
+  source: string | null;
+  text: string;
+  /** The step (chunk) of its run, when it has one. */
+  t: number | null;
+}
+
+export interface QueryHit {
+  level: RecallLevel;
+  sha256: string;
+  project: string;
+  text: string;
+  source: string | null;
+  /** The ordering score: the rerank score when reranked, else the fused score (rrf_score_micro / 10⁶). */
+  score: number;
+  tier: Tier;
+  ranking: Ranking;
+  /** L1 parents of an L2 and the L0 evidence below them, depth first; none for R. */
+  parents: Citation[];
+}
+
+export interface QueryResult {
+  results: QueryHit[];
+  abstained: boolean;
+  /** Only when abstained: INSUFFICIENT_RECALL. */
+  reason?: typeof INSUFFICIENT_RECALL;
+  /** How the query ran: the signals used and what was searched for. */
+  recall: {
+    signals: Signal[];
+    /** `failed`: the leg threw; the answer rests on the other signals and `errors` says why. */
+    vector: 'used' | 'not configured' | 'failed';
+    rerank: 'used' | 'not configured' | 'failed';
+    /** The keyword terms (function words and overflow dropped); matched_terms and coverage count them all. */
+    terms: string[];
+    /** Terms left out of the keyword recall itself: the commonest, past the postings budget. */
+    left_out: string[];
+    projects: string[];
+    levels: RecallLevel[];
+    /** Legs that failed and were left out: a thinner answer beats no answer (seed 001). */
+    errors: { leg: 'vector' | 'rerank'; code: string; message: string }[];
+  };
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import type { ItemStore } from '@mem/projector-sqlite';
+import type { Embedder, RecallLevel, VectorHit, VectorKind, VectorRecall } from '../src/ports.js';
+
+/*
+ * Fakes of the vector side that honour its contract: an embedder hashing words into a small
+ * vector (bag of words: texts sharing no word are near-orthogonal), and a vector recall that
+ * filters by project and level before it ranks (filter-then-recall), skipping deleted and
+ * superseded nodes.
+ */
+
+const DIMS = 256;
+
+/** A similarity floor that suits the fake embedder: unrelated texts score well below it. */
+export const FAKE_MIN_SIMILARITY = 0.5;
+
+export function fakeEmbedder(name = 'fake-bag-of-words'): Embedder & { calls: number } {
+  const embedder = {
+    name,
+    dims: DIMS,
+    calls: 0,
+    embed: async (texts: readonly string[]) => {
+      embedder.calls += 1;
+      return texts.map(embedOne);
+    },
+  };
+  return embedder;
+}
+
+function embedOne(text: string): Float32Array {
+  const v = new Float32Array(DIMS);
+  for (const word of text.toLowerCase().split(/[^a-z0-9]+/)) {
+    if (word === '') continue;
+    const digest = createHash('sha256').update(word).digest();
+    v[digest.readUInt16BE(0) % DIMS]! += 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+interface Entry {
+  project: string;
+  level: RecallLevel;
+  sha256: string;
+  kind: VectorKind;
+  vector: Float32Array;
+}
+
+export interface FakeVectorRecall extends VectorRecall {
+  readonly calls: { kind: VectorKind; projects: readonly string[]; levels: readonly RecallLevel[]; limit: number }[];
+}
+
+/**
+ * An exact (brute-force) vector recall over every live node of the projects (text vectors) and
+ * the given symptoms (symptom vectors, keyed by memory text), embedded by `embedder`.
+ */
+export async function fakeVectorRecall(items: ItemStore, projects: readonly string[], symptoms: Record<string, string> = {}, embedder: Embedder = fakeEmbedder()): Promise<FakeVectorRecall> {
+  const entries: Entry[] = [];
+  for (const project of projects) {
+    for (const node of items.nodes({ project })) {
+      const [text, symptom] = await embedder.embed(symptoms[node.text] ? [node.text, symptoms[node.text]!] : [node.text]);
+      entries.push({ project, level: node.level, sha256: node.sha256, kind: 'text', vector: text! });
+      if (symptom) entries.push({ project, level: node.level, sha256: node.sha256, kind: 'symptom', vector: symptom });
+    }
+  }
+  const calls: FakeVectorRecall['calls'] = [];
+  return {
+    calls,
+    recall: async (kind, vector, filter, limit) => {
+      calls.push({ kind, projects: filter.projects, levels: filter.levels, limit });
+      return entries
+        .filter((e) => e.kind === kind && filter.projects.includes(e.project) && filter.levels.includes(e.level))
+        .map((e): VectorHit => ({ project: e.project, level: e.level, sha256: e.sha256, distance: 1 - dot(e.vector, vector) }))
+        .sort((a, b) => a.distance - b.distance || (a.sha256 < b.sha256 ? -1 : 1))
+        .slice(0, limit);
+    },
+    close: async () => {},
+  };
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i += 1) s += a[i]! * b[i]!;
+  return s;
+}

@@ -27,6 +27,9 @@ export function exitCodeFor(error: unknown): number {
 export function describeError(error: unknown, json: boolean): string | null {
   if (error instanceof CommanderError) return null; // commander already printed it
   if (error instanceof VerificationFailed) return null; // the report was printed
+  // A registry operation's refused input: a usage error (exit 2) that keeps its error code.
+  const cause = error instanceof UsageError ? error.cause : undefined;
+  if (isMemError(cause)) return json ? JSON.stringify({ error: cause.toJSON() }) : `mem: ${cause.message} [${cause.code}]`;
   if (json) {
     if (isMemError(error)) return JSON.stringify({ error: error.toJSON() });
     return JSON.stringify({ error: { code: error instanceof UsageError ? 'USAGE' : 'INTERNAL', message: (error as Error).message } });

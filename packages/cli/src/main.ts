@@ -2,9 +2,14 @@ import { Command, CommanderError } from 'commander';
 import { registerEval } from './commands/eval.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerLog } from './commands/log.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerQuery } from './commands/query.js';
 import { registerRebuild } from './commands/rebuild.js';
+import { registerServe } from './commands/serve.js';
 import { registerVerify } from './commands/verify.js';
 import { describeError, exitCodeFor } from './exit.js';
+import { registerRegistryCommands } from './registry-commands.js';
+import { OPERATIONS } from '@mem/registry';
 import { processIO, type CliIO } from './io.js';
 import { VERSION } from './version.js';
 
@@ -22,9 +27,13 @@ export function buildProgram(io: CliIO): Command {
     .showHelpAfterError('(run with --help for usage)');
   registerLog(program, io);
   registerIngest(program, io);
+  registerQuery(program, io);
   registerEval(program, io);
   registerRebuild(program, io);
   registerVerify(program, io);
+  registerServe(program, io);
+  registerMcp(program, io);
+  registerRegistryCommands(program, io, OPERATIONS);
   for (const command of program.commands) applyExitOverride(command);
   return program;
 }

@@ -22,6 +22,16 @@ export const ERROR_CODES = [
   'BUDGET_EXCEEDED',
   'MODEL_FAILED',
   'TIMEOUT',
+  /** No credential, or one that is unknown, revoked, expired or wrong. Says nothing more. */
+  'UNAUTHENTICATED',
+  /** The credential is valid but does not reach this project; names the project, never its contents. */
+  'FORBIDDEN',
+  /** The project is reachable but the credential lacks a capability (admin, may_write_rules); names it. */
+  'CAPABILITY_REQUIRED',
+  /** Too many requests for this credential; `details.retry_after_s` says when to try again. */
+  'RATE_LIMITED',
+  /** A request body over the size limit; `details.limit_bytes` names the limit. */
+  'PAYLOAD_TOO_LARGE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -5,8 +5,14 @@ import { PAGE_SIZE } from './open-database.js';
 import { fsyncFile, removeDatabaseFiles } from './store-files.js';
 import { writeMeta } from './store-meta.js';
 
+/** Every table whose rows carry the `project` they were projected from, in copy order. */
+export const DATA_TABLES = ['node', 'edge', 'run', 'chunk', 'gate', 'tombstone', 'ingest_job', 'projection_state'] as const;
+
+/** Tables projected from the `_system` log alone (no `project` column): identity. */
+export const SYSTEM_TABLES = ['principal', 'registered_project', 'membership', 'token'] as const;
+
 /** Every table a projected row lives in, in copy order. projector_meta and schema_migrations are written fresh. */
-export const DATA_TABLES = ['node', 'edge', 'run', 'chunk', 'gate', 'tombstone', 'projection_state'] as const;
+const COPIED_TABLES = [...DATA_TABLES, ...SYSTEM_TABLES] as const;
 
 /** FTS5's own tables behind node_fts (external content: no _content table). */
 const FTS_SHADOW_TABLES = ['node_fts_config', 'node_fts_data', 'node_fts_docsize', 'node_fts_idx'] as const;
@@ -45,7 +51,7 @@ export function writeCanonicalCopy(source: string, ftsSource: string, out: strin
     db.transaction(() => {
       // `SELECT *` between identical schemas lets SQLite copy raw records in key order (the
       // transfer optimisation): the same rows give the same pages.
-      for (const table of DATA_TABLES) db.exec(`INSERT INTO main.${table} SELECT * FROM live.${table}`);
+      for (const table of COPIED_TABLES) db.exec(`INSERT INTO main.${table} SELECT * FROM live.${table}`);
       for (const table of FTS_SHADOW_TABLES) {
         db.exec(`DELETE FROM main.${table}`);
         db.exec(`INSERT INTO main.${table} SELECT * FROM fts.${table}`);

@@ -1,4 +1,4 @@
-import { MemError, type EventOf, type LogEvent } from '@mem/core';
+import { MemError, SYSTEM_PROJECT, type EventOf, type LogEvent } from '@mem/core';
 import { canonicalJson } from './canonical-json.js';
 import { nodeId } from './node-id.js';
 import type { PlannedWrite } from './planned-write.js';
@@ -30,6 +30,17 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
     case 'recovery':
       // A torn line was dropped: nothing to project, only the position advances.
       return [];
+    case 'principal_added':
+    case 'project_added':
+    case 'member_added':
+    case 'member_removed':
+    case 'token_minted':
+    case 'token_revoked':
+      return identity(event);
+    case 'ingest_accepted':
+      return [{ statement: 'acceptIngest', params: acceptIngest(event) }];
+    case 'ingest_finished':
+      return [{ statement: 'finishIngest', params: finishIngest(event) }];
     default:
       return unknownType(event);
   }
@@ -174,6 +185,74 @@ function tombstone(e: EventOf<'tombstone'>): PlannedWrite[] {
     { statement: 'insertTombstone', params: { project: e.project, target: e.target, reason: e.reason, seq: e.seq, ts: e.ts } },
     { statement: 'applyTombstone', params: { project: e.project, target: e.target } },
   ];
+}
+
+type IdentityEvent = EventOf<'principal_added' | 'project_added' | 'member_added' | 'member_removed' | 'token_minted' | 'token_revoked'>;
+
+/**
+ * Trigger: an identity event in a project's own log (only a hand-made `mem log append` can put
+ * one there). Why: authority is granted by `_system` alone; the log is append-only, so refusing
+ * would make every later rebuild fail. Outcome: it projects nothing, only the position advances.
+ */
+function identity(event: IdentityEvent): PlannedWrite[] {
+  if (event.project !== SYSTEM_PROJECT) return [];
+  const at = { seq: event.seq, ts: event.ts };
+  switch (event.type) {
+    case 'principal_added':
+      return [{ statement: 'addPrincipal', params: { name: event.name, ...at } }];
+    case 'project_added':
+      return [{ statement: 'addProject', params: { name: event.name, ...at } }];
+    case 'member_added':
+      return [{ statement: 'addMember', params: { project: event.project_name, principal: event.principal, ...at } }];
+    case 'member_removed':
+      return [{ statement: 'removeMember', params: { project: event.project_name, principal: event.principal } }];
+    case 'token_minted':
+      return [
+        {
+          statement: 'insertToken',
+          params: {
+            token_id: event.token_id,
+            label: event.label,
+            principal: event.principal,
+            projects: canonicalJson(event.projects),
+            capabilities: canonicalJson(event.capabilities),
+            expires_at: event.expires_at,
+            secret_sha256: event.secret_sha256,
+            ...at,
+          },
+        },
+      ];
+    case 'token_revoked':
+      return [{ statement: 'revokeToken', params: { token_id: event.token_id, reason: event.reason ?? null, ...at } }];
+  }
+}
+
+function acceptIngest(e: EventOf<'ingest_accepted'>) {
+  return {
+    project: e.project,
+    job_id: e.job_id,
+    ingest_id: e.ingest_id,
+    source: e.source,
+    format: e.format,
+    records: e.records.length,
+    principal: e.writer.principal ?? null,
+    token_label: e.writer.token ?? null,
+    seq: e.seq,
+    ts: e.ts,
+  };
+}
+
+function finishIngest(e: EventOf<'ingest_finished'>) {
+  return {
+    project: e.project,
+    job_id: e.job_id,
+    status: e.status,
+    chunks: e.chunks,
+    appended: e.appended,
+    error: e.error === undefined ? null : canonicalJson(e.error),
+    seq: e.seq,
+    ts: e.ts,
+  };
 }
 
 function bit(value: boolean): 0 | 1 {

@@ -102,6 +102,66 @@ export interface ApplyTombstoneParams {
   target: string;
 }
 
+/** principal_added / project_added: a name, first occurrence wins. */
+export interface AddNameParams {
+  name: string;
+  seq: number;
+  ts: string;
+}
+
+export interface MembershipParams {
+  project: string;
+  principal: string;
+  seq: number;
+  ts: string;
+}
+
+export interface InsertTokenParams {
+  token_id: string;
+  label: string;
+  principal: string;
+  /** Canonical JSON: "*" or a sorted list. */
+  projects: string;
+  /** Canonical JSON: a sorted list. */
+  capabilities: string;
+  expires_at: string | null;
+  secret_sha256: string;
+  seq: number;
+  ts: string;
+}
+
+export interface RevokeTokenParams {
+  token_id: string;
+  reason: string | null;
+  seq: number;
+  ts: string;
+}
+
+export interface AcceptIngestParams {
+  project: string;
+  job_id: string;
+  ingest_id: string;
+  source: string;
+  format: string;
+  records: number;
+  principal: string | null;
+  token_label: string | null;
+  seq: number;
+  ts: string;
+}
+
+export interface FinishIngestParams {
+  project: string;
+  job_id: string;
+  status: 'done' | 'failed';
+  chunks: number;
+  appended: number;
+  /** Canonical JSON of `{code, message}`, or null. */
+  error: string | null;
+  seq: number;
+  ts: string;
+}
+
 /** One write an event plans: a named statement and its parameters. */
 export type PlannedWrite =
   | { statement: 'insertNode'; params: InsertNodeParams }
@@ -113,6 +173,14 @@ export type PlannedWrite =
   | { statement: 'insertChunk'; params: InsertChunkParams }
   | { statement: 'insertGate'; params: InsertGateParams }
   | { statement: 'insertTombstone'; params: TombstoneParams }
-  | { statement: 'applyTombstone'; params: ApplyTombstoneParams };
+  | { statement: 'applyTombstone'; params: ApplyTombstoneParams }
+  | { statement: 'addPrincipal'; params: AddNameParams }
+  | { statement: 'addProject'; params: AddNameParams }
+  | { statement: 'addMember'; params: MembershipParams }
+  | { statement: 'removeMember'; params: Omit<MembershipParams, 'seq' | 'ts'> }
+  | { statement: 'insertToken'; params: InsertTokenParams }
+  | { statement: 'revokeToken'; params: RevokeTokenParams }
+  | { statement: 'acceptIngest'; params: AcceptIngestParams }
+  | { statement: 'finishIngest'; params: FinishIngestParams };
 
 export type StatementName = PlannedWrite['statement'];

@@ -12,7 +12,24 @@ import { OUTPUT_PATH, storeFiles } from './store-files.js';
 const VERSION = 1;
 
 /** Every event type except `recovery`, which only advances the position. */
-const HANDLES: readonly EventType[] = ['run', 'chunk', 'gate', 'evidence', 'memory', 'run_end', 'reference', 'tombstone'];
+const HANDLES: readonly EventType[] = [
+  'run',
+  'chunk',
+  'gate',
+  'evidence',
+  'memory',
+  'run_end',
+  'reference',
+  'tombstone',
+  'principal_added',
+  'project_added',
+  'member_added',
+  'member_removed',
+  'token_minted',
+  'token_revoked',
+  'ingest_accepted',
+  'ingest_finished',
+];
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { DATA_TABLES } from './canonical-copy.js';
+import { SYSTEM_PROJECT } from '@mem/core';
+import { DATA_TABLES, SYSTEM_TABLES } from './canonical-copy.js';
 import { openStore } from './open-store.js';
 import { sealStore } from './seal.js';
 import { removeDatabaseFiles, storeFiles } from './store-files.js';
@@ -23,6 +24,7 @@ export function resetStore(stateDir: string, version: number, project?: string):
     const { db } = handle;
     db.transaction(() => {
       for (const table of DATA_TABLES) db.prepare(`DELETE FROM ${table} WHERE project = ?`).run(project);
+      if (project === SYSTEM_PROJECT) for (const table of SYSTEM_TABLES) db.exec(`DELETE FROM ${table}`);
       handle.statements.markUnsealed.run();
       handle.statements.markFtsStale.run();
     }).immediate();

@@ -82,6 +82,45 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   applyTombstone: `
     UPDATE node SET deleted_at = (SELECT ts FROM tombstone WHERE project = @project AND target = @target)
     WHERE project = @project AND sha256 = @target AND deleted_at IS NULL`,
+
+  // Identity (the `_system` log only). The first event of a name or token id wins; the
+  // registry refuses duplicates before it appends, so these conflicts only guard a hand edit.
+  addPrincipal: `
+    INSERT INTO principal (name, added_seq, added_ts) VALUES (@name, @seq, @ts)
+    ON CONFLICT DO NOTHING`,
+
+  addProject: `
+    INSERT INTO registered_project (name, added_seq, added_ts) VALUES (@name, @seq, @ts)
+    ON CONFLICT DO NOTHING`,
+
+  addMember: `
+    INSERT INTO membership (project, principal, added_seq, added_ts) VALUES (@project, @principal, @seq, @ts)
+    ON CONFLICT DO NOTHING`,
+
+  removeMember: `
+    DELETE FROM membership WHERE project = @project AND principal = @principal`,
+
+  insertToken: `
+    INSERT INTO token (token_id, label, principal, projects, capabilities, expires_at, secret_sha256, created_seq, created_ts, revoked_seq, revoked_ts, revoke_reason)
+    VALUES (@token_id, @label, @principal, @projects, @capabilities, @expires_at, @secret_sha256, @seq, @ts, NULL, NULL, NULL)
+    ON CONFLICT DO NOTHING`,
+
+  // The first revocation wins; a later one of the same token changes nothing.
+  revokeToken: `
+    UPDATE token SET revoked_seq = @seq, revoked_ts = @ts, revoke_reason = @reason
+    WHERE token_id = @token_id AND revoked_seq IS NULL`,
+
+  // Ingest jobs: the first acceptance of an ingest_id (or job id) in a project wins.
+  acceptIngest: `
+    INSERT INTO ingest_job (project, job_id, ingest_id, source, format, records, accepted_seq, accepted_ts, principal, token_label,
+                            status, chunks, appended, error, finished_seq, finished_ts)
+    VALUES (@project, @job_id, @ingest_id, @source, @format, @records, @seq, @ts, @principal, @token_label,
+            NULL, NULL, NULL, NULL, NULL, NULL)
+    ON CONFLICT DO NOTHING`,
+
+  finishIngest: `
+    UPDATE ingest_job SET status = @status, chunks = @chunks, appended = @appended, error = @error, finished_seq = @seq, finished_ts = @ts
+    WHERE project = @project AND job_id = @job_id AND finished_seq IS NULL`,
 };
 
 /** Shell-only statements: position bookkeeping, never planned by an event. */

@@ -153,6 +153,15 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
     }
     case 'reference': // reference notes are not rendered yet; the event only advances the position
     case 'recovery':
+    // Administration and ingest-job bookkeeping render no note: the memory they lead to does.
+    case 'principal_added':
+    case 'project_added':
+    case 'member_added':
+    case 'member_removed':
+    case 'token_minted':
+    case 'token_revoked':
+    case 'ingest_accepted':
+    case 'ingest_finished':
       return NO_EFFECT;
     default:
       throw unknownEventType(event);

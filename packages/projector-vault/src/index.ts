@@ -8,3 +8,4 @@ export { managedPaths, renderProjectNotes } from './notes.js';
 export { planVaultChanges, type ExistingFile, type UnreadableFile, type VaultPlan } from './plan.js';
 export { evidenceNotePath, indexNotePath, queryNotePath, queryTitle, sourceSlug } from './paths.js';
 export { readVaultNotes, type VaultNote } from './reader.js';
+export { readVaultSkills, type VaultSkill } from './skills-reader.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MemError } from '../errors.js';
 import { envelopeHead, envelopeTail, writerSchema } from './envelope.js';
 import {
   chunkShape,
@@ -11,6 +12,15 @@ import {
   runShape,
   tombstoneShape,
 } from './payloads.js';
+import {
+  memberAddedShape,
+  memberRemovedShape,
+  principalAddedShape,
+  projectAddedShape,
+  tokenMintedShape,
+  tokenRevokedShape,
+} from './admin-payloads.js';
+import { ingestAcceptedShape, ingestFinishedShape } from './ingest-payloads.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -60,9 +70,39 @@ const runEnd = defineEvent('run_end', runEndShape, (value, ctx) => {
 const reference = defineEvent('reference', referenceShape);
 const tombstone = defineEvent('tombstone', tombstoneShape);
 const recovery = defineEvent('recovery', recoveryShape);
+const principalAdded = defineEvent('principal_added', principalAddedShape);
+const projectAdded = defineEvent('project_added', projectAddedShape);
+const memberAdded = defineEvent('member_added', memberAddedShape);
+const memberRemoved = defineEvent('member_removed', memberRemovedShape);
+const tokenMinted = defineEvent('token_minted', tokenMintedShape);
+const tokenRevoked = defineEvent('token_revoked', tokenRevokedShape);
+const ingestAccepted = defineEvent('ingest_accepted', ingestAcceptedShape);
+const ingestFinished = defineEvent('ingest_finished', ingestFinishedShape, (value, ctx) => {
+  if ((value.status === 'failed') !== (value.error !== undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['error'], message: 'expected an error exactly when status is "failed"' });
+  }
+});
 
 /** Every event type mem knows, in catalogue order. */
-export const EVENT_DEFINITIONS = [run, chunk, gate, evidence, memory, runEnd, reference, tombstone, recovery] as const;
+export const EVENT_DEFINITIONS = [
+  run,
+  chunk,
+  gate,
+  evidence,
+  memory,
+  runEnd,
+  reference,
+  tombstone,
+  recovery,
+  principalAdded,
+  projectAdded,
+  memberAdded,
+  memberRemoved,
+  tokenMinted,
+  tokenRevoked,
+  ingestAccepted,
+  ingestFinished,
+] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
 export type EventType = (typeof EVENT_DEFINITIONS)[number]['type'];
@@ -78,6 +118,14 @@ export const payloadSchema = z.discriminatedUnion('type', [
   reference.payload,
   tombstone.payload,
   recovery.payload,
+  principalAdded.payload,
+  projectAdded.payload,
+  memberAdded.payload,
+  memberRemoved.payload,
+  tokenMinted.payload,
+  tokenRevoked.payload,
+  ingestAccepted.payload,
+  ingestFinished.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -91,6 +139,14 @@ export const eventSchema = z.discriminatedUnion('type', [
   reference.event,
   tombstone.event,
   recovery.event,
+  principalAdded.event,
+  projectAdded.event,
+  memberAdded.event,
+  memberRemoved.event,
+  tokenMinted.event,
+  tokenRevoked.event,
+  ingestAccepted.event,
+  ingestFinished.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;
@@ -112,7 +168,7 @@ export function isEventType(type: unknown): type is EventType {
 /** Field order of a logged event of `type`: envelope head, `type`, `writer`, payload, `prev`. */
 export function eventKeyOrder(type: EventType): readonly string[] {
   const order = keyOrders.get(type);
-  if (!order) throw new Error(`unknown event type ${type}`);
+  if (!order) throw new MemError('UNKNOWN_EVENT_TYPE', `unknown event type ${JSON.stringify(type)}: expected one of ${EVENT_TYPES.join(', ')}`, { type });
   return order;
 }
 

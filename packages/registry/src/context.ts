@@ -1,0 +1,20 @@
+import type { Engine } from '@mem/engine';
+import type { QueryDeps } from '@mem/query';
+import type { IngestJobs } from './jobs/ingest-jobs.js';
+import type { KeyedSerial } from './serial.js';
+import type { ProjectionStores } from './stores.js';
+
+/** What operation implementations work with: one data root, its stores and its job runner. */
+export interface RegistryContext {
+  engine: Engine;
+  stores: ProjectionStores;
+  jobs: IngestJobs;
+  env: NodeJS.ProcessEnv;
+  /** mem's version, as /version reports it. */
+  version: string;
+  now: () => Date;
+  /** Check-then-append sections, one at a time per key (`_system`, `ingest:<project>`). */
+  serial: KeyedSerial;
+  /** The vector side of a query (embedder, pgvector recall, reranker) when configured; keyword-only without. */
+  queryDeps?: Omit<QueryDeps, 'items'>;
+}

@@ -1,0 +1,60 @@
+import { MemError, sha256Hex } from '@mem/core';
+
+type Entry = { state: 'in_flight'; fingerprint: string } | { state: 'done'; fingerprint: string; output: unknown; at: number };
+
+/** How long an outcome is remembered, and how many at most (oldest forgotten first). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_MAX_KEYS = 10_000;
+
+/**
+ * Idempotency keys on writes (seed 000 §6): the first call with a key runs, its outcome is
+ * recorded, and a retry with the same key and the same request gets that outcome without
+ * running again; a retry while the first is still running is CONFLICT (the outcome is not
+ * known yet), and so is the same key with a different request. Keys are per credential.
+ * Failures are not recorded: a failed write changed nothing, so retrying it is safe.
+ *
+ * Held in memory: a restart forgets the keys (an accepted ingest stays idempotent through its
+ * ingest_id, which the log holds). Outcomes may carry a minted token's secret, which must
+ * never be written anywhere, so persisting them is not an option.
+ */
+export class IdempotencyStore {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async run<T>(scope: string, key: string, request: unknown, fn: () => Promise<T>): Promise<T> {
+    if (key.length === 0 || key.length > 255) {
+      throw new MemError('INVALID_INPUT', 'Idempotency-Key: expected 1-255 characters', { field: 'Idempotency-Key', expected: '1-255 characters' });
+    }
+    const id = `${scope}\u0000${key}`;
+    const fingerprint = sha256Hex(JSON.stringify(request) ?? 'undefined');
+    this.expire();
+    const entry = this.entries.get(id);
+    if (entry && entry.fingerprint !== fingerprint) {
+      throw new MemError('CONFLICT', 'Idempotency-Key was already used for a different request', { field: 'Idempotency-Key' });
+    }
+    if (entry?.state === 'in_flight') {
+      throw new MemError('CONFLICT', 'a request with this Idempotency-Key is still in flight; retry once it has answered', { field: 'Idempotency-Key', state: 'in_flight' });
+    }
+    if (entry?.state === 'done') return entry.output as T;
+    this.entries.set(id, { state: 'in_flight', fingerprint });
+    try {
+      const output = await fn();
+      this.entries.delete(id);
+      this.entries.set(id, { state: 'done', fingerprint, output, at: this.now() });
+      return output;
+    } catch (error) {
+      this.entries.delete(id);
+      throw error;
+    }
+  }
+
+  private expire(): void {
+    const cutoff = this.now() - IDEMPOTENCY_TTL_MS;
+    // Map iteration is insertion order: the oldest outcomes come first.
+    for (const [id, entry] of this.entries) {
+      if (this.entries.size <= IDEMPOTENCY_MAX_KEYS && (entry.state === 'in_flight' || entry.at > cutoff)) break;
+      if (entry.state === 'done') this.entries.delete(id);
+    }
+  }
+}

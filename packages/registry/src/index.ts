@@ -1,0 +1,21 @@
+export { Registry, type InvokeOptions } from './registry.js';
+export { openRegistry, type OpenRegistryOptions } from './open.js';
+export { OPERATIONS } from './ops/index.js';
+export {
+  defineOperation,
+  type AnyOperation,
+  type Authorization,
+  type CliCommand,
+  type CliOption,
+  type HttpMethod,
+  type HttpRoute,
+  type McpTool,
+  type Operation,
+} from './operation.js';
+export { canReach, localCaller, anonymousCaller, writerOf, type Caller, type Surface } from './caller.js';
+export { authorize } from './authorize.js';
+export { inputJsonSchema, outputJsonSchema, type JsonSchema } from './json-schema.js';
+export { IDEMPOTENCY_ARGUMENT, mcpTools, type McpToolGroup } from './mcp-tools.js';
+export type { RegistryContext } from './context.js';
+export type { LiveJob } from './jobs/ingest-jobs.js';
+export { CALLER_ERROR_CODES, isCallerError } from './caller-errors.js';

@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hasErrorCode, type LogEvent } from '@mem/core';
+import { callerFor, mint, registryAt, seedIdentity, tempDataRoot, until } from '../../../test/api/support.js';
+import type { Caller } from './caller.js';
+import type { Registry } from './registry.js';
+
+const SHORT_CLAUDE = new URL('../../../test/fixtures/transcripts/claude/spotter-short.jsonl', import.meta.url);
+const PLANTED = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function open(root: string, runJobs = true): Promise<Registry> {
+  const registry = await registryAt(root, { runJobs });
+  cleanups.push(() => registry.close());
+  return registry;
+}
+
+async function setup(runJobs = true): Promise<{ root: string; registry: Registry; alice: Caller; secret: string }> {
+  const { root, cleanup } = tempDataRoot(['alpha']);
+  cleanups.push(cleanup);
+  const registry = await open(root, runJobs);
+  await seedIdentity(registry, { alice: ['alpha'] });
+  const token = await mint(registry, { principal: 'alice', label: 'agent' });
+  return { root, registry, alice: await callerFor(registry, token.secret), secret: token.secret };
+}
+
+async function events(registry: Registry, project: string): Promise<LogEvent[]> {
+  const out: LogEvent[] = [];
+  for await (const { event } of registry.context.engine.log.read(project)) out.push(event);
+  return out;
+}
+
+const records = [
+  { role: 'user', text: 'Why did uploads over 10KB fail behind the gateway?' },
+  { role: 'assistant', text: `Root cause: the ingress buffered bodies in 8KB. Fixed by raising client_body_buffer_size. Key was ${PLANTED}` },
+];
+
+type Job = { job_id: string; status: string; status_url: string };
+
+describe('ingest jobs', () => {
+  it('accepts records as an event, runs the standing queries over them, and reports done', async () => {
+    const { registry, alice } = await setup();
+    const job = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:t1', ingest_id: 'batch-1', records })) as Job;
+    expect(job).toMatchObject({ ingest_id: 'batch-1', project: 'alpha', status_url: `/memory/ingest/${job.job_id}` });
+    const done = await until(async () => {
+      const status = (await registry.invoke('ingest_status', alice, { job_id: job.job_id })) as { status: string };
+      return status.status === 'done' ? status : undefined;
+    });
+    expect(done).toMatchObject({ records: 2, format: 'records', chunks: 1, error: null });
+    const log = await events(registry, 'alpha');
+    expect(log[0]).toMatchObject({ type: 'ingest_accepted', job_id: job.job_id, writer: { kind: 'api', principal: 'alice', token: 'agent' } });
+    expect(log.some((e) => e.type === 'chunk' && e.source === 'agent:t1')).toBe(true);
+    expect(log.filter((e) => e.type === 'ingest_finished')).toHaveLength(1);
+  });
+
+  it('the same ingest_id is the same job while it runs, and a conflict naming it once done; one set of events', async () => {
+    const { registry, alice } = await setup(false);
+    const first = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:t1', ingest_id: 'same', records })) as Job;
+    const again = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:t1', ingest_id: 'same', records })) as Job;
+    expect(again.job_id).toBe(first.job_id);
+    expect(again.status).toBe('queued');
+    // This registry does not run jobs (`mem serve --no-jobs`): a second one on the root runs it.
+    const runner = await open(registry.context.engine.paths.root);
+    await runner.context.jobs.idle();
+    await until(async () => ((await runner.context.stores.fresh()).control.ingestJob(first.job_id)?.status === 'done' ? true : undefined));
+    let conflict: unknown;
+    try {
+      await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:t1', ingest_id: 'same', records });
+    } catch (error) {
+      conflict = error;
+    }
+    expect(hasErrorCode(conflict, 'CONFLICT')).toBe(true);
+    expect((conflict as { details: unknown }).details).toMatchObject({ job_id: first.job_id, status: 'done', status_url: `/memory/ingest/${first.job_id}` });
+    const log = await events(registry, 'alpha');
+    expect(log.filter((e) => e.type === 'ingest_accepted')).toHaveLength(1);
+    expect(log.filter((e) => e.type === 'ingest_finished')).toHaveLength(1);
+  });
+
+  it('without ingest_id, the batch content is the key', async () => {
+    const { registry, alice } = await setup(false);
+    const a = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:x', records })) as Job & { ingest_id: string };
+    const b = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:x', records })) as Job & { ingest_id: string };
+    expect(b.job_id).toBe(a.job_id);
+    expect(a.ingest_id).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('reads a posted Claude Code transcript with the same adapter as files, scrubbing secrets before the log', async () => {
+    const { root, registry, alice } = await setup();
+    const transcript = readFileSync(SHORT_CLAUDE, 'utf8') + JSON.stringify({ type: 'user', uuid: '11111111-2222-4333-8444-999999999999', sessionId: 's', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: `my key is ${PLANTED}` } }) + '\n';
+    const job = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:t2', transcript, format: 'claude' })) as Job;
+    await registry.context.jobs.idle();
+    expect((await registry.invoke('ingest_status', alice, { job_id: job.job_id })) as object).toMatchObject({ status: 'done', format: 'claude' });
+    const accepted = (await events(registry, 'alpha'))[0] as { records: { source: string; text: string }[] };
+    expect(accepted.records.length).toBeGreaterThan(3);
+    expect(accepted.records[0]!.source).toMatch(/^claude:/);
+    const log = readFileSync(join(root, 'log', 'alpha', '000001.jsonl'), 'utf8');
+    expect(log).not.toContain(PLANTED);
+    expect(log).toContain('[REDACTED:');
+  });
+
+  it('refuses bad input before anything is written', async () => {
+    const { registry, alice } = await setup(false);
+    const bad = [
+      { project: 'alpha', source: 'agent:x' },
+      { project: 'alpha', source: 'agent:x', records, transcript: 'x' },
+      { project: 'alpha', source: 'agent:x', records, format: 'claude' },
+      { project: 'alpha', source: 'agent:x', records: [{ role: 'robot', text: 'hi' }] },
+      { project: 'alpha', source: 'agent x', records },
+      { project: 'alpha', source: 'agent:x', transcript: 'not a transcript\n{"also": "not"}\n' },
+      { project: 'alpha', source: 'agent:x', records, extra: 1 },
+    ];
+    for (const input of bad) {
+      let error: unknown;
+      try {
+        await registry.invoke('ingest_submit', alice, input);
+      } catch (e) {
+        error = e;
+      }
+      expect(hasErrorCode(error, 'INVALID_INPUT'), JSON.stringify(input).slice(0, 80)).toBe(true);
+    }
+    expect((await registry.context.engine.log.head('alpha')).seq).toBe(0);
+  });
+
+  it('a project without standing queries is refused by name, nothing written', async () => {
+    const { registry } = await setup(false);
+    const { root } = registry.context.engine.paths;
+    await registry.invoke('project_add', registry.local('local:test'), { name: 'bare' });
+    await registry.invoke('member_add', registry.local('local:test'), { project: 'bare', principal: 'alice' });
+    const caller = await callerFor(registry, (await mint(registry, { principal: 'alice' })).secret);
+    let error: unknown;
+    try {
+      await registry.invoke('ingest_submit', caller, { project: 'bare', source: 'agent:x', records });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID', details: { file: 'queries/bare.yaml' } });
+    expect((error as Error).message).not.toContain(root);
+    expect((await registry.context.engine.log.head('bare')).seq).toBe(0);
+  });
+
+  it('a job accepted before a restart completes after it', async () => {
+    const { root, registry, alice } = await setup(false);
+    const job = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:t3', records })) as Job;
+    expect(((await registry.invoke('ingest_status', alice, { job_id: job.job_id })) as { status: string }).status).toBe('queued');
+    await registry.close();
+    const restarted = await open(root);
+    await restarted.context.jobs.idle();
+    const after = (await restarted.invoke('ingest_status', alice, { job_id: job.job_id })) as { status: string };
+    expect(after.status).toBe('done');
+  });
+});

@@ -1,0 +1,73 @@
+import { inputJsonSchema, type JsonSchema } from './json-schema.js';
+import type { AnyOperation } from './operation.js';
+
+/** One MCP tool and the operations behind it. */
+export interface McpToolGroup {
+  name: string;
+  description: string;
+  /** The input field that picks the operation when several share the tool (e.g. `action`). */
+  selectField: string | null;
+  /** Operations by the value of `selectField` (the one operation under `''` when unfolded). */
+  operations: ReadonlyMap<string, AnyOperation>;
+  inputSchema: JsonSchema;
+  /** Derived from the operations' class, never written by hand. */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+}
+
+/** The argument a write tool takes as its idempotency key. */
+export const IDEMPOTENCY_ARGUMENT = 'idempotency_key';
+
+/**
+ * The MCP projection of the registry: operations grouped by tool, with annotations derived
+ * from read/write class (read-only only if every operation is a read; destructive if any is;
+ * idempotent only if all are) and one input schema per tool.
+ */
+export function mcpTools(operations: readonly AnyOperation[]): McpToolGroup[] {
+  const byTool = new Map<string, AnyOperation[]>();
+  for (const op of operations) byTool.set(op.mcp.tool, [...(byTool.get(op.mcp.tool) ?? []), op]);
+  return [...byTool].map(([name, ops]) => {
+    const folded = ops.length > 1;
+    const selectField = folded ? ops[0]!.mcp.select?.field ?? null : null;
+    if (folded && (selectField === null || ops.some((op) => op.mcp.select?.field !== selectField))) {
+      throw new Error(`MCP tool ${name} folds ${ops.map((op) => op.name).join(', ')}: each needs mcp.select on one field`);
+    }
+    const operationsByValue = new Map<string, AnyOperation>(ops.map((op) => [folded ? op.mcp.select!.value : '', op]));
+    const readOnly = ops.every((op) => op.kind === 'read');
+    return {
+      name,
+      description: ops.find((op) => op.mcp.description)?.mcp.description ?? ops[0]!.summary,
+      selectField,
+      operations: operationsByValue,
+      inputSchema: toolSchema(ops, selectField),
+      annotations: {
+        readOnlyHint: readOnly,
+        destructiveHint: !readOnly && ops.some((op) => op.destructive === true),
+        idempotentHint: ops.every((op) => op.idempotent),
+        openWorldHint: false,
+      },
+    };
+  });
+}
+
+function toolSchema(ops: readonly AnyOperation[], selectField: string | null): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required = new Set<string>();
+  for (const op of ops) {
+    const schema = inputJsonSchema(op);
+    const props = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
+    for (const [key, value] of Object.entries(props)) {
+      const note = selectField ? { description: `${String(value['description'] ?? '')}${value['description'] ? ' ' : ''}(${selectField}: ${ops.filter((o) => key in ((inputJsonSchema(o)['properties'] ?? {}) as object)).map((o) => o.mcp.select!.value).join(', ')})` } : {};
+      properties[key] = properties[key] && JSON.stringify(properties[key]) !== JSON.stringify({ ...value, ...note }) ? { anyOf: [properties[key], value], ...note } : { ...value, ...note };
+    }
+    // Unfolded: the operation's required fields are the tool's. Folded: each action says its own.
+    if (!selectField) for (const key of (schema['required'] ?? []) as string[]) required.add(key);
+  }
+  if (ops.some((op) => op.kind === 'write')) {
+    properties[IDEMPOTENCY_ARGUMENT] = { type: 'string', minLength: 1, maxLength: 255, description: 'a retried write with the same key is not applied twice' };
+  }
+  if (selectField) {
+    properties[selectField] = { type: 'string', enum: ops.map((op) => op.mcp.select!.value), description: 'which operation of this tool to run' };
+    required.add(selectField);
+  }
+  return { type: 'object', properties, required: [...required], additionalProperties: false };
+}

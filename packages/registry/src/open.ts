@@ -1,0 +1,44 @@
+import type { Engine } from '@mem/engine';
+import type { QueryDeps } from '@mem/query';
+import type { RegistryContext } from './context.js';
+import { IngestJobs, type LiveJob } from './jobs/ingest-jobs.js';
+import { OPERATIONS } from './ops/index.js';
+import { Registry } from './registry.js';
+import { KeyedSerial } from './serial.js';
+import { ProjectionStores } from './stores.js';
+
+export interface OpenRegistryOptions {
+  engine: Engine;
+  version: string;
+  env?: NodeJS.ProcessEnv;
+  /** Run accepted ingest jobs in this process (default true); false accepts and records only. */
+  runJobs?: boolean;
+  now?: () => Date;
+  queryDeps?: Omit<QueryDeps, 'items'>;
+  onJobError?: (job: LiveJob, error: unknown) => void;
+}
+
+/**
+ * The registry over one data root, ready to serve: projections caught up, and (when it runs
+ * jobs) every job the log accepted and never finished queued again.
+ */
+export async function openRegistry(options: OpenRegistryOptions): Promise<Registry> {
+  const env = options.env ?? process.env;
+  const stores = new ProjectionStores(options.engine);
+  await stores.open();
+  const runJobs = options.runJobs ?? true;
+  const jobs = new IngestJobs({ engine: options.engine, stores, env, run: runJobs, ...(options.onJobError ? { onError: options.onJobError } : {}) });
+  const context: RegistryContext = {
+    engine: options.engine,
+    stores,
+    jobs,
+    env,
+    version: options.version,
+    now: options.now ?? (() => new Date()),
+    serial: new KeyedSerial(),
+    ...(options.queryDeps ? { queryDeps: options.queryDeps } : {}),
+  };
+  const registry = new Registry(context, OPERATIONS);
+  if (runJobs) jobs.resume((await stores.fresh()).control.unfinishedIngestJobs());
+  return registry;
+}

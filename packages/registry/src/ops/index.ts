@@ -1,0 +1,34 @@
+import type { AnyOperation } from '../operation.js';
+import { principalAdd, principalList } from './admin-principals.js';
+import { memberAdd, memberRemove, projectAdd } from './admin-projects.js';
+import { tokenList, tokenMint, tokenRevoke } from './admin-tokens.js';
+import { ingestStatus, ingestSubmit } from './ingest.js';
+import { projectionStatus, verify } from './log.js';
+import { health, version } from './probes.js';
+import { projectList, projectNotes, projectStatus } from './projects.js';
+import { query } from './query.js';
+import { skillGet, skillList } from './skills.js';
+
+/** Every operation mem offers, in the order the surfaces list them. */
+export const OPERATIONS: readonly AnyOperation[] = [
+  health,
+  version,
+  query,
+  ingestSubmit,
+  ingestStatus,
+  projectList,
+  projectStatus,
+  projectNotes,
+  skillList,
+  skillGet,
+  projectionStatus,
+  verify,
+  principalAdd,
+  principalList,
+  projectAdd,
+  memberAdd,
+  memberRemove,
+  tokenMint,
+  tokenList,
+  tokenRevoke,
+];

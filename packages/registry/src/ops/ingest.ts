@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { MemError, hasErrorCode, ingestIdField, jobIdField, sha256Hex } from '@mem/core';
+import { loadStandingQueries } from '@mem/ingest';
+import type { IngestJobRow } from '@mem/projector-sqlite';
+import { randomUUID } from 'node:crypto';
+import { canReach, requireReach, writerOf, type Caller } from '../caller.js';
+import type { RegistryContext } from '../context.js';
+import { MAX_RECORDS, recordsFromPosted, recordsFromTranscript } from '../jobs/accepted-records.js';
+import { defineOperation } from '../operation.js';
+import { errorView, projectInput } from './schemas.js';
+
+const TOOL = 'ingest';
+
+const submitInput = z
+  .strictObject({
+    project: projectInput,
+    source: z.string().regex(/^[\x21-\x7e]{1,200}$/, 'expected a source such as "agent:<uuid>": 1-200 printable ASCII characters without spaces'),
+    ingest_id: ingestIdField.optional(),
+    records: z
+      .array(
+        z.strictObject({
+          role: z.enum(['user', 'assistant', 'tool_call', 'tool_result', 'system', 'summary']),
+          text: z.string().min(1).max(1_000_000),
+          timestamp: z.iso.datetime({ offset: true }).optional(),
+        }),
+      )
+      .min(1)
+      .max(MAX_RECORDS)
+      .optional(),
+    transcript: z.string().min(1).optional(),
+    format: z.enum(['claude', 'pi']).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.records === undefined) === (value.transcript === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['records'], message: 'expected exactly one of "records" (an array of {role, text, timestamp?}) or "transcript" (a Claude Code or pi JSONL string)' });
+    }
+    if (value.format !== undefined && value.transcript === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['format'], message: 'expected "format" only with "transcript"' });
+    }
+  });
+
+const jobOut = z.object({ job_id: z.string(), ingest_id: z.string(), project: z.string(), status: z.enum(['queued', 'running']), status_url: z.string() });
+
+const statusUrl = (jobId: string) => `/memory/ingest/${jobId}`;
+
+function liveStatus(ctx: RegistryContext, job: IngestJobRow): 'queued' | 'running' | 'done' | 'failed' {
+  return job.status ?? ctx.jobs.get(job.job_id)?.state ?? 'queued';
+}
+
+/** The project's standing queries must exist before a job is accepted: a job without them could only fail. */
+function checkStandingQueries(ctx: RegistryContext, project: string): void {
+  try {
+    loadStandingQueries(ctx.engine.paths.queriesDir, project, { env: ctx.env, resolveSources: false });
+  } catch (error) {
+    if (!hasErrorCode(error, 'CONFIG_INVALID')) throw error;
+    const file = `queries/${project}.yaml`;
+    // The server's absolute paths are not the caller's business: name the file relative to the data root.
+    const message = error.message.split(`${ctx.engine.paths.root}/`).join('');
+    throw new MemError('CONFIG_INVALID', `project ${project} has no usable standing queries (${file}): ${message}`, { file });
+  }
+}
+
+/**
+ * Accepts an ingest job: records, or a raw Claude Code / pi transcript read by the same
+ * adapters as files (scrubbed at acceptance). The acceptance is an event in the project's log,
+ * so the job survives a restart. Idempotent by `ingest_id` (default: the sha256 of the batch):
+ * the same id returns the same job while it is queued or running, and CONFLICT with that job
+ * once it is done. One job runs at a time per project.
+ */
+export const ingestSubmit = defineOperation({
+  name: 'ingest_submit',
+  summary: "accept an ingest job: records or a transcript, run through the project's standing queries",
+  input: submitInput,
+  output: jobOut,
+  kind: 'write',
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/ingest', status: 202 },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'submit' }, description: "Submit records or a transcript to a project's standing queries, or poll a job." },
+  run: async (ctx, caller, input) => {
+    requireReach(caller, input.project);
+    checkStandingQueries(ctx, input.project);
+    const format = input.transcript !== undefined ? (input.format ?? 'claude') : 'records';
+    const ingestId = input.ingest_id ?? `sha256:${sha256Hex(JSON.stringify({ source: input.source, format, records: input.records ?? null, transcript: input.transcript ?? null }))}`;
+    return ctx.serial.run(`ingest:${input.project}`, async () => {
+      const existing = (await ctx.stores.fresh()).control.ingestJobByIngestId(input.project, ingestId);
+      if (existing) return answerExisting(ctx, existing);
+      const records =
+        input.transcript !== undefined ? await recordsFromTranscript(input.transcript, format as 'claude' | 'pi', ingestId) : recordsFromPosted(input.records ?? [], input.source);
+      const jobId = `ingest-${randomUUID()}`;
+      const appended = await ctx.engine.append(
+        input.project,
+        [{ type: 'ingest_accepted', job_id: jobId, ingest_id: ingestId, source: input.source, format, records }],
+        writerOf(caller),
+      );
+      ctx.jobs.enqueue(input.project, jobId, appended.first_seq);
+      return { job_id: jobId, ingest_id: ingestId, project: input.project, status: ctx.jobs.get(jobId)?.state ?? 'queued', status_url: statusUrl(jobId) };
+    });
+  },
+});
+
+function answerExisting(ctx: RegistryContext, job: IngestJobRow): z.infer<typeof jobOut> {
+  const status = liveStatus(ctx, job);
+  const answer = { job_id: job.job_id, ingest_id: job.ingest_id, project: job.project, status_url: statusUrl(job.job_id) };
+  if (status === 'done' || status === 'failed') {
+    throw new MemError('CONFLICT', `ingest_id ${job.ingest_id} was already ingested: job ${job.job_id} is ${status}`, { ...answer, status });
+  }
+  return { ...answer, status };
+}
+
+/** A job's status: queued, running (with progress), done or failed. Unknown and unreachable look the same. */
+export const ingestStatus = defineOperation({
+  name: 'ingest_status',
+  summary: 'status of an ingest job: queued, running, done or failed',
+  input: z.strictObject({ job_id: jobIdField }),
+  output: z.object({
+    job_id: z.string(),
+    ingest_id: z.string(),
+    project: z.string(),
+    source: z.string(),
+    format: z.string(),
+    records: z.number(),
+    status: z.enum(['queued', 'running', 'done', 'failed']),
+    accepted_at: z.string(),
+    finished_at: z.string().nullable(),
+    chunks: z.number().nullable(),
+    appended: z.number().nullable(),
+    error: errorView.nullable(),
+    progress: z.object({ chunks: z.number(), used: z.number() }).nullable(),
+  }),
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'token' },
+  http: { method: 'GET', path: '/memory/ingest/{job_id}' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'status' } },
+  run: async (ctx, caller, input) => findJob(ctx, caller, input.job_id),
+});
+
+async function findJob(ctx: RegistryContext, caller: Caller, jobId: string) {
+  const job = (await ctx.stores.fresh()).control.ingestJob(jobId);
+  if (!job || !canReach(caller, job.project)) throw new MemError('NOT_FOUND', `no ingest job ${jobId}`, { job_id: jobId });
+  const live = ctx.jobs.get(jobId);
+  return {
+    job_id: job.job_id,
+    ingest_id: job.ingest_id,
+    project: job.project,
+    source: job.source,
+    format: job.format,
+    records: job.records,
+    status: liveStatus(ctx, job),
+    accepted_at: job.accepted_ts,
+    finished_at: job.finished_ts,
+    chunks: job.chunks,
+    appended: job.appended,
+    error: job.error,
+    progress: live && !job.status ? live.progress : null,
+  };
+}

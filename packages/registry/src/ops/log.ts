@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { requireReach } from '../caller.js';
+import { defineOperation } from '../operation.js';
+import { visibleProjects } from './reach.js';
+import { projectInput } from './schemas.js';
+
+const TOOL = 'log';
+
+/**
+ * `mem verify` over the wire: every hash chain, the provenance graph, and byte parity of the
+ * projections with a fresh rebuild. Admin: it rebuilds whole projections, which is costly.
+ */
+export const verify = defineOperation({
+  name: 'verify',
+  summary: 'verify hash chains, provenance and projection parity (admin; costly)',
+  input: z.strictObject({ project: projectInput.optional() }),
+  output: z.object({ ok: z.boolean() }).loose(),
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'admin' },
+  http: { method: 'GET', path: '/memory/verify' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'verify' }, description: 'Verify the log (admin), or see how far the projections have applied it.' },
+  run: async (ctx, _caller, input) => {
+    const report = await ctx.engine.verify(input.project !== undefined ? { project: input.project } : {});
+    return report as unknown as { ok: boolean };
+  },
+});
+
+/** Rebuild status: per reachable project, the log head and how far the SQLite projection has applied it. */
+export const projectionStatus = defineOperation({
+  name: 'projection_status',
+  summary: 'how far the projections have applied each reachable project log',
+  input: z.strictObject({ project: projectInput.optional() }),
+  output: z.array(z.object({ project: z.string(), log_seq: z.number(), projected_seq: z.number(), behind: z.number() })),
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'GET', path: '/memory/projections' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'projections' } },
+  run: async (ctx, caller, input) => {
+    if (input.project !== undefined) requireReach(caller, input.project);
+    const view = await ctx.stores.fresh();
+    const projects = input.project !== undefined ? [input.project] : await visibleProjects(ctx, caller, view);
+    const positions = new Map(view.control.positions().map((p) => [p.project, p.seq]));
+    const out = [];
+    for (const project of projects) {
+      const head = await ctx.engine.log.head(project);
+      const projected = positions.get(project) ?? 0;
+      out.push({ project, log_seq: head.seq, projected_seq: projected, behind: Math.max(0, head.seq - projected) });
+    }
+    return out;
+  },
+});

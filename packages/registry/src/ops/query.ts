@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { INSUFFICIENT_RECALL, MAX_LIMIT, queryMemory, type QueryResult } from '@mem/query';
+import { requireReach } from '../caller.js';
+import { defineOperation } from '../operation.js';
+import { visibleProjects } from './reach.js';
+import { projectInput } from './schemas.js';
+
+const level = z.enum(['L0', 'L1', 'L2', 'R']);
+
+const citation = z.object({
+  level,
+  sha256: z.string(),
+  source: z.string().nullable(),
+  text: z.string(),
+  t: z.number().nullable(),
+  /** Length of the whole text when `text` is an excerpt. */
+  text_chars: z.number().optional(),
+});
+
+/** Characters of a citation's text kept by `citations=excerpt` (the default). */
+export const CITATION_EXCERPT_CHARS = 400;
+
+const queryOutput = z.object({
+  results: z.array(
+    z.object({
+      level,
+      sha256: z.string(),
+      project: z.string(),
+      text: z.string(),
+      source: z.string().nullable(),
+      score: z.number(),
+      tier: z.enum(['memory', 'evidence', 'reference']),
+      ranking: z.record(z.string(), z.unknown()),
+      parents: z.array(citation),
+    }),
+  ),
+  abstained: z.boolean(),
+  reason: z.literal(INSUFFICIENT_RECALL).optional(),
+  recall: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * Hybrid query with citations, federated: over every project the caller reaches, or the ones
+ * it names (each must be reachable, else 403 naming it). Fans out inside one recall whose
+ * project filter is the reachable set, so another project's nodes, counts or totals never
+ * enter the answer. Abstains (HTTP 204) when nothing clears the relevance floor.
+ */
+export const query = defineOperation({
+  name: 'query',
+  summary: 'ask the memory: keyword and vector recall fused, with L0 citations; abstains when nothing is relevant',
+  input: z.strictObject({
+    query: z.string().trim().min(1).max(2000),
+    project: z.array(projectInput).min(1).max(100).optional(),
+    level: z.array(level).min(1).max(4).optional(),
+    limit: z.int().min(1).max(MAX_LIMIT).optional(),
+    /**
+     * How much of each citation's text to return. Why `excerpt` by default: an L0 citation is a
+     * whole chunk (up to 5,000 tokens) and a memory rests on many, so full texts make a
+     * one-result answer hundreds of kilobytes, past what an agent's context should take.
+     */
+    citations: z.enum(['excerpt', 'full', 'none']).default('excerpt'),
+  }),
+  output: queryOutput,
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'GET', path: '/memory/query', empty: (out) => out.abstained },
+  mcp: { tool: 'query', description: 'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains.' },
+  run: async (ctx, caller, input) => {
+    for (const project of input.project ?? []) requireReach(caller, project);
+    const view = await ctx.stores.fresh();
+    const projects = input.project ? [...new Set(input.project)].sort() : await visibleProjects(ctx, caller, view);
+    if (projects.length === 0) return abstain(input.level ?? ['L1', 'L2']);
+    const result: QueryResult = await queryMemory(
+      { text: input.query, projects, ...(input.level ? { levels: input.level } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}) },
+      { ...ctx.queryDeps, items: view.items },
+    );
+    return shapeCitations(result, input.citations) as unknown as z.infer<typeof queryOutput>;
+  },
+});
+
+/** Cuts each citation's text to an excerpt, drops citations, or keeps them whole. */
+function shapeCitations(result: QueryResult, mode: 'excerpt' | 'full' | 'none'): QueryResult {
+  if (mode === 'full') return result;
+  return {
+    ...result,
+    results: result.results.map((hit) => ({
+      ...hit,
+      parents:
+        mode === 'none'
+          ? []
+          : hit.parents.map((parent) =>
+              parent.text.length <= CITATION_EXCERPT_CHARS ? parent : { ...parent, text: `${parent.text.slice(0, CITATION_EXCERPT_CHARS)}…`, text_chars: parent.text.length },
+            ),
+    })),
+  };
+}
+
+/** Nothing to search (the caller reaches no project): the same answer as nothing found. */
+function abstain(levels: readonly z.infer<typeof level>[]): z.infer<typeof queryOutput> {
+  return {
+    results: [],
+    abstained: true,
+    reason: INSUFFICIENT_RECALL,
+    recall: { signals: ['keyword'], vector: 'not configured', rerank: 'not configured', terms: [], projects: [], levels: [...levels], errors: [] },
+  };
+}

@@ -1,0 +1,78 @@
+import { MemError } from '@mem/core';
+import { authenticate } from './authenticate.js';
+import { authorize } from './authorize.js';
+import { anonymousCaller, localCaller, type Caller, type Surface } from './caller.js';
+import type { RegistryContext } from './context.js';
+import { IdempotencyStore } from './idempotency.js';
+import type { AnyOperation } from './operation.js';
+import { validateInput } from './validate.js';
+
+export interface InvokeOptions {
+  /** A write's idempotency key (HTTP `Idempotency-Key`, MCP `idempotency_key`). */
+  idempotencyKey?: string;
+}
+
+/**
+ * The one entry point below every surface: resolve the caller, validate the input, authorize,
+ * then run the operation's one implementation. HTTP, MCP and the CLI all come through here,
+ * so a check added here holds on every path.
+ */
+export class Registry {
+  private readonly byName: ReadonlyMap<string, AnyOperation>;
+  private readonly idempotency: IdempotencyStore;
+
+  constructor(
+    readonly context: RegistryContext,
+    readonly operations: readonly AnyOperation[],
+  ) {
+    const byName = new Map<string, AnyOperation>();
+    for (const op of operations) {
+      if (byName.has(op.name)) throw new Error(`operation ${op.name} is declared twice`);
+      byName.set(op.name, op);
+    }
+    this.byName = byName;
+    this.idempotency = new IdempotencyStore(() => context.now().getTime());
+  }
+
+  operation(name: string): AnyOperation {
+    const op = this.byName.get(name);
+    if (!op) throw new MemError('NOT_FOUND', `no operation ${JSON.stringify(name)}`, { operation: name });
+    return op;
+  }
+
+  /**
+   * The caller a presented credential stands for, as of now (revocations and membership
+   * changes made by any process count). No credential: the anonymous caller, which only open
+   * operations accept. A credential that does not resolve: UNAUTHENTICATED.
+   */
+  async authenticate(credential: string | undefined, surface: Surface): Promise<Caller> {
+    if (credential === undefined) return anonymousCaller(surface);
+    const { control } = await this.context.stores.fresh();
+    return authenticate(control, credential, surface, this.context.now());
+  }
+
+  /** The local root of trust (the CLI): whoever can write the data root. */
+  local(principal: string): Caller {
+    return localCaller(principal);
+  }
+
+  /** Stops taking new jobs, waits for the running one, closes the stores. */
+  async close(): Promise<void> {
+    this.context.jobs.stop();
+    await this.context.jobs.idle();
+    this.context.stores.close();
+  }
+
+  /** Validates, authorizes and runs `name` for `caller`. */
+  async invoke(name: string, caller: Caller, rawInput: unknown, options: InvokeOptions = {}): Promise<unknown> {
+    const op = this.operation(name);
+    // 401 before 400: an unauthenticated caller learns nothing about the input either.
+    if (op.auth.access !== 'open' && caller.kind === 'anonymous') authorize(op.auth, caller, undefined);
+    const input = validateInput(op.input, rawInput ?? {}, op.name);
+    authorize(op.auth, caller, input);
+    const run = () => op.run(this.context, caller, input);
+    if (options.idempotencyKey === undefined || op.kind === 'read') return run();
+    const scope = caller.tokenId ?? `${caller.kind}:${caller.principal ?? ''}`;
+    return this.idempotency.run(scope, options.idempotencyKey, { op: op.name, input }, run);
+  }
+}

@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import { MemError } from '@mem/core';
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  return out;
+}
+
+function expectedOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected;
+    case 'unrecognized_keys':
+      return 'no other fields';
+    case 'invalid_value':
+      return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'too_big':
+      return `at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`;
+    case 'too_small':
+      return `at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`;
+    default:
+      return issue.message;
+  }
+}
+
+/**
+ * Parses an operation's input. INVALID_INPUT names the first bad field and the expected shape
+ * (seed 000 §6: "which field, and what shape was expected"); `details.issues` lists them all.
+ */
+export function validateInput<T>(schema: z.ZodType<T>, input: unknown, operation: string): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const field = issue.code === 'unrecognized_keys' ? fieldPath([...issue.path, issue.keys[0] ?? '']) : fieldPath(issue.path) || '(input)';
+    const problem = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` : issue.message;
+    return { field, expected: expectedOf(issue), problem };
+  });
+  const first = issues[0]!;
+  const said = /expected/i.test(first.problem) ? first.problem : `${first.problem} (expected ${first.expected})`;
+  throw new MemError('INVALID_INPUT', `${operation}: ${first.field}: ${said}`, {
+    field: first.field,
+    expected: first.expected,
+    issues,
+  });
+}

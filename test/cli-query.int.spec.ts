@@ -36,20 +36,21 @@ describe('mem query', () => {
     expect(result.code).toBe(0);
     const body = JSON.parse(result.stdout) as { results: Record<string, unknown>[]; abstained: boolean; recall: Record<string, unknown> };
     expect(body.abstained).toBe(false);
-    expect(body.recall).toMatchObject({ signals: ['keyword'], vector: 'not configured', projects: ['demo'], levels: ['L1', 'L2'] });
+    // The CLI keeps the embedded pgvector projection (PGlite, hash embedder): vector recall runs.
+    expect(body.recall).toMatchObject({ signals: ['keyword', 'vector_text', 'vector_symptom'], vector: 'used', projects: ['demo'], levels: ['L1', 'L2'] });
     const first = body.results[0]!;
     expect(first).toMatchObject({ level: 'L1', project: 'demo', tier: 'memory', ranking: { keyword: { rank: 1 }, floor_passed_by: ['keyword'] } });
     expect(first['text']).toContain('Kong buffered the body');
     expect(first['parents']).toEqual(
       expect.arrayContaining([expect.objectContaining({ level: 'L0', source: 'claude:0b7f4f9e-session', t: 2, text: expect.stringContaining('413 Request Entity Too Large') })]),
     );
-    expect(result.stderr).toContain('keyword recall only');
+    expect(result.stderr).not.toContain('keyword recall only');
   });
 
   it('prints a readable list with citations', async () => {
     const result = await mem('query', 'Kong body buffering', '--project', 'demo', '--levels', 'L1,L2');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^\d+ results? in demo at L1, L2 \(vector recall not configured: keyword only\)/);
+    expect(result.stdout).toMatch(/^\d+ results? in demo at L1, L2\n/);
     expect(result.stdout).toMatch(/1\. \[L\d memory\] demo/);
     expect(result.stdout).toContain('cites L0 claude:0b7f4f9e-session t2: POST /upload returned 413');
   });

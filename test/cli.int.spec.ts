@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
  * the messages a user sees. `npm test` builds before vitest runs.
  */
 const repo = join(import.meta.dirname, '..');
-const bin = join(repo, 'packages', 'cli', 'dist', 'bin.js');
+const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 let root: string;
 

@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryPayloads, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
 
-const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../packages/cli/bin/mem.js', import.meta.url));
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, tempDataRoot, until } from './support.js';
 
-const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../packages/cli/bin/mem.js', import.meta.url));
 const TRANSCRIPT = fileURLToPath(new URL('../fixtures/transcripts/claude/spotter-short.jsonl', import.meta.url));
 
 const children: ChildProcess[] = [];

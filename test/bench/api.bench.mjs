@@ -24,7 +24,7 @@ const IN_PROCESS = Number(process.env.BENCH_API_IN_PROCESS ?? 3000);
 const QUERY = 'why did the build fail';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(repo, 'packages/cli/dist/bin.js');
+const bin = join(repo, 'packages/cli/bin/mem.js');
 const root = mkdtempSync(join(tmpdir(), 'mem-api-bench-'));
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

@@ -1,4 +1,5 @@
 import { Engine, resolveDataRoot } from '@mem/engine';
+import { projectorPgvector } from '@mem/projector-pgvector';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import type { CliIO } from './io.js';
@@ -8,8 +9,13 @@ export interface GlobalOptions {
   root?: string;
 }
 
-/** The composition root: which projections a data root keeps. */
+/**
+ * The composition root: which projections a data root keeps. The pgvector projection goes to
+ * DATABASE_URL when it is set, else to an embedded PGlite under .mem/pg (one process at a time:
+ * a second gets CONFLICT naming the holder), with the embedder MEM_EMBED_URL names, else the
+ * deterministic hash embedder.
+ */
 export function openEngine(io: CliIO, globals: GlobalOptions): Engine {
   const { root } = resolveDataRoot(globals.root, io.env, io.cwd);
-  return new Engine({ root, projectors: [projectorSqlite, projectorVault] });
+  return new Engine({ root, projectors: [projectorSqlite, projectorVault, projectorPgvector({ env: io.env })] });
 }

@@ -11,6 +11,8 @@ export interface OpenProjector {
 /** How many events one catch-up applied, per projector and project. */
 export interface CatchUpReport {
   applied: { projector: string; project: string; from: number; to: number; events: number }[];
+  /** Projections left to the process that holds them (e.g. a running server's embedded PGlite). */
+  skipped?: { projector: string; reason: string }[];
 }
 
 /** A batch is handed to the projectors at this many events or this many bytes of line, whichever first. */

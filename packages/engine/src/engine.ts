@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { MemError, assertProjectName, isMemError, type Writer } from '@mem/core';
+import { MemError, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
 import { EventLog, withFileLock, type AppendResult } from '@mem/log';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { readProjectionOptions, writeProjectionOptions } from './options.js';
@@ -96,7 +96,7 @@ export class Engine {
    * options) must be replayed for all projects, not only the one just written.
    */
   async catchUp(projects?: readonly string[]): Promise<CatchUpReport> {
-    return this.withProjectionLock(async () => this.catchUpLocked(projects, this.projectors));
+    return this.withProjectionLock(async () => this.catchUpLocked(projects, this.projectors, { skipHeld: true }));
   }
 
   /**
@@ -105,7 +105,7 @@ export class Engine {
    */
   async readCaughtUp<T>(projects: readonly string[], read: () => T | Promise<T>): Promise<T> {
     return this.withProjectionLock(async () => {
-      await this.catchUpLocked(projects, this.projectors);
+      await this.catchUpLocked(projects, this.projectors, { skipHeld: true });
       return read();
     });
   }
@@ -175,12 +175,23 @@ export class Engine {
    * Projectors are opened per locked operation and closed after it: another process may
    * seal (replace) a projection between two of ours, so a handle must never outlive the lock.
    */
-  private async catchUpLocked(projects: readonly string[] | undefined, selected: readonly Projector[]): Promise<CatchUpReport> {
+  private async catchUpLocked(projects: readonly string[] | undefined, selected: readonly Projector[], options: { skipHeld?: boolean } = {}): Promise<CatchUpReport> {
     const open: OpenProjector[] = [];
+    const report: CatchUpReport = { applied: [] };
     let failure: unknown = null;
     try {
-      for (const projector of selected) open.push({ projector, handle: await guard(projector, 'open', () => projector.init(this.target)) });
-      const report: CatchUpReport = { applied: [] };
+      for (const projector of selected) {
+        try {
+          open.push({ projector, handle: await guard(projector, 'open', () => projector.init(this.target)) });
+        } catch (error) {
+          // Trigger: a projection whose store another live process holds (the embedded PGlite
+          // of a running `mem serve`). Why: the log write already succeeded, and the holder
+          // catches that projection up itself. Outcome: the others are caught up; the report
+          // names the skipped one.
+          if (!options.skipHeld || !hasErrorCode(error, 'CONFLICT')) throw error;
+          (report.skipped ??= []).push({ projector: projector.name, reason: (error as Error).message });
+        }
+      }
       const all = await this.log.projects();
       const names = [...new Set([...(projects ?? []), ...all])].filter((p) => all.includes(p));
       const changed = new Set<string>();

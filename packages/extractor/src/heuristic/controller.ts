@@ -101,7 +101,9 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
   const prose = input.chunk.records.filter((r) => PROSE.has(r.role));
   const discount = chunkDiscounts(profile, prose.map((r) => r.text));
   for (const record of prose) {
-    for (const text of units(record.text)) {
+    // An L1 memory is judged line by line: each line is already one finding.
+    const pieces = record.role === 'memory' ? record.text.split('\n').map((line) => line.replace(/^\s*-\s+/, '').trim()).filter((line) => line !== '') : units(record.text);
+    for (const text of pieces) {
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.

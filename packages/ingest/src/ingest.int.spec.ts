@@ -114,6 +114,30 @@ describe('ingest over the real transcripts', () => {
     expect(newEvents.filter((e) => e.type === 'chunk')).toHaveLength(expected * report.queries.length);
   });
 
+  it('reads a transcript that grew since the last ingest from its new records on, never gating a record twice', async () => {
+    const lines = readFileSync(join(fixtures, 'pi', 'pi-mono-session.jsonl'), 'utf8').split('\n');
+    const growing = join(root, 'sessions', 'pi', 'growing-session.jsonl');
+    writeFileSync(growing, `${lines.slice(0, 200).join('\n')}\n`);
+    await run();
+    writeFileSync(growing, `${lines.join('\n')}`);
+    await run();
+    const log = await events();
+    const queries = new Map(log.filter((e) => e.type === 'run').map((e) => [e.type === 'run' ? e.run_id : '', e.type === 'run' ? e.query_id : null]));
+    const covered = new Map<string, Set<number>>();
+    for (const e of log) {
+      if (e.type !== 'chunk' || e.source !== 'pi:growing-session' || e.span === null) continue;
+      const key = String(queries.get(e.run_id));
+      const seen = covered.get(key) ?? new Set<number>();
+      covered.set(key, seen);
+      for (let ordinal = e.span[0]; ordinal < e.span[1]; ordinal++) {
+        expect(seen.has(ordinal)).toBe(false);
+        seen.add(ordinal);
+      }
+    }
+    expect(covered.size).toBe(3);
+    expect((await engine.verify()).ok).toBe(true);
+  });
+
   it('synthesises the L1 memories at L2, then has nothing new to read', async () => {
     const config = loadStandingQueries(join(root, 'queries'), 'demo');
     const first = await synthesize({ engine, config, controller: heuristicController(tokenizer), tokenizer });

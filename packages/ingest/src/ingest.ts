@@ -69,10 +69,18 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
   const project = config.project;
 
   const manifest = new DerivedManifest();
+  const skipBefore = new Map<string, number>();
   const runs = await engine.readCaughtUp([project], () => withItemStore(engine.paths.stateDir, (store) => {
     for (const text of referenceTexts(store, project)) manifest.register(text);
-    return queries.map((query) => {
-      const prior = priorState(store, project, query.id);
+    const priors = queries.map((query) => priorState(store, project, query.id));
+    // Chunk each source from where every query has read it up to: a transcript that grew since
+    // the last ingest is read from its new records on, not re-chunked (and re-gated) from its
+    // old tail. A query that has read less sees the rest; chunks it saw before are skipped by sha.
+    for (const source of new Set(priors.flatMap((p) => Object.keys(p.progress)))) {
+      skipBefore.set(source, Math.min(...priors.map((p) => p.progress[source] ?? 0)));
+    }
+    return queries.map((query, i) => {
+      const prior = priors[i]!;
       return new GatedRun({
         level: 'L1',
         runId: newRunId(query.id, options.now?.()),
@@ -101,7 +109,7 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
   const sources: IngestReport['sources'] = [];
   const inputs = options.sources ?? config.sources.map((resolved) => ({ entry: resolved.entry, source: transcriptSource(resolved) }));
   for (const { entry, source } of inputs) {
-    for await (const chunk of chunks(source, policy, tokenizer)) {
+    for await (const chunk of chunks(source, policy, tokenizer, { skipBefore })) {
       chunkCount += 1;
       const step = stepFromChunk(chunk, manifest.matches(chunk.text));
       const batch: Payload[] = [];

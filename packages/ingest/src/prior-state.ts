@@ -7,6 +7,8 @@ import type { PreviousMemory } from '@mem/extractor';
 export interface PriorState {
   seen: Set<string>;
   previous: PreviousMemory | null;
+  /** Per source, the record ordinal the query's earlier runs have read up to. */
+  progress: Record<string, number>;
 }
 
 /** Reads the SQLite projection (caught up by the caller) for the loop's starting point. */
@@ -22,22 +24,19 @@ export function withItemStore<T>(stateDir: string, read: (store: ItemStore | nul
 }
 
 export function priorState(store: ItemStore | null, project: string, queryId: string | null): PriorState {
-  if (!store) return { seen: new Set(), previous: null };
+  if (!store) return { seen: new Set(), previous: null, progress: {} };
   const seen = new Set(store.seenChunkShas(project, queryId));
   const head = currentMemory(store, project, queryId);
   const previous = head ? { text: head.text, parents: store.edges(project, head.sha256, 'parents').map((e) => e.parent_sha) } : null;
-  return { seen, previous };
+  return { seen, previous, progress: store.chunkProgress(project, queryId) };
 }
 
-/** The head of a query's memory chain (L1), or of the project's synthesis (L2 when queryId is null). */
+/**
+ * The head of a query's memory chain (L1), or of the project's synthesis (L2 when queryId is
+ * null); a tombstoned head is no head: a run never continues from a forgotten memory.
+ */
 export function currentMemory(store: ItemStore, project: string, queryId: string | null): { text: string; sha256: string; seq: number } | null {
-  const level = queryId === null ? 'L2' : 'L1';
-  // Current (not superseded) and not tombstoned: a run never continues from a forgotten memory.
-  const heads = store
-    .nodes({ project, levels: [level], kind: 'memory' })
-    .filter((n) => n.query_id === queryId)
-    .sort((a, b) => b.seq - a.seq);
-  const head = heads[0];
+  const head = store.memoryHead(project, queryId);
   return head ? { text: head.text, sha256: head.sha256, seq: head.seq } : null;
 }
 

@@ -46,6 +46,14 @@ export interface ItemStore {
   runs(project: string, queryId: string | null): RunRow[];
   /** Distinct chunk shas every run of the query has read, sorted. */
   seenChunkShas(project: string, queryId: string | null): string[];
+  /**
+   * The current memory of a standing query (or, for queryId null, of the project's L2
+   * synthesis): the head of its own chain, even when another query wrote the same text.
+   * Undefined when it has none, or when its head was tombstoned.
+   */
+  memoryHead(project: string, queryId: string | null): NodeRow | undefined;
+  /** Per source URI, the end (exclusive record ordinal) of the chunks the query's runs have read. */
+  chunkProgress(project: string, queryId: string | null): Record<string, number>;
   gateCounts(project: string, runId: string): GateCounts;
   /** FTS5 search; `match` is passed to MATCH as is (sanitising queries is the query package's job). */
   search(match: string, options?: SearchOptions): SearchHit[];
@@ -101,6 +109,12 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
     ORDER BY started_seq IS NULL, started_seq, run_id`);
   const seen = db.prepare(`SELECT DISTINCT c.sha256 FROM run r JOIN chunk c ON c.project = r.project AND c.run_id = r.run_id
     WHERE r.project = ? AND r.query_id IS ? ORDER BY c.sha256`);
+  const head = db.prepare(`SELECT ${NODE_COLUMNS} FROM memory_head h
+    JOIN node n ON n.project = h.project AND n.level = h.level AND n.sha256 = h.sha256
+    WHERE h.project = ? AND h.level = ? AND h.query_key = ? AND n.deleted_at IS NULL`);
+  const progress = db.prepare(`SELECT c.source AS source, max(c.span_end) AS span_end FROM run r
+    JOIN chunk c ON c.project = r.project AND c.run_id = r.run_id
+    WHERE r.project = ? AND r.query_id IS ? AND c.span_end IS NOT NULL GROUP BY c.source ORDER BY c.source`);
   const gates = db.prepare(`SELECT count(*) AS gates, coalesce(sum("update"), 0) AS updates, coalesce(sum("exit"), 0) AS exits
     FROM gate WHERE project = ? AND run_id = ?`);
   const positions = db.prepare(`SELECT project, last_seq AS seq, head FROM projection_state ORDER BY project`);
@@ -143,6 +157,12 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
         error: raw.error === null ? null : (JSON.parse(raw.error) as RunRow['error']),
       })),
     seenChunkShas: (project, queryId) => (seen.all(project, queryId) as { sha256: string }[]).map((r) => r.sha256),
+    memoryHead: (project, queryId) => {
+      const raw = head.get(project, queryId === null ? 'L2' : 'L1', queryId ?? '') as RawNode | undefined;
+      return raw ? toNode(raw) : undefined;
+    },
+    chunkProgress: (project, queryId) =>
+      Object.fromEntries((progress.all(project, queryId) as { source: string; span_end: number }[]).map((r) => [r.source, r.span_end])),
     gateCounts: (project, runId) => gates.get(project, runId) as GateCounts,
     search: (match, options = {}) =>
       (

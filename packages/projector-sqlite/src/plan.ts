@@ -148,7 +148,7 @@ function referenceNode(e: EventOf<'reference'>) {
 }
 
 function memory(e: EventOf<'memory'>): PlannedWrite[] {
-  const chain = { project: e.project, level: e.level, run_id: e.run_id, sha256: e.sha256 };
+  const chain = { project: e.project, level: e.level, run_id: e.run_id, sha256: e.sha256, seq: e.seq };
   const preferred = e.level === 'L1' ? 'L0' : 'L1';
   return [
     {
@@ -170,6 +170,7 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
       },
     },
     { statement: 'supersedeMemoryChain', params: chain },
+    { statement: 'setMemoryHead', params: chain },
     { statement: 'reinstateMemory', params: chain },
     ...e.parents.map(
       (parent): PlannedWrite => ({

@@ -56,10 +56,10 @@ describe('planEvent', () => {
     const l1 = fixture.filter((e) => e.type === 'memory')[1]!;
     if (l1.type !== 'memory') throw new Error('fixture');
     const writes = planEvent(l1);
-    expect(writes.map((w) => w.statement)).toEqual(['insertNode', 'supersedeMemoryChain', 'reinstateMemory', 'insertEdge', 'insertEdge']);
+    expect(writes.map((w) => w.statement)).toEqual(['insertNode', 'supersedeMemoryChain', 'setMemoryHead', 'reinstateMemory', 'insertEdge', 'insertEdge']);
     expect(writes[0]).toMatchObject({ params: { level: 'L1', kind: 'memory', source: null, meta: `{"parents":${JSON.stringify(l1.parents)},"tokens":46}` } });
-    expect(writes[1]).toEqual({ statement: 'supersedeMemoryChain', params: { project: P, level: 'L1', run_id: l1.run_id, sha256: l1.sha256 } });
-    expect(writes.slice(3).map((w) => w.params)).toEqual(
+    expect(writes[1]).toEqual({ statement: 'supersedeMemoryChain', params: { project: P, level: 'L1', run_id: l1.run_id, sha256: l1.sha256, seq: l1.seq } });
+    expect(writes.slice(4).map((w) => w.params)).toEqual(
       l1.parents.map((parent) => ({ project: P, child_level: 'L1', child_sha: l1.sha256, parent_sha: parent, preferred_level: 'L0' })),
     );
     const l2 = fixture.find((e) => e.type === 'memory' && e.level === 'L2')!;

@@ -27,6 +27,7 @@ export interface MemoryChainParams {
   level: 'L1' | 'L2';
   run_id: string;
   sha256: string;
+  seq: number;
 }
 
 export interface InsertEdgeParams {
@@ -166,6 +167,7 @@ export interface FinishIngestParams {
 export type PlannedWrite =
   | { statement: 'insertNode'; params: InsertNodeParams }
   | { statement: 'supersedeMemoryChain'; params: MemoryChainParams }
+  | { statement: 'setMemoryHead'; params: MemoryChainParams }
   | { statement: 'reinstateMemory'; params: MemoryChainParams }
   | { statement: 'insertEdge'; params: InsertEdgeParams }
   | { statement: 'startRun'; params: StartRunParams }

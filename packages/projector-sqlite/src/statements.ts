@@ -19,14 +19,23 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       @meta)
     ON CONFLICT (project, sha256, level) DO NOTHING`,
 
-  // A memory replaces the previous head of its chain: same project, level and query.
+  // A memory replaces the previous head of its query's chain (same project, level and query):
+  // that node is superseded, unless it is still the head of another query's chain.
   supersedeMemoryChain: `
     UPDATE node SET superseded_by = @sha256
     WHERE project = @project AND level = @level AND kind = 'memory' AND superseded_by IS NULL
-      AND query_id IS (SELECT query_id FROM run WHERE project = @project AND run_id = @run_id)
-      AND sha256 <> @sha256`,
+      AND sha256 <> @sha256
+      AND sha256 = (SELECT h.sha256 FROM memory_head h WHERE h.project = @project AND h.level = @level
+                    AND h.query_key = COALESCE((SELECT query_id FROM run WHERE project = @project AND run_id = @run_id), ''))
+      AND NOT EXISTS (SELECT 1 FROM memory_head h WHERE h.project = @project AND h.level = @level AND h.sha256 = node.sha256
+                      AND h.query_key <> COALESCE((SELECT query_id FROM run WHERE project = @project AND run_id = @run_id), ''))`,
 
-  // A memory that returns to an earlier text makes that node the head again.
+  setMemoryHead: `
+    INSERT INTO memory_head (project, level, query_key, sha256, seq)
+    VALUES (@project, @level, COALESCE((SELECT query_id FROM run WHERE project = @project AND run_id = @run_id), ''), @sha256, @seq)
+    ON CONFLICT (project, level, query_key) DO UPDATE SET sha256 = excluded.sha256, seq = excluded.seq`,
+
+  // A memory that returns to an earlier text makes that node current again.
   reinstateMemory: `
     UPDATE node SET superseded_by = NULL
     WHERE project = @project AND sha256 = @sha256 AND level = @level AND superseded_by IS NOT NULL`,

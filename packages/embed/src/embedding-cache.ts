@@ -27,7 +27,7 @@ export class EmbeddingCache {
 
   constructor(
     dir: string,
-    private readonly name: string,
+    name: string,
     private readonly dims: number,
   ) {
     this.file = join(dir, cacheFileName(name));

@@ -14,3 +14,4 @@ export type { ProvenanceProblem } from './provenance.js';
 export { ProvenanceCheck } from './provenance.js';
 export { dataRootAt, resolveDataRoot, type DataRoot } from './root.js';
 export { readProjectionOptions } from './options.js';
+export { checkBatch, checkStart } from './batch-checks.js';

@@ -29,7 +29,7 @@ export interface SynthesizeReport extends RunSummary {
  * read by an earlier synthesis are skipped, so an unchanged project writes nothing.
  */
 export async function synthesize(options: SynthesizeOptions): Promise<SynthesizeReport> {
-  const { engine, config, controller, tokenizer } = options;
+  const { engine, config } = options;
   if (!config.synthesis) {
     throw new MemError('CONFIG_INVALID', `${config.file}: synthesis: missing section; add {question, exit_gate} to run the L2 pass`, { file: config.file, path: 'synthesis' });
   }

@@ -1,6 +1,6 @@
 import { MemError, isMemError } from '@mem/core';
 import type { ProjectedEvent, ProjectionPosition } from '@mem/engine';
-import { checkBatch, checkStart } from './check-batch.js';
+import { checkBatch, checkStart } from '@mem/engine';
 import type { ItemStoreHandle } from './handle.js';
 import { planEvent } from './plan.js';
 import type { PlannedWrite } from './planned-write.js';
@@ -39,7 +39,7 @@ export function applyEvents(handle: ItemStoreHandle, project: string, events: re
   if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
   // Nested in the open transaction, better-sqlite3 runs this as a savepoint.
   db.transaction(() => {
-    checkStart(project, readPosition(handle, project), first);
+    checkStart(project, readPosition(handle, project), first, 'item store');
     for (const { seq, writes } of plans) {
       for (const write of writes) run(handle, project, seq, write);
     }

@@ -1,8 +1,5 @@
-import { MemError } from '@mem/core';
-import Database from 'better-sqlite3';
-import { migrate } from './migrations.js';
-import { PAGE_SIZE } from './open-database.js';
-import { fsyncFile, removeDatabaseFiles } from './store-files.js';
+import { openScratch } from './open-database.js';
+import { fsyncFile } from './store-files.js';
 import { writeMeta } from './store-meta.js';
 
 /** Every table whose rows carry the `project` they were projected from, in copy order. */
@@ -34,15 +31,10 @@ const FTS_SHADOW_TABLES = ['node_fts_config', 'node_fts_data', 'node_fts_docsize
  * in header byte 43 only); patching header bytes is avoidable, so it is avoided.
  */
 export function writeCanonicalCopy(source: string, ftsSource: string, out: string, version: number): void {
-  removeDatabaseFiles(out);
-  const db = new Database(out);
+  // A failed copy is deleted, never opened, so it needs no durable journal;
+  // it is fsynced once, whole, before the rename that publishes it.
+  const db = openScratch(out, 'fresh item store');
   try {
-    db.pragma(`page_size = ${PAGE_SIZE}`);
-    // A failed copy is deleted, never opened, so it needs no durable journal;
-    // it is fsynced once, whole, before the rename that publishes it.
-    db.pragma('journal_mode = MEMORY');
-    db.pragma('synchronous = OFF');
-    if (!migrate(db)) throw new MemError('PROJECTION_FAILED', `cannot migrate the fresh item store at ${out}`, { path: out });
     // Writing FTS5 shadow tables directly is what SQLite's defensive mode forbids; this
     // connection does nothing else, and copies rows FTS5 itself wrote.
     db.unsafeMode(true);

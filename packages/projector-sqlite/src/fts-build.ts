@@ -1,8 +1,5 @@
-import { MemError } from '@mem/core';
 import Database from 'better-sqlite3';
-import { migrate } from './migrations.js';
-import { PAGE_SIZE } from './open-database.js';
-import { removeDatabaseFiles } from './store-files.js';
+import { openScratch } from './open-database.js';
 
 /** Whether the live file's node_fts still holds what a rebuild from its node table would write. */
 export function ftsIsBuilt(db: Database.Database): boolean {
@@ -21,13 +18,8 @@ export function ftsIsBuilt(db: Database.Database): boolean {
  * a file that is thrown away, which measured ~6x faster than rebuilding in place.
  */
 export function buildFtsScratch(source: string, out: string): void {
-  removeDatabaseFiles(out);
-  const db = new Database(out);
+  const db = openScratch(out, 'FTS scratch file');
   try {
-    db.pragma(`page_size = ${PAGE_SIZE}`);
-    db.pragma('journal_mode = MEMORY');
-    db.pragma('synchronous = OFF');
-    if (!migrate(db)) throw new MemError('PROJECTION_FAILED', `cannot migrate the FTS scratch file at ${out}`, { path: out });
     db.prepare('ATTACH DATABASE ? AS live').run(source);
     db.transaction(() => {
       db.exec(`INSERT INTO main.node SELECT * FROM live.node`);

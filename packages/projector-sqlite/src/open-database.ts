@@ -1,4 +1,7 @@
 import Database from 'better-sqlite3';
+import { MemError } from '@mem/core';
+import { migrate } from './migrations.js';
+import { removeDatabaseFiles } from './store-files.js';
 
 /** SQLite's page size is part of the bytes: pin it rather than trust the build default. */
 export const PAGE_SIZE = 4096;
@@ -14,4 +17,24 @@ export function openWritable(path: string): Database.Database {
   db.pragma('journal_mode = DELETE');
   db.pragma('foreign_keys = OFF');
   return db;
+}
+
+/**
+ * A fresh, migrated scratch database at `path` (any old one removed) for files that are built
+ * whole and then either published by rename or thrown away: no durable journal, no fsync per
+ * commit (the caller fsyncs the finished file once).
+ */
+export function openScratch(path: string, purpose: string): Database.Database {
+  removeDatabaseFiles(path);
+  const db = new Database(path);
+  try {
+    db.pragma(`page_size = ${PAGE_SIZE}`);
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
+    if (!migrate(db)) throw new MemError('PROJECTION_FAILED', `cannot migrate the ${purpose} at ${path}`, { path });
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }

@@ -3,7 +3,7 @@ import type { PgvectorHandle } from '../handle.js';
 import { planEvent } from '../plan/plan-event.js';
 import { readPosition } from '../position.js';
 import { countVectorsWritten } from './analyze.js';
-import { checkBatch, checkStart } from './check-batch.js';
+import { checkBatch, checkStart } from '@mem/engine';
 import { deferIndexesForLoad } from './deferred-indexes.js';
 import { embedNodeTexts } from './embed-nodes.js';
 import { insertVectors, vectorRows } from './insert-vectors.js';
@@ -23,11 +23,11 @@ export async function applyBatch(handle: PgvectorHandle, project: string, events
   const writes: SeqWrite[] = events.flatMap(({ event }) => planEvent(event).map((write) => ({ seq: event.seq, write })));
   const { client, schema } = handle.backend;
   // Checked before embedding too: a replayed batch fails fast, without asking a model anything.
-  checkStart(project, await readPosition(client, handle.sql, project), first);
+  checkStart(project, await readPosition(client, handle.sql, project), first, 'pgvector projection');
   const embeddings = await embedNodeTexts(handle.embedder, writes);
   await client.transaction(async (tx) => {
     await tx.query(handle.sql.lockProject, [`mem-pgvector:${schema}:${project}`]);
-    checkStart(project, await readPosition(tx, handle.sql, project), first);
+    checkStart(project, await readPosition(tx, handle.sql, project), first, 'pgvector projection');
     const created = await runWrites(tx, handle.sql, project, writes);
     const rows = vectorRows(created, embeddings);
     await deferIndexesForLoad(tx, schema, rows.length);

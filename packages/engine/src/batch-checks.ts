@@ -1,5 +1,11 @@
 import { MemError, genesisHash } from '@mem/core';
-import type { ProjectedEvent, ProjectionPosition } from '@mem/engine';
+import type { ProjectedEvent, ProjectionPosition } from './projector.js';
+
+/*
+ * The checks every projector runs before applying a batch, in one place: a batch must continue
+ * the chain exactly where the projection stopped, so applying an event twice is a refusal,
+ * never a double count.
+ */
 
 /**
  * Refuses a batch that is not one contiguous stretch of `project`'s chain: every event of
@@ -40,18 +46,18 @@ export function checkBatch(project: string, events: readonly ProjectedEvent[]): 
  * batch must start at seq 1 chained from genesis). This is what makes applying twice a
  * refusal instead of a double count.
  */
-export function checkStart(project: string, position: ProjectionPosition | null, first: ProjectedEvent): void {
+export function checkStart(project: string, position: ProjectionPosition | null, first: ProjectedEvent, projection = 'projection'): void {
   const seq = (position?.seq ?? 0) + 1;
   const head = position?.head ?? genesisHash(project);
   if (first.event.seq !== seq) {
-    throw new MemError('PROJECTION_FAILED', `${project}: the item store has applied seq ${seq - 1}, so the next event must be seq ${seq}, not ${first.event.seq}`, {
+    throw new MemError('PROJECTION_FAILED', `${project}: the ${projection} has applied seq ${seq - 1}, so the next event must be seq ${seq}, not ${first.event.seq}`, {
       project,
       expectedSeq: seq,
       seq: first.event.seq,
     });
   }
   if (first.event.prev !== head) {
-    throw new MemError('PROJECTION_FAILED', `${project}: seq ${first.event.seq} does not chain from the applied head ${head}: the log is not the one this store was built from`, {
+    throw new MemError('PROJECTION_FAILED', `${project}: seq ${first.event.seq} does not chain from the applied head ${head}: the log is not the one the ${projection} was built from`, {
       project,
       seq: first.event.seq,
       expected: head,

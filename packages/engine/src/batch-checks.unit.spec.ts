@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { genesisHash, hasErrorCode } from '@mem/core';
 import { describe, expect, it } from 'vitest';
-import { chainEvents, fixturePayloads, projected } from '../test/support.js';
-import { checkBatch, checkStart } from './check-batch.js';
+import { chainEvents } from '../../../test/support/events.js';
+import { checkBatch, checkStart } from './batch-checks.js';
 
 const P = 'demo';
-const events = projected(chainEvents(P, fixturePayloads()));
+const sample = new URL('../../../test/fixtures/extraction-runs.jsonl', import.meta.url);
+const payloads = readFileSync(sample, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const events = chainEvents(P, payloads).map(({ event, hash }) => ({ event, hash }));
 
 function codeOf(fn: () => void): string | undefined {
   try {

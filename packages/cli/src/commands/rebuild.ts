@@ -4,7 +4,7 @@ import { writeJson, writeLine, type CliIO } from '../io.js';
 import { projectFlag } from '../parse-flags.js';
 import { UsageError } from '../exit.js';
 
-const PROJECTIONS = ['sqlite', 'vault'] as const;
+const PROJECTIONS = ['sqlite', 'vault', 'pgvector'] as const;
 
 export function registerRebuild(program: Command, io: CliIO): void {
   program

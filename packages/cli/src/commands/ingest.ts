@@ -106,6 +106,10 @@ function printDryRun(io: CliIO, report: DryRunReport): void {
 }
 
 function printIngest(io: CliIO, report: IngestReport): void {
+  if (report.appended === 0 && report.chunks === 0) {
+    writeLine(io.stdout, `ingest ${report.project} (${report.controller}): nothing new — every record of its ${report.sources.length} source${report.sources.length === 1 ? '' : 's'} was read before; the memories are in vault/${report.project}/`);
+    return;
+  }
   writeLine(io.stdout, `ingest ${report.project} (${report.controller}): ${report.chunks} chunks read from ${report.sources.length} source${report.sources.length === 1 ? '' : 's'}, ${report.appended} events appended`);
   writeLine(io.stdout, `  ${'query'.padEnd(28)} ${'seen'.padStart(6)} ${'used'.padStart(6)} ${'rate'.padStart(7)} ${'tokens'.padStart(7)}`);
   for (const q of report.queries) {

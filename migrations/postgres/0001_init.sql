@@ -34,6 +34,19 @@ CREATE TABLE {{schema}}.memory_run (
   PRIMARY KEY (project, run_id)
 );
 
+-- The current memory of each standing query (L1) and of each project's synthesis (L2): the head
+-- of its chain, as in the SQLite item store. Two queries may write the same memory text, which is
+-- one node; each query keeps its own head, so neither loses its memory to the other.
+CREATE TABLE {{schema}}.memory_head (
+  project   TEXT    NOT NULL,
+  level     TEXT    NOT NULL,
+  query_key TEXT    NOT NULL, -- the query id; '' for the L2 synthesis
+  sha256    TEXT    NOT NULL,
+  seq       INTEGER NOT NULL,
+  PRIMARY KEY (project, level, query_key)
+);
+CREATE INDEX memory_head_by_sha ON {{schema}}.memory_head (project, level, sha256);
+
 -- The first tombstone of a sha wins; it marks every node of that sha in the project, now and later.
 CREATE TABLE {{schema}}.memory_tombstone (
   project TEXT    NOT NULL,
@@ -65,8 +78,6 @@ CREATE TABLE {{schema}}.memory_node (
 );
 -- Every node of a sha in a project (tombstones, parent resolution).
 CREATE INDEX memory_node_by_sha ON {{schema}}.memory_node (project, sha256);
--- Only the head of each memory chain: superseding the previous memory stays cheap.
-CREATE INDEX memory_node_head ON {{schema}}.memory_node (project, level, query_id) WHERE kind = 'memory' AND superseded_by IS NULL;
 
 -- Provenance: a memory (child) rests on its parents (evidence for L1, L1 memories for L2). The
 -- parent's level is resolved when the edge is written; a parent may be dangling (mem verify

@@ -30,28 +30,41 @@ BEGIN
   RETURNING n.level, n.sha256;
 END $$;
 
--- A new memory supersedes the head of its chain (same project, level and query), recorded with
--- why; a memory whose text comes back is the head again.
+-- A new memory replaces the head of its query's chain (same project, level and query; the L2
+-- synthesis is query ''): that node is superseded, with why, unless it is still the head of
+-- another query's chain. A memory whose text comes back is current again.
 CREATE FUNCTION {{schema}}.advance_chain(p_project text, p_level text, p_run_id text, p_sha text, p_seq integer)
 RETURNS void
 LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   chain_query text;
+  old_head text;
 BEGIN
   SELECT r.query_id INTO chain_query FROM {{schema}}.memory_run r WHERE r.project = p_project AND r.run_id = p_run_id;
-  WITH old AS (
-    UPDATE {{schema}}.memory_node n SET superseded_by = p_sha
-    WHERE n.project = p_project AND n.level = p_level AND n.kind = 'memory' AND n.superseded_by IS NULL
-      AND n.sha256 <> p_sha AND n.query_id IS NOT DISTINCT FROM chain_query
-    RETURNING n.sha256),
-  history AS (
-    INSERT INTO {{schema}}.memory_supersede (project, level, old_sha, new_sha, reason, seq)
-    SELECT p_project, p_level, old.sha256, p_sha,
-      'replaced by a newer ' || p_level || ' memory of ' || COALESCE('query ' || chain_query, 'the project synthesis'), p_seq
-    FROM old
-    ON CONFLICT DO NOTHING)
-  UPDATE {{schema}}.memory_vector v SET live = false FROM old
-  WHERE v.project = p_project AND v.level = p_level AND v.node_sha = old.sha256 AND v.live;
+  SELECT h.sha256 INTO old_head FROM {{schema}}.memory_head h
+  WHERE h.project = p_project AND h.level = p_level AND h.query_key = COALESCE(chain_query, '');
+
+  IF old_head IS NOT NULL AND old_head <> p_sha AND NOT EXISTS (
+    SELECT 1 FROM {{schema}}.memory_head h
+    WHERE h.project = p_project AND h.level = p_level AND h.sha256 = old_head AND h.query_key <> COALESCE(chain_query, '')
+  ) THEN
+    WITH old AS (
+      UPDATE {{schema}}.memory_node n SET superseded_by = p_sha
+      WHERE n.project = p_project AND n.level = p_level AND n.sha256 = old_head AND n.kind = 'memory' AND n.superseded_by IS NULL
+      RETURNING n.sha256),
+    history AS (
+      INSERT INTO {{schema}}.memory_supersede (project, level, old_sha, new_sha, reason, seq)
+      SELECT p_project, p_level, old.sha256, p_sha,
+        'replaced by a newer ' || p_level || ' memory of ' || COALESCE('query ' || chain_query, 'the project synthesis'), p_seq
+      FROM old
+      ON CONFLICT DO NOTHING)
+    UPDATE {{schema}}.memory_vector v SET live = false FROM old
+    WHERE v.project = p_project AND v.level = p_level AND v.node_sha = old.sha256 AND v.live;
+  END IF;
+
+  INSERT INTO {{schema}}.memory_head (project, level, query_key, sha256, seq)
+  VALUES (p_project, p_level, COALESCE(chain_query, ''), p_sha, p_seq)
+  ON CONFLICT (project, level, query_key) DO UPDATE SET sha256 = excluded.sha256, seq = excluded.seq;
 
   WITH back AS (
     UPDATE {{schema}}.memory_node n SET superseded_by = NULL

@@ -66,7 +66,7 @@ describe('one projection on every backend', () => {
     }
     expect(digests[1]).toEqual(digests[0]);
     expect(digests[2]).toEqual(digests[0]);
-    expect(Object.keys(digests[0]!).sort()).toEqual(['failure_signature', 'memory_edge', 'memory_node', 'memory_run', 'memory_supersede', 'memory_tombstone', 'memory_vector', 'projection_state']);
+    expect(Object.keys(digests[0]!).sort()).toEqual(['failure_signature', 'memory_edge', 'memory_head', 'memory_node', 'memory_run', 'memory_supersede', 'memory_tombstone', 'memory_vector', 'projection_state']);
     // The read side answers the same on each.
     const [query] = await embedder.embed(['413 Request Entity Too Large']);
     const answers = [];
@@ -112,6 +112,42 @@ describe('one projection on every backend', () => {
     expect(supersede.rows).toEqual([{ level: 'L1', reason: 'replaced by a newer L1 memory of query infra-root-causes', seq: 5 }]);
     const deleted = await shared.db.query(`SELECT level, deleted_at FROM ${s}.memory_node WHERE deleted_at IS NOT NULL`);
     expect(deleted.rows).toEqual([{ level: 'L0', deleted_at: '2026-08-17T09:00:08.000Z' }]);
+  });
+
+  it('keeps a head per query when two queries write the same memory text: the shared node stays live until both move on', async () => {
+    const target = temp.target();
+    const log = (more: Payload[]): Record<string, Payload[]> => ({
+      gamma: [
+        payload.run('ga', 'a'),
+        payload.evidence('ga', 1, 'kong broke because of buffering'),
+        payload.memory('ga', 1, '- kong broke', ['kong broke because of buffering']),
+        payload.run('gb', 'b'),
+        payload.evidence('gb', 1, 'pg raced its mount'),
+        payload.memory('gb', 1, '- pg raced', ['pg raced its mount']),
+        payload.evidence('gb', 2, 'kong broke because of buffering, again'),
+        payload.memory('gb', 2, '- kong broke', ['kong broke because of buffering, again']),
+        ...more,
+      ],
+    });
+    const liveL1 = async (stateDir: string): Promise<string[]> => {
+      const s = quoteIdent(sharedSchemaFor(stateDir));
+      const rows = await shared.db.query<{ text: string }>(`SELECT n.text FROM ${s}.memory_vector v
+        JOIN ${s}.memory_node n ON n.project = v.project AND n.level = v.level AND n.sha256 = v.node_sha
+        WHERE v.live AND v.level = 'L1' ORDER BY n.text`);
+      return rows.rows.map((r) => r.text);
+    };
+    const projector = projectorPgvector({ pglite: shared.db, embedder });
+    await applyLogs(projector, target, log([]));
+    // b's first memory is superseded; the shared text is current for a and b alike.
+    expect(await liveL1(target.stateDir)).toEqual(['- kong broke']);
+    const heads = await shared.db.query(`SELECT query_key, sha256 FROM ${quoteIdent(sharedSchemaFor(target.stateDir))}.memory_head ORDER BY query_key`);
+    expect(heads.rows).toEqual([{ query_key: 'a', sha256: sha('- kong broke') }, { query_key: 'b', sha256: sha('- kong broke') }]);
+
+    // a moves on: b still holds the shared text, so it stays live.
+    const more = [payload.evidence('ga', 2, 'kong fixed with proxy-body-size 0'), payload.memory('ga', 2, '- kong fixed', ['kong fixed with proxy-body-size 0'])];
+    const next = temp.target();
+    await applyLogs(projector, next, log(more));
+    expect(await liveL1(next.stateDir)).toEqual(['- kong broke', '- kong fixed']);
   });
 
   it('writes the same rows whether a log with symptoms comes in one batch or in batches of one to three events (the contract logs carry no symptoms)', async () => {

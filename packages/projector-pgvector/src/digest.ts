@@ -13,6 +13,7 @@ const TABLES: Readonly<Record<string, { columns: string[]; order: string[] }>> =
     order: ['sig_sha', 'project'],
   },
   memory_edge: { columns: ['project', 'child_level', 'child_sha', 'parent_level', 'parent_sha'], order: ['child_sha', 'parent_sha', 'project', 'child_level'] },
+  memory_head: { columns: ['project', 'level', 'query_key', 'sha256', 'seq'], order: ['query_key', 'project', 'level'] },
   memory_node: {
     columns: ['project', 'level', 'sha256', 'kind', 'query_id', 'run_id', 't', 'source', 'text', 'symptom', 'seq', 'created_ts', 'superseded_by', 'deleted_at'],
     order: ['sha256', 'project', 'level'],

@@ -7,7 +7,7 @@ import { quoteIdent } from './schema/identifiers.js';
 import { readMeta } from './schema/prepare-schema.js';
 
 /** Every table holding a project's rows, children before parents. */
-const PROJECT_TABLES = ['memory_vector', 'memory_supersede', 'memory_edge', 'failure_signature', 'memory_node', 'memory_tombstone', 'memory_run', 'projection_state'] as const;
+const PROJECT_TABLES = ['memory_vector', 'memory_supersede', 'memory_edge', 'failure_signature', 'memory_node', 'memory_head', 'memory_tombstone', 'memory_run', 'projection_state'] as const;
 
 /**
  * Drops the projection at `stateDir`: all of it (the embedded data directory, or the schema on a

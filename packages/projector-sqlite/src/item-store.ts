@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { EdgeRow, GateCounts, KeywordHit, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
+import type { CitedNode, EdgeRow, GateCounts, KeywordHit, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
 
 export interface OpenItemStoreOptions {
   /** Only read-only access is offered: writes go through the log and the projector. */
@@ -40,6 +40,8 @@ export interface ItemStore {
   nodes(filter: NodeFilter): NodeRow[];
   /** The node of `sha256` in `project` (at `level`, else at its lowest level). */
   node(project: string, sha256: string, level?: NodeLevel): NodeRow | undefined;
+  /** The node of `sha256` at `level` as a citation shows it: the whole text, or its first `maxChars` characters. */
+  citedNode(project: string, sha256: string, level: NodeLevel, maxChars: number | null): CitedNode | undefined;
   /** Provenance edges of the node: to its parents, or from its children. */
   edges(project: string, sha256: string, direction: 'parents' | 'children'): EdgeRow[];
   /** Runs of a standing query (null: the project's L2 synthesis runs), in log order. */
@@ -101,6 +103,9 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
   const node = db.prepare(`SELECT ${NODE_COLUMNS} FROM node n
     WHERE n.project = @project AND n.sha256 = @sha256 AND (@level IS NULL OR n.level = @level)
     ORDER BY n.level LIMIT 1`);
+  const cited = db.prepare(`SELECT level, sha256, source, t, deleted_at, length(text) AS text_chars,
+      CASE WHEN @maxChars IS NULL THEN text ELSE substr(text, 1, @maxChars) END AS text
+    FROM node WHERE project = @project AND sha256 = @sha256 AND level = @level`);
   const parents = db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
     WHERE project = ? AND child_sha = ? ORDER BY child_level, parent_sha, kind`);
   const children = db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
@@ -149,6 +154,7 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
       const raw = node.get({ project, sha256, level: level ?? null }) as RawNode | undefined;
       return raw ? toNode(raw) : undefined;
     },
+    citedNode: (project, sha256, level, maxChars) => cited.get({ project, sha256, level, maxChars }) as CitedNode | undefined,
     edges: (project, sha256, direction) => (direction === 'parents' ? parents : children).all(project, sha256) as EdgeRow[],
     runs: (project, queryId) =>
       (runs.all(project, queryId) as RawRun[]).map((raw) => ({

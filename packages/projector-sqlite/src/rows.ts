@@ -29,6 +29,21 @@ export interface NodeRow {
   meta: Record<string, unknown>;
 }
 
+/**
+ * What a citation shows of a node: its text, or the first `maxChars` characters of it (code
+ * points, cut by SQLite: a long chunk is never copied out whole to be cut), and its length.
+ */
+export interface CitedNode {
+  level: NodeLevel;
+  sha256: string;
+  source: string | null;
+  t: number | null;
+  deleted_at: string | null;
+  text: string;
+  /** Characters (code points) of the whole text. */
+  text_chars: number;
+}
+
 /** A provenance edge: the child memory rests on the parent. */
 export interface EdgeRow {
   project: string;

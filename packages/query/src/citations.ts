@@ -2,13 +2,25 @@ import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
 import type { Citation } from './result.js';
 
 /**
+ * How much of each citation's text a result carries: all of it, an excerpt of
+ * CITATION_EXCERPT_CHARS characters, or no citations at all.
+ */
+export type CitationMode = 'full' | 'excerpt' | 'none';
+
+/** Characters (code points) of a citation's text kept by the `excerpt` mode. */
+export const CITATION_EXCERPT_CHARS = 400;
+
+/**
  * Walks provenance edges down from a memory: an L2's L1 parents, each followed by the L0
  * evidence it rests on (depth first, in the store's edge order). Evidence and references cite
  * nothing. A parent a tombstone deleted is not cited (its text was removed on purpose); a
  * dangling edge is skipped (`mem verify` reports it); an edge to R is skipped (R is never a
- * parent, seed 001).
+ * parent, seed 001). An excerpt is cut in the store: an L0 is a whole chunk, and a memory rests
+ * on many, so copying each out whole only to cut it cost more than the rest of the query.
  */
-export function citationsOf(items: ItemStore, node: NodeRow): Citation[] {
+export function citationsOf(items: ItemStore, node: NodeRow, mode: CitationMode = 'full'): Citation[] {
+  if (mode === 'none') return [];
+  const maxChars = mode === 'excerpt' ? CITATION_EXCERPT_CHARS : null;
   const out: Citation[] = [];
   const seen = new Set<string>();
   const walk = (level: NodeRow['level'], sha256: string): void => {
@@ -17,9 +29,14 @@ export function citationsOf(items: ItemStore, node: NodeRow): Citation[] {
       const id = `${edge.parent_level}:${edge.parent_sha}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      const parent = items.node(node.project, edge.parent_sha, edge.parent_level);
+      const parent = items.citedNode(node.project, edge.parent_sha, edge.parent_level, maxChars);
       if (!parent || parent.deleted_at !== null) continue;
-      out.push({ level: parent.level, sha256: parent.sha256, source: parent.source, text: parent.text, t: parent.t });
+      const citation: Citation = { level: parent.level, sha256: parent.sha256, source: parent.source, text: parent.text, t: parent.t };
+      if (maxChars !== null && parent.text_chars > maxChars) {
+        citation.text = `${parent.text}…`;
+        citation.text_chars = parent.text_chars;
+      }
+      out.push(citation);
       if (parent.level === 'L1' || parent.level === 'L2') walk(parent.level, parent.sha256);
     }
   };

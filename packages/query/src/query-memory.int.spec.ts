@@ -16,6 +16,9 @@ const M_PROSE = '- Big uploads broke because the proxy held bodies in memory; li
 const E_SECRET = 'The staging token was pasted into the hermes-google chat; it has been rotated.';
 const M_SECRET = '- The hermes-google staging token leaked once and was rotated.';
 const M_GONE = '- Grafana dashboards are exported nightly to the ops bucket.';
+/** Longer than an excerpt, in characters outside the BMP: an excerpt cuts code points, never a surrogate pair. */
+const E_LONG = `zeppelin hangar log: ${'🚀'.repeat(500)}`;
+const M_LONG = '- The zeppelin hangar log is all rockets.';
 const OTHER = '- Kong in the other project buffers request bodies over 10KB as well.';
 
 /** R passages that match "kong body 10KB 413" better than any memory does. */
@@ -44,6 +47,9 @@ beforeAll(async () => {
       evidence('r-ops', 1, M_GONE.slice(2)),
       memory('r-ops', 'L1', 1, M_GONE, [M_GONE.slice(2)]),
       tombstone(M_GONE, 'wrong'),
+      run('r-long', 'L1', 'hangar'),
+      evidence('r-long', 1, E_LONG),
+      memory('r-long', 'L1', 1, M_LONG, [E_LONG]),
       ...Array.from({ length: 12 }, (_, i) => [run(`r-filler-${i}`, 'L1', `filler-${i}`), ...filler(`r-filler-${i}`, 1, 100 + i)]).flat(),
       ...FLOOD,
     ],
@@ -132,6 +138,22 @@ describe('queryMemory: citations', () => {
     const secret = await queryMemory({ text: 'hermes-google staging token', projects: ['demo'] }, { items: store.items });
     expect(secret.results[0]!.sha256).toBe(sha(M_SECRET));
     expect(secret.results[0]!.parents).toEqual([]);
+  });
+});
+
+describe('queryMemory: citation modes', () => {
+  const ask = (citations: 'full' | 'excerpt' | 'none') => queryMemory({ text: 'zeppelin hangar', projects: ['demo'], citations }, { items: store.items });
+
+  it('full cites the whole text, excerpt its first 400 characters (code points) and their count, none nothing', async () => {
+    expect((await ask('full')).results[0]!.parents).toEqual([{ level: 'L0', sha256: sha(E_LONG), source: 'claude:session-1', text: E_LONG, t: 1 }]);
+    const [excerpt] = (await ask('excerpt')).results[0]!.parents;
+    expect(excerpt).toEqual({ level: 'L0', sha256: sha(E_LONG), source: 'claude:session-1', text: `${[...E_LONG].slice(0, 400).join('')}…`, t: 1, text_chars: 521 });
+    expect((await ask('none')).results[0]!.parents).toEqual([]);
+  });
+
+  it('an excerpt of a text that fits is the text, without a count', async () => {
+    const kong = await queryMemory({ text: 'proxy-body-size', projects: ['demo'], citations: 'excerpt' }, { items: store.items });
+    expect(kong.results[0]!.parents.find((p) => p.sha256 === sha(E_KONG))).toEqual({ level: 'L0', sha256: sha(E_KONG), source: 'claude:session-1', text: E_KONG, t: 1 });
   });
 });
 

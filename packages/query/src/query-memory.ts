@@ -124,7 +124,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     score: fused.ranking.rerank ? fused.ranking.rerank.score : fused.ranking.rrf_score_micro / 1e6,
     tier: tierOf(node.level),
     ranking: fused.ranking,
-    parents: citationsOf(items, node),
+    parents: citationsOf(items, node, resolved.citations),
   }));
   return {
     results,

@@ -1,4 +1,5 @@
 import { MemError, assertProjectName } from '@mem/core';
+import type { CitationMode } from './citations.js';
 import type { RecallLevel } from './ports.js';
 
 /** What an agent asks. */
@@ -11,6 +12,8 @@ export interface QueryRequest {
   levels?: readonly RecallLevel[];
   /** At most this many results (default 10, at most MAX_LIMIT). */
   limit?: number;
+  /** How much of each citation's text to return (default `full`). */
+  citations?: CitationMode;
 }
 
 /** A request with every default applied and every field checked. */
@@ -19,6 +22,7 @@ export interface ResolvedRequest {
   projects: string[] | null;
   levels: RecallLevel[];
   limit: number;
+  citations: CitationMode;
 }
 
 /** What a query recalls unless asked otherwise: memories; R (reference docs) is opt-in. */
@@ -28,6 +32,7 @@ export const DEFAULT_LIMIT = 10;
 /** The most results one query returns. */
 export const MAX_LIMIT = 100;
 const LEVELS: readonly RecallLevel[] = ['L0', 'L1', 'L2', 'R'];
+const CITATION_MODES: readonly CitationMode[] = ['full', 'excerpt', 'none'];
 
 /** Checks a request; bad input is INVALID_INPUT (INVALID_PROJECT for a project name) naming the field. */
 export function resolveRequest(request: QueryRequest): ResolvedRequest {
@@ -56,5 +61,9 @@ export function resolveRequest(request: QueryRequest): ResolvedRequest {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new MemError('INVALID_INPUT', `limit: expected an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`, { field: 'limit', expected: [1, MAX_LIMIT] });
   }
-  return { text: request.text, projects, levels, limit };
+  const citations = request.citations ?? 'full';
+  if (!CITATION_MODES.includes(citations)) {
+    throw new MemError('INVALID_INPUT', `citations: expected one of ${CITATION_MODES.join(', ')}, got ${JSON.stringify(citations)}`, { field: 'citations', expected: CITATION_MODES });
+  }
+  return { text: request.text, projects, levels, limit, citations };
 }

@@ -12,8 +12,8 @@ function codeOf(request: QueryRequest): string | undefined {
 }
 
 describe('resolveRequest', () => {
-  it('defaults: every project, levels L1 and L2, 10 results', () => {
-    expect(resolveRequest({ text: 'kong' })).toEqual({ text: 'kong', projects: null, levels: ['L1', 'L2'], limit: 10 });
+  it('defaults: every project, levels L1 and L2, 10 results, whole citations', () => {
+    expect(resolveRequest({ text: 'kong' })).toEqual({ text: 'kong', projects: null, levels: ['L1', 'L2'], limit: 10, citations: 'full' });
   });
 
   it('sorts and dedupes projects and levels', () => {
@@ -30,6 +30,7 @@ describe('resolveRequest', () => {
     expect(codeOf({ text: 'x', limit: 101 })).toBe('INVALID_INPUT');
     expect(codeOf({ text: 'x', limit: 2.5 })).toBe('INVALID_INPUT');
     expect(codeOf({ text: 7 as unknown as string })).toBe('INVALID_INPUT');
+    expect(codeOf({ text: 'x', citations: 'some' as 'full' })).toBe('INVALID_INPUT');
     try {
       resolveRequest({ text: 'x', levels: ['L3' as 'L1'] });
     } catch (error) {

@@ -56,6 +56,8 @@ export interface Citation {
   text: string;
   /** The step (chunk) of its run, when it has one. */
   t: number | null;
+  /** Characters (code points) of the whole text, when `text` is an excerpt of it. */
+  text_chars?: number;
 }
 
 export interface QueryHit {

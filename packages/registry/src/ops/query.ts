@@ -17,9 +17,6 @@ const citation = z.object({
   text_chars: z.number().optional(),
 });
 
-/** Characters of a citation's text kept by `citations=excerpt` (the default). */
-export const CITATION_EXCERPT_CHARS = 400;
-
 const queryOutput = z.object({
   results: z.array(
     z.object({
@@ -72,29 +69,12 @@ export const query = defineOperation({
     const projects = input.project ? [...new Set(input.project)].sort() : await visibleProjects(ctx, caller, view);
     if (projects.length === 0) return abstain(input.level ?? ['L1', 'L2']);
     const result: QueryResult = await queryMemory(
-      { text: input.query, projects, ...(input.level ? { levels: input.level } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}) },
+      { text: input.query, projects, citations: input.citations, ...(input.level ? { levels: input.level } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}) },
       { ...ctx.queryDeps, items: view.items },
     );
-    return shapeCitations(result, input.citations) as unknown as z.infer<typeof queryOutput>;
+    return result as unknown as z.infer<typeof queryOutput>;
   },
 });
-
-/** Cuts each citation's text to an excerpt, drops citations, or keeps them whole. */
-function shapeCitations(result: QueryResult, mode: 'excerpt' | 'full' | 'none'): QueryResult {
-  if (mode === 'full') return result;
-  return {
-    ...result,
-    results: result.results.map((hit) => ({
-      ...hit,
-      parents:
-        mode === 'none'
-          ? []
-          : hit.parents.map((parent) =>
-              parent.text.length <= CITATION_EXCERPT_CHARS ? parent : { ...parent, text: `${parent.text.slice(0, CITATION_EXCERPT_CHARS)}…`, text_chars: parent.text.length },
-            ),
-    })),
-  };
-}
 
 /** Nothing to search (the caller reaches no project): the same answer as nothing found. */
 function abstain(levels: readonly z.infer<typeof level>[]): z.infer<typeof queryOutput> {

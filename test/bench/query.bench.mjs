@@ -1,8 +1,8 @@
 // Query latency (run: `npx tsc -b packages/query packages/eval && node test/bench/run.mjs query`).
 // Prints figures, never fails. For 10k and 100k nodes written through the real log and caught
 // up by the real projectors (a scratch data root), it times queryMemory on the embedded
-// defaults — keyword recall from the SQLite item store, plus, once @mem/projector-pgvector
-// exports openVectorRecall, hash-embedder vector recall from PGlite — and, as the raw baseline
+// defaults — keyword recall from the SQLite item store plus hash-embedder vector recall from
+// PGlite — and, as the raw baseline
 // in the same run, one plain FTS5 OR query of the same terms (no filters, no fusion, no floor, no
 // citations), and the same queries on keyword recall alone, so the vector side's share shows.
 // Target: p95 <= 20 ms (no remote model calls on the embedded defaults). The machine is shared:

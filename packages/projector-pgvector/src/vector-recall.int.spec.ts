@@ -142,6 +142,13 @@ describe('openVectorRecall', () => {
     await expect(reader(target, 'hash-768')).rejects.toMatchObject({ code: 'CONFIG_INVALID', details: { projection: 'table-3', query: 'hash-768' } });
     expect(await (await reader(target, 'table-3')).recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 1)).toHaveLength(1);
   });
+
+  it('says PROJECTION_FAILED, naming the rebuild, for a projection that other migrations wrote (mem upgraded, not yet reopened)', async () => {
+    const stale = temp.target();
+    await applyLogs(projector(), stale, { demo: [payload.reference('doc: kubectl flags')] });
+    await shared.db.query(`UPDATE ${quoteIdent(sharedSchemaFor(stale.stateDir))}.memory_meta SET value = 'an older schema' WHERE key = 'schema_fingerprint'`);
+    await expect(reader(stale)).rejects.toMatchObject({ code: 'PROJECTION_FAILED', message: expect.stringContaining('mem rebuild --from-log') });
+  });
 });
 
 describe('filter-then-recall', () => {

@@ -1,12 +1,12 @@
 import { MemError } from '@mem/core';
 import { vectorLiteral } from './apply/vector-literal.js';
 import { embeddedDir, openBackend, type Backend } from './backend/open-backend.js';
-import type { Sql } from './backend/sql.js';
 import { backendConfig, type PgvectorBackendOptions } from './options.js';
 import { PGVECTOR_VERSION } from './projector.js';
 import { checkRecallInput } from './recall-input.js';
-import type { RecallLevel, VectorHit, VectorKind, VectorRecall } from './recall-types.js';
+import type { RecallLevel, VectorHit, VectorRecall } from './recall-types.js';
 import { quoteIdent } from './schema/identifiers.js';
+import { loadMigrations } from './schema/migrations.js';
 import { readMeta } from './schema/prepare-schema.js';
 
 export interface OpenVectorRecallOptions extends PgvectorBackendOptions {
@@ -35,6 +35,13 @@ export async function openVectorRecall(options: OpenVectorRecallOptions): Promis
         expected: PGVECTOR_VERSION,
       });
     }
+    // Trigger: mem was upgraded and its migrations changed, but no projector has opened the
+    // projection since (opening rebuilds it). Outcome: a clear error instead of a missing function.
+    if (meta['schema_fingerprint'] !== loadMigrations().fingerprint) {
+      throw new MemError('PROJECTION_FAILED', `the pgvector projection in ${backend.where} was written by other migrations than this mem's: run mem rebuild --from-log`, {
+        stateDir: options.stateDir,
+      });
+    }
     const embedder = meta['embedder'] ?? '?';
     if (options.expectEmbedder !== undefined && options.expectEmbedder !== embedder) {
       throw new MemError('CONFIG_INVALID', `the pgvector projection holds vectors of embedder ${embedder}, but queries are embedded with ${options.expectEmbedder}: rebuild it, or configure ${embedder}`, {
@@ -50,32 +57,17 @@ export async function openVectorRecall(options: OpenVectorRecallOptions): Promis
 }
 
 function recallOver(backend: Backend, dims: number, embedder: string): VectorRecall {
-  const s = quoteIdent(backend.schema);
-  // The kind is a literal, never a parameter: the planner only uses a partial index whose predicate it can prove.
-  const sql = (kind: VectorKind) => `
-    SELECT project, level, node_sha AS sha256, embedding <=> $1::vector AS distance
-    FROM ${s}.memory_vector
-    WHERE kind = '${kind}' AND live AND project = ANY($2::text[]) AND level = ANY($3::text[])
-    ORDER BY embedding <=> $1::vector
-    LIMIT $4`;
-  const text = sql('text');
-  const symptom = sql('symptom');
+  // recall_vectors (migrations/postgres/0003_reads.sql): the ANN scan and, when it comes back
+  // short, an exact scan, in one round trip.
+  const statement = `SELECT exact, project, level, sha256, distance FROM ${quoteIdent(backend.schema)}.recall_vectors($1, $2::vector, $3::text[], $4::text[], $5, $6, $7)`;
   return {
     async recall(kind, vector, filter, limit) {
       checkRecallInput(kind, vector, filter, limit, dims, embedder);
       const fetch = limit + TIE_SLACK;
-      const params = [vectorLiteral(vector), [...filter.projects], [...filter.levels], fetch];
-      const statement = kind === 'text' ? text : symptom;
-      const rows = await backend.client.transaction(async (tx) => {
-        await tuneScan(tx, backend, fetch);
-        const found = await tx.query<Row>(statement, params);
-        if (found.length >= fetch) return found;
-        // Fewer than asked: either that is all there is, or the index scan gave up before the
-        // filter let enough through. An exact scan of the filtered rows settles it.
-        await tx.exec('SET LOCAL enable_indexscan = off');
-        return tx.query<Row>(statement, params);
-      });
-      return rows
+      const efSearch = Math.min(1000, Math.max(100, fetch * 4));
+      const rows = await backend.client.query<Row>(statement, [kind, vectorLiteral(vector), [...filter.projects], [...filter.levels], fetch, efSearch, backend.extension.iterativeScan]);
+      const exact = rows.filter((r) => r.exact);
+      return (exact.length > 0 ? exact : rows)
         .map((r) => ({ project: r.project, level: r.level, sha256: r.sha256, distance: Number(r.distance) }))
         .sort(byDistanceThenKey)
         .slice(0, limit);
@@ -85,19 +77,11 @@ function recallOver(backend: Backend, dims: number, embedder: string): VectorRec
 }
 
 interface Row {
+  exact: boolean;
   project: string;
   level: RecallLevel;
   sha256: string;
   distance: number | string;
-}
-
-/**
- * pgvector 0.8+: an iterative scan keeps walking the graph while the filter rejects candidates
- * (strict order: distances come out sorted). 0.7: a wider candidate list instead.
- */
-async function tuneScan(tx: Sql, backend: Backend, fetch: number): Promise<void> {
-  if (backend.extension.iterativeScan) await tx.exec(`SET LOCAL hnsw.iterative_scan = strict_order`);
-  await tx.exec(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(100, fetch * 4))}`);
 }
 
 /** Distance, then project, level and sha byte-wise: the same hits in the same order on every backend. */

@@ -111,6 +111,9 @@ CREATE TABLE {{schema}}.memory_vector (
 -- deleted vector leaves the index instead of using up the scan's candidates.
 CREATE INDEX memory_vector_text_hnsw ON {{schema}}.memory_vector USING hnsw (embedding vector_cosine_ops) WHERE kind = 'text' AND live;
 CREATE INDEX memory_vector_symptom_hnsw ON {{schema}}.memory_vector USING hnsw (embedding vector_cosine_ops) WHERE kind = 'symptom' AND live;
+-- How many live vectors a filter lets through, counted without touching a vector: recall reads
+-- it first and answers a small filtered set by an exact scan of just those rows.
+CREATE INDEX memory_vector_live ON {{schema}}.memory_vector (kind, project, level) WHERE live;
 -- The filter columns are far from independent (a project's L1 memories are few and mostly
 -- superseded, its R passages many and live): joint statistics let the planner choose between the
 -- HNSW scan and an exact scan of a few rows. Measured at 20k vectors without them: a seq scan

@@ -8,9 +8,11 @@
 -- between the HNSW index and an exact scan of a few rows (see memory_vector_filter).
 
 -- The nearest live vectors of one kind inside the filter (filter-then-recall), nearest first.
--- An ANN scan first; when it returns fewer than p_fetch rows, either that is all there is or the
--- index scan gave up before the filter let enough through, and an exact scan of the filtered
--- rows settles it: its rows come back too, flagged exact, and the caller takes those. The kind
+-- A filter that lets fewer than p_fetch vectors through (a project's live memories, typically)
+-- is answered by an exact scan of those rows alone: an HNSW scan would walk the whole graph
+-- looking for rows that do not exist. Otherwise an ANN scan; when it returns fewer than p_fetch
+-- rows, the index scan gave up before the filter let enough through, and an exact scan settles
+-- it. Exact rows come back flagged, and the caller takes those when there are any. The kind
 -- is a literal in each statement, never a parameter: the planner only uses a partial index
 -- whose predicate it can prove. The exact scan orders over a subquery fenced by OFFSET 0, so no
 -- index can serve its ORDER BY (a cached plan would ignore SET enable_indexscan).
@@ -21,27 +23,37 @@ LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
   found_rows bigint;
 BEGIN
-  -- Local to the caller's transaction: a lone SELECT of this function is one.
-  PERFORM set_config('hnsw.ef_search', p_ef_search::text, true);
-  -- pgvector 0.8+: the scan keeps walking the graph while the filter rejects candidates.
-  IF p_iterative THEN
-    PERFORM set_config('hnsw.iterative_scan', 'strict_order', true);
-  END IF;
-
-  IF p_kind = 'text' THEN
-    RETURN QUERY SELECT false, v.project, v.level, v.node_sha, (v.embedding <=> p_query)::double precision
-      FROM {{schema}}.memory_vector v
-      WHERE v.kind = 'text' AND v.live AND v.project = ANY(p_projects) AND v.level = ANY(p_levels)
-      ORDER BY v.embedding <=> p_query LIMIT p_fetch;
-  ELSE
-    RETURN QUERY SELECT false, v.project, v.level, v.node_sha, (v.embedding <=> p_query)::double precision
-      FROM {{schema}}.memory_vector v
-      WHERE v.kind = 'symptom' AND v.live AND v.project = ANY(p_projects) AND v.level = ANY(p_levels)
-      ORDER BY v.embedding <=> p_query LIMIT p_fetch;
-  END IF;
-  GET DIAGNOSTICS found_rows = ROW_COUNT;
-  IF found_rows >= p_fetch THEN
+  SELECT count(*) INTO found_rows FROM (
+    SELECT 1 FROM {{schema}}.memory_vector v
+    WHERE v.kind = p_kind AND v.live AND v.project = ANY(p_projects) AND v.level = ANY(p_levels)
+    LIMIT p_fetch
+  ) filtered;
+  IF found_rows = 0 THEN
     RETURN;
+  END IF;
+  IF found_rows >= p_fetch THEN
+    -- Local to the caller's transaction: a lone SELECT of this function is one.
+    PERFORM set_config('hnsw.ef_search', p_ef_search::text, true);
+    -- pgvector 0.8+: the scan keeps walking the graph while the filter rejects candidates.
+    IF p_iterative THEN
+      PERFORM set_config('hnsw.iterative_scan', 'strict_order', true);
+    END IF;
+
+    IF p_kind = 'text' THEN
+      RETURN QUERY SELECT false, v.project, v.level, v.node_sha, (v.embedding <=> p_query)::double precision
+        FROM {{schema}}.memory_vector v
+        WHERE v.kind = 'text' AND v.live AND v.project = ANY(p_projects) AND v.level = ANY(p_levels)
+        ORDER BY v.embedding <=> p_query LIMIT p_fetch;
+    ELSE
+      RETURN QUERY SELECT false, v.project, v.level, v.node_sha, (v.embedding <=> p_query)::double precision
+        FROM {{schema}}.memory_vector v
+        WHERE v.kind = 'symptom' AND v.live AND v.project = ANY(p_projects) AND v.level = ANY(p_levels)
+        ORDER BY v.embedding <=> p_query LIMIT p_fetch;
+    END IF;
+    GET DIAGNOSTICS found_rows = ROW_COUNT;
+    IF found_rows >= p_fetch THEN
+      RETURN;
+    END IF;
   END IF;
 
   RETURN QUERY SELECT true, e.project, e.level, e.node_sha, e.distance

@@ -186,4 +186,31 @@ describe('filter-then-recall', () => {
       await recall.close();
     }
   });
+
+  it('settles an ANN scan that gave up before the filter let enough through with an exact scan', async () => {
+    // 30 live memories far from the query, 600 references next to it: the filter (L1) passes
+    // more rows than a recall fetches, so it takes the HNSW path, which is told to give up early.
+    const memories = Array.from({ length: 30 }, (_, i) => `memory ${i}`);
+    const refs = Array.from({ length: 600 }, (_, i) => `doc ${i}`);
+    const table: Record<string, number[]> = { e: [0, 0, 1] };
+    memories.forEach((text, i) => (table[text] = [i / 1000, 1, 0]));
+    refs.forEach((text, i) => (table[text] = [1, (i % 97) / 1000, (i % 89) / 1000]));
+    const target = temp.target();
+    await applyLogs(projectorPgvector({ pglite: shared.db, embedder: tableEmbedder(table) }), target, {
+      demo: [
+        payload.evidence('r0', 1, 'e'),
+        ...memories.flatMap((text, i) => [payload.run(`r${i}`, `q-${i}`), payload.memory(`r${i}`, 1, text, ['e'])]),
+        ...refs.map((text) => payload.reference(text)),
+      ],
+    });
+    const recall = await openVectorRecall({ pglite: shared.db, stateDir: target.stateDir });
+    try {
+      await shared.db.exec('SET hnsw.max_scan_tuples = 1; SET enable_seqscan = off; SET enable_sort = off');
+      const hits = await recall.recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 3);
+      expect(hits.map((h) => h.sha256)).toEqual(['memory 29', 'memory 28', 'memory 27'].map((t) => sha(t)));
+    } finally {
+      await shared.db.exec('RESET hnsw.max_scan_tuples; RESET enable_seqscan; RESET enable_sort');
+      await recall.close();
+    }
+  });
 });

@@ -3,8 +3,10 @@
 //   1. GET /memory/query: req/s and latency p50/p99 from a second process (autocannon) on
 //      loopback against `mem serve` (a child process) over the demo project, embedded defaults
 //      (target >= 1,000 req/s on 2 cores)
-//   2. the same query in process: queryMemory on the item store, and registry.invoke (token
-//      resolution, freshness checks, authorization, query) — the ratios say what HTTP costs
+//   2. the same query in process, on the same embedded defaults as the server (keyword recall
+//      from SQLite, hash-embedder vector recall from PGlite): queryMemory, and registry.invoke
+//      (token resolution, freshness checks, authorization, query) — the ratios say what HTTP
+//      costs; queryMemory on keywords alone shows the vector side's share
 //   3. POST /memory/ingest accept rate (accept only: `mem serve --no-jobs`)
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +14,9 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { embedderFromEnv } from '../../packages/embed/dist/index.js';
 import { Engine } from '../../packages/engine/dist/index.js';
+import { openVectorRecall } from '../../packages/projector-pgvector/dist/index.js';
 import { openItemStore, projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
 import { projectorVault } from '../../packages/projector-vault/dist/index.js';
 import { queryMemory } from '../../packages/query/dist/index.js';
@@ -86,15 +90,20 @@ async function inProcess(token) {
     times.sort((a, b) => a - b);
     return { rate: IN_PROCESS / seconds, p50: percentile(times, 50), p99: percentile(times, 99) };
   };
-  const raw = await run(() => queryMemory({ text: QUERY, projects: ['demo'], limit: 5 }, { items }));
+  const embedder = embedderFromEnv({});
+  const vectors = await openVectorRecall({ stateDir: join(root, '.mem'), env: {}, expectEmbedder: embedder.name });
+  const keywords = await run(() => queryMemory({ text: QUERY, projects: ['demo'], limit: 5 }, { items }));
+  const raw = await run(() => queryMemory({ text: QUERY, projects: ['demo'], limit: 5, citations: 'excerpt' }, { items, vectors, embedder }));
   items.close();
   const engine = new Engine({ root, projectors: [projectorSqlite, projectorVault] });
-  const registry = await openRegistry({ engine, version: 'bench', runJobs: false });
+  const registry = await openRegistry({ engine, version: 'bench', runJobs: false, queryDeps: { vectors, embedder } });
   const invoked = await run(async () => registry.invoke('query', await registry.authenticate(token, 'http'), { query: QUERY, project: ['demo'], limit: 5 }));
   await registry.close();
+  await vectors.close();
   console.log(`the same query in process (${IN_PROCESS} sequential calls, one core)`);
-  console.log(`  queryMemory      ${fmt(raw.rate)} q/s, p50 ${fmt(raw.p50, 3)} ms, p99 ${fmt(raw.p99, 3)} ms`);
+  console.log(`  queryMemory      ${fmt(raw.rate)} q/s, p50 ${fmt(raw.p50, 3)} ms, p99 ${fmt(raw.p99, 3)} ms  (keyword + vector recall, as the server runs it)`);
   console.log(`  registry.invoke  ${fmt(invoked.rate)} q/s, p50 ${fmt(invoked.p50, 3)} ms, p99 ${fmt(invoked.p99, 3)} ms  (+ token, freshness stats, authorization)`);
+  console.log(`  keywords only    ${fmt(keywords.rate)} q/s, p50 ${fmt(keywords.p50, 3)} ms, p99 ${fmt(keywords.p99, 3)} ms  (queryMemory without the vector side)`);
   return { raw: raw.rate, invoked: invoked.rate };
 }
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine, type Projector } from '@mem/engine';
 import { EventLog } from '@mem/log';
-import { projectorSqlite } from '@mem/projector-sqlite';
+import { openItemStore, projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { projectLogs, splits } from './support/arbitraries.js';
 
@@ -78,6 +78,36 @@ describe('engine', () => {
     const live = await bytes(engine);
     await engine.rebuild();
     expect(await bytes(engine)).toEqual(live);
+  });
+
+  it('concurrent appends of one process share catch-ups (one seal for many writes), and each is projected when it returns', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mem-engine-'));
+    roots.push(root);
+    let opened = 0;
+    const counting: Projector = { ...projectorSqlite, init: async (target) => ((opened += 1), projectorSqlite.init(target)) };
+    const engine = new Engine({ root, projectors: [counting, projectorVault] });
+    const [logs] = fc.sample(projectLogs(1).filter((l) => (l['proj-1']?.length ?? 0) >= 12), { numRuns: 1, seed: 5 });
+    const payloads = logs!['proj-1']!;
+    const projectedSeq = () => {
+      const items = openItemStore(join(root, '.mem', 'items.sqlite'));
+      try {
+        return items.positions().find((p) => p.project === 'proj-1')?.seq ?? 0;
+      } finally {
+        items.close();
+      }
+    };
+    const writes = payloads.slice(0, 12).map((payload) =>
+      engine.append('proj-1', [payload], { kind: 'test' }).then((result) => ({ ...result, projected: projectedSeq() })),
+    );
+    const results = await Promise.all(writes);
+    for (const result of results) expect(result.projected).toBeGreaterThanOrEqual(result.last_seq);
+    expect(results.map((r) => r.appended)).toEqual(Array(12).fill(1));
+    // Each catch-up opens the projector once; twelve writers alone would open it twelve times.
+    expect(opened).toBeLessThan(12);
+    const live = await bytes(engine);
+    await engine.rebuild();
+    expect(await bytes(engine)).toEqual(live);
+    expect((await engine.verify()).ok).toBe(true);
   });
 
   it('replays every project when a projector resets itself on open, not only the one written', async () => {

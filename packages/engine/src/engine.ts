@@ -46,6 +46,8 @@ export class Engine {
   private options: ProjectionOptions;
 
   private readonly fixedOptions: ProjectionOptions | undefined;
+  /** A catch-up waiting for the projection lock that has not read the log yet (see catchUp). */
+  private queuedCatchUp: { projects: Set<string> | undefined; done: Promise<CatchUpReport> } | undefined;
 
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
@@ -96,7 +98,27 @@ export class Engine {
    * options) must be replayed for all projects, not only the one just written.
    */
   async catchUp(projects?: readonly string[]): Promise<CatchUpReport> {
-    return this.withProjectionLock(async () => this.catchUpLocked(projects, this.projectors, { skipHeld: true }));
+    // Trigger: a catch-up of this process is already waiting for the lock and has not read the
+    // log yet. Why: it will read the log after this caller's append, so it covers it; each
+    // catch-up ends in a seal that rewrites the SQLite store, and concurrent writers (a server
+    // accepting ingests) would otherwise seal once each, one after another. Outcome: the caller
+    // joins it (its projects go first too; every project is caught up either way).
+    const queued = this.queuedCatchUp;
+    if (queued) {
+      if (queued.projects && projects) for (const project of projects) queued.projects.add(project);
+      else queued.projects = undefined;
+      return queued.done;
+    }
+    const entry: { projects: Set<string> | undefined; done: Promise<CatchUpReport> } = { projects: projects ? new Set(projects) : undefined, done: Promise.resolve({ applied: [] }) };
+    this.queuedCatchUp = entry;
+    entry.done = this.withProjectionLock(async () => {
+      // From here on the log is read: later callers must queue a catch-up of their own.
+      if (this.queuedCatchUp === entry) this.queuedCatchUp = undefined;
+      return this.catchUpLocked(entry.projects ? [...entry.projects] : undefined, this.projectors, { skipHeld: true });
+    }).finally(() => {
+      if (this.queuedCatchUp === entry) this.queuedCatchUp = undefined;
+    });
+    return entry.done;
   }
 
   /**

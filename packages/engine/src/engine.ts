@@ -77,7 +77,16 @@ export class Engine {
    * so a caller never retries (and duplicates) an append that succeeded.
    */
   async append(project: string, payloads: readonly unknown[], writer: Writer): Promise<AppendResult> {
-    const result = await this.log.append(project, payloads, writer);
+    return this.projectAppended(await this.log.append(project, payloads, writer));
+  }
+
+  /**
+   * The second half of append, for writers that append under a lock of their own and catch up
+   * after releasing it: catches the projections up past `result`, or says PROJECTION_FAILED with
+   * the seqs that are durable all the same.
+   */
+  async projectAppended(result: AppendResult): Promise<AppendResult> {
+    const { project } = result;
     try {
       await this.catchUp([project]);
     } catch (error) {

@@ -15,6 +15,11 @@ export interface RegistryContext {
   now: () => Date;
   /** Check-then-append sections, one at a time per key (`_system`, `ingest:<project>`). */
   serial: KeyedSerial;
+  /**
+   * Ingest acceptances appended but not yet projected, by project and ingest_id: a retry of one
+   * gets the same job (the projection cannot tell it yet). Entries leave when projected.
+   */
+  accepting: Map<string, { jobId: string; projected: Promise<void> }>;
   /** The vector side of a query (embedder, pgvector recall, reranker) when configured; keyword-only without. */
   queryDeps?: Omit<QueryDeps, 'items'>;
 }

@@ -81,6 +81,24 @@ describe('ingest jobs', () => {
     expect(log.filter((e) => e.type === 'ingest_finished')).toHaveLength(1);
   });
 
+  it('concurrent submissions: one job per ingest_id, retries answered with it, every job answerable on return', async () => {
+    const { registry, alice } = await setup(false);
+    const ids = ['c-1', 'c-2', 'c-3', 'c-1', 'c-2', 'c-1'];
+    const jobs = await Promise.all(
+      ids.map(async (ingest_id) => {
+        const job = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:c', ingest_id, records })) as Job;
+        // Answerable the moment the acceptance returns: the projection already holds the job.
+        const status = (await registry.invoke('ingest_status', alice, { job_id: job.job_id })) as { ingest_id: string };
+        return { ingest_id, job: job.job_id, status: status.ingest_id };
+      }),
+    );
+    for (const { ingest_id, status } of jobs) expect(status).toBe(ingest_id);
+    const jobOf = (id: string) => new Set(jobs.filter((j) => j.ingest_id === id).map((j) => j.job));
+    expect([jobOf('c-1').size, jobOf('c-2').size, jobOf('c-3').size]).toEqual([1, 1, 1]);
+    const accepted = (await events(registry, 'alpha')).filter((e) => e.type === 'ingest_accepted');
+    expect(accepted.map((e) => (e as { ingest_id: string }).ingest_id).sort()).toEqual(['c-1', 'c-2', 'c-3']);
+  });
+
   it('without ingest_id, the batch content is the key', async () => {
     const { registry, alice } = await setup(false);
     const a = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:x', records })) as Job & { ingest_id: string };

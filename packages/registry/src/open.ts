@@ -36,6 +36,7 @@ export async function openRegistry(options: OpenRegistryOptions): Promise<Regist
     version: options.version,
     now: options.now ?? (() => new Date()),
     serial: new KeyedSerial(),
+    accepting: new Map(),
     ...(options.queryDeps ? { queryDeps: options.queryDeps } : {}),
   };
   const registry = new Registry(context, OPERATIONS);

@@ -82,22 +82,42 @@ export const ingestSubmit = defineOperation({
     checkStandingQueries(ctx, input.project);
     const format = input.transcript !== undefined ? (input.format ?? 'claude') : 'records';
     const ingestId = input.ingest_id ?? `sha256:${sha256Hex(JSON.stringify({ source: input.source, format, records: input.records ?? null, transcript: input.transcript ?? null }))}`;
-    return ctx.serial.run(`ingest:${input.project}`, async () => {
+    const answer = (jobId: string) => ({ job_id: jobId, ingest_id: ingestId, project: input.project, status: ctx.jobs.get(jobId)?.state ?? 'queued', status_url: statusUrl(jobId) });
+    // Only the check and the durable append are serial; the catch-up that projects the
+    // acceptance runs after, shared with the acceptances that came in meanwhile (one seal for
+    // many). Until it ends, the job is answered from `accepting`.
+    const accepted = await ctx.serial.run(`ingest:${input.project}`, async () => {
       const existing = (await ctx.stores.fresh()).control.ingestJobByIngestId(input.project, ingestId);
-      if (existing) return answerExisting(ctx, existing);
+      if (existing) return { existing };
+      const inFlight = ctx.accepting.get(acceptingKey(input.project, ingestId));
+      if (inFlight) return { inFlight };
       const records =
         input.transcript !== undefined ? await recordsFromTranscript(input.transcript, format as 'claude' | 'pi', ingestId) : recordsFromPosted(input.records ?? [], input.source);
       const jobId = `ingest-${randomUUID()}`;
-      const appended = await ctx.engine.append(
+      const appendedNow = await ctx.engine.log.append(
         input.project,
         [{ type: 'ingest_accepted', job_id: jobId, ingest_id: ingestId, source: input.source, format, records }],
         writerOf(caller),
       );
-      ctx.jobs.enqueue(input.project, jobId, appended.first_seq);
-      return { job_id: jobId, ingest_id: ingestId, project: input.project, status: ctx.jobs.get(jobId)?.state ?? 'queued', status_url: statusUrl(jobId) };
+      const projected = ctx.engine.projectAppended(appendedNow).then(
+        () => ctx.jobs.enqueue(input.project, jobId, appendedNow.first_seq),
+      );
+      const entry = { jobId, projected };
+      ctx.accepting.set(acceptingKey(input.project, ingestId), entry);
+      void projected.then(
+        () => ctx.accepting.delete(acceptingKey(input.project, ingestId)),
+        () => ctx.accepting.delete(acceptingKey(input.project, ingestId)),
+      );
+      return { inFlight: entry };
     });
+    if (accepted.existing) return answerExisting(ctx, accepted.existing);
+    // A retry of an acceptance still being projected waits for it too: its status URL must answer.
+    await accepted.inFlight.projected;
+    return answer(accepted.inFlight.jobId);
   },
 });
+
+const acceptingKey = (project: string, ingestId: string) => `${project}\u0000${ingestId}`;
 
 function answerExisting(ctx: RegistryContext, job: IngestJobRow): z.infer<typeof jobOut> {
   const status = liveStatus(ctx, job);

@@ -99,15 +99,12 @@ export const ingestSubmit = defineOperation({
         [{ type: 'ingest_accepted', job_id: jobId, ingest_id: ingestId, source: input.source, format, records }],
         writerOf(caller),
       );
-      const projected = ctx.engine.projectAppended(appendedNow).then(
-        () => ctx.jobs.enqueue(input.project, jobId, appendedNow.first_seq),
-      );
+      const key = acceptingKey(input.project, ingestId);
+      const projected = ctx.engine.projectAppended(appendedNow).then(() => ctx.jobs.enqueue(input.project, jobId, appendedNow.first_seq));
       const entry = { jobId, projected };
-      ctx.accepting.set(acceptingKey(input.project, ingestId), entry);
-      void projected.then(
-        () => ctx.accepting.delete(acceptingKey(input.project, ingestId)),
-        () => ctx.accepting.delete(acceptingKey(input.project, ingestId)),
-      );
+      ctx.accepting.set(key, entry);
+      const forget = () => void ctx.accepting.delete(key);
+      void projected.then(forget, forget);
       return { inFlight: entry };
     });
     if (accepted.existing) return answerExisting(ctx, accepted.existing);

@@ -13,7 +13,7 @@ const citation = z.object({
   source: z.string().nullable(),
   text: z.string(),
   t: z.number().nullable(),
-  /** Length of the whole text when `text` is an excerpt. */
+  /** Characters (code points) of the whole text when `text` is an excerpt of its first 400. */
   text_chars: z.number().optional(),
 });
 

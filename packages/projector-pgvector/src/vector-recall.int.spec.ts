@@ -91,6 +91,27 @@ describe('openVectorRecall', () => {
     expect(hits).toEqual([{ project: 'demo', level: 'L1', sha256: sha('kong buffered the body'), distance: expect.closeTo(0, 6) }]);
   });
 
+  it('answers a batch of recalls in one statement, each as recall answers it alone, in request order', async () => {
+    const recall = await reader(target);
+    const S = Float32Array.from([0, 0.2, 1]);
+    const requests = [
+      { kind: 'symptom', filter: { projects: ['demo'], levels: [...L12] } },
+      { kind: 'text', filter: { projects: ['demo', 'other'], levels: ['L1', 'R'] } },
+      { kind: 'text', filter: { projects: ['nobody'], levels: ['L1'] } },
+    ] as const;
+    const batch = await recall.recallEach(S, requests, 3);
+    const alone = [];
+    for (const { kind, filter } of requests) alone.push(await recall.recall(kind, S, filter, 3));
+    expect(batch).toEqual(alone);
+    expect(batch.map((hits) => hits.length)).toEqual([1, 3, 0]);
+    expect(await recall.recallEach(S, [], 3)).toEqual([]);
+    // One bad request refuses the batch, naming the field.
+    await expect(recall.recallEach(S, [requests[0], { kind: 'text', filter: { projects: [], levels: ['L1'] } }], 3)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'filter.projects' },
+    });
+  });
+
   it('leaves out superseded and tombstoned memories, and brings back a text that returns', async () => {
     const chain = temp.target();
     const A = 'kong buffered the body';

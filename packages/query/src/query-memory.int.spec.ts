@@ -230,17 +230,16 @@ describe('queryMemory: vector side', () => {
   });
 
   it('drops what a vector recall should not have returned: another level, a superseded or deleted node', async () => {
-    const leaky = {
-      recall: async () => [
-        { project: 'demo', level: 'R' as const, sha256: FLOOD[0]!['sha256'] as string, distance: 0 },
-        { project: 'demo', level: 'L1' as const, sha256: sha(M_KONG), distance: 0 },
-        { project: 'demo', level: 'L1' as const, sha256: sha(M_GONE), distance: 0 },
-        { project: 'other', level: 'L1' as const, sha256: sha(OTHER), distance: 0 },
-        { project: 'demo', level: 'L1' as const, sha256: sha(M_PROSE), distance: 0.05 },
-      ],
-      close: async () => {},
-    };
+    const recall = async () => [
+      { project: 'demo', level: 'R' as const, sha256: FLOOD[0]!['sha256'] as string, distance: 0 },
+      { project: 'demo', level: 'L1' as const, sha256: sha(M_KONG), distance: 0 },
+      { project: 'demo', level: 'L1' as const, sha256: sha(M_GONE), distance: 0 },
+      { project: 'other', level: 'L1' as const, sha256: sha(OTHER), distance: 0 },
+      { project: 'demo', level: 'L1' as const, sha256: sha(M_PROSE), distance: 0.05 },
+    ];
+    const leaky = { recall, recallEach: async (_v: Float32Array, requests: readonly unknown[]) => Promise.all(requests.map(recall)), close: async () => {} };
     const result = await queryMemory({ text: 'uploads', projects: ['demo'], limit: 50 }, { items: store.items, vectors: leaky, embedder: fakeEmbedder() });
+    expect(result.recall.vector).toBe('used');
     expect(shas(result)).toEqual([sha(M_PROSE)]);
   });
 
@@ -248,13 +247,16 @@ describe('queryMemory: vector side', () => {
     const text = 'kong body 10KB 413';
     const rHit = store.items.keywordRecall('"kong" AND "section" AND "7"', { projects: ['demo'], levels: ['R'], limit: 1 })[0]!;
     const onlyR = { name: 'kw', dims: 1, embed: async () => [new Float32Array(1)] };
+    const recall = async (kind: string) => (kind === 'text' ? [{ project: 'demo', level: 'L1' as const, sha256: sha(M_PROSE), distance: 0.1 }] : []);
     const vectors = {
-      recall: async (kind: string) => (kind === 'text' ? [{ project: 'demo', level: 'L1' as const, sha256: sha(M_PROSE), distance: 0.1 }] : []),
+      recall,
+      recallEach: async (_vector: Float32Array, requests: readonly { kind: string }[]) => Promise.all(requests.map(({ kind }) => recall(kind))),
       close: async () => {},
     };
     // Keyword ranks the R passage first (levels R only would be a different query), so pin it:
     const items = { ...store.items, keywordRecall: () => [rHit] };
     const result = await queryMemory({ text, projects: ['demo'], levels: ['L1', 'R'] }, { items, vectors, embedder: onlyR, floor: { minKeyword: 0, minSimilarity: 0 } });
+    expect(result.recall.vector).toBe('used');
     expect(result.results.map((r) => [r.level, r.ranking.rrf_score_micro])).toEqual([
       ['L1', 16393],
       ['R', 16393],

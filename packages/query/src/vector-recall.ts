@@ -23,10 +23,11 @@ export async function recallVectors(vectors: VectorRecall, embedder: Embedder, t
   }
   // Only memories carry a symptom (the memory event's field): without L1/L2 there is nothing to ask.
   const memoryLevels = filter.levels.filter((level) => level === 'L1' || level === 'L2');
-  const [text_, symptom] = await Promise.all([
-    vectors.recall('text', vector, filter, depth),
-    memoryLevels.length > 0 ? vectors.recall('symptom', vector, { projects: filter.projects, levels: memoryLevels }, depth) : Promise.resolve([]),
-  ]);
+  const [text_ = [], symptom = []] = await vectors.recallEach(
+    vector,
+    [{ kind: 'text', filter }, ...(memoryLevels.length > 0 ? [{ kind: 'symptom' as const, filter: { projects: filter.projects, levels: memoryLevels } }] : [])],
+    depth,
+  );
   const toHits = (hits: typeof text_): SignalHit[] =>
     hits.map((hit) => ({ key: { project: hit.project, level: hit.level, sha256: hit.sha256 }, score: 1 - hit.distance }));
   return { text: toHits(text_), symptom: toHits(symptom) };

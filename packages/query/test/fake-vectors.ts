@@ -64,16 +64,18 @@ export async function fakeVectorRecall(items: ItemStore, projects: readonly stri
     }
   }
   const calls: FakeVectorRecall['calls'] = [];
+  const recall: VectorRecall['recall'] = async (kind, vector, filter, limit) => {
+    calls.push({ kind, projects: filter.projects, levels: filter.levels, limit });
+    return entries
+      .filter((e) => e.kind === kind && filter.projects.includes(e.project) && filter.levels.includes(e.level))
+      .map((e): VectorHit => ({ project: e.project, level: e.level, sha256: e.sha256, distance: 1 - dot(e.vector, vector) }))
+      .sort((a, b) => a.distance - b.distance || (a.sha256 < b.sha256 ? -1 : 1))
+      .slice(0, limit);
+  };
   return {
     calls,
-    recall: async (kind, vector, filter, limit) => {
-      calls.push({ kind, projects: filter.projects, levels: filter.levels, limit });
-      return entries
-        .filter((e) => e.kind === kind && filter.projects.includes(e.project) && filter.levels.includes(e.level))
-        .map((e): VectorHit => ({ project: e.project, level: e.level, sha256: e.sha256, distance: 1 - dot(e.vector, vector) }))
-        .sort((a, b) => a.distance - b.distance || (a.sha256 < b.sha256 ? -1 : 1))
-        .slice(0, limit);
-    },
+    recall,
+    recallEach: async (vector, requests, limit) => Promise.all(requests.map(({ kind, filter }) => recall(kind, vector, filter, limit))),
     close: async () => {},
   };
 }

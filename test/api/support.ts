@@ -24,7 +24,7 @@ export function writeStandingQueries(root: string, project: string): void {
 }
 
 export function engineAt(root: string): Engine {
-  return new Engine({ root, projectors: [projectorSqlite, projectorVault], env: {} });
+  return new Engine({ root, projectors: [projectorSqlite, projectorVault] });
 }
 
 export async function registryAt(root: string, options: { runJobs?: boolean } = {}): Promise<Registry> {

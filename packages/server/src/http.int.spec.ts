@@ -60,7 +60,7 @@ describe('HTTP surface', () => {
 
   it('takes the token from apikey, x-api-key or Authorization: Bearer; two different ones are refused', async () => {
     const { url, alice, bob } = await setup();
-    for (const headers of [{ apikey: alice }, { 'x-api-key': alice }, { authorization: `Bearer ${alice}` }]) {
+    for (const headers of [{ apikey: alice }, { 'x-api-key': alice }, { authorization: `Bearer ${alice}` }] as Record<string, string>[]) {
       expect((await call(url, 'GET', '/memory/projects', { headers })).status).toBe(200);
     }
     expect((await call(url, 'GET', '/memory/projects', { headers: { apikey: alice, 'x-api-key': bob } })).status).toBe(401);

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const dist = (pkg) => join(repo, 'packages', pkg, 'dist', 'index.js');
+const { seededRandom } = await import(dist('core'));
 const { qwenTokenizer, chunks, chunkPolicy } = await import(dist('chunk'));
 const { loadStandingQueries, dryRun } = await import(dist('ingest'));
 const { heuristicController, GatedRun } = await import(dist('extractor'));
@@ -83,19 +84,9 @@ function sentence(rng, n) {
   return out.join(' ');
 }
 
-function mulberry(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function generateTranscript(file, megabytes) {
   const out = createWriteStream(file);
-  const rng = mulberry(42);
+  const rng = seededRandom(42);
   let written = 0;
   let i = 0;
   const target = megabytes * 1024 * 1024;

@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { contentSha256 } from '../../packages/core/dist/index.js';
+import { contentSha256, seededRandom } from '../../packages/core/dist/index.js';
 import { Engine } from '../../packages/engine/dist/index.js';
 import { openItemStore, projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
 import { keywordTerms, matchExpression, queryMemory } from '../../packages/query/dist/index.js';
@@ -21,17 +21,6 @@ import { keywordTerms, matchExpression, queryMemory } from '../../packages/query
 const SIZES = (process.env.BENCH_QUERY_SIZES ?? '10000,100000').split(',').map(Number);
 const N = Number(process.env.BENCH_QUERY_N ?? 200);
 const PROJECTS = 5;
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A Zipf-distributed vocabulary of pseudo-words, plus English function words at their usual rate. */
 function language(random) {
@@ -70,7 +59,7 @@ function language(random) {
  * nine superseded), 60% R passages — over PROJECTS projects.
  */
 function corpus(nodes, seed = 7) {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const { sentence } = language(random);
   const byProject = new Map();
   const perProject = Math.floor(nodes / PROJECTS);

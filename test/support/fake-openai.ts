@@ -1,62 +1,87 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted reply of the fake server. */
+/** One request the fake server received: route, headers and parsed JSON body ({} when empty). */
+export interface SeenRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
+
+/**
+ * What the fake answers a request: a status (default 200) with a JSON body (or a raw string),
+ * optionally after a delay; or a connection dropped without an answer.
+ */
+export type Reply = { status?: number; json?: unknown; raw?: string; headers?: Record<string, string>; delayMs?: number } | { destroy: true };
+
+/**
+ * An OpenAI-compatible server on loopback (real node:http) whose answers a test scripts:
+ * `respond` sees every request in order (n counts from 1) and returns the reply for it.
+ */
+export async function fakeOpenai(respond: (request: SeenRequest, n: number) => Reply): Promise<{ url: string; requests: SeenRequest[]; close(): Promise<void> }> {
+  const requests: SeenRequest[] = [];
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const request: SeenRequest = { path: req.url ?? '', headers: req.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+    requests.push(request);
+    const reply = respond(request, requests.length);
+    if ('destroy' in reply) {
+      req.socket.destroy();
+      return;
+    }
+    if (reply.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (res.destroyed) return;
+    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+    res.end(reply.raw ?? JSON.stringify(reply.json ?? {}));
+  };
+  const server: Server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
+
+/** One scripted reply of FakeOpenAI: `body` is the JSON answer. */
 export type FakeReply =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { delayMs: number; status?: number; body?: unknown }
   | { destroy: true };
 
-export interface FakeRequest {
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: unknown;
-}
-
 /**
- * A real HTTP server on loopback that answers OpenAI-compatible routes from a script, one
- * reply per request in order (the last reply repeats), and records every request.
+ * fakeOpenai answering from a script, one reply per request in order (the last reply repeats),
+ * recording every request.
  */
 export class FakeOpenAI {
-  readonly requests: FakeRequest[] = [];
-  private server: Server | null = null;
+  private server: Awaited<ReturnType<typeof fakeOpenai>> | null = null;
   private readonly script: FakeReply[];
 
   constructor(script: FakeReply[]) {
     this.script = [...script];
   }
 
+  get requests(): SeenRequest[] {
+    return this.server?.requests ?? [];
+  }
+
   /** Starts listening and returns the base URL (http://127.0.0.1:<port>). */
   async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    const { port } = this.server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    this.server = await fakeOpenai(() => {
+      const next = this.script.length > 1 ? this.script.shift()! : this.script[0]!;
+      return 'destroy' in next ? next : { ...next, json: next.body };
+    });
+    return this.server.url;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    this.requests.push({ path: req.url ?? '', headers: req.headers, body: text === '' ? null : JSON.parse(text) });
-    const reply = this.script.length > 1 ? this.script.shift()! : this.script[0]!;
-    if ('destroy' in reply) {
-      req.socket.destroy();
-      return;
-    }
-    if ('delayMs' in reply) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    if (res.destroyed) return;
-    const status = reply.status ?? 200;
-    res.writeHead(status, { 'content-type': 'application/json', ...('headers' in reply ? reply.headers : {}) });
-    res.end(JSON.stringify(reply.body ?? {}));
+    await this.server?.close();
   }
 }
 

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isMemError } from '@mem/core';
-import { embeddingsReply, fakeOpenai, type Reply, type SeenRequest } from '../test/fake-openai.js';
+import { embeddingsReply, useFakeOpenai, type Reply, type SeenRequest } from '../test/fake-openai.js';
 import { embedderFromEnv } from './from-env.js';
 import { openaiEmbedder } from './openai-embedder.js';
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function serve(respond: (request: SeenRequest, n: number) => Reply) {
-  const server = await fakeOpenai(respond);
-  servers.push(server);
-  return server;
-}
+const serve = useFakeOpenai();
 
 const input = (request: SeenRequest) => request.body['input'] as string[];
 const fast = { retries: 3, backoffMs: 1, timeoutMs: 5_000 };

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { fakeOpenai, type Reply, type SeenRequest } from '../test/fake-openai.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeOpenai } from '../test/fake-openai.js';
 import { rerankerFromEnv } from './from-env.js';
 import { rerankClient } from './rerank-client.js';
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function serve(respond: (request: SeenRequest, n: number) => Reply) {
-  const server = await fakeOpenai(respond);
-  servers.push(server);
-  return server;
-}
+const serve = useFakeOpenai();
 
 const documents = ['kong buffered the body', 'postgres volume', 'kubectl flags'];
 

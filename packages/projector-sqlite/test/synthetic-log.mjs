@@ -1,17 +1,6 @@
 // A deterministic synthetic extraction log for benchmarks (test/bench/rebuild-sqlite.bench.mjs):
 // plain ESM over core's dist, so the bench runs without a TypeScript loader.
-import { contentSha256, genesisHash, sha256Hex } from '../../core/dist/index.js';
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { contentSha256, genesisHash, seededRandom, sha256Hex } from '../../core/dist/index.js';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'po', 'ru', 'sa', 'ti', 'vu', 'xe', 'zo', 'bri', 'cla', 'dro', 'fen', 'gul', 'hax', 'jor'];
 function vocabulary(random, size) {
@@ -31,7 +20,7 @@ function vocabulary(random, size) {
  * but the current run's memory.
  */
 export function* syntheticLog(project, total, seed = 1) {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const words = vocabulary(random, 5000);
   const sentence = (n) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
   let seq = 0;

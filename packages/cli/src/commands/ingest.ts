@@ -14,6 +14,17 @@ function controllerFlag(value: string | undefined): ControllerName | undefined {
   return value as ControllerName;
 }
 
+/** What ingest and synthesize both start from: the project's standing queries over its data root. */
+function openProjectJob(io: CliIO, command: Command, options: { project: string; controller?: string }) {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  const project = projectFlag(options.project);
+  const controllerName = controllerFlag(options.controller);
+  const engine = openEngine(io, globals);
+  const config = loadStandingQueries(engine.paths.queriesDir, project, { env: io.env });
+  const tokenizer = qwenTokenizer();
+  return { project, controllerName, engine, config, tokenizer };
+}
+
 export function registerIngest(program: Command, io: CliIO): void {
   program
     .command('ingest')
@@ -24,12 +35,7 @@ export function registerIngest(program: Command, io: CliIO): void {
     .option('--dry-run', 'only report what would be read: sources, records, chunks, tokens; no model calls, nothing written')
     .option('--json', 'print the report as JSON')
     .action(async (options: { project: string; query?: string; controller?: string; dryRun?: boolean; json?: boolean }, command: Command) => {
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const project = projectFlag(options.project);
-      const controllerName = controllerFlag(options.controller);
-      const engine = openEngine(io, globals);
-      const config = loadStandingQueries(engine.paths.queriesDir, project, { env: io.env });
-      const tokenizer = qwenTokenizer();
+      const { project, controllerName, engine, config, tokenizer } = openProjectJob(io, command, options);
       if (options.dryRun) {
         const report = await dryRun(config, tokenizer);
         if (options.json) writeJson(io.stdout, report);
@@ -59,12 +65,7 @@ export function registerIngest(program: Command, io: CliIO): void {
     .option('--controller <name>', `gate controller: ${CONTROLLERS.join('|')}`)
     .option('--json', 'print the report as JSON')
     .action(async (options: { project: string; controller?: string; json?: boolean }, command: Command) => {
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const project = projectFlag(options.project);
-      const controllerName = controllerFlag(options.controller);
-      const engine = openEngine(io, globals);
-      const config = loadStandingQueries(engine.paths.queriesDir, project, { env: io.env });
-      const tokenizer = qwenTokenizer();
+      const { project, controllerName, engine, config, tokenizer } = openProjectJob(io, command, options);
       const report = await synthesize({ engine, config, controller: chooseController(controllerName, tokenizer, io.env), tokenizer });
       if (options.json) {
         writeJson(io.stdout, report);

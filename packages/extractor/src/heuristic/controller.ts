@@ -1,4 +1,5 @@
 import type { Tokenizer } from '@mem/chunk';
+import { seededRandom } from '@mem/core';
 import type { Controller, ControllerAnswer, ControllerInput } from '../controller.js';
 import { formatGateAnswer } from '../protocol.js';
 import { foldMemory, parseMemory, renderMemory, type MemoryItem } from './fold.js';
@@ -46,7 +47,7 @@ export function heuristicController(tokenizer: Tokenizer, options: HeuristicOpti
   const foldRelative = options.foldRelative ?? 0;
   const exitFill = options.exitFill ?? 0.9;
   const gate = options.gate ?? { kind: 'score' };
-  const random = gate.kind === 'random' ? mulberry32(gate.seed) : null;
+  const random = gate.kind === 'random' ? seededRandom(gate.seed) : null;
   const profiles = new Map<string, QuestionProfile>();
   const profileOf = (question: string) => {
     let profile = profiles.get(question);
@@ -112,18 +113,6 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
     }
   }
   return out.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i).map(({ c }) => c);
-}
-
-/** A small seeded PRNG (mulberry32): the random baseline must repeat run to run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function describe(best: SentenceScore): string {

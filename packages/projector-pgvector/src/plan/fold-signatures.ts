@@ -1,14 +1,10 @@
 import type { SignatureParams } from './planned-write.js';
 
-/** One signature's occurrences in a batch, folded. */
-export interface SignatureFold {
-  sig_sha: string;
-  signature: string;
-  tool: string;
-  /** The latest occurrence's raw line and node. */
-  raw: string;
-  node_level: 'L1' | 'L2';
-  node_sha: string;
+/**
+ * One signature's occurrences in a batch, folded: the latest occurrence's raw line and node,
+ * how many there were, and when the first and the last were seen.
+ */
+export interface SignatureFold extends Omit<SignatureParams, 'project' | 'ts'> {
   count: number;
   first_seen: string;
   last_seen: string;
@@ -24,7 +20,8 @@ export function foldSignatures(occurrences: readonly SignatureParams[]): Signatu
   for (const o of occurrences) {
     const fold = folds.get(o.sig_sha);
     if (!fold) {
-      folds.set(o.sig_sha, { sig_sha: o.sig_sha, signature: o.signature, tool: o.tool, raw: o.raw, node_level: o.node_level, node_sha: o.node_sha, count: 1, first_seen: o.ts, last_seen: o.ts });
+      const { project: _project, ts, ...signature } = o;
+      folds.set(o.sig_sha, { ...signature, count: 1, first_seen: ts, last_seen: ts });
       continue;
     }
     fold.count += 1;

@@ -82,14 +82,14 @@ export const ingestSubmit = defineOperation({
     checkStandingQueries(ctx, input.project);
     const format = input.transcript !== undefined ? (input.format ?? 'claude') : 'records';
     const ingestId = input.ingest_id ?? `sha256:${sha256Hex(JSON.stringify({ source: input.source, format, records: input.records ?? null, transcript: input.transcript ?? null }))}`;
-    const answer = (jobId: string) => ({ job_id: jobId, ingest_id: ingestId, project: input.project, status: ctx.jobs.get(jobId)?.state ?? 'queued', status_url: statusUrl(jobId) });
+    const key = acceptingKey(input.project, ingestId);
     // Only the check and the durable append are serial; the catch-up that projects the
     // acceptance runs after, shared with the acceptances that came in meanwhile (one seal for
     // many). Until it ends, the job is answered from `accepting`.
     const accepted = await ctx.serial.run(`ingest:${input.project}`, async () => {
       const existing = (await ctx.stores.fresh()).control.ingestJobByIngestId(input.project, ingestId);
       if (existing) return { existing };
-      const inFlight = ctx.accepting.get(acceptingKey(input.project, ingestId));
+      const inFlight = ctx.accepting.get(key);
       if (inFlight) return { inFlight };
       const records =
         input.transcript !== undefined ? await recordsFromTranscript(input.transcript, format as 'claude' | 'pi', ingestId) : recordsFromPosted(input.records ?? [], input.source);
@@ -99,7 +99,6 @@ export const ingestSubmit = defineOperation({
         [{ type: 'ingest_accepted', job_id: jobId, ingest_id: ingestId, source: input.source, format, records }],
         writerOf(caller),
       );
-      const key = acceptingKey(input.project, ingestId);
       const projected = ctx.engine.projectAppended(appendedNow).then(() => ctx.jobs.enqueue(input.project, jobId, appendedNow.first_seq));
       const entry = { jobId, projected };
       ctx.accepting.set(key, entry);
@@ -109,8 +108,9 @@ export const ingestSubmit = defineOperation({
     });
     if (accepted.existing) return answerExisting(ctx, accepted.existing);
     // A retry of an acceptance still being projected waits for it too: its status URL must answer.
-    await accepted.inFlight.projected;
-    return answer(accepted.inFlight.jobId);
+    const { jobId, projected } = accepted.inFlight;
+    await projected;
+    return { job_id: jobId, ingest_id: ingestId, project: input.project, status: ctx.jobs.get(jobId)?.state ?? 'queued', status_url: statusUrl(jobId) };
   },
 });
 

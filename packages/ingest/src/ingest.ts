@@ -11,13 +11,21 @@ import { stepFromChunk } from './steps.js';
 import { transcriptSource } from './transcripts.js';
 
 export interface IngestProgress {
+  /** Records chunked so far: per source, up to the end of its newest chunk, summed. */
+  records: number;
   chunks: number;
   used: number;
   source: string;
 }
 
+/**
+ * What ingest needs of an engine: a worker thread hands it one whose catch-ups are the main
+ * thread's (the process that holds the projections), with the log and locks of its own.
+ */
+export type IngestEngine = Pick<Engine, 'paths' | 'log' | 'exclusive' | 'readCaughtUp' | 'catchUp'>;
+
 export interface IngestOptions {
-  engine: Engine;
+  engine: IngestEngine;
   config: StandingQueries;
   /** Only this query (default: all of the project's). */
   queryId?: string;
@@ -26,6 +34,14 @@ export interface IngestOptions {
    * posted over HTTP, wrapped by @mem/sources' transcriptFromText. Same chunker, same loop.
    */
   sources?: readonly { entry: string; source: TranscriptSource }[];
+  /**
+   * Skip each source's records up to where every query has read it (default true): a local
+   * transcript file only grows, so its old records are where they were. False for records whose
+   * position means nothing across calls (an HTTP job's batch): the caller decides what is new.
+   */
+  resumeByPosition?: boolean;
+  /** Added to each run id (`<query>@<label>-…`), so the runs of one job can be found in the log. */
+  runLabel?: string;
   controller: Controller;
   tokenizer: Tokenizer;
   writer?: Writer;
@@ -76,14 +92,15 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
     // Chunk each source from where every query has read it up to: a transcript that grew since
     // the last ingest is read from its new records on, not re-chunked (and re-gated) from its
     // old tail. A query that has read less sees the rest; chunks it saw before are skipped by sha.
-    for (const source of new Set(priors.flatMap((p) => Object.keys(p.progress)))) {
+    const positions = options.resumeByPosition === false ? [] : priors.flatMap((p) => Object.keys(p.progress));
+    for (const source of new Set(positions)) {
       skipBefore.set(source, Math.min(...priors.map((p) => p.progress[source] ?? 0)));
     }
     return queries.map((query, i) => {
       const prior = priors[i]!;
       return new GatedRun({
         level: 'L1',
-        runId: newRunId(query.id, options.now?.()),
+        runId: newRunId(options.runLabel !== undefined ? `${query.id}@${options.runLabel}` : query.id, options.now?.()),
         queryId: query.id,
         question: query.question,
         controller,
@@ -100,6 +117,8 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
   let appended = 0;
   let chunkCount = 0;
   let used = 0;
+  const recordsRead = new Map<string, number>();
+  let records = 0;
   const append = async (payloads: Payload[]) => {
     if (payloads.length === 0) return;
     const result = await engine.log.append(project, payloads, writer);
@@ -111,6 +130,11 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
   for (const { entry, source } of inputs) {
     for await (const chunk of chunks(source, policy, tokenizer, { skipBefore })) {
       chunkCount += 1;
+      const read = recordsRead.get(chunk.source) ?? 0;
+      if (chunk.span[1] > read) {
+        records += chunk.span[1] - read;
+        recordsRead.set(chunk.source, chunk.span[1]);
+      }
       const step = stepFromChunk(chunk, manifest.matches(chunk.text));
       const batch: Payload[] = [];
       for (const run of runs) {
@@ -119,7 +143,7 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
         batch.push(...events);
       }
       await append(batch);
-      options.onProgress?.({ chunks: chunkCount, used, source: entry });
+      options.onProgress?.({ records, chunks: chunkCount, used, source: entry });
     }
     sources.push({ entry, stats: source.stats() });
   }

@@ -53,6 +53,8 @@ export interface IngestJobRow {
   status: 'done' | 'failed' | null;
   chunks: number | null;
   appended: number | null;
+  /** Records left out as already ingested by an earlier job under the same source. */
+  skipped: number | null;
   error: { code: string; message: string } | null;
   finished_seq: number | null;
   finished_ts: string | null;

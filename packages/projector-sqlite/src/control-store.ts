@@ -22,6 +22,8 @@ export interface ControlStore {
   ingestJobByIngestId(project: string, ingestId: string): IngestJobRow | undefined;
   /** Jobs accepted and not finished, in acceptance order per project (project, seq). */
   unfinishedIngestJobs(): IngestJobRow[];
+  /** The project's jobs under `source` that finished done, accepted before `beforeSeq`, in acceptance order. */
+  doneIngestJobs(project: string, source: string, beforeSeq: number): IngestJobRow[];
   /** The newest job of the project, or undefined. */
   lastIngestJob(project: string): IngestJobRow | undefined;
   projectActivity(project: string): ProjectActivityRow;
@@ -40,7 +42,7 @@ interface RawJob extends Omit<IngestJobRow, 'error'> {
 }
 
 const JOB_COLUMNS = `project, job_id, ingest_id, source, format, records, accepted_seq, accepted_ts, principal, token_label,
-  status, chunks, appended, error, finished_seq, finished_ts`;
+  status, chunks, appended, skipped, error, finished_seq, finished_ts`;
 
 /** Opens the control tables of `items.sqlite` read-only. */
 export function openControlStore(path: string): ControlStore {
@@ -60,6 +62,7 @@ export function openControlStore(path: string): ControlStore {
   const job = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE job_id = ? ORDER BY project LIMIT 1`);
   const jobByIngestId = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE project = ? AND ingest_id = ?`);
   const unfinished = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE finished_seq IS NULL ORDER BY project, accepted_seq`);
+  const doneJobs = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE project = ? AND source = ? AND accepted_seq < ? AND status = 'done' ORDER BY accepted_seq`);
   const lastJob = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE project = ? ORDER BY accepted_seq DESC LIMIT 1`);
   const gates = db.prepare(`SELECT count(*) AS total, coalesce(sum("update"), 0) AS used FROM gate WHERE project = ? AND level = 'L1'`);
   const l1Runs = db.prepare(`SELECT count(*) AS runs, max(started_ts) AS last FROM run WHERE project = ? AND level = 'L1'`);
@@ -81,6 +84,7 @@ export function openControlStore(path: string): ControlStore {
     ingestJob: (id) => toJob(job.get(id) as RawJob | undefined),
     ingestJobByIngestId: (name, ingestId) => toJob(jobByIngestId.get(name, ingestId) as RawJob | undefined),
     unfinishedIngestJobs: () => (unfinished.all() as RawJob[]).map((raw) => toJob(raw)!),
+    doneIngestJobs: (name, source, beforeSeq) => (doneJobs.all(name, source, beforeSeq) as RawJob[]).map((raw) => toJob(raw)!),
     lastIngestJob: (name) => toJob(lastJob.get(name) as RawJob | undefined),
     projectActivity: (name) => {
       const g = gates.get(name) as { total: number; used: number };

@@ -250,6 +250,7 @@ function finishIngest(e: EventOf<'ingest_finished'>) {
     status: e.status,
     chunks: e.chunks,
     appended: e.appended,
+    skipped: e.skipped ?? null,
     error: e.error === undefined ? null : canonicalJson(e.error),
     seq: e.seq,
     ts: e.ts,

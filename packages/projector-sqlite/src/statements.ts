@@ -128,7 +128,7 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     ON CONFLICT DO NOTHING`,
 
   finishIngest: `
-    UPDATE ingest_job SET status = @status, chunks = @chunks, appended = @appended, error = @error, finished_seq = @seq, finished_ts = @ts
+    UPDATE ingest_job SET status = @status, chunks = @chunks, appended = @appended, skipped = @skipped, error = @error, finished_seq = @seq, finished_ts = @ts
     WHERE project = @project AND job_id = @job_id AND finished_seq IS NULL`,
 };
 

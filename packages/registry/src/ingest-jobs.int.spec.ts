@@ -115,10 +115,42 @@ describe('ingest jobs', () => {
     expect((await registry.invoke('ingest_status', alice, { job_id: job.job_id })) as object).toMatchObject({ status: 'done', format: 'claude' });
     const accepted = (await events(registry, 'alpha'))[0] as { records: { source: string; text: string }[] };
     expect(accepted.records.length).toBeGreaterThan(3);
-    expect(accepted.records[0]!.source).toMatch(/^claude:/);
+    expect(accepted.records[0]!.source).toBe('agent:t2');
     const log = readFileSync(join(root, 'log', 'alpha', '000001.jsonl'), 'utf8');
     expect(log).not.toContain(PLANTED);
     expect(log).toContain('[REDACTED:');
+  });
+
+  it('a later job under a known source ingests exactly its new records and says how many it skipped', async () => {
+    const { registry, alice } = await setup();
+    const more = [
+      { role: 'user', text: 'Next: why did the nightly export time out on Sundays?' },
+      { role: 'assistant', text: 'Root cause: the vacuum job held a lock on the export table. Fixed by moving vacuum to Saturday.' },
+    ];
+    const run = async (ingest_id: string, batch: typeof records) => {
+      const job = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:same', ingest_id, records: batch })) as Job;
+      await registry.context.jobs.idle();
+      return (await registry.invoke('ingest_status', alice, { job_id: job.job_id })) as { status: string; chunks: number; skipped: unknown };
+    };
+    expect(await run('first', records)).toMatchObject({ status: 'done', chunks: 1, skipped: null });
+    // Only new records under the same source: none of them was ingested before.
+    expect(await run('only-new', more)).toMatchObject({ status: 'done', chunks: 1, skipped: null });
+    // The first job's records again, plus one new: exactly the new one is chunked.
+    const third = [...records, { role: 'user', text: 'And why did the cache warmer double-count hits?' }];
+    expect(await run('grown', third)).toMatchObject({ status: 'done', chunks: 1, skipped: { records: 2, reason: 'already ingested' } });
+    const chunkEvents = (await events(registry, 'alpha')).filter((e) => e.type === 'chunk' && e.source === 'agent:same');
+    // One query in the fixture's standing queries per chunk: three jobs, three chunks.
+    expect(new Set(chunkEvents.map((e) => (e as { sha256: string }).sha256)).size).toBe(3);
+  });
+
+  it("a posted transcript's evidence keeps the caller's source label", async () => {
+    const { registry, alice } = await setup();
+    const job = (await registry.invoke('ingest_submit', alice, { project: 'alpha', source: 'agent:readme', transcript: readFileSync(SHORT_CLAUDE, 'utf8'), format: 'claude' })) as Job;
+    await registry.context.jobs.idle();
+    expect((await registry.invoke('ingest_status', alice, { job_id: job.job_id })) as object).toMatchObject({ status: 'done' });
+    const log = await events(registry, 'alpha');
+    const sources = new Set(log.filter((e) => e.type === 'chunk' || e.type === 'evidence').map((e) => (e as { source: string }).source));
+    expect([...sources]).toEqual(['agent:readme']);
   });
 
   it('refuses bad input before anything is written', async () => {

@@ -41,5 +41,7 @@ export const ingestFinishedShape = {
   status: z.enum(['done', 'failed']),
   chunks: z.int().min(0),
   appended: z.int().min(0),
+  /** Records left out because an earlier job under the same source ingested them (absent: none). */
+  skipped: z.int().min(1).optional(),
   error: errorField.optional(),
 };

@@ -30,10 +30,12 @@ export function recordsFromPosted(posted: readonly PostedRecord[], source: strin
 
 /**
  * A raw Claude Code or pi transcript, read by the same adapter code as files (secrets scrubbed,
- * media dropped, tool text capped). INVALID_INPUT naming `transcript` when not one record
- * could be read from it.
+ * media dropped, tool text capped), each record under the caller's `source` label: the
+ * adapter's own URI (`pi:sha256:…`) names the posted text, which tells a reader nothing. The
+ * record's line and entry id stay: they locate it inside the transcript. INVALID_INPUT naming
+ * `transcript` when not one record could be read from it.
  */
-export async function recordsFromTranscript(transcript: string, format: 'claude' | 'pi', name: string): Promise<IngestRecord[]> {
+export async function recordsFromTranscript(transcript: string, format: 'claude' | 'pi', name: string, label: string): Promise<IngestRecord[]> {
   const source = transcriptFromText(transcript, format, { name });
   const records: IngestRecord[] = [];
   for await (const record of source) {
@@ -44,7 +46,7 @@ export async function recordsFromTranscript(transcript: string, format: 'claude'
       role: record.role,
       text: record.text,
       timestamp: record.timestamp,
-      source: record.provenance.source,
+      source: label,
       ...(record.provenance.line !== undefined ? { line: record.provenance.line } : {}),
       ...(record.provenance.entry !== undefined ? { entry: record.provenance.entry } : {}),
       ...(record.cwd !== null ? { cwd: record.cwd } : {}),

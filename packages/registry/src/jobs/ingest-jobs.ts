@@ -1,12 +1,11 @@
-import { qwenTokenizer, type Tokenizer } from '@mem/chunk';
-import { isMemError, type EventOf, type Writer } from '@mem/core';
+import type { Writer } from '@mem/core';
 import type { Engine } from '@mem/engine';
-import { chooseController, ingest, loadStandingQueries } from '@mem/ingest';
 import { withFileLock } from '@mem/log';
 import type { IngestJobRow } from '@mem/projector-sqlite';
 import { join } from 'node:path';
 import type { ProjectionStores } from '../stores.js';
-import { acceptedRecordsSource } from './records-source.js';
+import type { JobProgress } from './job-run.js';
+import { runOnWorkerThread } from './job-thread.js';
 
 /** A job this process knows to be waiting or running: process state, never stored. */
 export interface LiveJob {
@@ -14,7 +13,7 @@ export interface LiveJob {
   jobId: string;
   acceptedSeq: number;
   state: 'queued' | 'running';
-  progress: { chunks: number; used: number };
+  progress: JobProgress;
 }
 
 export interface IngestJobsOptions {
@@ -32,12 +31,12 @@ export interface IngestJobsOptions {
  * project), in acceptance order. Acceptance and completion are log events; which job is
  * queued or running is only this process's state. On start, `resume` re-queues every job
  * the log accepted and never finished: a job accepted before a restart completes after it.
- * Re-running a job that died mid-way is safe: each query reads only chunks it has not seen.
+ * Re-running a job that died mid-way is safe: each query reads only chunks it has not seen,
+ * and the finish counts what the earlier attempt wrote (see job-run.ts).
  */
 export class IngestJobs {
   private readonly live = new Map<string, LiveJob>();
   private readonly chains = new Map<string, Promise<void>>();
-  private tokenizer: Tokenizer | undefined;
   private stopped = false;
 
   constructor(private readonly options: IngestJobsOptions) {}
@@ -67,7 +66,7 @@ export class IngestJobs {
   /** Queues an accepted job behind the project's earlier ones. */
   enqueue(project: string, jobId: string, acceptedSeq: number): void {
     if (this.live.has(jobId)) return;
-    const job: LiveJob = { project, jobId, acceptedSeq, state: 'queued', progress: { chunks: 0, used: 0 } };
+    const job: LiveJob = { project, jobId, acceptedSeq, state: 'queued', progress: { records: 0, chunks: 0, used: 0 } };
     this.live.set(jobId, job);
     if (!this.running) return;
     const previous = this.chains.get(project) ?? Promise.resolve();
@@ -113,41 +112,25 @@ export class IngestJobs {
     });
   }
 
+  /**
+   * Runs the job on a worker thread (see job-worker.ts): this thread keeps answering requests
+   * and stays the only one that projects. The finish is appended here, after the worker's
+   * events, so the job is finished in the log only once all of its work is.
+   */
   private async runLocked(job: LiveJob): Promise<void> {
     job.state = 'running';
     const { engine } = this.options;
-    let accepted: EventOf<'ingest_accepted'> | undefined;
-    let finish: { status: 'done' | 'failed'; chunks: number; appended: number; error?: { code: string; message: string } };
+    const finish = await runOnWorkerThread(
+      engine,
+      { project: job.project, jobId: job.jobId, acceptedSeq: job.acceptedSeq },
+      this.options.env,
+      (progress) => {
+        job.progress = progress;
+      },
+      (error) => this.options.onError?.(job, error),
+    );
     try {
-      accepted = await this.acceptedEvent(job);
-      const config = loadStandingQueries(engine.paths.queriesDir, job.project, { env: this.options.env, resolveSources: false });
-      this.tokenizer ??= qwenTokenizer();
-      const kind = accepted.format === 'records' ? 'loop' : accepted.format;
-      const report = await ingest({
-        engine,
-        config,
-        sources: [{ entry: `http:${accepted.ingest_id}`, source: acceptedRecordsSource(accepted.records, kind) }],
-        controller: chooseController(undefined, this.tokenizer, this.options.env),
-        tokenizer: this.tokenizer,
-        writer: accepted.writer,
-        onProgress: (p) => {
-          job.progress = { chunks: p.chunks, used: p.used };
-        },
-      });
-      finish = { status: 'done', chunks: report.chunks, appended: report.appended };
-    } catch (error) {
-      this.options.onError?.(job, error);
-      finish = {
-        status: 'failed',
-        chunks: job.progress.chunks,
-        appended: 0,
-        // What a caller may see: a MemError's code and message; anything else is masked.
-        error: isMemError(error) ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: 'the job failed unexpectedly' },
-      };
-    }
-    try {
-      const writer: Writer = accepted?.writer ?? { kind: 'api' };
-      await engine.append(job.project, [{ type: 'ingest_finished', job_id: job.jobId, ...finish }], writer);
+      await engine.append(job.project, [{ type: 'ingest_finished', job_id: job.jobId, ...finish }], await this.writerOf(job));
     } catch (error) {
       // The job stays unfinished in the log, so the next start runs it again.
       this.options.onError?.(job, error);
@@ -156,11 +139,12 @@ export class IngestJobs {
     }
   }
 
-  private async acceptedEvent(job: LiveJob): Promise<EventOf<'ingest_accepted'>> {
+  /** The finish is written as the writer of the acceptance (who asked for the job). */
+  private async writerOf(job: LiveJob): Promise<Writer> {
     for await (const { event } of this.options.engine.log.read(job.project, { fromSeq: job.acceptedSeq })) {
-      if (event.type === 'ingest_accepted' && event.job_id === job.jobId) return event;
+      if (event.type === 'ingest_accepted' && event.job_id === job.jobId) return event.writer;
       break;
     }
-    throw new Error(`${job.project} seq ${job.acceptedSeq} is not the acceptance of ${job.jobId}`);
+    return { kind: 'api' };
   }
 }

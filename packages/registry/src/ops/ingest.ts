@@ -92,7 +92,7 @@ export const ingestSubmit = defineOperation({
       const inFlight = ctx.accepting.get(key);
       if (inFlight) return { inFlight };
       const records =
-        input.transcript !== undefined ? await recordsFromTranscript(input.transcript, format as 'claude' | 'pi', ingestId) : recordsFromPosted(input.records ?? [], input.source);
+        input.transcript !== undefined ? await recordsFromTranscript(input.transcript, format as 'claude' | 'pi', ingestId, input.source) : recordsFromPosted(input.records ?? [], input.source);
       const jobId = `ingest-${randomUUID()}`;
       const appendedNow = await ctx.engine.log.append(
         input.project,
@@ -142,8 +142,11 @@ export const ingestStatus = defineOperation({
     finished_at: z.string().nullable(),
     chunks: z.number().nullable(),
     appended: z.number().nullable(),
+    /** Records left out because an earlier job under the same source ingested them (null: none). */
+    skipped: z.object({ records: z.number(), reason: z.literal('already ingested') }).nullable(),
     error: errorView.nullable(),
-    progress: z.object({ chunks: z.number(), used: z.number() }).nullable(),
+    /** While running: records and chunks done so far, memories written (a resumed job's earlier attempt included). */
+    progress: z.object({ records: z.number(), chunks: z.number(), used: z.number() }).nullable(),
   }),
   kind: 'read',
   idempotent: true,
@@ -169,6 +172,7 @@ async function findJob(ctx: RegistryContext, caller: Caller, jobId: string) {
     finished_at: job.finished_ts,
     chunks: job.chunks,
     appended: job.appended,
+    skipped: job.skipped ? { records: job.skipped, reason: 'already ingested' as const } : null,
     error: job.error,
     progress: live && !job.status ? live.progress : null,
   };

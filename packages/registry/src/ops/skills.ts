@@ -15,7 +15,8 @@ const TOOL = 'skills';
  * scope that cannot be read hides the skill (fail closed).
  */
 async function visibleSkills(ctx: RegistryContext, caller: Caller): Promise<VaultSkill[]> {
-  const skills = await readVaultSkills(ctx.engine.paths.vaultDir);
+  // A refused SKILL.md is left out: its scope cannot be read, so nobody may see it (nor its name).
+  const { skills } = await readVaultSkills(ctx.engine.paths.vaultDir);
   return skills.filter((skill) => skillVisible(skillScopeOf(skill.frontmatter), (project) => canReach(caller, project)));
 }
 

@@ -32,6 +32,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 const EXCLUSIVE: Record<string, string> = {
   'better-sqlite3': 'projector-sqlite',
   'gray-matter': 'projector-vault',
+  'js-yaml': 'projector-vault',
   commander: 'cli',
   yaml: 'ingest',
   pg: 'projector-pgvector',

@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -47,5 +51,90 @@ describe('`mem mcp` over stdio, driven by the official SDK client', () => {
     const refused = await client.callTool({ name: 'query', arguments: { query: 'anything', project: ['beta'] } });
     expect(refused.isError).toBe(true);
     expect(text(refused).error).toEqual({ code: 'FORBIDDEN', message: 'this token does not reach project "beta"', details: { project: 'beta' } });
+  });
+});
+
+/** `mem mcp` as a raw process: lines written to its stdin, JSON lines read from its stdout. */
+function rawMcp(root: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--no-jobs'], { env: { PATH: process.env['PATH'] ?? '', MEM_ROOT: root, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const replies: any[] = [];
+  const waiting: (() => void)[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    replies.push(JSON.parse(line));
+    for (const wake of waiting.splice(0)) wake();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    stderr: () => stderr,
+    exited,
+    send: (line: string) => child.stdin.write(`${line}\n`),
+    end: () => child.stdin.end(),
+    /** The next reply, within 60 s (the first waits for the data root to open). */
+    async next(): Promise<any> {
+      const deadline = Date.now() + 60_000;
+      while (replies.length === 0) {
+        if (Date.now() > deadline) throw new Error(`no reply; stderr: ${stderr}`);
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+      return replies.shift();
+    },
+  };
+}
+
+describe('`mem mcp` as a JSON-RPC peer', () => {
+  it('answers malformed JSON-RPC with -32700 / -32600 / -32602, never silence or a zod dump; says at start that MEM_TOKEN is missing; exits 0 on EOF and frees pg.lock', async () => {
+    const { root, cleanup } = tempDataRoot(['alpha']);
+    cleanups.push(cleanup);
+    const mcp = rawMcp(root, {});
+    cleanups.push(() => void mcp.end());
+
+    mcp.send('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"');
+    expect(await mcp.next()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    mcp.send('{"jsonrpc": "2.0", "id": 2, "method": 7}');
+    expect(await mcp.next()).toMatchObject({ jsonrpc: '2.0', id: 2, error: { code: -32600 } });
+    mcp.send('[]');
+    expect(await mcp.next()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    mcp.send('"just a string"');
+    expect(await mcp.next()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+
+    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    expect(await mcp.next()).toMatchObject({ id: 3, result: { serverInfo: { name: 'mem' } } });
+    mcp.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    for (const [id, params] of [[4, { arguments: 1 }], [5, { name: 7 }]] as const) {
+      mcp.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }));
+      const reply = await mcp.next();
+      expect(reply).toMatchObject({ id, error: { code: -32602 } });
+      expect(reply.error.message).toMatch(/^Invalid params: params\.(name|arguments): /);
+      expect(reply.error.message).not.toMatch(/[[{]/);
+    }
+    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'initialize', params: { protocolVersion: 7 } }));
+    expect(await mcp.next()).toMatchObject({ id: 6, error: { code: -32602 } });
+
+    // Still a working peer: a well-formed call gets the registry's answer (no token: refused).
+    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_projects', arguments: {} } }));
+    const refused = await mcp.next();
+    expect(refused).toMatchObject({ id: 7, result: { isError: true } });
+    expect(JSON.parse(refused.result.content[0].text).error.code).toBe('UNAUTHENTICATED');
+
+    mcp.end();
+    expect(await mcp.exited).toBe(0);
+    expect(mcp.stderr()).toMatch(/MEM_TOKEN is not set/);
+    expect(existsSync(join(root, '.mem', 'pg.lock'))).toBe(false);
+  });
+
+  it('says at start that MEM_TOKEN is not a valid token', async () => {
+    const { root, cleanup } = tempDataRoot(['alpha']);
+    cleanups.push(cleanup);
+    const mcp = rawMcp(root, { MEM_TOKEN: 'mem_nope_nope' });
+    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    expect(await mcp.next()).toMatchObject({ id: 1, result: {} });
+    mcp.end();
+    expect(await mcp.exited).toBe(0);
+    expect(mcp.stderr()).toMatch(/MEM_TOKEN is not a valid token/);
   });
 });

@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'CONFLICT',
   'CONFIG_INVALID',
+  /** A vault file whose frontmatter is not plain YAML data (another language, a custom tag, an alias, `__proto__`); names the file. */
+  'FRONTMATTER_REFUSED',
   'MALFORMED_ANSWER',
   'BUDGET_EXCEEDED',
   'MODEL_FAILED',

@@ -30,5 +30,7 @@ export function stringifyNote(frontmatter: ReadonlyArray<readonly [string, Front
   const data: Record<string, unknown> = {};
   for (const [key, value] of frontmatter) data[key] = yamlValue(value);
   const body = `${bodyLines.join('\n').trimEnd()}\n`;
-  return matter.stringify(body, data, DUMP_OPTIONS);
+  // A file object, not the body string: given a string, gray-matter first parses it as a note,
+  // so a body opening with `---js` would run.
+  return matter.stringify({ content: body }, data, DUMP_OPTIONS);
 }

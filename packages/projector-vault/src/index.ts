@@ -7,5 +7,5 @@ export { renderEvidenceNote, type EvidenceNoteInput } from './render-evidence.js
 export { managedPaths, renderProjectNotes } from './notes.js';
 export { planVaultChanges, type ExistingFile, type UnreadableFile, type VaultPlan } from './plan.js';
 export { evidenceNotePath, indexNotePath, queryNotePath, queryTitle, sourceSlug } from './paths.js';
-export { readVaultNotes, type VaultNote } from './reader.js';
-export { readVaultSkills, type VaultSkill } from './skills-reader.js';
+export { readVaultNotes, type RefusedFile, type VaultNote, type VaultNotes } from './reader.js';
+export { readVaultSkills, type VaultSkill, type VaultSkills } from './skills-reader.js';

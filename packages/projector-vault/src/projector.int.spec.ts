@@ -169,7 +169,8 @@ describe('projectorVault', () => {
     const target = await tempTarget({ emitEvidenceNotes: true });
     await applyBatches(target, 'poimen', [await sampleEvents()]);
     await writeFile(join(target.vaultDir, 'poimen', 'my-notes.md'), '---\ntags: [x]\n---\nmine\n');
-    const notes = await readVaultNotes(target.vaultDir, 'poimen');
+    const { notes, refused } = await readVaultNotes(target.vaultDir, 'poimen');
+    expect(refused).toEqual([]);
     expect(notes.map((n) => n.path)).toEqual([
       'poimen/evidence/claude-0b7f4f9e-session-chunk2-56f6bc4f.md',
       'poimen/evidence/pi-2026-07-21t16-23-59-019f857d-chunk4-94af7d39.md',

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MemError, assertProjectName } from '@mem/core';
-import matter from 'gray-matter';
+import { MemError, assertProjectName, hasErrorCode } from '@mem/core';
+import { parseNote } from './yaml-frontmatter.js';
 
 /** A note as read back: vault-relative path, frontmatter (JSON-native: YAML dates become YYYY-MM-DD), markdown body. */
 export interface VaultNote {
@@ -10,15 +10,20 @@ export interface VaultNote {
   body: string;
 }
 
-const LEVELS = new Set(['L0', 'L1', 'L2']);
-
-function jsonNative(value: unknown): unknown {
-  if (value instanceof Date) {
-    const iso = value.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
-  }
-  return value;
+/** A vault file that was not read as a note, and why: a FRONTMATTER_REFUSED error naming it. */
+export interface RefusedFile {
+  path: string;
+  code: string;
+  message: string;
 }
+
+/** The notes of a project, and the files beside them whose frontmatter was refused. */
+export interface VaultNotes {
+  notes: VaultNote[];
+  refused: RefusedFile[];
+}
+
+const LEVELS = new Set(['L0', 'L1', 'L2']);
 
 async function markdownFiles(dir: string): Promise<string[]> {
   try {
@@ -31,27 +36,25 @@ async function markdownFiles(dir: string): Promise<string[]> {
   }
 }
 
-function parseNote(path: string, text: string, project: string): VaultNote | null {
-  let parsed;
-  try {
-    // Options are always passed: gray-matter caches (and shares) results of option-less calls forever.
-    parsed = matter(text, {});
-  } catch {
-    return null; // not YAML frontmatter: not a note this projector wrote
-  }
-  const frontmatter = Object.fromEntries(Object.entries(parsed.data).map(([k, v]) => [k, jsonNative(v)]));
+function memNote(path: string, text: string, project: string): VaultNote | null {
+  const parsed = parseNote(path, text);
+  const frontmatter = Object.fromEntries(Object.entries(parsed.data));
   if (frontmatter['project'] !== project || !LEVELS.has(frontmatter['level'] as string)) return null;
   return { path, frontmatter, body: parsed.content };
 }
 
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
 /**
  * The mem notes of `project` in `vaultDir` (index, L1 notes, evidence notes), sorted by path.
- * Files without mem frontmatter for this project (a human's notes) are skipped; a file that
- * cannot be read is IO_FAILED, naming it.
+ * Files without mem frontmatter for this project (a human's notes) are skipped; one whose
+ * frontmatter is not plain YAML is never run, and listed in `refused` so the other notes are
+ * still served; a file that cannot be read is IO_FAILED, naming it.
  */
-export async function readVaultNotes(vaultDir: string, project: string): Promise<VaultNote[]> {
+export async function readVaultNotes(vaultDir: string, project: string): Promise<VaultNotes> {
   assertProjectName(project);
   const notes: VaultNote[] = [];
+  const refused: RefusedFile[] = [];
   for (const sub of ['', 'evidence/']) {
     const dir = join(vaultDir, project, sub);
     for (const name of await markdownFiles(dir)) {
@@ -63,9 +66,14 @@ export async function readVaultNotes(vaultDir: string, project: string): Promise
         const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
         throw new MemError('IO_FAILED', `cannot read note ${path}: ${code}`, { path, errno: code }, { cause: error });
       }
-      const note = parseNote(path, text, project);
-      if (note) notes.push(note);
+      try {
+        const note = memNote(path, text, project);
+        if (note) notes.push(note);
+      } catch (error) {
+        if (!hasErrorCode(error, 'FRONTMATTER_REFUSED')) throw error;
+        refused.push({ path, code: error.code, message: error.message });
+      }
     }
   }
-  return notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { notes: notes.sort(byPath), refused: refused.sort(byPath) };
 }

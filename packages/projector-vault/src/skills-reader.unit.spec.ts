@@ -26,11 +26,12 @@ describe('readVaultSkills', () => {
       'skills/_drafts/half-baked/SKILL.md': '---\nname: half-baked\n---\nnot yet\n',
       'skills/empty-dir/README.md': 'no skill here',
     });
-    const skills = await readVaultSkills(dir);
+    const { skills, refused } = await readVaultSkills(dir);
+    expect(refused).toEqual([]);
     expect(skills).toEqual([{ name: 'kong-body', frontmatter: { name: 'kong-body', description: 'buffer sizes', promoted_at: '2026-08-20' }, body: 'Raise the buffer.\n' }]);
   });
 
   it('is empty when the vault has no skills directory', async () => {
-    expect(await readVaultSkills(vault({}))).toEqual([]);
+    expect(await readVaultSkills(vault({}))).toEqual({ skills: [], refused: [] });
   });
 });

@@ -3,6 +3,15 @@ import type { JsonSchema } from '@mem/registry';
 
 type Kind = 'array' | 'number' | 'boolean' | 'string' | 'any';
 
+/**
+ * Sets `key` as an own data property. Why not `out[key] = value`: a key named `__proto__` would
+ * replace the object's prototype (its fields then look present to validation) instead of
+ * becoming a field that validation can name and refuse.
+ */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** What a query-string value should become, read off the operation's input JSON Schema. */
 function kindOf(schema: JsonSchema | undefined): Kind {
   if (!schema) return 'any';
@@ -29,17 +38,18 @@ export function queryInput(params: URLSearchParams, schema: JsonSchema): Record<
   const out: Record<string, unknown> = {};
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
-    const kind = kindOf(properties[key]);
+    // Own properties only: `constructor` or `toString` is not a field of every schema.
+    const kind = kindOf(Object.hasOwn(properties, key) ? properties[key] : undefined);
     if (kind === 'array') {
       // `*` alone stands for "all" where a schema accepts it (token projects).
-      out[key] = values.length === 1 && values[0] === '*' ? '*' : values.flatMap((v) => v.split(',')).filter((v) => v !== '');
+      setOwn(out, key, values.length === 1 && values[0] === '*' ? '*' : values.flatMap((v) => v.split(',')).filter((v) => v !== ''));
       continue;
     }
     if (values.length > 1) throw new MemError('INVALID_INPUT', `${key}: given ${values.length} times, expected once`, { field: key, expected: 'one value' });
     const value = values[0]!;
-    if (kind === 'number' && /^-?\d+(\.\d+)?$/.test(value)) out[key] = Number(value);
-    else if (kind === 'boolean' && (value === 'true' || value === 'false')) out[key] = value === 'true';
-    else out[key] = value;
+    if (kind === 'number' && /^-?\d+(\.\d+)?$/.test(value)) setOwn(out, key, Number(value));
+    else if (kind === 'boolean' && (value === 'true' || value === 'false')) setOwn(out, key, value === 'true');
+    else setOwn(out, key, value);
   }
   return out;
 }
@@ -67,8 +77,9 @@ export function mergeInput(...parts: Record<string, unknown>[]): Record<string, 
   const out: Record<string, unknown> = {};
   for (const part of parts) {
     for (const [key, value] of Object.entries(part)) {
-      if (key in out) throw new MemError('INVALID_INPUT', `${key}: given twice (in the path, the query string or the body), expected once`, { field: key, expected: 'one value' });
-      out[key] = value;
+      // Own properties only: `key in out` is true for `constructor`, `toString`, … of every object.
+      if (Object.hasOwn(out, key)) throw new MemError('INVALID_INPUT', `${key}: given twice (in the path, the query string or the body), expected once`, { field: key, expected: 'one value' });
+      setOwn(out, key, value);
     }
   }
   return out;

@@ -48,6 +48,14 @@ describe('bodyInput and mergeInput', () => {
     expect(hasErrorCode(refusal(() => mergeInput({ project: 'a' }, { project: 'b' })), 'INVALID_INPUT')).toBe(true);
     expect(mergeInput({ a: 1 }, { b: 2 })).toEqual({ a: 1, b: 2 });
   });
+
+  it('keeps prototype-named keys as own fields: never "given twice", never a prototype', () => {
+    const merged = mergeInput(JSON.parse('{"__proto__":{"project":"beta"},"constructor":1}') as Record<string, unknown>, { toString: 'x' });
+    expect(Object.keys(merged)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+    expect(merged['project']).toBeUndefined();
+    expect(Object.keys(queryInput(new URLSearchParams('__proto__=x&constructor=y'), schema))).toEqual(['__proto__', 'constructor']);
+  });
 });
 
 describe('credentialOf', () => {

@@ -84,12 +84,19 @@ export const projectStatus = defineOperation({
   },
 });
 
-/** The project's vault notes (index, L1 notes, evidence notes) as JSON. */
+/**
+ * The project's vault notes (index, L1 notes, evidence notes) as JSON. A file in the project's
+ * folder whose frontmatter is not plain YAML is never run; `refused` names it and says why.
+ */
 export const projectNotes = defineOperation({
   name: 'project_notes',
   summary: "a project's Obsidian notes (L2 index, L1 notes) as JSON",
   input: z.strictObject({ project: projectInput }),
-  output: z.object({ project: z.string(), notes: z.array(z.object({ path: z.string(), frontmatter: z.record(z.string(), z.unknown()), body: z.string() })) }),
+  output: z.object({
+    project: z.string(),
+    notes: z.array(z.object({ path: z.string(), frontmatter: z.record(z.string(), z.unknown()), body: z.string() })),
+    refused: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
+  }),
   kind: 'read',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
@@ -97,6 +104,7 @@ export const projectNotes = defineOperation({
   mcp: { tool: 'read_notes', description: "A project's vault notes: the L2 index and one L1 note per standing query." },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    return { project: input.project, notes: await readVaultNotes(ctx.engine.paths.vaultDir, input.project) };
+    const { notes, refused } = await readVaultNotes(ctx.engine.paths.vaultDir, input.project);
+    return { project: input.project, notes, refused };
   },
 });

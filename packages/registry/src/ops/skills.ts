@@ -4,27 +4,20 @@ import { readVaultSkills, type VaultSkill } from '@mem/projector-vault';
 import { canReach, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
+import { skillScopeOf, skillVisible } from './skill-scope.js';
 
 const TOOL = 'skills';
 
 /**
  * The loadable skills this caller may see. A skill whose frontmatter names a `project` (or a
  * `generated_from` such as `poimen/infra-root-causes`) is visible only to callers that reach
- * that project: a skill drafted from a project's notes carries that project's knowledge.
+ * that project: a skill drafted from a project's notes carries that project's knowledge. A
+ * scope that cannot be read hides the skill (fail closed).
  */
 async function visibleSkills(ctx: RegistryContext, caller: Caller): Promise<VaultSkill[]> {
-  const skills = await readVaultSkills(ctx.engine.paths.vaultDir);
-  return skills.filter((skill) => {
-    const project = projectOf(skill);
-    return project === null || canReach(caller, project);
-  });
-}
-
-function projectOf(skill: VaultSkill): string | null {
-  const { project, generated_from: from } = skill.frontmatter;
-  if (typeof project === 'string') return project;
-  if (typeof from === 'string' && from.includes('/')) return from.slice(0, from.indexOf('/'));
-  return null;
+  // A refused SKILL.md is left out: its scope cannot be read, so nobody may see it (nor its name).
+  const { skills } = await readVaultSkills(ctx.engine.paths.vaultDir);
+  return skills.filter((skill) => skillVisible(skillScopeOf(skill.frontmatter), (project) => canReach(caller, project)));
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

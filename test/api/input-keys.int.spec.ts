@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_PROJECT } from '@mem/core';
+import type { Registry } from '@mem/registry';
+import { startServer, type RunningServer } from '@mem/server';
+import { call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+
+/*
+ * Keys that are names on Object.prototype (`__proto__`, `constructor`, `toString`) are fields
+ * like any other: unknown ones are refused by name, never "given twice", and none of them can
+ * reach a prototype — of the merged input, or of every object in the process.
+ */
+
+let cleanup: () => void;
+let registry: Registry;
+let server: RunningServer;
+let token = '';
+
+beforeAll(async () => {
+  let root: string;
+  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
+  registry = await registryAt(root, { runJobs: false });
+  await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
+  token = (await mint(registry, { principal: 'alice', label: 'laptop' })).secret;
+  server = await startServer(registry, { port: 0, rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 } });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await registry?.close();
+  cleanup?.();
+});
+
+async function heads(): Promise<number[]> {
+  return Promise.all([SYSTEM_PROJECT, 'alpha', 'beta'].map(async (p) => (await registry.context.engine.log.head(p)).seq));
+}
+
+const INGEST = { project: 'alpha', source: 'agent:keys', records: [{ role: 'user', text: 'the build failed on a missing lockfile' }] };
+
+describe('prototype-named keys in a query string or a body', () => {
+  for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    it(`?${key}=x is an unknown field named as such, not "given twice"`, async () => {
+      const answer = await call(server.url, 'GET', `/memory/query?query=lockfile&${key}=x`, { token });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe('INVALID_INPUT');
+      expect(answer.body.error.message).not.toMatch(/given twice/);
+      expect(answer.body.error.details.field).toBe(key);
+      expect(answer.body.error.details.expected).toBe('no other fields');
+    });
+  }
+
+  for (const key of ['constructor', 'toString', '__proto__']) {
+    it(`a body field ${key} is an unknown field named as such, and nothing is appended`, async () => {
+      const before = await heads();
+      const raw = `{"project":"alpha","source":"agent:keys","records":[{"role":"user","text":"x"}],${JSON.stringify(key)}:{"project":"beta"}}`;
+      const answer = await call(server.url, 'POST', '/memory/ingest', { token, raw, headers: { 'content-type': 'application/json' } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.message).not.toMatch(/given twice/);
+      expect(answer.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { field: key, expected: 'no other fields' } });
+      expect(await heads()).toEqual(before);
+    });
+  }
+
+  it('a body __proto__ cannot supply missing fields through the prototype, nor pollute Object.prototype', async () => {
+    const before = await heads();
+    const raw = '{"__proto__":{"project":"alpha","source":"agent:keys","records":[{"role":"user","text":"inherited"}],"polluted":"yes"}}';
+    const answer = await call(server.url, 'POST', '/memory/ingest', { token, raw, headers: { 'content-type': 'application/json' } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('INVALID_INPUT');
+    expect(answer.body.error.message).not.toMatch(/given twice/);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(await heads()).toEqual(before);
+  });
+
+  it('a real field still works beside them, and is refused only when it really is given twice', async () => {
+    const accepted = await call(server.url, 'POST', '/memory/ingest', { token, body: INGEST });
+    expect(accepted.status).toBe(202);
+    const twice = await call(server.url, 'POST', '/memory/ingest?project=alpha', { token, body: INGEST });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'project' } });
+    expect(twice.body.error.message).toMatch(/given twice/);
+  });
+});

@@ -7,7 +7,8 @@
 -- real filter values, as a statement sent by the client is, so the planner still chooses
 -- between the HNSW index and an exact scan of a few rows (see memory_vector_filter).
 
--- The nearest live vectors of one kind inside the filter (filter-then-recall), nearest first.
+-- The nearest live vectors of one kind inside the filter (filter-then-recall), nearest first,
+-- a function of the filtered rows alone (an exact scan whenever other projects hold vectors).
 -- A filter that lets fewer than p_fetch vectors through (a project's live memories, typically)
 -- is answered by an exact scan of those rows alone: an HNSW scan would walk the whole graph
 -- looking for rows that do not exist. Otherwise an ANN scan; when it returns fewer than p_fetch
@@ -31,7 +32,16 @@ BEGIN
   IF found_rows = 0 THEN
     RETURN;
   END IF;
-  IF found_rows >= p_fetch THEN
+  -- Trigger: another project holds live vectors of this kind. Why: the HNSW graph links every
+  -- project's rows, so an approximate walk for these projects would visit, and stop among,
+  -- rows the caller cannot reach: its hits (and the floor and abstention after them) would
+  -- move with another project's content. Outcome: the exact scan below, over the filtered
+  -- rows alone. The index serves a filter that covers every project that has such vectors.
+  IF found_rows >= p_fetch AND NOT EXISTS (
+    SELECT 1 FROM {{schema}}.projection_state ps
+    WHERE ps.project <> ALL(p_projects)
+      AND EXISTS (SELECT 1 FROM {{schema}}.memory_vector o WHERE o.kind = p_kind AND o.live AND o.project = ps.project)
+  ) THEN
     -- Local to the caller's transaction: a lone SELECT of this function is one.
     PERFORM set_config('hnsw.ef_search', p_ef_search::text, true);
     -- pgvector 0.8+: the scan keeps walking the graph while the filter rejects candidates.

@@ -7,5 +7,6 @@ export { openItemStore, type ItemStore, type NodeFilter, type OpenItemStoreOptio
 export type { CitedNode, EdgeRow, GateCounts, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
 export type { KeywordRecallOptions } from './item-store.js';
 export type { KeywordHit } from './rows.js';
+export type { KeywordPosting, KeywordStatistics, ReachableSet } from './keyword-statistics.js';
 export { openControlStore, type ControlStore } from './control-store.js';
 export type { IngestJobRow, MembershipRow, PrincipalRow, ProjectActivityRow, RegisteredProjectRow, TokenRow } from './control-rows.js';

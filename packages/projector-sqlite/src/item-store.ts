@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { keywordStatisticsReader, type KeywordPosting, type KeywordStatistics, type ReachableSet } from './keyword-statistics.js';
 import type { CitedNode, EdgeRow, GateCounts, KeywordHit, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
 
 export interface OpenItemStoreOptions {
@@ -65,15 +66,19 @@ export interface ItemStore {
    * node id. `match` is passed to MATCH as is.
    */
   keywordRecall(match: string, options: KeywordRecallOptions): KeywordHit[];
-  /** The number of nodes (every project, level and state) the FTS5 index covers: BM25's N. */
-  indexedNodes(): number;
+  /** BM25's N and summed length (FTS5 tokens) over exactly the live nodes of `set`. */
+  keywordStatistics(set: ReachableSet): KeywordStatistics;
+  /** The FTS5 tokens of each term, as node_fts's tokenizer indexes them (stemmed, folded), distinct, in order. */
+  ftsTokens(terms: readonly string[]): string[][];
+  /** The live nodes of `set` holding `token` (an FTS5 token, see ftsTokens): id, occurrences, length; by id. */
+  tokenPostings(token: string, set: ReachableSet): KeywordPosting[];
+  /** Nodes by id, in the order of `ids` (an id that is no node is left out). */
+  nodesById(ids: readonly number[]): NodeRow[];
   /**
    * Which of `matches` (each a MATCH expression, typically one quoted term) each node holds:
    * node id → indexes into `matches`, ascending. One FTS5 lookup per (expression, node), by rowid.
    */
   matchedTerms(matches: readonly string[], nodeIds: readonly number[]): Map<number, number[]>;
-  /** How many indexed nodes (every project, level and state) match each expression: FTS5's df. */
-  documentFrequencies(matches: readonly string[]): number[];
   close(): void;
 }
 
@@ -133,8 +138,8 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
       AND n.project IN (SELECT value FROM json_each(@projects)) AND n.level IN (SELECT value FROM json_each(@levels))
       AND n.deleted_at IS NULL AND n.superseded_by IS NULL
     ORDER BY bm25(node_fts), n.id LIMIT @limit`);
-  const indexedNodes = db.prepare(`SELECT count(*) AS n FROM node`);
-  const documentFrequency = db.prepare(`SELECT count(*) AS n FROM node_fts WHERE node_fts MATCH ?`);
+  const byIds = db.prepare(`SELECT ${NODE_COLUMNS} FROM json_each(@ids) j JOIN node n ON n.id = j.value ORDER BY j.key`);
+  const statistics = keywordStatisticsReader(db);
   const matchedTerms = db.prepare(`SELECT f.rowid AS id, t.key AS term FROM json_each(@matches) t JOIN node_fts f
     WHERE node_fts MATCH t.value AND f.rowid IN (SELECT value FROM json_each(@ids)) ORDER BY f.rowid, t.key`);
 
@@ -190,8 +195,10 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
           limit: options.limit,
         }) as (RawNode & { bm25: number })[]
       ).map(({ bm25, ...raw }) => ({ node: toNode(raw), bm25 })),
-    indexedNodes: () => (indexedNodes.get() as { n: number }).n,
-    documentFrequencies: (matches) => matches.map((match) => (documentFrequency.get(match) as { n: number }).n),
+    keywordStatistics: (set) => statistics.statistics(set),
+    ftsTokens: (terms) => statistics.tokens(terms),
+    tokenPostings: (token, set) => statistics.postings(token, set),
+    nodesById: (ids) => (ids.length === 0 ? [] : (byIds.all({ ids: JSON.stringify(ids) }) as RawNode[]).map(toNode)),
     matchedTerms: (matches, nodeIds) => {
       const out = new Map<number, number[]>();
       if (matches.length === 0 || nodeIds.length === 0) return out;

@@ -65,8 +65,23 @@ describe('keywordRecall and matchedTerms', () => {
       const [a, b] = [hits[i - 1]!, hits[i]!];
       expect(a.bm25 > b.bm25 || (a.bm25 === b.bm25 && a.node.id < b.node.id)).toBe(true);
     }
-    expect(store.indexedNodes()).toBe(3 + 1 + 30 + 2); // every node, deleted and superseded too (FTS5's N)
-    expect(store.documentFrequencies(['"kong"', '"proxy"', '"nginx"'])).toEqual([3 + 1 + 30 + 2, 2, 0]);
+  });
+
+  it('keyword statistics count the live nodes of the reachable set alone, in FTS5 tokens', () => {
+    // demo's live L1 is HEAD alone (OLD is superseded, GONE tombstoned): 10 tokens ("10kb" is one, "proxy-body-size" three).
+    expect(store.keywordStatistics({ projects: ['demo'], levels: ['L1'] })).toEqual({ nodes: 1, tokens: 10 });
+    expect(store.keywordStatistics({ projects: ['demo', 'other'], levels: ['L1'] })).toEqual({ nodes: 2, tokens: 20 });
+    expect(store.keywordStatistics({ projects: ['nope'], levels: ['L1'] })).toEqual({ nodes: 0, tokens: 0 });
+  });
+
+  it('ftsTokens tokenises as node_fts does; tokenPostings stay inside the set', () => {
+    expect(store.ftsTokens(['Buffering', 'Kong', 'café'])).toEqual([['buffer'], ['kong'], ['cafe']]);
+    const posting = (project: string, text: string) => ({ id: store.node(project, sha(text), 'L1')!.id, tf: 1, length: 10 });
+    expect(store.tokenPostings('buffer', { projects: ['demo'], levels: ['L1'] })).toEqual([posting('demo', HEAD)]);
+    const both = store.tokenPostings('kong', { projects: ['demo', 'other'], levels: ['L1'] });
+    expect(both).toEqual([posting('demo', HEAD), posting('other', HEAD)].sort((a, b) => a.id - b.id));
+    expect(store.tokenPostings('kong', { projects: ['demo'], levels: ['R'] }).map((p) => p.tf)).toEqual(Array(30).fill(2));
+    expect(store.nodesById([both[1]!.id, both[0]!.id]).map((n) => n.id)).toEqual([both[1]!.id, both[0]!.id]);
   });
 
   it('matchedTerms says which expressions each node holds, stemmed as FTS5 stems', () => {

@@ -1,4 +1,5 @@
 import { hasErrorCode } from '@mem/core';
+import type { ReachableSet } from '@mem/projector-sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeEmbedder, fakeVectorRecall } from '../test/fake-vectors.js';
@@ -254,7 +255,7 @@ describe('queryMemory: vector side', () => {
       close: async () => {},
     };
     // Keyword ranks the R passage first (levels R only would be a different query), so pin it:
-    const items = { ...store.items, keywordRecall: () => [rHit] };
+    const items = { ...store.items, tokenPostings: (token: string, set: ReachableSet) => store.items.tokenPostings(token, set).filter((p) => p.id === rHit.node.id) };
     const result = await queryMemory({ text, projects: ['demo'], levels: ['L1', 'R'] }, { items, vectors, embedder: onlyR, floor: { minKeyword: 0, minSimilarity: 0 } });
     expect(result.recall.vector).toBe('used');
     expect(result.results.map((r) => [r.level, r.ranking.rrf_score_micro])).toEqual([
@@ -304,10 +305,10 @@ describe('queryMemory: keyword strategy', () => {
 describe('queryMemory: postings budget', () => {
   it('leaves the commonest terms out of the recall, still counting them in matched_terms', async () => {
     const text = 'hermes-google kong body';
-    const full = await queryMemory({ text, projects: ['demo'], levels: ['L1'] }, { items: store.items });
+    const full = await queryMemory({ text, projects: ['demo'], levels: ['L1', 'R'] }, { items: store.items });
     expect(full.recall.left_out).toEqual([]);
-    // kong and body sit in 120 R passages: past a budget of 10 postings, only the rare terms are searched.
-    const tight = await queryMemory({ text, projects: ['demo'], levels: ['L1'] }, { items: store.items, postingsBudget: 10 });
+    // kong and body sit in 120 R passages of the reachable set: past a budget of 10 postings, only the rare terms are searched.
+    const tight = await queryMemory({ text, projects: ['demo'], levels: ['L1', 'R'] }, { items: store.items, postingsBudget: 10 });
     expect(tight.recall.left_out.sort()).toEqual(['body', 'kong']);
     expect(tight.recall.terms).toEqual(['hermes', 'google', 'kong', 'body']);
     expect(tight.results[0]).toMatchObject({ sha256: sha(M_SECRET), ranking: { keyword: { matched_terms: ['hermes', 'google'], coverage: 0.5 } } });

@@ -15,11 +15,11 @@ export const INSUFFICIENT_RECALL = 'insufficient recall';
 /** One signal's view of a result: its 1-based rank in that recall, and the raw score. */
 export interface KeywordRank {
   rank: number;
-  /** BM25 (positive, higher is better). */
+  /** BM25 (positive, higher is better), over the statistics of the reachable set alone (see recallKeyword). */
   bm25: number;
   /**
    * BM25 in units of one match of a term found in a single node (its IDF, ln((N − 0.5) / 1.5)
-   * over the N indexed nodes): comparable across store sizes, which raw BM25 is not.
+   * over the N live nodes of the reachable projects and levels): comparable across store sizes, which raw BM25 is not.
    */
   bm25_norm: number;
   /** The searched terms this node holds (seed 000 §9: a partial match is visibly partial). */

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashEmbedder } from '@mem/embed';
+import type { ProjectionTarget } from '@mem/engine';
+import { vectorLiteral } from './apply/vector-literal.js';
+import { usePglite } from '../test/pglite-servers.js';
+import { applyLogs, payload, tempTargets } from '../test/support.js';
+import { projectorPgvector } from './projector.js';
+import { quoteIdent, sharedSchemaFor } from './schema/identifiers.js';
+
+/*
+ * An HNSW graph is shared by every project's rows: an approximate walk for project A visits,
+ * and may stop early among, project B's rows, so A's hits would depend on B. Whenever another
+ * project holds live vectors of the kind, recall_vectors answers by an exact scan of the
+ * filtered rows; the index stays in use when the filter covers every project that has any.
+ */
+
+const embedder = hashEmbedder(16);
+/** `count` live memories: each its own standing query, so none supersedes another. */
+const memories = (project: string, count: number) =>
+  Array.from({ length: count }, (_, i) => [
+    payload.run(`${project}-r${i}`, `q${i}`),
+    payload.evidence(`${project}-r${i}`, 1, `${project} evidence ${i}`),
+    payload.memory(`${project}-r${i}`, 1, `${project} kong memory number ${i}`, [`${project} evidence ${i}`]),
+  ]).flat();
+
+describe('recall_vectors: a function of the reachable projects alone', () => {
+  const shared = usePglite();
+  const temp = tempTargets();
+  let alone: ProjectionTarget;
+  let mixed: ProjectionTarget;
+  beforeAll(async () => {
+    [alone, mixed] = [temp.target(), temp.target()];
+    await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), alone, { alpha: memories('alpha', 30) });
+    await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), mixed, { alpha: memories('alpha', 30), beta: memories('beta', 30) });
+  }, 60_000);
+  afterAll(() => temp.cleanup());
+
+  /** recall_vectors as the read side calls it: 18 rows wanted, fewer than alpha's 30 live vectors, so the ANN path is open. */
+  const recall = async (target: ProjectionTarget, projects: string[]) => {
+    const [query] = await embedder.embed(['kong memory']);
+    const schema = quoteIdent(sharedSchemaFor(target.stateDir));
+    const result = await shared.db.query<{ exact: boolean; project: string; sha256: string; distance: number }>(
+      `SELECT exact, project, sha256, distance FROM ${schema}.recall_vectors('text', $1::vector, $2::text[], ARRAY['L1', 'L2'], 18, 100, false) ORDER BY distance, sha256`,
+      [vectorLiteral(query!), projects],
+    );
+    return result.rows;
+  };
+
+  it('scans exactly when another project holds live vectors of the kind, and gives the same rows as alpha alone', async () => {
+    const rows = await recall(mixed, ['alpha']);
+    expect(rows.length).toBe(18);
+    expect(rows.every((r) => r.exact && r.project === 'alpha')).toBe(true);
+    const expected = (await recall(alone, ['alpha'])).map(({ project, sha256, distance }) => ({ project, sha256, distance }));
+    expect(rows.map(({ project, sha256, distance }) => ({ project, sha256, distance }))).toEqual(expected);
+  });
+
+  it('keeps the HNSW index when the filter covers every project that has vectors', async () => {
+    expect((await recall(alone, ['alpha'])).some((r) => !r.exact)).toBe(true);
+    expect((await recall(mixed, ['alpha', 'beta'])).some((r) => !r.exact)).toBe(true);
+  });
+});

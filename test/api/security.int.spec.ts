@@ -85,6 +85,24 @@ describe('a token for alpha never sees, counts or infers beta', () => {
     expect(JSON.stringify(answers.betaJob.body).replaceAll(betaJob, unknown)).toBe(JSON.stringify(never.body));
   });
 
+  it("query: alpha's answer is byte-identical whatever beta holds, even beta text full of alpha's words", async () => {
+    const ask = async () => {
+      const answer = await call(server.url, 'GET', '/memory/query?query=uploads+failed+gateway+buffered&level=L0,L1,L2&limit=10', { token: narrow });
+      expect(answer.status).toBe(200);
+      return JSON.stringify(answer.body);
+    };
+    const before = await ask();
+    // Words alpha's answer matches, many times over, in a project the token cannot reach: with
+    // statistics over the whole index they would move alpha's bm25 and normalised scores.
+    const flood = memoryPayloads(
+      'run-b2',
+      'uploads failed uploads failed gateway gateway buffered buffered uploads: the beta gateway failed again.',
+      'Beta uploads failed at the gateway, buffered twice.',
+    );
+    await registry.context.engine.append('beta', flood.payloads, { kind: 'test' });
+    expect(await ask()).toBe(before);
+  });
+
   it('a removed membership is a 403 on the next request; a revoked token a 401', async () => {
     const wide = await mint(registry, { principal: 'bob', label: 'wide' });
     expect((await call(server.url, 'GET', '/memory/projects/beta/status', { token: wide.secret })).status).toBe(200);

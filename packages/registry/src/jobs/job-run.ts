@@ -4,7 +4,7 @@ import { chooseController, ingest, loadStandingQueries, type IngestEngine } from
 import { openControlStore } from '@mem/projector-sqlite';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { newRecords, recordIdentity } from './record-identity.js';
+import { newRecords, occurrenceKeys } from './record-identity.js';
 import { acceptedRecordsSource } from './records-source.js';
 
 /** What a running job has done so far, earlier attempts (before a restart) included. */
@@ -101,7 +101,7 @@ async function knownRecords(engine: IngestEngine, spec: JobSpec, source: string)
   const known = new Set<string>();
   for (const job of earlier) {
     const event = await acceptedEvent(engine, { project: spec.project, jobId: job.job_id, acceptedSeq: job.accepted_seq });
-    for (const record of event.records) known.add(recordIdentity(record));
+    for (const key of occurrenceKeys(event.records)) known.add(key);
   }
   return known;
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { queryMemory, type QueryHit, type QueryResult, type RecallLevel } from '@mem/query';
-import { openEngine, type GlobalOptions } from '../context.js';
+import { openExistingEngine, type GlobalOptions } from '../context.js';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag, projectFlag } from '../parse-flags.js';
@@ -32,7 +32,7 @@ export function registerQuery(program: Command, io: CliIO): void {
       const limit = positiveIntFlag(options.limit, '--limit');
       if (limit !== undefined && limit > 100) throw new UsageError(`--limit: expected at most 100, got ${limit}`);
       if (text.trim() === '') throw new UsageError('query text: expected a non-empty question');
-      const engine = openEngine(io, globals);
+      const engine = await openExistingEngine(io, globals, projects);
       await engine.catchUp();
       const open = await openQueryDeps(engine, io.env);
       if (open.vectorNote) io.stderr.write(`mem: note: ${open.vectorNote}\n`);

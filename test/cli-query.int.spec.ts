@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '@mem/cli';
+import { contentSha256 } from '@mem/core';
 
 /*
  * `mem query` and `mem eval retrieval` in process (sources, not dist): exit codes, the JSON
@@ -75,6 +76,52 @@ describe('mem query', () => {
     expect((await mem('query', '   ')).code).toBe(2);
     const usage = await mem('query', 'kong', '--levels', 'L3', '--json');
     expect(JSON.parse(usage.stderr).error.code).toBe('USAGE');
+  });
+});
+
+/** The sample batch with its Kong evidence grown to a whole chunk's size (about 24 KB), under new content identity. */
+function longEvidenceBatch(): { file: string; chars: number } {
+  const text = readFileSync(sample, 'utf8');
+  const short = 'POST /upload returned 413 Request Entity Too Large for bodies over 10KB. Kong buffered the request body; setting proxy-body-size: 0 on the ingress fixed it.';
+  const long = `${short} ${'The ingress log repeats the buffered body warning for every retried upload. '.repeat(320)}`.trim();
+  const file = join(root, 'long.jsonl');
+  writeFileSync(file, text.replace(short, long).replaceAll(contentSha256(short), contentSha256(long)));
+  return { file, chars: [...long].length };
+}
+
+describe('mem query --citations', () => {
+  let chars: number;
+  beforeEach(async () => {
+    const batch = longEvidenceBatch();
+    chars = batch.chars;
+    expect((await mem('log', 'append', '--project', 'long', '--file', batch.file)).code).toBe(0);
+  });
+
+  type Parent = { level: string; text: string; text_chars?: number };
+  const parentsOf = (stdout: string) => (JSON.parse(stdout) as { results: { parents: Parent[] }[] }).results.flatMap((r) => r.parents);
+
+  it('--json --limit 1 cites excerpts by default, as HTTP does: small, with the whole text counted', async () => {
+    const result = await mem('query', 'why did requests over 10KB fail?', '--project', 'long', '--json', '--limit', '1');
+    expect(result.code).toBe(0);
+    const parents = parentsOf(result.stdout);
+    expect(parents.some((p) => p.text_chars === chars)).toBe(true);
+    for (const parent of parents) expect([...parent.text].length).toBeLessThanOrEqual(401);
+    expect(result.stdout.length).toBeLessThan(8_000);
+  });
+
+  it('--citations full cites the whole chunk, none cites nothing', async () => {
+    const full = await mem('query', 'why did requests over 10KB fail?', '--project', 'long', '--json', '--limit', '1', '--citations', 'full');
+    expect(full.code).toBe(0);
+    expect(parentsOf(full.stdout).some((p) => [...p.text].length === chars && p.text_chars === undefined)).toBe(true);
+    const none = await mem('query', 'why did requests over 10KB fail?', '--project', 'long', '--json', '--limit', '1', '--citations', 'none');
+    expect(none.code).toBe(0);
+    expect(parentsOf(none.stdout)).toEqual([]);
+  });
+
+  it('refuses another --citations with exit 2, naming the flag and the choices', async () => {
+    const result = await mem('query', 'kong', '--citations', 'some', '--json');
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--citations: expected one of excerpt, full, none/) });
   });
 });
 

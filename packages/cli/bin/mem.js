@@ -1,7 +1,14 @@
 #!/usr/bin/env node
 // The `mem` executable. It lives outside dist/ so that npm can link it at install time, before
 // the `prepare` step has built dist/ (a bin pointing into dist/ is silently not linked).
-import { main } from '../dist/main.js';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Installed globally this file is reached through links ($PREFIX/bin/mem -> the checkout). Why
+// its real path: under --preserve-symlinks-main a relative import would resolve from the link's
+// directory, which holds no dist/ and no node_modules; from the real path it finds both.
+const self = realpathSync(fileURLToPath(import.meta.url));
+const { main } = await import(new URL('../dist/main.js', pathToFileURL(self)).href);
 
 // `mem log show | head`: a reader that stops early is not an error.
 for (const stream of [process.stdout, process.stderr]) {

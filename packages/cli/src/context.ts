@@ -2,6 +2,7 @@ import { Engine, resolveDataRoot } from '@mem/engine';
 import { projectorPgvector } from '@mem/projector-pgvector';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
+import { requireDataRoot, requireProjects } from './existence.js';
 import type { CliIO } from './io.js';
 
 /** Global options every command sees. */
@@ -18,4 +19,16 @@ export interface GlobalOptions {
 export function openEngine(io: CliIO, globals: GlobalOptions): Engine {
   const { root } = resolveDataRoot(globals.root, io.env, io.cwd);
   return new Engine({ root, projectors: [projectorSqlite, projectorVault, projectorPgvector({ env: io.env })] });
+}
+
+/**
+ * The engine of a reading command (verify, query, log show, rebuild): its data root, and each
+ * project it names, must exist (NOT_FOUND otherwise). Checked before anything is opened, so a
+ * typo creates nothing.
+ */
+export async function openExistingEngine(io: CliIO, globals: GlobalOptions, projects: readonly string[] = []): Promise<Engine> {
+  const engine = openEngine(io, globals);
+  requireDataRoot(engine.paths);
+  await requireProjects(engine, projects);
+  return engine;
 }

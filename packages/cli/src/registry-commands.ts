@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { isMemError } from '@mem/core';
+import { isMemError, projectNameSchema } from '@mem/core';
 import type { AnyOperation, CliOption } from '@mem/registry';
 import { type GlobalOptions } from './context.js';
 import { UsageError } from './exit.js';
@@ -55,7 +55,11 @@ export function registerRegistryCommands(program: Command, io: CliIO, operations
         const value = key !== undefined ? options[key] : undefined;
         if (typeof value === 'string') input[option.field] = parseOption(option, value);
       }
-      const opened = await openCliRegistry(io, self.optsWithGlobals<GlobalOptions>(), { runJobs: false });
+      // A reading operation on a root or project that does not exist is a typo, never an empty answer.
+      // A malformed name is left to the operation, which refuses it as a usage error.
+      const named = projectNameSchema.safeParse(input['project']);
+      const existing = op.kind === 'read' ? { projects: named.success ? [named.data] : [] } : undefined;
+      const opened = await openCliRegistry(io, self.optsWithGlobals<GlobalOptions>(), { runJobs: false, ...(existing ? { existing } : {}) });
       try {
         const output = await opened.registry.invoke(op.name, opened.registry.local(localPrincipal()), input);
         if (options['json']) writeJson(io.stdout, cli.json ? cli.json(output) : output);

@@ -1,6 +1,7 @@
 export { Registry, type InvokeOptions } from './registry.js';
 export { openRegistry, type OpenRegistryOptions } from './open.js';
 export { OPERATIONS } from './ops/index.js';
+export { CITATION_MODES, DEFAULT_CITATIONS } from './ops/query.js';
 export {
   defineOperation,
   type AnyOperation,

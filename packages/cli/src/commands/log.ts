@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { MemError, serializeEvent } from '@mem/core';
-import { openEngine, type GlobalOptions } from '../context.js';
+import { openEngine, openExistingEngine, type GlobalOptions } from '../context.js';
 import { readAll, writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag, projectFlag } from '../parse-flags.js';
 import { parsePayloadLines } from './payload-lines.js';
@@ -44,7 +44,7 @@ export function registerLog(program: Command, io: CliIO): void {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const project = projectFlag(options.project);
       const fromSeq = positiveIntFlag(options.fromSeq, '--from-seq');
-      const engine = openEngine(io, globals);
+      const engine = await openExistingEngine(io, globals, [project]);
       for await (const { event } of engine.log.read(project, fromSeq !== undefined ? { fromSeq } : {})) {
         if (options.run !== undefined && (!('run_id' in event) || event.run_id !== options.run)) continue;
         io.stdout.write(`${serializeEvent(event)}\n`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { queryMemory, type QueryHit, type QueryResult, type RecallLevel } from '@mem/query';
-import { openEngine, type GlobalOptions } from '../context.js';
+import { CITATION_EXCERPT_CHARS, queryMemory, type CitationMode, type QueryHit, type QueryResult, type RecallLevel } from '@mem/query';
+import { CITATION_MODES, DEFAULT_CITATIONS } from '@mem/registry';
+import { openExistingEngine, type GlobalOptions } from '../context.js';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag, projectFlag } from '../parse-flags.js';
@@ -16,6 +17,13 @@ function levelsFlag(value: string | undefined): RecallLevel[] | undefined {
   return levels as RecallLevel[];
 }
 
+/** `--citations`, defaulting as the registry's query operation does, so the CLI and HTTP answer alike. */
+function citationsFlag(value: string | undefined): CitationMode {
+  if (value === undefined) return DEFAULT_CITATIONS;
+  if (!(CITATION_MODES as readonly string[]).includes(value)) throw new UsageError(`--citations: expected one of ${CITATION_MODES.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as CitationMode;
+}
+
 export function registerQuery(program: Command, io: CliIO): void {
   program
     .command('query')
@@ -24,20 +32,22 @@ export function registerQuery(program: Command, io: CliIO): void {
     .option('--project <name>', 'only this project (repeatable; default: every project)', (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--levels <list>', 'levels to recall, comma-separated: L1,L2 (default), L0, R (reference docs only when asked)')
     .option('--limit <n>', 'at most n results (default 10, at most 100)')
+    .option('--citations <mode>', `how much of each citation's text: ${CITATION_MODES.join('|')} (default ${DEFAULT_CITATIONS}: its first ${CITATION_EXCERPT_CHARS} characters)`)
     .option('--json', 'print {results, abstained, reason?, recall} as JSON')
-    .action(async (text: string, options: { project: string[]; levels?: string; limit?: string; json?: boolean }, command: Command) => {
+    .action(async (text: string, options: { project: string[]; levels?: string; limit?: string; citations?: string; json?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const projects = options.project.map((p) => projectFlag(p));
       const levels = levelsFlag(options.levels);
       const limit = positiveIntFlag(options.limit, '--limit');
+      const citations = citationsFlag(options.citations);
       if (limit !== undefined && limit > 100) throw new UsageError(`--limit: expected at most 100, got ${limit}`);
       if (text.trim() === '') throw new UsageError('query text: expected a non-empty question');
-      const engine = openEngine(io, globals);
+      const engine = await openExistingEngine(io, globals, projects);
       await engine.catchUp();
       const open = await openQueryDeps(engine, io.env);
       if (open.vectorNote) io.stderr.write(`mem: note: ${open.vectorNote}\n`);
       try {
-        const result = await queryMemory({ text, ...(projects.length > 0 ? { projects } : {}), ...(levels ? { levels } : {}), ...(limit !== undefined ? { limit } : {}) }, open.deps);
+        const result = await queryMemory({ text, citations, ...(projects.length > 0 ? { projects } : {}), ...(levels ? { levels } : {}), ...(limit !== undefined ? { limit } : {}) }, open.deps);
         for (const error of result.recall.errors) io.stderr.write(`mem: warning: ${error.leg} recall failed, answering without it: ${error.message} [${error.code}]\n`);
         if (options.json) writeJson(io.stdout, result);
         else printResult(io, result);

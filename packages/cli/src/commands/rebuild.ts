@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { openEngine, type GlobalOptions } from '../context.js';
+import { openExistingEngine, type GlobalOptions } from '../context.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { projectFlag } from '../parse-flags.js';
 import { UsageError } from '../exit.js';
@@ -23,7 +23,7 @@ export function registerRebuild(program: Command, io: CliIO): void {
         throw new UsageError(`--only: expected one of ${PROJECTIONS.join(', ')}, got ${JSON.stringify(options.only)}`);
       }
       const flagGiven = command.getOptionValueSource('emitEvidenceNotes') === 'cli';
-      const engine = openEngine(io, globals);
+      const engine = await openExistingEngine(io, globals, project !== undefined ? [project] : []);
       const report = await engine.rebuild({
         ...(project !== undefined ? { project } : {}),
         ...(options.only !== undefined ? { only: [options.only] } : {}),

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { VerifyReport } from '@mem/engine';
-import { openEngine, type GlobalOptions } from '../context.js';
+import { openExistingEngine, type GlobalOptions } from '../context.js';
 import { VerificationFailed } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { projectFlag } from '../parse-flags.js';
@@ -14,7 +14,7 @@ export function registerVerify(program: Command, io: CliIO): void {
     .action(async (options: { project?: string; json?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const project = options.project !== undefined ? projectFlag(options.project) : undefined;
-      const engine = openEngine(io, globals);
+      const engine = await openExistingEngine(io, globals, project !== undefined ? [project] : []);
       const report = await engine.verify(project !== undefined ? { project } : {});
       if (options.json) writeJson(io.stdout, report);
       else printReport(io, report);

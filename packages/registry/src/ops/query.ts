@@ -1,11 +1,22 @@
 import { z } from 'zod';
-import { INSUFFICIENT_RECALL, MAX_LIMIT, queryMemory, type QueryResult } from '@mem/query';
+import { INSUFFICIENT_RECALL, MAX_LIMIT, queryMemory, type CitationMode, type QueryResult } from '@mem/query';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { visibleProjects } from './reach.js';
 import { projectInput } from './schemas.js';
 
 const level = z.enum(['L0', 'L1', 'L2', 'R']);
+
+/** How much of each citation's text a query answer may carry. */
+export const CITATION_MODES = ['excerpt', 'full', 'none'] as const satisfies readonly CitationMode[];
+
+/**
+ * The citations of a query that does not ask: on every surface (HTTP, MCP, `mem query`). Why
+ * `excerpt`: an L0 citation is a whole chunk (up to 5,000 tokens) and a memory rests on many,
+ * so full texts make a one-result answer hundreds of kilobytes, past what an agent's context
+ * should take.
+ */
+export const DEFAULT_CITATIONS: (typeof CITATION_MODES)[number] = 'excerpt';
 
 const citation = z.object({
   level,
@@ -50,12 +61,8 @@ export const query = defineOperation({
     project: z.array(projectInput).min(1).max(100).optional(),
     level: z.array(level).min(1).max(4).optional(),
     limit: z.int().min(1).max(MAX_LIMIT).optional(),
-    /**
-     * How much of each citation's text to return. Why `excerpt` by default: an L0 citation is a
-     * whole chunk (up to 5,000 tokens) and a memory rests on many, so full texts make a
-     * one-result answer hundreds of kilobytes, past what an agent's context should take.
-     */
-    citations: z.enum(['excerpt', 'full', 'none']).default('excerpt'),
+    /** How much of each citation's text to return (DEFAULT_CITATIONS says why excerpts). */
+    citations: z.enum(CITATION_MODES).default(DEFAULT_CITATIONS),
   }),
   output: queryOutput,
   kind: 'read',

@@ -1,0 +1,50 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { MemError, SYSTEM_PROJECT } from '@mem/core';
+import type { DataRoot, Engine } from '@mem/engine';
+
+/*
+ * What a reading command may assume exists, so that a typo in --root or --project is an error
+ * (NOT_FOUND naming it) and never an empty "ok" that also creates what it looked at.
+ *
+ * A data root exists when its directory holds `log/` (the source of truth) or `queries/` (the
+ * standing questions a root has before its first ingest). A project exists when it has a
+ * journal under `log/`, standing questions in `queries/<project>.yaml`, or was registered in
+ * `_system` (`mem project add`). Writing commands create what they write and skip these checks.
+ */
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+/** NOT_FOUND naming the path, unless `paths` is a data root. Reads only. */
+export function requireDataRoot(paths: DataRoot): void {
+  if (isDirectory(paths.logDir) || isDirectory(paths.queriesDir)) return;
+  throw new MemError('NOT_FOUND', `no data root at ${paths.root} (it has neither log/ nor queries/; --root or $MEM_ROOT names the data root)`, { root: paths.root });
+}
+
+/** NOT_FOUND naming the first of `projects` that does not exist under the engine's root. Reads only. */
+export async function requireProjects(engine: Engine, projects: readonly string[]): Promise<void> {
+  if (projects.length === 0) return;
+  const journals = new Set(await engine.log.projects());
+  let registered: Set<string> | undefined;
+  for (const project of projects) {
+    if (journals.has(project) || isFile(join(engine.paths.queriesDir, `${project}.yaml`))) continue;
+    registered ??= await registeredProjects(engine);
+    if (registered.has(project)) continue;
+    throw new MemError('NOT_FOUND', `no project ${JSON.stringify(project)} under ${engine.paths.root} (no log, no queries/${project}.yaml, not registered)`, { project, root: engine.paths.root });
+  }
+}
+
+/** The projects `mem project add` registered: read from the `_system` journal, not a projection, so nothing is built to answer. */
+async function registeredProjects(engine: Engine): Promise<Set<string>> {
+  const names = new Set<string>();
+  for await (const { event } of engine.log.read(SYSTEM_PROJECT)) {
+    if (event.type === 'project_added') names.add(event.name);
+  }
+  return names;
+}

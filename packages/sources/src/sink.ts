@@ -1,6 +1,6 @@
 import type { RecordProvenance, RecordRole, SourceRecord } from '@mem/chunk';
+import { scrubSecrets } from '@mem/core';
 import type { ResolvedOptions } from './options.js';
-import { scrubSecrets } from './scrub/scrub.js';
 import type { StatsCollector } from './stats.js';
 import { capText } from './text/cap.js';
 import { mediaPlaceholder, stripDataUris } from './text/media.js';

@@ -29,6 +29,15 @@ export function bounded(source: string, flags = 'g'): RegExp {
   return new RegExp(String.raw`(?:(?<![A-Za-z0-9_-])|(?<=\\[nrt]))` + source, flags);
 }
 
+/**
+ * Like `bounded`, for tokens whose body is letters and digits only (or of fixed length): a `-` or
+ * `_` may precede them (`retry-ghp_…`, `id_hf_…`), since a match can never run on across one,
+ * so each attempt stays short and the scan linear.
+ */
+export function afterWordBreak(source: string, flags = 'g'): RegExp {
+  return new RegExp(String.raw`(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))` + source, flags);
+}
+
 /** A regex matching `word` in any letter case, without the `i` flag (which is slower to scan). */
 export function caseless(word: string): RegExp {
   return new RegExp([...word].map((c) => (/[a-z]/u.test(c) ? `[${c.toUpperCase()}${c}]` : c)).join(''));

@@ -1,6 +1,6 @@
 import { COMMAND_FLAG_PATTERNS } from './command-flags.js';
 import { isPlaceholderValue } from './placeholder.js';
-import { bounded, caseless, runsIntoPlaceholder, tagged, type Replacement, type SecretPattern } from './pattern-kit.js';
+import { afterWordBreak, bounded, caseless, runsIntoPlaceholder, tagged, type Replacement, type SecretPattern } from './pattern-kit.js';
 import { KEY_BEGIN, KEY_END, KeyEndFinder, keyBlockEnd, keyTailStart } from './private-key.js';
 
 export type { Replacement, SecretPattern } from './pattern-kit.js';
@@ -40,13 +40,14 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     regex: bounded(String.raw`sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]{0,256}\d)[A-Za-z0-9_-]{20,}`),
     trigger: /sk-/,
   },
-  { kind: 'github_token', regex: bounded(String.raw`(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), trigger: /gh[pousr]_|github_pat_/ },
-  { kind: 'stripe_key', regex: bounded(String.raw`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`), trigger: /[sr]k_(?:live|test)_/ },
+  { kind: 'github_token', regex: afterWordBreak(String.raw`gh[pousr]_[A-Za-z0-9]{30,}`), trigger: /gh[pousr]_/ },
+  { kind: 'github_token', regex: bounded(String.raw`github_pat_[A-Za-z0-9_]{30,}`), trigger: /github_pat_/ },
+  { kind: 'stripe_key', regex: afterWordBreak(String.raw`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`), trigger: /[sr]k_(?:live|test)_/ },
   { kind: 'slack_token', regex: bounded(String.raw`xox[abposr]-[A-Za-z0-9-]{10,}`), trigger: /xox[abposr]-/ },
   // Hugging Face user access tokens: `hf_` and 34 letters and digits (never an `_`, unlike `hf_hub_download`).
-  { kind: 'huggingface_token', regex: bounded(String.raw`hf_[A-Za-z0-9]{30,}`), trigger: /hf_/ },
-  { kind: 'google_api_key', regex: bounded(String.raw`AIza[0-9A-Za-z_-]{35}`), trigger: /AIza/ },
-  { kind: 'aws_access_key', regex: bounded(String.raw`(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}(?![A-Z0-9])`), trigger: /A(?:KIA|SIA|BIA|CCA|ROA|IDA)/ },
+  { kind: 'huggingface_token', regex: afterWordBreak(String.raw`hf_[A-Za-z0-9]{30,}`), trigger: /hf_/ },
+  { kind: 'google_api_key', regex: afterWordBreak(String.raw`AIza[0-9A-Za-z_-]{35}`), trigger: /AIza/ },
+  { kind: 'aws_access_key', regex: afterWordBreak(String.raw`(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}(?![A-Z0-9])`), trigger: /A(?:KIA|SIA|BIA|CCA|ROA|IDA)/ },
   { kind: 'jwt', regex: bounded(String.raw`eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), trigger: /eyJ/ },
   {
     kind: 'connection_string',

@@ -21,6 +21,8 @@ const HOSTILE: Array<[string, string]> = [
   ['a long dashed flag', `--${'a-'.repeat(120_000)}password x`],
   ['mem_ ids repeated', 'mem_0123456789abcdef_'.repeat(12_000)],
   ['hf_ repeated', 'hf_'.repeat(80_000)],
+  ['ghp_ glued by dashes', `-ghp_${'a'.repeat(40)}`.repeat(5000)],
+  ['github_pat_ glued by underscores', `_github_pat_${'a'.repeat(20)}`.repeat(6000)],
   ['aws key keyword before long blanks', `aws_secret_access_key${' '.repeat(15)}= `.repeat(6000)],
 ];
 

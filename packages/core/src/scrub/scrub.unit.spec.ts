@@ -33,6 +33,8 @@ describe('scrubSecrets: each kind is replaced by its typed placeholder', () => {
     ['aws_secret_key (credentials file, spaces around =)', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8kL2mN4p', 'aws_secret_access_key = [REDACTED:aws_secret_key]'],
     ['mem_token (the id is public and stays)', `MEM_TOKEN=${MEM_TOKEN} mem mcp`, 'MEM_TOKEN=mem_0123456789abcdef_[REDACTED:mem_token] mem mcp'],
     ['huggingface_token', 'HF hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567 ok', 'HF [REDACTED:huggingface_token] ok'],
+    ['github_token (glued to an id by -)', 'retry-ghp_1234567890abcdefghijklmnopqrstuvwxyzAB', 'retry-[REDACTED:github_token]'],
+    ['huggingface_token (glued to an id by _)', 'id_hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567', 'id_[REDACTED:huggingface_token]'],
     ['password (--password X)', 'mongo --password hunter22x --host db', 'mongo --password [REDACTED:password] --host db'],
     ['password (--db-password "X")', 'deploy --db-password "hunter 22x"', 'deploy --db-password "[REDACTED:password]"'],
     ['token (--token X)', 'vault login --token s1Zq8rT4mLp', 'vault login --token [REDACTED:token]'],

@@ -1,6 +1,7 @@
 export { ERROR_CODES, MemError, hasErrorCode, isMemError, type ErrorCode } from './errors.js';
 export { contentSha256, genesisHash, normalizeText, sha256Hex } from './identity.js';
 export { seededRandom } from './random.js';
+export { scrubSecrets, type ScrubResult } from './scrub/scrub.js';
 export { SYSTEM_PROJECT, assertProjectName, projectNameSchema } from './project.js';
 export { levelField, queryIdField, sha256Field, type Level } from './events/fields.js';
 export { writerSchema, type Writer } from './events/envelope.js';

@@ -1,4 +1,4 @@
-import { MemError, contentSha256, isMemError, type Payload } from '@mem/core';
+import { MemError, contentSha256, isMemError, scrubSecrets, type Payload } from '@mem/core';
 import type { Tokenizer } from '@mem/chunk';
 import type { ChunkRecord, Controller } from './controller.js';
 import { parseGateAnswer, type GateAnswer } from './protocol.js';
@@ -135,17 +135,20 @@ export class GatedRun {
     if (answer.update) {
       this.chunksUsed += 1;
       if (level === 'L1') out.push({ type: 'evidence', run_id: runId, level: 'L0', t, source: step.source, text: step.text, sha256: step.sha256 });
-      const parents = this.attribute(answer.memory, step.sha256);
-      this.memory = answer.memory;
-      this.memorySha = contentSha256(answer.memory);
-      const symptom = symptomOf(answer.memory);
+      // A model wrote it: scrubbed before it is hashed, so its sha is of the text the log stores
+      // (the log scrubs every payload and checks the sha on what it keeps).
+      const memory = scrubSecrets(answer.memory).text;
+      const parents = this.attribute(memory, step.sha256);
+      this.memory = memory;
+      this.memorySha = contentSha256(memory);
+      const symptom = symptomOf(memory);
       out.push({
         type: 'memory',
         run_id: runId,
         level,
         t,
-        text: answer.memory,
-        tokens: this.config.tokenizer.count(answer.memory),
+        text: memory,
+        tokens: this.config.tokenizer.count(memory),
         parents,
         sha256: this.memorySha,
         ...(symptom !== null ? { symptom } : {}),

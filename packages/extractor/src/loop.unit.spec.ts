@@ -45,6 +45,16 @@ async function drive(run: GatedRun, steps: LoopStep[]): Promise<Payload[]> {
 }
 
 describe('GatedRun', () => {
+  it('scrubs a memory the model wrote with a secret in it before hashing it, so the log accepts it', async () => {
+    const leaked = '- the deploy used mysql -u root -phunter22x shop';
+    const run = new GatedRun(config(scripted([open(leaked)])));
+    const events = await drive(run, [step('a deploy story')]);
+    const memory = events.find((e) => e.type === 'memory')!;
+    const scrubbed = '- the deploy used mysql -u root -p[REDACTED:password] shop';
+    expect(memory).toMatchObject({ text: scrubbed, sha256: contentSha256(scrubbed) });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', final_memory_sha: contentSha256(scrubbed) });
+  });
+
   it('keeps memory unchanged and writes no evidence when the update gate is closed', async () => {
     const controller = scripted([open('- kong buffered bodies'), closed(), open('- kong buffered bodies\n- pg raced its mount')]);
     const run = new GatedRun(config(controller));

@@ -5,6 +5,7 @@ export { loopArtifactSource } from './loop/source.js';
 export { transcriptFromText, type InMemoryOptions } from './memory.js';
 export { DEFAULT_MAX_LINE_BYTES, DEFAULT_TOOL_TEXT_CAP, type AdapterOptions } from './options.js';
 export { piSessionSource } from './pi/source.js';
-export { scrubSecrets, type ScrubResult } from './scrub/scrub.js';
+/** The scrubber lives in core (every event is scrubbed there too); adapters and their callers reach it here as before. */
+export { scrubSecrets, type ScrubResult } from '@mem/core';
 export { TRANSCRIPT_KINDS, type TranscriptKind, type TranscriptSource } from './source.js';
 export { SAMPLE_CAP, type LineRef, type SourceStats } from './stats.js';

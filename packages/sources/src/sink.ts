@@ -1,6 +1,6 @@
 import type { RecordProvenance, RecordRole, SourceRecord } from '@mem/chunk';
+import { scrubSecrets } from '@mem/core';
 import type { ResolvedOptions } from './options.js';
-import { scrubSecrets } from './scrub/scrub.js';
 import type { StatsCollector } from './stats.js';
 import { capText } from './text/cap.js';
 import { mediaPlaceholder, stripDataUris } from './text/media.js';
@@ -58,7 +58,7 @@ export class RecordSink {
       text = capped.text;
     }
     this.stats.record(role);
-    this.queue.push({ role, text, timestamp: origin.timestamp, provenance: this.provenance(origin), cwd: origin.cwd });
+    this.queue.push({ role, text, timestamp: origin.timestamp, provenance: this.provenance(origin), cwd: origin.cwd === null ? null : this.scrubbedField(origin.cwd) });
     return true;
   }
 
@@ -78,14 +78,31 @@ export class RecordSink {
     this.stats.skip(kind);
   }
 
+  /**
+   * Source, entry and cwd are scrubbed here as well as in the log: the source is an identity
+   * (resume positions, seen chunks), so what a reader yields must already be what the log stores.
+   */
   private provenance(origin: RecordOrigin): RecordProvenance {
-    const source = this.override?.source ?? origin.source;
+    const source = this.scrubbedField(this.override?.source ?? origin.source);
     const prefix = this.override?.entryPrefix;
     const entry = prefix === undefined ? origin.entry : origin.entry === undefined ? prefix : `${prefix}:${origin.entry}`;
     const provenance: RecordProvenance = { source };
     if (this.file !== undefined) provenance.file = this.file;
     provenance.line = origin.line;
-    if (entry !== undefined) provenance.entry = entry;
+    if (entry !== undefined) provenance.entry = this.scrubbedField(entry);
     return provenance;
+  }
+
+  /** Scrubbed source and cwd values: a file's records repeat the same few (bounded, entries are unique). */
+  private readonly scrubbedFields = new Map<string, string>();
+
+  private scrubbedField(value: string): string {
+    let scrubbed = this.scrubbedFields.get(value);
+    if (scrubbed === undefined) {
+      scrubbed = scrubSecrets(value).text;
+      if (this.scrubbedFields.size >= 64) this.scrubbedFields.clear();
+      this.scrubbedFields.set(value, scrubbed);
+    }
+    return scrubbed;
   }
 }

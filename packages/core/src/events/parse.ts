@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { MemError } from '../errors.js';
 import { contentSha256 } from '../identity.js';
+import { scrubStrings } from '../scrub/strings.js';
 import { EVENT_TYPES, eventDefinition, type LogEvent, type Payload } from './catalogue.js';
 
 /** Where an input came from, so errors can name it: a file, a 1-based line. */
@@ -39,19 +40,26 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field: string
   return { field: field || '(event)', problem: issue.message };
 }
 
-function checkContentSha(value: { type: string; text?: unknown; sha256?: unknown }, location: InputLocation): void {
+function checkContentSha(value: { type: string; text?: unknown; sha256?: unknown }, location: InputLocation, scrubbed: boolean): void {
   if (typeof value.text !== 'string' || typeof value.sha256 !== 'string') return;
   const expected = contentSha256(value.text);
   if (expected !== value.sha256) {
+    const of = scrubbed ? 'sha256 of the normalised text after its secrets were scrubbed' : 'sha256 of the normalised text';
     throw new MemError(
       'SHA_MISMATCH',
-      `${where(location)}${value.type}.sha256 does not match its text: expected ${expected} (sha256 of the normalised text), got ${value.sha256}`,
-      { ...location, type: value.type, field: 'sha256', expected, actual: value.sha256 },
+      `${where(location)}${value.type}.sha256 does not match its text: expected ${expected} (${of}), got ${value.sha256}`,
+      { ...location, type: value.type, field: 'sha256', expected, actual: value.sha256, ...(scrubbed ? { scrubbed: true } : {}) },
     );
   }
 }
 
-function parseWith(kind: 'payload' | 'event', input: unknown, location: InputLocation): unknown {
+function parseWith(kind: 'payload' | 'event', raw: unknown, location: InputLocation): unknown {
+  // Trigger: a writer's payload. Why: the log is the only source of truth and every projection
+  // copies it, so a secret in any string (text, source, ingest_id, cwd, think) must stop here,
+  // whoever the writer is. Outcome: strings are scrubbed before validation (errors never echo a
+  // secret either) and content identity is checked on the scrubbed text. Logged events are
+  // read as they are: rewriting them would break the hash chain.
+  const input = kind === 'payload' ? scrubStrings(raw) : raw;
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new MemError('INVALID_EVENT', `${where(location)}expected a JSON object`, { ...location });
   }
@@ -81,7 +89,8 @@ function parseWith(kind: 'payload' | 'event', input: unknown, location: InputLoc
       issues,
     });
   }
-  checkContentSha(result.data as { type: string }, location);
+  const text = (raw as { text?: unknown }).text;
+  checkContentSha(result.data as { type: string }, location, text !== (input as { text?: unknown }).text);
   return result.data;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemError, hasErrorCode, ingestIdField, jobIdField, sha256Hex } from '@mem/core';
+import { MemError, hasErrorCode, ingestIdField, jobIdField, scrubSecrets, sha256Hex } from '@mem/core';
 import { loadStandingQueries } from '@mem/ingest';
 import type { IngestJobRow } from '@mem/projector-sqlite';
 import { randomUUID } from 'node:crypto';
@@ -77,7 +77,8 @@ export const ingestSubmit = defineOperation({
   auth: { access: 'token', project: 'project' },
   http: { method: 'POST', path: '/memory/ingest', status: 202 },
   mcp: { tool: TOOL, select: { field: 'action', value: 'submit' }, description: "Submit records or a transcript to a project's standing queries, or poll a job." },
-  run: async (ctx, caller, input) => {
+  run: async (ctx, caller, posted) => {
+    const input = scrubbedIdentity(posted);
     requireReach(caller, input.project);
     checkStandingQueries(ctx, input.project);
     const format = input.transcript !== undefined ? (input.format ?? 'claude') : 'records';
@@ -113,6 +114,16 @@ export const ingestSubmit = defineOperation({
     return { job_id: jobId, ingest_id: ingestId, project: input.project, status: ctx.jobs.get(jobId)?.state ?? 'queued', status_url: statusUrl(jobId) };
   },
 });
+
+/**
+ * The caller's `source` and `ingest_id` as the log stores them (it scrubs every string of an
+ * event): a job is looked up and answered by its scrubbed identity, so a retry finds it after a
+ * restart too, and no secret is echoed back. Scrubbing is deterministic: same id in, same id out.
+ */
+function scrubbedIdentity<T extends { source: string; ingest_id?: string | undefined }>(input: T): T {
+  const ingestId = input.ingest_id === undefined ? {} : { ingest_id: scrubSecrets(input.ingest_id).text };
+  return { ...input, source: scrubSecrets(input.source).text, ...ingestId };
+}
 
 const acceptingKey = (project: string, ingestId: string) => `${project}\u0000${ingestId}`;
 

@@ -3,6 +3,7 @@ import { scrubSecrets } from './scrub.js';
 
 const OPENAI = 'sk-proj-4fQx9Lm2Zt8Rb7Wc1Yh3Nk5Pv6Dj0Gs2Ea7Ti9Uo4';
 const ANTHROPIC = 'sk-ant-api03-Xy7q1Wm9Zk3Lp5Rt8Vn2Bc4Hd6Jf0Gs1Ea7Ti9Uo4Qz-AbCdEfAA';
+const MEM_TOKEN = 'mem_0123456789abcdef_Zx9-Qw8_Er7Ty6Ui5Op4As3Df2Gh1JkLzXcVbNmQwErT';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
 
 describe('scrubSecrets: each kind is replaced by its typed placeholder', () => {
@@ -29,6 +30,23 @@ describe('scrubSecrets: each kind is replaced by its typed placeholder', () => {
     ['secret (python)', "client_secret = 'q8Zr5tLm2'", "client_secret = '[REDACTED:secret]'"],
     ['api_key (query)', 'GET /v1?api_key=abcd1234efgh&x=1', 'GET /v1?api_key=[REDACTED:api_key]&x=1'],
     ['token (query)', '?access_token=ya29a0AfH6SMB', '?access_token=[REDACTED:token]'],
+    ['aws_secret_key (credentials file, spaces around =)', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8kL2mN4p', 'aws_secret_access_key = [REDACTED:aws_secret_key]'],
+    ['mem_token (the id is public and stays)', `MEM_TOKEN=${MEM_TOKEN} mem mcp`, 'MEM_TOKEN=mem_0123456789abcdef_[REDACTED:mem_token] mem mcp'],
+    ['huggingface_token', 'HF hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567 ok', 'HF [REDACTED:huggingface_token] ok'],
+    ['github_token (glued to an id by -)', 'retry-ghp_1234567890abcdefghijklmnopqrstuvwxyzAB', 'retry-[REDACTED:github_token]'],
+    ['huggingface_token (glued to an id by _)', 'id_hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567', 'id_[REDACTED:huggingface_token]'],
+    ['password (--password X)', 'mongo --password hunter22x --host db', 'mongo --password [REDACTED:password] --host db'],
+    ['password (--db-password "X")', 'deploy --db-password "hunter 22x"', 'deploy --db-password "[REDACTED:password]"'],
+    ['token (--token X)', 'vault login --token s1Zq8rT4mLp', 'vault login --token [REDACTED:token]'],
+    ['password (mysql -pX)', 'mysql -u root -phunter22x shop', 'mysql -u root -p[REDACTED:password] shop'],
+    ['password (mysqldump -p\'X\')', "mysqldump -u app -p'hunter 22x' shop > dump.sql", "mysqldump -u app -p'[REDACTED:password]' shop > dump.sql"],
+    ['password (mysql in escaped JSON)', '{"command":"/usr/bin/mysql -h db -u root -phunter22x -e \\"select 1\\""}', '{"command":"/usr/bin/mysql -h db -u root -p[REDACTED:password] -e \\"select 1\\""}'],
+    ['password (sshpass -p X)', 'sshpass -p hunter22x ssh deploy@host', 'sshpass -p [REDACTED:password] ssh deploy@host'],
+    ['password (curl -u user:pass)', 'curl -u admin:hunter22x https://api.internal/v1', 'curl -u admin:[REDACTED:password] https://api.internal/v1'],
+    ['password (curl --user user:pass)', 'curl -s --user admin:hunter22x https://api.internal/v1', 'curl -s --user admin:[REDACTED:password] https://api.internal/v1'],
+    ['password (curl --user=user:pass)', 'curl --user=admin:hunter22x https://x', 'curl --user=admin:[REDACTED:password] https://x'],
+    ['password (curl -uuser:pass)', 'curl -uadmin:hunter22x https://x', 'curl -uadmin:[REDACTED:password] https://x'],
+    ['password (curl -u "user:pass")', 'curl -u "admin:hunter 22x" https://x', 'curl -u "admin:[REDACTED:password]" https://x'],
   ];
   for (const [kind, input, expected] of cases) {
     it(kind, () => {
@@ -72,6 +90,35 @@ describe('scrubSecrets: leaves placeholders, code and prose alone', () => {
     'postgres://user:password@localhost/db',
     'https://example.com:8080/path',
     'a task-runner-with-a-long-kebab-name-here',
+    // Short `-p` flags are not passwords: only a mysql-family command line takes `-p<password>`.
+    'mkdir -p build/out',
+    'docker run -p 8080:80 nginx',
+    'docker run -p8080:80 nginx',
+    'ssh -p2222 deploy@host',
+    'gcc -pthread main.c',
+    'patch -p1 < fix.diff',
+    'tar -pxzf release.tgz',
+    // mysql's `-p` with a space prompts for the password: the next word is the database.
+    'mysql -u root -p shop',
+    'mysql -u root -p',
+    'mysql -u root -p$MYSQL_PWD shop',
+    'mysql --port=3306 -P 3306',
+    // `-u user:group` is a uid, not a credential, outside curl; curl without a password prompts.
+    'docker run -u 1000:1000 img',
+    'docker exec -u www-data:www-data web ls',
+    'git push -u origin main',
+    'curl -u admin https://api.internal/v1',
+    'curl -u "$USER:$PASS" https://x',
+    'curl --user-agent "Mozilla/5.0 (X11; Linux:x86_64)" https://x',
+    'log in as user:hunter22x on the staging box',
+    // A `--password` flag with no value, or a reference, or prose about the flag.
+    'docker login --password-stdin',
+    'mongo --password --host db',
+    'mongo --password $DB_PASSWORD',
+    'pass it with the --password option',
+    // Hugging Face identifiers, not tokens.
+    'from huggingface_hub import hf_hub_download',
+    'mem_0123456789abcdef is the id of a token',
   ];
   for (const text of untouched) {
     it(JSON.stringify(text), () => {

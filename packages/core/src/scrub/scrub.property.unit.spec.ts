@@ -48,6 +48,19 @@ const PLANTED: Record<string, fc.Arbitrary<Planted>> = {
   secret_py: plant(secretValue, (s) => `client_secret = "${s}"`),
   api_key_query: plant(secretValue, (s) => `https://api.example.com/v1?api_key=${s}&q=1`),
   token_flag: plant(secretValue, (s) => `--token=${s}`),
+  aws_secret_key_spaced: plant(chars(B64, 40, 40), (s) => `aws_secret_access_key = ${s}`),
+  mem_token: plant(chars(B64URL, 43, 43), (s) => `mem_${'0123456789abcdef'}_${s}`),
+  huggingface_token: plant(chars(ALNUM, 34, 34).map((s) => `hf_${s}`)),
+  password_flag: fc
+    .tuple(fc.constantFrom('--password', '--db-password', '--passwd', '--token'), fc.constantFrom(' ', '  ', '='), secretValue)
+    .map(([flag, separator, secret]) => ({ secret, snippet: `tool ${flag}${separator}${secret} --verbose` })),
+  mysql_p: fc
+    .tuple(fc.constantFrom('mysql', 'mysqldump', 'mariadb', '/usr/bin/mysql'), fc.constantFrom('', "'", '"'), secretValue)
+    .map(([program, quote, secret]) => ({ secret, snippet: `${program} -h db -u root -p${quote}${secret}${quote} shop` })),
+  sshpass_p: plant(secretValue, (s) => `sshpass -p ${s} ssh deploy@host`),
+  curl_user: fc
+    .tuple(fc.constantFrom('-u ', '-u', '--user ', '--user='), chars('abcdefghijklmnopqrstuvwxyz', 1, 12), secretValue)
+    .map(([flag, user, secret]) => ({ secret, snippet: `curl -s ${flag}${user}:${secret} https://api.internal/v1` })),
 };
 
 const anyPlanted = fc.oneof(...Object.values(PLANTED));

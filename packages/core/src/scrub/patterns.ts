@@ -1,32 +1,9 @@
-import { isPlaceholderValue, redacted } from './placeholder.js';
+import { COMMAND_FLAG_PATTERNS } from './command-flags.js';
+import { isPlaceholderValue } from './placeholder.js';
+import { afterWordBreak, bounded, caseless, runsIntoPlaceholder, tagged, type Replacement, type SecretPattern } from './pattern-kit.js';
 import { KEY_BEGIN, KEY_END, KeyEndFinder, keyBlockEnd, keyTailStart } from './private-key.js';
 
-/** A replacement and the kind it counts under. */
-export interface Replacement {
-  text: string;
-  kind: string;
-}
-
-/** One kind of secret: how to find it and what to put in its place (`null` keeps the match). */
-export interface SecretPattern {
-  kind: string;
-  regex: RegExp;
-  /** A cheap test that must pass before `regex` runs: most text holds no trigger at all. */
-  trigger: RegExp;
-  replace?: (match: string, groups: Array<string | undefined>, offset: number, whole: string) => Replacement | null;
-  /** Widens each match to the span it stands for (a key block reaches over its lines); made once per text. */
-  spans?: (whole: string) => (start: number, end: number) => [number, number];
-}
-
-/**
- * Compiles a token pattern to start only where no token character precedes it, or right after a
- * JSON escape (`\n`, `\t`, `\r`: tool inputs are rendered as compact JSON, where `\nsk-…` has
- * no boundary before `sk`). Starting only at the head of a run keeps every scan linear: a run
- * like `-eyJ-eyJ-…` is tried once, not once per `eyJ`.
- */
-function bounded(source: string, flags = 'g'): RegExp {
-  return new RegExp(String.raw`(?:(?<![A-Za-z0-9_-])|(?<=\\[nrt]))` + source, flags);
-}
+export type { Replacement, SecretPattern } from './pattern-kit.js';
 
 /**
  * Ordered: provider keys with unmistakable prefixes first, then structural forms (key blocks,
@@ -49,6 +26,13 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     trigger: /-----END[A-Z0-9 ]{0,40}PRIVATE KEY/,
     spans: (whole) => (start, end) => [keyTailStart(whole, start), end],
   },
+  {
+    kind: 'mem_token',
+    // mem's own bearer tokens (registry credentials.ts): the id is public and stays, the secret goes.
+    regex: bounded(String.raw`(mem_[0-9a-f]{16}_)[A-Za-z0-9_-]{43,}`),
+    trigger: /mem_[0-9a-f]{16}_/,
+    replace: (_m, [prefix = '']) => tagged('mem_token', prefix),
+  },
   { kind: 'anthropic_key', regex: bounded(String.raw`sk-ant-[A-Za-z0-9_-]{20,}`), trigger: /sk-ant-/ },
   {
     kind: 'openai_key',
@@ -56,11 +40,14 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     regex: bounded(String.raw`sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]{0,256}\d)[A-Za-z0-9_-]{20,}`),
     trigger: /sk-/,
   },
-  { kind: 'github_token', regex: bounded(String.raw`(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), trigger: /gh[pousr]_|github_pat_/ },
-  { kind: 'stripe_key', regex: bounded(String.raw`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`), trigger: /[sr]k_(?:live|test)_/ },
+  { kind: 'github_token', regex: afterWordBreak(String.raw`gh[pousr]_[A-Za-z0-9]{30,}`), trigger: /gh[pousr]_/ },
+  { kind: 'github_token', regex: bounded(String.raw`github_pat_[A-Za-z0-9_]{30,}`), trigger: /github_pat_/ },
+  { kind: 'stripe_key', regex: afterWordBreak(String.raw`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`), trigger: /[sr]k_(?:live|test)_/ },
   { kind: 'slack_token', regex: bounded(String.raw`xox[abposr]-[A-Za-z0-9-]{10,}`), trigger: /xox[abposr]-/ },
-  { kind: 'google_api_key', regex: bounded(String.raw`AIza[0-9A-Za-z_-]{35}`), trigger: /AIza/ },
-  { kind: 'aws_access_key', regex: bounded(String.raw`(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}(?![A-Z0-9])`), trigger: /A(?:KIA|SIA|BIA|CCA|ROA|IDA)/ },
+  // Hugging Face user access tokens: `hf_` and 34 letters and digits (never an `_`, unlike `hf_hub_download`).
+  { kind: 'huggingface_token', regex: afterWordBreak(String.raw`hf_[A-Za-z0-9]{30,}`), trigger: /hf_/ },
+  { kind: 'google_api_key', regex: afterWordBreak(String.raw`AIza[0-9A-Za-z_-]{35}`), trigger: /AIza/ },
+  { kind: 'aws_access_key', regex: afterWordBreak(String.raw`(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}(?![A-Z0-9])`), trigger: /A(?:KIA|SIA|BIA|CCA|ROA|IDA)/ },
   { kind: 'jwt', regex: bounded(String.raw`eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), trigger: /eyJ/ },
   {
     kind: 'connection_string',
@@ -81,6 +68,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     trigger: caseless('basic'),
     replace: (_m, [prefix = '', token = '']) => (isPlaceholderValue(token) ? null : tagged('basic_auth', prefix)),
   },
+  ...COMMAND_FLAG_PATTERNS,
   {
     kind: 'assignment',
     // keyword, optional closing quote of a quoted key, separator, then a quoted or bare value.
@@ -91,28 +79,29 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
 ];
 
+/** An AWS secret access key (40 characters) or session token (longer): base64 only. */
+const AWS_SECRET_VALUE = /^[A-Za-z0-9/+=]{40,}$/u;
+
 /** `this._resolveApiKey`, `refreshedCreds.access`, `process.env.TOKEN`: code, not a value. */
 const CODE_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/u;
-
-/** A regex matching `word` in any letter case, without the `i` flag (which is slower to scan). */
-function caseless(word: string): RegExp {
-  return new RegExp([...word].map((c) => (/[a-z]/u.test(c) ? `[${c.toUpperCase()}${c}]` : c)).join(''));
-}
-
-function tagged(kind: string, before = '', after = ''): Replacement {
-  return { kind, text: `${before}${redacted(kind)}${after}` };
-}
 
 function replaceAssignment(match: string, groups: Array<string | undefined>, offset: number, whole: string): Replacement | null {
   const [keyword = '', keyQuote = '', separator = '', valueQuote, quoted, bare] = groups;
   const value = quoted ?? bare ?? '';
   if (isPlaceholderValue(value)) return null;
   if (bare !== undefined) {
+    if (runsIntoPlaceholder(whole, offset + match.length)) return null;
     // Trigger: `token = getToken()`, `{ apiKey: resolvedKey, … }`, `password: must be 8 chars`.
     // Why: code and prose, not config. Outcome: a bare value counts only as `key=value` with no
     // spaces (env, shell, URL query) or as a `key: value` that ends its line (YAML), and never
     // when it is a dotted code path (`this.apiKey`, `process.env.TOKEN`).
     if (CODE_PATH.test(bare)) return null;
+    // Trigger: `aws_secret_access_key = wJalr…` (~/.aws/credentials, spaces around `=`). Why: that
+    // file format is INI, and the value has the unmistakable shape of an AWS secret (40+ base64
+    // characters). Outcome: counts even with spaces.
+    if (AWS_SECRET_VALUE.test(bare) && assignmentKind(keyword, whole.slice(Math.max(0, offset - 24), offset)) === 'aws_secret_key') {
+      return tagged('aws_secret_key', `${keyword}${keyQuote}${separator}`);
+    }
     if (separator.includes(':') && !separator.includes(':=')) {
       const after = whole.slice(offset + match.length, offset + match.length + 3);
       if (!/^[ \t]*(?:$|[\r\n]|\\[nr])/u.test(after)) return null;

@@ -25,12 +25,14 @@ export function scrubSecrets(text: string): ScrubResult {
 
 function applyPattern(pattern: SecretPattern, text: string, counts: Record<string, number>): string {
   const span = pattern.spans?.(text);
+  const inContext = pattern.context?.(text);
   const pieces: string[] = [];
   let cursor = 0;
   for (const match of text.matchAll(pattern.regex)) {
     const index = match.index;
     // Trigger: a widened span swallowed this match already. Outcome: nothing more to replace.
     if (index < cursor) continue;
+    if (inContext && !inContext(index)) continue;
     const replacement = pattern.replace
       ? pattern.replace(match[0], match.slice(1), index, text)
       : { kind: pattern.kind, text: redacted(pattern.kind) };

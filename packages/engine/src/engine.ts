@@ -2,10 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { MemError, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
-import { EventLog, withFileLock, type AppendResult } from '@mem/log';
+import { withFileLock, type AppendResult, type EventLog } from '@mem/log';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
+import { GuardedEventLog } from './guarded-log.js';
 import { readProjectionOptions, writeProjectionOptions } from './options.js';
-import type { ProjectionOptions, ProjectionTarget, Projector } from './projector.js';
+import type { ProjectionOptions, ProjectionPosition, ProjectionTarget, Projector } from './projector.js';
+import { furthestHead, readRecordedHead, writeRecordedHead } from './recorded-heads.js';
 import { dataRootAt, type DataRoot } from './root.js';
 import { verifyRoot, type VerifyReport } from './verify.js';
 
@@ -41,6 +43,7 @@ export interface RebuildReport extends CatchUpReport {
  */
 export class Engine {
   readonly paths: DataRoot;
+  /** The log, guarded: an append refuses (CHAIN_BROKEN) when the tail disagrees with the head the projections recorded. */
   readonly log: EventLog;
   private readonly projectors: readonly Projector[];
   private options: ProjectionOptions;
@@ -52,7 +55,7 @@ export class Engine {
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
     this.projectors = options.projectors;
-    this.log = new EventLog({ dir: this.paths.logDir, ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}) });
+    this.log = new GuardedEventLog({ dir: this.paths.logDir, ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}) }, this.paths.stateDir);
     this.fixedOptions = options.projection;
     this.options = options.projection ?? readProjectionOptions(this.paths.vaultDir);
   }
@@ -226,12 +229,16 @@ export class Engine {
       const all = await this.log.projects();
       const names = [...new Set([...(projects ?? []), ...all])].filter((p) => all.includes(p));
       const changed = new Set<string>();
+      const heads = new Map<string, Map<string, ProjectionPosition | null>>();
       for (const project of names) {
-        for (const name of await catchUpProject(this.log, project, open, report)) changed.add(name);
+        const caughtUp = await catchUpProject(this.log, project, open, report);
+        for (const name of caughtUp.changed) changed.add(name);
+        heads.set(project, caughtUp.positions);
       }
       for (const { projector, handle } of open) {
         if (changed.has(projector.name)) await guard(projector, 'seal', () => projector.seal(handle));
       }
+      this.recordHeads(heads);
       return report;
     } catch (error) {
       failure = error;
@@ -247,6 +254,21 @@ export class Engine {
         }
       }
       if (closeFailure !== null && failure === null) throw closeFailure;
+    }
+  }
+
+  /**
+   * Copies the furthest head each project's projections now hold to where the write path
+   * checks it (see recorded-heads.ts). Under the projection lock, after the seal: catch-ups are
+   * serialized, so a later one never records an older head than an earlier one.
+   */
+  private recordHeads(heads: ReadonlyMap<string, ReadonlyMap<string, ProjectionPosition | null>>): void {
+    for (const [project, positions] of heads) {
+      const furthest = furthestHead(positions);
+      if (!furthest) continue;
+      const stored = readRecordedHead(this.paths.stateDir, project);
+      if (stored && stored.seq === furthest.seq && stored.head === furthest.head && stored.by === furthest.by) continue;
+      writeRecordedHead(this.paths.stateDir, project, furthest);
     }
   }
 

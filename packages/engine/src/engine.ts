@@ -179,18 +179,36 @@ export class Engine {
     if (options.project !== undefined) assertProjectName(options.project);
     return this.withProjectionLock(async () => {
       const scratch = await mkdtemp(join(tmpdir(), 'mem-verify-'));
+      const target: ProjectionTarget = { stateDir: join(scratch, '.mem'), vaultDir: join(scratch, 'vault'), options: this.options };
+      let failed = false;
       try {
-        return await verifyRoot({
-          log: this.log,
-          projectors: this.projectors,
-          live: this.target,
-          scratch: { stateDir: join(scratch, '.mem'), vaultDir: join(scratch, 'vault'), options: this.options },
-          project: options.project,
-        });
+        return await verifyRoot({ log: this.log, projectors: this.projectors, live: this.target, scratch: target, project: options.project });
+      } catch (error) {
+        failed = true;
+        throw error;
       } finally {
+        // Trigger: a projection outside the scratch directory (a schema in DATABASE_URL's
+        // database). Why: removing the directory would leave it in the user's database, one per
+        // run. Outcome: every projector drops its scratch projection, also after a failure; a
+        // failed drop is the error only when verify itself did not fail first.
+        const dropFailure = await this.dropScratch(target);
         await rm(scratch, { recursive: true, force: true });
+        if (dropFailure !== null && !failed) throw dropFailure;
       }
     });
+  }
+
+  /** Drops every projector's projection at a scratch target; returns the first failure instead of throwing it. */
+  private async dropScratch(target: ProjectionTarget): Promise<unknown> {
+    let failure: unknown = null;
+    for (const projector of this.projectors) {
+      try {
+        await guard(projector, 'drop its scratch copy', () => projector.reset(target));
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    return failure;
   }
 
   private select(only?: readonly string[]): Projector[] {

@@ -153,11 +153,16 @@ export class Engine {
     return withFileLock(join(this.paths.stateDir, 'locks', `${name}.lock`), fn);
   }
 
-  /** Drops the selected projections (of one project, or all) and replays the log into them. */
+  /**
+   * Drops the selected projections (of one project, or all) and replays the log into them.
+   * Every backend is opened first: one that cannot be reached (a wrong DATABASE_URL, an
+   * embedded Postgres another process holds) fails the rebuild before anything is dropped.
+   */
   async rebuild(options: RebuildOptions = {}): Promise<RebuildReport> {
     const selected = this.select(options.only);
     if (options.project !== undefined) assertProjectName(options.project);
     return this.withProjectionLock(async () => {
+      await this.checkBackends(selected);
       const previous = this.options;
       if (options.projection) this.options = { ...this.options, ...options.projection };
       try {
@@ -196,6 +201,19 @@ export class Engine {
         if (dropFailure !== null && !failed) throw dropFailure;
       }
     });
+  }
+
+  /**
+   * Opens and closes each projector at the live target, under the options it was built with.
+   * Why not rebuild into scratch space and swap: the projections cannot be moved into place
+   * (a schema of a shared database records its state directory), so this checks the backends
+   * instead; a failure in the middle of the replay itself still leaves the projections partial.
+   */
+  private async checkBackends(selected: readonly Projector[]): Promise<void> {
+    for (const projector of selected) {
+      const handle = await guard(projector, 'open', () => projector.init(this.target));
+      await guard(projector, 'close', () => projector.close(handle));
+    }
   }
 
   /** Drops every projector's projection at a scratch target; returns the first failure instead of throwing it. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { MemError, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
 import { withFileLock, type AppendResult, type EventLog } from '@mem/log';
+import { assertAppendProvenance, type AppendInput } from './append-provenance.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
 import { readProjectionOptions, writeProjectionOptions } from './options.js';
@@ -75,11 +76,13 @@ export class Engine {
   }
 
   /**
-   * Appends a batch (validated whole, durable on return), then catches the projections up. If
+   * Appends a batch (validated whole, its memories' provenance checked against the log and the
+   * batch, durable on return), then catches the projections up. If
    * the catch-up fails the events are still in the log: the error says so and carries their seqs,
    * so a caller never retries (and duplicates) an append that succeeded.
    */
-  async append(project: string, payloads: readonly unknown[], writer: Writer): Promise<AppendResult> {
+  async append(project: string, payloads: readonly unknown[], writer: Writer, input: AppendInput = {}): Promise<AppendResult> {
+    await assertAppendProvenance(this.log, assertProjectName(project), payloads, input);
     return this.projectAppended(await this.log.append(project, payloads, writer));
   }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { MemError, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
@@ -52,6 +52,8 @@ export class Engine {
   private readonly fixedOptions: ProjectionOptions | undefined;
   /** A catch-up waiting for the projection lock that has not read the log yet (see catchUp). */
   private queuedCatchUp: { projects: Set<string> | undefined; done: Promise<CatchUpReport> } | undefined;
+  /** The last checked append of each project in this process (see append). */
+  private readonly appending = new Map<string, Promise<unknown>>();
 
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
@@ -82,8 +84,22 @@ export class Engine {
    * so a caller never retries (and duplicates) an append that succeeded.
    */
   async append(project: string, payloads: readonly unknown[], writer: Writer, input: AppendInput = {}): Promise<AppendResult> {
-    await assertAppendProvenance(this.log, assertProjectName(project), payloads, input);
-    return this.projectAppended(await this.log.append(project, payloads, writer));
+    assertProjectName(project);
+    // Trigger: concurrent appends of this process. Why: the provenance check reads the log
+    // before the append, so a batch's check must see every batch this process queued before it
+    // (a memory whose evidence is still in flight would be refused). Outcome: check and append
+    // run in call order per project; the catch-ups after them are still shared.
+    const previous = this.appending.get(project) ?? Promise.resolve();
+    const appended = previous.catch(() => undefined).then(async () => {
+      await assertAppendProvenance(this.log, project, payloads, input);
+      return this.log.append(project, payloads, writer);
+    });
+    this.appending.set(project, appended);
+    try {
+      return this.projectAppended(await appended);
+    } finally {
+      if (this.appending.get(project) === appended) this.appending.delete(project);
+    }
   }
 
   /**
@@ -188,6 +204,8 @@ export class Engine {
     return this.withProjectionLock(async () => {
       const scratch = await mkdtemp(join(tmpdir(), 'mem-verify-'));
       const target: ProjectionTarget = { stateDir: join(scratch, '.mem'), vaultDir: join(scratch, 'vault'), options: this.options };
+      // The state directory exists from the start, so dropping a scratch projection that was never built (parity skipped) is a no-op.
+      await mkdir(target.stateDir, { recursive: true });
       let failed = false;
       try {
         return await verifyRoot({ log: this.log, projectors: this.projectors, live: this.target, scratch: target, project: options.project });

@@ -10,7 +10,7 @@ export async function liveRecordedHeads(projectors: readonly Projector[], live: 
   const heads = new Map<string, RecordedHead[]>(projects.map((project) => [project, []]));
   for (const project of projects) {
     const copy = readRecordedHead(live.stateDir, project);
-    if (copy) heads.get(project)!.push({ ...copy, by: `recorded (${copy.by})` });
+    if (copy) heads.get(project)!.push(copy);
   }
   for (const projector of projectors) {
     if (!projector.digest && (await projector.outputs(live)).length === 0) continue;
@@ -18,7 +18,7 @@ export async function liveRecordedHeads(projectors: readonly Projector[], live: 
     try {
       for (const project of projects) {
         const position = await projector.position(handle, project);
-        if (position) heads.get(project)!.push({ ...position, by: projector.name });
+        if (position) heads.get(project)!.push({ ...position, by: `the ${projector.name} projection` });
       }
     } finally {
       await projector.close(handle);

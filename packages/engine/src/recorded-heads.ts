@@ -57,5 +57,5 @@ export function furthestHead(positions: ReadonlyMap<string, ProjectionPosition |
   if (!furthest) return null;
   const at = furthest;
   const by = [...positions].filter(([, p]) => p?.seq === at.seq).map(([name]) => name).sort();
-  return { seq: at.seq, head: at.head, by: by.join(', ') };
+  return { seq: at.seq, head: at.head, by: `the ${by.join(', ')} projection${by.length === 1 ? '' : 's'}` };
 }

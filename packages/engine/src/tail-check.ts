@@ -19,11 +19,11 @@ export async function findTailBreak(log: EventLog, project: string, recorded: Re
     const segment = tail.segment ?? '000001.jsonl';
     const line = tail.lines + 1;
     const ends = head.seq === 0 ? 'the log holds no event' : `the log ends at seq ${head.seq}`;
-    return tailBreak(project, segment, line, `${ends}, but the ${recorded.by} projection recorded seq ${recorded.seq} (head ${recorded.head}): applied lines were deleted or the segment was truncated`);
+    return tailBreak(project, segment, line, `${ends}, but ${recorded.by} recorded seq ${recorded.seq} (head ${recorded.head}): applied lines were deleted or the segment was truncated`);
   }
   for await (const { event, hash, segment, line } of log.read(project, { fromSeq: recorded.seq })) {
     if (event.seq === recorded.seq && hash === recorded.head) return null;
-    return tailBreak(project, segment, line, `seq ${event.seq} has sha256 ${hash}, but the ${recorded.by} projection applied it with head ${recorded.head}: this line was changed after it was written`);
+    return tailBreak(project, segment, line, `seq ${event.seq} has sha256 ${hash}, but ${recorded.by} applied it with head ${recorded.head}: this line was changed after it was written`);
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { isMemError } from '@mem/core';
+import { hasErrorCode, isMemError } from '@mem/core';
 
 /** Exit codes of `mem` (DESIGN §8). */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, verification: 3 } as const;
@@ -16,6 +16,8 @@ export class VerificationFailed extends Error {
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof VerificationFailed) return EXIT.verification;
+  // A broken chain is a failed verification wherever it is found (an append refused after a tampered tail).
+  if (hasErrorCode(error, 'CHAIN_BROKEN')) return EXIT.verification;
   if (error instanceof UsageError) return EXIT.usage;
   if (error instanceof CommanderError) {
     return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? EXIT.ok : EXIT.usage;

@@ -15,6 +15,12 @@ export interface CatchUpReport {
   skipped?: { projector: string; reason: string }[];
 }
 
+/** What one project's catch-up changed, and where each projector stands after it. */
+export interface ProjectCaughtUp {
+  changed: Set<string>;
+  positions: Map<string, ProjectionPosition | null>;
+}
+
 /** A batch is handed to the projectors at this many events or this many bytes of line, whichever first. */
 const BATCH = 2000;
 const BATCH_BYTES = 4 * 1024 * 1024;
@@ -25,7 +31,7 @@ const BATCH_BYTES = 4 * 1024 * 1024;
  * Refuses (PROJECTION_FAILED) when a projection is ahead of the log or its stored chain
  * head is not the log's: the log was replaced, and only a rebuild can fix that.
  */
-export async function catchUpProject(log: EventLog, project: string, open: readonly OpenProjector[], report: CatchUpReport): Promise<Set<string>> {
+export async function catchUpProject(log: EventLog, project: string, open: readonly OpenProjector[], report: CatchUpReport): Promise<ProjectCaughtUp> {
   const head = await log.head(project);
   const positions = new Map<string, ProjectionPosition | null>();
   for (const { projector, handle } of open) {
@@ -40,7 +46,7 @@ export async function catchUpProject(log: EventLog, project: string, open: reado
   }
   const lagging = open.filter(({ projector }) => (positions.get(projector.name)?.seq ?? 0) < head.seq);
   const changed = new Set<string>();
-  if (lagging.length === 0) return changed;
+  if (lagging.length === 0) return { changed, positions };
 
   const from = Math.min(...lagging.map(({ projector }) => (positions.get(projector.name)?.seq ?? 0) + 1));
   const applied = new Map<string, { from: number; to: number; events: number }>();
@@ -78,7 +84,7 @@ export async function catchUpProject(log: EventLog, project: string, open: reado
   for (const [name, entry] of [...applied].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     report.applied.push({ projector: name, project, ...entry });
   }
-  return changed;
+  return { changed, positions };
 }
 
 function diverged(projector: string, project: string, why: string): MemError {

@@ -1,11 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { MemError, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
-import { EventLog, withFileLock, type AppendResult } from '@mem/log';
+import { withFileLock, type AppendResult, type EventLog } from '@mem/log';
+import { assertAppendProvenance, type AppendInput } from './append-provenance.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
+import { GuardedEventLog } from './guarded-log.js';
 import { readProjectionOptions, writeProjectionOptions } from './options.js';
-import type { ProjectionOptions, ProjectionTarget, Projector } from './projector.js';
+import type { ProjectionOptions, ProjectionPosition, ProjectionTarget, Projector } from './projector.js';
+import { furthestHead, readRecordedHead, writeRecordedHead } from './recorded-heads.js';
 import { dataRootAt, type DataRoot } from './root.js';
 import { verifyRoot, type VerifyReport } from './verify.js';
 
@@ -41,6 +44,7 @@ export interface RebuildReport extends CatchUpReport {
  */
 export class Engine {
   readonly paths: DataRoot;
+  /** The log, guarded: an append refuses (CHAIN_BROKEN) when the tail disagrees with the head the projections recorded. */
   readonly log: EventLog;
   private readonly projectors: readonly Projector[];
   private options: ProjectionOptions;
@@ -48,11 +52,13 @@ export class Engine {
   private readonly fixedOptions: ProjectionOptions | undefined;
   /** A catch-up waiting for the projection lock that has not read the log yet (see catchUp). */
   private queuedCatchUp: { projects: Set<string> | undefined; done: Promise<CatchUpReport> } | undefined;
+  /** The last checked append of each project in this process (see append). */
+  private readonly appending = new Map<string, Promise<unknown>>();
 
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
     this.projectors = options.projectors;
-    this.log = new EventLog({ dir: this.paths.logDir, ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}) });
+    this.log = new GuardedEventLog({ dir: this.paths.logDir, ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}) }, this.paths.stateDir);
     this.fixedOptions = options.projection;
     this.options = options.projection ?? readProjectionOptions(this.paths.vaultDir);
   }
@@ -72,12 +78,28 @@ export class Engine {
   }
 
   /**
-   * Appends a batch (validated whole, durable on return), then catches the projections up. If
+   * Appends a batch (validated whole, its memories' provenance checked against the log and the
+   * batch, durable on return), then catches the projections up. If
    * the catch-up fails the events are still in the log: the error says so and carries their seqs,
    * so a caller never retries (and duplicates) an append that succeeded.
    */
-  async append(project: string, payloads: readonly unknown[], writer: Writer): Promise<AppendResult> {
-    return this.projectAppended(await this.log.append(project, payloads, writer));
+  async append(project: string, payloads: readonly unknown[], writer: Writer, input: AppendInput = {}): Promise<AppendResult> {
+    assertProjectName(project);
+    // Trigger: concurrent appends of this process. Why: the provenance check reads the log
+    // before the append, so a batch's check must see every batch this process queued before it
+    // (a memory whose evidence is still in flight would be refused). Outcome: check and append
+    // run in call order per project; the catch-ups after them are still shared.
+    const previous = this.appending.get(project) ?? Promise.resolve();
+    const appended = previous.catch(() => undefined).then(async () => {
+      await assertAppendProvenance(this.log, project, payloads, input);
+      return this.log.append(project, payloads, writer);
+    });
+    this.appending.set(project, appended);
+    try {
+      return this.projectAppended(await appended);
+    } finally {
+      if (this.appending.get(project) === appended) this.appending.delete(project);
+    }
   }
 
   /**
@@ -150,11 +172,16 @@ export class Engine {
     return withFileLock(join(this.paths.stateDir, 'locks', `${name}.lock`), fn);
   }
 
-  /** Drops the selected projections (of one project, or all) and replays the log into them. */
+  /**
+   * Drops the selected projections (of one project, or all) and replays the log into them.
+   * Every backend is opened first: one that cannot be reached (a wrong DATABASE_URL, an
+   * embedded Postgres another process holds) fails the rebuild before anything is dropped.
+   */
   async rebuild(options: RebuildOptions = {}): Promise<RebuildReport> {
     const selected = this.select(options.only);
     if (options.project !== undefined) assertProjectName(options.project);
     return this.withProjectionLock(async () => {
+      await this.checkBackends(selected);
       const previous = this.options;
       if (options.projection) this.options = { ...this.options, ...options.projection };
       try {
@@ -176,18 +203,51 @@ export class Engine {
     if (options.project !== undefined) assertProjectName(options.project);
     return this.withProjectionLock(async () => {
       const scratch = await mkdtemp(join(tmpdir(), 'mem-verify-'));
+      const target: ProjectionTarget = { stateDir: join(scratch, '.mem'), vaultDir: join(scratch, 'vault'), options: this.options };
+      // The state directory exists from the start, so dropping a scratch projection that was never built (parity skipped) is a no-op.
+      await mkdir(target.stateDir, { recursive: true });
+      let failed = false;
       try {
-        return await verifyRoot({
-          log: this.log,
-          projectors: this.projectors,
-          live: this.target,
-          scratch: { stateDir: join(scratch, '.mem'), vaultDir: join(scratch, 'vault'), options: this.options },
-          project: options.project,
-        });
+        return await verifyRoot({ log: this.log, projectors: this.projectors, live: this.target, scratch: target, project: options.project });
+      } catch (error) {
+        failed = true;
+        throw error;
       } finally {
+        // Trigger: a projection outside the scratch directory (a schema in DATABASE_URL's
+        // database). Why: removing the directory would leave it in the user's database, one per
+        // run. Outcome: every projector drops its scratch projection, also after a failure; a
+        // failed drop is the error only when verify itself did not fail first.
+        const dropFailure = await this.dropScratch(target);
         await rm(scratch, { recursive: true, force: true });
+        if (dropFailure !== null && !failed) throw dropFailure;
       }
     });
+  }
+
+  /**
+   * Opens and closes each projector at the live target, under the options it was built with.
+   * Why not rebuild into scratch space and swap: the projections cannot be moved into place
+   * (a schema of a shared database records its state directory), so this checks the backends
+   * instead; a failure in the middle of the replay itself still leaves the projections partial.
+   */
+  private async checkBackends(selected: readonly Projector[]): Promise<void> {
+    for (const projector of selected) {
+      const handle = await guard(projector, 'open', () => projector.init(this.target));
+      await guard(projector, 'close', () => projector.close(handle));
+    }
+  }
+
+  /** Drops every projector's projection at a scratch target; returns the first failure instead of throwing it. */
+  private async dropScratch(target: ProjectionTarget): Promise<unknown> {
+    let failure: unknown = null;
+    for (const projector of this.projectors) {
+      try {
+        await guard(projector, 'drop its scratch copy', () => projector.reset(target));
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    return failure;
   }
 
   private select(only?: readonly string[]): Projector[] {
@@ -226,12 +286,16 @@ export class Engine {
       const all = await this.log.projects();
       const names = [...new Set([...(projects ?? []), ...all])].filter((p) => all.includes(p));
       const changed = new Set<string>();
+      const heads = new Map<string, Map<string, ProjectionPosition | null>>();
       for (const project of names) {
-        for (const name of await catchUpProject(this.log, project, open, report)) changed.add(name);
+        const caughtUp = await catchUpProject(this.log, project, open, report);
+        for (const name of caughtUp.changed) changed.add(name);
+        heads.set(project, caughtUp.positions);
       }
       for (const { projector, handle } of open) {
         if (changed.has(projector.name)) await guard(projector, 'seal', () => projector.seal(handle));
       }
+      this.recordHeads(heads);
       return report;
     } catch (error) {
       failure = error;
@@ -247,6 +311,21 @@ export class Engine {
         }
       }
       if (closeFailure !== null && failure === null) throw closeFailure;
+    }
+  }
+
+  /**
+   * Copies the furthest head each project's projections now hold to where the write path
+   * checks it (see recorded-heads.ts). Under the projection lock, after the seal: catch-ups are
+   * serialized, so a later one never records an older head than an earlier one.
+   */
+  private recordHeads(heads: ReadonlyMap<string, ReadonlyMap<string, ProjectionPosition | null>>): void {
+    for (const [project, positions] of heads) {
+      const furthest = furthestHead(positions);
+      if (!furthest) continue;
+      const stored = readRecordedHead(this.paths.stateDir, project);
+      if (stored && stored.seq === furthest.seq && stored.head === furthest.head && stored.by === furthest.by) continue;
+      writeRecordedHead(this.paths.stateDir, project, furthest);
     }
   }
 

@@ -8,6 +8,7 @@ export type {
 } from './projector.js';
 export { Engine, type EngineOptions, type RebuildOptions, type RebuildReport } from './engine.js';
 export type { CatchUpReport } from './catch-up.js';
+export type { AppendInput } from './append-provenance.js';
 export type { VerifyReport, ProjectVerify } from './verify.js';
 export type { ParityDifference } from './parity.js';
 export type { ProvenanceProblem } from './provenance.js';

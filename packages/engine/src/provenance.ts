@@ -1,4 +1,4 @@
-import type { LogEvent } from '@mem/core';
+import type { LogEvent, Payload } from '@mem/core';
 
 /** A provenance rule broken by one memory event. */
 export interface ProvenanceProblem {
@@ -7,6 +7,13 @@ export interface ProvenanceProblem {
   segment: string;
   line: number;
   code: 'parent_unresolved' | 'parent_is_reference' | 'parent_wrong_level' | 'no_l0_parent' | 'no_l1_parent';
+  message: string;
+}
+
+/** A provenance rule a payload would break, with the field to blame. */
+export interface PayloadProblem {
+  code: ProvenanceProblem['code'];
+  field: string;
   message: string;
 }
 
@@ -42,30 +49,55 @@ export class ProvenanceCheck {
         return;
       case 'memory': {
         this.memories += 1;
-        const wanted: NodeLevel = event.level === 'L1' ? 'L0' : 'L1';
-        let resting = 0;
-        for (const parent of event.parents) {
-          const levels = this.levels.get(parent.slice(0, 16)) ?? 0;
-          if (levels === 0) {
-            this.report(event, where, 'parent_unresolved', `parent ${parent} is not a node written before this memory`);
-          } else if (levels & bit(wanted)) {
-            resting += 1;
-          } else if (levels & bit('R')) {
-            this.report(event, where, 'parent_is_reference', `parent ${parent} is a reference (R) node: R is never evidence`);
-          } else {
-            this.report(event, where, 'parent_wrong_level', `parent ${parent} is not an ${wanted} node: an ${event.level} memory rests on ${wanted}`);
-          }
-        }
-        if (resting === 0) {
-          if (event.level === 'L1') this.report(event, where, 'no_l0_parent', 'this L1 memory has no L0 evidence parent');
-          else this.report(event, where, 'no_l1_parent', 'this L2 memory rests on no L1 memory');
-        }
+        for (const found of this.problemsOf(event)) this.report(event, where, found.code, found.message);
         this.add(event.sha256, event.level);
         return;
       }
       default:
         return;
     }
+  }
+
+  /**
+   * Checks one memory payload about to be appended against every node folded so far (the log,
+   * then the batch before it), then adds its node if it passes. Returns its first problem with
+   * the field to blame (`parents[i]`, or `parents` when none rests on the right level).
+   */
+  admit(payload: Payload): PayloadProblem | null {
+    if (payload.type !== 'memory') {
+      if (payload.type === 'evidence') this.add(payload.sha256, 'L0');
+      if (payload.type === 'reference') this.add(payload.sha256, 'R');
+      return null;
+    }
+    const [found] = this.problemsOf(payload);
+    if (found) return found;
+    this.add(payload.sha256, payload.level);
+    return null;
+  }
+
+  /** The broken rules of one memory, in parent order; the missing-level problem last. */
+  private problemsOf(memory: { level: 'L1' | 'L2'; parents: readonly string[] }): PayloadProblem[] {
+    const wanted: NodeLevel = memory.level === 'L1' ? 'L0' : 'L1';
+    const problems: PayloadProblem[] = [];
+    let resting = 0;
+    memory.parents.forEach((parent, index) => {
+      const field = `parents[${index}]`;
+      const levels = this.levels.get(parent.slice(0, 16)) ?? 0;
+      if (levels === 0) {
+        problems.push({ code: 'parent_unresolved', field, message: `parent ${parent} is not a node written before this memory` });
+      } else if (levels & bit(wanted)) {
+        resting += 1;
+      } else if (levels & bit('R')) {
+        problems.push({ code: 'parent_is_reference', field, message: `parent ${parent} is a reference (R) node: R is never evidence` });
+      } else {
+        problems.push({ code: 'parent_wrong_level', field, message: `parent ${parent} is not an ${wanted} node: an ${memory.level} memory rests on ${wanted}` });
+      }
+    });
+    if (resting === 0) {
+      if (memory.level === 'L1') problems.push({ code: 'no_l0_parent', field: 'parents', message: 'this L1 memory has no L0 evidence parent' });
+      else problems.push({ code: 'no_l1_parent', field: 'parents', message: 'this L2 memory rests on no L1 memory' });
+    }
+    return problems;
   }
 
   private add(sha: string, level: NodeLevel): void {

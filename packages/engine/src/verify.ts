@@ -1,8 +1,11 @@
 import type { EventLog, VerifyResult } from '@mem/log';
 import { catchUpProject, type OpenProjector } from './catch-up.js';
+import { liveRecordedHeads } from './live-heads.js';
 import { compareOutputs, type ParityDifference } from './parity.js';
 import type { ProjectionTarget, Projector } from './projector.js';
+import type { RecordedHead } from './recorded-heads.js';
 import { ProvenanceCheck, type ProvenanceProblem } from './provenance.js';
+import { findTailBreak } from './tail-check.js';
 
 export interface ProjectVerify {
   project: string;
@@ -25,15 +28,18 @@ export interface VerifyInput {
 }
 
 /**
- * `mem verify`: (1) every chain, reporting the first break's segment and line; (2) the
+ * `mem verify`: (1) every chain, reporting the first break's segment and line, and its tail
+ * against every head the live projections recorded (an edited, deleted or truncated last line
+ * breaks nothing the walk can see); (2) the
  * provenance graph of every project whose chain holds; (3) parity: every projection rebuilt
  * into `scratch` from the log must equal the live one byte for byte, file by file.
  */
 export async function verifyRoot(input: VerifyInput): Promise<VerifyReport> {
   const projects = input.project !== undefined ? [input.project] : await input.log.projects();
   const results: ProjectVerify[] = [];
+  const recorded = await liveRecordedHeads(input.projectors, input.live, projects);
   for (const project of projects) {
-    const chain = await input.log.verify(project);
+    const chain = await verifyChain(input.log, project, recorded.get(project) ?? []);
     if (!chain.ok) {
       results.push({ project, chain, provenance: { ok: true, memories: 0, problems: [], total: 0, skipped: 'the chain is broken' } });
       continue;
@@ -47,6 +53,17 @@ export async function verifyRoot(input: VerifyInput): Promise<VerifyReport> {
   const parity = chainsOk ? await checkParity(input) : { ok: false, files: 0, differences: [], skipped: 'a chain is broken: nothing can be rebuilt from it' };
   const ok = chainsOk && results.every((r) => r.provenance.ok) && parity.ok;
   return { ok, projects: results, parity };
+}
+
+/** The chain walk, then the tail against each recorded head: the first disagreement is the break. */
+async function verifyChain(log: EventLog, project: string, heads: readonly RecordedHead[]): Promise<VerifyResult> {
+  const chain = await log.verify(project);
+  if (!chain.ok) return chain;
+  for (const head of heads) {
+    const found = await findTailBreak(log, project, head);
+    if (found) return { ...chain, ok: false, break: found };
+  }
+  return chain;
 }
 
 async function checkParity(input: VerifyInput): Promise<VerifyReport['parity']> {

@@ -4,7 +4,8 @@ import { appendBatch, type AppendContext } from './append.js';
 import { readChainHead } from './chain-head.js';
 import { listProjects } from './projects.js';
 import { listSegments } from './segment-list.js';
-import type { AppendResult, EventLogOptions, LogHead, LoggedEvent, ReadOptions, VerifyResult } from './types.js';
+import { readLogTail } from './tail.js';
+import type { AppendResult, EventLogOptions, LogHead, LogTail, LoggedEvent, ReadOptions, VerifyResult } from './types.js';
 import { verifyLog } from './verify.js';
 import { walkLog } from './walk.js';
 
@@ -55,6 +56,13 @@ export class EventLog {
     const project = assertProjectName(projectName);
     const projectDir = join(this.dir, project);
     return readChainHead(projectDir, project, await listSegments(projectDir));
+  }
+
+  /** Where the log ends, with the newest segment's line count: for naming the place of a problem. */
+  async tail(projectName: string): Promise<LogTail> {
+    const project = assertProjectName(projectName);
+    const projectDir = join(this.dir, project);
+    return readLogTail(projectDir, project, await listSegments(projectDir));
   }
 
   /** Walks the whole chain; reports the first break (project, segment, line) instead of throwing. */

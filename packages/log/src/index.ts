@@ -6,6 +6,7 @@ export type {
   ChainBreak,
   EventLogOptions,
   LogHead,
+  LogTail,
   LoggedEvent,
   ReadOptions,
   TornTail,

@@ -48,6 +48,15 @@ export interface ReadOptions {
   prev?: string;
 }
 
+/** Where a project's log ends: its head and the newest segment's count of complete lines. */
+export interface LogTail {
+  head: LogHead;
+  /** The newest segment, or null when the project has no journal. */
+  segment: string | null;
+  /** Complete lines of `segment` (a torn trailing line is not counted). */
+  lines: number;
+}
+
 /** A trailing line without `\n` at the very end of the log: torn by a crash, or still being written. */
 export interface TornTail {
   segment: string;

@@ -26,9 +26,10 @@ export function registerLog(program: Command, io: CliIO): void {
       } catch (error) {
         throw new MemError('IO_FAILED', `cannot read ${file ?? 'stdin'}: ${(error as Error).message}`, { file });
       }
-      const payloads = parsePayloadLines(text, options.file ?? 'stdin');
+      const input = options.file ?? 'stdin';
+      const { payloads, lines } = parsePayloadLines(text, input);
       const engine = openEngine(io, globals);
-      const result = await engine.append(project, payloads, { kind: 'cli' });
+      const result = await engine.append(project, payloads, { kind: 'cli' }, { file: input, lines });
       const summary = { appended: result.appended, first_seq: result.first_seq, last_seq: result.last_seq };
       if (options.json) writeJson(io.stdout, summary);
       else writeLine(io.stdout, `appended ${summary.appended} event${summary.appended === 1 ? '' : 's'} to ${project} (seq ${summary.first_seq}..${summary.last_seq})`);

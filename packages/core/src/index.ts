@@ -1,4 +1,5 @@
 export { ERROR_CODES, MemError, hasErrorCode, isMemError, type ErrorCode } from './errors.js';
+export { ioError, isNoSpaceErrno } from './io-error.js';
 export { contentSha256, genesisHash, normalizeText, sha256Hex } from './identity.js';
 export { seededRandom } from './random.js';
 export { SYSTEM_PROJECT, assertProjectName, projectNameSchema } from './project.js';

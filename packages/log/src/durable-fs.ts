@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, constants, existsSync, fchmodSync, fsync, fsyncSync, mkdirSync, openSync, write } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { ioError } from '@mem/core';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE, ioError } from '@mem/core';
 
 const fsyncAsync = promisify(fsync);
 const writeAsync = promisify(write);
@@ -9,13 +9,6 @@ const writeAsync = promisify(write);
 /** Read + append: O_APPEND makes every write land at the current end, even after a truncate. */
 const APPEND = constants.O_RDWR | constants.O_APPEND;
 
-/**
- * Modes of what mem creates: only its owner may read the log and the state (transcripts,
- * memories, token hashes). Set explicitly after creation, because a create mode is masked by
- * whatever umask the process was started with.
- */
-export const PRIVATE_FILE = 0o600;
-export const PRIVATE_DIRECTORY = 0o700;
 
 /** fsync a directory, so an entry created in it survives a power cut. */
 export function fsyncDirectory(path: string): void {
@@ -33,8 +26,8 @@ export function ensureDirectory(path: string): void {
   const parent = dirname(path);
   if (parent !== path) ensureDirectory(parent);
   try {
-    mkdirSync(path, { mode: PRIVATE_DIRECTORY });
-    chmodSync(path, PRIVATE_DIRECTORY);
+    mkdirSync(path, { mode: PRIVATE_DIRECTORY_MODE });
+    chmodSync(path, PRIVATE_DIRECTORY_MODE);
     fsyncDirectory(parent);
   } catch (error) {
     // Another process may create it between the check and the mkdir: that is fine.
@@ -61,8 +54,8 @@ export function openSegment(path: string): number {
 export function createPrivate(path: string, flags: number): number {
   let fd: number | undefined;
   try {
-    fd = openSync(path, flags | constants.O_CREAT, PRIVATE_FILE);
-    fchmodSync(fd, PRIVATE_FILE);
+    fd = openSync(path, flags | constants.O_CREAT, PRIVATE_FILE_MODE);
+    fchmodSync(fd, PRIVATE_FILE_MODE);
     fsyncDirectory(dirname(path));
     return fd;
   } catch (error) {

@@ -3,6 +3,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isMemError, type MemError } from '@mem/core';
+import { Engine } from '@mem/engine';
+import { projectorSqlite } from '@mem/projector-sqlite';
+import { projectorVault } from '@mem/projector-vault';
+import { memoryPayloads } from './api/support.js';
 import { mountTmpfs, tmpfsSupport, type SmallTmpfs } from './support/tmpfs.js';
 
 /*
@@ -109,4 +114,45 @@ onTmpfs(support.ok ? 'mem ingest on a full disk' : `mem ingest on a full disk (s
     expect(verified.stdout + verified.stderr).not.toContain('FAIL');
     expect(verified.code).toBe(0);
   }, 300_000);
+});
+
+/** The typed error a promise rejects with, or a failure naming what it got instead. */
+async function rejection(promise: Promise<unknown>): Promise<MemError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!isMemError(error)) throw new Error(`expected a MemError, got ${String(error)}`);
+  return error;
+}
+
+onTmpfs(support.ok ? 'projections on a full disk' : `projections on a full disk (skipped: ${support.reason})`, () => {
+  const big = (run: string) => memoryPayloads(run, `${run}: the disk filled up while the build wrote its cache. `.repeat(800), `${run}: a full disk broke the build.`).payloads;
+
+  for (const [where, dir, expectedPath] of [
+    ['the SQLite item store', '.mem', '.mem/items.sqlite'],
+    ['the vault', 'vault', 'vault/'],
+  ] as const) {
+    it(`${where}: the append is durable, the error is NO_SPACE naming the file, and the next catch-up redoes it`, async () => {
+      const root = join(base, 'root');
+      mkdirSync(root);
+      fs = mountTmpfs(join(root, dir), 1024 * 1024);
+      const engine = new Engine({ root, projectors: [projectorSqlite, projectorVault] });
+      await engine.append('demo', big('run-1'), { kind: 'cli' });
+      fs.fill(0);
+
+      const error = await rejection(engine.append('demo', big('run-2'), { kind: 'cli' }));
+      expect(error.code, error.message).toBe('NO_SPACE');
+      expect(String(error.details['path'])).toContain(join(root, expectedPath));
+      expect(error.message).toContain(join(root, expectedPath));
+      // The log is the truth: the events are in it, and the error says which seqs are durable.
+      expect(error.details).toMatchObject({ project: 'demo', first_seq: 7, last_seq: 12 });
+      expect((await engine.log.head('demo')).seq).toBe(12);
+
+      fs.drain();
+      await engine.catchUp(['demo']);
+      const report = await engine.verify({ project: 'demo' });
+      expect(report.ok).toBe(true);
+    }, 120_000);
+  }
 });

@@ -151,7 +151,7 @@ async function writeBatch(plan: WritePlan, bytes: Uint8Array): Promise<{ ino: nu
     );
     const details = { project: plan.project, rolled_back: rollback === null };
     const failed = ioError('append to', at, error, { details });
-    if (rollback === null) throw failed;
+    if (rollback === null) throw new MemError(failed.code, `${failed.message}; nothing of the batch was written`, failed.details, { cause: error });
     // Trigger: even truncating back failed. Why: the segment may now end in lines of the failed
     // batch. Outcome: say so, so that nobody takes the log for whole without verifying it.
     throw new MemError(failed.code, `${failed.message}; undoing the partial write failed too (${(rollback as Error).message}): run \`mem verify\``, failed.details, { cause: error });

@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'CHAIN_BROKEN',
   'LOCK_FAILED',
   'IO_FAILED',
+  /** The disk (or the quota) is full; `details.path` names the file. What failed was rolled back or is redone from the log. */
+  'NO_SPACE',
   'PROJECTION_FAILED',
   'PARITY_FAILED',
   'PROVENANCE_FAILED',

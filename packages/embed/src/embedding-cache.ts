@@ -1,7 +1,7 @@
-import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { sha256Hex } from '@mem/core';
+import { createPrivateFile, makePrivateDirectory, sha256Hex } from '@mem/core';
 
 /*
  * One append-only file per embedder name: a header (magic, dims, name) and fixed-size records
@@ -63,7 +63,8 @@ export class EmbeddingCache {
   /** Appends records in one write; a torn tail left by a crash is cut off first. */
   put(entries: readonly { sha: string; vector: Float32Array }[]): void {
     if (entries.length === 0) return;
-    mkdirSync(join(this.file, '..'), { recursive: true });
+    makePrivateDirectory(join(this.file, '..'));
+    createPrivateFile(this.file);
     const fd = openSync(this.file, 'a+');
     try {
       const size = fstatSync(fd).size;

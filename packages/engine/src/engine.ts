@@ -104,8 +104,8 @@ export class Engine {
 
   /**
    * The second half of append, for writers that append under a lock of their own and catch up
-   * after releasing it: catches the projections up past `result`, or says PROJECTION_FAILED with
-   * the seqs that are durable all the same.
+   * after releasing it: catches the projections up past `result`, or says PROJECTION_FAILED (or
+   * NO_SPACE, naming the file) with the seqs that are durable all the same.
    */
   async projectAppended(result: AppendResult): Promise<AppendResult> {
     const { project } = result;
@@ -113,10 +113,14 @@ export class Engine {
       await this.catchUp([project]);
     } catch (error) {
       const why = isMemError(error) ? error.message : (error as Error).message;
+      // A full disk keeps its code, so every surface says NO_SPACE (HTTP 507) and names the file;
+      // the seqs say it is not the append that failed.
+      const code = hasErrorCode(error, 'NO_SPACE') ? 'NO_SPACE' : 'PROJECTION_FAILED';
+      const cause = isMemError(error) ? error.details : {};
       throw new MemError(
-        'PROJECTION_FAILED',
+        code,
         `appended seq ${result.first_seq}..${result.last_seq} to ${project} (durable), but catching the projections up failed: ${why}`,
-        { project, appended: result.appended, first_seq: result.first_seq, last_seq: result.last_seq },
+        { ...(code === 'NO_SPACE' ? cause : {}), project, appended: result.appended, first_seq: result.first_seq, last_seq: result.last_seq },
         { cause: error },
       );
     }

@@ -1,12 +1,14 @@
-import { closeSync, constants, existsSync, fsync, fsyncSync, mkdirSync, openSync, write } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fchmodSync, fsync, fsyncSync, mkdirSync, openSync, write } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE, ioError } from '@mem/core';
 
 const fsyncAsync = promisify(fsync);
 const writeAsync = promisify(write);
 
 /** Read + append: O_APPEND makes every write land at the current end, even after a truncate. */
 const APPEND = constants.O_RDWR | constants.O_APPEND;
+
 
 /** fsync a directory, so an entry created in it survives a power cut. */
 export function fsyncDirectory(path: string): void {
@@ -18,35 +20,48 @@ export function fsyncDirectory(path: string): void {
   }
 }
 
-/** mkdir -p, fsyncing the parent of every directory it creates. */
+/** mkdir -p with private modes, fsyncing the parent of every directory it creates. Disk full is NO_SPACE naming it. */
 export function ensureDirectory(path: string): void {
   if (existsSync(path)) return;
   const parent = dirname(path);
   if (parent !== path) ensureDirectory(parent);
   try {
-    mkdirSync(path);
+    mkdirSync(path, { mode: PRIVATE_DIRECTORY_MODE });
+    chmodSync(path, PRIVATE_DIRECTORY_MODE);
+    fsyncDirectory(parent);
   } catch (error) {
     // Another process may create it between the check and the mkdir: that is fine.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw ioError('create directory', path, error);
   }
-  fsyncDirectory(parent);
 }
 
 /**
- * Opens a segment for reading and appending, creating it (and its directory) when absent.
- * A created file is made durable by fsyncing its directory.
+ * Opens a segment for reading and appending, creating it (mode 0600, and its directory) when
+ * absent. A created file is made durable by fsyncing its directory.
  */
 export function openSegment(path: string): number {
   try {
     return openSync(path, APPEND);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError('open', path, error);
   }
   ensureDirectory(dirname(path));
-  const fd = openSync(path, APPEND | constants.O_CREAT, 0o644);
-  fsyncDirectory(dirname(path));
-  return fd;
+  return createPrivate(path, APPEND);
+}
+
+/** Opens `path` with `flags | O_CREAT` as a private file and makes its directory entry durable. */
+export function createPrivate(path: string, flags: number): number {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, flags | constants.O_CREAT, PRIVATE_FILE_MODE);
+    fchmodSync(fd, PRIVATE_FILE_MODE);
+    fsyncDirectory(dirname(path));
+    return fd;
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    throw ioError('create', path, error);
+  }
 }
 
 /** Writes every byte (looping on a short write, which a regular file rarely gives). */

@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MemError } from '@mem/core';
+import { MemError, ioError } from '@mem/core';
+import { createPrivate, ensureDirectory } from './durable-fs.js';
 import { tryLock, unlock, waitForLock } from 'fs-native-extensions';
 import { withKeyedMutex } from './mutex.js';
 
@@ -40,6 +41,16 @@ async function acquire(fd: number, key: string): Promise<void> {
  * such as the projection catch-up.
  */
 export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  mkdirSync(dirname(path), { recursive: true });
-  return withProjectLock(path, () => openSync(path, 'a'), (fd) => closeSync(fd), () => fn());
+  return withProjectLock(path, () => openLockFile(path), (fd) => closeSync(fd), () => fn());
+}
+
+/** Opens a lock file, creating it (0600, and its directories 0700) when absent. */
+function openLockFile(path: string): number {
+  try {
+    return openSync(path, constants.O_RDWR);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError('open', path, error);
+  }
+  ensureDirectory(dirname(path));
+  return createPrivate(path, constants.O_RDWR);
 }

@@ -7,4 +7,6 @@ export interface PgvectorHandle {
   backend: Backend;
   sql: StatementSql;
   embedder: Embedder;
+  /** Where the rows live (data directory or redacted URL), for errors. */
+  location: string;
 }

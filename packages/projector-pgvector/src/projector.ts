@@ -7,6 +7,7 @@ import { restoreDeferredIndexes } from './apply/deferred-indexes.js';
 import { statementSql } from './apply/statements.js';
 import { openBackend } from './backend/open-backend.js';
 import { digestTables } from './digest.js';
+import { namingFullDisk, projectionLocation } from './disk-full.js';
 import type { PgvectorHandle } from './handle.js';
 import { backendConfig, embedderSource, type PgvectorOptions } from './options.js';
 import { readPosition } from './position.js';
@@ -33,28 +34,33 @@ export function projectorPgvector(options: PgvectorOptions = {}): Projector<Pgve
     handles: HANDLES,
     async init(target) {
       const embedder = embedderFor(target.stateDir);
-      const backend = await openBackend(config, target.stateDir, { create: true });
+      const location = projectionLocation(config, target.stateDir);
+      const backend = await namingFullDisk(location, 'open', () => openBackend(config, target.stateDir, { create: true }));
       try {
         const identity = { projectorVersion: PGVECTOR_VERSION, embedder: embedder.name, dims: embedder.dims };
-        await prepareSchema(backend.client, backend.schema, identity, loadMigrations(), resolve(target.stateDir));
-        await restoreDeferredIndexes(backend.client, backend.schema);
+        await namingFullDisk(location, 'prepare', async () => {
+          await prepareSchema(backend.client, backend.schema, identity, loadMigrations(), resolve(target.stateDir));
+          await restoreDeferredIndexes(backend.client, backend.schema);
+        });
       } catch (error) {
         await backend.client.close();
         throw error;
       }
-      return { backend, sql: statementSql(backend.schema), embedder };
+      return { backend, sql: statementSql(backend.schema), embedder, location };
     },
     async position(handle, project) {
       return readPosition(handle.backend.client, handle.sql, project);
     },
     async project(handle, project, events) {
-      await applyBatch(handle, project, events);
+      await namingFullDisk(handle.location, 'write', () => applyBatch(handle, project, events));
     },
     async seal(handle) {
       // Every batch committed on its own; sealing builds what a load set aside and refreshes stale statistics.
       const { client, schema } = handle.backend;
-      await restoreDeferredIndexes(client, schema);
-      await analyzeIfStale(client, schema);
+      await namingFullDisk(handle.location, 'seal', async () => {
+        await restoreDeferredIndexes(client, schema);
+        await analyzeIfStale(client, schema);
+      });
     },
     async outputs() {
       return [];

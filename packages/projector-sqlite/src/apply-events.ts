@@ -4,6 +4,7 @@ import { checkBatch, checkStart } from '@mem/engine';
 import type { ItemStoreHandle } from './handle.js';
 import { planEvent } from './plan.js';
 import type { PlannedWrite } from './planned-write.js';
+import { isDiskFull } from './disk-full.js';
 
 /** Last applied position of `project`, or null. */
 export function readPosition(handle: ItemStoreHandle, project: string): ProjectionPosition | null {
@@ -73,6 +74,8 @@ function run(handle: ItemStoreHandle, project: string, seq: number, write: Plann
         { cause: error },
       );
     }
+    // A full disk is not this statement's fault: the projector's namingFullDisk says NO_SPACE.
+    if (isDiskFull(error)) throw error;
     throw new MemError('PROJECTION_FAILED', `${project} seq ${seq}: ${write.statement} failed: ${(error as Error).message}`, { project, seq, statement: write.statement, sqliteCode: code }, { cause: error });
   }
 }

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { MemError } from '@mem/core';
+import { MemError, createPrivateFile } from '@mem/core';
 import { migrate } from './migrations.js';
 import { removeDatabaseFiles } from './store-files.js';
 
@@ -12,6 +12,8 @@ export const PAGE_SIZE = 4096;
  * of the file header.
  */
 export function openWritable(path: string): Database.Database {
+  // Created 0600 before SQLite opens it: SQLite gives its journal the database file's mode.
+  createPrivateFile(path);
   const db = new Database(path);
   db.pragma(`page_size = ${PAGE_SIZE}`);
   db.pragma('journal_mode = DELETE');
@@ -26,6 +28,7 @@ export function openWritable(path: string): Database.Database {
  */
 export function openScratch(path: string, purpose: string): Database.Database {
   removeDatabaseFiles(path);
+  createPrivateFile(path);
   const db = new Database(path);
   try {
     db.pragma(`page_size = ${PAGE_SIZE}`);

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { MemError } from '@mem/core';
+import { MemError, makePrivateDirectory } from '@mem/core';
 import { openLive, type ItemStoreHandle } from './handle.js';
 import { loadMigrations, migrate } from './migrations.js';
 import { openWritable } from './open-database.js';
@@ -16,7 +16,7 @@ import { readMeta, sqliteVersion, writeMeta } from './store-meta.js';
  * Leaves the file canonical: a file left unsealed by a crash is sealed here.
  */
 export function openStore(stateDir: string, version: number): ItemStoreHandle {
-  mkdirSync(stateDir, { recursive: true });
+  makePrivateDirectory(stateDir);
   const files = storeFiles(stateDir);
   removeDatabaseFiles(files.sealing);
   removeDatabaseFiles(files.ftsScratch);

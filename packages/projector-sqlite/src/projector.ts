@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { EventType } from '@mem/core';
 import type { ProjectionOutput, Projector } from '@mem/engine';
 import { applyEvents, commitPending, readPosition } from './apply-events.js';
+import { namingFullDisk } from './disk-full.js';
 import type { ItemStoreHandle } from './handle.js';
 import { openStore } from './open-store.js';
 import { resetStore } from './reset-store.js';
@@ -37,16 +38,16 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
   version: VERSION,
   handles: HANDLES,
   async init(target) {
-    return openStore(target.stateDir, VERSION);
+    return namingFullDisk(target.stateDir, 'open', () => openStore(target.stateDir, VERSION));
   },
   async position(handle, project) {
     return readPosition(handle, project);
   },
   async project(handle, project, events) {
-    applyEvents(handle, project, events);
+    return namingFullDisk(handle.stateDir, 'write', () => applyEvents(handle, project, events));
   },
   async seal(handle) {
-    sealStore(handle, VERSION);
+    return namingFullDisk(handle.stateDir, 'seal', () => sealStore(handle, VERSION));
   },
   async outputs(target): Promise<ProjectionOutput[]> {
     const { live } = storeFiles(target.stateDir);
@@ -55,10 +56,13 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
   async close(handle) {
     if (!handle.db.open) return;
     // Applied but unsealed work is kept: the file stays marked unsealed, and init seals it.
-    commitPending(handle);
-    handle.db.close();
+    try {
+      await namingFullDisk(handle.stateDir, 'write', () => commitPending(handle));
+    } finally {
+      handle.db.close();
+    }
   },
   async reset(target, project) {
-    resetStore(target.stateDir, VERSION, project);
+    return namingFullDisk(target.stateDir, 'reset', () => resetStore(target.stateDir, VERSION, project));
   },
 };

@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import { MemError } from '@mem/core';
+import { MemError, PRIVATE_FILE_MODE, ioError, isMemError, isNoSpaceErrno, makePrivateDirectory } from '@mem/core';
 import type { ExistingFile } from './plan.js';
 
 function codeOf(error: unknown): string {
@@ -8,20 +8,26 @@ function codeOf(error: unknown): string {
 }
 
 function ioFailed(action: string, path: string, error: unknown): MemError {
+  if (isMemError(error)) return error;
+  if (isNoSpaceErrno(error)) return ioError(action, path, error);
   return new MemError('IO_FAILED', `vault projector: cannot ${action} ${path}: ${codeOf(error)}`, { path, action, errno: codeOf(error) }, { cause: error });
 }
 
 /**
  * Writes `content` to `path` so that a reader sees the old bytes or the new, never a mix:
  * a temp file beside it, fsync, rename over. The caller fsyncs the directory (once per batch).
+ * `private`: the file is 0600 and created directories 0700 (state under `.mem/`); notes are
+ * the user's to share and keep 0644.
  */
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
+export async function writeFileAtomic(path: string, content: string, options: { private?: boolean } = {}): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
   try {
-    await mkdir(dir, { recursive: true });
-    const handle = await open(temp, 'w', 0o644);
+    if (options.private) makePrivateDirectory(dir);
+    else await mkdir(dir, { recursive: true });
+    const handle = await open(temp, 'w', options.private ? PRIVATE_FILE_MODE : 0o644);
     try {
+      if (options.private) await handle.chmod(PRIVATE_FILE_MODE);
       await handle.writeFile(content, 'utf8');
       await handle.sync();
     } finally {

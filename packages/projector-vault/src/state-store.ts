@@ -35,7 +35,7 @@ export async function loadState(stateDir: string, project: string): Promise<Stor
 
 /** Written after the notes it describes: a crash in between re-applies from the old position and re-renders the same bytes. */
 export async function saveState(stateDir: string, state: VaultState): Promise<void> {
-  await writeFileAtomic(statePath(stateDir, state.fold.project), encodeVaultState(state));
+  await writeFileAtomic(statePath(stateDir, state.fold.project), encodeVaultState(state), { private: true });
   await fsyncDir(stateRoot(stateDir));
 }
 

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@mem/core';
 
 /**
- * Error codes a caller caused and can act on: shown to them, with their message and details,
+ * Error codes a caller caused (or, for NO_SPACE, can act on): shown to them, with their message and details,
  * on every surface. Any other code is unexpected on the server side and is masked (a
  * correlation id only). The HTTP status of each lives in @mem/server, and a test holds the
  * two lists equal.
@@ -18,6 +18,9 @@ export const CALLER_ERROR_CODES: readonly ErrorCode[] = [
   'PAYLOAD_TOO_LARGE',
   'CONFIG_INVALID',
   'RATE_LIMITED',
+  // Not the caller's doing, but theirs to act on (retry later): the server's disk is full and
+  // nothing was written.
+  'NO_SPACE',
 ];
 
 export function isCallerError(code: string): boolean {

@@ -10,8 +10,9 @@ export interface ErrorBody {
 /**
  * Turns any thrown value into a status and a body. 401 says nothing beyond its class; a 4xx
  * carries the error's message and details (the field and expected shape, the refused project,
- * the missing capability: operations put nothing else there); anything unexpected is a 500
- * with only a correlation id, which the server log pairs with the real error.
+ * the missing capability: operations put nothing else there), and so does a 507 (the disk is
+ * full: the file it could not write); anything unexpected is a 500 with only a correlation id,
+ * which the server log pairs with the real error.
  */
 export function errorAnswer(error: unknown): { status: number; body: ErrorBody; internal?: { correlationId: string; error: unknown } } {
   const status = isMemError(error) ? statusOf(error.code) : 500;

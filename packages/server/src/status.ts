@@ -17,6 +17,7 @@ export const STATUS_OF: Partial<Record<ErrorCode, number>> = {
   PAYLOAD_TOO_LARGE: 413,
   CONFIG_INVALID: 422,
   RATE_LIMITED: 429,
+  NO_SPACE: 507,
 };
 
 /** The status of a known error code, or 500. */

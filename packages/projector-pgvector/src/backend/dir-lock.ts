@@ -1,5 +1,5 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { MemError } from '@mem/core';
+import { closeSync, fchmodSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { MemError, PRIVATE_FILE_MODE } from '@mem/core';
 
 /**
  * PGlite serves one process: two processes opening one data directory corrupt it, and PGlite
@@ -11,7 +11,8 @@ export function lockDataDir(dir: string): () => void {
   const file = `${dir}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(file, 'wx');
+      const fd = openSync(file, 'wx', PRIVATE_FILE_MODE);
+      fchmodSync(fd, PRIVATE_FILE_MODE);
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
       return () => rmSync(file, { force: true });

@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { MemError } from '@mem/core';
+import { MemError, makePrivateDirectory } from '@mem/core';
 import { lockDataDir } from './dir-lock.js';
 
 interface Entry {
@@ -23,7 +22,8 @@ export async function acquirePglite(dir: string): Promise<{ db: PGlite; release:
   const key = resolve(dir);
   let entry = open.get(key);
   if (!entry) {
-    mkdirSync(key, { recursive: true });
+    // PGlite makes its own files inside; an owner-only directory keeps them all owner-only.
+    makePrivateDirectory(key);
     const unlock = lockDataDir(key);
     const created: Entry = { db: createPglite(key), refs: 0, unlock };
     open.set(key, created);

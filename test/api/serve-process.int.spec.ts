@@ -68,7 +68,8 @@ describe('mem serve as a process', () => {
     const done = await until(async () => {
       const status = await call(second.url, 'GET', accepted.body.status_url, { token: token.secret });
       return status.body.status === 'done' ? status.body : undefined;
-    });
+      // Polled under the token's burst limit (10 req/s): a 429 here would hide the 409 below.
+    }, 60_000, 150);
     expect(done).toMatchObject({ job_id: accepted.body.job_id, ingest_id: 'session-1', format: 'claude' });
     expect((await call(second.url, 'POST', '/memory/ingest', { token: token.secret, body })).status).toBe(409);
     const status = await call(second.url, 'GET', '/memory/projects/demo/status', { token: token.secret });

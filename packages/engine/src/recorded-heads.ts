@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemError } from '@mem/core';
+import { createPrivateFile, makePrivateDirectory, MemError } from '@mem/core';
 import type { ProjectionPosition } from './projector.js';
 
 /** The furthest chain head the projections of one project recorded, and which of them did. */
@@ -45,7 +45,9 @@ export function readRecordedHead(stateDir: string, project: string): RecordedHea
 /** Records `head` for `project` (write to a temporary file, then rename: readers never see half). */
 export function writeRecordedHead(stateDir: string, project: string, head: RecordedHead): void {
   const file = headFile(stateDir, project);
-  mkdirSync(join(stateDir, 'chain-heads'), { recursive: true });
+  makePrivateDirectory(join(stateDir, 'chain-heads'));
+  // Owner-only like the rest of `.mem/`: created 0600 first, then filled (a rename keeps the mode).
+  createPrivateFile(`${file}.tmp`);
   writeFileSync(`${file}.tmp`, `${JSON.stringify({ seq: head.seq, head: head.head, by: head.by })}\n`);
   renameSync(`${file}.tmp`, file);
 }

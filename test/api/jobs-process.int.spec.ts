@@ -104,6 +104,39 @@ describe('ingest jobs in a mem serve process', () => {
     expect(percentile(results.map((r) => r.ms), 99)).toBeLessThan(2_000);
   });
 
+  it('one 10 MB record does not stall the server: /health answers within a second all through the job', async () => {
+    const { root, token } = seeded(['huge']);
+    const server = await serve(root);
+    // One user message of ~10 MB: tokenising and splitting it is seconds of synchronous work,
+    // which on the server's own thread held every other request (2–8 s measured on /health).
+    const random = seededRandom(11);
+    const words = ['cache', 'lock', 'deploy', 'timeout', 'retry', 'index', 'queue', 'shard'];
+    const parts: string[] = ['The deploy failed because the cache lock timed out. '];
+    for (let size = 0; size < 10 * 1024 * 1024; size += 8) parts.push(`${words[Math.floor(random() * words.length)]!.padEnd(7, 's')} `);
+    const huge = parts.join('');
+    const transcript = `${JSON.stringify({ type: 'user', uuid: '00000000-0000-4000-8000-000000000001', sessionId: 's-huge', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: huge } })}\n`;
+    const accepted = await call(server.url, 'POST', '/memory/ingest', { token, body: { project: 'huge', source: 'agent:huge', format: 'claude', transcript } });
+    expect(accepted.status).toBe(202);
+    const path = accepted.body.status_url as string;
+
+    // Probe /health one request at a time until the job is done (bounded: 90 s, ~2,000 probes).
+    const waits: number[] = [];
+    let status = '';
+    for (let probe = 0; probe < 2_000 && status !== 'done' && status !== 'failed'; probe += 1) {
+      const started = performance.now();
+      const health = await fetch(`${server.url}/health`);
+      await health.arrayBuffer();
+      waits.push(performance.now() - started);
+      expect(health.status).toBe(200);
+      if (probe % 10 === 0) status = (await statusOf(server.url, token, path)).status;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe('done');
+    expect(waits.length).toBeGreaterThan(10);
+    const longest = Math.max(...waits);
+    expect(longest, `longest /health wait ${Math.round(longest)} ms over ${waits.length} probes`).toBeLessThan(1_000);
+  }, 150_000);
+
   it('a job killed mid-way (SIGKILL) and resumed reports the whole job, and progress grows while it runs', async () => {
     const { root, token } = seeded(['plain', 'killed']);
     const transcript = claudeSession(200, 4_000);

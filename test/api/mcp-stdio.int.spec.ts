@@ -127,6 +127,33 @@ describe('`mem mcp` as a JSON-RPC peer', () => {
     expect(existsSync(join(root, '.mem', 'pg.lock'))).toBe(false);
   });
 
+  it('on EOF after a query that opened the embedded Postgres: exits 0 and frees pg.lock', async () => {
+    const { root, cleanup } = tempDataRoot(['alpha']);
+    cleanups.push(cleanup);
+    const registry = await registryAt(root, { runJobs: false });
+    await seedIdentity(registry, { alice: ['alpha'] });
+    const content = memoryPayloads('run-a', 'The volume mount flaked because the probe raced the mount.', 'A startup probe racing the volume mount caused the flaky restarts.');
+    await registry.context.engine.append('alpha', content.payloads, { kind: 'test' });
+    const token = await mint(registry, { principal: 'alice', label: 'agent-runtime' });
+    await registry.close();
+
+    const mcp = rawMcp(root, { MEM_TOKEN: token.secret });
+    cleanups.push(() => void mcp.end());
+    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    expect(await mcp.next()).toMatchObject({ id: 1, result: { serverInfo: { name: 'mem' } } });
+    mcp.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'query', arguments: { query: 'why were the restarts flaky', level: ['L1'] } } }));
+    const answer = await mcp.next();
+    expect(answer).toMatchObject({ id: 2, result: {} });
+    expect(JSON.parse(answer.result.content[0].text).recall.signals).toContain('vector_text');
+    // The lock is held while the vector projection is open: the check below would pass vacuously otherwise.
+    expect(existsSync(join(root, '.mem', 'pg.lock'))).toBe(true);
+
+    mcp.end();
+    expect(await mcp.exited).toBe(0);
+    expect(existsSync(join(root, '.mem', 'pg.lock'))).toBe(false);
+  });
+
   it('says at start that MEM_TOKEN is not a valid token', async () => {
     const { root, cleanup } = tempDataRoot(['alpha']);
     cleanups.push(cleanup);

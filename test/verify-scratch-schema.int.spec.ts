@@ -3,10 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { usePgliteWire } from '../packages/projector-pgvector/test/pglite-servers.js';
 
 /*
  * `mem verify` with DATABASE_URL rebuilds the pgvector projection into a scratch schema of the
@@ -18,21 +16,9 @@ const repo = join(import.meta.dirname, '..');
 const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 const run = promisify(execFile);
-let db: PGlite;
-let server: PGLiteSocketServer;
-let url: string;
+const wire = usePgliteWire();
 let root: string;
 
-beforeAll(async () => {
-  db = await PGlite.create({ extensions: { vector } });
-  server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
-  await server.start();
-  url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
-});
-afterAll(async () => {
-  await server.stop();
-  await db.close();
-});
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'mem-verify-schema-'));
 });
@@ -40,7 +26,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 async function mem(args: string[]): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await run(process.execPath, [bin, '--root', root, ...args], { env: { ...process.env, MEM_ROOT: '', DATABASE_URL: url } });
+    const { stdout } = await run(process.execPath, [bin, '--root', root, ...args], { env: { ...process.env, MEM_ROOT: '', DATABASE_URL: wire.url } });
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -50,7 +36,7 @@ async function mem(args: string[]): Promise<{ code: number; stdout: string }> {
 }
 
 async function memSchemas(): Promise<string[]> {
-  const { rows } = await db.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'mem\\_%' ORDER BY nspname`);
+  const { rows } = await wire.db.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'mem\\_%' ORDER BY nspname`);
   return rows.map((r) => r.name);
 }
 

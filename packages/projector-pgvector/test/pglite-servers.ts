@@ -24,7 +24,7 @@ export function usePglite(): { readonly db: PGlite } {
  * A PGlite served over the Postgres wire protocol on loopback (@electric-sql/pglite-socket), so
  * the `pg` driver path runs against a real server; `url` is its DATABASE_URL.
  */
-export function usePgliteWire(): { readonly url: string } {
+export function usePgliteWire(): { readonly url: string; readonly db: PGlite } {
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   let url: string | undefined;
@@ -42,6 +42,11 @@ export function usePgliteWire(): { readonly url: string } {
     get url() {
       if (!url) throw new Error('usePgliteWire: the server starts in beforeAll');
       return url;
+    },
+    /** The served database itself, for a test that inspects what a client left in it. */
+    get db() {
+      if (!db) throw new Error('usePgliteWire: the server starts in beforeAll');
+      return db;
     },
   };
 }

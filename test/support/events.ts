@@ -1,4 +1,4 @@
-import { genesisHash, parseEvent, parsePayload, serializeEvent, sha256Hex, type LogEvent, type Payload, type Writer } from '@mem/core';
+import { currentVersion, genesisHash, parseEvent, parsePayload, serializeEvent, sha256Hex, type LogEvent, type Payload, type Writer } from '@mem/core';
 
 /** An event as projectors receive it: the parsed event and the sha256 of its exact line. */
 export interface ChainedEvent {
@@ -28,7 +28,8 @@ export function chainEvents(project: string, payloads: readonly (Payload | Recor
   const out: ChainedEvent[] = [];
   for (const raw of payloads) {
     const payload = parsePayload(raw);
-    const event = parseEvent({ seq, ts: new Date(ts).toISOString(), project, writer, ...payload, prev });
+    const version = currentVersion(payload.type);
+    const event = parseEvent({ seq, ts: new Date(ts).toISOString(), project, ...(version > 1 ? { v: version } : {}), writer, ...payload, prev });
     const line = serializeEvent(event);
     const hash = sha256Hex(line);
     out.push({ event, hash, line });

@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   'INVALID_INPUT',
   'INVALID_EVENT',
   'UNKNOWN_EVENT_TYPE',
+  /** A logged event of a schema version newer than this mem reads; names the line, the type and the versions. */
+  'UNSUPPORTED_VERSION',
   'SHA_MISMATCH',
   'INVALID_PROJECT',
   'LOG_CORRUPT',

@@ -12,6 +12,7 @@ export {
   EVENT_DEFINITIONS,
   EVENT_TYPES,
   eventDefinition,
+  currentVersion,
   eventKeyOrder,
   eventSchema,
   isEventType,

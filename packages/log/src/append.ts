@@ -73,7 +73,7 @@ function locateTail(context: AppendContext, project: string, projectDir: string,
   const recovery = {
     type: 'recovery' as const,
     segment: newest,
-    offset: end.end,
+    truncated_at: end.end,
     dropped_bytes: stat.size - end.end,
     dropped_sha256: sha256Range(fd, end.end, stat.size),
   };
@@ -132,7 +132,7 @@ async function writeBatch(plan: WritePlan, bytes: Uint8Array): Promise<{ ino: nu
   let targetFd: number | null = null;
   try {
     if (tail.recovery) {
-      ftruncateSync(newestFd, tail.recovery.offset);
+      ftruncateSync(newestFd, tail.recovery.truncated_at);
       await fsyncFile(newestFd);
     }
     if (rotatePath !== null) {

@@ -1,4 +1,4 @@
-import { MemError, parsePayload, serializeEvent, sha256Hex, writerSchema, type LogEvent, type Payload, type Writer } from '@mem/core';
+import { MemError, currentVersion, parsePayload, serializeEvent, sha256Hex, writerSchema, type LogEvent, type Payload, type Writer } from '@mem/core';
 
 /** The end of a chain: the last seq and the sha256 of its line (seq 0 and the genesis hash when empty). */
 export interface ChainLink {
@@ -63,10 +63,12 @@ export function chainBatch(project: string, head: ChainLink, entries: readonly B
   let { seq, hash } = head;
   for (const { payload, writer } of entries) {
     seq += 1;
-    // Key order is the catalogue's (envelope head, type, writer, payload, prev), so
-    // serializeEvent takes its fast path.
+    // Key order is the catalogue's (envelope head, type, v, writer, payload, prev), so
+    // serializeEvent takes its fast path. A writer writes its type's current version: `v` from
+    // version 2 on, none at version 1 (the form every line before versions has).
     const { type, ...fields } = payload;
-    const event = { seq, ts, project, type, writer, ...fields, prev: hash } as LogEvent;
+    const version = currentVersion(type);
+    const event = { seq, ts, project, type, ...(version > 1 ? { v: version } : {}), writer, ...fields, prev: hash } as LogEvent;
     const line = serializeEvent(event);
     hash = sha256Hex(line);
     events.push(event);

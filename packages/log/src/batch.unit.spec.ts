@@ -10,6 +10,7 @@ const payloads: Payload[] = [
   { type: 'evidence', run_id: 'run-1', level: 'L0', t: 1, source: 'claude:s1', text, sha256: contentSha256(text) },
   { type: 'reference', level: 'R', source: 'docs:readme', heading_path: ['Intro', 'Ünïcode ✓'], text, sha256: contentSha256(text) },
   { type: 'tombstone', target, reason: 'line\nbreak and "quotes"' },
+  { type: 'recovery', segment: '000001.jsonl', truncated_at: 120, dropped_bytes: 9, dropped_sha256: target },
 ];
 
 function thrown(fn: () => unknown): unknown {
@@ -33,7 +34,10 @@ describe('chainBatch', () => {
       head = batch.head;
     });
     expect(lines.join('')).toBe(expected.map((e) => `${e.line}\n`).join(''));
-    expect(head).toEqual({ seq: 4, hash: expected.at(-1)!.hash });
+    expect(head).toEqual({ seq: 5, hash: expected.at(-1)!.hash });
+    // A type past version 1 is written at its current version, `v` right after `type`.
+    expect(lines[4]).toContain('"type":"recovery","v":2,"writer":');
+    expect(lines[0]).not.toContain('"v":');
   });
 
   it('chains a whole batch after a head, one line per event, each ending in a newline', () => {
@@ -42,9 +46,9 @@ describe('chainBatch', () => {
     const lines = batch.bytes.toString('utf8').split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines).toHaveLength(payloads.length + 1);
-    expect(batch.events.map((e) => e.seq)).toEqual([42, 43, 44, 45]);
+    expect(batch.events.map((e) => e.seq)).toEqual([42, 43, 44, 45, 46]);
     expect(batch.events[0]!.prev).toBe(head.hash);
-    expect(batch.head.seq).toBe(45);
+    expect(batch.head.seq).toBe(46);
   });
 });
 
@@ -61,7 +65,7 @@ describe('validateBatch', () => {
     expect(hasErrorCode(thrown(() => validateBatch([], { kind: 'cli' })), 'INVALID_INPUT')).toBe(true);
     expect(hasErrorCode(thrown(() => validateBatch([payloads[0]], { kind: 'Not A Kind' })), 'INVALID_INPUT')).toBe(true);
     expect(hasErrorCode(thrown(() => validateBatch([payloads[0]], { kind: 'cli', secret: 'x' })), 'INVALID_INPUT')).toBe(true);
-    const recovery = { type: 'recovery', segment: '000001.jsonl', offset: 0, dropped_bytes: 1, dropped_sha256: target };
+    const recovery = { type: 'recovery', segment: '000001.jsonl', truncated_at: 0, dropped_bytes: 1, dropped_sha256: target };
     expect(hasErrorCode(thrown(() => validateBatch([recovery], { kind: 'cli' })), 'INVALID_INPUT')).toBe(true);
   });
 

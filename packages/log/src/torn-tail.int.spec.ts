@@ -38,7 +38,8 @@ describe('a torn last line', () => {
       type: 'recovery',
       writer: { kind: 'log' },
       segment: '000001.jsonl',
-      offset: intact.length,
+      v: 2,
+      truncated_at: intact.length,
       dropped_bytes: torn.length,
       dropped_sha256: sha256Hex(torn),
     });
@@ -66,7 +67,7 @@ describe('a torn last line', () => {
     writeFileSync(second, readFileSync(second, 'utf8').split('\n')[0]!.slice(0, 50), { flag: 'w' });
     const before = await seqs(log, 'demo');
     const result = await new EventLog({ dir: temp.dir, segmentBytes: 600 }).append('demo', [tombstone('again')], writer);
-    expect(result.events[0]).toMatchObject({ type: 'recovery', segment: '000002.jsonl', offset: 0, dropped_bytes: 50, seq: before.length + 1 });
+    expect(result.events[0]).toMatchObject({ type: 'recovery', segment: '000002.jsonl', truncated_at: 0, dropped_bytes: 50, seq: before.length + 1 });
     expect(await seqs(log, 'demo')).toEqual([...before, before.length + 1, before.length + 2]);
     expect((await log.verify('demo')).ok).toBe(true);
   });

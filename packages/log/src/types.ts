@@ -68,7 +68,7 @@ export interface ChainBreak {
   project: string;
   segment: string;
   line: number;
-  code: 'CHAIN_BROKEN' | 'LOG_CORRUPT' | 'INVALID_EVENT' | 'UNKNOWN_EVENT_TYPE' | 'SHA_MISMATCH';
+  code: 'CHAIN_BROKEN' | 'LOG_CORRUPT' | 'INVALID_EVENT' | 'UNKNOWN_EVENT_TYPE' | 'UNSUPPORTED_VERSION' | 'SHA_MISMATCH';
   message: string;
 }
 

@@ -11,7 +11,7 @@ const REF_TEXT = 'Use pg_isready as the readiness probe.';
 const extra = chainEvents(P, [
   { type: 'reference', level: 'R', source: 'docs:ops.md', heading_path: ['Ops', 'Postgres'], text: REF_TEXT, sha256: contentSha256(REF_TEXT) },
   { type: 'tombstone', target: contentSha256(REF_TEXT), reason: 'outdated' },
-  { type: 'recovery', segment: '000001.jsonl', offset: 120, dropped_bytes: 9, dropped_sha256: contentSha256('torn') },
+  { type: 'recovery', segment: '000001.jsonl', truncated_at: 120, dropped_bytes: 9, dropped_sha256: contentSha256('torn') },
   { type: 'run_end', run_id: 'r-1', level: 'L1', chunks_seen: 3, chunks_used: 0, final_memory_sha: null, error: { message: 'timeout', code: 'LLM_TIMEOUT' } },
 ]).map((e) => e.event);
 

@@ -43,7 +43,7 @@ export function payloadsOf(ops: readonly Op[]): Record<string, unknown>[] {
     } else if (o.kind === 'tombstone') {
       out.push({ type: 'tombstone', target: contentSha256(TEXTS[o.text]!), reason: 'withdrawn' });
     } else if (o.kind === 'recovery') {
-      out.push({ type: 'recovery', segment: '000001.jsonl', offset: o.offset, dropped_bytes: 7, dropped_sha256: contentSha256(`torn ${o.offset}`) });
+      out.push({ type: 'recovery', segment: '000001.jsonl', truncated_at: o.offset, dropped_bytes: 7, dropped_sha256: contentSha256(`torn ${o.offset}`) });
     } else {
       runs += 1;
       const runId = `run-${runs}`;

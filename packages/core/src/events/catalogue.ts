@@ -25,51 +25,69 @@ import { ingestAcceptedShape, ingestFinishedShape } from './ingest-payloads.js';
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
 
+interface EventOptions<S extends Shape> {
+  /**
+   * The type's current schema version (default 1). Raise it only with an upcaster from the
+   * previous version in upcasters.ts: logged lines are never rewritten, so readers upcast them.
+   */
+  version?: number;
+  check?: Check<S>;
+}
+
 /**
  * One definition per event type gives two schemas: the payload a writer hands to the log
  * (`type` plus fields) and the logged event (envelope, payload, `prev`), in serialisation order.
+ * A type past version 1 carries `v` right after `type`; at version 1 it has none, which is how
+ * every line written before versions existed reads as version 1 with its bytes unchanged.
  */
-function defineEvent<T extends string, S extends Shape>(type: T, shape: S, check?: Check<S>) {
+function defineEvent<T extends string, S extends Shape>(type: T, shape: S, options: EventOptions<S> = {}) {
+  const version = options.version ?? 1;
   const payload = z.strictObject({ type: z.literal(type), ...shape });
   const event = z.strictObject({
     ...envelopeHead,
     type: z.literal(type),
+    ...(version > 1 ? { v: z.literal(version) } : {}),
     writer: writerSchema,
     ...shape,
     ...envelopeTail,
   });
+  const check = options.check;
   if (check) {
     const refine = (value: unknown, ctx: z.RefinementCtx) => check(value as z.infer<z.ZodObject<S>>, ctx);
-    return { type, payload: payload.superRefine(refine), event: event.superRefine(refine) };
+    return { type, version, payload: payload.superRefine(refine), event: event.superRefine(refine) };
   }
-  return { type, payload, event };
+  return { type, version, payload, event };
 }
 
-const run = defineEvent('run', runShape, (value, ctx) => {
-  if (value.level === 'L1' && value.query_id === null) {
-    ctx.addIssue({ code: 'custom', path: ['query_id'], message: 'expected a query id: an L1 run answers one standing query' });
-  }
-  const expectedInput = value.level === 'L1' ? 'chunk' : 'L1';
-  if (value.input_level !== expectedInput) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['input_level'],
-      message: `expected "${expectedInput}": an ${value.level} run reads ${expectedInput === 'chunk' ? 'chunks' : 'L1 memories'}`,
-    });
-  }
+const run = defineEvent('run', runShape, {
+  check: (value, ctx) => {
+    if (value.level === 'L1' && value.query_id === null) {
+      ctx.addIssue({ code: 'custom', path: ['query_id'], message: 'expected a query id: an L1 run answers one standing query' });
+    }
+    const expectedInput = value.level === 'L1' ? 'chunk' : 'L1';
+    if (value.input_level !== expectedInput) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['input_level'],
+        message: `expected "${expectedInput}": an ${value.level} run reads ${expectedInput === 'chunk' ? 'chunks' : 'L1 memories'}`,
+      });
+    }
+  },
 });
 const chunk = defineEvent('chunk', chunkShape);
 const gate = defineEvent('gate', gateShape);
 const evidence = defineEvent('evidence', evidenceShape);
 const memory = defineEvent('memory', memoryShape);
-const runEnd = defineEvent('run_end', runEndShape, (value, ctx) => {
-  if (value.chunks_used > value.chunks_seen) {
-    ctx.addIssue({ code: 'custom', path: ['chunks_used'], message: 'expected chunks_used <= chunks_seen' });
-  }
+const runEnd = defineEvent('run_end', runEndShape, {
+  check: (value, ctx) => {
+    if (value.chunks_used > value.chunks_seen) {
+      ctx.addIssue({ code: 'custom', path: ['chunks_used'], message: 'expected chunks_used <= chunks_seen' });
+    }
+  },
 });
 const reference = defineEvent('reference', referenceShape);
 const tombstone = defineEvent('tombstone', tombstoneShape);
-const recovery = defineEvent('recovery', recoveryShape);
+const recovery = defineEvent('recovery', recoveryShape, { version: 2 });
 const principalAdded = defineEvent('principal_added', principalAddedShape);
 const projectAdded = defineEvent('project_added', projectAddedShape);
 const memberAdded = defineEvent('member_added', memberAddedShape);
@@ -77,10 +95,12 @@ const memberRemoved = defineEvent('member_removed', memberRemovedShape);
 const tokenMinted = defineEvent('token_minted', tokenMintedShape);
 const tokenRevoked = defineEvent('token_revoked', tokenRevokedShape);
 const ingestAccepted = defineEvent('ingest_accepted', ingestAcceptedShape);
-const ingestFinished = defineEvent('ingest_finished', ingestFinishedShape, (value, ctx) => {
-  if ((value.status === 'failed') !== (value.error !== undefined)) {
-    ctx.addIssue({ code: 'custom', path: ['error'], message: 'expected an error exactly when status is "failed"' });
-  }
+const ingestFinished = defineEvent('ingest_finished', ingestFinishedShape, {
+  check: (value, ctx) => {
+    if ((value.status === 'failed') !== (value.error !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['error'], message: 'expected an error exactly when status is "failed"' });
+    }
+  },
 });
 
 /** Every event type mem knows, in catalogue order. */
@@ -159,6 +179,11 @@ const definitionsByType = new Map<string, (typeof EVENT_DEFINITIONS)[number]>(EV
 /** The schemas of one event type, or undefined when the type is unknown. */
 export function eventDefinition(type: string) {
   return definitionsByType.get(type);
+}
+
+/** The current schema version of `type`: what writers write and readers upcast to. */
+export function currentVersion(type: EventType): number {
+  return definitionsByType.get(type)!.version;
 }
 
 export function isEventType(type: unknown): type is EventType {

@@ -3,19 +3,11 @@ import { MemError } from '../errors.js';
 import { contentSha256 } from '../identity.js';
 import { scrubStrings } from '../scrub/strings.js';
 import { EVENT_TYPES, eventDefinition, type LogEvent, type Payload } from './catalogue.js';
+import { where, type InputLocation } from './location.js';
+import type { RawEvent } from './upcast.js';
+import { upcastEvent } from './versions.js';
 
-/** Where an input came from, so errors can name it: a file, a 1-based line. */
-export interface InputLocation {
-  file?: string;
-  line?: number;
-}
-
-function where(location: InputLocation): string {
-  const parts: string[] = [];
-  if (location.file !== undefined) parts.push(location.file);
-  if (location.line !== undefined) parts.push(`line ${location.line}`);
-  return parts.length > 0 ? `${parts.join(':')}: ` : '';
-}
+export type { InputLocation } from './location.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   let out = '';
@@ -59,10 +51,14 @@ function parseWith(kind: 'payload' | 'event', raw: unknown, location: InputLocat
   // whoever the writer is. Outcome: strings are scrubbed before validation (errors never echo a
   // secret either) and content identity is checked on the scrubbed text. Logged events are
   // read as they are: rewriting them would break the hash chain.
-  const input = kind === 'payload' ? scrubStrings(raw) : raw;
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+  const given = kind === 'payload' ? scrubStrings(raw) : raw;
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw new MemError('INVALID_EVENT', `${where(location)}expected a JSON object`, { ...location });
   }
+  // A logged line of an older version is brought to the current one first, and what the
+  // upcasters made of it is then validated like any line: an upcaster is not trusted either.
+  // Payloads carry no version: a writer always writes the current one.
+  const input = kind === 'event' ? upcastEvent(given as RawEvent, location) : given;
   const type = (input as { type?: unknown }).type;
   if (type === undefined) {
     throw new MemError('INVALID_EVENT', `${where(location)}field "type": missing field, expected one of ${EVENT_TYPES.join(', ')}`, {
@@ -90,7 +86,7 @@ function parseWith(kind: 'payload' | 'event', raw: unknown, location: InputLocat
     });
   }
   const text = (raw as { text?: unknown }).text;
-  checkContentSha(result.data as { type: string }, location, text !== (input as { text?: unknown }).text);
+  checkContentSha(result.data as { type: string }, location, text !== (given as { text?: unknown }).text);
   return result.data;
 }
 
@@ -99,7 +95,10 @@ export function parsePayload(input: unknown, location: InputLocation = {}): Payl
   return parseWith('payload', input, location) as Payload;
 }
 
-/** Validates a logged event (envelope included). Same errors as parsePayload. */
+/**
+ * Validates a logged event (envelope included), upcast to its type's current version first.
+ * Same errors as parsePayload, and UNSUPPORTED_VERSION for a version newer than the catalogue.
+ */
 export function parseEvent(input: unknown, location: InputLocation = {}): LogEvent {
   return parseWith('event', input, location) as LogEvent;
 }

@@ -94,9 +94,14 @@ export const tombstoneShape = {
   reason: z.string().min(1, 'expected a non-empty reason'),
 };
 
+/*
+ * Version 2. Version 1 named `truncated_at` `offset`, which said neither what it was the offset
+ * of nor that every byte from it on was cut; upcasters.ts renames it when a v1 line is read.
+ */
 export const recoveryShape = {
   segment: z.string().regex(/^\d{6}\.jsonl$/, 'expected a segment file name such as 000001.jsonl'),
-  offset: countField,
+  /** The byte offset in `segment` the torn tail was truncated at: the length kept. */
+  truncated_at: countField,
   dropped_bytes: z.int().min(1),
   dropped_sha256: sha256Field,
 };

@@ -74,8 +74,9 @@ describe('mem query', () => {
     expect((await mem('query', 'kong', '--limit', '101')).code).toBe(2);
     expect((await mem('query', 'kong', '--project', 'Bad Name')).code).toBe(2);
     expect((await mem('query', '   ')).code).toBe(2);
+    // The query operation's schema refused it, as over HTTP: its code, the field, and the flag named.
     const usage = await mem('query', 'kong', '--levels', 'L3', '--json');
-    expect(JSON.parse(usage.stderr).error.code).toBe('USAGE');
+    expect(JSON.parse(usage.stderr).error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^--levels: /), details: { field: 'level[0]' } });
   });
 });
 
@@ -121,7 +122,7 @@ describe('mem query --citations', () => {
   it('refuses another --citations with exit 2, naming the flag and the choices', async () => {
     const result = await mem('query', 'kong', '--citations', 'some', '--json');
     expect(result.code).toBe(2);
-    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--citations: expected one of excerpt, full, none/) });
+    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^--citations: /), details: { field: 'citations', expected: 'one of "excerpt", "full", "none"' } });
   });
 });
 

@@ -8,6 +8,8 @@ import { VERSION } from './version.js';
 /** A registry over the data root of `globals`, and how to release it. */
 export interface OpenedRegistry {
   registry: Registry;
+  /** Why the vector side is missing, when it was asked for and is (a line for stderr), else null. */
+  vectorNote: string | null;
   close(): Promise<void>;
 }
 
@@ -16,6 +18,8 @@ export interface OpenCliRegistryOptions {
   log?: (line: string) => void;
   /** A reading command: the data root and these projects must exist (NOT_FOUND), checked before anything is created. */
   existing?: { projects: readonly string[] };
+  /** What the operations to run read (default `vectors`: everything a server offers); nothing more is opened. */
+  reads?: 'log' | 'stores' | 'vectors';
 }
 
 /**
@@ -24,25 +28,36 @@ export interface OpenCliRegistryOptions {
  */
 export async function openCliRegistry(io: CliIO, globals: GlobalOptions, options: OpenCliRegistryOptions): Promise<OpenedRegistry> {
   const engine = options.existing ? await openExistingEngine(io, globals, options.existing.projects) : openEngine(io, globals);
-  await engine.catchUp(); // the query side opens the store: on a fresh root it must exist first
-  const query = await openQueryDeps(engine, io.env);
+  const reads = options.reads ?? 'vectors';
+  let query: Awaited<ReturnType<typeof openQueryDeps>> | undefined;
+  if (reads === 'vectors') {
+    await engine.catchUp(); // the query side opens the store: on a fresh root it must exist first
+    query = await openQueryDeps(engine, io.env);
+  }
   // The registry keeps its own item store current per request; only the vector side is taken.
-  const { items: _items, ...vectorSide } = query.deps;
-  const registry = await openRegistry({
-    engine,
-    version: VERSION,
-    env: io.env,
-    runJobs: options.runJobs,
-    queryDeps: vectorSide,
-    ...(options.log ? { onJobError: (job, error) => options.log!(JSON.stringify({ ts: new Date().toISOString(), level: 'error', job: job.jobId, project: job.project, error: (error as Error)?.message ?? String(error) })) } : {}),
-  });
-  return {
-    registry,
-    close: async () => {
-      await registry.close();
-      await query.close();
-    },
-  };
+  const { items: _items, ...vectorSide } = query?.deps ?? {};
+  try {
+    const registry = await openRegistry({
+      engine,
+      version: VERSION,
+      env: io.env,
+      runJobs: options.runJobs,
+      openStores: reads !== 'log',
+      ...(query ? { queryDeps: vectorSide } : {}),
+      ...(options.log ? { onJobError: (job, error) => options.log!(JSON.stringify({ ts: new Date().toISOString(), level: 'error', job: job.jobId, project: job.project, error: (error as Error)?.message ?? String(error) })) } : {}),
+    });
+    return {
+      registry,
+      vectorNote: query?.vectorNote ?? null,
+      close: async () => {
+        await registry.close();
+        await query?.close();
+      },
+    };
+  } catch (error) {
+    await query?.close();
+    throw error;
+  }
 }
 
 /** Who the local root of trust is, as recorded on what the CLI appends. */

@@ -1,18 +1,46 @@
 import { Command } from 'commander';
-import { isMemError, projectNameSchema } from '@mem/core';
-import type { AnyOperation, CliOption } from '@mem/registry';
+import { MemError, isMemError, projectNameSchema } from '@mem/core';
+import { validateInput, type AnyOperation, type CliOption } from '@mem/registry';
 import { type GlobalOptions } from './context.js';
-import { UsageError } from './exit.js';
+import { UsageError, VerificationFailed } from './exit.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
 import { localPrincipal, openCliRegistry } from './open-registry.js';
 
 /** A registry operation's input was refused: exit 2, and `--json` still shows its error code. */
 export class RegistryUsageError extends UsageError {}
 
-function parseOption(option: CliOption, value: string): unknown {
-  if (option.parse === 'list-or-star' && value.trim() === '*') return '*';
-  if (option.parse === 'list' || option.parse === 'list-or-star') return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
-  return value;
+/** A flag's text as its input field: the operation's schema, not this, decides what is valid. */
+function parseOption(option: CliOption, value: string | string[]): unknown {
+  const values = Array.isArray(value) ? value : [value];
+  if (option.parse === 'list-or-star' && values.length === 1 && values[0]!.trim() === '*') return '*';
+  if (option.parse === 'list' || option.parse === 'list-or-star') return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  const last = values.at(-1)!;
+  if (option.parse === 'integer' && /^\d+$/.test(last) && Number.isSafeInteger(Number(last))) return Number(last);
+  return last;
+}
+
+/** A refused input (INVALID_INPUT, INVALID_PROJECT) as a usage error, exit 2; anything else as it is. */
+function usageError(options: readonly CliOption[], error: unknown): unknown {
+  if (!isMemError(error) || (error.code !== 'INVALID_INPUT' && error.code !== 'INVALID_PROJECT')) return error;
+  const refused = inFlagTerms(options, error);
+  return new RegistryUsageError(refused.message, { cause: refused });
+}
+
+/** A refused field that came from a flag, said as the flag (`--citations: ...`): the user typed the flag, not the field. */
+function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
+  const field = String(error.details['field'] ?? '').split(/[[.]/)[0];
+  const option = options.find((o) => o.field === field);
+  if (!option) return error;
+  return new MemError(error.code, `${option.flag.split(' ')[0]}: ${error.message}`, error.details, { cause: error });
+}
+
+/** The projects a reading operation names (one or a list), which must exist. */
+function namedProjects(value: unknown): string[] {
+  const names = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return names.flatMap((name) => {
+    const parsed = projectNameSchema.safeParse(name);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 const GROUPS: Record<string, string> = {
@@ -41,11 +69,14 @@ export function registerRegistryCommands(program: Command, io: CliIO, operations
     for (const name of path) parent = groupCommand(parent, name);
     const command = parent.command(leaf).description(op.summary);
     for (const arg of cli.args ?? []) command.argument(`<${arg}>`);
-    for (const option of cli.options ?? []) command.option(option.flag, option.description);
+    for (const option of cli.options ?? []) {
+      if (option.repeatable) command.option(option.flag, option.description, (value: string, previous: string[] = []) => [...previous, value]);
+      else command.option(option.flag, option.description);
+    }
     command.option('--json', 'print the result as JSON');
     command.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
-      const options = self.opts<Record<string, string | boolean | undefined>>();
+      const options = self.opts<Record<string, string | string[] | boolean | undefined>>();
       const input: Record<string, unknown> = {};
       (cli.args ?? []).forEach((field, i) => {
         input[field] = params[i];
@@ -53,22 +84,26 @@ export function registerRegistryCommands(program: Command, io: CliIO, operations
       for (const option of cli.options ?? []) {
         const key = self.options.find((o) => o.flags === option.flag)?.attributeName();
         const value = key !== undefined ? options[key] : undefined;
-        if (typeof value === 'string') input[option.field] = parseOption(option, value);
+        if (typeof value === 'string' || Array.isArray(value)) input[option.field] = parseOption(option, value);
+      }
+      try {
+        // Bad input is a usage error before anything is looked at or opened; invoke checks it again, with the same schema.
+        validateInput(op.input, input, op.name);
+      } catch (error) {
+        throw usageError(cli.options ?? [], error);
       }
       // A reading operation on a root or project that does not exist is a typo, never an empty answer.
-      // A malformed name is left to the operation, which refuses it as a usage error.
-      const named = projectNameSchema.safeParse(input['project']);
-      const existing = op.kind === 'read' ? { projects: named.success ? [named.data] : [] } : undefined;
-      const opened = await openCliRegistry(io, self.optsWithGlobals<GlobalOptions>(), { runJobs: false, ...(existing ? { existing } : {}) });
+      const existing = op.kind === 'read' ? { projects: namedProjects(input['project']) } : undefined;
+      const opened = await openCliRegistry(io, self.optsWithGlobals<GlobalOptions>(), { runJobs: false, reads: op.reads ?? 'stores', ...(existing ? { existing } : {}) });
       try {
+        if (opened.vectorNote) io.stderr.write(`mem: note: ${opened.vectorNote}\n`);
         const output = await opened.registry.invoke(op.name, opened.registry.local(localPrincipal()), input);
+        for (const warning of cli.warnings?.(output) ?? []) io.stderr.write(`mem: ${warning}\n`);
         if (options['json']) writeJson(io.stdout, cli.json ? cli.json(output) : output);
         else writeLine(io.stdout, cli.text(output));
+        if (cli.failed?.(output)) throw new VerificationFailed(`${cli.command.join(' ')} failed`);
       } catch (error) {
-        if (isMemError(error) && (error.code === 'INVALID_INPUT' || error.code === 'INVALID_PROJECT')) {
-          throw new RegistryUsageError(error.message, { cause: error });
-        }
-        throw error;
+        throw usageError(cli.options ?? [], error);
       } finally {
         await opened.close();
       }

@@ -1,6 +1,6 @@
 export { queryMemory, recallDepth, rerankDepth, type QueryDeps } from './query-memory.js';
 export { CITATION_EXCERPT_CHARS, citationsOf, type CitationMode } from './citations.js';
-export { resolveRequest, DEFAULT_LEVELS, DEFAULT_LIMIT, MAX_LIMIT, type QueryRequest, type ResolvedRequest } from './request.js';
+export { resolveRequest, CITATION_MODES, DEFAULT_CITATIONS, DEFAULT_LEVELS, DEFAULT_LIMIT, MAX_LIMIT, RECALL_LEVELS, type QueryRequest, type ResolvedRequest } from './request.js';
 export { keywordTerms, matchExpression, MAX_KEYWORD_TERMS, type KeywordTerms } from './keyword-terms.js';
 export { fuse, compareFused, rrfMicro, RRF_K, EQUAL_WEIGHTS, type Fused, type NodeKey, type SignalHit, type SignalLists, type SignalWeights } from './fusion.js';
 export { floorPassedBy, type RelevanceFloor } from './floor.js';

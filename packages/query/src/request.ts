@@ -1,22 +1,25 @@
-import { MemError, assertProjectName } from '@mem/core';
 import type { CitationMode } from './citations.js';
 import type { RecallLevel } from './ports.js';
 
-/** What an agent asks. */
+/**
+ * What an agent asks, already checked: the registry's query operation validates every surface's
+ * input against its zod schema (built from the constants below), so this module only applies
+ * defaults. One validator, one set of defaults.
+ */
 export interface QueryRequest {
   /** The question, or a pasted error: plain text, never query syntax. */
   text: string;
   /** Only these projects (default: every project the store holds, `_system` aside). */
   projects?: readonly string[];
-  /** Only these levels (default L1, L2: R and L0 only when asked for). */
+  /** Only these levels (default DEFAULT_LEVELS: R and L0 only when asked for). */
   levels?: readonly RecallLevel[];
-  /** At most this many results (default 10, at most MAX_LIMIT). */
+  /** At most this many results (default DEFAULT_LIMIT, at most MAX_LIMIT). */
   limit?: number;
-  /** How much of each citation's text to return (default `full`). */
+  /** How much of each citation's text to return (default DEFAULT_CITATIONS). */
   citations?: CitationMode;
 }
 
-/** A request with every default applied and every field checked. */
+/** A request with every default applied, projects and levels sorted and unique. */
 export interface ResolvedRequest {
   text: string;
   projects: string[] | null;
@@ -25,45 +28,31 @@ export interface ResolvedRequest {
   citations: CitationMode;
 }
 
+/** Every level a query can recall, in the order answers list them. */
+export const RECALL_LEVELS: readonly RecallLevel[] = ['L0', 'L1', 'L2', 'R'];
 /** What a query recalls unless asked otherwise: memories; R (reference docs) is opt-in. */
 export const DEFAULT_LEVELS: readonly RecallLevel[] = ['L1', 'L2'];
 /** Results per query unless asked otherwise. */
 export const DEFAULT_LIMIT = 10;
 /** The most results one query returns. */
 export const MAX_LIMIT = 100;
-const LEVELS: readonly RecallLevel[] = ['L0', 'L1', 'L2', 'R'];
-const CITATION_MODES: readonly CitationMode[] = ['full', 'excerpt', 'none'];
+/** How much of each citation's text a query answer may carry. */
+export const CITATION_MODES = ['excerpt', 'full', 'none'] as const satisfies readonly CitationMode[];
+/**
+ * The citations of a query that does not ask, on every surface. Why `excerpt`: an L0 citation
+ * is a whole chunk (up to 5,000 tokens) and a memory rests on many, so full texts make a
+ * one-result answer hundreds of kilobytes, past what an agent's context should take.
+ */
+export const DEFAULT_CITATIONS: CitationMode = 'excerpt';
 
-/** Checks a request; bad input is INVALID_INPUT (INVALID_PROJECT for a project name) naming the field. */
+/** Applies the defaults; projects and levels come back sorted and unique. */
 export function resolveRequest(request: QueryRequest): ResolvedRequest {
-  if (typeof request.text !== 'string' || request.text.trim() === '') {
-    throw new MemError('INVALID_INPUT', 'query text: expected a non-empty string', { field: 'text' });
-  }
-  let projects: string[] | null = null;
-  if (request.projects !== undefined) {
-    if (!Array.isArray(request.projects) || request.projects.length === 0) {
-      throw new MemError('INVALID_INPUT', 'projects: expected a non-empty list of project names (omit it for every project)', { field: 'projects' });
-    }
-    projects = [...new Set(request.projects.map((p) => assertProjectName(p)))].sort();
-  }
-  let levels = [...DEFAULT_LEVELS];
-  if (request.levels !== undefined) {
-    const unknown = Array.isArray(request.levels) ? request.levels.filter((l) => !LEVELS.includes(l)) : [request.levels];
-    if (!Array.isArray(request.levels) || request.levels.length === 0 || unknown.length > 0) {
-      throw new MemError('INVALID_INPUT', `levels: expected a non-empty list of ${LEVELS.join(', ')}${unknown.length > 0 ? `, got ${JSON.stringify(unknown)}` : ''}`, {
-        field: 'levels',
-        expected: LEVELS,
-      });
-    }
-    levels = LEVELS.filter((l) => request.levels!.includes(l));
-  }
-  const limit = request.limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new MemError('INVALID_INPUT', `limit: expected an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`, { field: 'limit', expected: [1, MAX_LIMIT] });
-  }
-  const citations = request.citations ?? 'full';
-  if (!CITATION_MODES.includes(citations)) {
-    throw new MemError('INVALID_INPUT', `citations: expected one of ${CITATION_MODES.join(', ')}, got ${JSON.stringify(citations)}`, { field: 'citations', expected: CITATION_MODES });
-  }
-  return { text: request.text, projects, levels, limit, citations };
+  const levels = request.levels ?? DEFAULT_LEVELS;
+  return {
+    text: request.text,
+    projects: request.projects ? [...new Set(request.projects)].sort() : null,
+    levels: RECALL_LEVELS.filter((l) => levels.includes(l)),
+    limit: request.limit ?? DEFAULT_LIMIT,
+    citations: request.citations ?? DEFAULT_CITATIONS,
+  };
 }

@@ -1,7 +1,6 @@
 export { Registry, type InvokeOptions } from './registry.js';
 export { openRegistry, type OpenRegistryOptions } from './open.js';
 export { OPERATIONS } from './ops/index.js';
-export { CITATION_MODES, DEFAULT_CITATIONS } from './ops/query.js';
 export {
   defineOperation,
   type AnyOperation,
@@ -16,6 +15,8 @@ export {
 export { canReach, localCaller, anonymousCaller, writerOf, type Caller, type Surface } from './caller.js';
 export { authorize } from './authorize.js';
 export { inputJsonSchema, outputJsonSchema, type JsonSchema } from './json-schema.js';
+export { outputDrift } from './output-drift.js';
+export { validateInput } from './validate.js';
 export { IDEMPOTENCY_ARGUMENT, mcpTools, type McpToolGroup } from './mcp-tools.js';
 export type { RegistryContext } from './context.js';
 export type { LiveJob } from './jobs/ingest-jobs.js';

@@ -16,6 +16,12 @@ export interface OpenRegistryOptions {
   now?: () => Date;
   queryDeps?: Omit<QueryDeps, 'items'>;
   onJobError?: (job: LiveJob, error: unknown) => void;
+  /**
+   * Catch the projections up now (default true); false leaves it to the first operation that
+   * reads a store. Why: a CLI command runs one operation, and `verify` reads the log alone: a
+   * catch-up first would refuse a tampered tail before verify could report where it is.
+   */
+  openStores?: boolean;
 }
 
 /**
@@ -25,8 +31,8 @@ export interface OpenRegistryOptions {
 export async function openRegistry(options: OpenRegistryOptions): Promise<Registry> {
   const env = options.env ?? process.env;
   const stores = new ProjectionStores(options.engine);
-  await stores.open();
   const runJobs = options.runJobs ?? true;
+  if (options.openStores ?? true) await stores.open();
   const jobs = new IngestJobs({ engine: options.engine, stores, env, run: runJobs, ...(options.onJobError ? { onError: options.onJobError } : {}) });
   const context: RegistryContext = {
     engine: options.engine,

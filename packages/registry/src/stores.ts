@@ -26,6 +26,7 @@ export class ProjectionStores {
   private dirMtimeMs = -1;
   private newestSegment: string | undefined;
   private pending: Promise<void> | undefined;
+  private opened = false;
   private readonly storePath: string;
   private readonly systemDir: string;
 
@@ -37,12 +38,14 @@ export class ProjectionStores {
   /** Catches every project up once (creating the store on a fresh root). */
   async open(): Promise<void> {
     await this.engine.catchUp();
+    this.opened = true;
     this.systemSignature = this.signature();
     this.reopenIfReplaced();
   }
 
   /** The stores as of now: `_system` caught up if its log moved, the file reopened if it was replaced. */
   async fresh(): Promise<StoreView> {
+    if (!this.opened) await this.open();
     const signature = this.signature();
     if (signature !== this.systemSignature) {
       // One catch-up at a time; concurrent requests wait for it rather than start their own.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { visibleProjects } from './reach.js';
+import { verifyReport, verifyText } from './verify-report.js';
 import { projectInput } from './schemas.js';
 
 const TOOL = 'log';
@@ -14,16 +15,20 @@ export const verify = defineOperation({
   name: 'verify',
   summary: 'verify hash chains, provenance and projection parity (admin; costly)',
   input: z.strictObject({ project: projectInput.optional() }),
-  output: z.object({ ok: z.boolean() }).loose(),
+  output: verifyReport,
   kind: 'read',
   idempotent: true,
   auth: { access: 'admin' },
+  reads: 'log',
   http: { method: 'GET', path: '/memory/verify' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'verify' }, description: 'Verify the log (admin), or see how far the projections have applied it.' },
-  run: async (ctx, _caller, input) => {
-    const report = await ctx.engine.verify(input.project !== undefined ? { project: input.project } : {});
-    return report as unknown as { ok: boolean };
+  cli: {
+    command: ['verify'],
+    options: [{ field: 'project', flag: '--project <name>', description: 'only this project (parity still rebuilds the whole SQLite store)' }],
+    text: verifyText,
+    failed: (report) => !report.ok,
   },
+  run: async (ctx, _caller, input) => ctx.engine.verify(input.project !== undefined ? { project: input.project } : {}),
 });
 
 /** Rebuild status: per reachable project, the log head and how far the SQLite projection has applied it. */

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { INSUFFICIENT_RECALL, RECALL_LEVELS } from '@mem/query';
+
+/*
+ * The answer of a query, declared whole: the OpenAPI document and the MCP tool list are
+ * generated from it, and the parity test parses every surface's answer with it.
+ */
+
+export const recallLevel = z.enum(RECALL_LEVELS as ['L0', 'L1', 'L2', 'R']);
+const signal = z.enum(['keyword', 'vector_text', 'vector_symptom']);
+const vectorRank = z.object({ rank: z.number(), similarity: z.number() });
+
+const ranking = z.object({
+  signals: z.array(signal),
+  keyword: z.object({ rank: z.number(), bm25: z.number(), bm25_norm: z.number(), matched_terms: z.array(z.string()), coverage: z.number() }).nullable(),
+  vector_text: vectorRank.nullable(),
+  vector_symptom: vectorRank.nullable(),
+  rrf_score_micro: z.number(),
+  rerank: z.object({ rank: z.number(), score: z.number() }).nullable(),
+  floor_passed_by: z.array(signal),
+});
+
+const citation = z.object({
+  level: recallLevel,
+  sha256: z.string(),
+  source: z.string().nullable(),
+  text: z.string(),
+  t: z.number().nullable(),
+  /** Characters (code points) of the whole text when `text` is an excerpt of its first 400. */
+  text_chars: z.number().optional(),
+});
+
+const leg = z.enum(['used', 'not configured', 'failed']);
+
+export const queryOutput = z.object({
+  results: z.array(
+    z.object({
+      level: recallLevel,
+      sha256: z.string(),
+      project: z.string(),
+      text: z.string(),
+      source: z.string().nullable(),
+      score: z.number(),
+      tier: z.enum(['memory', 'evidence', 'reference']),
+      ranking,
+      parents: z.array(citation),
+    }),
+  ),
+  abstained: z.boolean(),
+  reason: z.literal(INSUFFICIENT_RECALL).optional(),
+  recall: z.object({
+    signals: z.array(signal),
+    vector: leg,
+    rerank: leg,
+    terms: z.array(z.string()),
+    left_out: z.array(z.string()),
+    projects: z.array(z.string()),
+    levels: z.array(recallLevel),
+    errors: z.array(z.object({ leg: z.enum(['vector', 'rerank']), code: z.string(), message: z.string() })),
+  }),
+});
+

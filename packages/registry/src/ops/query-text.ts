@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import type { queryOutput } from './query-output.js';
+
+type Answer = z.infer<typeof queryOutput>;
+type Hit = Answer['results'][number];
+
+/** `mem query`'s readable answer: a header, then each result with its signals and citations. */
+export function queryText(answer: Answer): string {
+  const scope = `${answer.recall.projects.length > 0 ? answer.recall.projects.join(', ') : '(no projects)'} at ${answer.recall.levels.join(', ')}`;
+  if (answer.abstained) return `${answer.reason}: nothing in ${scope} clears the relevance floor`;
+  const vector = answer.recall.vector === 'used' ? '' : ` (vector recall ${answer.recall.vector}: keyword only)`;
+  const lines = [`${answer.results.length} result${answer.results.length === 1 ? '' : 's'} in ${scope}${vector}`];
+  answer.results.forEach((hit, i) => lines.push('', ...hitLines(hit, i + 1)));
+  return lines.join('\n');
+}
+
+/** A failed recall leg, for stderr: the answer rests on the others. */
+export function queryWarnings(answer: Answer): string[] {
+  return answer.recall.errors.map((e) => `warning: ${e.leg} recall failed, answering without it: ${e.message} [${e.code}]`);
+}
+
+function hitLines(hit: Hit, position: number): string[] {
+  const lines = [`${position}. [${hit.level} ${hit.tier}] ${hit.project}${hit.source ? `  ${hit.source}` : ''}  ${hit.sha256.slice(0, 12)}  score ${hit.score.toFixed(4)}  (${signals(hit)})`];
+  for (const line of hit.text.split('\n')) lines.push(`   ${line}`);
+  for (const parent of hit.parents) {
+    const where = [parent.source, parent.t !== null ? `t${parent.t}` : null].filter((x) => x !== null).join(' ');
+    lines.push(`   cites ${parent.level}${where ? ` ${where}` : ''}: ${oneLine(parent.text, 160)}`);
+  }
+  return lines;
+}
+
+function signals(hit: Hit): string {
+  const r = hit.ranking;
+  const parts: string[] = [];
+  if (r.keyword) parts.push(`keyword #${r.keyword.rank}`);
+  if (r.vector_text) parts.push(`text #${r.vector_text.rank}`);
+  if (r.vector_symptom) parts.push(`symptom #${r.vector_symptom.rank}`);
+  if (r.rerank) parts.push(`rerank #${r.rerank.rank}`);
+  if (r.floor_passed_by.length === 0) parts.push('below floor');
+  return parts.join(', ');
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -63,12 +63,15 @@ export interface TornTail {
   bytes: number;
 }
 
+/** Every way a chain can stop being valid: one list, for the verifier and for schemas of its report. */
+export const CHAIN_BREAK_CODES = ['CHAIN_BROKEN', 'LOG_CORRUPT', 'INVALID_EVENT', 'UNKNOWN_EVENT_TYPE', 'UNSUPPORTED_VERSION', 'SHA_MISMATCH'] as const;
+
 /** The first place a chain stops being valid. */
 export interface ChainBreak {
   project: string;
   segment: string;
   line: number;
-  code: 'CHAIN_BROKEN' | 'LOG_CORRUPT' | 'INVALID_EVENT' | 'UNKNOWN_EVENT_TYPE' | 'UNSUPPORTED_VERSION' | 'SHA_MISMATCH';
+  code: (typeof CHAIN_BREAK_CODES)[number];
   message: string;
 }
 

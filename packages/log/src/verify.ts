@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { assertProjectName, genesisHash, isMemError } from '@mem/core';
 import { listSegments } from './segment-list.js';
-import type { ChainBreak, LogHead, TornTail, VerifyResult } from './types.js';
+import { CHAIN_BREAK_CODES, type ChainBreak, type LogHead, type TornTail, type VerifyResult } from './types.js';
 import { walkLog } from './walk.js';
 
-const BREAK_CODES: ReadonlySet<string> = new Set<ChainBreak['code']>(['CHAIN_BROKEN', 'LOG_CORRUPT', 'INVALID_EVENT', 'UNKNOWN_EVENT_TYPE', 'UNSUPPORTED_VERSION', 'SHA_MISMATCH']);
+const BREAK_CODES: ReadonlySet<string> = new Set<ChainBreak['code']>(CHAIN_BREAK_CODES);
 
 /**
  * Walks every line of every segment of `project` and reports the first break instead of

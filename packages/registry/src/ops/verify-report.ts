@@ -1,3 +1,4 @@
+import { CHAIN_BREAK_CODES } from '@mem/log';
 import { z } from 'zod';
 
 /** `mem verify`'s report, declared whole (the engine's VerifyReport). */
@@ -13,7 +14,7 @@ export const verifyReport = z.object({
         segments: z.number(),
         head: z.object({ seq: z.number(), hash: z.string() }),
         break: z
-          .object({ project: z.string(), segment: z.string(), line: z.number(), code: z.enum(['CHAIN_BROKEN', 'LOG_CORRUPT', 'INVALID_EVENT', 'UNKNOWN_EVENT_TYPE', 'SHA_MISMATCH']), message: z.string() })
+          .object({ project: z.string(), segment: z.string(), line: z.number(), code: z.enum(CHAIN_BREAK_CODES), message: z.string() })
           .optional(),
         torn_tail: z.object({ segment: z.string(), bytes: z.number() }).optional(),
       }),

@@ -58,7 +58,7 @@ export async function fakeVectorRecall(items: ItemStore, projects: readonly stri
   const entries: Entry[] = [];
   for (const project of projects) {
     for (const node of items.nodes({ project })) {
-      const [text, symptom] = await embedder.embed(symptoms[node.text] ? [node.text, symptoms[node.text]!] : [node.text]);
+      const [text, symptom] = await embedder.embed(symptoms[node.text] ? [node.text, symptoms[node.text]!] : [node.text], 'document');
       entries.push({ project, level: node.level, sha256: node.sha256, kind: 'text', vector: text! });
       if (symptom) entries.push({ project, level: node.level, sha256: node.sha256, kind: 'symptom', vector: symptom });
     }

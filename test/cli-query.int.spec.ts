@@ -144,6 +144,25 @@ describe('mem eval retrieval', () => {
     expect((await mem('eval', 'retrieval', '--locomo', join(repo, 'test', 'fixtures', 'locomo', 'locomo10.json'), '--k', '5,0')).code).toBe(2);
   });
 
+  it('--floor and --weights sweep every setting: one printed row each; bad ones are usage errors (exit 2)', async () => {
+    const locomo = join(repo, 'test', 'fixtures', 'locomo', 'locomo10.json');
+    const result = await mem('eval', 'retrieval', '--locomo', locomo, '--limit', '3', '--k', '5', '--floor', '0.4,0.6', '--weights', 'vector_text=0.1;vector_text=1');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('sweep (4 settings):');
+    const rows = result.stdout.split('\n').filter((line) => /^\s+floor \S+ weights \S+\s.*abstained \d+$/.test(line));
+    expect(rows.map((line) => line.trim().split(/\s+/).slice(0, 4).join(' '))).toEqual([
+      'floor 0.4 weights 1/0.1/1',
+      'floor 0.4 weights 1/1/1',
+      'floor 0.6 weights 1/0.1/1',
+      'floor 0.6 weights 1/1/1',
+    ]);
+    for (const bad of [['--floor', '0.4,2'], ['--floor', 'high'], ['--weights', 'vector=1'], ['--weights', 'keyword=1;']]) {
+      const refused = await mem('eval', 'retrieval', '--locomo', locomo, ...bad);
+      expect(refused.code, bad.join(' ')).toBe(2);
+      expect(refused.stderr).toContain(bad[0]);
+    }
+  }, 180_000);
+
   it('a missing file is a runtime error naming it (exit 1)', async () => {
     const result = await mem('eval', 'retrieval', '--locomo', 'nope.json', '--json');
     expect(result.code).toBe(1);

@@ -7,8 +7,9 @@ export type EmbedRole = 'query' | 'document';
 
 /**
  * Turns texts into vectors. Same name, same vectors: the name identifies the model and its
- * dimension (e.g. `hash-768`, `openai:nomic-embed-text:768`), so a cache or a projection keyed by
- * it never mixes vectors of two models.
+ * dimension, and the prefixes it puts before texts (e.g. `hash-768`, `openai:bge-small:384`,
+ * `openai:nomic-embed-text:768:p<8 hex>`), so a cache or a projection keyed by it never mixes
+ * vectors of two models.
  */
 export interface Embedder {
   readonly name: string;

@@ -1,4 +1,4 @@
-import { MemError, isMemError } from '@mem/core';
+import { MemError, isMemError, sha256Hex } from '@mem/core';
 import { postJson, type ModelEndpoint } from '@mem/llm';
 import { checkDims } from './dims.js';
 import type { Embedder } from './embedder.js';
@@ -41,8 +41,12 @@ export function openaiEmbedder(endpoint: ModelEndpoint, options: OpenaiEmbedderO
     return parseEmbeddingResponse(body, { url: endpoint.url, model: endpoint.model, count: batch.length, dims });
   };
 
+  // Prefixes change every vector, so they are part of the name: a projection built without them
+  // is rebuilt rather than mixed with prefixed queries.
+  const prefixed = prefixes.query !== '' || prefixes.document !== '';
+  const suffix = prefixed ? `:p${sha256Hex(`${prefixes.query}\u0000${prefixes.document}`).slice(0, 8)}` : '';
   return {
-    name: `openai:${endpoint.model}:${dims}`,
+    name: `openai:${endpoint.model}:${dims}${suffix}`,
     dims,
     scope: JSON.stringify({ url: endpoint.url, prefixes, truncate: options.truncate === true }),
     async embed(texts, role) {

@@ -80,9 +80,10 @@ export function embedDimsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
 /** The openai embedder when MEM_EMBED_URL is set, else the hash embedder (same dimension: MEM_EMBED_DIMS or 768). */
 export function embedderFromEnv(env: NodeJS.ProcessEnv = process.env): Embedder {
   const dims = embedDimsFromEnv(env);
+  // Checked even for the hash embedder: a typo in a variable is refused, not ignored until a model is set.
+  const tuning = tuningFromEnv(env);
   const endpoint = embedEndpointFromEnv(env);
   if (!endpoint) return hashEmbedder(dims);
-  const tuning = tuningFromEnv(env);
   return openaiEmbedder(endpoint, {
     dims,
     prefixes: embedPrefixesFromEnv(endpoint.model, env),

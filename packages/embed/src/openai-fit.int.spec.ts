@@ -97,6 +97,7 @@ describe('the OpenAI-compatible embedder, fitted to real servers', () => {
     for (const env of bad) {
       const variable = Object.keys(env)[0]!;
       expect(() => embedderFromEnv(envOf('http://127.0.0.1:1', env)), variable).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', details: expect.objectContaining({ variable }) }));
+      expect(() => embedderFromEnv(env), `${variable} without a model`).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', details: expect.objectContaining({ variable }) }));
     }
   });
 

@@ -15,13 +15,17 @@ const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 let root: string;
 
 async function mem(...args: string[]) {
+  return memWith({}, ...args);
+}
+
+async function memWith(env: Record<string, string>, ...args: string[]) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const code = await main(['node', 'mem', '--root', root, ...args], { stdin: Readable.from([]), stdout, stderr, env: { PATH: process.env['PATH'] ?? '' }, cwd: root });
+  const code = await main(['node', 'mem', '--root', root, ...args], { stdin: Readable.from([]), stdout, stderr, env: { PATH: process.env['PATH'] ?? '', ...env }, cwd: root });
   return { code, stdout: out, stderr: err };
 }
 
@@ -46,6 +50,16 @@ describe('mem query', () => {
       expect.arrayContaining([expect.objectContaining({ level: 'L0', source: 'claude:0b7f4f9e-session', t: 2, text: expect.stringContaining('413 Request Entity Too Large') })]),
     );
     expect(result.stderr).not.toContain('keyword recall only');
+  });
+
+  it('uses MEM_QUERY_FLOOR_SIMILARITY and MEM_FUSION_WEIGHTS and says so in recall; a bad one is a config error', async () => {
+    const result = await memWith({ MEM_QUERY_FLOOR_SIMILARITY: '0.7', MEM_FUSION_WEIGHTS: 'vector_text=0.5' }, 'query', 'why did requests over 10KB fail?', '--project', 'demo', '--json');
+    expect(result.code).toBe(0);
+    const body = JSON.parse(result.stdout) as { recall: Record<string, unknown> };
+    expect(body.recall).toMatchObject({ vector: 'used', floor: { minSimilarity: 0.7, minCoverage: 0.34, minKeyword: 1.5 }, weights: { keyword: 1, vector_text: 0.5, vector_symptom: 1 } });
+    const bad = await memWith({ MEM_FUSION_WEIGHTS: 'vector=2' }, 'query', 'kong', '--project', 'demo', '--json');
+    expect(bad.code).not.toBe(0);
+    expect(JSON.parse(bad.stderr).error).toMatchObject({ code: 'CONFIG_INVALID', details: { variable: 'MEM_FUSION_WEIGHTS' } });
   });
 
   it('prints a readable list with citations', async () => {
@@ -130,6 +144,25 @@ describe('mem eval retrieval', () => {
   it('refuses a bad --k with exit 2', async () => {
     expect((await mem('eval', 'retrieval', '--locomo', join(repo, 'test', 'fixtures', 'locomo', 'locomo10.json'), '--k', '5,0')).code).toBe(2);
   });
+
+  it('--floor and --weights sweep every setting: one printed row each; bad ones are usage errors (exit 2)', async () => {
+    const locomo = join(repo, 'test', 'fixtures', 'locomo', 'locomo10.json');
+    const result = await mem('eval', 'retrieval', '--locomo', locomo, '--limit', '3', '--k', '5', '--floor', '0.4,0.6', '--weights', 'vector_text=0.1;vector_text=1');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('sweep (4 settings):');
+    const rows = result.stdout.split('\n').filter((line) => /^\s+floor \S+ weights \S+\s.*abstained \d+$/.test(line));
+    expect(rows.map((line) => line.trim().split(/\s+/).slice(0, 4).join(' '))).toEqual([
+      'floor 0.4 weights 1/0.1/1',
+      'floor 0.4 weights 1/1/1',
+      'floor 0.6 weights 1/0.1/1',
+      'floor 0.6 weights 1/1/1',
+    ]);
+    for (const bad of [['--floor', '0.4,2'], ['--floor', 'high'], ['--weights', 'vector=1'], ['--weights', 'keyword=1;']]) {
+      const refused = await mem('eval', 'retrieval', '--locomo', locomo, ...bad);
+      expect(refused.code, bad.join(' ')).toBe(2);
+      expect(refused.stderr).toContain(bad[0]);
+    }
+  }, 180_000);
 
   it('a missing file is a runtime error naming it (exit 1)', async () => {
     const result = await mem('eval', 'retrieval', '--locomo', 'nope.json', '--json');

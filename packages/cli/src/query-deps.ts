@@ -4,7 +4,7 @@ import { embedderFromEnv, rerankerFromEnv } from '@mem/embed';
 import type { Engine } from '@mem/engine';
 import { openVectorRecall } from '@mem/projector-pgvector';
 import { openItemStore } from '@mem/projector-sqlite';
-import type { QueryDeps } from '@mem/query';
+import { queryTuningFromEnv, type QueryDeps } from '@mem/query';
 
 /** The read side a query needs, opened over a caught-up data root; close() releases it. */
 export interface OpenQueryDeps {
@@ -17,13 +17,14 @@ export interface OpenQueryDeps {
 /**
  * Opens the item store, and the pgvector projection's recall with the environment's embedder
  * (MEM_EMBED_URL: an OpenAI-compatible model, else the hash embedder) and reranker
- * (MEM_RERANK_URL, optional). A data root without a pgvector projection queries on keywords
- * alone, and says why.
+ * (MEM_RERANK_URL, optional), and the floor and weights the environment sets (MEM_QUERY_FLOOR_*,
+ * MEM_FUSION_WEIGHTS). A data root without a pgvector projection queries on keywords alone, and says why.
  */
 export async function openQueryDeps(engine: Engine, env: NodeJS.ProcessEnv): Promise<OpenQueryDeps> {
   const items = openItemStore(join(engine.paths.stateDir, 'items.sqlite'));
   try {
     const embedder = embedderFromEnv(env);
+    const tuning = queryTuningFromEnv(env);
     const reranker = rerankerFromEnv(env);
     let vectors: QueryDeps['vectors'] = null;
     let vectorNote: string | null = null;
@@ -38,7 +39,7 @@ export async function openQueryDeps(engine: Engine, env: NodeJS.ProcessEnv): Pro
       else throw error;
     }
     return {
-      deps: { items, vectors, embedder: vectors ? embedder : null, reranker },
+      deps: { items, vectors, embedder: vectors ? embedder : null, reranker, ...tuning },
       vectorNote,
       close: async () => {
         items.close();

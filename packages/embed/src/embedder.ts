@@ -1,13 +1,26 @@
 /**
+ * What a text is embedded as. Retrieval models trained with instructions (nomic-embed-text's
+ * `search_query: ` / `search_document: `, e5's `query: ` / `passage: `) place a question and a
+ * stored text differently; an embedder without prefixes treats both alike.
+ */
+export type EmbedRole = 'query' | 'document';
+
+/**
  * Turns texts into vectors. Same name, same vectors: the name identifies the model and its
- * dimension (e.g. `hash-768`, `openai:nomic-embed-text:768`), so a cache or a projection keyed by
- * it never mixes vectors of two models.
+ * dimension, and the prefixes it puts before texts (e.g. `hash-768`, `openai:bge-small:384`,
+ * `openai:nomic-embed-text:768:p<8 hex>`), so a cache or a projection keyed by it never mixes
+ * vectors of two models.
  */
 export interface Embedder {
   readonly name: string;
   readonly dims: number;
-  /** One vector of `dims` float32 per text, in input order. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * What else decides the vectors besides the name (the endpoint URL and prefixes of a served
+   * model): two servers may serve different weights under one model name. Absent: the name says it all.
+   */
+  readonly scope?: string;
+  /** One vector of `dims` float32 per text, in input order, each embedded as `role`. */
+  embed(texts: readonly string[], role: EmbedRole): Promise<Float32Array[]>;
 }
 
 /** Scores documents against a query (a cross-encoder behind /v1/rerank). */

@@ -4,7 +4,8 @@ import { crc32 } from 'node:zlib';
 import { createPrivateFile, makePrivateDirectory, sha256Hex } from '@mem/core';
 
 /*
- * One append-only file per embedder name: a header (magic, dims, name) and fixed-size records
+ * One append-only file per embedder name and scope (its endpoint: two servers may serve
+ * different weights under one model name): a header (magic, dims, name, scope) and fixed-size records
  * (32-byte sha256 of the text, dims float32, crc32 of both). The sha index is read at open; the
  * vectors are read on demand. A torn last record (a crash mid-append) is ignored and cut off
  * before the next append. A record whose crc does not match reads as a miss: the cache can
@@ -29,9 +30,10 @@ export class EmbeddingCache {
     dir: string,
     name: string,
     private readonly dims: number,
+    scope?: string,
   ) {
-    this.file = join(dir, cacheFileName(name));
-    const nameBytes = Buffer.from(name, 'utf8');
+    this.file = join(dir, cacheFileName(name, scope));
+    const nameBytes = Buffer.from(scope === undefined ? name : `${name}\n${scope}`, 'utf8');
     this.header = Buffer.alloc(MAGIC.length + 8 + nameBytes.length);
     MAGIC.copy(this.header, 0);
     this.header.writeUInt32LE(dims, MAGIC.length);
@@ -147,8 +149,11 @@ export class EmbeddingCache {
   }
 }
 
-/** `<slug>.<12 hex of sha256(name)>.vec`: readable, and distinct for names the slug merges. */
-export function cacheFileName(name: string): string {
+/**
+ * `<slug of name>.<12 hex of sha256(name, scope)>.vec`: readable, and distinct for names the slug
+ * merges and for one name under two scopes. Without a scope the file is the one older versions wrote.
+ */
+export function cacheFileName(name: string, scope?: string): string {
   const slug = name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64);
-  return `${slug}.${sha256Hex(name).slice(0, 12)}.vec`;
+  return `${slug}.${sha256Hex(scope === undefined ? name : `${name}\n${scope}`).slice(0, 12)}.vec`;
 }

@@ -14,7 +14,15 @@ describe('configuration from the environment', () => {
       key: 'e',
     });
     expect(embedEndpointFromEnv({ MEM_EMBED_URL: 'http://gpu/v1', MEM_EMBED_MODEL: 'm', MEM_LLM_KEY: 'l' })).toEqual({ url: 'http://gpu/v1/embeddings', model: 'm', key: 'l' });
-    expect(embedderFromEnv({ MEM_EMBED_URL: 'http://gpu', MEM_EMBED_MODEL: 'nomic-embed-text' })).toMatchObject({ name: 'openai:nomic-embed-text:768', dims: 768 });
+    expect(embedderFromEnv({ MEM_EMBED_URL: 'http://gpu', MEM_EMBED_MODEL: 'bge-base-en' })).toMatchObject({ name: 'openai:bge-base-en:768', dims: 768 });
+  });
+
+  it('names the prefixes: a projection built with other prefixes is rebuilt, never mixed', () => {
+    const nomic = { MEM_EMBED_URL: 'http://gpu', MEM_EMBED_MODEL: 'nomic-embed-text' };
+    const name = embedderFromEnv(nomic).name;
+    expect(name).toMatch(/^openai:nomic-embed-text:768:p[0-9a-f]{8}$/);
+    expect(embedderFromEnv({ ...nomic, MEM_EMBED_DOCUMENT_PREFIX: 'doc: ' }).name).not.toBe(name);
+    expect(embedderFromEnv({ ...nomic, MEM_EMBED_QUERY_PREFIX: '', MEM_EMBED_DOCUMENT_PREFIX: '' }).name).toBe('openai:nomic-embed-text:768');
   });
 
   it('refuses half a configuration with CONFIG_INVALID naming the variable', () => {

@@ -13,6 +13,7 @@ const CHAR_NGRAM_MAX = 5;
  * The embedded default embedder: deterministic feature hashing of word unigrams, word bigrams
  * and character 3–5-grams of the normalised text (NFC, lowercase), signed, L2-normalised.
  * No weights, no download, no I/O. A text without a letter or digit embeds as the zero vector.
+ * Queries and documents embed alike: the features have no notion of a role.
  *
  * The name is `hash-<dims>`; any change to the features below must change the name, or caches
  * and projections keyed by it would mix vectors of two algorithms.

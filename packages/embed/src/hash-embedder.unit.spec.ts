@@ -10,15 +10,15 @@ describe('hashEmbedder', () => {
     const embedder = hashEmbedder(64);
     expect(embedder.name).toBe('hash-64');
     expect(embedder.dims).toBe(64);
-    const vectors = await embedder.embed(['one text', 'another']);
+    const vectors = await embedder.embed(['one text', 'another'], 'document');
     expect(vectors.map((v) => v.length)).toEqual([64, 64]);
     expect(hashEmbedder().name).toBe('hash-768');
   });
 
   it('is deterministic: the same text gives the same bytes, in any batch and instance', async () => {
     const text = 'requests over 10KB failed because Kong buffered the body';
-    const [a] = await hashEmbedder(768).embed([text]);
-    const [, b] = await hashEmbedder(768).embed(['something else first', text]);
+    const [a] = await hashEmbedder(768).embed([text], 'document');
+    const [, b] = await hashEmbedder(768).embed(['something else first', text], 'document');
     expect(Buffer.from(a!.buffer).equals(Buffer.from(b!.buffer))).toBe(true);
     // A fixed fingerprint: an accidental change to the features changes vectors that caches and projections keyed by `hash-768` already hold.
     const vector = hashEmbed('npm ERR! ERESOLVE unable to resolve dependency tree', 768);

@@ -12,15 +12,15 @@ const fast = { retries: 3, backoffMs: 1, timeoutMs: 5_000 };
 describe('openaiEmbedder against an OpenAI-compatible server on loopback', () => {
   it('sends batches of 64 in order and puts each answer back in input order by index', async () => {
     const server = await serve((request) => embeddingsReply(input(request), 4));
-    const env = { MEM_EMBED_URL: server.url, MEM_EMBED_MODEL: 'nomic-embed-text', MEM_EMBED_DIMS: '4', MEM_LLM_KEY: 'sk-test' };
+    const env = { MEM_EMBED_URL: server.url, MEM_EMBED_MODEL: 'bge-small-en', MEM_EMBED_DIMS: '4', MEM_LLM_KEY: 'sk-test' };
     const embedder = embedderFromEnv(env);
-    expect(embedder.name).toBe('openai:nomic-embed-text:4');
+    expect(embedder.name).toBe('openai:bge-small-en:4');
     const texts = Array.from({ length: 130 }, (_, i) => 'x'.repeat(i + 1));
-    const vectors = await embedder.embed(texts);
+    const vectors = await embedder.embed(texts, 'document');
     expect(server.requests.map((r) => input(r).length)).toEqual([64, 64, 2]);
     expect(server.requests.map((r) => input(r)[0])).toEqual([texts[0], texts[64], texts[128]]);
     expect(server.requests[0]!.path).toBe('/v1/embeddings');
-    expect(server.requests[0]!.body['model']).toBe('nomic-embed-text');
+    expect(server.requests[0]!.body['model']).toBe('bge-small-en');
     expect(server.requests[0]!.headers['apikey']).toBe('sk-test');
     expect(server.requests[0]!.headers['authorization']).toBe('Bearer sk-test');
     // The fake answers each text with (length + d) / 100: order restored, float32 values.
@@ -29,34 +29,34 @@ describe('openaiEmbedder against an OpenAI-compatible server on loopback', () =>
 
   it('sends nothing for no texts', async () => {
     const server = await serve((request) => embeddingsReply(input(request), 4));
-    expect(await openaiEmbedder({ url: `${server.url}/v1/embeddings`, model: 'm' }, { dims: 4 }).embed([])).toEqual([]);
+    expect(await openaiEmbedder({ url: `${server.url}/v1/embeddings`, model: 'm' }, { dims: 4 }).embed([], 'document')).toEqual([]);
     expect(server.requests).toHaveLength(0);
   });
 
   it('retries 429 and 500 with backoff, then succeeds', async () => {
     const server = await serve((request, n) => (n === 1 ? { status: 429, json: { error: 'slow down' } } : n === 2 ? { status: 500, json: { error: 'boom' } } : embeddingsReply(input(request), 4)));
     const embedder = openaiEmbedder({ url: `${server.url}/v1/embeddings`, model: 'm', ...fast }, { dims: 4 });
-    expect(await embedder.embed(['a'])).toHaveLength(1);
+    expect(await embedder.embed(['a'], 'document')).toHaveLength(1);
     expect(server.requests).toHaveLength(3);
   });
 
   it('gives up after its retries with MODEL_FAILED naming the status', async () => {
     const server = await serve(() => ({ status: 503, json: { error: 'down' } }));
     const embedder = openaiEmbedder({ url: `${server.url}/v1/embeddings`, model: 'm', ...fast, retries: 2 }, { dims: 4 });
-    await expect(embedder.embed(['a'])).rejects.toMatchObject({ code: 'MODEL_FAILED', details: { status: 503, attempts: 3 } });
+    await expect(embedder.embed(['a'], 'document')).rejects.toMatchObject({ code: 'MODEL_FAILED', details: { status: 503, attempts: 3 } });
     expect(server.requests).toHaveLength(3);
   });
 
   it('does not retry a 400', async () => {
     const server = await serve(() => ({ status: 400, json: { error: 'bad model' } }));
-    await expect(openaiEmbedder({ url: `${server.url}/v1/embeddings`, model: 'm', ...fast }, { dims: 4 }).embed(['a'])).rejects.toMatchObject({ code: 'MODEL_FAILED', details: { status: 400 } });
+    await expect(openaiEmbedder({ url: `${server.url}/v1/embeddings`, model: 'm', ...fast }, { dims: 4 }).embed(['a'], 'document')).rejects.toMatchObject({ code: 'MODEL_FAILED', details: { status: 400 } });
     expect(server.requests).toHaveLength(1);
   });
 
   it('refuses a model that answers another dimension with CONFIG_INVALID naming both', async () => {
     const server = await serve((request) => embeddingsReply(input(request), 384));
     const embedder = openaiEmbedder({ url: `${server.url}/v1/embeddings`, model: 'all-minilm', ...fast }, { dims: 768 });
-    const error = await embedder.embed(['a']).catch((e: unknown) => e);
+    const error = await embedder.embed(['a'], 'document').catch((e: unknown) => e);
     expect(isMemError(error) && error.code).toBe('CONFIG_INVALID');
     expect(error).toMatchObject({ details: { expected: 768, actual: 384, model: 'all-minilm' } });
     expect((error as Error).message).toMatch(/384.*768|768.*384/);
@@ -74,7 +74,7 @@ describe('openaiEmbedder against an OpenAI-compatible server on loopback', () =>
     for (const answer of answers) {
       const server = await serve(() => answer);
       const embedder = openaiEmbedder({ url: `${server.url}/v1/embeddings`, model: 'm', ...fast, retries: 0 }, { dims: 4 });
-      await expect(embedder.embed(['a'])).rejects.toMatchObject({ code: 'MODEL_FAILED' });
+      await expect(embedder.embed(['a'], 'document')).rejects.toMatchObject({ code: 'MODEL_FAILED' });
     }
   });
 

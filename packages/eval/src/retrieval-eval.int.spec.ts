@@ -1,4 +1,8 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { hasErrorCode } from '@mem/core';
+import { cacheFileName } from '@mem/embed';
 import { describe, expect, it } from 'vitest';
 import type { LocomoConversation } from './locomo.js';
 import { evalRetrieval } from './retrieval-eval.js';
@@ -65,10 +69,19 @@ describe('evalRetrieval', () => {
     expect(report.mem.recall['1']).toBe(1); // "Ana: Thanks!" is D1:3 and D3:1
   });
 
-  it('runs the embedded defaults: hash embedder and PGlite vector recall fused with keywords', async () => {
-    const report = await evalRetrieval(conversations, { ks: [1, 5], env: {} });
-    expect(report.stack).toMatchObject({ signals: ['keyword', 'vector_text', 'vector_symptom'], embedder: 'hash-768' });
-    expect(report.mem.recall['5']).toBeGreaterThanOrEqual(0.8);
+  it('runs the embedded defaults: hash embedder and PGlite vector recall fused with keywords, through the embedding cache', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'mem-eval-cache-'));
+    try {
+      const report = await evalRetrieval(conversations, { ks: [1, 5], env: {}, embedCache: cache, sweep: { floors: [0.45, 1] } });
+      expect(report.stack).toMatchObject({ signals: ['keyword', 'vector_text', 'vector_symptom'], embedder: 'hash-768' });
+      expect(report.mem.recall['5']).toBeGreaterThanOrEqual(0.8);
+      expect(report.tuning).toMatchObject({ floor: { minSimilarity: 0.45 }, weights: { vector_text: 0.1 } });
+      expect(report.sweep.map((row) => row.floor.minSimilarity)).toEqual([0.45, 1]);
+      expect(report.sweep[0]!.recall).toEqual(report.mem.recall);
+      expect(readdirSync(cache)).toEqual([cacheFileName('hash-768')]);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   }, 180_000); // PGlite starts a WASM Postgres: seconds alone, minutes on a loaded machine
 
   it('--limit writes only the conversations it asks about; no question at all is an empty report', async () => {
@@ -76,6 +89,26 @@ describe('evalRetrieval', () => {
     expect(report).toMatchObject({ questions: 2, conversations: 1, turns: 6 });
     const none = await evalRetrieval([{ ...conversations[1]!, questions: [] }], { ks: [1], vector: null, reranker: null });
     expect(none).toMatchObject({ questions: 0, conversations: 0, mem: { recall: { '1': 0 }, abstained: 0 } });
+  });
+
+  it('sweeps every floor × weights setting, one row each, recording what the answers used', async () => {
+    const report = await evalRetrieval(conversations, { ks: [1, 5], vector: null, reranker: null, sweep: { floors: [0.3, 0.9], weights: [{ keyword: 1 }, { keyword: 0.5 }] } });
+    expect(report.sweep.map((row) => [row.floor.minSimilarity, row.weights.keyword])).toEqual([
+      [0.3, 1],
+      [0.3, 0.5],
+      [0.9, 1],
+      [0.9, 0.5],
+    ]);
+    // Keyword recall alone: neither the similarity floor nor one weight on every rank moves a row.
+    for (const row of report.sweep) expect(row).toMatchObject({ recall: report.mem.recall, abstained: report.mem.abstained });
+    expect((await evalRetrieval(conversations, { ks: [1], vector: null, reranker: null })).sweep).toEqual([]);
+    await expect(evalRetrieval(conversations, { ks: [1], vector: null, sweep: { floors: [1.5] } })).rejects.toSatisfy((e) => hasErrorCode(e, 'INVALID_INPUT'));
+  });
+
+  it('asks under the floor the environment sets, and reports it', async () => {
+    const strict = await evalRetrieval(conversations, { ks: [1], vector: null, reranker: null, env: { MEM_QUERY_FLOOR_COVERAGE: '1', MEM_QUERY_FLOOR_KEYWORD: '1000' } });
+    expect(strict.tuning?.floor).toMatchObject({ minCoverage: 1, minKeyword: 1000 });
+    expect(strict.mem.abstained).toBeGreaterThan(1);
   });
 
   it('refuses k outside 1..100 (INVALID_INPUT)', async () => {

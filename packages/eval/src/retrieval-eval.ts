@@ -3,11 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MemError } from '@mem/core';
-import { embedderFromEnv, rerankerFromEnv } from '@mem/embed';
+import { cachedEmbedder, embedderFromEnv, rerankerFromEnv } from '@mem/embed';
 import { Engine, type Projector } from '@mem/engine';
 import { openVectorRecall, projectorPgvector } from '@mem/projector-pgvector';
 import { openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
-import { MAX_LIMIT, keywordTerms, matchExpression, queryMemory, type Embedder, type KeywordStrategy, type QueryDeps, type Reranker, type VectorRecall } from '@mem/query';
+import {
+  MAX_LIMIT,
+  keywordTerms,
+  matchExpression,
+  queryMemory,
+  queryTuningFromEnv,
+  type Embedder,
+  type KeywordStrategy,
+  type QueryDeps,
+  type RelevanceFloor,
+  type Reranker,
+  type SignalWeights,
+  type VectorRecall,
+} from '@mem/query';
 import { writeLocomo, locomoProject } from './locomo-store.js';
 import type { LocomoConversation, LocomoQuestion } from './locomo.js';
 import { percentile } from './metrics.js';
@@ -31,9 +44,32 @@ export interface RetrievalEvalOptions {
   /** Absent: the environment's reranker (MEM_RERANK_URL), if any. */
   reranker?: Reranker | null;
   keywordStrategy?: KeywordStrategy;
+  /**
+   * Where the environment's embedder caches vectors (default: inside the scratch root, for this
+   * run only). A directory kept between runs spares a remote model the same texts again.
+   */
+  embedCache?: string;
+  /** Ask every question again under each setting: every similarity floor × every weights setting given. */
+  sweep?: RetrievalSweep;
   /** Only the first `limit` questions (quick runs: only their conversations are written). */
   limit?: number;
   onProgress?: (done: number, total: number) => void;
+}
+
+/** Settings to sweep; one left out keeps the run's own (the embedder's default, or the environment's). */
+export interface RetrievalSweep {
+  /** Vector similarity floors (RelevanceFloor.minSimilarity), each from 0 to 1. */
+  floors?: readonly number[];
+  /** Fusion weights settings; signals a setting leaves out keep their default. */
+  weights?: readonly Partial<SignalWeights>[];
+}
+
+/** One swept setting: the floor and weights the answers recorded, and what they scored. */
+export interface RetrievalSweepRow {
+  floor: RelevanceFloor;
+  weights: SignalWeights;
+  recall: Record<string, number>;
+  abstained: number;
 }
 
 export interface RetrievalScores {
@@ -51,6 +87,10 @@ export interface RetrievalEvalReport {
   ks: number[];
   stack: { signals: string[]; embedder: string | null; reranker: string | null; keyword_strategy: KeywordStrategy };
   mem: RetrievalScores & { abstained: number };
+  /** The floor and weights the run's own answers were cut at and ranked by (null: no question asked). */
+  tuning: { floor: RelevanceFloor; weights: SignalWeights } | null;
+  /** One row per swept setting, in order (floors outer, weights inner); empty without a sweep. */
+  sweep: RetrievalSweepRow[];
   baseline_fts5: RetrievalScores;
   /** LoCoMo paper, dialog-turn retrieval with DRAGON (recall in 0..1). */
   anchors: { dragon_dialog: Record<string, number> };
@@ -78,9 +118,11 @@ export async function evalRetrieval(conversations: readonly LocomoConversation[]
   }
   const maxK = ks[ks.length - 1]!;
   const env = options.env ?? process.env;
-  const vector = options.vector === undefined ? environmentVectorSide(env) : options.vector;
-  const reranker = options.reranker === undefined ? rerankerFromEnv(env) : options.reranker;
+  const settings = sweepSettings(options.sweep);
+  const tuning = queryTuningFromEnv(env);
   const root = options.scratchRoot ?? (await mkdtemp(join(tmpdir(), 'mem-eval-retrieval-')));
+  const vector = options.vector === undefined ? environmentVectorSide(env, options.embedCache ?? join(root, 'embedding-cache')) : options.vector;
+  const reranker = options.reranker === undefined ? rerankerFromEnv(env) : options.reranker;
   const engine = new Engine({ root, projectors: [projectorSqlite, ...(vector ? [vector.projector] : [])] });
   let items: ItemStore | undefined;
   let vectors: VectorRecall | undefined;
@@ -98,25 +140,48 @@ export async function evalRetrieval(conversations: readonly LocomoConversation[]
       embedder: vector?.embedder ?? null,
       reranker,
       keywordStrategy: options.keywordStrategy ?? 'or',
+      ...tuning,
     };
 
     const mem = new Scores(ks);
     const baseline = new Scores(ks);
     let abstained = 0;
     let signals: string[] = ['keyword'];
+    let used: RetrievalEvalReport['tuning'] = null;
+    const ask = (question: LocomoQuestion, project: string, with_: QueryDeps) =>
+      queryMemory({ text: question.question, projects: [project], levels: ['R'], limit: maxK }, with_);
+    const total = cases.length * (1 + settings.length);
     for (const [i, { project, question }] of cases.entries()) {
       const diaIds = (sha: string) => ids.get(project)?.get(sha) ?? [];
       let started = performance.now();
-      const result = await queryMemory({ text: question.question, projects: [project], levels: ['R'], limit: maxK }, deps);
+      const result = await ask(question, project, deps);
       mem.add(question, result.results.map((r) => diaIds(r.sha256)), performance.now() - started);
       if (result.abstained) abstained += 1;
       signals = result.recall.signals;
+      used = { floor: result.recall.floor, weights: result.recall.weights };
 
       started = performance.now();
       const match = matchExpression(keywordTerms(question.question, { keepStopwords: true }).terms, 'OR');
       const hits = match === null ? [] : items.keywordRecall(match, { projects: [project], levels: ['R'], limit: maxK });
       baseline.add(question, hits.map((h) => diaIds(h.node.sha256)), performance.now() - started);
-      options.onProgress?.(i + 1, cases.length);
+      options.onProgress?.(i + 1, total);
+    }
+
+    const sweep: RetrievalSweepRow[] = [];
+    for (const [s, setting] of settings.entries()) {
+      const table = new RecallTable(ks);
+      const swept: QueryDeps = { ...deps, floor: { ...deps.floor, ...setting.floor }, weights: { ...deps.weights, ...setting.weights } };
+      // What the answers recorded; with no question asked, what the row would have swept.
+      let recorded = { floor: { ...used?.floor, ...setting.floor } as RelevanceFloor, weights: { ...used?.weights, ...setting.weights } as SignalWeights };
+      let none = 0;
+      for (const [i, { project, question }] of cases.entries()) {
+        const result = await ask(question, project, swept);
+        table.add(question.evidence, result.results.map((r) => ids.get(project)?.get(r.sha256) ?? []));
+        if (result.abstained) none += 1;
+        recorded = { floor: result.recall.floor, weights: result.recall.weights };
+        options.onProgress?.(cases.length * (s + 1) + i + 1, total);
+      }
+      sweep.push({ ...recorded, recall: table.means(), abstained: none });
     }
     return {
       questions: cases.length,
@@ -131,6 +196,8 @@ export async function evalRetrieval(conversations: readonly LocomoConversation[]
         keyword_strategy: deps.keywordStrategy!,
       },
       mem: { ...mem.report(), abstained },
+      tuning: used,
+      sweep,
       baseline_fts5: baseline.report(),
       anchors: { dragon_dialog: Object.fromEntries(ks.filter((k) => String(k) in DRAGON).map((k) => [String(k), DRAGON[String(k)]!])) },
     };
@@ -143,10 +210,11 @@ export async function evalRetrieval(conversations: readonly LocomoConversation[]
 
 /**
  * The stack `mem` runs with this environment: the pgvector projection (PGlite under the scratch
- * root unless DATABASE_URL) over the environment's embedder (hash-768 by default).
+ * root unless DATABASE_URL) over the environment's embedder (hash-768 by default), cached under
+ * `embedCache` (the turns and the questions: a sweep asks each question again).
  */
-export function environmentVectorSide(env: NodeJS.ProcessEnv): RetrievalVectorSide {
-  const embedder = embedderFromEnv(env);
+export function environmentVectorSide(env: NodeJS.ProcessEnv, embedCache: string): RetrievalVectorSide {
+  const embedder = cachedEmbedder(embedderFromEnv(env), embedCache);
   return {
     projector: projectorPgvector({ embedder, env }),
     embedder,
@@ -179,4 +247,16 @@ class Scores {
     const ms = (x: number) => Math.round(x * 100) / 100;
     return { recall: this.overall.means(), per_category, latency_ms: { p50: ms(percentile(this.latencies, 50)), p95: ms(percentile(this.latencies, 95)) } };
   }
+}
+
+/** The sweep's settings, floors outer and weights inner; a bad floor is INVALID_INPUT naming --floor. */
+function sweepSettings(sweep: RetrievalSweep | undefined): { floor: Partial<RelevanceFloor>; weights: Partial<SignalWeights> }[] {
+  const floors = sweep?.floors ?? [];
+  const bad = floors.filter((f) => !Number.isFinite(f) || f < 0 || f > 1);
+  if (bad.length > 0) throw new MemError('INVALID_INPUT', `--floor: expected similarity floors from 0 to 1, got ${JSON.stringify(bad)}`, { field: 'floor' });
+  const weights = sweep?.weights ?? [];
+  if (floors.length === 0 && weights.length === 0) return [];
+  const floorSettings: Partial<RelevanceFloor>[] = floors.length > 0 ? floors.map((minSimilarity) => ({ minSimilarity })) : [{}];
+  const weightSettings: Partial<SignalWeights>[] = weights.length > 0 ? [...weights] : [{}];
+  return floorSettings.flatMap((floor) => weightSettings.map((w) => ({ floor, weights: w })));
 }

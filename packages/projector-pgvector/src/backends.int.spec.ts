@@ -68,7 +68,7 @@ describe('one projection on every backend', () => {
     expect(digests[2]).toEqual(digests[0]);
     expect(Object.keys(digests[0]!).sort()).toEqual(['failure_signature', 'memory_edge', 'memory_head', 'memory_node', 'memory_run', 'memory_supersede', 'memory_tombstone', 'memory_vector', 'projection_state']);
     // The read side answers the same on each.
-    const [query] = await embedder.embed(['413 Request Entity Too Large']);
+    const [query] = await embedder.embed(['413 Request Entity Too Large'], 'query');
     const answers = [];
     for (const options of [{ databaseUrl: null }, { pglite: shared.db }, { databaseUrl: wire.url }]) {
       const recall = await openVectorRecall({ ...options, stateDir: targets[answers.length]!.stateDir, expectEmbedder: embedder.name });

@@ -37,7 +37,7 @@ describe('recall_vectors: a function of the reachable projects alone', () => {
 
   /** recall_vectors as the read side calls it: 18 rows wanted, fewer than alpha's 30 live vectors, so the ANN path is open. */
   const recall = async (target: ProjectionTarget, projects: string[]) => {
-    const [query] = await embedder.embed(['kong memory']);
+    const [query] = await embedder.embed(['kong memory'], 'query');
     const schema = quoteIdent(sharedSchemaFor(target.stateDir));
     const result = await shared.db.query<{ exact: boolean; project: string; sha256: string; distance: number }>(
       `SELECT exact, project, sha256, distance FROM ${schema}.recall_vectors('text', $1::vector, $2::text[], ARRAY['L1', 'L2'], 18, 100, false) ORDER BY distance, sha256`,

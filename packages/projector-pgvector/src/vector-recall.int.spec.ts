@@ -86,6 +86,9 @@ describe('openVectorRecall', () => {
   });
 
   it('finds a memory by its symptom vector, and only symptom vectors answer the symptom kind', async () => {
+    // Texts and symptoms alike are stored, so they are embedded as documents (a prefixed model
+    // puts them apart from the questions matched against them).
+    expect(new Set(embedder.roles)).toEqual(new Set(['document']));
     const recall = await reader(target);
     const hits = await recall.recall('symptom', Float32Array.from([0, 0, 1]), { projects: ['demo'], levels: [...L12] }, 5);
     expect(hits).toEqual([{ project: 'demo', level: 'L1', sha256: sha('kong buffered the body'), distance: expect.closeTo(0, 6) }]);

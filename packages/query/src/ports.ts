@@ -4,5 +4,5 @@
  * only: the query package never opens a database or calls a model itself.
  */
 
-export type { Embedder, Reranker } from '@mem/embed';
+export type { EmbedRole, Embedder, Reranker } from '@mem/embed';
 export type { RecallLevel, VectorHit, VectorKind, VectorRecall } from '@mem/projector-pgvector';

@@ -199,6 +199,20 @@ describe('queryMemory: vector side', () => {
     expect(result.results[0]!.ranking.vector_text).not.toBeNull();
   });
 
+  it('records the floor and fusion weights it used, and embeds the question as a query', async () => {
+    const vectors = await fakeVectorRecall(store.items, ['demo']);
+    const embedder = fakeEmbedder();
+    const tuned = await queryMemory(
+      { text: 'why did requests over 10KB fail', projects: ['demo'] },
+      { items: store.items, vectors, embedder, floor: { minSimilarity: 0.55 }, weights: { vector_text: 0.25 } },
+    );
+    expect(tuned.recall.floor).toEqual({ minCoverage: 0.34, minKeyword: 1.5, minSimilarity: 0.55 });
+    expect(tuned.recall.weights).toEqual({ keyword: 1, vector_text: 0.25, vector_symptom: 1 });
+    expect(embedder.roles).toEqual(['query']);
+    const plain = await queryMemory({ text: 'kong', projects: ['demo'] }, { items: store.items });
+    expect(plain.recall).toMatchObject({ floor: { minCoverage: 0.34, minKeyword: 1.5, minSimilarity: 0.6 }, weights: { keyword: 1, vector_text: 1, vector_symptom: 1 } });
+  });
+
   it('a pasted error finds a memory written as prose through its symptom vector', async () => {
     const vectors = await fakeVectorRecall(store.items, ['demo'], { [M_PROSE]: '413 Request Entity Too Large' });
     const text = 'HTTP/1.1 413 Request Entity Too Large';

@@ -130,7 +130,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     results,
     abstained: results.length === 0,
     ...(results.length === 0 ? { reason: INSUFFICIENT_RECALL } : {}),
-    recall: { signals: ran, vector, rerank, terms, left_out: keyword.leftOut, projects, levels: resolved.levels, errors },
+    recall: { signals: ran, vector, rerank, terms, left_out: keyword.leftOut, projects, levels: resolved.levels, floor, weights, errors },
   };
 }
 

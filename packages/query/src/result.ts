@@ -1,3 +1,5 @@
+import type { RelevanceFloor } from './floor.js';
+import type { SignalWeights } from './fusion.js';
 import type { RecallLevel } from './ports.js';
 
 /** The recall signals a query fuses. */
@@ -91,6 +93,10 @@ export interface QueryResult {
     left_out: string[];
     projects: string[];
     levels: RecallLevel[];
+    /** The relevance floor this answer was cut at: the embedder's default, with any override (MEM_QUERY_FLOOR_*). */
+    floor: RelevanceFloor;
+    /** The fusion weights this answer was ranked by: the embedder's default, with any override (MEM_FUSION_WEIGHTS). */
+    weights: SignalWeights;
     /** Legs that failed and were left out: a thinner answer beats no answer (seed 001). */
     errors: { leg: 'vector' | 'rerank'; code: string; message: string }[];
   };

@@ -15,7 +15,7 @@ export interface VectorLists {
  */
 export async function recallVectors(vectors: VectorRecall, embedder: Embedder, text: string, filter: RecallFilter, depth: number): Promise<VectorLists> {
   if (filter.projects.length === 0) return { text: [], symptom: [] };
-  const [vector] = await embedder.embed([text]);
+  const [vector] = await embedder.embed([text], 'query');
   if (!vector || vector.length !== embedder.dims) {
     throw new MemError('MODEL_FAILED', `embedder ${embedder.name}: expected one vector of ${embedder.dims} dimensions, got ${vector ? vector.length : 'none'}`, {
       embedder: embedder.name,

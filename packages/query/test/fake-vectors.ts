@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ItemStore } from '@mem/projector-sqlite';
-import type { Embedder, RecallLevel, VectorHit, VectorKind, VectorRecall } from '../src/ports.js';
+import type { EmbedRole, Embedder, RecallLevel, VectorHit, VectorKind, VectorRecall } from '../src/ports.js';
 
 /*
  * Fakes of the vector side that honour its contract: an embedder hashing words into a small
@@ -14,13 +14,15 @@ const DIMS = 256;
 /** A similarity floor that suits the fake embedder: unrelated texts score well below it. */
 export const FAKE_MIN_SIMILARITY = 0.5;
 
-export function fakeEmbedder(name = 'fake-bag-of-words'): Embedder & { calls: number } {
+export function fakeEmbedder(name = 'fake-bag-of-words'): Embedder & { calls: number; roles: EmbedRole[] } {
   const embedder = {
     name,
     dims: DIMS,
     calls: 0,
-    embed: async (texts: readonly string[]) => {
+    roles: [] as EmbedRole[],
+    embed: async (texts: readonly string[], role: EmbedRole) => {
       embedder.calls += 1;
+      embedder.roles.push(role);
       return texts.map(embedOne);
     },
   };
@@ -58,7 +60,7 @@ export async function fakeVectorRecall(items: ItemStore, projects: readonly stri
   const entries: Entry[] = [];
   for (const project of projects) {
     for (const node of items.nodes({ project })) {
-      const [text, symptom] = await embedder.embed(symptoms[node.text] ? [node.text, symptoms[node.text]!] : [node.text]);
+      const [text, symptom] = await embedder.embed(symptoms[node.text] ? [node.text, symptoms[node.text]!] : [node.text], 'document');
       entries.push({ project, level: node.level, sha256: node.sha256, kind: 'text', vector: text! });
       if (symptom) entries.push({ project, level: node.level, sha256: node.sha256, kind: 'symptom', vector: symptom });
     }

@@ -14,7 +14,8 @@ export async function embedNodeTexts(embedder: Embedder, writes: readonly SeqWri
     if (write.statement === 'insertNode') for (const { text } of vectorTexts(write.params)) texts.add(text);
   }
   const list = [...texts];
-  const vectors = list.length > 0 ? await embedder.embed(list) : [];
+  // Text and symptom alike are what a query is matched against: documents, never queries.
+  const vectors = list.length > 0 ? await embedder.embed(list, 'document') : [];
   if (vectors.length !== list.length) {
     throw new MemError('MODEL_FAILED', `embedder ${embedder.name} returned ${vectors.length} vectors for ${list.length} texts`, { embedder: embedder.name });
   }

@@ -56,6 +56,8 @@ export const queryOutput = z.object({
     left_out: z.array(z.string()),
     projects: z.array(z.string()),
     levels: z.array(recallLevel),
+    floor: z.object({ minCoverage: z.number(), minKeyword: z.number(), minSimilarity: z.number() }),
+    weights: z.object({ keyword: z.number(), vector_text: z.number(), vector_symptom: z.number() }),
     errors: z.array(z.object({ leg: z.enum(['vector', 'rerank']), code: z.string(), message: z.string() })),
   }),
 });

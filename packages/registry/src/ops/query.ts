@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CITATION_EXCERPT_CHARS, CITATION_MODES, DEFAULT_CITATIONS, DEFAULT_LEVELS, DEFAULT_LIMIT, INSUFFICIENT_RECALL, MAX_LIMIT, RECALL_LEVELS, queryMemory } from '@mem/query';
+import { CITATION_EXCERPT_CHARS, CITATION_MODES, DEFAULT_CITATIONS, DEFAULT_LEVELS, DEFAULT_LIMIT, INSUFFICIENT_RECALL, MAX_LIMIT, RECALL_LEVELS, defaultFloor, defaultWeights, queryMemory, type QueryDeps } from '@mem/query';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { queryOutput, recallLevel } from './query-output.js';
@@ -54,7 +54,7 @@ export const query = defineOperation({
     for (const project of input.project ?? []) requireReach(caller, project);
     const view = await ctx.stores.fresh();
     const projects = input.project ? [...new Set(input.project)].sort() : await visibleProjects(ctx, caller, view);
-    if (projects.length === 0) return abstain(input.level ?? DEFAULT_LEVELS);
+    if (projects.length === 0) return abstain(input.level ?? DEFAULT_LEVELS, ctx.queryDeps ?? {});
     const answer: Answer = await queryMemory(
       { text: input.query, projects, citations: input.citations, ...(input.level ? { levels: input.level } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}) },
       { ...ctx.queryDeps, items: view.items },
@@ -64,11 +64,24 @@ export const query = defineOperation({
 });
 
 /** Nothing to search (the caller reaches no project): the same answer as nothing found. */
-function abstain(levels: readonly Answer['recall']['levels'][number][]): Answer {
+function abstain(levels: readonly Answer['recall']['levels'][number][], deps: Pick<QueryDeps, 'floor' | 'weights'>): Answer {
+  // Nothing ran (no reachable project): the keyword-only floor and weights, with the overrides a
+  // real answer would use, so every answer says what it would have been cut at.
   return {
     results: [],
     abstained: true,
     reason: INSUFFICIENT_RECALL,
-    recall: { signals: ['keyword'], vector: 'not configured', rerank: 'not configured', terms: [], left_out: [], projects: [], levels: [...levels], errors: [] },
+    recall: {
+      signals: ['keyword'],
+      vector: 'not configured',
+      rerank: 'not configured',
+      terms: [],
+      left_out: [],
+      projects: [],
+      levels: [...levels],
+      floor: { ...defaultFloor(null), ...deps.floor },
+      weights: { ...defaultWeights(null), ...deps.weights },
+      errors: [],
+    },
   };
 }

@@ -5,9 +5,11 @@ import {
   cycleOf,
   declaredEdges,
   edgeDrift,
+  exportedNames,
   importedEdges,
   importsOf,
   parseDrawnGraph,
+  readmeExports,
   renderGraph,
   sourceFiles,
   specifiersIn,
@@ -74,6 +76,19 @@ describe('architecture', () => {
     });
   }
 
+  for (const name of packages) {
+    it(`${name} has a README saying what it owns and does not do, naming only real exports`, () => {
+      const readme = readFileSync(join(packagesDir, name, 'README.md'), 'utf8');
+      expect(readme.split('\n')[0]).toBe(`# @mem/${name}`);
+      expect(readme).toMatch(/owns/i);
+      expect(readme).toMatch(/does not/i);
+      const named = readmeExports(readme);
+      expect(named, 'an **Exports:** line').not.toBeNull();
+      const exported = new Set(exportedNames(readFileSync(join(packagesDir, name, 'src', 'index.ts'), 'utf8')));
+      expect(named!.filter((export_) => !exported.has(export_))).toEqual([]);
+    });
+  }
+
   it('core depends on zod and nothing else', () => {
     const manifest = JSON.parse(readFileSync(join(packagesDir, 'core', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(['zod']);
@@ -108,6 +123,12 @@ describe('the edge check', () => {
   it('reads static, re-exported, side-effect and dynamic imports', () => {
     const text = "import { a } from '@mem/core';\nexport { b } from '@mem/log';\nimport '@mem/llm';\nconst c = await import('@mem/embed');\n";
     expect(specifiersIn(text)).toEqual(['@mem/core', '@mem/embed', '@mem/llm', '@mem/log']);
+  });
+
+  it('reads the export lists of an index.ts and the Exports line of a README', () => {
+    expect(exportedNames("export { a, type B } from './a.js';\nexport type {\n  C,\n  D as E,\n} from './c.js';\n")).toEqual(['B', 'C', 'E', 'a']);
+    expect(readmeExports('# x\n\n**Exports:** `a`, `B`.\n')).toEqual(['a', 'B']);
+    expect(readmeExports('# x\n')).toBeNull();
   });
 
   it('parses the mermaid block and refuses a line it cannot read', () => {

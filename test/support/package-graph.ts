@@ -138,3 +138,21 @@ export function importedEdges(packagesDir: string): Edge[] {
   }
   return [...edges].sort();
 }
+
+/** The names an index.ts exports through `export { … }` / `export type { … }` lists. */
+export function exportedNames(indexText: string): string[] {
+  const names = new Set<string>();
+  for (const list of indexText.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
+    for (const part of list[1]!.split(',')) {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim();
+      if (name !== '') names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+/** The backticked names on a README's `**Exports:**` line, or null when it has none. */
+export function readmeExports(readme: string): string[] | null {
+  const line = /^\*\*Exports:\*\*(.*)$/m.exec(readme);
+  return line ? [...line[1]!.matchAll(/`([^`]+)`/g)].map((match) => match[1]!) : null;
+}

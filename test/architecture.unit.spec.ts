@@ -1,34 +1,29 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  cycleOf,
+  declaredEdges,
+  edgeDrift,
+  exportedNames,
+  importedEdges,
+  importsOf,
+  parseDrawnGraph,
+  readmeExports,
+  renderGraph,
+  sourceFiles,
+  specifiersIn,
+  workspacePackages,
+  workspaceTarget,
+} from './support/package-graph.js';
 
 /*
- * The tree shows the authority model (STYLE "Shape"): arrows point one way,
- * core ← log ← engine ← (writers, projectors, query) ← (cli, server).
- * Each package lists the workspace packages it may import; a new package must be added
- * here on purpose. Third-party libraries the user chose live in exactly one package.
+ * The tree shows the authority model (STYLE "Shape"): arrows point one way. The allow-list of
+ * package → package edges is the graph drawn in packages/README.md; it must equal what every
+ * package.json declares and what the sources import — no edge more, no edge less — so a new
+ * arrow is drawn on purpose, and the drawing cannot rot. Third-party libraries the user chose
+ * live in exactly one package.
  */
-const ALLOWED: Record<string, readonly string[]> = {
-  core: [],
-  log: ['core'],
-  engine: ['core', 'log'],
-  chunk: ['core'],
-  sources: ['core', 'chunk'],
-  llm: ['core'],
-  'projector-sqlite': ['core', 'engine'],
-  'projector-vault': ['core', 'engine'],
-  extractor: ['core', 'chunk', 'llm'],
-  embed: ['core', 'llm'],
-  'projector-pgvector': ['core', 'engine', 'embed'],
-  ingest: ['core', 'chunk', 'engine', 'extractor', 'llm', 'projector-sqlite', 'sources'],
-  query: ['core', 'embed', 'projector-sqlite', 'projector-pgvector'],
-  eval: ['core', 'chunk', 'extractor', 'engine', 'embed', 'projector-sqlite', 'projector-pgvector', 'query'],
-  registry: ['core', 'chunk', 'engine', 'log', 'sources', 'ingest', 'projector-sqlite', 'projector-vault', 'query'],
-  server: ['core', 'registry'],
-  mcp: ['core', 'registry'],
-  cli: ['core', 'log', 'engine', 'chunk', 'sources', 'extractor', 'ingest', 'eval', 'llm', 'projector-sqlite', 'projector-vault', 'query', 'registry', 'server', 'mcp', 'embed', 'projector-pgvector'],
-};
-
 const EXCLUSIVE: Record<string, string> = {
   'better-sqlite3': 'projector-sqlite',
   'gray-matter': 'projector-vault',
@@ -45,44 +40,33 @@ const EXCLUSIVE: Record<string, string> = {
 
 const root = join(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.ts$/.test(entry) && !/\.spec\.ts$/.test(entry) && !/\.d\.ts$/.test(entry)) out.push(path);
-  }
-  return out;
-}
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specifiers = new Set<string>();
-  for (const match of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
-    specifiers.add((match[1] ?? match[2])!);
-  }
-  return [...specifiers];
-}
-
-const packages = readdirSync(packagesDir).filter((name) => statSync(join(packagesDir, name)).isDirectory()).sort();
+const packages = workspacePackages(packagesDir);
+const drawing = parseDrawnGraph(readFileSync(join(packagesDir, 'README.md'), 'utf8'));
 
 describe('architecture', () => {
-  it('every package is placed in the dependency map', () => {
-    expect(packages.filter((name) => !(name in ALLOWED))).toEqual([]);
+  it('packages/README.md draws every package and no other', () => {
+    expect(drawing.nodes).toEqual(packages);
+  });
+
+  it('packages/README.md draws exactly the edges package.json declares (the block is generated from them)', () => {
+    const block = /^```mermaid\n[\s\S]*?^```$/m.exec(readFileSync(join(packagesDir, 'README.md'), 'utf8'))![0];
+    expect(block).toEqual(renderGraph(declaredEdges(packagesDir)));
+  });
+
+  it('drawn, declared and imported edges agree', () => {
+    expect(edgeDrift({ drawn: drawing.edges, declared: declaredEdges(packagesDir), imported: importedEdges(packagesDir) })).toEqual([]);
+  });
+
+  it('the arrows point one way', () => {
+    expect(cycleOf(drawing.edges)).toBeNull();
   });
 
   for (const name of packages) {
-    it(`${name} imports only what its layer allows`, () => {
+    it(`${name} uses only the libraries it owns among the exclusive ones`, () => {
       const wrong: string[] = [];
       for (const file of sourceFiles(join(packagesDir, name, 'src'))) {
         for (const specifier of importsOf(file)) {
-          if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
-          if (specifier.startsWith('@mem/')) {
-            const target = specifier.slice('@mem/'.length).split('/')[0]!;
-            if (!(ALLOWED[name] ?? []).includes(target)) wrong.push(`${relative(root, file)} → ${specifier}`);
-            continue;
-          }
+          if (specifier.startsWith('.') || specifier.startsWith('node:') || workspaceTarget(specifier) !== null) continue;
           const library = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
           const owner = EXCLUSIVE[library];
           if (owner !== undefined && owner !== name) wrong.push(`${relative(root, file)} → ${library} (only ${owner} may use it)`);
@@ -90,20 +74,66 @@ describe('architecture', () => {
       }
       expect(wrong).toEqual([]);
     });
+  }
 
-    it(`${name} declares the workspace packages it imports, and no others`, () => {
-      const manifest = JSON.parse(readFileSync(join(packagesDir, name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-      const declared = Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@mem/')).map((d) => d.slice(5)).sort();
-      const used = new Set<string>();
-      for (const file of sourceFiles(join(packagesDir, name, 'src'))) {
-        for (const specifier of importsOf(file)) if (specifier.startsWith('@mem/')) used.add(specifier.slice(5).split('/')[0]!);
-      }
-      expect(declared).toEqual([...used].sort());
+  for (const name of packages) {
+    it(`${name} has a README saying what it owns and does not do, naming only real exports`, () => {
+      const readme = readFileSync(join(packagesDir, name, 'README.md'), 'utf8');
+      expect(readme.split('\n')[0]).toBe(`# @mem/${name}`);
+      expect(readme).toMatch(/owns/i);
+      expect(readme).toMatch(/does not/i);
+      const named = readmeExports(readme);
+      expect(named, 'an **Exports:** line').not.toBeNull();
+      const exported = new Set(exportedNames(readFileSync(join(packagesDir, name, 'src', 'index.ts'), 'utf8')));
+      expect(named!.filter((export_) => !exported.has(export_))).toEqual([]);
     });
   }
 
   it('core depends on zod and nothing else', () => {
     const manifest = JSON.parse(readFileSync(join(packagesDir, 'core', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(['zod']);
+  });
+});
+
+describe('the edge check', () => {
+  const agreed = { drawn: ['log --> core' as const], declared: ['log --> core' as const], imported: ['log --> core' as const] };
+
+  it('accepts a graph on which all three agree', () => {
+    expect(edgeDrift(agreed)).toEqual([]);
+  });
+
+  it('refuses an import of an undeclared workspace package', () => {
+    expect(edgeDrift({ ...agreed, imported: ['log --> core', 'log --> engine'] })).toEqual(['log --> engine: imported but not declared in package.json']);
+  });
+
+  it('refuses a declared dependency never imported', () => {
+    expect(edgeDrift({ ...agreed, drawn: ['log --> core', 'log --> llm'], declared: ['log --> core', 'log --> llm'] })).toEqual(['log --> llm: declared in package.json but never imported']);
+  });
+
+  it('refuses an edge drawn but not declared, and one declared but not drawn', () => {
+    expect(edgeDrift({ ...agreed, drawn: ['log --> core', 'server --> log'] })).toEqual(['server --> log: drawn in packages/README.md but not declared in package.json']);
+    expect(edgeDrift({ ...agreed, drawn: [] })).toEqual(['log --> core: declared in package.json but not drawn in packages/README.md']);
+  });
+
+  it('finds a cycle', () => {
+    expect(cycleOf(['log --> core', 'core --> engine', 'engine --> log'])).toEqual(['core', 'engine', 'log', 'core']);
+    expect(cycleOf(['engine --> log', 'log --> core'])).toBeNull();
+  });
+
+  it('reads static, re-exported, side-effect and dynamic imports', () => {
+    const text = "import { a } from '@mem/core';\nexport { b } from '@mem/log';\nimport '@mem/llm';\nconst c = await import('@mem/embed');\n";
+    expect(specifiersIn(text)).toEqual(['@mem/core', '@mem/embed', '@mem/llm', '@mem/log']);
+  });
+
+  it('reads the export lists of an index.ts and the Exports line of a README', () => {
+    expect(exportedNames("export { a, type B } from './a.js';\nexport type {\n  C,\n  D as E,\n} from './c.js';\n")).toEqual(['B', 'C', 'E', 'a']);
+    expect(readmeExports('# x\n\n**Exports:** `a`, `B`.\n')).toEqual(['a', 'B']);
+    expect(readmeExports('# x\n')).toBeNull();
+  });
+
+  it('parses the mermaid block and refuses a line it cannot read', () => {
+    expect(parseDrawnGraph('x\n```mermaid\ngraph BT\n  log --> core\n  cli\n```\n')).toEqual({ nodes: ['cli', 'core', 'log'], edges: ['log --> core'] });
+    expect(() => parseDrawnGraph('```mermaid\ngraph BT\n  log -.-> core\n```\n')).toThrow(/not an edge/);
+    expect(() => parseDrawnGraph('no drawing')).toThrow(/exactly one/);
   });
 });

@@ -8,7 +8,7 @@ import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, readFileSync, 
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventLog } from '../../packages/log/dist/index.js';
-import { idsInLog, runCrashDrill } from '../../packages/log/test-fixtures/crash-drill.mjs';
+import { drillSeed, idsInLog, runCrashDrill } from '../../packages/log/test-fixtures/crash-drill.mjs';
 
 const BATCHES = Number(process.env.BENCH_LOG_BATCHES ?? 200);
 const BATCH_SIZE = 100;
@@ -120,8 +120,9 @@ async function readAndVerify() {
 async function crashDrill() {
   const dir = join(root, 'drill', 'log');
   const parallel = Math.max(2, Math.min(4, availableParallelism()));
+  const seed = drillSeed();
   const start = Date.now();
-  const acked = await runCrashDrill({ dir, project: 'drill', kills: KILLS, parallel, maxDelayMs: 20, maxBatch: 8, maxPad: 200_000, env: { MEM_LOG_SEGMENT_BYTES: String(4 * 1024 * 1024) } });
+  const acked = await runCrashDrill({ dir, project: 'drill', seed, kills: KILLS, parallel, maxDelayMs: 20, maxBatch: 8, maxPad: 200_000, env: { MEM_LOG_SEGMENT_BYTES: String(4 * 1024 * 1024) } });
   const seconds = (Date.now() - start) / 1000;
   const log = new EventLog({ dir });
   const { counts, recoveries, events } = await idsInLog(log, 'drill');
@@ -129,7 +130,7 @@ async function crashDrill() {
   const duplicates = [...counts.values()].filter((c) => c > 1).length;
   const verified = await log.verify('drill');
   const segments = readdirSync(join(dir, 'drill')).length;
-  console.log(`crash drill: ${KILLS} SIGKILLs (${parallel} in parallel) in ${fmt(seconds, 1)} s`);
+  console.log(`crash drill (seed ${seed}, replay with MEM_DRILL_SEED): ${KILLS} SIGKILLs (${parallel} in parallel) in ${fmt(seconds, 1)} s`);
   console.log(`  acknowledged ${fmt(acked.size)}, in log ${fmt(events)} events (${recoveries} recovery), segments ${segments}`);
   console.log(`  lost acknowledged ${lost} (must be 0), duplicates ${duplicates} (must be 0), verify ok=${verified.ok}`);
 }

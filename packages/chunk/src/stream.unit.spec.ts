@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Chunk } from './chunk.js';
 import { packRecords } from './packer.js';
 import { chunkPolicy } from './policy.js';
@@ -8,6 +7,18 @@ import type { SourceRecord } from './record.js';
 import { chunks } from './stream.js';
 import { charTokenizer } from './testing/char-tokenizer.js';
 import { record, recordStream, streamOf } from './testing/records.js';
+
+// The global setTimeout, which the timer tests fake (as they fake the idle timer in stream.ts).
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Runs `consume` on fake timers, advancing the clock until every timer has fired. */
+async function onFakeTimers<T>(consume: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers();
+  const done = consume();
+  await vi.runAllTimersAsync();
+  return done;
+}
+afterEach(() => vi.useRealTimers());
 
 async function collect(source: AsyncIterable<Chunk>): Promise<Chunk[]> {
   const out: Chunk[] = [];
@@ -39,7 +50,9 @@ describe('chunks', () => {
 
   it('with flush "tokens", holds a partial chunk until the end of the stream', async () => {
     const log: string[] = [];
-    for await (const c of chunks(slowTail(150, log), chunkPolicy({ maxTokens: 1000 }), charTokenizer)) log.push(`chunk ${c.records.length}`);
+    await onFakeTimers(async () => {
+      for await (const c of chunks(slowTail(150, log), chunkPolicy({ maxTokens: 1000 }), charTokenizer)) log.push(`chunk ${c.records.length}`);
+    });
     expect(log).toEqual(['yield a', 'yield b', 'yield c', 'chunk 3']);
   });
 
@@ -47,10 +60,12 @@ describe('chunks', () => {
     const log: string[] = [];
     const policy = chunkPolicy({ maxTokens: 1000, flush: { kind: 'idle', ms: 20 } });
     const out: Chunk[] = [];
-    for await (const c of chunks(slowTail(400, log), policy, charTokenizer)) {
-      log.push(`chunk ${c.records.map((r) => r.ordinal).join(',')}`);
-      out.push(c);
-    }
+    await onFakeTimers(async () => {
+      for await (const c of chunks(slowTail(400, log), policy, charTokenizer)) {
+        log.push(`chunk ${c.records.map((r) => r.ordinal).join(',')}`);
+        out.push(c);
+      }
+    });
     expect(log).toEqual(['yield a', 'yield b', 'chunk 0,1', 'yield c', 'chunk 2']);
     expect(out.map((c) => [c.index, c.span])).toEqual([
       [1, [0, 2]],
@@ -64,10 +79,12 @@ describe('chunks', () => {
     }
     const policy = chunkPolicy({ maxTokens: 60, flush: { kind: 'idle', ms: 10 } });
     const sizes: number[] = [];
-    for await (const c of chunks(steady(), policy, charTokenizer)) {
-      sizes.push(c.records.length);
-      await sleep(50); // a slow gate call
-    }
+    await onFakeTimers(async () => {
+      for await (const c of chunks(steady(), policy, charTokenizer)) {
+        sizes.push(c.records.length);
+        await sleep(50); // a slow gate call
+      }
+    });
     expect(sizes).toEqual([2, 2]);
   });
 

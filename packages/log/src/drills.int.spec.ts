@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-// Shared with test/bench/log.bench.mjs: the children import packages/log/dist.
-import { idsInLog, runCrashDrill, runWriters } from '../test-fixtures/crash-drill.mjs';
+// Shared with test/bench/log.bench.mjs: the children import packages/log/dist, which `npm test`'s
+// `tsc -b` builds; the drill refuses to start (NOT_FOUND, naming the file) when it is missing.
+import { assertBuilt, drillSeed, idsInLog, runCrashDrill, runWriters } from '../test-fixtures/crash-drill.mjs';
 import { tempLogDir } from '../test-fixtures/temp-log.js';
 import { EventLog } from './event-log.js';
 
@@ -13,31 +11,30 @@ const ROTATE = { MEM_LOG_SEGMENT_BYTES: String(256 * 1024) };
 const KILLS = 200;
 // Child start-up (node + zod) dominates the drill; more lanes only help with more cores.
 const LANES = Math.max(2, Math.min(4, availableParallelism()));
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+// One seed for every random choice of the drill; it is in the test's title and every failure.
+const SEED = drillSeed();
+const replay = `replay: MEM_DRILL_SEED=${SEED} npx vitest run packages/log/src/drills.int.spec.ts`;
 let temp: ReturnType<typeof tempLogDir>;
 
-// Child processes run the built package: build it so they never test a stale dist.
-beforeAll(() => {
-  execFileSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'packages/log'], { cwd: repoRoot, stdio: 'inherit' });
-}, 120_000);
+beforeAll(() => assertBuilt());
 beforeEach(() => (temp = tempLogDir()));
 afterEach(() => temp.cleanup());
 
 describe('real processes', () => {
   it(
-    `crash drill: ${KILLS} SIGKILLs at random moments lose no acknowledged event and duplicate none`,
+    `crash drill (seed ${SEED}): ${KILLS} SIGKILLs at random moments lose no acknowledged event and duplicate none`,
     async () => {
-      const acked: Set<string> = await runCrashDrill({ dir: temp.dir, project: 'drill', kills: KILLS, parallel: LANES, maxDelayMs: 20, env: ROTATE });
+      const acked: Set<string> = await runCrashDrill({ dir: temp.dir, project: 'drill', seed: SEED, kills: KILLS, parallel: LANES, maxDelayMs: 20, env: ROTATE });
       const log = new EventLog({ dir: temp.dir });
       // read() checks seq contiguity and every prev on the way.
       const { counts, events } = await idsInLog(log, 'drill');
-      expect(acked.size).toBeGreaterThan(200);
-      expect([...acked].filter((id) => counts.get(id) !== 1)).toEqual([]);
-      expect([...counts].filter(([, count]) => count > 1)).toEqual([]);
+      expect(acked.size, replay).toBeGreaterThan(200);
+      expect([...acked].filter((id) => counts.get(id) !== 1), replay).toEqual([]);
+      expect([...counts].filter(([, count]) => count > 1), replay).toEqual([]);
       const verified = await log.verify('drill');
-      expect(verified).toMatchObject({ ok: true, events });
-      expect(verified.head.seq).toBe(events);
-      expect(verified.segments).toBeGreaterThan(1);
+      expect(verified, replay).toMatchObject({ ok: true, events });
+      expect(verified.head.seq, replay).toBe(events);
+      expect(verified.segments, replay).toBeGreaterThan(1);
     },
     240_000,
   );

@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withKeyedMutex } from './mutex.js';
 
+// Each task holds the mutex across a timer, so a second task could overlap it if the mutex let it.
+// Fake timers: the test advances the clock instead of sleeping.
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
 
 describe('withKeyedMutex', () => {
   it('runs calls with one key one at a time, in call order, even when one fails', async () => {
@@ -18,14 +22,16 @@ describe('withKeyedMutex', () => {
         if (fail) throw new Error(name);
         return name;
       });
-    const results = await Promise.allSettled([task('a'), task('b', true), task('c')]);
+    const settled = Promise.allSettled([task('a'), task('b', true), task('c')]);
+    await vi.runAllTimersAsync();
+    const results = await settled;
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(trace).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });
 
   it('lets different keys run side by side', async () => {
     const trace: string[] = [];
-    await Promise.all(
+    const both = Promise.all(
       ['x', 'y'].map((key) =>
         withKeyedMutex(key, async () => {
           trace.push(`start ${key}`);
@@ -34,6 +40,8 @@ describe('withKeyedMutex', () => {
         }),
       ),
     );
+    await vi.runAllTimersAsync();
+    await both;
     expect(trace.slice(0, 2).sort()).toEqual(['start x', 'start y']);
   });
 });

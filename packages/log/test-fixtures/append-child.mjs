@@ -1,15 +1,18 @@
 // Child process for the log's crash and concurrency drills; not a test file (vitest collects
-// only src/**/*.spec.ts). It imports the BUILT package: run `npx tsc -b packages/log` first.
+// only src/**/*.spec.ts). It imports the BUILT packages: run `npx tsc -b` first.
 //
-//   node append-child.mjs <logDir> <project> <tag> <appends|forever> [maxBatch] [maxPad]
+//   node append-child.mjs <logDir> <project> <tag> <appends|forever> [maxBatch] [maxPad] [seed]
 //
+// Batch sizes and paddings come from `seed` (core's seededRandom), so a drill run replays.
 // Appends tombstones whose reason starts with a unique id `<tag>-<n>`, and prints
 // `ack <id> <id> ...` to stdout only after append() resolved (after fsync). A parent that
 // SIGKILLs this process may therefore trust every complete `ack` line it received.
 import { writeSync } from 'node:fs';
+import { seededRandom } from '@mem/core';
 import { EventLog } from '../dist/index.js';
 
-const [dir, project, tag, count = 'forever', maxBatch = '1', maxPad = '0'] = process.argv.slice(2);
+const [dir, project, tag, count = 'forever', maxBatch = '1', maxPad = '0', seed = '0'] = process.argv.slice(2);
+const random = seededRandom(Number(seed));
 const log = new EventLog({ dir, segmentBytes: Number(process.env.MEM_LOG_SEGMENT_BYTES ?? 64 * 1024 * 1024) });
 const limit = count === 'forever' ? Infinity : Number(count);
 const target = 'f'.repeat(64);
@@ -17,13 +20,13 @@ const writer = { kind: 'test', principal: tag };
 
 writeSync(1, 'ready\n');
 for (let n = 0; n < limit; ) {
-  const size = 1 + Math.floor(Math.random() * Number(maxBatch));
+  const size = 1 + Math.floor(random() * Number(maxBatch));
   const ids = [];
   const payloads = [];
   for (let i = 0; i < size && n < limit; i += 1, n += 1) {
     const id = `${tag}-${n}`;
     // Occasional padding makes a batch span many pages, so a kill can land inside write().
-    const pad = Math.random() < 0.2 ? 'x'.repeat(Math.floor(Math.random() * Number(maxPad))) : '';
+    const pad = random() < 0.2 ? 'x'.repeat(Math.floor(random() * Number(maxPad))) : '';
     ids.push(id);
     payloads.push({ type: 'tombstone', target, reason: pad ? `${id} ${pad}` : id });
   }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -105,6 +105,56 @@ describe('mem log show, rebuild, verify', () => {
     expect(mem(['rebuild', '--from-log']).code).toBe(0);
     expect(readFileSync(join(root, '.mem', 'items.sqlite')).equals(before)).toBe(true);
     expect(readFileSync(join(root, 'vault', 'demo', 'index.md')).equals(note)).toBe(true);
+  });
+});
+
+describe('projection settings live in the log', () => {
+  const evidenceDir = () => join(root, 'vault', 'demo', 'evidence');
+
+  beforeEach(() => {
+    expect(mem(['log', 'append', '--project', 'demo', '--file', sample]).code).toBe(0);
+  });
+
+  it('rebuilds evidence notes from the log alone after .mem/ and the vault are dropped', () => {
+    expect(mem(['rebuild', '--from-log', '--emit-evidence-notes']).code).toBe(0);
+    const notes = readdirSync(evidenceDir()).sort();
+    expect(notes.length).toBeGreaterThan(0);
+    const settings = mem(['log', 'show', '--project', '_system']).stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(settings.map((e) => e.type)).toEqual(['projection_settings_set']);
+    rmSync(join(root, '.mem'), { recursive: true, force: true });
+    rmSync(join(root, 'vault'), { recursive: true, force: true });
+    expect(mem(['rebuild', '--from-log']).code).toBe(0);
+    expect(readdirSync(evidenceDir()).sort()).toEqual(notes);
+    expect(mem(['verify']).code).toBe(0);
+  });
+
+  it('appends a settings event only when the setting changes, and --no-emit-evidence-notes turns it off', () => {
+    expect(mem(['rebuild', '--from-log', '--emit-evidence-notes']).code).toBe(0);
+    expect(mem(['rebuild', '--from-log', '--emit-evidence-notes']).code).toBe(0);
+    expect(mem(['rebuild', '--from-log', '--no-emit-evidence-notes']).code).toBe(0);
+    expect(existsSync(evidenceDir())).toBe(false);
+    const events = mem(['log', 'show', '--project', '_system']).stdout.trim().split('\n').map((line) => JSON.parse(line) as { emit_evidence_notes: boolean });
+    expect(events.map((e) => e.emit_evidence_notes)).toEqual([true, false]);
+  });
+
+  it('ignores a leftover vault/.mem-settings.json with a one-line warning naming the flag', () => {
+    writeFileSync(join(root, 'vault', '.mem-settings.json'), '{"emitEvidenceNotes":true}\n');
+    const result = mem(['rebuild', '--from-log']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/\.mem-settings\.json is no longer read.*mem rebuild --from-log --emit-evidence-notes/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(evidenceDir())).toBe(false);
+  });
+
+  it('refuses a settings event with a bad value, or outside _system, and appends nothing', () => {
+    const bad = mem(['log', 'append', '--project', '_system', '--json'], '{"type":"projection_settings_set","emit_evidence_notes":"yes"}\n');
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stderr).error).toMatchObject({ code: 'INVALID_EVENT' });
+    const elsewhere = mem(['log', 'append', '--project', 'demo', '--json'], '{"type":"projection_settings_set","emit_evidence_notes":true}\n');
+    expect(elsewhere.code).toBe(1);
+    expect(JSON.parse(elsewhere.stderr).error).toMatchObject({ code: 'INVALID_INPUT', details: { project: 'demo' } });
+    expect(existsSync(join(root, 'log', '_system'))).toBe(false);
+    expect(mem(['log', 'show', '--project', 'demo']).stdout.trim().split('\n')).toHaveLength(21);
   });
 });
 

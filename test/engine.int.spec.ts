@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -116,9 +116,10 @@ describe('engine', () => {
     const [first, second] = Object.keys(logs!).sort();
     await engine.append(first!, logs![first!]!, { kind: 'test' });
     // Another process turns evidence notes on: the vault projector resets on its next open.
-    writeFileSync(join(engine.paths.vaultDir, '.mem-settings.json'), '{"emitEvidenceNotes":true}\n');
+    await new Engine({ root: engine.paths.root, projectors: [] }).rebuild({ projection: { emitEvidenceNotes: true }, writer: { kind: 'test' } });
     await engine.append(second!, logs![second!]!, { kind: 'test' });
     expect(readdirSync(engine.paths.vaultDir).filter((d) => !d.startsWith('.')).sort()).toEqual([first, second]);
+    expect(readdirSync(join(engine.paths.vaultDir, first!))).toContain('evidence');
     expect((await engine.verify()).ok).toBe(true);
   });
 

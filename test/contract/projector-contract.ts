@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasErrorCode, isMemError, type LogEvent } from '@mem/core';
+import { SYSTEM_PROJECT, hasErrorCode, isMemError, type LogEvent } from '@mem/core';
 import type { ProjectionOptions, ProjectionTarget, Projector } from '@mem/engine';
 import { projectLogs, splits } from '../support/arbitraries.js';
 import { chainEvents, type ChainedEvent } from '../support/events.js';
@@ -66,9 +66,11 @@ export function projectorContract(name: string, make: () => Projector, contract:
     it('incremental application in random splits and interleavings equals one rebuild, byte for byte', async () => {
       await fc.assert(
         fc.asyncProperty(
-          projectLogs(2).chain((payloads) => {
+          fc.tuple(projectLogs(2), fc.array(fc.boolean(), { minLength: 1, maxLength: 3 })).chain(([payloads, settings]) => {
             const logs: Record<string, ChainedEvent[]> = {};
             for (const [project, list] of Object.entries(payloads)) logs[project] = chainEvents(project, list);
+            // Settings events travel in `_system` beside the projects: every projector accepts them in any split.
+            logs[SYSTEM_PROJECT] = chainEvents(SYSTEM_PROJECT, settings.map((on) => ({ type: 'projection_settings_set' as const, emit_evidence_notes: on })));
             const projects = Object.keys(logs).sort();
             return fc.record({
               logs: fc.constant(logs),

@@ -1,4 +1,4 @@
-import { Engine, resolveDataRoot } from '@mem/engine';
+import { Engine, leftoverSettingsFile, resolveDataRoot } from '@mem/engine';
 import { projectorPgvector } from '@mem/projector-pgvector';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
@@ -18,7 +18,12 @@ export interface GlobalOptions {
  */
 export function openEngine(io: CliIO, globals: GlobalOptions): Engine {
   const { root } = resolveDataRoot(globals.root, io.env, io.cwd);
-  return new Engine({ root, projectors: [projectorSqlite, projectorVault, projectorPgvector({ env: io.env })] });
+  const engine = new Engine({ root, projectors: [projectorSqlite, projectorVault, projectorPgvector({ env: io.env })] });
+  const leftover = leftoverSettingsFile(engine.paths.vaultDir);
+  if (leftover) {
+    io.stderr.write(`warning: ${leftover} is no longer read (projection settings live in the log); to keep evidence notes run \`mem rebuild --from-log --emit-evidence-notes\` once, then delete the file\n`);
+  }
+  return engine;
 }
 
 /**

@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { MemError, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
+import { MemError, SYSTEM_PROJECT, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
 import { withFileLock, type AppendResult, type EventLog } from '@mem/log';
 import { assertAppendProvenance, type AppendInput } from './append-provenance.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
-import { readProjectionOptions, writeProjectionOptions } from './options.js';
+import { DEFAULT_PROJECTION_OPTIONS, ProjectionSettings, assertSettingsInSystem, settingsChange } from './projection-settings.js';
 import type { ProjectionOptions, ProjectionPosition, ProjectionTarget, Projector } from './projector.js';
 import { furthestHead, readRecordedHead, writeRecordedHead } from './recorded-heads.js';
 import { dataRootAt, type DataRoot } from './root.js';
@@ -17,7 +17,7 @@ export interface EngineOptions {
   root: string;
   /** The projections this engine keeps caught up, in the order they are applied. */
   projectors: readonly Projector[];
-  /** Fixes the projection options instead of reading the vault's settings (scratch roots, tests). */
+  /** Fixes the projection options instead of reading them from the `_system` log (scratch roots, tests). */
   projection?: ProjectionOptions;
   /** Segment size of new log segments (tests use tiny ones). */
   segmentBytes?: number;
@@ -28,8 +28,10 @@ export interface RebuildOptions {
   project?: string;
   /** Only these projectors by name (default: all). */
   only?: readonly string[];
-  /** New projection options, remembered for later catch-ups. */
+  /** New projection options: appended to `_system` (by `writer`) when they change what it holds, then rebuilt under. */
   projection?: ProjectionOptions;
+  /** Who appends a settings change (default: the CLI). */
+  writer?: Writer;
 }
 
 export interface RebuildReport extends CatchUpReport {
@@ -47,7 +49,8 @@ export class Engine {
   /** The log, guarded: an append refuses (CHAIN_BROKEN) when the tail disagrees with the head the projections recorded. */
   readonly log: EventLog;
   private readonly projectors: readonly Projector[];
-  private options: ProjectionOptions;
+  private options: ProjectionOptions = { ...DEFAULT_PROJECTION_OPTIONS };
+  private readonly settings: ProjectionSettings;
 
   private readonly fixedOptions: ProjectionOptions | undefined;
   /** A catch-up waiting for the projection lock that has not read the log yet (see catchUp). */
@@ -60,7 +63,7 @@ export class Engine {
     this.projectors = options.projectors;
     this.log = new GuardedEventLog({ dir: this.paths.logDir, ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}) }, this.paths.stateDir);
     this.fixedOptions = options.projection;
-    this.options = options.projection ?? readProjectionOptions(this.paths.vaultDir);
+    this.settings = new ProjectionSettings(this.log);
   }
 
   /** Where the live projections are written. */
@@ -68,9 +71,9 @@ export class Engine {
     return { stateDir: this.paths.stateDir, vaultDir: this.paths.vaultDir, options: this.options };
   }
 
-  /** Re-reads the vault's settings: another process may have changed them by a rebuild. */
-  private refreshOptions(): void {
-    this.options = this.fixedOptions ?? readProjectionOptions(this.paths.vaultDir);
+  /** Re-reads the settings `_system` holds: another process may have changed them since. */
+  private async refreshOptions(): Promise<void> {
+    this.options = this.fixedOptions ?? (await this.settings.read());
   }
 
   projectorNames(): string[] {
@@ -85,6 +88,7 @@ export class Engine {
    */
   async append(project: string, payloads: readonly unknown[], writer: Writer, input: AppendInput = {}): Promise<AppendResult> {
     assertProjectName(project);
+    assertSettingsInSystem(project, payloads);
     // Trigger: concurrent appends of this process. Why: the provenance check reads the log
     // before the append, so a batch's check must see every batch this process queued before it
     // (a memory whose evidence is still in flight would be refused). Outcome: check and append
@@ -186,19 +190,19 @@ export class Engine {
     if (options.project !== undefined) assertProjectName(options.project);
     return this.withProjectionLock(async () => {
       await this.checkBackends(selected);
-      const previous = this.options;
-      if (options.projection) this.options = { ...this.options, ...options.projection };
-      try {
-        for (const projector of selected) await guard(projector, 'reset', () => projector.reset(this.target, options.project));
-        const projects = options.project !== undefined ? [options.project] : await this.log.projects();
-        const report = await this.catchUpLocked(projects, selected);
-        // Settings are kept only once a rebuild under them has succeeded.
-        if (options.projection && !this.fixedOptions) writeProjectionOptions(this.paths.vaultDir, this.options);
-        return { ...report, projectors: selected.map((p) => p.name), projects };
-      } catch (error) {
-        this.options = previous;
-        throw error;
+      // The log is the only input: a new setting is appended before the replay that uses it, so
+      // a rebuild that fails half-way is finished by the next catch-up under the same setting.
+      const change = options.projection && !this.fixedOptions ? settingsChange(await this.settings.read(), options.projection) : null;
+      if (change) {
+        await this.log.append(SYSTEM_PROJECT, [change], options.writer ?? { kind: 'cli' });
+        await this.refreshOptions();
+      } else if (options.projection && this.fixedOptions) {
+        this.options = { ...this.options, ...options.projection };
       }
+      for (const projector of selected) await guard(projector, 'reset', () => projector.reset(this.target, options.project));
+      const projects = options.project !== undefined ? [options.project] : await this.log.projects();
+      const report = await this.catchUpLocked(projects, selected);
+      return { ...report, projectors: selected.map((p) => p.name), projects };
     });
   }
 
@@ -335,7 +339,7 @@ export class Engine {
 
   private withProjectionLock<T>(fn: () => Promise<T>): Promise<T> {
     return withFileLock(join(this.paths.stateDir, 'projections.lock'), async () => {
-      this.refreshOptions();
+      await this.refreshOptions();
       return fn();
     });
   }

@@ -14,5 +14,5 @@ export type { ParityDifference } from './parity.js';
 export type { ProvenanceProblem } from './provenance.js';
 export { ProvenanceCheck } from './provenance.js';
 export { dataRootAt, resolveDataRoot, type DataRoot } from './root.js';
-export { readProjectionOptions } from './options.js';
+export { leftoverSettingsFile } from './projection-settings.js';
 export { checkBatch, checkStart } from './batch-checks.js';

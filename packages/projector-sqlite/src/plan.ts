@@ -41,6 +41,9 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       return [{ statement: 'acceptIngest', params: acceptIngest(event) }];
     case 'ingest_finished':
       return [{ statement: 'finishIngest', params: finishIngest(event) }];
+    case 'projection_settings_set':
+      // A setting shapes other projections (the vault); the item store is the same under any.
+      return [];
     default:
       return unknownType(event);
   }

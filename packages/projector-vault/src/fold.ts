@@ -162,6 +162,9 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
     case 'token_revoked':
     case 'ingest_accepted':
     case 'ingest_finished':
+    // Settings reach the vault as its options: the engine reads them from `_system` before
+    // opening it, and a change resets and replays every project (see projector.ts).
+    case 'projection_settings_set':
       return NO_EFFECT;
     default:
       throw unknownEventType(event);

@@ -13,8 +13,8 @@ export function registerRebuild(program: Command, io: CliIO): void {
     .option('--from-log', 'rebuild from the log (the only source there is; accepted for clarity)')
     .option('--project <name>', 'only this project')
     .option('--only <projection>', `only one projection: ${PROJECTIONS.join('|')}`)
-    .option('--emit-evidence-notes', 'also write one vault note per L0 evidence (kept in vault/.mem-settings.json)')
-    .option('--no-emit-evidence-notes', 'stop writing evidence notes (kept in vault/.mem-settings.json)')
+    .option('--emit-evidence-notes', 'also write one vault note per L0 evidence (a setting kept in the _system log)')
+    .option('--no-emit-evidence-notes', 'stop writing evidence notes (a setting kept in the _system log)')
     .option('--json', 'print the rebuild report as JSON')
     .action(async (options: { project?: string; only?: string; emitEvidenceNotes?: boolean; json?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
@@ -27,7 +27,7 @@ export function registerRebuild(program: Command, io: CliIO): void {
       const report = await engine.rebuild({
         ...(project !== undefined ? { project } : {}),
         ...(options.only !== undefined ? { only: [options.only] } : {}),
-        ...(flagGiven ? { projection: { emitEvidenceNotes: options.emitEvidenceNotes === true } } : {}),
+        ...(flagGiven ? { projection: { emitEvidenceNotes: options.emitEvidenceNotes === true }, writer: { kind: 'cli' } } : {}),
       });
       if (options.json) {
         writeJson(io.stdout, report);

@@ -21,6 +21,7 @@ import {
   tokenRevokedShape,
 } from './admin-payloads.js';
 import { ingestAcceptedShape, ingestFinishedShape } from './ingest-payloads.js';
+import { projectionSettingsSetShape } from './settings-payloads.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -103,6 +104,8 @@ const ingestFinished = defineEvent('ingest_finished', ingestFinishedShape, {
   },
 });
 
+const projectionSettingsSet = defineEvent('projection_settings_set', projectionSettingsSetShape);
+
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
   run,
@@ -122,6 +125,7 @@ export const EVENT_DEFINITIONS = [
   tokenRevoked,
   ingestAccepted,
   ingestFinished,
+  projectionSettingsSet,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -146,6 +150,7 @@ export const payloadSchema = z.discriminatedUnion('type', [
   tokenRevoked.payload,
   ingestAccepted.payload,
   ingestFinished.payload,
+  projectionSettingsSet.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -167,6 +172,7 @@ export const eventSchema = z.discriminatedUnion('type', [
   tokenRevoked.event,
   ingestAccepted.event,
   ingestFinished.event,
+  projectionSettingsSet.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

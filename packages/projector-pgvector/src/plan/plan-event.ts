@@ -35,6 +35,8 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
     case 'token_revoked':
     case 'ingest_accepted':
     case 'ingest_finished':
+    // Projection settings shape the vault only.
+    case 'projection_settings_set':
       return [];
     default:
       return unknownType(event);

@@ -3,12 +3,12 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMemError, type MemError } from '@mem/core';
 import { Engine } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { memoryPayloads } from './api/support.js';
 import { mountTmpfs, tmpfsSupport, type SmallTmpfs } from './support/tmpfs.js';
+import { memErrorOf } from './support/thrown.js';
 
 /*
  * The built `mem` binary ingesting with its log on a real, full tmpfs: the batch that did not
@@ -116,16 +116,6 @@ onTmpfs(support.ok ? 'mem ingest on a full disk' : `mem ingest on a full disk (s
   }, 300_000);
 });
 
-/** The typed error a promise rejects with, or a failure naming what it got instead. */
-async function rejection(promise: Promise<unknown>): Promise<MemError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isMemError(error)) throw new Error(`expected a MemError, got ${String(error)}`);
-  return error;
-}
-
 onTmpfs(support.ok ? 'projections on a full disk' : `projections on a full disk (skipped: ${support.reason})`, () => {
   const big = (run: string) => memoryPayloads(run, `${run}: the disk filled up while the build wrote its cache. `.repeat(800), `${run}: a full disk broke the build.`).payloads;
 
@@ -141,7 +131,7 @@ onTmpfs(support.ok ? 'projections on a full disk' : `projections on a full disk 
       await engine.append('demo', big('run-1'), { kind: 'cli' });
       fs.fill(0);
 
-      const error = await rejection(engine.append('demo', big('run-2'), { kind: 'cli' }));
+      const error = await memErrorOf(engine.append('demo', big('run-2'), { kind: 'cli' }));
       expect(error.code, error.message).toBe('NO_SPACE');
       expect(String(error.details['path'])).toContain(join(root, expectedPath));
       expect(error.message).toContain(join(root, expectedPath));

@@ -2,6 +2,7 @@ import { contentSha256, genesisHash, hasErrorCode, type Payload } from '@mem/cor
 import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
 import { chainBatch, validateBatch, type ChainLink } from './batch.js';
+import { thrown } from '../../../test/support/thrown.js';
 
 const target = 'a'.repeat(64);
 const text = 'The build cache lives in .mem/cache';
@@ -12,15 +13,6 @@ const payloads: Payload[] = [
   { type: 'tombstone', target, reason: 'line\nbreak and "quotes"' },
   { type: 'recovery', segment: '000001.jsonl', truncated_at: 120, dropped_bytes: 9, dropped_sha256: target },
 ];
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('chainBatch', () => {
   it('writes the same bytes and hashes as test/support chainEvents', () => {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, drillPlan, drillSeed } from '../test-fixtures/crash-drill.mjs';
 import { tempLogDir } from '../test-fixtures/temp-log.js';
 import { EventLog } from './event-log.js';
+import { thrown } from '../../../test/support/thrown.js';
 
 // The drill's own replayability: a failure found with one seed must come back with that seed.
 const child = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-fixtures', 'append-child.mjs');
@@ -19,15 +20,6 @@ async function appendWithSeed(dir: string, seed: number): Promise<{ acks: string
   const reasons: string[] = [];
   for await (const { event } of new EventLog({ dir }).read('seeded')) if (event.type === 'tombstone') reasons.push(event.reason);
   return { acks, reasons };
-}
-
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
 }
 
 describe('the crash drill is replayable from one seed', () => {
@@ -59,7 +51,7 @@ describe('the crash drill is replayable from one seed', () => {
     const drawn = drillSeed({});
     expect(Number.isInteger(drawn) && drawn >= 0 && drawn < 2 ** 32).toBe(true);
     for (const bad of ['', 'x', '-1', '1.5', '4294967296', ' 3']) {
-      const error = errorOf(() => drillSeed({ MEM_DRILL_SEED: bad }));
+      const error = thrown(() => drillSeed({ MEM_DRILL_SEED: bad }));
       expect(hasErrorCode(error, 'CONFIG_INVALID'), bad).toBe(true);
       expect(error).toMatchObject({ details: { variable: 'MEM_DRILL_SEED', value: bad } });
     }
@@ -67,7 +59,7 @@ describe('the crash drill is replayable from one seed', () => {
 
   it('a missing build is NOT_FOUND naming the file and the command that builds it, before any child starts', () => {
     const missing = join(temp.root, 'dist', 'index.js');
-    const error = errorOf(() => assertBuilt([missing]));
+    const error = thrown(() => assertBuilt([missing]));
     expect(hasErrorCode(error, 'NOT_FOUND')).toBe(true);
     expect(error).toMatchObject({ details: { path: missing } });
     expect((error as Error).message).toContain('npx tsc -b');

@@ -1,11 +1,11 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isMemError, type MemError } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mountTmpfs, tmpfsSupport, type SmallTmpfs } from '../../../test/support/tmpfs.js';
 import { tombstone, tombstones } from '../test-fixtures/temp-log.js';
 import { EventLog } from './event-log.js';
+import { memErrorOf } from '../../../test/support/thrown.js';
 
 /*
  * A batch is all or nothing, also when the disk fills up half-way through it. On a real 256 KiB
@@ -32,15 +32,6 @@ afterEach(() => {
 /** A batch of ~48 KiB: well over what the filled file system has left. */
 const bigBatch = () => tombstones(120, `${'x'.repeat(300)}-`);
 
-async function refusal(promise: Promise<unknown>): Promise<MemError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isMemError(error)) throw new Error(`expected a MemError, got ${String(error)}`);
-  return error;
-}
-
 onTmpfs(support.ok ? 'on a full file system' : `on a full file system (skipped: ${support.reason})`, () => {
   it('keeps the segment byte for byte as it was before a batch that ran out of space, says NO_SPACE naming it, and chains on after space is freed', async () => {
     const log = new EventLog({ dir: fs.dir });
@@ -52,7 +43,7 @@ onTmpfs(support.ok ? 'on a full file system' : `on a full file system (skipped: 
     expect(free).toBeGreaterThan(0);
     expect(Buffer.byteLength(JSON.stringify(bigBatch()))).toBeGreaterThan(free * 2);
 
-    const error = await refusal(log.append('demo', bigBatch(), writer));
+    const error = await memErrorOf(log.append('demo', bigBatch(), writer));
     expect(error.code).toBe('NO_SPACE');
     expect(error.details).toMatchObject({ path: segment, project: 'demo' });
     expect(error.message).toContain(segment);
@@ -71,7 +62,7 @@ onTmpfs(support.ok ? 'on a full file system' : `on a full file system (skipped: 
     const before = readFileSync(segment);
     fs.fill(8 * 1024);
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      expect((await refusal(new EventLog({ dir: fs.dir }).append('demo', bigBatch(), writer))).code).toBe('NO_SPACE');
+      expect((await memErrorOf(new EventLog({ dir: fs.dir }).append('demo', bigBatch(), writer))).code).toBe('NO_SPACE');
       expect(readFileSync(segment)).toEqual(before);
     }
     // A small batch still fits: the log is usable, and it chains after the last good line.
@@ -85,7 +76,7 @@ onTmpfs(support.ok ? 'on a full file system' : `on a full file system (skipped: 
     const projectDir = join(fs.dir, 'demo');
     const before = readFileSync(join(projectDir, '000001.jsonl'));
     fs.fill(12 * 1024);
-    const error = await refusal(log.append('demo', bigBatch(), writer));
+    const error = await memErrorOf(log.append('demo', bigBatch(), writer));
     expect(error).toMatchObject({ code: 'NO_SPACE', details: { path: join(projectDir, '000002.jsonl') } });
     expect(readdirSync(projectDir)).toEqual(['000001.jsonl']);
     expect(readFileSync(join(projectDir, '000001.jsonl'))).toEqual(before);
@@ -102,7 +93,7 @@ onTmpfs(support.ok ? 'on a full file system' : `on a full file system (skipped: 
     appendFileSync(segment, '{"seq":3,"ts":"2026-');
     const before = readFileSync(segment);
     fs.fill(8 * 1024);
-    expect((await refusal(log.append('demo', bigBatch(), writer))).code).toBe('NO_SPACE');
+    expect((await memErrorOf(log.append('demo', bigBatch(), writer))).code).toBe('NO_SPACE');
     expect(readFileSync(segment)).toEqual(before);
     fs.drain();
     const result = await log.append('demo', [tombstone('after')], writer);

@@ -3,15 +3,7 @@ import { hasErrorCode, isMemError } from '../errors.js';
 import { genesisHash } from '../identity.js';
 import { parseEvent } from './parse.js';
 import { renameField, upcasterChain, type RawEvent } from './upcast.js';
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
+import { thrown } from '../../../../test/support/thrown.js';
 
 // A three-version history of one made-up type: v1 `n`, v2 renamed `count`, v3 added `unit`.
 const current = new Map([

@@ -1,4 +1,4 @@
-export { RECORD_ROLES, type RecordProvenance, type RecordRole, type RecordSource, type SourceRecord } from './record.js';
+export { RECORD_ROLES, type RecordProvenance, type RecordRole, type RecordSource, type SourceRecord, type SummarySection, type PastedKind } from './record.js';
 export type { Tokenizer } from './tokenizer/tokenizer.js';
 export { QwenTokenCounter, createQwenTokenizer, loadQwenTokenizerJson, qwenTokenizer } from './tokenizer/qwen.js';
 export type { TokenizerJson } from './tokenizer/pipeline.js';

@@ -14,6 +14,15 @@ export interface RecordProvenance {
   entry?: string;
 }
 
+/** One titled part of a compaction summary ("Key decisions", "3. Files and Code Sections"). */
+export interface SummarySection {
+  heading: string;
+  text: string;
+}
+
+/** What a user record really is when it was pasted, not spoken: a JSON value, JSON lines, or tool output. */
+export type PastedKind = 'json' | 'jsonl' | 'tool-output';
+
 /** One normalised record: what every source adapter yields and the chunker consumes. */
 export interface SourceRecord {
   role: RecordRole;
@@ -24,6 +33,10 @@ export interface SourceRecord {
   provenance: RecordProvenance;
   /** Working directory the record was produced in, from the file itself; null when unknown. */
   cwd: string | null;
+  /** `summary` records only, when the summary has headings: its sections in order (the text holds them too). */
+  sections?: SummarySection[];
+  /** `user` records only: set when the text is a paste (raw JSON / JSONL / a tool dump), not the user's words. */
+  pasted?: PastedKind;
 }
 
 /** A source of records: an async iterable. A batch source is just a finite stream. */

@@ -93,3 +93,14 @@ describe('loadStandingQueries', () => {
     expect(selectQueries(config, 'infra')).toHaveLength(1);
   });
 });
+
+describe('codex sources', () => {
+  it('a bare codex:<name> resolves under MEM_CODEX_SESSIONS; a missing one names the variable', () => {
+    mkdirSync(join(root, 'codex', '2025'), { recursive: true });
+    write('project: proj\nsources:\n  - codex:2025\nqueries:\n  - id: bugs\n    question: What broke?\n');
+    const env = { MEM_CODEX_SESSIONS: join(root, 'codex') };
+    expect(loadStandingQueries(join(root, 'queries'), 'proj', { env }).sources).toEqual([{ entry: 'codex:2025', kind: 'codex', dir: join(root, 'codex', '2025') }]);
+    write('project: proj\nsources:\n  - codex:2031\nqueries:\n  - id: bugs\n    question: What broke?\n');
+    expect(() => loadStandingQueries(join(root, 'queries'), 'proj', { env })).toThrow(/set MEM_CODEX_SESSIONS to move it/u);
+  });
+});

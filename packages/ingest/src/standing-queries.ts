@@ -129,6 +129,13 @@ function defaultGlob(pattern: string, cwd: string): string[] {
   return globSync(pattern, { cwd, absolute: true, onlyFiles: true }).sort();
 }
 
+/** Where a bare `<kind>:<name>` entry resolves, and the variable that moves it (loop has no default root). */
+const SESSION_ROOTS: Record<Exclude<SourceKind, 'loop'>, { variable: string; fallback: () => string }> = {
+  claude: { variable: 'MEM_CLAUDE_PROJECTS', fallback: () => join(homedir(), '.claude', 'projects') },
+  pi: { variable: 'MEM_PI_SESSIONS', fallback: () => join(homedir(), '.pi', 'agent', 'sessions') },
+  codex: { variable: 'MEM_CODEX_SESSIONS', fallback: () => join(homedir(), '.codex', 'sessions') },
+};
+
 function resolveSource(entry: string, base: string, env: NodeJS.ProcessEnv, glob: (pattern: string, cwd: string) => string[], fail: (message: string) => never): ResolvedSource {
   const colon = entry.indexOf(':');
   const kind = entry.slice(0, colon);
@@ -146,10 +153,11 @@ function resolveSource(entry: string, base: string, env: NodeJS.ProcessEnv, glob
     return statSync(target).isDirectory() ? { entry, kind: sourceKind, dir: target } : { entry, kind: sourceKind, files: [target] };
   }
   if (sourceKind === 'loop') fail('a loop source needs a path (starting with / or .) to its artifacts directory');
-  const root = sourceKind === 'claude' ? (env['MEM_CLAUDE_PROJECTS'] ?? join(homedir(), '.claude', 'projects')) : (env['MEM_PI_SESSIONS'] ?? join(homedir(), '.pi', 'agent', 'sessions'));
+  const { variable, fallback } = SESSION_ROOTS[sourceKind];
+  const root = env[variable] ?? fallback();
   const dir = join(root, value);
   if (value.includes('/') || value === '..' || !existsSync(dir) || !statSync(dir).isDirectory()) {
-    fail(`missing directory ${dir} (a ${sourceKind} project directory name resolves under ${root}${sourceKind === 'claude' ? '; set MEM_CLAUDE_PROJECTS to move it' : '; set MEM_PI_SESSIONS to move it'})`);
+    fail(`missing directory ${dir} (a ${sourceKind} project directory name resolves under ${root}; set ${variable} to move it)`);
   }
   return { entry, kind: sourceKind, dir };
 }

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { MemError } from '@mem/core';
 import { planClaudeFiles } from './claude/source.js';
+import { codexFile, isRolloutFile } from './codex/source.js';
 import { findJsonlFiles, pathKind, sortPaths } from './discover.js';
 import { loopArtifactsUnder, loopFile, sortLoopArtifacts, type LoopArtifact } from './loop/source.js';
 import { resolveOptions, type AdapterOptions } from './options.js';
@@ -31,7 +32,9 @@ async function planPaths(paths: readonly string[], kind: TranscriptKind): Promis
     const what = await pathKind(path);
     if (what === 'missing') throw new MemError('NOT_FOUND', `transcript path not found: ${path}`, { path });
     if (what === 'other') throw new MemError('INVALID_INPUT', `not a file or directory: ${path}`, { path });
-    const found = what === 'directory' ? await findJsonlFiles(path) : [path];
+    const walked = what === 'directory' ? await findJsonlFiles(path) : [path];
+    // A Codex tree holds other JSONL (history.jsonl); a file named alone is read whatever its name.
+    const found = kind === 'codex' && what === 'directory' ? walked.filter(isRolloutFile) : walked;
     if (kind === 'loop') {
       // A file given alone is named as if its grandparent were the artifacts root: `<TaskId>/<file>`.
       loop.push(...loopArtifactsUnder(what === 'directory' ? path : dirname(dirname(path)), found));
@@ -39,6 +42,7 @@ async function planPaths(paths: readonly string[], kind: TranscriptKind): Promis
   }
   if (kind === 'claude') return planClaudeFiles(sortPaths(files));
   if (kind === 'pi') return { files: sortPaths(files).map(piFile), skippedFiles: {} };
+  if (kind === 'codex') return { files: sortPaths(files).map(codexFile), skippedFiles: {} };
   const unique = [...new Map(loop.map((a) => [a.path, a])).values()];
   return { files: sortLoopArtifacts(unique).map(loopFile), skippedFiles: {} };
 }

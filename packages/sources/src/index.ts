@@ -1,4 +1,5 @@
 export { claudeProjectSource, isCompactionRunFile } from './claude/source.js';
+export { codexSessionSource } from './codex/source.js';
 export { sourceForPath } from './for-path.js';
 export { loopFileIdentity, type LoopFileIdentity } from './loop/identity.js';
 export { loopArtifactSource } from './loop/source.js';
@@ -8,4 +9,4 @@ export { piSessionSource } from './pi/source.js';
 /** The scrubber lives in core (every event is scrubbed there too); adapters and their callers reach it here as before. */
 export { scrubSecrets, type ScrubResult } from '@mem/core';
 export { TRANSCRIPT_KINDS, type TranscriptKind, type TranscriptSource } from './source.js';
-export { SAMPLE_CAP, type LineRef, type SourceStats } from './stats.js';
+export { SAMPLE_CAP, UNKNOWN_TOP, type LineRef, type SourceStats } from './stats.js';

@@ -1,4 +1,5 @@
 import { ClaudeReader } from './claude/reader.js';
+import { CodexReader } from './codex/reader.js';
 import { LoopReader } from './loop/reader.js';
 import { resolveOptions, type AdapterOptions } from './options.js';
 import { PiReader } from './pi/reader.js';
@@ -42,7 +43,7 @@ export function transcriptFromText(input: string | Uint8Array, kind: TranscriptK
 
 function readerFor(kind: TranscriptKind, sink: RecordSink, shared: SharedState, name: string, source: string | undefined): TranscriptReader {
   if (kind === 'loop') return new LoopReader(sink, shared.seen, source ?? `loop:${name}`, 'agent');
-  const reader = kind === 'claude' ? new ClaudeReader(sink, shared.seen, name) : new PiReader(sink, `pi:${name}`);
+  const reader = kind === 'claude' ? new ClaudeReader(sink, shared.seen, name) : kind === 'codex' ? new CodexReader(sink, name) : new PiReader(sink, `pi:${name}`);
   if (source !== undefined) sink.override = { source };
   return reader;
 }

@@ -22,6 +22,7 @@ const GOOD_LINE: Record<TranscriptKind, (n: number) => unknown> = {
   claude: (n) => ({ type: 'user', uuid: `11111111-2222-4333-8444-55555555555${n}`, sessionId: 's1', cwd: '/w', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hello' } }),
   pi: () => ({ type: 'message', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hello' } }),
   loop: () => ({ role: 'user', content: 'hello' }),
+  codex: () => ({ type: 'response_item', timestamp: '2026-01-01T00:00:00.000Z', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } }),
 };
 
 describe.each(TRANSCRIPT_KINDS)('%s adapter survives bad input', (kind) => {
@@ -126,6 +127,15 @@ describe('secrets never leave an adapter', () => {
         { type: 'compaction', summary: text },
       );
     }
+    if (kind === 'codex') {
+      return jsonl(
+        { type: 'session_meta', payload: { id: 's', cwd: '/w' } },
+        { type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] } },
+        { type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', text] }), call_id: 'c' } },
+        { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c', output: text } },
+        { type: 'compacted', payload: { message: text } },
+      );
+    }
     return jsonl({ role: 'assistant', content: text, tool_calls: [{ function: { name: 'sh', arguments: JSON.stringify({ cmd: text }) } }] }, { role: 'tool', content: text });
   }
 
@@ -153,7 +163,7 @@ describe('typed errors', () => {
   it('an unknown kind is INVALID_INPUT', () => {
     let error: unknown;
     try {
-      sourceForPath(dir, 'codex' as TranscriptKind);
+      sourceForPath(dir, 'gemini' as TranscriptKind);
     } catch (e) {
       error = e;
     }

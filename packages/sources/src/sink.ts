@@ -1,4 +1,4 @@
-import type { RecordProvenance, RecordRole, SourceRecord } from '@mem/chunk';
+import type { PastedKind, RecordProvenance, RecordRole, SourceRecord, SummarySection } from '@mem/chunk';
 import { scrubSecrets } from '@mem/core';
 import type { ResolvedOptions } from './options.js';
 import type { StatsCollector } from './stats.js';
@@ -19,6 +19,14 @@ export interface OriginOverride {
   source: string;
   /** Prefixed to the entry id as `<prefix>:<entry>` (or alone when there is no entry id). */
   entryPrefix?: string;
+}
+
+/** What a reader knows about a record beyond its text. */
+export interface RecordExtra {
+  /** A summary's sections; their text is scrubbed like the record's. */
+  sections?: readonly SummarySection[] | undefined;
+  /** A user text that is a paste; counted under `pasted` in the stats. */
+  pasted?: PastedKind | undefined;
 }
 
 const TOOL_ROLES: ReadonlySet<RecordRole> = new Set(['tool_call', 'tool_result']);
@@ -43,7 +51,7 @@ export class RecordSink {
   }
 
   /** Queues one record; false (and counted as skipped `empty`) when nothing is left of its text. */
-  emit(role: RecordRole, raw: string, origin: RecordOrigin): boolean {
+  emit(role: RecordRole, raw: string, origin: RecordOrigin, extra: RecordExtra = {}): boolean {
     let text = stripDataUris(raw, (kind, bytes) => this.stats.mediaDropped(kind, bytes));
     const scrubbed = scrubSecrets(text);
     for (const [kind, n] of Object.entries(scrubbed.counts)) this.stats.secret(kind, n);
@@ -58,7 +66,15 @@ export class RecordSink {
       text = capped.text;
     }
     this.stats.record(role);
-    this.queue.push({ role, text, timestamp: origin.timestamp, provenance: this.provenance(origin), cwd: origin.cwd === null ? null : this.scrubbedField(origin.cwd) });
+    const record: SourceRecord = { role, text, timestamp: origin.timestamp, provenance: this.provenance(origin), cwd: origin.cwd === null ? null : this.scrubbedField(origin.cwd) };
+    if (extra.sections !== undefined && extra.sections.length > 0) {
+      record.sections = extra.sections.map((s) => ({ heading: scrubSecrets(s.heading).text, text: scrubSecrets(s.text).text }));
+    }
+    if (extra.pasted !== undefined) {
+      record.pasted = extra.pasted;
+      this.stats.pasted(extra.pasted);
+    }
+    this.queue.push(record);
     return true;
   }
 
@@ -70,6 +86,16 @@ export class RecordSink {
 
   skip(kind: string): void {
     this.stats.skip(kind);
+  }
+
+  /** Counts harness text kept under another role than it claimed (`interrupted`, `task-notification`, …). */
+  retyped(kind: string): void {
+    this.stats.retype(kind);
+  }
+
+  /** Counts a file found to be a harness run (a Warmup subagent): its lines are skipped as they come. */
+  skipFile(reason: string): void {
+    this.stats.skipFile(reason);
   }
 
   /** Counts a line dropped because its uuid was already read in this source. */

@@ -9,7 +9,7 @@ import { StatsCollector, type SourceStats } from './stats.js';
 import { UuidSet } from './uuid-set.js';
 
 /** The transcript formats this package reads. */
-export const TRANSCRIPT_KINDS = ['claude', 'pi', 'loop'] as const;
+export const TRANSCRIPT_KINDS = ['claude', 'pi', 'loop', 'codex'] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 
 /** A `RecordSource` that also reports what it read. */

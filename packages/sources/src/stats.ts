@@ -1,4 +1,4 @@
-import { RECORD_ROLES, type RecordRole } from '@mem/chunk';
+import { RECORD_ROLES, type PastedKind, type RecordRole } from '@mem/chunk';
 
 /** Where a bad line sits: enough to open the file at it. */
 export interface LineRef {
@@ -20,6 +20,18 @@ export interface SourceStats {
   records: Record<RecordRole, number>;
   /** Lines or blocks read and deliberately not yielded, by kind (`progress`, `unknown:<type>`, ...). */
   skipped: Record<string, number>;
+  /**
+   * Harness text kept as a record of another role than the line claimed, by kind: e.g.
+   * `interrupted` and `task-notification` (a `user` line that became `system`).
+   */
+  retyped: Record<string, number>;
+  /** User records flagged as pasted (raw JSON / JSONL / tool output), by kind. */
+  pasted: Record<string, number>;
+  /**
+   * Lines no reader knew (`unknown:*` skips): how many, and the commonest kinds, most first
+   * (UNKNOWN_TOP of them). A source with lines and no records shows why here.
+   */
+  unknown: { count: number; top: Array<{ kind: string; count: number }> };
   /** Lines that are not JSON (after glued-object recovery); `samples` is capped, `count` is not. */
   invalidJson: { count: number; samples: LineRef[] };
   /** Final lines with no `\n` after them: not ingested (a live file is still being written). */
@@ -42,6 +54,9 @@ export const SAMPLE_CAP = 20;
 /** The most distinct skip kinds kept; later new kinds count under `other`. */
 export const MAX_SKIP_KINDS = 200;
 
+/** How many of the commonest unknown kinds `unknown.top` names. */
+export const UNKNOWN_TOP = 5;
+
 /** Mutable counters behind a source; `snapshot()` gives the JSON-able, key-sorted view. */
 export class StatsCollector {
   files = 0;
@@ -52,6 +67,8 @@ export class StatsCollector {
   private readonly records = new Map<RecordRole, number>();
   private readonly skipped = new Map<string, number>();
   private readonly secrets = new Map<string, number>();
+  private readonly retypedKinds = new Map<string, number>();
+  private readonly pastedKinds = new Map<string, number>();
   private readonly invalid = { count: 0, samples: [] as LineRef[] };
   private readonly truncated = { count: 0, samples: [] as Array<LineRef & { bytes: number }> };
   private readonly glued = { lines: 0, objects: 0 };
@@ -70,6 +87,14 @@ export class StatsCollector {
     // Kinds can carry names read off disk (`unknown:<type>`): past a bound, lump new ones together.
     const key = this.skipped.has(kind) || this.skipped.size < MAX_SKIP_KINDS ? kind : 'other';
     bump(this.skipped, key, n);
+  }
+
+  retype(kind: string): void {
+    bump(this.retypedKinds, kind, 1);
+  }
+
+  pasted(kind: PastedKind): void {
+    bump(this.pastedKinds, kind, 1);
   }
 
   secret(kind: string, n: number): void {
@@ -102,6 +127,15 @@ export class StatsCollector {
     this.cut.chars += chars;
   }
 
+  private unknownSummary(): SourceStats['unknown'] {
+    const kinds = [...this.skipped].filter(([kind]) => kind.startsWith('unknown'));
+    const top = kinds
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, UNKNOWN_TOP)
+      .map(([kind, count]) => ({ count, kind }));
+    return { count: kinds.reduce((n, [, c]) => n + c, 0), top };
+  }
+
   snapshot(): SourceStats {
     const records = {} as Record<RecordRole, number>;
     for (const role of [...RECORD_ROLES].sort()) records[role] = this.records.get(role) ?? 0;
@@ -114,7 +148,9 @@ export class StatsCollector {
       invalidJson: { count: this.invalid.count, samples: this.invalid.samples.map((s) => ({ file: s.file, line: s.line })) },
       lines: this.lines,
       media: { bytes: this.media.bytes, documents: this.media.documents, images: this.media.images },
+      pasted: sortedObject(this.pastedKinds),
       records,
+      retyped: sortedObject(this.retypedKinds),
       secrets: sortedObject(this.secrets),
       skipped: sortedObject(this.skipped),
       toolTextCut: { chars: this.cut.chars, count: this.cut.count },
@@ -122,6 +158,7 @@ export class StatsCollector {
         count: this.truncated.count,
         samples: this.truncated.samples.map((s) => ({ bytes: s.bytes, file: s.file, line: s.line })),
       },
+      unknown: this.unknownSummary(),
     };
   }
 }

@@ -106,7 +106,26 @@ function printDryRun(io: CliIO, report: DryRunReport): void {
   writeLine(io.stdout, '  no model calls were made and nothing was written');
 }
 
+/**
+ * One line per source that had lines but yielded no record (a wrong kind, a format the reader does
+ * not know): why it read nothing, with the commonest unknown line kinds. Empty when none.
+ */
+function unreadSourceLines(sources: IngestReport['sources']): string[] {
+  return sources
+    .filter((s) => s.stats.lines > 0 && Object.values(s.stats.records).every((n) => n === 0))
+    .map((s) => {
+      const top = s.stats.unknown.top.map((k) => `${k.kind} ${k.count}`).join(', ');
+      return `  warning: ${s.entry}: no record from ${s.stats.lines} lines (${s.stats.unknown.count} unknown${top === '' ? '' : `: ${top}`}; ${s.stats.invalidJson.count} not JSON)`;
+    });
+}
+
 function printIngest(io: CliIO, report: IngestReport): void {
+  const unread = unreadSourceLines(report.sources);
+  for (const line of unread) writeLine(io.stderr, line);
+  if (report.appended === 0 && report.chunks === 0 && unread.length > 0) {
+    writeLine(io.stdout, `ingest ${report.project} (${report.controller}): nothing read — ${unread.length} of ${report.sources.length} source${report.sources.length === 1 ? '' : 's'} yielded no record (see the warnings above); nothing was written`);
+    return;
+  }
   if (report.appended === 0 && report.chunks === 0) {
     writeLine(io.stdout, `ingest ${report.project} (${report.controller}): nothing new — every record of its ${report.sources.length} source${report.sources.length === 1 ? '' : 's'} was read before; the memories are in vault/${report.project}/`);
     return;

@@ -43,10 +43,13 @@ function statsOf(records: readonly IngestRecord[]): SourceStats {
     invalidJson: { count: 0, samples: [] },
     lines: records.length,
     media: { bytes: 0, documents: 0, images: 0 },
+    pasted: {},
     records: byRole,
+    retyped: {},
     secrets: {},
     skipped: {},
     toolTextCut: { chars: 0, count: 0 },
     truncatedTails: { count: 0, samples: [] },
+    unknown: { count: 0, top: [] },
   };
 }

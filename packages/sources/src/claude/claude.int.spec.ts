@@ -41,8 +41,9 @@ const EXPECTED: Record<string, { records: Partial<typeof ZERO>; skipped: Record<
   },
   'spotter-258c7280-subagents-agent-acompact-fffbd0.jsonl': {
     lines: 4,
-    records: { user: 1, assistant: 1 },
-    skipped: { meta: 2 },
+    // The compaction run read on its own: its prompt is harness text, its answer the summary.
+    records: { summary: 1 },
+    skipped: { 'compaction-prompt': 1, meta: 2 },
   },
   'ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl': {
     lines: 438,

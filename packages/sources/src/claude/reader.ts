@@ -3,7 +3,12 @@ import { kindLabel, type TranscriptReader } from '../reader.js';
 import type { RecordOrigin, RecordSink } from '../sink.js';
 import type { UuidSet } from '../uuid-set.js';
 import { blockMedia, toolResultBody } from './blocks.js';
+import { pastedKind } from '../text/pasted.js';
+import { COMPACTION_PROMPT, summaryRecord } from '../text/summary.js';
 import { classifyUserText } from './user-text.js';
+
+/** The first user message of a Warmup subagent: Claude Code's cache warm-up, whose replies nobody asked for. */
+const WARMUP = 'Warmup';
 
 /** Line types that carry no conversation (research §1.3): skipped, counted under this kind. */
 const BOOKKEEPING: Readonly<Record<string, string>> = {
@@ -49,6 +54,10 @@ export class ClaudeReader implements TranscriptReader {
   private timestamp: string | null = null;
   private pending: PendingText | undefined;
   private readonly toolNames = new Map<string, string>();
+  /** Sidechain sources whose first user line was read (a Warmup can only be the first). */
+  private readonly sidechainsStarted = new Set<string>();
+  /** Sidechain sources found to be Warmup runs: every later line of them is skipped too. */
+  private readonly warmups = new Set<string>();
 
   constructor(
     private readonly sink: RecordSink,
@@ -67,6 +76,7 @@ export class ClaudeReader implements TranscriptReader {
     const timestamp = timestampOf(value.timestamp);
     if (timestamp !== undefined) this.timestamp = timestamp;
     const type = str(value.type);
+    if ((type === 'assistant' || type === 'user') && this.warmup(value)) return;
     if (type === 'assistant') this.assistant(value, line);
     else if (type === 'user') this.user(value, line);
     else if (type === 'system') this.system(value, line);
@@ -87,9 +97,14 @@ export class ClaudeReader implements TranscriptReader {
     if (this.duplicate(value)) return;
     const origin = this.origin(value, line);
     const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : arr(message.content);
+    if (isCompactionRun(value)) {
+      this.compactionReply(blocks, origin);
+      return;
+    }
     if (value.isApiErrorMessage === true || message.model === '<synthetic>') {
       // Trigger: an error the CLI wrote in the model's place. Outcome: a system notice, not model prose.
       this.flush();
+      this.sink.retyped('api-error');
       this.sink.emit('system', blocks.map((b) => (isObject(b) ? (str(b.text) ?? '') : '')).join('\n'), origin);
       return;
     }
@@ -110,6 +125,42 @@ export class ClaudeReader implements TranscriptReader {
       else this.sink.skip(kindLabel('block', type));
     }
     if (this.pending?.id === undefined) this.flush();
+  }
+
+  /** A compaction run's answer is the summary the main thread will continue from: kept as one. */
+  private compactionReply(blocks: readonly unknown[], origin: RecordOrigin): void {
+    this.flush();
+    const text = blocks.map((b) => (isObject(b) && str(b.type) === 'text' ? (str(b.text) ?? '') : '')).join('\n');
+    this.emitSummary(text, origin);
+  }
+
+  private emitSummary(text: string, origin: RecordOrigin): void {
+    const summary = summaryRecord(text);
+    if (summary === undefined) this.sink.skip('empty');
+    else this.sink.emit('summary', summary.text, origin, { sections: summary.sections });
+  }
+
+  /**
+   * True (and counted) for a line of a Warmup subagent: a sidechain whose first user message is
+   * exactly `Warmup`. The file is counted once under `filesSkipped.warmup-agent`, its lines `warmup`.
+   */
+  private warmup(value: JsonObject): boolean {
+    if (value.isSidechain !== true) return false;
+    const source = this.sourceOf(value);
+    if (this.warmups.has(source)) {
+      this.sink.skip('warmup');
+      return true;
+    }
+    if (str(value.type) !== 'user' || this.sidechainsStarted.has(source)) return false;
+    this.sidechainsStarted.add(source);
+    const message = isObject(value.message) ? value.message : undefined;
+    const content = message?.content;
+    const text = typeof content === 'string' ? content : arr(content).map((b) => (isObject(b) && str(b.type) === 'text' ? (str(b.text) ?? '') : '')).join('');
+    if (text.trim() !== WARMUP) return false;
+    this.warmups.add(source);
+    this.sink.skipFile('warmup-agent');
+    this.sink.skip('warmup');
+    return true;
   }
 
   private addText(id: string | undefined, origin: RecordOrigin, text: string | undefined): void {
@@ -138,7 +189,7 @@ export class ClaudeReader implements TranscriptReader {
     if (this.duplicate(value)) return;
     this.flush();
     const origin = this.origin(value, line);
-    const flags = { isMeta: value.isMeta === true, isCompactSummary: value.isCompactSummary === true };
+    const flags = { isMeta: value.isMeta === true, isCompactSummary: value.isCompactSummary === true, compactionRun: isCompactionRun(value) };
     if (typeof message.content === 'string') {
       this.userText(message.content, flags, origin);
       return;
@@ -155,10 +206,18 @@ export class ClaudeReader implements TranscriptReader {
     if (texts.length > 0) this.userText(texts.join('\n\n'), flags, origin);
   }
 
-  private userText(text: string, flags: { isMeta: boolean; isCompactSummary: boolean }, origin: RecordOrigin): void {
+  private userText(text: string, flags: { isMeta: boolean; isCompactSummary: boolean; compactionRun: boolean }, origin: RecordOrigin): void {
+    if (flags.compactionRun && COMPACTION_PROMPT.test(text.trim())) {
+      this.sink.skip('compaction-prompt');
+      return;
+    }
     const verdict = classifyUserText(text, flags);
     if ('skip' in verdict) this.sink.skip(verdict.skip);
-    else this.sink.emit(verdict.role, verdict.text, origin);
+    else if (verdict.role === 'summary') this.emitSummary(verdict.text, origin);
+    else {
+      if (verdict.retyped !== undefined) this.sink.retyped(verdict.retyped);
+      this.sink.emit(verdict.role, verdict.text, origin, verdict.role === 'user' ? { pasted: pastedKind(verdict.text) } : {});
+    }
   }
 
   private toolResult(block: JsonObject, origin: RecordOrigin): void {
@@ -208,6 +267,11 @@ export class ClaudeReader implements TranscriptReader {
     if (value.isSidechain === true) return `claude:${session}/sidechain`;
     return `claude:${session}`;
   }
+}
+
+/** A line of a compaction run (`agentId: acompact-…`), whatever its file is called. */
+function isCompactionRun(value: JsonObject): boolean {
+  return str(value.agentId)?.startsWith('acompact-') === true;
 }
 
 function prefixed(prefix: string, text: string | undefined): string | undefined {

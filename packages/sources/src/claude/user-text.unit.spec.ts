@@ -36,7 +36,7 @@ describe('classifyUserText', () => {
   });
 
   it('an interruption is a system record; a ! command is a tool call and its output a tool result', () => {
-    expect(classifyUserText('[Request interrupted by user for tool use]', plain)).toEqual({ role: 'system', text: '[Request interrupted by user for tool use]' });
+    expect(classifyUserText('[Request interrupted by user for tool use]', plain)).toEqual({ role: 'system', text: '[Request interrupted by user for tool use]', retyped: 'interrupted' });
     expect(classifyUserText('<bash-input>ls -la</bash-input>', plain)).toEqual({ role: 'tool_call', text: '$ ls -la' });
     expect(classifyUserText('<bash-stdout>a\nb</bash-stdout><bash-stderr></bash-stderr>', plain)).toEqual({ role: 'tool_result', text: 'a\nb' });
   });

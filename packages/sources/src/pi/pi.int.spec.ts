@@ -33,6 +33,12 @@ const EXPECTED: Record<string, { lines: number; records: Partial<typeof ZERO>; s
 };
 
 describe('pi adapter over the real sessions', () => {
+  it('a compaction entry is a summary with its sections', async () => {
+    const records = await collect(sourceForPath(transcript('pi', 'pi-mono-compact.jsonl'), 'pi'));
+    const summary = records.find((r) => r.role === 'summary');
+    expect(summary?.sections?.map((s) => s.heading).slice(0, 3)).toEqual(['Context Checkpoint Summary', 'Project Overview', 'Session Progress']);
+  });
+
   for (const [name, expected] of Object.entries(EXPECTED)) {
     it(`${name}: records per role and skips per kind`, async () => {
       const source = sourceForPath(transcript('pi', name), 'pi');

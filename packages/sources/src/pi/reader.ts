@@ -2,6 +2,7 @@ import { arr, compactJson, isObject, num, str, timestampOf, type JsonObject } fr
 import { kindLabel, type TranscriptReader } from '../reader.js';
 import type { RecordOrigin, RecordSink } from '../sink.js';
 import { base64Bytes } from '../text/media.js';
+import { summaryRecord } from '../text/summary.js';
 
 /** Entry types that hold no conversation (research §2.3): skipped, counted by their type. */
 const SKIPPED_TYPES: ReadonlySet<string> = new Set(['model_change', 'thinking_level_change', 'custom', 'label', 'session_info']);
@@ -49,9 +50,12 @@ export class PiReader implements TranscriptReader {
         else this.message(message, origin);
         return;
       case 'compaction':
-      case 'branch_summary':
-        this.sink.emit('summary', str(value.summary) ?? '', origin);
+      case 'branch_summary': {
+        const summary = summaryRecord(str(value.summary) ?? '');
+        if (summary === undefined) this.sink.skip('empty');
+        else this.sink.emit('summary', summary.text, origin, { sections: summary.sections });
         return;
+      }
       case 'custom_message':
         this.sink.emit('system', labelled(str(value.customType), this.contentText(value.content)), origin);
         return;

@@ -19,5 +19,4 @@ export { outputDrift } from './output-drift.js';
 export { validateInput } from './validate.js';
 export { IDEMPOTENCY_ARGUMENT, mcpTools, type McpToolGroup } from './mcp-tools.js';
 export type { RegistryContext } from './context.js';
-export type { LiveJob } from './jobs/ingest-jobs.js';
 export { CALLER_ERROR_CODES, isCallerError } from './caller-errors.js';

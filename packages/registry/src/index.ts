@@ -11,6 +11,7 @@ export {
   type HttpRoute,
   type McpTool,
   type Operation,
+  type Reads,
 } from './operation.js';
 export { canReach, localCaller, anonymousCaller, writerOf, type Caller, type Surface } from './caller.js';
 export { authorize } from './authorize.js';

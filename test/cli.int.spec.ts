@@ -158,6 +158,20 @@ describe('projection settings live in the log', () => {
   });
 });
 
+describe('administration commands', () => {
+  it('open only the SQLite control store: a fresh root gets no PGlite directory, and verify still holds', () => {
+    expect(mem(['principal', 'add', 'alice']).code).toBe(0);
+    expect(mem(['project', 'add', 'alpha']).code).toBe(0);
+    expect(mem(['project', 'add-member', 'alpha', 'alice']).code).toBe(0);
+    expect(mem(['principal', 'list']).stdout).toBe('alice\talpha\n');
+    expect(existsSync(join(root, '.mem', 'items.sqlite'))).toBe(true);
+    expect(existsSync(join(root, '.mem', 'pg'))).toBe(false);
+    const verify = mem(['verify']);
+    expect(verify.stderr).toBe('');
+    expect(verify.code).toBe(0);
+  });
+});
+
 describe('usage errors exit 2', () => {
   it.each([
     [['log', 'append']],

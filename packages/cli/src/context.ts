@@ -10,15 +10,19 @@ export interface GlobalOptions {
   root?: string;
 }
 
+/** Which projections an engine keeps current: all of them, or the SQLite control store alone (administration). */
+export type Projections = 'all' | 'control';
+
 /**
  * The composition root: which projections a data root keeps. The pgvector projection goes to
  * DATABASE_URL when it is set, else to an embedded PGlite under .mem/pg (one process at a time:
  * a second gets CONFLICT naming the holder), with the embedder MEM_EMBED_URL names, else the
  * deterministic hash embedder.
  */
-export function openEngine(io: CliIO, globals: GlobalOptions): Engine {
+export function openEngine(io: CliIO, globals: GlobalOptions, projections: Projections = 'all'): Engine {
   const { root } = resolveDataRoot(globals.root, io.env, io.cwd);
-  const engine = new Engine({ root, projectors: [projectorSqlite, projectorVault, projectorPgvector({ env: io.env })] });
+  const projectors = projections === 'control' ? [projectorSqlite] : [projectorSqlite, projectorVault, projectorPgvector({ env: io.env })];
+  const engine = new Engine({ root, projectors });
   const leftover = leftoverSettingsFile(engine.paths.vaultDir);
   if (leftover) {
     io.stderr.write(`warning: ${leftover} is no longer read (projection settings live in the log); to keep evidence notes run \`mem rebuild --from-log --emit-evidence-notes\` once, then delete the file\n`);
@@ -31,8 +35,8 @@ export function openEngine(io: CliIO, globals: GlobalOptions): Engine {
  * project it names, must exist (NOT_FOUND otherwise). Checked before anything is opened, so a
  * typo creates nothing.
  */
-export async function openExistingEngine(io: CliIO, globals: GlobalOptions, projects: readonly string[] = []): Promise<Engine> {
-  const engine = openEngine(io, globals);
+export async function openExistingEngine(io: CliIO, globals: GlobalOptions, projects: readonly string[] = [], projections: Projections = 'all'): Promise<Engine> {
+  const engine = openEngine(io, globals, projections);
   requireDataRoot(engine.paths);
   await requireProjects(engine, projects);
   return engine;

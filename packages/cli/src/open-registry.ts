@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { openRegistry, type Registry } from '@mem/registry';
+import { openRegistry, type Reads, type Registry } from '@mem/registry';
 import { openEngine, openExistingEngine, type GlobalOptions } from './context.js';
 import type { CliIO } from './io.js';
 import { openQueryDeps } from './query-deps.js';
@@ -19,7 +19,7 @@ export interface OpenCliRegistryOptions {
   /** A reading command: the data root and these projects must exist (NOT_FOUND), checked before anything is created. */
   existing?: { projects: readonly string[] };
   /** What the operations to run read (default `vectors`: everything a server offers); nothing more is opened. */
-  reads?: 'log' | 'stores' | 'vectors';
+  reads?: Reads;
 }
 
 /**
@@ -27,8 +27,10 @@ export interface OpenCliRegistryOptions {
  * `mem mcp`): the engine of `mem`'s other commands, and the query side `mem query` uses.
  */
 export async function openCliRegistry(io: CliIO, globals: GlobalOptions, options: OpenCliRegistryOptions): Promise<OpenedRegistry> {
-  const engine = options.existing ? await openExistingEngine(io, globals, options.existing.projects) : openEngine(io, globals);
   const reads = options.reads ?? 'vectors';
+  // Administration keeps only the SQLite projection current: the others catch `_system` up on their next open.
+  const projections = reads === 'control' ? 'control' : 'all';
+  const engine = options.existing ? await openExistingEngine(io, globals, options.existing.projects, projections) : openEngine(io, globals, projections);
   let query: Awaited<ReturnType<typeof openQueryDeps>> | undefined;
   if (reads === 'vectors') {
     await engine.catchUp(); // the query side opens the store: on a fresh root it must exist first

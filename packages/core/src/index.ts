@@ -35,3 +35,4 @@ export {
   type Capability,
 } from './events/admin-payloads.js';
 export { ingestIdField, ingestRecordField, jobIdField } from './events/ingest-payloads.js';
+export { KeyedSerial } from './keyed-serial.js';

@@ -216,7 +216,14 @@ export class Engine {
       await mkdir(target.stateDir, { recursive: true });
       let failed = false;
       try {
-        return await verifyRoot({ log: this.log, projectors: this.projectors, live: this.target, scratch: target, project: options.project });
+        return await verifyRoot({
+          log: this.log,
+          projectors: this.projectors,
+          live: this.target,
+          scratch: target,
+          project: options.project,
+          catchUp: () => this.catchUpLocked(undefined, this.projectors),
+        });
       } catch (error) {
         failed = true;
         throw error;

@@ -25,6 +25,13 @@ export interface VerifyInput {
   live: ProjectionTarget;
   scratch: ProjectionTarget;
   project?: string | undefined;
+  /**
+   * Brings the live projections up to the log once every chain holds, before parity. Trigger:
+   * a projection a narrower process left behind (administration keeps only SQLite current, so
+   * the vault and pgvector lag on `_system`). Why: behind is not different; only a tampered log
+   * must not be caught up, and the chain check has ruled that out by then.
+   */
+  catchUp?: () => Promise<unknown>;
 }
 
 /**
@@ -50,6 +57,7 @@ export async function verifyRoot(input: VerifyInput): Promise<VerifyReport> {
   }
 
   const chainsOk = results.every((r) => r.chain.ok);
+  if (chainsOk) await input.catchUp?.();
   const parity = chainsOk ? await checkParity(input) : { ok: false, files: 0, differences: [], skipped: 'a chain is broken: nothing can be rebuilt from it' };
   const ok = chainsOk && results.every((r) => r.provenance.ok) && parity.ok;
   return { ok, projects: results, parity };

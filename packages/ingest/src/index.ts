@@ -5,3 +5,6 @@ export { dryRun, type DryRunReport } from './dry-run.js';
 export { chooseController, CONTROLLERS, type ControllerName } from './controllers.js';
 export { DerivedManifest } from './derived.js';
 export { newRunId } from './run-id.js';
+export { IngestJobs, type IngestJobsOptions, type LiveJob } from './jobs/ingest-jobs.js';
+export { JobAcceptance, type Accepted, type AcceptRequest } from './jobs/acceptance.js';
+export { MAX_RECORDS, recordsFromPosted, recordsFromTranscript, type IngestRecord, type PostedRecord } from './jobs/accepted-records.js';

@@ -1,7 +1,7 @@
+import type { KeyedSerial } from '@mem/core';
 import type { Engine } from '@mem/engine';
+import type { IngestJobs, JobAcceptance } from '@mem/ingest';
 import type { QueryDeps } from '@mem/query';
-import type { IngestJobs } from './jobs/ingest-jobs.js';
-import type { KeyedSerial } from './serial.js';
 import type { ProjectionStores } from './stores.js';
 
 /** What operation implementations work with: one data root, its stores and its job runner. */
@@ -13,13 +13,10 @@ export interface RegistryContext {
   /** mem's version, as /version reports it. */
   version: string;
   now: () => Date;
-  /** Check-then-append sections, one at a time per key (`_system`, `ingest:<project>`). */
+  /** The `_system` check-then-append section: one administration write at a time. */
   serial: KeyedSerial;
-  /**
-   * Ingest acceptances appended but not yet projected, by project and ingest_id: a retry of one
-   * gets the same job (the projection cannot tell it yet). Entries leave when projected.
-   */
-  accepting: Map<string, { jobId: string; projected: Promise<void> }>;
+  /** Ingest acceptances: one per ingest_id, queued on `jobs`. */
+  acceptance: JobAcceptance;
   /** The vector side of a query (embedder, pgvector recall, reranker) when configured; keyword-only without. */
   queryDeps?: Omit<QueryDeps, 'items'>;
 }

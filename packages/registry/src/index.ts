@@ -11,6 +11,7 @@ export {
   type HttpRoute,
   type McpTool,
   type Operation,
+  type Reads,
 } from './operation.js';
 export { canReach, localCaller, anonymousCaller, writerOf, type Caller, type Surface } from './caller.js';
 export { authorize } from './authorize.js';
@@ -19,5 +20,4 @@ export { outputDrift } from './output-drift.js';
 export { validateInput } from './validate.js';
 export { IDEMPOTENCY_ARGUMENT, mcpTools, type McpToolGroup } from './mcp-tools.js';
 export type { RegistryContext } from './context.js';
-export type { LiveJob } from './jobs/ingest-jobs.js';
 export { CALLER_ERROR_CODES, isCallerError } from './caller-errors.js';

@@ -1,10 +1,10 @@
+import { KeyedSerial } from '@mem/core';
 import type { Engine } from '@mem/engine';
+import { IngestJobs, JobAcceptance, type LiveJob } from '@mem/ingest';
 import type { QueryDeps } from '@mem/query';
 import type { RegistryContext } from './context.js';
-import { IngestJobs, type LiveJob } from './jobs/ingest-jobs.js';
 import { OPERATIONS } from './ops/index.js';
 import { Registry } from './registry.js';
-import { KeyedSerial } from './serial.js';
 import { ProjectionStores } from './stores.js';
 
 export interface OpenRegistryOptions {
@@ -33,7 +33,13 @@ export async function openRegistry(options: OpenRegistryOptions): Promise<Regist
   const stores = new ProjectionStores(options.engine);
   const runJobs = options.runJobs ?? true;
   if (options.openStores ?? true) await stores.open();
-  const jobs = new IngestJobs({ engine: options.engine, stores, env, run: runJobs, ...(options.onJobError ? { onError: options.onJobError } : {}) });
+  const jobs = new IngestJobs({
+    engine: options.engine,
+    findJob: async (jobId) => (await stores.fresh()).control.ingestJob(jobId),
+    env,
+    run: runJobs,
+    ...(options.onJobError ? { onError: options.onJobError } : {}),
+  });
   const context: RegistryContext = {
     engine: options.engine,
     stores,
@@ -42,7 +48,7 @@ export async function openRegistry(options: OpenRegistryOptions): Promise<Regist
     version: options.version,
     now: options.now ?? (() => new Date()),
     serial: new KeyedSerial(),
-    accepting: new Map(),
+    acceptance: new JobAcceptance(options.engine, jobs),
     ...(options.queryDeps ? { queryDeps: options.queryDeps } : {}),
   };
   const registry = new Registry(context, OPERATIONS);

@@ -37,6 +37,9 @@ export interface McpTool {
   description?: string;
 }
 
+/** What an operation reads besides its input; see `Operation.reads`. */
+export type Reads = 'log' | 'control' | 'stores' | 'vectors';
+
 /** A flag of a generated CLI command, bound to one input field. */
 export interface CliOption {
   field: string;
@@ -92,9 +95,12 @@ export interface Operation<In = unknown, Out = unknown> {
   /**
    * What the implementation reads besides its input (default `stores`, the projections' SQLite
    * stores): `log` alone (verify: it must report a tampered tail that catching the stores up
-   * would refuse first), or `vectors` too (the pgvector side of a query). A surface opens no more.
+   * would refuse first), `control` (administration: it reads the control tables and appends
+   * `_system` events, which only the SQLite projection handles, so a surface keeps that one
+   * projection current and never opens PGlite), or `vectors` too (the pgvector side of a
+   * query). A surface opens no more.
    */
-  reads?: 'log' | 'stores' | 'vectors';
+  reads?: Reads;
   run: (ctx: RegistryContext, caller: Caller, input: In) => Promise<Out>;
 }
 

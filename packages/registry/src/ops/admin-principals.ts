@@ -13,6 +13,7 @@ export const principalAdd = defineOperation({
   kind: 'write',
   idempotent: false,
   auth: { access: 'admin' },
+  reads: 'control',
   http: { method: 'POST', path: '/memory/principals', status: 201 },
   mcp: { tool: 'manage_principals', select: { field: 'action', value: 'add' }, description: 'Add or list principals (people). Admin.' },
   cli: { command: ['principal', 'add'], args: ['name'], text: (out) => `added principal ${out.name}` },
@@ -32,6 +33,7 @@ export const principalList = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'admin' },
+  reads: 'control',
   http: { method: 'GET', path: '/memory/principals' },
   mcp: { tool: 'manage_principals', select: { field: 'action', value: 'list' } },
   cli: {

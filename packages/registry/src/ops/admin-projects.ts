@@ -15,6 +15,7 @@ export const projectAdd = defineOperation({
   kind: 'write',
   idempotent: false,
   auth: { access: 'admin' },
+  reads: 'control',
   http: { method: 'POST', path: '/memory/projects', status: 201 },
   mcp: { tool: TOOL, select: { field: 'action', value: 'add' }, description: 'Register projects and manage their members. Admin.' },
   cli: { command: ['project', 'add'], args: ['name'], text: (out) => `added project ${out.name}` },
@@ -37,6 +38,7 @@ export const memberAdd = defineOperation({
   kind: 'write',
   idempotent: true,
   auth: { access: 'admin' },
+  reads: 'control',
   http: { method: 'POST', path: '/memory/projects/{project}/members' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'add_member' } },
   cli: {
@@ -73,6 +75,7 @@ export const memberRemove = defineOperation({
   idempotent: true,
   destructive: true,
   auth: { access: 'admin' },
+  reads: 'control',
   http: { method: 'DELETE', path: '/memory/projects/{project}/members/{principal}' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'remove_member' } },
   cli: {

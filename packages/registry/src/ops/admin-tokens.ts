@@ -30,6 +30,7 @@ export const tokenMint = defineOperation({
   kind: 'write',
   idempotent: false,
   auth: { access: 'admin' },
+  reads: 'control',
   http: { method: 'POST', path: '/memory/tokens', status: 201 },
   mcp: { tool: TOOL, select: { field: 'action', value: 'mint' }, description: 'Mint, list and revoke tokens. Admin. A minted secret is shown once.' },
   cli: {
@@ -104,6 +105,7 @@ export const tokenList = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'admin' },
+  reads: 'control',
   http: { method: 'GET', path: '/memory/tokens' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'list' } },
   cli: {
@@ -128,6 +130,7 @@ export const tokenRevoke = defineOperation({
   idempotent: true,
   destructive: true,
   auth: { access: 'admin' },
+  reads: 'control',
   http: { method: 'DELETE', path: '/memory/tokens/{id}' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'revoke' } },
   cli: {

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { MemError, hasErrorCode, ingestIdField, jobIdField, scrubSecrets, sha256Hex } from '@mem/core';
-import { loadStandingQueries } from '@mem/ingest';
+import { MAX_RECORDS, loadStandingQueries, recordsFromPosted, recordsFromTranscript } from '@mem/ingest';
 import type { IngestJobRow } from '@mem/projector-sqlite';
-import { randomUUID } from 'node:crypto';
 import { canReach, requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
-import { MAX_RECORDS, recordsFromPosted, recordsFromTranscript } from '../jobs/accepted-records.js';
 import { defineOperation } from '../operation.js';
 import { errorView, projectInput } from './schemas.js';
 
@@ -83,34 +81,18 @@ export const ingestSubmit = defineOperation({
     checkStandingQueries(ctx, input.project);
     const format = input.transcript !== undefined ? (input.format ?? 'claude') : 'records';
     const ingestId = input.ingest_id ?? `sha256:${sha256Hex(JSON.stringify({ source: input.source, format, records: input.records ?? null, transcript: input.transcript ?? null }))}`;
-    const key = acceptingKey(input.project, ingestId);
-    // Only the check and the durable append are serial; the catch-up that projects the
-    // acceptance runs after, shared with the acceptances that came in meanwhile (one seal for
-    // many). Until it ends, the job is answered from `accepting`.
-    const accepted = await ctx.serial.run(`ingest:${input.project}`, async () => {
-      const existing = (await ctx.stores.fresh()).control.ingestJobByIngestId(input.project, ingestId);
-      if (existing) return { existing };
-      const inFlight = ctx.accepting.get(key);
-      if (inFlight) return { inFlight };
-      const records =
-        input.transcript !== undefined ? await recordsFromTranscript(input.transcript, format as 'claude' | 'pi', ingestId, input.source) : recordsFromPosted(input.records ?? [], input.source);
-      const jobId = `ingest-${randomUUID()}`;
-      const appendedNow = await ctx.engine.log.append(
-        input.project,
-        [{ type: 'ingest_accepted', job_id: jobId, ingest_id: ingestId, source: input.source, format, records }],
-        writerOf(caller),
-      );
-      const projected = ctx.engine.projectAppended(appendedNow).then(() => ctx.jobs.enqueue(input.project, jobId, appendedNow.first_seq));
-      const entry = { jobId, projected };
-      ctx.accepting.set(key, entry);
-      const forget = () => void ctx.accepting.delete(key);
-      void projected.then(forget, forget);
-      return { inFlight: entry };
+    const accepted = await ctx.acceptance.accept({
+      project: input.project,
+      ingestId,
+      source: input.source,
+      format,
+      writer: writerOf(caller),
+      existing: async () => (await ctx.stores.fresh()).control.ingestJobByIngestId(input.project, ingestId),
+      records: async () =>
+        input.transcript !== undefined ? recordsFromTranscript(input.transcript, format as 'claude' | 'pi', ingestId, input.source) : recordsFromPosted(input.records ?? [], input.source),
     });
-    if (accepted.existing) return answerExisting(ctx, accepted.existing);
-    // A retry of an acceptance still being projected waits for it too: its status URL must answer.
-    const { jobId, projected } = accepted.inFlight;
-    await projected;
+    if ('existing' in accepted) return answerExisting(ctx, accepted.existing);
+    const { jobId } = accepted;
     return { job_id: jobId, ingest_id: ingestId, project: input.project, status: ctx.jobs.get(jobId)?.state ?? 'queued', status_url: statusUrl(jobId) };
   },
 });
@@ -124,8 +106,6 @@ function scrubbedIdentity<T extends { source: string; ingest_id?: string | undef
   const ingestId = input.ingest_id === undefined ? {} : { ingest_id: scrubSecrets(input.ingest_id).text };
   return { ...input, source: scrubSecrets(input.source).text, ...ingestId };
 }
-
-const acceptingKey = (project: string, ingestId: string) => `${project}\u0000${ingestId}`;
 
 function answerExisting(ctx: RegistryContext, job: IngestJobRow): z.infer<typeof jobOut> {
   const status = liveStatus(ctx, job);

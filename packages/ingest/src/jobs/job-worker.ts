@@ -1,6 +1,6 @@
 import { qwenTokenizer, type Tokenizer } from '@mem/chunk';
 import { Engine } from '@mem/engine';
-import type { IngestEngine } from '@mem/ingest';
+import type { IngestEngine } from '../ingest.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runJob, type JobSpec } from './job-run.js';
 import type { FromWorker, ToWorker, WorkerInput } from './worker-messages.js';

@@ -11,7 +11,7 @@ import type { FromWorker, ToWorker, WorkerInput } from './worker-messages.js';
  */
 function workerUrl(): URL {
   const here = new URL('./job-worker.js', import.meta.url);
-  return here.pathname.includes('/registry/src/jobs/') ? new URL(here.href.replace('/registry/src/jobs/', '/registry/dist/jobs/')) : here;
+  return here.pathname.includes('/ingest/src/jobs/') ? new URL(here.href.replace('/ingest/src/jobs/', '/ingest/dist/jobs/')) : here;
 }
 
 /**

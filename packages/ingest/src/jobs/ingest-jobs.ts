@@ -1,9 +1,6 @@
 import type { Writer } from '@mem/core';
 import type { Engine } from '@mem/engine';
-import { withFileLock } from '@mem/log';
 import type { IngestJobRow } from '@mem/projector-sqlite';
-import { join } from 'node:path';
-import type { ProjectionStores } from '../stores.js';
 import type { JobProgress } from './job-run.js';
 import { runOnWorkerThread } from './job-thread.js';
 
@@ -18,7 +15,8 @@ export interface LiveJob {
 
 export interface IngestJobsOptions {
   engine: Engine;
-  stores: ProjectionStores;
+  /** A job's row in the control store as of now (the surface keeps that store current). */
+  findJob: (jobId: string) => Promise<IngestJobRow | undefined>;
   env: NodeJS.ProcessEnv;
   /** False: accept and record jobs, run none (`mem serve --no-jobs`); another process runs them. */
   run: boolean;
@@ -93,17 +91,16 @@ export class IngestJobs {
   }
 
   /**
-   * Runs one job under a per-project file lock. Trigger: two processes serving one data root
+   * Runs one job under a per-project cross-process lock. Trigger: two processes serving one data root
    * (`mem serve` and `mem mcp`) both resume the same unfinished job. Why: two gated loops over
    * the same chunks would each write a run. Outcome: the second waits, then finds the job
    * finished in the log and skips it.
    */
   private async runOne(job: LiveJob): Promise<void> {
     if (this.stopped) return;
-    const lock = join(this.options.engine.paths.stateDir, 'cache', 'jobs', `${job.project}.lock`);
-    await withFileLock(lock, async () => {
+    await this.options.engine.exclusive(`ingest-job-${job.project}`, async () => {
       await this.options.engine.catchUp([job.project]);
-      const row = (await this.options.stores.fresh()).control.ingestJob(job.jobId);
+      const row = await this.options.findJob(job.jobId);
       if (this.stopped || (row && row.status !== null)) {
         if (row?.status) this.live.delete(job.jobId);
         return;

@@ -1,9 +1,11 @@
 import type { Tokenizer } from '@mem/chunk';
 import { isMemError, type EventOf } from '@mem/core';
-import { chooseController, ingest, loadStandingQueries, type IngestEngine } from '@mem/ingest';
 import { openControlStore } from '@mem/projector-sqlite';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { chooseController } from '../controllers.js';
+import { ingest, type IngestEngine } from '../ingest.js';
+import { loadStandingQueries } from '../standing-queries.js';
 import { newRecords, occurrenceKeys } from './record-identity.js';
 import { acceptedRecordsSource } from './records-source.js';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentSha256 } from '@mem/core';
+import { contentSha256, uniformLines } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /*
@@ -25,7 +25,7 @@ function mem(args: string[], input?: string) {
 }
 
 function memory(text: string, parents: string[]) {
-  return { type: 'memory', run_id: 'run-prov-2', level: 'L1', t: 1, text, tokens: 5, parents, sha256: contentSha256(text) };
+  return { type: 'memory', run_id: 'run-prov-2', level: 'L1', t: 1, text, tokens: 5, parents, sha256: contentSha256(text), lines: uniformLines(text, parents) };
 }
 
 function evidence(text: string) {

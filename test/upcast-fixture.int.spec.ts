@@ -13,7 +13,8 @@ import { snapshot } from './contract/projector-contract.js';
 /*
  * test/fixtures/versioned-log is a committed log with lines of old schema versions: every type
  * as version 1 (the format before versions existed: no `v`), and `recovery` at both version 1
- * (`offset`) and version 2 (`v: 2`, `truncated_at`). Its projections must be exactly those of
+ * (`offset`) and version 2 (`v: 2`, `truncated_at`); its memories are version 1 (no `lines`,
+ * which memory v2 added). Its projections must be exactly those of
  * the same events written today, at the current versions, by the log's own writer.
  */
 const project = 'versioned';
@@ -102,10 +103,17 @@ describe('a committed log of old-version lines', () => {
     const recoveries = lines.filter((line) => line.includes('"type":"recovery"'));
     expect(recoveries).toHaveLength(2);
     for (const line of recoveries) expect(line).toMatch(/"type":"recovery","v":2,"writer":\{"kind":"log"\},"segment":"000001\.jsonl","truncated_at":\d+,/);
-    expect(lines.filter((line) => line.includes('"v":'))).toEqual(recoveries);
-    // Every other line is byte for byte the fixture's: version 1 is written as it always was.
+    // memory v2 carries its addressable lines, one entry per line of text, right after sha256.
+    const memories = lines.filter((line) => line.includes('"type":"memory"'));
+    expect(memories.length).toBeGreaterThan(0);
+    for (const line of memories) expect(line).toMatch(/"type":"memory","v":2,.*"sha256":"[0-9a-f]{64}","lines":\[\{"sha256":/);
+    expect(lines.filter((line) => line.includes('"v":'))).toEqual(lines.filter((line) => recoveries.includes(line) || memories.includes(line)));
+    // Every line of a type still at version 1 is byte for byte the fixture's payload: version 1
+    // is written as it always was (the chain's prev differs once an earlier line changed).
     const committed = readFileSync(join(fixture, project, '000001.jsonl'), 'utf8').trim().split('\n');
-    expect(lines.slice(0, 16)).toEqual(committed.slice(0, 16));
+    const firstChanged = lines.findIndex((line) => line.includes('"v":'));
+    expect(firstChanged).toBeGreaterThan(0);
+    expect(lines.slice(0, firstChanged)).toEqual(committed.slice(0, firstChanged));
   });
 
   it('projects to the same SQLite rows and vault files as the same events at the current versions', async () => {

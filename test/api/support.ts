@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentSha256, type Payload } from '@mem/core';
+import { contentSha256, type Payload, uniformLines } from '@mem/core';
 import { Engine } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
@@ -72,7 +72,7 @@ export function memoryPayloads(runId: string, evidenceText: string, memoryText: 
       { type: 'chunk', run_id: runId, level: 'L0', t: 1, source: `claude:${runId}`, span: [0, 1], sha256: evidence },
       { type: 'gate', run_id: runId, level: 'L1', t: 1, update: true, exit: false, think: 'evidence', latency_ms: 0 },
       { type: 'evidence', run_id: runId, level: 'L0', t: 1, source: `claude:${runId}`, text: evidenceText, sha256: evidence },
-      { type: 'memory', run_id: runId, level: 'L1', t: 1, text: memoryText, tokens: 12, parents: [evidence], sha256: memory },
+      { type: 'memory', run_id: runId, level: 'L1', t: 1, text: memoryText, tokens: 12, parents: [evidence], sha256: memory, lines: uniformLines(memoryText, [evidence]) },
       { type: 'run_end', run_id: runId, level: 'L1', chunks_seen: 1, chunks_used: 1, final_memory_sha: memory },
     ],
   };

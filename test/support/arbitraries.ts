@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { contentSha256, type Payload } from '@mem/core';
+import { contentSha256, type Payload, uniformLines } from '@mem/core';
 
 const WORDS = ['kong', 'buffer', 'body', 'ingress', 'flake', 'postgres', 'volume', 'mount', 'probe', 'retry', 'timeout', 'cache', 'lock', 'fsync', 'decision', 'rejected', 'because', 'fixed', 'root', 'cause'];
 
@@ -60,7 +60,7 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
       const parents = [...new Set([...(previous?.parents ?? []), sha])];
       memoryByQuery.set(run.query, { text, parents });
       const memorySha = contentSha256(text);
-      out.push({ type: 'memory', run_id: runId, level: 'L1', t, text, tokens: text.split(/\s+/).length, parents, sha256: memorySha });
+      out.push({ type: 'memory', run_id: runId, level: 'L1', t, text, tokens: text.split(/\s+/).length, parents, sha256: memorySha, lines: uniformLines(text, parents) });
       l1Memories.push(memorySha);
       last = memorySha;
     });
@@ -77,7 +77,7 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
       out.push({ type: 'gate', run_id: runId, level: 'L2', t: i + 1, update: true, exit: i === parents.length - 1, think: 'summary', latency_ms: 0 });
     });
     const text = `Project state: ${parents.length} findings.`;
-    out.push({ type: 'memory', run_id: runId, level: 'L2', t: parents.length, text, tokens: 4, parents, sha256: contentSha256(text) });
+    out.push({ type: 'memory', run_id: runId, level: 'L2', t: parents.length, text, tokens: 4, parents, sha256: contentSha256(text), lines: uniformLines(text, parents) });
     out.push({ type: 'run_end', run_id: runId, level: 'L2', chunks_seen: parents.length, chunks_used: parents.length, final_memory_sha: contentSha256(text) });
   }
   plan.references.forEach((ref, i) => {

@@ -23,6 +23,15 @@ export {
   type Payload,
   type PayloadOf,
 } from './events/catalogue.js';
+export {
+  memoryLineField,
+  memoryLines,
+  memoryLinesIssues,
+  splitMemoryLines,
+  uniformLines,
+  type MemoryLine,
+  type MemoryLineRef,
+} from './events/memory-lines.js';
 export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
 export { serializeEvent } from './events/serialize.js';
 export {

@@ -1,4 +1,4 @@
-import { MemError, contentSha256, isMemError, scrubSecrets, type Payload } from '@mem/core';
+import { MemError, contentSha256, isMemError, scrubSecrets, splitMemoryLines, type MemoryLineRef, type Payload } from '@mem/core';
 import type { Tokenizer } from '@mem/chunk';
 import type { ChunkRecord, Controller } from './controller.js';
 import { parseGateAnswer, type GateAnswer } from './protocol.js';
@@ -23,6 +23,8 @@ export interface LoopStep {
 export interface PreviousMemory {
   text: string;
   parents: readonly string[];
+  /** Each line's own parents, where the store knows them; absent, every line rests on `parents`. */
+  lines?: readonly { text: string; parents: readonly string[] }[];
 }
 
 export interface RunConfig {
@@ -86,9 +88,10 @@ export class GatedRun {
     this.seen = new Set(config.seen ?? []);
     this.memory = config.previous?.text ?? '';
     this.memorySha = config.previous ? contentSha256(config.previous.text) : null;
-    // A memory carried over from an earlier run keeps its parents on every line: which line
-    // came from which chunk was not recorded then.
-    this.lineParents = new Map(memoryLines(this.memory).map((line) => [line, config.previous?.parents ?? []]));
+    // A memory carried over from an earlier run keeps each line's parents; where they were not
+    // recorded (a memory logged before lines were addressable) every line keeps all of them.
+    const known = new Map((config.previous?.lines ?? []).map((line) => [line.text, line.parents]));
+    this.lineParents = new Map(splitMemoryLines(this.memory).map((line) => [line, known.get(line) ?? config.previous?.parents ?? []]));
   }
 
   /** True once the run has ended (exit gate acted on, or an error). Further offers are ignored. */
@@ -138,7 +141,7 @@ export class GatedRun {
       // A model wrote it: scrubbed before it is hashed, so its sha is of the text the log stores
       // (the log scrubs every payload and checks the sha on what it keeps).
       const memory = scrubSecrets(answer.memory).text;
-      const parents = this.attribute(memory, step.sha256);
+      const { parents, lines } = this.attribute(memory, step.sha256);
       this.memory = memory;
       this.memorySha = contentSha256(memory);
       const symptom = symptomOf(memory);
@@ -151,6 +154,7 @@ export class GatedRun {
         tokens: this.config.tokenizer.count(memory),
         parents,
         sha256: this.memorySha,
+        lines,
         ...(symptom !== null ? { symptom } : {}),
       });
     }
@@ -193,13 +197,15 @@ export class GatedRun {
    * (a union over every chunk ever used would grow with the run, and the log quadratically).
    * Trap: a model that paraphrases an old line attributes it to the current chunk only.
    */
-  private attribute(memory: string, sha: string): string[] {
+  private attribute(memory: string, sha: string): { parents: string[]; lines: MemoryLineRef[] } {
     const next = new Map<string, readonly string[]>();
     const parents: string[] = [];
+    const lines: MemoryLineRef[] = [];
     const seen = new Set<string>();
-    for (const line of memoryLines(memory)) {
+    for (const line of splitMemoryLines(memory)) {
       const from = this.lineParents.get(line) ?? next.get(line) ?? [sha];
       next.set(line, from);
+      lines.push({ sha256: contentSha256(line), parents: [...from] });
       for (const parent of from) {
         if (seen.has(parent)) continue;
         seen.add(parent);
@@ -207,7 +213,7 @@ export class GatedRun {
       }
     }
     this.lineParents = next;
-    return parents;
+    return { parents, lines };
   }
 
   private async ask(step: LoopStep): Promise<{ answer: GateAnswer; latencyMs: number }> {
@@ -265,11 +271,4 @@ export class GatedRun {
       ...(this.error ? { error: this.error } : {}),
     };
   }
-}
-
-function memoryLines(memory: string): string[] {
-  return memory
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
 }

@@ -137,3 +137,34 @@ describe('GatedRun', () => {
     expect(events[2]).toMatchObject({ chunks_seen: 0, chunks_used: 0 });
   });
 });
+
+describe('GatedRun memory lines', () => {
+  it('gives each line the chunk that brought it, and a kept line keeps its own parents', async () => {
+    const controller = scripted([open('- kong buffered bodies'), open('- kong buffered bodies\n- pg raced its mount')]);
+    const [a, b] = [step('kong story'), step('pg story')];
+    const events = await drive(new GatedRun(config(controller)), [a, b]);
+    const memories = events.filter((e) => e.type === 'memory');
+    expect(memories[1]).toMatchObject({
+      parents: [a.sha256, b.sha256],
+      lines: [
+        { sha256: contentSha256('kong buffered bodies'), parents: [a.sha256] },
+        { sha256: contentSha256('pg raced its mount'), parents: [b.sha256] },
+      ],
+    });
+  });
+
+  it('continues from a previous memory with the per-line parents the store recorded', async () => {
+    const [e1, e2] = [contentSha256('e1'), contentSha256('e2')];
+    const previous = { text: '- kong buffered bodies\n- pg raced', parents: [e1, e2], lines: [{ text: 'kong buffered bodies', parents: [e1] }, { text: 'pg raced', parents: [e2] }] };
+    const controller = scripted([open('- pg raced\n- redis evicted keys')]);
+    const c = step('redis story');
+    const events = await drive(new GatedRun(config(controller, { previous })), [c]);
+    expect(events.find((e) => e.type === 'memory')).toMatchObject({
+      parents: [e2, c.sha256],
+      lines: [
+        { sha256: contentSha256('pg raced'), parents: [e2] },
+        { sha256: contentSha256('redis evicted keys'), parents: [c.sha256] },
+      ],
+    });
+  });
+});

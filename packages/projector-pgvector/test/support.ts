@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentSha256, type Payload } from '@mem/core';
+import { contentSha256, type Payload, uniformLines } from '@mem/core';
 import type { ProjectedEvent, ProjectionTarget, Projector } from '@mem/engine';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
 
@@ -62,6 +62,7 @@ export const payload = {
       tokens: text.split(/\s+/).length,
       parents: parents.map((p) => contentSha256(p)),
       sha256: contentSha256(text),
+      lines: uniformLines(text, parents.map((p) => contentSha256(p))),
       ...(extra.symptom !== undefined ? { symptom: extra.symptom } : {}),
     };
   },

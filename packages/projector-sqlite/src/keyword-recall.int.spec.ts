@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { contentSha256 } from '@mem/core';
+import { contentSha256, uniformLines } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvents, projected, tempRoot } from '../test/support.js';
 import { openItemStore, type ItemStore } from './item-store.js';
@@ -10,7 +10,7 @@ import { projectorSqlite } from './projector.js';
 const sha = (text: string) => contentSha256(text);
 const run = (run_id: string, query_id: string) => ({ type: 'run', run_id, level: 'L1', query_id, input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false });
 const evidence = (run_id: string, t: number, text: string) => ({ type: 'evidence', run_id, level: 'L0', t, source: 'claude:s', text, sha256: sha(text) });
-const memory = (run_id: string, t: number, text: string, parent: string) => ({ type: 'memory', run_id, level: 'L1', t, text, tokens: 5, parents: [sha(parent)], sha256: sha(text) });
+const memory = (run_id: string, t: number, text: string, parent: string) => ({ type: 'memory', run_id, level: 'L1', t, text, tokens: 5, parents: [sha(parent)], sha256: sha(text), lines: uniformLines(text, [sha(parent)]) });
 const reference = (text: string) => ({ type: 'reference', level: 'R', source: 'docs:kong.md', heading_path: [], text, sha256: sha(text) });
 
 const E = 'Kong buffered the request body.';

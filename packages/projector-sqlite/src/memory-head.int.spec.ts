@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentSha256, type Payload } from '@mem/core';
+import { contentSha256, type Payload, uniformLines } from '@mem/core';
 import { chainEvents } from '../../../test/support/events.js';
 import { openItemStore } from './item-store.js';
 import { projectorSqlite } from './projector.js';
@@ -22,7 +22,7 @@ function step(runId: string, t: number, evidence: string, memory: string): Paylo
     { type: 'chunk', run_id: runId, level: 'L0', t, source: 'claude:s', span: [t - 1, t], sha256: sha },
     { type: 'gate', run_id: runId, level: 'L1', t, update: true, exit: false, think: 'x', latency_ms: 0 },
     { type: 'evidence', run_id: runId, level: 'L0', t, source: 'claude:s', text: evidence, sha256: sha },
-    { type: 'memory', run_id: runId, level: 'L1', t, text: memory, tokens: 3, parents: [sha], sha256: contentSha256(memory) },
+    { type: 'memory', run_id: runId, level: 'L1', t, text: memory, tokens: 3, parents: [sha], sha256: contentSha256(memory), lines: uniformLines(memory, [sha]) },
   ];
 }
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { contentSha256 } from '@mem/core';
+import { contentSha256, uniformLines } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvents, projected, tempRoot } from '../test/support.js';
 import { openItemStore, type ItemStore } from './item-store.js';
@@ -11,7 +11,7 @@ const run = (runId: string, level: 'L1' | 'L2', queryId: string | null) => ({
   type: 'run', run_id: runId, level, query_id: queryId, input_level: level === 'L1' ? 'chunk' : 'L1', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: level === 'L2',
 });
 const evidence = (runId: string, t: number, text: string) => ({ type: 'evidence', run_id: runId, level: 'L0', t, source: 'claude:s', text, sha256: sha(text) });
-const memory = (runId: string, level: 'L1' | 'L2', t: number, text: string, parents: string[]) => ({ type: 'memory', run_id: runId, level, t, text, tokens: 5, parents, sha256: sha(text) });
+const memory = (runId: string, level: 'L1' | 'L2', t: number, text: string, parents: string[]) => ({ type: 'memory', run_id: runId, level, t, text, tokens: 5, parents, sha256: sha(text), lines: uniformLines(text, parents) });
 const reference = (text: string) => ({ type: 'reference', level: 'R', source: 'docs:x.md', heading_path: [], text, sha256: sha(text) });
 
 describe('provenance and memory chains', () => {

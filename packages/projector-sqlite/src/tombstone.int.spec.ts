@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { contentSha256 } from '@mem/core';
+import { contentSha256, uniformLines } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvents, projected, tempRoot } from '../test/support.js';
 import { openItemStore } from './item-store.js';
@@ -11,7 +11,7 @@ const SHA = contentSha256(TEXT);
 
 const run = { type: 'run', run_id: 'r-1', level: 'L1', query_id: 'incidents', input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false };
 const evidence = { type: 'evidence', run_id: 'r-1', level: 'L0', t: 1, source: 'claude:s-1', text: TEXT, sha256: SHA };
-const memory = { type: 'memory', run_id: 'r-1', level: 'L1', t: 1, text: TEXT, tokens: 9, parents: [SHA], sha256: SHA };
+const memory = { type: 'memory', run_id: 'r-1', level: 'L1', t: 1, text: TEXT, tokens: 9, parents: [SHA], sha256: SHA, lines: uniformLines(TEXT, [SHA]) };
 const reference = { type: 'reference', level: 'R', source: 'docs:incidents.md', heading_path: ['2026'], text: TEXT, sha256: SHA };
 const tombstone = (reason: string) => ({ type: 'tombstone', target: SHA, reason });
 

@@ -1,4 +1,4 @@
-import { contentSha256 } from '@mem/core';
+import { contentSha256, uniformLines } from '@mem/core';
 import fc from 'fast-check';
 
 /*
@@ -63,7 +63,7 @@ export function payloadsOf(ops: readonly Op[]): Record<string, unknown>[] {
         // Even picks reuse the evidence pool verbatim: one sha at L0 and L1 (or L2) at once.
         const memory = s.memory % 2 === 0 ? TEXTS[s.memory]! : `${TEXTS[s.memory]!} (${o.level})`;
         last = contentSha256(memory);
-        out.push({ type: 'memory', run_id: runId, level: o.level, t, text: memory, tokens: 12, parents: [sha], sha256: last });
+        out.push({ type: 'memory', run_id: runId, level: o.level, t, text: memory, tokens: 12, parents: [sha], sha256: last, lines: uniformLines(memory, [sha]) });
       });
       out.push({ type: 'run_end', run_id: runId, level: o.level, chunks_seen: o.steps.length, chunks_used: used, final_memory_sha: last });
     }

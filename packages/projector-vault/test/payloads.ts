@@ -1,4 +1,4 @@
-import { contentSha256, sha256Hex, type Payload } from '@mem/core';
+import { contentSha256, sha256Hex, type Payload, uniformLines } from '@mem/core';
 
 /* Small builders of valid extraction payloads (content shas computed), for tests. */
 
@@ -23,7 +23,7 @@ export function evidence(runId: string, t: number, source: string, text: string)
 }
 
 export function memory(runId: string, t: number, text: string, parents: readonly string[], level: 'L1' | 'L2' = 'L1'): Payload {
-  return { type: 'memory', run_id: runId, level, t, text, tokens: 1, parents: [...parents], sha256: contentSha256(text) };
+  return { type: 'memory', run_id: runId, level, t, text, tokens: 1, parents: [...parents], sha256: contentSha256(text), lines: uniformLines(text, parents) };
 }
 
 export function runEnd(runId: string, seen: number, used: number, finalSha: string | null, level: 'L1' | 'L2' = 'L1'): Payload {

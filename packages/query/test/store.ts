@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentSha256 } from '@mem/core';
+import { contentSha256, uniformLines } from '@mem/core';
 import { Engine } from '@mem/engine';
 import { openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
 
@@ -23,7 +23,7 @@ export function evidence(runId: string, t: number, text: string, source = 'claud
 }
 
 export function memory(runId: string, level: 'L1' | 'L2', t: number, text: string, parents: readonly string[], symptom?: string): Payload {
-  return { type: 'memory', run_id: runId, level, t, text, tokens: text.split(/\s+/).length, parents: parents.map(sha), sha256: sha(text), ...(symptom ? { symptom } : {}) };
+  return { type: 'memory', run_id: runId, level, t, text, tokens: text.split(/\s+/).length, parents: parents.map(sha), sha256: sha(text), lines: uniformLines(text, parents.map(sha)), ...(symptom ? { symptom } : {}) };
 }
 
 export function reference(source: string, text: string): Payload {

@@ -20,6 +20,7 @@ import {
   tokenMintedShape,
   tokenRevokedShape,
 } from './admin-payloads.js';
+import { memoryLinesIssues } from './memory-lines.js';
 import { ingestAcceptedShape, ingestFinishedShape } from './ingest-payloads.js';
 import { projectionSettingsSetShape } from './settings-payloads.js';
 
@@ -78,7 +79,12 @@ const run = defineEvent('run', runShape, {
 const chunk = defineEvent('chunk', chunkShape);
 const gate = defineEvent('gate', gateShape);
 const evidence = defineEvent('evidence', evidenceShape);
-const memory = defineEvent('memory', memoryShape);
+const memory = defineEvent('memory', memoryShape, {
+  version: 2,
+  check: (value, ctx) => {
+    for (const issue of memoryLinesIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  },
+});
 const runEnd = defineEvent('run_end', runEndShape, {
   check: (value, ctx) => {
     if (value.chunks_used > value.chunks_seen) {

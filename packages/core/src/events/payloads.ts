@@ -9,6 +9,7 @@ import {
   spanField,
   stepField,
 } from './fields.js';
+import { memoryLineField } from './memory-lines.js';
 
 /*
  * Payload shapes, one per event type, in serialisation order (after `type`).
@@ -64,6 +65,8 @@ export const memoryShape = {
   tokens: countField,
   parents: z.array(sha256Field).min(1, 'expected at least one parent sha: a memory rests on evidence'),
   sha256: sha256Field,
+  /** Version 2: the memory's addressable lines, one per line of `text` (memory-lines.ts). */
+  lines: z.array(memoryLineField).min(1, 'expected at least one line: a memory states something'),
   /**
    * The failures this memory would explain, phrased as they show up (error text, codes), written
    * at extraction time so an error pasted as a query finds an answer written as prose. Absent

@@ -2,6 +2,8 @@ import { eventKeyOrder, type LogEvent } from './catalogue.js';
 
 const WRITER_KEYS = ['kind', 'principal', 'token'] as const;
 const NESTED_ORDER: Record<string, readonly string[]> = { writer: WRITER_KEYS, error: ['code', 'message'] };
+/** Arrays of objects whose entries have a fixed key order too. */
+const ARRAY_ORDER: Record<string, readonly string[]> = { lines: ['sha256', 'parents'] };
 
 function ordered(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -9,7 +11,9 @@ function ordered(value: Record<string, unknown>, keys: readonly string[]): Recor
     const v = value[key];
     if (v === undefined) continue;
     const nested = NESTED_ORDER[key];
-    out[key] = nested && v !== null && typeof v === 'object' ? ordered(v as Record<string, unknown>, nested) : v;
+    const entries = ARRAY_ORDER[key];
+    if (entries && Array.isArray(v)) out[key] = v.map((entry) => ordered(entry as Record<string, unknown>, entries));
+    else out[key] = nested && v !== null && typeof v === 'object' ? ordered(v as Record<string, unknown>, nested) : v;
   }
   return out;
 }
@@ -34,6 +38,8 @@ function inOrder(value: Record<string, unknown>, order: readonly string[]): bool
     if (next === order.length) return false;
     const nested = NESTED_ORDER[key];
     if (nested && v !== null && typeof v === 'object' && !inOrder(v as Record<string, unknown>, nested)) return false;
+    const entries = ARRAY_ORDER[key];
+    if (entries && Array.isArray(v) && !v.every((entry) => inOrder(entry as Record<string, unknown>, entries))) return false;
     next++;
   }
   return true;

@@ -1,3 +1,4 @@
+import { uniformLines } from './memory-lines.js';
 import { renameField, type UpcasterStep } from './upcast.js';
 
 /*
@@ -10,4 +11,17 @@ import { renameField, type UpcasterStep } from './upcast.js';
 export const UPCASTERS: readonly UpcasterStep[] = [
   // recovery v1 → v2: `offset` became `truncated_at` (payloads.ts says why).
   { type: 'recovery', from: 1, upcast: (event) => renameField(event, 'offset', 'truncated_at') },
+  // memory v1 → v2: lines became addressable. A v1 memory did not record which line came from
+  // which chunk, so each of its lines rests on all of the memory's parents (as the extractor
+  // has always carried an earlier run's lines over).
+  {
+    type: 'memory',
+    from: 1,
+    upcast: (event) => {
+      const { symptom, prev, ...rest } = event;
+      const text = typeof event.text === 'string' ? event.text : '';
+      const parents = Array.isArray(event.parents) ? event.parents.filter((p): p is string => typeof p === 'string') : [];
+      return { ...rest, lines: uniformLines(text, parents), ...(symptom !== undefined ? { symptom } : {}), prev };
+    },
+  },
 ];

@@ -41,7 +41,7 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 describe('a data root that does not exist', () => {
   it.each(READING.map((args) => [args.join(' '), args]))('mem %s exits 1 with NOT_FOUND naming the path, and creates nothing', (_name, args) => {
     const root = join(base, 'no-such');
-    const result = mem(root, args as string[]);
+    const result = mem(root, args);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     if (args.includes('--json')) expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'NOT_FOUND', details: { root } });
@@ -53,7 +53,7 @@ describe('a data root that does not exist', () => {
   it.each(READING.map((args) => [args.join(' '), args]))('mem %s on an empty directory exits 1 with NOT_FOUND, and leaves it empty', (_name, args) => {
     const root = join(base, 'empty');
     mkdirSync(root);
-    const result = mem(root, args as string[]);
+    const result = mem(root, args);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(root);
     expect(result.stderr).toContain('NOT_FOUND');
@@ -98,7 +98,7 @@ describe('a project that does not exist, in a data root that does', () => {
   ];
 
   it.each(PROJECT_READING.map((args) => [args.join(' '), args]))('mem %s exits 1 with NOT_FOUND naming the project, and creates nothing', (_name, args) => {
-    const result = mem(root, args as string[]);
+    const result = mem(root, args);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('no project "nope"');

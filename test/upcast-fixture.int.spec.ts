@@ -45,7 +45,7 @@ async function rewriteAtCurrentVersions(from: string, to: string): Promise<void>
 function payloadOf(event: LogEvent): Payload {
   const { seq: _seq, ts: _ts, project: _project, writer: _writer, prev: _prev, ...rest } = event as LogEvent & { v?: number };
   delete (rest as { v?: number }).v;
-  return rest as Payload;
+  return rest;
 }
 
 /**

@@ -26,7 +26,7 @@ async function serve(root: string): Promise<{ url: string; child: ChildProcess }
   const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => (stderr += d));
   const url = await until(async () => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], 20_000, 20);
   return { url, child };
 }

@@ -86,6 +86,7 @@ async function overCli(op: AnyOperation, input: Record<string, unknown>): Promis
   const argv = ['--root', root, ...cli.command, ...(cli.args ?? []).map((field) => String(input[field]))];
   for (const option of cli.options ?? []) {
     const value = input[option.field];
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an op input field is a string, number or boolean
     if (value !== undefined) argv.push(option.flag.split(' ')[0]!, Array.isArray(value) ? value.join(',') : String(value));
   }
   argv.push('--json');

@@ -25,7 +25,7 @@ async function serve(root: string, ...args: string[]): Promise<{ url: string; ch
   const child = spawn(process.execPath, [BIN, '--root', root, 'serve', '--port', '0', ...args], { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => (stderr += d));
   const url = await until(async () => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], 20_000, 20);
   return { url, child, stderr: () => stderr };
 }

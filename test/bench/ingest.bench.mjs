@@ -2,7 +2,7 @@
 // heuristic controller decisions/s, and peak RSS while ingesting a generated 1 GB Claude Code
 // transcript end to end (sources -> chunker -> gated loop -> log -> projections).
 // Prints figures; never fails. Needs a build (`npm run bench` does it).
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, cpSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -28,6 +28,7 @@ function usageError(options: readonly CliOption[], error: unknown): unknown {
 
 /** A refused field that came from a flag, said as the flag (`--citations: ...`): the user typed the flag, not the field. */
 function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a validation error's field is a path string
   const field = String(error.details['field'] ?? '').split(/[[.]/)[0];
   const option = options.find((o) => o.field === field);
   if (!option) return error;

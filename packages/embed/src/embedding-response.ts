@@ -19,7 +19,7 @@ export function parseEmbeddingResponse(body: unknown, expected: Expected): Float
   const data = (body as { data?: unknown } | null)?.data;
   if (!Array.isArray(data)) throw fail('has no "data" array');
   if (data.length !== expected.count) throw fail(`holds ${data.length} embeddings for ${expected.count} inputs`, { expected: expected.count, actual: data.length });
-  const out: (Float32Array | undefined)[] = new Array(expected.count);
+  const out = new Array<Float32Array | undefined>(expected.count);
   data.forEach((item: unknown, position) => {
     const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
     if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= expected.count) {
@@ -36,7 +36,7 @@ export function parseEmbeddingResponse(body: unknown, expected: Expected): Float
     }
     const vector = new Float32Array(expected.dims);
     for (let i = 0; i < embedding.length; i++) {
-      const value = embedding[i];
+      const value: unknown = embedding[i];
       if (typeof value !== 'number' || !Number.isFinite(value)) throw fail(`item ${position} has a non-finite value at ${i}`, { position, at: i });
       vector[i] = value;
     }

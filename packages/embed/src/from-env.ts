@@ -37,7 +37,7 @@ function tuningFromEnv(env: NodeJS.ProcessEnv): Tuning {
     }
     out[variable] = parsed.data;
   }
-  return out as Tuning;
+  return out;
 }
 
 /**

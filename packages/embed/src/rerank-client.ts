@@ -26,7 +26,7 @@ export function parseRerankResponse(body: unknown, count: number, url: string): 
   const fail = (what: string, details: Record<string, unknown> = {}) => new MemError('MODEL_FAILED', `${url}: the rerank answer ${what}`, { url, ...details });
   const items = Array.isArray(body) ? body : (body as { results?: unknown } | null)?.results;
   if (!Array.isArray(items)) throw fail('is neither a list nor { results: [...] }');
-  const scores: (number | undefined)[] = new Array(count);
+  const scores = new Array<number | undefined>(count);
   items.forEach((item: unknown, position) => {
     const { index, relevance_score: relevance, score } = (item ?? {}) as { index?: unknown; relevance_score?: unknown; score?: unknown };
     const value = relevance ?? score;

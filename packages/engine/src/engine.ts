@@ -234,6 +234,7 @@ export class Engine {
         // failed drop is the error only when verify itself did not fail first.
         const dropFailure = await this.dropScratch(target);
         await rm(scratch, { recursive: true, force: true });
+        // eslint-disable-next-line no-unsafe-finally, @typescript-eslint/only-throw-error -- only when the body did not fail, so no error is hidden
         if (dropFailure !== null && !failed) throw dropFailure;
       }
     });
@@ -325,6 +326,7 @@ export class Engine {
           closeFailure ??= error;
         }
       }
+      // eslint-disable-next-line no-unsafe-finally, @typescript-eslint/only-throw-error -- only when nothing failed before, so no error is hidden
       if (closeFailure !== null && failure === null) throw closeFailure;
     }
   }

@@ -68,6 +68,7 @@ function parseConversation(entry: Record<string, unknown>, where: string): Locom
   const known = new Set(sessions.flatMap((s) => s.turns.map((t) => t.diaId)));
   const questions = ((entry['qa'] as Record<string, unknown>[]) ?? []).map((qa) => ({
     question: String(qa['question']),
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- LoCoMo answers are strings or numbers
     answer: qa['answer'] === undefined || qa['answer'] === null ? null : String(qa['answer']),
     evidence: cleanEvidence((qa['evidence'] as unknown[]) ?? []).filter((id) => known.has(id)),
     category: Number(qa['category']),
@@ -77,6 +78,7 @@ function parseConversation(entry: Record<string, unknown>, where: string): Locom
 
 /** A turn's words, with the caption of a shared image when there is one. */
 function turnText(turn: Record<string, unknown>): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a LoCoMo turn's text is a string
   const text = String(turn['text'] ?? '');
   const caption = turn['blip_caption'];
   return typeof caption === 'string' && caption !== '' ? `${text} [shares an image: ${caption}]` : text;

@@ -27,7 +27,7 @@ function failure(): { message: string; details: Record<string, unknown> } {
   try {
     load();
   } catch (error) {
-    if (isMemError(error) && error.code === 'CONFIG_INVALID') return { message: error.message, details: error.details as Record<string, unknown> };
+    if (isMemError(error) && error.code === 'CONFIG_INVALID') return { message: error.message, details: error.details };
     throw error;
   }
   throw new Error('expected CONFIG_INVALID');

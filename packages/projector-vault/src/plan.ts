@@ -42,6 +42,6 @@ export function planVaultChanges(desired: ReadonlyMap<string, string>, existing:
     if (typeof current === 'string') plan.removed.push(path);
     else plan.unreadable.push(path);
   }
-  for (const list of Object.values(plan)) list.sort(byPath);
+  for (const list of [plan.new, plan.changed, plan.removed, plan.unchanged, plan.unreadable]) list.sort(byPath);
   return plan;
 }

@@ -73,5 +73,5 @@ export function parseNote(path: string, text: string): ParsedNote {
     language: 'yaml',
     engines: { yaml: (block: string) => parseYaml(path, block), javascript: onlyYaml('javascript'), json: onlyYaml('json'), coffee: onlyYaml('coffee') },
   });
-  return { data: parsed.data as Record<string, unknown>, content: parsed.content };
+  return { data: parsed.data, content: parsed.content };
 }

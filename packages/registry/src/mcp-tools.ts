@@ -56,6 +56,7 @@ function toolSchema(ops: readonly AnyOperation[], selectField: string | null): J
     const schema = inputJsonSchema(op);
     const props = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
     for (const [key, value] of Object.entries(props)) {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/no-unnecessary-type-assertion -- a JSON Schema description is a string; `in` needs the object cast
       const note = selectField ? { description: `${String(value['description'] ?? '')}${value['description'] ? ' ' : ''}(${selectField}: ${ops.filter((o) => key in ((inputJsonSchema(o)['properties'] ?? {}) as object)).map((o) => o.mcp.select!.value).join(', ')})` } : {};
       properties[key] = properties[key] && JSON.stringify(properties[key]) !== JSON.stringify({ ...value, ...note }) ? { anyOf: [properties[key], value], ...note } : { ...value, ...note };
     }

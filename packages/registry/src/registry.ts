@@ -68,7 +68,7 @@ export class Registry {
     const op = this.operation(name);
     // 401 before 400: an unauthenticated caller learns nothing about the input either.
     if (op.auth.access !== 'open' && caller.kind === 'anonymous') authorize(op.auth, caller, undefined);
-    const input = validateInput(op.input, rawInput ?? {}, op.name);
+    const input: unknown = validateInput(op.input, rawInput ?? {}, op.name);
     authorize(op.auth, caller, input);
     const run = () => op.run(this.context, caller, input);
     if (options.idempotencyKey === undefined || op.kind === 'read') return run();

@@ -117,7 +117,7 @@ async function requestInput(c: Context<Env>, op: AnyOperation): Promise<Record<s
   const url = new URL(c.req.url);
   const query = queryInput(url.searchParams, inputJsonSchema(op));
   const body = op.http.method === 'GET' ? {} : bodyInput(await c.req.text(), c.req.header('content-type'));
-  return mergeInput(query, body, c.req.param() as Record<string, string>);
+  return mergeInput(query, body, c.req.param());
 }
 
 function address(c: Context<Env>): string {

@@ -22,9 +22,8 @@ export function startServer(registry: Registry, options: ServeOptions): Promise<
   const host = options.host ?? '127.0.0.1';
   const app = createApp(registry, options);
   return new Promise((resolve, reject) => {
-    let server: ServerType;
     const onError = (error: Error) => reject(error);
-    server = serveNode({ fetch: app.fetch, port: options.port, hostname: host }, (info: AddressInfo) => {
+    const server: ServerType = serveNode({ fetch: app.fetch, port: options.port, hostname: host }, (info: AddressInfo) => {
       server.off('error', onError);
       const shown = host.includes(':') ? `[${host}]` : host;
       resolve({

@@ -42,6 +42,7 @@ export function compactJson(value: unknown): string {
   try {
     return JSON.stringify(value) ?? '';
   } catch {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what JSON.stringify refuses (a bigint) still prints
     return String(value);
   }
 }

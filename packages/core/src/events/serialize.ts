@@ -25,8 +25,8 @@ function ordered(value: Record<string, unknown>, keys: readonly string[]): Recor
 export function serializeEvent(event: LogEvent): string {
   const order = eventKeyOrder(event.type);
   // Fast path: an event built in catalogue order (as the log and zod build them) stringifies as is.
-  if (inOrder(event as Record<string, unknown>, order)) return JSON.stringify(event);
-  return JSON.stringify(ordered(event as Record<string, unknown>, order));
+  if (inOrder(event, order)) return JSON.stringify(event);
+  return JSON.stringify(ordered(event, order));
 }
 
 function inOrder(value: Record<string, unknown>, order: readonly string[]): boolean {

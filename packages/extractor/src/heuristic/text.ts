@@ -80,7 +80,7 @@ export function sentences(text: string): string[] {
     }
     if (inFence || line === '') continue;
     const bare = line.replace(/^(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)/u, '');
-    for (const piece of bare.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`(\[])/u)) {
+    for (const piece of bare.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`([])/u)) {
       const sentence = piece.trim();
       if (sentence.length < 12 || !/\p{L}{3}/u.test(sentence)) continue;
       out.push(clip(sentence));

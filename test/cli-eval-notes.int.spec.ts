@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -97,5 +97,7 @@ describe('mem eval notes', () => {
       expect(refused.code).toBe(1);
       expect(JSON.parse(refused.stderr).error).toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining(file) });
     }
+    // The eval works in a scratch root of its own: the data root named by --root is never touched.
+    expect(existsSync(join(dir, 'root'))).toBe(false);
   });
 });

@@ -2,13 +2,14 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { qwenTokenizer } from '@mem/chunk';
 import { evalGate, loadLocomo, type GateEvalReport } from '@mem/eval';
+import { registerEvalNotes } from './eval-notes.js';
 import { registerEvalRetrieval } from './eval-retrieval.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag } from '../parse-flags.js';
 import { ProgressLine } from '../progress.js';
 
 export function registerEval(program: Command, io: CliIO): void {
-  const evaluate = program.command('eval').description('measure mem against public benchmarks');
+  const evaluate = program.command('eval').description('measure mem against public benchmarks and the labelled gold transcripts');
 
   evaluate
     .command('gate')
@@ -31,6 +32,7 @@ export function registerEval(program: Command, io: CliIO): void {
     });
 
   registerEvalRetrieval(evaluate, io);
+  registerEvalNotes(evaluate, io);
 }
 
 function printGate(io: CliIO, report: GateEvalReport): void {

@@ -1,0 +1,147 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Tokenizer } from '@mem/chunk';
+import { MemError } from '@mem/core';
+import { Engine } from '@mem/engine';
+import type { Controller } from '@mem/extractor';
+import { ingest, loadStandingQueries, synthesize } from '@mem/ingest';
+import { openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
+import { SYNTHESIS_KEY, type GoldFile, type GoldSplit, type LoadedGoldSet } from './gold-set.js';
+import { memoryLines } from './memory-lines.js';
+import { round4 } from './metrics.js';
+import { compileNoise, scoreFile, summarize, type FileNotesScore, type NotesSummary } from './notes-score.js';
+
+export interface NotesEvalOptions {
+  /** The controller under test (the CLI passes the embedded default, or the one asked for). */
+  controller: Controller;
+  tokenizer: Tokenizer;
+  /** Which files to run (default all). */
+  split?: GoldSplit | 'all';
+  /** Where to write the scratch data root (default: a temporary directory, removed afterwards). */
+  scratchRoot?: string;
+  onProgress?: (done: number, total: number, path: string) => void;
+}
+
+/** Per standing query (and `synthesis`): how often the update gate opened, and the memory's size after each update. */
+export interface NoteRun {
+  chunks_seen: number;
+  chunks_used: number;
+  /** chunks_used / chunks_seen over the query's runs (run_end); 0 where it saw nothing. */
+  update_rate: number;
+  /** Tokens of each memory of the query's chain, in log order: flat means bounded. */
+  memory_tokens_over_t: number[];
+}
+
+export interface NotesFileReport extends FileNotesScore {
+  runs: Record<string, NoteRun>;
+}
+
+export interface NotesEvalReport {
+  gold: string;
+  labelled_by: string;
+  controller: string;
+  split: GoldSplit | 'all';
+  files: NotesFileReport[];
+  /** Pooled per split present in the run, and over all files run. */
+  overall: Partial<Record<GoldSplit | 'all', NotesSummary>>;
+}
+
+/**
+ * `mem eval notes`: each gold file of the split is ingested alone into a project of a scratch
+ * data root with the gold set's standing queries, then synthesised; the current memory of every
+ * query and the L2 synthesis are split into lines and scored against the file's findings and
+ * the noise patterns (notes-score.ts). The gate's update rate comes from the runs' run_end.
+ */
+export async function evalNotes(gold: LoadedGoldSet, options: NotesEvalOptions): Promise<NotesEvalReport> {
+  const split = options.split ?? 'all';
+  const files = gold.files.filter((f) => split === 'all' || f.split === split);
+  if (files.length === 0) throw new MemError('INVALID_INPUT', `${gold.file}: no file in the ${split} split`, { file: gold.file, split });
+  const root = options.scratchRoot ?? (await mkdtemp(join(tmpdir(), 'mem-eval-notes-')));
+  const noise = compileNoise(gold.noise);
+  try {
+    const engine = new Engine({ root, projectors: [projectorSqlite] });
+    const reports: NotesFileReport[] = [];
+    for (const [i, file] of files.entries()) {
+      const project = projectName(i, file);
+      const transcript = await copyTranscript(resolve(gold.transcriptsDir, file.path), join(root, 'transcripts', project, file.path), file.lines);
+      await writeQueries(engine.paths.queriesDir, project, gold, file, transcript);
+      // No environment: the scratch project resolves only the one file it was given.
+      const config = loadStandingQueries(engine.paths.queriesDir, project, { env: {} });
+      await ingest({ engine, config, controller: options.controller, tokenizer: options.tokenizer });
+      await synthesize({ engine, config, controller: options.controller, tokenizer: options.tokenizer });
+      const keys = [...gold.queries.map((q) => q.id), SYNTHESIS_KEY];
+      const { notes, runs } = await engine.readCaughtUp([project], () => readNotes(join(engine.paths.stateDir, 'items.sqlite'), project, keys, options.tokenizer));
+      reports.push({ ...scoreFile(file, notes, noise), runs });
+      options.onProgress?.(i + 1, files.length, file.path);
+    }
+    const overall: NotesEvalReport['overall'] = {};
+    for (const s of ['tuning', 'held-out'] as const) {
+      const of = reports.filter((r) => r.split === s);
+      if (of.length > 0) overall[s] = summarize(of);
+    }
+    overall.all = summarize(reports);
+    return { gold: gold.file, labelled_by: gold.labelled_by, controller: options.controller.name, split, files: reports, overall };
+  } finally {
+    if (options.scratchRoot === undefined) await rm(root, { recursive: true, force: true });
+  }
+}
+
+function projectName(index: number, file: GoldFile): string {
+  const stem = basename(file.path).replace(/\.jsonl$/, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').slice(0, 48);
+  return `gold-${index}-${stem}`;
+}
+
+/** The transcript (or its first `lines` lines) copied into the scratch root, so a slice is a real file the reader opens. */
+async function copyTranscript(from: string, to: string, lines: number | undefined): Promise<string> {
+  const kept: string[] = [];
+  try {
+    const reader = createInterface({ input: createReadStream(from), crlfDelay: Infinity });
+    for await (const line of reader) {
+      kept.push(line);
+      if (lines !== undefined && kept.length >= lines) break;
+    }
+    reader.close();
+  } catch (error) {
+    throw new MemError('CONFIG_INVALID', `${from}: cannot read the gold transcript (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { file: from });
+  }
+  await mkdir(dirname(to), { recursive: true });
+  await writeFile(to, `${kept.join('\n')}\n`);
+  return to;
+}
+
+/** queries/<project>.yaml for one gold file; JSON is YAML, so no YAML writer is needed here. */
+async function writeQueries(dir: string, project: string, gold: LoadedGoldSet, file: GoldFile, transcript: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const config = { project, sources: [`${file.kind}:${transcript}`], queries: gold.queries, synthesis: gold.synthesis };
+  await writeFile(join(dir, `${project}.yaml`), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+function readNotes(path: string, project: string, keys: readonly string[], tokenizer: Tokenizer): { notes: Record<string, string[]>; runs: Record<string, NoteRun> } {
+  const store = openItemStore(path);
+  try {
+    const notes: Record<string, string[]> = {};
+    const runs: Record<string, NoteRun> = {};
+    for (const key of keys) {
+      const queryId = key === SYNTHESIS_KEY ? null : key;
+      notes[key] = memoryLines(store.memoryHead(project, queryId)?.text ?? '');
+      runs[key] = noteRun(store, project, queryId, tokenizer);
+    }
+    return { notes, runs };
+  } finally {
+    store.close();
+  }
+}
+
+function noteRun(store: ItemStore, project: string, queryId: string | null, tokenizer: Tokenizer): NoteRun {
+  const rows = store.runs(project, queryId);
+  const seen = rows.reduce((n, r) => n + (r.chunks_seen ?? 0), 0);
+  const used = rows.reduce((n, r) => n + (r.chunks_used ?? 0), 0);
+  const chain = store
+    .nodes({ project, levels: [queryId === null ? 'L2' : 'L1'], kind: 'memory', includeSuperseded: true })
+    .filter((node) => node.query_id === queryId)
+    .sort((a, b) => a.seq - b.seq);
+  return { chunks_seen: seen, chunks_used: used, update_rate: seen === 0 ? 0 : round4(used / seen), memory_tokens_over_t: chain.map((node) => tokenizer.count(node.text)) };
+}

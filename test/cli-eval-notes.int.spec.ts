@@ -1,0 +1,103 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '@mem/cli';
+
+/*
+ * `mem eval notes` on a subset of the committed gold set: spotter-short whole and the first 150
+ * lines of the pi compaction session (its first compaction summary is at line 142), with the
+ * embedded heuristic controller. It asserts the report's shape and that every number is computed
+ * from the notes — not a target: the targets are issue 11's, measured by the full command.
+ */
+const repo = join(import.meta.dirname, '..');
+const committed = join(repo, 'packages', 'eval', 'gold', 'transcripts.gold.json');
+let dir: string;
+
+async function mem(...args: string[]) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const code = await main(['node', 'mem', '--root', join(dir, 'root'), ...args], { stdin: Readable.from([]), stdout, stderr, env: { PATH: process.env['PATH'] ?? '' }, cwd: dir });
+  return { code, stdout: out, stderr: err };
+}
+
+/** The committed gold set cut to two files, written beside the test's root; transcripts stay the fixtures. */
+function subsetGold(): string {
+  const gold = JSON.parse(readFileSync(committed, 'utf8')) as { transcripts: string; files: { path: string; lines?: number }[] };
+  gold.transcripts = join(repo, 'test', 'fixtures', 'transcripts');
+  const short = gold.files.find((f) => f.path === 'claude/spotter-short.jsonl')!;
+  const compact = { ...gold.files.find((f) => f.path === 'pi/pi-mono-compact.jsonl')!, lines: 150 };
+  gold.files = [short, compact];
+  const file = join(dir, 'subset.gold.json');
+  writeFileSync(file, JSON.stringify(gold));
+  return file;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mem-eval-notes-'));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('mem eval notes', () => {
+  it('ingests and synthesises each gold file and reports recall, noise, lines per note and update-rate per query', async () => {
+    const result = await mem('eval', 'notes', '--gold', subsetGold(), '--json', '--controller', 'heuristic');
+    expect(result.stderr).not.toContain('"error"');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ controller: 'heuristic', split: 'all', labelled_by: expect.stringContaining('by reading') });
+    expect(report.files.map((f: { path: string }) => f.path)).toEqual(['claude/spotter-short.jsonl', 'pi/pi-mono-compact.jsonl']);
+    const keys = ['architecture-decisions', 'bugs-and-root-causes', 'open-questions', 'synthesis'];
+    for (const file of report.files) {
+      expect(Object.keys(file.per_query).sort()).toEqual(keys);
+      expect(Object.keys(file.runs).sort()).toEqual(keys);
+      expect(file.findings).toBeGreaterThan(0);
+      for (const share of [file.recall_in_note, file.recall_anywhere, file.noise_share]) expect(share).toBeGreaterThanOrEqual(0);
+      expect(file.recall_in_note).toBeLessThanOrEqual(file.recall_anywhere);
+      for (const run of Object.values(file.runs) as { chunks_seen: number; chunks_used: number; update_rate: number; memory_tokens_over_t: number[] }[]) {
+        expect(run.update_rate).toBe(run.chunks_seen === 0 ? 0 : Math.round((run.chunks_used / run.chunks_seen) * 10_000) / 10_000);
+        expect(run.memory_tokens_over_t).toHaveLength(run.chunks_used);
+      }
+    }
+    // The pi slice holds a compaction summary: the heuristic keeps lines from it, so there is something to score.
+    const compact = report.files[1];
+    expect(compact.runs['architecture-decisions'].chunks_seen).toBeGreaterThan(0);
+    expect(compact.lines).toBeGreaterThan(0);
+    expect(compact.lines_per_note).toBe(Math.round((compact.lines / compact.notes) * 10_000) / 10_000);
+    expect(report.overall.all).toMatchObject({ files: 2, findings: report.files[0].findings + compact.findings, lines: report.files[0].lines + compact.lines });
+    expect(report.overall.tuning).toEqual(report.overall.all);
+    expect(report.overall['held-out']).toBeUndefined();
+  }, 300_000);
+
+  it('prints a readable table without --json', async () => {
+    const result = await mem('eval', 'notes', '--gold', subsetGold(), '--controller', 'heuristic');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/overall all: \d+\/\d+ findings in their note/);
+    expect(result.stdout).toContain('claude/spotter-short.jsonl');
+  }, 300_000);
+
+  it('refuses a bad --split (exit 2), a split with no file and a gold set that is not one (exit 1, typed), writing nothing', async () => {
+    const gold = subsetGold();
+    const bad = await mem('eval', 'notes', '--gold', gold, '--split', 'train');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--split');
+    const empty = await mem('eval', 'notes', '--gold', gold, '--split', 'held-out', '--json');
+    expect(empty.code).toBe(1);
+    expect(JSON.parse(empty.stderr).error).toMatchObject({ code: 'INVALID_INPUT' });
+    writeFileSync(join(dir, 'broken.gold.json'), JSON.stringify({ version: 1, files: [] }));
+    for (const file of [join(dir, 'broken.gold.json'), join(dir, 'missing.gold.json')]) {
+      const refused = await mem('eval', 'notes', '--gold', file, '--json');
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stderr).error).toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining(file) });
+    }
+    // The eval works in a scratch root of its own: the data root named by --root is never touched.
+    expect(existsSync(join(dir, 'root'))).toBe(false);
+  });
+});

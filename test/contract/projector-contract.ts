@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_PROJECT, hasErrorCode, isMemError, type LogEvent } from '@mem/core';
-import type { ProjectionOptions, ProjectionTarget, Projector } from '@mem/engine';
+import { projectStretch, type ProjectionOptions, type ProjectionTarget, type Projector } from '@mem/engine';
 import { projectLogs, splits } from '../support/arbitraries.js';
 import { chainEvents, type ChainedEvent } from '../support/events.js';
 
@@ -32,7 +32,7 @@ export async function applyAtOnce(projector: Projector, target: ProjectionTarget
   try {
     for (const project of Object.keys(logs).sort()) {
       const events = logs[project]!;
-      if (events.length > 0) await projector.project(handle, project, events.map(({ event, hash }) => ({ event, hash })));
+      if (events.length > 0) await projectStretch(projector, handle, project, events.map(({ event, hash }) => ({ event, hash })));
     }
     await projector.seal(handle);
   } finally {
@@ -100,7 +100,7 @@ export function projectorContract(name: string, make: () => Projector, contract:
               const batch = batches[i]![cursor[i]!];
               if (!batch) continue;
               cursor[i]! += 1;
-              await projector.project(handle, projects[i]!, batch.map(({ event, hash }) => ({ event, hash })));
+              await projectStretch(projector, handle, projects[i]!, batch.map(({ event, hash }) => ({ event, hash })));
               applied += 1;
               if (applied % sealEvery === 0) {
                 await projector.seal(handle);
@@ -140,10 +140,10 @@ export function projectorContract(name: string, make: () => Projector, contract:
       const t = target();
       const handle = await projector.init(t);
       try {
-        await projector.project(handle, 'demo', events.map(({ event, hash }) => ({ event, hash })));
+        await projectStretch(projector, handle, 'demo', events.map(({ event, hash }) => ({ event, hash })));
         const position = await projector.position(handle, 'demo');
         expect(position).toEqual({ seq: events.length, head: events[events.length - 1]!.hash });
-        const replay = projector.project(handle, 'demo', events.slice(-1).map(({ event, hash }) => ({ event, hash })));
+        const replay = projectStretch(projector, handle, 'demo', events.slice(-1).map(({ event, hash }) => ({ event, hash })));
         await expect(replay).rejects.toSatisfy((error: unknown) => hasErrorCode(error, 'PROJECTION_FAILED'));
         expect(await projector.position(handle, 'demo')).toEqual(position);
       } finally {
@@ -157,7 +157,7 @@ export function projectorContract(name: string, make: () => Projector, contract:
       const projector = make();
       const handle = await projector.init(target());
       try {
-        const attempt = projector.project(handle, 'demo', [{ event: bogus, hash: first!.hash }]);
+        const attempt = projectStretch(projector, handle, 'demo', [{ event: bogus, hash: first!.hash }]);
         await expect(attempt).rejects.toSatisfy((error: unknown) => isMemError(error) && error.code === 'UNKNOWN_EVENT_TYPE');
       } finally {
         await projector.close(handle);

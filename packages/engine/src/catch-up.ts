@@ -1,6 +1,8 @@
 import { MemError, isMemError } from '@mem/core';
 import type { EventLog } from '@mem/log';
+import { checkBatch } from './batch-checks.js';
 import type { ProjectedEvent, Projector, ProjectionPosition } from './projector.js';
+import { routeBatch } from './routing.js';
 
 /** A projector with its open handle. */
 export interface OpenProjector {
@@ -27,7 +29,8 @@ const BATCH_BYTES = 4 * 1024 * 1024;
 
 /**
  * Brings every projector up to the log head of `project`: reads the log once from the
- * lowest position any projector holds and hands each projector only what it lacks.
+ * lowest position any projector holds, checks each batch once, and hands each projector only
+ * what it lacks, cut down to the event types it handles.
  * Refuses (PROJECTION_FAILED) when a projection is ahead of the log or its stored chain
  * head is not the log's: the log was replaced, and only a rebuild can fix that.
  */
@@ -54,12 +57,13 @@ export async function catchUpProject(log: EventLog, project: string, open: reado
   let batchBytes = 0;
   const flush = async () => {
     if (batch.length === 0) return;
+    checkBatch(project, batch);
     for (const { projector, handle } of lagging) {
       const done = positions.get(projector.name)?.seq ?? 0;
       const slice = batch.filter(({ event }) => event.seq > done);
       if (slice.length === 0) continue;
       try {
-        await projector.project(handle, project, slice);
+        await projector.project(handle, project, routeBatch(projector.handles, slice));
       } catch (error) {
         if (isMemError(error)) throw error;
         throw new MemError('PROJECTION_FAILED', `projector ${projector.name} failed on ${project}: ${(error as Error).message}`, { projector: projector.name, project }, { cause: error });

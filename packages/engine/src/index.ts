@@ -1,5 +1,6 @@
 export type {
   ProjectedEvent,
+  ProjectionBatch,
   ProjectionOptions,
   ProjectionOutput,
   ProjectionPosition,
@@ -15,4 +16,5 @@ export type { ProvenanceProblem } from './provenance.js';
 export { ProvenanceCheck } from './provenance.js';
 export { dataRootAt, resolveDataRoot, type DataRoot } from './root.js';
 export { leftoverSettingsFile } from './projection-settings.js';
-export { checkBatch, checkStart } from './batch-checks.js';
+export { checkStart } from './batch-checks.js';
+export { projectStretch, routeBatch } from './routing.js';

@@ -24,6 +24,20 @@ export interface ProjectedEvent {
   hash: string;
 }
 
+/**
+ * One stretch of a project's log as the engine hands it to a projector: already checked to be
+ * one contiguous piece of the chain (batch-checks.ts, once per batch for every projector), and
+ * cut down to the event types the projector `handles`.
+ */
+export interface ProjectionBatch {
+  /** The stretch's events of a type in `handles`, in seq order; possibly none. */
+  events: readonly ProjectedEvent[];
+  /** Where the stretch starts: the projection must stand exactly here (null: nothing applied yet). */
+  after: ProjectionPosition | null;
+  /** The stretch's last event, handled or not: the position the projection records. */
+  through: ProjectionPosition;
+}
+
 /** How far a projector has applied one project's log. */
 export interface ProjectionPosition {
   seq: number;
@@ -44,20 +58,24 @@ export interface ProjectionOutput {
  *
  * Contract (tested for every projector by one suite): applying a log in any number of
  * `project` calls followed by `seal` yields the same bytes as one rebuild; applying an event
- * twice is refused by position, never double-counted; unknown event types throw loudly.
+ * twice is refused by position, never double-counted; unknown event types throw loudly (the
+ * engine's batch check, before any projector sees the batch).
  */
 export interface Projector<Handle = unknown> {
   readonly name: string;
   /** Bump when output for the same log changes; a stored different version forces a rebuild. */
   readonly version: number;
-  /** Event types that change this projection. Other events only advance its position. */
+  /** Event types that change this projection: the engine hands it no others, they only advance its position. */
   readonly handles: readonly EventType[];
   /** Opens (creating and migrating) the projection at `target`. A stored version mismatch resets it. */
   init(target: ProjectionTarget): Promise<Handle>;
   /** Last applied position for `project`, or null when nothing of it was applied. */
   position(handle: Handle, project: string): Promise<ProjectionPosition | null>;
-  /** Applies `events` (contiguous, in seq order, all of `project`, starting right after its position). */
-  project(handle: Handle, project: string, events: readonly ProjectedEvent[]): Promise<void>;
+  /**
+   * Applies `batch.events` of `project` and records `batch.through`; refuses (PROJECTION_FAILED,
+   * changing nothing) unless the projection stands at `batch.after`.
+   */
+  project(handle: Handle, project: string, batch: ProjectionBatch): Promise<void>;
   /** Makes everything applied so far durable and canonical (called once after a catch-up). */
   seal(handle: Handle): Promise<void>;
   /** The files this projector owns at `target`, sorted by path (empty for a database projection). */

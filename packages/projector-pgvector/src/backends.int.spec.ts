@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { projectStretch } from '@mem/engine';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -159,7 +160,7 @@ describe('one projection on every backend', () => {
     try {
       for (const project of Object.keys(LOGS).sort()) {
         const events = projected(chainEvents(project, LOGS[project]!));
-        for (let i = 0; i < events.length; i += 1 + (i % 3)) await projector.project(handle, project, events.slice(i, i + 1 + (i % 3)));
+        for (let i = 0; i < events.length; i += 1 + (i % 3)) await projectStretch(projector, handle, project, events.slice(i, i + 1 + (i % 3)));
       }
       await projector.seal(handle);
       const digest = await projector.digest!(handle);
@@ -222,7 +223,7 @@ describe('one projection on every backend', () => {
     const bulk = temp.target();
     const events = projected(chainEvents('docs', refs));
     let handle = await projector.init(bulk);
-    await projector.project(handle, 'docs', events);
+    await projectStretch(projector, handle, 'docs', events);
     expect(await hnsw(bulk.stateDir)).toEqual([]);
     await projector.seal(handle);
     expect(await hnsw(bulk.stateDir)).toEqual(['memory_vector_symptom_hnsw', 'memory_vector_text_hnsw']);
@@ -231,7 +232,7 @@ describe('one projection on every backend', () => {
 
     const trickle = temp.target();
     handle = await projector.init(trickle);
-    for (let i = 0; i < events.length; i += 300) await projector.project(handle, 'docs', events.slice(i, i + 300));
+    for (let i = 0; i < events.length; i += 300) await projectStretch(projector, handle, 'docs', events.slice(i, i + 300));
     await projector.seal(handle);
     expect(await projector.digest!(handle)).toEqual(bulkDigest);
     await projector.close(handle);
@@ -239,7 +240,7 @@ describe('one projection on every backend', () => {
     // Closed before its seal (a crash): the next init builds what the load set aside.
     const crashed = temp.target();
     handle = await projector.init(crashed);
-    await projector.project(handle, 'docs', events);
+    await projectStretch(projector, handle, 'docs', events);
     await projector.close(handle);
     expect(await hnsw(crashed.stateDir)).toEqual([]);
     handle = await projector.init(crashed);

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { projectStretch } from '@mem/engine';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMemError, type Payload } from '@mem/core';
@@ -43,9 +44,9 @@ onTmpfs(support.ok ? 'pgvector on a full disk' : `pgvector on a full disk (skipp
     const events = chainEvents('demo', [...run('run-1', 2), ...run('run-2', 400)]);
     const handle = await projector.init(target);
     try {
-      await projector.project(handle, 'demo', projected(events.slice(0, 5)));
+      await projectStretch(projector, handle, 'demo', projected(events.slice(0, 5)));
       fs.fill(0);
-      const error = await projector.project(handle, 'demo', projected(events.slice(5))).then(
+      const error = await projectStretch(projector, handle, 'demo', projected(events.slice(5))).then(
         () => null,
         (e: unknown) => e,
       );
@@ -55,7 +56,7 @@ onTmpfs(support.ok ? 'pgvector on a full disk' : `pgvector on a full disk (skipp
       expect(await projector.position(handle, 'demo')).toMatchObject({ seq: 5 });
 
       fs.drain();
-      await projector.project(handle, 'demo', projected(events.slice(5)));
+      await projectStretch(projector, handle, 'demo', projected(events.slice(5)));
       expect(await projector.position(handle, 'demo')).toMatchObject({ seq: events.length });
     } finally {
       await projector.close(handle);

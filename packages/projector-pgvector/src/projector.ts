@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import type { EventType } from '@mem/core';
 import type { Projector } from '@mem/engine';
 import { analyzeIfStale } from './apply/analyze.js';
 import { applyBatch } from './apply/apply-batch.js';
@@ -10,6 +9,7 @@ import { digestTables } from './digest.js';
 import { namingFullDisk, projectionLocation } from './disk-full.js';
 import type { PgvectorHandle } from './handle.js';
 import { backendConfig, embedderSource, type PgvectorOptions } from './options.js';
+import { PGVECTOR_HANDLES } from './plan/plan-event.js';
 import { readPosition } from './position.js';
 import { resetProjection } from './reset.js';
 import { loadMigrations } from './schema/migrations.js';
@@ -17,9 +17,6 @@ import { prepareSchema } from './schema/prepare-schema.js';
 
 /** Bump when the same log would give different rows (planner, statements, normaliser). */
 export const PGVECTOR_VERSION = 1;
-
-/** Events that change rows here; chunk, gate, run_end and recovery only advance the position. */
-const HANDLES: readonly EventType[] = ['run', 'evidence', 'memory', 'reference', 'tombstone'];
 
 /**
  * The pgvector projection: memory nodes, provenance edges, text and symptom vectors, failure
@@ -31,7 +28,7 @@ export function projectorPgvector(options: PgvectorOptions = {}): Projector<Pgve
   return {
     name: 'pgvector',
     version: PGVECTOR_VERSION,
-    handles: HANDLES,
+    handles: PGVECTOR_HANDLES,
     async init(target) {
       const embedder = embedderFor(target.stateDir);
       const location = projectionLocation(config, target.stateDir);
@@ -51,8 +48,8 @@ export function projectorPgvector(options: PgvectorOptions = {}): Projector<Pgve
     async position(handle, project) {
       return readPosition(handle.backend.client, handle.sql, project);
     },
-    async project(handle, project, events) {
-      await namingFullDisk(handle.location, 'write', () => applyBatch(handle, project, events));
+    async project(handle, project, batch) {
+      await namingFullDisk(handle.location, 'write', () => applyBatch(handle, project, batch));
     },
     async seal(handle) {
       // Every batch committed on its own; sealing builds what a load set aside and refreshes stale statistics.

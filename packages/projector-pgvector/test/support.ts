@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentSha256, type Payload, uniformLines } from '@mem/core';
-import type { ProjectedEvent, ProjectionTarget, Projector } from '@mem/engine';
+import { projectStretch, type ProjectedEvent, type ProjectionTarget, type Projector } from '@mem/engine';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
 
 export { chainEvents, type ChainedEvent };
@@ -33,7 +33,7 @@ export async function applyLogs(projector: Projector, target: ProjectionTarget, 
   try {
     for (const project of Object.keys(logs).sort()) {
       chained[project] = chainEvents(project, logs[project]!);
-      await projector.project(handle, project, projected(chained[project]));
+      await projectStretch(projector, handle, project, projected(chained[project]));
     }
     await projector.seal(handle);
   } finally {

@@ -1,6 +1,6 @@
 import { MemError, isMemError } from '@mem/core';
-import type { ProjectedEvent, ProjectionPosition } from '@mem/engine';
-import { checkBatch, checkStart } from '@mem/engine';
+import type { ProjectionBatch, ProjectionPosition } from '@mem/engine';
+import { checkStart } from '@mem/engine';
 import type { ItemStoreHandle } from './handle.js';
 import { planEvent } from './plan.js';
 import type { PlannedWrite } from './planned-write.js';
@@ -29,22 +29,19 @@ export const COMMIT_EVERY_EVENTS = 50_000;
  * COMMIT_EVERY_EVENTS) makes them durable. A crash before that loses only work the engine
  * re-applies from the log: the position rolls back with the rows.
  */
-export function applyEvents(handle: ItemStoreHandle, project: string, events: readonly ProjectedEvent[]): void {
-  const first = events[0];
-  const last = events[events.length - 1];
-  if (!first || !last) return;
-  checkBatch(project, events);
+export function applyEvents(handle: ItemStoreHandle, project: string, batch: ProjectionBatch): void {
+  const { events, after, through } = batch;
   const plans: { seq: number; writes: PlannedWrite[] }[] = events.map(({ event }) => ({ seq: event.seq, writes: planEvent(event) }));
   const addsNodes = plans.some(({ writes }) => writes.some((w) => w.statement === 'insertNode'));
   const { db, statements } = handle;
   if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
   // Nested in the open transaction, better-sqlite3 runs this as a savepoint.
   db.transaction(() => {
-    checkStart(project, readPosition(handle, project), first, 'item store');
+    checkStart(project, readPosition(handle, project), after, 'item store');
     for (const { seq, writes } of plans) {
       for (const write of writes) run(handle, project, seq, write);
     }
-    statements.writePosition.run({ project, seq: last.event.seq, head: last.hash });
+    statements.writePosition.run({ project, seq: through.seq, head: through.head });
     if (!handle.dirty) statements.markUnsealed.run();
     // node_fts is not maintained here: the seal rebuilds it once, and only when this flag says so.
     if (addsNodes) statements.markFtsStale.run();

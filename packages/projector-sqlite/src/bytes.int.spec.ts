@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { opsArbitrary, payloadsOf, scheduleArbitrary, type Schedule } from '../test/scenario.js';
 import { chainEvents, fixturePayloads, ftsMatchesNodes, projected, tempRoot } from '../test/support.js';
-import type { ProjectionTarget } from '@mem/engine';
+import { projectStretch, type ProjectionTarget } from '@mem/engine';
 import { projectorSqlite } from './projector.js';
 import type { ChainedEvent } from '../test/support.js';
 
@@ -20,7 +20,7 @@ async function oneShot(logs: readonly [string, ChainedEvent[]][]): Promise<Buffe
   const root = tempRoot();
   try {
     const handle = await projectorSqlite.init(root.target);
-    for (const [project, events] of logs) await projectorSqlite.project(handle, project, projected(events));
+    for (const [project, events] of logs) await projectStretch(projectorSqlite, handle, project, projected(events));
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     const bytes = bytesOf(root.target);
@@ -42,7 +42,7 @@ async function incremental(a: ChainedEvent[], b: ChainedEvent[], schedule: Sched
     const apply = async (project: string, size: number) => {
       const events = logs[project]!.slice(cursor[project], cursor[project]! + size);
       if (events.length === 0) return;
-      await projectorSqlite.project(handle, project, projected(events));
+      await projectStretch(projectorSqlite, handle, project, projected(events));
       cursor[project] = cursor[project]! + events.length;
     };
     for (const cut of schedule) {
@@ -115,17 +115,17 @@ describe('items.sqlite bytes', () => {
     const root = tempRoot();
     try {
       let handle = await projectorSqlite.init(root.target);
-      await projectorSqlite.project(handle, A, projected(a));
-      await projectorSqlite.project(handle, B, projected(b));
+      await projectStretch(projectorSqlite, handle, A, projected(a));
+      await projectStretch(projectorSqlite, handle, B, projected(b));
       await projectorSqlite.seal(handle);
       await projectorSqlite.close(handle);
       await projectorSqlite.reset(root.target, A);
       handle = await projectorSqlite.init(root.target);
       expect(await projectorSqlite.position(handle, A)).toBeNull();
       expect(await projectorSqlite.position(handle, B)).not.toBeNull();
-      await projectorSqlite.project(handle, A, projected(a.slice(0, 7)));
+      await projectStretch(projectorSqlite, handle, A, projected(a.slice(0, 7)));
       await projectorSqlite.seal(handle);
-      await projectorSqlite.project(handle, A, projected(a.slice(7)));
+      await projectStretch(projectorSqlite, handle, A, projected(a.slice(7)));
       await projectorSqlite.seal(handle);
       await projectorSqlite.close(handle);
       expect(bytesOf(root.target).equals(expected)).toBe(true);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { projectStretch } from '@mem/engine';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ async function project(logs: Record<string, ChainedEvent[]>) {
   const t = tempRoot();
   roots.push(t);
   const handle = await projectorSqlite.init(t.target);
-  for (const [name, events] of Object.entries(logs)) await projectorSqlite.project(handle, name, projected(events));
+  for (const [name, events] of Object.entries(logs)) await projectStretch(projectorSqlite, handle, name, projected(events));
   await projectorSqlite.seal(handle);
   await projectorSqlite.close(handle);
   return { ...t, store: openControlStore(join(t.target.stateDir, 'items.sqlite')) };
@@ -89,7 +90,7 @@ describe('control tables of the item store', () => {
     expect(emptied.ingestJobByIngestId('demo', 'batch-1')).toBeDefined();
     emptied.close();
     const handle = await projectorSqlite.init(target);
-    await projectorSqlite.project(handle, SYSTEM_PROJECT, projected(system));
+    await projectStretch(projectorSqlite, handle, SYSTEM_PROJECT, projected(system));
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     expect(readFileSync(path).equals(before)).toBe(true);
@@ -108,7 +109,7 @@ describe('control tables of the item store', () => {
         const plan = [...batches(demo, demoCuts).map((b) => ['demo', b] as const), ...batches(system, systemCuts).map((b) => [SYSTEM_PROJECT, b] as const)];
         for (const [name, batch] of plan) {
           const handle = await projectorSqlite.init(t.target);
-          await projectorSqlite.project(handle, name, projected(batch));
+          await projectStretch(projectorSqlite, handle, name, projected(batch));
           await projectorSqlite.seal(handle);
           await projectorSqlite.close(handle);
         }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { projectStretch } from '@mem/engine';
 import { contentSha256, uniformLines } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvents, projected, tempRoot } from '../test/support.js';
@@ -34,8 +35,8 @@ describe('keywordRecall and matchedTerms', () => {
       { type: 'tombstone', target: sha(GONE), reason: 'wrong' },
       ...Array.from({ length: 30 }, (_, i) => reference(`Kong Kong body buffering, part ${i}.`)),
     ];
-    await projectorSqlite.project(handle, 'demo', projected(chainEvents('demo', demo)));
-    await projectorSqlite.project(handle, 'other', projected(chainEvents('other', [run('o', 'infra'), evidence('o', 1, E), memory('o', 1, HEAD, E)])));
+    await projectStretch(projectorSqlite, handle, 'demo', projected(chainEvents('demo', demo)));
+    await projectStretch(projectorSqlite, handle, 'other', projected(chainEvents('other', [run('o', 'infra'), evidence('o', 1, E), memory('o', 1, HEAD, E)])));
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     store = openItemStore(join(root.target.stateDir, 'items.sqlite'));

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { projectStretch } from '@mem/engine';
 import { join } from 'node:path';
 import { hasErrorCode } from '@mem/core';
 import Database from 'better-sqlite3';
@@ -23,7 +24,7 @@ describe('item store lifecycle', () => {
     const other = tempRoot();
     try {
       const handle = await projectorSqlite.init(other.target);
-      await projectorSqlite.project(handle, P, events);
+      await projectStretch(projectorSqlite, handle, P, events);
       await projectorSqlite.seal(handle);
       await projectorSqlite.close(handle);
       return readFileSync(join(other.target.stateDir, 'items.sqlite'));
@@ -51,7 +52,7 @@ describe('item store lifecycle', () => {
 
   it('a crash between apply and seal leaves the file marked unsealed, and init seals it', async () => {
     const handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, events);
+    await projectStretch(projectorSqlite, handle, P, events);
     await projectorSqlite.close(handle); // no seal: the crash
     expect(sealedFlag()).toBe('0');
     await projectorSqlite.close(await projectorSqlite.init(root.target));
@@ -61,8 +62,8 @@ describe('item store lifecycle', () => {
 
   it('a refused batch leaves the batches before it applied, across close and reopen', async () => {
     let handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, events.slice(0, 6));
-    await expect(projectorSqlite.project(handle, P, events.slice(8))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+    await projectStretch(projectorSqlite, handle, P, events.slice(0, 6));
+    await expect(projectStretch(projectorSqlite, handle, P, events.slice(8))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
     await projectorSqlite.close(handle);
     handle = await projectorSqlite.init(root.target);
     try {
@@ -75,11 +76,11 @@ describe('item store lifecycle', () => {
   it('rebuilds the FTS index at a seal only when nodes were added since the last one', async () => {
     const firstNode = events.findIndex((e) => e.event.type === 'evidence');
     let handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, events.slice(0, firstNode));
+    await projectStretch(projectorSqlite, handle, P, events.slice(0, firstNode));
     await projectorSqlite.close(handle);
     expect([metaValue('sealed'), metaValue('fts_built')]).toEqual(['0', '1']);
     handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, events.slice(firstNode));
+    await projectStretch(projectorSqlite, handle, P, events.slice(firstNode));
     await projectorSqlite.close(handle);
     expect([metaValue('sealed'), metaValue('fts_built')]).toEqual(['0', '0']);
     await projectorSqlite.close(await projectorSqlite.init(root.target));
@@ -96,7 +97,7 @@ describe('item store lifecycle', () => {
 
   it('a seal with nothing new leaves the file alone', async () => {
     const handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, events);
+    await projectStretch(projectorSqlite, handle, P, events);
     await projectorSqlite.seal(handle);
     const before = statSync(live);
     await projectorSqlite.seal(handle);
@@ -112,7 +113,7 @@ describe('item store lifecycle', () => {
     ['another schema', `UPDATE schema_migrations SET sha256 = 'x'`],
   ])('init recreates a store written by %s, empty', async (_why, sql) => {
     let handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, events);
+    await projectStretch(projectorSqlite, handle, P, events);
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     const db = new Database(live);
@@ -148,7 +149,7 @@ describe('item store lifecycle', () => {
     db.close();
     const handle = await projectorSqlite.init(root.target);
     try {
-      await expect(projectorSqlite.project(handle, P, events)).rejects.toSatisfy((e) => hasErrorCode(e, 'CONFLICT'));
+      await expect(projectStretch(projectorSqlite, handle, P, events)).rejects.toSatisfy((e) => hasErrorCode(e, 'CONFLICT'));
       expect(await projectorSqlite.position(handle, P)).toBeNull();
     } finally {
       await projectorSqlite.close(handle);
@@ -159,7 +160,7 @@ describe('item store lifecycle', () => {
     await projectorSqlite.reset(root.target, P);
     expect(existsSync(live)).toBe(false);
     const handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, events);
+    await projectStretch(projectorSqlite, handle, P, events);
     await projectorSqlite.close(handle);
     writeFileSync(`${live}-journal`, '');
     await projectorSqlite.reset(root.target);

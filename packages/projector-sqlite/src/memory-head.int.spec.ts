@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { projectStretch } from '@mem/engine';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,7 +40,7 @@ describe('memory heads', () => {
     dirs.push(dir);
     const target = { stateDir: dir, vaultDir: join(dir, 'vault'), options: {} };
     const handle = await projectorSqlite.init(target);
-    await projectorSqlite.project(handle, 'demo', events.map(({ event, hash }) => ({ event, hash })));
+    await projectStretch(projectorSqlite, handle, 'demo', events.map(({ event, hash }) => ({ event, hash })));
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     const store = openItemStore(join(dir, 'items.sqlite'));

@@ -1,15 +1,48 @@
-import { MemError, SYSTEM_PROJECT, type EventOf, type LogEvent } from '@mem/core';
+import { MemError, SYSTEM_PROJECT, type EventOf, type EventType, type LogEvent } from '@mem/core';
 import { canonicalJson } from './canonical-json.js';
 import { nodeId } from './node-id.js';
 import type { PlannedWrite } from './planned-write.js';
 
 /**
+ * The event types that change the item store: every one except `recovery` (a dropped torn line)
+ * and `projection_settings_set` (settings shape the vault; the item store is the same under
+ * any). The engine hands the projector no others; they only advance its position.
+ */
+export const SQLITE_HANDLES = [
+  'run',
+  'chunk',
+  'gate',
+  'evidence',
+  'memory',
+  'run_end',
+  'reference',
+  'tombstone',
+  'principal_added',
+  'project_added',
+  'member_added',
+  'member_removed',
+  'token_minted',
+  'token_revoked',
+  'ingest_accepted',
+  'ingest_finished',
+] as const satisfies readonly EventType[];
+
+/** An event the item store handles. */
+export type SqliteEvent = EventOf<(typeof SQLITE_HANDLES)[number]>;
+
+function handled(event: LogEvent): event is SqliteEvent {
+  return (SQLITE_HANDLES as readonly string[]).includes(event.type);
+}
+
+/**
  * The pure half of the projector: the writes one logged event plans, in order. No I/O, no
- * clock; lookups against earlier events are subqueries inside the named statements.
- * Throws UNKNOWN_EVENT_TYPE for a type outside the catalogue (it can only get here by
- * bypassing the log reader's validation, and silently skipping it would hide a hole).
+ * clock; lookups against earlier events are subqueries inside the named statements. The switch
+ * is exhaustive over SQLITE_HANDLES: a type added there does not compile without its writes.
+ * Throws UNKNOWN_EVENT_TYPE for anything else (it can only get here by bypassing the engine's
+ * routing, and silently skipping it would hide a hole).
  */
 export function planEvent(event: LogEvent): PlannedWrite[] {
+  if (!handled(event)) return unknownType(event as never);
   switch (event.type) {
     case 'run':
       return [{ statement: 'startRun', params: startRun(event) }];
@@ -27,9 +60,6 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       return [{ statement: 'insertNode', params: referenceNode(event) }];
     case 'tombstone':
       return tombstone(event);
-    case 'recovery':
-      // A torn line was dropped: nothing to project, only the position advances.
-      return [];
     case 'principal_added':
     case 'project_added':
     case 'member_added':
@@ -41,9 +71,6 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       return [{ statement: 'acceptIngest', params: acceptIngest(event) }];
     case 'ingest_finished':
       return [{ statement: 'finishIngest', params: finishIngest(event) }];
-    case 'projection_settings_set':
-      // A setting shapes other projections (the vault); the item store is the same under any.
-      return [];
     default:
       return unknownType(event);
   }

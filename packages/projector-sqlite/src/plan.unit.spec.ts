@@ -2,7 +2,7 @@ import { contentSha256, hasErrorCode, type LogEvent } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { chainEvents, fixturePayloads } from '../test/support.js';
 import { nodeId } from './node-id.js';
-import { planEvent } from './plan.js';
+import { SQLITE_HANDLES, planEvent } from './plan.js';
 
 const P = 'demo';
 const fixture = chainEvents(P, fixturePayloads()).map((e) => e.event);
@@ -91,12 +91,15 @@ describe('planEvent', () => {
     ]);
   });
 
-  it('plans nothing for a recovery: only the position advances', () => {
-    expect(planEvent(extra[2]!)).toEqual([]);
+  it('leaves recovery and settings to routing: the engine hands them past, and a planner handed one refuses it', () => {
+    expect(SQLITE_HANDLES).not.toContain('recovery');
+    expect(SQLITE_HANDLES).not.toContain('projection_settings_set');
+    expect(() => planEvent(extra[2]!)).toThrow(expect.objectContaining({ code: 'UNKNOWN_EVENT_TYPE' }));
   });
 
   it('is pure: the same event plans the same writes', () => {
-    for (const event of [...fixture, ...extra]) expect(planEvent(event)).toEqual(planEvent(structuredClone(event)));
+    const handled = [...fixture, ...extra].filter((event) => (SQLITE_HANDLES as readonly string[]).includes(event.type));
+    for (const event of handled) expect(planEvent(event)).toEqual(planEvent(structuredClone(event)));
   });
 
   it('refuses an unknown event type with UNKNOWN_EVENT_TYPE', () => {

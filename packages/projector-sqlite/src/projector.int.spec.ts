@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { projectStretch } from '@mem/engine';
 import { join } from 'node:path';
 import { hasErrorCode } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,7 +26,7 @@ describe('projectorSqlite on the sample extraction runs', () => {
   async function projectFixture() {
     const events = chainEvents(P, fixturePayloads());
     const handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, projected(events));
+    await projectStretch(projectorSqlite, handle, P, projected(events));
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     return events;
@@ -114,12 +115,12 @@ describe('projectorSqlite on the sample extraction runs', () => {
     const events = chainEvents(P, fixturePayloads());
     const handle = await projectorSqlite.init(root.target);
     try {
-      await projectorSqlite.project(handle, P, projected(events.slice(0, 5)));
-      await expect(projectorSqlite.project(handle, P, projected(events.slice(4, 8)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
-      await expect(projectorSqlite.project(handle, P, projected(events.slice(0, 5)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
-      await expect(projectorSqlite.project(handle, P, projected(events.slice(6, 8)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await projectStretch(projectorSqlite, handle, P, projected(events.slice(0, 5)));
+      await expect(projectStretch(projectorSqlite, handle, P, projected(events.slice(4, 8)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(projectStretch(projectorSqlite, handle, P, projected(events.slice(0, 5)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(projectStretch(projectorSqlite, handle, P, projected(events.slice(6, 8)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
       expect(await projectorSqlite.position(handle, P)).toEqual({ seq: 5, head: events[4]!.hash });
-      await projectorSqlite.project(handle, P, projected(events.slice(5)));
+      await projectStretch(projectorSqlite, handle, P, projected(events.slice(5)));
       expect((await projectorSqlite.position(handle, P))?.seq).toBe(events.length);
     } finally {
       await projectorSqlite.close(handle);
@@ -131,13 +132,13 @@ describe('projectorSqlite on the sample extraction runs', () => {
     const other = chainEvents(P, fixturePayloads().slice(1));
     const handle = await projectorSqlite.init(root.target);
     try {
-      await projectorSqlite.project(handle, P, projected(events.slice(0, 1)));
+      await projectStretch(projectorSqlite, handle, P, projected(events.slice(0, 1)));
       // seq 2 of another log: right seq, wrong prev
-      await expect(projectorSqlite.project(handle, P, projected(other.slice(1, 2)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(projectStretch(projectorSqlite, handle, P, projected(other.slice(1, 2)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
       // a batch that skips a line inside it
-      await expect(projectorSqlite.project(handle, P, projected([events[1]!, events[3]!]))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(projectStretch(projectorSqlite, handle, P, projected([events[1]!, events[3]!]))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
       // a batch of another project
-      await expect(projectorSqlite.project(handle, 'other', projected(events.slice(1, 2)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(projectStretch(projectorSqlite, handle, 'other', projected(events.slice(1, 2)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
       expect(await projectorSqlite.position(handle, P)).toEqual({ seq: 1, head: events[0]!.hash });
     } finally {
       await projectorSqlite.close(handle);
@@ -149,7 +150,7 @@ describe('projectorSqlite on the sample extraction runs', () => {
     const bogus = { ...events[2]!, event: { ...events[2]!.event, type: 'mystery' } } as unknown as (typeof events)[number];
     const handle = await projectorSqlite.init(root.target);
     try {
-      await expect(projectorSqlite.project(handle, P, [events[0]!, events[1]!, bogus])).rejects.toSatisfy((e) => hasErrorCode(e, 'UNKNOWN_EVENT_TYPE'));
+      await expect(projectStretch(projectorSqlite, handle, P, [events[0]!, events[1]!, bogus])).rejects.toSatisfy((e) => hasErrorCode(e, 'UNKNOWN_EVENT_TYPE'));
       expect(await projectorSqlite.position(handle, P)).toBeNull();
     } finally {
       await projectorSqlite.close(handle);

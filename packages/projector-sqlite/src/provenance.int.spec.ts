@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { projectStretch } from '@mem/engine';
 import { contentSha256, uniformLines } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvents, projected, tempRoot } from '../test/support.js';
@@ -27,7 +28,7 @@ describe('provenance and memory chains', () => {
 
   async function apply(payloads: Record<string, unknown>[]): Promise<ItemStore> {
     const handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, projected(chainEvents(P, payloads)));
+    await projectStretch(projectorSqlite, handle, P, projected(chainEvents(P, payloads)));
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     store = openItemStore(join(root.target.stateDir, 'items.sqlite'));

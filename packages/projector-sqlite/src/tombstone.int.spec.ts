@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { projectStretch } from '@mem/engine';
 import { contentSha256, uniformLines } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvents, projected, tempRoot } from '../test/support.js';
@@ -25,7 +26,7 @@ describe('tombstones', () => {
   async function apply(payloads: Record<string, unknown>[]) {
     const events = chainEvents(P, payloads);
     const handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, P, projected(events));
+    await projectStretch(projectorSqlite, handle, P, projected(events));
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     return { events, store: openItemStore(join(root.target.stateDir, 'items.sqlite')) };
@@ -73,7 +74,7 @@ describe('tombstones', () => {
     const { store } = await apply([tombstone('leaked secret')]);
     store.close();
     const handle = await projectorSqlite.init(root.target);
-    await projectorSqlite.project(handle, 'other', projected(events));
+    await projectStretch(projectorSqlite, handle, 'other', projected(events));
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     const reopened = openItemStore(join(root.target.stateDir, 'items.sqlite'));

@@ -1,4 +1,4 @@
-import { MemError, type EventOf, type LogEvent } from '@mem/core';
+import { MemError, type EventOf, type EventType, type LogEvent } from '@mem/core';
 import type { NoteFold, NoteKey, VaultFold } from './fold-state.js';
 import { evidenceNotePath } from './paths.js';
 import { renderEvidenceNote } from './render-evidence.js';
@@ -131,10 +131,28 @@ function applyTombstone(fold: VaultFold, event: EventOf<'tombstone'>, options: R
 }
 
 /**
+ * The event types that change the vault. The engine hands the projector no others; they only
+ * advance its position: `reference` (reference notes are not rendered yet), `recovery`,
+ * administration and ingest-job bookkeeping (the memory they lead to renders, they do not), and
+ * `projection_settings_set` (settings reach the vault as its options: the engine reads them from
+ * `_system` before opening it, and a change resets and replays every project).
+ */
+export const VAULT_HANDLES = ['run', 'chunk', 'gate', 'evidence', 'memory', 'run_end', 'tombstone'] as const satisfies readonly EventType[];
+
+/** An event the vault handles. */
+export type VaultEvent = EventOf<(typeof VAULT_HANDLES)[number]>;
+
+function handled(event: LogEvent): event is VaultEvent {
+  return (VAULT_HANDLES as readonly string[]).includes(event.type);
+}
+
+/**
  * Folds one event into `fold` (in place, for bounded cost per event) and says what changed.
- * No I/O, no clock: the same events in the same order give the same fold, however they are batched.
+ * No I/O, no clock: the same events in the same order give the same fold, however they are
+ * batched. Exhaustive over VAULT_HANDLES: a type added there does not compile without its fold.
  */
 export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOptions): FoldEffect {
+  if (!handled(event)) throw unknownEventType(event);
   switch (event.type) {
     case 'run':
       return applyRun(fold, event);
@@ -151,28 +169,13 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
       const key = runNote(fold, event.run_id);
       return { touched: key ? touch(fold, [key], event.ts) : [] };
     }
-    case 'reference': // reference notes are not rendered yet; the event only advances the position
-    case 'recovery':
-    // Administration and ingest-job bookkeeping render no note: the memory they lead to does.
-    case 'principal_added':
-    case 'project_added':
-    case 'member_added':
-    case 'member_removed':
-    case 'token_minted':
-    case 'token_revoked':
-    case 'ingest_accepted':
-    case 'ingest_finished':
-    // Settings reach the vault as its options: the engine reads them from `_system` before
-    // opening it, and a change resets and replays every project (see projector.ts).
-    case 'projection_settings_set':
-      return NO_EFFECT;
     default:
       throw unknownEventType(event);
   }
 }
 
 /** UNKNOWN_EVENT_TYPE naming the event's seq: a projector refuses what it does not know, loudly. */
-export function unknownEventType(event: unknown): MemError {
+function unknownEventType(event: unknown): MemError {
   const { type, seq } = (event ?? {}) as { type?: unknown; seq?: unknown };
   return new MemError('UNKNOWN_EVENT_TYPE', `vault projector: seq ${String(seq)}: unknown event type ${JSON.stringify(type)}`, { seq, type });
 }

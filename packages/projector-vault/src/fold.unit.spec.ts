@@ -2,13 +2,15 @@ import { hasErrorCode, type LogEvent } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
 import { chunk, evidence, gate, l1Run, l2Run, memory, reference, runEnd, sha } from '../test/payloads.js';
-import { applyEvent, emptyFold, renderIndexNote, renderProjectNotes, renderQueryNote, type VaultFold } from './index.js';
+import { applyEvent, emptyFold, projectorVault, renderIndexNote, renderProjectNotes, renderQueryNote, type VaultFold } from './index.js';
 
 const OPTIONS = { emitEvidenceNotes: false };
 
 function fold(payloads: Parameters<typeof chainEvents>[1], startTs?: string): VaultFold {
   const state = emptyFold('demo');
-  for (const { event } of chainEvents('demo', payloads, startTs ? { startTs } : {})) applyEvent(state, event, OPTIONS);
+  // Routed as the engine routes: the fold never sees a type the vault does not handle.
+  const events = chainEvents('demo', payloads, startTs ? { startTs } : {}).filter(({ event }) => projectorVault.handles.includes(event.type));
+  for (const { event } of events) applyEvent(state, event, OPTIONS);
   return state;
 }
 

@@ -1,4 +1,5 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { projectStretch } from '@mem/engine';
 import { join } from 'node:path';
 import { hasErrorCode } from '@mem/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ describe('projectorVault', () => {
     const target = await tempTarget({ emitEvidenceNotes: true });
     const handle = await projectorVault.init(target);
     expect(await projectorVault.position(handle, 'poimen')).toBeNull();
-    await projectorVault.project(handle, 'poimen', events);
+    await projectStretch(projectorVault, handle, 'poimen', events);
     expect(await projectorVault.position(handle, 'poimen')).toEqual({ seq: events.length, head: events.at(-1)?.hash });
     await projectorVault.seal(handle);
     await projectorVault.close(handle);
@@ -60,22 +61,22 @@ describe('projectorVault', () => {
     const events = await sampleEvents();
     const target = await tempTarget();
     const handle = await projectorVault.init(target);
-    await projectorVault.project(handle, 'poimen', events.slice(0, 5));
-    expect(hasErrorCode(await refusal(projectorVault.project(handle, 'poimen', events.slice(0, 5))), 'PROJECTION_FAILED')).toBe(true);
-    expect(hasErrorCode(await refusal(projectorVault.project(handle, 'poimen', events.slice(6))), 'PROJECTION_FAILED')).toBe(true);
+    await projectStretch(projectorVault, handle, 'poimen', events.slice(0, 5));
+    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', events.slice(0, 5))), 'PROJECTION_FAILED')).toBe(true);
+    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', events.slice(6))), 'PROJECTION_FAILED')).toBe(true);
     const foreign = chainEvents('poimen', [l1Run('x', 'q')], { startSeq: 6, prev: 'f'.repeat(64) });
-    expect(hasErrorCode(await refusal(projectorVault.project(handle, 'poimen', foreign)), 'PROJECTION_FAILED')).toBe(true);
+    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', foreign)), 'PROJECTION_FAILED')).toBe(true);
     const other = chainEvents('other', [l1Run('x', 'q')]);
-    expect(hasErrorCode(await refusal(projectorVault.project(handle, 'poimen', other)), 'PROJECTION_FAILED')).toBe(true);
+    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', other)), 'PROJECTION_FAILED')).toBe(true);
     const next = events[5];
     const bogus = { event: { ...next?.event, type: 'mystery' }, hash: next?.hash } as never;
-    expect(hasErrorCode(await refusal(projectorVault.project(handle, 'poimen', [bogus])), 'UNKNOWN_EVENT_TYPE')).toBe(true);
+    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', [bogus])), 'UNKNOWN_EVENT_TYPE')).toBe(true);
     expect((await projectorVault.position(handle, 'poimen'))?.seq).toBe(5);
-    await projectorVault.project(handle, 'poimen', events.slice(5));
+    await projectStretch(projectorVault, handle, 'poimen', events.slice(5));
     await projectorVault.seal(handle);
     expect(await readTree(target.vaultDir)).toEqual(await readTree(join(FIXTURES, 'sample-vault')));
     const again = await projectorVault.init(target);
-    expect(hasErrorCode(await refusal(projectorVault.project(again, 'poimen', events.slice(-1))), 'PROJECTION_FAILED')).toBe(true);
+    expect(hasErrorCode(await refusal(projectStretch(projectorVault, again, 'poimen', events.slice(-1))), 'PROJECTION_FAILED')).toBe(true);
   });
 
   it('converges after a crash between writing notes and writing its state', async () => {
@@ -110,7 +111,7 @@ describe('projectorVault', () => {
     const off = await projectorVault.init({ ...target, options: { emitEvidenceNotes: false } });
     expect(await projectorVault.position(off, 'poimen')).toBeNull();
     expect(await readTree(target.vaultDir)).toEqual(new Map());
-    await projectorVault.project(off, 'poimen', events);
+    await projectStretch(projectorVault, off, 'poimen', events);
     await projectorVault.seal(off);
     expect(await readTree(target.vaultDir)).toEqual(await readTree(join(FIXTURES, 'sample-vault')));
   });
@@ -134,7 +135,7 @@ describe('projectorVault', () => {
     const target = await tempTarget();
     await mkdir(join(target.vaultDir, 'poimen', 'infra-root-causes.md'), { recursive: true });
     const handle = await projectorVault.init(target);
-    await projectorVault.project(handle, 'poimen', events);
+    await projectStretch(projectorVault, handle, 'poimen', events);
     expect(hasErrorCode(await refusal(projectorVault.seal(handle)), 'IO_FAILED')).toBe(true);
     expect(await readTree(target.vaultDir)).toEqual(new Map([['poimen/index.md', (await readTree(join(FIXTURES, 'sample-vault'))).get('poimen/index.md')]]));
     expect(await projectorVault.outputs(target)).toEqual([]);

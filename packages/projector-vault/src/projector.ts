@@ -1,7 +1,8 @@
-import { assertProjectName, type EventType } from '@mem/core';
-import type { ProjectedEvent, ProjectionPosition, ProjectionTarget, Projector } from '@mem/engine';
+import { assertProjectName } from '@mem/core';
+import type { ProjectionBatch, ProjectionPosition, ProjectionTarget, Projector } from '@mem/engine';
+import { VAULT_HANDLES } from './fold.js';
 import { resetProject, resetVault, vaultOutputs } from './managed-files.js';
-import { applyBatch, checkBatch, openSession, sealSession, sessionOf, type ProjectSession } from './session.js';
+import { applyBatch, checkContinues, openSession, sealSession, sessionOf, type ProjectSession } from './session.js';
 import { loadState, storedProjects } from './state-store.js';
 import { VAULT_PROJECTOR_VERSION } from './vault-state.js';
 
@@ -10,9 +11,6 @@ export interface VaultHandle {
   readonly target: ProjectionTarget;
   readonly sessions: Map<string, ProjectSession>;
 }
-
-/** Event types that change the vault. `reference` (notes come later) and `recovery` only advance the position. */
-const HANDLES: readonly EventType[] = ['run', 'chunk', 'gate', 'evidence', 'memory', 'run_end', 'tombstone'];
 
 async function session(handle: VaultHandle, project: string): Promise<ProjectSession> {
   let open = handle.sessions.get(project);
@@ -49,7 +47,7 @@ async function openStored(target: ProjectionTarget): Promise<Map<string, Project
 export const projectorVault: Projector<VaultHandle> = {
   name: 'vault',
   version: VAULT_PROJECTOR_VERSION,
-  handles: HANDLES,
+  handles: VAULT_HANDLES,
 
   async init(target: ProjectionTarget): Promise<VaultHandle> {
     return { target, sessions: await openStored(target) };
@@ -60,11 +58,11 @@ export const projectorVault: Projector<VaultHandle> = {
     return position.seq === 0 ? null : { ...position };
   },
 
-  async project(handle: VaultHandle, project: string, events: readonly ProjectedEvent[]): Promise<void> {
+  async project(handle: VaultHandle, project: string, batch: ProjectionBatch): Promise<void> {
     const open = await session(handle, project);
-    checkBatch(open, events);
+    checkContinues(open, batch);
     try {
-      await applyBatch(handle.target, open, events);
+      await applyBatch(handle.target, open, batch);
     } catch (error) {
       // The fold may be part-applied: drop it, so the next call starts from the sealed state.
       handle.sessions.delete(project);

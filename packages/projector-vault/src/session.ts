@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { MemError, genesisHash } from '@mem/core';
-import type { ProjectedEvent, ProjectionTarget } from '@mem/engine';
-import { assertBatchContinues } from './batch.js';
+import { checkStart, type ProjectionBatch, type ProjectionTarget } from '@mem/engine';
 import { applyEvent, noteKeyId } from './fold.js';
 import { emptyFold, type NoteKey } from './fold-state.js';
 import { fsyncDir } from './fs-atomic.js';
@@ -51,10 +50,10 @@ export async function openSession(target: ProjectionTarget, project: string): Pr
   return sessionOf(target, project, stored.kind === 'ok' ? stored.state : null);
 }
 
-/** Refuses a batch that does not continue this session's chain; changes nothing. */
-export function checkBatch(session: ProjectSession, events: readonly ProjectedEvent[]): void {
+/** Refuses a batch that does not start where this session stands; changes nothing. */
+export function checkContinues(session: ProjectSession, batch: ProjectionBatch): void {
   const { position, fold } = session.state;
-  assertBatchContinues(fold.project, position.seq === 0 ? null : position, events);
+  checkStart(fold.project, position.seq === 0 ? null : position, batch.after, 'vault');
 }
 
 /**
@@ -62,17 +61,17 @@ export function checkBatch(session: ProjectSession, events: readonly ProjectedEv
  * applied (their bytes never change, so a crash before seal only rewrites them identically);
  * every other note waits for seal.
  */
-export async function applyBatch(target: ProjectionTarget, session: ProjectSession, events: readonly ProjectedEvent[]): Promise<void> {
+export async function applyBatch(target: ProjectionTarget, session: ProjectSession, batch: ProjectionBatch): Promise<void> {
   const { state } = session;
-  for (const { event, hash } of events) {
+  for (const { event } of batch.events) {
     const effect = applyEvent(state.fold, event, options(state));
     for (const key of effect.touched) session.dirty.set(noteKeyId(key), key);
     if (effect.evidenceRemoved) session.evidenceRemoved.add(effect.evidenceRemoved);
     if (effect.evidenceNote) {
       await reconcileNotes(target.vaultDir, new Map([[effect.evidenceNote.path, effect.evidenceNote.content]]), [], session.touchedDirs);
     }
-    state.position = { seq: event.seq, head: hash };
   }
+  state.position = { ...batch.through };
 }
 
 /** Renders the changed notes, reconciles them with the vault, fsyncs, and only then records the position. */

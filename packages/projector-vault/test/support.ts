@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ProjectedEvent, ProjectionOptions, ProjectionTarget } from '@mem/engine';
+import { projectStretch, type ProjectedEvent, type ProjectionOptions, type ProjectionTarget } from '@mem/engine';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
 import { projectorVault } from '../src/index.js';
 
@@ -63,7 +63,7 @@ export async function applyBatches(target: ProjectionTarget, project: string, ba
   for (const batch of batches) {
     const handle = await projectorVault.init(target);
     await projectorVault.position(handle, project);
-    await projectorVault.project(handle, project, batch.map(({ event, hash }) => ({ event, hash })));
+    await projectStretch(projectorVault, handle, project, batch.map(({ event, hash }) => ({ event, hash })));
     await projectorVault.seal(handle);
     await projectorVault.close(handle);
   }

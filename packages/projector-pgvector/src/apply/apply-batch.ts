@@ -1,38 +1,35 @@
-import type { ProjectedEvent } from '@mem/engine';
+import type { ProjectionBatch } from '@mem/engine';
 import type { PgvectorHandle } from '../handle.js';
 import { planEvent } from '../plan/plan-event.js';
 import { readPosition } from '../position.js';
 import { countVectorsWritten } from './analyze.js';
-import { checkBatch, checkStart } from '@mem/engine';
+import { checkStart } from '@mem/engine';
 import { deferIndexesForLoad } from './deferred-indexes.js';
 import { embedNodeTexts } from './embed-nodes.js';
 import { insertVectors, vectorRows } from './insert-vectors.js';
 import { runWrites, type SeqWrite } from './run-writes.js';
 
 /**
- * The imperative shell of `project()`: checks the batch, plans every event (nothing is written
+ * The imperative shell of `project()`: checks where the batch starts, plans every event (nothing is written
  * if one cannot be planned), embeds the texts its nodes need, then applies the writes, the
  * vectors of the nodes it created and the new position in one transaction under a per-project
  * advisory lock. A failed batch leaves nothing behind, position included.
  */
-export async function applyBatch(handle: PgvectorHandle, project: string, events: readonly ProjectedEvent[]): Promise<void> {
-  const first = events[0];
-  const last = events[events.length - 1];
-  if (!first || !last) return;
-  checkBatch(project, events);
+export async function applyBatch(handle: PgvectorHandle, project: string, batch: ProjectionBatch): Promise<void> {
+  const { events, after, through } = batch;
   const writes: SeqWrite[] = events.flatMap(({ event }) => planEvent(event).map((write) => ({ seq: event.seq, write })));
   const { client, schema } = handle.backend;
   // Checked before embedding too: a replayed batch fails fast, without asking a model anything.
-  checkStart(project, await readPosition(client, handle.sql, project), first, 'pgvector projection');
+  checkStart(project, await readPosition(client, handle.sql, project), after, 'pgvector projection');
   const embeddings = await embedNodeTexts(handle.embedder, writes);
   await client.transaction(async (tx) => {
     await tx.query(handle.sql.lockProject, [`mem-pgvector:${schema}:${project}`]);
-    checkStart(project, await readPosition(tx, handle.sql, project), first, 'pgvector projection');
+    checkStart(project, await readPosition(tx, handle.sql, project), after, 'pgvector projection');
     const created = await runWrites(tx, handle.sql, project, writes);
     const rows = vectorRows(created, embeddings);
     await deferIndexesForLoad(tx, schema, rows.length);
     await insertVectors(tx, handle.sql, project, rows);
     await countVectorsWritten(tx, schema, rows.length);
-    await tx.query(handle.sql.writePosition, [project, last.event.seq, last.hash]);
+    await tx.query(handle.sql.writePosition, [project, through.seq, through.head]);
   });
 }

@@ -1,16 +1,30 @@
-import { MemError, type EventOf, type LogEvent } from '@mem/core';
+import { MemError, type EventOf, type EventType, type LogEvent } from '@mem/core';
 import { failureSignatures } from './failure-signature.js';
 import type { NodeParams, PlannedWrite } from './planned-write.js';
 
 /**
+ * The event types that change rows here. chunk, gate, run_end, recovery, administration, ingest
+ * bookkeeping and projection settings (they shape the vault only) hold nothing to recall: the
+ * engine hands the projector none of them, they only advance its position.
+ */
+export const PGVECTOR_HANDLES = ['run', 'evidence', 'memory', 'reference', 'tombstone'] as const satisfies readonly EventType[];
+
+/** An event the pgvector projection handles. */
+export type PgvectorEvent = EventOf<(typeof PGVECTOR_HANDLES)[number]>;
+
+function handled(event: LogEvent): event is PgvectorEvent {
+  return (PGVECTOR_HANDLES as readonly string[]).includes(event.type);
+}
+
+/**
  * The pure half of the projector: the writes one logged event plans, in order. No I/O, no
  * clock, no embedding (the shell embeds the texts `vectorTexts` names for the nodes a batch
- * really inserts). chunk, gate, run_end, recovery, administration and ingest bookkeeping change
- * nothing here: only the position advances. The switch is exhaustive on purpose: a new event
- * type does not compile until someone decides what it means for this projection. An unknown type throws UNKNOWN_EVENT_TYPE (it can only arrive by bypassing the log
- * reader's validation, and skipping it would hide a hole).
+ * really inserts). The switch is exhaustive over PGVECTOR_HANDLES: a type added there does not
+ * compile without its writes. Anything else throws UNKNOWN_EVENT_TYPE (it can only arrive by
+ * bypassing the engine's routing, and skipping it would hide a hole).
  */
 export function planEvent(event: LogEvent): PlannedWrite[] {
+  if (!handled(event)) return unknownType(event as never);
   switch (event.type) {
     case 'run':
       return [{ statement: 'insertRun', params: { project: event.project, run_id: event.run_id, level: event.level, query_id: event.query_id } }];
@@ -22,22 +36,6 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       return [{ statement: 'insertNode', params: node(event, 'reference', null, null, event.source, null) }];
     case 'tombstone':
       return [{ statement: 'applyTombstone', params: { project: event.project, target: event.target, reason: event.reason, seq: event.seq, ts: event.ts } }];
-    case 'chunk':
-    case 'gate':
-    case 'run_end':
-    case 'recovery':
-    // Administration and ingest bookkeeping hold nothing to recall.
-    case 'principal_added':
-    case 'project_added':
-    case 'member_added':
-    case 'member_removed':
-    case 'token_minted':
-    case 'token_revoked':
-    case 'ingest_accepted':
-    case 'ingest_finished':
-    // Projection settings shape the vault only.
-    case 'projection_settings_set':
-      return [];
     default:
       return unknownType(event);
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentSha256, type LogEvent } from '@mem/core';
 import { chainEvents, payload } from '../../test/support.js';
-import { planEvent } from './plan-event.js';
+import { PGVECTOR_HANDLES, planEvent } from './plan-event.js';
 import { vectorTexts } from './vector-texts.js';
 
 const events = (...payloads: Parameters<typeof chainEvents>[1]) => chainEvents('demo', payloads).map((c) => c.event);
@@ -38,14 +38,17 @@ describe('planEvent', () => {
     expect(planEvent(tombstone!)).toEqual([{ statement: 'applyTombstone', params: { project: 'demo', target: contentSha256('e'), reason: 'removed in a test', seq: 4, ts: tombstone!.ts } }]);
   });
 
-  it('plans nothing for events that only advance the position', () => {
+  it('leaves events that only advance the position to routing: the engine hands them past, a planner handed one refuses it', () => {
     const [, chunk, gate, end] = events(
       payload.run('r1'),
       { type: 'chunk', run_id: 'r1', level: 'L0', t: 1, source: 's', span: [0, 1], sha256: 'a'.repeat(64) },
       { type: 'gate', run_id: 'r1', level: 'L1', t: 1, update: false, exit: false, think: 'noise', latency_ms: 1 },
       { type: 'run_end', run_id: 'r1', level: 'L1', chunks_seen: 1, chunks_used: 0, final_memory_sha: null },
     );
-    for (const event of [chunk, gate, end]) expect(planEvent(event!)).toEqual([]);
+    for (const event of [chunk, gate, end]) {
+      expect(PGVECTOR_HANDLES).not.toContain(event!.type);
+      expect(() => planEvent(event!)).toThrow(expect.objectContaining({ code: 'UNKNOWN_EVENT_TYPE' }));
+    }
   });
 
   it('refuses an unknown event type with UNKNOWN_EVENT_TYPE', () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -41,6 +41,11 @@ const EXCLUSIVE: Record<string, string> = {
 const root = join(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
 const packages = workspacePackages(packagesDir);
+/** The non-test sources (src/ and test helpers) of every package whose text matches `pattern`, relative to the root. */
+function filesMatching(pattern: RegExp): string[] {
+  const dirs = packages.flatMap((name) => ['src', 'test'].map((sub) => join(packagesDir, name, sub))).filter((dir) => existsSync(dir));
+  return dirs.flatMap((dir) => sourceFiles(dir)).filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file)).sort();
+}
 const drawing = parseDrawnGraph(readFileSync(join(packagesDir, 'README.md'), 'utf8'));
 
 describe('architecture', () => {
@@ -88,6 +93,10 @@ describe('architecture', () => {
       expect(named!.filter((export_) => !exported.has(export_))).toEqual([]);
     });
   }
+
+  it('spells the item store\'s file name once: projector-sqlite exports the path, no package joins it by hand', () => {
+    expect(filesMatching(/['"][^'"\n]*items\.sqlite[^'"\n]*['"]/)).toEqual(['packages/projector-sqlite/src/store-files.ts']);
+  });
 
   it('core depends on zod and nothing else', () => {
     const manifest = JSON.parse(readFileSync(join(packagesDir, 'core', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };

@@ -1,9 +1,8 @@
 import type { Tokenizer } from '@mem/chunk';
 import { isMemError, type EventOf } from '@mem/core';
 import { chooseController, ingest, loadStandingQueries, type IngestEngine } from '@mem/ingest';
-import { openControlStore } from '@mem/projector-sqlite';
+import { itemStorePath, openControlStore } from '@mem/projector-sqlite';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { newRecords, occurrenceKeys } from './record-identity.js';
 import { acceptedRecordsSource } from './records-source.js';
 
@@ -88,7 +87,7 @@ async function acceptedEvent(engine: IngestEngine, spec: JobSpec): Promise<Event
 
 /** Identities of the records every earlier done job of `source` carried. */
 async function knownRecords(engine: IngestEngine, spec: JobSpec, source: string): Promise<Set<string>> {
-  const store = join(engine.paths.stateDir, 'items.sqlite');
+  const store = itemStorePath(engine.paths.stateDir);
   const earlier = await engine.readCaughtUp([spec.project], () => {
     if (!existsSync(store)) return [];
     const control = openControlStore(store);

@@ -22,7 +22,7 @@ export interface IngestProgress {
  * What ingest needs of an engine: a worker thread hands it one whose catch-ups are the main
  * thread's (the process that holds the projections), with the log and locks of its own.
  */
-export type IngestEngine = Pick<Engine, 'paths' | 'log' | 'exclusive' | 'readCaughtUp' | 'catchUp'>;
+export type IngestEngine = Pick<Engine, 'paths' | 'append' | 'read' | 'exclusive' | 'readCaughtUp' | 'catchUp'>;
 
 export interface IngestOptions {
   engine: IngestEngine;
@@ -121,7 +121,8 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
   let records = 0;
   const append = async (payloads: Payload[]) => {
     if (payloads.length === 0) return;
-    const result = await engine.log.append(project, payloads, writer);
+    // Caught up once, at the end (below), not once per chunk.
+    const result = await engine.append(project, payloads, writer, { catchUp: 'later' });
     appended += result.appended;
   };
   const policy = chunkPolicy({ maxTokens: config.chunkTokens });

@@ -64,11 +64,11 @@ async function synthesizeLocked(options: SynthesizeOptions, synthesis: NonNullab
   const writer = options.writer ?? { kind: 'extractor' };
   for (const step of steps) {
     const events = await run.offer(step);
-    if (events.length > 0) await engine.log.append(project, events, writer);
+    if (events.length > 0) await engine.append(project, events, writer, { catchUp: 'later' });
     if (run.done) break;
   }
   const end = run.finish();
-  if (end.length > 0) await engine.log.append(project, end, writer);
+  if (end.length > 0) await engine.append(project, end, writer, { catchUp: 'later' });
   await engine.catchUp([project]);
   return { ...run.summary(), project, question: synthesis.question, inputs: steps.length };
 }

@@ -141,7 +141,7 @@ export class IngestJobs {
 
   /** The finish is written as the writer of the acceptance (who asked for the job). */
   private async writerOf(job: LiveJob): Promise<Writer> {
-    for await (const { event } of this.options.engine.log.read(job.project, { fromSeq: job.acceptedSeq })) {
+    for await (const { event } of this.options.engine.read(job.project, { fromSeq: job.acceptedSeq })) {
       if (event.type === 'ingest_accepted' && event.job_id === job.jobId) return event.writer;
       break;
     }

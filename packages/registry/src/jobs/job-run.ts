@@ -78,7 +78,7 @@ export async function runJob(engine: IngestEngine, spec: JobSpec, env: NodeJS.Pr
 }
 
 async function acceptedEvent(engine: IngestEngine, spec: JobSpec): Promise<EventOf<'ingest_accepted'>> {
-  for await (const { event } of engine.log.read(spec.project, { fromSeq: spec.acceptedSeq })) {
+  for await (const { event } of engine.read(spec.project, { fromSeq: spec.acceptedSeq })) {
     if (event.type === 'ingest_accepted' && event.job_id === spec.jobId) return event;
     break;
   }
@@ -110,7 +110,7 @@ async function earlierAttempts(engine: IngestEngine, spec: JobSpec): Promise<{ a
   const marker = `@${jobRunLabel(spec.jobId)}-`;
   let appended = 0;
   let used = 0;
-  for await (const { event } of engine.log.read(spec.project, { fromSeq: spec.acceptedSeq + 1 })) {
+  for await (const { event } of engine.read(spec.project, { fromSeq: spec.acceptedSeq + 1 })) {
     const runId = (event as { run_id?: unknown }).run_id;
     if (typeof runId !== 'string' || !runId.includes(marker)) continue;
     appended += 1;

@@ -95,10 +95,11 @@ export const ingestSubmit = defineOperation({
       const records =
         input.transcript !== undefined ? await recordsFromTranscript(input.transcript, format as 'claude' | 'pi', ingestId, input.source) : recordsFromPosted(input.records ?? [], input.source);
       const jobId = `ingest-${randomUUID()}`;
-      const appendedNow = await ctx.engine.log.append(
+      const appendedNow = await ctx.engine.append(
         input.project,
         [{ type: 'ingest_accepted', job_id: jobId, ingest_id: ingestId, source: input.source, format, records }],
         writerOf(caller),
+        { catchUp: 'later' },
       );
       const projected = ctx.engine.projectAppended(appendedNow).then(() => ctx.jobs.enqueue(input.project, jobId, appendedNow.first_seq));
       const entry = { jobId, projected };

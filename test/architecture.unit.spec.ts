@@ -36,6 +36,8 @@ const EXCLUSIVE: Record<string, string> = {
   hono: 'server',
   '@hono/node-server': 'server',
   '@modelcontextprotocol/sdk': 'mcp',
+  // The kernel lock primitive: every other package takes its locks through @mem/engine's locks module.
+  'fs-native-extensions': 'log',
 };
 
 const root = join(import.meta.dirname, '..');
@@ -96,6 +98,11 @@ describe('architecture', () => {
 
   it('spells the item store\'s file name once: projector-sqlite exports the path, no package joins it by hand', () => {
     expect(filesMatching(/['"][^'"\n]*items\.sqlite[^'"\n]*['"]/)).toEqual(['packages/projector-sqlite/src/store-files.ts']);
+  });
+
+  it('names every lock file of a data root in one module, and takes every lock through it', () => {
+    expect(filesMatching(/\.lock['"`]/)).toEqual(['packages/engine/src/locks.ts']);
+    expect(filesMatching(/\b(withFileLock|holdFileLock)\b/).filter((f) => !f.startsWith('packages/log/'))).toEqual(['packages/engine/src/locks.ts']);
   });
 
   it('core depends on zod and nothing else', () => {

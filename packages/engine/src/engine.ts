@@ -2,12 +2,13 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { MemError, SYSTEM_PROJECT, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
-import { withFileLock, type AppendResult, type EventLog, type LogHead, type LoggedEvent, type ReadOptions, type VerifyResult } from '@mem/log';
+import type { AppendResult, EventLog, LogHead, LoggedEvent, ReadOptions, VerifyResult } from '@mem/log';
 import { assertAppendProvenance, type AppendInput } from './append-provenance.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
 import { DEFAULT_PROJECTION_OPTIONS, ProjectionSettings, assertSettingsInSystem, settingsChange } from './projection-settings.js';
 import type { ProjectionOptions, ProjectionPosition, ProjectionTarget, Projector } from './projector.js';
+import { exclusiveLockPath, projectionLockPath, withLock } from './locks.js';
 import { furthestHead, readRecordedHead, writeRecordedHead } from './recorded-heads.js';
 import { dataRootAt, type DataRoot } from './root.js';
 import { verifyRoot, type VerifyReport } from './verify.js';
@@ -213,7 +214,7 @@ export class Engine {
    * state, then appends a whole run).
    */
   async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return withFileLock(join(this.paths.stateDir, 'locks', `${name}.lock`), fn);
+    return withLock(exclusiveLockPath(this.paths.stateDir, name), fn);
   }
 
   /**
@@ -376,7 +377,7 @@ export class Engine {
   }
 
   private withProjectionLock<T>(fn: () => Promise<T>): Promise<T> {
-    return withFileLock(join(this.paths.stateDir, 'projections.lock'), async () => {
+    return withLock(projectionLockPath(this.paths.stateDir), async () => {
       await this.refreshOptions();
       return fn();
     });

@@ -7,6 +7,7 @@ export type {
   Projector,
 } from './projector.js';
 export { Engine, type AppendOptions, type EngineOptions, type RebuildOptions, type RebuildReport } from './engine.js';
+export { extractionLock, ingestJobLock, lockPgliteDir, pgliteLockPath } from './locks.js';
 export type { CatchUpReport } from './catch-up.js';
 export type { AppendInput } from './append-provenance.js';
 export type { VerifyReport, ProjectVerify } from './verify.js';

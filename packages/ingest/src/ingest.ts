@@ -1,6 +1,6 @@
 import { chunks, chunkPolicy, type Tokenizer } from '@mem/chunk';
 import type { Payload, Writer } from '@mem/core';
-import type { Engine } from '@mem/engine';
+import { extractionLock, type Engine } from '@mem/engine';
 import { GatedRun, type Controller, type RunSummary } from '@mem/extractor';
 import type { SourceStats, TranscriptSource } from '@mem/sources';
 import { DerivedManifest } from './derived.js';
@@ -76,7 +76,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const queries = selectQueries(options.config, options.queryId);
   // One extractor per project at a time: a second would read the same prior state and write a
   // competing memory chain.
-  return options.engine.exclusive(`extract-${options.config.project}`, () => ingestLocked(options, queries));
+  return options.engine.exclusive(extractionLock(options.config.project), () => ingestLocked(options, queries));
 }
 
 async function ingestLocked(options: IngestOptions, queries: StandingQueries['queries']): Promise<IngestReport> {

@@ -1,8 +1,6 @@
 import type { Writer } from '@mem/core';
-import type { Engine } from '@mem/engine';
-import { withFileLock } from '@mem/log';
+import { ingestJobLock, type Engine } from '@mem/engine';
 import type { IngestJobRow } from '@mem/projector-sqlite';
-import { join } from 'node:path';
 import type { ProjectionStores } from '../stores.js';
 import type { JobProgress } from './job-run.js';
 import { runOnWorkerThread } from './job-thread.js';
@@ -100,8 +98,7 @@ export class IngestJobs {
    */
   private async runOne(job: LiveJob): Promise<void> {
     if (this.stopped) return;
-    const lock = join(this.options.engine.paths.stateDir, 'cache', 'jobs', `${job.project}.lock`);
-    await withFileLock(lock, async () => {
+    await this.options.engine.exclusive(ingestJobLock(job.project), async () => {
       await this.options.engine.catchUp([job.project]);
       const row = (await this.options.stores.fresh()).control.ingestJob(job.jobId);
       if (this.stopped || (row && row.status !== null)) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -36,11 +36,18 @@ const EXCLUSIVE: Record<string, string> = {
   hono: 'server',
   '@hono/node-server': 'server',
   '@modelcontextprotocol/sdk': 'mcp',
+  // The kernel lock primitive: every other package takes its locks through @mem/engine's locks module.
+  'fs-native-extensions': 'log',
 };
 
 const root = join(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
 const packages = workspacePackages(packagesDir);
+/** The non-test sources (src/ and test helpers) of every package whose text matches `pattern`, relative to the root. */
+function filesMatching(pattern: RegExp): string[] {
+  const dirs = packages.flatMap((name) => ['src', 'test'].map((sub) => join(packagesDir, name, sub))).filter((dir) => existsSync(dir));
+  return dirs.flatMap((dir) => sourceFiles(dir)).filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file)).sort();
+}
 const drawing = parseDrawnGraph(readFileSync(join(packagesDir, 'README.md'), 'utf8'));
 
 describe('architecture', () => {
@@ -88,6 +95,15 @@ describe('architecture', () => {
       expect(named!.filter((export_) => !exported.has(export_))).toEqual([]);
     });
   }
+
+  it('spells the item store\'s file name once: projector-sqlite exports the path, no package joins it by hand', () => {
+    expect(filesMatching(/['"][^'"\n]*items\.sqlite[^'"\n]*['"]/)).toEqual(['packages/projector-sqlite/src/store-files.ts']);
+  });
+
+  it('names every lock file of a data root in one module, and takes every lock through it', () => {
+    expect(filesMatching(/\.lock['"`]/)).toEqual(['packages/engine/src/locks.ts']);
+    expect(filesMatching(/\b(withFileLock|holdFileLock)\b/).filter((f) => !f.startsWith('packages/log/'))).toEqual(['packages/engine/src/locks.ts']);
+  });
 
   it('core depends on zod and nothing else', () => {
     const manifest = JSON.parse(readFileSync(join(packagesDir, 'core', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };

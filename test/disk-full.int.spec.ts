@@ -137,7 +137,7 @@ onTmpfs(support.ok ? 'projections on a full disk' : `projections on a full disk 
       expect(error.message).toContain(join(root, expectedPath));
       // The log is the truth: the events are in it, and the error says which seqs are durable.
       expect(error.details).toMatchObject({ project: 'demo', first_seq: 7, last_seq: 12 });
-      expect((await engine.log.head('demo')).seq).toBe(12);
+      expect((await engine.head('demo')).seq).toBe(12);
 
       fs.drain();
       await engine.catchUp(['demo']);

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine, type Projector } from '@mem/engine';
 import { EventLog } from '@mem/log';
-import { openItemStore, projectorSqlite } from '@mem/projector-sqlite';
+import { itemStorePath, openItemStore, projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { projectLogs, splits } from './support/arbitraries.js';
 
@@ -108,6 +108,42 @@ describe('engine', () => {
     await engine.rebuild();
     expect(await bytes(engine)).toEqual(live);
     expect((await engine.verify()).ok).toBe(true);
+  });
+
+  it("appends with catchUp 'now' projected on return, with 'later' durable but unprojected until catchUp", async () => {
+    const engine = newEngine();
+    const [logs] = fc.sample(projectLogs(1).filter((l) => (l['proj-1']?.length ?? 0) >= 2), { numRuns: 1, seed: 7 });
+    const payloads = logs!['proj-1']!;
+    const projectedSeq = () => {
+      const items = openItemStore(itemStorePath(engine.paths.stateDir));
+      try {
+        return items.positions().find((p) => p.project === 'proj-1')?.seq ?? 0;
+      } finally {
+        items.close();
+      }
+    };
+    const now = await engine.append('proj-1', payloads.slice(0, 1), { kind: 'test' }, { catchUp: 'now' });
+    expect(projectedSeq()).toBe(now.last_seq);
+    const later = await engine.append('proj-1', payloads.slice(1), { kind: 'test' }, { catchUp: 'later' });
+    expect((await engine.head('proj-1')).seq).toBe(later.last_seq);
+    expect(projectedSeq()).toBe(now.last_seq);
+    await engine.catchUp(['proj-1']);
+    expect(projectedSeq()).toBe(later.last_seq);
+    expect((await engine.verify()).ok).toBe(true);
+  });
+
+  it('keeps its log private: readers get events, heads and projects from the engine, writers go through append', async () => {
+    const engine = newEngine();
+    // @ts-expect-error the log is the engine's own: an append past it would skip the catch-up and the provenance check
+    expect(engine.log).toBeUndefined();
+    const [logs] = fc.sample(projectLogs(1), { numRuns: 1, seed: 3 });
+    await engine.append('proj-1', logs!['proj-1']!.slice(0, 1), { kind: 'test' });
+    expect(await engine.projects()).toEqual(['proj-1']);
+    expect((await engine.head('proj-1')).seq).toBe(1);
+    const read: number[] = [];
+    for await (const { event } of engine.read('proj-1', { fromSeq: 1 })) read.push(event.seq);
+    expect(read).toEqual([1]);
+    expect(await engine.verifyLog('proj-1')).toMatchObject({ ok: true });
   });
 
   it('replays every project when a projector resets itself on open, not only the one written', async () => {

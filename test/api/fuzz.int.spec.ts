@@ -18,7 +18,7 @@ let member = '';
 let admin = '';
 
 async function heads(): Promise<number[]> {
-  return Promise.all([SYSTEM_PROJECT, 'alpha', 'beta'].map(async (p) => (await registry.context.engine.log.head(p)).seq));
+  return Promise.all([SYSTEM_PROJECT, 'alpha', 'beta'].map(async (p) => (await registry.context.engine.head(p)).seq));
 }
 
 beforeAll(async () => {

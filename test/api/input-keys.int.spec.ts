@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 async function heads(): Promise<number[]> {
-  return Promise.all([SYSTEM_PROJECT, 'alpha', 'beta'].map(async (p) => (await registry.context.engine.log.head(p)).seq));
+  return Promise.all([SYSTEM_PROJECT, 'alpha', 'beta'].map(async (p) => (await registry.context.engine.head(p)).seq));
 }
 
 const INGEST = { project: 'alpha', source: 'agent:keys', records: [{ role: 'user', text: 'the build failed on a missing lockfile' }] };

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pgliteHeld } from '../support/pglite-lock.js';
 import { memoryPayloads, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
 
 const BIN = fileURLToPath(new URL('../../packages/cli/bin/mem.js', import.meta.url));
@@ -124,7 +124,7 @@ describe('`mem mcp` as a JSON-RPC peer', () => {
     mcp.end();
     expect(await mcp.exited).toBe(0);
     expect(mcp.stderr()).toMatch(/MEM_TOKEN is not set/);
-    expect(existsSync(join(root, '.mem', 'pg.lock'))).toBe(false);
+    expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(false);
   });
 
   it('on EOF after a query that opened the embedded Postgres: exits 0 and frees pg.lock', async () => {
@@ -147,11 +147,11 @@ describe('`mem mcp` as a JSON-RPC peer', () => {
     expect(answer).toMatchObject({ id: 2, result: {} });
     expect(JSON.parse(answer.result.content[0].text).recall.signals).toContain('vector_text');
     // The lock is held while the vector projection is open: the check below would pass vacuously otherwise.
-    expect(existsSync(join(root, '.mem', 'pg.lock'))).toBe(true);
+    expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(true);
 
     mcp.end();
     expect(await mcp.exited).toBe(0);
-    expect(existsSync(join(root, '.mem', 'pg.lock'))).toBe(false);
+    expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(false);
   });
 
   it('says at start that MEM_TOKEN is not a valid token', async () => {

@@ -30,7 +30,7 @@ export function requireDataRoot(paths: DataRoot): void {
 /** NOT_FOUND naming the first of `projects` that does not exist under the engine's root. Reads only. */
 export async function requireProjects(engine: Engine, projects: readonly string[]): Promise<void> {
   if (projects.length === 0) return;
-  const journals = new Set(await engine.log.projects());
+  const journals = new Set(await engine.projects());
   let registered: Set<string> | undefined;
   for (const project of projects) {
     if (journals.has(project) || isFile(join(engine.paths.queriesDir, `${project}.yaml`))) continue;
@@ -43,7 +43,7 @@ export async function requireProjects(engine: Engine, projects: readonly string[
 /** The projects `mem project add` registered: read from the `_system` journal, not a projection, so nothing is built to answer. */
 async function registeredProjects(engine: Engine): Promise<Set<string>> {
   const names = new Set<string>();
-  for await (const { event } of engine.log.read(SYSTEM_PROJECT)) {
+  for await (const { event } of engine.read(SYSTEM_PROJECT)) {
     if (event.type === 'project_added') names.add(event.name);
   }
   return names;

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { hasErrorCode } from '@mem/core';
 import { embedderFromEnv, rerankerFromEnv } from '@mem/embed';
 import type { Engine } from '@mem/engine';
 import { openVectorRecall } from '@mem/projector-pgvector';
-import { openItemStore } from '@mem/projector-sqlite';
+import { itemStorePath, openItemStore } from '@mem/projector-sqlite';
 import { queryTuningFromEnv, type QueryDeps } from '@mem/query';
 
 /** The read side a query needs, opened over a caught-up data root; close() releases it. */
@@ -21,7 +20,7 @@ export interface OpenQueryDeps {
  * MEM_FUSION_WEIGHTS). A data root without a pgvector projection queries on keywords alone, and says why.
  */
 export async function openQueryDeps(engine: Engine, env: NodeJS.ProcessEnv): Promise<OpenQueryDeps> {
-  const items = openItemStore(join(engine.paths.stateDir, 'items.sqlite'));
+  const items = openItemStore(itemStorePath(engine.paths.stateDir));
   try {
     const embedder = embedderFromEnv(env);
     const tuning = queryTuningFromEnv(env);

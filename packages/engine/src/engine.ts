@@ -2,12 +2,13 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { MemError, SYSTEM_PROJECT, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
-import { withFileLock, type AppendResult, type EventLog } from '@mem/log';
+import type { AppendResult, EventLog, LogHead, LoggedEvent, ReadOptions, VerifyResult } from '@mem/log';
 import { assertAppendProvenance, type AppendInput } from './append-provenance.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
 import { DEFAULT_PROJECTION_OPTIONS, ProjectionSettings, assertSettingsInSystem, settingsChange } from './projection-settings.js';
 import type { ProjectionOptions, ProjectionPosition, ProjectionTarget, Projector } from './projector.js';
+import { exclusiveLockPath, projectionLockPath, withLock } from './locks.js';
 import { furthestHead, readRecordedHead, writeRecordedHead } from './recorded-heads.js';
 import { dataRootAt, type DataRoot } from './root.js';
 import { verifyRoot, type VerifyReport } from './verify.js';
@@ -21,6 +22,15 @@ export interface EngineOptions {
   projection?: ProjectionOptions;
   /** Segment size of new log segments (tests use tiny ones). */
   segmentBytes?: number;
+}
+
+export interface AppendOptions extends AppendInput {
+  /**
+   * `now` (default): the projections are caught up before append returns. `later`: append
+   * returns once the batch is durable; the caller catches up (`catchUp`, `projectAppended`) when
+   * it is ready — a writer appending many batches under a lock of its own, then catching up once.
+   */
+  catchUp?: 'now' | 'later';
 }
 
 export interface RebuildOptions {
@@ -46,8 +56,13 @@ export interface RebuildReport extends CatchUpReport {
  */
 export class Engine {
   readonly paths: DataRoot;
-  /** The log, guarded: an append refuses (CHAIN_BROKEN) when the tail disagrees with the head the projections recorded. */
-  readonly log: EventLog;
+  /**
+   * The log, guarded: an append refuses (CHAIN_BROKEN) when the tail disagrees with the head the
+   * projections recorded. Private (a runtime-private field, not only a type): every writer goes
+   * through append, so no batch skips the provenance check or the catch-up; readers use read,
+   * head, projects and verifyLog. Only rebuild appends to it directly (see there).
+   */
+  readonly #log: EventLog;
   private readonly projectors: readonly Projector[];
   private options: ProjectionOptions = { ...DEFAULT_PROJECTION_OPTIONS };
   private readonly settings: ProjectionSettings;
@@ -61,9 +76,9 @@ export class Engine {
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
     this.projectors = options.projectors;
-    this.log = new GuardedEventLog({ dir: this.paths.logDir, ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}) }, this.paths.stateDir);
+    this.#log = new GuardedEventLog({ dir: this.paths.logDir, ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}) }, this.paths.stateDir);
     this.fixedOptions = options.projection;
-    this.settings = new ProjectionSettings(this.log);
+    this.settings = new ProjectionSettings(this.#log);
   }
 
   /** Where the live projections are written. */
@@ -81,12 +96,13 @@ export class Engine {
   }
 
   /**
-   * Appends a batch (validated whole, its memories' provenance checked against the log and the
-   * batch, durable on return), then catches the projections up. If
-   * the catch-up fails the events are still in the log: the error says so and carries their seqs,
+   * The one way into the log: appends a batch (validated whole, its memories' provenance checked
+   * against the log and the batch, durable on return), then catches the projections up — unless
+   * the caller chose `catchUp: 'later'`. If the catch-up fails the events are still in the log: the error says so and carries their seqs,
    * so a caller never retries (and duplicates) an append that succeeded.
    */
-  async append(project: string, payloads: readonly unknown[], writer: Writer, input: AppendInput = {}): Promise<AppendResult> {
+  async append(project: string, payloads: readonly unknown[], writer: Writer, options: AppendOptions = {}): Promise<AppendResult> {
+    const { catchUp = 'now', ...input } = options;
     assertProjectName(project);
     assertSettingsInSystem(project, payloads);
     // Trigger: concurrent appends of this process. Why: the provenance check reads the log
@@ -95,15 +111,36 @@ export class Engine {
     // run in call order per project; the catch-ups after them are still shared.
     const previous = this.appending.get(project) ?? Promise.resolve();
     const appended = previous.catch(() => undefined).then(async () => {
-      await assertAppendProvenance(this.log, project, payloads, input);
-      return this.log.append(project, payloads, writer);
+      await assertAppendProvenance(this.#log, project, payloads, input);
+      return this.#log.append(project, payloads, writer);
     });
     this.appending.set(project, appended);
     try {
-      return this.projectAppended(await appended);
+      const result = await appended;
+      return catchUp === 'now' ? await this.projectAppended(result) : result;
     } finally {
       if (this.appending.get(project) === appended) this.appending.delete(project);
     }
+  }
+
+  /** Streams a project's events in seq order, validated and chain-checked (empty without a journal). */
+  read(project: string, options: ReadOptions = {}): AsyncIterable<LoggedEvent> {
+    return this.#log.read(project, options);
+  }
+
+  /** A project's chain head (seq 0 and the genesis hash before its first event). */
+  head(project: string): Promise<LogHead> {
+    return this.#log.head(project);
+  }
+
+  /** Projects that have a journal, sorted. */
+  projects(): Promise<string[]> {
+    return this.#log.projects();
+  }
+
+  /** Walks a project's whole chain; reports the first break instead of throwing. */
+  verifyLog(project: string): Promise<VerifyResult> {
+    return this.#log.verify(project);
   }
 
   /**
@@ -177,7 +214,7 @@ export class Engine {
    * state, then appends a whole run).
    */
   async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return withFileLock(join(this.paths.stateDir, 'locks', `${name}.lock`), fn);
+    return withLock(exclusiveLockPath(this.paths.stateDir, name), fn);
   }
 
   /**
@@ -194,13 +231,15 @@ export class Engine {
       // a rebuild that fails half-way is finished by the next catch-up under the same setting.
       const change = options.projection && !this.fixedOptions ? settingsChange(await this.settings.read(), options.projection) : null;
       if (change) {
-        await this.log.append(SYSTEM_PROJECT, [change], options.writer ?? { kind: 'cli' });
+        // Straight to the log, not through append: append catches up, which waits for the
+        // projection lock this rebuild holds.
+        await this.#log.append(SYSTEM_PROJECT, [change], options.writer ?? { kind: 'cli' });
         await this.refreshOptions();
       } else if (options.projection && this.fixedOptions) {
         this.options = { ...this.options, ...options.projection };
       }
       for (const projector of selected) await guard(projector, 'reset', () => projector.reset(this.target, options.project));
-      const projects = options.project !== undefined ? [options.project] : await this.log.projects();
+      const projects = options.project !== undefined ? [options.project] : await this.#log.projects();
       const report = await this.catchUpLocked(projects, selected);
       return { ...report, projectors: selected.map((p) => p.name), projects };
     });
@@ -217,7 +256,7 @@ export class Engine {
       let failed = false;
       try {
         return await verifyRoot({
-          log: this.log,
+          log: this.#log,
           projectors: this.projectors,
           live: this.target,
           scratch: target,
@@ -299,12 +338,12 @@ export class Engine {
           (report.skipped ??= []).push({ projector: projector.name, reason: (error as Error).message });
         }
       }
-      const all = await this.log.projects();
+      const all = await this.#log.projects();
       const names = [...new Set([...(projects ?? []), ...all])].filter((p) => all.includes(p));
       const changed = new Set<string>();
       const heads = new Map<string, Map<string, ProjectionPosition | null>>();
       for (const project of names) {
-        const caughtUp = await catchUpProject(this.log, project, open, report);
+        const caughtUp = await catchUpProject(this.#log, project, open, report);
         for (const name of caughtUp.changed) changed.add(name);
         heads.set(project, caughtUp.positions);
       }
@@ -347,7 +386,7 @@ export class Engine {
   }
 
   private withProjectionLock<T>(fn: () => Promise<T>): Promise<T> {
-    return withFileLock(join(this.paths.stateDir, 'projections.lock'), async () => {
+    return withLock(projectionLockPath(this.paths.stateDir), async () => {
       await this.refreshOptions();
       return fn();
     });

@@ -4,7 +4,7 @@ import { readRecordedHead } from './recorded-heads.js';
 import { findTailBreak, tailBreakError } from './tail-check.js';
 
 /**
- * The event log as every writer of a data root gets it (`engine.log`): before an append, the
+ * The event log behind `engine.append` (and every engine read): before an append, the
  * log's tail must agree with the head the projections last recorded, or the append would chain
  * onto a tampered line and bury the damage. The log package knows nothing of projections, so
  * the check lives here, in front of it; the recorded head is one small file under `.mem/`.

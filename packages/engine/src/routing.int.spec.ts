@@ -64,7 +64,7 @@ describe('the engine routes events by handles', () => {
 
     expect(runs.seen).toEqual(['run', 'run_end']);
     expect(gates.seen).toEqual(['gate']);
-    const head = await engine.log.head('demo');
+    const head = await engine.head('demo');
     expect(head.seq).toBe(appended.last_seq);
     expect(runs.positions.get('demo')).toEqual({ seq: head.seq, head: head.hash });
     expect(gates.positions.get('demo')).toEqual({ seq: head.seq, head: head.hash });

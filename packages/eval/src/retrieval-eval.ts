@@ -6,7 +6,7 @@ import { MemError } from '@mem/core';
 import { cachedEmbedder, embedderFromEnv, rerankerFromEnv } from '@mem/embed';
 import { Engine, type Projector } from '@mem/engine';
 import { openVectorRecall, projectorPgvector } from '@mem/projector-pgvector';
-import { openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
+import { itemStorePath, openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
 import {
   MAX_LIMIT,
   keywordTerms,
@@ -132,7 +132,7 @@ export async function evalRetrieval(conversations: readonly LocomoConversation[]
     const asked = conversations.filter((c) => cases.some((k) => k.project === locomoProject(c)));
     const ids = await writeLocomo(engine, asked);
     await engine.catchUp(); // creates the projections even when there was nothing to write
-    items = openItemStore(join(engine.paths.stateDir, 'items.sqlite'));
+    items = openItemStore(itemStorePath(engine.paths.stateDir));
     if (vector) vectors = await vector.open(engine.paths.stateDir);
     const deps: QueryDeps = {
       items,

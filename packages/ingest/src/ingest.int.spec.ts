@@ -36,7 +36,7 @@ synthesis:
 
 async function events(): Promise<LogEvent[]> {
   const out: LogEvent[] = [];
-  for await (const { event } of engine.log.read('demo')) out.push(event);
+  for await (const { event } of engine.read('demo')) out.push(event);
   return out;
 }
 
@@ -90,12 +90,12 @@ describe('ingest over the real transcripts', () => {
   });
 
   it('writes nothing when re-run over the same sources', async () => {
-    const head = await engine.log.head('demo');
+    const head = await engine.head('demo');
     const vault = vaultBytes();
     const report = await run();
     expect(report.appended).toBe(0);
     expect(report.queries.every((q) => !q.started && q.chunksSkipped === report.chunks)).toBe(true);
-    expect(await engine.log.head('demo')).toEqual(head);
+    expect(await engine.head('demo')).toEqual(head);
     expect(vaultBytes()).toEqual(vault);
   });
 

@@ -1,6 +1,6 @@
 import { chunks, chunkPolicy, type Tokenizer } from '@mem/chunk';
 import type { Payload, Writer } from '@mem/core';
-import type { Engine } from '@mem/engine';
+import { extractionLock, type Engine } from '@mem/engine';
 import { GatedRun, type Controller, type RunSummary } from '@mem/extractor';
 import type { SourceStats, TranscriptSource } from '@mem/sources';
 import { DerivedManifest } from './derived.js';
@@ -22,7 +22,7 @@ export interface IngestProgress {
  * What ingest needs of an engine: a worker thread hands it one whose catch-ups are the main
  * thread's (the process that holds the projections), with the log and locks of its own.
  */
-export type IngestEngine = Pick<Engine, 'paths' | 'log' | 'exclusive' | 'readCaughtUp' | 'catchUp'>;
+export type IngestEngine = Pick<Engine, 'paths' | 'append' | 'read' | 'exclusive' | 'readCaughtUp' | 'catchUp'>;
 
 export interface IngestOptions {
   engine: IngestEngine;
@@ -76,7 +76,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const queries = selectQueries(options.config, options.queryId);
   // One extractor per project at a time: a second would read the same prior state and write a
   // competing memory chain.
-  return options.engine.exclusive(`extract-${options.config.project}`, () => ingestLocked(options, queries));
+  return options.engine.exclusive(extractionLock(options.config.project), () => ingestLocked(options, queries));
 }
 
 async function ingestLocked(options: IngestOptions, queries: StandingQueries['queries']): Promise<IngestReport> {
@@ -121,7 +121,8 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
   let records = 0;
   const append = async (payloads: Payload[]) => {
     if (payloads.length === 0) return;
-    const result = await engine.log.append(project, payloads, writer);
+    // Caught up once, at the end (below), not once per chunk.
+    const result = await engine.append(project, payloads, writer, { catchUp: 'later' });
     appended += result.appended;
   };
   const policy = chunkPolicy({ maxTokens: config.chunkTokens });

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { openItemStore, type ItemStore } from '@mem/projector-sqlite';
+import { itemStorePath, openItemStore, type ItemStore } from '@mem/projector-sqlite';
 import type { PreviousMemory } from '@mem/extractor';
 
 /** What a new run of one query (or of the synthesis, queryId null) continues from. */
@@ -13,7 +12,7 @@ export interface PriorState {
 
 /** Reads the SQLite projection (caught up by the caller) for the loop's starting point. */
 export function withItemStore<T>(stateDir: string, read: (store: ItemStore | null) => T): T {
-  const path = join(stateDir, 'items.sqlite');
+  const path = itemStorePath(stateDir);
   if (!existsSync(path)) return read(null);
   const store = openItemStore(path);
   try {

@@ -1,6 +1,6 @@
 import type { Tokenizer } from '@mem/chunk';
 import { MemError, type Writer } from '@mem/core';
-import type { Engine } from '@mem/engine';
+import { extractionLock, type Engine } from '@mem/engine';
 import { GatedRun, type Controller, type LoopStep, type RunSummary } from '@mem/extractor';
 import { currentMemory, priorState, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
@@ -33,7 +33,7 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
   if (!config.synthesis) {
     throw new MemError('CONFIG_INVALID', `${config.file}: synthesis: missing section; add {question, exit_gate} to run the L2 pass`, { file: config.file, path: 'synthesis' });
   }
-  return engine.exclusive(`extract-${config.project}`, () => synthesizeLocked(options, config.synthesis!));
+  return engine.exclusive(extractionLock(config.project), () => synthesizeLocked(options, config.synthesis!));
 }
 
 async function synthesizeLocked(options: SynthesizeOptions, synthesis: NonNullable<StandingQueries['synthesis']>): Promise<SynthesizeReport> {
@@ -64,11 +64,11 @@ async function synthesizeLocked(options: SynthesizeOptions, synthesis: NonNullab
   const writer = options.writer ?? { kind: 'extractor' };
   for (const step of steps) {
     const events = await run.offer(step);
-    if (events.length > 0) await engine.log.append(project, events, writer);
+    if (events.length > 0) await engine.append(project, events, writer, { catchUp: 'later' });
     if (run.done) break;
   }
   const end = run.finish();
-  if (end.length > 0) await engine.log.append(project, end, writer);
+  if (end.length > 0) await engine.append(project, end, writer, { catchUp: 'later' });
   await engine.catchUp([project]);
   return { ...run.summary(), project, question: synthesis.question, inputs: steps.length };
 }

@@ -44,6 +44,38 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promi
   return withProjectLock(path, () => openLockFile(path), (fd) => closeSync(fd), () => fn());
 }
 
+/**
+ * Takes the exclusive cross-process lock on the file at `path` without waiting, for a lock held
+ * as long as a resource stays open (not around one call): the release function, or null when
+ * another open file description holds it — another process, or another open of this one. The
+ * file is never removed: a process waiting on the old inode and one creating a new file would
+ * both hold "the" lock.
+ */
+export function holdFileLock(path: string): (() => void) | null {
+  const fd = openLockFile(path);
+  let held: boolean;
+  try {
+    held = tryLock(fd);
+  } catch (error) {
+    closeSync(fd);
+    throw new MemError('LOCK_FAILED', `could not lock ${path}: ${(error as Error).message}`, { path }, { cause: error });
+  }
+  if (!held) {
+    closeSync(fd);
+    return null;
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    try {
+      unlock(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+}
+
 /** Opens a lock file, creating it (0600, and its directories 0700) when absent. */
 function openLockFile(path: string): number {
   try {

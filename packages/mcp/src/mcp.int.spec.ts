@@ -78,11 +78,11 @@ describe('MCP surface (in process)', () => {
     const { registry } = await setup();
     const admin = (await mint(registry, { principal: 'alice', capabilities: ['admin'] })).secret;
     const client = await connect(registry, admin);
-    const before = (await registry.context.engine.log.head(SYSTEM_PROJECT)).seq;
+    const before = (await registry.context.engine.head(SYSTEM_PROJECT)).seq;
     const args = { action: 'mint', principal: 'bob', idempotency_key: 'k1' };
     const first = parsed(await client.callTool({ name: 'manage_tokens', arguments: args }));
     const second = parsed(await client.callTool({ name: 'manage_tokens', arguments: args }));
     expect(second).toEqual(first);
-    expect((await registry.context.engine.log.head(SYSTEM_PROJECT)).seq).toBe(before + 1);
+    expect((await registry.context.engine.head(SYSTEM_PROJECT)).seq).toBe(before + 1);
   });
 });

@@ -7,6 +7,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheFileName, hashEmbedder } from '@mem/embed';
 import type { Payload } from '@mem/core';
+import { pgliteHeld } from '../../../test/support/pglite-lock.js';
 import { usePglite, usePgliteWire } from '../test/pglite-servers.js';
 import { applyLogs, chainEvents, payload, projected, sha, tempTargets } from '../test/support.js';
 import { projectorPgvector } from './projector.js';
@@ -84,7 +85,7 @@ describe('one projection on every backend', () => {
     expect(answers[2]).toEqual(answers[0]);
     // The embedded projection lives under <stateDir>/pg, locked only while open; reset drops one project's rows, or the directory.
     expect(existsSync(join(embedded.stateDir, 'pg', 'PG_VERSION'))).toBe(true);
-    expect(existsSync(join(embedded.stateDir, 'pg.lock'))).toBe(false);
+    expect(pgliteHeld(join(embedded.stateDir, 'pg'))).toBe(false);
     const [onDisk] = backends;
     await onDisk!.reset(embedded, 'alpha');
     const handle = await onDisk!.init(embedded);

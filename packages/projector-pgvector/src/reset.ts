@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { MemError } from '@mem/core';
+import { lockPgliteDir } from '@mem/engine';
 import { embeddedDir, openBackend, type BackendConfig } from './backend/open-backend.js';
-import { lockDataDir } from './backend/dir-lock.js';
 import { isPgliteOpen } from './backend/pglite-registry.js';
 import { quoteIdent } from './schema/identifiers.js';
 import { readMeta } from './schema/prepare-schema.js';
@@ -22,7 +22,7 @@ export async function resetProjection(config: BackendConfig, stateDir: string, p
       throw new MemError('CONFLICT', `cannot reset ${dir}: this process still has it open (close the projector and readers first)`, { dir });
     }
     // Another process with the directory open keeps its lock: CONFLICT, instead of deleting under it.
-    const unlock = lockDataDir(dir);
+    const unlock = lockPgliteDir(dir);
     try {
       rmSync(dir, { recursive: true, force: true });
     } finally {

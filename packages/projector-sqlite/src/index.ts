@@ -1,4 +1,5 @@
 export { projectorSqlite } from './projector.js';
+export { itemStorePath } from './store-files.js';
 export { planEvent } from './plan.js';
 export { nodeId } from './node-id.js';
 export type { ItemStoreHandle } from './handle.js';

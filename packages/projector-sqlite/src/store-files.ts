@@ -14,8 +14,13 @@ export interface StoreFiles {
 /** Relative path of the one output, as `outputs()` reports it. */
 export const OUTPUT_PATH = '.mem/items.sqlite';
 
+/** The item store of the state dir `stateDir` (`<root>/.mem`): the one place its file name is spelled. */
+export function itemStorePath(stateDir: string): string {
+  return join(stateDir, 'items.sqlite');
+}
+
 export function storeFiles(stateDir: string): StoreFiles {
-  const live = join(stateDir, 'items.sqlite');
+  const live = itemStorePath(stateDir);
   return { live, sealing: `${live}.sealing`, ftsScratch: `${live}.fts` };
 }
 

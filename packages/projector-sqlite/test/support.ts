@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProjectedEvent, ProjectionTarget } from '@mem/engine';
 import Database from 'better-sqlite3';
+import { itemStorePath } from '../src/store-files.js';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
 
 export { chainEvents, type ChainedEvent };
@@ -37,7 +38,7 @@ export function projected(events: readonly ChainedEvent[]): ProjectedEvent[] {
  * is an INSERT command), so call it after reading the bytes.
  */
 export function ftsMatchesNodes(stateDir: string): boolean {
-  const db = new Database(join(stateDir, 'items.sqlite'));
+  const db = new Database(itemStorePath(stateDir));
   try {
     db.exec(`INSERT INTO node_fts (node_fts, rank) VALUES ('integrity-check', 1)`);
     return true;

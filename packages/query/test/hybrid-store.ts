@@ -5,7 +5,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { hashEmbedder, type Embedder } from '@mem/embed';
 import { Engine } from '@mem/engine';
 import { openVectorRecall, projectorPgvector, type VectorRecall } from '@mem/projector-pgvector';
-import { openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
+import { itemStorePath, openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
 import type { Payload } from './store.js';
 
 /*
@@ -28,7 +28,7 @@ export async function hybridStore(pglite: PGlite, projects: Record<string, reado
   const embedder = hashEmbedder(DIMS);
   const engine = new Engine({ root, projectors: [projectorSqlite, projectorPgvector({ pglite, embedder })] });
   for (const [project, payloads] of Object.entries(projects)) if (payloads.length > 0) await engine.append(project, payloads, { kind: 'test' });
-  const items = openItemStore(join(root, '.mem', 'items.sqlite'));
+  const items = openItemStore(itemStorePath(join(root, '.mem')));
   const vectors = await openVectorRecall({ pglite, stateDir: join(root, '.mem') });
   return {
     items,

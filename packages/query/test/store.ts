@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentSha256, uniformLines } from '@mem/core';
 import { Engine } from '@mem/engine';
-import { openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
+import { itemStorePath, openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
 
 /*
  * Test stores for the query package: payloads appended through the real log and projected by
@@ -55,7 +55,7 @@ export async function testStore(projects: Record<string, readonly Payload[]>): P
   const root = mkdtempSync(join(tmpdir(), 'mem-query-'));
   const engine = new Engine({ root, projectors: [projectorSqlite] });
   for (const [project, payloads] of Object.entries(projects)) await engine.append(project, payloads, { kind: 'test' });
-  const open = () => openItemStore(join(root, '.mem', 'items.sqlite'));
+  const open = () => openItemStore(itemStorePath(join(root, '.mem')));
   const store: TestStore = {
     root,
     items: open(),

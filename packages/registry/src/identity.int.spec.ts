@@ -95,7 +95,7 @@ describe('identity: principals, projects, memberships, tokens', () => {
 
   it('refuses duplicates and dangling references with clear errors, writing nothing', async () => {
     const { root, registry } = await setup();
-    const head = async () => (await registry.context.engine.log.head(SYSTEM_PROJECT)).seq;
+    const head = async () => (await registry.context.engine.head(SYSTEM_PROJECT)).seq;
     const before = await head();
     expect(hasErrorCode(await rejection(asRoot(registry, 'principal_add', { name: 'alice' })), 'CONFLICT')).toBe(true);
     expect(hasErrorCode(await rejection(asRoot(registry, 'project_add', { name: 'alpha' })), 'CONFLICT')).toBe(true);

@@ -31,7 +31,7 @@ async function setup(runJobs = true): Promise<{ root: string; registry: Registry
 
 async function events(registry: Registry, project: string): Promise<LogEvent[]> {
   const out: LogEvent[] = [];
-  for await (const { event } of registry.context.engine.log.read(project)) out.push(event);
+  for await (const { event } of registry.context.engine.read(project)) out.push(event);
   return out;
 }
 
@@ -173,7 +173,7 @@ describe('ingest jobs', () => {
       }
       expect(hasErrorCode(error, 'INVALID_INPUT'), JSON.stringify(input).slice(0, 80)).toBe(true);
     }
-    expect((await registry.context.engine.log.head('alpha')).seq).toBe(0);
+    expect((await registry.context.engine.head('alpha')).seq).toBe(0);
   });
 
   it('a project without standing queries is refused by name, nothing written', async () => {
@@ -190,7 +190,7 @@ describe('ingest jobs', () => {
     }
     expect(error).toMatchObject({ code: 'CONFIG_INVALID', details: { file: 'queries/bare.yaml' } });
     expect((error as Error).message).not.toContain(root);
-    expect((await registry.context.engine.log.head('bare')).seq).toBe(0);
+    expect((await registry.context.engine.head('bare')).seq).toBe(0);
   });
 
   it('a job accepted before a restart completes after it', async () => {

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SYSTEM_PROJECT } from '@mem/core';
 import type { Engine } from '@mem/engine';
-import { openControlStore, openItemStore, type ControlStore, type ItemStore } from '@mem/projector-sqlite';
+import { itemStorePath, openControlStore, openItemStore, type ControlStore, type ItemStore } from '@mem/projector-sqlite';
 
 /** The read side of one request: the control tables and the item store, as of now. */
 export interface StoreView {
@@ -31,7 +31,7 @@ export class ProjectionStores {
   private readonly systemDir: string;
 
   constructor(private readonly engine: Engine) {
-    this.storePath = join(engine.paths.stateDir, 'items.sqlite');
+    this.storePath = itemStorePath(engine.paths.stateDir);
     this.systemDir = join(engine.paths.logDir, SYSTEM_PROJECT);
   }
 

@@ -30,14 +30,14 @@ onTmpfs(support.ok ? 'HTTP on a full disk' : `HTTP on a full disk (skipped: ${su
     cleanups.push(() => server.close());
 
     const job = { project: 'alpha', source: 'agent:full', records: [{ role: 'user', text: 'the disk filled up '.repeat(2000) }] };
-    const before = await registry.context.engine.log.head('alpha');
+    const before = await registry.context.engine.head('alpha');
     fs.fill(8 * 1024);
     const refused = await call(server.url, 'POST', '/memory/ingest', { token: alice, body: job });
     expect(refused.status).toBe(507);
     expect(refused.body.error).toMatchObject({ code: 'NO_SPACE', details: { path: join(root, 'log', 'alpha', '000001.jsonl') } });
     expect(refused.body.error.message).toContain('no space left on device');
-    expect(await registry.context.engine.log.head('alpha')).toEqual(before);
-    expect(await registry.context.engine.log.verify('alpha')).toMatchObject({ ok: true });
+    expect(await registry.context.engine.head('alpha')).toEqual(before);
+    expect(await registry.context.engine.verifyLog('alpha')).toMatchObject({ ok: true });
 
     fs.drain();
     expect((await call(server.url, 'POST', '/memory/ingest', { token: alice, body: job })).status).toBe(202);

@@ -39,7 +39,7 @@ async function setup(options: AppOptions = {}, operations?: (registry: Registry)
 
 async function heads(registry: Registry): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const project of [SYSTEM_PROJECT, 'alpha', 'beta']) out[project] = (await registry.context.engine.log.head(project)).seq;
+  for (const project of [SYSTEM_PROJECT, 'alpha', 'beta']) out[project] = (await registry.context.engine.head(project)).seq;
   return out;
 }
 
@@ -126,20 +126,20 @@ describe('HTTP surface', () => {
 
   it('Idempotency-Key: a retried write is not written twice; concurrent retries are 409 until it answers', async () => {
     const { url, registry, admin } = await setup();
-    const before = (await registry.context.engine.log.head(SYSTEM_PROJECT)).seq;
+    const before = (await registry.context.engine.head(SYSTEM_PROJECT)).seq;
     const headers = { 'idempotency-key': 'mint-bob-1' };
     const first = await call(url, 'POST', '/memory/tokens', { token: admin, body: { principal: 'bob' }, headers });
     const retry = await call(url, 'POST', '/memory/tokens', { token: admin, body: { principal: 'bob' }, headers });
     expect(first.status).toBe(201);
     expect(retry).toMatchObject({ status: 201, body: first.body });
-    expect((await registry.context.engine.log.head(SYSTEM_PROJECT)).seq).toBe(before + 1);
+    expect((await registry.context.engine.head(SYSTEM_PROJECT)).seq).toBe(before + 1);
     const other = await call(url, 'POST', '/memory/tokens', { token: admin, body: { principal: 'alice' }, headers });
     expect(other).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } });
     const burst = await Promise.all(Array.from({ length: 6 }, () => call(url, 'POST', '/memory/principals', { token: admin, body: { name: 'dave' }, headers: { 'idempotency-key': 'dave' } })));
     const ok = burst.filter((a) => a.status === 201);
     expect(ok.length).toBeGreaterThanOrEqual(1);
     expect(burst.every((a) => a.status === 201 || (a.status === 409 && a.body.error.details.state === 'in_flight'))).toBe(true);
-    expect((await registry.context.engine.log.head(SYSTEM_PROJECT)).seq).toBe(before + 2);
+    expect((await registry.context.engine.head(SYSTEM_PROJECT)).seq).toBe(before + 2);
   });
 
   it('ingest answers 202 with a status_url, the same job for the same ingest_id, then 409 with that job once done', async () => {

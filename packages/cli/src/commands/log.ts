@@ -46,7 +46,7 @@ export function registerLog(program: Command, io: CliIO): void {
       const project = projectFlag(options.project);
       const fromSeq = positiveIntFlag(options.fromSeq, '--from-seq');
       const engine = await openExistingEngine(io, globals, [project]);
-      for await (const { event } of engine.log.read(project, fromSeq !== undefined ? { fromSeq } : {})) {
+      for await (const { event } of engine.read(project, fromSeq !== undefined ? { fromSeq } : {})) {
         if (options.run !== undefined && (!('run_id' in event) || event.run_id !== options.run)) continue;
         io.stdout.write(`${serializeEvent(event)}\n`);
       }

@@ -48,10 +48,11 @@ export class JobAcceptance {
       if (inFlight) return { inFlight };
       const records = await request.records();
       const jobId = `ingest-${randomUUID()}`;
-      const appendedNow = await this.engine.log.append(
+      const appendedNow = await this.engine.append(
         request.project,
         [{ type: 'ingest_accepted', job_id: jobId, ingest_id: request.ingestId, source: request.source, format: request.format, records }],
         request.writer,
+        { catchUp: 'later' },
       );
       const projected = this.engine.projectAppended(appendedNow).then(() => this.jobs.enqueue(request.project, jobId, appendedNow.first_seq));
       const entry = { jobId, projected };

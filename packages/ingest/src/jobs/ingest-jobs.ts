@@ -1,5 +1,5 @@
 import type { Writer } from '@mem/core';
-import type { Engine } from '@mem/engine';
+import { ingestJobLock, type Engine } from '@mem/engine';
 import type { IngestJobRow } from '@mem/projector-sqlite';
 import type { JobProgress } from './job-run.js';
 import { runOnWorkerThread } from './job-thread.js';
@@ -98,7 +98,7 @@ export class IngestJobs {
    */
   private async runOne(job: LiveJob): Promise<void> {
     if (this.stopped) return;
-    await this.options.engine.exclusive(`ingest-job-${job.project}`, async () => {
+    await this.options.engine.exclusive(ingestJobLock(job.project), async () => {
       await this.options.engine.catchUp([job.project]);
       const row = await this.options.findJob(job.jobId);
       if (this.stopped || (row && row.status !== null)) {
@@ -138,7 +138,7 @@ export class IngestJobs {
 
   /** The finish is written as the writer of the acceptance (who asked for the job). */
   private async writerOf(job: LiveJob): Promise<Writer> {
-    for await (const { event } of this.options.engine.log.read(job.project, { fromSeq: job.acceptedSeq })) {
+    for await (const { event } of this.options.engine.read(job.project, { fromSeq: job.acceptedSeq })) {
       if (event.type === 'ingest_accepted' && event.job_id === job.jobId) return event.writer;
       break;
     }

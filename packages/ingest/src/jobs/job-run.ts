@@ -1,8 +1,7 @@
 import type { Tokenizer } from '@mem/chunk';
 import { isMemError, type EventOf } from '@mem/core';
-import { openControlStore } from '@mem/projector-sqlite';
+import { itemStorePath, openControlStore } from '@mem/projector-sqlite';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { chooseController } from '../controllers.js';
 import { ingest, type IngestEngine } from '../ingest.js';
 import { loadStandingQueries } from '../standing-queries.js';
@@ -81,7 +80,7 @@ export async function runJob(engine: IngestEngine, spec: JobSpec, env: NodeJS.Pr
 }
 
 async function acceptedEvent(engine: IngestEngine, spec: JobSpec): Promise<EventOf<'ingest_accepted'>> {
-  for await (const { event } of engine.log.read(spec.project, { fromSeq: spec.acceptedSeq })) {
+  for await (const { event } of engine.read(spec.project, { fromSeq: spec.acceptedSeq })) {
     if (event.type === 'ingest_accepted' && event.job_id === spec.jobId) return event;
     break;
   }
@@ -90,7 +89,7 @@ async function acceptedEvent(engine: IngestEngine, spec: JobSpec): Promise<Event
 
 /** Identities of the records every earlier done job of `source` carried. */
 async function knownRecords(engine: IngestEngine, spec: JobSpec, source: string): Promise<Set<string>> {
-  const store = join(engine.paths.stateDir, 'items.sqlite');
+  const store = itemStorePath(engine.paths.stateDir);
   const earlier = await engine.readCaughtUp([spec.project], () => {
     if (!existsSync(store)) return [];
     const control = openControlStore(store);
@@ -113,7 +112,7 @@ async function earlierAttempts(engine: IngestEngine, spec: JobSpec): Promise<{ a
   const marker = `@${jobRunLabel(spec.jobId)}-`;
   let appended = 0;
   let used = 0;
-  for await (const { event } of engine.log.read(spec.project, { fromSeq: spec.acceptedSeq + 1 })) {
+  for await (const { event } of engine.read(spec.project, { fromSeq: spec.acceptedSeq + 1 })) {
     const runId = (event as { run_id?: unknown }).run_id;
     if (typeof runId !== 'string' || !runId.includes(marker)) continue;
     appended += 1;

@@ -41,7 +41,9 @@ function catchUpOnMain(projects: readonly string[] | undefined): Promise<void> {
 const local = new Engine({ root: input.root, projectors: [] });
 const engine: IngestEngine = {
   paths: local.paths,
-  log: local.log,
+  // Appends never catch up here: this engine has no projectors; the main thread projects.
+  append: (project, payloads, writer, options) => local.append(project, payloads, writer, { ...options, catchUp: 'later' }),
+  read: (project, options) => local.read(project, options),
   exclusive: (name, fn) => local.exclusive(name, fn),
   readCaughtUp: async (projects, read) => {
     await catchUpOnMain(projects);

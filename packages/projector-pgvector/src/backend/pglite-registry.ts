@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { MemError, makePrivateDirectory } from '@mem/core';
-import { lockDataDir } from './dir-lock.js';
+import { lockPgliteDir } from '@mem/engine';
 
 interface Entry {
   db: Promise<PGlite>;
@@ -24,7 +24,7 @@ export async function acquirePglite(dir: string): Promise<{ db: PGlite; release:
   if (!entry) {
     // PGlite makes its own files inside; an owner-only directory keeps them all owner-only.
     makePrivateDirectory(key);
-    const unlock = lockDataDir(key);
+    const unlock = lockPgliteDir(key);
     const created: Entry = { db: createPglite(key), refs: 0, unlock };
     open.set(key, created);
     created.db.catch(() => {

@@ -49,7 +49,7 @@ export const projectionStatus = defineOperation({
     const positions = new Map(view.control.positions().map((p) => [p.project, p.seq]));
     const out = [];
     for (const project of projects) {
-      const head = await ctx.engine.log.head(project);
+      const head = await ctx.engine.head(project);
       const projected = positions.get(project) ?? 0;
       out.push({ project, log_seq: head.seq, projected_seq: projected, behind: Math.max(0, head.seq - projected) });
     }

@@ -67,7 +67,7 @@ export const projectStatus = defineOperation({
     const activity = view.control.projectActivity(input.project);
     const job = view.control.lastIngestJob(input.project);
     const live = job ? ctx.jobs.get(job.job_id) : undefined;
-    const head = await ctx.engine.log.head(input.project);
+    const head = await ctx.engine.head(input.project);
     return {
       project: input.project,
       last_ingest: job ? { job_id: job.job_id, status: job.status ?? live?.state ?? 'queued', accepted_at: job.accepted_ts, finished_at: job.finished_ts } : null,

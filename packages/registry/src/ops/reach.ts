@@ -10,7 +10,7 @@ import type { StoreView } from '../stores.js';
 export async function visibleProjects(ctx: RegistryContext, caller: Caller, view: StoreView): Promise<string[]> {
   if (caller.reach !== 'all') return [...caller.reach].filter((p) => p !== SYSTEM_PROJECT).sort();
   const names = new Set<string>(view.control.registeredProjects().map((p) => p.name));
-  for (const project of await ctx.engine.log.projects()) names.add(project);
+  for (const project of await ctx.engine.projects()) names.add(project);
   names.delete(SYSTEM_PROJECT);
   return [...names].sort();
 }

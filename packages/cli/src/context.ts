@@ -2,6 +2,7 @@ import { Engine, leftoverSettingsFile, resolveDataRoot } from '@mem/engine';
 import { projectorPgvector } from '@mem/projector-pgvector';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
+import { cliConfig } from './config.js';
 import { requireDataRoot, requireProjects } from './existence.js';
 import type { CliIO } from './io.js';
 
@@ -17,8 +18,9 @@ export interface GlobalOptions {
  * deterministic hash embedder.
  */
 export function openEngine(io: CliIO, globals: GlobalOptions): Engine {
-  const { root } = resolveDataRoot(globals.root, io.env, io.cwd);
-  const engine = new Engine({ root, projectors: [projectorSqlite, projectorVault, projectorPgvector({ env: io.env })] });
+  const config = cliConfig(io, globals);
+  const { root } = resolveDataRoot(config, io.cwd);
+  const engine = new Engine({ root, projectors: [projectorSqlite, projectorVault, projectorPgvector({ config })] });
   const leftover = leftoverSettingsFile(engine.paths.vaultDir);
   if (leftover) {
     io.stderr.write(`warning: ${leftover} is no longer read (projection settings live in the log); to keep evidence notes run \`mem rebuild --from-log --emit-evidence-notes\` once, then delete the file\n`);

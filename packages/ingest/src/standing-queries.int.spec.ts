@@ -20,7 +20,7 @@ function write(text: string): void {
 }
 
 function load() {
-  return loadStandingQueries(join(root, 'queries'), 'proj', { env: { MEM_CLAUDE_PROJECTS: join(root, 'home', '.claude', 'projects') } });
+  return loadStandingQueries(join(root, 'queries'), 'proj', { config: { MEM_CLAUDE_PROJECTS: join(root, 'home', '.claude', 'projects') } });
 }
 
 function failure(): { message: string; details: Record<string, unknown> } {

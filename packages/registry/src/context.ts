@@ -1,3 +1,4 @@
+import type { MemConfig } from '@mem/core';
 import type { Engine } from '@mem/engine';
 import type { QueryDeps } from '@mem/query';
 import type { IngestJobs } from './jobs/ingest-jobs.js';
@@ -9,7 +10,8 @@ export interface RegistryContext {
   engine: Engine;
   stores: ProjectionStores;
   jobs: IngestJobs;
-  env: NodeJS.ProcessEnv;
+  /** loadConfig's result: what ingest jobs resolve sources and choose controllers by. */
+  config: MemConfig;
   /** mem's version, as /version reports it. */
   version: string;
   now: () => Date;

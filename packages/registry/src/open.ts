@@ -1,3 +1,4 @@
+import type { MemConfig } from '@mem/core';
 import type { Engine } from '@mem/engine';
 import type { QueryDeps } from '@mem/query';
 import type { RegistryContext } from './context.js';
@@ -10,7 +11,7 @@ import { ProjectionStores } from './stores.js';
 export interface OpenRegistryOptions {
   engine: Engine;
   version: string;
-  env?: NodeJS.ProcessEnv;
+  config: MemConfig;
   /** Run accepted ingest jobs in this process (default true); false accepts and records only. */
   runJobs?: boolean;
   now?: () => Date;
@@ -29,16 +30,15 @@ export interface OpenRegistryOptions {
  * jobs) every job the log accepted and never finished queued again.
  */
 export async function openRegistry(options: OpenRegistryOptions): Promise<Registry> {
-  const env = options.env ?? process.env;
   const stores = new ProjectionStores(options.engine);
   const runJobs = options.runJobs ?? true;
   if (options.openStores ?? true) await stores.open();
-  const jobs = new IngestJobs({ engine: options.engine, stores, env, run: runJobs, ...(options.onJobError ? { onError: options.onJobError } : {}) });
+  const jobs = new IngestJobs({ engine: options.engine, stores, config: options.config, run: runJobs, ...(options.onJobError ? { onError: options.onJobError } : {}) });
   const context: RegistryContext = {
     engine: options.engine,
     stores,
     jobs,
-    env,
+    config: options.config,
     version: options.version,
     now: options.now ?? (() => new Date()),
     serial: new KeyedSerial(),

@@ -1,4 +1,4 @@
-import type { Writer } from '@mem/core';
+import type { MemConfig, Writer } from '@mem/core';
 import type { Engine } from '@mem/engine';
 import { withFileLock } from '@mem/log';
 import type { IngestJobRow } from '@mem/projector-sqlite';
@@ -19,7 +19,7 @@ export interface LiveJob {
 export interface IngestJobsOptions {
   engine: Engine;
   stores: ProjectionStores;
-  env: NodeJS.ProcessEnv;
+  config: MemConfig;
   /** False: accept and record jobs, run none (`mem serve --no-jobs`); another process runs them. */
   run: boolean;
   /** Where a job's failure is reported besides its ingest_finished event (server log). */
@@ -123,7 +123,7 @@ export class IngestJobs {
     const finish = await runOnWorkerThread(
       engine,
       { project: job.project, jobId: job.jobId, acceptedSeq: job.acceptedSeq },
-      this.options.env,
+      this.options.config,
       (progress) => {
         job.progress = progress;
       },

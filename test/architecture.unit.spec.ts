@@ -16,6 +16,7 @@ import {
   workspacePackages,
   workspaceTarget,
 } from './support/package-graph.js';
+import { envReadsIn, envReadsOf } from './support/env-readers.js';
 
 /*
  * The tree shows the authority model (STYLE "Shape"): arrows point one way. The allow-list of
@@ -39,6 +40,12 @@ const EXCLUSIVE: Record<string, string> = {
   // The kernel lock primitive: every other package takes its locks through @mem/engine's locks module.
   'fs-native-extensions': 'log',
 };
+
+/**
+ * The entry points: the only files that read process.env, handing it to loadConfig once. Every
+ * library gets the typed MemConfig passed down, so what it reads is documented and validated.
+ */
+const ENV_READERS = ['packages/cli/src/io.ts'];
 
 const root = join(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
@@ -105,6 +112,17 @@ describe('architecture', () => {
     expect(filesMatching(/\b(withFileLock|holdFileLock)\b/).filter((f) => !f.startsWith('packages/log/'))).toEqual(['packages/engine/src/locks.ts']);
   });
 
+  it('no library reads process.env: only the entry points do, and pass loadConfig on', () => {
+    const readers: string[] = [];
+    for (const name of packages) {
+      for (const file of sourceFiles(join(packagesDir, name, 'src'))) {
+        const where = relative(root, file);
+        if (!ENV_READERS.includes(where)) readers.push(...envReadsOf(file).map((line) => `${where}:${line}`));
+      }
+    }
+    expect(readers).toEqual([]);
+  });
+
   it('core depends on zod and nothing else', () => {
     const manifest = JSON.parse(readFileSync(join(packagesDir, 'core', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(['zod']);
@@ -129,6 +147,11 @@ describe('the edge check', () => {
   it('refuses an edge drawn but not declared, and one declared but not drawn', () => {
     expect(edgeDrift({ ...agreed, drawn: ['log --> core', 'server --> log'] })).toEqual(['server --> log: drawn in packages/README.md but not declared in package.json']);
     expect(edgeDrift({ ...agreed, drawn: [] })).toEqual(['log --> core: declared in package.json but not drawn in packages/README.md']);
+  });
+
+  it('finds reads of process.env, not mentions of it', () => {
+    const text = "// process.env.X in a comment\nconst a = process.env.X;\nconst b = process['env'];\nconst { env } = process;\nconst c = globalThis.process.env;\nconst d = '/process.env/';\n";
+    expect(envReadsIn(text)).toEqual([2, 3, 4, 5]);
   });
 
   it('finds a cycle', () => {

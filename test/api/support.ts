@@ -28,7 +28,7 @@ export function engineAt(root: string): Engine {
 }
 
 export async function registryAt(root: string, options: { runJobs?: boolean } = {}): Promise<Registry> {
-  return openRegistry({ engine: engineAt(root), version: '0.0.0-test', env: {}, runJobs: options.runJobs ?? true });
+  return openRegistry({ engine: engineAt(root), version: '0.0.0-test', config: {}, runJobs: options.runJobs ?? true });
 }
 
 export const ROOT_CALLER_NAME = 'local:test';

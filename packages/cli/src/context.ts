@@ -2,6 +2,7 @@ import { Engine, leftoverSettingsFile, resolveDataRoot } from '@mem/engine';
 import { projectorPgvector } from '@mem/projector-pgvector';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
+import { cliConfig } from './config.js';
 import { requireDataRoot, requireProjects } from './existence.js';
 import type { CliIO } from './io.js';
 
@@ -20,8 +21,9 @@ export type Projections = 'all' | 'control';
  * deterministic hash embedder.
  */
 export function openEngine(io: CliIO, globals: GlobalOptions, projections: Projections = 'all'): Engine {
-  const { root } = resolveDataRoot(globals.root, io.env, io.cwd);
-  const projectors = projections === 'control' ? [projectorSqlite] : [projectorSqlite, projectorVault, projectorPgvector({ env: io.env })];
+  const config = cliConfig(io, globals);
+  const { root } = resolveDataRoot(config, io.cwd);
+  const projectors = projections === 'control' ? [projectorSqlite] : [projectorSqlite, projectorVault, projectorPgvector({ config })];
   const engine = new Engine({ root, projectors });
   const leftover = leftoverSettingsFile(engine.paths.vaultDir);
   if (leftover) {

@@ -10,6 +10,17 @@ import { registerRegistryCommands } from './registry-commands.js';
 import { OPERATIONS } from '@mem/registry';
 import { processIO, type CliIO } from './io.js';
 import { VERSION } from './version.js';
+import { cliConfig } from './config.js';
+import type { GlobalOptions } from './context.js';
+
+/** MEM_DEBUG, false when the configuration itself is what failed (its stack says nothing more). */
+function debugOn(io: CliIO): boolean {
+  try {
+    return cliConfig(io).MEM_DEBUG === true;
+  } catch {
+    return false;
+  }
+}
 
 /** Builds the `mem` command tree writing to `io`. */
 export function buildProgram(io: CliIO): Command {
@@ -22,7 +33,9 @@ export function buildProgram(io: CliIO): Command {
       writeErr: (text) => io.stderr.write(text),
     })
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    // Every variable is checked before any command runs: a bad one starts nothing.
+    .hook('preAction', (_program, action) => void cliConfig(io, action.optsWithGlobals<GlobalOptions>()));
   registerLog(program, io);
   registerIngest(program, io);
   registerEval(program, io);
@@ -49,7 +62,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     const json = argv.includes('--json');
     const message = describeError(error, json);
     if (message !== null) io.stderr.write(`${message}\n`);
-    if (!(error instanceof CommanderError) && exitCodeFor(error) === 1 && io.env['MEM_DEBUG']) io.stderr.write(`${(error as Error).stack}\n`);
+    if (!(error instanceof CommanderError) && exitCodeFor(error) === 1 && debugOn(io)) io.stderr.write(`${(error as Error).stack}\n`);
     return exitCodeFor(error);
   }
 }

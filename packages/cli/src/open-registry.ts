@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import { openRegistry, type Reads, type Registry } from '@mem/registry';
+import { cliConfig } from './config.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from './context.js';
 import type { CliIO } from './io.js';
 import { openQueryDeps } from './query-deps.js';
@@ -34,7 +35,7 @@ export async function openCliRegistry(io: CliIO, globals: GlobalOptions, options
   let query: Awaited<ReturnType<typeof openQueryDeps>> | undefined;
   if (reads === 'vectors') {
     await engine.catchUp(); // the query side opens the store: on a fresh root it must exist first
-    query = await openQueryDeps(engine, io.env);
+    query = await openQueryDeps(engine, cliConfig(io, globals));
   }
   // The registry keeps its own item store current per request; only the vector side is taken.
   const { items: _items, ...vectorSide } = query?.deps ?? {};
@@ -42,7 +43,7 @@ export async function openCliRegistry(io: CliIO, globals: GlobalOptions, options
     const registry = await openRegistry({
       engine,
       version: VERSION,
-      env: io.env,
+      config: cliConfig(io, globals),
       runJobs: options.runJobs,
       openStores: reads !== 'log',
       ...(query ? { queryDeps: vectorSide } : {}),

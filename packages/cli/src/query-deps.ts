@@ -1,4 +1,4 @@
-import { hasErrorCode } from '@mem/core';
+import { hasErrorCode, type MemConfig } from '@mem/core';
 import { embedderFromEnv, rerankerFromEnv } from '@mem/embed';
 import type { Engine } from '@mem/engine';
 import { openVectorRecall } from '@mem/projector-pgvector';
@@ -19,16 +19,16 @@ export interface OpenQueryDeps {
  * (MEM_RERANK_URL, optional), and the floor and weights the environment sets (MEM_QUERY_FLOOR_*,
  * MEM_FUSION_WEIGHTS). A data root without a pgvector projection queries on keywords alone, and says why.
  */
-export async function openQueryDeps(engine: Engine, env: NodeJS.ProcessEnv): Promise<OpenQueryDeps> {
+export async function openQueryDeps(engine: Engine, config: MemConfig): Promise<OpenQueryDeps> {
   const items = openItemStore(itemStorePath(engine.paths.stateDir));
   try {
-    const embedder = embedderFromEnv(env);
-    const tuning = queryTuningFromEnv(env);
-    const reranker = rerankerFromEnv(env);
+    const embedder = embedderFromEnv(config);
+    const tuning = queryTuningFromEnv(config);
+    const reranker = rerankerFromEnv(config);
     let vectors: QueryDeps['vectors'] = null;
     let vectorNote: string | null = null;
     try {
-      vectors = await openVectorRecall({ stateDir: engine.paths.stateDir, env, expectEmbedder: embedder.name });
+      vectors = await openVectorRecall({ stateDir: engine.paths.stateDir, config, expectEmbedder: embedder.name });
     } catch (error) {
       // Trigger: no pgvector projection under this root (none was ever built), or another
       // process holds the embedded one (a running `mem serve`). Why: keyword recall alone still

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { embedEndpointFromEnv, embedderFromEnv, rerankerFromEnv } from './from-env.js';
+import { loadConfig } from '@mem/core';
+import * as fromConfig from './from-env.js';
+
+/** The environment as the entry points see it: through loadConfig, so a bad value is refused there. */
+const embedEndpointFromEnv = (env: Record<string, string>) => fromConfig.embedEndpointFromEnv(loadConfig(env));
+const embedderFromEnv = (env: Record<string, string>) => fromConfig.embedderFromEnv(loadConfig(env));
+const rerankerFromEnv = (env: Record<string, string>) => fromConfig.rerankerFromEnv(loadConfig(env));
 
 describe('configuration from the environment', () => {
   it('embeds with hash-768 when MEM_EMBED_URL is unset', () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isMemError } from '@mem/core';
 import { embeddingsReply, useFakeOpenai, type Reply, type SeenRequest } from '../test/fake-openai.js';
-import { embedderFromEnv } from './from-env.js';
+import { loadConfig } from '@mem/core';
+import * as fromConfig from './from-env.js';
+
+/** The environment as the entry points see it: through loadConfig, so a bad value is refused there. */
+const embedderFromEnv = (env: Record<string, string>) => fromConfig.embedderFromEnv(loadConfig(env));
 import { openaiEmbedder } from './openai-embedder.js';
 
 const serve = useFakeOpenai();

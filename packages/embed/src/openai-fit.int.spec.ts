@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { embeddingsReply, useFakeOpenai, type SeenRequest } from '../test/fake-openai.js';
 import { cachedEmbedder } from './cached-embedder.js';
-import { embedderFromEnv } from './from-env.js';
+import { loadConfig } from '@mem/core';
+import * as fromConfig from './from-env.js';
+
+/** The environment as the entry points see it: through loadConfig, so a bad value is refused there. */
+const embedderFromEnv = (env: Record<string, string>) => fromConfig.embedderFromEnv(loadConfig(env));
 
 /*
  * The OpenAI-compatible path against servers that behave like real ones: TEI's batch limit,

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { MemConfig } from '@mem/core';
 
 /** The directories of one data root (DESIGN §2). */
 export interface DataRoot {
@@ -9,9 +10,9 @@ export interface DataRoot {
   stateDir: string;
 }
 
-/** `--root DIR`, else `$MEM_ROOT`, else the current directory. */
-export function resolveDataRoot(flag?: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): DataRoot {
-  const root = resolve(cwd, flag ?? env['MEM_ROOT'] ?? '.');
+/** `--root DIR`, else `$MEM_ROOT` (loadConfig's MEM_ROOT, the flag winning), else `cwd`. */
+export function resolveDataRoot(config: MemConfig, cwd: string): DataRoot {
+  const root = resolve(cwd, config.MEM_ROOT ?? '.');
   return dataRootAt(root);
 }
 

@@ -8,7 +8,7 @@ import { MemError } from '@mem/core';
 import { Engine } from '@mem/engine';
 import type { Controller } from '@mem/extractor';
 import { ingest, loadStandingQueries, synthesize } from '@mem/ingest';
-import { openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
+import { itemStorePath, openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
 import { SYNTHESIS_KEY, type GoldFile, type GoldSplit, type LoadedGoldSet } from './gold-set.js';
 import { memoryLines } from './memory-lines.js';
 import { round4 } from './metrics.js';
@@ -69,11 +69,11 @@ export async function evalNotes(gold: LoadedGoldSet, options: NotesEvalOptions):
       const transcript = await copyTranscript(resolve(gold.transcriptsDir, file.path), join(root, 'transcripts', project, file.path), file.lines);
       await writeQueries(engine.paths.queriesDir, project, gold, file, transcript);
       // No environment: the scratch project resolves only the one file it was given.
-      const config = loadStandingQueries(engine.paths.queriesDir, project, { env: {} });
+      const config = loadStandingQueries(engine.paths.queriesDir, project, { config: {} });
       await ingest({ engine, config, controller: options.controller, tokenizer: options.tokenizer });
       await synthesize({ engine, config, controller: options.controller, tokenizer: options.tokenizer });
       const keys = [...gold.queries.map((q) => q.id), SYNTHESIS_KEY];
-      const { notes, runs } = await engine.readCaughtUp([project], () => readNotes(join(engine.paths.stateDir, 'items.sqlite'), project, keys, options.tokenizer));
+      const { notes, runs } = await engine.readCaughtUp([project], () => readNotes(itemStorePath(engine.paths.stateDir), project, keys, options.tokenizer));
       reports.push({ ...scoreFile(file, notes, noise), runs });
       options.onProgress?.(i + 1, files.length, file.path);
     }

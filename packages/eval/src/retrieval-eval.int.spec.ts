@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hasErrorCode } from '@mem/core';
+import { hasErrorCode, loadConfig } from '@mem/core';
 import { cacheFileName } from '@mem/embed';
 import { describe, expect, it } from 'vitest';
 import type { LocomoConversation } from './locomo.js';
@@ -72,7 +72,7 @@ describe('evalRetrieval', () => {
   it('runs the embedded defaults: hash embedder and PGlite vector recall fused with keywords, through the embedding cache', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'mem-eval-cache-'));
     try {
-      const report = await evalRetrieval(conversations, { ks: [1, 5], env: {}, embedCache: cache, sweep: { floors: [0.45, 1] } });
+      const report = await evalRetrieval(conversations, { ks: [1, 5], config: {}, embedCache: cache, sweep: { floors: [0.45, 1] } });
       expect(report.stack).toMatchObject({ signals: ['keyword', 'vector_text', 'vector_symptom'], embedder: 'hash-768' });
       expect(report.mem.recall['5']).toBeGreaterThanOrEqual(0.8);
       expect(report.tuning).toMatchObject({ floor: { minSimilarity: 0.45 }, weights: { vector_text: 0.1 } });
@@ -106,7 +106,7 @@ describe('evalRetrieval', () => {
   });
 
   it('asks under the floor the environment sets, and reports it', async () => {
-    const strict = await evalRetrieval(conversations, { ks: [1], vector: null, reranker: null, env: { MEM_QUERY_FLOOR_COVERAGE: '1', MEM_QUERY_FLOOR_KEYWORD: '1000' } });
+    const strict = await evalRetrieval(conversations, { ks: [1], vector: null, reranker: null, config: loadConfig({ MEM_QUERY_FLOOR_COVERAGE: '1', MEM_QUERY_FLOOR_KEYWORD: '1000' }) });
     expect(strict.tuning?.floor).toMatchObject({ minCoverage: 1, minKeyword: 1000 });
     expect(strict.mem.abstained).toBeGreaterThan(1);
   });

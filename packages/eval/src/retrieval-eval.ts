@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { MemError } from '@mem/core';
+import { MemError, type MemConfig } from '@mem/core';
 import { cachedEmbedder, embedderFromEnv, rerankerFromEnv } from '@mem/embed';
 import { Engine, type Projector } from '@mem/engine';
 import { openVectorRecall, projectorPgvector } from '@mem/projector-pgvector';
@@ -37,8 +37,8 @@ export interface RetrievalEvalOptions {
   ks?: readonly number[];
   /** Where to write the scratch data root (default: a temporary directory, removed afterwards). */
   scratchRoot?: string;
-  /** The stack's configuration (default process.env): MEM_EMBED_URL, MEM_RERANK_URL, DATABASE_URL. */
-  env?: NodeJS.ProcessEnv;
+  /** The stack's configuration (loadConfig's): MEM_EMBED_URL, MEM_RERANK_URL, DATABASE_URL; absent: every default. */
+  config?: MemConfig;
   /** Absent: the environment's stack (embedded defaults: hash embedder, PGlite); null: keyword recall only. */
   vector?: RetrievalVectorSide | null;
   /** Absent: the environment's reranker (MEM_RERANK_URL), if any. */
@@ -117,12 +117,12 @@ export async function evalRetrieval(conversations: readonly LocomoConversation[]
     throw new MemError('INVALID_INPUT', `--k: expected integers from 1 to ${MAX_LIMIT}, got ${JSON.stringify(options.ks)}`, { field: 'k' });
   }
   const maxK = ks[ks.length - 1]!;
-  const env = options.env ?? process.env;
+  const config = options.config ?? {};
   const settings = sweepSettings(options.sweep);
-  const tuning = queryTuningFromEnv(env);
+  const tuning = queryTuningFromEnv(config);
   const root = options.scratchRoot ?? (await mkdtemp(join(tmpdir(), 'mem-eval-retrieval-')));
-  const vector = options.vector === undefined ? environmentVectorSide(env, options.embedCache ?? join(root, 'embedding-cache')) : options.vector;
-  const reranker = options.reranker === undefined ? rerankerFromEnv(env) : options.reranker;
+  const vector = options.vector === undefined ? environmentVectorSide(config, options.embedCache ?? join(root, 'embedding-cache')) : options.vector;
+  const reranker = options.reranker === undefined ? rerankerFromEnv(config) : options.reranker;
   const engine = new Engine({ root, projectors: [projectorSqlite, ...(vector ? [vector.projector] : [])] });
   let items: ItemStore | undefined;
   let vectors: VectorRecall | undefined;
@@ -213,12 +213,12 @@ export async function evalRetrieval(conversations: readonly LocomoConversation[]
  * root unless DATABASE_URL) over the environment's embedder (hash-768 by default), cached under
  * `embedCache` (the turns and the questions: a sweep asks each question again).
  */
-export function environmentVectorSide(env: NodeJS.ProcessEnv, embedCache: string): RetrievalVectorSide {
-  const embedder = cachedEmbedder(embedderFromEnv(env), embedCache);
+export function environmentVectorSide(config: MemConfig, embedCache: string): RetrievalVectorSide {
+  const embedder = cachedEmbedder(embedderFromEnv(config), embedCache);
   return {
-    projector: projectorPgvector({ embedder, env }),
+    projector: projectorPgvector({ embedder, config }),
     embedder,
-    open: (stateDir) => openVectorRecall({ stateDir, env, expectEmbedder: embedder.name }),
+    open: (stateDir) => openVectorRecall({ stateDir, config, expectEmbedder: embedder.name }),
   };
 }
 

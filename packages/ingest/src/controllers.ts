@@ -1,4 +1,4 @@
-import { MemError } from '@mem/core';
+import { MemError, type MemConfig } from '@mem/core';
 import type { Tokenizer } from '@mem/chunk';
 import { heuristicController, openaiController, type Controller } from '@mem/extractor';
 import { chatEndpointFromEnv } from '@mem/llm';
@@ -10,8 +10,8 @@ export type ControllerName = (typeof CONTROLLERS)[number];
  * The controller to run: the one asked for, else `openai` when MEM_LLM_URL is set, else the
  * embedded `heuristic`. Asking for `openai` without an endpoint is CONFIG_INVALID.
  */
-export function chooseController(name: ControllerName | undefined, tokenizer: Tokenizer, env: NodeJS.ProcessEnv = process.env): Controller {
-  const endpoint = chatEndpointFromEnv(env);
+export function chooseController(name: ControllerName | undefined, tokenizer: Tokenizer, config: MemConfig): Controller {
+  const endpoint = chatEndpointFromEnv(config);
   const chosen = name ?? (endpoint ? 'openai' : 'heuristic');
   if (chosen === 'heuristic') return heuristicController(tokenizer);
   if (!endpoint) {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMemError } from '@mem/core';
+import { isMemError, loadConfig } from '@mem/core';
 import { loadStandingQueries, selectQueries } from './standing-queries.js';
 
 let root: string;
@@ -20,7 +20,7 @@ function write(text: string): void {
 }
 
 function load() {
-  return loadStandingQueries(join(root, 'queries'), 'proj', { env: { MEM_CLAUDE_PROJECTS: join(root, 'home', '.claude', 'projects') } });
+  return loadStandingQueries(join(root, 'queries'), 'proj', { config: { MEM_CLAUDE_PROJECTS: join(root, 'home', '.claude', 'projects') } });
 }
 
 function failure(): { message: string; details: Record<string, unknown> } {
@@ -98,9 +98,9 @@ describe('codex sources', () => {
   it('a bare codex:<name> resolves under MEM_CODEX_SESSIONS; a missing one names the variable', () => {
     mkdirSync(join(root, 'codex', '2025'), { recursive: true });
     write('project: proj\nsources:\n  - codex:2025\nqueries:\n  - id: bugs\n    question: What broke?\n');
-    const env = { MEM_CODEX_SESSIONS: join(root, 'codex') };
-    expect(loadStandingQueries(join(root, 'queries'), 'proj', { env }).sources).toEqual([{ entry: 'codex:2025', kind: 'codex', dir: join(root, 'codex', '2025') }]);
+    const config = loadConfig({ MEM_CODEX_SESSIONS: join(root, 'codex') });
+    expect(loadStandingQueries(join(root, 'queries'), 'proj', { config }).sources).toEqual([{ entry: 'codex:2025', kind: 'codex', dir: join(root, 'codex', '2025') }]);
     write('project: proj\nsources:\n  - codex:2031\nqueries:\n  - id: bugs\n    question: What broke?\n');
-    expect(() => loadStandingQueries(join(root, 'queries'), 'proj', { env })).toThrow(/set MEM_CODEX_SESSIONS to move it/u);
+    expect(() => loadStandingQueries(join(root, 'queries'), 'proj', { config })).toThrow(/set MEM_CODEX_SESSIONS to move it/u);
   });
 });

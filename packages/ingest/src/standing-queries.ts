@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { z } from 'zod';
-import { MemError, projectNameSchema, queryIdField } from '@mem/core';
+import { MemError, projectNameSchema, queryIdField, type MemConfig } from '@mem/core';
 import { TRANSCRIPT_KINDS, type TranscriptKind } from '@mem/sources';
 
 /** Source kinds a standing-query file may name: the transcript formats @mem/sources reads. */
@@ -46,7 +46,8 @@ export interface StandingQueries {
 }
 
 export interface LoadOptions {
-  env?: NodeJS.ProcessEnv;
+  /** Where `claude:`, `pi:` and `codex:` sources resolve (MEM_CLAUDE_PROJECTS, MEM_PI_SESSIONS, MEM_CODEX_SESSIONS); absent: the defaults. */
+  config?: MemConfig;
   /** Expands a glob relative to `cwd` into sorted absolute file paths (default: tinyglobby). */
   glob?: (pattern: string, cwd: string) => string[];
   /**
@@ -98,12 +99,12 @@ export function loadStandingQueries(queriesDir: string, project: string, options
     seen.set(q.id, i);
   });
 
-  const env = options.env ?? process.env;
+  const config = options.config ?? {};
   const base = dirname(file);
   const sources =
     options.resolveSources === false
       ? []
-      : data.sources.map((entry, i) => resolveSource(entry, base, env, options.glob ?? defaultGlob, (message) => fail(['sources', i], message)));
+      : data.sources.map((entry, i) => resolveSource(entry, base, config, options.glob ?? defaultGlob, (message) => fail(['sources', i], message)));
   return {
     file,
     project,
@@ -130,13 +131,13 @@ function defaultGlob(pattern: string, cwd: string): string[] {
 }
 
 /** Where a bare `<kind>:<name>` entry resolves, and the variable that moves it (loop has no default root). */
-const SESSION_ROOTS: Record<Exclude<SourceKind, 'loop'>, { variable: string; fallback: () => string }> = {
+const SESSION_ROOTS: Record<Exclude<SourceKind, 'loop'>, { variable: 'MEM_CLAUDE_PROJECTS' | 'MEM_PI_SESSIONS' | 'MEM_CODEX_SESSIONS'; fallback: () => string }> = {
   claude: { variable: 'MEM_CLAUDE_PROJECTS', fallback: () => join(homedir(), '.claude', 'projects') },
   pi: { variable: 'MEM_PI_SESSIONS', fallback: () => join(homedir(), '.pi', 'agent', 'sessions') },
   codex: { variable: 'MEM_CODEX_SESSIONS', fallback: () => join(homedir(), '.codex', 'sessions') },
 };
 
-function resolveSource(entry: string, base: string, env: NodeJS.ProcessEnv, glob: (pattern: string, cwd: string) => string[], fail: (message: string) => never): ResolvedSource {
+function resolveSource(entry: string, base: string, config: MemConfig, glob: (pattern: string, cwd: string) => string[], fail: (message: string) => never): ResolvedSource {
   const colon = entry.indexOf(':');
   const kind = entry.slice(0, colon);
   const value = entry.slice(colon + 1);
@@ -154,7 +155,7 @@ function resolveSource(entry: string, base: string, env: NodeJS.ProcessEnv, glob
   }
   if (sourceKind === 'loop') fail('a loop source needs a path (starting with / or .) to its artifacts directory');
   const { variable, fallback } = SESSION_ROOTS[sourceKind];
-  const root = env[variable] ?? fallback();
+  const root = config[variable] ?? fallback();
   const dir = join(root, value);
   if (value.includes('/') || value === '..' || !existsSync(dir) || !statSync(dir).isDirectory()) {
     fail(`missing directory ${dir} (a ${sourceKind} project directory name resolves under ${root}; set ${variable} to move it)`);

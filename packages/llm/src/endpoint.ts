@@ -1,4 +1,4 @@
-import { MemError } from '@mem/core';
+import { MemError, type MemConfig } from '@mem/core';
 
 /** An OpenAI-compatible endpoint: Ollama, vLLM, llama.cpp, TEI, or the real thing. */
 export interface ModelEndpoint {
@@ -36,11 +36,11 @@ export function routeUrl(base: string, route: 'chat/completions' | 'embeddings' 
 }
 
 /** The chat endpoint configured by MEM_LLM_URL / MEM_LLM_MODEL / MEM_LLM_KEY, or null when unset. */
-export function chatEndpointFromEnv(env: NodeJS.ProcessEnv = process.env): ModelEndpoint | null {
-  const base = env['MEM_LLM_URL'];
+export function chatEndpointFromEnv(config: MemConfig): ModelEndpoint | null {
+  const base = config.MEM_LLM_URL;
   if (!base) return null;
-  const model = env['MEM_LLM_MODEL'];
+  const model = config.MEM_LLM_MODEL;
   if (!model) throw new MemError('CONFIG_INVALID', 'MEM_LLM_URL is set but MEM_LLM_MODEL is not: name the model to call', { variable: 'MEM_LLM_MODEL' });
-  const key = env['MEM_LLM_KEY'];
+  const key = config.MEM_LLM_KEY;
   return { url: routeUrl(base, 'chat/completions'), model, ...(key ? { key } : {}) };
 }

@@ -1,3 +1,4 @@
+import type { MemConfig } from '@mem/core';
 import type { Registry } from '@mem/registry';
 import { createMcpServer } from './mcp-server.js';
 import { ScreenedStdioTransport } from './stdio-transport.js';
@@ -26,8 +27,8 @@ async function reportToken(registry: Registry, token: string | undefined, log: (
  * Serves the registry as an MCP server over this process's stdin/stdout, authenticating every
  * call with `$MEM_TOKEN`. Resolves when the client closes the connection or its end of stdin.
  */
-export async function serveMcpStdio(registry: Registry, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
-  const token = () => env[TOKEN_ENV] || undefined;
+export async function serveMcpStdio(registry: Registry, config: MemConfig, log: (line: string) => void): Promise<void> {
+  const token = () => config.MEM_TOKEN || undefined;
   await reportToken(registry, token(), log);
   const server = createMcpServer(registry, { credential: token, log });
   const transport = new ScreenedStdioTransport(process.stdin, process.stdout, log);

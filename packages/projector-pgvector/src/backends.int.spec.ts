@@ -51,7 +51,7 @@ describe('one projection on every backend', () => {
     const backends = [
       projectorPgvector({ databaseUrl: null, embedder }),
       projectorPgvector({ pglite: shared.db, embedder }),
-      projectorPgvector({ env: { DATABASE_URL: wire.url }, embedder }),
+      projectorPgvector({ config: { DATABASE_URL: wire.url }, embedder }),
     ];
     const embedded = temp.target();
     const targets = [embedded, temp.target(), temp.target()];
@@ -190,7 +190,7 @@ describe('one projection on every backend', () => {
 
   it('embeds with the embedder of the environment by default, through a cache under <stateDir>/cache/embeddings', async () => {
     const target = temp.target();
-    await applyLogs(projectorPgvector({ pglite: shared.db, env: {} }), target, { beta: LOGS['beta']! });
+    await applyLogs(projectorPgvector({ pglite: shared.db, config: {} }), target, { beta: LOGS['beta']! });
     const meta = await shared.db.query<{ key: string; value: string }>(`SELECT key, value FROM ${quoteIdent(sharedSchemaFor(target.stateDir))}.memory_meta WHERE key IN ('embedder', 'dims') ORDER BY key`);
     expect(meta.rows).toEqual([
       { key: 'dims', value: '768' },

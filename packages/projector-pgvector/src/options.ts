@@ -1,12 +1,13 @@
 import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import type { MemConfig } from '@mem/core';
 import { cachedEmbedder, embedderFromEnv, type Embedder } from '@mem/embed';
 import type { BackendConfig } from './backend/open-backend.js';
 
 /** Where the projection lives; the same for the projector and its readers. */
 export interface PgvectorBackendOptions {
   /**
-   * Postgres with pgvector >= 0.7, through `pg`. Absent: DATABASE_URL of `env`; null or empty:
+   * Postgres with pgvector >= 0.7, through `pg`. Absent: DATABASE_URL of `config`; null or empty:
    * the embedded PGlite under `<stateDir>/pg/` even when DATABASE_URL is set.
    */
   databaseUrl?: string | null;
@@ -15,19 +16,18 @@ export interface PgvectorBackendOptions {
    * tests). Each state directory gets its own schema in it. Wins over databaseUrl.
    */
   pglite?: PGlite;
-  /** Default: process.env. */
-  env?: NodeJS.ProcessEnv;
+  /** What DATABASE_URL and the embedder come from (loadConfig's result); absent: every default. */
+  config?: MemConfig;
 }
 
 export interface PgvectorOptions extends PgvectorBackendOptions {
-  /** Default: `embedderFromEnv(env)` cached under `<stateDir>/cache/embeddings/`. */
+  /** Default: `embedderFromEnv(config)` cached under `<stateDir>/cache/embeddings/`. */
   embedder?: Embedder;
 }
 
 /** The backend the options name. */
 export function backendConfig(options: PgvectorBackendOptions): BackendConfig {
-  const env = options.env ?? process.env;
-  const databaseUrl = options.databaseUrl === undefined ? env['DATABASE_URL'] : options.databaseUrl;
+  const databaseUrl = options.databaseUrl === undefined ? options.config?.DATABASE_URL : options.databaseUrl;
   return { databaseUrl: databaseUrl || null, pglite: options.pglite };
 }
 
@@ -43,7 +43,7 @@ export function embedderSource(options: PgvectorOptions): (stateDir: string) => 
     const key = resolve(stateDir);
     let embedder = byDir.get(key);
     if (!embedder) {
-      embedder = cachedEmbedder(embedderFromEnv(options.env ?? process.env), join(key, 'cache', 'embeddings'));
+      embedder = cachedEmbedder(embedderFromEnv(options.config ?? {}), join(key, 'cache', 'embeddings'));
       byDir.set(key, embedder);
     }
     return embedder;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseFusionWeights, queryTuningFromEnv } from './from-env.js';
+import { loadConfig } from '@mem/core';
+import { parseFusionWeights, queryTuningFromEnv as fromConfig } from './from-env.js';
+
+/** The environment as the entry points see it: through loadConfig, so a bad value is refused there. */
+const queryTuningFromEnv = (env: Record<string, string>) => fromConfig(loadConfig(env));
 
 describe('query tuning from the environment', () => {
   it('is empty when nothing is set: the embedder defaults apply', () => {

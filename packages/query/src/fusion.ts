@@ -1,3 +1,4 @@
+import { FUSION_SIGNALS } from '@mem/core';
 import type { RecallLevel } from './ports.js';
 import type { KeywordRank, Ranking, Signal } from './result.js';
 import { TIER_ORDER, tierOf } from './tier.js';
@@ -29,7 +30,7 @@ export interface Fused {
 }
 
 /** Every signal, in the order rankings list them. */
-export const SIGNALS: readonly Signal[] = ['keyword', 'vector_text', 'vector_symptom'];
+export const SIGNALS: readonly Signal[] = FUSION_SIGNALS;
 
 /** A node's identity as one string (project, level, sha256). */
 export function nodeKeyString(key: NodeKey): string {

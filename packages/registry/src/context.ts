@@ -1,4 +1,4 @@
-import type { KeyedSerial } from '@mem/core';
+import type { KeyedSerial, MemConfig } from '@mem/core';
 import type { Engine } from '@mem/engine';
 import type { IngestJobs, JobAcceptance } from '@mem/ingest';
 import type { QueryDeps } from '@mem/query';
@@ -9,7 +9,8 @@ export interface RegistryContext {
   engine: Engine;
   stores: ProjectionStores;
   jobs: IngestJobs;
-  env: NodeJS.ProcessEnv;
+  /** loadConfig's result: what ingest jobs resolve sources and choose controllers by. */
+  config: MemConfig;
   /** mem's version, as /version reports it. */
   version: string;
   now: () => Date;

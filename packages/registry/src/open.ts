@@ -1,4 +1,4 @@
-import { KeyedSerial } from '@mem/core';
+import { KeyedSerial, type MemConfig } from '@mem/core';
 import type { Engine } from '@mem/engine';
 import { IngestJobs, JobAcceptance, type LiveJob } from '@mem/ingest';
 import type { QueryDeps } from '@mem/query';
@@ -10,7 +10,7 @@ import { ProjectionStores } from './stores.js';
 export interface OpenRegistryOptions {
   engine: Engine;
   version: string;
-  env?: NodeJS.ProcessEnv;
+  config: MemConfig;
   /** Run accepted ingest jobs in this process (default true); false accepts and records only. */
   runJobs?: boolean;
   now?: () => Date;
@@ -29,14 +29,13 @@ export interface OpenRegistryOptions {
  * jobs) every job the log accepted and never finished queued again.
  */
 export async function openRegistry(options: OpenRegistryOptions): Promise<Registry> {
-  const env = options.env ?? process.env;
   const stores = new ProjectionStores(options.engine);
   const runJobs = options.runJobs ?? true;
   if (options.openStores ?? true) await stores.open();
   const jobs = new IngestJobs({
     engine: options.engine,
     findJob: async (jobId) => (await stores.fresh()).control.ingestJob(jobId),
-    env,
+    config: options.config,
     run: runJobs,
     ...(options.onJobError ? { onError: options.onJobError } : {}),
   });
@@ -44,7 +43,7 @@ export async function openRegistry(options: OpenRegistryOptions): Promise<Regist
     engine: options.engine,
     stores,
     jobs,
-    env,
+    config: options.config,
     version: options.version,
     now: options.now ?? (() => new Date()),
     serial: new KeyedSerial(),

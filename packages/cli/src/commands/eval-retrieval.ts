@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { isMemError } from '@mem/core';
 import { evalRetrieval, loadLocomo, type RetrievalEvalReport, type RetrievalSweep } from '@mem/eval';
 import { parseFusionWeights, type SignalWeights } from '@mem/query';
+import { cliConfig } from '../config.js';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag } from '../parse-flags.js';
@@ -52,6 +53,7 @@ export function registerEvalRetrieval(evaluate: Command, io: CliIO): void {
       const conversations = loadLocomo(resolve(io.cwd, options.locomo));
       const progress = new ProgressLine(io.stderr);
       const report = await evalRetrieval(conversations, {
+        config: cliConfig(io),
         ks,
         ...(limit !== undefined ? { limit } : {}),
         sweep,

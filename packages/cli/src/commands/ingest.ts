@@ -1,3 +1,4 @@
+import { cliConfig } from '../config.js';
 import type { Command } from 'commander';
 import { qwenTokenizer } from '@mem/chunk';
 import { ERROR_CODES, MemError, type ErrorCode } from '@mem/core';
@@ -20,7 +21,7 @@ function openProjectJob(io: CliIO, command: Command, options: { project: string;
   const project = projectFlag(options.project);
   const controllerName = controllerFlag(options.controller);
   const engine = openEngine(io, globals);
-  const config = loadStandingQueries(engine.paths.queriesDir, project, { env: io.env });
+  const config = loadStandingQueries(engine.paths.queriesDir, project, { config: cliConfig(io, globals) });
   const tokenizer = qwenTokenizer();
   return { project, controllerName, engine, config, tokenizer };
 }
@@ -42,7 +43,7 @@ export function registerIngest(program: Command, io: CliIO): void {
         else printDryRun(io, report);
         return;
       }
-      const controller = chooseController(controllerName, tokenizer, io.env);
+      const controller = chooseController(controllerName, tokenizer, cliConfig(io));
       const progress = new ProgressLine(io.stderr);
       const report = await ingest({
         engine,
@@ -66,7 +67,7 @@ export function registerIngest(program: Command, io: CliIO): void {
     .option('--json', 'print the report as JSON')
     .action(async (options: { project: string; controller?: string; json?: boolean }, command: Command) => {
       const { project, controllerName, engine, config, tokenizer } = openProjectJob(io, command, options);
-      const report = await synthesize({ engine, config, controller: chooseController(controllerName, tokenizer, io.env), tokenizer });
+      const report = await synthesize({ engine, config, controller: chooseController(controllerName, tokenizer, cliConfig(io)), tokenizer });
       if (options.json) {
         writeJson(io.stdout, report);
         return;

@@ -1,3 +1,4 @@
+import { cliConfig } from '../config.js';
 import type { Command } from 'commander';
 import { type GlobalOptions } from '../context.js';
 import type { CliIO } from '../io.js';
@@ -14,7 +15,7 @@ export function registerMcp(program: Command, io: CliIO): void {
       // Loaded here, not at startup: only `mem mcp` needs the MCP SDK.
       const { serveMcpStdio } = await import('@mem/mcp');
       try {
-        await serveMcpStdio(opened.registry, io.env, log);
+        await serveMcpStdio(opened.registry, cliConfig(io), log);
       } finally {
         await opened.close();
       }

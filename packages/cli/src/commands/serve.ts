@@ -1,3 +1,4 @@
+import { cliConfig } from '../config.js';
 import type { Command } from 'commander';
 import { type GlobalOptions } from '../context.js';
 import { UsageError } from '../exit.js';
@@ -9,10 +10,6 @@ function limitFlag(value: string | undefined, flag: string): number | undefined 
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`${flag}: expected a whole number (0 turns the limit off), got ${JSON.stringify(value)}`);
   return Number(value);
-}
-
-function envOrFlag(flag: string | undefined, env: string | undefined): string | undefined {
-  return flag ?? (env === '' ? undefined : env);
 }
 
 /** Resolves when SIGINT or SIGTERM arrives. */
@@ -42,10 +39,12 @@ export function registerServe(program: Command, io: CliIO): void {
     .option('--quiet', 'no request log on stderr')
     .action(async (options: { port: string; host: string; jobs: boolean; rateBurst?: string; rateIngest?: string; rateQuery?: string; maxBody?: string; quiet?: boolean }, command: Command) => {
       if (!/^\d+$/.test(options.port) || Number(options.port) > 65535) throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(options.port)}`);
+      // A flag wins over its variable; a bad flag is a usage error, a bad variable CONFIG_INVALID.
+      const config = cliConfig(io);
       const rateLimits = {
-        ...withValue('burstPerSecond', limitFlag(envOrFlag(options.rateBurst, io.env['MEM_RATE_BURST']), '--rate-burst')),
-        ...withValue('ingestPerHour', limitFlag(envOrFlag(options.rateIngest, io.env['MEM_RATE_INGEST_PER_HOUR']), '--rate-ingest')),
-        ...withValue('queryPerHour', limitFlag(envOrFlag(options.rateQuery, io.env['MEM_RATE_QUERY_PER_HOUR']), '--rate-query')),
+        ...withValue('burstPerSecond', limitFlag(options.rateBurst, '--rate-burst') ?? config.MEM_RATE_BURST),
+        ...withValue('ingestPerHour', limitFlag(options.rateIngest, '--rate-ingest') ?? config.MEM_RATE_INGEST_PER_HOUR),
+        ...withValue('queryPerHour', limitFlag(options.rateQuery, '--rate-query') ?? config.MEM_RATE_QUERY_PER_HOUR),
       };
       const maxBody = positiveIntFlag(options.maxBody, '--max-body');
       const log = options.quiet ? undefined : (line: string) => io.stderr.write(`${line}\n`);

@@ -1,4 +1,4 @@
-import type { Writer } from '@mem/core';
+import type { MemConfig, Writer } from '@mem/core';
 import { ingestJobLock, type Engine } from '@mem/engine';
 import type { IngestJobRow } from '@mem/projector-sqlite';
 import type { JobProgress } from './job-run.js';
@@ -17,7 +17,7 @@ export interface IngestJobsOptions {
   engine: Engine;
   /** A job's row in the control store as of now (the surface keeps that store current). */
   findJob: (jobId: string) => Promise<IngestJobRow | undefined>;
-  env: NodeJS.ProcessEnv;
+  config: MemConfig;
   /** False: accept and record jobs, run none (`mem serve --no-jobs`); another process runs them. */
   run: boolean;
   /** Where a job's failure is reported besides its ingest_finished event (server log). */
@@ -120,7 +120,7 @@ export class IngestJobs {
     const finish = await runOnWorkerThread(
       engine,
       { project: job.project, jobId: job.jobId, acceptedSeq: job.acceptedSeq },
-      this.options.env,
+      this.options.config,
       (progress) => {
         job.progress = progress;
       },

@@ -1,5 +1,5 @@
 import type { Tokenizer } from '@mem/chunk';
-import { isMemError, type EventOf } from '@mem/core';
+import { isMemError, type EventOf, type MemConfig } from '@mem/core';
 import { itemStorePath, openControlStore } from '@mem/projector-sqlite';
 import { existsSync } from 'node:fs';
 import { chooseController } from '../controllers.js';
@@ -39,7 +39,7 @@ export const jobRunLabel = (jobId: string) => jobId;
  * resumed after a restart re-chunks its records (the chunks its earlier attempt gated are
  * skipped by sha) and adds what that attempt appended, so the finish reports the whole job.
  */
-export async function runJob(engine: IngestEngine, spec: JobSpec, env: NodeJS.ProcessEnv, tokenizer: () => Tokenizer, onProgress: (progress: JobProgress) => void): Promise<JobFinish> {
+export async function runJob(engine: IngestEngine, spec: JobSpec, memConfig: MemConfig, tokenizer: () => Tokenizer, onProgress: (progress: JobProgress) => void): Promise<JobFinish> {
   let progress: JobProgress = { records: 0, chunks: 0, used: 0 };
   try {
     const accepted = await acceptedEvent(engine, spec);
@@ -50,7 +50,7 @@ export async function runJob(engine: IngestEngine, spec: JobSpec, env: NodeJS.Pr
     onProgress(progress);
     const skippedField = skipped > 0 ? { skipped } : {};
     if (fresh.length === 0) return { status: 'done', chunks: 0, appended: earlier.appended, ...skippedField };
-    const config = loadStandingQueries(engine.paths.queriesDir, spec.project, { env, resolveSources: false });
+    const config = loadStandingQueries(engine.paths.queriesDir, spec.project, { config: memConfig, resolveSources: false });
     const words = tokenizer();
     const kind = accepted.format === 'records' ? 'loop' : accepted.format;
     const report = await ingest({
@@ -59,7 +59,7 @@ export async function runJob(engine: IngestEngine, spec: JobSpec, env: NodeJS.Pr
       sources: [{ entry: `http:${accepted.ingest_id}`, source: acceptedRecordsSource(fresh, kind) }],
       resumeByPosition: false,
       runLabel: jobRunLabel(spec.jobId),
-      controller: chooseController(undefined, words, env),
+      controller: chooseController(undefined, words, memConfig),
       tokenizer: words,
       writer: accepted.writer,
       onProgress: (p) => {

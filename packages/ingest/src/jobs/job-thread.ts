@@ -1,4 +1,4 @@
-import { isMemError } from '@mem/core';
+import { isMemError, type MemConfig } from '@mem/core';
 import type { Engine } from '@mem/engine';
 import { Worker } from 'node:worker_threads';
 import type { JobFinish, JobProgress, JobSpec } from './job-run.js';
@@ -34,8 +34,8 @@ function workerExecArgv(): string[] {
  * (the one process-wide owner of the projections). Resolves with the job's finish; a worker
  * that dies without one is a failed job, masked to INTERNAL (the cause goes to `onError`).
  */
-export function runOnWorkerThread(engine: Engine, spec: JobSpec, env: NodeJS.ProcessEnv, onProgress: (progress: JobProgress) => void, onError: (error: unknown) => void): Promise<JobFinish> {
-  const input: WorkerInput = { root: engine.paths.root, env: { ...env }, ...spec };
+export function runOnWorkerThread(engine: Engine, spec: JobSpec, config: MemConfig, onProgress: (progress: JobProgress) => void, onError: (error: unknown) => void): Promise<JobFinish> {
+  const input: WorkerInput = { root: engine.paths.root, config, ...spec };
   const worker = new Worker(workerUrl(), { workerData: input, execArgv: workerExecArgv() });
   return new Promise<JobFinish>((resolve) => {
     let finish: JobFinish | undefined;

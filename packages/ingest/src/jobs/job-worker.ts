@@ -57,6 +57,6 @@ const engine: IngestEngine = {
 
 let tokenizer: Tokenizer | undefined;
 const spec: JobSpec = { project: input.project, jobId: input.jobId, acceptedSeq: input.acceptedSeq };
-const finish = await runJob(engine, spec, input.env, () => (tokenizer ??= qwenTokenizer()), (progress) => post({ type: 'progress', progress }));
+const finish = await runJob(engine, spec, input.config, () => (tokenizer ??= qwenTokenizer()), (progress) => post({ type: 'progress', progress }));
 post({ type: 'finished', finish });
 port.close();

@@ -1,9 +1,10 @@
+import type { MemConfig } from '@mem/core';
 import type { JobFinish, JobProgress } from './job-run.js';
 
 /** What a job's worker thread is started with. */
 export interface WorkerInput {
   root: string;
-  env: NodeJS.ProcessEnv;
+  config: MemConfig;
   project: string;
   jobId: string;
   acceptedSeq: number;

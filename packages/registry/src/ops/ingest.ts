@@ -48,7 +48,7 @@ function liveStatus(ctx: RegistryContext, job: IngestJobRow): 'queued' | 'runnin
 /** The project's standing queries must exist before a job is accepted: a job without them could only fail. */
 function checkStandingQueries(ctx: RegistryContext, project: string): void {
   try {
-    loadStandingQueries(ctx.engine.paths.queriesDir, project, { env: ctx.env, resolveSources: false });
+    loadStandingQueries(ctx.engine.paths.queriesDir, project, { config: ctx.config, resolveSources: false });
   } catch (error) {
     if (!hasErrorCode(error, 'CONFIG_INVALID')) throw error;
     const file = `queries/${project}.yaml`;

@@ -28,7 +28,8 @@ export interface PgvectorOptions extends PgvectorBackendOptions {
 export function backendConfig(options: PgvectorBackendOptions): BackendConfig {
   const env = options.env ?? process.env;
   const databaseUrl = options.databaseUrl === undefined ? env['DATABASE_URL'] : options.databaseUrl;
-  return { databaseUrl: databaseUrl || null, pglite: options.pglite };
+  // MEM_TEST_PGLITE_TEMPLATE is set by the test suite only (test/support/pglite-template.global.ts).
+  return { databaseUrl: databaseUrl || null, pglite: options.pglite, pgliteTemplate: env['MEM_TEST_PGLITE_TEMPLATE'] || null };
 }
 
 /**

@@ -6,6 +6,7 @@ import { Engine } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { openRegistry, type Caller, type Registry } from '@mem/registry';
+import { testConfig } from '../support/test-config.js';
 
 /** A temp data root with standing queries for `projects`; `cleanup()` removes it. */
 export function tempDataRoot(projects: readonly string[] = []): { root: string; cleanup: () => void } {
@@ -28,7 +29,7 @@ export function engineAt(root: string): Engine {
 }
 
 export async function registryAt(root: string, options: { runJobs?: boolean } = {}): Promise<Registry> {
-  return openRegistry({ engine: engineAt(root), version: '0.0.0-test', config: {}, runJobs: options.runJobs ?? true });
+  return openRegistry({ engine: engineAt(root), version: '0.0.0-test', config: testConfig(), runJobs: options.runJobs ?? true });
 }
 
 export const ROOT_CALLER_NAME = 'local:test';

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mountTmpfs, tmpfsSupport, type SmallTmpfs } from '../../../test/support/tmpfs.js';
 import { chainEvents, payload, projected } from '../test/support.js';
 import { projectorPgvector } from './projector.js';
+import { testConfig } from '../../../test/support/test-config.js';
 
 /*
  * The embedded Postgres on a full disk: PGlite says SQLSTATE 53100 ("could not extend file"),
@@ -39,7 +40,7 @@ onTmpfs(support.ok ? 'pgvector on a full disk' : `pgvector on a full disk (skipp
     base = mkdtempSync(join(tmpdir(), 'mem-pg-nospace-'));
     const stateDir = join(base, '.mem');
     fs = mountTmpfs(stateDir, 128 * 1024 * 1024);
-    const projector = projectorPgvector({ embedder: hashEmbedder(64) });
+    const projector = projectorPgvector({ embedder: hashEmbedder(64), config: testConfig() });
     const target = { stateDir, vaultDir: join(base, 'vault'), options: {} };
     const events = chainEvents('demo', [...run('run-1', 2), ...run('run-2', 400)]);
     const handle = await projector.init(target);

@@ -27,8 +27,10 @@ export interface PgvectorOptions extends PgvectorBackendOptions {
 
 /** The backend the options name. */
 export function backendConfig(options: PgvectorBackendOptions): BackendConfig {
-  const databaseUrl = options.databaseUrl === undefined ? options.config?.DATABASE_URL : options.databaseUrl;
-  return { databaseUrl: databaseUrl || null, pglite: options.pglite };
+  const config = options.config ?? {};
+  const databaseUrl = options.databaseUrl === undefined ? config.DATABASE_URL : options.databaseUrl;
+  // MEM_TEST_PGLITE_TEMPLATE is set by the test suite only (test/support/pglite-template.global.ts).
+  return { databaseUrl: databaseUrl || null, pglite: options.pglite, pgliteTemplate: config.MEM_TEST_PGLITE_TEMPLATE || null };
 }
 
 /**

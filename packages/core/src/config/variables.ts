@@ -124,6 +124,7 @@ export const CONFIG_VARIABLES = {
   MEM_RATE_INGEST_PER_HOUR: { schema: wholeNumber(0, Number.MAX_SAFE_INTEGER), default: '100', description: '`mem serve`: ingest jobs per hour per token (`--rate-ingest` wins; 0: off)' },
   MEM_RATE_QUERY_PER_HOUR: { schema: wholeNumber(0, Number.MAX_SAFE_INTEGER), default: '1000', description: '`mem serve`: queries per hour per token (`--rate-query` wins; 0: off)' },
   MEM_DEBUG: { schema: flag, default: 'off', description: 'any value: a runtime error also prints its stack on stderr' },
+  MEM_TEST_PGLITE_TEMPLATE: { schema: text, default: 'none', description: 'test suite only: an initialised PGlite cluster a new embedded projection copies instead of running initdb' },
 } as const satisfies Record<string, ConfigVariable<unknown>>;
 
 export type ConfigVariableName = keyof typeof CONFIG_VARIABLES;

@@ -14,6 +14,12 @@ export interface BackendConfig {
   databaseUrl?: string | null | undefined;
   /** A PGlite instance (with the vector extension) the caller owns and shares; wins over both. */
   pglite?: PGlite | undefined;
+  /**
+   * Test-only: an initialised PGlite data directory that a new embedded projection copies
+   * instead of running initdb (the suite's global setup makes one per run). A directory that
+   * already holds a cluster is opened as it is. Read from MEM_TEST_PGLITE_TEMPLATE.
+   */
+  pgliteTemplate?: string | null | undefined;
 }
 
 /** An open connection to a projection's database, and which schema of it is the projection. */
@@ -52,7 +58,7 @@ export async function openBackend(config: BackendConfig, stateDir: string, { cre
   } else {
     const dir = embeddedDir(stateDir);
     if (!create && !existsSync(join(dir, 'PG_VERSION'))) return null;
-    const { db, release } = await acquirePglite(dir);
+    const { db, release } = await acquirePglite(dir, config.pgliteTemplate);
     client = pgliteClient(db, release);
     schema = EMBEDDED_SCHEMA;
     where = `the embedded Postgres at ${dir}`;

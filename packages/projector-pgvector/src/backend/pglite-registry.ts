@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { MemError, makePrivateDirectory } from '@mem/core';
@@ -17,15 +18,20 @@ interface Entry {
  */
 const open = new Map<string, Entry>();
 
-/** Opens (or shares) the PGlite of `dir`, creating the cluster when the directory is new. */
-export async function acquirePglite(dir: string): Promise<{ db: PGlite; release: () => Promise<void> }> {
+/**
+ * Opens (or shares) the PGlite of `dir`, creating the cluster when the directory is new: by
+ * initdb, or (tests only, see BackendConfig.pgliteTemplate) by copying `template`.
+ */
+export async function acquirePglite(dir: string, template?: string | null): Promise<{ db: PGlite; release: () => Promise<void> }> {
   const key = resolve(dir);
   let entry = open.get(key);
   if (!entry) {
+    if (template) assertCluster(template);
     // PGlite makes its own files inside; an owner-only directory keeps them all owner-only.
     makePrivateDirectory(key);
     const unlock = lockPgliteDir(key);
-    const created: Entry = { db: createPglite(key), refs: 0, unlock };
+    // Copied under the lock, so no other process opens the half-copied cluster.
+    const created: Entry = { db: createPglite(key, template), refs: 0, unlock };
     open.set(key, created);
     created.db.catch(() => {
       open.delete(key);
@@ -59,8 +65,34 @@ export function isPgliteOpen(dir: string): boolean {
   return open.has(resolve(dir));
 }
 
-async function createPglite(dir: string): Promise<PGlite> {
+/** PGlite resumes a directory holding PG_VERSION; anything else would be initdb'd over. */
+function isCluster(dir: string): boolean {
+  return existsSync(join(dir, 'PG_VERSION'));
+}
+
+function assertCluster(template: string): void {
+  if (!isCluster(template)) {
+    throw new MemError('CONFIG_INVALID', `MEM_TEST_PGLITE_TEMPLATE ${template} is not an initialised PGlite data directory (no PG_VERSION in it)`, {
+      template,
+      expected: 'a PGlite data directory made by the test suite\'s global setup',
+    });
+  }
+}
+
+/** Copies `template` into `dir`; a failed copy (a full disk) takes back what it wrote, so the next open starts clean. */
+function copyCluster(template: string, dir: string): void {
   try {
+    cpSync(template, dir, { recursive: true });
+  } catch (error) {
+    for (const entry of readdirSync(template)) rmSync(join(dir, entry), { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function createPglite(dir: string, template: string | null | undefined): Promise<PGlite> {
+  try {
+    // initdb is most of a new cluster's cost (seconds); a copy of one made once is the same cluster.
+    if (template && !isCluster(dir)) copyCluster(template, dir);
     return await PGlite.create(dir, { extensions: { vector } });
   } catch (error) {
     throw new MemError('IO_FAILED', `cannot open the embedded Postgres (PGlite) at ${dir}: ${(error as Error).message}`, { dir }, { cause: error });

@@ -61,7 +61,7 @@ describe('mem eval notes', () => {
       expect(file.findings).toBeGreaterThan(0);
       for (const share of [file.recall_in_note, file.recall_anywhere, file.noise_share]) expect(share).toBeGreaterThanOrEqual(0);
       expect(file.recall_in_note).toBeLessThanOrEqual(file.recall_anywhere);
-      for (const run of Object.values(file.runs) as { chunks_seen: number; chunks_used: number; update_rate: number; memory_tokens_over_t: number[] }[]) {
+      for (const run of Object.values<{ chunks_seen: number; chunks_used: number; update_rate: number; memory_tokens_over_t: number[] }>(file.runs)) {
         expect(run.update_rate).toBe(run.chunks_seen === 0 ? 0 : Math.round((run.chunks_used / run.chunks_seen) * 10_000) / 10_000);
         expect(run.memory_tokens_over_t).toHaveLength(run.chunks_used);
       }

@@ -55,7 +55,7 @@ function printNotes(io: CliIO, report: NotesEvalReport): void {
     const rates = Object.entries(file.runs).map(([key, run]) => `${key} ${pct(run.update_rate).trim()}`).join(', ');
     writeLine(io.stdout, `  ${file.path.padEnd(60)} ${file.split.padEnd(8)} ${pct(file.recall_in_note)} ${pct(file.recall_anywhere)} ${pct(file.noise_share)} ${String(file.lines_per_note).padStart(7)}  ${rates}`);
   }
-  for (const [name, summary] of Object.entries(report.overall) as [string, NotesSummary][]) {
+  for (const [name, summary] of Object.entries<NotesSummary>(report.overall)) {
     writeLine(io.stdout, `  ${`overall ${name}: ${summary.in_note}/${summary.findings} findings in their note, ${summary.anywhere} anywhere, ${summary.noise_lines}/${summary.lines} noise lines`.padEnd(69)} ${pct(summary.recall_in_note)} ${pct(summary.recall_anywhere)} ${pct(summary.noise_share)} ${String(summary.lines_per_note).padStart(7)}`);
   }
   writeLine(io.stdout, '  note: recall of gold findings in the note of their question; any: in any note; noise: lines matching a noise pattern');

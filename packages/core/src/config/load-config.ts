@@ -26,5 +26,5 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     }
     config[name] = parsed.data;
   }
-  return config as MemConfig;
+  return config;
 }

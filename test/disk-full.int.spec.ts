@@ -41,7 +41,9 @@ function dataRoot(name: string): string {
   const demo = readFileSync(join(repo, 'queries', 'demo.yaml'), 'utf8')
     .replace('claude:../test/fixtures/transcripts/claude', 'claude:../sessions')
     .replace(/^ {2}- pi:.*\n/m, '');
-  writeFileSync(join(root, 'queries', 'demo.yaml'), demo);
+  // Small chunks, so the session is many batches and a half-full disk stops one part-way (the
+  // session is one compaction summary: at the default 5000 tokens it is a single chunk).
+  writeFileSync(join(root, 'queries', 'demo.yaml'), `${demo}chunk_tokens: 256\n`);
   return root;
 }
 

@@ -33,7 +33,7 @@ export interface Chunk {
   sha256: string;
   /** Provenance source URI shared by every record in the chunk. */
   source: string;
-  /** [first, end) ordinals of the chunk's records within `source`. */
+  /** [first, end) ordinals of the records the chunk completes within `source`; a piece of a split record before its last is [n, n]. */
   span: [number, number];
   records: ChunkRecord[];
   /** Present when the chunk holds one part of a record split across chunks (1-based part). */

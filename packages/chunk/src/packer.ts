@@ -112,7 +112,12 @@ export class ChunkPacker {
       const lastChar = Math.max(slice.start, slice.end - 1);
       const part = { lines: [lineOf(starts, slice.start), lineOf(starts, lastChar) + 1] as [number, number], chars: [slice.start, slice.end] as [number, number] };
       const textRange: [number, number] = [slice.block.textStart, slice.block.textStart + (slice.end - slice.start)];
-      const chunk = this.#chunk(slice.block.text, slice.tokens, source, [meta.ordinal, meta.ordinal + 1], [{ ...meta, provenance: { ...meta.provenance }, textRange, part }]);
+      // Only the last piece completes the record: the pieces before it span [n, n], so a run
+      // stopped between two pieces (a full disk, a crash) leaves the record unread in the
+      // chunk progress and the rerun splits it again (its gated pieces are skipped by sha)
+      // instead of skipping the pieces it never gated.
+      const end = i === slices.length - 1 ? meta.ordinal + 1 : meta.ordinal;
+      const chunk = this.#chunk(slice.block.text, slice.tokens, source, [meta.ordinal, end], [{ ...meta, provenance: { ...meta.provenance }, textRange, part }]);
       chunk.splitOf = { part: i + 1, parts: slices.length };
       return chunk;
     });

@@ -55,9 +55,10 @@ describe('packRecords', () => {
     expect(second?.text).toBe('[tool_result, continued]\nline four\n\n');
     expect(first?.records[0]?.part).toEqual({ lines: [0, 3], chars: [0, 29] });
     expect(second?.records[0]?.part).toEqual({ lines: [3, 4], chars: [29, text.length] });
+    // The first piece does not complete record 1: a run stopped after it must read record 1 again.
     expect(chunks.map((c) => c.span)).toEqual([
       [0, 1],
-      [1, 2],
+      [1, 1],
       [1, 2],
       [2, 3],
     ]);

@@ -1,7 +1,7 @@
 import { genesisHash, hasErrorCode } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
-import { resolveLine, walkState } from './chain-walk.js';
+import { resolveLine, walkState, type WalkState } from './chain-walk.js';
 
 const events = chainEvents('demo', Array.from({ length: 6 }, (_, n) => ({ type: 'tombstone', target: 'a'.repeat(64), reason: `r${n}` })));
 const lines = events.map((e) => Buffer.from(e.line));

@@ -32,6 +32,7 @@ export {
   type MemoryLine,
   type MemoryLineRef,
 } from './events/memory-lines.js';
+export { hasPurgeMarker, purgeMarker } from './events/purge-payloads.js';
 export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
 export { serializeEvent } from './events/serialize.js';
 export {

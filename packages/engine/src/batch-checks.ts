@@ -1,4 +1,4 @@
-import { MemError, genesisHash, isEventType } from '@mem/core';
+import { MemError, hasPurgeMarker, genesisHash, isEventType } from '@mem/core';
 import type { ProjectedEvent, ProjectionPosition } from './projector.js';
 
 /*
@@ -42,7 +42,9 @@ export function checkBatch(project: string, events: readonly ProjectedEvent[]): 
         expectedSeq: before.event.seq + 1,
       });
     }
-    if (event.prev !== before.hash) {
+    // A line a purge rewrote keeps its successor's old prev; the log walk that read the batch
+    // accepts that only where a `purged` event names it (packages/log chain-walk.ts).
+    if (event.prev !== before.hash && !hasPurgeMarker(JSON.stringify(before.event))) {
       throw new MemError('CHAIN_BROKEN', `${project}: seq ${event.seq} does not chain from seq ${before.event.seq} (prev ${event.prev}, expected ${before.hash})`, {
         project,
         seq: event.seq,

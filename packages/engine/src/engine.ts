@@ -12,6 +12,8 @@ import { exclusiveLockPath, projectionLockPath, withLock } from './locks.js';
 import { furthestHead, readRecordedHead, writeRecordedHead } from './recorded-heads.js';
 import { dataRootAt, type DataRoot } from './root.js';
 import { verifyRoot, type VerifyReport } from './verify.js';
+import { clearCopies } from './purge-copies.js';
+import { resolvePurgeRef } from './purge-ref.js';
 
 export interface EngineOptions {
   /** Absolute data root. */
@@ -42,6 +44,15 @@ export interface RebuildOptions {
   projection?: ProjectionOptions;
   /** Who appends a settings change (default: the CLI). */
   writer?: Writer;
+}
+
+/** What a purge rewrote: the lines (seq, old and new line hash), the segments, the `purged` event's seq. */
+export interface PurgeReport {
+  project: string;
+  text_sha256: string;
+  lines: { seq: number; old: string; new: string }[];
+  segments: string[];
+  seq: number;
 }
 
 export interface RebuildReport extends CatchUpReport {
@@ -245,9 +256,34 @@ export class Engine {
     });
   }
 
+  /**
+   * Hard purge (DESIGN §9): rewrites the project's log without the text `ref` names (log
+   * package, crash-safe, a `purged` event appended), then drops every projection and cache that
+   * could hold a copy — the whole SQLite store (FTS shadow tables, WAL, journal), the embedded
+   * Postgres files, the vault, the embedding cache, the recorded chain head — and replays the log.
+   */
+  async purge(project: string, input: { ref: string; reason: string }, writer: Writer): Promise<PurgeReport> {
+    assertProjectName(project);
+    if (input.reason.trim() === '') throw new MemError('INVALID_INPUT', 'reason: expected a non-empty reason', { field: 'reason' });
+    const text = await resolvePurgeRef(this.#log, project, input.ref);
+    if (input.reason.toLowerCase().includes(text.toLowerCase())) {
+      throw new MemError('INVALID_INPUT', 'reason: must not contain the text being purged (it is logged)', { field: 'reason' });
+    }
+    return this.withProjectionLock(async () => {
+      await (this.#log as GuardedEventLog).assertTailIntact(project);
+      const result = await this.#log.purge(project, { text, reason: input.reason }, writer);
+      await clearCopies(this.paths.stateDir);
+      for (const projector of this.projectors) await guard(projector, 'reset', () => projector.reset(this.target));
+      await this.catchUpLocked(undefined, this.projectors);
+      return { project, text_sha256: result.text_sha256, lines: result.lines, segments: result.segments, seq: result.event.seq };
+    });
+  }
+
   /** Chain, provenance and parity of every project (or one). */
   async verify(options: { project?: string } = {}): Promise<VerifyReport> {
     if (options.project !== undefined) assertProjectName(options.project);
+    // A purge a crash interrupted is finished (or undone) before anything reads the log.
+    for (const project of options.project !== undefined ? [options.project] : await this.#log.projects()) await this.#log.settle(project);
     return this.withProjectionLock(async () => {
       const scratch = await mkdtemp(join(tmpdir(), 'mem-verify-'));
       const target: ProjectionTarget = { stateDir: join(scratch, '.mem'), vaultDir: join(scratch, 'vault'), options: this.options };

@@ -7,7 +7,7 @@ export type {
   ProjectionTarget,
   Projector,
 } from './projector.js';
-export { Engine, type AppendOptions, type EngineOptions, type RebuildOptions, type RebuildReport } from './engine.js';
+export { Engine, type AppendOptions, type EngineOptions, type PurgeReport, type RebuildOptions, type RebuildReport } from './engine.js';
 export { extractionLock, ingestJobLock, lockPgliteDir, pgliteLockPath } from './locks.js';
 export type { CatchUpReport } from './catch-up.js';
 export type { AppendInput } from './append-provenance.js';

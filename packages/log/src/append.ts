@@ -1,10 +1,11 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, unlinkSync, type Stats } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { MemError, assertProjectName, ioError, type Payload } from '@mem/core';
 import { LOG_WRITER, chainBatch, validateBatch, type BatchEntry, type ChainLink } from './batch.js';
 import { readChainHead } from './chain-head.js';
 import { fsyncDirectory, fsyncFile, openSegment, writeFully } from './durable-fs.js';
-import { withProjectLock } from './project-lock.js';
+import { settlePurge } from './purge-settle.js';
+import { withSegmentLock } from './segment-lock.js';
 import { lastSegmentSync, listSegmentsSync } from './segment-list.js';
 import { FIRST_SEGMENT, nextSegmentName } from './segment-name.js';
 import { readRange, scanSegmentEnd, sha256Range } from './segment-scan.js';
@@ -36,7 +37,8 @@ export async function appendBatch(context: AppendContext, projectName: string, p
   const batch = validateBatch(payloads, writer);
   const projectDir = join(context.dir, project);
   const lockPath = join(projectDir, FIRST_SEGMENT);
-  return withProjectLock(resolve(lockPath), () => openSegment(lockPath), closeSync, async (lockFd) => {
+  return withSegmentLock(lockPath, async (lockFd) => {
+    settlePurge(projectDir);
     try {
       return await appendLocked(context, project, projectDir, lockFd, batch);
     } catch (error) {

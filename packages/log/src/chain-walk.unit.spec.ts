@@ -1,13 +1,13 @@
 import { genesisHash, hasErrorCode } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
-import { resolveLine, type WalkState } from './chain-walk.js';
+import { resolveLine, walkState, type WalkState } from './chain-walk.js';
 
 const events = chainEvents('demo', Array.from({ length: 6 }, (_, n) => ({ type: 'tombstone', target: 'a'.repeat(64), reason: `r${n}` })));
 const lines = events.map((e) => Buffer.from(e.line));
 
 function walk(input: Buffer[], fromSeq = 1): { seqs: number[]; state: WalkState } {
-  const state: WalkState = { link: { seq: 0, hash: genesisHash('demo'), segment: null, line: 0 }, unhashed: null, fromSeq, expectPrev: undefined };
+  const state = walkState({ seq: 0, hash: genesisHash('demo'), segment: null, line: 0 }, fromSeq, undefined);
   const seqs: number[] = [];
   input.forEach((bytes, index) => {
     const logged = resolveLine(bytes, { project: 'demo', segment: '000001.jsonl', file: 'f', line: index + 1 }, state);
@@ -45,10 +45,10 @@ describe('resolveLine', () => {
   });
 
   it('checks the caller’s expected head on the first wanted line', () => {
-    const state: WalkState = { link: null, unhashed: null, fromSeq: 3, expectPrev: events[1]!.hash };
+    const state = walkState(null, 3, events[1]!.hash);
     const at = { project: 'demo', segment: '000002.jsonl', file: 'f', line: 1 };
     expect(resolveLine(lines[2]!, at, state)?.event.seq).toBe(3);
-    const wrong: WalkState = { link: null, unhashed: null, fromSeq: 3, expectPrev: events[0]!.hash };
+    const wrong = walkState(null, 3, events[0]!.hash);
     expect(codeOf(() => resolveLine(lines[2]!, at, wrong))).toBe('CHAIN_BROKEN');
   });
 });

@@ -3,7 +3,11 @@ import { MemError, assertProjectName, type Writer } from '@mem/core';
 import { appendBatch, type AppendContext } from './append.js';
 import { readChainHead } from './chain-head.js';
 import { listProjects } from './projects.js';
-import { listSegments } from './segment-list.js';
+import { purgeLog, type PurgeInput, type PurgeResult } from './purge.js';
+import { settlePurge } from './purge-settle.js';
+import { withSegmentLock } from './segment-lock.js';
+import { FIRST_SEGMENT } from './segment-name.js';
+import { listSegments, listSegmentsSync } from './segment-list.js';
 import { readLogTail } from './tail.js';
 import type { AppendResult, EventLogOptions, LogHead, LogTail, LoggedEvent, ReadOptions, VerifyResult } from './types.js';
 import { verifyLog } from './verify.js';
@@ -63,6 +67,21 @@ export class EventLog {
     const project = assertProjectName(projectName);
     const projectDir = join(this.dir, project);
     return readLogTail(projectDir, project, await listSegments(projectDir));
+  }
+
+  /**
+   * The one rewrite of history: replaces `input.text` everywhere in the project's log by its
+   * marker and appends a `purged` event naming each rewritten line (purge.ts).
+   */
+  purge(project: string, input: PurgeInput, writer: Writer): Promise<PurgeResult> {
+    return purgeLog(this.context, project, input, writer);
+  }
+
+  /** Finishes or undoes a purge a crash interrupted, under the project's lock (purge-settle.ts). */
+  async settle(projectName: string): Promise<void> {
+    const project = assertProjectName(projectName);
+    const projectDir = join(this.dir, project);
+    if (listSegmentsSync(projectDir).length > 0) await withSegmentLock(join(projectDir, FIRST_SEGMENT), async () => settlePurge(projectDir));
   }
 
   /** Walks the whole chain; reports the first break (project, segment, line) instead of throwing. */

@@ -2,6 +2,7 @@ export { DEFAULT_SEGMENT_BYTES, EventLog } from './event-log.js';
 export { FIRST_SEGMENT, segmentIndex, segmentName } from './segment-name.js';
 export { holdFileLock, withFileLock } from './project-lock.js';
 export { CHAIN_BREAK_CODES } from './types.js';
+export type { PurgeInput, PurgeResult, PurgeStep } from './purge.js';
 export type {
   AppendResult,
   ChainBreak,

@@ -25,6 +25,9 @@ export async function verifyLog(dir: string, projectName: string): Promise<Verif
   } catch (error) {
     const found = asBreak(project, error);
     if (!found) throw error;
+    // A break found only when the walk ended (after a purged line): count up to it, not past it.
+    const walked = (error as { details: { walked?: LogHead } }).details.walked;
+    if (walked) return { project, ok: false, events: walked.seq, segments, head: walked, break: found };
     return { project, ok: false, events, segments, head, break: found };
   }
   return { project, ok: true, events, segments, head, ...(tornTail ? { torn_tail: tornTail } : {}) };

@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertProjectName, genesisHash, isMemError } from '@mem/core';
-import { resolveLine, type WalkState } from './chain-walk.js';
+import { MemError, assertProjectName, genesisHash, isMemError } from '@mem/core';
+import { resolveLine, unacceptedBreak, walkState, type WalkState } from './chain-walk.js';
 import { lineError, peekSeq, type LineLocation } from './line-codec.js';
 import { splitLines, type RawLine, type ReadAt } from './line-splitter.js';
 import { checkNumbering, listSegments } from './segment-list.js';
@@ -28,16 +28,13 @@ export async function* walkLog(dir: string, projectName: string, options: WalkOp
   checkNumbering(project, projectDir, segments);
   const fromSeq = Math.max(1, Math.floor(options.fromSeq ?? 1));
   const start = await startSegment(projectDir, segments, fromSeq);
-  const state: WalkState = {
-    link: start === 0 ? { seq: 0, hash: genesisHash(project), segment: null, line: 0 } : null,
-    unhashed: null,
-    fromSeq,
-    expectPrev: options.prev,
-  };
+  const state = walkState(start === 0 ? { seq: 0, hash: genesisHash(project), segment: null, line: 0 } : null, fromSeq, options.prev);
   for (let index = start; index < segments.length; index += 1) {
     const segment = segments[index]!;
     yield* walkSegment({ project, segment, file: join(projectDir, segment), line: 0 }, index === segments.length - 1, state, options);
   }
+  const unaccepted = unacceptedBreak(state);
+  if (unaccepted) throw new MemError(unaccepted.error.code, unaccepted.error.message, { ...unaccepted.error.details, walked: { seq: unaccepted.seq, hash: unaccepted.new } }, { cause: unaccepted.error });
 }
 
 /**

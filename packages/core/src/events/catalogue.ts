@@ -23,6 +23,7 @@ import {
 import { memoryLinesIssues } from './memory-lines.js';
 import { ingestAcceptedShape, ingestFinishedShape } from './ingest-payloads.js';
 import { projectionSettingsSetShape } from './settings-payloads.js';
+import { purgedShape } from './purge-payloads.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -111,6 +112,12 @@ const ingestFinished = defineEvent('ingest_finished', ingestFinishedShape, {
 });
 
 const projectionSettingsSet = defineEvent('projection_settings_set', projectionSettingsSetShape);
+const purged = defineEvent('purged', purgedShape, {
+  check: (value, ctx) => {
+    const seqs = value.lines.map((line) => line.seq);
+    if (seqs.some((seq, i) => i > 0 && seq <= seqs[i - 1]!)) ctx.addIssue({ code: 'custom', path: ['lines'], message: 'expected lines in increasing seq order, each seq once' });
+  },
+});
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -132,6 +139,7 @@ export const EVENT_DEFINITIONS = [
   ingestAccepted,
   ingestFinished,
   projectionSettingsSet,
+  purged,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -157,6 +165,7 @@ export const payloadSchema = z.discriminatedUnion('type', [
   ingestAccepted.payload,
   ingestFinished.payload,
   projectionSettingsSet.payload,
+  purged.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -179,6 +188,7 @@ export const eventSchema = z.discriminatedUnion('type', [
   ingestAccepted.event,
   ingestFinished.event,
   projectionSettingsSet.event,
+  purged.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

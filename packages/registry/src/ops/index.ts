@@ -6,6 +6,7 @@ import { ingestStatus, ingestSubmit } from './ingest.js';
 import { projectionStatus, verify } from './log.js';
 import { health, version } from './probes.js';
 import { projectList, projectNotes, projectStatus } from './projects.js';
+import { purge } from './purge.js';
 import { query } from './query.js';
 import { skillGet, skillList } from './skills.js';
 
@@ -23,6 +24,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   skillGet,
   projectionStatus,
   verify,
+  purge,
   principalAdd,
   principalList,
   projectAdd,

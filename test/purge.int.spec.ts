@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { contentSha256, uniformLines } from '@mem/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+/*
+ * Hard purge (issue 12, item 6): a personal string planted in an evidence text and a memory
+ * line leaves every byte under the data root — log, SQLite, PGlite, vault, caches — while
+ * `mem verify` accepts exactly that rewrite and still names any other edit. Real files, the built CLI.
+ */
+const repo = join(import.meta.dirname, '..');
+const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
+const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
+const PERSON = 'Ines Okonkwo-Vardanyan of 17 Larchmere Close';
+let root: string;
+
+function mem(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { input, encoding: 'utf8', env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function planted(): string {
+  const run = 'run-purge-1';
+  const evidence = `The deploy key was rotated by ${PERSON} after the staging leak.`;
+  const parents = [contentSha256(evidence)];
+  const memory = `- Staging deploy keys rotate after a leak.\n- ${PERSON} rotated the staging key.`;
+  const payloads = [
+    { type: 'run', run_id: run, level: 'L1', query_id: 'infra-root-causes', input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false },
+    { type: 'chunk', run_id: run, level: 'L0', t: 1, source: 'claude:purge-session', span: [0, 60], sha256: parents[0] },
+    { type: 'evidence', run_id: run, level: 'L0', t: 1, source: 'claude:purge-session', text: evidence, sha256: parents[0] },
+    { type: 'memory', run_id: run, level: 'L1', t: 1, text: memory, tokens: 20, parents, sha256: contentSha256(memory), lines: uniformLines(memory, parents) },
+    { type: 'run_end', run_id: run, level: 'L1', chunks_seen: 1, chunks_used: 1, final_memory_sha: contentSha256(memory) },
+  ];
+  return payloads.map((p) => JSON.stringify(p)).join('\n') + '\n';
+}
+
+/** Every file under `dir`, binary included. */
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+function holding(needle: string): string[] {
+  return files(root).filter((file) => readFileSync(file).includes(Buffer.from(needle, 'utf8')));
+}
+
+function snapshot(): Map<string, string> {
+  return new Map(files(join(root, 'vault')).map((file) => [file, readFileSync(file, 'utf8')]));
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'mem-purge-'));
+  expect(mem(['log', 'append', '--project', 'demo', '--file', sample]).code).toBe(0);
+  const appended = mem(['log', 'append', '--project', 'demo'], planted());
+  expect(appended.code, appended.stderr).toBe(0);
+  expect(mem(['rebuild', '--from-log']).code).toBe(0);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('mem purge', () => {
+  it('leaves no byte of the text under the data root; verify passes; a rebuild is byte-identical; another edit still fails naming its line', () => {
+    expect(holding(PERSON).length).toBeGreaterThan(1);
+    const purged = mem(['purge', PERSON, '--project', 'demo', '--reason', 'personal data', '--json']);
+    expect(purged.code, purged.stderr).toBe(0);
+    const report = JSON.parse(purged.stdout) as { lines: { seq: number }[]; text_sha256: string };
+    expect(report.lines.map((l) => l.seq)).toEqual([24, 25]);
+    expect(report.text_sha256).toBe(contentSha256(PERSON));
+    expect(holding(PERSON)).toEqual([]);
+    expect(holding(PERSON.toLowerCase())).toEqual([]);
+    expect(holding('Okonkwo')).toEqual([]);
+
+    const verified = mem(['verify', '--json']);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    const before = snapshot();
+    const store = readFileSync(join(root, '.mem', 'items.sqlite'));
+    expect(mem(['rebuild', '--from-log']).code).toBe(0);
+    expect(snapshot()).toEqual(before);
+    expect(readFileSync(join(root, '.mem', 'items.sqlite')).equals(store)).toBe(true);
+
+    const segment = join(root, 'log', 'demo', '000001.jsonl');
+    const lines = readFileSync(segment, 'utf8').split('\n');
+    expect(lines[2]).toContain('Tool output without evidence');
+    lines[2] = lines[2]!.replace('Tool output without evidence', 'Tool 0utput without evidence');
+    writeFileSync(segment, lines.join('\n'));
+    const broken = mem(['verify', '--json']);
+    expect(broken.code).toBe(3);
+    const chain = (JSON.parse(broken.stdout) as { projects: { chain: { break?: { line: number; code: string; message: string } } }[] }).projects[0]!.chain;
+    expect(chain.break).toMatchObject({ line: 4, code: 'CHAIN_BROKEN' });
+    expect(chain.break!.message).toContain('000001.jsonl line 3');
+  }, 240_000);
+
+  it('refuses a text found nowhere, a short text and a reason holding the text, changing nothing', () => {
+    const log = readFileSync(join(root, 'log', 'demo', '000001.jsonl'));
+    const cases: [string[], string][] = [
+      [['purge', 'nowhere in this log at all', '--project', 'demo', '--reason', 'x', '--json'], 'NOT_FOUND'],
+      [['purge', 'Ines', '--project', 'demo', '--reason', 'x', '--json'], 'INVALID_INPUT'],
+      [['purge', PERSON, '--project', 'demo', '--reason', `drop ${PERSON}`, '--json'], 'INVALID_INPUT'],
+    ];
+    for (const [args, code] of cases) {
+      const result = mem(args);
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect((JSON.parse(result.stderr) as { error: { code: string } }).error.code).toBe(code);
+    }
+    expect(readFileSync(join(root, 'log', 'demo', '000001.jsonl')).equals(log)).toBe(true);
+  }, 120_000);
+});

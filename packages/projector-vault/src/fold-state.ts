@@ -54,6 +54,12 @@ export interface VaultFold {
   evidence: Map<string, EvidenceRef>;
   /** Every L1 memory sha → the query it answered (L2 provenance names L1 notes). */
   l1Memories: Map<string, string>;
+  /**
+   * `<level>:<sha>` of every memory → its parents: the union over every memory event of that
+   * text, in first-seen order. One text is one node (as in the item store, whose edges gather
+   * every event's parents), so a note shows all the evidence its memory was ever drawn from.
+   */
+  memoryParents: Map<string, string[]>;
   /** Tombstoned sha → reason (the latest tombstone's). */
   tombstones: Map<string, string>;
 }
@@ -67,6 +73,7 @@ export function emptyFold(project: string): VaultFold {
     index: null,
     evidence: new Map(),
     l1Memories: new Map(),
+    memoryParents: new Map(),
     tombstones: new Map(),
   };
 }

@@ -107,12 +107,30 @@ function applyEvidence(fold: VaultFold, event: EventOf<'evidence'>, options: Ren
   return effect;
 }
 
+/** The memory's parents merged into those of earlier events of its text (first-seen order), recorded and returned. */
+function gatherParents(fold: VaultFold, event: EventOf<'memory'>): string[] {
+  const id = `${event.level}:${event.sha256}`;
+  const parents = [...new Set([...(fold.memoryParents.get(id) ?? []), ...event.parents])];
+  fold.memoryParents.set(id, parents);
+  return [...parents];
+}
+
 function applyMemory(fold: VaultFold, event: EventOf<'memory'>): FoldEffect {
   const key = runNote(fold, event.run_id);
   const note = key && noteOf(fold, key);
   if (!key || !note) return NO_EFFECT;
-  note.memory = { sha256: event.sha256, text: event.text, parents: [...event.parents], run_id: event.run_id, t: event.t };
+  const parents = gatherParents(fold, event);
+  note.memory = { sha256: event.sha256, text: event.text, parents, run_id: event.run_id, t: event.t };
   const keys: NoteKey[] = [key];
+  // Trigger: another chain's note shows the same memory. Why: one text is one node, resting on
+  // every event's parents (the item store's and pgvector's edges). Outcome: it shows them too.
+  const sameLevel: NoteKey[] = key.kind === 'query' ? [...fold.queries.keys()].map((queryId) => ({ kind: 'query', queryId })) : [{ kind: 'index' }];
+  for (const other of sameLevel) {
+    const shown = noteOf(fold, other)?.memory;
+    if (!shown || shown.sha256 !== event.sha256 || shown.parents.length === parents.length) continue;
+    shown.parents = [...parents];
+    keys.push(other);
+  }
   if (key.kind === 'query' && !fold.l1Memories.has(event.sha256)) {
     fold.l1Memories.set(event.sha256, key.queryId);
     keys.push(...notesShowing(fold, event.sha256, false).filter((k) => k.kind === 'index'));

@@ -61,6 +61,21 @@ describe('applyEvent', () => {
     expect(note).toContain('## Provenance\n- [[claude-a]] chunk 9 — Alpha evidence from claude.\n- [[pi-b]] chunk 3 — Zeta evidence from pi.\n');
   });
 
+  // The shrunk counterexample of test/memory-chain-agreement.int.spec.ts: the item store's and
+  // pgvector's edges gather every event's parents of a text, the note showed only the last's.
+  it('cites every evidence a memory text was ever drawn from, in each note that shows it', () => {
+    const [e0, e1] = ['evidence 0 about kong.', 'evidence 1 about kong.'];
+    const state = fold([
+      l1Run('r1', 'q'), evidence('r1', 1, 'claude:s', e0), memory('r1', 1, '- kong buffer body.', [sha(e0)]),
+      l1Run('r2', 'p'), evidence('r2', 1, 'claude:s', e1), memory('r2', 1, '- kong buffer body.', [sha(e1)]),
+    ]);
+    for (const queryId of ['q', 'p']) {
+      expect(state.queries.get(queryId)?.memory?.parents).toEqual([sha(e0), sha(e1)]);
+      const provenance = renderQueryNote(state, queryId, OPTIONS).split('## Provenance\n')[1]!.split('\n').filter(Boolean).sort();
+      expect(provenance).toEqual(['- [[claude-s]] chunk 1 — evidence 0 about kong.', '- [[claude-s]] chunk 1 — evidence 1 about kong.']);
+    }
+  });
+
   it('re-renders a note when the evidence it cites arrives after the memory', () => {
     const text = 'Late evidence.';
     const state = fold([l1Run('r1', 'q'), memory('r1', 1, 'm', [sha(text)])]);

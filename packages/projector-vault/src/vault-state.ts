@@ -3,7 +3,7 @@ import type { EvidenceRef, NoteFold, RunRef, VaultFold } from './fold-state.js';
 import { stableJson } from './stable-json.js';
 
 /** Bump when the same log would render different bytes: a stored different version forces a rebuild. */
-export const VAULT_PROJECTOR_VERSION = 1;
+export const VAULT_PROJECTOR_VERSION = 2;
 
 /** What `<stateDir>/vault/<project>.json` holds: the fold, the position it reflects, and the options it was rendered with. */
 export interface VaultState {
@@ -36,6 +36,7 @@ export function encodeVaultState(state: VaultState): string {
     index: fold.index,
     evidence: record(fold.evidence),
     l1_memories: record(fold.l1Memories),
+    memory_parents: record(fold.memoryParents),
     tombstones: record(fold.tombstones),
   });
 }
@@ -65,6 +66,7 @@ export function decodeVaultState(text: string): VaultState {
       index: (raw['index'] ?? null) as NoteFold | null,
       evidence: map<EvidenceRef>(raw['evidence']),
       l1Memories: map<string>(raw['l1_memories']),
+      memoryParents: map<string[]>(raw['memory_parents']),
       tombstones: map<string>(raw['tombstones']),
     },
   };

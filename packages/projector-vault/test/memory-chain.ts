@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import type { NoteFold, VaultFold } from '../src/fold-state.js';
+import { statePath } from '../src/state-store.js';
+import { decodeVaultState } from '../src/vault-state.js';
+import { chainKey, sortedShas, type ChainHead, type MemoryChainView } from '../../../test/support/memory-chain.js';
+
+/**
+ * A parent's level as the vault reads it: an L1 note looks its parents up as evidence, the index
+ * looks them up as L1 memories; a sha found only under the other level resolves there, one
+ * found nowhere stays at the note's own (the rule the SQL projections write into edges).
+ */
+function parentLevel(fold: VaultFold, preferred: 'L0' | 'L1', sha: string): string {
+  const atL0 = fold.evidence.has(sha);
+  const atL1 = fold.l1Memories.has(sha);
+  if (preferred === 'L0') return atL0 || !atL1 ? 'L0' : 'L1';
+  return atL1 || !atL0 ? 'L1' : 'L0';
+}
+
+function headOf(fold: VaultFold, note: NoteFold, preferred: 'L0' | 'L1'): ChainHead | null {
+  if (!note.memory) return null;
+  const parents = sortedShas(new Set(note.memory.parents));
+  return {
+    sha256: note.memory.sha256,
+    live: !fold.tombstones.has(note.memory.sha256),
+    parents: Object.fromEntries(parents.map((sha) => [sha, parentLevel(fold, preferred, sha)])),
+  };
+}
+
+/**
+ * The memory-chain state of `project` as the vault's persisted fold (`<stateDir>/vault/<project>.json`)
+ * holds it: each query note's memory is its L1 head, the index's memory the L2 head. The fold
+ * keeps no superseded memories, so its current memories are its heads.
+ */
+export function vaultMemoryChain(stateDir: string, project: string): MemoryChainView {
+  const { fold } = decodeVaultState(readFileSync(statePath(stateDir, project), 'utf8'));
+  const view: MemoryChainView = { heads: {}, current: { L1: [], L2: [] }, tombstoned: sortedShas(fold.tombstones.keys()) };
+  for (const queryId of sortedShas(fold.queries.keys())) {
+    const head = headOf(fold, fold.queries.get(queryId)!, 'L0');
+    if (head) view.heads[chainKey('L1', queryId)] = head;
+  }
+  const synthesis = fold.index && headOf(fold, fold.index, 'L1');
+  if (synthesis) view.heads[chainKey('L2', '')] = synthesis;
+  view.current.L1 = sortedShas(new Set(Object.entries(view.heads).filter(([key]) => key.startsWith('L1:')).map(([, h]) => h.sha256)));
+  view.current.L2 = synthesis ? [synthesis.sha256] : [];
+  return view;
+}

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Payload } from '@mem/core';
+import { hashEmbedder } from '@mem/embed';
+import { projectStretch, type ProjectionTarget, type Projector } from '@mem/engine';
+import { projectorPgvector } from '@mem/projector-pgvector';
+import { projectorSqlite } from '@mem/projector-sqlite';
+import { projectorVault } from '@mem/projector-vault';
+import { usePglite } from '../packages/projector-pgvector/test/pglite-servers.js';
+import { pgvectorMemoryChain } from '../packages/projector-pgvector/test/memory-chain.js';
+import { sqliteMemoryChain } from '../packages/projector-sqlite/test/memory-chain.js';
+import { vaultMemoryChain } from '../packages/projector-vault/test/memory-chain.js';
+import { projectLogs } from './support/arbitraries.js';
+import { memoryChainLogs } from './support/chain-arbitraries.js';
+import { chainEvents, type ChainedEvent } from './support/events.js';
+import type { MemoryChainView } from './support/memory-chain.js';
+
+/*
+ * The memory-chain rules (one head per project, level and query; a new memory supersedes the
+ * old head unless another query still holds it; a returning text is current again; the first
+ * tombstone marks a sha; a parent's level resolved when its edge is written) are written three
+ * times: SQL in projector-sqlite, PL/pgSQL in the pgvector migrations, JS in the vault's fold.
+ * For random logs the three must say the same, per project.
+ */
+
+async function applyAll(projector: Projector, target: ProjectionTarget, logs: Record<string, ChainedEvent[]>): Promise<void> {
+  const handle = await projector.init(target);
+  try {
+    for (const project of Object.keys(logs).sort()) {
+      await projectStretch(projector, handle, project, logs[project]!.map(({ event, hash }) => ({ event, hash })));
+    }
+    await projector.seal(handle);
+  } finally {
+    await projector.close(handle);
+  }
+}
+
+describe('memory-chain rules: the three projections agree', () => {
+  const shared = usePglite();
+  const base = mkdtempSync(join(tmpdir(), 'mem-chain-agreement-'));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  // One pgvector target for every run (one schema in the one PGlite), its projects reset between runs.
+  const pgTarget: ProjectionTarget = { stateDir: join(base, 'pg', '.mem'), vaultDir: join(base, 'pg', 'vault'), options: {} };
+  let run = 0;
+
+  /** Projects `payloads` three ways and compares; returns what the run exercised. */
+  async function agree(payloads: Record<string, Payload[]>): Promise<Exercised> {
+    run += 1;
+    const logs: Record<string, ChainedEvent[]> = {};
+    for (const [project, list] of Object.entries(payloads)) logs[project] = chainEvents(project, list);
+    const dir = join(base, `run-${run}`);
+    const target: ProjectionTarget = { stateDir: join(dir, '.mem'), vaultDir: join(dir, 'vault'), options: {} };
+    const pgvector = projectorPgvector({ pglite: shared.db, embedder: hashEmbedder(16) });
+    for (const project of ['proj-1', 'proj-2']) await pgvector.reset(pgTarget, project);
+    await applyAll(projectorSqlite, target, logs);
+    await applyAll(projectorVault, target, logs);
+    await applyAll(pgvector, pgTarget, logs);
+
+    const exercised = noneExercised();
+    for (const project of Object.keys(logs).sort()) {
+      const sqlite = sqliteMemoryChain(target.stateDir, project);
+      const views: Record<string, MemoryChainView> = {
+        sqlite,
+        pgvector: await pgvectorMemoryChain(shared.db, pgTarget.stateDir, project),
+        vault: vaultMemoryChain(target.stateDir, project),
+      };
+      expect({ project, views }).toEqual({ project, views: { sqlite, pgvector: sqlite, vault: sqlite } });
+      count(exercised, sqlite, logs[project]!);
+    }
+    rmSync(dir, { recursive: true, force: true });
+    return exercised;
+  }
+
+  async function property(logs: fc.Arbitrary<Record<string, Payload[]>>, numRuns: number): Promise<Exercised> {
+    const total = noneExercised();
+    await fc.assert(
+      fc.asyncProperty(logs, async (payloads) => {
+        const exercised = await agree(payloads);
+        for (const key of Object.keys(total) as (keyof Exercised)[]) total[key] += exercised[key];
+      }),
+      { numRuns },
+    );
+    return total;
+  }
+
+  it('agree on the ingest-shaped logs (projectLogs)', async () => {
+    const seen = await property(projectLogs(2), 12);
+    expect(seen.heads).toBeGreaterThan(0);
+    expect(seen.synthesis).toBeGreaterThan(0);
+    expect(seen.tombstoned).toBeGreaterThan(0);
+    expect(seen.superseded).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('agree where chains share, return to and lose texts (memoryChainLogs)', async () => {
+    const seen = await property(memoryChainLogs(), 15);
+    expect(seen.shared).toBeGreaterThan(0);
+    expect(seen.deadHeads).toBeGreaterThan(0);
+    expect(seen.superseded).toBeGreaterThan(0);
+    expect(seen.synthesis).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+/** What runs exercised, so a property cannot pass on logs that never reach a rule. */
+interface Exercised {
+  heads: number;
+  synthesis: number;
+  /** Heads whose sha another chain of the project also holds. */
+  shared: number;
+  /** Tombstoned heads. */
+  deadHeads: number;
+  tombstoned: number;
+  /** Memories no chain holds any more. */
+  superseded: number;
+}
+
+function noneExercised(): Exercised {
+  return { heads: 0, synthesis: 0, shared: 0, deadHeads: 0, tombstoned: 0, superseded: 0 };
+}
+
+function count(into: Exercised, view: MemoryChainView, events: readonly ChainedEvent[]): void {
+  const heads = Object.entries(view.heads);
+  const shas = heads.map(([, head]) => head.sha256);
+  into.heads += heads.length;
+  into.synthesis += heads.filter(([key]) => key.startsWith('L2:')).length;
+  into.shared += shas.filter((sha, i) => shas.indexOf(sha) !== i).length;
+  into.deadHeads += heads.filter(([, head]) => !head.live).length;
+  into.tombstoned += view.tombstoned.length;
+  const memories = new Set(events.flatMap(({ event }) => (event.type === 'memory' ? [event.sha256] : [])));
+  into.superseded += memories.size - view.current.L1.length - view.current.L2.length;
+}

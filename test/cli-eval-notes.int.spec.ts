@@ -1,9 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '@mem/cli';
+import { memInProcess } from './support/mem-cli.js';
 
 /*
  * `mem eval notes` on a subset of the committed gold set: spotter-short whole and the first 150
@@ -15,16 +14,7 @@ const repo = join(import.meta.dirname, '..');
 const committed = join(repo, 'packages', 'eval', 'gold', 'transcripts.gold.json');
 let dir: string;
 
-async function mem(...args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const code = await main(['node', 'mem', '--root', join(dir, 'root'), ...args], { stdin: Readable.from([]), stdout, stderr, env: { PATH: process.env['PATH'] ?? '' }, cwd: dir });
-  return { code, stdout: out, stderr: err };
-}
+const mem = (...args: string[]) => memInProcess(['--root', join(dir, 'root'), ...args], { cwd: dir });
 
 /** The committed gold set cut to two files, written beside the test's root; transcripts stay the fixtures. */
 function subsetGold(): string {

@@ -1,10 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '@mem/cli';
 import { contentSha256 } from '@mem/core';
+import { memInProcess } from './support/mem-cli.js';
 
 /*
  * `mem query` and `mem eval retrieval` in process (sources, not dist): exit codes, the JSON
@@ -14,20 +13,8 @@ const repo = join(import.meta.dirname, '..');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 let root: string;
 
-async function mem(...args: string[]) {
-  return memWith({}, ...args);
-}
-
-async function memWith(env: Record<string, string>, ...args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const code = await main(['node', 'mem', '--root', root, ...args], { stdin: Readable.from([]), stdout, stderr, env: { PATH: process.env['PATH'] ?? '', ...env }, cwd: root });
-  return { code, stdout: out, stderr: err };
-}
+const mem = (...args: string[]) => memInProcess(['--root', root, ...args], { cwd: root });
+const memWith = (env: Record<string, string>, ...args: string[]) => memInProcess(['--root', root, ...args], { env, cwd: root });
 
 beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-cli-query-'));

@@ -57,7 +57,9 @@ const WHOLE_MESSAGE_WORDS = 60;
  */
 export function units(text: string): string[] {
   const trimmed = text.trim();
-  if (trimmed !== '' && !trimmed.includes('```') && trimmed.split(/\s+/).length <= WHOLE_MESSAGE_WORDS) {
+  // A message of several lines is a list or a layout, judged line by line (a short status
+  // message with a heading, a table and a cheer is not one thought).
+  if (trimmed !== '' && !trimmed.includes('\n') && trimmed.split(/\s+/).length <= WHOLE_MESSAGE_WORDS) {
     const flat = trimmed.replace(/\s*\n\s*/g, ' ');
     return flat.length >= 12 && /\p{L}{3}/u.test(flat) ? [clip(flat)] : [];
   }
@@ -72,6 +74,9 @@ export function units(text: string): string[] {
 export function sentences(text: string): string[] {
   const out: string[] = [];
   let inFence = false;
+  // A list's lead-in ("We decided on the following:") names what its items are about: each
+  // item carries it, so the item is self-contained and the list is kept whole.
+  let leadIn: string | undefined;
   for (const rawLine of text.split('\n')) {
     const line = rawLine.trim();
     if (line.startsWith('```')) {
@@ -79,7 +84,17 @@ export function sentences(text: string): string[] {
       continue;
     }
     if (inFence || line === '') continue;
+    const item = LIST_ITEM.test(line);
+    if (!item) leadIn = undefined;
     const bare = line.replace(/^(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)/u, '');
+    if (!item && /:\s*$/.test(bare) && bare.split(/\s+/).length >= 4) {
+      leadIn = bare.replace(/[\s:]+$/u, '');
+      continue;
+    }
+    if (item && leadIn !== undefined) {
+      if (bare.length >= 12) out.push(clip(`${leadIn}: ${bare}`));
+      continue;
+    }
     for (const piece of bare.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`([])/u)) {
       const sentence = piece.trim();
       if (sentence.length < 12 || !/\p{L}{3}/u.test(sentence)) continue;
@@ -87,6 +102,32 @@ export function sentences(text: string): string[] {
     }
   }
   return out;
+}
+
+const LIST_ITEM = /^(?:[-*+]\s+|\d+[.)]\s+)/u;
+
+/**
+ * The items of a list section, each whole: a top-level item with its indented sub-items and
+ * continuation lines joined into one line; a line outside any list is an item of its own.
+ */
+export function listItems(text: string): string[] {
+  const items: string[] = [];
+  let current: string[] | undefined;
+  const close = () => {
+    if (current !== undefined) items.push(clip(current.join('; ').replace(/\s+/g, ' ').trim()));
+    current = undefined;
+  };
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '' || raw.trim().startsWith('```')) continue;
+    const indent = raw.length - raw.trimStart().length;
+    const bare = raw.trim().replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '').replace(/^\*\*([^*]+)\*\*:?/u, '$1:');
+    if (indent <= 1 || current === undefined) {
+      close();
+      current = [bare];
+    } else current.push(bare);
+  }
+  close();
+  return items.filter((item) => item.length >= 12 && /\p{L}{3}/u.test(item));
 }
 
 function clip(sentence: string): string {

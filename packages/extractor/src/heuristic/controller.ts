@@ -6,7 +6,7 @@ import { foldMemory, parseMemory, renderMemory, type MemoryItem } from './fold.j
 import { chunkDiscounts, profileQuestion, scoreSentence, type QuestionProfile, type SentenceScore } from './score.js';
 import { isChatter } from './chatter.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
-import { summarySignals } from './summary-signals.js';
+import { recordSections, sectionSignals } from './summary-signals.js';
 import { correctionSignals, openQuestionSignals } from './talk-signals.js';
 import { sentences, units } from './text.js';
 
@@ -116,17 +116,18 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
   const prose: { text: string; pieces: string[] }[] = [];
   records.forEach((record, i) => {
     if (!PROSE.has(record.role) || corrections.rejected.has(i) || record.pasted !== undefined) return;
-    if (record.role === 'summary' && (record.sections?.length ?? 0) > 0) {
-      const summary = summarySignals(record);
-      signals.push(...summary.signals);
-      prose.push({ text: record.text, pieces: summary.prose.flatMap((text) => sentences(text)) });
+    const { sections, lead } = recordSections(record);
+    if (sections.length > 0) {
+      const typed = sectionSignals(sections);
+      signals.push(...typed.signals);
+      prose.push({ text: record.text, pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)) });
     } else {
       // An L1 memory is judged line by line: each line is already one finding.
       prose.push({ text: record.text, pieces: record.role === 'memory' ? record.text.split('\n').map((line) => line.replace(/^\s*-\s+/, '').trim()).filter((line) => line !== '') : units(record.text) });
     }
   });
   for (const signal of signals) {
-    if (!profile.intents.has(signal.family)) continue;
+    if (!profile.intents.has(signal.family) || isChatter(signal.text)) continue;
     const scored = scoreSentence(profile, signal.text);
     out.push({ ...scored, score: Math.round((SIGNAL_SCORE + scored.relevance) * 1e6) / 1e6, cues: [...new Set([signal.family, ...scored.cues])], text: signal.text });
   }

@@ -33,13 +33,26 @@ export function callKey(call: string): string {
   return call.trim();
 }
 
+// Sources render a result as `<tool> result:` or `<tool> error:` (the harness's own flag): a
+// file read that merely contains the word "error" is no failure.
+const HEADER = /^\S+ (error|result):/;
+const FAILED_RUN = /\bexit(?:ed)?(?: with)? (?:code|status) [1-9]\d*|\b[1-9]\d* (?:failed|failures?)\b|\btraceback\b/i;
+
 function failed(result: string): boolean {
-  return !REJECTED.test(result) && FAILING.test(result) && !NO_FAILURE.test(result);
+  if (REJECTED.test(result)) return false;
+  const header = HEADER.exec(result);
+  if (header?.[1] === 'error') return true;
+  if (header?.[1] === 'result') return FAILED_RUN.test(result);
+  return FAILING.test(result) && !NO_FAILURE.test(result);
 }
 
 /** The first line of a failing result that says what went wrong. */
 function symptomOf(result: string): string {
-  const lines = result.split('\n').map((l) => l.trim().replace(/^\w+ error:\s*/i, ''));
+  const lines = result
+    .replace(HEADER, '')
+    .replace(/<\/?[a-z_]+>/g, '')
+    .split('\n')
+    .map((l) => l.trim());
   const line = lines.find((l) => FAILING.test(l) && l.length > 8) ?? lines.find((l) => l !== '') ?? '';
   return line.length > SYMPTOM_CHARS ? `${line.slice(0, SYMPTOM_CHARS).trimEnd()}…` : line;
 }

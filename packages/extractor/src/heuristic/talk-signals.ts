@@ -9,7 +9,7 @@ import { termSet } from './text.js';
  * nobody answered in the chunk is an open question.
  */
 
-const CORRECTION = /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|that'?s (?:wrong|not)|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b|\binstead of\b/i;
+const CORRECTION = /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|that'?s (?:wrong|not)|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b/i;
 const QUESTION = /\?\s*$/;
 const PROBLEM = /\b(?:doesn'?t|does not|isn'?t|is not|won'?t|can'?t|cannot|not working|fails?|failing|broken|crash\w*)\b/i;
 const OFFER = /\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b/i;
@@ -29,7 +29,8 @@ export function correctionSignals(records: readonly ChunkRecord[]): { signals: S
   const signals: Signal[] = [];
   const rejected = new Set<number>();
   records.forEach((record, i) => {
-    if (record.role !== 'user' || record.pasted !== undefined || !CORRECTION.test(record.text) || record.text.length > LINE_CHARS * 2) return;
+    // A question ("don't we load all entries?") asks; it does not correct.
+    if (record.role !== 'user' || record.pasted !== undefined || /\?/.test(record.text) || !CORRECTION.test(record.text) || record.text.length > LINE_CHARS * 2) return;
     signals.push({ text: `User decision: ${clip(record.text)}`, family: 'decision' });
     for (let j = i - 1; j >= 0 && records[j]!.role !== 'user'; j--) if (records[j]!.role === 'assistant') rejected.add(j);
   });

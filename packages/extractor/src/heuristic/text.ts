@@ -106,28 +106,41 @@ export function sentences(text: string): string[] {
 
 const LIST_ITEM = /^(?:[-*+]\s+|\d+[.)]\s+)/u;
 
+/** Items this short are parts of one statement: the list stays one line. */
+const SHORT_ITEM_WORDS = 12;
+
 /**
- * The items of a list section, each whole: a top-level item with its indented sub-items and
- * continuation lines joined into one line; a line outside any list is an item of its own.
+ * The items of a list section, kept whole: each item one line; an item's sub-items carry it
+ * as their lead-in when it is short (a task id, a file), and a list of short items under one
+ * lead-in is one line ("Alternatives: a; b; c"). A line outside any list is an item of its own.
  */
 export function listItems(text: string): string[] {
   const items: string[] = [];
-  let current: string[] | undefined;
+  let parent: { text: string; children: string[] } | undefined;
   const close = () => {
-    if (current !== undefined) items.push(clip(current.join('; ').replace(/\s+/g, ' ').trim()));
-    current = undefined;
+    if (parent === undefined) return;
+    const { text: head, children } = parent;
+    const lead = head.replace(/[\s:]+$/u, '');
+    if (children.length === 0) items.push(head);
+    else if (children.every((c) => c.split(/\s+/).length <= SHORT_ITEM_WORDS)) items.push(`${lead}: ${children.join('; ')}`);
+    else {
+      if (!/:\s*$/.test(head) && head.split(/\s+/).length > SHORT_ITEM_WORDS) items.push(head);
+      const short = lead.split(/\s+/).length <= SHORT_ITEM_WORDS;
+      for (const child of children) items.push(short ? `${lead}: ${child}` : child);
+    }
+    parent = undefined;
   };
   for (const raw of text.split('\n')) {
     if (raw.trim() === '' || raw.trim().startsWith('```')) continue;
     const indent = raw.length - raw.trimStart().length;
-    const bare = raw.trim().replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '').replace(/^\*\*([^*]+)\*\*:?/u, '$1:');
-    if (indent <= 1 || current === undefined) {
+    const bare = raw.trim().replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '').replace(/^\*\*([^*]+?):?\*\*:?/u, '$1:').replace(/\*\*/g, '');
+    if (indent <= 1 || parent === undefined) {
       close();
-      current = [bare];
-    } else current.push(bare);
+      parent = { text: bare, children: [] };
+    } else parent.children.push(bare);
   }
   close();
-  return items.filter((item) => item.length >= 12 && /\p{L}{3}/u.test(item));
+  return items.map((item) => clip(item.replace(/\s+/g, ' ').trim())).filter((item) => item.length >= 12 && /\p{L}{3}/u.test(item) && !/:\s*$/.test(item));
 }
 
 function clip(sentence: string): string {

@@ -4,7 +4,7 @@ import type { Controller, ControllerAnswer, ControllerInput } from '../controlle
 import { formatGateAnswer } from '../protocol.js';
 import { foldMemory, parseMemory, renderMemory, type MemoryItem } from './fold.js';
 import { chunkDiscounts, profileQuestion, scoreSentence, type QuestionProfile, type SentenceScore } from './score.js';
-import { isChatter } from './chatter.js';
+import { isChatter, withoutChatter } from './chatter.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
 import { correctionSignals, openQuestionSignals } from './talk-signals.js';
@@ -134,8 +134,9 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
   const errorSeen = records.some((r) => !PROSE.has(r.role) && /\b(?:error|failed|exception|traceback)\b/i.test(r.text));
   const discount = chunkDiscounts(profile, prose.map((p) => p.text));
   for (const { pieces } of prose) {
-    for (const text of pieces) {
-      if (isChatter(text)) continue;
+    for (const piece of pieces) {
+      const text = withoutChatter(piece);
+      if (text === '' || isChatter(text)) continue;
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.

@@ -99,9 +99,10 @@ describe('heuristic signals', () => {
           'Great, the bug is fixed now.',
         ].join('\n'),
       },
+      { role: 'assistant', text: 'The tests failed again after the fix. Let me check why the bug is still failing and fix the root cause.' },
       { role: 'assistant', text: '[thinking] The root cause of the bug might be the parser failing on CRLF, which would explain why it failed; I should fix it.' },
     ]);
-    expect(bugs).toEqual([]);
+    expect(bugs.filter((l) => /let me|perfect|great|\||\*\*|thinking|:\s*$/i.test(l))).toEqual([]);
   });
 
   it('keeps a list whole under its lead-in instead of a line that ends in a colon', async () => {

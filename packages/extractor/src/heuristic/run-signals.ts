@@ -57,10 +57,13 @@ function symptomOf(result: string): string {
   return line.length > SYMPTOM_CHARS ? `${line.slice(0, SYMPTOM_CHARS).trimEnd()}…` : line;
 }
 
+// What an agent says when it states the change it made or the thing that was wrong.
+const FIX_VERB = /\b(?:added|changed|replaced|removed|renamed|moved|set|lacked|was missing|was wrong)\b/i;
+
 /** The fix the agent stated between the failing and the passing run: its best cause/fix sentence. */
 function fixBetween(prose: readonly string[]): string | undefined {
   const said = prose.flatMap((text) => sentences(text)).filter((s) => !isChatter(s));
-  return said.find((s) => cuesIn(s).some((c) => c.family === 'cause')) ?? said.at(-1);
+  return said.find((s) => cuesIn(s).some((c) => c.family === 'cause') || FIX_VERB.test(s));
 }
 
 /** One bug line per command that failed and later passed within the chunk. */
@@ -77,8 +80,10 @@ export function errorFixSignals(records: readonly ChunkRecord[]): Signal[] {
       if (failed(record.text)) {
         if (failure === undefined) open.set(key, { symptom: symptomOf(record.text), prose: [] });
       } else if (failure !== undefined && !REJECTED.test(record.text)) {
+        // Trigger: a pass with no fix stated between. Why: a retry that happens to pass (a
+        // flaky run, a file read first) is no bug with a cause. Outcome: no line.
         const fix = fixBetween(failure.prose);
-        out.push({ text: `\`${key}\` failed with "${failure.symptom}"; ${fix ? `fixed: ${fix}` : 'it passed on a later run'}`, family: 'cause' });
+        if (fix !== undefined) out.push({ text: `\`${key}\` failed with "${failure.symptom}"; fixed: ${fix}`, family: 'cause' });
         open.delete(key);
       }
     } else if (record.role === 'assistant') for (const failure of open.values()) failure.prose.push(record.text);

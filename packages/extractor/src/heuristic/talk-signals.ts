@@ -37,8 +37,8 @@ export function correctionSignals(records: readonly ChunkRecord[]): { signals: S
   return { signals, rejected };
 }
 
-/** Two texts share this many content terms when one answers the other. */
-const ANSWER_OVERLAP = 2;
+/** A reply that shares a content term with a question takes it up: the question is not left open. */
+const ANSWER_OVERLAP = 1;
 
 /**
  * Questions (a user's, or the agent's to the user) and user problem reports that nothing later

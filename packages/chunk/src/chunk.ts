@@ -1,4 +1,4 @@
-import type { RecordProvenance, RecordRole } from './record.js';
+import type { PastedKind, RecordProvenance, RecordRole, SummarySection } from './record.js';
 
 /** Which part of a split record's text a chunk holds. */
 export interface RecordPart {
@@ -19,6 +19,10 @@ export interface ChunkRecord {
   textRange: [number, number];
   /** Present only for a record too large for one chunk. */
   part?: RecordPart;
+  /** The source record's summary sections, when it has them (extractors read them as typed evidence). */
+  sections?: SummarySection[];
+  /** The source record's paste kind, when its text was pasted rather than said. */
+  pasted?: PastedKind;
 }
 
 /** One unit of input to the gate: whole records of one source, at most `maxTokens` tokens. */

@@ -68,7 +68,14 @@ export class ChunkPacker {
     const out: Chunk[] = [];
     if (this.#source !== null && this.#source !== source) out.push(...this.flush());
 
-    const meta = { ordinal, role: record.role, timestamp: record.timestamp, provenance: { ...record.provenance } };
+    const meta = {
+      ordinal,
+      role: record.role,
+      timestamp: record.timestamp,
+      provenance: { ...record.provenance },
+      ...(record.sections !== undefined ? { sections: record.sections } : {}),
+      ...(record.pasted !== undefined ? { pasted: record.pasted } : {}),
+    };
     const rendered = renderBlock(record.role, record.text);
     const tokens = this.#tokenizer.count(rendered.text);
     if (tokens > this.#maxTokens) {

@@ -4,6 +4,10 @@ import type { LoopLevel } from './prompt.js';
 export interface ChunkRecord {
   role: string;
   text: string;
+  /** `summary` records only: the compaction summary's titled parts (a "Key decisions" bullet answers the decisions question). */
+  sections?: readonly { heading: string; text: string }[];
+  /** `user` records only: set when the text is a paste (JSON, JSONL, a tool dump), not the user's words. */
+  pasted?: string;
 }
 
 export interface ControllerInput {

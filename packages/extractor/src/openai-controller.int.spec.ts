@@ -53,6 +53,14 @@ describe('openai controller against a fake OpenAI-compatible server', () => {
     expect(events.find((e) => e.type === 'memory')).toMatchObject({ text: '- kong buffered bodies over 10KB' });
   });
 
+  it('stores a non-bullet multi-line answer as one `- ` line per fact, each addressable', async () => {
+    const prose = formatGateAnswer({ think: 'a cause and its fix', update: true, memory: 'Kong buffered request bodies over 10KB.\n\n  The fix was proxy-body-size: 0 on the ingress.\n* Uploads work again.', exit: false });
+    const { events } = await runWith([chatReply(prose)]);
+    const memory = events.find((e) => e.type === 'memory');
+    expect(memory).toMatchObject({ text: '- Kong buffered request bodies over 10KB.\n- The fix was proxy-body-size: 0 on the ingress.\n- Uploads work again.' });
+    expect(memory?.type === 'memory' && memory.lines).toHaveLength(3);
+  });
+
   it('ends the run with the error after bounded malformed answers, never guessing', async () => {
     const { events, requests } = await runWith([chatReply('no tags at all')], { maxAttempts: 3 });
     expect(requests).toHaveLength(3);

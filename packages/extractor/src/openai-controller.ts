@@ -1,6 +1,7 @@
 import { chatCompletion, type ModelEndpoint } from '@mem/llm';
 import type { Controller, ControllerAnswer, ControllerInput } from './controller.js';
 import { buildPrompt } from './prompt.js';
+import { bulletMemory, formatGateAnswer, parseGateAnswer } from './protocol.js';
 
 export interface OpenAIControllerOptions {
   /** Attempts per chunk when the answer is malformed or over budget. Default 3. */
@@ -23,7 +24,21 @@ export function openaiController(endpoint: ModelEndpoint, options: OpenAIControl
     async answer(input: ControllerInput): Promise<ControllerAnswer> {
       const messages = buildPrompt({ level: input.level, question: input.question, memory: input.memory, chunk: input.chunk.text, memoryBudget: input.memoryBudget });
       const result = await chatCompletion(endpoint, messages, { maxTokens: options.maxTokens ?? 2048 });
-      return { text: result.text, latencyMs: result.latencyMs };
+      return { text: canonicalLines(result.text), latencyMs: result.latencyMs };
     },
   };
+}
+
+/**
+ * A well-formed answer's memory rewritten as `- ` lines, so a model's memory has the heuristic's
+ * line structure. A malformed answer is passed on untouched: the loop refuses and re-asks.
+ */
+function canonicalLines(text: string): string {
+  let answer;
+  try {
+    answer = parseGateAnswer(text);
+  } catch {
+    return text;
+  }
+  return answer.update ? formatGateAnswer({ ...answer, memory: bulletMemory(answer.memory) }) : text;
 }

@@ -25,7 +25,8 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
     'Read the section, then answer in exactly this format and nothing else:',
     '<think>your brief reasoning about whether the section holds evidence for the question</think>',
     '<check>yes or no: does the section contain new, useful evidence for the question (causes and fixes, decisions and rejected alternatives, open questions, errors with their resolution)? Tool output alone is not evidence.</check>',
-    `<update>if yes: the complete new memory — keep every still-relevant detail of the previous memory, add the new evidence, stay under ${input.memoryBudget} tokens, one fact per line starting with "- ". If no: leave empty.</update>`,
+    `<update>if yes: the complete new memory — keep every still-relevant detail of the previous memory, add the new evidence, stay under ${input.memoryBudget} tokens. Write one fact per line, each line starting with "- ": no headings, no tables, no paragraphs.</update>`,
+    'A good line stands alone: it names its subject (never "this" or "it" pointing at the section), states one fact of the kind the question asks (a decision with its reason and the rejected alternative; a bug with symptom, cause and fix; a question nobody answered), and is never narration of what the agent is about to do ("Let me…"), a cheer, or raw tool output. A proposal the user rejected is not a decision; a question answered later is not open.',
     '<next>continue, or end if the memory already answers the question fully</next>',
   ].join('\n');
   const user = [`Question: ${input.question}`, '', 'Previous memory:', input.memory === '' ? '(empty)' : input.memory, '', 'Section:', input.chunk].join('\n');

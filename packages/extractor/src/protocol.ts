@@ -1,4 +1,4 @@
-import { MemError } from '@mem/core';
+import { MemError, splitMemoryLines } from '@mem/core';
 
 /** A controller's decision for one chunk, in the paper's four tags. */
 export interface GateAnswer {
@@ -42,4 +42,15 @@ export function parseGateAnswer(text: string): GateAnswer {
 /** The canonical text of an answer; parseGateAnswer(formatGateAnswer(a)) equals a. */
 export function formatGateAnswer(answer: GateAnswer): string {
   return `<think>${answer.think}</think>\n<check>${answer.update ? 'yes' : 'no'}</check>\n<update>${answer.update ? answer.memory : ''}</update>\n<next>${answer.exit ? 'end' : 'continue'}</next>`;
+}
+
+/**
+ * A memory in the one line structure every controller writes: one fact per line, each a `- `
+ * bullet. A model that answers in paragraphs, `*` bullets or numbered items states the same
+ * lines (splitMemoryLines reads them so); this writes them the canonical way.
+ */
+export function bulletMemory(memory: string): string {
+  return splitMemoryLines(memory)
+    .map((line) => `- ${line}`)
+    .join('\n');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { hasErrorCode } from '@mem/core';
-import { formatGateAnswer, parseGateAnswer } from './protocol.js';
+import { bulletMemory, formatGateAnswer, parseGateAnswer } from './protocol.js';
 
 describe('parseGateAnswer', () => {
   it('reads the four tags of a well-formed answer', () => {
@@ -41,5 +41,11 @@ describe('parseGateAnswer', () => {
         }
       }),
     );
+  });
+});
+
+describe('bulletMemory', () => {
+  it('writes paragraphs, `*` bullets and numbered items as one `- ` line each', () => {
+    expect(bulletMemory('Kong buffered bodies.\n\n* The fix was proxy-body-size.\n2. Uploads work.')).toBe('- Kong buffered bodies.\n- The fix was proxy-body-size.\n- Uploads work.');
   });
 });

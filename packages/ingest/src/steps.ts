@@ -5,7 +5,13 @@ import type { LoopStep } from '@mem/extractor';
 export function stepFromChunk(chunk: Chunk, derived: boolean): LoopStep {
   return {
     text: chunk.text,
-    records: chunk.records.map((record) => ({ role: record.role, text: chunk.text.slice(record.textRange[0], record.textRange[1]) })),
+    records: chunk.records.map((record) => ({
+      role: record.role,
+      text: chunk.text.slice(record.textRange[0], record.textRange[1]),
+      // A part of a split summary holds only some of its sections' text: its sections would lie.
+      ...(record.sections !== undefined && record.part === undefined ? { sections: record.sections } : {}),
+      ...(record.pasted !== undefined ? { pasted: record.pasted } : {}),
+    })),
     sha256: chunk.sha256,
     source: chunk.source,
     span: chunk.span,

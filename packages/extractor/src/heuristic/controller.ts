@@ -4,7 +4,11 @@ import type { Controller, ControllerAnswer, ControllerInput } from '../controlle
 import { formatGateAnswer } from '../protocol.js';
 import { foldMemory, parseMemory, renderMemory, type MemoryItem } from './fold.js';
 import { chunkDiscounts, profileQuestion, scoreSentence, type QuestionProfile, type SentenceScore } from './score.js';
-import { units } from './text.js';
+import { isChatter, withoutChatter } from './chatter.js';
+import { commitSignals, errorFixSignals } from './run-signals.js';
+import { recordSections, sectionSignals } from './summary-signals.js';
+import { correctionSignals, openQuestionSignals } from './talk-signals.js';
+import { sentences, units } from './text.js';
 
 export interface HeuristicOptions {
   /** A sentence must score this much for the L1 update gate to open. */
@@ -95,16 +99,44 @@ export function heuristicController(tokenizer: Tokenizer, options: HeuristicOpti
   };
 }
 
-/** Prose sentences of the chunk, best first (ties keep transcript order). */
+/** A signal of the question's own kind outscores any prose sentence: it is evidence by construction. */
+const SIGNAL_SCORE = 1;
+
+/**
+ * Candidate lines of the chunk, best first (ties keep transcript order): the signals of the
+ * question's kind read off the chunk's structure (summary sections, error then pass, user
+ * corrections, commits, unanswered questions), then its prose sentences judged by relevance
+ * and cues. Chatter never becomes a candidate; a proposal the user rejected is no evidence.
+ */
 function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate[] {
   const out: Candidate[] = [];
-  const errorSeen = input.chunk.records.some((r) => !PROSE.has(r.role) && /\b(?:error|failed|exception|traceback)\b/i.test(r.text));
-  const prose = input.chunk.records.filter((r) => PROSE.has(r.role));
-  const discount = chunkDiscounts(profile, prose.map((r) => r.text));
-  for (const record of prose) {
-    // An L1 memory is judged line by line: each line is already one finding.
-    const pieces = record.role === 'memory' ? record.text.split('\n').map((line) => line.replace(/^\s*-\s+/, '').trim()).filter((line) => line !== '') : units(record.text);
-    for (const text of pieces) {
+  const records = input.chunk.records;
+  const corrections = correctionSignals(records);
+  const signals = [...corrections.signals, ...errorFixSignals(records), ...commitSignals(records), ...openQuestionSignals(records)];
+  const prose: { text: string; pieces: string[] }[] = [];
+  records.forEach((record, i) => {
+    if (!PROSE.has(record.role) || corrections.rejected.has(i) || record.pasted !== undefined) return;
+    const { sections, lead } = recordSections(record);
+    if (sections.length > 0) {
+      const typed = sectionSignals(sections);
+      signals.push(...typed.signals);
+      prose.push({ text: record.text, pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)) });
+    } else {
+      // An L1 memory is judged line by line: each line is already one finding.
+      prose.push({ text: record.text, pieces: record.role === 'memory' ? record.text.split('\n').map((line) => line.replace(/^\s*-\s+/, '').trim()).filter((line) => line !== '') : units(record.text) });
+    }
+  });
+  for (const signal of signals) {
+    if (!profile.intents.has(signal.family) || isChatter(signal.text)) continue;
+    const scored = scoreSentence(profile, signal.text);
+    out.push({ ...scored, score: Math.round((SIGNAL_SCORE + scored.relevance) * 1e6) / 1e6, cues: [...new Set([signal.family, ...scored.cues])], text: signal.text });
+  }
+  const errorSeen = records.some((r) => !PROSE.has(r.role) && /\b(?:error|failed|exception|traceback)\b/i.test(r.text));
+  const discount = chunkDiscounts(profile, prose.map((p) => p.text));
+  for (const { pieces } of prose) {
+    for (const piece of pieces) {
+      const text = withoutChatter(piece);
+      if (text === '' || isChatter(text)) continue;
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.

@@ -57,7 +57,9 @@ const WHOLE_MESSAGE_WORDS = 60;
  */
 export function units(text: string): string[] {
   const trimmed = text.trim();
-  if (trimmed !== '' && !trimmed.includes('```') && trimmed.split(/\s+/).length <= WHOLE_MESSAGE_WORDS) {
+  // A message of several lines is a list or a layout, judged line by line (a short status
+  // message with a heading, a table and a cheer is not one thought).
+  if (trimmed !== '' && !trimmed.includes('\n') && trimmed.split(/\s+/).length <= WHOLE_MESSAGE_WORDS) {
     const flat = trimmed.replace(/\s*\n\s*/g, ' ');
     return flat.length >= 12 && /\p{L}{3}/u.test(flat) ? [clip(flat)] : [];
   }
@@ -72,6 +74,9 @@ export function units(text: string): string[] {
 export function sentences(text: string): string[] {
   const out: string[] = [];
   let inFence = false;
+  // A list's lead-in ("We decided on the following:") names what its items are about: each
+  // item carries it, so the item is self-contained and the list is kept whole.
+  let leadIn: string | undefined;
   for (const rawLine of text.split('\n')) {
     const line = rawLine.trim();
     if (line.startsWith('```')) {
@@ -79,7 +84,17 @@ export function sentences(text: string): string[] {
       continue;
     }
     if (inFence || line === '') continue;
+    const item = LIST_ITEM.test(line);
+    if (!item) leadIn = undefined;
     const bare = line.replace(/^(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)/u, '');
+    if (!item && /:\s*$/.test(bare) && bare.split(/\s+/).length >= 4) {
+      leadIn = bare.replace(/[\s:]+$/u, '');
+      continue;
+    }
+    if (item && leadIn !== undefined) {
+      if (bare.length >= 12) out.push(clip(`${leadIn}: ${bare}`));
+      continue;
+    }
     for (const piece of bare.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`([])/u)) {
       const sentence = piece.trim();
       if (sentence.length < 12 || !/\p{L}{3}/u.test(sentence)) continue;
@@ -87,6 +102,45 @@ export function sentences(text: string): string[] {
     }
   }
   return out;
+}
+
+const LIST_ITEM = /^(?:[-*+]\s+|\d+[.)]\s+)/u;
+
+/** Items this short are parts of one statement: the list stays one line. */
+const SHORT_ITEM_WORDS = 12;
+
+/**
+ * The items of a list section, kept whole: each item one line; an item's sub-items carry it
+ * as their lead-in when it is short (a task id, a file), and a list of short items under one
+ * lead-in is one line ("Alternatives: a; b; c"). A line outside any list is an item of its own.
+ */
+export function listItems(text: string): string[] {
+  const items: string[] = [];
+  let parent: { text: string; children: string[] } | undefined;
+  const close = () => {
+    if (parent === undefined) return;
+    const { text: head, children } = parent;
+    const lead = head.replace(/[\s:]+$/u, '');
+    if (children.length === 0) items.push(head);
+    else if (children.every((c) => c.split(/\s+/).length <= SHORT_ITEM_WORDS)) items.push(`${lead}: ${children.join('; ')}`);
+    else {
+      if (!/:\s*$/.test(head) && head.split(/\s+/).length > SHORT_ITEM_WORDS) items.push(head);
+      const short = lead.split(/\s+/).length <= SHORT_ITEM_WORDS;
+      for (const child of children) items.push(short ? `${lead}: ${child}` : child);
+    }
+    parent = undefined;
+  };
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '' || raw.trim().startsWith('```')) continue;
+    const indent = raw.length - raw.trimStart().length;
+    const bare = raw.trim().replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '').replace(/^\*\*([^*]+?):?\*\*:?/u, '$1:').replace(/\*\*/g, '');
+    if (indent <= 1 || parent === undefined) {
+      close();
+      parent = { text: bare, children: [] };
+    } else parent.children.push(bare);
+  }
+  close();
+  return items.map((item) => clip(item.replace(/\s+/g, ' ').trim())).filter((item) => item.length >= 12 && /\p{L}{3}/u.test(item) && !/:\s*$/.test(item));
 }
 
 function clip(sentence: string): string {

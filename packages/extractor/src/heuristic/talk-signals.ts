@@ -1,0 +1,66 @@
+import type { ChunkRecord } from '../controller.js';
+import { isChatter } from './chatter.js';
+import type { Signal } from './summary-signals.js';
+import { termSet } from './text.js';
+
+/*
+ * Signals read off who said what to whom: a user correction is a decision with its rejected
+ * alternative (and the proposal it corrects is no decision), and a question or problem report
+ * nobody answered in the chunk is an open question.
+ */
+
+const CORRECTION = /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|that'?s (?:wrong|not)|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b/i;
+const QUESTION = /\?\s*$/;
+const PROBLEM = /\b(?:doesn'?t|does not|isn'?t|is not|won'?t|can'?t|cannot|not working|fails?|failing|broken|crash\w*)\b/i;
+const OFFER = /\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b/i;
+const LINE_CHARS = 300;
+
+function clip(text: string): string {
+  const flat = text.trim().replace(/\s*\n\s*/g, ' ');
+  return flat.length > LINE_CHARS ? `${flat.slice(0, LINE_CHARS).trimEnd()}…` : flat;
+}
+
+function spoken(record: ChunkRecord): boolean {
+  return (record.role === 'user' && record.pasted === undefined) || record.role === 'assistant';
+}
+
+/** User corrections as decision lines, and the indices of the assistant proposals they reject. */
+export function correctionSignals(records: readonly ChunkRecord[]): { signals: Signal[]; rejected: Set<number> } {
+  const signals: Signal[] = [];
+  const rejected = new Set<number>();
+  records.forEach((record, i) => {
+    // A question ("don't we load all entries?") asks; it does not correct.
+    if (record.role !== 'user' || record.pasted !== undefined || /\?/.test(record.text) || !CORRECTION.test(record.text) || record.text.length > LINE_CHARS * 2) return;
+    signals.push({ text: `User decision: ${clip(record.text)}`, family: 'decision' });
+    for (let j = i - 1; j >= 0 && records[j]!.role !== 'user'; j--) if (records[j]!.role === 'assistant') rejected.add(j);
+  });
+  return { signals, rejected };
+}
+
+/** A reply that shares a content term with a question takes it up: the question is not left open. */
+const ANSWER_OVERLAP = 1;
+
+/**
+ * Questions (a user's, or the agent's to the user) and user problem reports that nothing later
+ * in the chunk answers: an agent reply sharing terms with a user's question, any user reply to
+ * the agent's.
+ */
+export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
+  const out: Signal[] = [];
+  records.forEach((record, i) => {
+    if (!spoken(record) || record.text.startsWith('[thinking]')) return;
+    const text = record.text.trim();
+    const lastLine = text.split('\n').at(-1)!.trim();
+    const asks = QUESTION.test(lastLine) && !OFFER.test(lastLine) && lastLine.split(/\s+/).length >= 4;
+    const reports = record.role === 'user' && text.length <= LINE_CHARS && PROBLEM.test(text);
+    if (!asks && !reports) return;
+    const terms = termSet(record.role === 'user' ? text : lastLine);
+    const later = records.slice(i + 1).filter((r) => spoken(r) && !r.text.startsWith('[thinking]'));
+    const answered =
+      record.role === 'assistant'
+        ? later.some((r) => r.role === 'user')
+        : later.some((r) => r.role === 'assistant' && !isChatter(r.text) && [...termSet(r.text)].filter((t) => terms.has(t)).length >= ANSWER_OVERLAP);
+    if (!answered) out.push({ text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`, family: 'open' });
+  });
+  return out;
+}

@@ -1,9 +1,9 @@
 import type { ProjectionPosition } from '@mem/engine';
-import type { EvidenceRef, NoteFold, RunRef, VaultFold } from './fold-state.js';
+import type { ChunkRef, EvidenceRef, NoteFold, RunRef, VaultFold } from './fold-state.js';
 import { stableJson } from './stable-json.js';
 
 /** Bump when the same log would render different bytes: a stored different version forces a rebuild. */
-export const VAULT_PROJECTOR_VERSION = 1;
+export const VAULT_PROJECTOR_VERSION = 2;
 
 /** What `<stateDir>/vault/<project>.json` holds: the fold, the position it reflects, and the options it was rendered with. */
 export interface VaultState {
@@ -37,6 +37,7 @@ export function encodeVaultState(state: VaultState): string {
     evidence: record(fold.evidence),
     l1_memories: record(fold.l1Memories),
     tombstones: record(fold.tombstones),
+    chunks: record(fold.chunks),
   });
 }
 
@@ -66,6 +67,7 @@ export function decodeVaultState(text: string): VaultState {
       evidence: map<EvidenceRef>(raw['evidence']),
       l1Memories: map<string>(raw['l1_memories']),
       tombstones: map<string>(raw['tombstones']),
+      chunks: map<ChunkRef>(raw['chunks']),
     },
   };
 }

@@ -58,7 +58,7 @@ describe('applyEvent', () => {
       memory('r1', 3, 'the memory', [sha(e1), sha(e2), sha(e1)]),
     ]);
     const note = renderQueryNote(state, 'q', OPTIONS);
-    const cites = `[[demo/sources/claude-a#^${sha(e2).slice(0, 8)}|claude-a chunk 9]], [[demo/sources/pi-b#^${sha(e1).slice(0, 8)}|pi-b chunk 3]]`;
+    const cites = `claude-a chunk [[demo/sources/claude-a#^${sha(e2).slice(0, 8)}|9]]; pi-b chunk [[demo/sources/pi-b#^${sha(e1).slice(0, 8)}|3]]`;
     expect(note).toContain(`\n- the memory ^${sha('the memory').slice(0, 8)}\n  - from ${cites}\n`);
     expect(renderProjectNotes(state, OPTIONS).get('demo/sources/zzz-later-copy.md')).toBeUndefined();
   });
@@ -70,7 +70,7 @@ describe('applyEvent', () => {
     const [late] = chainEvents('demo', [evidence('r1', 1, 'pi:s', text)], { startSeq: 99, startTs: '2030-01-01T00:00:00.000Z' });
     const effect = applyEvent(state, (late as { event: LogEvent }).event, OPTIONS);
     expect(effect.touched).toEqual([{ kind: 'query', queryId: 'q' }, { kind: 'source', slug: 'pi-s' }]);
-    expect(renderQueryNote(state, 'q', OPTIONS)).toContain(`  - from [[demo/sources/pi-s#^${sha(text).slice(0, 8)}|pi-s chunk 1]]\n`);
+    expect(renderQueryNote(state, 'q', OPTIONS)).toContain(`  - from pi-s chunk [[demo/sources/pi-s#^${sha(text).slice(0, 8)}|1]]\n`);
   });
 
   it('keeps the query named "index" apart from the L2 index note', () => {
@@ -89,7 +89,7 @@ describe('applyEvent', () => {
     ]);
     const index = renderIndexNote(state);
     expect(index).toContain(`\n# demo\n\n- The synthesis. ^${sha('The synthesis.').slice(0, 8)}\n`);
-    expect(index).toContain(`\n  - from [[demo/q|Q]] (memory ${sha(m1).slice(0, 8)}), L1 memory ${sha('unknown').slice(0, 8)} (not in this log)\n`);
+    expect(index).toContain(`\n  - from [[demo/q|Q]] (memory ${sha(m1).slice(0, 8)}); L1 memory ${sha('unknown').slice(0, 8)} (not in this log)\n`);
     expect(state.index).toMatchObject({ chunks_seen: 1, chunks_used: 1 });
   });
 

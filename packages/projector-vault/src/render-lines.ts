@@ -27,7 +27,7 @@ export function renderMemoryLines(
     const from = sources(line.parents);
     out.push(`- ${inertLinks(oneLine(line.text))} ^${n === 1 ? base : `${base}-${n}`}`);
     out.push(
-      `  - from ${from.length > 0 ? from.join(', ') : 'nothing left: what it rested on was removed by a tombstone'}`,
+      `  - from ${from.length > 0 ? from.join('; ') : 'nothing left: what it rested on was removed by a tombstone'}`,
     );
   }
   return out.length > 0 ? out : ['Every line of this memory was removed by a tombstone.'];

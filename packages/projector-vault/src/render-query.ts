@@ -9,43 +9,50 @@ export interface RenderOptions {
   emitEvidenceNotes: boolean;
 }
 
-interface SourceLink {
-  sortKey: readonly [string, number, string];
+interface CitedChunk {
+  source: string;
+  t: number;
+  sha: string;
   link: string;
 }
 
-function compareKeys(a: SourceLink, b: SourceLink): number {
-  const [sa, ta, ha] = a.sortKey;
-  const [sb, tb, hb] = b.sortKey;
-  if (sa !== sb) return sa < sb ? -1 : 1;
-  if (ta !== tb) return ta - tb;
-  return ha < hb ? -1 : ha > hb ? 1 : 0;
+function byChunk(a: CitedChunk, b: CitedChunk): number {
+  if (a.source !== b.source) return a.source < b.source ? -1 : 1;
+  if (a.t !== b.t) return a.t - b.t;
+  return a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0;
 }
 
 /**
- * The chunks an L1 line came from, sorted by source, chunk number, sha: each a link to its
- * block in the source note, or to its evidence note when those are written. Tombstoned
- * evidence is left out.
+ * The chunks an L1 line came from, one entry per source (`<slug> chunks 3, 9`), sorted by
+ * source, chunk number, sha: each number a link to its block in the source note, or to its
+ * evidence note when those are written. Tombstoned evidence is left out.
  */
 function evidenceSources(fold: VaultFold, options: RenderOptions): LineSources {
   return (parents) => {
-    const links: SourceLink[] = [];
+    const cited: CitedChunk[] = [];
+    const unknown: string[] = [];
     for (const sha of new Set(parents)) {
       if (fold.tombstones.has(sha)) continue;
       const evidence = fold.evidence.get(sha);
       if (!evidence) {
         // Trigger: a parent sha with no evidence record in this log. Why: provenance must not
-        // invent a source. Outcome: an honest entry naming the sha, sorted after the known ones.
-        links.push({ sortKey: ['\uffff', 0, sha], link: `evidence ${blockId(sha)} (not in this log)` });
+        // invent a source. Outcome: an honest entry naming the sha, after the known ones.
+        unknown.push(sha);
         continue;
       }
-      const alias = `${sourceSlug(evidence.source)} chunk ${evidence.t}`;
+      const alias = String(evidence.t);
       const link = options.emitEvidenceNotes
         ? noteLink(evidenceNotePath(fold.project, evidence.source, evidence.t, sha), alias)
         : blockLink(sourceNotePath(fold.project, evidence.source), blockId(sha), alias);
-      links.push({ sortKey: [evidence.source, evidence.t, sha], link });
+      cited.push({ source: evidence.source, t: evidence.t, sha, link });
     }
-    return links.sort(compareKeys).map((l) => l.link);
+    // Sorted first, so each source's entry lists its chunks in order and sources come in order.
+    const bySource = new Map<string, string[]>();
+    for (const chunk of cited.sort(byChunk)) bySource.set(chunk.source, [...(bySource.get(chunk.source) ?? []), chunk.link]);
+    return [
+      ...[...bySource].map(([source, links]) => `${sourceSlug(source)} chunk${links.length > 1 ? 's' : ''} ${links.join(', ')}`),
+      ...unknown.sort().map((sha) => `evidence ${blockId(sha)} (not in this log)`),
+    ];
   };
 }
 

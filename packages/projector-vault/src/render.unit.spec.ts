@@ -107,8 +107,8 @@ describe('lines as the unit of a note', () => {
 
   it('renders each L1 line with its block id and only the chunks it came from', () => {
     const note = renderQueryNote(fold(), 'bugs', { emitEvidenceNotes: false });
-    expect(item(note, kongLine)).toEqual([`- ${kongLine} ^${sha(kongLine).slice(0, 8)}`, `  - from [[demo/sources/claude-s1#^${sha(KONG).slice(0, 8)}|claude-s1 chunk 1]]`]);
-    expect(item(note, pgLine)).toEqual([`- ${pgLine} ^${sha(pgLine).slice(0, 8)}`, `  - from [[demo/sources/pi-s2#^${sha(PG).slice(0, 8)}|pi-s2 chunk 2]]`]);
+    expect(item(note, kongLine)).toEqual([`- ${kongLine} ^${sha(kongLine).slice(0, 8)}`, `  - from claude-s1 chunk [[demo/sources/claude-s1#^${sha(KONG).slice(0, 8)}|1]]`]);
+    expect(item(note, pgLine)).toEqual([`- ${pgLine} ^${sha(pgLine).slice(0, 8)}`, `  - from pi-s2 chunk [[demo/sources/pi-s2#^${sha(PG).slice(0, 8)}|2]]`]);
     expect(note).not.toContain('## Provenance');
   });
 

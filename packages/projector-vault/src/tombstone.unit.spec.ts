@@ -38,7 +38,7 @@ describe('tombstones', () => {
   it('drop tombstoned evidence from provenance, and its source note once it lists nothing, and date the note by the tombstone', () => {
     const { state, effects } = fold([...BASE, tombstone(sha(E1), 'secret in transcript')]);
     const note = renderQueryNote(state, 'infra', { emitEvidenceNotes: false });
-    expect(note).toContain(`\n  - from [[demo/sources/pi-s#^${sha(E2).slice(0, 8)}|pi-s chunk 4]]\n`);
+    expect(note).toContain(`\n  - from pi-s chunk [[demo/sources/pi-s#^${sha(E2).slice(0, 8)}|4]]\n`);
     expect(note).not.toContain('claude-s');
     expect(effects.at(-1)?.touched).toEqual([{ kind: 'query', queryId: 'infra' }, { kind: 'source', slug: 'claude-s' }]);
     expect([...renderProjectNotes(state, { emitEvidenceNotes: false }).keys()]).toEqual(['demo/index.md', 'demo/infra.md', 'demo/sources/pi-s.md']);

@@ -1,3 +1,5 @@
+import type { MemoryLineRef } from '@mem/core';
+
 /*
  * The fold state of one project: everything the notes are rendered from, and nothing more.
  * Evidence text is not kept (only source, chunk number and a short excerpt), so the state
@@ -12,6 +14,8 @@ export interface MemoryRef {
   parents: string[];
   run_id: string;
   t: number;
+  /** Its addressable lines (memory v2), one per line of `text`: what the note renders. */
+  lines: MemoryLineRef[];
 }
 
 /** One rendered note (an L1 query note, or the L2 index). */
@@ -35,6 +39,17 @@ export interface EvidenceRef {
   t: number;
   excerpt: string;
   run_id: string;
+  /** Record offsets of its chunk within the source, from the run's `chunk` record (null when none was logged). */
+  span: [number, number] | null;
+  /** The `ts` of the evidence record: when the chunk was read into memory. */
+  ts: string;
+}
+
+/** The latest `chunk` record of a run: the evidence that follows it takes its span. */
+export interface ChunkRef {
+  t: number;
+  sha256: string;
+  span: [number, number] | null;
 }
 
 /** A run, from its `run` record: other records carry only `run_id`. */
@@ -62,6 +77,8 @@ export interface VaultFold {
   memoryParents: Map<string, string[]>;
   /** Tombstoned sha → reason (the latest tombstone's). */
   tombstones: Map<string, string>;
+  /** Run id → its latest L0 chunk (one entry per run, so the state grows with runs, not chunks). */
+  chunks: Map<string, ChunkRef>;
 }
 
 /** The fold of a project with no events applied. */
@@ -75,8 +92,9 @@ export function emptyFold(project: string): VaultFold {
     l1Memories: new Map(),
     memoryParents: new Map(),
     tombstones: new Map(),
+    chunks: new Map(),
   };
 }
 
-/** A note that changed: the L2 index, or the L1 note of a query. */
-export type NoteKey = { kind: 'index' } | { kind: 'query'; queryId: string };
+/** A note that changed: the L2 index, the L1 note of a query, or the note of a source session (by its slug). */
+export type NoteKey = { kind: 'index' } | { kind: 'query'; queryId: string } | { kind: 'source'; slug: string };

@@ -1,6 +1,6 @@
 import { MemError, type EventOf, type EventType, type LogEvent } from '@mem/core';
 import type { NoteFold, NoteKey, VaultFold } from './fold-state.js';
-import { evidenceNotePath } from './paths.js';
+import { evidenceNotePath, sourceSlug } from './paths.js';
 import { renderEvidenceNote } from './render-evidence.js';
 import type { RenderOptions } from './render-query.js';
 import { dayOf, excerptOf } from './text.js';
@@ -22,21 +22,35 @@ function newNote(day: string): NoteFold {
 }
 
 function noteOf(fold: VaultFold, key: NoteKey): NoteFold | undefined {
+  if (key.kind === 'source') return undefined;
   return key.kind === 'index' ? (fold.index ?? undefined) : fold.queries.get(key.queryId);
 }
 
 /** A note key as a string, for sets and dedupe. */
 export function noteKeyId(key: NoteKey): string {
+  if (key.kind === 'source') return `source:${key.slug}`;
   return key.kind === 'index' ? 'index' : `query:${key.queryId}`;
 }
 
-/** Sets `updated` of every key to the event's day and returns them, each once. */
+/** The note of the source session `source` is listed in. */
+function sourceNote(source: string): NoteKey {
+  return { kind: 'source', slug: sourceSlug(source) };
+}
+
+/**
+ * Sets `updated` of every key to the event's day and returns them, each once. A source note
+ * has no `updated` (it lists chunks, each with its own time), so it is returned as it is.
+ */
 function touch(fold: VaultFold, keys: readonly NoteKey[], ts: string): NoteKey[] {
   const out: NoteKey[] = [];
   const seen = new Set<string>();
   for (const key of keys) {
     if (seen.has(noteKeyId(key))) continue;
     seen.add(noteKeyId(key));
+    if (key.kind === 'source') {
+      out.push(key);
+      continue;
+    }
     const note = noteOf(fold, key);
     if (!note) continue;
     note.updated = dayOf(ts);
@@ -53,10 +67,11 @@ function runNote(fold: VaultFold, runId: string): NoteKey | null {
   return { kind: 'query', queryId: run.query_id };
 }
 
-/** Notes whose current memory (or that memory's parents) include `sha`. */
+/** Notes whose current memory (with `includeMemory`: or one of its lines) is or rests on `sha`. */
 function notesShowing(fold: VaultFold, sha: string, includeMemory: boolean): NoteKey[] {
   const shows = (note: NoteFold): boolean =>
-    note.memory !== null && ((includeMemory && note.memory.sha256 === sha) || note.memory.parents.includes(sha));
+    note.memory !== null &&
+    ((includeMemory && (note.memory.sha256 === sha || note.memory.lines.some((line) => line.sha256 === sha))) || note.memory.parents.includes(sha));
   const keys: NoteKey[] = [];
   for (const [queryId, note] of fold.queries) if (shows(note)) keys.push({ kind: 'query', queryId });
   if (fold.index && shows(fold.index)) keys.push({ kind: 'index' });
@@ -94,8 +109,11 @@ function applyEvidence(fold: VaultFold, event: EventOf<'evidence'>, options: Ren
   const keys: NoteKey[] = own ? [own] : [];
   if (fold.evidence.has(event.sha256)) return { touched: touch(fold, keys, event.ts) };
   // Provenance cites the first occurrence of a content sha: later copies change nothing.
-  fold.evidence.set(event.sha256, { source: event.source, t: event.t, excerpt: excerptOf(event.text), run_id: event.run_id });
-  keys.push(...notesShowing(fold, event.sha256, false));
+  // Its span is its chunk's: the loop logs a chunk, then (gate open) the evidence of that chunk.
+  const chunk = fold.chunks.get(event.run_id);
+  const span = chunk && chunk.t === event.t && chunk.sha256 === event.sha256 ? chunk.span : null;
+  fold.evidence.set(event.sha256, { source: event.source, t: event.t, excerpt: excerptOf(event.text), run_id: event.run_id, span, ts: event.ts });
+  keys.push(...notesShowing(fold, event.sha256, false), sourceNote(event.source));
   const effect: FoldEffect = { touched: touch(fold, keys, event.ts) };
   if (options.emitEvidenceNotes && !fold.tombstones.has(event.sha256)) {
     const queryId = fold.runs.get(event.run_id)?.query_id ?? null;
@@ -120,7 +138,8 @@ function applyMemory(fold: VaultFold, event: EventOf<'memory'>): FoldEffect {
   const note = key && noteOf(fold, key);
   if (!key || !note) return NO_EFFECT;
   const parents = gatherParents(fold, event);
-  note.memory = { sha256: event.sha256, text: event.text, parents, run_id: event.run_id, t: event.t };
+  const lines = event.lines.map((line) => ({ sha256: line.sha256, parents: [...line.parents] }));
+  note.memory = { sha256: event.sha256, text: event.text, parents, run_id: event.run_id, t: event.t, lines };
   const keys: NoteKey[] = [key];
   // Trigger: another chain's note shows the same memory. Why: one text is one node, resting on
   // every event's parents (the item store's and pgvector's edges). Outcome: it shows them too.
@@ -138,10 +157,19 @@ function applyMemory(fold: VaultFold, event: EventOf<'memory'>): FoldEffect {
   return { touched: touch(fold, keys, event.ts) };
 }
 
+/** Keeps the run's latest L0 chunk (only the latest: its evidence, if any, comes next) for the span. */
+function applyChunk(fold: VaultFold, event: EventOf<'chunk'>): FoldEffect {
+  if (event.level === 'L0') {
+    fold.chunks.set(event.run_id, { t: event.t, sha256: event.sha256, span: event.span === null ? null : [event.span[0], event.span[1]] });
+  }
+  return touchRun(fold, event);
+}
+
 function applyTombstone(fold: VaultFold, event: EventOf<'tombstone'>, options: RenderOptions): FoldEffect {
   fold.tombstones.set(event.target, event.reason);
-  const effect: FoldEffect = { touched: touch(fold, notesShowing(fold, event.target, true), event.ts) };
   const evidence = fold.evidence.get(event.target);
+  const keys = [...notesShowing(fold, event.target, true), ...(evidence ? [sourceNote(evidence.source)] : [])];
+  const effect: FoldEffect = { touched: touch(fold, keys, event.ts) };
   if (options.emitEvidenceNotes && evidence) {
     effect.evidenceRemoved = evidenceNotePath(fold.project, evidence.source, evidence.t, event.target);
   }
@@ -183,13 +211,18 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
     case 'tombstone':
       return applyTombstone(fold, event, options);
     case 'chunk':
-    case 'run_end': {
-      const key = runNote(fold, event.run_id);
-      return { touched: key ? touch(fold, [key], event.ts) : [] };
-    }
+      return applyChunk(fold, event);
+    case 'run_end':
+      return touchRun(fold, event);
     default:
       throw unknownEventType(event);
   }
+}
+
+/** A record that changes nothing shown but its note's `updated`. */
+function touchRun(fold: VaultFold, event: EventOf<'chunk' | 'run_end'>): FoldEffect {
+  const key = runNote(fold, event.run_id);
+  return { touched: key ? touch(fold, [key], event.ts) : [] };
 }
 
 /** UNKNOWN_EVENT_TYPE naming the event's seq: a projector refuses what it does not know, loudly. */

@@ -18,7 +18,7 @@ describe('applyEvent', () => {
   it('counts gates of a run that crashed before run_end', () => {
     const state = fold([l1Run('r1', 'q'), chunk('r1', 1, 'pi:s'), gate('r1', 1, false), chunk('r1', 2, 'pi:s'), gate('r1', 2, true)]);
     expect(state.queries.get('q')).toMatchObject({ chunks_seen: 2, chunks_used: 1, memory: null });
-    expect(renderQueryNote(state, 'q', OPTIONS)).toContain('No memory yet: no chunk has opened the update gate.\n\n## Provenance\nNo evidence cited.\n');
+    expect(renderQueryNote(state, 'q', OPTIONS)).toContain('# Q — demo\n\nNo memory yet: no chunk has opened the update gate.\n');
   });
 
   it('sums chunk counts over all runs of a query', () => {
@@ -47,7 +47,7 @@ describe('applyEvent', () => {
     expect(state.index).toBeNull();
   });
 
-  it('cites the first occurrence of evidence, sorted by source, chunk, sha', () => {
+  it('cites the first occurrence of evidence on each line, sorted by source, chunk, sha', () => {
     const e1 = 'Zeta evidence from pi.';
     const e2 = 'Alpha evidence from claude.';
     const state = fold([
@@ -58,7 +58,9 @@ describe('applyEvent', () => {
       memory('r1', 3, 'the memory', [sha(e1), sha(e2), sha(e1)]),
     ]);
     const note = renderQueryNote(state, 'q', OPTIONS);
-    expect(note).toContain('## Provenance\n- [[claude-a]] chunk 9 — Alpha evidence from claude.\n- [[pi-b]] chunk 3 — Zeta evidence from pi.\n');
+    const cites = `claude-a chunk [[demo/sources/claude-a#^${sha(e2).slice(0, 8)}|9]]; pi-b chunk [[demo/sources/pi-b#^${sha(e1).slice(0, 8)}|3]]`;
+    expect(note).toContain(`\n- the memory ^${sha('the memory').slice(0, 8)}\n  - from ${cites}\n`);
+    expect(renderProjectNotes(state, OPTIONS).get('demo/sources/zzz-later-copy.md')).toBeUndefined();
   });
 
   // The shrunk counterexample of test/memory-chain-agreement.int.spec.ts: the item store's and
@@ -79,11 +81,11 @@ describe('applyEvent', () => {
   it('re-renders a note when the evidence it cites arrives after the memory', () => {
     const text = 'Late evidence.';
     const state = fold([l1Run('r1', 'q'), memory('r1', 1, 'm', [sha(text)])]);
-    expect(renderQueryNote(state, 'q', OPTIONS)).toContain(`- evidence ${sha(text).slice(0, 8)} (not in this log)`);
+    expect(renderQueryNote(state, 'q', OPTIONS)).toContain(`  - from evidence ${sha(text).slice(0, 8)} (not in this log)\n`);
     const [late] = chainEvents('demo', [evidence('r1', 1, 'pi:s', text)], { startSeq: 99, startTs: '2030-01-01T00:00:00.000Z' });
     const effect = applyEvent(state, (late as { event: LogEvent }).event, OPTIONS);
-    expect(effect.touched).toEqual([{ kind: 'query', queryId: 'q' }]);
-    expect(renderQueryNote(state, 'q', OPTIONS)).toContain('- [[pi-s]] chunk 1 — Late evidence.');
+    expect(effect.touched).toEqual([{ kind: 'query', queryId: 'q' }, { kind: 'source', slug: 'pi-s' }]);
+    expect(renderQueryNote(state, 'q', OPTIONS)).toContain(`  - from pi-s chunk [[demo/sources/pi-s#^${sha(text).slice(0, 8)}|1]]\n`);
   });
 
   it('keeps the query named "index" apart from the L2 index note', () => {
@@ -92,7 +94,7 @@ describe('applyEvent', () => {
     expect(renderIndexNote(state)).toContain('## Notes\n- [[demo/_index|Index]]\n- [[demo/other|Other]]\n');
   });
 
-  it('names the L1 notes an L2 memory rests on, and says when there is no synthesis', () => {
+  it('links each L2 line to the L1 notes it rests on, and says when there is no synthesis', () => {
     const m1 = 'q memory';
     const before = fold([l1Run('r1', 'q'), memory('r1', 1, m1, [sha('e')])]);
     expect(renderIndexNote(before)).toContain('\nNo synthesis yet: no L2 run has written a memory.\n');
@@ -101,8 +103,8 @@ describe('applyEvent', () => {
       l2Run('s1'), chunk('s1', 1, 'L1:q', 'L1', sha(m1)), gate('s1', 1, true, 'L2'), memory('s1', 1, 'The synthesis.', [sha(m1), sha('unknown')], 'L2'),
     ]);
     const index = renderIndexNote(state);
-    expect(index).toContain('\n# demo\n\nThe synthesis.\n');
-    expect(index).toContain(`## Provenance\n- [[demo/q|Q]] memory ${sha(m1).slice(0, 8)}\n- L1 memory ${sha('unknown').slice(0, 8)} (not in this log)\n`);
+    expect(index).toContain(`\n# demo\n\n- The synthesis. ^${sha('The synthesis.').slice(0, 8)}\n`);
+    expect(index).toContain(`\n  - from [[demo/q|Q]] (memory ${sha(m1).slice(0, 8)}); L1 memory ${sha('unknown').slice(0, 8)} (not in this log)\n`);
     expect(state.index).toMatchObject({ chunks_seen: 1, chunks_used: 1 });
   });
 
@@ -123,10 +125,10 @@ describe('applyEvent, out-of-order provenance', () => {
   it('re-renders the index when an L1 memory it cites is logged after the synthesis', () => {
     const m1 = 'late L1 memory';
     const state = fold([l1Run('r1', 'q'), l2Run('s1'), memory('s1', 1, 'Synthesis.', [sha(m1)], 'L2')]);
-    expect(renderIndexNote(state)).toContain(`- L1 memory ${sha(m1).slice(0, 8)} (not in this log)`);
+    expect(renderIndexNote(state)).toContain(`  - from L1 memory ${sha(m1).slice(0, 8)} (not in this log)\n`);
     const [late] = chainEvents('demo', [memory('r1', 1, m1, [sha('e')])], { startSeq: 99 });
     const effect = applyEvent(state, (late as { event: LogEvent }).event, OPTIONS);
     expect(effect.touched).toEqual([{ kind: 'query', queryId: 'q' }, { kind: 'index' }]);
-    expect(renderIndexNote(state)).toContain(`- [[demo/q|Q]] memory ${sha(m1).slice(0, 8)}`);
+    expect(renderIndexNote(state)).toContain(`  - from [[demo/q|Q]] (memory ${sha(m1).slice(0, 8)})\n`);
   });
 });

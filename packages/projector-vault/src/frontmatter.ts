@@ -11,14 +11,14 @@ class CalendarDay extends Date {
   }
 }
 
-/** A frontmatter value: JSON-native scalars, plus `{ day }` for a YAML date. */
-export type FrontmatterValue = string | number | null | { day: string };
+/** A frontmatter value: JSON-native scalars, a list of strings, plus `{ day }` for a YAML date. */
+export type FrontmatterValue = string | number | null | readonly string[] | { day: string };
 
 /** gray-matter hands its options to js-yaml's safeDump: no line folding of long values. */
 const DUMP_OPTIONS = { lineWidth: -1 } as matter.GrayMatterOption<string, never>;
 
-function yamlValue(value: FrontmatterValue): string | number | null | Date {
-  if (value !== null && typeof value === 'object') return new CalendarDay(`${value.day}T00:00:00.000Z`);
+function yamlValue(value: FrontmatterValue): string | number | null | readonly string[] | Date {
+  if (value !== null && typeof value === 'object' && 'day' in value) return new CalendarDay(`${value.day}T00:00:00.000Z`);
   return value;
 }
 

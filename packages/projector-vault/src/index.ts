@@ -6,6 +6,6 @@ export { renderIndexNote } from './render-index.js';
 export { renderEvidenceNote, type EvidenceNoteInput } from './render-evidence.js';
 export { managedPaths, renderProjectNotes } from './notes.js';
 export { planVaultChanges, type ExistingFile, type UnreadableFile, type VaultPlan } from './plan.js';
-export { evidenceNotePath, indexNotePath, queryNotePath, queryTitle, sourceSlug } from './paths.js';
+export { evidenceNotePath, indexNotePath, queryNotePath, queryTitle, sourceNotePath, sourceSlug } from './paths.js';
 export { readVaultNotes, type RefusedFile, type VaultNote, type VaultNotes } from './reader.js';
 export { readVaultSkills, type VaultSkill, type VaultSkills } from './skills-reader.js';

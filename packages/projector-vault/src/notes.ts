@@ -1,30 +1,47 @@
 import type { NoteKey, VaultFold } from './fold-state.js';
-import { evidenceNotePath, indexNotePath, queryNotePath } from './paths.js';
+import { evidenceNotePath, indexNotePath, queryNotePath, sourceSlug, sourceSlugNotePath } from './paths.js';
 import { renderIndexNote } from './render-index.js';
 import { renderQueryNote, type RenderOptions } from './render-query.js';
+import { renderSourceNote, sourceChunks } from './render-source.js';
 
 /** The vault-relative path of a note. */
 export function notePath(project: string, key: NoteKey): string {
+  if (key.kind === 'source') return sourceSlugNotePath(project, key.slug);
   return key.kind === 'index' ? indexNotePath(project) : queryNotePath(project, key.queryId);
 }
 
-/** The bytes of a note, rendered from the fold. */
-export function renderNote(fold: VaultFold, key: NoteKey, options: RenderOptions): string {
+/**
+ * The bytes of a note, rendered from the fold; null for a note that must not exist: a source
+ * note whose every chunk was tombstoned (no provenance line links to it any more).
+ */
+export function renderNote(fold: VaultFold, key: NoteKey, options: RenderOptions): string | null {
+  if (key.kind === 'source') {
+    const chunks = [...fold.evidence].filter(([sha, e]) => !fold.tombstones.has(sha) && sourceSlug(e.source) === key.slug).map(([sha256, e]) => ({ ...e, sha256 }));
+    return chunks.length > 0 ? renderSourceNote(fold, key.slug, chunks, options) : null;
+  }
   return key.kind === 'index' ? renderIndexNote(fold) : renderQueryNote(fold, key.queryId, options);
+}
+
+function noteKeys(fold: VaultFold): NoteKey[] {
+  const keys: NoteKey[] = [...fold.queries.keys()].map((queryId) => ({ kind: 'query', queryId }));
+  if (fold.index) keys.push({ kind: 'index' });
+  for (const slug of sourceChunks(fold).keys()) keys.push({ kind: 'source', slug });
+  return keys;
 }
 
 /** Every note of `fold` as vault-relative path → bytes, sorted by path (evidence notes excluded: they are written once, from their event). */
 export function renderProjectNotes(fold: VaultFold, options: RenderOptions): Map<string, string> {
-  const keys: NoteKey[] = [...fold.queries.keys()].map((queryId) => ({ kind: 'query', queryId }));
-  if (fold.index) keys.push({ kind: 'index' });
-  const notes = keys.map((key): [string, string] => [notePath(fold.project, key), renderNote(fold, key, options)]);
+  const notes: Array<[string, string]> = [];
+  for (const key of noteKeys(fold)) {
+    const content = renderNote(fold, key, options);
+    if (content !== null) notes.push([notePath(fold.project, key), content]);
+  }
   return new Map(notes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Every file the fold says this projector manages, vault-relative and sorted. */
 export function managedPaths(fold: VaultFold, options: RenderOptions): string[] {
-  const paths: string[] = [...fold.queries.keys()].map((queryId) => queryNotePath(fold.project, queryId));
-  if (fold.index) paths.push(indexNotePath(fold.project));
+  const paths = noteKeys(fold).map((key) => notePath(fold.project, key));
   if (options.emitEvidenceNotes) {
     for (const [sha, evidence] of fold.evidence) {
       if (!fold.tombstones.has(sha)) paths.push(evidenceNotePath(fold.project, evidence.source, evidence.t, sha));

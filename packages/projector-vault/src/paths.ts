@@ -53,3 +53,27 @@ export function evidenceNotePath(project: string, source: string, t: number, sha
 export function noteLink(path: string, alias: string): string {
   return `[[${path.replace(/\.md$/, '')}|${alias}]]`;
 }
+
+/**
+ * `<project>/sources/<source-slug>.md`: the note of one source session, listing the chunks of it
+ * the memories rest on. Always written (with or without evidence notes), so every provenance
+ * link resolves. Sources whose slugs collide share the note, each under its own heading.
+ */
+export function sourceNotePath(project: string, source: string): string {
+  return `${project}/sources/${sourceSlug(source)}.md`;
+}
+
+/** The vault-relative path of a source note, from its slug (the note key). */
+export function sourceSlugNotePath(project: string, slug: string): string {
+  return `${project}/sources/${slug}.md`;
+}
+
+/** An Obsidian block id for a content sha (a memory line, a chunk): its first 8 hex, stable across rebuilds. */
+export function blockId(sha256: string): string {
+  return sha256.slice(0, 8);
+}
+
+/** A wikilink to one block of a note this projector writes: `[[path#^block|alias]]`. */
+export function blockLink(path: string, block: string, alias: string): string {
+  return `[[${path.replace(/\.md$/, '')}#^${block}|${alias}]]`;
+}

@@ -53,6 +53,8 @@ describe('projectorVault', () => {
       'vault/poimen/evidence/pi-2026-07-21t16-23-59-019f857d-chunk4-94af7d39.md',
       'vault/poimen/index.md',
       'vault/poimen/infra-root-causes.md',
+      'vault/poimen/sources/claude-0b7f4f9e-session.md',
+      'vault/poimen/sources/pi-2026-07-21t16-23-59-019f857d.md',
     ]);
     for (const output of outputs) expect(output.absolutePath).toBe(join(target.root, output.path));
   });
@@ -137,7 +139,8 @@ describe('projectorVault', () => {
     const handle = await projectorVault.init(target);
     await projectStretch(projectorVault, handle, 'poimen', events);
     expect(hasErrorCode(await refusal(projectorVault.seal(handle)), 'IO_FAILED')).toBe(true);
-    expect(await readTree(target.vaultDir)).toEqual(new Map([['poimen/index.md', (await readTree(join(FIXTURES, 'sample-vault'))).get('poimen/index.md')]]));
+    const others = [...(await readTree(join(FIXTURES, 'sample-vault')))].filter(([path]) => path !== 'poimen/infra-root-causes.md');
+    expect(await readTree(target.vaultDir)).toEqual(new Map(others));
     expect(await projectorVault.outputs(target)).toEqual([]);
     await rm(join(target.vaultDir, 'poimen', 'infra-root-causes.md'), { recursive: true });
     await projectorVault.seal(handle);
@@ -157,7 +160,7 @@ describe('projectorVault', () => {
       await writeFile(join(target.vaultDir, path), content);
     }
     await applyBatches(target, 'poimen', [await sampleEvents()]);
-    expect((await readTree(target.vaultDir)).size).toBe(human.size + 4);
+    expect((await readTree(target.vaultDir)).size).toBe(human.size + 6);
     await projectorVault.reset(target, 'poimen');
     expect(await readTree(target.vaultDir)).toEqual(human);
     expect(await projectorVault.outputs(target)).toEqual([]);

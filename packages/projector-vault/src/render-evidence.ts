@@ -1,5 +1,5 @@
 import { stringifyNote } from './frontmatter.js';
-import { markdownBlock } from './text.js';
+import { inertLinks, markdownBlock } from './text.js';
 
 /** What an evidence note shows: one L0 evidence record, as logged. */
 export interface EvidenceNoteInput {
@@ -12,7 +12,7 @@ export interface EvidenceNoteInput {
   text: string;
 }
 
-/** The L0 note `<project>/evidence/<stem>.md`. Written once: its content is a function of one event. */
+/** The L0 note `<project>/evidence/<stem>.md`. Written once: its content is a function of one event; `[[` in it is made inert. */
 export function renderEvidenceNote(input: EvidenceNoteInput): string {
   return stringifyNote(
     [
@@ -23,6 +23,6 @@ export function renderEvidenceNote(input: EvidenceNoteInput): string {
       ['chunk', input.t],
       ['sha256', input.sha256],
     ],
-    [`# ${input.source} — chunk ${input.t}`, '', markdownBlock(input.text)],
+    [`# ${input.source} — chunk ${input.t}`, '', inertLinks(markdownBlock(input.text))],
   );
 }

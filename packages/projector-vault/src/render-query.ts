@@ -1,63 +1,65 @@
 import { MemError } from '@mem/core';
-import type { NoteFold, VaultFold } from './fold-state.js';
+import type { VaultFold } from './fold-state.js';
 import { stringifyNote } from './frontmatter.js';
-import { evidenceNotePath, noteLink, queryTitle, sourceSlug } from './paths.js';
-import { markdownBlock, oneLine } from './text.js';
+import { blockId, blockLink, evidenceNotePath, noteLink, queryTitle, sourceNotePath, sourceSlug } from './paths.js';
+import { memoryBody, type LineSources } from './render-lines.js';
 
 /** Rendering options that shape output (same options, same bytes). */
 export interface RenderOptions {
   emitEvidenceNotes: boolean;
 }
 
-interface ProvenanceLine {
-  sortKey: readonly [string, number, string];
-  line: string;
+interface CitedChunk {
+  source: string;
+  t: number;
+  sha: string;
+  link: string;
 }
 
-function compareKeys(a: ProvenanceLine, b: ProvenanceLine): number {
-  const [sa, ta, ha] = a.sortKey;
-  const [sb, tb, hb] = b.sortKey;
-  if (sa !== sb) return sa < sb ? -1 : 1;
-  if (ta !== tb) return ta - tb;
-  return ha < hb ? -1 : ha > hb ? 1 : 0;
+function byChunk(a: CitedChunk, b: CitedChunk): number {
+  if (a.source !== b.source) return a.source < b.source ? -1 : 1;
+  if (a.t !== b.t) return a.t - b.t;
+  return a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0;
 }
 
-/** One line per cited, non-tombstoned L0 evidence, sorted by source, chunk number, sha. */
-function evidenceLines(fold: VaultFold, parents: readonly string[], options: RenderOptions): string[] {
-  const lines: ProvenanceLine[] = [];
-  for (const sha of new Set(parents)) {
-    if (fold.tombstones.has(sha)) continue;
-    const evidence = fold.evidence.get(sha);
-    if (!evidence) {
-      // Trigger: a parent sha with no evidence record in this log. Why: provenance must not
-      // invent a source. Outcome: an honest line naming the sha, sorted after the known ones.
-      lines.push({ sortKey: ['\uffff', 0, sha], line: `- evidence ${sha.slice(0, 8)} (not in this log)` });
-      continue;
+/**
+ * The chunks an L1 line came from, one entry per source (`<slug> chunks 3, 9`), sorted by
+ * source, chunk number, sha: each number a link to its block in the source note, or to its
+ * evidence note when those are written. Tombstoned evidence is left out.
+ */
+function evidenceSources(fold: VaultFold, options: RenderOptions): LineSources {
+  return (parents) => {
+    const cited: CitedChunk[] = [];
+    const unknown: string[] = [];
+    for (const sha of new Set(parents)) {
+      if (fold.tombstones.has(sha)) continue;
+      const evidence = fold.evidence.get(sha);
+      if (!evidence) {
+        // Trigger: a parent sha with no evidence record in this log. Why: provenance must not
+        // invent a source. Outcome: an honest entry naming the sha, after the known ones.
+        unknown.push(sha);
+        continue;
+      }
+      const alias = String(evidence.t);
+      const link = options.emitEvidenceNotes
+        ? noteLink(evidenceNotePath(fold.project, evidence.source, evidence.t, sha), alias)
+        : blockLink(sourceNotePath(fold.project, evidence.source), blockId(sha), alias);
+      cited.push({ source: evidence.source, t: evidence.t, sha, link });
     }
-    const slug = sourceSlug(evidence.source);
-    const link = options.emitEvidenceNotes
-      ? noteLink(evidenceNotePath(fold.project, evidence.source, evidence.t, sha), slug)
-      : `[[${slug}]]`;
-    const excerpt = evidence.excerpt === '' ? '' : ` — ${evidence.excerpt}`;
-    lines.push({ sortKey: [evidence.source, evidence.t, sha], line: `- ${link} chunk ${evidence.t}${excerpt}` });
-  }
-  return lines.sort(compareKeys).map((l) => l.line);
+    // Sorted first, so each source's entry lists its chunks in order and sources come in order.
+    const bySource = new Map<string, string[]>();
+    for (const chunk of cited.sort(byChunk)) bySource.set(chunk.source, [...(bySource.get(chunk.source) ?? []), chunk.link]);
+    return [
+      ...[...bySource].map(([source, links]) => `${sourceSlug(source)} chunk${links.length > 1 ? 's' : ''} ${links.join(', ')}`),
+      ...unknown.sort().map((sha) => `evidence ${blockId(sha)} (not in this log)`),
+    ];
+  };
 }
 
-/** The body paragraph of a note: its memory, or an honest line saying why there is none. */
-export function memoryParagraph(fold: VaultFold, note: NoteFold, missing: string): string {
-  if (!note.memory) return missing;
-  const reason = fold.tombstones.get(note.memory.sha256);
-  if (reason !== undefined) return `Memory removed by a tombstone: ${oneLine(reason)}`;
-  return markdownBlock(note.memory.text);
-}
-
-/** The L1 note of `queryId`, in the seed's form: frontmatter, title, final memory, provenance. */
+/** The L1 note of `queryId`: frontmatter, title, and the final memory's lines, each with the chunks it came from. */
 export function renderQueryNote(fold: VaultFold, queryId: string, options: RenderOptions): string {
   const note = fold.queries.get(queryId);
   if (!note) throw new MemError('NOT_FOUND', `no L1 note for query ${queryId} in project ${fold.project}`, { project: fold.project, query_id: queryId });
-  const visible = note.memory !== null && !fold.tombstones.has(note.memory.sha256);
-  const provenance = visible && note.memory ? evidenceLines(fold, note.memory.parents, options) : [];
   return stringifyNote(
     [
       ['project', fold.project],
@@ -70,10 +72,7 @@ export function renderQueryNote(fold: VaultFold, queryId: string, options: Rende
     [
       `# ${queryTitle(queryId)} — ${fold.project}`,
       '',
-      memoryParagraph(fold, note, 'No memory yet: no chunk has opened the update gate.'),
-      '',
-      '## Provenance',
-      ...(provenance.length > 0 ? provenance : ['No evidence cited.']),
+      ...memoryBody(fold, note, 'No memory yet: no chunk has opened the update gate.', evidenceSources(fold, options)),
     ],
   );
 }

@@ -15,7 +15,7 @@ export interface ProjectSession {
   state: VaultState;
   /** Notes to re-render at seal, by `noteKeyId`. */
   dirty: Map<string, NoteKey>;
-  /** Evidence notes to delete at seal (their evidence was tombstoned). */
+  /** Notes to delete at seal: evidence notes and source notes whose evidence was tombstoned. */
   evidenceRemoved: Set<string>;
   /** Directories written since the last seal, fsynced once at seal. */
   touchedDirs: Set<string>;
@@ -80,7 +80,11 @@ export async function sealSession(target: ProjectionTarget, session: ProjectSess
   if (state.position.seq === session.sealedSeq) return;
   const desired = new Map<string, string>();
   for (const key of [...session.dirty.values()]) {
-    desired.set(notePath(state.fold.project, key), renderNote(state.fold, key, options(state)));
+    const path = notePath(state.fold.project, key);
+    const content = renderNote(state.fold, key, options(state));
+    // A source note with no chunk left (all tombstoned) goes, like the evidence notes it listed.
+    if (content === null) session.evidenceRemoved.add(path);
+    else desired.set(path, content);
   }
   await reconcileNotes(target.vaultDir, desired, session.evidenceRemoved, session.touchedDirs);
   const dirs = new Set([...session.touchedDirs, projectDir(target, state.fold.project), target.vaultDir]);

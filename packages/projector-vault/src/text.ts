@@ -8,6 +8,15 @@ export function markdownBlock(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
 }
 
+/**
+ * Event text made inert for Obsidian: `[[` (a shell test, a regex, a pasted note) would open a
+ * wikilink to a note nobody writes. Every `[` followed by another `[` gets a backslash after it,
+ * so the text holds no `[[` at all (`[[[` too) and still reads as brackets.
+ */
+export function inertLinks(text: string): string {
+  return text.replace(/\[(?=\[)/g, '[\\');
+}
+
 /** Text on one line: every run of whitespace becomes one space. */
 export function oneLine(text: string): string {
   return text.replace(/\s+/gu, ' ').trim();

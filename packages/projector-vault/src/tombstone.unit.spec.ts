@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
 import { chunk, evidence, gate, l1Run, l2Run, memory, sha, tombstone } from '../test/payloads.js';
-import { applyEvent, emptyFold, renderIndexNote, renderQueryNote, type FoldEffect, type VaultFold } from './index.js';
+import { applyEvent, emptyFold, renderIndexNote, renderProjectNotes, renderQueryNote, type FoldEffect, type VaultFold } from './index.js';
 
 const E1 = 'Kong buffered request bodies over 10KB.';
 const E2 = 'The pg container raced its volume mount.';
@@ -26,7 +26,7 @@ describe('tombstones', () => {
   it('render a tombstoned current memory as removed, with the reason, and cite nothing', () => {
     const { state } = fold([...BASE, tombstone(sha(M2), 'contains a customer\nhostname')]);
     const note = renderQueryNote(state, 'infra', { emitEvidenceNotes: false });
-    expect(note).toContain('# Infra — demo\n\nMemory removed by a tombstone: contains a customer hostname\n\n## Provenance\nNo evidence cited.\n');
+    expect(note.endsWith('# Infra — demo\n\nMemory removed by a tombstone: contains a customer hostname\n')).toBe(true);
     expect(note).not.toContain('pg startup race');
   });
 
@@ -35,11 +35,20 @@ describe('tombstones', () => {
     expect(renderQueryNote(state, 'infra', { emitEvidenceNotes: false })).not.toContain('Kong body buffering');
   });
 
-  it('drop tombstoned evidence from provenance and date the note by the tombstone', () => {
+  it('drop tombstoned evidence from provenance, and its source note once it lists nothing, and date the note by the tombstone', () => {
     const { state, effects } = fold([...BASE, tombstone(sha(E1), 'secret in transcript')]);
     const note = renderQueryNote(state, 'infra', { emitEvidenceNotes: false });
-    expect(note).toContain('## Provenance\n- [[pi-s]] chunk 4 — The pg container raced its volume mount.\n');
+    expect(note).toContain(`\n  - from pi-s chunk [[demo/sources/pi-s#^${sha(E2).slice(0, 8)}|4]]\n`);
     expect(note).not.toContain('claude-s');
+    expect(effects.at(-1)?.touched).toEqual([{ kind: 'query', queryId: 'infra' }, { kind: 'source', slug: 'claude-s' }]);
+    expect([...renderProjectNotes(state, { emitEvidenceNotes: false }).keys()]).toEqual(['demo/index.md', 'demo/infra.md', 'demo/sources/pi-s.md']);
+  });
+
+  it('hide a tombstoned line of the current memory, and only that line', () => {
+    const { state, effects } = fold([...BASE, tombstone(sha('pg startup race.'), 'wrong')]);
+    const note = renderQueryNote(state, 'infra', { emitEvidenceNotes: false });
+    expect(note).toContain(`- Kong body buffering. ^${sha('Kong body buffering.').slice(0, 8)}\n`);
+    expect(note).not.toContain('pg startup race');
     expect(effects.at(-1)?.touched).toEqual([{ kind: 'query', queryId: 'infra' }]);
   });
 
@@ -62,7 +71,7 @@ describe('tombstones', () => {
   it('hide a tombstoned L1 memory from the synthesis provenance, and a tombstoned synthesis', () => {
     const synthesis = [l2Run('s1'), chunk('s1', 1, 'L1:infra', 'L1', sha(M2)), gate('s1', 1, true, 'L2'), memory('s1', 1, 'State: two fixes.', [sha(M2)], 'L2')];
     const hidden = fold([...BASE, ...synthesis, tombstone(sha(M2), 'wrong')]).state;
-    expect(renderIndexNote(hidden)).toContain('## Provenance\nNo L1 memories cited.\n');
+    expect(renderIndexNote(hidden)).toContain('\n  - from nothing left: what it rested on was removed by a tombstone\n');
     const removed = fold([...BASE, ...synthesis, tombstone(sha('State: two fixes.'), 'stale')]).state;
     expect(renderIndexNote(removed)).toContain('\n# demo\n\nMemory removed by a tombstone: stale\n');
   });

@@ -1,5 +1,5 @@
 import type { ProjectionPosition } from '@mem/engine';
-import type { EvidenceRef, NoteFold, RunRef, VaultFold } from './fold-state.js';
+import type { ChunkRef, EvidenceRef, NoteFold, RunRef, VaultFold } from './fold-state.js';
 import { stableJson } from './stable-json.js';
 
 /** Bump when the same log would render different bytes: a stored different version forces a rebuild. */
@@ -38,6 +38,7 @@ export function encodeVaultState(state: VaultState): string {
     l1_memories: record(fold.l1Memories),
     memory_parents: record(fold.memoryParents),
     tombstones: record(fold.tombstones),
+    chunks: record(fold.chunks),
   });
 }
 
@@ -68,6 +69,7 @@ export function decodeVaultState(text: string): VaultState {
       l1Memories: map<string>(raw['l1_memories']),
       memoryParents: map<string[]>(raw['memory_parents']),
       tombstones: map<string>(raw['tombstones']),
+      chunks: map<ChunkRef>(raw['chunks']),
     },
   };
 }

@@ -26,6 +26,13 @@ export function memory(runId: string, t: number, text: string, parents: readonly
   return { type: 'memory', run_id: runId, level, t, text, tokens: 1, parents: [...parents], sha256: contentSha256(text), lines: uniformLines(text, parents) };
 }
 
+/** A memory whose lines rest on their own parents (as the loop records them): `[text, parents]` per line. */
+export function memoryOfLines(runId: string, t: number, lines: ReadonlyArray<readonly [string, readonly string[]]>, level: 'L1' | 'L2' = 'L1'): Payload {
+  const text = lines.map(([line]) => `- ${line}`).join('\n');
+  const parents = [...new Set(lines.flatMap(([, from]) => from))];
+  return { type: 'memory', run_id: runId, level, t, text, tokens: 1, parents, sha256: contentSha256(text), lines: lines.map(([line, from]) => ({ sha256: contentSha256(line), parents: [...from] })) };
+}
+
 export function runEnd(runId: string, seen: number, used: number, finalSha: string | null, level: 'L1' | 'L2' = 'L1'): Payload {
   return { type: 'run_end', run_id: runId, level, chunks_seen: seen, chunks_used: used, final_memory_sha: finalSha };
 }

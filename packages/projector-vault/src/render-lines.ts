@@ -1,0 +1,47 @@
+import { memoryLines } from '@mem/core';
+import type { MemoryRef, NoteFold, VaultFold } from './fold-state.js';
+import { blockId } from './paths.js';
+import { inertLinks, oneLine } from './text.js';
+
+/** Renders what one line rests on (its parents' shas) as links, sorted; tombstoned parents left out. */
+export type LineSources = (parents: readonly string[]) => string[];
+
+/**
+ * A memory as its addressable lines: one list item per line that is not tombstoned, ending in
+ * an Obsidian block id (`^<first 8 hex of the line's sha>`, `-2`, `-3`… for a repeated line),
+ * so a person, a link or `mem vault capture` can name the line; under it one item naming the
+ * chunks or notes that line came from — its own provenance, not the memory's.
+ */
+export function renderMemoryLines(
+  fold: VaultFold,
+  memory: MemoryRef,
+  sources: LineSources,
+): string[] {
+  const out: string[] = [];
+  const ids = new Map<string, number>();
+  for (const line of memoryLines(memory)) {
+    if (fold.tombstones.has(line.sha256)) continue;
+    const base = blockId(line.sha256);
+    const n = (ids.get(base) ?? 0) + 1;
+    ids.set(base, n);
+    const from = sources(line.parents);
+    out.push(`- ${inertLinks(oneLine(line.text))} ^${n === 1 ? base : `${base}-${n}`}`);
+    out.push(
+      `  - from ${from.length > 0 ? from.join('; ') : 'nothing left: what it rested on was removed by a tombstone'}`,
+    );
+  }
+  return out.length > 0 ? out : ['Every line of this memory was removed by a tombstone.'];
+}
+
+/** The body of a note: its memory's lines, or an honest line saying why there are none. */
+export function memoryBody(
+  fold: VaultFold,
+  note: NoteFold,
+  missing: string,
+  sources: LineSources,
+): string[] {
+  if (!note.memory) return [missing];
+  const reason = fold.tombstones.get(note.memory.sha256);
+  if (reason !== undefined) return [`Memory removed by a tombstone: ${oneLine(reason)}`];
+  return renderMemoryLines(fold, note.memory, sources);
+}

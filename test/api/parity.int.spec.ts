@@ -6,14 +6,15 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '@mem/cli';
 import { createMcpServer } from '@mem/mcp';
-import { outputDrift, type AnyOperation, type Registry } from '@mem/registry';
+import { localCaller, outputDrift, type AnyOperation, type AnyRemoteOperation, type Registry } from '@mem/registry';
 import { startServer, type RunningServer } from '@mem/server';
 import { asRoot, call, memoryPayloads, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
 
 /*
  * Parity (seed 000 §6): every registry operation is reachable over HTTP and MCP, and over the
  * CLI where it declares a command, with the same authorization outcome and the same error
- * class. The walk is over the registry itself: an operation added without a probe here fails.
+ * class; a local-only operation (it says why) is on the CLI alone. The walk is over the
+ * registry itself: an operation added without a probe here fails.
  */
 
 type Who = 'anonymous' | 'member' | 'admin';
@@ -50,9 +51,11 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   token_mint: () => ({ principal: 'bob' }),
   token_list: () => ({}),
   token_revoke: () => ({ id: revocable }),
+  ingest_local: () => ({ project: 'alpha' }),
+  synthesize_local: () => ({ project: 'alpha' }),
 };
 
-function httpRequest(op: AnyOperation, input: Record<string, unknown>): { path: string; body?: unknown } {
+function httpRequest(op: AnyRemoteOperation, input: Record<string, unknown>): { path: string; body?: unknown } {
   const rest = { ...input };
   const path = op.http.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = String(rest[name]);
@@ -66,7 +69,7 @@ function httpRequest(op: AnyOperation, input: Record<string, unknown>): { path: 
   return { path: qs ? `${path}?${qs}` : path };
 }
 
-async function overHttp(op: AnyOperation, who: Who, input: Record<string, unknown>): Promise<string> {
+async function overHttp(op: AnyRemoteOperation, who: Who, input: Record<string, unknown>): Promise<string> {
   const request = httpRequest(op, input);
   const answer = await call(server.url, op.http.method, request.path, { ...(who !== 'anonymous' ? { token: tokens[who]! } : {}), ...(request.body !== undefined ? { body: request.body } : {}) });
   // The answer is what the declared output schema says, no more: the OpenAPI document cannot drift.
@@ -74,7 +77,7 @@ async function overHttp(op: AnyOperation, who: Who, input: Record<string, unknow
   return answer.status < 300 ? 'ok' : answer.body.error.code;
 }
 
-async function overMcp(op: AnyOperation, who: Who, input: Record<string, unknown>): Promise<string> {
+async function overMcp(op: AnyRemoteOperation, who: Who, input: Record<string, unknown>): Promise<string> {
   const args = { ...input, ...(op.mcp.select ? { [op.mcp.select.field]: op.mcp.select.value } : {}) };
   const result = (await clients.get(who)!.callTool({ name: op.mcp.tool, arguments: args })) as { isError?: boolean; content: { text: string }[] };
   if (!result.isError) expect(outputDrift(op, JSON.parse(result.content[0]!.text)), `${op.name} over MCP`).toBeNull();
@@ -86,8 +89,9 @@ async function overCli(op: AnyOperation, input: Record<string, unknown>): Promis
   const argv = ['--root', root, ...cli.command, ...(cli.args ?? []).map((field) => String(input[field]))];
   for (const option of cli.options ?? []) {
     const value = input[option.field];
+    if (value === true && option.parse === 'boolean') argv.push(option.flag);
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an op input field is a string, number or boolean
-    if (value !== undefined) argv.push(option.flag.split(' ')[0]!, Array.isArray(value) ? value.join(',') : String(value));
+    else if (value !== undefined) argv.push(option.flag.split(' ')[0]!, Array.isArray(value) ? value.join(',') : String(value));
   }
   argv.push('--json');
   const stdout = new PassThrough();
@@ -101,8 +105,28 @@ async function overCli(op: AnyOperation, input: Record<string, unknown>): Promis
   return { code, outcome: code === 0 ? 'ok' : (JSON.parse(err.trim().split('\n').at(-1)!).error.code as string), stdout: out };
 }
 
+/** The events of `project`'s log, as the engine reads them. */
+async function eventsOf(project: string): Promise<unknown[]> {
+  const events: unknown[] = [];
+  for await (const event of registry.context.engine.read(project)) events.push(event);
+  return events;
+}
+
+/** The error code a local-only operation refuses `input` with, for the local root of trust. */
+async function refusedAsRoot(op: AnyOperation, input: Record<string, unknown>): Promise<string> {
+  try {
+    await registry.invoke(op.name, localCaller('local:test'), input);
+    return 'ok';
+  } catch (error) {
+    return (error as { code: string }).code;
+  }
+}
+
 beforeAll(async () => {
   ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
+  // alpha's standing queries as a local ingest and synthesis read them: a source directory (empty) and a synthesis question.
+  mkdirSync(join(root, 'queries', 'nowhere'));
+  writeFileSync(join(root, 'queries', 'alpha.yaml'), 'project: alpha\nsources:\n  - claude:./nowhere\nqueries:\n  - id: bugs\n    question: What bugs or failures were found?\nsynthesis:\n  question: What matters most?\n');
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'], carol: ['alpha', 'beta'] });
   tokens['member'] = (await mint(registry, { principal: 'alice' })).secret;
@@ -137,7 +161,7 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
 
   it('every operation answers each caller the same on HTTP and MCP', async () => {
     const table: string[] = [];
-    for (const op of registry.operations) {
+    for (const op of registry.remote) {
       for (const who of ['anonymous', 'member', 'admin'] as const) {
         const http = await overHttp(op, who, PROBES[op.name]!('http', who));
         const mcp = await overMcp(op, who, PROBES[op.name]!('mcp', who));
@@ -148,11 +172,11 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         expect(http, `${op.name} as ${who}`).toBe(expected);
       }
     }
-    expect(table.length).toBe(registry.operations.length * 3);
+    expect(table.length).toBe(registry.remote.length * 3);
   });
 
   it('a project outside the token is FORBIDDEN on both surfaces, wherever an operation names one', async () => {
-    for (const op of registry.operations.filter((o) => o.auth.project !== undefined)) {
+    for (const op of registry.remote.filter((o) => o.auth.project !== undefined)) {
       const input = { ...PROBES[op.name]!('http', 'member'), [op.auth.project!]: op.name === 'query' ? ['beta'] : 'beta' };
       expect(await overHttp(op, 'member', input), op.name).toBe('FORBIDDEN');
       expect(await overMcp(op, 'member', input), op.name).toBe('FORBIDDEN');
@@ -160,7 +184,7 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
   });
 
   it('an unknown field is INVALID_INPUT on both surfaces, for every operation', async () => {
-    for (const op of registry.operations) {
+    for (const op of registry.remote) {
       const who = op.auth.access === 'admin' ? 'admin' : 'member';
       const input = { ...PROBES[op.name]!('http', who), bogus_field: 1 };
       expect(await overHttp(op, who, input), op.name).toBe('INVALID_INPUT');
@@ -171,7 +195,7 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
   it('every operation with a CLI command runs there as the local root, with the same errors', async () => {
     const withCli = registry.operations.filter((op) => op.cli);
     expect(withCli.map((op) => op.cli!.command.join(' '))).toEqual(
-      expect.arrayContaining(['query', 'verify', 'principal add', 'project add', 'project add-member', 'project remove-member', 'token mint', 'token list', 'token revoke']),
+      expect.arrayContaining(['query', 'verify', 'ingest', 'synthesize', 'principal add', 'project add', 'project add-member', 'project remove-member', 'token mint', 'token list', 'token revoke']),
     );
     for (const op of withCli) {
       const ok = await overCli(op, PROBES[op.name]!('cli', 'admin'));
@@ -183,7 +207,37 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       const bad = { ...PROBES[op.name]!('cli', 'admin'), [field]: 'Not Valid!' };
       const refused = await overCli(op, bad);
       expect(refused.code, op.name).toBe(2);
-      expect(refused.outcome, op.name).toBe(await overHttp(op, 'admin', bad));
+      // A local-only operation has no route: the registry's own answer to the local root is the reference.
+      expect(refused.outcome, op.name).toBe(op.local ? await refusedAsRoot(op, bad) : await overHttp(op, 'admin', bad));
     }
+    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up): a minute or more on a loaded machine.
+  }, 180_000);
+
+  it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
+    const local = registry.operations.filter((op) => op.local);
+    expect(local.map((op) => op.name).sort()).toEqual(['ingest_local', 'synthesize_local']);
+    const doc = (await call(server.url, 'GET', '/openapi.json', { token: tokens['admin']! })).body as { paths: Record<string, Record<string, { operationId: string }>> };
+    const routed = Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((entry) => entry.operationId));
+    const tools = (await clients.get('admin')!.listTools()).tools.map((tool) => tool.name);
+    for (const op of local) {
+      expect(op.local!.why.length, op.name).toBeGreaterThan(0);
+      expect(op.cli, op.name).toBeDefined();
+      expect(routed, op.name).not.toContain(op.name);
+      expect(tools, op.name).not.toContain(op.name);
+      // Even named directly below every surface, a token's caller finds no such operation.
+      const admin = await registry.authenticate(tokens['admin'], 'http');
+      await expect(registry.invoke(op.name, admin, PROBES[op.name]!('http', 'admin'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    }
+    // Every operation is on one side or the other: none is missing from HTTP and MCP unannounced.
+    expect([...registry.remote, ...local].length).toBe(registry.operations.length);
+  });
+
+  it('the local ingest dry run answers its declared shape over the CLI and writes nothing', async () => {
+    const op = registry.operation('ingest_local');
+    const before = await eventsOf('alpha');
+    const dry = await overCli(op, { project: 'alpha', dry_run: true });
+    expect(dry.outcome, dry.stdout).toBe('ok');
+    expect(JSON.parse(dry.stdout)).toMatchObject({ project: 'alpha', chunks: 0 });
+    expect(await eventsOf('alpha')).toEqual(before);
   });
 });

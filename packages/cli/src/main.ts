@@ -1,6 +1,5 @@
 import { Command, CommanderError } from 'commander';
 import { registerEval } from './commands/eval.js';
-import { registerIngest } from './commands/ingest.js';
 import { registerLog } from './commands/log.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerRebuild } from './commands/rebuild.js';
@@ -37,7 +36,6 @@ export function buildProgram(io: CliIO): Command {
     // Every variable is checked before any command runs: a bad one starts nothing.
     .hook('preAction', (_program, action) => void cliConfig(io, action.optsWithGlobals<GlobalOptions>()));
   registerLog(program, io);
-  registerIngest(program, io);
   registerEval(program, io);
   registerRebuild(program, io);
   registerServe(program, io);

@@ -45,7 +45,8 @@ export async function openCliRegistry(io: CliIO, globals: GlobalOptions, options
       version: VERSION,
       config: cliConfig(io, globals),
       runJobs: options.runJobs,
-      openStores: reads !== 'log',
+      // verify reads the log alone; a local ingest catches up where it runs (and a dry run opens nothing).
+      openStores: reads !== 'log' && reads !== 'self',
       ...(query ? { queryDeps: vectorSide } : {}),
       ...(options.log ? { onJobError: (job, error) => options.log!(JSON.stringify({ ts: new Date().toISOString(), level: 'error', job: job.jobId, project: job.project, error: (error as Error)?.message ?? String(error) })) } : {}),
     });

@@ -5,6 +5,7 @@ import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
 import { localPrincipal, openCliRegistry } from './open-registry.js';
+import { ProgressLine } from './progress.js';
 
 /** A registry operation's input was refused: exit 2, and `--json` still shows its error code. */
 export class RegistryUsageError extends UsageError {}
@@ -72,6 +73,7 @@ export function registerRegistryCommands(program: Command, io: CliIO, operations
     for (const arg of cli.args ?? []) command.argument(`<${arg}>`);
     for (const option of cli.options ?? []) {
       if (option.repeatable) command.option(option.flag, option.description, (value: string, previous: string[] = []) => [...previous, value]);
+      else if (option.required) command.requiredOption(option.flag, option.description);
       else command.option(option.flag, option.description);
     }
     command.option('--json', 'print the result as JSON');
@@ -85,7 +87,8 @@ export function registerRegistryCommands(program: Command, io: CliIO, operations
       for (const option of cli.options ?? []) {
         const key = self.options.find((o) => o.flags === option.flag)?.attributeName();
         const value = key !== undefined ? options[key] : undefined;
-        if (typeof value === 'string' || Array.isArray(value)) input[option.field] = parseOption(option, value);
+        if (option.parse === 'boolean' && value === true) input[option.field] = true;
+        else if (typeof value === 'string' || Array.isArray(value)) input[option.field] = parseOption(option, value);
       }
       try {
         // Bad input is a usage error before anything is looked at or opened; invoke checks it again, with the same schema.
@@ -98,11 +101,22 @@ export function registerRegistryCommands(program: Command, io: CliIO, operations
       const opened = await openCliRegistry(io, self.optsWithGlobals<GlobalOptions>(), { runJobs: false, reads: op.reads ?? 'stores', ...(existing ? { existing } : {}) });
       try {
         if (opened.vectorNote) io.stderr.write(`mem: note: ${opened.vectorNote}\n`);
-        const output = await opened.registry.invoke(op.name, opened.registry.local(localPrincipal()), input);
+        const progress = cli.progress ? new ProgressLine(io.stderr) : undefined;
+        let output: unknown;
+        try {
+          output = await opened.registry.invoke(op.name, opened.registry.local(localPrincipal()), input, progress ? { progress: (line) => progress.update(line) } : {});
+        } finally {
+          progress?.done();
+        }
         for (const warning of cli.warnings?.(output) ?? []) io.stderr.write(`mem: ${warning}\n`);
         if (options['json']) writeJson(io.stdout, cli.json ? cli.json(output) : output);
-        else writeLine(io.stdout, cli.text(output));
+        else {
+          for (const note of cli.notes?.(output) ?? []) writeLine(io.stderr, note);
+          writeLine(io.stdout, cli.text(output));
+        }
         if (cli.failed?.(output)) throw new VerificationFailed(`${cli.command.join(' ')} failed`);
+        const failure = cli.failure?.(output);
+        if (failure) throw failure;
       } catch (error) {
         throw usageError(cli.options ?? [], error);
       } finally {

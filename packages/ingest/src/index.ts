@@ -3,6 +3,7 @@ export { ingest, type IngestEngine, type IngestOptions, type IngestProgress, typ
 export { synthesize, type SynthesizeOptions, type SynthesizeReport } from './synthesize.js';
 export { dryRun, type DryRunReport } from './dry-run.js';
 export { chooseController, CONTROLLERS, type ControllerName } from './controllers.js';
+export { localDryRun, localIngest, localSynthesize, type LocalRunOptions } from './local-run.js';
 export { DerivedManifest } from './derived.js';
 export { newRunId } from './run-id.js';
 export { IngestJobs, type IngestJobsOptions, type LiveJob } from './jobs/ingest-jobs.js';

@@ -18,7 +18,7 @@ export interface McpServerOptions {
  * HTTP request: the same validation, authorization and errors.
  */
 export function createMcpServer(registry: Registry, options: McpServerOptions): Server {
-  const tools = mcpTools(registry.operations);
+  const tools = mcpTools(registry.remote);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const server = new Server(
     { name: 'mem', version: registry.context.version },

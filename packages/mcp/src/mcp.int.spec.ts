@@ -41,7 +41,7 @@ describe('MCP surface (in process)', () => {
     const { registry, alice } = await setup();
     const client = await connect(registry, alice);
     const { tools } = await client.listTools();
-    const expected = mcpTools(registry.operations);
+    const expected = mcpTools(registry.remote);
     expect(tools.map((t) => t.name).sort()).toEqual(expected.map((t) => t.name).sort());
     const manage = tools.find((t) => t.name === 'manage_tokens')!;
     expect(manage.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });

@@ -3,15 +3,21 @@ export { openRegistry, type OpenRegistryOptions } from './open.js';
 export { OPERATIONS } from './ops/index.js';
 export {
   defineOperation,
+  remoteOperations,
   type AnyOperation,
+  type AnyRemoteOperation,
   type Authorization,
   type CliCommand,
   type CliOption,
   type HttpMethod,
   type HttpRoute,
+  type LocalOnly,
+  type LocalOperation,
   type McpTool,
   type Operation,
   type Reads,
+  type RemoteOperation,
+  type RunEffects,
 } from './operation.js';
 export { canReach, localCaller, anonymousCaller, writerOf, type Caller, type Surface } from './caller.js';
 export { authorize } from './authorize.js';

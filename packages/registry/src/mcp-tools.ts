@@ -1,5 +1,5 @@
 import { inputJsonSchema, type JsonSchema } from './json-schema.js';
-import type { AnyOperation } from './operation.js';
+import type { AnyRemoteOperation } from './operation.js';
 
 /** One MCP tool and the operations behind it. */
 export interface McpToolGroup {
@@ -8,7 +8,7 @@ export interface McpToolGroup {
   /** The input field that picks the operation when several share the tool (e.g. `action`). */
   selectField: string | null;
   /** Operations by the value of `selectField` (the one operation under `''` when unfolded). */
-  operations: ReadonlyMap<string, AnyOperation>;
+  operations: ReadonlyMap<string, AnyRemoteOperation>;
   inputSchema: JsonSchema;
   /** Derived from the operations' class, never written by hand. */
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
@@ -22,8 +22,8 @@ export const IDEMPOTENCY_ARGUMENT = 'idempotency_key';
  * from read/write class (read-only only if every operation is a read; destructive if any is;
  * idempotent only if all are) and one input schema per tool.
  */
-export function mcpTools(operations: readonly AnyOperation[]): McpToolGroup[] {
-  const byTool = new Map<string, AnyOperation[]>();
+export function mcpTools(operations: readonly AnyRemoteOperation[]): McpToolGroup[] {
+  const byTool = new Map<string, AnyRemoteOperation[]>();
   for (const op of operations) byTool.set(op.mcp.tool, [...(byTool.get(op.mcp.tool) ?? []), op]);
   return [...byTool].map(([name, ops]) => {
     const folded = ops.length > 1;
@@ -31,7 +31,7 @@ export function mcpTools(operations: readonly AnyOperation[]): McpToolGroup[] {
     if (folded && (selectField === null || ops.some((op) => op.mcp.select?.field !== selectField))) {
       throw new Error(`MCP tool ${name} folds ${ops.map((op) => op.name).join(', ')}: each needs mcp.select on one field`);
     }
-    const operationsByValue = new Map<string, AnyOperation>(ops.map((op) => [folded ? op.mcp.select!.value : '', op]));
+    const operationsByValue = new Map<string, AnyRemoteOperation>(ops.map((op) => [folded ? op.mcp.select!.value : '', op]));
     const readOnly = ops.every((op) => op.kind === 'read');
     return {
       name,
@@ -49,7 +49,7 @@ export function mcpTools(operations: readonly AnyOperation[]): McpToolGroup[] {
   });
 }
 
-function toolSchema(ops: readonly AnyOperation[], selectField: string | null): JsonSchema {
+function toolSchema(ops: readonly AnyRemoteOperation[], selectField: string | null): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required = new Set<string>();
   for (const op of ops) {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { mcpTools } from './mcp-tools.js';
+import { remoteOperations } from './operation.js';
 import { OPERATIONS } from './ops/index.js';
 
 describe('the MCP projection of the registry', () => {
-  const tools = mcpTools(OPERATIONS);
+  const tools = mcpTools(remoteOperations(OPERATIONS));
 
   it('puts every operation behind exactly one tool, reachable by its select value', () => {
     const reached = tools.flatMap((tool) => [...tool.operations.values()].map((op) => op.name));
-    expect(reached.sort()).toEqual(OPERATIONS.map((op) => op.name).sort());
+    expect(reached.sort()).toEqual(remoteOperations(OPERATIONS).map((op) => op.name).sort());
     for (const tool of tools) {
       if (tool.selectField === null) expect(tool.operations.size).toBe(1);
       else expect((tool.inputSchema['properties'] as Record<string, { enum: string[] }>)[tool.selectField]!.enum.sort()).toEqual([...tool.operations.keys()].sort());

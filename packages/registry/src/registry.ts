@@ -4,12 +4,14 @@ import { authorize } from './authorize.js';
 import { anonymousCaller, localCaller, type Caller, type Surface } from './caller.js';
 import type { RegistryContext } from './context.js';
 import { IdempotencyStore } from './idempotency.js';
-import type { AnyOperation } from './operation.js';
+import { remoteOperations, type AnyOperation, type AnyRemoteOperation } from './operation.js';
 import { validateInput } from './validate.js';
 
 export interface InvokeOptions {
   /** A write's idempotency key (HTTP `Idempotency-Key`, MCP `idempotency_key`). */
   idempotencyKey?: string;
+  /** Where a long operation says how far it has got (the CLI's progress line). */
+  progress?: (line: string) => void;
 }
 
 /**
@@ -20,6 +22,8 @@ export interface InvokeOptions {
 export class Registry {
   private readonly byName: ReadonlyMap<string, AnyOperation>;
   private readonly idempotency: IdempotencyStore;
+  /** The operations HTTP, MCP and the OpenAPI document offer: all but the local-only ones. */
+  readonly remote: readonly AnyRemoteOperation[];
 
   constructor(
     readonly context: RegistryContext,
@@ -31,6 +35,7 @@ export class Registry {
       byName.set(op.name, op);
     }
     this.byName = byName;
+    this.remote = remoteOperations(operations);
     this.idempotency = new IdempotencyStore(() => context.now().getTime());
   }
 
@@ -66,11 +71,13 @@ export class Registry {
   /** Validates, authorizes and runs `name` for `caller`. */
   async invoke(name: string, caller: Caller, rawInput: unknown, options: InvokeOptions = {}): Promise<unknown> {
     const op = this.operation(name);
+    // A local-only operation does not exist for a remote caller, whatever surface forwarded the name.
+    if (op.local && caller.kind !== 'local') throw new MemError('NOT_FOUND', `no operation ${JSON.stringify(name)}`, { operation: name });
     // 401 before 400: an unauthenticated caller learns nothing about the input either.
     if (op.auth.access !== 'open' && caller.kind === 'anonymous') authorize(op.auth, caller, undefined);
     const input: unknown = validateInput(op.input, rawInput ?? {}, op.name);
     authorize(op.auth, caller, input);
-    const run = () => op.run(this.context, caller, input);
+    const run = () => op.run(this.context, caller, input, options.progress ? { progress: options.progress } : {});
     if (options.idempotencyKey === undefined || op.kind === 'read') return run();
     const scope = caller.tokenId ?? `${caller.kind}:${caller.principal ?? ''}`;
     return this.idempotency.run(scope, options.idempotencyKey, { op: op.name, input }, run);

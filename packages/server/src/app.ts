@@ -2,7 +2,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MemError } from '@mem/core';
-import { inputJsonSchema, type AnyOperation, type Caller, type Registry } from '@mem/registry';
+import { inputJsonSchema, type AnyRemoteOperation, type Caller, type Registry } from '@mem/registry';
 import { credentialOf } from './credential.js';
 import { errorAnswer } from './error-body.js';
 import { openApiDocument } from './openapi.js';
@@ -64,7 +64,7 @@ export function createApp(registry: Registry, options: AppOptions = {}): Hono<En
     return caller;
   };
 
-  for (const op of registry.operations) {
+  for (const op of registry.remote) {
     const path = honoPath(op.http.path);
     // Every route with a body reads it through the limit; GET bodies are never read.
     if (op.http.method !== 'GET') app.on(op.http.method, path, limitBody(op.name === 'ingest_submit' ? bodies.ingest : bodies.other));
@@ -82,7 +82,7 @@ export function createApp(registry: Registry, options: AppOptions = {}): Hono<En
   app.get('/openapi.json', async (c) => {
     const caller = await admit(c, null);
     if (caller.kind === 'anonymous') throw new MemError('UNAUTHENTICATED', 'missing or invalid token');
-    openapi ??= openApiDocument(registry.operations, version);
+    openapi ??= openApiDocument(registry.remote, version);
     return c.json(openapi);
   });
 
@@ -113,7 +113,7 @@ function limitBody(maxSize: number) {
   });
 }
 
-async function requestInput(c: Context<Env>, op: AnyOperation): Promise<Record<string, unknown>> {
+async function requestInput(c: Context<Env>, op: AnyRemoteOperation): Promise<Record<string, unknown>> {
   const url = new URL(c.req.url);
   const query = queryInput(url.searchParams, inputJsonSchema(op));
   const body = op.http.method === 'GET' ? {} : bodyInput(await c.req.text(), c.req.header('content-type'));

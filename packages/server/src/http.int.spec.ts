@@ -197,7 +197,7 @@ describe('HTTP surface', () => {
     const { url, registry, alice } = await setup();
     const doc = (await call(url, 'GET', '/openapi.json', { token: alice })).body;
     expect(doc.openapi).toBe('3.1.0');
-    for (const op of registry.operations) {
+    for (const op of registry.remote) {
       const entry = doc.paths[op.http.path]?.[op.http.method.toLowerCase()];
       expect(entry?.operationId, `${op.http.method} ${op.http.path}`).toBe(op.name);
     }

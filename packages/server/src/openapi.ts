@@ -1,4 +1,4 @@
-import { inputJsonSchema, outputJsonSchema, type AnyOperation, type JsonSchema } from '@mem/registry';
+import { inputJsonSchema, outputJsonSchema, type AnyRemoteOperation, type JsonSchema } from '@mem/registry';
 import { ERROR_STATUSES } from './status.js';
 
 const ERROR_SCHEMA: JsonSchema = {
@@ -22,7 +22,7 @@ function pathParams(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 
-function operationObject(op: AnyOperation): JsonSchema {
+function operationObject(op: AnyRemoteOperation): JsonSchema {
   const input = inputJsonSchema(op);
   const properties = (input['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((input['required'] ?? []) as string[]);
@@ -78,7 +78,7 @@ function describe(status: number): string {
 }
 
 /** The OpenAPI 3.1 document of every HTTP route, generated from the registry. */
-export function openApiDocument(operations: readonly AnyOperation[], version: string): JsonSchema {
+export function openApiDocument(operations: readonly AnyRemoteOperation[], version: string): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const op of operations) {
     paths[op.http.path] ??= {};

@@ -3,6 +3,7 @@ import { principalAdd, principalList } from './admin-principals.js';
 import { memberAdd, memberRemove, projectAdd } from './admin-projects.js';
 import { tokenList, tokenMint, tokenRevoke } from './admin-tokens.js';
 import { ingestStatus, ingestSubmit } from './ingest.js';
+import { ingestLocal, synthesizeLocal } from './local-run.js';
 import { projectionStatus, verify } from './log.js';
 import { health, version } from './probes.js';
 import { projectList, projectNotes, projectStatus } from './projects.js';
@@ -33,4 +34,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   tokenMint,
   tokenList,
   tokenRevoke,
+  ingestLocal,
+  synthesizeLocal,
 ];

@@ -1,0 +1,34 @@
+import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '@mem/registry';
+import { buildProgram } from './main.js';
+
+/*
+ * One front door (issue 10, item 1): a command that runs an operation is generated from the
+ * registry's CLI declaration, never written by hand beside it. The hand-written commands left
+ * are the few the README documents as not operations: they run the log, the projections or a
+ * server themselves, not one operation of the registry.
+ */
+const HAND_WRITTEN = ['eval gate', 'eval notes', 'eval retrieval', 'log append', 'log show', 'mcp', 'rebuild', 'serve'];
+
+/** Every runnable command of the tree, as its path (`token mint`): the leaves. */
+function leaves(command: Command, at: readonly string[] = []): string[] {
+  return command.commands.flatMap((sub) => {
+    const path = [...at, sub.name()];
+    return sub.commands.length === 0 ? [path.join(' ')] : leaves(sub, path);
+  });
+}
+
+describe('the CLI command tree', () => {
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: '/' };
+  const declared = OPERATIONS.flatMap((op) => (op.cli ? [op.cli.command.join(' ')] : []));
+
+  it('is exactly the registry CLI declarations plus the documented hand-written few', () => {
+    expect(leaves(buildProgram(io)).sort()).toEqual([...declared, ...HAND_WRITTEN].sort());
+  });
+
+  it('runs ingest and synthesize as registry operations, not hand-written commands', () => {
+    expect(declared).toEqual(expect.arrayContaining(['ingest', 'synthesize']));
+  });
+});

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashEmbedder } from '@mem/embed';
 import { queryMemory, type QueryDeps, type QueryResult, type RecallLevel } from '@mem/query';
 import { FAKE_MIN_SIMILARITY, fakeEmbedder, fakeVectorRecall } from '../packages/query/test/fake-vectors.js';
-import { evidence, filler, memory, reference, run, sha, testStore, tombstone, type Payload, type TestStore } from '../packages/query/test/store.js';
+import { splitMemoryLines } from '@mem/core';
+import { evidence, filler, linedMemory, memory, reference, run, sha, testStore, tombstone, type Payload, type TestStore } from '../packages/query/test/store.js';
 
 /*
  * The retrieval regression suite (seed 003's eval shape, seed 004's recall suite): small
@@ -25,6 +26,8 @@ interface FixtureNode {
   parents?: string[];
   symptom?: string;
   target?: string;
+  /** Per line of `text`, the evidence ids it rests on (default: every line rests on `parents`). */
+  line_parents?: string[][];
 }
 
 interface FixtureCase {
@@ -76,7 +79,10 @@ function build(project: string, nodes: readonly FixtureNode[], fillers: number) 
         levels.set(node.id!, 'L0');
         break;
       case 'memory':
-        payloads.push(memory(node.run!, node.level!, node.t!, node.text!, node.parents!.map(textOf), node.symptom));
+        if (node.line_parents) {
+          const lines = splitMemoryLines(node.text!);
+          payloads.push(linedMemory(node.run!, node.level!, node.t!, lines.map((line, i) => [line, node.line_parents![i]!.map(textOf)] as const)));
+        } else payloads.push(memory(node.run!, node.level!, node.t!, node.text!, node.parents!.map(textOf), node.symptom));
         levels.set(node.id!, node.level!);
         if (node.symptom) symptoms[node.text!] = node.symptom;
         break;
@@ -127,18 +133,21 @@ for (const fixture of fixtures) {
           }
           const result = await queryMemory({ text: c.query, ...(c.projects ? { projects: c.projects } : {}), ...(c.levels ? { levels: c.levels } : {}), ...(c.limit ? { limit: c.limit } : {}) }, deps);
           const qualified = (id: string) => (id.includes('/') ? id : `${c.projects?.[0] ?? projects[0]}/${id}`);
-          const got = result.results.map((r) => ids.get(`${r.project}/${r.level}/${r.sha256}`) ?? `${r.project}/?${r.sha256.slice(0, 8)}`);
+          // An L1/L2 answer is a line (issue 11 §3): `<memory id>#<n>`, the n-th line of the note it belongs to.
+          const got = result.results.map((r) => idOf(r, ids, store));
           const context = `${c.query} → ${JSON.stringify(got)}`;
 
           if (c.abstain !== undefined) expect({ abstained: result.abstained, reason: result.reason }, context).toEqual(c.abstain ? { abstained: true, reason: 'insufficient recall' } : { abstained: false, reason: undefined });
           if (c.abstain) expect(result.results, context).toEqual([]);
           const expected = (c.expected ?? []).map(qualified);
-          expect(got.filter((id) => expected.includes(id)), `in order: ${context}`).toEqual(expected);
-          if (c.first) expect(got[0], context).toBe(expected[0]);
-          for (const id of (c.includes ?? []).map(qualified)) expect(got, context).toContain(id);
-          for (const id of (c.forbidden ?? []).map(qualified)) expect(got, `forbidden ${id}: ${context}`).not.toContain(id);
+          const at = (want: string) => got.findIndex((id) => answers(id, want));
+          const positions = expected.map(at);
+          expect(positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]!)), `in order ${JSON.stringify(expected)}: ${context}`).toBe(true);
+          if (c.first) expect(answers(got[0] ?? '', expected[0]!), context).toBe(true);
+          for (const id of (c.includes ?? []).map(qualified)) expect(at(id), `includes ${id}: ${context}`).toBeGreaterThanOrEqual(0);
+          for (const id of (c.forbidden ?? []).map(qualified)) expect(at(id), `forbidden ${id}: ${context}`).toBe(-1);
           for (const [id, cited] of Object.entries(c.cites ?? {})) {
-            const hit = result.results[got.indexOf(qualified(id))];
+            const hit = result.results[at(qualified(id))];
             expect(hit, context).toBeDefined();
             const project = hit!.project;
             expect(hit!.parents.map((p) => ids.get(`${project}/${p.level}/${p.sha256}`)), `citations of ${id}`).toEqual(cited.map((x) => `${project}/${x}`));
@@ -148,6 +157,24 @@ for (const fixture of fixtures) {
       }
     }
   });
+}
+
+/**
+ * Whether the answer `got` is what a fixture id names: that node, or, for a memory id without
+ * `#n`, any line of that memory (a memory's answer is one of its lines).
+ */
+function answers(got: string, want: string): boolean {
+  return got === want || (!want.includes('#') && got.startsWith(`${want}#`));
+}
+
+/** The fixture id of a result: a node's own id, or `<memory id>#<n>` for a line of the memory its note names. */
+function idOf(r: QueryResult['results'][number], ids: ReadonlyMap<string, string>, store: TestStore): string {
+  const unknown = `${r.project}/?${r.sha256.slice(0, 8)}`;
+  if (!r.note) return ids.get(`${r.project}/${r.level}/${r.sha256}`) ?? unknown;
+  const memory = ids.get(`${r.project}/${r.note.level}/${r.note.sha256}`);
+  const text = store.items.node(r.project, r.note.sha256, r.note.level, 'memory')?.text;
+  if (!memory || text === undefined) return unknown;
+  return `${memory}#${splitMemoryLines(text).findIndex((line) => sha(line) === r.sha256) + 1}`;
 }
 
 /** What holds for every answer: a total order that explains itself, and no R parents. */

@@ -11,13 +11,13 @@ const QUERIES = ['infra-root-causes', 'architecture-decisions', 'open-questions'
 
 interface RunPlan {
   query: (typeof QUERIES)[number];
-  steps: { update: boolean; text: string; memory: string }[];
+  steps: { update: boolean; text: string; memory: string; dropOldest: boolean }[];
   finished: boolean;
 }
 
 const runPlan: fc.Arbitrary<RunPlan> = fc.record({
   query: fc.constantFrom(...QUERIES),
-  steps: fc.array(fc.record({ update: fc.boolean(), text: sentence, memory: sentence }), { minLength: 1, maxLength: 6 }),
+  steps: fc.array(fc.record({ update: fc.boolean(), text: sentence, memory: sentence, dropOldest: fc.boolean() }), { minLength: 1, maxLength: 6 }),
   finished: fc.boolean(),
 });
 
@@ -39,7 +39,8 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
   const out: Payload[] = [];
   const l1Memories: string[] = [];
   const evidence: string[] = [];
-  const memoryByQuery = new Map<string, { text: string; parents: string[] }>();
+  // A memory is a list of lines, each resting on the chunk it came from (issue 11 §3).
+  const memoryByQuery = new Map<string, { text: string; lines: { text: string; parent: string }[] }>();
   plan.runs.forEach((run, r) => {
     const runId = `${runPrefix}-r${r + 1}`;
     out.push({ type: 'run', run_id: runId, level: 'L1', query_id: run.query, input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false });
@@ -55,12 +56,15 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
       used += 1;
       out.push({ type: 'evidence', run_id: runId, level: 'L0', t, source: `claude:session-${r % 2}`, text: chunkText, sha256: sha });
       evidence.push(sha);
-      const previous = memoryByQuery.get(run.query);
-      const text = `${previous ? `${previous.text}\n` : ''}- ${step.memory}`;
-      const parents = [...new Set([...(previous?.parents ?? []), sha])];
-      memoryByQuery.set(run.query, { text, parents });
+      const kept = memoryByQuery.get(run.query)?.lines ?? [];
+      // A bounded memory sometimes lets its oldest line go: that line then leaves recall.
+      const lines = [...(step.dropOldest && kept.length > 1 ? kept.slice(1) : kept), { text: step.memory, parent: sha }];
+      const text = lines.map((line) => `- ${line.text}`).join('\n');
+      const parents = [...new Set(lines.map((line) => line.parent))];
+      memoryByQuery.set(run.query, { text, lines });
       const memorySha = contentSha256(text);
-      out.push({ type: 'memory', run_id: runId, level: 'L1', t, text, tokens: text.split(/\s+/).length, parents, sha256: memorySha, lines: uniformLines(text, parents) });
+      const refs = lines.map((line) => ({ sha256: contentSha256(line.text), parents: [line.parent] }));
+      out.push({ type: 'memory', run_id: runId, level: 'L1', t, text, tokens: text.split(/\s+/).length, parents, sha256: memorySha, lines: refs });
       l1Memories.push(memorySha);
       last = memorySha;
     });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { itemStorePath, openItemStore, type ItemStore } from '@mem/projector-sqlite';
+import { memoryLines, type MemoryLineRef } from '@mem/core';
+import { itemStorePath, openItemStore, type ItemStore, type NodeRow } from '@mem/projector-sqlite';
 import type { PreviousMemory } from '@mem/extractor';
 
 /** What a new run of one query (or of the synthesis, queryId null) continues from. */
@@ -25,9 +26,20 @@ export function withItemStore<T>(stateDir: string, read: (store: ItemStore | nul
 export function priorState(store: ItemStore | null, project: string, queryId: string | null): PriorState {
   if (!store) return { seen: new Set(), previous: null, progress: {} };
   const seen = new Set(store.seenChunkShas(project, queryId));
-  const head = currentMemory(store, project, queryId);
-  const previous = head ? { text: head.text, parents: store.edges(project, head.sha256, 'parents').map((e) => e.parent_sha) } : null;
-  return { seen, previous, progress: store.chunkProgress(project, queryId) };
+  const head = store.memoryHead(project, queryId);
+  return { seen, previous: head ? previousMemory(store, head) : null, progress: store.chunkProgress(project, queryId) };
+}
+
+/**
+ * The memory a run continues from, with each line's own parents as its event logged them (the
+ * item store keeps them in the memory's meta.lines), so a line kept by the next memory keeps
+ * resting on its own chunks instead of on every parent of the memory.
+ */
+function previousMemory(store: ItemStore, head: NodeRow): PreviousMemory {
+  const parents = store.edges(head.project, head.sha256, 'parents').map((e) => e.parent_sha);
+  const refs = head.meta.lines as readonly MemoryLineRef[] | undefined;
+  if (!refs) return { text: head.text, parents };
+  return { text: head.text, parents, lines: memoryLines({ text: head.text, lines: refs }).map(({ text, parents: own }) => ({ text, parents: own })) };
 }
 
 /**

@@ -3,7 +3,7 @@ import { fsyncFile } from './store-files.js';
 import { writeMeta } from './store-meta.js';
 
 /** Every table whose rows carry the `project` they were projected from, in copy order. */
-export const DATA_TABLES = ['node', 'edge', 'run', 'chunk', 'gate', 'tombstone', 'memory_head', 'ingest_job', 'projection_state'] as const;
+export const DATA_TABLES = ['node', 'edge', 'line_edge', 'run', 'chunk', 'gate', 'tombstone', 'memory_head', 'ingest_job', 'projection_state'] as const;
 
 /** Tables projected from the `_system` log alone (no `project` column): identity. */
 export const SYSTEM_TABLES = ['principal', 'registered_project', 'membership', 'token'] as const;

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { keywordStatisticsReader, type KeywordPosting, type KeywordStatistics, type ReachableSet } from './keyword-statistics.js';
-import type { CitedNode, EdgeRow, GateCounts, KeywordHit, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
+import type { CitedNode, EdgeRow, GateCounts, KeywordHit, LineEdgeRow, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
 
 export interface OpenItemStoreOptions {
   /** Only read-only access is offered: writes go through the log and the projector. */
@@ -10,6 +10,7 @@ export interface OpenItemStoreOptions {
 export interface NodeFilter {
   project: string;
   levels?: readonly NodeLevel[];
+  /** Only nodes of this kind; without it, every kind but `line` (lines are asked for by name). */
   kind?: NodeRow['kind'];
   /** Include nodes a tombstone deleted (default false). */
   includeDeleted?: boolean;
@@ -39,8 +40,15 @@ export interface KeywordRecallOptions {
 export interface ItemStore {
   positions(): PositionRow[];
   nodes(filter: NodeFilter): NodeRow[];
-  /** The node of `sha256` in `project` (at `level`, else at its lowest level). */
-  node(project: string, sha256: string, level?: NodeLevel): NodeRow | undefined;
+  /**
+   * The node of `sha256` in `project` (at `level`, else at its lowest level): of `kind`, else
+   * anything but a line (a one-line memory's line shares the memory's sha; see line()).
+   */
+  node(project: string, sha256: string, level?: NodeLevel, kind?: NodeRow['kind']): NodeRow | undefined;
+  /** The line node `sha256` at `level` (issue 11 §3: lines are the unit of recall). */
+  line(project: string, level: 'L1' | 'L2', sha256: string): NodeRow | undefined;
+  /** A line's edges: the memories holding it (`memory`) and the shas it rests on (`parent`), by kind then sha. */
+  lineEdges(project: string, level: 'L1' | 'L2', sha256: string): LineEdgeRow[];
   /** The node of `sha256` at `level` as a citation shows it: the whole text, or its first `maxChars` characters. */
   citedNode(project: string, sha256: string, level: NodeLevel, maxChars: number | null): CitedNode | undefined;
   /** Provenance edges of the node: to its parents, or from its children. */
@@ -58,19 +66,20 @@ export interface ItemStore {
   /** Per source URI, the end (exclusive record ordinal) of the chunks the query's runs have read. */
   chunkProgress(project: string, queryId: string | null): Record<string, number>;
   gateCounts(project: string, runId: string): GateCounts;
-  /** FTS5 search; `match` is passed to MATCH as is (sanitising queries is the query package's job). */
+  /** FTS5 search over whole nodes (no lines); `match` is passed to MATCH as is (sanitising queries is the query package's job). */
   search(match: string, options?: SearchOptions): SearchHit[];
   /**
    * Filter-then-recall over FTS5: project and level filters in the same statement as MATCH, so
-   * LIMIT counts only eligible nodes; never deleted or superseded nodes. Best BM25 first, then
+   * LIMIT counts only eligible nodes; never deleted or superseded nodes, never lines (the query's
+   * own recall, over tokenPostings, answers with lines). Best BM25 first, then
    * node id. `match` is passed to MATCH as is.
    */
   keywordRecall(match: string, options: KeywordRecallOptions): KeywordHit[];
-  /** BM25's N and summed length (FTS5 tokens) over exactly the live nodes of `set`. */
+  /** BM25's N and summed length (FTS5 tokens) over exactly the live nodes of `set` (lines, not whole memories). */
   keywordStatistics(set: ReachableSet): KeywordStatistics;
   /** The FTS5 tokens of each term, as node_fts's tokenizer indexes them (stemmed, folded), distinct, in order. */
   ftsTokens(terms: readonly string[]): string[][];
-  /** The live nodes of `set` holding `token` (an FTS5 token, see ftsTokens): id, occurrences, length; by id. */
+  /** The live nodes of `set` holding `token` (an FTS5 token, see ftsTokens), lines not whole memories: id, occurrences, length; by id. */
   tokenPostings(token: string, set: ReachableSet): KeywordPosting[];
   /** Nodes by id, in the order of `ids` (an id that is no node is left out). */
   nodesById(ids: readonly number[]): NodeRow[];
@@ -103,14 +112,17 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
     AND (@levels IS NULL OR n.level IN (SELECT value FROM json_each(@levels)))`;
 
   const nodes = db.prepare(`SELECT ${NODE_COLUMNS} FROM node n
-    WHERE n.project = @project AND (@kind IS NULL OR n.kind = @kind) AND ${visibility}
+    WHERE n.project = @project AND (CASE WHEN @kind IS NULL THEN n.kind <> 'line' ELSE n.kind = @kind END) AND ${visibility}
     ORDER BY n.seq, n.level, n.id`);
   const node = db.prepare(`SELECT ${NODE_COLUMNS} FROM node n
     WHERE n.project = @project AND n.sha256 = @sha256 AND (@level IS NULL OR n.level = @level)
+      AND (CASE WHEN @kind IS NULL THEN n.kind <> 'line' ELSE n.kind = @kind END)
     ORDER BY n.level LIMIT 1`);
+  const lineEdges = db.prepare(`SELECT project, level, line_sha, kind, target_sha FROM line_edge
+    WHERE project = ? AND level = ? AND line_sha = ? ORDER BY kind, target_sha`);
   const cited = db.prepare(`SELECT level, sha256, source, t, deleted_at, length(text) AS text_chars,
       CASE WHEN @maxChars IS NULL THEN text ELSE substr(text, 1, @maxChars) END AS text
-    FROM node WHERE project = @project AND sha256 = @sha256 AND level = @level`);
+    FROM node WHERE project = @project AND sha256 = @sha256 AND level = @level AND kind <> 'line'`);
   const parents = db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
     WHERE project = ? AND child_sha = ? ORDER BY child_level, parent_sha, kind`);
   const children = db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
@@ -120,7 +132,7 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
   const seen = db.prepare(`SELECT DISTINCT c.sha256 FROM run r JOIN chunk c ON c.project = r.project AND c.run_id = r.run_id
     WHERE r.project = ? AND r.query_id IS ? ORDER BY c.sha256`);
   const head = db.prepare(`SELECT ${NODE_COLUMNS} FROM memory_head h
-    JOIN node n ON n.project = h.project AND n.level = h.level AND n.sha256 = h.sha256
+    JOIN node n ON n.project = h.project AND n.level = h.level AND n.sha256 = h.sha256 AND n.kind = 'memory'
     WHERE h.project = ? AND h.level = ? AND h.query_key = ? AND n.deleted_at IS NULL`);
   const progress = db.prepare(`SELECT c.source AS source, max(c.span_end) AS span_end FROM run r
     JOIN chunk c ON c.project = r.project AND c.run_id = r.run_id
@@ -129,14 +141,14 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
     FROM gate WHERE project = ? AND run_id = ?`);
   const positions = db.prepare(`SELECT project, last_seq AS seq, head FROM projection_state ORDER BY project`);
   const search = db.prepare(`SELECT ${NODE_COLUMNS}, f.rank AS rank FROM node_fts f JOIN node n ON n.id = f.rowid
-    WHERE node_fts MATCH @match AND (@project IS NULL OR n.project = @project) AND ${visibility}
+    WHERE node_fts MATCH @match AND (@project IS NULL OR n.project = @project) AND n.kind <> 'line' AND ${visibility}
     ORDER BY f.rank, n.id LIMIT @limit`);
 
   // bm25() is negative, lower is better; negated here so a hit carries a positive score.
   const keywordRecall = db.prepare(`SELECT ${NODE_COLUMNS}, -bm25(node_fts) AS bm25 FROM node_fts f JOIN node n ON n.id = f.rowid
     WHERE node_fts MATCH @match
       AND n.project IN (SELECT value FROM json_each(@projects)) AND n.level IN (SELECT value FROM json_each(@levels))
-      AND n.deleted_at IS NULL AND n.superseded_by IS NULL
+      AND n.deleted_at IS NULL AND n.superseded_by IS NULL AND n.kind <> 'line'
     ORDER BY bm25(node_fts), n.id LIMIT @limit`);
   const byIds = db.prepare(`SELECT ${NODE_COLUMNS} FROM json_each(@ids) j JOIN node n ON n.id = j.value ORDER BY j.key`);
   const statistics = keywordStatisticsReader(db);
@@ -155,10 +167,15 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
           includeSuperseded: filter.includeSuperseded ? 1 : 0,
         }) as RawNode[]
       ).map(toNode),
-    node: (project, sha256, level) => {
-      const raw = node.get({ project, sha256, level: level ?? null }) as RawNode | undefined;
+    node: (project, sha256, level, kind) => {
+      const raw = node.get({ project, sha256, level: level ?? null, kind: kind ?? null }) as RawNode | undefined;
       return raw ? toNode(raw) : undefined;
     },
+    line: (project, level, sha256) => {
+      const raw = node.get({ project, sha256, level, kind: 'line' }) as RawNode | undefined;
+      return raw ? toNode(raw) : undefined;
+    },
+    lineEdges: (project, level, sha256) => lineEdges.all(project, level, sha256) as LineEdgeRow[],
     citedNode: (project, sha256, level, maxChars) => cited.get({ project, sha256, level, maxChars }) as CitedNode | undefined,
     edges: (project, sha256, direction) => (direction === 'parents' ? parents : children).all(project, sha256) as EdgeRow[],
     runs: (project, queryId) =>

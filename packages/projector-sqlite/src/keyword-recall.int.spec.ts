@@ -77,7 +77,8 @@ describe('keywordRecall and matchedTerms', () => {
 
   it('ftsTokens tokenises as node_fts does; tokenPostings stay inside the set', () => {
     expect(store.ftsTokens(['Buffering', 'Kong', 'café'])).toEqual([['buffer'], ['kong'], ['cafe']]);
-    const posting = (project: string, text: string) => ({ id: store.node(project, sha(text), 'L1')!.id, tf: 1, length: 10 });
+    // A keyword recall's L1 answers are lines: HEAD is one line, its list marker is layout.
+    const posting = (project: string, text: string) => ({ id: store.line(project, 'L1', sha(text.replace(/^- /, '')))!.id, tf: 1, length: 10 });
     expect(store.tokenPostings('buffer', { projects: ['demo'], levels: ['L1'] })).toEqual([posting('demo', HEAD)]);
     const both = store.tokenPostings('kong', { projects: ['demo', 'other'], levels: ['L1'] });
     expect(both).toEqual([posting('demo', HEAD), posting('other', HEAD)].sort((a, b) => a.id - b.id));

@@ -8,7 +8,10 @@ import type { NodeLevel } from './rows.js';
  * content, and say whether B holds a word.
  */
 
-/** The nodes a keyword recall may return: these projects × these levels, live (not deleted, not superseded). */
+/**
+ * The nodes a keyword recall may return: these projects × these levels, live (not deleted, not
+ * superseded), and never a whole memory: an L1/L2 answer is one of its lines (issue 11 §3).
+ */
 export interface ReachableSet {
   projects: readonly string[];
   levels: readonly NodeLevel[];
@@ -28,7 +31,7 @@ export interface KeywordPosting {
 }
 
 const REACHABLE = `n.project IN (SELECT value FROM json_each(@projects)) AND n.level IN (SELECT value FROM json_each(@levels))
-  AND n.deleted_at IS NULL AND n.superseded_by IS NULL`;
+  AND n.deleted_at IS NULL AND n.superseded_by IS NULL AND n.kind <> 'memory'`;
 
 /** The tokenizer of node_fts (migrations/sqlite/0001_init.sql): query terms are tokenised by FTS5 itself. */
 const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;

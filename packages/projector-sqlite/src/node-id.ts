@@ -12,3 +12,11 @@ import { sha256Hex } from '@mem/core';
 export function nodeId(project: string, level: string, sha256: string): number {
   return Number.parseInt(sha256Hex(`${project}\u0000${level}\u0000${sha256}`).slice(0, 13), 16);
 }
+
+/**
+ * The rowid of the line node `(project, level, sha256)`: a one-line memory's line has the
+ * memory's sha, so a line's id is derived from its kind too.
+ */
+export function lineNodeId(project: string, level: string, sha256: string): number {
+  return nodeId(project, `${level}\u0000line`, sha256);
+}

@@ -1,6 +1,6 @@
-import { MemError, SYSTEM_PROJECT, type EventOf, type EventType, type LogEvent } from '@mem/core';
+import { MemError, SYSTEM_PROJECT, memoryLines, type EventOf, type EventType, type LogEvent } from '@mem/core';
 import { canonicalJson } from './canonical-json.js';
-import { nodeId } from './node-id.js';
+import { lineNodeId, nodeId } from './node-id.js';
 import type { PlannedWrite } from './planned-write.js';
 
 /**
@@ -195,8 +195,8 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
         sha256: e.sha256,
         seq: e.seq,
         ts: e.ts,
-        // parents keep their logged order here; edge rows are a set.
-        meta: canonicalJson({ parents: e.parents, tokens: e.tokens }),
+        // parents and lines keep their logged order here; edge rows are a set.
+        meta: canonicalJson({ lines: e.lines, parents: e.parents, tokens: e.tokens }),
       },
     },
     { statement: 'supersedeMemoryChain', params: chain },
@@ -208,6 +208,38 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
         params: { project: e.project, child_level: e.level, child_sha: e.sha256, parent_sha: parent, preferred_level: preferred },
       }),
     ),
+    ...memoryLines(e).flatMap((line) => lineWrites(e, line)),
+    { statement: 'refreshLines', params: { project: e.project, sha256: e.sha256 } },
+  ];
+}
+
+/**
+ * A line of a memory as its own node (kind 'line', the memory's level), with an edge to the
+ * memory and one to each sha it rests on. The node's first occurrence wins (its run, t and
+ * seq are the first memory's that held it); the edges are a union over every memory holding it.
+ */
+function lineWrites(e: EventOf<'memory'>, line: { text: string; sha256: string; parents: string[] }): PlannedWrite[] {
+  const edge = { project: e.project, level: e.level, line_sha: line.sha256 };
+  return [
+    {
+      statement: 'insertNode',
+      params: {
+        id: lineNodeId(e.project, e.level, line.sha256),
+        project: e.project,
+        level: e.level,
+        kind: 'line',
+        run_id: e.run_id,
+        t: e.t,
+        source: null,
+        text: line.text,
+        sha256: line.sha256,
+        seq: e.seq,
+        ts: e.ts,
+        meta: canonicalJson({}),
+      },
+    },
+    { statement: 'insertLineEdge', params: { ...edge, kind: 'memory', target_sha: e.sha256 } },
+    ...line.parents.map((parent): PlannedWrite => ({ statement: 'insertLineEdge', params: { ...edge, kind: 'parent', target_sha: parent } })),
   ];
 }
 
@@ -215,6 +247,8 @@ function tombstone(e: EventOf<'tombstone'>): PlannedWrite[] {
   return [
     { statement: 'insertTombstone', params: { project: e.project, target: e.target, reason: e.reason, seq: e.seq, ts: e.ts } },
     { statement: 'applyTombstone', params: { project: e.project, target: e.target } },
+    // A tombstoned memory retires the lines it alone held live.
+    { statement: 'refreshLines', params: { project: e.project, sha256: e.target } },
   ];
 }
 

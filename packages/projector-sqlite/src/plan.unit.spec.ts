@@ -1,7 +1,7 @@
-import { contentSha256, hasErrorCode, type LogEvent } from '@mem/core';
+import { contentSha256, hasErrorCode, memoryLines, type LogEvent } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { chainEvents, fixturePayloads } from '../test/support.js';
-import { nodeId } from './node-id.js';
+import { lineNodeId, nodeId } from './node-id.js';
 import { SQLITE_HANDLES, planEvent } from './plan.js';
 
 const P = 'demo';
@@ -52,18 +52,30 @@ describe('planEvent', () => {
     ]);
   });
 
-  it('plans a memory: node, chain update, then one edge per parent at the preferred level', () => {
+  it('plans a memory: node, chain update, one edge per parent at the preferred level, then its lines', () => {
     const l1 = fixture.filter((e) => e.type === 'memory')[1]!;
     if (l1.type !== 'memory') throw new Error('fixture');
     const writes = planEvent(l1);
-    expect(writes.map((w) => w.statement)).toEqual(['insertNode', 'supersedeMemoryChain', 'setMemoryHead', 'reinstateMemory', 'insertEdge', 'insertEdge']);
-    expect(writes[0]).toMatchObject({ params: { level: 'L1', kind: 'memory', source: null, meta: `{"parents":${JSON.stringify(l1.parents)},"tokens":46}` } });
+    const lines = memoryLines(l1);
+    const lineWrites = lines.flatMap((line) => ['insertNode', 'insertLineEdge', ...line.parents.map(() => 'insertLineEdge')]);
+    expect(writes.map((w) => w.statement)).toEqual(['insertNode', 'supersedeMemoryChain', 'setMemoryHead', 'reinstateMemory', 'insertEdge', 'insertEdge', ...lineWrites, 'refreshLines']);
+    expect(writes[0]).toMatchObject({
+      params: { level: 'L1', kind: 'memory', source: null, meta: `{"lines":${JSON.stringify(l1.lines.map((l) => ({ parents: l.parents, sha256: l.sha256 })))},"parents":${JSON.stringify(l1.parents)},"tokens":46}` },
+    });
     expect(writes[1]).toEqual({ statement: 'supersedeMemoryChain', params: { project: P, level: 'L1', run_id: l1.run_id, sha256: l1.sha256, seq: l1.seq } });
-    expect(writes.slice(4).map((w) => w.params)).toEqual(
+    expect(writes.slice(4, 6).map((w) => w.params)).toEqual(
       l1.parents.map((parent) => ({ project: P, child_level: 'L1', child_sha: l1.sha256, parent_sha: parent, preferred_level: 'L0' })),
     );
+    // Each line: a node of kind line at the memory's level, an edge to the memory, one to each of its own parents.
+    const first = lines[0]!;
+    expect(writes[6]).toMatchObject({ statement: 'insertNode', params: { id: lineNodeId(P, 'L1', first.sha256), level: 'L1', kind: 'line', text: first.text, sha256: first.sha256 } });
+    expect(writes.slice(7, 8 + first.parents.length).map((w) => w.params)).toEqual([
+      { project: P, level: 'L1', line_sha: first.sha256, kind: 'memory', target_sha: l1.sha256 },
+      ...first.parents.map((parent) => ({ project: P, level: 'L1', line_sha: first.sha256, kind: 'parent', target_sha: parent })),
+    ]);
+    expect(writes.at(-1)).toEqual({ statement: 'refreshLines', params: { project: P, sha256: l1.sha256 } });
     const l2 = fixture.find((e) => e.type === 'memory' && e.level === 'L2')!;
-    expect(planEvent(l2).at(-1)).toMatchObject({ params: { child_level: 'L2', preferred_level: 'L1' } });
+    expect(planEvent(l2).filter((w) => w.statement === 'insertEdge').at(-1)).toMatchObject({ params: { child_level: 'L2', preferred_level: 'L1' } });
   });
 
   it('plans a run end, with its error as canonical JSON', () => {
@@ -88,6 +100,7 @@ describe('planEvent', () => {
     expect(planEvent(extra[1]!)).toEqual([
       { statement: 'insertTombstone', params: { project: P, target, reason: 'outdated', seq: 2, ts: '2026-08-17T09:00:01.000Z' } },
       { statement: 'applyTombstone', params: { project: P, target } },
+      { statement: 'refreshLines', params: { project: P, sha256: target } },
     ]);
   });
 

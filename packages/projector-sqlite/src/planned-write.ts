@@ -4,7 +4,7 @@
  * strings and null only (booleans become 0/1 in the planner).
  */
 
-export type NodeKind = 'evidence' | 'memory' | 'reference';
+export type NodeKind = 'evidence' | 'memory' | 'reference' | 'line';
 
 export interface InsertNodeParams {
   id: number;
@@ -37,6 +37,21 @@ export interface InsertEdgeParams {
   parent_sha: string;
   /** Level the parent is looked up at first: L0 for an L1 child, L1 for an L2 child. */
   preferred_level: 'L0' | 'L1';
+}
+
+/** A line's edge (line_edge): to a memory holding it, or to a sha it rests on. */
+export interface InsertLineEdgeParams {
+  project: string;
+  level: 'L1' | 'L2';
+  line_sha: string;
+  kind: 'memory' | 'parent';
+  target_sha: string;
+}
+
+/** Recomputes whether the lines of the memory `sha256` (and of memories it superseded) are live. */
+export interface RefreshLinesParams {
+  project: string;
+  sha256: string;
 }
 
 export interface StartRunParams {
@@ -170,6 +185,8 @@ export type PlannedWrite =
   | { statement: 'setMemoryHead'; params: MemoryChainParams }
   | { statement: 'reinstateMemory'; params: MemoryChainParams }
   | { statement: 'insertEdge'; params: InsertEdgeParams }
+  | { statement: 'insertLineEdge'; params: InsertLineEdgeParams }
+  | { statement: 'refreshLines'; params: RefreshLinesParams }
   | { statement: 'startRun'; params: StartRunParams }
   | { statement: 'endRun'; params: EndRunParams }
   | { statement: 'insertChunk'; params: InsertChunkParams }

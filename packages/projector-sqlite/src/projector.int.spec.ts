@@ -46,7 +46,7 @@ describe('projectorSqlite on the sample extraction runs', () => {
       ]);
       const evidence = store.node(P, EV_KONG);
       expect(evidence).toMatchObject({ source: 'claude:0b7f4f9e-session', run_id: RUN_L1, seq: 6, created_ts: '2026-08-17T09:00:05.000Z', meta: {} });
-      expect(store.node(P, L1_FINAL)?.meta).toEqual({ parents: [EV_KONG, EV_PG], tokens: 46 });
+      expect(store.node(P, L1_FINAL)?.meta).toMatchObject({ parents: [EV_KONG, EV_PG], tokens: 46 });
     } finally {
       store.close();
     }

@@ -5,12 +5,12 @@
 
 export type NodeLevel = 'L0' | 'L1' | 'L2' | 'R';
 
-/** A node: evidence (L0), a memory (L1, L2) or a reference passage (R). */
+/** A node: evidence (L0), a memory or one of its lines (L1, L2), or a reference passage (R). */
 export interface NodeRow {
   id: number;
   project: string;
   level: NodeLevel;
-  kind: 'evidence' | 'memory' | 'reference';
+  kind: 'evidence' | 'memory' | 'reference' | 'line';
   query_id: string | null;
   run_id: string | null;
   t: number | null;
@@ -21,12 +21,24 @@ export interface NodeRow {
   seq: number;
   /** ts of that event (log data, not a clock reading of the projector). */
   created_ts: string;
-  /** sha256 of the memory that replaced this one in its chain, or null for the head. */
+  /**
+   * sha256 of the memory that replaced this one in its chain, or null for the head. A line:
+   * null while some memory holding it is live, else the latest memory that held it.
+   */
   superseded_by: string | null;
   /** ts of the first tombstone of this sha in the project, or null. */
   deleted_at: string | null;
-  /** memory: `{parents, tokens}`; reference: `{heading_path}`; evidence: `{}`. */
+  /** memory: `{lines, parents, tokens}`; line: `{}`; reference: `{heading_path}`; evidence: `{}`. */
   meta: Record<string, unknown>;
+}
+
+/** An edge of a line (issue 11 §3): to a memory holding it, or to a sha it rests on. */
+export interface LineEdgeRow {
+  project: string;
+  level: 'L1' | 'L2';
+  line_sha: string;
+  kind: 'memory' | 'parent';
+  target_sha: string;
 }
 
 /**

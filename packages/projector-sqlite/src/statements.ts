@@ -17,7 +17,7 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       @run_id, @t, @source, @text, @sha256, @seq, @ts, NULL,
       (SELECT ts FROM tombstone WHERE project = @project AND target = @sha256),
       @meta)
-    ON CONFLICT (project, sha256, level) DO NOTHING`,
+    ON CONFLICT (project, sha256, level, kind) DO NOTHING`,
 
   // A memory replaces the previous head of its query's chain (same project, level and query):
   // that node is superseded, unless it is still the head of another query's chain.
@@ -38,7 +38,7 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   // A memory that returns to an earlier text makes that node current again.
   reinstateMemory: `
     UPDATE node SET superseded_by = NULL
-    WHERE project = @project AND sha256 = @sha256 AND level = @level AND superseded_by IS NOT NULL`,
+    WHERE project = @project AND sha256 = @sha256 AND level = @level AND kind = 'memory' AND superseded_by IS NOT NULL`,
 
   // The parent's level is resolved now: the preferred level if a node has it, else any level
   // the sha exists at (e.g. R, which mem verify flags), else the preferred level, dangling.
@@ -47,11 +47,34 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     VALUES (
       @project, @child_level, @child_sha,
       COALESCE(
-        (SELECT level FROM node WHERE project = @project AND sha256 = @parent_sha
+        (SELECT level FROM node WHERE project = @project AND sha256 = @parent_sha AND kind <> 'line'
          ORDER BY level = @preferred_level DESC, level LIMIT 1),
         @preferred_level),
       @parent_sha, 'provenance')
     ON CONFLICT DO NOTHING`,
+
+  insertLineEdge: `
+    INSERT INTO line_edge (project, level, line_sha, kind, target_sha)
+    VALUES (@project, @level, @line_sha, @kind, @target_sha)
+    ON CONFLICT DO NOTHING`,
+
+  // A line is live exactly while some memory holding it is a live head (not superseded, not
+  // tombstoned). Otherwise its superseded_by names the latest (by seq) memory holding it: the
+  // one whose retirement retired it. Run after a memory's chain moved (the lines of the new
+  // head and of the memories it superseded) and after a tombstone (the lines of its target).
+  // A line's own tombstone is deleted_at, as for every node.
+  refreshLines: `
+    UPDATE node SET superseded_by = CASE
+      WHEN EXISTS (SELECT 1 FROM line_edge e JOIN node m ON m.project = e.project AND m.level = e.level AND m.sha256 = e.target_sha AND m.kind = 'memory'
+                   WHERE e.project = node.project AND e.level = node.level AND e.line_sha = node.sha256 AND e.kind = 'memory'
+                     AND m.superseded_by IS NULL AND m.deleted_at IS NULL) THEN NULL
+      ELSE (SELECT m.sha256 FROM line_edge e JOIN node m ON m.project = e.project AND m.level = e.level AND m.sha256 = e.target_sha AND m.kind = 'memory'
+            WHERE e.project = node.project AND e.level = node.level AND e.line_sha = node.sha256 AND e.kind = 'memory'
+            ORDER BY m.seq DESC, m.sha256 LIMIT 1)
+    END
+    WHERE project = @project AND kind = 'line' AND (level, sha256) IN (
+      SELECT e.level, e.line_sha FROM line_edge e JOIN node m ON m.project = e.project AND m.level = e.level AND m.sha256 = e.target_sha AND m.kind = 'memory'
+      WHERE e.project = @project AND e.kind = 'memory' AND (m.sha256 = @sha256 OR m.superseded_by = @sha256))`,
 
   // run and run_end each fill their half of the row; the first of each wins.
   startRun: `

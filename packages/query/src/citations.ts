@@ -11,8 +11,9 @@ export type CitationMode = 'full' | 'excerpt' | 'none';
 export const CITATION_EXCERPT_CHARS = 400;
 
 /**
- * Walks provenance edges down from a memory: an L2's L1 parents, each followed by the L0
- * evidence it rests on (depth first, in the store's edge order). Evidence and references cite
+ * Walks provenance edges down from a memory or a line: a line's own parents (its line edges),
+ * a memory's (an L2's L1 parents, each followed by the L0
+ * evidence it rests on) (depth first, in the store's edge order). Evidence and references cite
  * nothing. A parent a tombstone deleted is not cited (its text was removed on purpose); a
  * dangling edge is skipped (`mem verify` reports it); an edge to R is skipped (R is never a
  * parent, seed 001). An excerpt is cut in the store: an L0 is a whole chunk, and a memory rests
@@ -26,20 +27,30 @@ export function citationsOf(items: ItemStore, node: NodeRow, mode: CitationMode 
   const walk = (level: NodeRow['level'], sha256: string): void => {
     for (const edge of items.edges(node.project, sha256, 'parents')) {
       if (edge.child_level !== level || edge.kind !== 'provenance' || edge.parent_level === 'R') continue;
-      const id = `${edge.parent_level}:${edge.parent_sha}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const parent = items.citedNode(node.project, edge.parent_sha, edge.parent_level, maxChars);
-      if (!parent || parent.deleted_at !== null) continue;
-      const citation: Citation = { level: parent.level, sha256: parent.sha256, source: parent.source, text: parent.text, t: parent.t };
-      if (maxChars !== null && parent.text_chars > maxChars) {
-        citation.text = `${parent.text}…`;
-        citation.text_chars = parent.text_chars;
-      }
-      out.push(citation);
-      if (parent.level === 'L1' || parent.level === 'L2') walk(parent.level, parent.sha256);
+      cite(edge.parent_level, edge.parent_sha);
     }
   };
-  if (node.level === 'L1' || node.level === 'L2') walk(node.level, node.sha256);
+  const cite = (level: NodeRow['level'], sha256: string): void => {
+    const id = `${level}:${sha256}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    const parent = items.citedNode(node.project, sha256, level, maxChars);
+    if (!parent || parent.deleted_at !== null) return;
+    const citation: Citation = { level: parent.level, sha256: parent.sha256, source: parent.source, text: parent.text, t: parent.t };
+    if (maxChars !== null && parent.text_chars > maxChars) {
+      citation.text = `${parent.text}…`;
+      citation.text_chars = parent.text_chars;
+    }
+    out.push(citation);
+    if (parent.level === 'L1' || parent.level === 'L2') walk(parent.level, parent.sha256);
+  };
+
+  if (node.kind === 'line' && (node.level === 'L1' || node.level === 'L2')) {
+    // A line cites what it rests on itself (its own chunks), not every parent of its memory.
+    for (const edge of items.lineEdges(node.project, node.level, node.sha256)) {
+      if (edge.kind !== 'parent') continue;
+      cite(node.level === 'L1' ? 'L0' : 'L1', edge.target_sha);
+    }
+  } else if (node.level === 'L1' || node.level === 'L2') walk(node.level, node.sha256);
   return out;
 }

@@ -21,3 +21,4 @@ export {
   type VectorRank,
 } from './result.js';
 export type { EmbedRole, Embedder, RecallLevel, Reranker, VectorHit, VectorKind, VectorRecall } from './ports.js';
+export type { LineNote } from './line-note.js';

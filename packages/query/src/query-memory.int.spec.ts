@@ -59,11 +59,13 @@ beforeAll(async () => {
 afterAll(() => store.cleanup());
 
 const shas = (result: Awaited<ReturnType<typeof queryMemory>>) => result.results.map((r) => r.sha256);
+/** The sha of a one-line memory's line (its list marker is layout): an L1/L2 answer is a line (issue 11 §3). */
+const line = (memoryText: string) => sha(memoryText.replace(/^- /, ''));
 
 describe('queryMemory: filter-then-recall', () => {
   it('a flood of R nodes matching better does not push an L1 answer out of the top k when R is not asked for', async () => {
     const result = await queryMemory({ text: 'kong body 10KB 413', projects: ['demo'], limit: 1 }, { items: store.items });
-    expect(shas(result)).toEqual([sha(M_BOTH)]);
+    expect(shas(result)).toEqual([line(M_KONG)]);
     // The same filters sit in the item store's FTS5 statement: a limit of 1 still finds the L1.
     const direct = store.items.keywordRecall('"kong" OR "body"', { projects: ['demo'], levels: ['L1'], limit: 1 });
     expect(direct.map((h) => h.node.sha256)).toEqual([sha(M_BOTH)]);
@@ -79,12 +81,14 @@ describe('queryMemory: filter-then-recall', () => {
 
   it('never returns superseded or tombstoned memories, nor other projects unless asked', async () => {
     const result = await queryMemory({ text: 'kong 10KB 413 grafana dashboards exported', projects: ['demo'], limit: 50 }, { items: store.items });
-    expect(shas(result)).not.toContain(sha(M_KONG)); // superseded by M_BOTH
-    expect(shas(result)).not.toContain(sha(M_GONE)); // tombstoned
-    expect(shas(result)).not.toContain(sha(OTHER)); // other project
+    // The kong line outlived M_KONG (superseded by M_BOTH), which kept it: it belongs to M_BOTH now.
+    expect(result.results.find((r) => r.sha256 === line(M_KONG))?.note).toMatchObject({ sha256: sha(M_BOTH), query_id: 'infra-root-causes' });
+    expect(shas(result)).not.toContain(sha(M_KONG)); // a whole memory is never an answer
+    expect(shas(result)).not.toContain(line(M_GONE)); // its memory was tombstoned
+    expect(shas(result)).not.toContain(line(OTHER)); // other project
     const both = await queryMemory({ text: 'kong 10KB', limit: 50 }, { items: store.items });
     expect(both.recall.projects).toEqual(['demo', 'other']);
-    expect(shas(both)).toContain(sha(OTHER));
+    expect(shas(both)).toContain(line(OTHER));
   });
 });
 
@@ -92,7 +96,7 @@ describe('queryMemory: abstention', () => {
   it('answers a related question', async () => {
     const result = await queryMemory({ text: 'why did requests over 10KB fail?', projects: ['demo'] }, { items: store.items });
     expect(result.abstained).toBe(false);
-    expect(result.results[0]!.sha256).toBe(sha(M_BOTH));
+    expect(result.results[0]!.sha256).toBe(line(M_KONG));
     expect(result.results[0]!.ranking.floor_passed_by).toEqual(['keyword']);
   });
 
@@ -107,7 +111,7 @@ describe('queryMemory: abstention', () => {
     expect(await queryMemory({ text, projects: ['demo'], levels: ['L1'] }, { items: store.items })).toMatchObject({ results: [], abstained: true, reason: INSUFFICIENT_RECALL });
     // Below the floor, a row can still ride along beneath one that clears it, and says so.
     const mixed = await queryMemory({ text: 'hermes-google attention', projects: ['demo'], levels: ['L1'], limit: 50 }, { items: store.items });
-    expect(mixed.results[0]).toMatchObject({ sha256: sha(M_SECRET), ranking: { floor_passed_by: ['keyword'], keyword: { matched_terms: ['hermes', 'google'] } } });
+    expect(mixed.results[0]).toMatchObject({ sha256: line(M_SECRET), ranking: { floor_passed_by: ['keyword'], keyword: { matched_terms: ['hermes', 'google'] } } });
     expect(mixed.results.at(-1)!.ranking).toMatchObject({ floor_passed_by: [], keyword: { matched_terms: ['attention'], coverage: 1 / 3 } });
     // Relevance first: every row that cleared the floor precedes every row that did not.
     const cleared = mixed.results.map((r) => r.ranking.floor_passed_by.length > 0);
@@ -136,7 +140,7 @@ describe('queryMemory: citations', () => {
     const kong = await queryMemory({ text: 'proxy-body-size', projects: ['demo'] }, { items: store.items });
     expect(kong.results[0]!.parents.map((p) => p.sha256).sort()).toEqual([sha(E_KONG), sha(E_CI)].sort());
     const secret = await queryMemory({ text: 'hermes-google staging token', projects: ['demo'] }, { items: store.items });
-    expect(secret.results[0]!.sha256).toBe(sha(M_SECRET));
+    expect(secret.results[0]!.sha256).toBe(line(M_SECRET));
     expect(secret.results[0]!.parents).toEqual([]);
   });
 });
@@ -160,12 +164,12 @@ describe('queryMemory: citation modes', () => {
 describe('queryMemory: hostile keyword input', () => {
   it('hyphens, quotes, NEAR, *, column names and operators are words: no error, no change of meaning', async () => {
     const ask = (text: string) => queryMemory({ text, projects: ['demo'] }, { items: store.items });
-    expect((await ask('hermes-google')).results[0]!.sha256).toBe(sha(M_SECRET));
-    expect((await ask('proxy-body-size: 0')).results[0]!.sha256).toBe(sha(M_BOTH));
+    expect((await ask('hermes-google')).results[0]!.sha256).toBe(line(M_SECRET));
+    expect((await ask('proxy-body-size: 0')).results[0]!.sha256).toBe(line(M_KONG));
     // Operators and syntax are words: each hostile form answers as its plain words do.
     const same = async (hostile: string, plain: string) => expect(shas(await ask(hostile))).toEqual(shas(await ask(plain)));
     await same('kong AND NOT body', 'kong body'); // NOT excludes nothing
-    expect(shas(await ask('kong AND NOT body'))).toContain(sha(M_BOTH));
+    expect(shas(await ask('kong AND NOT body'))).toContain(line(M_KONG));
     await same('NEAR(kong body)', 'near kong body');
     await same('text:kong', 'text kong');
     await same('kong*', 'kong');
@@ -194,7 +198,7 @@ describe('queryMemory: vector side', () => {
     expect(result.recall).toMatchObject({ signals: ['keyword', 'vector_text', 'vector_symptom'], vector: 'used', errors: [] });
     expect(vectors.calls.map((c) => c.kind).sort()).toEqual(['symptom', 'text']);
     expect(vectors.calls.every((c) => c.projects.join() === 'demo' && c.levels.join() === 'L1,L2')).toBe(true);
-    expect(result.results[0]!.sha256).toBe(sha(M_BOTH));
+    expect(result.results[0]!.sha256).toBe(line(M_KONG));
     expect(result.results[0]!.ranking.keyword?.rank).toBe(1);
     expect(result.results[0]!.ranking.vector_text).not.toBeNull();
   });
@@ -217,9 +221,9 @@ describe('queryMemory: vector side', () => {
     const vectors = await fakeVectorRecall(store.items, ['demo'], { [M_PROSE]: '413 Request Entity Too Large' });
     const text = 'HTTP/1.1 413 Request Entity Too Large';
     const keywordOnly = await queryMemory({ text, projects: ['demo'], limit: 50 }, { items: store.items });
-    expect(shas(keywordOnly)).not.toContain(sha(M_PROSE));
+    expect(shas(keywordOnly)).not.toContain(line(M_PROSE));
     const result = await queryMemory({ text, projects: ['demo'], limit: 3 }, { items: store.items, vectors, embedder: fakeEmbedder(), floor: { minSimilarity: 0.6 } });
-    const prose = result.results.find((r) => r.sha256 === sha(M_PROSE));
+    const prose = result.results.find((r) => r.sha256 === line(M_PROSE));
     expect(prose?.ranking.vector_symptom?.rank).toBe(1);
     expect(prose?.ranking.floor_passed_by).toContain('vector_symptom');
   });
@@ -254,7 +258,7 @@ describe('queryMemory: vector side', () => {
     const leaky = { recall, recallEach: async (_v: Float32Array, requests: readonly unknown[]) => Promise.all(requests.map(recall)), close: async () => {} };
     const result = await queryMemory({ text: 'uploads', projects: ['demo'], limit: 50 }, { items: store.items, vectors: leaky, embedder: fakeEmbedder() });
     expect(result.recall.vector).toBe('used');
-    expect(shas(result)).toEqual([sha(M_PROSE)]);
+    expect(shas(result)).toEqual([line(M_PROSE)]);
   });
 
   it('at an equal fused score, an L1 outranks an R', async () => {
@@ -324,7 +328,7 @@ describe('queryMemory: postings budget', () => {
     const tight = await queryMemory({ text, projects: ['demo'], levels: ['L1', 'R'] }, { items: store.items, postingsBudget: 10 });
     expect(tight.recall.left_out.sort()).toEqual(['body', 'kong']);
     expect(tight.recall.terms).toEqual(['hermes', 'google', 'kong', 'body']);
-    expect(tight.results[0]).toMatchObject({ sha256: sha(M_SECRET), ranking: { keyword: { matched_terms: ['hermes', 'google'], coverage: 0.5 } } });
+    expect(tight.results[0]).toMatchObject({ sha256: line(M_SECRET), ranking: { keyword: { matched_terms: ['hermes', 'google'], coverage: 0.5 } } });
     expect(tight.results.every((r) => r.ranking.keyword!.matched_terms.some((t) => t === 'hermes' || t === 'google'))).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { SYSTEM_PROJECT, isMemError } from '@mem/core';
 import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
 import { citationsOf } from './citations.js';
 import { KEYWORD_POSTINGS_BUDGET, defaultFloor, defaultWeights } from './defaults.js';
+import { noteOf } from './line-note.js';
 import { floorPassedBy, type RelevanceFloor } from './floor.js';
 import { compareFused, fuse, nodeKeyString, type Fused, type SignalLists, type SignalWeights } from './fusion.js';
 import { recallKeyword, type KeywordStrategy, type RecallFilter } from './keyword-recall.js';
@@ -61,7 +62,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   let vector: QueryResult['recall']['vector'] = 'not configured';
   if (deps.vectors && deps.embedder) {
     try {
-      const found = await recallVectors(deps.vectors, deps.embedder, resolved.text, filter, depth);
+      const found = await recallVectors(items, deps.vectors, deps.embedder, resolved.text, filter, depth);
       lists.vector_text = found.text;
       lists.vector_symptom = found.symptom;
       ran.push('vector_text', 'vector_symptom');
@@ -81,7 +82,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   if (lists.vector_symptom) lists.vector_symptom = lists.vector_symptom.filter((hit) => hit.score >= floor.minSimilarity);
   const weights = { ...defaultWeights(embedderName), ...deps.weights };
   for (const fused of fuse(lists, ran, weights)) {
-    const node = nodes.get(nodeKeyString(fused.key)) ?? items.node(fused.key.project, fused.key.sha256, fused.key.level);
+    const node = nodes.get(nodeKeyString(fused.key)) ?? lookUp(items, fused.key);
     // Trigger: a vector index ahead of or behind the item store, or an implementation that
     // ignored the filter. Why: the filters already sit inside each recall; this only keeps a
     // forbidden node from ever reaching the caller. Outcome: the candidate is dropped.
@@ -124,6 +125,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     score: fused.ranking.rerank ? fused.ranking.rerank.score : fused.ranking.rrf_score_micro / 1e6,
     tier: tierOf(node.level),
     ranking: fused.ranking,
+    note: noteOf(items, node),
     parents: citationsOf(items, node, resolved.citations),
   }));
   return {
@@ -132,6 +134,16 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     ...(results.length === 0 ? { reason: INSUFFICIENT_RECALL } : {}),
     recall: { signals: ran, vector, rerank, terms, left_out: keyword.leftOut, projects, levels: resolved.levels, floor, weights, errors },
   };
+}
+
+/**
+ * The node a recall hit names. An L1/L2 answer is a line, never a whole memory (issue 11 §3):
+ * a hit on a memory sha (a vector index that still embeds memories) is no answer unless the
+ * memory is one line, whose line node shares its sha.
+ */
+function lookUp(items: ItemStore, key: Fused['key']): NodeRow | undefined {
+  if (key.level === 'L1' || key.level === 'L2') return items.line(key.project, key.level, key.sha256);
+  return items.node(key.project, key.sha256, key.level);
 }
 
 interface Candidate {

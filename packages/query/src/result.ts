@@ -1,5 +1,6 @@
 import type { RelevanceFloor } from './floor.js';
 import type { SignalWeights } from './fusion.js';
+import type { LineNote } from './line-note.js';
 import type { RecallLevel } from './ports.js';
 
 /** The recall signals a query fuses. */
@@ -72,7 +73,9 @@ export interface QueryHit {
   score: number;
   tier: Tier;
   ranking: Ranking;
-  /** L1 parents of an L2 and the L0 evidence below them, depth first; none for R. */
+  /** An L1/L2 result is one line of a memory: the memory and vault note it belongs to. Null for L0 and R. */
+  note: LineNote | null;
+  /** A line's own parents (an L2 line's L1 memories and the L0 evidence below them), depth first; none for L0 and R. */
   parents: Citation[];
 }
 

@@ -26,6 +26,23 @@ export function memory(runId: string, level: 'L1' | 'L2', t: number, text: strin
   return { type: 'memory', run_id: runId, level, t, text, tokens: text.split(/\s+/).length, parents: parents.map(sha), sha256: sha(text), lines: uniformLines(text, parents.map(sha)), ...(symptom ? { symptom } : {}) };
 }
 
+/** A memory whose lines rest on their own evidence: `[line text, evidence texts]` per line. */
+export function linedMemory(runId: string, level: 'L1' | 'L2', t: number, lines: readonly (readonly [string, readonly string[]])[]): Payload {
+  const text = lines.map(([line]) => `- ${line}`).join('\n');
+  const parents = [...new Set(lines.flatMap(([, from]) => from.map(sha)))];
+  return {
+    type: 'memory',
+    run_id: runId,
+    level,
+    t,
+    text,
+    tokens: text.split(/\s+/).length,
+    parents,
+    sha256: sha(text),
+    lines: lines.map(([line, from]) => ({ sha256: sha(line), parents: from.map(sha) })),
+  };
+}
+
 export function reference(source: string, text: string): Payload {
   return { type: 'reference', level: 'R', source, heading_path: [], text, sha256: sha(text) };
 }

@@ -43,6 +43,8 @@ export const queryOutput = z.object({
       score: z.number(),
       tier: z.enum(['memory', 'evidence', 'reference']),
       ranking,
+      /** The memory an L1/L2 line belongs to and its vault note; null for L0 and R. */
+      note: z.object({ level: z.enum(['L1', 'L2']), sha256: z.string(), query_id: z.string().nullable(), path: z.string() }).nullable(),
       parents: z.array(citation),
     }),
   ),

@@ -22,6 +22,8 @@ export function queryWarnings(answer: Answer): string[] {
 function hitLines(hit: Hit, position: number): string[] {
   const lines = [`${position}. [${hit.level} ${hit.tier}] ${hit.project}${hit.source ? `  ${hit.source}` : ''}  ${hit.sha256.slice(0, 12)}  score ${hit.score.toFixed(4)}  (${signals(hit)})`];
   for (const line of hit.text.split('\n')) lines.push(`   ${line}`);
+  // A line answers; its note says where it is kept (the memory's query and vault note).
+  if (hit.note) lines.push(`   in ${hit.note.path} (${hit.note.query_id ?? 'synthesis'}, memory ${hit.note.sha256.slice(0, 12)})`);
   for (const parent of hit.parents) {
     const where = [parent.source, parent.t !== null ? `t${parent.t}` : null].filter((x) => x !== null).join(' ');
     lines.push(`   cites ${parent.level}${where ? ` ${where}` : ''}: ${oneLine(parent.text, 160)}`);

@@ -23,6 +23,7 @@ import {
 import { memoryLinesIssues } from './memory-lines.js';
 import { ingestAcceptedShape, ingestFinishedShape } from './ingest-payloads.js';
 import { projectionSettingsSetShape } from './settings-payloads.js';
+import { confirmedShape, forgottenShape, resurfacedShape, supersededShape } from './correction-payloads.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -111,6 +112,14 @@ const ingestFinished = defineEvent('ingest_finished', ingestFinishedShape, {
 });
 
 const projectionSettingsSet = defineEvent('projection_settings_set', projectionSettingsSetShape);
+const forgotten = defineEvent('forgotten', forgottenShape);
+const superseded = defineEvent('superseded', supersededShape, {
+  check: (value, ctx) => {
+    if (value.after_sha256 === value.before_sha256) ctx.addIssue({ code: 'custom', path: ['after_sha256'], message: 'expected a text that differs from the one it supersedes' });
+  },
+});
+const confirmed = defineEvent('confirmed', confirmedShape);
+const resurfaced = defineEvent('resurfaced', resurfacedShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -132,6 +141,10 @@ export const EVENT_DEFINITIONS = [
   ingestAccepted,
   ingestFinished,
   projectionSettingsSet,
+  forgotten,
+  superseded,
+  confirmed,
+  resurfaced,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -157,6 +170,10 @@ export const payloadSchema = z.discriminatedUnion('type', [
   ingestAccepted.payload,
   ingestFinished.payload,
   projectionSettingsSet.payload,
+  forgotten.payload,
+  superseded.payload,
+  confirmed.payload,
+  resurfaced.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -179,6 +196,10 @@ export const eventSchema = z.discriminatedUnion('type', [
   ingestAccepted.event,
   ingestFinished.event,
   projectionSettingsSet.event,
+  forgotten.event,
+  superseded.event,
+  confirmed.event,
+  resurfaced.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

@@ -7,6 +7,7 @@ import { projectionStatus, verify } from './log.js';
 import { health, version } from './probes.js';
 import { projectList, projectNotes, projectStatus } from './projects.js';
 import { query } from './query.js';
+import { confirm, forget, history, supersede } from './corrections.js';
 import { skillGet, skillList } from './skills.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
@@ -14,6 +15,10 @@ export const OPERATIONS: readonly AnyOperation[] = [
   health,
   version,
   query,
+  forget,
+  supersede,
+  confirm,
+  history,
   ingestSubmit,
   ingestStatus,
   projectList,

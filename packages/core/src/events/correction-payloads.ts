@@ -27,8 +27,11 @@ export const forgottenShape = {
   target_kind: targetKindField,
   /** The before hash: the content sha of the forgotten text (a line's, or the whole memory's). */
   before_sha256: sha256Field,
-  /** Every line the tombstone refuses on the next write (one for a line target). */
-  lines: z.array(forgottenLineField).min(1, 'expected at least one forgotten line'),
+  /**
+   * Every line the tombstone refuses on the next write (one for a line target). Not `lines`:
+   * serialize.ts orders array entries by field name, and `lines` entries are a memory's.
+   */
+  refuses: z.array(forgottenLineField).min(1, 'expected at least one forgotten line'),
   reason: reasonField,
 };
 

@@ -3,7 +3,7 @@ import { eventKeyOrder, type LogEvent } from './catalogue.js';
 const WRITER_KEYS = ['kind', 'principal', 'token'] as const;
 const NESTED_ORDER: Record<string, readonly string[]> = { writer: WRITER_KEYS, error: ['code', 'message'] };
 /** Arrays of objects whose entries have a fixed key order too. */
-const ARRAY_ORDER: Record<string, readonly string[]> = { lines: ['sha256', 'parents'] };
+const ARRAY_ORDER: Record<string, readonly string[]> = { lines: ['sha256', 'parents'], refuses: ['sha256', 'terms'] };
 
 function ordered(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -31,8 +31,8 @@ export class TombstoneSet {
     return this.lines.length;
   }
 
-  add(event: Pick<EventOf<'forgotten'>, 'target' | 'seq' | 'reason' | 'lines'>): void {
-    for (const line of event.lines) {
+  add(event: Pick<EventOf<'forgotten'>, 'target' | 'seq' | 'reason' | 'refuses'>): void {
+    for (const line of event.refuses) {
       const entry = { sha256: line.sha256, terms: line.terms, tombstone: event.target, seq: event.seq, reason: event.reason };
       this.exact.set(line.sha256, entry);
       this.lines.push(entry);

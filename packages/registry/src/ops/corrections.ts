@@ -69,7 +69,7 @@ export const forget = defineOperation({
       target: target.sha256,
       target_kind: target.kind,
       before_sha256: contentSha256(target.text),
-      lines: target.lines.map((line) => ({ sha256: line.sha256, terms: termHashes(line.text) })),
+      refuses: target.lines.map((line) => ({ sha256: line.sha256, terms: termHashes(line.text) })),
       reason: input.reason,
     };
     return append(ctx, caller, input.project, payload, target, null);

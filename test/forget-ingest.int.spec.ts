@@ -59,5 +59,6 @@ describe('re-ingesting the transcript a forgotten line came from', () => {
     expect(memories.length).toBeGreaterThan(0);
     for (const memory of memories) expect(splitMemoryLines(memory.text)).not.toContain(line);
     expect(rerun.find((e) => e['type'] === 'run_end')).toMatchObject({ lines_forgotten: 1 });
-  });
+    // Two full ingests of real transcripts on a shared machine.
+  }, 400_000);
 });

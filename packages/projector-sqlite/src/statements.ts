@@ -92,6 +92,24 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     UPDATE node SET deleted_at = (SELECT ts FROM tombstone WHERE project = @project AND target = @target)
     WHERE project = @project AND sha256 = @target AND deleted_at IS NULL`,
 
+  // Corrections (issue 12). The first forgetting of a line wins; a forgotten memory is deleted
+  // as of its forgotten event unless a tombstone deleted it first.
+  forgetLine: `
+    INSERT INTO forgotten_line (project, sha256, target, seq) VALUES (@project, @sha256, @target, @seq)
+    ON CONFLICT DO NOTHING`,
+
+  forgetMemory: `
+    UPDATE node SET deleted_at = @ts
+    WHERE project = @project AND sha256 = @target AND kind = 'memory' AND deleted_at IS NULL`,
+
+  supersedeLine: `
+    INSERT INTO superseded_line (project, sha256, target_kind, after_sha256, seq) VALUES (@project, @sha256, @target_kind, @after_sha256, @seq)
+    ON CONFLICT DO NOTHING`,
+
+  supersedeMemory: `
+    UPDATE node SET superseded_by = @after_sha256
+    WHERE project = @project AND sha256 = @target AND kind = 'memory' AND superseded_by IS NULL`,
+
   // Identity (the `_system` log only). The first event of a name or token id wins; the
   // registry refuses duplicates before it appends, so these conflicts only guard a hand edit.
   addPrincipal: `

@@ -53,6 +53,19 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   token_revoke: () => ({ id: revocable }),
   ingest_local: () => ({ project: 'alpha' }),
   synthesize_local: () => ({ project: 'alpha' }),
+  forget: (s, who) => ({ project: 'alpha', ref: FORGET_LINES[`${s}-${who}`] ?? FORGET_LINES['http-member']!, reason: `parity ${s} ${who}` }),
+  supersede: (s, who) => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.', by: `Uploads now pass with a 16KB buffer, said ${s} ${who}.`, reason: 'raised' }),
+  confirm: () => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.', note: 'still true' }),
+  history: () => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.' }),
+};
+
+/** One line per caller that forgets (a line is forgotten once; a second time is CONFLICT), sharing no content word. */
+const FORGET_LINES: Record<string, string> = {
+  'http-member': 'Amber lighthouses guard northern harbors.',
+  'mcp-member': 'Cobalt turbines power eastern mills.',
+  'http-admin': 'Crimson kites circle western dunes.',
+  'mcp-admin': 'Silver trains cross southern bridges.',
+  'cli-admin': 'Violet orchids bloom inside greenhouses.',
 };
 
 function httpRequest(op: AnyRemoteOperation, input: Record<string, unknown>): { path: string; body?: unknown } {
@@ -133,6 +146,9 @@ beforeAll(async () => {
   tokens['admin'] = (await mint(registry, { principal: 'carol', capabilities: ['admin'] })).secret;
   revocable = (await mint(registry, { principal: 'bob', label: 'to-revoke' })).id;
   await registry.context.engine.append('alpha', memoryPayloads('run-a', 'Uploads failed: 8KB body buffer.', 'Uploads failed because of the 8KB body buffer.').payloads, { kind: 'test' });
+  for (const [i, line] of Object.values(FORGET_LINES).entries()) {
+    await registry.context.engine.append('alpha', memoryPayloads(`run-forget-${i}`, `Seen in session ${i}: ${line}`, line).payloads, { kind: 'test' });
+  }
   jobId = ((await asRoot(registry, 'ingest_submit', { project: 'alpha', source: 'agent:seed', records: [{ role: 'user', text: 'seed' }] })) as { job_id: string }).job_id;
   mkdirSync(join(root, 'vault', 'skills', 'kong-body'), { recursive: true });
   writeFileSync(join(root, 'vault', 'skills', 'kong-body', 'SKILL.md'), '---\nname: kong-body\ndescription: body buffer sizes\n---\nRaise it.\n');
@@ -195,14 +211,15 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
   it('every operation with a CLI command runs there as the local root, with the same errors', async () => {
     const withCli = registry.operations.filter((op) => op.cli);
     expect(withCli.map((op) => op.cli!.command.join(' '))).toEqual(
-      expect.arrayContaining(['query', 'verify', 'ingest', 'synthesize', 'principal add', 'project add', 'project add-member', 'project remove-member', 'token mint', 'token list', 'token revoke']),
+      expect.arrayContaining(['forget', 'supersede', 'confirm', 'history', 'query', 'verify', 'ingest', 'synthesize', 'principal add', 'project add', 'project add-member', 'project remove-member', 'token mint', 'token list', 'token revoke']),
     );
     for (const op of withCli) {
       const ok = await overCli(op, PROBES[op.name]!('cli', 'admin'));
       expect(ok.outcome, `${op.cli!.command.join(' ')}: ${ok.stdout}`).toBe('ok');
       JSON.parse(ok.stdout);
-      // The query's text takes any words: its first flag (--project) is the field to spoil.
-      const field = op.name === 'query' ? op.cli!.options?.[0]?.field : (op.cli!.args?.[0] ?? op.cli!.options?.[0]?.field);
+      // The query's text and a correction's ref take any words: their first flag (--project) is the field to spoil.
+      const anyText = op.name === 'query' || op.cli!.args?.[0] === 'ref';
+      const field = anyText ? op.cli!.options?.[0]?.field : (op.cli!.args?.[0] ?? op.cli!.options?.[0]?.field);
       if (field === undefined) continue;
       const bad = { ...PROBES[op.name]!('cli', 'admin'), [field]: 'Not Valid!' };
       const refused = await overCli(op, bad);

@@ -38,6 +38,10 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   /** A request body over the size limit; `details.limit_bytes` names the limit. */
   'PAYLOAD_TOO_LARGE',
+  /** A write of text a `forgotten` tombstone refuses (its exact text or a rewording); `details.tombstone` names it. Nothing was written. */
+  'FORGOTTEN',
+  /** A short sha prefix or text that names more than one line or memory; `details.candidates` lists them. */
+  'AMBIGUOUS_REF',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { MemError, SYSTEM_PROJECT, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
 import type { AppendResult, EventLog, LogHead, LoggedEvent, ReadOptions, VerifyResult } from '@mem/log';
 import { assertAppendProvenance, type AppendInput } from './append-provenance.js';
+import { admitAgainstTombstones } from './tombstones/admission.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
 import { DEFAULT_PROJECTION_OPTIONS, ProjectionSettings, assertSettingsInSystem, settingsChange } from './projection-settings.js';
@@ -33,6 +34,11 @@ export interface AppendOptions extends AppendInput {
    * it is ready — a writer appending many batches under a lock of its own, then catching up once.
    */
   catchUp?: 'now' | 'later';
+  /**
+   * Write memory text even where a `forgotten` tombstone refuses it (FORGOTTEN otherwise); each
+   * overridden tombstone is recorded by a `resurfaced` event appended with the batch.
+   */
+  force?: boolean;
 }
 
 export interface RebuildOptions {
@@ -113,7 +119,7 @@ export class Engine {
    * so a caller never retries (and duplicates) an append that succeeded.
    */
   async append(project: string, payloads: readonly unknown[], writer: Writer, options: AppendOptions = {}): Promise<AppendResult> {
-    const { catchUp = 'now', ...input } = options;
+    const { catchUp = 'now', force = false, ...input } = options;
     assertProjectName(project);
     assertSettingsInSystem(project, payloads);
     // Trigger: concurrent appends of this process. Why: the provenance check reads the log
@@ -123,7 +129,8 @@ export class Engine {
     const previous = this.appending.get(project) ?? Promise.resolve();
     const appended = previous.catch(() => undefined).then(async () => {
       await assertAppendProvenance(this.#log, project, payloads, input);
-      return this.#log.append(project, payloads, writer);
+      const resurfaced = await admitAgainstTombstones(this.#log, project, payloads, force, input);
+      return this.#log.append(project, [...payloads, ...resurfaced], writer);
     });
     this.appending.set(project, appended);
     try {

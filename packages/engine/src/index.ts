@@ -19,3 +19,5 @@ export { dataRootAt, resolveDataRoot, type DataRoot } from './root.js';
 export { leftoverSettingsFile } from './projection-settings.js';
 export { checkStart } from './batch-checks.js';
 export { projectStretch, routeBatch } from './routing.js';
+export { TombstoneSet, foldTombstones, type TombstoneHit } from './tombstones/tombstone-set.js';
+export { REWORD_CONTAINMENT, REWORD_JACCARD, REWORD_MIN_TERMS, rewords, termHashes } from './tombstones/reword.js';

@@ -41,6 +41,12 @@ export interface RunConfig {
   previous?: PreviousMemory | null;
   /** Chunk shas this query has already seen in earlier runs: skipped, never re-gated. */
   seen?: ReadonlySet<string>;
+  /**
+   * Whether a `forgotten` tombstone refuses a memory line (its exact text or a rewording). A
+   * refused line is dropped from every memory the run writes and counted in `run_end`, so
+   * re-reading the transcript it came from never brings it back.
+   */
+  refuses?: (line: string) => boolean;
 }
 
 export interface RunSummary {
@@ -79,6 +85,8 @@ export class GatedRun {
   private chunksDerived = 0;
   private memory: string;
   private memorySha: string | null;
+  /** Content shas of the lines a tombstone made this run drop. */
+  private readonly forgottenLines = new Set<string>();
   /** Each current memory line → the shas it rests on (what `parents` is derived from). */
   private lineParents: Map<string, readonly string[]>;
   private error: { code: string; message: string } | undefined;
@@ -135,12 +143,15 @@ export class GatedRun {
     this.chunksSeen += 1;
     out.push({ type: 'chunk', run_id: runId, level: chunkLevel, t, source: step.source, span: step.span, sha256: step.sha256 });
     out.push({ type: 'gate', run_id: runId, level, t, update: answer.update, exit: answer.exit, think: answer.think, latency_ms: Math.round(latencyMs * 1000) / 1000 });
+    let memory: string | null = null;
     if (answer.update) {
       this.chunksUsed += 1;
       if (level === 'L1') out.push({ type: 'evidence', run_id: runId, level: 'L0', t, source: step.source, text: step.text, sha256: step.sha256 });
       // A model wrote it: scrubbed before it is hashed, so its sha is of the text the log stores
       // (the log scrubs every payload and checks the sha on what it keeps).
-      const memory = scrubSecrets(answer.memory).text;
+      memory = this.withoutForgotten(scrubSecrets(answer.memory).text);
+    }
+    if (answer.update && memory !== null) {
       const { parents, lines } = this.attribute(memory, step.sha256);
       this.memory = memory;
       this.memorySha = contentSha256(memory);
@@ -164,6 +175,22 @@ export class GatedRun {
       out.push(this.runEnd());
     }
     return out;
+  }
+
+  /**
+   * `memory` without the lines a tombstone refuses (each counted once per run), or null when
+   * nothing is left: the gate opened, but only on what was deliberately forgotten.
+   */
+  private withoutForgotten(memory: string): string | null {
+    const refuses = this.config.refuses;
+    if (!refuses) return memory;
+    const kept = memory.split('\n').filter((raw) => {
+      const [line] = splitMemoryLines(raw);
+      if (line === undefined || !refuses(line)) return true;
+      this.forgottenLines.add(contentSha256(line));
+      return false;
+    });
+    return splitMemoryLines(kept.join('\n')).length > 0 ? kept.join('\n').trim() : null;
   }
 
   /** The closing `run_end`, or nothing when the run never started or already ended. */
@@ -269,6 +296,7 @@ export class GatedRun {
       chunks_used: this.chunksUsed,
       final_memory_sha: this.memorySha,
       ...(this.error ? { error: this.error } : {}),
+      ...(this.forgottenLines.size > 0 ? { lines_forgotten: this.forgottenLines.size } : {}),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { chunks, chunkPolicy, type Tokenizer } from '@mem/chunk';
 import type { Payload, Writer } from '@mem/core';
-import { extractionLock, type Engine } from '@mem/engine';
+import { extractionLock, foldTombstones, type Engine } from '@mem/engine';
 import { GatedRun, type Controller, type RunSummary } from '@mem/extractor';
 import type { SourceStats, TranscriptSource } from '@mem/sources';
 import { DerivedManifest } from './derived.js';
@@ -86,6 +86,10 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
 
   const manifest = new DerivedManifest();
   const skipBefore = new Map<string, number>();
+  // Read under the extraction lock, before any run starts: a line forgotten from here on is
+  // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
+  const tombstones = await foldTombstones(engine.read(project));
+  const refuses = (line: string) => tombstones.match(line) !== null;
   const runs = await engine.readCaughtUp([project], () => withItemStore(engine.paths.stateDir, (store) => {
     for (const text of referenceTexts(store, project)) manifest.register(text);
     const priors = queries.map((query) => priorState(store, project, query.id));
@@ -110,6 +114,7 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
         actOnExit: false,
         previous: prior.previous,
         seen: prior.seen,
+        refuses,
       });
     });
   }));

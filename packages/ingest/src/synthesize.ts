@@ -1,6 +1,6 @@
 import type { Tokenizer } from '@mem/chunk';
 import { MemError, type Writer } from '@mem/core';
-import { extractionLock, type Engine } from '@mem/engine';
+import { extractionLock, foldTombstones, type Engine } from '@mem/engine';
 import { GatedRun, type Controller, type LoopStep, type RunSummary } from '@mem/extractor';
 import { currentMemory, priorState, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
@@ -39,6 +39,10 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
 async function synthesizeLocked(options: SynthesizeOptions, synthesis: NonNullable<StandingQueries['synthesis']>): Promise<SynthesizeReport> {
   const { engine, config, controller, tokenizer } = options;
   const project = config.project;
+  // Read under the extraction lock, before any run starts: a line forgotten from here on is
+  // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
+  const tombstones = await foldTombstones(engine.read(project));
+  const refuses = (line: string) => tombstones.match(line) !== null;
   const { steps, prior } = await engine.readCaughtUp([project], () => withItemStore(engine.paths.stateDir, (store) => {
     const steps: LoopStep[] = [];
     for (const query of config.queries) {
@@ -60,6 +64,7 @@ async function synthesizeLocked(options: SynthesizeOptions, synthesis: NonNullab
     actOnExit: synthesis.exit_gate,
     previous: prior.previous,
     seen: prior.seen,
+    refuses,
   });
   const writer = options.writer ?? { kind: 'extractor' };
   for (const step of steps) {

@@ -25,6 +25,8 @@ export const SQLITE_HANDLES = [
   'token_revoked',
   'ingest_accepted',
   'ingest_finished',
+  'forgotten',
+  'superseded',
 ] as const satisfies readonly EventType[];
 
 /** An event the item store handles. */
@@ -71,6 +73,10 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       return [{ statement: 'acceptIngest', params: acceptIngest(event) }];
     case 'ingest_finished':
       return [{ statement: 'finishIngest', params: finishIngest(event) }];
+    case 'forgotten':
+      return forgotten(event);
+    case 'superseded':
+      return superseded(event);
     default:
       return unknownType(event);
   }
@@ -250,6 +256,27 @@ function tombstone(e: EventOf<'tombstone'>): PlannedWrite[] {
     // A tombstoned memory retires the lines it alone held live.
     { statement: 'refreshLines', params: { project: e.project, sha256: e.target } },
   ];
+}
+
+/**
+ * A forgotten target leaves the item store's read paths: each line it refuses gets a
+ * forgotten_line row (what line-level reads join), and a forgotten whole memory is marked
+ * deleted like a tombstoned node, which drops it from FTS recall and the counts.
+ */
+function forgotten(e: EventOf<'forgotten'>): PlannedWrite[] {
+  const lines = e.refuses.flatMap((line): PlannedWrite[] => [
+    { statement: 'forgetLine', params: { project: e.project, sha256: line.sha256, target: e.target, seq: e.seq } },
+    { statement: 'forgetLineNode', params: { project: e.project, sha256: line.sha256, ts: e.ts } },
+  ]);
+  if (e.target_kind !== 'memory') return lines;
+  return [...lines, { statement: 'forgetMemory', params: { project: e.project, target: e.target, ts: e.ts } }];
+}
+
+/** The old points to the new: a superseded_line row, and on a whole memory's row superseded_by, which every read path excludes. */
+function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
+  const line: PlannedWrite = { statement: 'supersedeLine', params: { project: e.project, sha256: e.target, target_kind: e.target_kind, after_sha256: e.after_sha256, seq: e.seq } };
+  if (e.target_kind !== 'memory') return [line, { statement: 'supersedeLineNode', params: { project: e.project, sha256: e.target, after_sha256: e.after_sha256 } }];
+  return [line, { statement: 'supersedeMemory', params: { project: e.project, target: e.target, after_sha256: e.after_sha256 } }];
 }
 
 type IdentityEvent = EventOf<'principal_added' | 'project_added' | 'member_added' | 'member_removed' | 'token_minted' | 'token_revoked'>;

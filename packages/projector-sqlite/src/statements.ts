@@ -65,6 +65,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   // A line's own tombstone is deleted_at, as for every node.
   refreshLines: `
     UPDATE node SET superseded_by = CASE
+      WHEN EXISTS (SELECT 1 FROM superseded_line s WHERE s.project = node.project AND s.sha256 = node.sha256 AND s.target_kind = 'line')
+        THEN (SELECT s.after_sha256 FROM superseded_line s WHERE s.project = node.project AND s.sha256 = node.sha256 AND s.target_kind = 'line')
       WHEN EXISTS (SELECT 1 FROM line_edge e JOIN node m ON m.project = e.project AND m.level = e.level AND m.sha256 = e.target_sha AND m.kind = 'memory'
                    WHERE e.project = node.project AND e.level = node.level AND e.line_sha = node.sha256 AND e.kind = 'memory'
                      AND m.superseded_by IS NULL AND m.deleted_at IS NULL) THEN NULL
@@ -114,6 +116,34 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   applyTombstone: `
     UPDATE node SET deleted_at = (SELECT ts FROM tombstone WHERE project = @project AND target = @target)
     WHERE project = @project AND sha256 = @target AND deleted_at IS NULL`,
+
+  // Corrections (issue 12). The first forgetting of a line wins; a forgotten memory is deleted
+  // as of its forgotten event unless a tombstone deleted it first.
+  forgetLine: `
+    INSERT INTO forgotten_line (project, sha256, target, seq) VALUES (@project, @sha256, @target, @seq)
+    ON CONFLICT DO NOTHING`,
+
+  forgetMemory: `
+    UPDATE node SET deleted_at = @ts
+    WHERE project = @project AND sha256 = @target AND kind = 'memory' AND deleted_at IS NULL`,
+
+  supersedeLine: `
+    INSERT INTO superseded_line (project, sha256, target_kind, after_sha256, seq) VALUES (@project, @sha256, @target_kind, @after_sha256, @seq)
+    ON CONFLICT DO NOTHING`,
+
+  // A forgotten line's node leaves every read path at once, at every level it was held.
+  forgetLineNode: `
+    UPDATE node SET deleted_at = @ts
+    WHERE project = @project AND kind = 'line' AND sha256 = @sha256 AND deleted_at IS NULL`,
+
+  // A superseded line points to its successor (refreshLines keeps it so while a head holds it).
+  supersedeLineNode: `
+    UPDATE node SET superseded_by = @after_sha256
+    WHERE project = @project AND kind = 'line' AND sha256 = @sha256`,
+
+  supersedeMemory: `
+    UPDATE node SET superseded_by = @after_sha256
+    WHERE project = @project AND sha256 = @target AND kind = 'memory' AND superseded_by IS NULL`,
 
   // Identity (the `_system` log only). The first event of a name or token id wins; the
   // registry refuses duplicates before it appends, so these conflicts only guard a hand edit.

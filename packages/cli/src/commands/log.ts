@@ -16,7 +16,8 @@ export function registerLog(program: Command, io: CliIO): void {
     .requiredOption('--project <name>', 'project to append to')
     .option('--file <path>', 'read payload lines from this file instead of stdin')
     .option('--json', 'print {appended, first_seq, last_seq}')
-    .action(async (options: { project: string; file?: string; json?: boolean }, command: Command) => {
+    .option('--force', 'write memory text a forgotten tombstone refuses (recorded by a resurfaced event)')
+    .action(async (options: { project: string; file?: string; json?: boolean; force?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const project = projectFlag(options.project);
       const file = options.file !== undefined ? resolve(io.cwd, options.file) : undefined;
@@ -29,7 +30,7 @@ export function registerLog(program: Command, io: CliIO): void {
       const input = options.file ?? 'stdin';
       const { payloads, lines } = parsePayloadLines(text, input);
       const engine = openEngine(io, globals);
-      const result = await engine.append(project, payloads, { kind: 'cli' }, { file: input, lines });
+      const result = await engine.append(project, payloads, { kind: 'cli' }, { file: input, lines, force: options.force === true });
       const summary = { appended: result.appended, first_seq: result.first_seq, last_seq: result.last_seq };
       if (options.json) writeJson(io.stdout, summary);
       else writeLine(io.stdout, `appended ${summary.appended} event${summary.appended === 1 ? '' : 's'} to ${project} (seq ${summary.first_seq}..${summary.last_seq})`);

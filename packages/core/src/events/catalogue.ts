@@ -24,6 +24,7 @@ import { memoryLinesIssues } from './memory-lines.js';
 import { ingestAcceptedShape, ingestFinishedShape } from './ingest-payloads.js';
 import { projectionSettingsSetShape } from './settings-payloads.js';
 import { purgedShape } from './purge-payloads.js';
+import { confirmedShape, forgottenShape, resurfacedShape, supersededShape } from './correction-payloads.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -118,6 +119,14 @@ const purged = defineEvent('purged', purgedShape, {
     if (seqs.some((seq, i) => i > 0 && seq <= seqs[i - 1]!)) ctx.addIssue({ code: 'custom', path: ['lines'], message: 'expected lines in increasing seq order, each seq once' });
   },
 });
+const forgotten = defineEvent('forgotten', forgottenShape);
+const superseded = defineEvent('superseded', supersededShape, {
+  check: (value, ctx) => {
+    if (value.after_sha256 === value.before_sha256) ctx.addIssue({ code: 'custom', path: ['after_sha256'], message: 'expected a text that differs from the one it supersedes' });
+  },
+});
+const confirmed = defineEvent('confirmed', confirmedShape);
+const resurfaced = defineEvent('resurfaced', resurfacedShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -140,6 +149,10 @@ export const EVENT_DEFINITIONS = [
   ingestFinished,
   projectionSettingsSet,
   purged,
+  forgotten,
+  superseded,
+  confirmed,
+  resurfaced,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -166,6 +179,10 @@ export const payloadSchema = z.discriminatedUnion('type', [
   ingestFinished.payload,
   projectionSettingsSet.payload,
   purged.payload,
+  forgotten.payload,
+  superseded.payload,
+  confirmed.payload,
+  resurfaced.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -189,6 +206,10 @@ export const eventSchema = z.discriminatedUnion('type', [
   ingestFinished.event,
   projectionSettingsSet.event,
   purged.event,
+  forgotten.event,
+  superseded.event,
+  confirmed.event,
+  resurfaced.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

@@ -91,7 +91,7 @@ function parseWith(kind: 'payload' | 'event', raw: unknown, location: InputLocat
     });
   }
   const text = (raw as { text?: unknown }).text;
-  checkContentSha(kind, result.data as { type: string }, location, text !== (given as { text?: unknown }).text);
+  checkContentSha(kind, result.data, location, text !== (given as { text?: unknown }).text);
   return result.data;
 }
 

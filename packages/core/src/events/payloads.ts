@@ -82,6 +82,8 @@ export const runEndShape = {
   chunks_used: countField,
   final_memory_sha: sha256Field.nullable(),
   error: errorField.optional(),
+  /** Lines the run dropped because a `forgotten` tombstone refuses them (absent: none). */
+  lines_forgotten: z.int().min(1).optional(),
 };
 
 export const referenceShape = {

@@ -2,8 +2,19 @@ import { eventKeyOrder, type LogEvent } from './catalogue.js';
 
 const WRITER_KEYS = ['kind', 'principal', 'token'] as const;
 const NESTED_ORDER: Record<string, readonly string[]> = { writer: WRITER_KEYS, error: ['code', 'message'] };
-/** Arrays of objects whose entries have a fixed key order too. */
-const ARRAY_ORDER: Record<string, readonly string[]> = { lines: ['sha256', 'parents', 'seq', 'old', 'new'] };
+/** Arrays of objects whose entries have a fixed key order too (`lines` of a memory: sha256, parents; of a purge: seq, old, new). */
+const ARRAY_ORDER: Record<string, readonly string[]> = { lines: ['sha256', 'parents', 'seq', 'old', 'new'], refuses: ['sha256', 'terms'] };
+
+/**
+ * A nested object in its fixed key order. A field the order does not name would be dropped
+ * from the line without a word (the trap a new array-entry field walks into), so it is a
+ * programming error here instead.
+ */
+function orderedEntry(field: string, value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const stray = Object.keys(value).find((key) => value[key] !== undefined && !keys.includes(key));
+  if (stray !== undefined) throw new Error(`serializeEvent: ${field}.${stray} has no place in the key order (serialize.ts)`);
+  return ordered(value, keys);
+}
 
 function ordered(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -12,8 +23,8 @@ function ordered(value: Record<string, unknown>, keys: readonly string[]): Recor
     if (v === undefined) continue;
     const nested = NESTED_ORDER[key];
     const entries = ARRAY_ORDER[key];
-    if (entries && Array.isArray(v)) out[key] = v.map((entry) => ordered(entry as Record<string, unknown>, entries));
-    else out[key] = nested && v !== null && typeof v === 'object' ? ordered(v as Record<string, unknown>, nested) : v;
+    if (entries && Array.isArray(v)) out[key] = v.map((entry) => orderedEntry(key, entry as Record<string, unknown>, entries));
+    else out[key] = nested && v !== null && typeof v === 'object' ? orderedEntry(key, v as Record<string, unknown>, nested) : v;
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { health, version } from './probes.js';
 import { projectList, projectNotes, projectStatus } from './projects.js';
 import { purge } from './purge.js';
 import { query } from './query.js';
+import { confirm, forget, history, supersede } from './corrections.js';
 import { skillGet, skillList } from './skills.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
@@ -16,6 +17,10 @@ export const OPERATIONS: readonly AnyOperation[] = [
   health,
   version,
   query,
+  forget,
+  supersede,
+  confirm,
+  history,
   ingestSubmit,
   ingestStatus,
   projectList,

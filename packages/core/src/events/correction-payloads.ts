@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { sha256Field } from './fields.js';
+
+/*
+ * Correction events (DESIGN §4, §9): the mutation ledger. Every one names its target by sha and
+ * carries a reason; who did it is the envelope's writer (principal and token label). The text a
+ * mutation removes never appears here: only hashes of its normal form (identity.ts), so the
+ * ledger itself cannot resurface what it forgot.
+ */
+
+/** A 16-hex prefix of the sha256 of one stemmed content term: what the reword matcher compares. */
+export const termHashField = z.string().regex(/^[0-9a-f]{16}$/, 'expected a term hash: 16 lowercase hex characters');
+
+const reasonField = z.string().trim().min(1, 'expected a non-empty reason');
+
+/** What a ref resolved to: one line of a memory, or a whole memory. */
+export const targetKindField = z.enum(['line', 'memory']);
+
+/** One forgotten line: its content sha and its term hashes (sorted, distinct). */
+export const forgottenLineField = z.strictObject({
+  sha256: sha256Field,
+  terms: z.array(termHashField),
+});
+
+export const forgottenShape = {
+  target: sha256Field,
+  target_kind: targetKindField,
+  /** The before hash: the content sha of the forgotten text (a line's, or the whole memory's). */
+  before_sha256: sha256Field,
+  /**
+   * Every line the tombstone refuses on the next write (one for a line target). Not `lines`:
+   * serialize.ts orders array entries by field name, and `lines` entries are a memory's.
+   */
+  refuses: z.array(forgottenLineField).min(1, 'expected at least one forgotten line'),
+  reason: reasonField,
+};
+
+export const supersededShape = {
+  target: sha256Field,
+  target_kind: targetKindField,
+  before_sha256: sha256Field,
+  /** The content sha of the text that replaces it: the new line's identity. */
+  after_sha256: sha256Field,
+  /** The replacing text. It is the live value, not a removed one, so it is stored. */
+  text: z.string().trim().min(1, 'expected the replacing text'),
+  reason: reasonField,
+};
+
+export const confirmedShape = {
+  target: sha256Field,
+  target_kind: targetKindField,
+  /** The content sha of the text confirmed: what was true when a person said so. */
+  before_sha256: sha256Field,
+  note: z.string().trim().min(1).optional(),
+};
+
+/**
+ * A forced write of a line a tombstone refuses (`--force`). Recorded beside the write so the
+ * review queue can open a `resurfacing` finding from it later.
+ */
+export const resurfacedShape = {
+  /** The forgotten event's target: the tombstone that was overridden. */
+  tombstone: sha256Field,
+  /** The content sha of the line written anyway. */
+  line_sha256: sha256Field,
+  match: z.enum(['exact', 'reword']),
+};

@@ -1,0 +1,43 @@
+import { MemError, contentSha256, parsePayload, splitMemoryLines, type Payload } from '@mem/core';
+import type { EventLog } from '@mem/log';
+import type { AppendInput } from '../append-provenance.js';
+import { foldTombstones } from './tombstone-set.js';
+
+/** The lines of memory text a payload writes: a memory's lines, a supersession's new text. */
+function writtenLines(payload: Payload): string[] {
+  if (payload.type === 'memory') return splitMemoryLines(payload.text);
+  if (payload.type === 'superseded') return [payload.text];
+  return [];
+}
+
+/**
+ * Tombstones refuse their own return (DESIGN §9): every line of memory text the batch writes is
+ * checked against the project's `forgotten` events, the exact hash and then its rewordings.
+ * Unforced, the first hit is FORGOTTEN naming the tombstone, and nothing is written. Forced,
+ * the batch goes through and a `resurfaced` event per hit is returned to append with it (the
+ * review queue reads them). Reads the project's log only when the batch writes memory text.
+ */
+export async function admitAgainstTombstones(log: EventLog, project: string, payloads: readonly unknown[], force: boolean, input: AppendInput = {}): Promise<Payload[]> {
+  const parsed = payloads.map((payload, index) => parsePayload(payload, { ...(input.file !== undefined ? { file: input.file } : {}), line: input.lines?.[index] ?? index + 1 }));
+  if (!parsed.some((payload) => writtenLines(payload).length > 0)) return [];
+  const tombstones = await foldTombstones(log.read(project));
+  if (tombstones.size === 0) return [];
+  const resurfaced: Payload[] = [];
+  for (const [index, payload] of parsed.entries()) {
+    for (const text of writtenLines(payload)) {
+      const found = tombstones.match(text);
+      if (!found) continue;
+      if (!force) {
+        const line = input.lines?.[index] ?? index + 1;
+        const where = `${input.file !== undefined ? `${input.file}:` : ''}line ${line}`;
+        throw new MemError(
+          'FORGOTTEN',
+          `${where}: ${payload.type} text ${found.match === 'exact' ? 'repeats' : 'rewords'} a line forgotten by tombstone ${found.tombstone} (seq ${found.seq}, reason: ${found.reason}); nothing was appended (write it anyway with --force)`,
+          { project, line, ...(input.file !== undefined ? { file: input.file } : {}), tombstone: found.tombstone, tombstone_seq: found.seq, match: found.match },
+        );
+      }
+      resurfaced.push({ type: 'resurfaced', tombstone: found.tombstone, line_sha256: contentSha256(text), match: found.match });
+    }
+  }
+  return resurfaced;
+}

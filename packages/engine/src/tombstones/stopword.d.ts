@@ -1,0 +1,4 @@
+declare module 'stopword' {
+  /** English stopwords. */
+  export const eng: readonly string[];
+}

@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { MemError, contentSha256, type Payload } from '@mem/core';
+import { termHashes } from '@mem/engine';
+import { requireReach, writerOf, type Caller } from '../caller.js';
+import type { RegistryContext } from '../context.js';
+import { defineOperation } from '../operation.js';
+import { readLedger, type LedgerTarget } from './memory-ledger.js';
+import { requireNotForgotten, resolveRef } from './memory-ref.js';
+import { projectInput } from './schemas.js';
+
+const TOOL = 'correct_memory';
+
+const refInput = z.string().trim().min(1, 'expected a line or memory sha, a unique prefix of one (6+ hex), or its exact text').max(10_000);
+const reasonInput = z.string().trim().min(1, 'expected a reason: every correction says why').max(2_000);
+
+/** What a correction wrote: the target it resolved to, the hashes it recorded, and where in the log. */
+const mutationOut = z.object({
+  project: z.string(),
+  type: z.enum(['forgotten', 'superseded', 'confirmed']),
+  target: z.string(),
+  target_kind: z.enum(['line', 'memory']),
+  before_sha256: z.string(),
+  after_sha256: z.string().nullable(),
+  seq: z.number(),
+});
+type MutationOut = z.infer<typeof mutationOut>;
+
+const mutationText = (verb: string) => (out: MutationOut) =>
+  `${verb} ${out.target_kind} ${out.target} in ${out.project} (seq ${out.seq})${out.after_sha256 !== null ? ` → ${out.after_sha256}` : ''}`;
+
+async function append(ctx: RegistryContext, caller: Caller, project: string, payload: Payload, target: LedgerTarget, after: string | null): Promise<MutationOut> {
+  const result = await ctx.engine.append(project, [payload], writerOf(caller));
+  const type = payload.type as MutationOut['type'];
+  return { project, type, target: target.sha256, target_kind: target.kind, before_sha256: contentSha256(target.text), after_sha256: after, seq: result.last_seq };
+}
+
+/**
+ * `mem forget`: a deliberate tombstone. The `forgotten` event names the target and the hashes of
+ * every line it covers (content sha and term hashes, reword.ts), never their text; from then
+ * on every writer refuses those lines and their rewordings unless forced.
+ */
+export const forget = defineOperation({
+  name: 'forget',
+  summary: 'forget a line or memory: a tombstone that refuses its text and rewordings on every later write',
+  input: z.strictObject({ project: projectInput, ref: refInput, reason: reasonInput }),
+  output: mutationOut,
+  kind: 'write',
+  idempotent: false,
+  destructive: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/forget', status: 201 },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'forget' }, description: 'Forget, supersede or confirm a memory line, or read its mutation history (hashes only).' },
+  cli: {
+    command: ['forget'],
+    args: ['ref'],
+    options: [
+      { field: 'project', flag: '--project <name>', description: 'the project the line belongs to' },
+      { field: 'reason', flag: '--reason <text>', description: 'why it is forgotten (recorded; required)' },
+    ],
+    text: mutationText('forgot'),
+  },
+  run: async (ctx, caller, input) => {
+    requireReach(caller, input.project);
+    const ledger = await readLedger(ctx, input.project);
+    const target = resolveRef(ledger, input.project, input.ref);
+    requireNotForgotten(ledger, input.project, target);
+    const payload: Payload = {
+      type: 'forgotten',
+      target: target.sha256,
+      target_kind: target.kind,
+      before_sha256: contentSha256(target.text),
+      refuses: target.lines.map((line) => ({ sha256: line.sha256, terms: termHashes(line.text) })),
+      reason: input.reason,
+    };
+    return append(ctx, caller, input.project, payload, target, null);
+  },
+});
+
+/**
+ * `mem supersede`: never deletes. The old target points to the new text (given, or the text of
+ * another line named by ref); the new text goes through the tombstone check like every write,
+ * so superseding by a forgotten text is FORGOTTEN.
+ */
+export const supersede = defineOperation({
+  name: 'supersede',
+  summary: 'supersede a line or memory by a new text (or another line): the old points to the new',
+  input: z.strictObject({ project: projectInput, ref: refInput, by: refInput, reason: reasonInput }),
+  output: mutationOut,
+  kind: 'write',
+  idempotent: false,
+  destructive: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/supersede', status: 201 },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'supersede' } },
+  cli: {
+    command: ['supersede'],
+    args: ['ref'],
+    options: [
+      { field: 'project', flag: '--project <name>', description: 'the project the line belongs to' },
+      { field: 'by', flag: '--by <text-or-ref>', description: 'the replacing text, or the sha (prefix) of the line that replaces it' },
+      { field: 'reason', flag: '--reason <text>', description: 'why it is superseded (recorded; required)' },
+    ],
+    text: mutationText('superseded'),
+  },
+  run: async (ctx, caller, input) => {
+    requireReach(caller, input.project);
+    const ledger = await readLedger(ctx, input.project);
+    const target = resolveRef(ledger, input.project, input.ref);
+    requireNotForgotten(ledger, input.project, target);
+    const text = replacingText(ledger, input.project, input.by);
+    const after = contentSha256(text);
+    if (after === contentSha256(target.text)) {
+      throw new MemError('INVALID_INPUT', 'by: the replacing text is the text it would supersede', { field: 'by', expected: 'a different text' });
+    }
+    const payload: Payload = { type: 'superseded', target: target.sha256, target_kind: target.kind, before_sha256: contentSha256(target.text), after_sha256: after, text, reason: input.reason };
+    return append(ctx, caller, input.project, payload, target, after);
+  },
+});
+
+/** `--by` as a line when it names exactly one (a sha or unique prefix), else as the new text itself. */
+function replacingText(ledger: Awaited<ReturnType<typeof readLedger>>, project: string, by: string): string {
+  if (!/^[0-9a-f]{6,64}$/i.test(by.trim())) return by.trim();
+  try {
+    const line = resolveRef(ledger, project, by, 'by');
+    requireNotForgotten(ledger, project, line, 'by');
+    return line.text;
+  } catch (error) {
+    if (error instanceof MemError && error.code === 'NOT_FOUND') return by.trim();
+    throw error;
+  }
+}
+
+/** `mem confirm`: a person says the line is still true; recorded with its hash and an optional note. */
+export const confirm = defineOperation({
+  name: 'confirm',
+  summary: 'confirm a line or memory is still true',
+  input: z.strictObject({ project: projectInput, ref: refInput, note: z.string().trim().min(1).max(2_000).optional() }),
+  output: mutationOut,
+  kind: 'write',
+  idempotent: false,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/confirm', status: 201 },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'confirm' } },
+  cli: {
+    command: ['confirm'],
+    args: ['ref'],
+    options: [
+      { field: 'project', flag: '--project <name>', description: 'the project the line belongs to' },
+      { field: 'note', flag: '--note <text>', description: 'what was checked (recorded)' },
+    ],
+    text: mutationText('confirmed'),
+  },
+  run: async (ctx, caller, input) => {
+    requireReach(caller, input.project);
+    const ledger = await readLedger(ctx, input.project);
+    const target = resolveRef(ledger, input.project, input.ref);
+    requireNotForgotten(ledger, input.project, target);
+    const payload: Payload = { type: 'confirmed', target: target.sha256, target_kind: target.kind, before_sha256: contentSha256(target.text), ...(input.note !== undefined ? { note: input.note } : {}) };
+    return append(ctx, caller, input.project, payload, target, null);
+  },
+});
+
+const historyEntry = z.object({
+  seq: z.number(),
+  ts: z.string(),
+  type: z.enum(['forgotten', 'superseded', 'confirmed', 'resurfaced']),
+  target: z.string(),
+  actor: z.string().nullable(),
+  token: z.string().nullable(),
+  reason: z.string().nullable(),
+  before_sha256: z.string().nullable(),
+  after_sha256: z.string().nullable(),
+});
+
+/**
+ * `mem history`: the mutation ledger of one target (and, for a line, of the memory it came
+ * from), in log order. Hashes only: it never prints the text of what was forgotten.
+ */
+export const history = defineOperation({
+  name: 'history',
+  summary: 'the mutation ledger of a line or memory: who forgot, superseded or confirmed it, why, with hashes only',
+  input: z.strictObject({ project: projectInput, ref: refInput }),
+  output: z.object({ project: z.string(), target: z.string(), target_kind: z.enum(['line', 'memory']), entries: z.array(historyEntry) }),
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  reads: 'log',
+  http: { method: 'GET', path: '/memory/history' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'history' } },
+  cli: {
+    command: ['history'],
+    args: ['ref'],
+    options: [{ field: 'project', flag: '--project <name>', description: 'the project the line belongs to' }],
+    text: (out) =>
+      [
+        `${out.target_kind} ${out.target} in ${out.project}: ${out.entries.length} mutation${out.entries.length === 1 ? '' : 's'}`,
+        ...out.entries.map((e) => `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''} [before ${e.before_sha256 ?? '-'}${e.after_sha256 !== null ? `, after ${e.after_sha256}` : ''}]`),
+      ].join('\n'),
+  },
+  run: async (ctx, caller, input) => {
+    requireReach(caller, input.project);
+    const ledger = await readLedger(ctx, input.project);
+    const target = resolveRef(ledger, input.project, input.ref);
+    const names = new Set([target.sha256, ...(target.memory !== undefined ? [target.memory] : [])]);
+    const entries = ledger.mutations
+      .filter((e) => (e.type === 'resurfaced' ? names.has(e.tombstone) || names.has(e.line_sha256) : names.has(e.target)))
+      .map((e) => ({
+        seq: e.seq,
+        ts: e.ts,
+        type: e.type,
+        target: e.type === 'resurfaced' ? e.tombstone : e.target,
+        actor: e.writer.principal ?? null,
+        token: e.writer.token ?? null,
+        reason: 'reason' in e ? e.reason : null,
+        before_sha256: e.type === 'resurfaced' ? null : e.before_sha256,
+        after_sha256: e.type === 'superseded' ? e.after_sha256 : e.type === 'resurfaced' ? e.line_sha256 : null,
+      }));
+    return { project: input.project, target: target.sha256, target_kind: target.kind, entries };
+  },
+});

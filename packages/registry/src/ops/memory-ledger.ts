@@ -1,0 +1,66 @@
+import { contentSha256, memoryLines, type EventOf, type LogEvent } from '@mem/core';
+import type { RegistryContext } from '../context.js';
+
+/** A line or memory a ref can name, with its text (kept in memory only, never returned by history). */
+export interface LedgerTarget {
+  sha256: string;
+  kind: 'line' | 'memory';
+  text: string;
+  /** The lines it covers: itself for a line, every line for a memory. */
+  lines: { sha256: string; text: string }[];
+  /** For a line: the first memory it appeared in. */
+  memory?: string;
+}
+
+export type MutationEvent = EventOf<'forgotten' | 'superseded' | 'confirmed' | 'resurfaced'>;
+
+/**
+ * One project's memory as its log states it, folded for the correction operations: every line
+ * and memory a ref may name, and the mutation ledger. Read from the log, the only truth, so a
+ * correction never depends on how far a projection has caught up.
+ */
+export interface MemoryLedger {
+  targets: Map<string, LedgerTarget>;
+  /** Target sha → the seq of the `forgotten` event that tombstoned it. */
+  forgotten: Map<string, number>;
+  /** Target sha → the content sha that superseded it. */
+  superseded: Map<string, string>;
+  mutations: MutationEvent[];
+}
+
+export async function readLedger(ctx: RegistryContext, project: string): Promise<MemoryLedger> {
+  const ledger: MemoryLedger = { targets: new Map(), forgotten: new Map(), superseded: new Map(), mutations: [] };
+  for await (const { event } of ctx.engine.read(project)) fold(ledger, event);
+  return ledger;
+}
+
+function fold(ledger: MemoryLedger, event: LogEvent): void {
+  switch (event.type) {
+    case 'memory': {
+      const lines = memoryLines(event).map((line) => ({ sha256: line.sha256, text: line.text }));
+      if (!ledger.targets.has(event.sha256)) ledger.targets.set(event.sha256, { sha256: event.sha256, kind: 'memory', text: event.text, lines });
+      for (const line of lines) {
+        if (!ledger.targets.has(line.sha256)) ledger.targets.set(line.sha256, { sha256: line.sha256, kind: 'line', text: line.text, lines: [line], memory: event.sha256 });
+      }
+      return;
+    }
+    case 'superseded': {
+      ledger.mutations.push(event);
+      ledger.superseded.set(event.target, event.after_sha256);
+      // The replacing text is a line of its own: it can be confirmed, superseded or forgotten next.
+      const line = { sha256: contentSha256(event.text), text: event.text };
+      if (!ledger.targets.has(line.sha256)) ledger.targets.set(line.sha256, { sha256: line.sha256, kind: 'line', text: line.text, lines: [line] });
+      return;
+    }
+    case 'forgotten':
+      ledger.mutations.push(event);
+      if (!ledger.forgotten.has(event.target)) ledger.forgotten.set(event.target, event.seq);
+      return;
+    case 'confirmed':
+    case 'resurfaced':
+      ledger.mutations.push(event);
+      return;
+    default:
+      return;
+  }
+}

@@ -4,7 +4,10 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 // Tests import workspace packages from their TypeScript sources (the "mem-source" export
 // condition); child processes spawned by tests run the built CLI from dist/.
 const conditions = ['mem-source', ...defaultServerConditions];
-const resolveSources = { resolve: { conditions }, ssr: { resolve: { conditions, externalConditions: ['mem-source'] } } };
+const resolveSources = {
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['mem-source'] } },
+};
 
 const roots = ['packages/*/src/**', 'test/**'];
 /** The crash drills: real processes killed at random moments, the slowest tier. */
@@ -15,10 +18,20 @@ const exclude = ['**/node_modules/**', '**/dist/**', 'test/bench/**'];
  * One tier of the suite. Each project states the resolve conditions itself: a project that
  * lost them would test dist/ instead of the sources, and still pass.
  */
-function tier(name: string, test: NonNullable<TestProjectInlineConfiguration['test']>): TestProjectInlineConfiguration {
+function tier(
+  name: string,
+  test: NonNullable<TestProjectInlineConfiguration['test']>,
+): TestProjectInlineConfiguration {
   return {
     ...resolveSources,
-    test: { name, testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks', ...test, exclude: [...exclude, ...(test.exclude ?? [])] },
+    test: {
+      name,
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+      pool: 'forks',
+      ...test,
+      exclude: [...exclude, ...(test.exclude ?? [])],
+    },
   };
 }
 

@@ -16,20 +16,52 @@ const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 /** The sample's first L0 evidence, already in the log. */
 const known = '56f6bc4f22a9c4c448b653ae11ad93d6a55dee7df24ba843cc1ea76e26155c07';
 const unknown = 'f'.repeat(64);
-const run = { type: 'run', run_id: 'run-prov-2', level: 'L1', query_id: 'infra-root-causes', input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false };
+const run = {
+  type: 'run',
+  run_id: 'run-prov-2',
+  level: 'L1',
+  query_id: 'infra-root-causes',
+  input_level: 'chunk',
+  model: 'heuristic',
+  chunk_tokens: 5000,
+  memory_budget: 1024,
+  exit_gate: false,
+};
 let root: string;
 
 function mem(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { input, encoding: 'utf8', env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '' } });
+  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '' },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 function memory(text: string, parents: string[]) {
-  return { type: 'memory', run_id: 'run-prov-2', level: 'L1', t: 1, text, tokens: 5, parents, sha256: contentSha256(text), lines: uniformLines(text, parents) };
+  return {
+    type: 'memory',
+    run_id: 'run-prov-2',
+    level: 'L1',
+    t: 1,
+    text,
+    tokens: 5,
+    parents,
+    sha256: contentSha256(text),
+    lines: uniformLines(text, parents),
+  };
 }
 
 function evidence(text: string) {
-  return { type: 'evidence', run_id: 'run-prov-2', level: 'L0', t: 1, source: 'claude:prov', text, sha256: contentSha256(text) };
+  return {
+    type: 'evidence',
+    run_id: 'run-prov-2',
+    level: 'L0',
+    t: 1,
+    source: 'claude:prov',
+    text,
+    sha256: contentSha256(text),
+  };
 }
 
 const segment = () => join(root, 'log', 'demo', '000001.jsonl');
@@ -47,7 +79,10 @@ describe('mem log append checks provenance first', () => {
     const input = `${JSON.stringify(run)}\n\n${JSON.stringify(memory('- the body limit is set on the ingress.', [known, unknown]))}\n`;
     const result = mem(['log', 'append', '--project', 'demo', '--json'], input);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'PROVENANCE_FAILED', details: { field: 'parents[1]', line: 3, problem: 'parent_unresolved' } });
+    expect(JSON.parse(result.stderr).error).toMatchObject({
+      code: 'PROVENANCE_FAILED',
+      details: { field: 'parents[1]', line: 3, problem: 'parent_unresolved' },
+    });
     expect(readFileSync(segment()).equals(before)).toBe(true);
   });
 
@@ -56,13 +91,22 @@ describe('mem log append checks provenance first', () => {
     const input = `${JSON.stringify(run)}\n${JSON.stringify(memory('- a memory on a memory.', ['9973662d51379cd9e7883bee282b079670398f795abd51a44411326caede2421']))}\n`;
     const result = mem(['log', 'append', '--project', 'demo', '--json'], input);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'PROVENANCE_FAILED', details: { field: 'parents[0]', line: 2, problem: 'parent_wrong_level' } });
+    expect(JSON.parse(result.stderr).error).toMatchObject({
+      code: 'PROVENANCE_FAILED',
+      details: { field: 'parents[0]', line: 2, problem: 'parent_wrong_level' },
+    });
     expect(readFileSync(segment()).equals(before)).toBe(true);
   });
 
   it('accepts parents written earlier in the same batch, and verify passes after it', () => {
     const text = 'The ingress sets proxy-body-size: 0 since the 413 incident.';
-    const input = [run, evidence(text), memory('- the ingress body limit is off.', [contentSha256(text), known])].map((p) => JSON.stringify(p)).join('\n');
+    const input = [
+      run,
+      evidence(text),
+      memory('- the ingress body limit is off.', [contentSha256(text), known]),
+    ]
+      .map((p) => JSON.stringify(p))
+      .join('\n');
     const result = mem(['log', 'append', '--project', 'demo', '--json'], input);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ appended: 3, first_seq: 22, last_seq: 24 });

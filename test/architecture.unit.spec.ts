@@ -52,8 +52,14 @@ const packagesDir = join(root, 'packages');
 const packages = workspacePackages(packagesDir);
 /** The non-test sources (src/ and test helpers) of every package whose text matches `pattern`, relative to the root. */
 function filesMatching(pattern: RegExp): string[] {
-  const dirs = packages.flatMap((name) => ['src', 'test'].map((sub) => join(packagesDir, name, sub))).filter((dir) => existsSync(dir));
-  return dirs.flatMap((dir) => sourceFiles(dir)).filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file)).sort();
+  const dirs = packages
+    .flatMap((name) => ['src', 'test'].map((sub) => join(packagesDir, name, sub)))
+    .filter((dir) => existsSync(dir));
+  return dirs
+    .flatMap((dir) => sourceFiles(dir))
+    .filter((file) => pattern.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(root, file))
+    .sort();
 }
 const drawing = parseDrawnGraph(readFileSync(join(packagesDir, 'README.md'), 'utf8'));
 
@@ -63,12 +69,20 @@ describe('architecture', () => {
   });
 
   it('packages/README.md draws exactly the edges package.json declares (the block is generated from them)', () => {
-    const block = /^```mermaid\n[\s\S]*?^```$/m.exec(readFileSync(join(packagesDir, 'README.md'), 'utf8'))![0];
+    const block = /^```mermaid\n[\s\S]*?^```$/m.exec(
+      readFileSync(join(packagesDir, 'README.md'), 'utf8'),
+    )![0];
     expect(block).toEqual(renderGraph(declaredEdges(packagesDir)));
   });
 
   it('drawn, declared and imported edges agree', () => {
-    expect(edgeDrift({ drawn: drawing.edges, declared: declaredEdges(packagesDir), imported: importedEdges(packagesDir) })).toEqual([]);
+    expect(
+      edgeDrift({
+        drawn: drawing.edges,
+        declared: declaredEdges(packagesDir),
+        imported: importedEdges(packagesDir),
+      }),
+    ).toEqual([]);
   });
 
   it('the arrows point one way', () => {
@@ -80,10 +94,18 @@ describe('architecture', () => {
       const wrong: string[] = [];
       for (const file of sourceFiles(join(packagesDir, name, 'src'))) {
         for (const specifier of importsOf(file)) {
-          if (specifier.startsWith('.') || specifier.startsWith('node:') || workspaceTarget(specifier) !== null) continue;
-          const library = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+          if (
+            specifier.startsWith('.') ||
+            specifier.startsWith('node:') ||
+            workspaceTarget(specifier) !== null
+          )
+            continue;
+          const library = specifier.startsWith('@')
+            ? specifier.split('/').slice(0, 2).join('/')
+            : specifier.split('/')[0]!;
           const owner = EXCLUSIVE[library];
-          if (owner !== undefined && owner !== name) wrong.push(`${relative(root, file)} → ${library} (only ${owner} may use it)`);
+          if (owner !== undefined && owner !== name)
+            wrong.push(`${relative(root, file)} → ${library} (only ${owner} may use it)`);
         }
       }
       expect(wrong).toEqual([]);
@@ -98,18 +120,26 @@ describe('architecture', () => {
       expect(readme).toMatch(/does not/i);
       const named = readmeExports(readme);
       expect(named, 'an **Exports:** line').not.toBeNull();
-      const exported = new Set(exportedNames(readFileSync(join(packagesDir, name, 'src', 'index.ts'), 'utf8')));
+      const exported = new Set(
+        exportedNames(readFileSync(join(packagesDir, name, 'src', 'index.ts'), 'utf8')),
+      );
       expect(named!.filter((export_) => !exported.has(export_))).toEqual([]);
     });
   }
 
-  it('spells the item store\'s file name once: projector-sqlite exports the path, no package joins it by hand', () => {
-    expect(filesMatching(/['"][^'"\n]*items\.sqlite[^'"\n]*['"]/)).toEqual(['packages/projector-sqlite/src/store-files.ts']);
+  it("spells the item store's file name once: projector-sqlite exports the path, no package joins it by hand", () => {
+    expect(filesMatching(/['"][^'"\n]*items\.sqlite[^'"\n]*['"]/)).toEqual([
+      'packages/projector-sqlite/src/store-files.ts',
+    ]);
   });
 
   it('names every lock file of a data root in one module, and takes every lock through it', () => {
     expect(filesMatching(/\.lock['"`]/)).toEqual(['packages/engine/src/locks.ts']);
-    expect(filesMatching(/\b(withFileLock|holdFileLock)\b/).filter((f) => !f.startsWith('packages/log/'))).toEqual(['packages/engine/src/locks.ts']);
+    expect(
+      filesMatching(/\b(withFileLock|holdFileLock)\b/).filter(
+        (f) => !f.startsWith('packages/log/'),
+      ),
+    ).toEqual(['packages/engine/src/locks.ts']);
   });
 
   it('no library reads process.env: only the entry points do, and pass loadConfig on', () => {
@@ -117,62 +147,97 @@ describe('architecture', () => {
     for (const name of packages) {
       for (const file of sourceFiles(join(packagesDir, name, 'src'))) {
         const where = relative(root, file);
-        if (!ENV_READERS.includes(where)) readers.push(...envReadsOf(file).map((line) => `${where}:${line}`));
+        if (!ENV_READERS.includes(where))
+          readers.push(...envReadsOf(file).map((line) => `${where}:${line}`));
       }
     }
     expect(readers).toEqual([]);
   });
 
   it('core depends on zod and nothing else', () => {
-    const manifest = JSON.parse(readFileSync(join(packagesDir, 'core', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(
+      readFileSync(join(packagesDir, 'core', 'package.json'), 'utf8'),
+    ) as { dependencies?: Record<string, string> };
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(['zod']);
   });
 });
 
 describe('the edge check', () => {
-  const agreed = { drawn: ['log --> core' as const], declared: ['log --> core' as const], imported: ['log --> core' as const] };
+  const agreed = {
+    drawn: ['log --> core' as const],
+    declared: ['log --> core' as const],
+    imported: ['log --> core' as const],
+  };
 
   it('accepts a graph on which all three agree', () => {
     expect(edgeDrift(agreed)).toEqual([]);
   });
 
   it('refuses an import of an undeclared workspace package', () => {
-    expect(edgeDrift({ ...agreed, imported: ['log --> core', 'log --> engine'] })).toEqual(['log --> engine: imported but not declared in package.json']);
+    expect(edgeDrift({ ...agreed, imported: ['log --> core', 'log --> engine'] })).toEqual([
+      'log --> engine: imported but not declared in package.json',
+    ]);
   });
 
   it('refuses a declared dependency never imported', () => {
-    expect(edgeDrift({ ...agreed, drawn: ['log --> core', 'log --> llm'], declared: ['log --> core', 'log --> llm'] })).toEqual(['log --> llm: declared in package.json but never imported']);
+    expect(
+      edgeDrift({
+        ...agreed,
+        drawn: ['log --> core', 'log --> llm'],
+        declared: ['log --> core', 'log --> llm'],
+      }),
+    ).toEqual(['log --> llm: declared in package.json but never imported']);
   });
 
   it('refuses an edge drawn but not declared, and one declared but not drawn', () => {
-    expect(edgeDrift({ ...agreed, drawn: ['log --> core', 'server --> log'] })).toEqual(['server --> log: drawn in packages/README.md but not declared in package.json']);
-    expect(edgeDrift({ ...agreed, drawn: [] })).toEqual(['log --> core: declared in package.json but not drawn in packages/README.md']);
+    expect(edgeDrift({ ...agreed, drawn: ['log --> core', 'server --> log'] })).toEqual([
+      'server --> log: drawn in packages/README.md but not declared in package.json',
+    ]);
+    expect(edgeDrift({ ...agreed, drawn: [] })).toEqual([
+      'log --> core: declared in package.json but not drawn in packages/README.md',
+    ]);
   });
 
   it('finds reads of process.env, not mentions of it', () => {
-    const text = "// process.env.X in a comment\nconst a = process.env.X;\nconst b = process['env'];\nconst { env } = process;\nconst c = globalThis.process.env;\nconst d = '/process.env/';\n";
+    const text =
+      "// process.env.X in a comment\nconst a = process.env.X;\nconst b = process['env'];\nconst { env } = process;\nconst c = globalThis.process.env;\nconst d = '/process.env/';\n";
     expect(envReadsIn(text)).toEqual([2, 3, 4, 5]);
   });
 
   it('finds a cycle', () => {
-    expect(cycleOf(['log --> core', 'core --> engine', 'engine --> log'])).toEqual(['core', 'engine', 'log', 'core']);
+    expect(cycleOf(['log --> core', 'core --> engine', 'engine --> log'])).toEqual([
+      'core',
+      'engine',
+      'log',
+      'core',
+    ]);
     expect(cycleOf(['engine --> log', 'log --> core'])).toBeNull();
   });
 
   it('reads static, re-exported, side-effect and dynamic imports', () => {
-    const text = "import { a } from '@mem/core';\nexport { b } from '@mem/log';\nimport '@mem/llm';\nconst c = await import('@mem/embed');\n";
+    const text =
+      "import { a } from '@mem/core';\nexport { b } from '@mem/log';\nimport '@mem/llm';\nconst c = await import('@mem/embed');\n";
     expect(specifiersIn(text)).toEqual(['@mem/core', '@mem/embed', '@mem/llm', '@mem/log']);
   });
 
   it('reads the export lists of an index.ts and the Exports line of a README', () => {
-    expect(exportedNames("export { a, type B } from './a.js';\nexport type {\n  C,\n  D as E,\n} from './c.js';\n")).toEqual(['B', 'C', 'E', 'a']);
+    expect(
+      exportedNames(
+        "export { a, type B } from './a.js';\nexport type {\n  C,\n  D as E,\n} from './c.js';\n",
+      ),
+    ).toEqual(['B', 'C', 'E', 'a']);
     expect(readmeExports('# x\n\n**Exports:** `a`, `B`.\n')).toEqual(['a', 'B']);
     expect(readmeExports('# x\n')).toBeNull();
   });
 
   it('parses the mermaid block and refuses a line it cannot read', () => {
-    expect(parseDrawnGraph('x\n```mermaid\ngraph BT\n  log --> core\n  cli\n```\n')).toEqual({ nodes: ['cli', 'core', 'log'], edges: ['log --> core'] });
-    expect(() => parseDrawnGraph('```mermaid\ngraph BT\n  log -.-> core\n```\n')).toThrow(/not an edge/);
+    expect(parseDrawnGraph('x\n```mermaid\ngraph BT\n  log --> core\n  cli\n```\n')).toEqual({
+      nodes: ['cli', 'core', 'log'],
+      edges: ['log --> core'],
+    });
+    expect(() => parseDrawnGraph('```mermaid\ngraph BT\n  log -.-> core\n```\n')).toThrow(
+      /not an edge/,
+    );
     expect(() => parseDrawnGraph('no drawing')).toThrow(/exactly one/);
   });
 });

@@ -14,11 +14,15 @@ const repo = join(import.meta.dirname, '..');
 const committed = join(repo, 'packages', 'eval', 'gold', 'transcripts.gold.json');
 let dir: string;
 
-const mem = (...args: string[]) => memInProcess(['--root', join(dir, 'root'), ...args], { cwd: dir });
+const mem = (...args: string[]) =>
+  memInProcess(['--root', join(dir, 'root'), ...args], { cwd: dir });
 
 /** The committed gold set cut to two files, written beside the test's root; transcripts stay the fixtures. */
 function subsetGold(): string {
-  const gold = JSON.parse(readFileSync(committed, 'utf8')) as { transcripts: string; files: { path: string; lines?: number }[] };
+  const gold = JSON.parse(readFileSync(committed, 'utf8')) as {
+    transcripts: string;
+    files: { path: string; lines?: number }[];
+  };
   gold.transcripts = join(repo, 'test', 'fixtures', 'transcripts');
   const short = gold.files.find((f) => f.path === 'claude/spotter-short.jsonl')!;
   const compact = { ...gold.files.find((f) => f.path === 'pi/pi-mono-compact.jsonl')!, lines: 150 };
@@ -38,21 +42,46 @@ afterEach(() => {
 
 describe('mem eval notes', () => {
   it('ingests and synthesises each gold file and reports recall, noise, lines per note and update-rate per query', async () => {
-    const result = await mem('eval', 'notes', '--gold', subsetGold(), '--json', '--controller', 'heuristic');
+    const result = await mem(
+      'eval',
+      'notes',
+      '--gold',
+      subsetGold(),
+      '--json',
+      '--controller',
+      'heuristic',
+    );
     expect(result.stderr).not.toContain('"error"');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ controller: 'heuristic', split: 'all', labelled_by: expect.stringContaining('by reading') });
-    expect(report.files.map((f: { path: string }) => f.path)).toEqual(['claude/spotter-short.jsonl', 'pi/pi-mono-compact.jsonl']);
+    expect(report).toMatchObject({
+      controller: 'heuristic',
+      split: 'all',
+      labelled_by: expect.stringContaining('by reading'),
+    });
+    expect(report.files.map((f: { path: string }) => f.path)).toEqual([
+      'claude/spotter-short.jsonl',
+      'pi/pi-mono-compact.jsonl',
+    ]);
     const keys = ['architecture-decisions', 'bugs-and-root-causes', 'open-questions', 'synthesis'];
     for (const file of report.files) {
       expect(Object.keys(file.per_query).sort()).toEqual(keys);
       expect(Object.keys(file.runs).sort()).toEqual(keys);
       expect(file.findings).toBeGreaterThan(0);
-      for (const share of [file.recall_in_note, file.recall_anywhere, file.noise_share]) expect(share).toBeGreaterThanOrEqual(0);
+      for (const share of [file.recall_in_note, file.recall_anywhere, file.noise_share])
+        expect(share).toBeGreaterThanOrEqual(0);
       expect(file.recall_in_note).toBeLessThanOrEqual(file.recall_anywhere);
-      for (const run of Object.values<{ chunks_seen: number; chunks_used: number; update_rate: number; memory_tokens_over_t: number[] }>(file.runs)) {
-        expect(run.update_rate).toBe(run.chunks_seen === 0 ? 0 : Math.round((run.chunks_used / run.chunks_seen) * 10_000) / 10_000);
+      for (const run of Object.values<{
+        chunks_seen: number;
+        chunks_used: number;
+        update_rate: number;
+        memory_tokens_over_t: number[];
+      }>(file.runs)) {
+        expect(run.update_rate).toBe(
+          run.chunks_seen === 0
+            ? 0
+            : Math.round((run.chunks_used / run.chunks_seen) * 10_000) / 10_000,
+        );
         expect(run.memory_tokens_over_t).toHaveLength(run.chunks_used);
       }
     }
@@ -60,8 +89,14 @@ describe('mem eval notes', () => {
     const compact = report.files[1];
     expect(compact.runs['architecture-decisions'].chunks_seen).toBeGreaterThan(0);
     expect(compact.lines).toBeGreaterThan(0);
-    expect(compact.lines_per_note).toBe(Math.round((compact.lines / compact.notes) * 10_000) / 10_000);
-    expect(report.overall.all).toMatchObject({ files: 2, findings: report.files[0].findings + compact.findings, lines: report.files[0].lines + compact.lines });
+    expect(compact.lines_per_note).toBe(
+      Math.round((compact.lines / compact.notes) * 10_000) / 10_000,
+    );
+    expect(report.overall.all).toMatchObject({
+      files: 2,
+      findings: report.files[0].findings + compact.findings,
+      lines: report.files[0].lines + compact.lines,
+    });
     expect(report.overall.tuning).toEqual(report.overall.all);
     expect(report.overall['held-out']).toBeUndefined();
   }, 300_000);
@@ -85,7 +120,10 @@ describe('mem eval notes', () => {
     for (const file of [join(dir, 'broken.gold.json'), join(dir, 'missing.gold.json')]) {
       const refused = await mem('eval', 'notes', '--gold', file, '--json');
       expect(refused.code).toBe(1);
-      expect(JSON.parse(refused.stderr).error).toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining(file) });
+      expect(JSON.parse(refused.stderr).error).toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringContaining(file),
+      });
     }
     // The eval works in a scratch root of its own: the data root named by --root is never touched.
     expect(existsSync(join(dir, 'root'))).toBe(false);

@@ -19,13 +19,19 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** pg_control starts with the cluster's system identifier, which initdb draws anew for every cluster. */
-const systemIdentifier = (dataDir: string) => readFileSync(join(dataDir, 'global', 'pg_control')).subarray(0, 8).toString('hex');
+const systemIdentifier = (dataDir: string) =>
+  readFileSync(join(dataDir, 'global', 'pg_control'))
+    .subarray(0, 8)
+    .toString('hex');
 
 describe('mem in process', () => {
   it("copies the run's PGlite template into a fresh root instead of running initdb", async () => {
     const template = process.env['MEM_TEST_PGLITE_TEMPLATE'];
     expect(template, 'the int tier sets the template').toBeTruthy();
-    expect((await memInProcess(['--root', root, 'log', 'append', '--project', 'demo', '--file', sample])).code).toBe(0);
+    expect(
+      (await memInProcess(['--root', root, 'log', 'append', '--project', 'demo', '--file', sample]))
+        .code,
+    ).toBe(0);
     expect(systemIdentifier(join(root, '.mem', 'pg'))).toBe(systemIdentifier(template!));
   });
 });
@@ -35,10 +41,26 @@ describe('mem in process and the built bin', () => {
   // One root for every case: none of them writes (a refused batch, a verify, usage errors).
   beforeAll(async () => {
     shared = mkdtempSync(join(tmpdir(), 'mem-cli-parity-'));
-    expect((await memInProcess(['--root', shared, 'log', 'append', '--project', 'demo', '--file', sample])).code).toBe(0);
+    expect(
+      (
+        await memInProcess([
+          '--root',
+          shared,
+          'log',
+          'append',
+          '--project',
+          'demo',
+          '--file',
+          sample,
+        ])
+      ).code,
+    ).toBe(0);
     writeFileSync(join(shared, 'bad.jsonl'), '{"type": "run",\n');
     const segment = join(shared, 'log', 'demo', '000001.jsonl');
-    writeFileSync(segment, readFileSync(segment, 'utf8').replace('"update":false', '"update":true'));
+    writeFileSync(
+      segment,
+      readFileSync(segment, 'utf8').replace('"update":false', '"update":true'),
+    );
   });
   afterAll(() => rmSync(shared, { recursive: true, force: true }));
 

@@ -15,9 +15,11 @@ const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 let base: string;
 
 /** Arguments and output: in process, through the CLI's entry, from a directory that is no root. */
-const mem = (root: string, args: string[]) => memInProcess(['--root', root, ...args], { cwd: tmpdir() });
+const mem = (root: string, args: string[]) =>
+  memInProcess(['--root', root, ...args], { cwd: tmpdir() });
 /** The installed bin in a real process: the exit status a shell sees. */
-const memReal = (root: string, args: string[]) => memProcess(['--root', root, ...args], { cwd: tmpdir() });
+const memReal = (root: string, args: string[]) =>
+  memProcess(['--root', root, ...args], { cwd: tmpdir() });
 
 /** Every reading command, without a project (the root alone decides). */
 const READING: readonly string[][] = [
@@ -39,33 +41,45 @@ beforeEach(() => {
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 describe('a data root that does not exist', () => {
-  it.each(READING.map((args) => [args.join(' '), args]))('mem %s exits 1 with NOT_FOUND naming the path, and creates nothing', (_name, args) => {
-    const root = join(base, 'no-such');
-    const result = memReal(root, args);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    if (args.includes('--json')) expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'NOT_FOUND', details: { root } });
-    else expect(result.stderr).toContain(`no data root at ${root}`);
-    expect(result.stderr).toContain('NOT_FOUND');
-    expect(existsSync(root)).toBe(false);
-  });
+  it.each(READING.map((args) => [args.join(' '), args]))(
+    'mem %s exits 1 with NOT_FOUND naming the path, and creates nothing',
+    (_name, args) => {
+      const root = join(base, 'no-such');
+      const result = memReal(root, args);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      if (args.includes('--json'))
+        expect(JSON.parse(result.stderr).error).toMatchObject({
+          code: 'NOT_FOUND',
+          details: { root },
+        });
+      else expect(result.stderr).toContain(`no data root at ${root}`);
+      expect(result.stderr).toContain('NOT_FOUND');
+      expect(existsSync(root)).toBe(false);
+    },
+  );
 
-  it.each(READING.map((args) => [args.join(' '), args]))('mem %s on an empty directory exits 1 with NOT_FOUND, and leaves it empty', async (_name, args) => {
-    const root = join(base, 'empty');
-    mkdirSync(root);
-    const result = await mem(root, args);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(root);
-    expect(result.stderr).toContain('NOT_FOUND');
-    expect(readdirSync(root)).toEqual([]);
-  });
+  it.each(READING.map((args) => [args.join(' '), args]))(
+    'mem %s on an empty directory exits 1 with NOT_FOUND, and leaves it empty',
+    async (_name, args) => {
+      const root = join(base, 'empty');
+      mkdirSync(root);
+      const result = await mem(root, args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(root);
+      expect(result.stderr).toContain('NOT_FOUND');
+      expect(readdirSync(root)).toEqual([]);
+    },
+  );
 
   it('writing commands create the root they write to', async () => {
     const root = join(base, 'new-root');
     expect((await mem(root, ['project', 'add', 'demo'])).code).toBe(0);
     expect((await mem(root, ['project', 'status', 'demo'])).code).toBe(0);
     const other = join(base, 'other-root');
-    expect((await mem(other, ['log', 'append', '--project', 'demo', '--file', sample])).code).toBe(0);
+    expect((await mem(other, ['log', 'append', '--project', 'demo', '--file', sample])).code).toBe(
+      0,
+    );
     expect((await mem(other, ['log', 'show', '--project', 'demo'])).code).toBe(0);
   }, 180_000);
 
@@ -84,7 +98,9 @@ describe('a project that does not exist, in a data root that does', () => {
   beforeAll(async () => {
     shared = mkdtempSync(join(tmpdir(), 'mem-not-found-root-'));
     root = join(shared, 'root');
-    expect(await mem(root, ['log', 'append', '--project', 'demo', '--file', sample])).toMatchObject({ code: 0 });
+    expect(await mem(root, ['log', 'append', '--project', 'demo', '--file', sample])).toMatchObject(
+      { code: 0 },
+    );
   }, 180_000);
   afterAll(() => rmSync(shared, { recursive: true, force: true }));
 
@@ -97,20 +113,26 @@ describe('a project that does not exist, in a data root that does', () => {
     ['project', 'status', 'nope'],
   ];
 
-  it.each(PROJECT_READING.map((args) => [args.join(' '), args]))('mem %s exits 1 with NOT_FOUND naming the project, and creates nothing', async (_name, args) => {
-    const result = await mem(root, args);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('no project "nope"');
-    expect(result.stderr).toContain('NOT_FOUND');
-    expect(existsSync(join(root, 'log', 'nope'))).toBe(false);
-    expect(existsSync(join(root, 'vault', 'nope'))).toBe(false);
-  });
+  it.each(PROJECT_READING.map((args) => [args.join(' '), args]))(
+    'mem %s exits 1 with NOT_FOUND naming the project, and creates nothing',
+    async (_name, args) => {
+      const result = await mem(root, args);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('no project "nope"');
+      expect(result.stderr).toContain('NOT_FOUND');
+      expect(existsSync(join(root, 'log', 'nope'))).toBe(false);
+      expect(existsSync(join(root, 'vault', 'nope'))).toBe(false);
+    },
+  );
 
   it('--json names the project in the error details', async () => {
     const result = await mem(root, ['verify', '--project', 'nope', '--json']);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'NOT_FOUND', details: { project: 'nope' } });
+    expect(JSON.parse(result.stderr).error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { project: 'nope' },
+    });
   });
 
   it('a project exists by its log, its standing questions, or its registration in _system', async () => {

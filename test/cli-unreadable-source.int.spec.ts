@@ -13,7 +13,10 @@ const bin = join(import.meta.dirname, '..', 'packages', 'cli', 'bin', 'mem.js');
 let root: string;
 
 function mem(args: string[]) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '' },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -21,8 +24,18 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'mem-unreadable-'));
   const lines = [
     { type: 'session_meta', payload: { id: 's', cwd: '/w' } },
-    { type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } },
-    { type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hi' }] } },
+    {
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] },
+    },
+    {
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'hi' }],
+      },
+    },
     { type: 'event_msg', payload: { type: 'token_count' } },
   ];
   writeFileSync(join(root, 'rollout.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
@@ -48,7 +61,9 @@ describe('mem ingest over a source it could not read', () => {
   it('--json carries the unknown count and its commonest kinds per source', () => {
     const run = mem(['ingest', '--project', 'demo', '--json']);
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout) as { sources: { entry: string; stats: { records: Record<string, number>; unknown: unknown } }[] };
+    const report = JSON.parse(run.stdout) as {
+      sources: { entry: string; stats: { records: Record<string, number>; unknown: unknown } }[];
+    };
     expect(report.sources[0]?.stats.unknown).toEqual({
       count: 4,
       top: [

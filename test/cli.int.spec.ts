@@ -1,4 +1,13 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,9 +24,11 @@ const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 let root: string;
 
 /** Arguments and output: in process, through the CLI's entry. */
-const mem = (args: string[], input?: string) => memInProcess(['--root', root, ...args], { input, cwd: root });
+const mem = (args: string[], input?: string) =>
+  memInProcess(['--root', root, ...args], { input, cwd: root });
 /** The installed bin in a real process: one smoke per command family, and what is about processes. */
-const memReal = (args: string[], input?: string) => memProcess(['--root', root, ...args], { input, cwd: root });
+const memReal = (args: string[], input?: string) =>
+  memProcess(['--root', root, ...args], { input, cwd: root });
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'mem-cli-'));
@@ -30,7 +41,9 @@ describe('mem log append', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ appended: 21, first_seq: 1, last_seq: 21 });
     expect(existsSync(join(root, '.mem', 'items.sqlite'))).toBe(true);
-    expect(readFileSync(join(root, 'vault', 'demo', 'infra-root-causes.md'), 'utf8')).toContain('chunks_used: 2');
+    expect(readFileSync(join(root, 'vault', 'demo', 'infra-root-causes.md'), 'utf8')).toContain(
+      'chunks_used: 2',
+    );
   });
 
   it('reads stdin by default', () => {
@@ -56,11 +69,24 @@ describe('mem log append', () => {
     const tampered = [...lines];
     tampered[5] = tampered[5]!.replace('Request Entity Too Large', 'Payload Too Large');
     writeFileSync(join(root, 'sha.jsonl'), tampered.join('\n'));
-    expect((await mem(['log', 'append', '--project', 'demo', '--file', join(root, 'sha.jsonl')])).stderr).toMatch(/line 6: evidence\.sha256 does not match its text.*\[SHA_MISMATCH\]/);
+    expect(
+      (await mem(['log', 'append', '--project', 'demo', '--file', join(root, 'sha.jsonl')])).stderr,
+    ).toMatch(/line 6: evidence\.sha256 does not match its text.*\[SHA_MISMATCH\]/);
     writeFileSync(join(root, 'json.jsonl'), `${lines[0]}\n{"type": "run",\n`);
-    const notJson = await mem(['log', 'append', '--project', 'demo', '--file', join(root, 'json.jsonl'), '--json']);
+    const notJson = await mem([
+      'log',
+      'append',
+      '--project',
+      'demo',
+      '--file',
+      join(root, 'json.jsonl'),
+      '--json',
+    ]);
     expect(notJson.code).toBe(1);
-    expect(JSON.parse(notJson.stderr).error).toMatchObject({ code: 'INVALID_EVENT', details: { line: 2 } });
+    expect(JSON.parse(notJson.stderr).error).toMatchObject({
+      code: 'INVALID_EVENT',
+      details: { line: 2 },
+    });
   });
 });
 
@@ -70,11 +96,25 @@ describe('mem log show, rebuild, verify', () => {
   });
 
   it('prints one run as JSONL', async () => {
-    const result = await mem(['log', 'show', '--project', 'demo', '--run', 'run-2026-08-17-synthesis-1']);
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; run_id: string; seq: number });
+    const result = await mem([
+      'log',
+      'show',
+      '--project',
+      'demo',
+      '--run',
+      'run-2026-08-17-synthesis-1',
+    ]);
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; run_id: string; seq: number });
     expect(events.map((e) => e.type)).toEqual(['run', 'chunk', 'gate', 'memory', 'run_end']);
     expect(events.every((e) => e.run_id === 'run-2026-08-17-synthesis-1')).toBe(true);
-    expect((await mem(['log', 'show', '--project', 'demo', '--from-seq', '20'])).stdout.trim().split('\n')).toHaveLength(2);
+    expect(
+      (await mem(['log', 'show', '--project', 'demo', '--from-seq', '20'])).stdout
+        .trim()
+        .split('\n'),
+    ).toHaveLength(2);
   });
 
   it('verifies a sound root with exit 0, and exits 3 naming segment and line after tampering', () => {
@@ -85,7 +125,10 @@ describe('mem log show, rebuild, verify', () => {
     writeFileSync(segment, lines.join('\n'));
     const result = memReal(['verify', '--json']);
     expect(result.code).toBe(3);
-    const report = JSON.parse(result.stdout) as { ok: boolean; projects: { chain: { break: { segment: string; line: number } } }[] };
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      projects: { chain: { break: { segment: string; line: number } } }[];
+    };
     expect(report.ok).toBe(false);
     expect(report.projects[0]!.chain.break).toMatchObject({ segment: '000001.jsonl', line: 10 });
   });
@@ -120,7 +163,10 @@ describe('projection settings live in the log', () => {
     expect((await mem(['rebuild', '--from-log', '--emit-evidence-notes'])).code).toBe(0);
     const notes = readdirSync(evidenceDir()).sort();
     expect(notes.length).toBeGreaterThan(0);
-    const settings = (await mem(['log', 'show', '--project', '_system'])).stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const settings = (await mem(['log', 'show', '--project', '_system'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
     expect(settings.map((e) => e.type)).toEqual(['projection_settings_set']);
     rmSync(join(root, '.mem'), { recursive: true, force: true });
     rmSync(join(root, 'vault'), { recursive: true, force: true });
@@ -134,7 +180,10 @@ describe('projection settings live in the log', () => {
     expect((await mem(['rebuild', '--from-log', '--emit-evidence-notes'])).code).toBe(0);
     expect((await mem(['rebuild', '--from-log', '--no-emit-evidence-notes'])).code).toBe(0);
     expect(existsSync(evidenceDir())).toBe(false);
-    const events = (await mem(['log', 'show', '--project', '_system'])).stdout.trim().split('\n').map((line) => JSON.parse(line) as { emit_evidence_notes: boolean });
+    const events = (await mem(['log', 'show', '--project', '_system'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { emit_evidence_notes: boolean });
     expect(events.map((e) => e.emit_evidence_notes)).toEqual([true, false]);
   });
 
@@ -142,20 +191,33 @@ describe('projection settings live in the log', () => {
     writeFileSync(join(root, 'vault', '.mem-settings.json'), '{"emitEvidenceNotes":true}\n');
     const result = await mem(['rebuild', '--from-log']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/\.mem-settings\.json is no longer read.*mem rebuild --from-log --emit-evidence-notes/);
+    expect(result.stderr).toMatch(
+      /\.mem-settings\.json is no longer read.*mem rebuild --from-log --emit-evidence-notes/,
+    );
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(existsSync(evidenceDir())).toBe(false);
   });
 
   it('refuses a settings event with a bad value, or outside _system, and appends nothing', async () => {
-    const bad = await mem(['log', 'append', '--project', '_system', '--json'], '{"type":"projection_settings_set","emit_evidence_notes":"yes"}\n');
+    const bad = await mem(
+      ['log', 'append', '--project', '_system', '--json'],
+      '{"type":"projection_settings_set","emit_evidence_notes":"yes"}\n',
+    );
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stderr).error).toMatchObject({ code: 'INVALID_EVENT' });
-    const elsewhere = await mem(['log', 'append', '--project', 'demo', '--json'], '{"type":"projection_settings_set","emit_evidence_notes":true}\n');
+    const elsewhere = await mem(
+      ['log', 'append', '--project', 'demo', '--json'],
+      '{"type":"projection_settings_set","emit_evidence_notes":true}\n',
+    );
     expect(elsewhere.code).toBe(1);
-    expect(JSON.parse(elsewhere.stderr).error).toMatchObject({ code: 'INVALID_INPUT', details: { project: 'demo' } });
+    expect(JSON.parse(elsewhere.stderr).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { project: 'demo' },
+    });
     expect(existsSync(join(root, 'log', '_system'))).toBe(false);
-    expect((await mem(['log', 'show', '--project', 'demo'])).stdout.trim().split('\n')).toHaveLength(21);
+    expect(
+      (await mem(['log', 'show', '--project', 'demo'])).stdout.trim().split('\n'),
+    ).toHaveLength(21);
   });
 });
 
@@ -191,16 +253,27 @@ describe('mem ingest', () => {
   it('fails clearly (exit 1) when the project has no standing queries', () => {
     const result = memReal(['ingest', '--project', 'nothing']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/queries\/nothing\.yaml: cannot read the standing queries of project nothing.*\[CONFIG_INVALID\]/);
+    expect(result.stderr).toMatch(
+      /queries\/nothing\.yaml: cannot read the standing queries of project nothing.*\[CONFIG_INVALID\]/,
+    );
   });
 
   it('plans a dry run without writing anything', async () => {
     mkdirSync(join(root, 'queries'));
-    cpSync(join(repo, 'test', 'fixtures', 'transcripts', 'claude'), join(root, 'claude'), { recursive: true });
-    writeFileSync(join(root, 'queries', 'demo.yaml'), 'project: demo\nsources:\n  - claude:../claude\nqueries:\n  - id: bugs\n    question: What broke, and why?\n');
+    cpSync(join(repo, 'test', 'fixtures', 'transcripts', 'claude'), join(root, 'claude'), {
+      recursive: true,
+    });
+    writeFileSync(
+      join(root, 'queries', 'demo.yaml'),
+      'project: demo\nsources:\n  - claude:../claude\nqueries:\n  - id: bugs\n    question: What broke, and why?\n',
+    );
     const result = await mem(['ingest', '--project', 'demo', '--dry-run', '--json']);
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { chunks: number; records: { total: number; byRole: Record<string, number> }; tokens: { max: number } };
+    const report = JSON.parse(result.stdout) as {
+      chunks: number;
+      records: { total: number; byRole: Record<string, number> };
+      tokens: { max: number };
+    };
     expect(report.chunks).toBeGreaterThan(0);
     expect(report.records.byRole['assistant']).toBeGreaterThan(0);
     expect(report.tokens.max).toBeLessThanOrEqual(5000);

@@ -26,10 +26,19 @@ describe('the committed demo', () => {
     const committed = join(repo, 'vault', 'demo');
     const rebuilt = join(root, 'vault', 'demo');
     // Recursive: the vault writes sources/ (and, with evidence notes, evidence/) beside the notes.
-    const files = readdirSync(committed, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.md')).sort();
-    expect(readdirSync(rebuilt, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.md')).sort()).toEqual(files);
+    const files = readdirSync(committed, { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.md'))
+      .sort();
+    expect(
+      readdirSync(rebuilt, { recursive: true, encoding: 'utf8' })
+        .filter((path) => path.endsWith('.md'))
+        .sort(),
+    ).toEqual(files);
     expect(files).toContain(join('sources', 'pi-pi-mono-large-session.md'));
-    for (const file of files) expect(readFileSync(join(rebuilt, file), 'utf8')).toBe(readFileSync(join(committed, file), 'utf8'));
+    for (const file of files)
+      expect(readFileSync(join(rebuilt, file), 'utf8')).toBe(
+        readFileSync(join(committed, file), 'utf8'),
+      );
     expect((await engine.verify()).ok).toBe(true);
   });
 });

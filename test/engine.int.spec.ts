@@ -29,7 +29,8 @@ function newEngine(): Engine {
 async function bytes(engine: Engine): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const projector of [projectorSqlite, projectorVault] as Projector[]) {
-    for (const output of await projector.outputs(engine.target)) out[output.path] = readFileSync(output.absolutePath).toString('hex');
+    for (const output of await projector.outputs(engine.target))
+      out[output.path] = readFileSync(output.absolutePath).toString('hex');
   }
   return out;
 }
@@ -40,14 +41,21 @@ describe('engine', () => {
       fc.asyncProperty(
         projectLogs(2).chain((logs) => {
           const projects = Object.keys(logs).sort();
-          return fc.record({ logs: fc.constant(logs), cuts: fc.tuple(...projects.map((p) => splits(logs[p]!.length))), order: fc.array(fc.nat({ max: projects.length - 1 }), { maxLength: 12 }) });
+          return fc.record({
+            logs: fc.constant(logs),
+            cuts: fc.tuple(...projects.map((p) => splits(logs[p]!.length))),
+            order: fc.array(fc.nat({ max: projects.length - 1 }), { maxLength: 12 }),
+          });
         }),
         async ({ logs, cuts, order }) => {
           const engine = newEngine();
           const projects = Object.keys(logs).sort();
           const batches = projects.map((project, i) => {
             const bounds = [0, ...cuts[i]!, logs[project]!.length];
-            return bounds.slice(1).map((end, b) => logs[project]!.slice(bounds[b], end)).filter((batch) => batch.length > 0);
+            return bounds
+              .slice(1)
+              .map((end, b) => logs[project]!.slice(bounds[b], end))
+              .filter((batch) => batch.length > 0);
           });
           const cursor = projects.map(() => 0);
           for (const i of [...order, ...projects.flatMap((_, i) => batches[i]!.map(() => i))]) {
@@ -72,9 +80,14 @@ describe('engine', () => {
     const payloads = logs!['proj-1']!;
     const half = Math.ceil(payloads.length / 2);
     await engine.append('proj-1', payloads.slice(0, half), { kind: 'test' });
-    await new EventLog({ dir: engine.paths.logDir }).append('proj-1', payloads.slice(half), { kind: 'other' });
+    await new EventLog({ dir: engine.paths.logDir }).append('proj-1', payloads.slice(half), {
+      kind: 'other',
+    });
     const report = await engine.catchUp();
-    expect(report.applied.map((a) => a.events)).toEqual([payloads.length - half, payloads.length - half]);
+    expect(report.applied.map((a) => a.events)).toEqual([
+      payloads.length - half,
+      payloads.length - half,
+    ]);
     const live = await bytes(engine);
     await engine.rebuild();
     expect(await bytes(engine)).toEqual(live);
@@ -84,9 +97,15 @@ describe('engine', () => {
     const root = mkdtempSync(join(tmpdir(), 'mem-engine-'));
     roots.push(root);
     let opened = 0;
-    const counting: Projector = { ...projectorSqlite, init: async (target) => ((opened += 1), projectorSqlite.init(target)) };
+    const counting: Projector = {
+      ...projectorSqlite,
+      init: async (target) => ((opened += 1), projectorSqlite.init(target)),
+    };
     const engine = new Engine({ root, projectors: [counting, projectorVault] });
-    const [logs] = fc.sample(projectLogs(1).filter((l) => (l['proj-1']?.length ?? 0) >= 12), { numRuns: 1, seed: 5 });
+    const [logs] = fc.sample(
+      projectLogs(1).filter((l) => (l['proj-1']?.length ?? 0) >= 12),
+      { numRuns: 1, seed: 5 },
+    );
     const payloads = logs!['proj-1']!;
     const projectedSeq = () => {
       const items = openItemStore(join(root, '.mem', 'items.sqlite'));
@@ -96,9 +115,13 @@ describe('engine', () => {
         items.close();
       }
     };
-    const writes = payloads.slice(0, 12).map((payload) =>
-      engine.append('proj-1', [payload], { kind: 'test' }).then((result) => ({ ...result, projected: projectedSeq() })),
-    );
+    const writes = payloads
+      .slice(0, 12)
+      .map((payload) =>
+        engine
+          .append('proj-1', [payload], { kind: 'test' })
+          .then((result) => ({ ...result, projected: projectedSeq() })),
+      );
     const results = await Promise.all(writes);
     for (const result of results) expect(result.projected).toBeGreaterThanOrEqual(result.last_seq);
     expect(results.map((r) => r.appended)).toEqual(Array(12).fill(1));
@@ -112,7 +135,10 @@ describe('engine', () => {
 
   it("appends with catchUp 'now' projected on return, with 'later' durable but unprojected until catchUp", async () => {
     const engine = newEngine();
-    const [logs] = fc.sample(projectLogs(1).filter((l) => (l['proj-1']?.length ?? 0) >= 2), { numRuns: 1, seed: 7 });
+    const [logs] = fc.sample(
+      projectLogs(1).filter((l) => (l['proj-1']?.length ?? 0) >= 2),
+      { numRuns: 1, seed: 7 },
+    );
     const payloads = logs!['proj-1']!;
     const projectedSeq = () => {
       const items = openItemStore(itemStorePath(engine.paths.stateDir));
@@ -122,9 +148,19 @@ describe('engine', () => {
         items.close();
       }
     };
-    const now = await engine.append('proj-1', payloads.slice(0, 1), { kind: 'test' }, { catchUp: 'now' });
+    const now = await engine.append(
+      'proj-1',
+      payloads.slice(0, 1),
+      { kind: 'test' },
+      { catchUp: 'now' },
+    );
     expect(projectedSeq()).toBe(now.last_seq);
-    const later = await engine.append('proj-1', payloads.slice(1), { kind: 'test' }, { catchUp: 'later' });
+    const later = await engine.append(
+      'proj-1',
+      payloads.slice(1),
+      { kind: 'test' },
+      { catchUp: 'later' },
+    );
     expect((await engine.head('proj-1')).seq).toBe(later.last_seq);
     expect(projectedSeq()).toBe(now.last_seq);
     await engine.catchUp(['proj-1']);
@@ -148,13 +184,23 @@ describe('engine', () => {
 
   it('replays every project when a projector resets itself on open, not only the one written', async () => {
     const engine = newEngine();
-    const [logs] = fc.sample(projectLogs(2).filter((l) => Object.keys(l).length === 2), { numRuns: 1, seed: 9 });
+    const [logs] = fc.sample(
+      projectLogs(2).filter((l) => Object.keys(l).length === 2),
+      { numRuns: 1, seed: 9 },
+    );
     const [first, second] = Object.keys(logs!).sort();
     await engine.append(first!, logs![first!]!, { kind: 'test' });
     // Another process turns evidence notes on: the vault projector resets on its next open.
-    await new Engine({ root: engine.paths.root, projectors: [] }).rebuild({ projection: { emitEvidenceNotes: true }, writer: { kind: 'test' } });
+    await new Engine({ root: engine.paths.root, projectors: [] }).rebuild({
+      projection: { emitEvidenceNotes: true },
+      writer: { kind: 'test' },
+    });
     await engine.append(second!, logs![second!]!, { kind: 'test' });
-    expect(readdirSync(engine.paths.vaultDir).filter((d) => !d.startsWith('.')).sort()).toEqual([first, second]);
+    expect(
+      readdirSync(engine.paths.vaultDir)
+        .filter((d) => !d.startsWith('.'))
+        .sort(),
+    ).toEqual([first, second]);
     expect(readdirSync(join(engine.paths.vaultDir, first!))).toContain('evidence');
     expect((await engine.verify()).ok).toBe(true);
   });
@@ -162,8 +208,10 @@ describe('engine', () => {
   it('leaves no git diff in a committed vault after a rebuild', async () => {
     const engine = newEngine();
     const [logs] = fc.sample(projectLogs(2), { numRuns: 1, seed: 5 });
-    for (const [project, payloads] of Object.entries(logs!)) await engine.append(project, payloads, { kind: 'test' });
-    const git = (...args: string[]) => execFileSync('git', ['-C', engine.paths.vaultDir, ...args], { encoding: 'utf8' });
+    for (const [project, payloads] of Object.entries(logs!))
+      await engine.append(project, payloads, { kind: 'test' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', engine.paths.vaultDir, ...args], { encoding: 'utf8' });
     git('init', '-q');
     git('add', '-A');
     git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'vault');

@@ -16,24 +16,35 @@ const QUESTION = 'Which tests failed and how were they fixed?';
 let root: string;
 
 function mem(args: string[]) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { encoding: 'utf8', env: { ...process.env, MEM_ROOT: '' } });
+  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, MEM_ROOT: '' },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 function queries(ids: string[]): void {
-  writeFileSync(join(root, 'queries', 'demo.yaml'), `project: demo\nsources:\n  - claude:../claude\nqueries:\n${ids.map((id) => `  - id: ${id}\n    question: ${QUESTION}\n`).join('')}`);
+  writeFileSync(
+    join(root, 'queries', 'demo.yaml'),
+    `project: demo\nsources:\n  - claude:../claude\nqueries:\n${ids.map((id) => `  - id: ${id}\n    question: ${QUESTION}\n`).join('')}`,
+  );
 }
 
 function events(): Record<string, unknown>[] {
   const shown = mem(['log', 'show', '--project', 'demo']);
   expect(shown.code).toBe(0);
-  return shown.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return shown.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'mem-forget-ingest-'));
   mkdirSync(join(root, 'queries'));
-  cpSync(join(repo, 'test', 'fixtures', 'transcripts', 'claude'), join(root, 'claude'), { recursive: true });
+  cpSync(join(repo, 'test', 'fixtures', 'transcripts', 'claude'), join(root, 'claude'), {
+    recursive: true,
+  });
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -41,11 +52,20 @@ describe('re-ingesting the transcript a forgotten line came from', () => {
   it('drops the line from every memory the new run writes and counts it in run_end', () => {
     queries(['tests']);
     expect(mem(['ingest', '--project', 'demo']).code).toBe(0);
-    const first = events().filter((e) => e['type'] === 'memory').at(-1) as { text: string } | undefined;
+    const first = events()
+      .filter((e) => e['type'] === 'memory')
+      .at(-1) as { text: string } | undefined;
     expect(first).toBeDefined();
     const line = splitMemoryLines(first!.text).find((l) => l.includes('Sandbox.mode'))!;
     expect(line).toBeDefined();
-    const forgot = mem(['forget', line, '--project', 'demo', '--reason', 'the sandbox setup changed']);
+    const forgot = mem([
+      'forget',
+      line,
+      '--project',
+      'demo',
+      '--reason',
+      'the sandbox setup changed',
+    ]);
     expect(forgot.stderr).toBe('');
     expect(forgot.code).toBe(0);
 
@@ -54,7 +74,9 @@ describe('re-ingesting the transcript a forgotten line came from', () => {
     expect(again.stderr).not.toContain('FORGOTTEN');
     expect(again.code).toBe(0);
     const log = events();
-    const rerun = log.filter((e) => typeof e['run_id'] === 'string' && (e['run_id'] as string).startsWith('tests-again'));
+    const rerun = log.filter(
+      (e) => typeof e['run_id'] === 'string' && e['run_id'].startsWith('tests-again'),
+    );
     const memories = rerun.filter((e) => e['type'] === 'memory') as { text: string }[];
     expect(memories.length).toBeGreaterThan(0);
     for (const memory of memories) expect(splitMemoryLines(memory.text)).not.toContain(line);

@@ -12,18 +12,33 @@ import { contentSha256, uniformLines } from '@mem/core';
 const repo = join(import.meta.dirname, '..');
 const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
-const FORGOTTEN_LINE = 'CI flake: pg container raced its volume mount; fixed with a pg_isready readiness probe.';
+const FORGOTTEN_LINE =
+  'CI flake: pg container raced its volume mount; fixed with a pg_isready readiness probe.';
 const EVIDENCE = '94af7d3928e418e68468ee1a6aa51d19d8fc97bc6a24b762923b4f52a4370391';
 let root: string;
 
 function mem(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { input, encoding: 'utf8', env: { ...process.env, MEM_ROOT: '' } });
+  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, MEM_ROOT: '' },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** An L1 memory of `text` resting on the fixture's second evidence, as `mem log append` takes it. */
 function memoryFile(text: string, t = 9): string {
-  const payload = { type: 'memory', run_id: 'run-2026-08-17-infra-1', level: 'L1', t, text, tokens: 20, parents: [EVIDENCE], sha256: contentSha256(text), lines: uniformLines(text, [EVIDENCE]) };
+  const payload = {
+    type: 'memory',
+    run_id: 'run-2026-08-17-infra-1',
+    level: 'L1',
+    t,
+    text,
+    tokens: 20,
+    parents: [EVIDENCE],
+    sha256: contentSha256(text),
+    lines: uniformLines(text, [EVIDENCE]),
+  };
   const file = join(root, `memory-${t}.jsonl`);
   writeFileSync(file, `${JSON.stringify(payload)}\n`);
   return file;
@@ -31,10 +46,17 @@ function memoryFile(text: string, t = 9): string {
 
 function logText(): string {
   const dir = join(root, 'log', 'demo');
-  return readdirSync(dir).sort().map((segment) => readFileSync(join(dir, segment), 'utf8')).join('');
+  return readdirSync(dir)
+    .sort()
+    .map((segment) => readFileSync(join(dir, segment), 'utf8'))
+    .join('');
 }
 
-const events = () => logText().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const events = () =>
+  logText()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'mem-forget-'));
@@ -44,27 +66,60 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function forgetLine() {
   const prefix = contentSha256(FORGOTTEN_LINE).slice(0, 10);
-  const result = mem(['forget', prefix, '--project', 'demo', '--reason', 'the probe was reverted', '--json']);
+  const result = mem([
+    'forget',
+    prefix,
+    '--project',
+    'demo',
+    '--reason',
+    'the probe was reverted',
+    '--json',
+  ]);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
-  return JSON.parse(result.stdout) as { target: string; target_kind: string; before_sha256: string; seq: number };
+  return JSON.parse(result.stdout) as {
+    target: string;
+    target_kind: string;
+    before_sha256: string;
+    seq: number;
+  };
 }
 
 describe('mem forget', () => {
   it('tombstones a line by sha prefix; re-appending its exact text is FORGOTTEN naming the tombstone, and appends nothing', () => {
     const out = forgetLine();
-    expect(out).toMatchObject({ target: contentSha256(FORGOTTEN_LINE), target_kind: 'line', before_sha256: contentSha256(FORGOTTEN_LINE) });
+    expect(out).toMatchObject({
+      target: contentSha256(FORGOTTEN_LINE),
+      target_kind: 'line',
+      before_sha256: contentSha256(FORGOTTEN_LINE),
+    });
     const before = logText();
-    const again = mem(['log', 'append', '--project', 'demo', '--file', memoryFile(`- ${FORGOTTEN_LINE}`), '--json']);
+    const again = mem([
+      'log',
+      'append',
+      '--project',
+      'demo',
+      '--file',
+      memoryFile(`- ${FORGOTTEN_LINE}`),
+      '--json',
+    ]);
     expect(again.code).toBe(1);
-    const error = (JSON.parse(again.stderr) as { error: { code: string; details: { tombstone: string; match: string } } }).error;
+    const error = (
+      JSON.parse(again.stderr) as {
+        error: { code: string; details: { tombstone: string; match: string } };
+      }
+    ).error;
     expect(error.code).toBe('FORGOTTEN');
     expect(error.details).toMatchObject({ tombstone: out.target, match: 'exact' });
     expect(logText()).toBe(before);
   });
 
   it('takes the forgotten line out of the answers of mem query', () => {
-    const ask = () => JSON.parse(mem(['query', 'pg container volume mount readiness probe', '--project', 'demo', '--json']).stdout) as { results: { sha256: string; level: string }[] };
+    const ask = () =>
+      JSON.parse(
+        mem(['query', 'pg container volume mount readiness probe', '--project', 'demo', '--json'])
+          .stdout,
+      ) as { results: { sha256: string; level: string }[] };
     const target = contentSha256(FORGOTTEN_LINE);
     expect(ask().results.map((r) => r.sha256)).toContain(target);
     forgetLine();
@@ -74,23 +129,53 @@ describe('mem forget', () => {
 
   it('refuses a reworded re-add, and writes it with --force, recording a resurfaced event', () => {
     const out = forgetLine();
-    const reworded = memoryFile('The pg container raced the volume mount in CI; a pg_isready probe fixed the flake.');
+    const reworded = memoryFile(
+      'The pg container raced the volume mount in CI; a pg_isready probe fixed the flake.',
+    );
     const refused = mem(['log', 'append', '--project', 'demo', '--file', reworded]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('[FORGOTTEN]');
     expect(refused.stderr).toContain(out.target);
-    const unrelated = mem(['log', 'append', '--project', 'demo', '--file', memoryFile('Deploys run from the main branch only, after review.', 10)]);
+    const unrelated = mem([
+      'log',
+      'append',
+      '--project',
+      'demo',
+      '--file',
+      memoryFile('Deploys run from the main branch only, after review.', 10),
+    ]);
     expect(unrelated.code).toBe(0);
-    const forced = mem(['log', 'append', '--project', 'demo', '--file', reworded, '--force', '--json']);
+    const forced = mem([
+      'log',
+      'append',
+      '--project',
+      'demo',
+      '--file',
+      reworded,
+      '--force',
+      '--json',
+    ]);
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.stdout)).toMatchObject({ appended: 2 });
-    expect(events().at(-1)).toMatchObject({ type: 'resurfaced', tombstone: out.target, match: 'reword' });
+    expect(events().at(-1)).toMatchObject({
+      type: 'resurfaced',
+      tombstone: out.target,
+      match: 'reword',
+    });
   });
 
   it('refuses forgetting twice, an unknown ref and a missing reason — each typed, nothing appended', () => {
     forgetLine();
     const before = logText();
-    const twice = mem(['forget', FORGOTTEN_LINE, '--project', 'demo', '--reason', 'again', '--json']);
+    const twice = mem([
+      'forget',
+      FORGOTTEN_LINE,
+      '--project',
+      'demo',
+      '--reason',
+      'again',
+      '--json',
+    ]);
     expect(twice.code).toBe(1);
     expect(JSON.parse(twice.stderr).error.code).toBe('CONFLICT');
     const unknown = mem(['forget', 'ffffffffff', '--project', 'demo', '--reason', 'x', '--json']);
@@ -105,12 +190,20 @@ describe('mem forget', () => {
     const out = forgetLine();
     const shown = mem(['history', out.target, '--project', 'demo', '--json']);
     expect(shown.code).toBe(0);
-    const history = JSON.parse(shown.stdout) as { entries: { type: string; reason: string; before_sha256: string; actor: string | null }[] };
+    const history = JSON.parse(shown.stdout) as {
+      entries: { type: string; reason: string; before_sha256: string; actor: string | null }[];
+    };
     expect(history.entries).toHaveLength(1);
-    expect(history.entries[0]).toMatchObject({ type: 'forgotten', reason: 'the probe was reverted', before_sha256: out.target });
+    expect(history.entries[0]).toMatchObject({
+      type: 'forgotten',
+      reason: 'the probe was reverted',
+      before_sha256: out.target,
+    });
     expect(history.entries[0]!.actor).not.toBeNull();
     const text = mem(['history', out.target, '--project', 'demo']).stdout;
-    const mutations = logText().split('\n').filter((line) => line.includes('"type":"forgotten"'));
+    const mutations = logText()
+      .split('\n')
+      .filter((line) => line.includes('"type":"forgotten"'));
     expect(mutations).toHaveLength(1);
     for (const printed of [shown.stdout, text, ...mutations]) {
       expect(printed).not.toContain('pg_isready');

@@ -26,11 +26,20 @@ import type { MemoryChainView } from './support/memory-chain.js';
  * For random logs the three must say the same, per project.
  */
 
-async function applyAll(projector: Projector, target: ProjectionTarget, logs: Record<string, ChainedEvent[]>): Promise<void> {
+async function applyAll(
+  projector: Projector,
+  target: ProjectionTarget,
+  logs: Record<string, ChainedEvent[]>,
+): Promise<void> {
   const handle = await projector.init(target);
   try {
     for (const project of Object.keys(logs).sort()) {
-      await projectStretch(projector, handle, project, logs[project]!.map(({ event, hash }) => ({ event, hash })));
+      await projectStretch(
+        projector,
+        handle,
+        project,
+        logs[project]!.map(({ event, hash }) => ({ event, hash })),
+      );
     }
     await projector.seal(handle);
   } finally {
@@ -43,16 +52,25 @@ describe('memory-chain rules: the three projections agree', () => {
   const base = mkdtempSync(join(tmpdir(), 'mem-chain-agreement-'));
   afterAll(() => rmSync(base, { recursive: true, force: true }));
   // One pgvector target for every run (one schema in the one PGlite), its projects reset between runs.
-  const pgTarget: ProjectionTarget = { stateDir: join(base, 'pg', '.mem'), vaultDir: join(base, 'pg', 'vault'), options: {} };
+  const pgTarget: ProjectionTarget = {
+    stateDir: join(base, 'pg', '.mem'),
+    vaultDir: join(base, 'pg', 'vault'),
+    options: {},
+  };
   let run = 0;
 
   /** Projects `payloads` three ways and compares; returns what the run exercised. */
   async function agree(payloads: Record<string, Payload[]>): Promise<Exercised> {
     run += 1;
     const logs: Record<string, ChainedEvent[]> = {};
-    for (const [project, list] of Object.entries(payloads)) logs[project] = chainEvents(project, list);
+    for (const [project, list] of Object.entries(payloads))
+      logs[project] = chainEvents(project, list);
     const dir = join(base, `run-${run}`);
-    const target: ProjectionTarget = { stateDir: join(dir, '.mem'), vaultDir: join(dir, 'vault'), options: {} };
+    const target: ProjectionTarget = {
+      stateDir: join(dir, '.mem'),
+      vaultDir: join(dir, 'vault'),
+      options: {},
+    };
     const pgvector = projectorPgvector({ pglite: shared.db, embedder: hashEmbedder(16) });
     for (const project of ['proj-1', 'proj-2']) await pgvector.reset(pgTarget, project);
     await applyAll(projectorSqlite, target, logs);
@@ -67,14 +85,20 @@ describe('memory-chain rules: the three projections agree', () => {
         pgvector: await pgvectorMemoryChain(shared.db, pgTarget.stateDir, project),
         vault: vaultMemoryChain(target.stateDir, project),
       };
-      expect({ project, views }).toEqual({ project, views: { sqlite, pgvector: sqlite, vault: sqlite } });
+      expect({ project, views }).toEqual({
+        project,
+        views: { sqlite, pgvector: sqlite, vault: sqlite },
+      });
       count(exercised, sqlite, logs[project]!);
     }
     rmSync(dir, { recursive: true, force: true });
     return exercised;
   }
 
-  async function property(logs: fc.Arbitrary<Record<string, Payload[]>>, numRuns: number): Promise<Exercised> {
+  async function property(
+    logs: fc.Arbitrary<Record<string, Payload[]>>,
+    numRuns: number,
+  ): Promise<Exercised> {
     const total = noneExercised();
     await fc.assert(
       fc.asyncProperty(logs, async (payloads) => {
@@ -128,6 +152,8 @@ function count(into: Exercised, view: MemoryChainView, events: readonly ChainedE
   into.shared += shas.filter((sha, i) => shas.indexOf(sha) !== i).length;
   into.deadHeads += heads.filter(([, head]) => !head.live).length;
   into.tombstoned += view.tombstoned.length;
-  const memories = new Set(events.flatMap(({ event }) => (event.type === 'memory' ? [event.sha256] : [])));
+  const memories = new Set(
+    events.flatMap(({ event }) => (event.type === 'memory' ? [event.sha256] : [])),
+  );
   into.superseded += memories.size - view.current.L1.length - view.current.L2.length;
 }

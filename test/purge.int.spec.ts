@@ -17,7 +17,11 @@ const PERSON = 'Ines Okonkwo-Vardanyan of 17 Larchmere Close';
 let root: string;
 
 function mem(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { input, encoding: 'utf8', env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '' } });
+  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '' },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -27,11 +31,54 @@ function planted(): string {
   const parents = [contentSha256(evidence)];
   const memory = `- Staging deploy keys rotate after a leak.\n- ${PERSON} rotated the staging key.`;
   const payloads = [
-    { type: 'run', run_id: run, level: 'L1', query_id: 'infra-root-causes', input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false },
-    { type: 'chunk', run_id: run, level: 'L0', t: 1, source: 'claude:purge-session', span: [0, 60], sha256: parents[0] },
-    { type: 'evidence', run_id: run, level: 'L0', t: 1, source: 'claude:purge-session', text: evidence, sha256: parents[0] },
-    { type: 'memory', run_id: run, level: 'L1', t: 1, text: memory, tokens: 20, parents, sha256: contentSha256(memory), lines: uniformLines(memory, parents) },
-    { type: 'run_end', run_id: run, level: 'L1', chunks_seen: 1, chunks_used: 1, final_memory_sha: contentSha256(memory) },
+    {
+      type: 'run',
+      run_id: run,
+      level: 'L1',
+      query_id: 'infra-root-causes',
+      input_level: 'chunk',
+      model: 'heuristic',
+      chunk_tokens: 5000,
+      memory_budget: 1024,
+      exit_gate: false,
+    },
+    {
+      type: 'chunk',
+      run_id: run,
+      level: 'L0',
+      t: 1,
+      source: 'claude:purge-session',
+      span: [0, 60],
+      sha256: parents[0],
+    },
+    {
+      type: 'evidence',
+      run_id: run,
+      level: 'L0',
+      t: 1,
+      source: 'claude:purge-session',
+      text: evidence,
+      sha256: parents[0],
+    },
+    {
+      type: 'memory',
+      run_id: run,
+      level: 'L1',
+      t: 1,
+      text: memory,
+      tokens: 20,
+      parents,
+      sha256: contentSha256(memory),
+      lines: uniformLines(memory, parents),
+    },
+    {
+      type: 'run_end',
+      run_id: run,
+      level: 'L1',
+      chunks_seen: 1,
+      chunks_used: 1,
+      final_memory_sha: contentSha256(memory),
+    },
   ];
   return payloads.map((p) => JSON.stringify(p)).join('\n') + '\n';
 }
@@ -63,7 +110,15 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 describe('mem purge', () => {
   it('leaves no byte of the text under the data root; verify passes; a rebuild is byte-identical; another edit still fails naming its line', () => {
     expect(holding(PERSON).length).toBeGreaterThan(1);
-    const purged = mem(['purge', PERSON, '--project', 'demo', '--reason', 'personal data', '--json']);
+    const purged = mem([
+      'purge',
+      PERSON,
+      '--project',
+      'demo',
+      '--reason',
+      'personal data',
+      '--json',
+    ]);
     expect(purged.code, purged.stderr).toBe(0);
     const report = JSON.parse(purged.stdout) as { lines: { seq: number }[]; text_sha256: string };
     expect(report.lines.map((l) => l.seq)).toEqual([24, 25]);
@@ -87,7 +142,11 @@ describe('mem purge', () => {
     writeFileSync(segment, lines.join('\n'));
     const broken = mem(['verify', '--json']);
     expect(broken.code).toBe(3);
-    const chain = (JSON.parse(broken.stdout) as { projects: { chain: { break?: { line: number; code: string; message: string } } }[] }).projects[0]!.chain;
+    const chain = (
+      JSON.parse(broken.stdout) as {
+        projects: { chain: { break?: { line: number; code: string; message: string } } }[];
+      }
+    ).projects[0]!.chain;
     expect(chain.break).toMatchObject({ line: 4, code: 'CHAIN_BROKEN' });
     expect(chain.break!.message).toContain('000001.jsonl line 3');
   }, 240_000);
@@ -95,9 +154,15 @@ describe('mem purge', () => {
   it('refuses a text found nowhere, a short text and a reason holding the text, changing nothing', () => {
     const log = readFileSync(join(root, 'log', 'demo', '000001.jsonl'));
     const cases: [string[], string][] = [
-      [['purge', 'nowhere in this log at all', '--project', 'demo', '--reason', 'x', '--json'], 'NOT_FOUND'],
+      [
+        ['purge', 'nowhere in this log at all', '--project', 'demo', '--reason', 'x', '--json'],
+        'NOT_FOUND',
+      ],
       [['purge', 'Ines', '--project', 'demo', '--reason', 'x', '--json'], 'INVALID_INPUT'],
-      [['purge', PERSON, '--project', 'demo', '--reason', `drop ${PERSON}`, '--json'], 'INVALID_INPUT'],
+      [
+        ['purge', PERSON, '--project', 'demo', '--reason', `drop ${PERSON}`, '--json'],
+        'INVALID_INPUT',
+      ],
     ];
     for (const [args, code] of cases) {
       const result = mem(args);

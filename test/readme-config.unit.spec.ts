@@ -18,7 +18,9 @@ function documented(): Map<string, string> {
 
 describe("the README's configuration table", () => {
   it('names every variable loadConfig reads, with its default, and no other', () => {
-    const inSchema = new Map(Object.entries(CONFIG_VARIABLES).map(([name, variable]) => [name, variable.default]));
+    const inSchema = new Map(
+      Object.entries(CONFIG_VARIABLES).map(([name, variable]) => [name, variable.default]),
+    );
     expect(Object.fromEntries(documented())).toEqual(Object.fromEntries(inSchema));
   });
 

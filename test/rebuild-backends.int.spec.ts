@@ -16,7 +16,10 @@ const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 let root: string;
 
 function mem(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { encoding: 'utf8', env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '', ...env } });
+  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '', ...env },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -54,7 +57,10 @@ describe('mem rebuild --from-log with an unreachable DATABASE_URL', () => {
     const url = `postgres://mem:mem@127.0.0.1:${await closedPort()}/mem`;
     const result = mem(['rebuild', '--from-log', '--json'], { DATABASE_URL: url });
     expect(result.code).not.toBe(0);
-    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'IO_FAILED', details: { url: expect.stringContaining('127.0.0.1') } });
+    expect(JSON.parse(result.stderr).error).toMatchObject({
+      code: 'IO_FAILED',
+      details: { url: expect.stringContaining('127.0.0.1') },
+    });
     expect(readFileSync(join(root, '.mem', 'items.sqlite')).equals(items)).toBe(true);
     expect(snapshot(join(root, 'vault'))).toEqual(vault);
   });

@@ -3,9 +3,25 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashEmbedder } from '@mem/embed';
 import { queryMemory, type QueryDeps, type QueryResult, type RecallLevel } from '@mem/query';
-import { FAKE_MIN_SIMILARITY, fakeEmbedder, fakeVectorRecall } from '../packages/query/test/fake-vectors.js';
+import {
+  FAKE_MIN_SIMILARITY,
+  fakeEmbedder,
+  fakeVectorRecall,
+} from '../packages/query/test/fake-vectors.js';
 import { splitMemoryLines } from '@mem/core';
-import { evidence, filler, linedMemory, memory, reference, run, sha, testStore, tombstone, type Payload, type TestStore } from '../packages/query/test/store.js';
+import {
+  evidence,
+  filler,
+  linedMemory,
+  memory,
+  reference,
+  run,
+  sha,
+  testStore,
+  tombstone,
+  type Payload,
+  type TestStore,
+} from '../packages/query/test/store.js';
 
 /*
  * The retrieval regression suite (seed 003's eval shape, seed 004's recall suite): small
@@ -69,7 +85,11 @@ function build(project: string, nodes: readonly FixtureNode[], fillers: number) 
   const symptoms: Record<string, string> = {};
   for (const node of nodes) {
     if (node.id && node.text) texts.set(node.id, node.text);
-    const textOf = (id: string) => texts.get(id) ?? (() => { throw new Error(`${project}: unknown id ${id}`); })();
+    const textOf = (id: string) =>
+      texts.get(id) ??
+      (() => {
+        throw new Error(`${project}: unknown id ${id}`);
+      })();
     switch (node.type) {
       case 'run':
         payloads.push(run(node.run!, node.level!, node.query ?? null));
@@ -81,8 +101,25 @@ function build(project: string, nodes: readonly FixtureNode[], fillers: number) 
       case 'memory':
         if (node.line_parents) {
           const lines = splitMemoryLines(node.text!);
-          payloads.push(linedMemory(node.run!, node.level!, node.t!, lines.map((line, i) => [line, node.line_parents![i]!.map(textOf)] as const)));
-        } else payloads.push(memory(node.run!, node.level!, node.t!, node.text!, node.parents!.map(textOf), node.symptom));
+          payloads.push(
+            linedMemory(
+              node.run!,
+              node.level!,
+              node.t!,
+              lines.map((line, i) => [line, node.line_parents![i]!.map(textOf)] as const),
+            ),
+          );
+        } else
+          payloads.push(
+            memory(
+              node.run!,
+              node.level!,
+              node.t!,
+              node.text!,
+              node.parents!.map(textOf),
+              node.symptom,
+            ),
+          );
         levels.set(node.id!, node.level!);
         if (node.symptom) symptoms[node.text!] = node.symptom;
         break;
@@ -95,9 +132,11 @@ function build(project: string, nodes: readonly FixtureNode[], fillers: number) 
         break;
     }
   }
-  for (let i = 0; i < fillers; i += 1) payloads.push(run(`filler-${i}`, 'L1', `filler-${i}`), ...filler(`filler-${i}`, 1, 100 + i));
+  for (let i = 0; i < fillers; i += 1)
+    payloads.push(run(`filler-${i}`, 'L1', `filler-${i}`), ...filler(`filler-${i}`, 1, 100 + i));
   const ids = new Map<string, string>();
-  for (const [id, text] of texts) ids.set(`${project}/${levels.get(id)}/${sha(text)}`, `${project}/${id}`);
+  for (const [id, text] of texts)
+    ids.set(`${project}/${levels.get(id)}/${sha(text)}`, `${project}/${id}`);
   return { payloads, ids, symptoms };
 }
 
@@ -109,7 +148,9 @@ for (const fixture of fixtures) {
     const projects = Object.keys(fixture.projects);
 
     beforeAll(async () => {
-      const built = Object.fromEntries(projects.map((p) => [p, build(p, fixture.projects[p]!, fixture.filler ?? 0)]));
+      const built = Object.fromEntries(
+        projects.map((p) => [p, build(p, fixture.projects[p]!, fixture.filler ?? 0)]),
+      );
       store = await testStore(Object.fromEntries(projects.map((p) => [p, built[p]!.payloads])));
       for (const b of Object.values(built)) {
         for (const [k, v] of b.ids) ids.set(k, v);
@@ -131,26 +172,48 @@ for (const fixture of fixtures) {
             deps.embedder = hashEmbedder(768);
             deps.vectors = await fakeVectorRecall(store.items, projects, symptoms, deps.embedder);
           }
-          const result = await queryMemory({ text: c.query, ...(c.projects ? { projects: c.projects } : {}), ...(c.levels ? { levels: c.levels } : {}), ...(c.limit ? { limit: c.limit } : {}) }, deps);
-          const qualified = (id: string) => (id.includes('/') ? id : `${c.projects?.[0] ?? projects[0]}/${id}`);
+          const result = await queryMemory(
+            {
+              text: c.query,
+              ...(c.projects ? { projects: c.projects } : {}),
+              ...(c.levels ? { levels: c.levels } : {}),
+              ...(c.limit ? { limit: c.limit } : {}),
+            },
+            deps,
+          );
+          const qualified = (id: string) =>
+            id.includes('/') ? id : `${c.projects?.[0] ?? projects[0]}/${id}`;
           // An L1/L2 answer is a line (issue 11 §3): `<memory id>#<n>`, the n-th line of the note it belongs to.
           const got = result.results.map((r) => idOf(r, ids, store));
           const context = `${c.query} → ${JSON.stringify(got)}`;
 
-          if (c.abstain !== undefined) expect({ abstained: result.abstained, reason: result.reason }, context).toEqual(c.abstain ? { abstained: true, reason: 'insufficient recall' } : { abstained: false, reason: undefined });
+          if (c.abstain !== undefined)
+            expect({ abstained: result.abstained, reason: result.reason }, context).toEqual(
+              c.abstain
+                ? { abstained: true, reason: 'insufficient recall' }
+                : { abstained: false, reason: undefined },
+            );
           if (c.abstain) expect(result.results, context).toEqual([]);
           const expected = (c.expected ?? []).map(qualified);
           const at = (want: string) => got.findIndex((id) => answers(id, want));
           const positions = expected.map(at);
-          expect(positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]!)), `in order ${JSON.stringify(expected)}: ${context}`).toBe(true);
+          expect(
+            positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]!)),
+            `in order ${JSON.stringify(expected)}: ${context}`,
+          ).toBe(true);
           if (c.first) expect(answers(got[0] ?? '', expected[0]!), context).toBe(true);
-          for (const id of (c.includes ?? []).map(qualified)) expect(at(id), `includes ${id}: ${context}`).toBeGreaterThanOrEqual(0);
-          for (const id of (c.forbidden ?? []).map(qualified)) expect(at(id), `forbidden ${id}: ${context}`).toBe(-1);
+          for (const id of (c.includes ?? []).map(qualified))
+            expect(at(id), `includes ${id}: ${context}`).toBeGreaterThanOrEqual(0);
+          for (const id of (c.forbidden ?? []).map(qualified))
+            expect(at(id), `forbidden ${id}: ${context}`).toBe(-1);
           for (const [id, cited] of Object.entries(c.cites ?? {})) {
             const hit = result.results[at(qualified(id))];
             expect(hit, context).toBeDefined();
             const project = hit!.project;
-            expect(hit!.parents.map((p) => ids.get(`${project}/${p.level}/${p.sha256}`)), `citations of ${id}`).toEqual(cited.map((x) => `${project}/${x}`));
+            expect(
+              hit!.parents.map((p) => ids.get(`${project}/${p.level}/${p.sha256}`)),
+              `citations of ${id}`,
+            ).toEqual(cited.map((x) => `${project}/${x}`));
           }
           assertInvariants(result);
         });
@@ -168,7 +231,11 @@ function answers(got: string, want: string): boolean {
 }
 
 /** The fixture id of a result: a node's own id, or `<memory id>#<n>` for a line of the memory its note names. */
-function idOf(r: QueryResult['results'][number], ids: ReadonlyMap<string, string>, store: TestStore): string {
+function idOf(
+  r: QueryResult['results'][number],
+  ids: ReadonlyMap<string, string>,
+  store: TestStore,
+): string {
   const unknown = `${r.project}/?${r.sha256.slice(0, 8)}`;
   if (!r.note) return ids.get(`${r.project}/${r.level}/${r.sha256}`) ?? unknown;
   const memory = ids.get(`${r.project}/${r.note.level}/${r.note.sha256}`);

@@ -19,25 +19,37 @@ function specFiles(): string[] {
   const walk = (dir: string) => {
     for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
       const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory() && !['node_modules', 'dist', 'bench'].includes(entry.name)) walk(path);
+      if (entry.isDirectory() && !['node_modules', 'dist', 'bench'].includes(entry.name))
+        walk(path);
       else if (entry.isFile() && entry.name.endsWith('.spec.ts')) found.push(path);
     }
   };
   walk('test');
-  for (const entry of readdirSync(join(root, 'packages'), { withFileTypes: true })) if (entry.isDirectory()) walk(`packages/${entry.name}/src`);
+  for (const entry of readdirSync(join(root, 'packages'), { withFileTypes: true }))
+    if (entry.isDirectory()) walk(`packages/${entry.name}/src`);
   return found.sort();
 }
 
 /** The files vitest would run with `args` (as `vitest run <args>`), each with its project. */
 function listed(args: string[]): { file: string; project: string }[] {
-  const out = execFileSync(process.execPath, [vitest, 'list', ...args, '--filesOnly', '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const out = execFileSync(process.execPath, [vitest, 'list', ...args, '--filesOnly', '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, CI: '1' },
+  });
   const rows = JSON.parse(out) as { file: string; projectName?: string }[];
-  return rows.map((row) => ({ file: relative(root, row.file), project: row.projectName ?? '' })).sort((a, b) => a.file.localeCompare(b.file));
+  return rows
+    .map((row) => ({ file: relative(root, row.file), project: row.projectName ?? '' }))
+    .sort((a, b) => a.file.localeCompare(b.file));
 }
 
 /** The arguments the package.json script gives `vitest run`. */
 function scriptArgs(script: string): string[] {
-  const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
   const command = scripts[script];
   expect(command, `package.json has no script ${script}`).toBeDefined();
   const words = command!.split(' && ').at(-1)!.trim().split(/\s+/);
@@ -45,20 +57,31 @@ function scriptArgs(script: string): string[] {
   return words.slice(2);
 }
 
-const tierOf = (file: string) => (DRILLS.includes(file) ? 'drill' : file.endsWith('.unit.spec.ts') ? 'unit' : file.endsWith('.int.spec.ts') ? 'int' : 'none');
+const tierOf = (file: string) =>
+  DRILLS.includes(file)
+    ? 'drill'
+    : file.endsWith('.unit.spec.ts')
+      ? 'unit'
+      : file.endsWith('.int.spec.ts')
+        ? 'int'
+        : 'none';
 
 describe('test tiers', () => {
   it('npm test runs every spec file on disk once, each in the tier its name says', () => {
     const files = specFiles();
     expect(files.filter((file) => tierOf(file) === 'none')).toEqual([]);
-    expect(listed(scriptArgs('test'))).toEqual(files.map((file) => ({ file, project: tierOf(file) })));
+    expect(listed(scriptArgs('test'))).toEqual(
+      files.map((file) => ({ file, project: tierOf(file) })),
+    );
   }, 120_000);
 
   for (const tier of ['unit', 'int', 'drill']) {
     it(`npm run test:${tier} runs exactly the ${tier} tier`, () => {
       const expected = specFiles().filter((file) => tierOf(file) === tier);
       expect(expected.length).toBeGreaterThan(0);
-      expect(listed(scriptArgs(`test:${tier}`))).toEqual(expected.map((file) => ({ file, project: tier })));
+      expect(listed(scriptArgs(`test:${tier}`))).toEqual(
+        expected.map((file) => ({ file, project: tier })),
+      );
     }, 120_000);
   }
 });

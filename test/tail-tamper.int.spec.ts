@@ -1,5 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,13 +25,22 @@ let root: string;
 let segment: string;
 
 function mem(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { input, encoding: 'utf8', env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '' } });
+  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '' },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 interface Report {
   ok: boolean;
-  projects: { chain: { ok: boolean; break?: { segment: string; line: number; code: string; message: string } } }[];
+  projects: {
+    chain: {
+      ok: boolean;
+      break?: { segment: string; line: number; code: string; message: string };
+    };
+  }[];
 }
 
 function verifyReport(): { code: number | null; report: Report } {
@@ -36,11 +52,18 @@ function verifyReport(): { code: number | null; report: Report } {
 function expectLocated(line: number): void {
   const { code, report } = verifyReport();
   expect(code).toBe(3);
-  expect(report.projects[0]!.chain.break).toMatchObject({ segment: '000001.jsonl', line, code: 'CHAIN_BROKEN' });
+  expect(report.projects[0]!.chain.break).toMatchObject({
+    segment: '000001.jsonl',
+    line,
+    code: 'CHAIN_BROKEN',
+  });
   const before = readFileSync(segment);
   const append = mem(['log', 'append', '--project', 'demo', '--json'], nextRun);
   expect(append.code).toBe(3);
-  expect(JSON.parse(append.stderr).error).toMatchObject({ code: 'CHAIN_BROKEN', details: { project: 'demo', segment: '000001.jsonl', line } });
+  expect(JSON.parse(append.stderr).error).toMatchObject({
+    code: 'CHAIN_BROKEN',
+    details: { project: 'demo', segment: '000001.jsonl', line },
+  });
   expect(readFileSync(segment).equals(before)).toBe(true);
 }
 

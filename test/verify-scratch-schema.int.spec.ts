@@ -26,7 +26,9 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 async function mem(args: string[]): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await run(process.execPath, [bin, '--root', root, ...args], { env: { ...process.env, MEM_ROOT: '', DATABASE_URL: wire.url } });
+    const { stdout } = await run(process.execPath, [bin, '--root', root, ...args], {
+      env: { ...process.env, MEM_ROOT: '', DATABASE_URL: wire.url },
+    });
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -36,7 +38,9 @@ async function mem(args: string[]): Promise<{ code: number; stdout: string }> {
 }
 
 async function memSchemas(): Promise<string[]> {
-  const { rows } = await wire.db.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'mem\\_%' ORDER BY nspname`);
+  const { rows } = await wire.db.query<{ name: string }>(
+    `SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'mem\\_%' ORDER BY nspname`,
+  );
   return rows.map((r) => r.name);
 }
 

@@ -18,7 +18,9 @@ let member = '';
 let admin = '';
 
 async function heads(): Promise<number[]> {
-  return Promise.all([SYSTEM_PROJECT, 'alpha', 'beta'].map(async (p) => (await registry.context.engine.head(p)).seq));
+  return Promise.all(
+    [SYSTEM_PROJECT, 'alpha', 'beta'].map(async (p) => (await registry.context.engine.head(p)).seq),
+  );
 }
 
 beforeAll(async () => {
@@ -28,7 +30,11 @@ beforeAll(async () => {
   await seedIdentity(registry, { alice: ['alpha'] });
   member = (await mint(registry, { principal: 'alice' })).secret;
   admin = (await mint(registry, { principal: 'alice', capabilities: ['admin'] })).secret;
-  server = await startServer(registry, { port: 0, rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 }, bodyLimits: { ingest: 64 * 1024, other: 8 * 1024 } });
+  server = await startServer(registry, {
+    port: 0,
+    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
+    bodyLimits: { ingest: 64 * 1024, other: 8 * 1024 },
+  });
 });
 
 afterAll(async () => {
@@ -37,27 +43,58 @@ afterAll(async () => {
   cleanup?.();
 });
 
-const WRITES = ['/memory/ingest', '/memory/tokens', '/memory/principals', '/memory/projects', '/memory/projects/alpha/members'];
+const WRITES = [
+  '/memory/ingest',
+  '/memory/tokens',
+  '/memory/principals',
+  '/memory/projects',
+  '/memory/projects/alpha/members',
+];
 
 /** A body that is not a valid request: random JSON, broken JSON, or a near-miss of a real one. */
 const badBody = fc.oneof(
   fc.json().map((text) => ({ raw: text })),
   fc.string().map((text) => ({ raw: `{${text}` })),
-  fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue()).map((object) => ({ raw: JSON.stringify({ ...object, not_a_field: true }) })),
-  fc.record({ project: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), source: fc.jsonValue(), records: fc.jsonValue() }).map((o) => ({ raw: JSON.stringify(o) })),
-  fc.nat({ max: 200_000 }).map((n) => ({ raw: JSON.stringify({ project: 'alpha', source: 'a:b', records: [{ role: 'user', text: 'x'.repeat(n + 70_000) }] }) })),
+  fc
+    .dictionary(fc.string({ maxLength: 12 }), fc.jsonValue())
+    .map((object) => ({ raw: JSON.stringify({ ...object, not_a_field: true }) })),
+  fc
+    .record({
+      project: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+      source: fc.jsonValue(),
+      records: fc.jsonValue(),
+    })
+    .map((o) => ({ raw: JSON.stringify(o) })),
+  fc.nat({ max: 200_000 }).map((n) => ({
+    raw: JSON.stringify({
+      project: 'alpha',
+      source: 'a:b',
+      records: [{ role: 'user', text: 'x'.repeat(n + 70_000) }],
+    }),
+  })),
 );
 
 describe('hostile input', () => {
   it('bad bodies on every write route: a 4xx, never a 500, nothing written', async () => {
     const before = await heads();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...WRITES), badBody, fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'), async (path, body, type) => {
-        const answer = await call(server.url, 'POST', path, { token: admin, raw: body.raw, headers: { 'content-type': type } });
-        expect(answer.status, `${path} ${body.raw.slice(0, 80)}`).toBeGreaterThanOrEqual(400);
-        expect(answer.status).toBeLessThan(500);
-        expect(answer.body.error.code).toMatch(/^(INVALID_INPUT|PAYLOAD_TOO_LARGE|INVALID_PROJECT|NOT_FOUND|CONFLICT)$/);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...WRITES),
+        badBody,
+        fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'),
+        async (path, body, type) => {
+          const answer = await call(server.url, 'POST', path, {
+            token: admin,
+            raw: body.raw,
+            headers: { 'content-type': type },
+          });
+          expect(answer.status, `${path} ${body.raw.slice(0, 80)}`).toBeGreaterThanOrEqual(400);
+          expect(answer.status).toBeLessThan(500);
+          expect(answer.body.error.code).toMatch(
+            /^(INVALID_INPUT|PAYLOAD_TOO_LARGE|INVALID_PROJECT|NOT_FOUND|CONFLICT)$/,
+          );
+        },
+      ),
       { numRuns: 150 },
     );
     expect(await heads()).toEqual(before);
@@ -66,20 +103,45 @@ describe('hostile input', () => {
   it('hostile query strings: FTS syntax, SQL, control characters, huge values, repeated and unknown keys', async () => {
     const hostile = fc.oneof(
       fc.string({ maxLength: 300 }),
-      fc.constantFrom('" OR 1=1 --', 'NEAR(a b)', 'a* OR b:*', '"unterminated', '\u0000\u0001\u0002', "'; DROP TABLE node; --", '%', '%%', '%ZZ', '*', '(((((', 'x'.repeat(5000)),
+      fc.constantFrom(
+        '" OR 1=1 --',
+        'NEAR(a b)',
+        'a* OR b:*',
+        '"unterminated',
+        '\u0000\u0001\u0002',
+        "'; DROP TABLE node; --",
+        '%',
+        '%%',
+        '%ZZ',
+        '*',
+        '(((((',
+        'x'.repeat(5000),
+      ),
     );
     const before = await heads();
     await fc.assert(
-      fc.asyncProperty(hostile, fc.array(fc.tuple(fc.constantFrom('query', 'project', 'level', 'limit', 'x', 'query'), hostile), { maxLength: 4 }), async (text, extra) => {
-        const params = new URLSearchParams({ query: text });
-        for (const [key, value] of extra) params.append(key, value);
-        const answer = await call(server.url, 'GET', `/memory/query?${params.toString()}`, { token: member });
-        expect([200, 204, 400, 403]).toContain(answer.status);
-        if (answer.status >= 400) expect(answer.body.error.code).toMatch(/^(INVALID_INPUT|INVALID_PROJECT|FORBIDDEN)$/);
-      }),
+      fc.asyncProperty(
+        hostile,
+        fc.array(
+          fc.tuple(fc.constantFrom('query', 'project', 'level', 'limit', 'x', 'query'), hostile),
+          { maxLength: 4 },
+        ),
+        async (text, extra) => {
+          const params = new URLSearchParams({ query: text });
+          for (const [key, value] of extra) params.append(key, value);
+          const answer = await call(server.url, 'GET', `/memory/query?${params.toString()}`, {
+            token: member,
+          });
+          expect([200, 204, 400, 403]).toContain(answer.status);
+          if (answer.status >= 400)
+            expect(answer.body.error.code).toMatch(/^(INVALID_INPUT|INVALID_PROJECT|FORBIDDEN)$/);
+        },
+      ),
       { numRuns: 200 },
     );
-    const raw = await fetch(`${server.url}/memory/query?query=%E0%A4%A&limit=%`, { headers: { apikey: member } });
+    const raw = await fetch(`${server.url}/memory/query?query=%E0%A4%A&limit=%`, {
+      headers: { apikey: member },
+    });
     expect(raw.status).toBeLessThan(500);
     expect(await heads()).toEqual(before);
   });

@@ -21,7 +21,10 @@ beforeAll(async () => {
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
   token = (await mint(registry, { principal: 'alice', label: 'laptop' })).secret;
-  server = await startServer(registry, { port: 0, rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 } });
+  server = await startServer(registry, {
+    port: 0,
+    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
+  });
 });
 
 afterAll(async () => {
@@ -31,15 +34,23 @@ afterAll(async () => {
 });
 
 async function heads(): Promise<number[]> {
-  return Promise.all([SYSTEM_PROJECT, 'alpha', 'beta'].map(async (p) => (await registry.context.engine.head(p)).seq));
+  return Promise.all(
+    [SYSTEM_PROJECT, 'alpha', 'beta'].map(async (p) => (await registry.context.engine.head(p)).seq),
+  );
 }
 
-const INGEST = { project: 'alpha', source: 'agent:keys', records: [{ role: 'user', text: 'the build failed on a missing lockfile' }] };
+const INGEST = {
+  project: 'alpha',
+  source: 'agent:keys',
+  records: [{ role: 'user', text: 'the build failed on a missing lockfile' }],
+};
 
 describe('prototype-named keys in a query string or a body', () => {
   for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
     it(`?${key}=x is an unknown field named as such, not "given twice"`, async () => {
-      const answer = await call(server.url, 'GET', `/memory/query?query=lockfile&${key}=x`, { token });
+      const answer = await call(server.url, 'GET', `/memory/query?query=lockfile&${key}=x`, {
+        token,
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.error.code).toBe('INVALID_INPUT');
       expect(answer.body.error.message).not.toMatch(/given twice/);
@@ -52,18 +63,30 @@ describe('prototype-named keys in a query string or a body', () => {
     it(`a body field ${key} is an unknown field named as such, and nothing is appended`, async () => {
       const before = await heads();
       const raw = `{"project":"alpha","source":"agent:keys","records":[{"role":"user","text":"x"}],${JSON.stringify(key)}:{"project":"beta"}}`;
-      const answer = await call(server.url, 'POST', '/memory/ingest', { token, raw, headers: { 'content-type': 'application/json' } });
+      const answer = await call(server.url, 'POST', '/memory/ingest', {
+        token,
+        raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.error.message).not.toMatch(/given twice/);
-      expect(answer.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { field: key, expected: 'no other fields' } });
+      expect(answer.body.error).toMatchObject({
+        code: 'INVALID_INPUT',
+        details: { field: key, expected: 'no other fields' },
+      });
       expect(await heads()).toEqual(before);
     });
   }
 
   it('a body __proto__ cannot supply missing fields through the prototype, nor pollute Object.prototype', async () => {
     const before = await heads();
-    const raw = '{"__proto__":{"project":"alpha","source":"agent:keys","records":[{"role":"user","text":"inherited"}],"polluted":"yes"}}';
-    const answer = await call(server.url, 'POST', '/memory/ingest', { token, raw, headers: { 'content-type': 'application/json' } });
+    const raw =
+      '{"__proto__":{"project":"alpha","source":"agent:keys","records":[{"role":"user","text":"inherited"}],"polluted":"yes"}}';
+    const answer = await call(server.url, 'POST', '/memory/ingest', {
+      token,
+      raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('INVALID_INPUT');
     expect(answer.body.error.message).not.toMatch(/given twice/);
@@ -74,9 +97,15 @@ describe('prototype-named keys in a query string or a body', () => {
   it('a real field still works beside them, and is refused only when it really is given twice', async () => {
     const accepted = await call(server.url, 'POST', '/memory/ingest', { token, body: INGEST });
     expect(accepted.status).toBe(202);
-    const twice = await call(server.url, 'POST', '/memory/ingest?project=alpha', { token, body: INGEST });
+    const twice = await call(server.url, 'POST', '/memory/ingest?project=alpha', {
+      token,
+      body: INGEST,
+    });
     expect(twice.status).toBe(400);
-    expect(twice.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'project' } });
+    expect(twice.body.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'project' },
+    });
     expect(twice.body.error.message).toMatch(/given twice/);
   });
 });

@@ -25,7 +25,11 @@ describe('`mem mcp` over stdio, driven by the official SDK client', () => {
     cleanups.push(cleanup);
     const registry = await registryAt(root, { runJobs: false });
     await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
-    const content = memoryPayloads('run-a', 'The volume mount flaked because the probe raced the mount.', 'A startup probe racing the volume mount caused the flaky restarts.');
+    const content = memoryPayloads(
+      'run-a',
+      'The volume mount flaked because the probe raced the mount.',
+      'A startup probe racing the volume mount caused the flaky restarts.',
+    );
     await registry.context.engine.append('alpha', content.payloads, { kind: 'test' });
     const token = await mint(registry, { principal: 'alice', label: 'agent-runtime' });
     await registry.close();
@@ -41,22 +45,41 @@ describe('`mem mcp` over stdio, driven by the official SDK client', () => {
     cleanups.push(() => client.close());
 
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['query', 'ingest', 'list_projects', 'manage_tokens']));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['query', 'ingest', 'list_projects', 'manage_tokens']),
+    );
     expect(tools.find((t) => t.name === 'query')!.annotations?.readOnlyHint).toBe(true);
 
-    const answer = await client.callTool({ name: 'query', arguments: { query: 'why were the restarts flaky', level: ['L1'] } });
+    const answer = await client.callTool({
+      name: 'query',
+      arguments: { query: 'why were the restarts flaky', level: ['L1'] },
+    });
     expect(answer.isError).toBeFalsy();
-    expect(text(answer).results[0]).toMatchObject({ project: 'alpha', sha256: content.memory, parents: [{ level: 'L0', sha256: content.evidence }] });
+    expect(text(answer).results[0]).toMatchObject({
+      project: 'alpha',
+      sha256: content.memory,
+      parents: [{ level: 'L0', sha256: content.evidence }],
+    });
 
-    const refused = await client.callTool({ name: 'query', arguments: { query: 'anything', project: ['beta'] } });
+    const refused = await client.callTool({
+      name: 'query',
+      arguments: { query: 'anything', project: ['beta'] },
+    });
     expect(refused.isError).toBe(true);
-    expect(text(refused).error).toEqual({ code: 'FORBIDDEN', message: 'this token does not reach project "beta"', details: { project: 'beta' } });
+    expect(text(refused).error).toEqual({
+      code: 'FORBIDDEN',
+      message: 'this token does not reach project "beta"',
+      details: { project: 'beta' },
+    });
   });
 });
 
 /** `mem mcp` as a raw process: lines written to its stdin, JSON lines read from its stdout. */
 function rawMcp(root: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--no-jobs'], { env: { PATH: process.env['PATH'] ?? '', MEM_ROOT: root, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'mcp', '--no-jobs'], {
+    env: { PATH: process.env['PATH'] ?? '', MEM_ROOT: root, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
   const replies: any[] = [];
@@ -102,21 +125,49 @@ describe('`mem mcp` as a JSON-RPC peer', () => {
     mcp.send('"just a string"');
     expect(await mcp.next()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
 
-    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    mcp.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    );
     expect(await mcp.next()).toMatchObject({ id: 3, result: { serverInfo: { name: 'mem' } } });
     mcp.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    for (const [id, params] of [[4, { arguments: 1 }], [5, { name: 7 }]] as const) {
+    for (const [id, params] of [
+      [4, { arguments: 1 }],
+      [5, { name: 7 }],
+    ] as const) {
       mcp.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }));
       const reply = await mcp.next();
       expect(reply).toMatchObject({ id, error: { code: -32602 } });
       expect(reply.error.message).toMatch(/^Invalid params: params\.(name|arguments): /);
       expect(reply.error.message).not.toMatch(/[[{]/);
     }
-    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'initialize', params: { protocolVersion: 7 } }));
+    mcp.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 6,
+        method: 'initialize',
+        params: { protocolVersion: 7 },
+      }),
+    );
     expect(await mcp.next()).toMatchObject({ id: 6, error: { code: -32602 } });
 
     // Still a working peer: a well-formed call gets the registry's answer (no token: refused).
-    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_projects', arguments: {} } }));
+    mcp.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'list_projects', arguments: {} },
+      }),
+    );
     const refused = await mcp.next();
     expect(refused).toMatchObject({ id: 7, result: { isError: true } });
     expect(JSON.parse(refused.result.content[0].text).error.code).toBe('UNAUTHENTICATED');
@@ -132,17 +183,42 @@ describe('`mem mcp` as a JSON-RPC peer', () => {
     cleanups.push(cleanup);
     const registry = await registryAt(root, { runJobs: false });
     await seedIdentity(registry, { alice: ['alpha'] });
-    const content = memoryPayloads('run-a', 'The volume mount flaked because the probe raced the mount.', 'A startup probe racing the volume mount caused the flaky restarts.');
+    const content = memoryPayloads(
+      'run-a',
+      'The volume mount flaked because the probe raced the mount.',
+      'A startup probe racing the volume mount caused the flaky restarts.',
+    );
     await registry.context.engine.append('alpha', content.payloads, { kind: 'test' });
     const token = await mint(registry, { principal: 'alice', label: 'agent-runtime' });
     await registry.close();
 
     const mcp = rawMcp(root, { MEM_TOKEN: token.secret });
     cleanups.push(() => void mcp.end());
-    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    mcp.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    );
     expect(await mcp.next()).toMatchObject({ id: 1, result: { serverInfo: { name: 'mem' } } });
     mcp.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'query', arguments: { query: 'why were the restarts flaky', level: ['L1'] } } }));
+    mcp.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'query',
+          arguments: { query: 'why were the restarts flaky', level: ['L1'] },
+        },
+      }),
+    );
     const answer = await mcp.next();
     expect(answer).toMatchObject({ id: 2, result: {} });
     expect(JSON.parse(answer.result.content[0].text).recall.signals).toContain('vector_text');

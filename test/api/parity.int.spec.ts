@@ -6,9 +6,23 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '@mem/cli';
 import { createMcpServer } from '@mem/mcp';
-import { localCaller, outputDrift, type AnyOperation, type AnyRemoteOperation, type Registry } from '@mem/registry';
+import {
+  localCaller,
+  outputDrift,
+  type AnyOperation,
+  type AnyRemoteOperation,
+  type Registry,
+} from '@mem/registry';
 import { startServer, type RunningServer } from '@mem/server';
-import { asRoot, call, memoryPayloads, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import {
+  asRoot,
+  call,
+  memoryPayloads,
+  mint,
+  registryAt,
+  seedIdentity,
+  tempDataRoot,
+} from './support.js';
 
 /*
  * Parity (seed 000 §6): every registry operation is reachable over HTTP and MCP, and over the
@@ -34,7 +48,11 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   health: () => ({}),
   version: () => ({}),
   query: () => ({ query: 'why did uploads fail' }),
-  ingest_submit: (s, who) => ({ project: 'alpha', source: `agent:${s}-${who}`, records: [{ role: 'user', text: `hello from ${s} ${who}` }] }),
+  ingest_submit: (s, who) => ({
+    project: 'alpha',
+    source: `agent:${s}-${who}`,
+    records: [{ role: 'user', text: `hello from ${s} ${who}` }],
+  }),
   ingest_status: () => ({ job_id: jobId }),
   project_list: () => ({}),
   project_status: () => ({ project: 'alpha' }),
@@ -53,9 +71,22 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   token_revoke: () => ({ id: revocable }),
   ingest_local: () => ({ project: 'alpha' }),
   synthesize_local: () => ({ project: 'alpha' }),
-  forget: (s, who) => ({ project: 'alpha', ref: FORGET_LINES[`${s}-${who}`] ?? FORGET_LINES['http-member']!, reason: `parity ${s} ${who}` }),
-  supersede: (s, who) => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.', by: `Uploads now pass with a 16KB buffer, said ${s} ${who}.`, reason: 'raised' }),
-  confirm: () => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.', note: 'still true' }),
+  forget: (s, who) => ({
+    project: 'alpha',
+    ref: FORGET_LINES[`${s}-${who}`] ?? FORGET_LINES['http-member']!,
+    reason: `parity ${s} ${who}`,
+  }),
+  supersede: (s, who) => ({
+    project: 'alpha',
+    ref: 'Uploads failed because of the 8KB body buffer.',
+    by: `Uploads now pass with a 16KB buffer, said ${s} ${who}.`,
+    reason: 'raised',
+  }),
+  confirm: () => ({
+    project: 'alpha',
+    ref: 'Uploads failed because of the 8KB body buffer.',
+    note: 'still true',
+  }),
   history: () => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.' }),
 };
 
@@ -68,7 +99,10 @@ const FORGET_LINES: Record<string, string> = {
   'cli-admin': 'Violet orchids bloom inside greenhouses.',
 };
 
-function httpRequest(op: AnyRemoteOperation, input: Record<string, unknown>): { path: string; body?: unknown } {
+function httpRequest(
+  op: AnyRemoteOperation,
+  input: Record<string, unknown>,
+): { path: string; body?: unknown } {
   const rest = { ...input };
   const path = op.http.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = String(rest[name]);
@@ -77,34 +111,63 @@ function httpRequest(op: AnyRemoteOperation, input: Record<string, unknown>): { 
   });
   if (op.http.method === 'POST') return { path, body: rest };
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(rest)) query.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  for (const [key, value] of Object.entries(rest))
+    query.set(key, Array.isArray(value) ? value.join(',') : String(value));
   const qs = query.toString();
   return { path: qs ? `${path}?${qs}` : path };
 }
 
-async function overHttp(op: AnyRemoteOperation, who: Who, input: Record<string, unknown>): Promise<string> {
+async function overHttp(
+  op: AnyRemoteOperation,
+  who: Who,
+  input: Record<string, unknown>,
+): Promise<string> {
   const request = httpRequest(op, input);
-  const answer = await call(server.url, op.http.method, request.path, { ...(who !== 'anonymous' ? { token: tokens[who]! } : {}), ...(request.body !== undefined ? { body: request.body } : {}) });
+  const answer = await call(server.url, op.http.method, request.path, {
+    ...(who !== 'anonymous' ? { token: tokens[who]! } : {}),
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  });
   // The answer is what the declared output schema says, no more: the OpenAPI document cannot drift.
-  if (answer.status < 300 && answer.status !== 204) expect(outputDrift(op, answer.body), `${op.name} over HTTP`).toBeNull();
+  if (answer.status < 300 && answer.status !== 204)
+    expect(outputDrift(op, answer.body), `${op.name} over HTTP`).toBeNull();
   return answer.status < 300 ? 'ok' : answer.body.error.code;
 }
 
-async function overMcp(op: AnyRemoteOperation, who: Who, input: Record<string, unknown>): Promise<string> {
-  const args = { ...input, ...(op.mcp.select ? { [op.mcp.select.field]: op.mcp.select.value } : {}) };
-  const result = (await clients.get(who)!.callTool({ name: op.mcp.tool, arguments: args })) as { isError?: boolean; content: { text: string }[] };
-  if (!result.isError) expect(outputDrift(op, JSON.parse(result.content[0]!.text)), `${op.name} over MCP`).toBeNull();
+async function overMcp(
+  op: AnyRemoteOperation,
+  who: Who,
+  input: Record<string, unknown>,
+): Promise<string> {
+  const args = {
+    ...input,
+    ...(op.mcp.select ? { [op.mcp.select.field]: op.mcp.select.value } : {}),
+  };
+  const result = (await clients.get(who)!.callTool({ name: op.mcp.tool, arguments: args })) as {
+    isError?: boolean;
+    content: { text: string }[];
+  };
+  if (!result.isError)
+    expect(outputDrift(op, JSON.parse(result.content[0]!.text)), `${op.name} over MCP`).toBeNull();
   return result.isError ? JSON.parse(result.content[0]!.text).error.code : 'ok';
 }
 
-async function overCli(op: AnyOperation, input: Record<string, unknown>): Promise<{ code: number; outcome: string; stdout: string }> {
+async function overCli(
+  op: AnyOperation,
+  input: Record<string, unknown>,
+): Promise<{ code: number; outcome: string; stdout: string }> {
   const cli = op.cli!;
-  const argv = ['--root', root, ...cli.command, ...(cli.args ?? []).map((field) => String(input[field]))];
+  const argv = [
+    '--root',
+    root,
+    ...cli.command,
+    ...(cli.args ?? []).map((field) => String(input[field])),
+  ];
   for (const option of cli.options ?? []) {
     const value = input[option.field];
     if (value === true && option.parse === 'boolean') argv.push(option.flag);
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an op input field is a string, number or boolean
-    else if (value !== undefined) argv.push(option.flag.split(' ')[0]!, Array.isArray(value) ? value.join(',') : String(value));
+    else if (value !== undefined)
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an op input field is a string, number or boolean
+      argv.push(option.flag.split(' ')[0]!, Array.isArray(value) ? value.join(',') : String(value));
   }
   argv.push('--json');
   const stdout = new PassThrough();
@@ -113,9 +176,20 @@ async function overCli(op: AnyOperation, input: Record<string, unknown>): Promis
   let err = '';
   stdout.on('data', (d) => (out += d));
   stderr.on('data', (d) => (err += d));
-  const code = await main(['node', 'mem', ...argv], { stdin: new PassThrough(), stdout, stderr, env: {}, cwd: root });
-  if (code === 0 && !cli.json) expect(outputDrift(op, JSON.parse(out)), `${op.name} over the CLI`).toBeNull();
-  return { code, outcome: code === 0 ? 'ok' : (JSON.parse(err.trim().split('\n').at(-1)!).error.code as string), stdout: out };
+  const code = await main(['node', 'mem', ...argv], {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    env: {},
+    cwd: root,
+  });
+  if (code === 0 && !cli.json)
+    expect(outputDrift(op, JSON.parse(out)), `${op.name} over the CLI`).toBeNull();
+  return {
+    code,
+    outcome: code === 0 ? 'ok' : (JSON.parse(err.trim().split('\n').at(-1)!).error.code as string),
+    stdout: out,
+  };
 }
 
 /** The events of `project`'s log, as the engine reads them. */
@@ -139,20 +213,47 @@ beforeAll(async () => {
   ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
   // alpha's standing queries as a local ingest and synthesis read them: a source directory (empty) and a synthesis question.
   mkdirSync(join(root, 'queries', 'nowhere'));
-  writeFileSync(join(root, 'queries', 'alpha.yaml'), 'project: alpha\nsources:\n  - claude:./nowhere\nqueries:\n  - id: bugs\n    question: What bugs or failures were found?\nsynthesis:\n  question: What matters most?\n');
+  writeFileSync(
+    join(root, 'queries', 'alpha.yaml'),
+    'project: alpha\nsources:\n  - claude:./nowhere\nqueries:\n  - id: bugs\n    question: What bugs or failures were found?\nsynthesis:\n  question: What matters most?\n',
+  );
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'], carol: ['alpha', 'beta'] });
   tokens['member'] = (await mint(registry, { principal: 'alice' })).secret;
   tokens['admin'] = (await mint(registry, { principal: 'carol', capabilities: ['admin'] })).secret;
   revocable = (await mint(registry, { principal: 'bob', label: 'to-revoke' })).id;
-  await registry.context.engine.append('alpha', memoryPayloads('run-a', 'Uploads failed: 8KB body buffer.', 'Uploads failed because of the 8KB body buffer.').payloads, { kind: 'test' });
+  await registry.context.engine.append(
+    'alpha',
+    memoryPayloads(
+      'run-a',
+      'Uploads failed: 8KB body buffer.',
+      'Uploads failed because of the 8KB body buffer.',
+    ).payloads,
+    { kind: 'test' },
+  );
   for (const [i, line] of Object.values(FORGET_LINES).entries()) {
-    await registry.context.engine.append('alpha', memoryPayloads(`run-forget-${i}`, `Seen in session ${i}: ${line}`, line).payloads, { kind: 'test' });
+    await registry.context.engine.append(
+      'alpha',
+      memoryPayloads(`run-forget-${i}`, `Seen in session ${i}: ${line}`, line).payloads,
+      { kind: 'test' },
+    );
   }
-  jobId = ((await asRoot(registry, 'ingest_submit', { project: 'alpha', source: 'agent:seed', records: [{ role: 'user', text: 'seed' }] })) as { job_id: string }).job_id;
+  jobId = (
+    (await asRoot(registry, 'ingest_submit', {
+      project: 'alpha',
+      source: 'agent:seed',
+      records: [{ role: 'user', text: 'seed' }],
+    })) as { job_id: string }
+  ).job_id;
   mkdirSync(join(root, 'vault', 'skills', 'kong-body'), { recursive: true });
-  writeFileSync(join(root, 'vault', 'skills', 'kong-body', 'SKILL.md'), '---\nname: kong-body\ndescription: body buffer sizes\n---\nRaise it.\n');
-  server = await startServer(registry, { port: 0, rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 } });
+  writeFileSync(
+    join(root, 'vault', 'skills', 'kong-body', 'SKILL.md'),
+    '---\nname: kong-body\ndescription: body buffer sizes\n---\nRaise it.\n',
+  );
+  server = await startServer(registry, {
+    port: 0,
+    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
+  });
   for (const who of ['anonymous', 'member', 'admin'] as const) {
     const mcp = createMcpServer(registry, { credential: () => tokens[who] });
     const [a, b] = InMemoryTransport.createLinkedPair();
@@ -184,7 +285,14 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         table.push(`${op.name} ${who}: http ${http}, mcp ${mcp}`);
         expect(mcp, `${op.name} as ${who}`).toBe(http);
         // The expected class, from the declaration alone.
-        const expected = op.auth.access === 'open' ? 'ok' : who === 'anonymous' ? 'UNAUTHENTICATED' : op.auth.access === 'admin' && who !== 'admin' ? 'CAPABILITY_REQUIRED' : 'ok';
+        const expected =
+          op.auth.access === 'open'
+            ? 'ok'
+            : who === 'anonymous'
+              ? 'UNAUTHENTICATED'
+              : op.auth.access === 'admin' && who !== 'admin'
+                ? 'CAPABILITY_REQUIRED'
+                : 'ok';
         expect(http, `${op.name} as ${who}`).toBe(expected);
       }
     }
@@ -193,7 +301,10 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
 
   it('a project outside the token is FORBIDDEN on both surfaces, wherever an operation names one', async () => {
     for (const op of registry.remote.filter((o) => o.auth.project !== undefined)) {
-      const input = { ...PROBES[op.name]!('http', 'member'), [op.auth.project!]: op.name === 'query' ? ['beta'] : 'beta' };
+      const input = {
+        ...PROBES[op.name]!('http', 'member'),
+        [op.auth.project!]: op.name === 'query' ? ['beta'] : 'beta',
+      };
       expect(await overHttp(op, 'member', input), op.name).toBe('FORBIDDEN');
       expect(await overMcp(op, 'member', input), op.name).toBe('FORBIDDEN');
     }
@@ -211,7 +322,23 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
   it('every operation with a CLI command runs there as the local root, with the same errors', async () => {
     const withCli = registry.operations.filter((op) => op.cli);
     expect(withCli.map((op) => op.cli!.command.join(' '))).toEqual(
-      expect.arrayContaining(['forget', 'supersede', 'confirm', 'history', 'query', 'verify', 'ingest', 'synthesize', 'principal add', 'project add', 'project add-member', 'project remove-member', 'token mint', 'token list', 'token revoke']),
+      expect.arrayContaining([
+        'forget',
+        'supersede',
+        'confirm',
+        'history',
+        'query',
+        'verify',
+        'ingest',
+        'synthesize',
+        'principal add',
+        'project add',
+        'project add-member',
+        'project remove-member',
+        'token mint',
+        'token list',
+        'token revoke',
+      ]),
     );
     for (const op of withCli) {
       const ok = await overCli(op, PROBES[op.name]!('cli', 'admin'));
@@ -219,13 +346,17 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       JSON.parse(ok.stdout);
       // The query's text and a correction's ref take any words: their first flag (--project) is the field to spoil.
       const anyText = op.name === 'query' || op.cli!.args?.[0] === 'ref';
-      const field = anyText ? op.cli!.options?.[0]?.field : (op.cli!.args?.[0] ?? op.cli!.options?.[0]?.field);
+      const field = anyText
+        ? op.cli!.options?.[0]?.field
+        : (op.cli!.args?.[0] ?? op.cli!.options?.[0]?.field);
       if (field === undefined) continue;
       const bad = { ...PROBES[op.name]!('cli', 'admin'), [field]: 'Not Valid!' };
       const refused = await overCli(op, bad);
       expect(refused.code, op.name).toBe(2);
       // A local-only operation has no route: the registry's own answer to the local root is the reference.
-      expect(refused.outcome, op.name).toBe(op.local ? await refusedAsRoot(op, bad) : await overHttp(op, 'admin', bad));
+      expect(refused.outcome, op.name).toBe(
+        op.local ? await refusedAsRoot(op, bad) : await overHttp(op, 'admin', bad),
+      );
     }
     // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up): a minute or more on a loaded machine.
   }, 180_000);
@@ -233,8 +364,11 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
     const local = registry.operations.filter((op) => op.local);
     expect(local.map((op) => op.name).sort()).toEqual(['ingest_local', 'synthesize_local']);
-    const doc = (await call(server.url, 'GET', '/openapi.json', { token: tokens['admin']! })).body as { paths: Record<string, Record<string, { operationId: string }>> };
-    const routed = Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((entry) => entry.operationId));
+    const doc = (await call(server.url, 'GET', '/openapi.json', { token: tokens['admin']! }))
+      .body as { paths: Record<string, Record<string, { operationId: string }>> };
+    const routed = Object.values(doc.paths).flatMap((methods) =>
+      Object.values(methods).map((entry) => entry.operationId),
+    );
     const tools = (await clients.get('admin')!.listTools()).tools.map((tool) => tool.name);
     for (const op of local) {
       expect(op.local!.why.length, op.name).toBeGreaterThan(0);
@@ -243,7 +377,9 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       expect(tools, op.name).not.toContain(op.name);
       // Even named directly below every surface, a token's caller finds no such operation.
       const admin = await registry.authenticate(tokens['admin'], 'http');
-      await expect(registry.invoke(op.name, admin, PROBES[op.name]!('http', 'admin'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(
+        registry.invoke(op.name, admin, PROBES[op.name]!('http', 'admin')),
+      ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     }
     // Every operation is on one side or the other: none is missing from HTTP and MCP unannounced.
     expect([...registry.remote, ...local].length).toBe(registry.operations.length);

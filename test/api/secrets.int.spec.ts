@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
 import { startServer, type RunningServer } from '@mem/server';
-import { ALL_PLANTED, PLANTED_SECRETS, claudeTranscriptWithSecrets } from '../support/planted-secrets.js';
+import {
+  ALL_PLANTED,
+  PLANTED_SECRETS,
+  claudeTranscriptWithSecrets,
+} from '../support/planted-secrets.js';
 import { call, mint, registryAt, seedIdentity, tempDataRoot, until } from './support.js';
 
 /*
@@ -36,20 +40,41 @@ afterEach(async () => {
   cleanups = [];
 });
 
-async function serve(): Promise<{ root: string; registry: Registry; server: RunningServer; token: string }> {
+async function serve(): Promise<{
+  root: string;
+  registry: Registry;
+  server: RunningServer;
+  token: string;
+}> {
   const { root, cleanup } = tempDataRoot(['demo']);
   const registry = await registryAt(root);
   await seedIdentity(registry, { alice: ['demo'] });
-  const token = (await mint(registry, { principal: 'alice', projects: ['demo'], label: 'laptop' })).secret;
-  const server = await startServer(registry, { port: 0, rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 } });
-  cleanups.push(cleanup, () => registry.close(), () => server.close());
+  const token = (await mint(registry, { principal: 'alice', projects: ['demo'], label: 'laptop' }))
+    .secret;
+  const server = await startServer(registry, {
+    port: 0,
+    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
+  });
+  cleanups.push(
+    cleanup,
+    () => registry.close(),
+    () => server.close(),
+  );
   return { root, registry, server, token };
 }
 
-async function ingestUntilDone(url: string, token: string, body: unknown): Promise<{ job_id: string; ingest_id: string }> {
+async function ingestUntilDone(
+  url: string,
+  token: string,
+  body: unknown,
+): Promise<{ job_id: string; ingest_id: string }> {
   const accepted = await call(url, 'POST', '/memory/ingest', { token, body });
   expect(accepted.status).toBe(202);
-  await until(async () => ((await call(url, 'GET', accepted.body.status_url, { token })).body.status === 'done' ? true : undefined));
+  await until(async () =>
+    (await call(url, 'GET', accepted.body.status_url, { token })).body.status === 'done'
+      ? true
+      : undefined,
+  );
   return accepted.body;
 }
 
@@ -60,7 +85,10 @@ describe('POST /memory/ingest scrubs every string that enters an event', () => {
       project: 'demo',
       source: `agent:${SOURCE_SECRET}`,
       ingest_id: `retry-${INGEST_ID_SECRET}`,
-      records: PLANTED_SECRETS.map((p) => ({ role: 'assistant', text: `The deploy failed: the bug was ${p.snippet}` })),
+      records: PLANTED_SECRETS.map((p) => ({
+        role: 'assistant',
+        text: `The deploy failed: the bug was ${p.snippet}`,
+      })),
     };
     const job = await ingestUntilDone(server.url, token, body);
     expect(job.ingest_id).toBe('retry-[REDACTED:huggingface_token]');
@@ -69,12 +97,20 @@ describe('POST /memory/ingest scrubs every string that enters an event', () => {
     expect(JSON.stringify(again.body)).not.toContain(INGEST_ID_SECRET);
     const status = await call(server.url, 'GET', `/memory/ingest/${job.job_id}`, { token });
     expect(JSON.stringify(status.body)).not.toMatch(/ghp_Source|hf_Ingest/);
-    expect(leaks(root, [SOURCE_SECRET, INGEST_ID_SECRET, ...PLANTED_SECRETS.map((p) => p.secret)])).toEqual([]);
+    expect(
+      leaks(root, [SOURCE_SECRET, INGEST_ID_SECRET, ...PLANTED_SECRETS.map((p) => p.secret)]),
+    ).toEqual([]);
   });
 
   it('a transcript: secrets in its four text paths, its session id and cwd, and in source and ingest_id reach no file', async () => {
     const { root, server, token } = await serve();
-    const body = { project: 'demo', source: `agent:${SOURCE_SECRET}`, ingest_id: `t-${INGEST_ID_SECRET}`, format: 'claude', transcript: claudeTranscriptWithSecrets() };
+    const body = {
+      project: 'demo',
+      source: `agent:${SOURCE_SECRET}`,
+      ingest_id: `t-${INGEST_ID_SECRET}`,
+      format: 'claude',
+      transcript: claudeTranscriptWithSecrets(),
+    };
     await ingestUntilDone(server.url, token, body);
     expect((await call(server.url, 'POST', '/memory/ingest', { token, body })).status).toBe(409);
     expect(leaks(root, [SOURCE_SECRET, INGEST_ID_SECRET, ...ALL_PLANTED])).toEqual([]);

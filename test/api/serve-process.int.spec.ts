@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { call, tempDataRoot, until } from './support.js';
 
 const BIN = fileURLToPath(new URL('../../packages/cli/bin/mem.js', import.meta.url));
-const TRANSCRIPT = fileURLToPath(new URL('../fixtures/transcripts/claude/spotter-short.jsonl', import.meta.url));
+const TRANSCRIPT = fileURLToPath(
+  new URL('../fixtures/transcripts/claude/spotter-short.jsonl', import.meta.url),
+);
 
 const children: ChildProcess[] = [];
 const cleanups: (() => void)[] = [];
@@ -16,13 +18,22 @@ afterEach(() => {
 });
 
 function mem(root: string, ...args: string[]): { status: number; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [BIN, '--root', root, ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+  const result = spawnSync(process.execPath, [BIN, '--root', root, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '' },
+  });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** Starts `mem serve --port 0` and resolves with its URL once it listens; stderr is collected. */
-async function serve(root: string, ...args: string[]): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, '--root', root, 'serve', '--port', '0', ...args], { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function serve(
+  root: string,
+  ...args: string[]
+): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, '--root', root, 'serve', '--port', '0', ...args], {
+    env: { PATH: process.env['PATH'] ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -51,33 +62,68 @@ describe('mem serve as a process', () => {
     expect(mem(root, 'principal', 'add', 'alice').status).toBe(0);
     expect(mem(root, 'project', 'add', 'demo').status).toBe(0);
     expect(mem(root, 'project', 'add-member', 'demo', 'alice').status).toBe(0);
-    const minted = mem(root, 'token', 'mint', '--principal', 'alice', '--projects', 'demo', '--label', 'laptop', '--json');
+    const minted = mem(
+      root,
+      'token',
+      'mint',
+      '--principal',
+      'alice',
+      '--projects',
+      'demo',
+      '--label',
+      'laptop',
+      '--json',
+    );
     expect(minted.status).toBe(0);
     const token = JSON.parse(minted.stdout) as { id: string; label: string; secret: string };
     expect(Object.keys(token).sort()).toEqual(['id', 'label', 'secret']);
 
     // Accept only: the job is an event in the log, not yet run.
     const first = await serve(root, '--no-jobs');
-    const body = { project: 'demo', source: 'agent:newcomer', ingest_id: 'session-1', transcript: readFileSync(TRANSCRIPT, 'utf8'), format: 'claude' };
+    const body = {
+      project: 'demo',
+      source: 'agent:newcomer',
+      ingest_id: 'session-1',
+      transcript: readFileSync(TRANSCRIPT, 'utf8'),
+      format: 'claude',
+    };
     const accepted = await call(first.url, 'POST', '/memory/ingest', { token: token.secret, body });
     expect(accepted.status).toBe(202);
-    expect((await call(first.url, 'GET', accepted.body.status_url, { token: token.secret })).body.status).toBe('queued');
+    expect(
+      (await call(first.url, 'GET', accepted.body.status_url, { token: token.secret })).body.status,
+    ).toBe('queued');
     await stop(first.child);
 
     const second = await serve(root);
-    const done = await until(async () => {
-      const status = await call(second.url, 'GET', accepted.body.status_url, { token: token.secret });
-      return status.body.status === 'done' ? status.body : undefined;
-      // Polled under the token's burst limit (10 req/s): a 429 here would hide the 409 below.
-    }, 60_000, 150);
-    expect(done).toMatchObject({ job_id: accepted.body.job_id, ingest_id: 'session-1', format: 'claude' });
-    expect((await call(second.url, 'POST', '/memory/ingest', { token: token.secret, body })).status).toBe(409);
-    const status = await call(second.url, 'GET', '/memory/projects/demo/status', { token: token.secret });
+    const done = await until(
+      async () => {
+        const status = await call(second.url, 'GET', accepted.body.status_url, {
+          token: token.secret,
+        });
+        return status.body.status === 'done' ? status.body : undefined;
+        // Polled under the token's burst limit (10 req/s): a 429 here would hide the 409 below.
+      },
+      60_000,
+      150,
+    );
+    expect(done).toMatchObject({
+      job_id: accepted.body.job_id,
+      ingest_id: 'session-1',
+      format: 'claude',
+    });
+    expect(
+      (await call(second.url, 'POST', '/memory/ingest', { token: token.secret, body })).status,
+    ).toBe(409);
+    const status = await call(second.url, 'GET', '/memory/projects/demo/status', {
+      token: token.secret,
+    });
     expect(status.body.last_ingest).toMatchObject({ job_id: accepted.body.job_id, status: 'done' });
 
     // A revocation by another process bites on the server's next request.
     expect(mem(root, 'token', 'revoke', token.id).status).toBe(0);
-    expect((await call(second.url, 'GET', '/memory/projects', { token: token.secret })).status).toBe(401);
+    expect(
+      (await call(second.url, 'GET', '/memory/projects', { token: token.secret })).status,
+    ).toBe(401);
     await stop(second.child);
 
     // The plaintext was printed once; it is nowhere in the log, the SQLite file or the server logs.

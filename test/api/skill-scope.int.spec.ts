@@ -47,11 +47,15 @@ beforeAll(async () => {
   ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
   for (const [name, scope] of Object.entries(SKILLS)) {
     mkdirSync(join(root, 'vault', 'skills', name), { recursive: true });
-    writeFileSync(join(root, 'vault', 'skills', name, 'SKILL.md'), `---\nname: ${name}\n${scope}\n---\nHow to ${name}.\n`);
+    writeFileSync(
+      join(root, 'vault', 'skills', name, 'SKILL.md'),
+      `---\nname: ${name}\n${scope}\n---\nHow to ${name}.\n`,
+    );
   }
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha', 'beta'], bob: ['beta'] });
-  narrow = (await mint(registry, { principal: 'alice', projects: ['alpha'], label: 'alpha-only' })).secret;
+  narrow = (await mint(registry, { principal: 'alice', projects: ['alpha'], label: 'alpha-only' }))
+    .secret;
   wideAlice = (await mint(registry, { principal: 'alice', label: 'alice-all' })).secret;
   wideBob = (await mint(registry, { principal: 'bob', label: 'bob-all' })).secret;
   server = await startServer(registry, { port: 0, rateLimits: { burstPerSecond: 0 } });
@@ -69,29 +73,66 @@ async function listed(token: string): Promise<string[]> {
   return answer.body.map((s: { name: string }) => s.name);
 }
 
-const MALFORMED = Object.keys(SKILLS).filter((name) => name.startsWith('scope-') || name.startsWith('from-') && !/alpha|beta/.test(name));
+const MALFORMED = Object.keys(SKILLS).filter(
+  (name) => name.startsWith('scope-') || (name.startsWith('from-') && !/alpha|beta/.test(name)),
+);
 
 describe('skill scope fails closed', () => {
   it('an alpha-only token sees unscoped and alpha skills only: never beta, both, or a malformed scope', async () => {
-    expect(await listed(narrow)).toEqual(['everyone', 'for-alpha', 'for-alpha-list', 'from-alpha', 'from-alpha-bare']);
+    expect(await listed(narrow)).toEqual([
+      'everyone',
+      'for-alpha',
+      'for-alpha-list',
+      'from-alpha',
+      'from-alpha-bare',
+    ]);
   });
 
   it('a * token sees the skills of every project its principal is a member of, and still no malformed scope', async () => {
-    expect(await listed(wideAlice)).toEqual(
-      ['alpha-from-beta', 'everyone', 'for-alpha', 'for-alpha-list', 'for-beta', 'for-beta-list', 'for-both', 'from-alpha', 'from-alpha-bare', 'from-beta', 'from-beta-path'],
-    );
-    expect(await listed(wideBob)).toEqual(['everyone', 'for-beta', 'for-beta-list', 'from-beta', 'from-beta-path']);
+    expect(await listed(wideAlice)).toEqual([
+      'alpha-from-beta',
+      'everyone',
+      'for-alpha',
+      'for-alpha-list',
+      'for-beta',
+      'for-beta-list',
+      'for-both',
+      'from-alpha',
+      'from-alpha-bare',
+      'from-beta',
+      'from-beta-path',
+    ]);
+    expect(await listed(wideBob)).toEqual([
+      'everyone',
+      'for-beta',
+      'for-beta-list',
+      'from-beta',
+      'from-beta-path',
+    ]);
     for (const name of MALFORMED) expect(await listed(wideAlice)).not.toContain(name);
   });
 
   it('GET /memory/skills/{name} of an invisible skill is the 404 of an unknown one', async () => {
-    const unknown = await call(server.url, 'GET', '/memory/skills/no-such-skill', { token: narrow });
+    const unknown = await call(server.url, 'GET', '/memory/skills/no-such-skill', {
+      token: narrow,
+    });
     expect(unknown.status).toBe(404);
-    for (const name of ['for-beta', 'for-beta-list', 'from-beta', 'for-both', 'scope-number', 'scope-object']) {
+    for (const name of [
+      'for-beta',
+      'for-beta-list',
+      'from-beta',
+      'for-both',
+      'scope-number',
+      'scope-object',
+    ]) {
       const answer = await call(server.url, 'GET', `/memory/skills/${name}`, { token: narrow });
       expect(answer.status, name).toBe(404);
-      expect(JSON.stringify(answer.body).replaceAll(name, 'no-such-skill')).toBe(JSON.stringify(unknown.body));
+      expect(JSON.stringify(answer.body).replaceAll(name, 'no-such-skill')).toBe(
+        JSON.stringify(unknown.body),
+      );
     }
-    expect((await call(server.url, 'GET', '/memory/skills/for-alpha', { token: narrow })).body).toMatchObject({ name: 'for-alpha', body: 'How to for-alpha.\n' });
+    expect(
+      (await call(server.url, 'GET', '/memory/skills/for-alpha', { token: narrow })).body,
+    ).toMatchObject({ name: 'for-alpha', body: 'How to for-alpha.\n' });
   });
 });

@@ -9,7 +9,10 @@ import { openRegistry, type Caller, type Registry } from '@mem/registry';
 import { testConfig } from '../support/test-config.js';
 
 /** A temp data root with standing queries for `projects`; `cleanup()` removes it. */
-export function tempDataRoot(projects: readonly string[] = []): { root: string; cleanup: () => void } {
+export function tempDataRoot(projects: readonly string[] = []): {
+  root: string;
+  cleanup: () => void;
+} {
   const root = mkdtempSync(join(tmpdir(), 'mem-api-'));
   mkdirSync(join(root, 'queries'), { recursive: true });
   for (const project of projects) writeStandingQueries(root, project);
@@ -28,8 +31,16 @@ export function engineAt(root: string): Engine {
   return new Engine({ root, projectors: [projectorSqlite, projectorVault] });
 }
 
-export async function registryAt(root: string, options: { runJobs?: boolean } = {}): Promise<Registry> {
-  return openRegistry({ engine: engineAt(root), version: '0.0.0-test', config: testConfig(), runJobs: options.runJobs ?? true });
+export async function registryAt(
+  root: string,
+  options: { runJobs?: boolean } = {},
+): Promise<Registry> {
+  return openRegistry({
+    engine: engineAt(root),
+    version: '0.0.0-test',
+    config: testConfig(),
+    runJobs: options.runJobs ?? true,
+  });
 }
 
 export const ROOT_CALLER_NAME = 'local:test';
@@ -40,9 +51,13 @@ export function asRoot(registry: Registry, name: string, input: unknown): Promis
 }
 
 /** Principals, registered projects and memberships in one go: `{alice: ['alpha'], bob: ['beta']}`. */
-export async function seedIdentity(registry: Registry, members: Record<string, readonly string[]>): Promise<void> {
+export async function seedIdentity(
+  registry: Registry,
+  members: Record<string, readonly string[]>,
+): Promise<void> {
   const projects = new Set(Object.values(members).flat());
-  for (const project of [...projects].sort()) await asRoot(registry, 'project_add', { name: project });
+  for (const project of [...projects].sort())
+    await asRoot(registry, 'project_add', { name: project });
   for (const [principal, list] of Object.entries(members)) {
     await asRoot(registry, 'principal_add', { name: principal });
     for (const project of list) await asRoot(registry, 'member_add', { project, principal });
@@ -50,11 +65,22 @@ export async function seedIdentity(registry: Registry, members: Record<string, r
 }
 
 /** Mints a token as root and returns its plaintext and id. */
-export async function mint(registry: Registry, input: Record<string, unknown>): Promise<{ id: string; secret: string; label: string }> {
-  return (await asRoot(registry, 'token_mint', input)) as { id: string; secret: string; label: string };
+export async function mint(
+  registry: Registry,
+  input: Record<string, unknown>,
+): Promise<{ id: string; secret: string; label: string }> {
+  return (await asRoot(registry, 'token_mint', input)) as {
+    id: string;
+    secret: string;
+    label: string;
+  };
 }
 
-export async function callerFor(registry: Registry, secret: string, surface: 'http' | 'mcp' = 'http'): Promise<Caller> {
+export async function callerFor(
+  registry: Registry,
+  secret: string,
+  surface: 'http' | 'mcp' = 'http',
+): Promise<Caller> {
   return registry.authenticate(secret, surface);
 }
 
@@ -62,25 +88,85 @@ export async function callerFor(registry: Registry, secret: string, surface: 'ht
  * One L1 memory resting on one L0 evidence, as the extractor would log them: a project with
  * content a query can find. Returns the shas, so tests can assert which ids may never appear.
  */
-export function memoryPayloads(runId: string, evidenceText: string, memoryText: string): { payloads: Payload[]; evidence: string; memory: string } {
+export function memoryPayloads(
+  runId: string,
+  evidenceText: string,
+  memoryText: string,
+): { payloads: Payload[]; evidence: string; memory: string } {
   const evidence = contentSha256(evidenceText);
   const memory = contentSha256(memoryText);
   return {
     evidence,
     memory,
     payloads: [
-      { type: 'run', run_id: runId, level: 'L1', query_id: 'bugs', input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false },
-      { type: 'chunk', run_id: runId, level: 'L0', t: 1, source: `claude:${runId}`, span: [0, 1], sha256: evidence },
-      { type: 'gate', run_id: runId, level: 'L1', t: 1, update: true, exit: false, think: 'evidence', latency_ms: 0 },
-      { type: 'evidence', run_id: runId, level: 'L0', t: 1, source: `claude:${runId}`, text: evidenceText, sha256: evidence },
-      { type: 'memory', run_id: runId, level: 'L1', t: 1, text: memoryText, tokens: 12, parents: [evidence], sha256: memory, lines: uniformLines(memoryText, [evidence]) },
-      { type: 'run_end', run_id: runId, level: 'L1', chunks_seen: 1, chunks_used: 1, final_memory_sha: memory },
+      {
+        type: 'run',
+        run_id: runId,
+        level: 'L1',
+        query_id: 'bugs',
+        input_level: 'chunk',
+        model: 'heuristic',
+        chunk_tokens: 5000,
+        memory_budget: 1024,
+        exit_gate: false,
+      },
+      {
+        type: 'chunk',
+        run_id: runId,
+        level: 'L0',
+        t: 1,
+        source: `claude:${runId}`,
+        span: [0, 1],
+        sha256: evidence,
+      },
+      {
+        type: 'gate',
+        run_id: runId,
+        level: 'L1',
+        t: 1,
+        update: true,
+        exit: false,
+        think: 'evidence',
+        latency_ms: 0,
+      },
+      {
+        type: 'evidence',
+        run_id: runId,
+        level: 'L0',
+        t: 1,
+        source: `claude:${runId}`,
+        text: evidenceText,
+        sha256: evidence,
+      },
+      {
+        type: 'memory',
+        run_id: runId,
+        level: 'L1',
+        t: 1,
+        text: memoryText,
+        tokens: 12,
+        parents: [evidence],
+        sha256: memory,
+        lines: uniformLines(memoryText, [evidence]),
+      },
+      {
+        type: 'run_end',
+        run_id: runId,
+        level: 'L1',
+        chunks_seen: 1,
+        chunks_used: 1,
+        final_memory_sha: memory,
+      },
     ],
   };
 }
 
 /** Polls until `check` returns a value (not undefined) or `timeoutMs` passes. */
-export async function until<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -104,7 +190,11 @@ export async function call(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {

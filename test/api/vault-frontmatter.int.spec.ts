@@ -32,7 +32,8 @@ function planted(): Record<string, string> {
     'alpha/json.md': '---json\n{"project": "alpha", "level": "L1"}\n---\nbody\n',
     'alpha/function.md': `---\nproject: alpha\nlevel: L1\nt: !!js/function "function () { require('child_process').execSync('id > ${marker('function')}') }"\n---\nbody\n`,
     'alpha/binary.md': '---\nproject: alpha\nlevel: L1\nblob: !!binary aGVsbG8=\n---\nbody\n',
-    'alpha/aliases.md': '---\nproject: alpha\nlevel: L1\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n---\nbody\n',
+    'alpha/aliases.md':
+      '---\nproject: alpha\nlevel: L1\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n---\nbody\n',
     'alpha/cycle.md': '---\nproject: alpha\nlevel: L1\nloop: &l [*l]\n---\nbody\n',
     'alpha/proto.md': '---\nproject: alpha\nlevel: L1\n__proto__: {polluted: yes}\n---\nbody\n',
   };
@@ -43,9 +44,14 @@ beforeAll(async () => {
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'] });
   token = (await mint(registry, { principal: 'alice', label: 'laptop' })).secret;
-  const content = memoryPayloads('run-a', 'Uploads over 10KB failed because the gateway buffered 8KB bodies.', 'Gateway body buffer of 8KB broke uploads; raised it.');
+  const content = memoryPayloads(
+    'run-a',
+    'Uploads over 10KB failed because the gateway buffered 8KB bodies.',
+    'Gateway body buffer of 8KB broke uploads; raised it.',
+  );
   await registry.context.engine.append('alpha', content.payloads, { kind: 'test' });
-  for (const [path, text] of Object.entries(planted())) writeFileSync(join(root, 'vault', path), text);
+  for (const [path, text] of Object.entries(planted()))
+    writeFileSync(join(root, 'vault', path), text);
   const skills: Record<string, string> = {
     good: '---\nname: good\ndescription: buffer sizes\n---\nRaise it.\n',
     evil: `---js\n${js('skill')}\n---\nRun me.\n`,
@@ -64,14 +70,26 @@ afterAll(async () => {
   cleanup?.();
 });
 
-const MARKERS = ['js', 'javascript', 'spaced', 'upper', 'coffee', 'function', 'skill', 'skill-yaml'];
+const MARKERS = [
+  'js',
+  'javascript',
+  'spaced',
+  'upper',
+  'coffee',
+  'function',
+  'skill',
+  'skill-yaml',
+];
 
 describe('vault frontmatter is plain YAML only', () => {
   it('GET notes runs nothing, serves the projector notes, and names every refused note with a typed error', async () => {
     const answer = await call(server.url, 'GET', '/memory/projects/alpha/notes', { token });
     for (const name of MARKERS) expect(existsSync(marker(name)), name).toBe(false);
     expect(answer.status).toBe(200);
-    expect(answer.body.notes.map((n: { path: string }) => n.path)).toEqual(['alpha/bugs.md', 'alpha/index.md']);
+    expect(answer.body.notes.map((n: { path: string }) => n.path)).toEqual([
+      'alpha/bugs.md',
+      'alpha/index.md',
+    ]);
     const refused = answer.body.refused as { path: string; code: string; message: string }[];
     expect(refused.map((r) => r.path)).toEqual(Object.keys(planted()).sort());
     for (const entry of refused) {

@@ -30,8 +30,10 @@ const QUERY = 'why did the build fail';
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(repo, 'packages/cli/bin/mem.js');
 const root = mkdtempSync(join(tmpdir(), 'mem-api-bench-'));
-const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 function mem(...args) {
   const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { encoding: 'utf8' });
@@ -40,12 +42,35 @@ function mem(...args) {
 }
 
 async function serve(...args) {
-  const child = spawn(process.execPath, [bin, '--root', root, 'serve', '--port', '0', '--quiet', '--rate-burst', '0', '--rate-ingest', '0', '--rate-query', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      '--root',
+      root,
+      'serve',
+      '--port',
+      '0',
+      '--quiet',
+      '--rate-burst',
+      '0',
+      '--rate-ingest',
+      '0',
+      '--rate-query',
+      '0',
+      ...args,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   for (let i = 0; i < 400; i += 1) {
     const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-    if (url) return { url, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) };
+    if (url)
+      return {
+        url,
+        stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))),
+      };
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`mem serve did not start: ${stderr}`);
@@ -54,24 +79,54 @@ async function serve(...args) {
 async function setup() {
   mkdirSync(join(root, 'queries'), { recursive: true });
   cpSync(join(repo, 'queries/demo.yaml'), join(root, 'queries/demo.yaml'));
-  cpSync(join(repo, 'test/fixtures/transcripts'), join(root, 'test/fixtures/transcripts'), { recursive: true });
+  cpSync(join(repo, 'test/fixtures/transcripts'), join(root, 'test/fixtures/transcripts'), {
+    recursive: true,
+  });
   const started = performance.now();
   mem('ingest', '--project', 'demo');
-  console.log(`demo project ingested once (heuristic controller): ${fmt((performance.now() - started) / 1000, 1)} s`);
+  console.log(
+    `demo project ingested once (heuristic controller): ${fmt((performance.now() - started) / 1000, 1)} s`,
+  );
   mem('principal', 'add', 'bench');
   mem('project', 'add', 'demo');
   mem('project', 'add-member', 'demo', 'bench');
-  return JSON.parse(mem('token', 'mint', '--principal', 'bench', '--projects', 'demo', '--label', 'bench', '--json')).secret;
+  return JSON.parse(
+    mem(
+      'token',
+      'mint',
+      '--principal',
+      'bench',
+      '--projects',
+      'demo',
+      '--label',
+      'bench',
+      '--json',
+    ),
+  ).secret;
 }
 
 async function loadQuery(url, token) {
   const path = `/memory/query?query=${encodeURIComponent(QUERY)}&project=demo&limit=5`;
   const probe = await fetch(`${url}${path}`, { headers: { apikey: token } });
   const body = probe.status === 200 ? await probe.json() : null;
-  await autocannon({ url: `${url}${path}`, connections: CONNECTIONS, duration: 2, headers: { apikey: token } }); // warm-up
-  const result = await autocannon({ url: `${url}${path}`, connections: CONNECTIONS, duration: DURATION, headers: { apikey: token } });
-  console.log(`GET /memory/query over HTTP (${CONNECTIONS} connections, ${DURATION} s, answer ${probe.status} with ${body?.results.length ?? 0} results)`);
-  console.log(`  ${fmt(result.requests.average)} req/s, latency p50 ${fmt(result.latency.p50, 2)} ms, p99 ${fmt(result.latency.p99, 2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+  await autocannon({
+    url: `${url}${path}`,
+    connections: CONNECTIONS,
+    duration: 2,
+    headers: { apikey: token },
+  }); // warm-up
+  const result = await autocannon({
+    url: `${url}${path}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { apikey: token },
+  });
+  console.log(
+    `GET /memory/query over HTTP (${CONNECTIONS} connections, ${DURATION} s, answer ${probe.status} with ${body?.results.length ?? 0} results)`,
+  );
+  console.log(
+    `  ${fmt(result.requests.average)} req/s, latency p50 ${fmt(result.latency.p50, 2)} ms, p99 ${fmt(result.latency.p99, 2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+  );
   return result.requests.average;
 }
 
@@ -91,19 +146,47 @@ async function inProcess(token) {
     return { rate: IN_PROCESS / seconds, p50: percentile(times, 50), p99: percentile(times, 99) };
   };
   const embedder = embedderFromEnv({});
-  const vectors = await openVectorRecall({ stateDir: join(root, '.mem'), env: {}, expectEmbedder: embedder.name });
-  const keywords = await run(() => queryMemory({ text: QUERY, projects: ['demo'], limit: 5 }, { items }));
-  const raw = await run(() => queryMemory({ text: QUERY, projects: ['demo'], limit: 5, citations: 'excerpt' }, { items, vectors, embedder }));
+  const vectors = await openVectorRecall({
+    stateDir: join(root, '.mem'),
+    env: {},
+    expectEmbedder: embedder.name,
+  });
+  const keywords = await run(() =>
+    queryMemory({ text: QUERY, projects: ['demo'], limit: 5 }, { items }),
+  );
+  const raw = await run(() =>
+    queryMemory(
+      { text: QUERY, projects: ['demo'], limit: 5, citations: 'excerpt' },
+      { items, vectors, embedder },
+    ),
+  );
   items.close();
   const engine = new Engine({ root, projectors: [projectorSqlite, projectorVault] });
-  const registry = await openRegistry({ engine, version: 'bench', runJobs: false, queryDeps: { vectors, embedder } });
-  const invoked = await run(async () => registry.invoke('query', await registry.authenticate(token, 'http'), { query: QUERY, project: ['demo'], limit: 5 }));
+  const registry = await openRegistry({
+    engine,
+    version: 'bench',
+    runJobs: false,
+    queryDeps: { vectors, embedder },
+  });
+  const invoked = await run(async () =>
+    registry.invoke('query', await registry.authenticate(token, 'http'), {
+      query: QUERY,
+      project: ['demo'],
+      limit: 5,
+    }),
+  );
   await registry.close();
   await vectors.close();
   console.log(`the same query in process (${IN_PROCESS} sequential calls, one core)`);
-  console.log(`  queryMemory      ${fmt(raw.rate)} q/s, p50 ${fmt(raw.p50, 3)} ms, p99 ${fmt(raw.p99, 3)} ms  (keyword + vector recall, as the server runs it)`);
-  console.log(`  registry.invoke  ${fmt(invoked.rate)} q/s, p50 ${fmt(invoked.p50, 3)} ms, p99 ${fmt(invoked.p99, 3)} ms  (+ token, freshness stats, authorization)`);
-  console.log(`  keywords only    ${fmt(keywords.rate)} q/s, p50 ${fmt(keywords.p50, 3)} ms, p99 ${fmt(keywords.p99, 3)} ms  (queryMemory without the vector side)`);
+  console.log(
+    `  queryMemory      ${fmt(raw.rate)} q/s, p50 ${fmt(raw.p50, 3)} ms, p99 ${fmt(raw.p99, 3)} ms  (keyword + vector recall, as the server runs it)`,
+  );
+  console.log(
+    `  registry.invoke  ${fmt(invoked.rate)} q/s, p50 ${fmt(invoked.p50, 3)} ms, p99 ${fmt(invoked.p99, 3)} ms  (+ token, freshness stats, authorization)`,
+  );
+  console.log(
+    `  keywords only    ${fmt(keywords.rate)} q/s, p50 ${fmt(keywords.p50, 3)} ms, p99 ${fmt(keywords.p99, 3)} ms  (queryMemory without the vector side)`,
+  );
   return { raw: raw.rate, invoked: invoked.rate };
 }
 
@@ -119,14 +202,29 @@ async function loadIngest(url, token) {
         method: 'POST',
         setupRequest: (req) => {
           n += 1;
-          const records = [{ role: 'user', text: `bench batch ${n}: why did the build fail?` }, { role: 'assistant', text: `the lockfile drifted in batch ${n}; pinned it.` }];
-          return { ...req, body: JSON.stringify({ project: 'demo', source: 'agent:bench', ingest_id: `bench-${n}`, records }) };
+          const records = [
+            { role: 'user', text: `bench batch ${n}: why did the build fail?` },
+            { role: 'assistant', text: `the lockfile drifted in batch ${n}; pinned it.` },
+          ];
+          return {
+            ...req,
+            body: JSON.stringify({
+              project: 'demo',
+              source: 'agent:bench',
+              ingest_id: `bench-${n}`,
+              records,
+            }),
+          };
         },
       },
     ],
   });
-  console.log(`POST /memory/ingest, accept only (mem serve --no-jobs; 4 connections; 2 records per job)`);
-  console.log(`  ${fmt(result.requests.average, 1)} jobs/s accepted, latency p50 ${fmt(result.latency.p50, 1)} ms, p99 ${fmt(result.latency.p99, 1)} ms, 202s ${result['2xx']}, non-2xx ${result.non2xx}`);
+  console.log(
+    `POST /memory/ingest, accept only (mem serve --no-jobs; 4 connections; 2 records per job)`,
+  );
+  console.log(
+    `  ${fmt(result.requests.average, 1)} jobs/s accepted, latency p50 ${fmt(result.latency.p50, 1)} ms, p99 ${fmt(result.latency.p99, 1)} ms, 202s ${result['2xx']}, non-2xx ${result.non2xx}`,
+  );
 }
 
 try {
@@ -136,7 +234,9 @@ try {
   const http = await loadQuery(server.url, token);
   await server.stop();
   const local = await inProcess(token);
-  console.log(`ratio HTTP / in-process: ${fmt(http / local.raw, 2)} of queryMemory, ${fmt(http / local.invoked, 2)} of registry.invoke (target: >= 1,000 req/s over HTTP)`);
+  console.log(
+    `ratio HTTP / in-process: ${fmt(http / local.raw, 2)} of queryMemory, ${fmt(http / local.invoked, 2)} of registry.invoke (target: >= 1,000 req/s over HTTP)`,
+  );
   const acceptOnly = await serve('--no-jobs');
   await loadIngest(acceptOnly.url, token);
   await acceptOnly.stop();

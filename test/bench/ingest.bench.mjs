@@ -2,7 +2,15 @@
 // heuristic controller decisions/s, and peak RSS while ingesting a generated 1 GB Claude Code
 // transcript end to end (sources -> chunker -> gated loop -> log -> projections).
 // Prints figures; never fails. Needs a build (`npm run bench` does it).
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +24,8 @@ const { loadStandingQueries, dryRun } = await import(dist('ingest'));
 const { heuristicController, GatedRun } = await import(dist('extractor'));
 const { sourceForPath } = await import(dist('sources'));
 const fixtures = join(repo, 'test', 'fixtures', 'transcripts');
-const fmt = (n, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const fmt = (n, d = 1) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 const QUESTIONS = [
   'What architectural decisions were made, with reasoning and rejected alternatives?',
@@ -27,8 +36,13 @@ const QUESTIONS = [
 async function dryRunThroughput() {
   const root = mkdtempSync(join(tmpdir(), 'mem-bench-dry-'));
   mkdirSync(join(root, 'queries'));
-  writeFileSync(join(root, 'queries', 'demo.yaml'), `project: demo\nsources:\n  - claude:${join(fixtures, 'claude')}\n  - pi:${join(fixtures, 'pi')}\nqueries:\n  - id: q\n    question: What broke?\n`);
-  const bytes = ['claude', 'pi'].flatMap((d) => readdirSync(join(fixtures, d)).map((f) => statSync(join(fixtures, d, f)).size)).reduce((a, b) => a + b, 0);
+  writeFileSync(
+    join(root, 'queries', 'demo.yaml'),
+    `project: demo\nsources:\n  - claude:${join(fixtures, 'claude')}\n  - pi:${join(fixtures, 'pi')}\nqueries:\n  - id: q\n    question: What broke?\n`,
+  );
+  const bytes = ['claude', 'pi']
+    .flatMap((d) => readdirSync(join(fixtures, d)).map((f) => statSync(join(fixtures, d, f)).size))
+    .reduce((a, b) => a + b, 0);
   const tokenizer = qwenTokenizer();
   const config = loadStandingQueries(join(root, 'queries'), 'demo');
   const times = [];
@@ -41,19 +55,31 @@ async function dryRunThroughput() {
   rmSync(root, { recursive: true, force: true });
   const first = bytes / 1e6 / (times[0] / 1000);
   const warm = bytes / 1e6 / (Math.min(...times.slice(1)) / 1000);
-  console.log(`dry run over the shipped transcripts (${fmt(bytes / 1e6, 2)} MB, ${report.chunks} chunks, ${report.tokens.total.toLocaleString('en-US')} tokens)`);
-  console.log(`  first pass ${fmt(first)} MB/s (tokenizer load included), warm ${fmt(warm)} MB/s  (target >= 5 MB/s)`);
+  console.log(
+    `dry run over the shipped transcripts (${fmt(bytes / 1e6, 2)} MB, ${report.chunks} chunks, ${report.tokens.total.toLocaleString('en-US')} tokens)`,
+  );
+  console.log(
+    `  first pass ${fmt(first)} MB/s (tokenizer load included), warm ${fmt(warm)} MB/s  (target >= 5 MB/s)`,
+  );
 }
 
 async function heuristicThroughput() {
   const tokenizer = qwenTokenizer();
   const all = [];
   for (const kind of ['claude', 'pi']) {
-    for await (const chunk of chunks(sourceForPath(join(fixtures, kind), kind), chunkPolicy(), tokenizer)) all.push(chunk);
+    for await (const chunk of chunks(
+      sourceForPath(join(fixtures, kind), kind),
+      chunkPolicy(),
+      tokenizer,
+    ))
+      all.push(chunk);
   }
   const steps = all.map((chunk) => ({
     text: chunk.text,
-    records: chunk.records.map((r) => ({ role: r.role, text: chunk.text.slice(r.textRange[0], r.textRange[1]) })),
+    records: chunk.records.map((r) => ({
+      role: r.role,
+      text: chunk.text.slice(r.textRange[0], r.textRange[1]),
+    })),
     sha256: chunk.sha256,
     source: chunk.source,
     span: chunk.span,
@@ -63,7 +89,17 @@ async function heuristicThroughput() {
   const start = performance.now();
   for (let round = 0; round < 3; round++) {
     for (const question of QUESTIONS) {
-      const run = new GatedRun({ level: 'L1', runId: `bench-${round}`, queryId: 'q', question, controller: heuristicController(tokenizer), tokenizer, memoryBudget: 1024, chunkTokens: 5000, actOnExit: false });
+      const run = new GatedRun({
+        level: 'L1',
+        runId: `bench-${round}`,
+        queryId: 'q',
+        question,
+        controller: heuristicController(tokenizer),
+        tokenizer,
+        memoryBudget: 1024,
+        chunkTokens: 5000,
+        actOnExit: false,
+      });
       for (const step of steps) {
         const events = await run.offer(step);
         decisions += 1;
@@ -72,11 +108,18 @@ async function heuristicThroughput() {
     }
   }
   const seconds = (performance.now() - start) / 1000;
-  console.log(`heuristic controller over ${steps.length} real chunks x ${QUESTIONS.length} questions x 3 rounds`);
-  console.log(`  ${fmt(decisions / seconds, 0)} chunks/s (gate + fold + events, no I/O)  (target >= 500); update-rate ${fmt((used / decisions) * 100)}%`);
+  console.log(
+    `heuristic controller over ${steps.length} real chunks x ${QUESTIONS.length} questions x 3 rounds`,
+  );
+  console.log(
+    `  ${fmt(decisions / seconds, 0)} chunks/s (gate + fold + events, no I/O)  (target >= 500); update-rate ${fmt((used / decisions) * 100)}%`,
+  );
 }
 
-const WORDS = 'the a to of and in is for that it with on as this be by are was we from at or an not but if fix error build test config cache deploy kong ingress pod node worker queue retry timeout lock fsync segment chunk memory vault query token project session agent tool output result file path module function class type value index table schema migration commit branch merge review'.split(' ');
+const WORDS =
+  'the a to of and in is for that it with on as this be by are was we from at or an not but if fix error build test config cache deploy kong ingress pod node worker queue retry timeout lock fsync segment chunk memory vault query token project session agent tool output result file path module function class type value index table schema migration commit branch merge review'.split(
+    ' ',
+  );
 
 function sentence(rng, n) {
   const out = [];
@@ -90,15 +133,67 @@ async function generateTranscript(file, megabytes) {
   let written = 0;
   let i = 0;
   const target = megabytes * 1024 * 1024;
-  const base = { isSidechain: false, userType: 'external', cwd: '/work/bench', sessionId: 'bench-session', version: '2.1.39' };
+  const base = {
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/work/bench',
+    sessionId: 'bench-session',
+    version: '2.1.39',
+  };
   while (written < target) {
     i += 1;
     const ts = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
     const lines = [
-      { ...base, type: 'user', uuid: `u-${i}`, parentUuid: null, timestamp: ts, message: { role: 'user', content: `${sentence(rng, 20)}?` } },
+      {
+        ...base,
+        type: 'user',
+        uuid: `u-${i}`,
+        parentUuid: null,
+        timestamp: ts,
+        message: { role: 'user', content: `${sentence(rng, 20)}?` },
+      },
       // Like a real session: mostly narration and tool output; now and then a finding.
-      { ...base, type: 'assistant', uuid: `a-${i}`, parentUuid: `u-${i}`, timestamp: ts, message: { id: `msg_${i}`, type: 'message', role: 'assistant', model: 'bench', content: [{ type: 'text', text: rng() < 0.03 ? `${sentence(rng, 30)}. The root cause was ${sentence(rng, 12)}.` : `Let me check ${sentence(rng, 25)}.` }, { type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `ls ${sentence(rng, 3)}` } }] } },
-      { ...base, type: 'user', uuid: `r-${i}`, parentUuid: `a-${i}`, timestamp: ts, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: sentence(rng, 400) }] } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: `a-${i}`,
+        parentUuid: `u-${i}`,
+        timestamp: ts,
+        message: {
+          id: `msg_${i}`,
+          type: 'message',
+          role: 'assistant',
+          model: 'bench',
+          content: [
+            {
+              type: 'text',
+              text:
+                rng() < 0.03
+                  ? `${sentence(rng, 30)}. The root cause was ${sentence(rng, 12)}.`
+                  : `Let me check ${sentence(rng, 25)}.`,
+            },
+            {
+              type: 'tool_use',
+              id: `toolu_${i}`,
+              name: 'Bash',
+              input: { command: `ls ${sentence(rng, 3)}` },
+            },
+          ],
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: `r-${i}`,
+        parentUuid: `a-${i}`,
+        timestamp: ts,
+        message: {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: `toolu_${i}`, content: sentence(rng, 400) },
+          ],
+        },
+      },
     ];
     const text = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
     written += Buffer.byteLength(text);
@@ -114,17 +209,28 @@ async function bigIngest() {
   mkdirSync(join(root, 'sessions'));
   mkdirSync(join(root, 'queries'));
   const bytes = await generateTranscript(join(root, 'sessions', 'bench-session.jsonl'), megabytes);
-  writeFileSync(join(root, 'queries', 'bench.yaml'), `project: bench\nsources:\n  - claude:../sessions\nqueries:\n  - id: bugs\n    question: ${QUESTIONS[1]}\n`);
+  writeFileSync(
+    join(root, 'queries', 'bench.yaml'),
+    `project: bench\nsources:\n  - claude:../sessions\nqueries:\n  - id: bugs\n    question: ${QUESTIONS[1]}\n`,
+  );
   // A separate process, so its peak RSS is the ingest's alone.
   const start = performance.now();
   // BENCH_INGEST_HEAP_MB caps V8's old space: with the default, V8 lets garbage pile up long
   // before collecting, so RSS says more about the collector than about what is retained.
   const heap = process.env.BENCH_INGEST_HEAP_MB;
-  const child = spawnSync(process.execPath, [...(heap ? [`--max-old-space-size=${heap}`] : []), '-e', `
+  const child = spawnSync(
+    process.execPath,
+    [
+      ...(heap ? [`--max-old-space-size=${heap}`] : []),
+      '-e',
+      `
     const { main } = await import(${JSON.stringify(dist('cli'))});
     const code = await main(['node', 'mem', '--root', ${JSON.stringify(root)}, 'ingest', '--project', 'bench', '--json'], { stdin: process.stdin, stdout: { write() {} }, stderr: process.stderr, env: process.env, cwd: process.cwd() });
     console.log(JSON.stringify({ code, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
-  `], { encoding: 'utf8', input: '', maxBuffer: 1 << 26 });
+  `,
+    ],
+    { encoding: 'utf8', input: '', maxBuffer: 1 << 26 },
+  );
   const seconds = (performance.now() - start) / 1000;
   const last = child.stdout.trim().split('\n').at(-1) ?? '{}';
   let result = {};
@@ -133,8 +239,12 @@ async function bigIngest() {
   } catch {
     console.log(child.stdout.slice(-500), child.stderr.slice(-2000));
   }
-  console.log(`ingest of a generated ${fmt(bytes / 1e6, 0)} MB Claude Code transcript (1 standing query, heuristic, sqlite + vault${heap ? `, V8 old space capped at ${heap} MB` : ''})`);
-  console.log(`  ${fmt(seconds, 1)} s (${fmt(bytes / 1e6 / seconds, 2)} MB/s), exit ${result.code}, peak RSS ${fmt(result.maxRssMB ?? NaN, 0)} MB  (target < 300 MB)`);
+  console.log(
+    `ingest of a generated ${fmt(bytes / 1e6, 0)} MB Claude Code transcript (1 standing query, heuristic, sqlite + vault${heap ? `, V8 old space capped at ${heap} MB` : ''})`,
+  );
+  console.log(
+    `  ${fmt(seconds, 1)} s (${fmt(bytes / 1e6 / seconds, 2)} MB/s), exit ${result.code}, peak RSS ${fmt(result.maxRssMB ?? NaN, 0)} MB  (target < 300 MB)`,
+  );
   rmSync(root, { recursive: true, force: true });
 }
 

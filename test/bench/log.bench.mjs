@@ -4,11 +4,25 @@
 //   2. single durable append latency p50/p99 (target p50 < 1 ms)
 //   3. read and verify throughput
 //   4. crash drill at scale: SIGKILLed appenders, lost acknowledged events must be 0
-import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventLog } from '../../packages/log/dist/index.js';
-import { drillSeed, idsInLog, runCrashDrill } from '../../packages/log/test-fixtures/crash-drill.mjs';
+import {
+  drillSeed,
+  idsInLog,
+  runCrashDrill,
+} from '../../packages/log/test-fixtures/crash-drill.mjs';
 
 const BATCHES = Number(process.env.BENCH_LOG_BATCHES ?? 200);
 const BATCH_SIZE = 100;
@@ -18,9 +32,11 @@ const KILLS = Number(process.env.BENCH_LOG_KILLS ?? 1000);
 const root = mkdtempSync(join(tmpdir(), 'mem-log-bench-'));
 const writer = { kind: 'bench' };
 const target = 'b'.repeat(64);
-const reason = (n) => `bench event ${n}: ${'the quick brown fox jumps over the lazy dog '.repeat(3)}`;
+const reason = (n) =>
+  `bench event ${n}: ${'the quick brown fox jumps over the lazy dog '.repeat(3)}`;
 const ms = (ns) => Number(ns) / 1e6;
-const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -28,7 +44,12 @@ function percentile(sorted, p) {
 
 async function appendThroughput() {
   const log = new EventLog({ dir: join(root, 'log') });
-  const batchOf = (b) => Array.from({ length: BATCH_SIZE }, (_, i) => ({ type: 'tombstone', target, reason: reason(b * BATCH_SIZE + i) }));
+  const batchOf = (b) =>
+    Array.from({ length: BATCH_SIZE }, (_, i) => ({
+      type: 'tombstone',
+      target,
+      reason: reason(b * BATCH_SIZE + i),
+    }));
   for (let b = 0; b < 20; b += 1) await log.append('warmup', batchOf(b), writer);
   // The baseline writes the very bytes the log writes (the warm-up batch's bytes, re-used).
   const sample = readFileSync(join(root, 'log', 'warmup', '000001.jsonl'));
@@ -51,9 +72,15 @@ async function appendThroughput() {
   const events = BATCHES * BATCH_SIZE;
   const logRate = events / (ms(logNs) / 1000);
   const rawRate = events / (ms(rawNs) / 1000);
-  console.log(`append throughput (${BATCHES} batches x ${BATCH_SIZE} events, ${fmt(rawChunk.length / BATCH_SIZE)} B/event, interleaved with the baseline)`);
-  console.log(`  log      ${fmt(logRate)} events/s  (${fmt(ms(logNs) / BATCHES, 3)} ms/batch: validate, chain, write, fsync)`);
-  console.log(`  raw      ${fmt(rawRate)} events/s  (${fmt(ms(rawNs) / BATCHES, 3)} ms/batch: writeSync + fsyncSync of the same bytes)`);
+  console.log(
+    `append throughput (${BATCHES} batches x ${BATCH_SIZE} events, ${fmt(rawChunk.length / BATCH_SIZE)} B/event, interleaved with the baseline)`,
+  );
+  console.log(
+    `  log      ${fmt(logRate)} events/s  (${fmt(ms(logNs) / BATCHES, 3)} ms/batch: validate, chain, write, fsync)`,
+  );
+  console.log(
+    `  raw      ${fmt(rawRate)} events/s  (${fmt(ms(rawNs) / BATCHES, 3)} ms/batch: writeSync + fsyncSync of the same bytes)`,
+  );
   console.log(`  ratio    ${fmt(logRate / rawRate, 2)}  (target >= 0.5)`);
 
   // The same appends where fsync costs nothing (tmpfs): what is left is the log's own CPU cost
@@ -66,7 +93,9 @@ async function appendThroughput() {
       const start = process.hrtime.bigint();
       for (let b = 0; b < BATCHES; b += 1) await memLog.append('cpu', batchOf(b), writer);
       const cpuMs = ms(process.hrtime.bigint() - start) / BATCHES;
-      console.log(`  log on tmpfs (fsync is free): ${fmt(cpuMs, 3)} ms/batch = the log's own cost per ${BATCH_SIZE} events`);
+      console.log(
+        `  log on tmpfs (fsync is free): ${fmt(cpuMs, 3)} ms/batch = the log's own cost per ${BATCH_SIZE} events`,
+      );
     } finally {
       rmSync(shm, { recursive: true, force: true });
     }
@@ -75,7 +104,8 @@ async function appendThroughput() {
 
 async function singleLatency() {
   const log = new EventLog({ dir: join(root, 'log') });
-  for (let n = 0; n < 50; n += 1) await log.append('latency', [{ type: 'tombstone', target, reason: reason(n) }], writer);
+  for (let n = 0; n < 50; n += 1)
+    await log.append('latency', [{ type: 'tombstone', target, reason: reason(n) }], writer);
   const samples = [];
   for (let n = 0; n < SINGLES; n += 1) {
     const start = process.hrtime.bigint();
@@ -84,7 +114,9 @@ async function singleLatency() {
   }
   // Raw floor: one small writeSync + fsyncSync.
   const fd = openSync(join(root, 'raw-single.jsonl'), 'a');
-  const line = Buffer.from(`${readFileSync(join(root, 'log', 'latency', '000001.jsonl'), 'utf8').split('\n')[0]}\n`);
+  const line = Buffer.from(
+    `${readFileSync(join(root, 'log', 'latency', '000001.jsonl'), 'utf8').split('\n')[0]}\n`,
+  );
   const raw = [];
   for (let n = 0; n < SINGLES; n += 1) {
     const start = process.hrtime.bigint();
@@ -96,8 +128,12 @@ async function singleLatency() {
   samples.sort((a, b) => a - b);
   raw.sort((a, b) => a - b);
   console.log(`single durable append (${SINGLES} appends of 1 event)`);
-  console.log(`  log      p50 ${fmt(percentile(samples, 50), 3)} ms  p99 ${fmt(percentile(samples, 99), 3)} ms  (target p50 < 1 ms)`);
-  console.log(`  raw      p50 ${fmt(percentile(raw, 50), 3)} ms  p99 ${fmt(percentile(raw, 99), 3)} ms  (writeSync + fsyncSync)`);
+  console.log(
+    `  log      p50 ${fmt(percentile(samples, 50), 3)} ms  p99 ${fmt(percentile(samples, 99), 3)} ms  (target p50 < 1 ms)`,
+  );
+  console.log(
+    `  raw      p50 ${fmt(percentile(raw, 50), 3)} ms  p99 ${fmt(percentile(raw, 99), 3)} ms  (writeSync + fsyncSync)`,
+  );
 }
 
 async function readAndVerify() {
@@ -113,8 +149,12 @@ async function readAndVerify() {
   let tail = 0;
   for await (const _ of log.read('throughput', { fromSeq: count - 100 })) tail += 1;
   const tailMs = ms(process.hrtime.bigint() - start);
-  console.log(`read ${fmt(count)} events: ${fmt(count / (readMs / 1000))} events/s; verify: ${fmt(count / (verifyMs / 1000))} events/s (ok=${verified.ok});`);
-  console.log(`  read fromSeq=head-100 (${tail} events, one segment skipped by lines): ${fmt(tailMs, 1)} ms`);
+  console.log(
+    `read ${fmt(count)} events: ${fmt(count / (readMs / 1000))} events/s; verify: ${fmt(count / (verifyMs / 1000))} events/s (ok=${verified.ok});`,
+  );
+  console.log(
+    `  read fromSeq=head-100 (${tail} events, one segment skipped by lines): ${fmt(tailMs, 1)} ms`,
+  );
 }
 
 async function crashDrill() {
@@ -122,7 +162,17 @@ async function crashDrill() {
   const parallel = Math.max(2, Math.min(4, availableParallelism()));
   const seed = drillSeed();
   const start = Date.now();
-  const acked = await runCrashDrill({ dir, project: 'drill', seed, kills: KILLS, parallel, maxDelayMs: 20, maxBatch: 8, maxPad: 200_000, env: { MEM_LOG_SEGMENT_BYTES: String(4 * 1024 * 1024) } });
+  const acked = await runCrashDrill({
+    dir,
+    project: 'drill',
+    seed,
+    kills: KILLS,
+    parallel,
+    maxDelayMs: 20,
+    maxBatch: 8,
+    maxPad: 200_000,
+    env: { MEM_LOG_SEGMENT_BYTES: String(4 * 1024 * 1024) },
+  });
   const seconds = (Date.now() - start) / 1000;
   const log = new EventLog({ dir });
   const { counts, recoveries, events } = await idsInLog(log, 'drill');
@@ -130,9 +180,15 @@ async function crashDrill() {
   const duplicates = [...counts.values()].filter((c) => c > 1).length;
   const verified = await log.verify('drill');
   const segments = readdirSync(join(dir, 'drill')).length;
-  console.log(`crash drill (seed ${seed}, replay with MEM_DRILL_SEED): ${KILLS} SIGKILLs (${parallel} in parallel) in ${fmt(seconds, 1)} s`);
-  console.log(`  acknowledged ${fmt(acked.size)}, in log ${fmt(events)} events (${recoveries} recovery), segments ${segments}`);
-  console.log(`  lost acknowledged ${lost} (must be 0), duplicates ${duplicates} (must be 0), verify ok=${verified.ok}`);
+  console.log(
+    `crash drill (seed ${seed}, replay with MEM_DRILL_SEED): ${KILLS} SIGKILLs (${parallel} in parallel) in ${fmt(seconds, 1)} s`,
+  );
+  console.log(
+    `  acknowledged ${fmt(acked.size)}, in log ${fmt(events)} events (${recoveries} recovery), segments ${segments}`,
+  );
+  console.log(
+    `  lost acknowledged ${lost} (must be 0), duplicates ${duplicates} (must be 0), verify ok=${verified.ok}`,
+  );
 }
 
 try {

@@ -13,9 +13,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { contentSha256, genesisHash, parseEvent, parsePayload, serializeEvent, sha256Hex } from '../../packages/core/dist/index.js';
+import {
+  contentSha256,
+  genesisHash,
+  parseEvent,
+  parsePayload,
+  serializeEvent,
+  sha256Hex,
+} from '../../packages/core/dist/index.js';
 import { hashEmbedder } from '../../packages/embed/dist/index.js';
-import { openVectorRecall, projectorPgvector } from '../../packages/projector-pgvector/dist/index.js';
+import {
+  openVectorRecall,
+  projectorPgvector,
+} from '../../packages/projector-pgvector/dist/index.js';
 import { vectorLiteral } from '../../packages/projector-pgvector/dist/apply/vector-literal.js';
 
 const VECTORS = Number(process.env.BENCH_PGVECTOR_VECTORS ?? 10_000);
@@ -23,10 +33,14 @@ const RUNS = Number(process.env.BENCH_PGVECTOR_RUNS ?? 2);
 const DIMS = 768;
 const BATCH = 2000; // the engine's catch-up batch
 const RAW_ROWS = 64; // rows per raw INSERT, as the projector sends them
-const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const secs = (start) => Number(process.hrtime.bigint() - start) / 1e9;
 
-const WORDS = 'kong ingress body buffer timeout postgres volume mount probe retry cache lock fsync kubectl helm flag namespace pod node disk npm resolve dependency tree upload failed worker lease'.split(' ');
+const WORDS =
+  'kong ingress body buffer timeout postgres volume mount probe retry cache lock fsync kubectl helm flag namespace pod node disk npm resolve dependency tree upload failed worker lease'.split(
+    ' ',
+  );
 function sentence(i, salt, length = 14) {
   let x = (i * 2654435761 + salt) >>> 0;
   const out = [];
@@ -43,19 +57,62 @@ function benchLog(project, vectors) {
   const memories = Math.floor(vectors / 10);
   for (let m = 0; m < memories; m++) {
     const runId = `run-${Math.floor(m / 5)}`;
-    if (m % 5 === 0) payloads.push({ type: 'run', run_id: runId, level: 'L1', query_id: `q-${Math.floor(m / 5) % 40}`, input_level: 'chunk', model: 'bench', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false });
+    if (m % 5 === 0)
+      payloads.push({
+        type: 'run',
+        run_id: runId,
+        level: 'L1',
+        query_id: `q-${Math.floor(m / 5) % 40}`,
+        input_level: 'chunk',
+        model: 'bench',
+        chunk_tokens: 5000,
+        memory_budget: 1024,
+        exit_gate: false,
+      });
     const evidence = sentence(m, 1);
-    payloads.push({ type: 'evidence', run_id: runId, level: 'L0', t: (m % 5) + 1, source: 'claude:bench', text: evidence, sha256: contentSha256(evidence) });
+    payloads.push({
+      type: 'evidence',
+      run_id: runId,
+      level: 'L0',
+      t: (m % 5) + 1,
+      source: 'claude:bench',
+      text: evidence,
+      sha256: contentSha256(evidence),
+    });
     const text = sentence(m, 2, 40);
-    payloads.push({ type: 'memory', run_id: runId, level: 'L1', t: (m % 5) + 1, text, tokens: 40, parents: [contentSha256(evidence)], sha256: contentSha256(text), symptom: `npm ERR! code E${m % 50}\nworker-${m} upload failed after ${m}ms` });
+    payloads.push({
+      type: 'memory',
+      run_id: runId,
+      level: 'L1',
+      t: (m % 5) + 1,
+      text,
+      tokens: 40,
+      parents: [contentSha256(evidence)],
+      sha256: contentSha256(text),
+      symptom: `npm ERR! code E${m % 50}\nworker-${m} upload failed after ${m}ms`,
+    });
   }
   for (let r = 0; payloads.filter((p) => p.type === 'memory').length * 2 + r < vectors; r++) {
     const text = sentence(r, 3, 60);
-    payloads.push({ type: 'reference', level: 'R', source: `doc:bench.md#${r}`, heading_path: ['Bench', String(r % 100)], text, sha256: contentSha256(text) });
+    payloads.push({
+      type: 'reference',
+      level: 'R',
+      source: `doc:bench.md#${r}`,
+      heading_path: ['Bench', String(r % 100)],
+      text,
+      sha256: contentSha256(text),
+    });
   }
   let prev = genesisHash(project);
   return payloads.map((payload, i) => {
-    const event = parseEvent({ seq: i + 1, ts: '2026-08-17T09:00:00.000Z', project, writer: { kind: 'bench' }, ...parsePayload(payload), prev });
+    const event = parseEvent({
+      seq: i + 1,
+      ts: '2026-08-17T09:00:00.000Z',
+      project,
+      writer: { kind: 'bench' },
+      ...parsePayload(payload),
+      prev,
+    });
     prev = sha256Hex(serializeEvent(event));
     return { event, hash: prev };
   });
@@ -72,7 +129,12 @@ async function precomputed(events) {
   const list = [...texts];
   const vectors = await hash.embed(list);
   const table = new Map(list.map((text, i) => [text, vectors[i]]));
-  return { name: hash.name, dims: DIMS, embed: async (batch) => batch.map((text) => table.get(text)), table };
+  return {
+    name: hash.name,
+    dims: DIMS,
+    embed: async (batch) => batch.map((text) => table.get(text)),
+    table,
+  };
 }
 
 /**
@@ -95,8 +157,13 @@ function rawRows(events, table) {
   const rows = [];
   for (const { event } of events) {
     const live = !dead.has(event.sha256);
-    if (event.type === 'memory') rows.push(['L1', event.sha256, 'text', table.get(event.text), live], ['L1', event.sha256, 'symptom', table.get(event.symptom), live]);
-    if (event.type === 'reference') rows.push(['R', event.sha256, 'text', table.get(event.text), true]);
+    if (event.type === 'memory')
+      rows.push(
+        ['L1', event.sha256, 'text', table.get(event.text), live],
+        ['L1', event.sha256, 'symptom', table.get(event.symptom), live],
+      );
+    if (event.type === 'reference')
+      rows.push(['R', event.sha256, 'text', table.get(event.text), true]);
   }
   return rows;
 }
@@ -125,13 +192,22 @@ async function rawBaseline(dir, indexAfter) {
           const part = rows.slice(i, i + RAW_ROWS);
           await tx.query(
             `INSERT INTO v SELECT 'bench', l, s, k, a, e::vector FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[], $5::text[]) AS u(l, s, k, a, e)`,
-            [part.map((r) => r[0]), part.map((r) => r[1]), part.map((r) => r[2]), part.map((r) => r[4]), part.map((r) => vectorLiteral(r[3]))],
+            [
+              part.map((r) => r[0]),
+              part.map((r) => r[1]),
+              part.map((r) => r[2]),
+              part.map((r) => r[4]),
+              part.map((r) => vectorLiteral(r[3])),
+            ],
           );
         }
       });
     },
     async finish() {
-      if (indexAfter) await db.transaction(async (tx) => tx.exec(`SET LOCAL maintenance_work_mem = '512MB'; ${RAW_INDEXES}`));
+      if (indexAfter)
+        await db.transaction(async (tx) =>
+          tx.exec(`SET LOCAL maintenance_work_mem = '512MB'; ${RAW_INDEXES}`),
+        );
       await db.exec('ANALYZE v');
     },
     close: () => db.close(),
@@ -148,11 +224,18 @@ async function run(vectors, root, { naive }) {
   const embedder = await precomputed(events);
   const rows = rawRows(events, embedder.table);
   const projector = projectorPgvector({ databaseUrl: null, embedder });
-  const target = { stateDir: join(root, 'proj', '.mem'), vaultDir: join(root, 'proj', 'vault'), options: {} };
+  const target = {
+    stateDir: join(root, 'proj', '.mem'),
+    vaultDir: join(root, 'proj', 'vault'),
+    options: {},
+  };
   let start = process.hrtime.bigint();
   const handle = await projector.init(target);
   const init = secs(start);
-  const baselines = { bulk: await rawBaseline(join(root, 'raw-bulk'), true), ...(naive ? { live: await rawBaseline(join(root, 'raw-live'), false) } : {}) };
+  const baselines = {
+    bulk: await rawBaseline(join(root, 'raw-bulk'), true),
+    ...(naive ? { live: await rawBaseline(join(root, 'raw-live'), false) } : {}),
+  };
   const time = { apply: 0, seal: 0, bulk: 0, live: 0 };
   let cursor = 0;
   for (let i = 0; i < events.length; i += BATCH) {
@@ -160,7 +243,10 @@ async function run(vectors, root, { naive }) {
     start = process.hrtime.bigint();
     await projector.project(handle, 'bench', batch);
     time.apply += secs(start);
-    const created = batch.reduce((n, { event }) => n + (event.type === 'memory' ? 2 : event.type === 'reference' ? 1 : 0), 0);
+    const created = batch.reduce(
+      (n, { event }) => n + (event.type === 'memory' ? 2 : event.type === 'reference' ? 1 : 0),
+      0,
+    );
     const part = rows.slice(cursor, cursor + created);
     cursor += created;
     for (const [key, baseline] of Object.entries(baselines)) {
@@ -189,7 +275,12 @@ async function recallLatency(target, embedder) {
     const times = [];
     for (let i = 0; i < 50; i++) {
       const start = process.hrtime.bigint();
-      await recall.recall('text', query, { projects: ['bench'], levels: i % 2 ? ['L1', 'L2'] : ['R'] }, 10);
+      await recall.recall(
+        'text',
+        query,
+        { projects: ['bench'], levels: i % 2 ? ['L1', 'L2'] : ['R'] },
+        10,
+      );
       times.push(secs(start) * 1000);
     }
     times.sort((a, b) => a - b);
@@ -211,22 +302,36 @@ try {
     const next = await run(VECTORS, dir, { naive });
     if (r) {
       rmSync(r.target.stateDir, { recursive: true, force: true });
-      if (r.apply + r.seal < next.apply + next.seal) Object.assign(next, { apply: r.apply, seal: r.seal, target: next.target });
+      if (r.apply + r.seal < next.apply + next.seal)
+        Object.assign(next, { apply: r.apply, seal: r.seal, target: next.target });
       for (const key of ['bulk', 'live']) next[key] = Math.min(next[key], r[key]);
     }
     r = next;
   }
   const rate = (s) => r.vectors / s;
   const projector = r.apply + r.seal;
-  console.log(`pgvector rebuild (${fmt(r.events)} events, ${fmt(r.vectors)} vectors of ${DIMS} dims, embedded PGlite on disk, ${BATCH}-event batches, embedding excluded on both sides)`);
-  console.log(`  raw bulk    ${fmt(rate(r.bulk))} vectors/s  (${fmt(r.bulk, 2)} s: array INSERTs of the vector rows only, HNSW indexes built once after the load)`);
-  if (naive) console.log(`  raw live    ${fmt(rate(r.live))} vectors/s  (${fmt(r.live, 2)} s: the same INSERTs into live HNSW indexes)`);
-  console.log(`  projector   ${fmt(rate(projector))} vectors/s  (apply ${fmt(r.apply, 2)} s: nodes, edges, chains, signatures, vectors; seal ${fmt(r.seal, 2)} s: HNSW builds + ANALYZE)`);
-  console.log(`              init ${fmt(r.init, 2)} s (a new PGlite cluster: initdb + migrations), not counted`);
+  console.log(
+    `pgvector rebuild (${fmt(r.events)} events, ${fmt(r.vectors)} vectors of ${DIMS} dims, embedded PGlite on disk, ${BATCH}-event batches, embedding excluded on both sides)`,
+  );
+  console.log(
+    `  raw bulk    ${fmt(rate(r.bulk))} vectors/s  (${fmt(r.bulk, 2)} s: array INSERTs of the vector rows only, HNSW indexes built once after the load)`,
+  );
+  if (naive)
+    console.log(
+      `  raw live    ${fmt(rate(r.live))} vectors/s  (${fmt(r.live, 2)} s: the same INSERTs into live HNSW indexes)`,
+    );
+  console.log(
+    `  projector   ${fmt(rate(projector))} vectors/s  (apply ${fmt(r.apply, 2)} s: nodes, edges, chains, signatures, vectors; seal ${fmt(r.seal, 2)} s: HNSW builds + ANALYZE)`,
+  );
+  console.log(
+    `              init ${fmt(r.init, 2)} s (a new PGlite cluster: initdb + migrations), not counted`,
+  );
   console.log(`  ratio       ${fmt(r.bulk / projector, 2)} vs raw bulk (target >= 0.8)`);
   if (naive) console.log(`              ${fmt(r.live / projector, 2)} vs raw live`);
   const latency = await recallLatency(r.target, r.embedder);
-  console.log(`  recall      p50 ${fmt(latency.p50, 1)} ms, p95 ${fmt(latency.p95, 1)} ms (top 10, HNSW + filters, 50 queries)`);
+  console.log(
+    `  recall      p50 ${fmt(latency.p50, 1)} ms, p95 ${fmt(latency.p95, 1)} ms (top 10, HNSW + filters, 50 queries)`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -24,11 +24,33 @@ const PROJECTS = 5;
 
 /** A Zipf-distributed vocabulary of pseudo-words, plus English function words at their usual rate. */
 function language(random) {
-  const syllables = ['ka', 'lo', 'mi', 'ne', 'po', 'ru', 'sa', 'ti', 'vu', 'xe', 'zo', 'bri', 'cla', 'dro', 'fen', 'gul', 'hax', 'jor', 'kem', 'lin'];
+  const syllables = [
+    'ka',
+    'lo',
+    'mi',
+    'ne',
+    'po',
+    'ru',
+    'sa',
+    'ti',
+    'vu',
+    'xe',
+    'zo',
+    'bri',
+    'cla',
+    'dro',
+    'fen',
+    'gul',
+    'hax',
+    'jor',
+    'kem',
+    'lin',
+  ];
   const words = new Set();
   while (words.size < 20000) {
     let w = '';
-    for (let n = 2 + Math.floor(random() * 3); n > 0; n -= 1) w += syllables[Math.floor(random() * syllables.length)];
+    for (let n = 2 + Math.floor(random() * 3); n > 0; n -= 1)
+      w += syllables[Math.floor(random() * syllables.length)];
     words.add(w);
   }
   const vocab = [...words];
@@ -37,7 +59,23 @@ function language(random) {
   // Offset Zipf: function words take the head of a real distribution (they come from `stop`
   // here), so the most frequent content word is ~0.2% of tokens, as in English prose.
   for (let i = 0; i < vocab.length; i += 1) cumulative.push((total += 1 / (i + 100) ** 1.07));
-  const stop = ['the', 'a', 'to', 'of', 'and', 'in', 'it', 'was', 'is', 'with', 'for', 'on', 'after', 'before', 'that'];
+  const stop = [
+    'the',
+    'a',
+    'to',
+    'of',
+    'and',
+    'in',
+    'it',
+    'was',
+    'is',
+    'with',
+    'for',
+    'on',
+    'after',
+    'before',
+    'that',
+  ];
   const word = () => {
     const x = random() * total;
     let lo = 0;
@@ -49,7 +87,10 @@ function language(random) {
     }
     return vocab[lo];
   };
-  const sentence = (n) => Array.from({ length: n }, () => (random() < 0.35 ? stop[Math.floor(random() * stop.length)] : word())).join(' ');
+  const sentence = (n) =>
+    Array.from({ length: n }, () =>
+      random() < 0.35 ? stop[Math.floor(random() * stop.length)] : word(),
+    ).join(' ');
   return { word, sentence };
 }
 
@@ -71,22 +112,56 @@ function corpus(nodes, seed = 7) {
     const chains = Math.max(1, Math.floor(memories / 10));
     for (let q = 0; q < chains; q += 1) {
       const run_id = `run-${q}`;
-      payloads.push({ type: 'run', run_id, level: 'L1', query_id: `q-${q}`, input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false });
+      payloads.push({
+        type: 'run',
+        run_id,
+        level: 'L1',
+        query_id: `q-${q}`,
+        input_level: 'chunk',
+        model: 'heuristic',
+        chunk_tokens: 5000,
+        memory_budget: 1024,
+        exit_gate: false,
+      });
       const bullets = [];
       let text = '';
       for (let t = 1; t <= 10; t += 1) {
         const evidence = `${sentence(40)}.`;
-        payloads.push({ type: 'evidence', run_id, level: 'L0', t, source: `claude:session-${q}`, text: evidence, sha256: contentSha256(evidence) });
+        payloads.push({
+          type: 'evidence',
+          run_id,
+          level: 'L0',
+          t,
+          source: `claude:session-${q}`,
+          text: evidence,
+          sha256: contentSha256(evidence),
+        });
         bullets.push(`- ${sentence(12)}.`);
         if (bullets.length > 6) bullets.shift();
         text = bullets.join('\n');
-        payloads.push({ type: 'memory', run_id, level: 'L1', t, text, tokens: bullets.length * 16, parents: [contentSha256(evidence)], sha256: contentSha256(text) });
+        payloads.push({
+          type: 'memory',
+          run_id,
+          level: 'L1',
+          t,
+          text,
+          tokens: bullets.length * 16,
+          parents: [contentSha256(evidence)],
+          sha256: contentSha256(text),
+        });
       }
       heads.push({ project, text });
     }
     for (let r = 0; r < Math.floor(perProject * 0.6); r += 1) {
       const text = `${sentence(60)}.`;
-      payloads.push({ type: 'reference', level: 'R', source: `docs:manual.md#${r}`, heading_path: ['manual', `section ${r}`], text, sha256: contentSha256(text) });
+      payloads.push({
+        type: 'reference',
+        level: 'R',
+        source: `docs:manual.md#${r}`,
+        heading_path: ['manual', `section ${r}`],
+        text,
+        sha256: contentSha256(text),
+      });
     }
     byProject.set(project, payloads);
   }
@@ -103,9 +178,14 @@ async function vectorSide(stateDir) {
   try {
     const pg = await import('../../packages/projector-pgvector/dist/index.js');
     const embed = await import('../../packages/embed/dist/index.js');
-    if (typeof pg.openVectorRecall !== 'function' || typeof pg.projectorPgvector !== 'function') return null;
+    if (typeof pg.openVectorRecall !== 'function' || typeof pg.projectorPgvector !== 'function')
+      return null;
     const embedder = embed.embedderFromEnv({});
-    return { embedder, projector: pg.projectorPgvector({ embedder, env: {} }), open: () => pg.openVectorRecall({ stateDir, env: {}, expectEmbedder: embedder.name }) };
+    return {
+      embedder,
+      projector: pg.projectorPgvector({ embedder, env: {} }),
+      open: () => pg.openVectorRecall({ stateDir, env: {}, expectEmbedder: embedder.name }),
+    };
   } catch {
     return null;
   }
@@ -114,17 +194,23 @@ async function vectorSide(stateDir) {
 for (const size of SIZES) {
   // BENCH_QUERY_KEEP=DIR keeps each store under DIR/<size> and reuses it on the next run
   // (building 100k nodes into PGlite takes minutes).
-  const kept = process.env.BENCH_QUERY_KEEP ? join(process.env.BENCH_QUERY_KEEP, String(size)) : null;
+  const kept = process.env.BENCH_QUERY_KEEP
+    ? join(process.env.BENCH_QUERY_KEEP, String(size))
+    : null;
   const reuse = kept !== null && existsSync(join(kept, 'log'));
   const root = kept ?? mkdtempSync(join(tmpdir(), 'mem-bench-query-'));
   try {
     const { byProject, heads, random, sentence } = corpus(size);
     const vector = await vectorSide(join(root, '.mem'));
-    const engine = new Engine({ root, projectors: [projectorSqlite, ...(vector ? [vector.projector] : [])] });
+    const engine = new Engine({
+      root,
+      projectors: [projectorSqlite, ...(vector ? [vector.projector] : [])],
+    });
     let started = performance.now();
     if (!reuse) {
       for (const [project, payloads] of byProject) {
-        for (let i = 0; i < payloads.length; i += 5000) await engine.log.append(project, payloads.slice(i, i + 5000), { kind: 'bench' });
+        for (let i = 0; i < payloads.length; i += 5000)
+          await engine.log.append(project, payloads.slice(i, i + 5000), { kind: 'bench' });
       }
     }
     const appended = performance.now() - started;
@@ -134,8 +220,14 @@ for (const size of SIZES) {
     const items = openItemStore(join(root, '.mem', 'items.sqlite'));
     const vectors = vector ? await vector.open() : null;
     const deps = { items, vectors, embedder: vector?.embedder ?? null };
-    console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
-    console.log(`${items.indexedNodes().toLocaleString('en-US')} nodes in ${PROJECTS} projects (log ${ms(appended)}, catch-up ${ms(caughtUp)}); vector side: ${vector ? vector.embedder.name : 'not available (@mem/projector-pgvector exports no openVectorRecall yet): keyword only'}`);
+    console.log(
+      `load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')} on ${cpus().length} cores`,
+    );
+    console.log(
+      `${items.indexedNodes().toLocaleString('en-US')} nodes in ${PROJECTS} projects (log ${ms(appended)}, catch-up ${ms(caughtUp)}); vector side: ${vector ? vector.embedder.name : 'not available (@mem/projector-pgvector exports no openVectorRecall yet): keyword only'}`,
+    );
 
     // Questions: 3–6 words of a live memory in a question frame; unrelated: words the store lacks;
     // pasted logs: 60 words, as a CI log would be (capped at 32 terms by the query).
@@ -144,15 +236,26 @@ for (const size of SIZES) {
       question: () => {
         const { project, text } = pick();
         const words = text.split(/[^a-z]+/).filter((w) => w.length > 3);
-        const chosen = Array.from({ length: 3 + Math.floor(random() * 4) }, () => words[Math.floor(random() * words.length)]);
+        const chosen = Array.from(
+          { length: 3 + Math.floor(random() * 4) },
+          () => words[Math.floor(random() * words.length)],
+        );
         return { text: `why did the ${chosen.join(' ')} fail?`, projects: [project] };
       },
-      'question, all projects, L1+L2+R': () => ({ text: `what is ${pick().text.split(/\s+/).slice(1, 6).join(' ')}`, levels: ['L1', 'L2', 'R'] }),
-      unrelated: () => ({ text: `how do I configure the quantumflux${Math.floor(random() * 1e6)} capacitor?`, projects: [pick().project] }),
+      'question, all projects, L1+L2+R': () => ({
+        text: `what is ${pick().text.split(/\s+/).slice(1, 6).join(' ')}`,
+        levels: ['L1', 'L2', 'R'],
+      }),
+      unrelated: () => ({
+        text: `how do I configure the quantumflux${Math.floor(random() * 1e6)} capacitor?`,
+        projects: [pick().project],
+      }),
       'pasted log (60 words)': () => ({ text: sentence(60), projects: [pick().project] }),
     };
     const keywordOnly = { items };
-    console.log(`  ${'query kind'.padEnd(34)} ${'mem, embedded defaults'.padEnd(26)} ${'mem, keyword only'.padEnd(26)} ${'raw FTS5 (same terms)'.padEnd(26)} p95 ratio  abstained`);
+    console.log(
+      `  ${'query kind'.padEnd(34)} ${'mem, embedded defaults'.padEnd(26)} ${'mem, keyword only'.padEnd(26)} ${'raw FTS5 (same terms)'.padEnd(26)} p95 ratio  abstained`,
+    );
     for (const [name, make] of Object.entries(kinds)) {
       const requests = Array.from({ length: N }, make);
       for (const r of requests.slice(0, 10)) await queryMemory(r, deps); // warm the page cache and statements
@@ -175,8 +278,11 @@ for (const size of SIZES) {
         if (match) items.search(match, { limit: 10 });
         raw.push(performance.now() - t);
       }
-      const cell = (samples) => `p50 ${ms(pct(samples, 50))}, p95 ${ms(pct(samples, 95))}`.padEnd(26);
-      console.log(`  ${name.padEnd(34)} ${cell(mem)} ${cell(keyword)} ${cell(raw)} ${`${(pct(mem, 95) / Math.max(pct(raw, 95), 1e-3)).toFixed(1)}x`.padEnd(10)} ${abstained}/${N}`);
+      const cell = (samples) =>
+        `p50 ${ms(pct(samples, 50))}, p95 ${ms(pct(samples, 95))}`.padEnd(26);
+      console.log(
+        `  ${name.padEnd(34)} ${cell(mem)} ${cell(keyword)} ${cell(raw)} ${`${(pct(mem, 95) / Math.max(pct(raw, 95), 1e-3)).toFixed(1)}x`.padEnd(10)} ${abstained}/${N}`,
+      );
     }
     items.close();
     await vectors?.close();

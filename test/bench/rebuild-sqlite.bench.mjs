@@ -17,12 +17,15 @@ import { projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
 import { syntheticLog } from '../../packages/projector-sqlite/test/synthetic-log.mjs';
 
 // better-sqlite3 belongs to projector-sqlite: the baseline borrows it from there.
-const Database = createRequire(new URL('../../packages/projector-sqlite/package.json', import.meta.url))('better-sqlite3');
+const Database = createRequire(
+  new URL('../../packages/projector-sqlite/package.json', import.meta.url),
+)('better-sqlite3');
 
 const EVENTS = Number(process.env.BENCH_SQLITE_EVENTS ?? 200_000);
 const STREAM = Number(process.env.BENCH_SQLITE_STREAM ?? 1_000_000);
 const BATCH = 2000; // the engine's catch-up batch
-const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const secs = (start) => Number(process.hrtime.bigint() - start) / 1e9;
 
 function* batches(events) {
@@ -43,7 +46,10 @@ function tempTarget(root) {
 
 // ---- phase 1: throughput vs raw baseline ------------------------------------------------
 
-const MIGRATION = readFileSync(new URL('../../migrations/sqlite/0001_init.sql', import.meta.url), 'utf8');
+const MIGRATION = readFileSync(
+  new URL('../../migrations/sqlite/0001_init.sql', import.meta.url),
+  'utf8',
+);
 
 /**
  * Raw baselines: better-sqlite3 with positional prepared statements in one transaction, no
@@ -60,14 +66,26 @@ function rawBaseline(path, kind) {
   } else {
     db.exec(MIGRATION);
   }
-  const node = db.prepare(`INSERT INTO node (project, level, kind, run_id, t, source, text, sha256, seq, created_ts, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const node = db.prepare(
+    `INSERT INTO node (project, level, kind, run_id, t, source, text, sha256, seq, created_ts, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const fts = db.prepare(`INSERT INTO node_fts (rowid, text) VALUES (?, ?)`);
   const other = kind === 'all' && {
-    edge: db.prepare(`INSERT OR IGNORE INTO edge (project, child_level, child_sha, parent_level, parent_sha) VALUES (?, ?, ?, ?, ?)`),
-    run: db.prepare(`INSERT INTO run (project, run_id, level, query_id, started_seq) VALUES (?, ?, ?, ?, ?)`),
-    runEnd: db.prepare(`UPDATE run SET chunks_seen = ?, chunks_used = ?, final_memory_sha = ?, ended_seq = ? WHERE project = ? AND run_id = ?`),
-    chunk: db.prepare(`INSERT INTO chunk (project, run_id, t, level, source, span_start, span_end, sha256, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    gate: db.prepare(`INSERT INTO gate (project, run_id, t, level, "update", "exit", think, latency_ms, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    edge: db.prepare(
+      `INSERT OR IGNORE INTO edge (project, child_level, child_sha, parent_level, parent_sha) VALUES (?, ?, ?, ?, ?)`,
+    ),
+    run: db.prepare(
+      `INSERT INTO run (project, run_id, level, query_id, started_seq) VALUES (?, ?, ?, ?, ?)`,
+    ),
+    runEnd: db.prepare(
+      `UPDATE run SET chunks_seen = ?, chunks_used = ?, final_memory_sha = ?, ended_seq = ? WHERE project = ? AND run_id = ?`,
+    ),
+    chunk: db.prepare(
+      `INSERT INTO chunk (project, run_id, t, level, source, span_start, span_end, sha256, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    gate: db.prepare(
+      `INSERT INTO gate (project, run_id, t, level, "update", "exit", think, latency_ms, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
   };
   return {
     begin: () => db.exec('BEGIN'),
@@ -75,20 +93,62 @@ function rawBaseline(path, kind) {
     close: () => db.close(),
     apply(e) {
       if (e.type === 'evidence' || e.type === 'memory') {
-        const meta = e.type === 'memory' ? JSON.stringify({ parents: e.parents, tokens: e.tokens }) : '{}';
-        const { lastInsertRowid } = node.run(e.project, e.level, e.type, e.run_id, e.t, e.source ?? null, e.text, e.sha256, e.seq, e.ts, meta);
+        const meta =
+          e.type === 'memory' ? JSON.stringify({ parents: e.parents, tokens: e.tokens }) : '{}';
+        const { lastInsertRowid } = node.run(
+          e.project,
+          e.level,
+          e.type,
+          e.run_id,
+          e.t,
+          e.source ?? null,
+          e.text,
+          e.sha256,
+          e.seq,
+          e.ts,
+          meta,
+        );
         fts.run(lastInsertRowid, e.text);
-        if (other && e.type === 'memory') for (const p of e.parents) other.edge.run(e.project, e.level, e.sha256, e.level === 'L1' ? 'L0' : 'L1', p);
+        if (other && e.type === 'memory')
+          for (const p of e.parents)
+            other.edge.run(e.project, e.level, e.sha256, e.level === 'L1' ? 'L0' : 'L1', p);
       } else if (!other) {
         return;
       } else if (e.type === 'chunk') {
-        other.chunk.run(e.project, e.run_id, e.t, e.level, e.source, e.span?.[0] ?? null, e.span?.[1] ?? null, e.sha256, e.seq);
+        other.chunk.run(
+          e.project,
+          e.run_id,
+          e.t,
+          e.level,
+          e.source,
+          e.span?.[0] ?? null,
+          e.span?.[1] ?? null,
+          e.sha256,
+          e.seq,
+        );
       } else if (e.type === 'gate') {
-        other.gate.run(e.project, e.run_id, e.t, e.level, e.update ? 1 : 0, e.exit ? 1 : 0, e.think, e.latency_ms, e.seq);
+        other.gate.run(
+          e.project,
+          e.run_id,
+          e.t,
+          e.level,
+          e.update ? 1 : 0,
+          e.exit ? 1 : 0,
+          e.think,
+          e.latency_ms,
+          e.seq,
+        );
       } else if (e.type === 'run') {
         other.run.run(e.project, e.run_id, e.level, e.query_id, e.seq);
       } else if (e.type === 'run_end') {
-        other.runEnd.run(e.chunks_seen, e.chunks_used, e.final_memory_sha, e.seq, e.project, e.run_id);
+        other.runEnd.run(
+          e.chunks_seen,
+          e.chunks_used,
+          e.final_memory_sha,
+          e.seq,
+          e.project,
+          e.run_id,
+        );
       }
     },
   };
@@ -102,7 +162,10 @@ function rawBaseline(path, kind) {
 async function interleaved(events, root) {
   const target = tempTarget(join(root, 'proj'));
   const handle = await projectorSqlite.init(target);
-  const baselines = { nodes: rawBaseline(join(root, 'raw-nodes.sqlite'), 'nodes'), all: rawBaseline(join(root, 'raw-all.sqlite'), 'all') };
+  const baselines = {
+    nodes: rawBaseline(join(root, 'raw-nodes.sqlite'), 'nodes'),
+    all: rawBaseline(join(root, 'raw-all.sqlite'), 'all'),
+  };
   const time = { nodes: 0, all: 0, apply: 0 };
   const timed = (key, fn) => {
     const start = process.hrtime.bigint();
@@ -111,7 +174,8 @@ async function interleaved(events, root) {
   };
   for (const [key, b] of Object.entries(baselines)) timed(key, () => b.begin());
   for (const batch of batches(events)) {
-    for (const [key, b] of Object.entries(baselines)) timed(key, () => batch.forEach(({ event }) => b.apply(event)));
+    for (const [key, b] of Object.entries(baselines))
+      timed(key, () => batch.forEach(({ event }) => b.apply(event)));
     const start = process.hrtime.bigint();
     await projectorSqlite.project(handle, 'bench', batch);
     time.apply += secs(start);
@@ -137,12 +201,26 @@ async function throughput() {
     const r = await interleaved(events, mkdtempSync(join(root, 'run-')));
     const rate = (s) => events.length / s;
     const total = r.apply + r.seal;
-    console.log(`rebuild throughput (${fmt(events.length)} events: ${Object.entries(counts).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}; ${fmt(nodes)} nodes; interleaved batch by batch)`);
-    console.log(`  raw nodes   ${fmt(rate(r.nodes))} events/s  (${fmt(r.nodes, 2)} s: only node rows + FTS5 rows, one transaction)`);
-    console.log(`  raw all     ${fmt(rate(r.all))} events/s  (${fmt(r.all, 2)} s: every row the projector writes, FTS5 included, one transaction)`);
-    console.log(`  projector   ${fmt(rate(total))} events/s  (apply ${fmt(r.apply, 2)} s: plan + all tables, FTS deferred, ${BATCH}-event batches;`);
-    console.log(`                                  seal ${fmt(r.seal, 2)} s: canonical copy + FTS5 build, ${fmt(r.bytes / 2 ** 20, 1)} MiB)`);
-    console.log(`  ratio       ${fmt(r.nodes / total, 2)} vs raw nodes (target >= 0.5: the baseline writes ${fmt((100 * nodes) / events.length, 1)}% of the rows)`);
+    console.log(
+      `rebuild throughput (${fmt(events.length)} events: ${Object.entries(counts)
+        .map(([k, v]) => `${k} ${fmt(v)}`)
+        .join(', ')}; ${fmt(nodes)} nodes; interleaved batch by batch)`,
+    );
+    console.log(
+      `  raw nodes   ${fmt(rate(r.nodes))} events/s  (${fmt(r.nodes, 2)} s: only node rows + FTS5 rows, one transaction)`,
+    );
+    console.log(
+      `  raw all     ${fmt(rate(r.all))} events/s  (${fmt(r.all, 2)} s: every row the projector writes, FTS5 included, one transaction)`,
+    );
+    console.log(
+      `  projector   ${fmt(rate(total))} events/s  (apply ${fmt(r.apply, 2)} s: plan + all tables, FTS deferred, ${BATCH}-event batches;`,
+    );
+    console.log(
+      `                                  seal ${fmt(r.seal, 2)} s: canonical copy + FTS5 build, ${fmt(r.bytes / 2 ** 20, 1)} MiB)`,
+    );
+    console.log(
+      `  ratio       ${fmt(r.nodes / total, 2)} vs raw nodes (target >= 0.5: the baseline writes ${fmt((100 * nodes) / events.length, 1)}% of the rows)`,
+    );
     console.log(`              ${fmt(r.all / total, 2)} vs raw all (same rows, same output)`);
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -176,7 +254,14 @@ async function streamChild(total) {
     const append = async (payloads) => {
       const tail = payloads.map((payload) => {
         seq += 1;
-        const event = { seq, ts: '2026-09-01T00:00:00.000Z', project: 'bench', writer: { kind: 'bench' }, ...payload, prev };
+        const event = {
+          seq,
+          ts: '2026-09-01T00:00:00.000Z',
+          project: 'bench',
+          writer: { kind: 'bench' },
+          ...payload,
+          prev,
+        };
         prev = sha256Hex(`tail:${seq}`);
         return { event, hash: prev };
       });
@@ -185,31 +270,60 @@ async function streamChild(total) {
       await projectorSqlite.seal(handle);
       return secs(begin);
     };
-    const tombstones = Array.from({ length: 10 }, () => ({ type: 'tombstone', target: 'a'.repeat(64), reason: 'bench' }));
+    const tombstones = Array.from({ length: 10 }, () => ({
+      type: 'tombstone',
+      target: 'a'.repeat(64),
+      reason: 'bench',
+    }));
     const text = 'A reference passage appended after the rebuild.';
     const appendSeal = await append(tombstones);
-    const appendNodeSeal = await append([{ type: 'reference', level: 'R', source: 'docs:bench.md', heading_path: ['Bench'], text, sha256: contentSha256(text) }]);
+    const appendNodeSeal = await append([
+      {
+        type: 'reference',
+        level: 'R',
+        source: 'docs:bench.md',
+        heading_path: ['Bench'],
+        text,
+        sha256: contentSha256(text),
+      },
+    ]);
     await projectorSqlite.close(handle);
     const maxRssMb = process.resourceUsage().maxRSS / 1024;
-    process.stdout.write(JSON.stringify({ total, apply, wall, seal, appendSeal, appendNodeSeal, bytes, maxRssMb }));
+    process.stdout.write(
+      JSON.stringify({ total, apply, wall, seal, appendSeal, appendNodeSeal, bytes, maxRssMb }),
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
 function stream() {
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--stream-child', String(STREAM)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const child = spawnSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--stream-child', String(STREAM)],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
   if (child.status !== 0) {
     console.log(`streamed rebuild crashed (${child.status ?? child.signal}):\n${child.stderr}`);
     process.exitCode = 1;
     return;
   }
   const r = JSON.parse(child.stdout);
-  console.log(`streamed rebuild (${fmt(r.total)} events generated lazily, ${BATCH}-event batches, child process)`);
-  console.log(`  apply     ${fmt(r.total / r.apply)} events/s  (${fmt(r.apply, 1)} s in project(); ${fmt(r.wall, 1)} s with generating the events)`);
-  console.log(`  seal      ${fmt(r.seal, 1)} s  (last commit, FTS5 build, canonical copy: ${fmt(r.bytes / 2 ** 20, 1)} MiB file)`);
-  console.log(`  append + seal, no new node   ${fmt(r.appendSeal, 2)} s  (every catch-up that changes the store pays one seal: O(size))`);
-  console.log(`  append + seal, one new node  ${fmt(r.appendNodeSeal, 2)} s  (the seal also rebuilds the FTS5 index: O(text))`);
+  console.log(
+    `streamed rebuild (${fmt(r.total)} events generated lazily, ${BATCH}-event batches, child process)`,
+  );
+  console.log(
+    `  apply     ${fmt(r.total / r.apply)} events/s  (${fmt(r.apply, 1)} s in project(); ${fmt(r.wall, 1)} s with generating the events)`,
+  );
+  console.log(
+    `  seal      ${fmt(r.seal, 1)} s  (last commit, FTS5 build, canonical copy: ${fmt(r.bytes / 2 ** 20, 1)} MiB file)`,
+  );
+  console.log(
+    `  append + seal, no new node   ${fmt(r.appendSeal, 2)} s  (every catch-up that changes the store pays one seal: O(size))`,
+  );
+  console.log(
+    `  append + seal, one new node  ${fmt(r.appendNodeSeal, 2)} s  (the seal also rebuilds the FTS5 index: O(text))`,
+  );
   console.log(`  peak RSS  ${fmt(r.maxRssMb, 0)} MB  (target < 300 MB)`);
 }
 

@@ -16,7 +16,9 @@ const benches = readdirSync(here)
 let crashed = 0;
 for (const file of benches) {
   console.log(`\n=== ${file} ===`);
-  const result = spawnSync(process.execPath, ['--expose-gc', join(here, file)], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--expose-gc', join(here, file)], {
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
     crashed += 1;
     console.log(`!!! ${file} exited with ${result.status ?? result.signal}`);

@@ -1,7 +1,28 @@
 import fc from 'fast-check';
 import { contentSha256, type Payload, uniformLines } from '@mem/core';
 
-const WORDS = ['kong', 'buffer', 'body', 'ingress', 'flake', 'postgres', 'volume', 'mount', 'probe', 'retry', 'timeout', 'cache', 'lock', 'fsync', 'decision', 'rejected', 'because', 'fixed', 'root', 'cause'];
+const WORDS = [
+  'kong',
+  'buffer',
+  'body',
+  'ingress',
+  'flake',
+  'postgres',
+  'volume',
+  'mount',
+  'probe',
+  'retry',
+  'timeout',
+  'cache',
+  'lock',
+  'fsync',
+  'decision',
+  'rejected',
+  'because',
+  'fixed',
+  'root',
+  'cause',
+];
 
 const sentence = fc
   .array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 9 })
@@ -17,7 +38,10 @@ interface RunPlan {
 
 const runPlan: fc.Arbitrary<RunPlan> = fc.record({
   query: fc.constantFrom(...QUERIES),
-  steps: fc.array(fc.record({ update: fc.boolean(), text: sentence, memory: sentence, dropOldest: fc.boolean() }), { minLength: 1, maxLength: 6 }),
+  steps: fc.array(
+    fc.record({ update: fc.boolean(), text: sentence, memory: sentence, dropOldest: fc.boolean() }),
+    { minLength: 1, maxLength: 6 },
+  ),
   finished: fc.boolean(),
 });
 
@@ -25,7 +49,10 @@ const runPlan: fc.Arbitrary<RunPlan> = fc.record({
 const projectPlan = fc.record({
   runs: fc.array(runPlan, { minLength: 1, maxLength: 4 }),
   synthesis: fc.boolean(),
-  references: fc.array(fc.record({ heading: fc.constantFrom('Install', 'Usage', 'Flags'), text: sentence }), { maxLength: 3 }),
+  references: fc.array(
+    fc.record({ heading: fc.constantFrom('Install', 'Usage', 'Flags'), text: sentence }),
+    { maxLength: 3 },
+  ),
   tombstones: fc.array(fc.nat(), { maxLength: 2 }),
 });
 
@@ -40,58 +67,176 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
   const l1Memories: string[] = [];
   const evidence: string[] = [];
   // A memory is a list of lines, each resting on the chunk it came from (issue 11 §3).
-  const memoryByQuery = new Map<string, { text: string; lines: { text: string; parent: string }[] }>();
+  const memoryByQuery = new Map<
+    string,
+    { text: string; lines: { text: string; parent: string }[] }
+  >();
   plan.runs.forEach((run, r) => {
     const runId = `${runPrefix}-r${r + 1}`;
-    out.push({ type: 'run', run_id: runId, level: 'L1', query_id: run.query, input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false });
+    out.push({
+      type: 'run',
+      run_id: runId,
+      level: 'L1',
+      query_id: run.query,
+      input_level: 'chunk',
+      model: 'heuristic',
+      chunk_tokens: 5000,
+      memory_budget: 1024,
+      exit_gate: false,
+    });
     let used = 0;
-    let last: string | null = memoryByQuery.has(run.query) ? contentSha256(memoryByQuery.get(run.query)!.text) : null;
+    let last: string | null = memoryByQuery.has(run.query)
+      ? contentSha256(memoryByQuery.get(run.query)!.text)
+      : null;
     run.steps.forEach((step, i) => {
       const t = i + 1;
       const chunkText = `${step.text} chunk ${r}-${t}`;
       const sha = contentSha256(chunkText);
-      out.push({ type: 'chunk', run_id: runId, level: 'L0', t, source: `claude:session-${r % 2}`, span: [t - 1, t], sha256: sha });
-      out.push({ type: 'gate', run_id: runId, level: 'L1', t, update: step.update, exit: false, think: step.update ? 'evidence' : 'noise', latency_ms: 0 });
+      out.push({
+        type: 'chunk',
+        run_id: runId,
+        level: 'L0',
+        t,
+        source: `claude:session-${r % 2}`,
+        span: [t - 1, t],
+        sha256: sha,
+      });
+      out.push({
+        type: 'gate',
+        run_id: runId,
+        level: 'L1',
+        t,
+        update: step.update,
+        exit: false,
+        think: step.update ? 'evidence' : 'noise',
+        latency_ms: 0,
+      });
       if (!step.update) return;
       used += 1;
-      out.push({ type: 'evidence', run_id: runId, level: 'L0', t, source: `claude:session-${r % 2}`, text: chunkText, sha256: sha });
+      out.push({
+        type: 'evidence',
+        run_id: runId,
+        level: 'L0',
+        t,
+        source: `claude:session-${r % 2}`,
+        text: chunkText,
+        sha256: sha,
+      });
       evidence.push(sha);
       const kept = memoryByQuery.get(run.query)?.lines ?? [];
       // A bounded memory sometimes lets its oldest line go: that line then leaves recall.
-      const lines = [...(step.dropOldest && kept.length > 1 ? kept.slice(1) : kept), { text: step.memory, parent: sha }];
+      const lines = [
+        ...(step.dropOldest && kept.length > 1 ? kept.slice(1) : kept),
+        { text: step.memory, parent: sha },
+      ];
       const text = lines.map((line) => `- ${line.text}`).join('\n');
       const parents = [...new Set(lines.map((line) => line.parent))];
       memoryByQuery.set(run.query, { text, lines });
       const memorySha = contentSha256(text);
-      const refs = lines.map((line) => ({ sha256: contentSha256(line.text), parents: [line.parent] }));
-      out.push({ type: 'memory', run_id: runId, level: 'L1', t, text, tokens: text.split(/\s+/).length, parents, sha256: memorySha, lines: refs });
+      const refs = lines.map((line) => ({
+        sha256: contentSha256(line.text),
+        parents: [line.parent],
+      }));
+      out.push({
+        type: 'memory',
+        run_id: runId,
+        level: 'L1',
+        t,
+        text,
+        tokens: text.split(/\s+/).length,
+        parents,
+        sha256: memorySha,
+        lines: refs,
+      });
       l1Memories.push(memorySha);
       last = memorySha;
     });
     if (run.finished) {
-      out.push({ type: 'run_end', run_id: runId, level: 'L1', chunks_seen: run.steps.length, chunks_used: used, final_memory_sha: last });
+      out.push({
+        type: 'run_end',
+        run_id: runId,
+        level: 'L1',
+        chunks_seen: run.steps.length,
+        chunks_used: used,
+        final_memory_sha: last,
+      });
     }
   });
   if (plan.synthesis && l1Memories.length > 0) {
     const runId = `${runPrefix}-synth`;
-    out.push({ type: 'run', run_id: runId, level: 'L2', query_id: null, input_level: 'L1', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: true });
+    out.push({
+      type: 'run',
+      run_id: runId,
+      level: 'L2',
+      query_id: null,
+      input_level: 'L1',
+      model: 'heuristic',
+      chunk_tokens: 5000,
+      memory_budget: 1024,
+      exit_gate: true,
+    });
     const parents = l1Memories.slice(-2);
     parents.forEach((sha, i) => {
-      out.push({ type: 'chunk', run_id: runId, level: 'L1', t: i + 1, source: 'L1:synthesis', span: null, sha256: sha });
-      out.push({ type: 'gate', run_id: runId, level: 'L2', t: i + 1, update: true, exit: i === parents.length - 1, think: 'summary', latency_ms: 0 });
+      out.push({
+        type: 'chunk',
+        run_id: runId,
+        level: 'L1',
+        t: i + 1,
+        source: 'L1:synthesis',
+        span: null,
+        sha256: sha,
+      });
+      out.push({
+        type: 'gate',
+        run_id: runId,
+        level: 'L2',
+        t: i + 1,
+        update: true,
+        exit: i === parents.length - 1,
+        think: 'summary',
+        latency_ms: 0,
+      });
     });
     const text = `Project state: ${parents.length} findings.`;
-    out.push({ type: 'memory', run_id: runId, level: 'L2', t: parents.length, text, tokens: 4, parents, sha256: contentSha256(text), lines: uniformLines(text, parents) });
-    out.push({ type: 'run_end', run_id: runId, level: 'L2', chunks_seen: parents.length, chunks_used: parents.length, final_memory_sha: contentSha256(text) });
+    out.push({
+      type: 'memory',
+      run_id: runId,
+      level: 'L2',
+      t: parents.length,
+      text,
+      tokens: 4,
+      parents,
+      sha256: contentSha256(text),
+      lines: uniformLines(text, parents),
+    });
+    out.push({
+      type: 'run_end',
+      run_id: runId,
+      level: 'L2',
+      chunks_seen: parents.length,
+      chunks_used: parents.length,
+      final_memory_sha: contentSha256(text),
+    });
   }
   plan.references.forEach((ref, i) => {
     const text = `${ref.text} reference ${i}`;
-    out.push({ type: 'reference', level: 'R', source: `doc:kubectl.md#${ref.heading.toLowerCase()}`, heading_path: ['kubectl', ref.heading], text, sha256: contentSha256(text) });
+    out.push({
+      type: 'reference',
+      level: 'R',
+      source: `doc:kubectl.md#${ref.heading.toLowerCase()}`,
+      heading_path: ['kubectl', ref.heading],
+      text,
+      sha256: contentSha256(text),
+    });
   });
   const targets = [...evidence, ...l1Memories];
   for (const pick of plan.tombstones) {
     if (targets.length === 0) break;
-    out.push({ type: 'tombstone', target: targets[pick % targets.length]!, reason: 'removed in a test' });
+    out.push({
+      type: 'tombstone',
+      target: targets[pick % targets.length]!,
+      reason: 'removed in a test',
+    });
   }
   return out;
 }
@@ -109,5 +254,7 @@ export function projectLogs(maxProjects = 2): fc.Arbitrary<Record<string, Payloa
 
 /** Random cut points (sorted, unique) splitting `length` events into batches. */
 export function splits(length: number): fc.Arbitrary<number[]> {
-  return fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, length - 1) }), { maxLength: 6 }).map((cuts) => cuts.filter((c) => c < length).sort((a, b) => a - b));
+  return fc
+    .uniqueArray(fc.integer({ min: 1, max: Math.max(1, length - 1) }), { maxLength: 6 })
+    .map((cuts) => cuts.filter((c) => c < length).sort((a, b) => a - b));
 }

@@ -12,26 +12,41 @@ export interface SeenRequest {
  * What the fake answers a request: a status (default 200) with a JSON body (or a raw string),
  * optionally after a delay; or a connection dropped without an answer.
  */
-export type Reply = { status?: number; json?: unknown; raw?: string; headers?: Record<string, string>; delayMs?: number } | { destroy: true };
+export type Reply =
+  | {
+      status?: number;
+      json?: unknown;
+      raw?: string;
+      headers?: Record<string, string>;
+      delayMs?: number;
+    }
+  | { destroy: true };
 
 /**
  * An OpenAI-compatible server on loopback (real node:http) whose answers a test scripts:
  * `respond` sees every request in order (n counts from 1) and returns the reply for it.
  */
-export async function fakeOpenai(respond: (request: SeenRequest, n: number) => Reply): Promise<{ url: string; requests: SeenRequest[]; close(): Promise<void> }> {
+export async function fakeOpenai(
+  respond: (request: SeenRequest, n: number) => Reply,
+): Promise<{ url: string; requests: SeenRequest[]; close(): Promise<void> }> {
   const requests: SeenRequest[] = [];
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const request: SeenRequest = { path: req.url ?? '', headers: req.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+    const request: SeenRequest = {
+      path: req.url ?? '',
+      headers: req.headers,
+      body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+    };
     requests.push(request);
     const reply = respond(request, requests.length);
     if ('destroy' in reply) {
       req.socket.destroy();
       return;
     }
-    if (reply.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (reply.delayMs !== undefined)
+      await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (res.destroyed) return;
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
     res.end(reply.raw ?? JSON.stringify(reply.json ?? {}));
@@ -44,7 +59,9 @@ export async function fakeOpenai(respond: (request: SeenRequest, n: number) => R
     requests,
     close: () => {
       server.closeAllConnections();
-      return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      return new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
     },
   };
 }
@@ -87,5 +104,12 @@ export class FakeOpenAI {
 
 /** A chat-completions body whose first choice says `content`. */
 export function chatReply(content: string): { status: number; body: unknown } {
-  return { status: 200, body: { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] } };
+  return {
+    status: 200,
+    body: {
+      id: 'x',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    },
+  };
 }

@@ -31,24 +31,44 @@ export const memBin = join(import.meta.dirname, '..', '..', 'packages', 'cli', '
  */
 function hermeticEnv(extra: Record<string, string> = {}): Record<string, string> {
   const template = process.env['MEM_TEST_PGLITE_TEMPLATE'];
-  return { PATH: process.env['PATH'] ?? '', ...(template ? { MEM_TEST_PGLITE_TEMPLATE: template } : {}), ...extra };
+  return {
+    PATH: process.env['PATH'] ?? '',
+    ...(template ? { MEM_TEST_PGLITE_TEMPLATE: template } : {}),
+    ...extra,
+  };
 }
 
 /** Runs `mem <args>` in this process, as `main` runs for the bin, with stdout and stderr captured. */
-export async function memInProcess(args: readonly string[], options: MemRunOptions = {}): Promise<MemRun> {
+export async function memInProcess(
+  args: readonly string[],
+  options: MemRunOptions = {},
+): Promise<MemRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input, 'utf8')]);
-  const code = await main(['node', 'mem', ...args], { stdin, stdout, stderr, env: hermeticEnv(options.env), cwd: options.cwd ?? process.cwd() });
+  const stdin = Readable.from(
+    options.input === undefined ? [] : [Buffer.from(options.input, 'utf8')],
+  );
+  const code = await main(['node', 'mem', ...args], {
+    stdin,
+    stdout,
+    stderr,
+    env: hermeticEnv(options.env),
+    cwd: options.cwd ?? process.cwd(),
+  });
   return { code, stdout: out, stderr: err };
 }
 
 /** Runs the built `mem <args>` in a real child process with the same hermetic environment. */
 export function memProcess(args: readonly string[], options: MemRunOptions = {}): MemRun {
-  const result = spawnSync(process.execPath, [memBin, ...args], { input: options.input, encoding: 'utf8', env: hermeticEnv(options.env), cwd: options.cwd });
+  const result = spawnSync(process.execPath, [memBin, ...args], {
+    input: options.input,
+    encoding: 'utf8',
+    env: hermeticEnv(options.env),
+    cwd: options.cwd,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -16,9 +16,13 @@ const NODE_LINE = /^\s*([a-z][a-z0-9-]*)\s*$/;
 /** Edges and lone nodes of the one ```mermaid block of a markdown text; any other line in it is refused. */
 export function parseDrawnGraph(markdown: string): { nodes: string[]; edges: Edge[] } {
   const blocks = [...markdown.matchAll(/^```mermaid\n([\s\S]*?)^```$/gm)];
-  if (blocks.length !== 1) throw new Error(`expected exactly one \`\`\`mermaid block, found ${blocks.length}`);
+  if (blocks.length !== 1)
+    throw new Error(`expected exactly one \`\`\`mermaid block, found ${blocks.length}`);
   const [header, ...lines] = blocks[0]![1]!.split('\n').filter((line) => line.trim() !== '');
-  if (!/^(graph|flowchart) (TD|TB|BT|LR|RL)$/.test(header?.trim() ?? '')) throw new Error(`the mermaid block must start with "graph <direction>", not ${JSON.stringify(header)}`);
+  if (!/^(graph|flowchart) (TD|TB|BT|LR|RL)$/.test(header?.trim() ?? ''))
+    throw new Error(
+      `the mermaid block must start with "graph <direction>", not ${JSON.stringify(header)}`,
+    );
   const nodes = new Set<string>();
   const edges: Edge[] = [];
   for (const line of lines) {
@@ -37,19 +41,34 @@ export function parseDrawnGraph(markdown: string): { nodes: string[]; edges: Edg
 
 /** The mermaid block for a set of edges: what packages/README.md must hold, byte for byte. */
 export function renderGraph(edges: readonly Edge[]): string {
-  return ['```mermaid', 'graph BT', ...[...new Set(edges)].sort().map((edge) => `  ${edge}`), '```'].join('\n');
+  return [
+    '```mermaid',
+    'graph BT',
+    ...[...new Set(edges)].sort().map((edge) => `  ${edge}`),
+    '```',
+  ].join('\n');
 }
 
 /** Every disagreement between drawn, declared and imported edges, one line each; empty when they agree. */
-export function edgeDrift(graph: { drawn: readonly Edge[]; declared: readonly Edge[]; imported: readonly Edge[] }): string[] {
+export function edgeDrift(graph: {
+  drawn: readonly Edge[];
+  declared: readonly Edge[];
+  imported: readonly Edge[];
+}): string[] {
   const drawn = new Set(graph.drawn);
   const declared = new Set(graph.declared);
   const imported = new Set(graph.imported);
   const problems: string[] = [];
-  for (const edge of declared) if (!drawn.has(edge)) problems.push(`${edge}: declared in package.json but not drawn in packages/README.md`);
-  for (const edge of drawn) if (!declared.has(edge)) problems.push(`${edge}: drawn in packages/README.md but not declared in package.json`);
-  for (const edge of imported) if (!declared.has(edge)) problems.push(`${edge}: imported but not declared in package.json`);
-  for (const edge of declared) if (!imported.has(edge)) problems.push(`${edge}: declared in package.json but never imported`);
+  for (const edge of declared)
+    if (!drawn.has(edge))
+      problems.push(`${edge}: declared in package.json but not drawn in packages/README.md`);
+  for (const edge of drawn)
+    if (!declared.has(edge))
+      problems.push(`${edge}: drawn in packages/README.md but not declared in package.json`);
+  for (const edge of imported)
+    if (!declared.has(edge)) problems.push(`${edge}: imported but not declared in package.json`);
+  for (const edge of declared)
+    if (!imported.has(edge)) problems.push(`${edge}: declared in package.json but never imported`);
   return problems.sort();
 }
 
@@ -80,7 +99,9 @@ export function cycleOf(edges: readonly Edge[]): string[] | null {
 
 /** The package directories under packagesDir, sorted. */
 export function workspacePackages(packagesDir: string): string[] {
-  return readdirSync(packagesDir).filter((name) => statSync(join(packagesDir, name)).isDirectory()).sort();
+  return readdirSync(packagesDir)
+    .filter((name) => statSync(join(packagesDir, name)).isDirectory())
+    .sort();
 }
 
 /** The non-test TypeScript sources of one package's src/. */
@@ -89,7 +110,8 @@ export function sourceFiles(dir: string): string[] {
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.ts$/.test(entry) && !/\.spec\.ts$/.test(entry) && !/\.d\.ts$/.test(entry)) out.push(path);
+    else if (/\.ts$/.test(entry) && !/\.spec\.ts$/.test(entry) && !/\.d\.ts$/.test(entry))
+      out.push(path);
   }
   return out.sort();
 }
@@ -102,7 +124,8 @@ export function importsOf(file: string): string[] {
 /** The module specifiers of a source text (the pure half of importsOf). */
 export function specifiersIn(text: string): string[] {
   const specifiers = new Set<string>();
-  const pattern = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+  const pattern =
+    /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
   for (const match of text.matchAll(pattern)) specifiers.add((match[1] ?? match[2] ?? match[3])!);
   return [...specifiers].sort();
 }
@@ -116,7 +139,9 @@ export function workspaceTarget(specifier: string): string | null {
 export function declaredEdges(packagesDir: string): Edge[] {
   const edges: Edge[] = [];
   for (const name of workspacePackages(packagesDir)) {
-    const manifest = JSON.parse(readFileSync(join(packagesDir, name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(packagesDir, name, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
     for (const dependency of Object.keys(manifest.dependencies ?? {})) {
       const target = workspaceTarget(dependency);
       if (target !== null) edges.push(`${name} --> ${target}`);
@@ -144,7 +169,12 @@ export function exportedNames(indexText: string): string[] {
   const names = new Set<string>();
   for (const list of indexText.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
     for (const part of list[1]!.split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim();
       if (name !== '') names.add(name);
     }
   }

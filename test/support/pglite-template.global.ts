@@ -20,8 +20,13 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   const ssr = project.vite.environments['ssr'];
-  if (!ssr || !isRunnableDevEnvironment(ssr)) throw new Error('the int project needs a runnable ssr environment to build the PGlite template');
-  const { makePgliteTemplate } = await ssr.runner.import<typeof import('./pglite-template.js')>(join(import.meta.dirname, 'pglite-template.ts'));
+  if (!ssr || !isRunnableDevEnvironment(ssr))
+    throw new Error(
+      'the int project needs a runnable ssr environment to build the PGlite template',
+    );
+  const { makePgliteTemplate } = await ssr.runner.import<typeof import('./pglite-template.js')>(
+    join(import.meta.dirname, 'pglite-template.ts'),
+  );
   const template = await makePgliteTemplate();
   project.provide('pgliteTemplate', template.dir);
   return () => rmSync(template.base, { recursive: true, force: true });

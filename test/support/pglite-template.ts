@@ -2,7 +2,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { embeddedDir, openBackend } from '../../packages/projector-pgvector/src/backend/open-backend.js';
+import {
+  embeddedDir,
+  openBackend,
+} from '../../packages/projector-pgvector/src/backend/open-backend.js';
 
 /** A new state directory's embedded projection, made and closed by the production path. */
 export async function makePgliteTemplate(): Promise<{ base: string; dir: string }> {

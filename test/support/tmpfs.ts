@@ -6,7 +6,8 @@ import { join } from 'node:path';
 
 /** Whether this process can mount a tmpfs (root, and a kernel that lets it); why not, if not. */
 export function tmpfsSupport(): { ok: true } | { ok: false; reason: string } {
-  if (process.platform !== 'linux') return { ok: false, reason: `tmpfs needs Linux, this is ${process.platform}` };
+  if (process.platform !== 'linux')
+    return { ok: false, reason: `tmpfs needs Linux, this is ${process.platform}` };
   if (process.getuid?.() !== 0) return { ok: false, reason: 'mounting a tmpfs needs root' };
   const probe = mkdtempSync(join(tmpdir(), 'mem-tmpfs-probe-'));
   try {
@@ -14,7 +15,10 @@ export function tmpfsSupport(): { ok: true } | { ok: false; reason: string } {
     execFileSync('umount', [probe], { stdio: 'pipe' });
     return { ok: true };
   } catch (error) {
-    return { ok: false, reason: `mount -t tmpfs failed: ${String((error as { stderr?: unknown }).stderr ?? error).trim()}` };
+    return {
+      ok: false,
+      reason: `mount -t tmpfs failed: ${String((error as { stderr?: unknown }).stderr ?? error).trim()}`,
+    };
   } finally {
     rmSync(probe, { recursive: true, force: true });
   }
@@ -34,7 +38,9 @@ export interface SmallTmpfs {
 
 export function mountTmpfs(dir: string, bytes: number): SmallTmpfs {
   execFileSync('mkdir', ['-p', dir]);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes},mode=0700`, 'tmpfs', dir], { stdio: 'pipe' });
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes},mode=0700`, 'tmpfs', dir], {
+    stdio: 'pipe',
+  });
   const filler = join(dir, '.filler');
   const free = () => {
     const stats = statfsSync(dir);

@@ -28,19 +28,25 @@ describe('chunking with the Qwen tokenizer', () => {
   it('does not depend on what the tokenizer memoised before', () => {
     const records = fc.sample(recordStream, { numRuns: 1, seed: 7 })[0] ?? [];
     const policy = chunkPolicy({ maxTokens: 200 });
-    expect(packRecords(records, policy, createQwenTokenizer())).toEqual(packRecords(records, policy, qwen));
+    expect(packRecords(records, policy, createQwenTokenizer())).toEqual(
+      packRecords(records, policy, qwen),
+    );
   });
 
   const dir = transcriptsDir();
-  it('keeps the contract on the real transcripts, at 5000 and 512 tokens', { timeout: 300_000 }, async () => {
-    for (const file of transcriptFiles(dir)) {
-      const records = roughRecords(file);
-      for (const maxTokens of [5000, 512]) {
-        const policy = chunkPolicy({ maxTokens });
-        const out: Awaited<ReturnType<typeof packRecords>> = [];
-        for await (const c of chunks(streamOf(records), policy, qwen)) out.push(c);
-        expectChunkingContract(records, out, maxTokens, qwen);
+  it(
+    'keeps the contract on the real transcripts, at 5000 and 512 tokens',
+    { timeout: 300_000 },
+    async () => {
+      for (const file of transcriptFiles(dir)) {
+        const records = roughRecords(file);
+        for (const maxTokens of [5000, 512]) {
+          const policy = chunkPolicy({ maxTokens });
+          const out: Awaited<ReturnType<typeof packRecords>> = [];
+          for await (const c of chunks(streamOf(records), policy, qwen)) out.push(c);
+          expectChunkingContract(records, out, maxTokens, qwen);
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -22,10 +22,15 @@ export interface TokenHistogram {
  * the last one closed at maxTokens (5000 / 10: 0-499, 500-999, …, 4500-5000). Deterministic;
  * every bucket is listed, empty ones included.
  */
-export function tokenHistogram(sizes: Iterable<number>, maxTokens: number, bucketCount = 10): TokenHistogram {
+export function tokenHistogram(
+  sizes: Iterable<number>,
+  maxTokens: number,
+  bucketCount = 10,
+): TokenHistogram {
   const width = Math.max(1, Math.ceil(maxTokens / bucketCount));
   const buckets: HistogramBucket[] = [];
-  for (let from = 0; from <= maxTokens && buckets.length < bucketCount; from += width) buckets.push({ from, to: from + width - 1, count: 0 });
+  for (let from = 0; from <= maxTokens && buckets.length < bucketCount; from += width)
+    buckets.push({ from, to: from + width - 1, count: 0 });
   (buckets.at(-1) as HistogramBucket).to = maxTokens;
   let over = 0;
   let count = 0;
@@ -38,7 +43,17 @@ export function tokenHistogram(sizes: Iterable<number>, maxTokens: number, bucke
     min = Math.min(min, size);
     max = Math.max(max, size);
     if (size > maxTokens) over += 1;
-    else (buckets[Math.min(Math.floor(size / width), buckets.length - 1)] as HistogramBucket).count += 1;
+    else
+      (buckets[Math.min(Math.floor(size / width), buckets.length - 1)] as HistogramBucket).count +=
+        1;
   }
-  return { buckets, over, count, totalTokens, min: count === 0 ? 0 : min, max, mean: count === 0 ? 0 : Math.round(totalTokens / count) };
+  return {
+    buckets,
+    over,
+    count,
+    totalTokens,
+    min: count === 0 ? 0 : min,
+    max,
+    mean: count === 0 ? 0 : Math.round(totalTokens / count),
+  };
 }

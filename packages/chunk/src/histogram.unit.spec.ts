@@ -10,7 +10,14 @@ describe('tokenHistogram', () => {
     expect(h.buckets[5]).toEqual({ from: 2500, to: 2999, count: 1 });
     expect(h.buckets.at(-1)).toEqual({ from: 4500, to: 5000, count: 2 });
     expect(h.buckets.reduce((n, b) => n + b.count, 0)).toBe(6);
-    expect(h).toMatchObject({ over: 0, count: 6, totalTokens: 13498, min: 0, max: 5000, mean: 2250 });
+    expect(h).toMatchObject({
+      over: 0,
+      count: 6,
+      totalTokens: 13498,
+      min: 0,
+      max: 5000,
+      mean: 2250,
+    });
   });
 
   it('counts sizes over the budget apart', () => {

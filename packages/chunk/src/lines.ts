@@ -1,7 +1,8 @@
 /** Start offsets of each line of `text` (a line ends after `\n`); always starts with 0. */
 export function lineStarts(text: string): number[] {
   const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1))
+    starts.push(i + 1);
   return starts;
 }
 

@@ -41,7 +41,11 @@ export class ChunkPacker {
    * last ingest is chunked from where that ingest stopped, so its old tail is not re-chunked
    * into a new chunk and gated again.
    */
-  constructor(policy: ChunkPolicy, tokenizer: Tokenizer, skipBefore: ReadonlyMap<string, number> = new Map()) {
+  constructor(
+    policy: ChunkPolicy,
+    tokenizer: Tokenizer,
+    skipBefore: ReadonlyMap<string, number> = new Map(),
+  ) {
     assertChunkPolicy(policy);
     this.#maxTokens = policy.maxTokens;
     this.#tokenizer = tokenizer;
@@ -87,7 +91,13 @@ export class ChunkPacker {
       this.#source = source;
       this.#firstOrdinal = ordinal;
     }
-    this.#blocks.push({ text: rendered.text, tokens, meta, textStart: rendered.textStart, textLength: record.text.length });
+    this.#blocks.push({
+      text: rendered.text,
+      tokens,
+      meta,
+      textStart: rendered.textStart,
+      textLength: record.text.length,
+    });
     this.#tokens += tokens;
     return out;
   }
@@ -104,7 +114,13 @@ export class ChunkPacker {
     }
     const text = this.#blocks.map((b) => b.text).join('');
     // Sum of block counts == count(text): blocks meet at "\n" + "[" (see render.ts).
-    const chunk = this.#chunk(text, this.#tokens, this.#source as string, [this.#firstOrdinal, this.#firstOrdinal + this.#blocks.length], records);
+    const chunk = this.#chunk(
+      text,
+      this.#tokens,
+      this.#source as string,
+      [this.#firstOrdinal, this.#firstOrdinal + this.#blocks.length],
+      records,
+    );
     this.#blocks = [];
     this.#tokens = 0;
     this.#source = null;
@@ -117,27 +133,57 @@ export class ChunkPacker {
     const source = record.provenance.source;
     return slices.map((slice, i) => {
       const lastChar = Math.max(slice.start, slice.end - 1);
-      const part = { lines: [lineOf(starts, slice.start), lineOf(starts, lastChar) + 1] as [number, number], chars: [slice.start, slice.end] as [number, number] };
-      const textRange: [number, number] = [slice.block.textStart, slice.block.textStart + (slice.end - slice.start)];
+      const part = {
+        lines: [lineOf(starts, slice.start), lineOf(starts, lastChar) + 1] as [number, number],
+        chars: [slice.start, slice.end] as [number, number],
+      };
+      const textRange: [number, number] = [
+        slice.block.textStart,
+        slice.block.textStart + (slice.end - slice.start),
+      ];
       // Only the last piece completes the record: the pieces before it span [n, n], so a run
       // stopped between two pieces (a full disk, a crash) leaves the record unread in the
       // chunk progress and the rerun splits it again (its gated pieces are skipped by sha)
       // instead of skipping the pieces it never gated.
       const end = i === slices.length - 1 ? meta.ordinal + 1 : meta.ordinal;
-      const chunk = this.#chunk(slice.block.text, slice.tokens, source, [meta.ordinal, end], [{ ...meta, provenance: { ...meta.provenance }, textRange, part }]);
+      const chunk = this.#chunk(
+        slice.block.text,
+        slice.tokens,
+        source,
+        [meta.ordinal, end],
+        [{ ...meta, provenance: { ...meta.provenance }, textRange, part }],
+      );
       chunk.splitOf = { part: i + 1, parts: slices.length };
       return chunk;
     });
   }
 
-  #chunk(text: string, tokens: number, source: string, span: [number, number], records: ChunkRecord[]): Chunk {
+  #chunk(
+    text: string,
+    tokens: number,
+    source: string,
+    span: [number, number],
+    records: ChunkRecord[],
+  ): Chunk {
     this.#emitted += 1;
-    return { index: this.#emitted, text, tokens, sha256: contentSha256(text), source, span, records };
+    return {
+      index: this.#emitted,
+      text,
+      tokens,
+      sha256: contentSha256(text),
+      source,
+      span,
+      records,
+    };
   }
 }
 
 /** Packs a finite list of records: every chunk, the last partial one included. */
-export function packRecords(records: Iterable<SourceRecord>, policy: ChunkPolicy, tokenizer: Tokenizer): Chunk[] {
+export function packRecords(
+  records: Iterable<SourceRecord>,
+  policy: ChunkPolicy,
+  tokenizer: Tokenizer,
+): Chunk[] {
   const packer = new ChunkPacker(policy, tokenizer);
   const out: Chunk[] = [];
   for (const record of records) out.push(...packer.push(record));
@@ -151,8 +197,11 @@ function assertRecord(record: SourceRecord): void {
     throw new MemError('INVALID_INPUT', `record ${field} must be ${expected}`, { field, expected });
   };
   if (typeof r !== 'object' || r === null) fail('record', 'an object');
-  if (typeof r?.role !== 'string' || !ROLES.has(r.role)) fail('role', `one of ${RECORD_ROLES.join(', ')}`);
+  if (typeof r?.role !== 'string' || !ROLES.has(r.role))
+    fail('role', `one of ${RECORD_ROLES.join(', ')}`);
   if (typeof r?.text !== 'string') fail('text', 'a string');
-  if (typeof r?.provenance?.source !== 'string' || r.provenance.source.length === 0) fail('provenance.source', 'a non-empty source URI');
-  if (r?.timestamp !== null && typeof r?.timestamp !== 'string') fail('timestamp', 'an ISO-8601 string or null');
+  if (typeof r?.provenance?.source !== 'string' || r.provenance.source.length === 0)
+    fail('provenance.source', 'a non-empty source URI');
+  if (r?.timestamp !== null && typeof r?.timestamp !== 'string')
+    fail('timestamp', 'an ISO-8601 string or null');
 }

@@ -13,9 +13,16 @@ const policy = (maxTokens: number) => chunkPolicy({ maxTokens });
 
 describe('packRecords', () => {
   it('renders records as role-headed blocks and packs them greedily', () => {
-    const records = [record('user', 'a'.repeat(11)), record('assistant', 'b'.repeat(6)), record('user', 'c'.repeat(21))];
+    const records = [
+      record('user', 'a'.repeat(11)),
+      record('assistant', 'b'.repeat(6)),
+      record('user', 'c'.repeat(21)),
+    ];
     const chunks = packRecords(records, policy(40), charTokenizer);
-    expect(chunks.map((c) => c.text)).toEqual([`[user]\n${'a'.repeat(11)}\n\n[assistant]\n${'b'.repeat(6)}\n\n`, `[user]\n${'c'.repeat(21)}\n\n`]);
+    expect(chunks.map((c) => c.text)).toEqual([
+      `[user]\n${'a'.repeat(11)}\n\n[assistant]\n${'b'.repeat(6)}\n\n`,
+      `[user]\n${'c'.repeat(21)}\n\n`,
+    ]);
     expect(chunks.map((c) => c.tokens)).toEqual([20 + 20, 30]);
     expect(chunks.map((c) => c.span)).toEqual([
       [0, 2],
@@ -30,13 +37,21 @@ describe('packRecords', () => {
   });
 
   it('fills a chunk to exactly the budget', () => {
-    const chunks = packRecords([record('user', 'x'.repeat(11)), record('user', 'y'.repeat(11))], policy(40), charTokenizer);
+    const chunks = packRecords(
+      [record('user', 'x'.repeat(11)), record('user', 'y'.repeat(11))],
+      policy(40),
+      charTokenizer,
+    );
     expect(chunks).toHaveLength(1);
     expect(chunks[0]?.tokens).toBe(40);
   });
 
   it('never mixes sources: a source change closes the chunk, ordinals count per source', () => {
-    const records = [record('user', 'a', 'claude:s1'), record('user', 'b', 'pi:p1'), record('user', 'c', 'claude:s1')];
+    const records = [
+      record('user', 'a', 'claude:s1'),
+      record('user', 'b', 'pi:p1'),
+      record('user', 'c', 'claude:s1'),
+    ];
     const chunks = packRecords(records, policy(1000), charTokenizer);
     expect(chunks.map((c) => [c.source, c.span])).toEqual([
       ['claude:s1', [0, 1]],
@@ -48,8 +63,17 @@ describe('packRecords', () => {
   it('splits a record only when it alone exceeds the budget, on line boundaries, recording spans', () => {
     const text = ['line one', 'line two', 'line three', 'line four'].join('\n');
     // Overheads: "[tool_result]\n" + "\n\n" = 16, "[tool_result, continued]\n" + "\n\n" = 27.
-    const chunks = packRecords([record('user', 'short'), record('tool_result', text), record('user', 'after')], policy(50), charTokenizer);
-    expect(chunks.map((c) => c.splitOf)).toEqual([undefined, { part: 1, parts: 2 }, { part: 2, parts: 2 }, undefined]);
+    const chunks = packRecords(
+      [record('user', 'short'), record('tool_result', text), record('user', 'after')],
+      policy(50),
+      charTokenizer,
+    );
+    expect(chunks.map((c) => c.splitOf)).toEqual([
+      undefined,
+      { part: 1, parts: 2 },
+      { part: 2, parts: 2 },
+      undefined,
+    ]);
     const [, first, second] = chunks;
     expect(first?.text).toBe('[tool_result]\nline one\nline two\nline three\n\n\n');
     expect(second?.text).toBe('[tool_result, continued]\nline four\n\n');
@@ -69,7 +93,11 @@ describe('packRecords', () => {
     const line = 'z'.repeat(100);
     const chunks = packRecords([record('assistant', line)], policy(40), charTokenizer);
     expect(chunks.length).toBeGreaterThan(2);
-    expect(chunks.map((c) => c.text.slice(c.records[0]?.textRange[0], c.records[0]?.textRange[1])).join('')).toBe(line);
+    expect(
+      chunks
+        .map((c) => c.text.slice(c.records[0]?.textRange[0], c.records[0]?.textRange[1]))
+        .join(''),
+    ).toBe(line);
     for (const c of chunks) {
       expect(c.tokens).toBeLessThanOrEqual(40);
       expect(c.records[0]?.part?.lines).toEqual([0, 1]);
@@ -125,8 +153,18 @@ describe('ChunkPacker', () => {
 describe('ChunkPacker skipBefore', () => {
   it('keeps whole-source ordinals and packs only records from the given ordinal on', () => {
     const tokenizer = { name: 'chars', count: (text: string) => text.length };
-    const records = ['one', 'two', 'three', 'four'].map((text) => ({ role: 'user' as const, text, timestamp: null, provenance: { source: 'pi:s' }, cwd: null }));
-    const packer = new ChunkPacker(chunkPolicy({ maxTokens: 1000 }), tokenizer, new Map([['pi:s', 2]]));
+    const records = ['one', 'two', 'three', 'four'].map((text) => ({
+      role: 'user' as const,
+      text,
+      timestamp: null,
+      provenance: { source: 'pi:s' },
+      cwd: null,
+    }));
+    const packer = new ChunkPacker(
+      chunkPolicy({ maxTokens: 1000 }),
+      tokenizer,
+      new Map([['pi:s', 2]]),
+    );
     const out = [...records.flatMap((r) => packer.push(r)), ...packer.flush()];
     expect(out).toHaveLength(1);
     expect(out[0]!.span).toEqual([2, 4]);

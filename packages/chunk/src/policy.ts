@@ -40,26 +40,42 @@ export function chunkPolicy(overrides: Partial<ChunkPolicy> = {}): ChunkPolicy {
 export function assertChunkPolicy(policy: ChunkPolicy): void {
   const { maxTokens, splitOn, flush } = policy;
   if (!Number.isSafeInteger(maxTokens) || maxTokens < MIN_MAX_TOKENS) {
-    throw new MemError('INVALID_INPUT', `chunk policy maxTokens must be an integer >= ${MIN_MAX_TOKENS}, got ${String(maxTokens)}`, {
-      field: 'maxTokens',
-      value: maxTokens,
-    });
+    throw new MemError(
+      'INVALID_INPUT',
+      `chunk policy maxTokens must be an integer >= ${MIN_MAX_TOKENS}, got ${String(maxTokens)}`,
+      {
+        field: 'maxTokens',
+        value: maxTokens,
+      },
+    );
   }
   if (splitOn !== 'message') {
-    throw new MemError('INVALID_INPUT', `chunk policy splitOn must be "message", got ${String(splitOn)}`, { field: 'splitOn', value: splitOn });
+    throw new MemError(
+      'INVALID_INPUT',
+      `chunk policy splitOn must be "message", got ${String(splitOn)}`,
+      { field: 'splitOn', value: splitOn },
+    );
   }
   const kind = (flush as { kind?: unknown } | undefined)?.kind;
   if (kind === 'tokens') return;
   if (kind === 'idle') {
     const ms = (flush as { ms?: unknown }).ms;
     if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0) return;
-    throw new MemError('INVALID_INPUT', `chunk policy flush.ms must be a positive number of milliseconds, got ${String(ms)}`, {
-      field: 'flush.ms',
-      value: ms,
-    });
+    throw new MemError(
+      'INVALID_INPUT',
+      `chunk policy flush.ms must be a positive number of milliseconds, got ${String(ms)}`,
+      {
+        field: 'flush.ms',
+        value: ms,
+      },
+    );
   }
-  throw new MemError('INVALID_INPUT', `chunk policy flush.kind must be "tokens" or "idle", got ${String(kind)}`, {
-    field: 'flush.kind',
-    value: kind,
-  });
+  throw new MemError(
+    'INVALID_INPUT',
+    `chunk policy flush.kind must be "tokens" or "idle", got ${String(kind)}`,
+    {
+      field: 'flush.kind',
+      value: kind,
+    },
+  );
 }

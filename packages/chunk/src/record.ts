@@ -1,5 +1,12 @@
 /** Roles of a normalised transcript record. Tool output is its own role so gates can weigh it apart from prose. */
-export const RECORD_ROLES = ['user', 'assistant', 'tool_call', 'tool_result', 'system', 'summary'] as const;
+export const RECORD_ROLES = [
+  'user',
+  'assistant',
+  'tool_call',
+  'tool_result',
+  'system',
+  'summary',
+] as const;
 export type RecordRole = (typeof RECORD_ROLES)[number];
 
 /** Where a record came from, precisely enough to cite it. */

@@ -23,16 +23,23 @@ const MAX_UNIT_CHARS = 256;
  * Sizing is guided by per-unit counts (one count per line) and decided by exact counts of the
  * rendered part, so a part never exceeds the budget whatever the tokenizer merges across a cut.
  */
-export function splitRecordText(role: RecordRole, text: string, maxTokens: number, tokenizer: Tokenizer): RecordSlice[] {
+export function splitRecordText(
+  role: RecordRole,
+  text: string,
+  maxTokens: number,
+  tokenizer: Tokenizer,
+): RecordSlice[] {
   const cuts = unitCuts(text, maxTokens, tokenizer);
   const unitTokens: number[] = [];
-  for (let k = 0; k + 1 < cuts.length; k++) unitTokens.push(tokenizer.count(text.slice(cuts[k], cuts[k + 1])));
+  for (let k = 0; k + 1 < cuts.length; k++)
+    unitTokens.push(tokenizer.count(text.slice(cuts[k], cuts[k + 1])));
 
   const slices: RecordSlice[] = [];
   let u = 0;
   while (u + 1 < cuts.length) {
     const continued = slices.length > 0;
-    const render = (v: number): RenderedBlock => renderBlock(role, text.slice(cuts[u], cuts[v]), continued);
+    const render = (v: number): RenderedBlock =>
+      renderBlock(role, text.slice(cuts[u], cuts[v]), continued);
     const measured = new Map<number, { block: RenderedBlock; tokens: number }>();
     const measure = (v: number): { block: RenderedBlock; tokens: number } => {
       let m = measured.get(v);
@@ -47,16 +54,32 @@ export function splitRecordText(role: RecordRole, text: string, maxTokens: numbe
 
     // Grow past a part that fits only while its exact count leaves room for the next unit by
     // estimate: one exact count per part in the common case.
-    const roomFor = (v: number): boolean => measure(v).tokens + (unitTokens[v] ?? Infinity) <= maxTokens;
-    const guess = estimateEnd(u, cuts.length - 1, unitTokens, tokenizer.count(render(u).text), maxTokens);
+    const roomFor = (v: number): boolean =>
+      measure(v).tokens + (unitTokens[v] ?? Infinity) <= maxTokens;
+    const guess = estimateEnd(
+      u,
+      cuts.length - 1,
+      unitTokens,
+      tokenizer.count(render(u).text),
+      maxTokens,
+    );
     let v = largestFitting(u, guess, cuts.length - 1, fits, roomFor);
     if (v === u) {
       // Trigger: one unit alone does not fit. Outcome: cut it at the last code point that does.
-      const cut = largestFittingPrefix(text, cuts[u] as number, cuts[u + 1] as number, (end) =>
-        tokenizer.count(renderBlock(role, text.slice(cuts[u], end), continued).text) <= maxTokens,
+      const cut = largestFittingPrefix(
+        text,
+        cuts[u] as number,
+        cuts[u + 1] as number,
+        (end) =>
+          tokenizer.count(renderBlock(role, text.slice(cuts[u], end), continued).text) <= maxTokens,
       );
       cuts.splice(u + 1, 0, cut);
-      unitTokens.splice(u, 1, tokenizer.count(text.slice(cuts[u], cut)), tokenizer.count(text.slice(cut, cuts[u + 2])));
+      unitTokens.splice(
+        u,
+        1,
+        tokenizer.count(text.slice(cuts[u], cut)),
+        tokenizer.count(text.slice(cut, cuts[u + 2])),
+      );
       measured.clear();
       v = u + 1;
     }
@@ -89,7 +112,10 @@ function cutsInsideLine(text: string, start: number, end: number): number[] {
   let last = start;
   for (let i = start + 1; i < end; i++) {
     const c = text.charCodeAt(i);
-    const blankRunStarts = (c === 0x20 || c === 0x09) && text.charCodeAt(i - 1) !== 0x20 && text.charCodeAt(i - 1) !== 0x09;
+    const blankRunStarts =
+      (c === 0x20 || c === 0x09) &&
+      text.charCodeAt(i - 1) !== 0x20 &&
+      text.charCodeAt(i - 1) !== 0x09;
     if (blankRunStarts || (i - last >= MAX_UNIT_CHARS && !isLowSurrogate(c))) {
       cuts.push(i);
       last = i;
@@ -99,7 +125,13 @@ function cutsInsideLine(text: string, start: number, end: number): number[] {
 }
 
 /** The furthest unit end the per-unit counts suggest, at least one unit. */
-function estimateEnd(u: number, last: number, unitTokens: readonly number[], overhead: number, maxTokens: number): number {
+function estimateEnd(
+  u: number,
+  last: number,
+  unitTokens: readonly number[],
+  overhead: number,
+  maxTokens: number,
+): number {
   let v = u + 1;
   let estimate = overhead + (unitTokens[u] as number);
   while (v < last && estimate + (unitTokens[v] as number) <= maxTokens) {
@@ -115,7 +147,13 @@ function estimateEnd(u: number, last: number, unitTokens: readonly number[], ove
  * u when not even one unit fits. Token counts of growing prefixes are monotone in practice;
  * the result is verified by `fits` either way.
  */
-function largestFitting(u: number, guess: number, last: number, fits: (v: number) => boolean, roomFor: (v: number) => boolean): number {
+function largestFitting(
+  u: number,
+  guess: number,
+  last: number,
+  fits: (v: number) => boolean,
+  roomFor: (v: number) => boolean,
+): number {
   let lo: number; // fits (or u)
   let hi: number; // does not fit (or last + 1)
   if (fits(guess)) {
@@ -142,7 +180,12 @@ function largestFitting(u: number, guess: number, last: number, fits: (v: number
 }
 
 /** Largest end in (start, end) at a code point boundary with fits(end); throws if none. */
-function largestFittingPrefix(text: string, start: number, end: number, fits: (end: number) => boolean): number {
+function largestFittingPrefix(
+  text: string,
+  start: number,
+  end: number,
+  fits: (end: number) => boolean,
+): number {
   const ends: number[] = [];
   for (let i = start + 1; i < end; i++) if (!isLowSurrogate(text.charCodeAt(i))) ends.push(i);
   let lo = -1; // index into ends of the longest prefix known to fit
@@ -153,10 +196,14 @@ function largestFittingPrefix(text: string, start: number, end: number, fits: (e
     else hi = mid;
   }
   if (lo < 0) {
-    throw new MemError('INVALID_INPUT', 'chunk budget is too small to hold a single character of this record with its header', {
-      field: 'maxTokens',
-      offset: start,
-    });
+    throw new MemError(
+      'INVALID_INPUT',
+      'chunk budget is too small to hold a single character of this record with its header',
+      {
+        field: 'maxTokens',
+        offset: start,
+      },
+    );
   }
   return ends[lo] as number;
 }

@@ -32,7 +32,8 @@ export async function* chunks(
   try {
     let next = iterator.next();
     for (;;) {
-      const result = idleMs !== null && packer.hasPending ? await raceIdle(next, idleMs) : await next;
+      const result =
+        idleMs !== null && packer.hasPending ? await raceIdle(next, idleMs) : await next;
       if (result === IDLE) {
         // Trigger: a partial chunk waited `ms` with nothing new. Outcome: emit it; keep the
         // same pending next() so no record is lost or read twice.

@@ -40,10 +40,16 @@ async function* slowTail(gapMs: number, log: string[]): AsyncGenerator<SourceRec
 describe('chunks', () => {
   it('equals packRecords on a batch source (a batch is a finite stream)', async () => {
     await fc.assert(
-      fc.asyncProperty(recordStream, fc.integer({ min: 32, max: 300 }), async (records, maxTokens) => {
-        const policy = chunkPolicy({ maxTokens });
-        expect(await collect(chunks(streamOf(records), policy, charTokenizer))).toEqual(packRecords(records, policy, charTokenizer));
-      }),
+      fc.asyncProperty(
+        recordStream,
+        fc.integer({ min: 32, max: 300 }),
+        async (records, maxTokens) => {
+          const policy = chunkPolicy({ maxTokens });
+          expect(await collect(chunks(streamOf(records), policy, charTokenizer))).toEqual(
+            packRecords(records, policy, charTokenizer),
+          );
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -51,7 +57,12 @@ describe('chunks', () => {
   it('with flush "tokens", holds a partial chunk until the end of the stream', async () => {
     const log: string[] = [];
     await onFakeTimers(async () => {
-      for await (const c of chunks(slowTail(150, log), chunkPolicy({ maxTokens: 1000 }), charTokenizer)) log.push(`chunk ${c.records.length}`);
+      for await (const c of chunks(
+        slowTail(150, log),
+        chunkPolicy({ maxTokens: 1000 }),
+        charTokenizer,
+      ))
+        log.push(`chunk ${c.records.length}`);
     });
     expect(log).toEqual(['yield a', 'yield b', 'yield c', 'chunk 3']);
   });
@@ -109,6 +120,8 @@ describe('chunks', () => {
       yield record('user', 'a');
       throw new Error('disk gone');
     }
-    await expect(collect(chunks(failing(), chunkPolicy(), charTokenizer))).rejects.toThrow('disk gone');
+    await expect(collect(chunks(failing(), chunkPolicy(), charTokenizer))).rejects.toThrow(
+      'disk gone',
+    );
   });
 });

@@ -10,7 +10,16 @@ import { buildProgram } from './main.js';
  * are the few the README documents as not operations: they run the log, the projections or a
  * server themselves, not one operation of the registry.
  */
-const HAND_WRITTEN = ['eval gate', 'eval notes', 'eval retrieval', 'log append', 'log show', 'mcp', 'rebuild', 'serve'];
+const HAND_WRITTEN = [
+  'eval gate',
+  'eval notes',
+  'eval retrieval',
+  'log append',
+  'log show',
+  'mcp',
+  'rebuild',
+  'serve',
+];
 
 /** Every runnable command of the tree, as its path (`token mint`): the leaves. */
 function leaves(command: Command, at: readonly string[] = []): string[] {
@@ -21,7 +30,13 @@ function leaves(command: Command, at: readonly string[] = []): string[] {
 }
 
 describe('the CLI command tree', () => {
-  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: '/' };
+  const io = {
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    env: {},
+    cwd: '/',
+  };
   const declared = OPERATIONS.flatMap((op) => (op.cli ? [op.cli.command.join(' ')] : []));
 
   it('is exactly the registry CLI declarations plus the documented hand-written few', () => {

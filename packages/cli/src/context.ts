@@ -20,14 +20,23 @@ export type Projections = 'all' | 'control';
  * a second gets CONFLICT naming the holder), with the embedder MEM_EMBED_URL names, else the
  * deterministic hash embedder.
  */
-export function openEngine(io: CliIO, globals: GlobalOptions, projections: Projections = 'all'): Engine {
+export function openEngine(
+  io: CliIO,
+  globals: GlobalOptions,
+  projections: Projections = 'all',
+): Engine {
   const config = cliConfig(io, globals);
   const { root } = resolveDataRoot(config, io.cwd);
-  const projectors = projections === 'control' ? [projectorSqlite] : [projectorSqlite, projectorVault, projectorPgvector({ config })];
+  const projectors =
+    projections === 'control'
+      ? [projectorSqlite]
+      : [projectorSqlite, projectorVault, projectorPgvector({ config })];
   const engine = new Engine({ root, projectors });
   const leftover = leftoverSettingsFile(engine.paths.vaultDir);
   if (leftover) {
-    io.stderr.write(`warning: ${leftover} is no longer read (projection settings live in the log); to keep evidence notes run \`mem rebuild --from-log --emit-evidence-notes\` once, then delete the file\n`);
+    io.stderr.write(
+      `warning: ${leftover} is no longer read (projection settings live in the log); to keep evidence notes run \`mem rebuild --from-log --emit-evidence-notes\` once, then delete the file\n`,
+    );
   }
   return engine;
 }
@@ -37,7 +46,12 @@ export function openEngine(io: CliIO, globals: GlobalOptions, projections: Proje
  * project it names, must exist (NOT_FOUND otherwise). Checked before anything is opened, so a
  * typo creates nothing.
  */
-export async function openExistingEngine(io: CliIO, globals: GlobalOptions, projects: readonly string[] = [], projections: Projections = 'all'): Promise<Engine> {
+export async function openExistingEngine(
+  io: CliIO,
+  globals: GlobalOptions,
+  projects: readonly string[] = [],
+  projections: Projections = 'all',
+): Promise<Engine> {
   const engine = openEngine(io, globals, projections);
   requireDataRoot(engine.paths);
   await requireProjects(engine, projects);

@@ -24,7 +24,11 @@ function isFile(path: string): boolean {
 /** NOT_FOUND naming the path, unless `paths` is a data root. Reads only. */
 export function requireDataRoot(paths: DataRoot): void {
   if (isDirectory(paths.logDir) || isDirectory(paths.queriesDir)) return;
-  throw new MemError('NOT_FOUND', `no data root at ${paths.root} (it has neither log/ nor queries/; --root or $MEM_ROOT names the data root)`, { root: paths.root });
+  throw new MemError(
+    'NOT_FOUND',
+    `no data root at ${paths.root} (it has neither log/ nor queries/; --root or $MEM_ROOT names the data root)`,
+    { root: paths.root },
+  );
 }
 
 /** NOT_FOUND naming the first of `projects` that does not exist under the engine's root. Reads only. */
@@ -36,7 +40,11 @@ export async function requireProjects(engine: Engine, projects: readonly string[
     if (journals.has(project) || isFile(join(engine.paths.queriesDir, `${project}.yaml`))) continue;
     registered ??= await registeredProjects(engine);
     if (registered.has(project)) continue;
-    throw new MemError('NOT_FOUND', `no project ${JSON.stringify(project)} under ${engine.paths.root} (no log, no queries/${project}.yaml, not registered)`, { project, root: engine.paths.root });
+    throw new MemError(
+      'NOT_FOUND',
+      `no project ${JSON.stringify(project)} under ${engine.paths.root} (no log, no queries/${project}.yaml, not registered)`,
+      { project, root: engine.paths.root },
+    );
   }
 }
 

@@ -20,7 +20,11 @@ export function exitCodeFor(error: unknown): number {
   if (hasErrorCode(error, 'CHAIN_BROKEN')) return EXIT.verification;
   if (error instanceof UsageError) return EXIT.usage;
   if (error instanceof CommanderError) {
-    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    return error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.exitCode === 0
+      ? EXIT.ok
+      : EXIT.usage;
   }
   return EXIT.runtime;
 }
@@ -31,10 +35,18 @@ export function describeError(error: unknown, json: boolean): string | null {
   if (error instanceof VerificationFailed) return null; // the report was printed
   // A registry operation's refused input: a usage error (exit 2) that keeps its error code.
   const cause = error instanceof UsageError ? error.cause : undefined;
-  if (isMemError(cause)) return json ? JSON.stringify({ error: cause.toJSON() }) : `mem: ${cause.message} [${cause.code}]`;
+  if (isMemError(cause))
+    return json
+      ? JSON.stringify({ error: cause.toJSON() })
+      : `mem: ${cause.message} [${cause.code}]`;
   if (json) {
     if (isMemError(error)) return JSON.stringify({ error: error.toJSON() });
-    return JSON.stringify({ error: { code: error instanceof UsageError ? 'USAGE' : 'INTERNAL', message: (error as Error).message } });
+    return JSON.stringify({
+      error: {
+        code: error instanceof UsageError ? 'USAGE' : 'INTERNAL',
+        message: (error as Error).message,
+      },
+    });
   }
   if (isMemError(error)) return `mem: ${error.message} [${error.code}]`;
   return `mem: ${(error as Error).message ?? String(error)}`;

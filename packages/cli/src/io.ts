@@ -10,7 +10,13 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }
 
 export function writeLine(stream: Writable, text: string): void {
@@ -23,6 +29,7 @@ export function writeJson(stream: Writable, value: unknown): void {
 
 export async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -24,7 +24,9 @@ function debugOn(io: CliIO): boolean {
 /** Builds the `mem` command tree writing to `io`. */
 export function buildProgram(io: CliIO): Command {
   const program = new Command('mem')
-    .description('project memory for coding agents: an append-only event log projected into SQLite and an Obsidian vault')
+    .description(
+      'project memory for coding agents: an append-only event log projected into SQLite and an Obsidian vault',
+    )
     .version(VERSION)
     .option('--root <dir>', 'data root (default: $MEM_ROOT, else the current directory)')
     .configureOutput({
@@ -34,7 +36,10 @@ export function buildProgram(io: CliIO): Command {
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     // Every variable is checked before any command runs: a bad one starts nothing.
-    .hook('preAction', (_program, action) => void cliConfig(io, action.optsWithGlobals<GlobalOptions>()));
+    .hook(
+      'preAction',
+      (_program, action) => void cliConfig(io, action.optsWithGlobals<GlobalOptions>()),
+    );
   registerLog(program, io);
   registerEval(program, io);
   registerRebuild(program, io);
@@ -60,7 +65,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     const json = argv.includes('--json');
     const message = describeError(error, json);
     if (message !== null) io.stderr.write(`${message}\n`);
-    if (!(error instanceof CommanderError) && exitCodeFor(error) === 1 && debugOn(io)) io.stderr.write(`${(error as Error).stack}\n`);
+    if (!(error instanceof CommanderError) && exitCodeFor(error) === 1 && debugOn(io))
+      io.stderr.write(`${(error as Error).stack}\n`);
     return exitCodeFor(error);
   }
 }

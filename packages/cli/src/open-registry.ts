@@ -27,11 +27,17 @@ export interface OpenCliRegistryOptions {
  * The composition root of the registry surfaces (the CLI's generated commands, `mem serve`,
  * `mem mcp`): the engine of `mem`'s other commands, and the query side `mem query` uses.
  */
-export async function openCliRegistry(io: CliIO, globals: GlobalOptions, options: OpenCliRegistryOptions): Promise<OpenedRegistry> {
+export async function openCliRegistry(
+  io: CliIO,
+  globals: GlobalOptions,
+  options: OpenCliRegistryOptions,
+): Promise<OpenedRegistry> {
   const reads = options.reads ?? 'vectors';
   // Administration keeps only the SQLite projection current: the others catch `_system` up on their next open.
   const projections = reads === 'control' ? 'control' : 'all';
-  const engine = options.existing ? await openExistingEngine(io, globals, options.existing.projects, projections) : openEngine(io, globals, projections);
+  const engine = options.existing
+    ? await openExistingEngine(io, globals, options.existing.projects, projections)
+    : openEngine(io, globals, projections);
   let query: Awaited<ReturnType<typeof openQueryDeps>> | undefined;
   if (reads === 'vectors') {
     await engine.catchUp(); // the query side opens the store: on a fresh root it must exist first
@@ -48,7 +54,20 @@ export async function openCliRegistry(io: CliIO, globals: GlobalOptions, options
       // verify reads the log alone; a local ingest catches up where it runs (and a dry run opens nothing).
       openStores: reads !== 'log' && reads !== 'self',
       ...(query ? { queryDeps: vectorSide } : {}),
-      ...(options.log ? { onJobError: (job, error) => options.log!(JSON.stringify({ ts: new Date().toISOString(), level: 'error', job: job.jobId, project: job.project, error: (error as Error)?.message ?? String(error) })) } : {}),
+      ...(options.log
+        ? {
+            onJobError: (job, error) =>
+              options.log!(
+                JSON.stringify({
+                  ts: new Date().toISOString(),
+                  level: 'error',
+                  job: job.jobId,
+                  project: job.project,
+                  error: (error as Error)?.message ?? String(error),
+                }),
+              ),
+          }
+        : {}),
     });
     return {
       registry,

@@ -28,13 +28,19 @@ export async function openQueryDeps(engine: Engine, config: MemConfig): Promise<
     let vectors: QueryDeps['vectors'] = null;
     let vectorNote: string | null = null;
     try {
-      vectors = await openVectorRecall({ stateDir: engine.paths.stateDir, config, expectEmbedder: embedder.name });
+      vectors = await openVectorRecall({
+        stateDir: engine.paths.stateDir,
+        config,
+        expectEmbedder: embedder.name,
+      });
     } catch (error) {
       // Trigger: no pgvector projection under this root (none was ever built), or another
       // process holds the embedded one (a running `mem serve`). Why: keyword recall alone still
       // answers. Outcome: keyword only, and a note on stderr saying why.
-      if (hasErrorCode(error, 'NOT_FOUND')) vectorNote = `no vector projection under ${engine.paths.stateDir} (mem rebuild --from-log builds it): keyword recall only`;
-      else if (hasErrorCode(error, 'CONFLICT')) vectorNote = `${(error as Error).message}: keyword recall only`;
+      if (hasErrorCode(error, 'NOT_FOUND'))
+        vectorNote = `no vector projection under ${engine.paths.stateDir} (mem rebuild --from-log builds it): keyword recall only`;
+      else if (hasErrorCode(error, 'CONFLICT'))
+        vectorNote = `${(error as Error).message}: keyword recall only`;
       else throw error;
     }
     return {

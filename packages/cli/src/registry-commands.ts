@@ -13,16 +13,23 @@ export class RegistryUsageError extends UsageError {}
 /** A flag's text as its input field: the operation's schema, not this, decides what is valid. */
 function parseOption(option: CliOption, value: string | string[]): unknown {
   const values = Array.isArray(value) ? value : [value];
-  if (option.parse === 'list-or-star' && values.length === 1 && values[0]!.trim() === '*') return '*';
-  if (option.parse === 'list' || option.parse === 'list-or-star') return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  if (option.parse === 'list-or-star' && values.length === 1 && values[0]!.trim() === '*')
+    return '*';
+  if (option.parse === 'list' || option.parse === 'list-or-star')
+    return values
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
   const last = values.at(-1)!;
-  if (option.parse === 'integer' && /^\d+$/.test(last) && Number.isSafeInteger(Number(last))) return Number(last);
+  if (option.parse === 'integer' && /^\d+$/.test(last) && Number.isSafeInteger(Number(last)))
+    return Number(last);
   return last;
 }
 
 /** A refused input (INVALID_INPUT, INVALID_PROJECT) as a usage error, exit 2; anything else as it is. */
 function usageError(options: readonly CliOption[], error: unknown): unknown {
-  if (!isMemError(error) || (error.code !== 'INVALID_INPUT' && error.code !== 'INVALID_PROJECT')) return error;
+  if (!isMemError(error) || (error.code !== 'INVALID_INPUT' && error.code !== 'INVALID_PROJECT'))
+    return error;
   const refused = inFlagTerms(options, error);
   return new RegistryUsageError(refused.message, { cause: refused });
 }
@@ -33,7 +40,9 @@ function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
   const field = String(error.details['field'] ?? '').split(/[[.]/)[0];
   const option = options.find((o) => o.field === field);
   if (!option) return error;
-  return new MemError(error.code, `${option.flag.split(' ')[0]}: ${error.message}`, error.details, { cause: error });
+  return new MemError(error.code, `${option.flag.split(' ')[0]}: ${error.message}`, error.details, {
+    cause: error,
+  });
 }
 
 /** The projects a reading operation names (one or a list), which must exist. */
@@ -46,13 +55,17 @@ function namedProjects(value: unknown): string[] {
 }
 
 const GROUPS: Record<string, string> = {
-  principal: 'people who can be members of projects and hold tokens (runs locally, as the root of trust)',
+  principal:
+    'people who can be members of projects and hold tokens (runs locally, as the root of trust)',
   project: 'projects: register, list, status, members (runs locally, as the root of trust)',
   token: 'tokens for mem serve and mem mcp: mint (the secret is shown once), list, revoke',
 };
 
 function groupCommand(parent: Command, name: string): Command {
-  return parent.commands.find((c) => c.name() === name) ?? parent.command(name).description(GROUPS[name] ?? `${name} commands`);
+  return (
+    parent.commands.find((c) => c.name() === name) ??
+    parent.command(name).description(GROUPS[name] ?? `${name} commands`)
+  );
 }
 
 /**
@@ -61,7 +74,11 @@ function groupCommand(parent: Command, name: string): Command {
  * input fields. Each runs as the local root of trust, through the same registry path as HTTP
  * and MCP: the same validation and errors.
  */
-export function registerRegistryCommands(program: Command, io: CliIO, operations: readonly AnyOperation[]): void {
+export function registerRegistryCommands(
+  program: Command,
+  io: CliIO,
+  operations: readonly AnyOperation[],
+): void {
   for (const op of operations) {
     const cli = op.cli;
     if (!cli) continue;
@@ -72,7 +89,12 @@ export function registerRegistryCommands(program: Command, io: CliIO, operations
     const command = parent.command(leaf).description(op.summary);
     for (const arg of cli.args ?? []) command.argument(`<${arg}>`);
     for (const option of cli.options ?? []) {
-      if (option.repeatable) command.option(option.flag, option.description, (value: string, previous: string[] = []) => [...previous, value]);
+      if (option.repeatable)
+        command.option(
+          option.flag,
+          option.description,
+          (value: string, previous: string[] = []) => [...previous, value],
+        );
       else if (option.required) command.requiredOption(option.flag, option.description);
       else command.option(option.flag, option.description);
     }
@@ -88,7 +110,8 @@ export function registerRegistryCommands(program: Command, io: CliIO, operations
         const key = self.options.find((o) => o.flags === option.flag)?.attributeName();
         const value = key !== undefined ? options[key] : undefined;
         if (option.parse === 'boolean' && value === true) input[option.field] = true;
-        else if (typeof value === 'string' || Array.isArray(value)) input[option.field] = parseOption(option, value);
+        else if (typeof value === 'string' || Array.isArray(value))
+          input[option.field] = parseOption(option, value);
       }
       try {
         // Bad input is a usage error before anything is looked at or opened; invoke checks it again, with the same schema.
@@ -97,14 +120,24 @@ export function registerRegistryCommands(program: Command, io: CliIO, operations
         throw usageError(cli.options ?? [], error);
       }
       // A reading operation on a root or project that does not exist is a typo, never an empty answer.
-      const existing = op.kind === 'read' ? { projects: namedProjects(input['project']) } : undefined;
-      const opened = await openCliRegistry(io, self.optsWithGlobals<GlobalOptions>(), { runJobs: false, reads: op.reads ?? 'stores', ...(existing ? { existing } : {}) });
+      const existing =
+        op.kind === 'read' ? { projects: namedProjects(input['project']) } : undefined;
+      const opened = await openCliRegistry(io, self.optsWithGlobals<GlobalOptions>(), {
+        runJobs: false,
+        reads: op.reads ?? 'stores',
+        ...(existing ? { existing } : {}),
+      });
       try {
         if (opened.vectorNote) io.stderr.write(`mem: note: ${opened.vectorNote}\n`);
         const progress = cli.progress ? new ProgressLine(io.stderr) : undefined;
         let output: unknown;
         try {
-          output = await opened.registry.invoke(op.name, opened.registry.local(localPrincipal()), input, progress ? { progress: (line) => progress.update(line) } : {});
+          output = await opened.registry.invoke(
+            op.name,
+            opened.registry.local(localPrincipal()),
+            input,
+            progress ? { progress: (line) => progress.update(line) } : {},
+          );
         } finally {
           progress?.done();
         }

@@ -51,7 +51,12 @@ export class MemError extends Error {
   readonly code: ErrorCode;
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'MemError';
     this.code = code;

@@ -47,6 +47,13 @@ export {
 export { ingestIdField, ingestRecordField, jobIdField } from './events/ingest-payloads.js';
 export { termHashField, targetKindField } from './events/correction-payloads.js';
 export { KeyedSerial } from './keyed-serial.js';
-export { CONFIG_VARIABLES, FUSION_SIGNALS, fusionWeightsSchema, type ConfigVariable, type ConfigVariableName, type FusionSignal } from './config/variables.js';
+export {
+  CONFIG_VARIABLES,
+  FUSION_SIGNALS,
+  fusionWeightsSchema,
+  type ConfigVariable,
+  type ConfigVariableName,
+  type FusionSignal,
+} from './config/variables.js';
 export { loadConfig, type ConfigFlags, type MemConfig } from './config/load-config.js';
 export { renderConfigTable } from './config/config-table.js';

@@ -19,12 +19,22 @@ export function isNoSpaceErrno(error: unknown): boolean {
  * `noSpace` says so, for a library with codes of its own such as SQLITE_FULL), else IO_FAILED;
  * both name the path and the errno. A MemError passes through unchanged.
  */
-export function ioError(action: string, path: string, cause: unknown, options: { noSpace?: boolean; details?: Record<string, unknown> } = {}): MemError {
+export function ioError(
+  action: string,
+  path: string,
+  cause: unknown,
+  options: { noSpace?: boolean; details?: Record<string, unknown> } = {},
+): MemError {
   if (isMemError(cause)) return cause;
   const errno = errnoOf(cause);
   const details = { ...options.details, path, action, ...(errno !== undefined ? { errno } : {}) };
   if (options.noSpace === true || isNoSpaceErrno(cause)) {
-    return new MemError('NO_SPACE', `no space left on device: cannot ${action} ${path}${errno !== undefined ? ` (${errno})` : ''}`, details, { cause });
+    return new MemError(
+      'NO_SPACE',
+      `no space left on device: cannot ${action} ${path}${errno !== undefined ? ` (${errno})` : ''}`,
+      details,
+      { cause },
+    );
   }
   const why = errno ?? (cause instanceof Error ? cause.message : String(cause));
   return new MemError('IO_FAILED', `cannot ${action} ${path}: ${why}`, details, { cause });

@@ -25,7 +25,11 @@ export function makePrivateDirectory(path: string): void {
 export function createPrivateFile(path: string): boolean {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, PRIVATE_FILE_MODE);
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      PRIVATE_FILE_MODE,
+    );
   } catch (error) {
     if ((error as { code?: unknown }).code === 'EEXIST') return false;
     throw ioError('create', path, error);

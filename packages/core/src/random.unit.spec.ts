@@ -4,7 +4,9 @@ import { seededRandom } from './random.js';
 describe('seededRandom', () => {
   it('repeats a seed exactly (mulberry32: baselines and synthetic corpora stay reproducible)', () => {
     const first = seededRandom(1);
-    expect([first(), first(), first()]).toEqual([0.6270739405881613, 0.002735721180215478, 0.5274470399599522]);
+    expect([first(), first(), first()]).toEqual([
+      0.6270739405881613, 0.002735721180215478, 0.5274470399599522,
+    ]);
     const a = seededRandom(42);
     const b = seededRandom(42);
     const draws = Array.from({ length: 1000 }, () => a());

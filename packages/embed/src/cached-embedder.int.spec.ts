@@ -1,4 +1,14 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,10 +21,16 @@ import { hashEmbedder } from './hash-embedder.js';
 function counting(dims = 8): Embedder & { seen: string[] } {
   const inner = hashEmbedder(dims);
   const seen: string[] = [];
-  return { name: inner.name, dims, seen, embed: async (texts, role) => (seen.push(...texts), inner.embed(texts, role)) };
+  return {
+    name: inner.name,
+    dims,
+    seen,
+    embed: async (texts, role) => (seen.push(...texts), inner.embed(texts, role)),
+  };
 }
 
-const bytes = (vectors: Float32Array[]) => vectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex'));
+const bytes = (vectors: Float32Array[]) =>
+  vectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex'));
 
 describe('cachedEmbedder', () => {
   const dirs: string[] = [];
@@ -39,7 +55,9 @@ describe('cachedEmbedder', () => {
     expect(bytes(first)).toEqual(bytes(await hashEmbedder(8).embed(texts, 'document')));
     const second = await cached.embed([...texts, 'new text'], 'document');
     expect(inner.seen).toEqual(['kong buffered the body', 'probe timeout', 'new text']);
-    expect(bytes(second)).toEqual(bytes(await hashEmbedder(8).embed([...texts, 'new text'], 'document')));
+    expect(bytes(second)).toEqual(
+      bytes(await hashEmbedder(8).embed([...texts, 'new text'], 'document')),
+    );
   });
 
   it('keys by the exact text: texts that differ only in case are two entries', async () => {
@@ -63,7 +81,9 @@ describe('cachedEmbedder', () => {
     const other = counting(16);
     await cachedEmbedder(other, dir).embed(['a'], 'document');
     expect(other.seen).toEqual(['a']);
-    expect(readdirSync(dir).sort()).toEqual([cacheFileName('hash-16'), cacheFileName('hash-8')].sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      [cacheFileName('hash-16'), cacheFileName('hash-8')].sort(),
+    );
   });
 
   it('ignores a torn last record and cuts it off before the next append', async () => {
@@ -74,7 +94,9 @@ describe('cachedEmbedder', () => {
     truncateSync(file, full - 5); // the crash tore record 'b'
     const inner = counting();
     const cached = cachedEmbedder(inner, dir);
-    expect(bytes(await cached.embed(['a', 'b'], 'document'))).toEqual(bytes(await hashEmbedder(8).embed(['a', 'b'], 'document')));
+    expect(bytes(await cached.embed(['a', 'b'], 'document'))).toEqual(
+      bytes(await hashEmbedder(8).embed(['a', 'b'], 'document')),
+    );
     expect(inner.seen).toEqual(['b']);
     expect(statSync(file).size).toBe(full);
     const again = counting();
@@ -90,7 +112,9 @@ describe('cachedEmbedder', () => {
     data[data.length - 10]! ^= 0xff; // flip bits inside the vector
     writeFileSync(file, data);
     const inner = counting();
-    expect(bytes(await cachedEmbedder(inner, dir).embed(['a'], 'document'))).toEqual(bytes(await hashEmbedder(8).embed(['a'], 'document')));
+    expect(bytes(await cachedEmbedder(inner, dir).embed(['a'], 'document'))).toEqual(
+      bytes(await hashEmbedder(8).embed(['a'], 'document')),
+    );
     expect(inner.seen).toEqual(['a']);
   });
 
@@ -115,13 +139,23 @@ describe('cachedEmbedder', () => {
     writeFileSync(join(dir, '..'), 'in the way');
     const inner = counting();
     const cached = cachedEmbedder(inner, dir);
-    expect(bytes(await cached.embed(['a'], 'document'))).toEqual(bytes(await hashEmbedder(8).embed(['a'], 'document')));
-    expect(bytes(await cached.embed(['a'], 'document'))).toEqual(bytes(await hashEmbedder(8).embed(['a'], 'document')));
+    expect(bytes(await cached.embed(['a'], 'document'))).toEqual(
+      bytes(await hashEmbedder(8).embed(['a'], 'document')),
+    );
+    expect(bytes(await cached.embed(['a'], 'document'))).toEqual(
+      bytes(await hashEmbedder(8).embed(['a'], 'document')),
+    );
     expect(inner.seen).toEqual(['a', 'a']);
   });
 
   it('refuses an embedder that answers the wrong dimension', async () => {
-    const liar: Embedder = { name: 'liar-4', dims: 4, embed: async (texts) => texts.map(() => new Float32Array(3)) };
-    await expect(cachedEmbedder(liar, tempDir()).embed(['a'], 'document')).rejects.toMatchObject({ code: 'MODEL_FAILED' });
+    const liar: Embedder = {
+      name: 'liar-4',
+      dims: 4,
+      embed: async (texts) => texts.map(() => new Float32Array(3)),
+    };
+    await expect(cachedEmbedder(liar, tempDir()).embed(['a'], 'document')).rejects.toMatchObject({
+      code: 'MODEL_FAILED',
+    });
   });
 });

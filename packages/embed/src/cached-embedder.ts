@@ -25,7 +25,10 @@ export function cachedEmbedder(embedder: Embedder, dir: string): Embedder {
       });
       if (missing.size > 0) {
         const fresh = await embedder.embed([...missing.values()], role);
-        const entries = [...missing.keys()].map((sha, i) => ({ sha, vector: checked(embedder, fresh[i], i) }));
+        const entries = [...missing.keys()].map((sha, i) => ({
+          sha,
+          vector: checked(embedder, fresh[i], i),
+        }));
         for (const { sha, vector } of entries) found.set(sha, vector);
         if (writable) {
           try {
@@ -59,10 +62,14 @@ function lookup(cache: EmbeddingCache, shas: readonly string[]): Map<string, Flo
 
 function checked(embedder: Embedder, vector: Float32Array | undefined, i: number): Float32Array {
   if (!(vector instanceof Float32Array) || vector.length !== embedder.dims) {
-    throw new MemError('MODEL_FAILED', `embedder ${embedder.name} returned ${vector instanceof Float32Array ? `a ${vector.length}-dimensional vector` : 'no vector'} for text ${i} of a batch, expected ${embedder.dims} dimensions`, {
-      embedder: embedder.name,
-      expected: embedder.dims,
-    });
+    throw new MemError(
+      'MODEL_FAILED',
+      `embedder ${embedder.name} returned ${vector instanceof Float32Array ? `a ${vector.length}-dimensional vector` : 'no vector'} for text ${i} of a batch, expected ${embedder.dims} dimensions`,
+      {
+        embedder: embedder.name,
+        expected: embedder.dims,
+      },
+    );
   }
   return vector;
 }

@@ -1,4 +1,13 @@
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { createPrivateFile, makePrivateDirectory, sha256Hex } from '@mem/core';
@@ -52,7 +61,8 @@ export class EmbeddingCache {
     try {
       const record = Buffer.alloc(this.recordBytes);
       for (const sha of wanted) {
-        if (readSync(fd, record, 0, this.recordBytes, this.index.get(sha)!) !== this.recordBytes) continue;
+        if (readSync(fd, record, 0, this.recordBytes, this.index.get(sha)!) !== this.recordBytes)
+          continue;
         const vector = this.decode(record, sha);
         if (vector) out.set(sha, vector);
       }
@@ -81,7 +91,8 @@ export class EmbeddingCache {
       for (const { sha, vector } of entries) parts.push(this.encode(sha, vector));
       const buffer = Buffer.concat(parts);
       let written = 0;
-      while (written < buffer.length) written += writeSync(fd, buffer, written, buffer.length - written);
+      while (written < buffer.length)
+        written += writeSync(fd, buffer, written, buffer.length - written);
     } finally {
       closeSync(fd);
     }
@@ -120,7 +131,10 @@ export class EmbeddingCache {
   private indexRecords(fd: number, size: number): void {
     const chunk = Buffer.alloc(this.recordBytes * CHUNK_RECORDS);
     while (this.indexed + this.recordBytes <= size) {
-      const want = Math.min(chunk.length, Math.floor((size - this.indexed) / this.recordBytes) * this.recordBytes);
+      const want = Math.min(
+        chunk.length,
+        Math.floor((size - this.indexed) / this.recordBytes) * this.recordBytes,
+      );
       const records = Math.floor(readSync(fd, chunk, 0, want, this.indexed) / this.recordBytes);
       if (records === 0) return;
       for (let r = 0; r < records; r++) {
@@ -142,7 +156,10 @@ export class EmbeddingCache {
 
   private decode(record: Buffer, sha: string): Float32Array | null {
     if (record.toString('hex', 0, SHA_BYTES) !== sha) return null;
-    if (crc32(record.subarray(0, this.recordBytes - 4)) !== record.readUInt32LE(this.recordBytes - 4)) return null;
+    if (
+      crc32(record.subarray(0, this.recordBytes - 4)) !== record.readUInt32LE(this.recordBytes - 4)
+    )
+      return null;
     const vector = new Float32Array(this.dims);
     Buffer.from(vector.buffer).set(record.subarray(SHA_BYTES, SHA_BYTES + this.dims * 4));
     return vector;

@@ -15,13 +15,20 @@ export function embedEndpointFromEnv(config: MemConfig): ModelEndpoint | null {
   const base = config.MEM_EMBED_URL;
   if (!base) return null;
   const model = config.MEM_EMBED_MODEL;
-  if (!model) throw new MemError('CONFIG_INVALID', 'MEM_EMBED_URL is set but MEM_EMBED_MODEL is not: name the embedding model (e.g. nomic-embed-text)', { variable: 'MEM_EMBED_MODEL' });
+  if (!model)
+    throw new MemError(
+      'CONFIG_INVALID',
+      'MEM_EMBED_URL is set but MEM_EMBED_MODEL is not: name the embedding model (e.g. nomic-embed-text)',
+      { variable: 'MEM_EMBED_MODEL' },
+    );
   const key = config.MEM_EMBED_KEY || config.MEM_LLM_KEY;
   return {
     url: routeUrl(base, 'embeddings'),
     model,
     ...(key ? { key } : {}),
-    ...(config.MEM_EMBED_TIMEOUT_MS !== undefined ? { timeoutMs: config.MEM_EMBED_TIMEOUT_MS } : {}),
+    ...(config.MEM_EMBED_TIMEOUT_MS !== undefined
+      ? { timeoutMs: config.MEM_EMBED_TIMEOUT_MS }
+      : {}),
     ...(config.MEM_EMBED_RETRIES !== undefined ? { retries: config.MEM_EMBED_RETRIES } : {}),
   };
 }
@@ -32,7 +39,10 @@ export function embedEndpointFromEnv(config: MemConfig): ModelEndpoint | null {
  */
 export function embedPrefixesFromEnv(model: string, config: MemConfig): EmbedPrefixes {
   const known = knownPrefixes(model);
-  return { query: config.MEM_EMBED_QUERY_PREFIX ?? known.query, document: config.MEM_EMBED_DOCUMENT_PREFIX ?? known.document };
+  return {
+    query: config.MEM_EMBED_QUERY_PREFIX ?? known.query,
+    document: config.MEM_EMBED_DOCUMENT_PREFIX ?? known.document,
+  };
 }
 
 /** MEM_EMBED_DIMS, else 768 (nomic-embed-text). */
@@ -61,5 +71,9 @@ export function rerankerFromEnv(config: MemConfig): Reranker | null {
   const base = config.MEM_RERANK_URL;
   if (!base) return null;
   const key = config.MEM_RERANK_KEY || config.MEM_LLM_KEY;
-  return rerankClient({ url: routeUrl(base, 'rerank'), model: config.MEM_RERANK_MODEL ?? '', ...(key ? { key } : {}) });
+  return rerankClient({
+    url: routeUrl(base, 'rerank'),
+    model: config.MEM_RERANK_MODEL ?? '',
+    ...(key ? { key } : {}),
+  });
 }

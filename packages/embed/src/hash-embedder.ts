@@ -37,7 +37,12 @@ export function hashEmbed(text: string, dims: number): Float32Array {
   for (const word of words) {
     const wordHash = fnv1a(SEED.word, word);
     addFeature(acc, wordHash, HASH_WEIGHTS.word);
-    if (previous >= 0) addFeature(acc, fnv1a(fnv1aUnit(fnv1aUnit(SEED.bigram, previous & 0xffff), previous >>> 16), word), HASH_WEIGHTS.bigram);
+    if (previous >= 0)
+      addFeature(
+        acc,
+        fnv1a(fnv1aUnit(fnv1aUnit(SEED.bigram, previous & 0xffff), previous >>> 16), word),
+        HASH_WEIGHTS.bigram,
+      );
     previous = wordHash;
     addCharNgrams(acc, word);
   }
@@ -57,7 +62,8 @@ function addCharNgrams(acc: Float64Array, word: string): void {
   if (count === 0) return;
   const weight = HASH_WEIGHTS.char / Math.sqrt(count);
   for (let n = CHAR_NGRAM_MIN; n <= CHAR_NGRAM_MAX; n++) {
-    for (let start = 0; start + n <= length; start++) addFeature(acc, fnv1a(SEED.char, marked, start, start + n), weight);
+    for (let start = 0; start + n <= length; start++)
+      addFeature(acc, fnv1a(SEED.char, marked, start, start + n), weight);
   }
 }
 

@@ -22,11 +22,18 @@ describe('hashEmbedder', () => {
     expect(Buffer.from(a!.buffer).equals(Buffer.from(b!.buffer))).toBe(true);
     // A fixed fingerprint: an accidental change to the features changes vectors that caches and projections keyed by `hash-768` already hold.
     const vector = hashEmbed('npm ERR! ERESOLVE unable to resolve dependency tree', 768);
-    expect(sha256Hex(new Uint8Array(vector.buffer))).toMatchInlineSnapshot(`"62f1535d9ae500810b05c3d773cf2a25e53bdce802efaef5098fff1f932a9668"`);
+    expect(sha256Hex(new Uint8Array(vector.buffer))).toMatchInlineSnapshot(
+      `"62f1535d9ae500810b05c3d773cf2a25e53bdce802efaef5098fff1f932a9668"`,
+    );
   });
 
   it('L2-normalises every vector', () => {
-    for (const text of ['a', 'kong buffered the body', 'x '.repeat(500), 'Ünïcödé wörds and 12345 numbers']) {
+    for (const text of [
+      'a',
+      'kong buffered the body',
+      'x '.repeat(500),
+      'Ünïcödé wörds and 12345 numbers',
+    ]) {
       expect(norm(hashEmbed(text, 256))).toBeCloseTo(1, 5);
     }
   });
@@ -42,11 +49,16 @@ describe('hashEmbedder', () => {
 
   it('puts similar texts closer than unrelated ones', () => {
     const query = hashEmbed('413 Request Entity Too Large from the ingress', 768);
-    const similar = hashEmbed('the ingress answered 413 request entity too large for big bodies', 768);
+    const similar = hashEmbed(
+      'the ingress answered 413 request entity too large for big bodies',
+      768,
+    );
     const unrelated = hashEmbed('postgres volume mount failed during the probe', 768);
     expect(cosine(query, similar)).toBeGreaterThan(cosine(query, unrelated) + 0.2);
     // Character n-grams: an inflected form is nearer than an unrelated word.
-    expect(cosine(hashEmbed('buffered', 256), hashEmbed('buffering', 256))).toBeGreaterThan(cosine(hashEmbed('buffered', 256), hashEmbed('timeout', 256)));
+    expect(cosine(hashEmbed('buffered', 256), hashEmbed('buffering', 256))).toBeGreaterThan(
+      cosine(hashEmbed('buffered', 256), hashEmbed('timeout', 256)),
+    );
   });
 
   it('refuses a dimension that pgvector cannot index', () => {

@@ -26,25 +26,42 @@ export const DEFAULT_EMBED_BATCH = 64;
  * A 413 (TEI refuses more than 32 inputs by default) halves the batch and sends it again, and
  * the smaller size stays for the embedder's later requests; a 413 for a single text is MODEL_FAILED.
  */
-export function openaiEmbedder(endpoint: ModelEndpoint, options: OpenaiEmbedderOptions = {}): Embedder {
+export function openaiEmbedder(
+  endpoint: ModelEndpoint,
+  options: OpenaiEmbedderOptions = {},
+): Embedder {
   const dims = checkDims(options.dims ?? DEFAULT_EMBED_DIMS, 'openaiEmbedder dims');
   let batchSize = options.batchSize ?? DEFAULT_EMBED_BATCH;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new MemError('CONFIG_INVALID', `openaiEmbedder: expected a batch size, a positive integer, got ${JSON.stringify(batchSize)}`, { batchSize });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `openaiEmbedder: expected a batch size, a positive integer, got ${JSON.stringify(batchSize)}`,
+      { batchSize },
+    );
   }
-  if (!endpoint.model) throw new MemError('CONFIG_INVALID', 'openaiEmbedder: the endpoint names no model', { url: endpoint.url });
+  if (!endpoint.model)
+    throw new MemError('CONFIG_INVALID', 'openaiEmbedder: the endpoint names no model', {
+      url: endpoint.url,
+    });
   const prefixes = options.prefixes ?? NO_PREFIXES;
   const extra = options.truncate ? { truncate: true } : {};
 
   const send = async (batch: readonly string[]): Promise<Float32Array[]> => {
     const { body } = await postJson(endpoint, { model: endpoint.model, input: batch, ...extra });
-    return parseEmbeddingResponse(body, { url: endpoint.url, model: endpoint.model, count: batch.length, dims });
+    return parseEmbeddingResponse(body, {
+      url: endpoint.url,
+      model: endpoint.model,
+      count: batch.length,
+      dims,
+    });
   };
 
   // Prefixes change every vector, so they are part of the name: a projection built without them
   // is rebuilt rather than mixed with prefixed queries.
   const prefixed = prefixes.query !== '' || prefixes.document !== '';
-  const suffix = prefixed ? `:p${sha256Hex(`${prefixes.query}\u0000${prefixes.document}`).slice(0, 8)}` : '';
+  const suffix = prefixed
+    ? `:p${sha256Hex(`${prefixes.query}\u0000${prefixes.document}`).slice(0, 8)}`
+    : '';
   return {
     name: `openai:${endpoint.model}:${dims}${suffix}`,
     dims,

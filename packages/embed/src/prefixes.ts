@@ -12,7 +12,10 @@ export const NO_PREFIXES: EmbedPrefixes = { query: '', document: '' };
  * `intfloat/multilingual-e5-large`).
  */
 const KNOWN: readonly { pattern: RegExp; prefixes: EmbedPrefixes }[] = [
-  { pattern: /nomic-embed-text/i, prefixes: { query: 'search_query: ', document: 'search_document: ' } },
+  {
+    pattern: /nomic-embed-text/i,
+    prefixes: { query: 'search_query: ', document: 'search_document: ' },
+  },
   { pattern: /(^|[/_-])e5([_-]|$)/i, prefixes: { query: 'query: ', document: 'passage: ' } },
 ];
 

@@ -15,22 +15,35 @@ export interface AppendInput {
  * never pass: every parent must resolve to a node of the right level in the log or earlier in the
  * batch. Reads the project's whole log, so only when the batch holds a memory at all.
  */
-export async function assertAppendProvenance(log: EventLog, project: string, payloads: readonly unknown[], input: AppendInput = {}): Promise<void> {
+export async function assertAppendProvenance(
+  log: EventLog,
+  project: string,
+  payloads: readonly unknown[],
+  input: AppendInput = {},
+): Promise<void> {
   const lineOf = (index: number) => input.lines?.[index] ?? index + 1;
-  const at = (index: number) => ({ ...(input.file !== undefined ? { file: input.file } : {}), line: lineOf(index) });
+  const at = (index: number) => ({
+    ...(input.file !== undefined ? { file: input.file } : {}),
+    line: lineOf(index),
+  });
   const parsed: Payload[] = payloads.map((payload, index) => parsePayload(payload, at(index)));
   if (!parsed.some((payload) => payload.type === 'memory')) return;
   const check = new ProvenanceCheck(project);
-  for await (const { event, segment, line } of log.read(project)) check.apply(event, { segment, line });
+  for await (const { event, segment, line } of log.read(project))
+    check.apply(event, { segment, line });
   parsed.forEach((payload, index) => {
     const found = check.admit(payload);
     if (!found) return;
     const where = `${input.file !== undefined ? `${input.file}:` : ''}line ${lineOf(index)}`;
-    throw new MemError('PROVENANCE_FAILED', `${where}: memory.${found.field}: ${found.message}; nothing was appended`, {
-      ...at(index),
-      project,
-      field: found.field,
-      problem: found.code,
-    });
+    throw new MemError(
+      'PROVENANCE_FAILED',
+      `${where}: memory.${found.field}: ${found.message}; nothing was appended`,
+      {
+        ...at(index),
+        project,
+        field: found.field,
+        problem: found.code,
+      },
+    );
   });
 }

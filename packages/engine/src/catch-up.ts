@@ -34,24 +34,41 @@ const BATCH_BYTES = 4 * 1024 * 1024;
  * Refuses (PROJECTION_FAILED) when a projection is ahead of the log or its stored chain
  * head is not the log's: the log was replaced, and only a rebuild can fix that.
  */
-export async function catchUpProject(log: EventLog, project: string, open: readonly OpenProjector[], report: CatchUpReport): Promise<ProjectCaughtUp> {
+export async function catchUpProject(
+  log: EventLog,
+  project: string,
+  open: readonly OpenProjector[],
+  report: CatchUpReport,
+): Promise<ProjectCaughtUp> {
   const head = await log.head(project);
   const positions = new Map<string, ProjectionPosition | null>();
   for (const { projector, handle } of open) {
     const position = await projector.position(handle, project);
     if (position && position.seq > head.seq) {
-      throw diverged(projector.name, project, `it has applied seq ${position.seq} but the log ends at seq ${head.seq}`);
+      throw diverged(
+        projector.name,
+        project,
+        `it has applied seq ${position.seq} but the log ends at seq ${head.seq}`,
+      );
     }
     if (position && position.seq === head.seq && position.head !== head.hash) {
-      throw diverged(projector.name, project, `its chain head at seq ${position.seq} is not the log's`);
+      throw diverged(
+        projector.name,
+        project,
+        `its chain head at seq ${position.seq} is not the log's`,
+      );
     }
     positions.set(projector.name, position);
   }
-  const lagging = open.filter(({ projector }) => (positions.get(projector.name)?.seq ?? 0) < head.seq);
+  const lagging = open.filter(
+    ({ projector }) => (positions.get(projector.name)?.seq ?? 0) < head.seq,
+  );
   const changed = new Set<string>();
   if (lagging.length === 0) return { changed, positions };
 
-  const from = Math.min(...lagging.map(({ projector }) => (positions.get(projector.name)?.seq ?? 0) + 1));
+  const from = Math.min(
+    ...lagging.map(({ projector }) => (positions.get(projector.name)?.seq ?? 0) + 1),
+  );
   const applied = new Map<string, { from: number; to: number; events: number }>();
   let batch: ProjectedEvent[] = [];
   let batchBytes = 0;
@@ -66,7 +83,12 @@ export async function catchUpProject(log: EventLog, project: string, open: reado
         await projector.project(handle, project, routeBatch(projector.handles, slice));
       } catch (error) {
         if (isMemError(error)) throw error;
-        throw new MemError('PROJECTION_FAILED', `projector ${projector.name} failed on ${project}: ${(error as Error).message}`, { projector: projector.name, project }, { cause: error });
+        throw new MemError(
+          'PROJECTION_FAILED',
+          `projector ${projector.name} failed on ${project}: ${(error as Error).message}`,
+          { projector: projector.name, project },
+          { cause: error },
+        );
       }
       const last = slice[slice.length - 1]!;
       positions.set(projector.name, { seq: last.event.seq, head: last.hash });

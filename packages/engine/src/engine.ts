@@ -1,14 +1,38 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { MemError, SYSTEM_PROJECT, assertProjectName, hasErrorCode, isMemError, type Writer } from '@mem/core';
-import type { AppendResult, EventLog, LogHead, LoggedEvent, ReadOptions, VerifyResult } from '@mem/log';
+import {
+  MemError,
+  SYSTEM_PROJECT,
+  assertProjectName,
+  hasErrorCode,
+  isMemError,
+  type Writer,
+} from '@mem/core';
+import type {
+  AppendResult,
+  EventLog,
+  LogHead,
+  LoggedEvent,
+  ReadOptions,
+  VerifyResult,
+} from '@mem/log';
 import { assertAppendProvenance, type AppendInput } from './append-provenance.js';
 import { admitAgainstTombstones } from './tombstones/admission.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
-import { DEFAULT_PROJECTION_OPTIONS, ProjectionSettings, assertSettingsInSystem, settingsChange } from './projection-settings.js';
-import type { ProjectionOptions, ProjectionPosition, ProjectionTarget, Projector } from './projector.js';
+import {
+  DEFAULT_PROJECTION_OPTIONS,
+  ProjectionSettings,
+  assertSettingsInSystem,
+  settingsChange,
+} from './projection-settings.js';
+import type {
+  ProjectionOptions,
+  ProjectionPosition,
+  ProjectionTarget,
+  Projector,
+} from './projector.js';
 import { exclusiveLockPath, projectionLockPath, withLock } from './locks.js';
 import { furthestHead, readRecordedHead, writeRecordedHead } from './recorded-heads.js';
 import { dataRootAt, type DataRoot } from './root.js';
@@ -86,14 +110,21 @@ export class Engine {
 
   private readonly fixedOptions: ProjectionOptions | undefined;
   /** A catch-up waiting for the projection lock that has not read the log yet (see catchUp). */
-  private queuedCatchUp: { projects: Set<string> | undefined; done: Promise<CatchUpReport> } | undefined;
+  private queuedCatchUp:
+    { projects: Set<string> | undefined; done: Promise<CatchUpReport> } | undefined;
   /** The last checked append of each project in this process (see append). */
   private readonly appending = new Map<string, Promise<unknown>>();
 
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
     this.projectors = options.projectors;
-    this.#log = new GuardedEventLog({ dir: this.paths.logDir, ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}) }, this.paths.stateDir);
+    this.#log = new GuardedEventLog(
+      {
+        dir: this.paths.logDir,
+        ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}),
+      },
+      this.paths.stateDir,
+    );
     this.fixedOptions = options.projection;
     this.settings = new ProjectionSettings(this.#log);
   }
@@ -118,7 +149,12 @@ export class Engine {
    * the caller chose `catchUp: 'later'`. If the catch-up fails the events are still in the log: the error says so and carries their seqs,
    * so a caller never retries (and duplicates) an append that succeeded.
    */
-  async append(project: string, payloads: readonly unknown[], writer: Writer, options: AppendOptions = {}): Promise<AppendResult> {
+  async append(
+    project: string,
+    payloads: readonly unknown[],
+    writer: Writer,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
     const { catchUp = 'now', force = false, ...input } = options;
     assertProjectName(project);
     assertSettingsInSystem(project, payloads);
@@ -127,11 +163,13 @@ export class Engine {
     // (a memory whose evidence is still in flight would be refused). Outcome: check and append
     // run in call order per project; the catch-ups after them are still shared.
     const previous = this.appending.get(project) ?? Promise.resolve();
-    const appended = previous.catch(() => undefined).then(async () => {
-      await assertAppendProvenance(this.#log, project, payloads, input);
-      const resurfaced = await admitAgainstTombstones(this.#log, project, payloads, force, input);
-      return this.#log.append(project, [...payloads, ...resurfaced], writer);
-    });
+    const appended = previous
+      .catch(() => undefined)
+      .then(async () => {
+        await assertAppendProvenance(this.#log, project, payloads, input);
+        const resurfaced = await admitAgainstTombstones(this.#log, project, payloads, force, input);
+        return this.#log.append(project, [...payloads, ...resurfaced], writer);
+      });
     this.appending.set(project, appended);
     try {
       const result = await appended;
@@ -179,7 +217,13 @@ export class Engine {
       throw new MemError(
         code,
         `appended seq ${result.first_seq}..${result.last_seq} to ${project} (durable), but catching the projections up failed: ${why}`,
-        { ...(code === 'NO_SPACE' ? cause : {}), project, appended: result.appended, first_seq: result.first_seq, last_seq: result.last_seq },
+        {
+          ...(code === 'NO_SPACE' ? cause : {}),
+          project,
+          appended: result.appended,
+          first_seq: result.first_seq,
+          last_seq: result.last_seq,
+        },
         { cause: error },
       );
     }
@@ -203,12 +247,17 @@ export class Engine {
       else queued.projects = undefined;
       return queued.done;
     }
-    const entry: { projects: Set<string> | undefined; done: Promise<CatchUpReport> } = { projects: projects ? new Set(projects) : undefined, done: Promise.resolve({ applied: [] }) };
+    const entry: { projects: Set<string> | undefined; done: Promise<CatchUpReport> } = {
+      projects: projects ? new Set(projects) : undefined,
+      done: Promise.resolve({ applied: [] }),
+    };
     this.queuedCatchUp = entry;
     entry.done = this.withProjectionLock(async () => {
       // From here on the log is read: later callers must queue a catch-up of their own.
       if (this.queuedCatchUp === entry) this.queuedCatchUp = undefined;
-      return this.catchUpLocked(entry.projects ? [...entry.projects] : undefined, this.projectors, { skipHeld: true });
+      return this.catchUpLocked(entry.projects ? [...entry.projects] : undefined, this.projectors, {
+        skipHeld: true,
+      });
     }).finally(() => {
       if (this.queuedCatchUp === entry) this.queuedCatchUp = undefined;
     });
@@ -247,7 +296,10 @@ export class Engine {
       await this.checkBackends(selected);
       // The log is the only input: a new setting is appended before the replay that uses it, so
       // a rebuild that fails half-way is finished by the next catch-up under the same setting.
-      const change = options.projection && !this.fixedOptions ? settingsChange(await this.settings.read(), options.projection) : null;
+      const change =
+        options.projection && !this.fixedOptions
+          ? settingsChange(await this.settings.read(), options.projection)
+          : null;
       if (change) {
         // Straight to the log, not through append: append catches up, which waits for the
         // projection lock this rebuild holds.
@@ -256,8 +308,10 @@ export class Engine {
       } else if (options.projection && this.fixedOptions) {
         this.options = { ...this.options, ...options.projection };
       }
-      for (const projector of selected) await guard(projector, 'reset', () => projector.reset(this.target, options.project));
-      const projects = options.project !== undefined ? [options.project] : await this.#log.projects();
+      for (const projector of selected)
+        await guard(projector, 'reset', () => projector.reset(this.target, options.project));
+      const projects =
+        options.project !== undefined ? [options.project] : await this.#log.projects();
       const report = await this.catchUpLocked(projects, selected);
       return { ...report, projectors: selected.map((p) => p.name), projects };
     });
@@ -269,20 +323,38 @@ export class Engine {
    * could hold a copy — the whole SQLite store (FTS shadow tables, WAL, journal), the embedded
    * Postgres files, the vault, the embedding cache, the recorded chain head — and replays the log.
    */
-  async purge(project: string, input: { ref: string; reason: string }, writer: Writer): Promise<PurgeReport> {
+  async purge(
+    project: string,
+    input: { ref: string; reason: string },
+    writer: Writer,
+  ): Promise<PurgeReport> {
     assertProjectName(project);
-    if (input.reason.trim() === '') throw new MemError('INVALID_INPUT', 'reason: expected a non-empty reason', { field: 'reason' });
+    if (input.reason.trim() === '')
+      throw new MemError('INVALID_INPUT', 'reason: expected a non-empty reason', {
+        field: 'reason',
+      });
     const text = await resolvePurgeRef(this.#log, project, input.ref);
     if (input.reason.toLowerCase().includes(text.toLowerCase())) {
-      throw new MemError('INVALID_INPUT', 'reason: must not contain the text being purged (it is logged)', { field: 'reason' });
+      throw new MemError(
+        'INVALID_INPUT',
+        'reason: must not contain the text being purged (it is logged)',
+        { field: 'reason' },
+      );
     }
     return this.withProjectionLock(async () => {
       await (this.#log as GuardedEventLog).assertTailIntact(project);
       const result = await this.#log.purge(project, { text, reason: input.reason }, writer);
       await clearCopies(this.paths.stateDir);
-      for (const projector of this.projectors) await guard(projector, 'reset', () => projector.reset(this.target));
+      for (const projector of this.projectors)
+        await guard(projector, 'reset', () => projector.reset(this.target));
       await this.catchUpLocked(undefined, this.projectors);
-      return { project, text_sha256: result.text_sha256, lines: result.lines, segments: result.segments, seq: result.event.seq };
+      return {
+        project,
+        text_sha256: result.text_sha256,
+        lines: result.lines,
+        segments: result.segments,
+        seq: result.event.seq,
+      };
     });
   }
 
@@ -290,10 +362,17 @@ export class Engine {
   async verify(options: { project?: string } = {}): Promise<VerifyReport> {
     if (options.project !== undefined) assertProjectName(options.project);
     // A purge a crash interrupted is finished (or undone) before anything reads the log.
-    for (const project of options.project !== undefined ? [options.project] : await this.#log.projects()) await this.#log.settle(project);
+    for (const project of options.project !== undefined
+      ? [options.project]
+      : await this.#log.projects())
+      await this.#log.settle(project);
     return this.withProjectionLock(async () => {
       const scratch = await mkdtemp(join(tmpdir(), 'mem-verify-'));
-      const target: ProjectionTarget = { stateDir: join(scratch, '.mem'), vaultDir: join(scratch, 'vault'), options: this.options };
+      const target: ProjectionTarget = {
+        stateDir: join(scratch, '.mem'),
+        vaultDir: join(scratch, 'vault'),
+        options: this.options,
+      };
       // The state directory exists from the start, so dropping a scratch projection that was never built (parity skipped) is a no-op.
       await mkdir(target.stateDir, { recursive: true });
       let failed = false;
@@ -352,10 +431,14 @@ export class Engine {
     if (!only || only.length === 0) return [...this.projectors];
     const unknown = only.filter((name) => !this.projectors.some((p) => p.name === name));
     if (unknown.length > 0) {
-      throw new MemError('INVALID_INPUT', `unknown projection ${unknown.map((u) => JSON.stringify(u)).join(', ')}: expected one of ${this.projectorNames().join(', ')}`, {
-        field: 'only',
-        expected: this.projectorNames(),
-      });
+      throw new MemError(
+        'INVALID_INPUT',
+        `unknown projection ${unknown.map((u) => JSON.stringify(u)).join(', ')}: expected one of ${this.projectorNames().join(', ')}`,
+        {
+          field: 'only',
+          expected: this.projectorNames(),
+        },
+      );
     }
     return this.projectors.filter((p) => only.includes(p.name));
   }
@@ -364,21 +447,31 @@ export class Engine {
    * Projectors are opened per locked operation and closed after it: another process may
    * seal (replace) a projection between two of ours, so a handle must never outlive the lock.
    */
-  private async catchUpLocked(projects: readonly string[] | undefined, selected: readonly Projector[], options: { skipHeld?: boolean } = {}): Promise<CatchUpReport> {
+  private async catchUpLocked(
+    projects: readonly string[] | undefined,
+    selected: readonly Projector[],
+    options: { skipHeld?: boolean } = {},
+  ): Promise<CatchUpReport> {
     const open: OpenProjector[] = [];
     const report: CatchUpReport = { applied: [] };
     let failure: unknown = null;
     try {
       for (const projector of selected) {
         try {
-          open.push({ projector, handle: await guard(projector, 'open', () => projector.init(this.target)) });
+          open.push({
+            projector,
+            handle: await guard(projector, 'open', () => projector.init(this.target)),
+          });
         } catch (error) {
           // Trigger: a projection whose store another live process holds (the embedded PGlite
           // of a running `mem serve`). Why: the log write already succeeded, and the holder
           // catches that projection up itself. Outcome: the others are caught up; the report
           // names the skipped one.
           if (!options.skipHeld || !hasErrorCode(error, 'CONFLICT')) throw error;
-          (report.skipped ??= []).push({ projector: projector.name, reason: (error as Error).message });
+          (report.skipped ??= []).push({
+            projector: projector.name,
+            reason: (error as Error).message,
+          });
         }
       }
       const all = await this.#log.projects();
@@ -391,7 +484,8 @@ export class Engine {
         heads.set(project, caughtUp.positions);
       }
       for (const { projector, handle } of open) {
-        if (changed.has(projector.name)) await guard(projector, 'seal', () => projector.seal(handle));
+        if (changed.has(projector.name))
+          await guard(projector, 'seal', () => projector.seal(handle));
       }
       this.recordHeads(heads);
       return report;
@@ -418,12 +512,20 @@ export class Engine {
    * checks it (see recorded-heads.ts). Under the projection lock, after the seal: catch-ups are
    * serialized, so a later one never records an older head than an earlier one.
    */
-  private recordHeads(heads: ReadonlyMap<string, ReadonlyMap<string, ProjectionPosition | null>>): void {
+  private recordHeads(
+    heads: ReadonlyMap<string, ReadonlyMap<string, ProjectionPosition | null>>,
+  ): void {
     for (const [project, positions] of heads) {
       const furthest = furthestHead(positions);
       if (!furthest) continue;
       const stored = readRecordedHead(this.paths.stateDir, project);
-      if (stored && stored.seq === furthest.seq && stored.head === furthest.head && stored.by === furthest.by) continue;
+      if (
+        stored &&
+        stored.seq === furthest.seq &&
+        stored.head === furthest.head &&
+        stored.by === furthest.by
+      )
+        continue;
       writeRecordedHead(this.paths.stateDir, project, furthest);
     }
   }
@@ -442,6 +544,11 @@ async function guard<T>(projector: Projector, step: string, run: () => Promise<T
     return await run();
   } catch (error) {
     if (isMemError(error)) throw error;
-    throw new MemError('PROJECTION_FAILED', `the ${projector.name} projection failed to ${step}: ${(error as Error).message}`, { projector: projector.name, step }, { cause: error });
+    throw new MemError(
+      'PROJECTION_FAILED',
+      `the ${projector.name} projection failed to ${step}: ${(error as Error).message}`,
+      { projector: projector.name, step },
+      { cause: error },
+    );
   }
 }

@@ -17,7 +17,11 @@ export class GuardedEventLog extends EventLog {
     super(options);
   }
 
-  override async append(project: string, payloads: readonly unknown[], writer: Writer): Promise<AppendResult> {
+  override async append(
+    project: string,
+    payloads: readonly unknown[],
+    writer: Writer,
+  ): Promise<AppendResult> {
     await this.assertTailIntact(project);
     return super.append(project, payloads, writer);
   }

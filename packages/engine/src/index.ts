@@ -7,7 +7,14 @@ export type {
   ProjectionTarget,
   Projector,
 } from './projector.js';
-export { Engine, type AppendOptions, type EngineOptions, type PurgeReport, type RebuildOptions, type RebuildReport } from './engine.js';
+export {
+  Engine,
+  type AppendOptions,
+  type EngineOptions,
+  type PurgeReport,
+  type RebuildOptions,
+  type RebuildReport,
+} from './engine.js';
 export { extractionLock, ingestJobLock, lockPgliteDir, pgliteLockPath } from './locks.js';
 export type { CatchUpReport } from './catch-up.js';
 export type { AppendInput } from './append-provenance.js';
@@ -20,4 +27,10 @@ export { leftoverSettingsFile } from './projection-settings.js';
 export { checkStart } from './batch-checks.js';
 export { projectStretch, routeBatch } from './routing.js';
 export { TombstoneSet, foldTombstones, type TombstoneHit } from './tombstones/tombstone-set.js';
-export { REWORD_CONTAINMENT, REWORD_JACCARD, REWORD_MIN_TERMS, rewords, termHashes } from './tombstones/reword.js';
+export {
+  REWORD_CONTAINMENT,
+  REWORD_JACCARD,
+  REWORD_MIN_TERMS,
+  rewords,
+  termHashes,
+} from './tombstones/reword.js';

@@ -6,7 +6,11 @@ import { readRecordedHead, type RecordedHead } from './recorded-heads.js';
  * position, and the copy the write path checks. A projection is opened only if it has something
  * to read (its files, or a database), so verifying never creates a projection that is not there.
  */
-export async function liveRecordedHeads(projectors: readonly Projector[], live: ProjectionTarget, projects: readonly string[]): Promise<Map<string, RecordedHead[]>> {
+export async function liveRecordedHeads(
+  projectors: readonly Projector[],
+  live: ProjectionTarget,
+  projects: readonly string[],
+): Promise<Map<string, RecordedHead[]>> {
   const heads = new Map<string, RecordedHead[]>(projects.map((project) => [project, []]));
   for (const project of projects) {
     const copy = readRecordedHead(live.stateDir, project);
@@ -18,7 +22,8 @@ export async function liveRecordedHeads(projectors: readonly Projector[], live: 
     try {
       for (const project of projects) {
         const position = await projector.position(handle, project);
-        if (position) heads.get(project)!.push({ ...position, by: `the ${projector.name} projection` });
+        if (position)
+          heads.get(project)!.push({ ...position, by: `the ${projector.name} projection` });
       }
     } finally {
       await projector.close(handle);

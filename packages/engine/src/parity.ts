@@ -11,7 +11,11 @@ export interface ParityDifference {
 }
 
 /** Compares two output sets file by file (sizes first, then streamed bytes). */
-export async function compareOutputs(projector: string, live: readonly ProjectionOutput[], rebuilt: readonly ProjectionOutput[]): Promise<ParityDifference[]> {
+export async function compareOutputs(
+  projector: string,
+  live: readonly ProjectionOutput[],
+  rebuilt: readonly ProjectionOutput[],
+): Promise<ParityDifference[]> {
   const differences: ParityDifference[] = [];
   const liveByPath = new Map(live.map((o) => [o.path, o]));
   const rebuiltByPath = new Map(rebuilt.map((o) => [o.path, o]));
@@ -20,11 +24,26 @@ export async function compareOutputs(projector: string, live: readonly Projectio
     const a = liveByPath.get(path);
     const b = rebuiltByPath.get(path);
     if (!a) {
-      differences.push({ projector, path, problem: 'missing', message: `${path} is missing: a rebuild from the log writes it` });
+      differences.push({
+        projector,
+        path,
+        problem: 'missing',
+        message: `${path} is missing: a rebuild from the log writes it`,
+      });
     } else if (!b) {
-      differences.push({ projector, path, problem: 'unexpected', message: `${path} exists but a rebuild from the log does not write it` });
+      differences.push({
+        projector,
+        path,
+        problem: 'unexpected',
+        message: `${path} exists but a rebuild from the log does not write it`,
+      });
     } else if (!(await sameBytes(a.absolutePath, b.absolutePath))) {
-      differences.push({ projector, path, problem: 'differs', message: `${path} differs from a rebuild from the log (behind the log, or edited by hand)` });
+      differences.push({
+        projector,
+        path,
+        problem: 'differs',
+        message: `${path} differs from a rebuild from the log (behind the log, or edited by hand)`,
+      });
     }
   }
   return differences;
@@ -51,7 +70,8 @@ async function sameBytes(a: string, b: string): Promise<boolean> {
         if (next.done) doneB = true;
         else bufB = next.value as Buffer;
       }
-      if (bufA.length === 0 || bufB.length === 0) return bufA.length === bufB.length && doneA && doneB;
+      if (bufA.length === 0 || bufB.length === 0)
+        return bufA.length === bufB.length && doneA && doneB;
       const n = Math.min(bufA.length, bufB.length);
       if (!bufA.subarray(0, n).equals(bufB.subarray(0, n))) return false;
       bufA = bufA.subarray(n);

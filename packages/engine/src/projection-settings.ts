@@ -8,7 +8,9 @@ import type { ProjectionOptions } from './projector.js';
 export const LEGACY_VAULT_SETTINGS = '.mem-settings.json';
 
 /** The settings of a log with no `projection_settings_set`: the committed demo's (no evidence notes). */
-export const DEFAULT_PROJECTION_OPTIONS: Readonly<Required<ProjectionOptions>> = Object.freeze({ emitEvidenceNotes: false });
+export const DEFAULT_PROJECTION_OPTIONS: Readonly<Required<ProjectionOptions>> = Object.freeze({
+  emitEvidenceNotes: false,
+});
 
 /**
  * The projection options the `_system` log holds: its latest `projection_settings_set` wins,
@@ -23,7 +25,8 @@ export class ProjectionSettings {
 
   async read(): Promise<Required<ProjectionOptions>> {
     for await (const { event } of this.log.read(SYSTEM_PROJECT, { fromSeq: this.readSeq + 1 })) {
-      if (event.type === 'projection_settings_set') this.current = { emitEvidenceNotes: event.emit_evidence_notes };
+      if (event.type === 'projection_settings_set')
+        this.current = { emitEvidenceNotes: event.emit_evidence_notes };
       this.readSeq = event.seq;
     }
     return { ...this.current };
@@ -31,7 +34,10 @@ export class ProjectionSettings {
 }
 
 /** The payload that sets `wanted`, or null when `current` already is it (nothing to append). */
-export function settingsChange(current: Required<ProjectionOptions>, wanted: ProjectionOptions): { type: 'projection_settings_set'; emit_evidence_notes: boolean } | null {
+export function settingsChange(
+  current: Required<ProjectionOptions>,
+  wanted: ProjectionOptions,
+): { type: 'projection_settings_set'; emit_evidence_notes: boolean } | null {
   const next = { ...current, ...wanted };
   if (next.emitEvidenceNotes === current.emitEvidenceNotes) return null;
   return { type: 'projection_settings_set', emit_evidence_notes: next.emitEvidenceNotes };
@@ -50,11 +56,17 @@ export function leftoverSettingsFile(vaultDir: string): string | null {
 /** Refuses a settings event bound for a project's log: only `_system`'s are read, so one elsewhere would silently do nothing. */
 export function assertSettingsInSystem(project: string, payloads: readonly unknown[]): void {
   if (project === SYSTEM_PROJECT) return;
-  const index = payloads.findIndex((p) => (p as { type?: unknown } | null)?.type === 'projection_settings_set');
+  const index = payloads.findIndex(
+    (p) => (p as { type?: unknown } | null)?.type === 'projection_settings_set',
+  );
   if (index < 0) return;
-  throw new MemError('INVALID_INPUT', `line ${index + 1}: projection_settings_set belongs in the ${SYSTEM_PROJECT} log, not ${project}'s: run \`mem rebuild --from-log --emit-evidence-notes\` (or --no-emit-evidence-notes)`, {
-    project,
-    line: index + 1,
-    field: 'type',
-  });
+  throw new MemError(
+    'INVALID_INPUT',
+    `line ${index + 1}: projection_settings_set belongs in the ${SYSTEM_PROJECT} log, not ${project}'s: run \`mem rebuild --from-log --emit-evidence-notes\` (or --no-emit-evidence-notes)`,
+    {
+      project,
+      line: index + 1,
+      field: 'type',
+    },
+  );
 }

@@ -6,7 +6,12 @@ export interface ProvenanceProblem {
   seq: number;
   segment: string;
   line: number;
-  code: 'parent_unresolved' | 'parent_is_reference' | 'parent_wrong_level' | 'no_l0_parent' | 'no_l1_parent';
+  code:
+    | 'parent_unresolved'
+    | 'parent_is_reference'
+    | 'parent_wrong_level'
+    | 'no_l0_parent'
+    | 'no_l1_parent';
   message: string;
 }
 
@@ -49,7 +54,8 @@ export class ProvenanceCheck {
         return;
       case 'memory': {
         this.memories += 1;
-        for (const found of this.problemsOf(event)) this.report(event, where, found.code, found.message);
+        for (const found of this.problemsOf(event))
+          this.report(event, where, found.code, found.message);
         this.add(event.sha256, event.level);
         return;
       }
@@ -84,18 +90,40 @@ export class ProvenanceCheck {
       const field = `parents[${index}]`;
       const levels = this.levels.get(parent.slice(0, 16)) ?? 0;
       if (levels === 0) {
-        problems.push({ code: 'parent_unresolved', field, message: `parent ${parent} is not a node written before this memory` });
+        problems.push({
+          code: 'parent_unresolved',
+          field,
+          message: `parent ${parent} is not a node written before this memory`,
+        });
       } else if (levels & bit(wanted)) {
         resting += 1;
       } else if (levels & bit('R')) {
-        problems.push({ code: 'parent_is_reference', field, message: `parent ${parent} is a reference (R) node: R is never evidence` });
+        problems.push({
+          code: 'parent_is_reference',
+          field,
+          message: `parent ${parent} is a reference (R) node: R is never evidence`,
+        });
       } else {
-        problems.push({ code: 'parent_wrong_level', field, message: `parent ${parent} is not an ${wanted} node: an ${memory.level} memory rests on ${wanted}` });
+        problems.push({
+          code: 'parent_wrong_level',
+          field,
+          message: `parent ${parent} is not an ${wanted} node: an ${memory.level} memory rests on ${wanted}`,
+        });
       }
     });
     if (resting === 0) {
-      if (memory.level === 'L1') problems.push({ code: 'no_l0_parent', field: 'parents', message: 'this L1 memory has no L0 evidence parent' });
-      else problems.push({ code: 'no_l1_parent', field: 'parents', message: 'this L2 memory rests on no L1 memory' });
+      if (memory.level === 'L1')
+        problems.push({
+          code: 'no_l0_parent',
+          field: 'parents',
+          message: 'this L1 memory has no L0 evidence parent',
+        });
+      else
+        problems.push({
+          code: 'no_l1_parent',
+          field: 'parents',
+          message: 'this L2 memory rests on no L1 memory',
+        });
     }
     return problems;
   }
@@ -105,10 +133,22 @@ export class ProvenanceCheck {
     this.levels.set(key, (this.levels.get(key) ?? 0) | bit(level));
   }
 
-  private report(event: LogEvent, where: { segment: string; line: number }, code: ProvenanceProblem['code'], message: string): void {
+  private report(
+    event: LogEvent,
+    where: { segment: string; line: number },
+    code: ProvenanceProblem['code'],
+    message: string,
+  ): void {
     this.problemCount += 1;
     if (this.problems.length >= MAX_PROBLEMS) return;
-    this.problems.push({ project: this.project, seq: event.seq, segment: where.segment, line: where.line, code, message: `${this.project} seq ${event.seq} (${where.segment}:${where.line}): ${message}` });
+    this.problems.push({
+      project: this.project,
+      seq: event.seq,
+      segment: where.segment,
+      line: where.line,
+      code,
+      message: `${this.project} seq ${event.seq} (${where.segment}:${where.line}): ${message}`,
+    });
   }
 }
 

@@ -36,8 +36,17 @@ export function readRecordedHead(stateDir: string, project: string): RecordedHea
   } catch {
     // Reported below with the shape it should have.
   }
-  if (!parsed || !Number.isSafeInteger(parsed.seq) || typeof parsed.head !== 'string' || typeof parsed.by !== 'string') {
-    throw new MemError('CONFIG_INVALID', `${file}: expected {"seq": N, "head": "<sha256>", "by": "<projections>"}; delete it and run \`mem rebuild --from-log\``, { file });
+  if (
+    !parsed ||
+    !Number.isSafeInteger(parsed.seq) ||
+    typeof parsed.head !== 'string' ||
+    typeof parsed.by !== 'string'
+  ) {
+    throw new MemError(
+      'CONFIG_INVALID',
+      `${file}: expected {"seq": N, "head": "<sha256>", "by": "<projections>"}; delete it and run \`mem rebuild --from-log\``,
+      { file },
+    );
   }
   return { seq: parsed.seq!, head: parsed.head, by: parsed.by };
 }
@@ -48,16 +57,29 @@ export function writeRecordedHead(stateDir: string, project: string, head: Recor
   makePrivateDirectory(join(stateDir, 'chain-heads'));
   // Owner-only like the rest of `.mem/`: created 0600 first, then filled (a rename keeps the mode).
   createPrivateFile(`${file}.tmp`);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify({ seq: head.seq, head: head.head, by: head.by })}\n`);
+  writeFileSync(
+    `${file}.tmp`,
+    `${JSON.stringify({ seq: head.seq, head: head.head, by: head.by })}\n`,
+  );
   renameSync(`${file}.tmp`, file);
 }
 
 /** The furthest of the projections' positions, naming every projection at it; null when none applied anything. */
-export function furthestHead(positions: ReadonlyMap<string, ProjectionPosition | null>): RecordedHead | null {
+export function furthestHead(
+  positions: ReadonlyMap<string, ProjectionPosition | null>,
+): RecordedHead | null {
   let furthest: ProjectionPosition | null = null;
-  for (const position of positions.values()) if (position && (!furthest || position.seq > furthest.seq)) furthest = position;
+  for (const position of positions.values())
+    if (position && (!furthest || position.seq > furthest.seq)) furthest = position;
   if (!furthest) return null;
   const at = furthest;
-  const by = [...positions].filter(([, p]) => p?.seq === at.seq).map(([name]) => name).sort();
-  return { seq: at.seq, head: at.head, by: `the ${by.join(', ')} projection${by.length === 1 ? '' : 's'}` };
+  const by = [...positions]
+    .filter(([, p]) => p?.seq === at.seq)
+    .map(([name]) => name)
+    .sort();
+  return {
+    seq: at.seq,
+    head: at.head,
+    by: `the ${by.join(', ')} projection${by.length === 1 ? '' : 's'}`,
+  };
 }

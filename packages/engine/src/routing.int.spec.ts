@@ -42,10 +42,44 @@ function spyProjector(name: string, handles: readonly EventType[]) {
 }
 
 const PAYLOADS = [
-  { type: 'run', run_id: 'r1', level: 'L1', query_id: 'q', input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false },
-  { type: 'chunk', run_id: 'r1', level: 'L0', t: 1, source: 'claude:s', span: [0, 1], sha256: 'a'.repeat(64) },
-  { type: 'gate', run_id: 'r1', level: 'L1', t: 1, update: false, exit: false, think: 'noise', latency_ms: 0 },
-  { type: 'run_end', run_id: 'r1', level: 'L1', chunks_seen: 1, chunks_used: 0, final_memory_sha: null },
+  {
+    type: 'run',
+    run_id: 'r1',
+    level: 'L1',
+    query_id: 'q',
+    input_level: 'chunk',
+    model: 'heuristic',
+    chunk_tokens: 5000,
+    memory_budget: 1024,
+    exit_gate: false,
+  },
+  {
+    type: 'chunk',
+    run_id: 'r1',
+    level: 'L0',
+    t: 1,
+    source: 'claude:s',
+    span: [0, 1],
+    sha256: 'a'.repeat(64),
+  },
+  {
+    type: 'gate',
+    run_id: 'r1',
+    level: 'L1',
+    t: 1,
+    update: false,
+    exit: false,
+    think: 'noise',
+    latency_ms: 0,
+  },
+  {
+    type: 'run_end',
+    run_id: 'r1',
+    level: 'L1',
+    chunks_seen: 1,
+    chunks_used: 0,
+    final_memory_sha: null,
+  },
 ];
 
 const roots: string[] = [];

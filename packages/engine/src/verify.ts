@@ -10,7 +10,13 @@ import { findTailBreak } from './tail-check.js';
 export interface ProjectVerify {
   project: string;
   chain: VerifyResult;
-  provenance: { ok: boolean; memories: number; problems: ProvenanceProblem[]; total: number; skipped?: string };
+  provenance: {
+    ok: boolean;
+    memories: number;
+    problems: ProvenanceProblem[];
+    total: number;
+    skipped?: string;
+  };
 }
 
 export interface VerifyReport {
@@ -48,23 +54,54 @@ export async function verifyRoot(input: VerifyInput): Promise<VerifyReport> {
   for (const project of projects) {
     const chain = await verifyChain(input.log, project, recorded.get(project) ?? []);
     if (!chain.ok) {
-      results.push({ project, chain, provenance: { ok: true, memories: 0, problems: [], total: 0, skipped: 'the chain is broken' } });
+      results.push({
+        project,
+        chain,
+        provenance: {
+          ok: true,
+          memories: 0,
+          problems: [],
+          total: 0,
+          skipped: 'the chain is broken',
+        },
+      });
       continue;
     }
     const check = new ProvenanceCheck(project);
-    for await (const { event, segment, line } of input.log.read(project)) check.apply(event, { segment, line });
-    results.push({ project, chain, provenance: { ok: check.total === 0, memories: check.memories, problems: check.problems, total: check.total } });
+    for await (const { event, segment, line } of input.log.read(project))
+      check.apply(event, { segment, line });
+    results.push({
+      project,
+      chain,
+      provenance: {
+        ok: check.total === 0,
+        memories: check.memories,
+        problems: check.problems,
+        total: check.total,
+      },
+    });
   }
 
   const chainsOk = results.every((r) => r.chain.ok);
   if (chainsOk) await input.catchUp?.();
-  const parity = chainsOk ? await checkParity(input) : { ok: false, files: 0, differences: [], skipped: 'a chain is broken: nothing can be rebuilt from it' };
+  const parity = chainsOk
+    ? await checkParity(input)
+    : {
+        ok: false,
+        files: 0,
+        differences: [],
+        skipped: 'a chain is broken: nothing can be rebuilt from it',
+      };
   const ok = chainsOk && results.every((r) => r.provenance.ok) && parity.ok;
   return { ok, projects: results, parity };
 }
 
 /** The chain walk, then the tail against each recorded head: the first disagreement is the break. */
-async function verifyChain(log: EventLog, project: string, heads: readonly RecordedHead[]): Promise<VerifyResult> {
+async function verifyChain(
+  log: EventLog,
+  project: string,
+  heads: readonly RecordedHead[],
+): Promise<VerifyResult> {
   const chain = await log.verify(project);
   if (!chain.ok) return chain;
   for (const head of heads) {
@@ -83,7 +120,8 @@ async function checkParity(input: VerifyInput): Promise<VerifyReport['parity']> 
     let rebuiltDigest: Record<string, string> | null = null;
     try {
       const open: OpenProjector[] = [{ projector, handle }];
-      for (const project of allProjects) await catchUpProject(input.log, project, open, { applied: [] });
+      for (const project of allProjects)
+        await catchUpProject(input.log, project, open, { applied: [] });
       await projector.seal(handle);
       if (projector.digest) rebuiltDigest = await projector.digest(handle);
     } finally {
@@ -93,17 +131,27 @@ async function checkParity(input: VerifyInput): Promise<VerifyReport['parity']> 
       const liveHandle = await projector.init(input.live);
       try {
         const liveDigest = await projector.digest(liveHandle);
-        for (const table of [...new Set([...Object.keys(liveDigest), ...Object.keys(rebuiltDigest)])].sort()) {
+        for (const table of [
+          ...new Set([...Object.keys(liveDigest), ...Object.keys(rebuiltDigest)]),
+        ].sort()) {
           files += 1;
           if (liveDigest[table] !== rebuiltDigest[table]) {
-            differences.push({ projector: projector.name, path: `${projector.name}:${table}`, problem: 'differs', message: `table ${table} of the ${projector.name} projection differs from a rebuild from the log (digest ${liveDigest[table]?.slice(0, 12) ?? 'missing'} vs ${rebuiltDigest[table]?.slice(0, 12) ?? 'missing'})` });
+            differences.push({
+              projector: projector.name,
+              path: `${projector.name}:${table}`,
+              problem: 'differs',
+              message: `table ${table} of the ${projector.name} projection differs from a rebuild from the log (digest ${liveDigest[table]?.slice(0, 12) ?? 'missing'} vs ${rebuiltDigest[table]?.slice(0, 12) ?? 'missing'})`,
+            });
           }
         }
       } finally {
         await projector.close(liveHandle);
       }
     }
-    const keep = (path: string) => input.project === undefined || !path.startsWith('vault/') || path.startsWith(`vault/${input.project}/`);
+    const keep = (path: string) =>
+      input.project === undefined ||
+      !path.startsWith('vault/') ||
+      path.startsWith(`vault/${input.project}/`);
     const live = (await projector.outputs(input.live)).filter((o) => keep(o.path));
     const rebuilt = (await projector.outputs(input.scratch)).filter((o) => keep(o.path));
     files += new Set([...live, ...rebuilt].map((o) => o.path)).size;

@@ -1,7 +1,12 @@
 import { contentSha256 } from '@mem/core';
 import type { Tokenizer } from '@mem/chunk';
 import { GatedRun, heuristicController, type Controller, type LoopStep } from '@mem/extractor';
-import { normalizeAnswer, type LocomoConversation, type LocomoQuestion, type LocomoSession } from './locomo.js';
+import {
+  normalizeAnswer,
+  type LocomoConversation,
+  type LocomoQuestion,
+  type LocomoSession,
+} from './locomo.js';
 import { Confusion, round4 } from './metrics.js';
 
 export interface GateScores {
@@ -16,7 +21,10 @@ export interface GateEvalReport {
   questions: number;
   sessions: number;
   memory_budget: number;
-  controllers: Record<string, GateScores & { per_category: Record<string, GateScores & { questions: number }> }>;
+  controllers: Record<
+    string,
+    GateScores & { per_category: Record<string, GateScores & { questions: number }> }
+  >;
 }
 
 export interface GateEvalOptions {
@@ -44,34 +52,66 @@ interface Case {
  * answer appears in the final memory) — beside two baselines with the same fold and memory
  * budget: a gate that is always open, and a random gate opening at the heuristic's own rate.
  */
-export async function evalGate(conversations: readonly LocomoConversation[], options: GateEvalOptions): Promise<GateEvalReport> {
+export async function evalGate(
+  conversations: readonly LocomoConversation[],
+  options: GateEvalOptions,
+): Promise<GateEvalReport> {
   const budget = options.memoryBudget ?? 1024;
   let cases: Case[] = conversations.flatMap((conversation) =>
-    conversation.questions.filter((q) => q.category >= 1 && q.category <= 4 && q.evidence.length > 0 && q.answer !== null).map((question) => ({ conversation, question })),
+    conversation.questions
+      .filter(
+        (q) => q.category >= 1 && q.category <= 4 && q.evidence.length > 0 && q.answer !== null,
+      )
+      .map((question) => ({ conversation, question })),
   );
   if (options.limit !== undefined) cases = cases.slice(0, options.limit);
-  const steps = new Map(conversations.map((c) => [c.sampleId, c.sessions.map((s) => sessionStep(c, s))]));
+  const steps = new Map(
+    conversations.map((c) => [c.sampleId, c.sessions.map((s) => sessionStep(c, s))]),
+  );
   const sessions = cases.reduce((n, c) => n + c.conversation.sessions.length, 0);
 
   const controllers: GateEvalReport['controllers'] = {};
-  const heuristic = await runController('heuristic', heuristicController(options.tokenizer), cases, steps, budget, options);
-  controllers['heuristic'] = heuristic;
-  controllers['always'] = await runController('always', heuristicController(options.tokenizer, { gate: { kind: 'always' } }), cases, steps, budget, options);
-  controllers['random'] = await runController(
-    'random',
-    heuristicController(options.tokenizer, { gate: { kind: 'random', rate: heuristic.update_rate, seed: options.seed ?? 20260817 } }),
+  const heuristic = await runController(
+    'heuristic',
+    heuristicController(options.tokenizer),
     cases,
     steps,
     budget,
     options,
   );
-  for (const [name, controller] of Object.entries(options.extra ?? {})) controllers[name] = await runController(name, controller, cases, steps, budget, options);
+  controllers['heuristic'] = heuristic;
+  controllers['always'] = await runController(
+    'always',
+    heuristicController(options.tokenizer, { gate: { kind: 'always' } }),
+    cases,
+    steps,
+    budget,
+    options,
+  );
+  controllers['random'] = await runController(
+    'random',
+    heuristicController(options.tokenizer, {
+      gate: { kind: 'random', rate: heuristic.update_rate, seed: options.seed ?? 20260817 },
+    }),
+    cases,
+    steps,
+    budget,
+    options,
+  );
+  for (const [name, controller] of Object.entries(options.extra ?? {}))
+    controllers[name] = await runController(name, controller, cases, steps, budget, options);
   return { questions: cases.length, sessions, memory_budget: budget, controllers };
 }
 
 /** One session as one chunk: each turn a record `Speaker: words`. */
-function sessionStep(conversation: LocomoConversation, session: LocomoSession): LoopStep & { diaIds: Set<string> } {
-  const records = session.turns.map((turn) => ({ role: 'user', text: `${turn.speaker}: ${turn.text}` }));
+function sessionStep(
+  conversation: LocomoConversation,
+  session: LocomoSession,
+): LoopStep & { diaIds: Set<string> } {
+  const records = session.turns.map((turn) => ({
+    role: 'user',
+    text: `${turn.speaker}: ${turn.text}`,
+  }));
   const header = session.dateTime ? `Session ${session.number} (${session.dateTime})\n\n` : '';
   const text = `${header}${records.map((r) => r.text).join('\n')}`;
   return {
@@ -94,7 +134,10 @@ async function runController(
 ): Promise<GateScores & { per_category: Record<string, GateScores & { questions: number }> }> {
   const overall = new Confusion();
   let contained = 0;
-  const categories = new Map<number, { confusion: Confusion; contained: number; questions: number }>();
+  const categories = new Map<
+    number,
+    { confusion: Confusion; contained: number; questions: number }
+  >();
   for (const [index, { conversation, question }] of cases.entries()) {
     const run = new GatedRun({
       level: 'L1',
@@ -107,7 +150,11 @@ async function runController(
       chunkTokens: 100_000,
       actOnExit: false,
     });
-    const category = categories.get(question.category) ?? { confusion: new Confusion(), contained: 0, questions: 0 };
+    const category = categories.get(question.category) ?? {
+      confusion: new Confusion(),
+      contained: 0,
+      questions: 0,
+    };
     categories.set(question.category, category);
     const evidence = new Set(question.evidence);
     for (const step of steps.get(conversation.sampleId)!) {
@@ -139,6 +186,10 @@ async function runController(
     answer_containment: round4(questions === 0 ? 0 : containedCount / questions),
   });
   const perCategory: Record<string, GateScores & { questions: number }> = {};
-  for (const [cat, entry] of [...categories].sort(([a], [b]) => a - b)) perCategory[String(cat)] = { ...scores(entry.confusion, entry.contained, entry.questions), questions: entry.questions };
+  for (const [cat, entry] of [...categories].sort(([a], [b]) => a - b))
+    perCategory[String(cat)] = {
+      ...scores(entry.confusion, entry.contained, entry.questions),
+      questions: entry.questions,
+    };
   return { ...scores(overall, contained, cases.length), per_category: perCategory };
 }

@@ -16,23 +16,29 @@ describe('the committed gold set', () => {
     for (const split of GOLD_SPLITS) {
       const files = gold.files.filter((f) => f.split === split);
       expect(files.length, split).toBeGreaterThan(0);
-      expect(files.flatMap((f) => Object.values(f.findings).flat()).length, split).toBeGreaterThan(10);
+      expect(files.flatMap((f) => Object.values(f.findings).flat()).length, split).toBeGreaterThan(
+        10,
+      );
     }
   });
 
   it('labels every question of every file', () => {
     const keys = [...gold.queries.map((q) => q.id), SYNTHESIS_KEY].sort();
-    for (const file of gold.files) expect(Object.keys(file.findings).sort(), file.path).toEqual(keys);
+    for (const file of gold.files)
+      expect(Object.keys(file.findings).sort(), file.path).toEqual(keys);
   });
 
   it('has keywords grounded in their transcripts', () => {
     const absent: string[] = [];
     for (const file of gold.files) {
-      const text = readFileSync(join(gold.transcriptsDir, file.path), 'utf8').replace(/\\n/g, '\n').toLowerCase();
+      const text = readFileSync(join(gold.transcriptsDir, file.path), 'utf8')
+        .replace(/\\n/g, '\n')
+        .toLowerCase();
       for (const finding of Object.values(file.findings).flat()) {
         for (const keyword of finding.keywords) {
           const alternatives = typeof keyword === 'string' ? [keyword] : keyword;
-          if (!alternatives.some((a) => text.includes(a.toLowerCase()))) absent.push(`${file.path} ${finding.id}: ${JSON.stringify(keyword)}`);
+          if (!alternatives.some((a) => text.includes(a.toLowerCase())))
+            absent.push(`${file.path} ${finding.id}: ${JSON.stringify(keyword)}`);
         }
       }
     }

@@ -16,7 +16,10 @@ const keyword = z.union([text, z.array(text).min(1, 'expected at least one alter
 const findingSchema = z.strictObject({
   id: text,
   statement: text,
-  keywords: z.array(keyword).min(1, 'expected at least one keyword').max(5, 'expected at most 5 keywords'),
+  keywords: z
+    .array(keyword)
+    .min(1, 'expected at least one keyword')
+    .max(5, 'expected at most 5 keywords'),
 });
 
 const fileSchema = z.strictObject({
@@ -34,7 +37,9 @@ const goldSchema = z.strictObject({
   labelled_by: text,
   /** The directory the files' paths are relative to, itself relative to the gold file. */
   transcripts: text,
-  queries: z.array(z.strictObject({ id: text, question: text })).min(1, 'expected at least one standing query'),
+  queries: z
+    .array(z.strictObject({ id: text, question: text }))
+    .min(1, 'expected at least one standing query'),
   synthesis: z.strictObject({ question: text, exit_gate: z.boolean() }),
   noise: z.array(z.strictObject({ id: text, pattern: text })),
   files: z.array(fileSchema).min(1, 'expected at least one file'),
@@ -69,7 +74,13 @@ export function parseGoldSet(source: string, file: string): GoldSet {
   const parsed = goldSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return fail(issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(file)', issue.message);
+    return fail(
+      issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '') || '(file)',
+      issue.message,
+    );
   }
   const gold = parsed.data;
   gold.noise.forEach((noise, i) => {
@@ -83,9 +94,14 @@ export function parseGoldSet(source: string, file: string): GoldSet {
   const ids = new Set<string>();
   gold.files.forEach((entry, i) => {
     for (const [key, findings] of Object.entries(entry.findings)) {
-      if (!keys.has(key)) fail(`files[${i}].findings.${key}`, `not a question of this set: expected one of ${[...keys].join(', ')}`);
+      if (!keys.has(key))
+        fail(
+          `files[${i}].findings.${key}`,
+          `not a question of this set: expected one of ${[...keys].join(', ')}`,
+        );
       for (const finding of findings) {
-        if (ids.has(finding.id)) fail(`files[${i}].findings.${key}`, `duplicate finding id ${JSON.stringify(finding.id)}`);
+        if (ids.has(finding.id))
+          fail(`files[${i}].findings.${key}`, `duplicate finding id ${JSON.stringify(finding.id)}`);
         ids.add(finding.id);
       }
     }
@@ -99,7 +115,11 @@ export function loadGoldSet(file: string): LoadedGoldSet {
   try {
     source = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new MemError('CONFIG_INVALID', `${file}: cannot read the gold set (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { file });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `${file}: cannot read the gold set (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { file },
+    );
   }
   const gold = parseGoldSet(source, file);
   return { ...gold, file, transcriptsDir: resolve(dirname(file), gold.transcripts) };

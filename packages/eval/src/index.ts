@@ -1,5 +1,18 @@
-export { loadLocomo, cleanEvidence, normalizeAnswer, type LocomoConversation, type LocomoQuestion, type LocomoSession, type LocomoTurn } from './locomo.js';
-export { evalGate, type GateEvalOptions, type GateEvalReport, type GateScores } from './gate-eval.js';
+export {
+  loadLocomo,
+  cleanEvidence,
+  normalizeAnswer,
+  type LocomoConversation,
+  type LocomoQuestion,
+  type LocomoSession,
+  type LocomoTurn,
+} from './locomo.js';
+export {
+  evalGate,
+  type GateEvalOptions,
+  type GateEvalReport,
+  type GateScores,
+} from './gate-eval.js';
 export { Confusion, percentile, round4 } from './metrics.js';
 export {
   evalRetrieval,
@@ -14,7 +27,34 @@ export {
 } from './retrieval-eval.js';
 export { recallAtK, RecallTable } from './recall-at-k.js';
 export { writeLocomo, locomoProject, turnText } from './locomo-store.js';
-export { loadGoldSet, parseGoldSet, GOLD_SPLITS, SYNTHESIS_KEY, type GoldFile, type GoldFinding, type GoldSet, type GoldSplit, type Keyword, type LoadedGoldSet } from './gold-set.js';
+export {
+  loadGoldSet,
+  parseGoldSet,
+  GOLD_SPLITS,
+  SYNTHESIS_KEY,
+  type GoldFile,
+  type GoldFinding,
+  type GoldSet,
+  type GoldSplit,
+  type Keyword,
+  type LoadedGoldSet,
+} from './gold-set.js';
 export { memoryLines } from './memory-lines.js';
-export { compileNoise, lineMatches, noiseCount, scoreFile, summarize, type FileNotesScore, type NoisePattern, type NotesSummary, type QueryNoteScore } from './notes-score.js';
-export { evalNotes, type NoteRun, type NotesEvalOptions, type NotesEvalReport, type NotesFileReport } from './notes-eval.js';
+export {
+  compileNoise,
+  lineMatches,
+  noiseCount,
+  scoreFile,
+  summarize,
+  type FileNotesScore,
+  type NoisePattern,
+  type NotesSummary,
+  type QueryNoteScore,
+} from './notes-score.js';
+export {
+  evalNotes,
+  type NoteRun,
+  type NotesEvalOptions,
+  type NotesEvalReport,
+  type NotesFileReport,
+} from './notes-eval.js';

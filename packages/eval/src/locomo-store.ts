@@ -18,7 +18,10 @@ export function turnText(speaker: string, text: string): string {
  * project, the dia_ids of every stored sha: a turn whose text repeats an earlier turn's is the
  * same node (content identity), so that node stands for both ids.
  */
-export async function writeLocomo(engine: Engine, conversations: readonly LocomoConversation[]): Promise<Map<string, Map<string, string[]>>> {
+export async function writeLocomo(
+  engine: Engine,
+  conversations: readonly LocomoConversation[],
+): Promise<Map<string, Map<string, string[]>>> {
   const byProject = new Map<string, Map<string, string[]>>();
   for (const conversation of conversations) {
     const project = locomoProject(conversation);
@@ -38,7 +41,11 @@ export async function writeLocomo(engine: Engine, conversations: readonly Locomo
           type: 'reference',
           level: 'R',
           source: `locomo:${conversation.sampleId}#${turn.diaId}`,
-          heading_path: [conversation.sampleId, `session_${session.number}`, ...(session.dateTime ? [session.dateTime] : [])],
+          heading_path: [
+            conversation.sampleId,
+            `session_${session.number}`,
+            ...(session.dateTime ? [session.dateTime] : []),
+          ],
           text,
           sha256,
         });

@@ -41,16 +41,28 @@ export function loadLocomo(path: string): LocomoConversation[] {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new MemError('INVALID_INPUT', `${path}: cannot read LoCoMo JSON (${(error as Error).message})`, { file: path });
+    throw new MemError(
+      'INVALID_INPUT',
+      `${path}: cannot read LoCoMo JSON (${(error as Error).message})`,
+      { file: path },
+    );
   }
-  if (!Array.isArray(raw)) throw new MemError('INVALID_INPUT', `${path}: expected a JSON array of conversations`, { file: path });
-  return raw.map((entry, i) => parseConversation(entry as Record<string, unknown>, `${path}[${i}]`));
+  if (!Array.isArray(raw))
+    throw new MemError('INVALID_INPUT', `${path}: expected a JSON array of conversations`, {
+      file: path,
+    });
+  return raw.map((entry, i) =>
+    parseConversation(entry as Record<string, unknown>, `${path}[${i}]`),
+  );
 }
 
 function parseConversation(entry: Record<string, unknown>, where: string): LocomoConversation {
   const conversation = entry['conversation'] as Record<string, unknown> | undefined;
   const sampleId = entry['sample_id'];
-  if (typeof sampleId !== 'string' || !conversation) throw new MemError('INVALID_INPUT', `${where}: expected {sample_id, conversation, qa}`, { where });
+  if (typeof sampleId !== 'string' || !conversation)
+    throw new MemError('INVALID_INPUT', `${where}: expected {sample_id, conversation, qa}`, {
+      where,
+    });
   const sessions: LocomoSession[] = [];
   for (const key of Object.keys(conversation)) {
     const match = /^session_(\d+)$/.exec(key);
@@ -73,7 +85,12 @@ function parseConversation(entry: Record<string, unknown>, where: string): Locom
     evidence: cleanEvidence((qa['evidence'] as unknown[]) ?? []).filter((id) => known.has(id)),
     category: Number(qa['category']),
   }));
-  return { sampleId, speakers: [String(conversation['speaker_a']), String(conversation['speaker_b'])], sessions, questions };
+  return {
+    sampleId,
+    speakers: [String(conversation['speaker_a']), String(conversation['speaker_b'])],
+    sessions,
+    questions,
+  };
 }
 
 /** A turn's words, with the caption of a shared image when there is one. */
@@ -81,7 +98,9 @@ function turnText(turn: Record<string, unknown>): string {
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a LoCoMo turn's text is a string
   const text = String(turn['text'] ?? '');
   const caption = turn['blip_caption'];
-  return typeof caption === 'string' && caption !== '' ? `${text} [shares an image: ${caption}]` : text;
+  return typeof caption === 'string' && caption !== ''
+    ? `${text} [shares an image: ${caption}]`
+    : text;
 }
 
 /** Splits joined ids ("D8:6; D9:17", "D9:1 D4:4"), strips zero padding ("D30:05"), drops malformed ones. */

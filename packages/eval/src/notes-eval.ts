@@ -8,11 +8,22 @@ import { MemError } from '@mem/core';
 import { Engine } from '@mem/engine';
 import type { Controller } from '@mem/extractor';
 import { ingest, loadStandingQueries, synthesize } from '@mem/ingest';
-import { itemStorePath, openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
+import {
+  itemStorePath,
+  openItemStore,
+  projectorSqlite,
+  type ItemStore,
+} from '@mem/projector-sqlite';
 import { SYNTHESIS_KEY, type GoldFile, type GoldSplit, type LoadedGoldSet } from './gold-set.js';
 import { memoryLines } from './memory-lines.js';
 import { round4 } from './metrics.js';
-import { compileNoise, scoreFile, summarize, type FileNotesScore, type NotesSummary } from './notes-score.js';
+import {
+  compileNoise,
+  scoreFile,
+  summarize,
+  type FileNotesScore,
+  type NotesSummary,
+} from './notes-score.js';
 
 export interface NotesEvalOptions {
   /** The controller under test (the CLI passes the embedded default, or the one asked for). */
@@ -55,10 +66,17 @@ export interface NotesEvalReport {
  * query and the L2 synthesis are split into lines and scored against the file's findings and
  * the noise patterns (notes-score.ts). The gate's update rate comes from the runs' run_end.
  */
-export async function evalNotes(gold: LoadedGoldSet, options: NotesEvalOptions): Promise<NotesEvalReport> {
+export async function evalNotes(
+  gold: LoadedGoldSet,
+  options: NotesEvalOptions,
+): Promise<NotesEvalReport> {
   const split = options.split ?? 'all';
   const files = gold.files.filter((f) => split === 'all' || f.split === split);
-  if (files.length === 0) throw new MemError('INVALID_INPUT', `${gold.file}: no file in the ${split} split`, { file: gold.file, split });
+  if (files.length === 0)
+    throw new MemError('INVALID_INPUT', `${gold.file}: no file in the ${split} split`, {
+      file: gold.file,
+      split,
+    });
   const root = options.scratchRoot ?? (await mkdtemp(join(tmpdir(), 'mem-eval-notes-')));
   const noise = compileNoise(gold.noise);
   try {
@@ -66,14 +84,30 @@ export async function evalNotes(gold: LoadedGoldSet, options: NotesEvalOptions):
     const reports: NotesFileReport[] = [];
     for (const [i, file] of files.entries()) {
       const project = projectName(i, file);
-      const transcript = await copyTranscript(resolve(gold.transcriptsDir, file.path), join(root, 'transcripts', project, file.path), file.lines);
+      const transcript = await copyTranscript(
+        resolve(gold.transcriptsDir, file.path),
+        join(root, 'transcripts', project, file.path),
+        file.lines,
+      );
       await writeQueries(engine.paths.queriesDir, project, gold, file, transcript);
       // No environment: the scratch project resolves only the one file it was given.
       const config = loadStandingQueries(engine.paths.queriesDir, project, { config: {} });
-      await ingest({ engine, config, controller: options.controller, tokenizer: options.tokenizer });
-      await synthesize({ engine, config, controller: options.controller, tokenizer: options.tokenizer });
+      await ingest({
+        engine,
+        config,
+        controller: options.controller,
+        tokenizer: options.tokenizer,
+      });
+      await synthesize({
+        engine,
+        config,
+        controller: options.controller,
+        tokenizer: options.tokenizer,
+      });
       const keys = [...gold.queries.map((q) => q.id), SYNTHESIS_KEY];
-      const { notes, runs } = await engine.readCaughtUp([project], () => readNotes(itemStorePath(engine.paths.stateDir), project, keys, options.tokenizer));
+      const { notes, runs } = await engine.readCaughtUp([project], () =>
+        readNotes(itemStorePath(engine.paths.stateDir), project, keys, options.tokenizer),
+      );
       reports.push({ ...scoreFile(file, notes, noise), runs });
       options.onProgress?.(i + 1, files.length, file.path);
     }
@@ -83,19 +117,34 @@ export async function evalNotes(gold: LoadedGoldSet, options: NotesEvalOptions):
       if (of.length > 0) overall[s] = summarize(of);
     }
     overall.all = summarize(reports);
-    return { gold: gold.file, labelled_by: gold.labelled_by, controller: options.controller.name, split, files: reports, overall };
+    return {
+      gold: gold.file,
+      labelled_by: gold.labelled_by,
+      controller: options.controller.name,
+      split,
+      files: reports,
+      overall,
+    };
   } finally {
     if (options.scratchRoot === undefined) await rm(root, { recursive: true, force: true });
   }
 }
 
 function projectName(index: number, file: GoldFile): string {
-  const stem = basename(file.path).replace(/\.jsonl$/, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').slice(0, 48);
+  const stem = basename(file.path)
+    .replace(/\.jsonl$/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .slice(0, 48);
   return `gold-${index}-${stem}`;
 }
 
 /** The transcript (or its first `lines` lines) copied into the scratch root, so a slice is a real file the reader opens. */
-async function copyTranscript(from: string, to: string, lines: number | undefined): Promise<string> {
+async function copyTranscript(
+  from: string,
+  to: string,
+  lines: number | undefined,
+): Promise<string> {
   const kept: string[] = [];
   try {
     const reader = createInterface({ input: createReadStream(from), crlfDelay: Infinity });
@@ -105,7 +154,11 @@ async function copyTranscript(from: string, to: string, lines: number | undefine
     }
     reader.close();
   } catch (error) {
-    throw new MemError('CONFIG_INVALID', `${from}: cannot read the gold transcript (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { file: from });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `${from}: cannot read the gold transcript (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { file: from },
+    );
   }
   await mkdir(dirname(to), { recursive: true });
   await writeFile(to, `${kept.join('\n')}\n`);
@@ -113,13 +166,29 @@ async function copyTranscript(from: string, to: string, lines: number | undefine
 }
 
 /** queries/<project>.yaml for one gold file; JSON is YAML, so no YAML writer is needed here. */
-async function writeQueries(dir: string, project: string, gold: LoadedGoldSet, file: GoldFile, transcript: string): Promise<void> {
+async function writeQueries(
+  dir: string,
+  project: string,
+  gold: LoadedGoldSet,
+  file: GoldFile,
+  transcript: string,
+): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const config = { project, sources: [`${file.kind}:${transcript}`], queries: gold.queries, synthesis: gold.synthesis };
+  const config = {
+    project,
+    sources: [`${file.kind}:${transcript}`],
+    queries: gold.queries,
+    synthesis: gold.synthesis,
+  };
   await writeFile(join(dir, `${project}.yaml`), `${JSON.stringify(config, null, 2)}\n`);
 }
 
-function readNotes(path: string, project: string, keys: readonly string[], tokenizer: Tokenizer): { notes: Record<string, string[]>; runs: Record<string, NoteRun> } {
+function readNotes(
+  path: string,
+  project: string,
+  keys: readonly string[],
+  tokenizer: Tokenizer,
+): { notes: Record<string, string[]>; runs: Record<string, NoteRun> } {
   const store = openItemStore(path);
   try {
     const notes: Record<string, string[]> = {};
@@ -135,13 +204,28 @@ function readNotes(path: string, project: string, keys: readonly string[], token
   }
 }
 
-function noteRun(store: ItemStore, project: string, queryId: string | null, tokenizer: Tokenizer): NoteRun {
+function noteRun(
+  store: ItemStore,
+  project: string,
+  queryId: string | null,
+  tokenizer: Tokenizer,
+): NoteRun {
   const rows = store.runs(project, queryId);
   const seen = rows.reduce((n, r) => n + (r.chunks_seen ?? 0), 0);
   const used = rows.reduce((n, r) => n + (r.chunks_used ?? 0), 0);
   const chain = store
-    .nodes({ project, levels: [queryId === null ? 'L2' : 'L1'], kind: 'memory', includeSuperseded: true })
+    .nodes({
+      project,
+      levels: [queryId === null ? 'L2' : 'L1'],
+      kind: 'memory',
+      includeSuperseded: true,
+    })
     .filter((node) => node.query_id === queryId)
     .sort((a, b) => a.seq - b.seq);
-  return { chunks_seen: seen, chunks_used: used, update_rate: seen === 0 ? 0 : round4(used / seen), memory_tokens_over_t: chain.map((node) => tokenizer.count(node.text)) };
+  return {
+    chunks_seen: seen,
+    chunks_used: used,
+    update_rate: seen === 0 ? 0 : round4(used / seen),
+    memory_tokens_over_t: chain.map((node) => tokenizer.count(node.text)),
+  };
 }

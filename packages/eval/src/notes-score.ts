@@ -18,9 +18,14 @@ export function compileNoise(patterns: readonly { id: string; pattern: string }[
 }
 
 /** Whether `line` states a finding: it contains every keyword (one alternative of each group), ignoring case and runs of space. */
-export function lineMatches(line: string, keywords: readonly (Keyword | readonly string[])[]): boolean {
+export function lineMatches(
+  line: string,
+  keywords: readonly (Keyword | readonly string[])[],
+): boolean {
   const haystack = fold(line);
-  return keywords.every((k) => (typeof k === 'string' ? [k] : k).some((alternative) => haystack.includes(fold(alternative))));
+  return keywords.every((k) =>
+    (typeof k === 'string' ? [k] : k).some((alternative) => haystack.includes(fold(alternative))),
+  );
 }
 
 function fold(s: string): string {
@@ -28,7 +33,10 @@ function fold(s: string): string {
 }
 
 /** How many lines match at least one noise pattern, and how many each pattern matched. */
-export function noiseCount(lines: readonly string[], patterns: readonly NoisePattern[]): { noisy: number; by_pattern: Record<string, number> } {
+export function noiseCount(
+  lines: readonly string[],
+  patterns: readonly NoisePattern[],
+): { noisy: number; by_pattern: Record<string, number> } {
   const byPattern: Record<string, number> = {};
   let noisy = 0;
   for (const line of lines) {
@@ -73,7 +81,11 @@ interface Totals {
 }
 
 /** One gold file scored against its notes: `notes` maps a question key (or `synthesis`) to its note's lines; a missing note has none. */
-export function scoreFile(file: GoldFile, notes: Readonly<Record<string, readonly string[]>>, noise: readonly NoisePattern[]): FileNotesScore {
+export function scoreFile(
+  file: GoldFile,
+  notes: Readonly<Record<string, readonly string[]>>,
+  noise: readonly NoisePattern[],
+): FileNotesScore {
   const keys = [...new Set([...Object.keys(file.findings), ...Object.keys(notes)])].sort();
   const everyLine = keys.flatMap((key) => notes[key] ?? []);
   const perQuery: Record<string, QueryNoteScore> = {};
@@ -85,11 +97,13 @@ export function scoreFile(file: GoldFile, notes: Readonly<Record<string, readonl
     const inNote = findings.filter((f) => lines.some((line) => lineMatches(line, f.keywords)));
     for (const f of findings) if (!inNote.includes(f)) missed.push(f.id);
     const counted = noiseCount(lines, noise);
-    for (const [id, n] of Object.entries(counted.by_pattern)) byPattern[id] = (byPattern[id] ?? 0) + n;
+    for (const [id, n] of Object.entries(counted.by_pattern))
+      byPattern[id] = (byPattern[id] ?? 0) + n;
     perQuery[key] = {
       findings: findings.length,
       in_note: inNote.length,
-      anywhere: findings.filter((f) => everyLine.some((line) => lineMatches(line, f.keywords))).length,
+      anywhere: findings.filter((f) => everyLine.some((line) => lineMatches(line, f.keywords)))
+        .length,
       lines: lines.length,
       noise_lines: counted.noisy,
     };
@@ -117,10 +131,19 @@ export interface NotesSummary extends Totals {
 export function summarize(files: readonly FileNotesScore[]): NotesSummary {
   const notes = files.reduce((n, f) => n + f.notes, 0);
   const sums = totals(files);
-  return { files: files.length, ...sums, lines_per_note: notes === 0 ? 0 : round4(sums.lines / notes) };
+  return {
+    files: files.length,
+    ...sums,
+    lines_per_note: notes === 0 ? 0 : round4(sums.lines / notes),
+  };
 }
 
-function totals(rows: readonly Pick<QueryNoteScore, 'findings' | 'in_note' | 'anywhere' | 'lines' | 'noise_lines'>[]): Totals {
+function totals(
+  rows: readonly Pick<
+    QueryNoteScore,
+    'findings' | 'in_note' | 'anywhere' | 'lines' | 'noise_lines'
+  >[],
+): Totals {
   const sum = (pick: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + pick(r), 0);
   const findings = sum((r) => r.findings);
   const inNote = sum((r) => r.in_note);

@@ -1,5 +1,9 @@
 /** Fraction of the gold ids found among the first k retrieved ids (each retrieved entry may carry several ids). */
-export function recallAtK(gold: readonly string[], retrieved: readonly (readonly string[])[], k: number): number {
+export function recallAtK(
+  gold: readonly string[],
+  retrieved: readonly (readonly string[])[],
+  k: number,
+): number {
   if (gold.length === 0) return 0;
   const found = new Set(retrieved.slice(0, k).flat());
   return gold.filter((id) => found.has(id)).length / gold.length;
@@ -21,6 +25,11 @@ export class RecallTable {
 
   /** `{ "<k>": mean recall }`, 4 decimals. */
   means(): Record<string, number> {
-    return Object.fromEntries(this.ks.map((k) => [String(k), this.count === 0 ? 0 : Math.round((this.sums.get(k)! / this.count) * 1e4) / 1e4]));
+    return Object.fromEntries(
+      this.ks.map((k) => [
+        String(k),
+        this.count === 0 ? 0 : Math.round((this.sums.get(k)! / this.count) * 1e4) / 1e4,
+      ]),
+    );
   }
 }

@@ -6,7 +6,12 @@ import { MemError, type MemConfig } from '@mem/core';
 import { cachedEmbedder, embedderFromEnv, rerankerFromEnv } from '@mem/embed';
 import { Engine, type Projector } from '@mem/engine';
 import { openVectorRecall, projectorPgvector } from '@mem/projector-pgvector';
-import { itemStorePath, openItemStore, projectorSqlite, type ItemStore } from '@mem/projector-sqlite';
+import {
+  itemStorePath,
+  openItemStore,
+  projectorSqlite,
+  type ItemStore,
+} from '@mem/projector-sqlite';
 import {
   MAX_LIMIT,
   keywordTerms,
@@ -85,7 +90,12 @@ export interface RetrievalEvalReport {
   /** Distinct turn texts (a repeated text is one node). */
   nodes: number;
   ks: number[];
-  stack: { signals: string[]; embedder: string | null; reranker: string | null; keyword_strategy: KeywordStrategy };
+  stack: {
+    signals: string[];
+    embedder: string | null;
+    reranker: string | null;
+    keyword_strategy: KeywordStrategy;
+  };
   mem: RetrievalScores & { abstained: number };
   /** The floor and weights the run's own answers were cut at and ranked by (null: no question asked). */
   tuning: { floor: RelevanceFloor; weights: SignalWeights } | null;
@@ -111,23 +121,40 @@ interface Case {
  * category beside a plain FTS5 BM25 baseline over the same store in the same run: every
  * question word quoted and OR-joined, ranked by bm25, no stopwords dropped, no fusion, no floor.
  */
-export async function evalRetrieval(conversations: readonly LocomoConversation[], options: RetrievalEvalOptions = {}): Promise<RetrievalEvalReport> {
+export async function evalRetrieval(
+  conversations: readonly LocomoConversation[],
+  options: RetrievalEvalOptions = {},
+): Promise<RetrievalEvalReport> {
   const ks = [...new Set(options.ks ?? DEFAULT_KS)].sort((a, b) => a - b);
   if (ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1 || k > MAX_LIMIT)) {
-    throw new MemError('INVALID_INPUT', `--k: expected integers from 1 to ${MAX_LIMIT}, got ${JSON.stringify(options.ks)}`, { field: 'k' });
+    throw new MemError(
+      'INVALID_INPUT',
+      `--k: expected integers from 1 to ${MAX_LIMIT}, got ${JSON.stringify(options.ks)}`,
+      { field: 'k' },
+    );
   }
   const maxK = ks[ks.length - 1]!;
   const config = options.config ?? {};
   const settings = sweepSettings(options.sweep);
   const tuning = queryTuningFromEnv(config);
   const root = options.scratchRoot ?? (await mkdtemp(join(tmpdir(), 'mem-eval-retrieval-')));
-  const vector = options.vector === undefined ? environmentVectorSide(config, options.embedCache ?? join(root, 'embedding-cache')) : options.vector;
+  const vector =
+    options.vector === undefined
+      ? environmentVectorSide(config, options.embedCache ?? join(root, 'embedding-cache'))
+      : options.vector;
   const reranker = options.reranker === undefined ? rerankerFromEnv(config) : options.reranker;
-  const engine = new Engine({ root, projectors: [projectorSqlite, ...(vector ? [vector.projector] : [])] });
+  const engine = new Engine({
+    root,
+    projectors: [projectorSqlite, ...(vector ? [vector.projector] : [])],
+  });
   let items: ItemStore | undefined;
   let vectors: VectorRecall | undefined;
   try {
-    let cases: Case[] = conversations.flatMap((c) => c.questions.filter((q) => q.evidence.length > 0).map((question) => ({ project: locomoProject(c), question })));
+    let cases: Case[] = conversations.flatMap((c) =>
+      c.questions
+        .filter((q) => q.evidence.length > 0)
+        .map((question) => ({ project: locomoProject(c), question })),
+    );
     if (options.limit !== undefined) cases = cases.slice(0, options.limit);
     const asked = conversations.filter((c) => cases.some((k) => k.project === locomoProject(c)));
     const ids = await writeLocomo(engine, asked);
@@ -149,34 +176,61 @@ export async function evalRetrieval(conversations: readonly LocomoConversation[]
     let signals: string[] = ['keyword'];
     let used: RetrievalEvalReport['tuning'] = null;
     const ask = (question: LocomoQuestion, project: string, with_: QueryDeps) =>
-      queryMemory({ text: question.question, projects: [project], levels: ['R'], limit: maxK }, with_);
+      queryMemory(
+        { text: question.question, projects: [project], levels: ['R'], limit: maxK },
+        with_,
+      );
     const total = cases.length * (1 + settings.length);
     for (const [i, { project, question }] of cases.entries()) {
       const diaIds = (sha: string) => ids.get(project)?.get(sha) ?? [];
       let started = performance.now();
       const result = await ask(question, project, deps);
-      mem.add(question, result.results.map((r) => diaIds(r.sha256)), performance.now() - started);
+      mem.add(
+        question,
+        result.results.map((r) => diaIds(r.sha256)),
+        performance.now() - started,
+      );
       if (result.abstained) abstained += 1;
       signals = result.recall.signals;
       used = { floor: result.recall.floor, weights: result.recall.weights };
 
       started = performance.now();
-      const match = matchExpression(keywordTerms(question.question, { keepStopwords: true }).terms, 'OR');
-      const hits = match === null ? [] : items.keywordRecall(match, { projects: [project], levels: ['R'], limit: maxK });
-      baseline.add(question, hits.map((h) => diaIds(h.node.sha256)), performance.now() - started);
+      const match = matchExpression(
+        keywordTerms(question.question, { keepStopwords: true }).terms,
+        'OR',
+      );
+      const hits =
+        match === null
+          ? []
+          : items.keywordRecall(match, { projects: [project], levels: ['R'], limit: maxK });
+      baseline.add(
+        question,
+        hits.map((h) => diaIds(h.node.sha256)),
+        performance.now() - started,
+      );
       options.onProgress?.(i + 1, total);
     }
 
     const sweep: RetrievalSweepRow[] = [];
     for (const [s, setting] of settings.entries()) {
       const table = new RecallTable(ks);
-      const swept: QueryDeps = { ...deps, floor: { ...deps.floor, ...setting.floor }, weights: { ...deps.weights, ...setting.weights } };
+      const swept: QueryDeps = {
+        ...deps,
+        floor: { ...deps.floor, ...setting.floor },
+        weights: { ...deps.weights, ...setting.weights },
+      };
       // What the answers recorded; with no question asked, what the row would have swept.
-      let recorded = { floor: { ...used?.floor, ...setting.floor } as RelevanceFloor, weights: { ...used?.weights, ...setting.weights } as SignalWeights };
+      let recorded = {
+        floor: { ...used?.floor, ...setting.floor } as RelevanceFloor,
+        weights: { ...used?.weights, ...setting.weights } as SignalWeights,
+      };
       let none = 0;
       for (const [i, { project, question }] of cases.entries()) {
         const result = await ask(question, project, swept);
-        table.add(question.evidence, result.results.map((r) => ids.get(project)?.get(r.sha256) ?? []));
+        table.add(
+          question.evidence,
+          result.results.map((r) => ids.get(project)?.get(r.sha256) ?? []),
+        );
         if (result.abstained) none += 1;
         recorded = { floor: result.recall.floor, weights: result.recall.weights };
         options.onProgress?.(cases.length * (s + 1) + i + 1, total);
@@ -199,7 +253,11 @@ export async function evalRetrieval(conversations: readonly LocomoConversation[]
       tuning: used,
       sweep,
       baseline_fts5: baseline.report(),
-      anchors: { dragon_dialog: Object.fromEntries(ks.filter((k) => String(k) in DRAGON).map((k) => [String(k), DRAGON[String(k)]!])) },
+      anchors: {
+        dragon_dialog: Object.fromEntries(
+          ks.filter((k) => String(k) in DRAGON).map((k) => [String(k), DRAGON[String(k)]!]),
+        ),
+      },
     };
   } finally {
     items?.close();
@@ -242,21 +300,41 @@ class Scores {
 
   report(): RetrievalScores {
     const per_category = Object.fromEntries(
-      [...this.categories.entries()].sort(([a], [b]) => a - b).map(([category, table]) => [String(category), { ...table.means(), questions: table.count }]),
+      [...this.categories.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([category, table]) => [
+          String(category),
+          { ...table.means(), questions: table.count },
+        ]),
     ) as RetrievalScores['per_category'];
     const ms = (x: number) => Math.round(x * 100) / 100;
-    return { recall: this.overall.means(), per_category, latency_ms: { p50: ms(percentile(this.latencies, 50)), p95: ms(percentile(this.latencies, 95)) } };
+    return {
+      recall: this.overall.means(),
+      per_category,
+      latency_ms: {
+        p50: ms(percentile(this.latencies, 50)),
+        p95: ms(percentile(this.latencies, 95)),
+      },
+    };
   }
 }
 
 /** The sweep's settings, floors outer and weights inner; a bad floor is INVALID_INPUT naming --floor. */
-function sweepSettings(sweep: RetrievalSweep | undefined): { floor: Partial<RelevanceFloor>; weights: Partial<SignalWeights> }[] {
+function sweepSettings(
+  sweep: RetrievalSweep | undefined,
+): { floor: Partial<RelevanceFloor>; weights: Partial<SignalWeights> }[] {
   const floors = sweep?.floors ?? [];
   const bad = floors.filter((f) => !Number.isFinite(f) || f < 0 || f > 1);
-  if (bad.length > 0) throw new MemError('INVALID_INPUT', `--floor: expected similarity floors from 0 to 1, got ${JSON.stringify(bad)}`, { field: 'floor' });
+  if (bad.length > 0)
+    throw new MemError(
+      'INVALID_INPUT',
+      `--floor: expected similarity floors from 0 to 1, got ${JSON.stringify(bad)}`,
+      { field: 'floor' },
+    );
   const weights = sweep?.weights ?? [];
   if (floors.length === 0 && weights.length === 0) return [];
-  const floorSettings: Partial<RelevanceFloor>[] = floors.length > 0 ? floors.map((minSimilarity) => ({ minSimilarity })) : [{}];
+  const floorSettings: Partial<RelevanceFloor>[] =
+    floors.length > 0 ? floors.map((minSimilarity) => ({ minSimilarity })) : [{}];
   const weightSettings: Partial<SignalWeights>[] = weights.length > 0 ? [...weights] : [{}];
   return floorSettings.flatMap((floor) => weightSettings.map((w) => ({ floor, weights: w })));
 }

@@ -1,4 +1,12 @@
-import { MemError, contentSha256, isMemError, scrubSecrets, splitMemoryLines, type MemoryLineRef, type Payload } from '@mem/core';
+import {
+  MemError,
+  contentSha256,
+  isMemError,
+  scrubSecrets,
+  splitMemoryLines,
+  type MemoryLineRef,
+  type Payload,
+} from '@mem/core';
 import type { Tokenizer } from '@mem/chunk';
 import type { ChunkRecord, Controller } from './controller.js';
 import { parseGateAnswer, type GateAnswer } from './protocol.js';
@@ -99,7 +107,12 @@ export class GatedRun {
     // A memory carried over from an earlier run keeps each line's parents; where they were not
     // recorded (a memory logged before lines were addressable) every line keeps all of them.
     const known = new Map((config.previous?.lines ?? []).map((line) => [line.text, line.parents]));
-    this.lineParents = new Map(splitMemoryLines(this.memory).map((line) => [line, known.get(line) ?? config.previous?.parents ?? []]));
+    this.lineParents = new Map(
+      splitMemoryLines(this.memory).map((line) => [
+        line,
+        known.get(line) ?? config.previous?.parents ?? [],
+      ]),
+    );
   }
 
   /** True once the run has ended (exit gate acted on, or an error). Further offers are ignored. */
@@ -123,7 +136,16 @@ export class GatedRun {
       this.t = t;
       this.seen.add(step.sha256);
       this.chunksDerived += 1;
-      out.push({ type: 'chunk', run_id: runId, level: chunkLevel, t, source: step.source, span: step.span, sha256: step.sha256, derived: true });
+      out.push({
+        type: 'chunk',
+        run_id: runId,
+        level: chunkLevel,
+        t,
+        source: step.source,
+        span: step.span,
+        sha256: step.sha256,
+        derived: true,
+      });
       return out;
     }
 
@@ -141,12 +163,38 @@ export class GatedRun {
     this.t = t;
     this.seen.add(step.sha256);
     this.chunksSeen += 1;
-    out.push({ type: 'chunk', run_id: runId, level: chunkLevel, t, source: step.source, span: step.span, sha256: step.sha256 });
-    out.push({ type: 'gate', run_id: runId, level, t, update: answer.update, exit: answer.exit, think: answer.think, latency_ms: Math.round(latencyMs * 1000) / 1000 });
+    out.push({
+      type: 'chunk',
+      run_id: runId,
+      level: chunkLevel,
+      t,
+      source: step.source,
+      span: step.span,
+      sha256: step.sha256,
+    });
+    out.push({
+      type: 'gate',
+      run_id: runId,
+      level,
+      t,
+      update: answer.update,
+      exit: answer.exit,
+      think: answer.think,
+      latency_ms: Math.round(latencyMs * 1000) / 1000,
+    });
     let memory: string | null = null;
     if (answer.update) {
       this.chunksUsed += 1;
-      if (level === 'L1') out.push({ type: 'evidence', run_id: runId, level: 'L0', t, source: step.source, text: step.text, sha256: step.sha256 });
+      if (level === 'L1')
+        out.push({
+          type: 'evidence',
+          run_id: runId,
+          level: 'L0',
+          t,
+          source: step.source,
+          text: step.text,
+          sha256: step.sha256,
+        });
       // A model wrote it: scrubbed before it is hashed, so its sha is of the text the log stores
       // (the log scrubs every payload and checks the sha on what it keeps).
       memory = this.withoutForgotten(scrubSecrets(answer.memory).text);
@@ -211,7 +259,14 @@ export class GatedRun {
       chunksUsed: this.chunksUsed,
       chunksSkipped: this.chunksSkipped,
       chunksDerived: this.chunksDerived,
-      memory: this.memorySha === null ? null : { text: this.memory, sha256: this.memorySha, tokens: this.config.tokenizer.count(this.memory) },
+      memory:
+        this.memorySha === null
+          ? null
+          : {
+              text: this.memory,
+              sha256: this.memorySha,
+              tokens: this.config.tokenizer.count(this.memory),
+            },
       exited: this.exited,
       ...(this.error ? { error: this.error } : {}),
     };
@@ -251,7 +306,11 @@ export class GatedRun {
         level,
         question,
         memory: this.memory,
-        chunk: { text: step.text, records: step.records, ...(step.label !== undefined ? { label: step.label } : {}) },
+        chunk: {
+          text: step.text,
+          records: step.records,
+          ...(step.label !== undefined ? { label: step.label } : {}),
+        },
         memoryBudget,
       });
       try {
@@ -259,7 +318,11 @@ export class GatedRun {
         if (answer.update && controller.strictBudget) {
           const tokens = tokenizer.count(answer.memory);
           if (tokens > memoryBudget) {
-            throw new MemError('BUDGET_EXCEEDED', `the updated memory has ${tokens} tokens, over the budget of ${memoryBudget}`, { tokens, budget: memoryBudget });
+            throw new MemError(
+              'BUDGET_EXCEEDED',
+              `the updated memory has ${tokens} tokens, over the budget of ${memoryBudget}`,
+              { tokens, budget: memoryBudget },
+            );
           }
         }
         return { answer, latencyMs: reply.latencyMs };
@@ -268,7 +331,11 @@ export class GatedRun {
         last = error;
       }
     }
-    throw new MemError(last!.code, `${last!.message} (${controller.maxAttempts} attempt${controller.maxAttempts === 1 ? '' : 's'})`, { ...last!.details, attempts: controller.maxAttempts });
+    throw new MemError(
+      last!.code,
+      `${last!.message} (${controller.maxAttempts} attempt${controller.maxAttempts === 1 ? '' : 's'})`,
+      { ...last!.details, attempts: controller.maxAttempts },
+    );
   }
 
   private runEvent(): Payload {

@@ -15,15 +15,26 @@ export interface OpenAIControllerOptions {
  * llama.cpp). Transport failures are retried with backoff inside the client; a malformed or
  * over-budget answer is re-asked up to `maxAttempts` times by the loop, then the run ends.
  */
-export function openaiController(endpoint: ModelEndpoint, options: OpenAIControllerOptions = {}): Controller {
+export function openaiController(
+  endpoint: ModelEndpoint,
+  options: OpenAIControllerOptions = {},
+): Controller {
   return {
     name: 'openai',
     model: endpoint.model,
     maxAttempts: options.maxAttempts ?? 3,
     strictBudget: true,
     async answer(input: ControllerInput): Promise<ControllerAnswer> {
-      const messages = buildPrompt({ level: input.level, question: input.question, memory: input.memory, chunk: input.chunk.text, memoryBudget: input.memoryBudget });
-      const result = await chatCompletion(endpoint, messages, { maxTokens: options.maxTokens ?? 2048 });
+      const messages = buildPrompt({
+        level: input.level,
+        question: input.question,
+        memory: input.memory,
+        chunk: input.chunk.text,
+        memoryBudget: input.memoryBudget,
+      });
+      const result = await chatCompletion(endpoint, messages, {
+        maxTokens: options.maxTokens ?? 2048,
+      });
       return { text: canonicalLines(result.text), latencyMs: result.latencyMs };
     },
   };
@@ -40,5 +51,7 @@ function canonicalLines(text: string): string {
   } catch {
     return text;
   }
-  return answer.update ? formatGateAnswer({ ...answer, memory: bulletMemory(answer.memory) }) : text;
+  return answer.update
+    ? formatGateAnswer({ ...answer, memory: bulletMemory(answer.memory) })
+    : text;
 }

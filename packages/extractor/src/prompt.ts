@@ -18,7 +18,10 @@ export interface PromptInput {
  * the four tags. The update gate asks whether the chunk holds evidence for the question.
  */
 export function buildPrompt(input: PromptInput): ChatMessage[] {
-  const what = input.level === 'L1' ? 'a section of a coding-agent session transcript' : 'one per-question memory of the project';
+  const what =
+    input.level === 'L1'
+      ? 'a section of a coding-agent session transcript'
+      : 'one per-question memory of the project';
   const system = [
     'You maintain a bounded memory that answers one standing question about a software project.',
     `You are given the question, your previous memory, and ${what}.`,
@@ -29,7 +32,15 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
     'A good line stands alone: it names its subject (never "this" or "it" pointing at the section), states one fact of the kind the question asks (a decision with its reason and the rejected alternative; a bug with symptom, cause and fix; a question nobody answered), and is never narration of what the agent is about to do ("Let me…"), a cheer, or raw tool output. A proposal the user rejected is not a decision; a question answered later is not open.',
     '<next>continue, or end if the memory already answers the question fully</next>',
   ].join('\n');
-  const user = [`Question: ${input.question}`, '', 'Previous memory:', input.memory === '' ? '(empty)' : input.memory, '', 'Section:', input.chunk].join('\n');
+  const user = [
+    `Question: ${input.question}`,
+    '',
+    'Previous memory:',
+    input.memory === '' ? '(empty)' : input.memory,
+    '',
+    'Section:',
+    input.chunk,
+  ].join('\n');
   return [
     { role: 'system', content: system },
     { role: 'user', content: user },

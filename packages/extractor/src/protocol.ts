@@ -12,7 +12,8 @@ export interface GateAnswer {
   exit: boolean;
 }
 
-const ANSWER = /^\s*<think>([\s\S]*?)<\/think>\s*<check>\s*(yes|no)\s*<\/check>\s*<update>([\s\S]*?)<\/update>\s*<next>\s*(continue|end)\s*<\/next>\s*$/;
+const ANSWER =
+  /^\s*<think>([\s\S]*?)<\/think>\s*<check>\s*(yes|no)\s*<\/check>\s*<update>([\s\S]*?)<\/update>\s*<next>\s*(continue|end)\s*<\/next>\s*$/;
 
 /**
  * Strict parser of `<think>…</think><check>yes|no</check><update>…</update><next>continue|end</next>`.
@@ -22,19 +23,31 @@ const ANSWER = /^\s*<think>([\s\S]*?)<\/think>\s*<check>\s*(yes|no)\s*<\/check>\
 export function parseGateAnswer(text: string): GateAnswer {
   const match = ANSWER.exec(text);
   if (!match) {
-    throw new MemError('MALFORMED_ANSWER', `malformed controller answer: expected <think>…</think><check>yes|no</check><update>…</update><next>continue|end</next>, got ${JSON.stringify(text.slice(0, 160))}`, {
-      answer: text.slice(0, 2000),
-    });
+    throw new MemError(
+      'MALFORMED_ANSWER',
+      `malformed controller answer: expected <think>…</think><check>yes|no</check><update>…</update><next>continue|end</next>, got ${JSON.stringify(text.slice(0, 160))}`,
+      {
+        answer: text.slice(0, 2000),
+      },
+    );
   }
   const [, think, check, update, next] = match;
   for (const tag of ['think', 'check', 'update', 'next']) {
     if (text.split(`<${tag}>`).length !== 2) {
-      throw new MemError('MALFORMED_ANSWER', `malformed controller answer: <${tag}> must appear exactly once`, { answer: text.slice(0, 2000) });
+      throw new MemError(
+        'MALFORMED_ANSWER',
+        `malformed controller answer: <${tag}> must appear exactly once`,
+        { answer: text.slice(0, 2000) },
+      );
     }
   }
   const memory = update!.trim();
   if (check === 'yes' && memory === '') {
-    throw new MemError('MALFORMED_ANSWER', 'malformed controller answer: <check>yes</check> with an empty <update>', { answer: text.slice(0, 2000) });
+    throw new MemError(
+      'MALFORMED_ANSWER',
+      'malformed controller answer: <check>yes</check> with an empty <update>',
+      { answer: text.slice(0, 2000) },
+    );
   }
   return { think: think!.trim(), update: check === 'yes', memory, exit: next === 'end' };
 }

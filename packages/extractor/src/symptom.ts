@@ -20,7 +20,8 @@ export function symptomOf(memory: string): string | null {
   return found.length > 0 ? found.slice(0, 12).join('\n') : null;
 }
 
-const FAILURE = /\b(?:error|errors|exception|failed|failing|failure|fails|crash(?:ed|es)?|panic|timed? out|timeout|refused|denied|not found|cannot|can't|broken|flak\w*|race|leak\w*|\d{3} [A-Z][a-z]+|E[A-Z]{3,})\b/;
+const FAILURE =
+  /\b(?:error|errors|exception|failed|failing|failure|fails|crash(?:ed|es)?|panic|timed? out|timeout|refused|denied|not found|cannot|can't|broken|flak\w*|race|leak\w*|\d{3} [A-Z][a-z]+|E[A-Z]{3,})\b/;
 
 const SIGNS: RegExp[] = [
   /\b[A-Z][A-Za-z]*(?:Error|Exception)\b(?::[^.;\n]{0,80})?/g, // TypeError: x is undefined

@@ -10,12 +10,20 @@ export type ControllerName = (typeof CONTROLLERS)[number];
  * The controller to run: the one asked for, else `openai` when MEM_LLM_URL is set, else the
  * embedded `heuristic`. Asking for `openai` without an endpoint is CONFIG_INVALID.
  */
-export function chooseController(name: ControllerName | undefined, tokenizer: Tokenizer, config: MemConfig): Controller {
+export function chooseController(
+  name: ControllerName | undefined,
+  tokenizer: Tokenizer,
+  config: MemConfig,
+): Controller {
   const endpoint = chatEndpointFromEnv(config);
   const chosen = name ?? (endpoint ? 'openai' : 'heuristic');
   if (chosen === 'heuristic') return heuristicController(tokenizer);
   if (!endpoint) {
-    throw new MemError('CONFIG_INVALID', 'the openai controller needs MEM_LLM_URL and MEM_LLM_MODEL (and MEM_LLM_KEY if the endpoint wants one)', { variable: 'MEM_LLM_URL' });
+    throw new MemError(
+      'CONFIG_INVALID',
+      'the openai controller needs MEM_LLM_URL and MEM_LLM_MODEL (and MEM_LLM_KEY if the endpoint wants one)',
+      { variable: 'MEM_LLM_URL' },
+    );
   }
   return openaiController(endpoint);
 }

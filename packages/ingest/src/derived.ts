@@ -33,13 +33,16 @@ export class DerivedManifest {
 }
 
 function* shingleHashes(text: string): Generator<number> {
-  const words = normalizeText(text).split(' ').filter((w) => w !== '');
+  const words = normalizeText(text)
+    .split(' ')
+    .filter((w) => w !== '');
   if (words.length === 0) return;
   if (words.length < SHINGLE) {
     yield fnv1a(words.join(' '));
     return;
   }
-  for (let i = 0; i + SHINGLE <= words.length; i++) yield fnv1a(words.slice(i, i + SHINGLE).join(' '));
+  for (let i = 0; i + SHINGLE <= words.length; i++)
+    yield fnv1a(words.slice(i, i + SHINGLE).join(' '));
 }
 
 /** 32-bit FNV-1a: a fast, stable hash for set membership (collisions only cost a false match). */

@@ -1,4 +1,10 @@
-import { chunks, chunkPolicy, tokenHistogram, type Tokenizer, type TokenHistogram } from '@mem/chunk';
+import {
+  chunks,
+  chunkPolicy,
+  tokenHistogram,
+  type Tokenizer,
+  type TokenHistogram,
+} from '@mem/chunk';
 import type { SourceStats } from '@mem/sources';
 import type { StandingQueries } from './standing-queries.js';
 import { transcriptSource } from './transcripts.js';
@@ -39,16 +45,30 @@ export async function dryRun(config: StandingQueries, tokenizer: Tokenizer): Pro
         records += 1;
       }
     }
-    sources.push({ entry: resolved.entry, kind: resolved.kind, path: resolved.dir ? [resolved.dir] : [...(resolved.files ?? [])], stats: source.stats() });
+    sources.push({
+      entry: resolved.entry,
+      kind: resolved.kind,
+      path: resolved.dir ? [resolved.dir] : [...(resolved.files ?? [])],
+      stats: source.stats(),
+    });
   }
   return {
     project: config.project,
     file: config.file,
     queries: config.queries.map((q) => q.id),
     sources,
-    records: { total: records, byRole: Object.fromEntries(Object.entries(byRole).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) },
+    records: {
+      total: records,
+      byRole: Object.fromEntries(
+        Object.entries(byRole).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      ),
+    },
     chunks: sizes.length,
-    tokens: { total, max: sizes.reduce((m, s) => Math.max(m, s), 0), histogram: tokenHistogram(sizes, policy.maxTokens) },
+    tokens: {
+      total,
+      max: sizes.reduce((m, s) => Math.max(m, s), 0),
+      histogram: tokenHistogram(sizes, policy.maxTokens),
+    },
     bytes,
   };
 }

@@ -1,5 +1,20 @@
-export { loadStandingQueries, selectQueries, SOURCE_KINDS, type LoadOptions, type ResolvedSource, type SourceKind, type StandingQueries } from './standing-queries.js';
-export { ingest, type IngestEngine, type IngestOptions, type IngestProgress, type IngestReport, type QueryReport } from './ingest.js';
+export {
+  loadStandingQueries,
+  selectQueries,
+  SOURCE_KINDS,
+  type LoadOptions,
+  type ResolvedSource,
+  type SourceKind,
+  type StandingQueries,
+} from './standing-queries.js';
+export {
+  ingest,
+  type IngestEngine,
+  type IngestOptions,
+  type IngestProgress,
+  type IngestReport,
+  type QueryReport,
+} from './ingest.js';
 export { synthesize, type SynthesizeOptions, type SynthesizeReport } from './synthesize.js';
 export { dryRun, type DryRunReport } from './dry-run.js';
 export { chooseController, CONTROLLERS, type ControllerName } from './controllers.js';
@@ -8,4 +23,10 @@ export { DerivedManifest } from './derived.js';
 export { newRunId } from './run-id.js';
 export { IngestJobs, type IngestJobsOptions, type LiveJob } from './jobs/ingest-jobs.js';
 export { JobAcceptance, type Accepted, type AcceptRequest } from './jobs/acceptance.js';
-export { MAX_RECORDS, recordsFromPosted, recordsFromTranscript, type IngestRecord, type PostedRecord } from './jobs/accepted-records.js';
+export {
+  MAX_RECORDS,
+  recordsFromPosted,
+  recordsFromTranscript,
+  type IngestRecord,
+  type PostedRecord,
+} from './jobs/accepted-records.js';

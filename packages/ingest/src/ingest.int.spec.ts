@@ -1,4 +1,12 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +50,11 @@ async function events(): Promise<LogEvent[]> {
 
 function vaultBytes(): Record<string, string> {
   const dir = join(root, 'vault', 'demo');
-  return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
+  );
 }
 
 async function run() {
@@ -56,7 +68,8 @@ beforeAll(() => {
   writeFileSync(join(root, 'queries', 'demo.yaml'), QUERIES);
   cpSync(join(fixtures, 'claude'), join(root, 'sessions', 'claude'), { recursive: true });
   mkdirSync(join(root, 'sessions', 'pi'));
-  for (const file of ['pi-mono-compact.jsonl', 'pi-mono-large-session.jsonl']) cpSync(join(fixtures, 'pi', file), join(root, 'sessions', 'pi', file));
+  for (const file of ['pi-mono-compact.jsonl', 'pi-mono-large-session.jsonl'])
+    cpSync(join(fixtures, 'pi', file), join(root, 'sessions', 'pi', file));
   engine = new Engine({ root, projectors: [projectorSqlite, projectorVault] });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -79,10 +92,17 @@ describe('ingest over the real transcripts', () => {
       // Closed gate → no evidence and no memory at that step; memory stays within budget.
       for (const gate of gates) {
         if (gate.type !== 'gate' || gate.update) continue;
-        expect(runEvents.some((e) => (e.type === 'memory' || e.type === 'evidence') && e.t === gate.t)).toBe(false);
+        expect(
+          runEvents.some((e) => (e.type === 'memory' || e.type === 'evidence') && e.t === gate.t),
+        ).toBe(false);
       }
-      for (const memory of memories) expect(memory.type === 'memory' && memory.tokens).toBeLessThanOrEqual(1024);
-      expect(runEvents.at(-1)).toMatchObject({ type: 'run_end', chunks_seen: q.chunksSeen, chunks_used: q.chunksUsed });
+      for (const memory of memories)
+        expect(memory.type === 'memory' && memory.tokens).toBeLessThanOrEqual(1024);
+      expect(runEvents.at(-1)).toMatchObject({
+        type: 'run_end',
+        chunks_seen: q.chunksSeen,
+        chunks_used: q.chunksUsed,
+      });
     }
     const verified = await engine.verify();
     expect(verified.projects[0]!.provenance).toMatchObject({ ok: true, total: 0 });
@@ -103,7 +123,8 @@ describe('ingest over the real transcripts', () => {
     const added = join(root, 'sessions', 'pi', 'pi-mono-session.jsonl');
     cpSync(join(fixtures, 'pi', 'pi-mono-session.jsonl'), added);
     let expected = 0;
-    for await (const _ of chunks(sourceForPath(added, 'pi'), chunkPolicy(), tokenizer)) expected += 1;
+    for await (const _ of chunks(sourceForPath(added, 'pi'), chunkPolicy(), tokenizer))
+      expected += 1;
     const before = (await events()).length;
     const report = await run();
     for (const q of report.queries) {
@@ -111,7 +132,9 @@ describe('ingest over the real transcripts', () => {
       expect(q.chunksSkipped).toBe(report.chunks - expected);
     }
     const newEvents = (await events()).slice(before);
-    expect(newEvents.filter((e) => e.type === 'chunk')).toHaveLength(expected * report.queries.length);
+    expect(newEvents.filter((e) => e.type === 'chunk')).toHaveLength(
+      expected * report.queries.length,
+    );
   });
 
   it('reads a transcript that grew since the last ingest from its new records on, never gating a record twice', async () => {
@@ -122,7 +145,11 @@ describe('ingest over the real transcripts', () => {
     writeFileSync(growing, `${lines.join('\n')}`);
     await run();
     const log = await events();
-    const queries = new Map(log.filter((e) => e.type === 'run').map((e) => [e.type === 'run' ? e.run_id : '', e.type === 'run' ? e.query_id : null]));
+    const queries = new Map(
+      log
+        .filter((e) => e.type === 'run')
+        .map((e) => [e.type === 'run' ? e.run_id : '', e.type === 'run' ? e.query_id : null]),
+    );
     const covered = new Map<string, Set<number>>();
     for (const e of log) {
       if (e.type !== 'chunk' || e.source !== 'pi:growing-session' || e.span === null) continue;
@@ -140,16 +167,34 @@ describe('ingest over the real transcripts', () => {
 
   it('synthesises the L1 memories at L2, then has nothing new to read', async () => {
     const config = loadStandingQueries(join(root, 'queries'), 'demo');
-    const first = await synthesize({ engine, config, controller: heuristicController(tokenizer), tokenizer });
+    const first = await synthesize({
+      engine,
+      config,
+      controller: heuristicController(tokenizer),
+      tokenizer,
+    });
     expect(first.started).toBe(true);
     expect(first.chunksUsed).toBeGreaterThan(0);
     const l2 = (await events()).filter((e) => e.type === 'memory' && e.level === 'L2');
     expect(l2.length).toBeGreaterThan(0);
-    const l1Shas = new Set((await events()).filter((e) => e.type === 'memory' && e.level === 'L1').map((e) => (e.type === 'memory' ? e.sha256 : '')));
-    for (const memory of l2) if (memory.type === 'memory') for (const parent of memory.parents) expect(l1Shas.has(parent)).toBe(true);
-    const again = await synthesize({ engine, config, controller: heuristicController(tokenizer), tokenizer });
+    const l1Shas = new Set(
+      (await events())
+        .filter((e) => e.type === 'memory' && e.level === 'L1')
+        .map((e) => (e.type === 'memory' ? e.sha256 : '')),
+    );
+    for (const memory of l2)
+      if (memory.type === 'memory')
+        for (const parent of memory.parents) expect(l1Shas.has(parent)).toBe(true);
+    const again = await synthesize({
+      engine,
+      config,
+      controller: heuristicController(tokenizer),
+      tokenizer,
+    });
     expect(again.started).toBe(false);
-    expect(readFileSync(join(root, 'vault', 'demo', 'index.md'), 'utf8')).toMatch(/^---\nproject: demo\nlevel: L2\n/);
+    expect(readFileSync(join(root, 'vault', 'demo', 'index.md'), 'utf8')).toMatch(
+      /^---\nproject: demo\nlevel: L2\n/,
+    );
     expect((await engine.verify()).ok).toBe(true);
   });
 });

@@ -22,7 +22,10 @@ export interface IngestProgress {
  * What ingest needs of an engine: a worker thread hands it one whose catch-ups are the main
  * thread's (the process that holds the projections), with the log and locks of its own.
  */
-export type IngestEngine = Pick<Engine, 'paths' | 'append' | 'read' | 'exclusive' | 'readCaughtUp' | 'catchUp'>;
+export type IngestEngine = Pick<
+  Engine,
+  'paths' | 'append' | 'read' | 'exclusive' | 'readCaughtUp' | 'catchUp'
+>;
 
 export interface IngestOptions {
   engine: IngestEngine;
@@ -76,10 +79,15 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const queries = selectQueries(options.config, options.queryId);
   // One extractor per project at a time: a second would read the same prior state and write a
   // competing memory chain.
-  return options.engine.exclusive(extractionLock(options.config.project), () => ingestLocked(options, queries));
+  return options.engine.exclusive(extractionLock(options.config.project), () =>
+    ingestLocked(options, queries),
+  );
 }
 
-async function ingestLocked(options: IngestOptions, queries: StandingQueries['queries']): Promise<IngestReport> {
+async function ingestLocked(
+  options: IngestOptions,
+  queries: StandingQueries['queries'],
+): Promise<IngestReport> {
   const { engine, config, controller, tokenizer } = options;
   const writer = options.writer ?? { kind: 'extractor' };
   const project = config.project;
@@ -90,34 +98,40 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
   // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
   const tombstones = await foldTombstones(engine.read(project));
   const refuses = (line: string) => tombstones.match(line) !== null;
-  const runs = await engine.readCaughtUp([project], () => withItemStore(engine.paths.stateDir, (store) => {
-    for (const text of referenceTexts(store, project)) manifest.register(text);
-    const priors = queries.map((query) => priorState(store, project, query.id));
-    // Chunk each source from where every query has read it up to: a transcript that grew since
-    // the last ingest is read from its new records on, not re-chunked (and re-gated) from its
-    // old tail. A query that has read less sees the rest; chunks it saw before are skipped by sha.
-    const positions = options.resumeByPosition === false ? [] : priors.flatMap((p) => Object.keys(p.progress));
-    for (const source of new Set(positions)) {
-      skipBefore.set(source, Math.min(...priors.map((p) => p.progress[source] ?? 0)));
-    }
-    return queries.map((query, i) => {
-      const prior = priors[i]!;
-      return new GatedRun({
-        level: 'L1',
-        runId: newRunId(options.runLabel !== undefined ? `${query.id}@${options.runLabel}` : query.id, options.now?.()),
-        queryId: query.id,
-        question: query.question,
-        controller,
-        tokenizer,
-        memoryBudget: config.memoryBudget,
-        chunkTokens: config.chunkTokens,
-        actOnExit: false,
-        previous: prior.previous,
-        seen: prior.seen,
-        refuses,
+  const runs = await engine.readCaughtUp([project], () =>
+    withItemStore(engine.paths.stateDir, (store) => {
+      for (const text of referenceTexts(store, project)) manifest.register(text);
+      const priors = queries.map((query) => priorState(store, project, query.id));
+      // Chunk each source from where every query has read it up to: a transcript that grew since
+      // the last ingest is read from its new records on, not re-chunked (and re-gated) from its
+      // old tail. A query that has read less sees the rest; chunks it saw before are skipped by sha.
+      const positions =
+        options.resumeByPosition === false ? [] : priors.flatMap((p) => Object.keys(p.progress));
+      for (const source of new Set(positions)) {
+        skipBefore.set(source, Math.min(...priors.map((p) => p.progress[source] ?? 0)));
+      }
+      return queries.map((query, i) => {
+        const prior = priors[i]!;
+        return new GatedRun({
+          level: 'L1',
+          runId: newRunId(
+            options.runLabel !== undefined ? `${query.id}@${options.runLabel}` : query.id,
+            options.now?.(),
+          ),
+          queryId: query.id,
+          question: query.question,
+          controller,
+          tokenizer,
+          memoryBudget: config.memoryBudget,
+          chunkTokens: config.chunkTokens,
+          actOnExit: false,
+          previous: prior.previous,
+          seen: prior.seen,
+          refuses,
+        });
       });
-    });
-  }));
+    }),
+  );
 
   let appended = 0;
   let chunkCount = 0;
@@ -132,7 +146,12 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
   };
   const policy = chunkPolicy({ maxTokens: config.chunkTokens });
   const sources: IngestReport['sources'] = [];
-  const inputs = options.sources ?? config.sources.map((resolved) => ({ entry: resolved.entry, source: transcriptSource(resolved) }));
+  const inputs =
+    options.sources ??
+    config.sources.map((resolved) => ({
+      entry: resolved.entry,
+      source: transcriptSource(resolved),
+    }));
   for (const { entry, source } of inputs) {
     for await (const chunk of chunks(source, policy, tokenizer, { skipBefore })) {
       chunkCount += 1;
@@ -161,7 +180,11 @@ async function ingestLocked(options: IngestOptions, queries: StandingQueries['qu
     controller: controller.name,
     queries: runs.map((run, i) => {
       const summary = run.summary();
-      return { ...summary, question: queries[i]!.question, updateRate: summary.chunksSeen > 0 ? summary.chunksUsed / summary.chunksSeen : 0 };
+      return {
+        ...summary,
+        question: queries[i]!.question,
+        updateRate: summary.chunksSeen > 0 ? summary.chunksUsed / summary.chunksSeen : 0,
+      };
     }),
     sources,
     chunks: chunkCount,

@@ -19,13 +19,19 @@ export interface LocalRunOptions {
 
 /** `mem ingest --dry-run`: what an ingest of the project's sources would read; no model calls, nothing written. */
 export async function localDryRun(options: LocalRunOptions): Promise<DryRunReport> {
-  const queries = loadStandingQueries(options.engine.paths.queriesDir, options.project, { config: options.config });
+  const queries = loadStandingQueries(options.engine.paths.queriesDir, options.project, {
+    config: options.config,
+  });
   return dryRun(queries, qwenTokenizer());
 }
 
 /** `mem ingest`: the gated loop over every new chunk of the project's sources, per standing query (or the one named). */
-export async function localIngest(options: LocalRunOptions & { queryId?: string; onProgress?: (progress: IngestProgress) => void }): Promise<IngestReport> {
-  const queries = loadStandingQueries(options.engine.paths.queriesDir, options.project, { config: options.config });
+export async function localIngest(
+  options: LocalRunOptions & { queryId?: string; onProgress?: (progress: IngestProgress) => void },
+): Promise<IngestReport> {
+  const queries = loadStandingQueries(options.engine.paths.queriesDir, options.project, {
+    config: options.config,
+  });
   const tokenizer = qwenTokenizer();
   return ingest({
     engine: options.engine,
@@ -39,7 +45,14 @@ export async function localIngest(options: LocalRunOptions & { queryId?: string;
 
 /** `mem synthesize`: the L2 pass over the project's current L1 memories. */
 export async function localSynthesize(options: LocalRunOptions): Promise<SynthesizeReport> {
-  const queries = loadStandingQueries(options.engine.paths.queriesDir, options.project, { config: options.config });
+  const queries = loadStandingQueries(options.engine.paths.queriesDir, options.project, {
+    config: options.config,
+  });
   const tokenizer = qwenTokenizer();
-  return synthesize({ engine: options.engine, config: queries, controller: chooseController(options.controller, tokenizer, options.config), tokenizer });
+  return synthesize({
+    engine: options.engine,
+    config: queries,
+    controller: chooseController(options.controller, tokenizer, options.config),
+    tokenizer,
+  });
 }

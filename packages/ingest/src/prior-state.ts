@@ -23,11 +23,19 @@ export function withItemStore<T>(stateDir: string, read: (store: ItemStore | nul
   }
 }
 
-export function priorState(store: ItemStore | null, project: string, queryId: string | null): PriorState {
+export function priorState(
+  store: ItemStore | null,
+  project: string,
+  queryId: string | null,
+): PriorState {
   if (!store) return { seen: new Set(), previous: null, progress: {} };
   const seen = new Set(store.seenChunkShas(project, queryId));
   const head = store.memoryHead(project, queryId);
-  return { seen, previous: head ? previousMemory(store, head) : null, progress: store.chunkProgress(project, queryId) };
+  return {
+    seen,
+    previous: head ? previousMemory(store, head) : null,
+    progress: store.chunkProgress(project, queryId),
+  };
 }
 
 /**
@@ -39,14 +47,25 @@ function previousMemory(store: ItemStore, head: NodeRow): PreviousMemory {
   const parents = store.edges(head.project, head.sha256, 'parents').map((e) => e.parent_sha);
   const refs = head.meta.lines as readonly MemoryLineRef[] | undefined;
   if (!refs) return { text: head.text, parents };
-  return { text: head.text, parents, lines: memoryLines({ text: head.text, lines: refs }).map(({ text, parents: own }) => ({ text, parents: own })) };
+  return {
+    text: head.text,
+    parents,
+    lines: memoryLines({ text: head.text, lines: refs }).map(({ text, parents: own }) => ({
+      text,
+      parents: own,
+    })),
+  };
 }
 
 /**
  * The head of a query's memory chain (L1), or of the project's synthesis (L2 when queryId is
  * null); a tombstoned head is no head: a run never continues from a forgotten memory.
  */
-export function currentMemory(store: ItemStore, project: string, queryId: string | null): { text: string; sha256: string; seq: number } | null {
+export function currentMemory(
+  store: ItemStore,
+  project: string,
+  queryId: string | null,
+): { text: string; sha256: string; seq: number } | null {
   const head = store.memoryHead(project, queryId);
   return head ? { text: head.text, sha256: head.sha256, seq: head.seq } : null;
 }

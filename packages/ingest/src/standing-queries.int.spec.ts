@@ -20,14 +20,17 @@ function write(text: string): void {
 }
 
 function load() {
-  return loadStandingQueries(join(root, 'queries'), 'proj', { config: { MEM_CLAUDE_PROJECTS: join(root, 'home', '.claude', 'projects') } });
+  return loadStandingQueries(join(root, 'queries'), 'proj', {
+    config: { MEM_CLAUDE_PROJECTS: join(root, 'home', '.claude', 'projects') },
+  });
 }
 
 function failure(): { message: string; details: Record<string, unknown> } {
   try {
     load();
   } catch (error) {
-    if (isMemError(error) && error.code === 'CONFIG_INVALID') return { message: error.message, details: error.details };
+    if (isMemError(error) && error.code === 'CONFIG_INVALID')
+      return { message: error.message, details: error.details };
     throw error;
   }
   throw new Error('expected CONFIG_INVALID');
@@ -61,12 +64,42 @@ describe('loadStandingQueries', () => {
   });
 
   it.each([
-    ['an unknown source kind', VALID.replace('claude:-home-me-proj', 'slack:general'), /sources\[0\]: unknown source kind "slack"/, 3],
-    ['an empty question', VALID.replace('What broke?', '""'), /queries\[0\]\.question: expected a non-empty question/, 8],
-    ['a duplicate id', VALID.replace('synthesis:', '  - id: infra\n    question: Again?\nsynthesis:'), /queries\[1\]\.id: duplicate query id "infra"/, 9],
-    ['a missing directory', VALID.replace('../sessions/claude\n', '../sessions/nowhere\n'), /sources\[1\]: missing directory or file/, 4],
-    ['a name that does not resolve', VALID.replace('-home-me-proj', '-home-me-other'), /sources\[0\]: missing directory .*-home-me-other/, 3],
-    ['a project that is not the file\'s', VALID.replace('project: proj', 'project: other'), /project: expected "proj"/, 1],
+    [
+      'an unknown source kind',
+      VALID.replace('claude:-home-me-proj', 'slack:general'),
+      /sources\[0\]: unknown source kind "slack"/,
+      3,
+    ],
+    [
+      'an empty question',
+      VALID.replace('What broke?', '""'),
+      /queries\[0\]\.question: expected a non-empty question/,
+      8,
+    ],
+    [
+      'a duplicate id',
+      VALID.replace('synthesis:', '  - id: infra\n    question: Again?\nsynthesis:'),
+      /queries\[1\]\.id: duplicate query id "infra"/,
+      9,
+    ],
+    [
+      'a missing directory',
+      VALID.replace('../sessions/claude\n', '../sessions/nowhere\n'),
+      /sources\[1\]: missing directory or file/,
+      4,
+    ],
+    [
+      'a name that does not resolve',
+      VALID.replace('-home-me-proj', '-home-me-other'),
+      /sources\[0\]: missing directory .*-home-me-other/,
+      3,
+    ],
+    [
+      "a project that is not the file's",
+      VALID.replace('project: proj', 'project: other'),
+      /project: expected "proj"/,
+      1,
+    ],
     ['an unknown field', `${VALID}colour: blue\n`, /unexpected field "colour"/, undefined],
     ['a glob matching nothing', VALID.replace('*.jsonl', '*.txt'), /sources\[2\]: the glob/, 5],
   ])('refuses %s, naming file, line and field', (_name, text, pattern, line) => {
@@ -89,7 +122,9 @@ describe('loadStandingQueries', () => {
   it('refuses a query id that does not exist, listing the ones that do', () => {
     write(VALID);
     const config = load();
-    expect(() => selectQueries(config, 'nope')).toThrow(/no query with id "nope"; the queries are infra/);
+    expect(() => selectQueries(config, 'nope')).toThrow(
+      /no query with id "nope"; the queries are infra/,
+    );
     expect(selectQueries(config, 'infra')).toHaveLength(1);
   });
 });
@@ -97,10 +132,18 @@ describe('loadStandingQueries', () => {
 describe('codex sources', () => {
   it('a bare codex:<name> resolves under MEM_CODEX_SESSIONS; a missing one names the variable', () => {
     mkdirSync(join(root, 'codex', '2025'), { recursive: true });
-    write('project: proj\nsources:\n  - codex:2025\nqueries:\n  - id: bugs\n    question: What broke?\n');
+    write(
+      'project: proj\nsources:\n  - codex:2025\nqueries:\n  - id: bugs\n    question: What broke?\n',
+    );
     const config = loadConfig({ MEM_CODEX_SESSIONS: join(root, 'codex') });
-    expect(loadStandingQueries(join(root, 'queries'), 'proj', { config }).sources).toEqual([{ entry: 'codex:2025', kind: 'codex', dir: join(root, 'codex', '2025') }]);
-    write('project: proj\nsources:\n  - codex:2031\nqueries:\n  - id: bugs\n    question: What broke?\n');
-    expect(() => loadStandingQueries(join(root, 'queries'), 'proj', { config })).toThrow(/set MEM_CODEX_SESSIONS to move it/u);
+    expect(loadStandingQueries(join(root, 'queries'), 'proj', { config }).sources).toEqual([
+      { entry: 'codex:2025', kind: 'codex', dir: join(root, 'codex', '2025') },
+    ]);
+    write(
+      'project: proj\nsources:\n  - codex:2031\nqueries:\n  - id: bugs\n    question: What broke?\n',
+    );
+    expect(() => loadStandingQueries(join(root, 'queries'), 'proj', { config })).toThrow(
+      /set MEM_CODEX_SESSIONS to move it/u,
+    );
   });
 });

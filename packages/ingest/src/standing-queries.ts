@@ -15,9 +15,18 @@ const question = z.string().trim().min(1, 'expected a non-empty question');
 const fileSchema = z.strictObject({
   project: projectNameSchema,
   sources: z
-    .array(z.string().regex(/^[a-z]+:.+$/, 'expected "<kind>:<name or path>", e.g. "claude:-home-me-proj" or "pi:./sessions"'))
+    .array(
+      z
+        .string()
+        .regex(
+          /^[a-z]+:.+$/,
+          'expected "<kind>:<name or path>", e.g. "claude:-home-me-proj" or "pi:./sessions"',
+        ),
+    )
     .min(1, 'expected at least one source'),
-  queries: z.array(z.strictObject({ id: queryIdField, question })).min(1, 'expected at least one query'),
+  queries: z
+    .array(z.strictObject({ id: queryIdField, question }))
+    .min(1, 'expected at least one query'),
   synthesis: z.strictObject({ question, exit_gate: z.boolean().default(true) }).optional(),
   /** Tokens per chunk (the paper's 5000). */
   chunk_tokens: z.int().min(256).max(32_768).default(5000),
@@ -63,39 +72,74 @@ export interface LoadOptions {
  * CONFIG_INVALID naming the file, the YAML path and line, and what was expected: an unknown
  * source kind, an empty question, a duplicate id, a missing directory, a project mismatch.
  */
-export function loadStandingQueries(queriesDir: string, project: string, options: LoadOptions = {}): StandingQueries {
+export function loadStandingQueries(
+  queriesDir: string,
+  project: string,
+  options: LoadOptions = {},
+): StandingQueries {
   const file = join(queriesDir, `${project}.yaml`);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new MemError('CONFIG_INVALID', `${file}: cannot read the standing queries of project ${project} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); create it as in the README`, { file });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `${file}: cannot read the standing queries of project ${project} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); create it as in the README`,
+      { file },
+    );
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const line = lines.linePos(first.pos[0]).line;
-    throw new MemError('CONFIG_INVALID', `${file}:${line}: not valid YAML: ${first.message.split('\n')[0]}`, { file, line });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `${file}:${line}: not valid YAML: ${first.message.split('\n')[0]}`,
+      { file, line },
+    );
   }
   const fail = (path: (string | number)[], message: string): never => {
     const line = lineOf(doc, lines, path);
-    const where = path.length > 0 ? path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') : '(file)';
-    throw new MemError('CONFIG_INVALID', `${file}${line ? `:${line}` : ''}: ${where}: ${message}`, { file, path: where, ...(line ? { line } : {}) });
+    const where =
+      path.length > 0
+        ? path
+            .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+            .join('')
+            .replace(/^\./, '')
+        : '(file)';
+    throw new MemError('CONFIG_INVALID', `${file}${line ? `:${line}` : ''}: ${where}: ${message}`, {
+      file,
+      path: where,
+      ...(line ? { line } : {}),
+    });
   };
 
   const parsed = fileSchema.safeParse(doc.toJS());
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
-    const message = issue.code === 'unrecognized_keys' ? `unexpected field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` : issue.code === 'invalid_type' && issue.input === undefined ? `missing field, ${issue.message.replace(/^Invalid input: /, '')}` : issue.message;
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `unexpected field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+        : issue.code === 'invalid_type' && issue.input === undefined
+          ? `missing field, ${issue.message.replace(/^Invalid input: /, '')}`
+          : issue.message;
     fail(path, message);
   }
   const data = parsed.data!;
-  if (data.project !== project) fail(['project'], `expected ${JSON.stringify(project)} (the file is queries/${project}.yaml), got ${JSON.stringify(data.project)}`);
+  if (data.project !== project)
+    fail(
+      ['project'],
+      `expected ${JSON.stringify(project)} (the file is queries/${project}.yaml), got ${JSON.stringify(data.project)}`,
+    );
   const seen = new Map<string, number>();
   data.queries.forEach((q, i) => {
-    if (seen.has(q.id)) fail(['queries', i, 'id'], `duplicate query id ${JSON.stringify(q.id)} (first at queries[${seen.get(q.id)}])`);
+    if (seen.has(q.id))
+      fail(
+        ['queries', i, 'id'],
+        `duplicate query id ${JSON.stringify(q.id)} (first at queries[${seen.get(q.id)}])`,
+      );
     seen.set(q.id, i);
   });
 
@@ -104,7 +148,11 @@ export function loadStandingQueries(queriesDir: string, project: string, options
   const sources =
     options.resolveSources === false
       ? []
-      : data.sources.map((entry, i) => resolveSource(entry, base, config, options.glob ?? defaultGlob, (message) => fail(['sources', i], message)));
+      : data.sources.map((entry, i) =>
+          resolveSource(entry, base, config, options.glob ?? defaultGlob, (message) =>
+            fail(['sources', i], message),
+          ),
+        );
   return {
     file,
     project,
@@ -121,7 +169,11 @@ export function selectQueries(config: StandingQueries, id?: string): StandingQue
   if (id === undefined) return config.queries;
   const query = config.queries.find((q) => q.id === id);
   if (!query) {
-    throw new MemError('CONFIG_INVALID', `${config.file}: no query with id ${JSON.stringify(id)}; the queries are ${config.queries.map((q) => q.id).join(', ')}`, { file: config.file, field: 'queries[].id', id });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `${config.file}: no query with id ${JSON.stringify(id)}; the queries are ${config.queries.map((q) => q.id).join(', ')}`,
+      { file: config.file, field: 'queries[].id', id },
+    );
   }
   return [query];
 }
@@ -131,34 +183,56 @@ function defaultGlob(pattern: string, cwd: string): string[] {
 }
 
 /** Where a bare `<kind>:<name>` entry resolves, and the variable that moves it (loop has no default root). */
-const SESSION_ROOTS: Record<Exclude<SourceKind, 'loop'>, { variable: 'MEM_CLAUDE_PROJECTS' | 'MEM_PI_SESSIONS' | 'MEM_CODEX_SESSIONS'; fallback: () => string }> = {
-  claude: { variable: 'MEM_CLAUDE_PROJECTS', fallback: () => join(homedir(), '.claude', 'projects') },
+const SESSION_ROOTS: Record<
+  Exclude<SourceKind, 'loop'>,
+  {
+    variable: 'MEM_CLAUDE_PROJECTS' | 'MEM_PI_SESSIONS' | 'MEM_CODEX_SESSIONS';
+    fallback: () => string;
+  }
+> = {
+  claude: {
+    variable: 'MEM_CLAUDE_PROJECTS',
+    fallback: () => join(homedir(), '.claude', 'projects'),
+  },
   pi: { variable: 'MEM_PI_SESSIONS', fallback: () => join(homedir(), '.pi', 'agent', 'sessions') },
   codex: { variable: 'MEM_CODEX_SESSIONS', fallback: () => join(homedir(), '.codex', 'sessions') },
 };
 
-function resolveSource(entry: string, base: string, config: MemConfig, glob: (pattern: string, cwd: string) => string[], fail: (message: string) => never): ResolvedSource {
+function resolveSource(
+  entry: string,
+  base: string,
+  config: MemConfig,
+  glob: (pattern: string, cwd: string) => string[],
+  fail: (message: string) => never,
+): ResolvedSource {
   const colon = entry.indexOf(':');
   const kind = entry.slice(0, colon);
   const value = entry.slice(colon + 1);
-  if (!(SOURCE_KINDS as readonly string[]).includes(kind)) fail(`unknown source kind ${JSON.stringify(kind)}: expected one of ${SOURCE_KINDS.join(', ')}`);
+  if (!(SOURCE_KINDS as readonly string[]).includes(kind))
+    fail(`unknown source kind ${JSON.stringify(kind)}: expected one of ${SOURCE_KINDS.join(', ')}`);
   const sourceKind = kind as SourceKind;
   if (value.startsWith('/') || value.startsWith('.')) {
     const target = isAbsolute(value) ? value : resolve(base, value);
     if (/[*?[\]{}]/.test(value)) {
       const files = glob(value, base);
-      if (files.length === 0) fail(`the glob ${JSON.stringify(value)} matches no file (relative to ${base})`);
+      if (files.length === 0)
+        fail(`the glob ${JSON.stringify(value)} matches no file (relative to ${base})`);
       return { entry, kind: sourceKind, files };
     }
     if (!existsSync(target)) fail(`missing directory or file ${target}`);
-    return statSync(target).isDirectory() ? { entry, kind: sourceKind, dir: target } : { entry, kind: sourceKind, files: [target] };
+    return statSync(target).isDirectory()
+      ? { entry, kind: sourceKind, dir: target }
+      : { entry, kind: sourceKind, files: [target] };
   }
-  if (sourceKind === 'loop') fail('a loop source needs a path (starting with / or .) to its artifacts directory');
+  if (sourceKind === 'loop')
+    fail('a loop source needs a path (starting with / or .) to its artifacts directory');
   const { variable, fallback } = SESSION_ROOTS[sourceKind];
   const root = config[variable] ?? fallback();
   const dir = join(root, value);
   if (value.includes('/') || value === '..' || !existsSync(dir) || !statSync(dir).isDirectory()) {
-    fail(`missing directory ${dir} (a ${sourceKind} project directory name resolves under ${root}; set ${variable} to move it)`);
+    fail(
+      `missing directory ${dir} (a ${sourceKind} project directory name resolves under ${root}; set ${variable} to move it)`,
+    );
   }
   return { entry, kind: sourceKind, dir };
 }

@@ -9,7 +9,9 @@ export function stepFromChunk(chunk: Chunk, derived: boolean): LoopStep {
       role: record.role,
       text: chunk.text.slice(record.textRange[0], record.textRange[1]),
       // A part of a split summary holds only some of its sections' text: its sections would lie.
-      ...(record.sections !== undefined && record.part === undefined ? { sections: record.sections } : {}),
+      ...(record.sections !== undefined && record.part === undefined
+        ? { sections: record.sections }
+        : {}),
       ...(record.pasted !== undefined ? { pasted: record.pasted } : {}),
     })),
     sha256: chunk.sha256,

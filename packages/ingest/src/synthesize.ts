@@ -31,27 +31,45 @@ export interface SynthesizeReport extends RunSummary {
 export async function synthesize(options: SynthesizeOptions): Promise<SynthesizeReport> {
   const { engine, config } = options;
   if (!config.synthesis) {
-    throw new MemError('CONFIG_INVALID', `${config.file}: synthesis: missing section; add {question, exit_gate} to run the L2 pass`, { file: config.file, path: 'synthesis' });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `${config.file}: synthesis: missing section; add {question, exit_gate} to run the L2 pass`,
+      { file: config.file, path: 'synthesis' },
+    );
   }
-  return engine.exclusive(extractionLock(config.project), () => synthesizeLocked(options, config.synthesis!));
+  return engine.exclusive(extractionLock(config.project), () =>
+    synthesizeLocked(options, config.synthesis!),
+  );
 }
 
-async function synthesizeLocked(options: SynthesizeOptions, synthesis: NonNullable<StandingQueries['synthesis']>): Promise<SynthesizeReport> {
+async function synthesizeLocked(
+  options: SynthesizeOptions,
+  synthesis: NonNullable<StandingQueries['synthesis']>,
+): Promise<SynthesizeReport> {
   const { engine, config, controller, tokenizer } = options;
   const project = config.project;
   // Read under the extraction lock, before any run starts: a line forgotten from here on is
   // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
   const tombstones = await foldTombstones(engine.read(project));
   const refuses = (line: string) => tombstones.match(line) !== null;
-  const { steps, prior } = await engine.readCaughtUp([project], () => withItemStore(engine.paths.stateDir, (store) => {
-    const steps: LoopStep[] = [];
-    for (const query of config.queries) {
-      const memory = store ? currentMemory(store, project, query.id) : null;
-      if (!memory) continue;
-      steps.push({ text: memory.text, records: [{ role: 'memory', text: memory.text }], sha256: memory.sha256, source: `L1:${query.id}`, span: null, label: query.id });
-    }
-    return { steps, prior: priorState(store, project, null) };
-  }));
+  const { steps, prior } = await engine.readCaughtUp([project], () =>
+    withItemStore(engine.paths.stateDir, (store) => {
+      const steps: LoopStep[] = [];
+      for (const query of config.queries) {
+        const memory = store ? currentMemory(store, project, query.id) : null;
+        if (!memory) continue;
+        steps.push({
+          text: memory.text,
+          records: [{ role: 'memory', text: memory.text }],
+          sha256: memory.sha256,
+          source: `L1:${query.id}`,
+          span: null,
+          label: query.id,
+        });
+      }
+      return { steps, prior: priorState(store, project, null) };
+    }),
+  );
   const run = new GatedRun({
     level: 'L2',
     runId: newRunId('synthesis', options.now?.()),

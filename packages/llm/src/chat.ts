@@ -19,7 +19,11 @@ export interface ChatResult {
 }
 
 /** One `/v1/chat/completions` call; the text of the first choice. */
-export async function chatCompletion(endpoint: ModelEndpoint, messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
+export async function chatCompletion(
+  endpoint: ModelEndpoint,
+  messages: readonly ChatMessage[],
+  options: ChatOptions = {},
+): Promise<ChatResult> {
   const { body, latencyMs, attempts } = await postJson(endpoint, {
     model: endpoint.model,
     messages,
@@ -27,9 +31,14 @@ export async function chatCompletion(endpoint: ModelEndpoint, messages: readonly
     ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
     stream: false,
   });
-  const text = (body as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
+  const text = (body as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message
+    ?.content;
   if (typeof text !== 'string') {
-    throw new MemError('MODEL_FAILED', `${endpoint.url} answered without choices[0].message.content`, { url: endpoint.url });
+    throw new MemError(
+      'MODEL_FAILED',
+      `${endpoint.url} answered without choices[0].message.content`,
+      { url: endpoint.url },
+    );
   }
   return { text, latencyMs, attempts };
 }

@@ -19,15 +19,26 @@ export interface ModelEndpoint {
  * Accepts a base URL (`http://host:11434`, `http://host/v1`) or the full route, and returns the
  * full route: `<base>/v1/<route>`.
  */
-export function routeUrl(base: string, route: 'chat/completions' | 'embeddings' | 'rerank'): string {
+export function routeUrl(
+  base: string,
+  route: 'chat/completions' | 'embeddings' | 'rerank',
+): string {
   let url: URL;
   try {
     url = new URL(base);
   } catch {
-    throw new MemError('CONFIG_INVALID', `invalid endpoint URL ${JSON.stringify(base)}: expected http(s)://host[:port][/v1]`, { url: base });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `invalid endpoint URL ${JSON.stringify(base)}: expected http(s)://host[:port][/v1]`,
+      { url: base },
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new MemError('CONFIG_INVALID', `invalid endpoint URL ${JSON.stringify(base)}: expected http or https`, { url: base });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `invalid endpoint URL ${JSON.stringify(base)}: expected http or https`,
+      { url: base },
+    );
   }
   const path = url.pathname.replace(/\/+$/, '');
   if (path.endsWith(`/${route}`)) return url.toString();
@@ -40,7 +51,12 @@ export function chatEndpointFromEnv(config: MemConfig): ModelEndpoint | null {
   const base = config.MEM_LLM_URL;
   if (!base) return null;
   const model = config.MEM_LLM_MODEL;
-  if (!model) throw new MemError('CONFIG_INVALID', 'MEM_LLM_URL is set but MEM_LLM_MODEL is not: name the model to call', { variable: 'MEM_LLM_MODEL' });
+  if (!model)
+    throw new MemError(
+      'CONFIG_INVALID',
+      'MEM_LLM_URL is set but MEM_LLM_MODEL is not: name the model to call',
+      { variable: 'MEM_LLM_MODEL' },
+    );
   const key = config.MEM_LLM_KEY;
   return { url: routeUrl(base, 'chat/completions'), model, ...(key ? { key } : {}) };
 }

@@ -32,7 +32,12 @@ export interface AppendContext {
  * head, rotate if the batch would overflow the segment, one write, fsync, release. Resolves
  * only after fsync. Invalid input throws before any file is touched.
  */
-export async function appendBatch(context: AppendContext, projectName: string, payloads: readonly unknown[], writer: unknown): Promise<AppendResult> {
+export async function appendBatch(
+  context: AppendContext,
+  projectName: string,
+  payloads: readonly unknown[],
+  writer: unknown,
+): Promise<AppendResult> {
   const project = assertProjectName(projectName);
   const batch = validateBatch(payloads, writer);
   const projectDir = join(context.dir, project);
@@ -63,13 +68,24 @@ interface SegmentTailState {
  * writer only grows a segment, so anything else changed it). Otherwise scans the end of the
  * newest segment backwards: a torn last line becomes a recovery payload, the head is re-read.
  */
-function locateTail(context: AppendContext, project: string, projectDir: string, newest: string, fd: number, stat: Stats): SegmentTailState {
+function locateTail(
+  context: AppendContext,
+  project: string,
+  projectDir: string,
+  newest: string,
+  fd: number,
+  stat: Stats,
+): SegmentTailState {
   const cached = context.tails.get(project);
   if (cached && cached.segment === newest && cached.ino === stat.ino && cached.size === stat.size) {
     return { head: cached.head, size: stat.size, recovery: null, torn: null };
   }
   const end = scanSegmentEnd(fd, stat.size);
-  const head = readChainHead(projectDir, project, listSegmentsSync(projectDir), { segment: newest, fd, end });
+  const head = readChainHead(projectDir, project, listSegmentsSync(projectDir), {
+    segment: newest,
+    fd,
+    end,
+  });
   if (end.end === stat.size) return { head, size: end.end, recovery: null, torn: null };
   // A crash tore the last line: it goes, and a recovery event says what went.
   const recovery = {
@@ -96,17 +112,41 @@ async function appendLocked(
     const stat = fstatSync(newestFd);
     const tail = locateTail(context, project, projectDir, newest, newestFd, stat);
     const { head, size, recovery } = tail;
-    const entries: BatchEntry[] = batch.payloads.map((payload) => ({ payload, writer: batch.writer }));
+    const entries: BatchEntry[] = batch.payloads.map((payload) => ({
+      payload,
+      writer: batch.writer,
+    }));
     if (recovery) entries.unshift({ payload: recovery, writer: LOG_WRITER });
     const chained = chainBatch(project, head, entries, context.now().toISOString());
     // Rotate before, never within, a batch; an empty segment takes any batch, however large.
     const rotate = size > 0 && size + chained.bytes.length > context.segmentBytes;
     const target = rotate ? nextSegmentName(newest) : newest;
-    const written = await writeBatch({ project, projectDir, newestPath, newestFd, tail, rotatePath: rotate ? join(projectDir, target) : null }, chained.bytes);
+    const written = await writeBatch(
+      {
+        project,
+        projectDir,
+        newestPath,
+        newestFd,
+        tail,
+        rotatePath: rotate ? join(projectDir, target) : null,
+      },
+      chained.bytes,
+    );
     const ino = rotate ? written.ino : stat.ino;
-    context.tails.set(project, { segment: target, ino, size: (rotate ? 0 : size) + chained.bytes.length, head: chained.head });
+    context.tails.set(project, {
+      segment: target,
+      ino,
+      size: (rotate ? 0 : size) + chained.bytes.length,
+      head: chained.head,
+    });
     const appended = chained.events.slice(recovery ? 1 : 0);
-    return { project, appended: appended.length, first_seq: appended[0]!.seq, last_seq: chained.head.seq, events: chained.events };
+    return {
+      project,
+      appended: appended.length,
+      first_seq: appended[0]!.seq,
+      last_seq: chained.head.seq,
+      events: chained.events,
+    };
   } finally {
     if (newestFd !== lockFd) closeSync(newestFd);
   }
@@ -153,10 +193,21 @@ async function writeBatch(plan: WritePlan, bytes: Uint8Array): Promise<{ ino: nu
     );
     const details = { project: plan.project, rolled_back: rollback === null };
     const failed = ioError('append to', at, error, { details });
-    if (rollback === null) throw new MemError(failed.code, `${failed.message}; nothing of the batch was written`, failed.details, { cause: error });
+    if (rollback === null)
+      throw new MemError(
+        failed.code,
+        `${failed.message}; nothing of the batch was written`,
+        failed.details,
+        { cause: error },
+      );
     // Trigger: even truncating back failed. Why: the segment may now end in lines of the failed
     // batch. Outcome: say so, so that nobody takes the log for whole without verifying it.
-    throw new MemError(failed.code, `${failed.message}; undoing the partial write failed too (${(rollback as Error).message}): run \`mem verify\``, failed.details, { cause: error });
+    throw new MemError(
+      failed.code,
+      `${failed.message}; undoing the partial write failed too (${(rollback as Error).message}): run \`mem verify\``,
+      failed.details,
+      { cause: error },
+    );
   } finally {
     if (targetFd !== null) closeSync(targetFd);
   }

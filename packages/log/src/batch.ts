@@ -1,4 +1,14 @@
-import { MemError, currentVersion, parsePayload, serializeEvent, sha256Hex, writerSchema, type LogEvent, type Payload, type Writer } from '@mem/core';
+import {
+  MemError,
+  currentVersion,
+  parsePayload,
+  serializeEvent,
+  sha256Hex,
+  writerSchema,
+  type LogEvent,
+  type Payload,
+  type Writer,
+} from '@mem/core';
 
 /** The end of a chain: the last seq and the sha256 of its line (seq 0 and the genesis hash when empty). */
 export interface ChainLink {
@@ -27,18 +37,29 @@ export const LOG_WRITER: Writer = { kind: 'log' };
  * Validates a caller's batch before anything is touched: every payload against the catalogue
  * (errors name the 1-based position as `line`), then the writer. Recovery events are the log's own.
  */
-export function validateBatch(payloads: readonly unknown[], writer: unknown): { payloads: Payload[]; writer: Writer } {
+export function validateBatch(
+  payloads: readonly unknown[],
+  writer: unknown,
+): { payloads: Payload[]; writer: Writer } {
   if (!Array.isArray(payloads) || payloads.length === 0) {
-    throw new MemError('INVALID_INPUT', 'nothing to append: expected a non-empty array of event payloads', { field: 'payloads' });
+    throw new MemError(
+      'INVALID_INPUT',
+      'nothing to append: expected a non-empty array of event payloads',
+      { field: 'payloads' },
+    );
   }
   const parsed = payloads.map((payload, index) => {
     const valid = parsePayload(payload, { line: index + 1 });
     if (valid.type === 'recovery') {
-      throw new MemError('INVALID_INPUT', `line ${index + 1}: recovery events are written by the log itself, never appended`, {
-        line: index + 1,
-        field: 'type',
-        type: 'recovery',
-      });
+      throw new MemError(
+        'INVALID_INPUT',
+        `line ${index + 1}: recovery events are written by the log itself, never appended`,
+        {
+          line: index + 1,
+          field: 'type',
+          type: 'recovery',
+        },
+      );
     }
     return valid;
   });
@@ -46,7 +67,11 @@ export function validateBatch(payloads: readonly unknown[], writer: unknown): { 
   if (!result.success) {
     const issue = result.error.issues[0];
     const field = ['writer', ...(issue?.path ?? []).map(String)].join('.');
-    throw new MemError('INVALID_INPUT', `${field}: ${issue?.message ?? 'invalid'}; expected {kind, principal?, token?}`, { field });
+    throw new MemError(
+      'INVALID_INPUT',
+      `${field}: ${issue?.message ?? 'invalid'}; expected {kind, principal?, token?}`,
+      { field },
+    );
   }
   return { payloads: parsed, writer: result.data };
 }
@@ -57,7 +82,12 @@ export function validateBatch(payloads: readonly unknown[], writer: unknown): { 
  * ISO ts, a valid project, a sha256 `prev`), so the event is assembled without a second zod
  * pass; batch.unit.spec.ts proves it equals what parseEvent makes of the same input.
  */
-export function chainBatch(project: string, head: ChainLink, entries: readonly BatchEntry[], ts: string): ChainedBatch {
+export function chainBatch(
+  project: string,
+  head: ChainLink,
+  entries: readonly BatchEntry[],
+  ts: string,
+): ChainedBatch {
   const events: LogEvent[] = [];
   const lines: string[] = [];
   let { seq, hash } = head;
@@ -68,7 +98,16 @@ export function chainBatch(project: string, head: ChainLink, entries: readonly B
     // version 2 on, none at version 1 (the form every line before versions has).
     const { type, ...fields } = payload;
     const version = currentVersion(type);
-    const event = { seq, ts, project, type, ...(version > 1 ? { v: version } : {}), writer, ...fields, prev: hash } as LogEvent;
+    const event = {
+      seq,
+      ts,
+      project,
+      type,
+      ...(version > 1 ? { v: version } : {}),
+      writer,
+      ...fields,
+      prev: hash,
+    } as LogEvent;
     const line = serializeEvent(event);
     hash = sha256Hex(line);
     events.push(event);

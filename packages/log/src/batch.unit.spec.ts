@@ -8,15 +8,39 @@ const target = 'a'.repeat(64);
 const text = 'The build cache lives in .mem/cache';
 const payloads: Payload[] = [
   { type: 'tombstone', target, reason: 'first' },
-  { type: 'evidence', run_id: 'run-1', level: 'L0', t: 1, source: 'claude:s1', text, sha256: contentSha256(text) },
-  { type: 'reference', level: 'R', source: 'docs:readme', heading_path: ['Intro', 'Ünïcode ✓'], text, sha256: contentSha256(text) },
+  {
+    type: 'evidence',
+    run_id: 'run-1',
+    level: 'L0',
+    t: 1,
+    source: 'claude:s1',
+    text,
+    sha256: contentSha256(text),
+  },
+  {
+    type: 'reference',
+    level: 'R',
+    source: 'docs:readme',
+    heading_path: ['Intro', 'Ünïcode ✓'],
+    text,
+    sha256: contentSha256(text),
+  },
   { type: 'tombstone', target, reason: 'line\nbreak and "quotes"' },
-  { type: 'recovery', segment: '000001.jsonl', truncated_at: 120, dropped_bytes: 9, dropped_sha256: target },
+  {
+    type: 'recovery',
+    segment: '000001.jsonl',
+    truncated_at: 120,
+    dropped_bytes: 9,
+    dropped_sha256: target,
+  },
 ];
 
 describe('chainBatch', () => {
   it('writes the same bytes and hashes as test/support chainEvents', () => {
-    const expected = chainEvents('demo', payloads, { writer: { kind: 'cli' }, startTs: '2026-08-17T09:00:00.000Z' });
+    const expected = chainEvents('demo', payloads, {
+      writer: { kind: 'cli' },
+      startTs: '2026-08-17T09:00:00.000Z',
+    });
     let head: ChainLink = { seq: 0, hash: genesisHash('demo') };
     const lines: string[] = [];
     payloads.forEach((payload, index) => {
@@ -34,7 +58,12 @@ describe('chainBatch', () => {
 
   it('chains a whole batch after a head, one line per event, each ending in a newline', () => {
     const head = { seq: 41, hash: 'b'.repeat(64) };
-    const batch = chainBatch('demo', head, payloads.map((payload) => ({ payload, writer: { kind: 'cli' } })), '2026-08-17T09:00:00.000Z');
+    const batch = chainBatch(
+      'demo',
+      head,
+      payloads.map((payload) => ({ payload, writer: { kind: 'cli' } })),
+      '2026-08-17T09:00:00.000Z',
+    );
     const lines = batch.bytes.toString('utf8').split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines).toHaveLength(payloads.length + 1);
@@ -49,20 +78,56 @@ describe('validateBatch', () => {
     const bad = [payloads[0], { type: 'tombstone', target: 'nope', reason: 'x' }, payloads[1]];
     const error = thrown(() => validateBatch(bad, { kind: 'cli' }));
     expect(hasErrorCode(error, 'INVALID_EVENT')).toBe(true);
-    expect((error as { details: { line: number; field: string } }).details).toMatchObject({ line: 2, field: 'target' });
+    expect((error as { details: { line: number; field: string } }).details).toMatchObject({
+      line: 2,
+      field: 'target',
+    });
   });
 
   it('refuses unknown types, empty batches, bad writers and recovery events', () => {
-    expect(hasErrorCode(thrown(() => validateBatch([payloads[0], { type: 'nope' }], { kind: 'cli' })), 'UNKNOWN_EVENT_TYPE')).toBe(true);
-    expect(hasErrorCode(thrown(() => validateBatch([], { kind: 'cli' })), 'INVALID_INPUT')).toBe(true);
-    expect(hasErrorCode(thrown(() => validateBatch([payloads[0]], { kind: 'Not A Kind' })), 'INVALID_INPUT')).toBe(true);
-    expect(hasErrorCode(thrown(() => validateBatch([payloads[0]], { kind: 'cli', secret: 'x' })), 'INVALID_INPUT')).toBe(true);
-    const recovery = { type: 'recovery', segment: '000001.jsonl', truncated_at: 0, dropped_bytes: 1, dropped_sha256: target };
-    expect(hasErrorCode(thrown(() => validateBatch([recovery], { kind: 'cli' })), 'INVALID_INPUT')).toBe(true);
+    expect(
+      hasErrorCode(
+        thrown(() => validateBatch([payloads[0], { type: 'nope' }], { kind: 'cli' })),
+        'UNKNOWN_EVENT_TYPE',
+      ),
+    ).toBe(true);
+    expect(
+      hasErrorCode(
+        thrown(() => validateBatch([], { kind: 'cli' })),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
+    expect(
+      hasErrorCode(
+        thrown(() => validateBatch([payloads[0]], { kind: 'Not A Kind' })),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
+    expect(
+      hasErrorCode(
+        thrown(() => validateBatch([payloads[0]], { kind: 'cli', secret: 'x' })),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
+    const recovery = {
+      type: 'recovery',
+      segment: '000001.jsonl',
+      truncated_at: 0,
+      dropped_bytes: 1,
+      dropped_sha256: target,
+    };
+    expect(
+      hasErrorCode(
+        thrown(() => validateBatch([recovery], { kind: 'cli' })),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
   });
 
   it('reports a content sha that does not match its text', () => {
-    const error = thrown(() => validateBatch([{ ...payloads[1], sha256: target }], { kind: 'cli' }));
+    const error = thrown(() =>
+      validateBatch([{ ...payloads[1], sha256: target }], { kind: 'cli' }),
+    );
     expect(hasErrorCode(error, 'SHA_MISMATCH')).toBe(true);
   });
 });

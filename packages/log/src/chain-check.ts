@@ -16,17 +16,30 @@ function describe(link: WalkedLink): string {
 export function checkSeq(previous: WalkedLink, seq: number, at: LineLocation): MemError | null {
   const expected = previous.seq + 1;
   if (seq === expected) return null;
-  const after = previous.segment === null ? 'as the first line of the log' : `after ${describe(previous)}`;
-  return lineError('CHAIN_BROKEN', at, `seq ${seq} where seq ${expected} was expected ${after}: a line was removed, inserted or reordered`);
+  const after =
+    previous.segment === null ? 'as the first line of the log' : `after ${describe(previous)}`;
+  return lineError(
+    'CHAIN_BROKEN',
+    at,
+    `seq ${seq} where seq ${expected} was expected ${after}: a line was removed, inserted or reordered`,
+  );
 }
 
 /** A `prev` that is not the previous line's hash: blames the previous line (it was edited). */
 export function checkPrev(previous: WalkedLink, prev: string, at: LineLocation): MemError | null {
   if (prev === previous.hash) return null;
   if (previous.segment === null) {
-    return lineError('CHAIN_BROKEN', at, `prev does not chain from sha256("genesis:${at.project}"): this first line was changed`);
+    return lineError(
+      'CHAIN_BROKEN',
+      at,
+      `prev does not chain from sha256("genesis:${at.project}"): this first line was changed`,
+    );
   }
-  return lineError('CHAIN_BROKEN', at, `prev does not match the sha256 of ${describe(previous)}: that line was changed, or a line between them was removed`);
+  return lineError(
+    'CHAIN_BROKEN',
+    at,
+    `prev does not match the sha256 of ${describe(previous)}: that line was changed, or a line between them was removed`,
+  );
 }
 
 /**
@@ -34,6 +47,11 @@ export function checkPrev(previous: WalkedLink, prev: string, at: LineLocation):
  * Seq first: a removed, inserted or swapped line shows as a seq jump at the line itself;
  * an edited line keeps its seq and shows as a `prev` mismatch on the line after it.
  */
-export function checkLink(previous: WalkedLink, seq: number, prev: string, at: LineLocation): MemError | null {
+export function checkLink(
+  previous: WalkedLink,
+  seq: number,
+  prev: string,
+  at: LineLocation,
+): MemError | null {
   return checkSeq(previous, seq, at) ?? checkPrev(previous, prev, at);
 }

@@ -18,7 +18,12 @@ export interface OpenSegment {
  * segment is ignored; one at the end of an older segment is LOG_CORRUPT. The head line must be
  * a valid event of `project`, or nothing may be chained after it: LOG_CORRUPT naming the line.
  */
-export function readChainHead(projectDir: string, project: string, segments: readonly string[], newest?: OpenSegment): ChainLink {
+export function readChainHead(
+  projectDir: string,
+  project: string,
+  segments: readonly string[],
+  newest?: OpenSegment,
+): ChainLink {
   for (let index = segments.length - 1; index >= 0; index -= 1) {
     const segment = segments[index]!;
     const file = join(projectDir, segment);
@@ -28,7 +33,11 @@ export function readChainHead(projectDir: string, project: string, segments: rea
     try {
       const end = open ? open.end : scanSegmentEnd(fd, fstatSync(fd).size);
       if (!isNewest && end.end !== end.size) {
-        throw lineError('LOG_CORRUPT', { project, segment, file, line: countNewlines(fd, end.size) + 1 }, 'the last line of a segment that is not the newest has no "\\n"');
+        throw lineError(
+          'LOG_CORRUPT',
+          { project, segment, file, line: countNewlines(fd, end.size) + 1 },
+          'the last line of a segment that is not the newest has no "\\n"',
+        );
       }
       if (end.lineStart === -1) continue;
       const bytes = readRange(fd, end.lineStart, end.end - 1);
@@ -40,7 +49,12 @@ export function readChainHead(projectDir: string, project: string, segments: rea
         // Trigger: the head line is unreadable. Why: chaining after it would hide the damage.
         // Outcome: refuse, naming the line (counted only now, on the error path).
         const at = { project, segment, file, line: countNewlines(fd, end.end) };
-        throw lineError('LOG_CORRUPT', at, `the last line is not a valid event of ${project} (${error.code}), so nothing can be chained after it`, error);
+        throw lineError(
+          'LOG_CORRUPT',
+          at,
+          `the last line is not a valid event of ${project} (${error.code}), so nothing can be chained after it`,
+          error,
+        );
       }
     } finally {
       if (!open) closeSync(fd);

@@ -30,8 +30,20 @@ export interface DeferredBreak {
 const MARKER = Buffer.from('[purged sha256:');
 
 /** A fresh walk state. */
-export function walkState(link: WalkedLink | null, fromSeq: number, expectPrev: string | undefined): WalkState {
-  return { link, unhashed: null, fromSeq, expectPrev, linkPurged: false, deferred: [], accepted: new Map() };
+export function walkState(
+  link: WalkedLink | null,
+  fromSeq: number,
+  expectPrev: string | undefined,
+): WalkState {
+  return {
+    link,
+    unhashed: null,
+    fromSeq,
+    expectPrev,
+    linkPurged: false,
+    deferred: [],
+    accepted: new Map(),
+  };
 }
 
 /**
@@ -39,10 +51,12 @@ export function walkState(link: WalkedLink | null, fromSeq: number, expectPrev: 
  * null. Called when the walk ends: every `purged` event follows the lines it names.
  */
 export function unacceptedBreak(state: WalkState): DeferredBreak | null {
-  return state.deferred.find((found) => {
-    const accepted = state.accepted.get(found.seq);
-    return accepted?.old !== found.old || accepted.new !== found.new;
-  }) ?? null;
+  return (
+    state.deferred.find((found) => {
+      const accepted = state.accepted.get(found.seq);
+      return accepted?.old !== found.old || accepted.new !== found.new;
+    }) ?? null
+  );
 }
 
 /**
@@ -64,7 +78,11 @@ export function resolveLine(bytes: Buffer, at: LineLocation, state: WalkState): 
   const event = decodeLine(bytes, at);
   const wanted = event.seq >= state.fromSeq;
   if (wanted && state.expectPrev !== undefined && event.prev !== state.expectPrev) {
-    throw lineError('CHAIN_BROKEN', at, `seq ${event.seq} does not chain from the expected head ${state.expectPrev}: the log was replaced or rewritten`);
+    throw lineError(
+      'CHAIN_BROKEN',
+      at,
+      `seq ${event.seq} does not chain from the expected head ${state.expectPrev}: the log was replaced or rewritten`,
+    );
   }
   if (state.link) {
     if (state.unhashed) state.link.hash = sha256Hex(state.unhashed);
@@ -73,10 +91,17 @@ export function resolveLine(bytes: Buffer, at: LineLocation, state: WalkState): 
     // Trigger: the line before was rewritten by a purge. Why: its successor still names its
     // old hash, and only a later `purged` event can say that is the accepted rewrite.
     // Outcome: held until the walk ends; any other line's mismatch is reported here, as always.
-    if (broken && state.linkPurged) state.deferred.push({ seq: state.link.seq, old: event.prev, new: state.link.hash, error: broken });
+    if (broken && state.linkPurged)
+      state.deferred.push({
+        seq: state.link.seq,
+        old: event.prev,
+        new: state.link.hash,
+        error: broken,
+      });
     else throwIf(broken);
   }
-  if (event.type === 'purged') for (const line of event.lines) state.accepted.set(line.seq, { old: line.old, new: line.new });
+  if (event.type === 'purged')
+    for (const line of event.lines) state.accepted.set(line.seq, { old: line.old, new: line.new });
   state.unhashed = null;
   const hash = sha256Hex(bytes);
   state.link = { seq: event.seq, hash, segment: at.segment, line: at.line };

@@ -3,14 +3,29 @@ import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
 import { resolveLine, walkState, type WalkState } from './chain-walk.js';
 
-const events = chainEvents('demo', Array.from({ length: 6 }, (_, n) => ({ type: 'tombstone', target: 'a'.repeat(64), reason: `r${n}` })));
+const events = chainEvents(
+  'demo',
+  Array.from({ length: 6 }, (_, n) => ({
+    type: 'tombstone',
+    target: 'a'.repeat(64),
+    reason: `r${n}`,
+  })),
+);
 const lines = events.map((e) => Buffer.from(e.line));
 
 function walk(input: Buffer[], fromSeq = 1): { seqs: number[]; state: WalkState } {
-  const state = walkState({ seq: 0, hash: genesisHash('demo'), segment: null, line: 0 }, fromSeq, undefined);
+  const state = walkState(
+    { seq: 0, hash: genesisHash('demo'), segment: null, line: 0 },
+    fromSeq,
+    undefined,
+  );
   const seqs: number[] = [];
   input.forEach((bytes, index) => {
-    const logged = resolveLine(bytes, { project: 'demo', segment: '000001.jsonl', file: 'f', line: index + 1 }, state);
+    const logged = resolveLine(
+      bytes,
+      { project: 'demo', segment: '000001.jsonl', file: 'f', line: index + 1 },
+      state,
+    );
     if (logged) seqs.push(logged.event.seq);
   });
   return { seqs, state };

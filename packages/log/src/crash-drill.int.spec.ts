@@ -9,16 +9,29 @@ import { EventLog } from './event-log.js';
 import { thrown } from '../../../test/support/thrown.js';
 
 // The drill's own replayability: a failure found with one seed must come back with that seed.
-const child = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-fixtures', 'append-child.mjs');
+const child = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'test-fixtures',
+  'append-child.mjs',
+);
 let temp: ReturnType<typeof tempLogDir>;
 beforeEach(() => (temp = tempLogDir()));
 afterEach(() => temp.cleanup());
 
 /** One appender child writing 40 events in random batches (up to 8) with random padding. */
-async function appendWithSeed(dir: string, seed: number): Promise<{ acks: string; reasons: string[] }> {
-  const acks = execFileSync(process.execPath, [child, dir, 'seeded', 't', '40', '8', '300', String(seed)], { encoding: 'utf8' });
+async function appendWithSeed(
+  dir: string,
+  seed: number,
+): Promise<{ acks: string; reasons: string[] }> {
+  const acks = execFileSync(
+    process.execPath,
+    [child, dir, 'seeded', 't', '40', '8', '300', String(seed)],
+    { encoding: 'utf8' },
+  );
   const reasons: string[] = [];
-  for await (const { event } of new EventLog({ dir }).read('seeded')) if (event.type === 'tombstone') reasons.push(event.reason);
+  for await (const { event } of new EventLog({ dir }).read('seeded'))
+    if (event.type === 'tombstone') reasons.push(event.reason);
   return { acks, reasons };
 }
 
@@ -39,9 +52,13 @@ describe('the crash drill is replayable from one seed', () => {
     expect(drillPlan({ seed: 124, ...options })).not.toEqual(plan);
     expect(plan).toHaveLength(50);
     for (const run of plan) {
-      expect(Number.isInteger(run.killAfterAcks) && run.killAfterAcks >= 0 && run.killAfterAcks <= 3).toBe(true);
+      expect(
+        Number.isInteger(run.killAfterAcks) && run.killAfterAcks >= 0 && run.killAfterAcks <= 3,
+      ).toBe(true);
       expect(run.killAfterMs >= 0 && run.killAfterMs < 20).toBe(true);
-      expect(Number.isInteger(run.childSeed) && run.childSeed >= 0 && run.childSeed < 2 ** 32).toBe(true);
+      expect(Number.isInteger(run.childSeed) && run.childSeed >= 0 && run.childSeed < 2 ** 32).toBe(
+        true,
+      );
     }
   });
 

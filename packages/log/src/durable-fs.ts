@@ -1,4 +1,15 @@
-import { chmodSync, closeSync, constants, existsSync, fchmodSync, fsync, fsyncSync, mkdirSync, openSync, write } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fsync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  write,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE, ioError } from '@mem/core';
@@ -8,7 +19,6 @@ const writeAsync = promisify(write);
 
 /** Read + append: O_APPEND makes every write land at the current end, even after a truncate. */
 const APPEND = constants.O_RDWR | constants.O_APPEND;
-
 
 /** fsync a directory, so an entry created in it survives a power cut. */
 export function fsyncDirectory(path: string): void {

@@ -14,7 +14,8 @@ afterEach(() => temp.cleanup());
 
 async function readAll(log: EventLog, project: string, fromSeq?: number): Promise<LoggedEvent[]> {
   const out: LoggedEvent[] = [];
-  for await (const logged of log.read(project, fromSeq === undefined ? {} : { fromSeq })) out.push(logged);
+  for await (const logged of log.read(project, fromSeq === undefined ? {} : { fromSeq }))
+    out.push(logged);
   return out;
 }
 
@@ -41,12 +42,16 @@ describe('EventLog basics', () => {
     const log = new EventLog({ dir: temp.dir, now: steppingClock() });
     for (const payload of payloads) await log.append('demo', [payload], writer);
     const expected = chainEvents('demo', payloads, { writer });
-    expect(readFileSync(join(temp.dir, 'demo', '000001.jsonl'), 'utf8')).toBe(expected.map((e) => `${e.line}\n`).join(''));
+    expect(readFileSync(join(temp.dir, 'demo', '000001.jsonl'), 'utf8')).toBe(
+      expected.map((e) => `${e.line}\n`).join(''),
+    );
     expect(await log.head('demo')).toEqual({ seq: 5, hash: expected.at(-1)!.hash });
     const read = await readAll(log, 'demo');
     expect(read.map((r) => r.hash)).toEqual(expected.map((e) => e.hash));
     expect(read.map((r) => r.event)).toEqual(expected.map((e) => e.event));
-    expect(read.map((r) => [r.segment, r.line])).toEqual(payloads.map((_, n) => ['000001.jsonl', n + 1]));
+    expect(read.map((r) => [r.segment, r.line])).toEqual(
+      payloads.map((_, n) => ['000001.jsonl', n + 1]),
+    );
   });
 
   it('acknowledges a batch with contiguous seqs and lists projects sorted', async () => {
@@ -75,12 +80,27 @@ describe('EventLog basics', () => {
     await log.append('demo', tombstones(2), writer);
     const file = join(temp.dir, 'demo', '000001.jsonl');
     const before = readFileSync(file);
-    const bad = await rejection(log.append('demo', [tombstone('ok'), { type: 'tombstone', target: 'short', reason: 'x' }, tombstone('ok')], writer));
+    const bad = await rejection(
+      log.append(
+        'demo',
+        [tombstone('ok'), { type: 'tombstone', target: 'short', reason: 'x' }, tombstone('ok')],
+        writer,
+      ),
+    );
     expect(hasErrorCode(bad, 'INVALID_EVENT')).toBe(true);
     expect((bad as { details: { line: number } }).details.line).toBe(2);
-    expect(hasErrorCode(await rejection(log.append('demo', [], writer)), 'INVALID_INPUT')).toBe(true);
-    expect(hasErrorCode(await rejection(log.append('demo', tombstones(1), { kind: '' })), 'INVALID_INPUT')).toBe(true);
-    expect(hasErrorCode(await rejection(log.append('../etc', tombstones(1), writer)), 'INVALID_PROJECT')).toBe(true);
+    expect(hasErrorCode(await rejection(log.append('demo', [], writer)), 'INVALID_INPUT')).toBe(
+      true,
+    );
+    expect(
+      hasErrorCode(
+        await rejection(log.append('demo', tombstones(1), { kind: '' })),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
+    expect(
+      hasErrorCode(await rejection(log.append('../etc', tombstones(1), writer)), 'INVALID_PROJECT'),
+    ).toBe(true);
     expect(readFileSync(file)).toEqual(before);
     expect(readdirSync(temp.dir)).toEqual(['demo']);
   });
@@ -90,7 +110,8 @@ describe('EventLog basics', () => {
     await log.append('demo', tombstones(5), writer);
     const all = await readAll(log, 'demo');
     const good = [];
-    for await (const logged of log.read('demo', { fromSeq: 4, prev: all[2]!.hash })) good.push(logged.event.seq);
+    for await (const logged of log.read('demo', { fromSeq: 4, prev: all[2]!.hash }))
+      good.push(logged.event.seq);
     expect(good).toEqual([4, 5]);
     const iterate = async () => {
       for await (const _ of log.read('demo', { fromSeq: 4, prev: 'e'.repeat(64) })) void _;
@@ -130,7 +151,9 @@ describe('rotation', () => {
     expect(new Set(all.map((r) => r.segment)).size).toBeGreaterThan(4);
     for (const fromSeq of [1, 2, 7, 13, 29, 30, 31, 100]) {
       const from = await readAll(log, 'demo', fromSeq);
-      expect(from.map((r) => r.event.seq)).toEqual(all.filter((r) => r.event.seq >= fromSeq).map((r) => r.event.seq));
+      expect(from.map((r) => r.event.seq)).toEqual(
+        all.filter((r) => r.event.seq >= fromSeq).map((r) => r.event.seq),
+      );
       expect(from).toEqual(all.slice(fromSeq - 1));
     }
     // Damage the middle of the first segment: a full read fails, a read from a later segment never looks there.
@@ -148,7 +171,8 @@ describe('rotation', () => {
 describe('large logs', () => {
   it('streams many thousands of lines, including lines of hundreds of KB', async () => {
     const log = new EventLog({ dir: temp.dir, segmentBytes: 4 * 1024 * 1024 });
-    for (let batch = 0; batch < 20; batch += 1) await log.append('big', tombstones(1000, `b${batch}-`), writer);
+    for (let batch = 0; batch < 20; batch += 1)
+      await log.append('big', tombstones(1000, `b${batch}-`), writer);
     const huge = 'h'.repeat(300 * 1024);
     await log.append('big', [tombstone(`huge ${huge}`), tombstone('after')], writer);
     expect(await log.head('big')).toMatchObject({ seq: 20_002 });
@@ -156,12 +180,15 @@ describe('large logs', () => {
     let hugeSeen = false;
     for await (const { event } of log.read('big')) {
       count += 1;
-      if (event.type === 'tombstone' && event.reason.startsWith('huge ')) hugeSeen = event.reason.length === huge.length + 5;
+      if (event.type === 'tombstone' && event.reason.startsWith('huge '))
+        hugeSeen = event.reason.length === huge.length + 5;
     }
     expect(count).toBe(20_002);
     expect(hugeSeen).toBe(true);
     // A huge line last: the tail is found by reading backwards block by block.
     await log.append('big', [tombstone(`huge ${huge}`)], writer);
-    expect((await new EventLog({ dir: temp.dir }).append('big', [tombstone('x')], writer)).first_seq).toBe(20_004);
+    expect(
+      (await new EventLog({ dir: temp.dir }).append('big', [tombstone('x')], writer)).first_seq,
+    ).toBe(20_004);
   });
 });

@@ -9,7 +9,15 @@ import { withSegmentLock } from './segment-lock.js';
 import { FIRST_SEGMENT } from './segment-name.js';
 import { listSegments, listSegmentsSync } from './segment-list.js';
 import { readLogTail } from './tail.js';
-import type { AppendResult, EventLogOptions, LogHead, LogTail, LoggedEvent, ReadOptions, VerifyResult } from './types.js';
+import type {
+  AppendResult,
+  EventLogOptions,
+  LogHead,
+  LogTail,
+  LoggedEvent,
+  ReadOptions,
+  VerifyResult,
+} from './types.js';
 import { verifyLog } from './verify.js';
 import { walkLog } from './walk.js';
 
@@ -29,11 +37,20 @@ export class EventLog {
   constructor(options: EventLogOptions) {
     const segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     if (!Number.isSafeInteger(segmentBytes) || segmentBytes < 1) {
-      throw new MemError('INVALID_INPUT', `segmentBytes: expected a positive integer, got ${segmentBytes}`, { field: 'segmentBytes' });
+      throw new MemError(
+        'INVALID_INPUT',
+        `segmentBytes: expected a positive integer, got ${segmentBytes}`,
+        { field: 'segmentBytes' },
+      );
     }
     this.dir = options.dir;
     this.segmentBytes = segmentBytes;
-    this.context = { dir: options.dir, segmentBytes, now: options.now ?? (() => new Date()), tails: new Map() };
+    this.context = {
+      dir: options.dir,
+      segmentBytes,
+      now: options.now ?? (() => new Date()),
+      tails: new Map(),
+    };
   }
 
   /** Projects that have a journal, sorted. */
@@ -81,7 +98,8 @@ export class EventLog {
   async settle(projectName: string): Promise<void> {
     const project = assertProjectName(projectName);
     const projectDir = join(this.dir, project);
-    if (listSegmentsSync(projectDir).length > 0) await withSegmentLock(join(projectDir, FIRST_SEGMENT), async () => settlePurge(projectDir));
+    if (listSegmentsSync(projectDir).length > 0)
+      await withSegmentLock(join(projectDir, FIRST_SEGMENT), async () => settlePurge(projectDir));
   }
 
   /** Walks the whole chain; reports the first break (project, segment, line) instead of throwing. */

@@ -15,8 +15,18 @@ export interface LineLocation {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A MemError pointing at one line: message prefixed with `file:line`, details carrying the location. */
-export function lineError(code: ErrorCode, at: LineLocation, message: string, cause?: unknown): MemError {
-  return new MemError(code, `${at.file}:${at.line}: ${message}`, { ...at }, cause === undefined ? undefined : { cause });
+export function lineError(
+  code: ErrorCode,
+  at: LineLocation,
+  message: string,
+  cause?: unknown,
+): MemError {
+  return new MemError(
+    code,
+    `${at.file}:${at.line}: ${message}`,
+    { ...at },
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /**
@@ -45,7 +55,11 @@ export function decodeLine(bytes: Uint8Array, at: LineLocation): LogEvent {
     throw new MemError(error.code, error.message, { ...error.details, ...at }, { cause: error });
   }
   if (event.project !== at.project) {
-    throw lineError('LOG_CORRUPT', at, `event belongs to project ${JSON.stringify(event.project)}, not ${JSON.stringify(at.project)}`);
+    throw lineError(
+      'LOG_CORRUPT',
+      at,
+      `event belongs to project ${JSON.stringify(event.project)}, not ${JSON.stringify(at.project)}`,
+    );
   }
   return event;
 }

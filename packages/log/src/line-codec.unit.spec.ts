@@ -51,12 +51,17 @@ describe('decodeLine', () => {
         expect(hasErrorCode(error, code as 'LOG_CORRUPT')).toBe(true);
         expect((error as Error).message).toContain('log/demo/000001.jsonl');
         expect((error as Error).message).toContain('7');
-        expect((error as { details: { line: number; segment: string } }).details).toMatchObject({ line: 7, segment: '000001.jsonl' });
+        expect((error as { details: { line: number; segment: string } }).details).toMatchObject({
+          line: 7,
+          segment: '000001.jsonl',
+        });
       }
     }
   });
 
   it('refuses an event of another project', () => {
-    expect(codeOf(() => decodeLine(Buffer.from(first!.line), { ...at, project: 'other' }))).toBe('LOG_CORRUPT');
+    expect(codeOf(() => decodeLine(Buffer.from(first!.line), { ...at, project: 'other' }))).toBe(
+      'LOG_CORRUPT',
+    );
   });
 });

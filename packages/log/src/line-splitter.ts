@@ -17,7 +17,11 @@ export const READ_BLOCK = 64 * 1024;
  * current block plus, only while a line is being assembled across blocks, that line's pieces.
  * Nothing is read ahead of what the consumer pulls.
  */
-export async function* splitLines(readAt: ReadAt, start = 0, blockSize = READ_BLOCK): AsyncGenerator<RawLine> {
+export async function* splitLines(
+  readAt: ReadAt,
+  start = 0,
+  blockSize = READ_BLOCK,
+): AsyncGenerator<RawLine> {
   let position = start;
   let lineStart = start;
   let pending: Buffer[] = [];
@@ -39,5 +43,6 @@ export async function* splitLines(readAt: ReadAt, start = 0, blockSize = READ_BL
     if (from < n) pending.push(filled.subarray(from));
     position += n;
   }
-  if (pending.length > 0) yield { bytes: Buffer.concat(pending), offset: lineStart, terminated: false };
+  if (pending.length > 0)
+    yield { bytes: Buffer.concat(pending), offset: lineStart, terminated: false };
 }

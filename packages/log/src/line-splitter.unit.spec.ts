@@ -18,7 +18,8 @@ describe('splitLines', () => {
     const content = Buffer.from('alpha\nbravo-is-long\n\ncharlie\n');
     const { readAt } = memoryFile(content);
     const lines = [];
-    for await (const line of splitLines(readAt, 0, 4)) lines.push({ text: line.bytes.toString(), offset: line.offset, terminated: line.terminated });
+    for await (const line of splitLines(readAt, 0, 4))
+      lines.push({ text: line.bytes.toString(), offset: line.offset, terminated: line.terminated });
     expect(lines).toEqual([
       { text: 'alpha', offset: 0, terminated: true },
       { text: 'bravo-is-long', offset: 6, terminated: true },
@@ -30,7 +31,8 @@ describe('splitLines', () => {
   it('hands back a trailing fragment as unterminated', async () => {
     const { readAt } = memoryFile(Buffer.from('one\ntwo\nthr'));
     const lines = [];
-    for await (const line of splitLines(readAt, 0, 3)) lines.push([line.bytes.toString(), line.terminated]);
+    for await (const line of splitLines(readAt, 0, 3))
+      lines.push([line.bytes.toString(), line.terminated]);
     expect(lines).toEqual([
       ['one', true],
       ['two', true],
@@ -40,7 +42,9 @@ describe('splitLines', () => {
 
   it('reads lazily in fixed-size blocks: memory does not grow with the line count', async () => {
     const lineCount = 20_000;
-    const content = Buffer.from(Array.from({ length: lineCount }, (_, n) => `{"line":${n}}\n`).join(''));
+    const content = Buffer.from(
+      Array.from({ length: lineCount }, (_, n) => `{"line":${n}}\n`).join(''),
+    );
     const { readAt, reads } = memoryFile(content);
     const blockSize = 1024;
     const iterator = splitLines(readAt, 0, blockSize)[Symbol.asyncIterator]();

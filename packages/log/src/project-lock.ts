@@ -11,7 +11,12 @@ import { withKeyedMutex } from './mutex.js';
  * never stalls the next one. The in-process queue in front means one process parks at most one
  * thread-pool thread in waitForLock per project.
  */
-export async function withProjectLock<T>(key: string, openLock: () => number, closeLock: (fd: number) => void, fn: (lockFd: number) => Promise<T>): Promise<T> {
+export async function withProjectLock<T>(
+  key: string,
+  openLock: () => number,
+  closeLock: (fd: number) => void,
+  fn: (lockFd: number) => Promise<T>,
+): Promise<T> {
   return withKeyedMutex(key, async () => {
     const fd = openLock();
     try {
@@ -31,7 +36,12 @@ async function acquire(fd: number, key: string): Promise<void> {
   try {
     if (!tryLock(fd)) await waitForLock(fd);
   } catch (error) {
-    throw new MemError('LOCK_FAILED', `could not lock ${key}: ${(error as Error).message}`, { path: key }, { cause: error });
+    throw new MemError(
+      'LOCK_FAILED',
+      `could not lock ${key}: ${(error as Error).message}`,
+      { path: key },
+      { cause: error },
+    );
   }
 }
 
@@ -41,7 +51,12 @@ async function acquire(fd: number, key: string): Promise<void> {
  * such as the projection catch-up.
  */
 export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  return withProjectLock(path, () => openLockFile(path), (fd) => closeSync(fd), () => fn());
+  return withProjectLock(
+    path,
+    () => openLockFile(path),
+    (fd) => closeSync(fd),
+    () => fn(),
+  );
 }
 
 /**
@@ -58,7 +73,12 @@ export function holdFileLock(path: string): (() => void) | null {
     held = tryLock(fd);
   } catch (error) {
     closeSync(fd);
-    throw new MemError('LOCK_FAILED', `could not lock ${path}: ${(error as Error).message}`, { path }, { cause: error });
+    throw new MemError(
+      'LOCK_FAILED',
+      `could not lock ${path}: ${(error as Error).message}`,
+      { path },
+      { cause: error },
+    );
   }
   if (!held) {
     closeSync(fd);

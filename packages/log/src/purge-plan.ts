@@ -42,7 +42,12 @@ function replaceStrings(value: unknown, pattern: RegExp, marker: string, key?: s
  * rewritten line must still be a valid event naming no trace of the text, or the purge is
  * refused (INVALID_INPUT naming the line) before anything is written.
  */
-export function planPurge(project: string, segments: readonly SegmentLines[], text: string, marker: string): PurgedLine[] {
+export function planPurge(
+  project: string,
+  segments: readonly SegmentLines[],
+  text: string,
+  marker: string,
+): PurgedLine[] {
   const pattern = new RegExp(escapeRegExp(text), 'giu');
   const probe = new RegExp(escapeRegExp(text), 'iu');
   const out: PurgedLine[] = [];
@@ -54,15 +59,31 @@ export function planPurge(project: string, segments: readonly SegmentLines[], te
       const at: LineLocation = { project, segment, file, line: index + 1 };
       const rewritten = Buffer.from(replaced, 'utf8');
       if (probe.test(replaced)) {
-        throw new MemError('INVALID_INPUT', `${file}:${index + 1}: the text occurs there in a form a purge cannot replace (escaped, or split across fields)`, { ...at, field: 'ref' });
+        throw new MemError(
+          'INVALID_INPUT',
+          `${file}:${index + 1}: the text occurs there in a form a purge cannot replace (escaped, or split across fields)`,
+          { ...at, field: 'ref' },
+        );
       }
       let seq: number;
       try {
         seq = decodeLine(rewritten, at).seq;
       } catch (error) {
-        throw new MemError('INVALID_INPUT', `${file}:${index + 1}: replacing the text there would leave an invalid event (${(error as Error).message})`, { ...at, field: 'ref' }, { cause: error });
+        throw new MemError(
+          'INVALID_INPUT',
+          `${file}:${index + 1}: replacing the text there would leave an invalid event (${(error as Error).message})`,
+          { ...at, field: 'ref' },
+          { cause: error },
+        );
       }
-      out.push({ segment, line: index + 1, seq, old: sha256Hex(bytes), new: sha256Hex(rewritten), bytes: rewritten });
+      out.push({
+        segment,
+        line: index + 1,
+        seq,
+        old: sha256Hex(bytes),
+        new: sha256Hex(rewritten),
+        bytes: rewritten,
+      });
     });
   }
   return out;

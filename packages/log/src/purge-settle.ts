@@ -36,7 +36,9 @@ export function settlePurge(projectDir: string): void {
       return;
     }
     if (!existsSync(projectDir)) return;
-    const litter = readdirSync(projectDir).filter((name) => name.endsWith(STAGED_SUFFIX) || name === `${PURGE_MANIFEST}.tmp`);
+    const litter = readdirSync(projectDir).filter(
+      (name) => name.endsWith(STAGED_SUFFIX) || name === `${PURGE_MANIFEST}.tmp`,
+    );
     for (const name of litter) unlinkSync(join(projectDir, name));
     if (litter.length > 0) fsyncDirectory(projectDir);
   } catch (error) {

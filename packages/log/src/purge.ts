@@ -1,6 +1,14 @@
 import { closeSync, constants, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemError, assertProjectName, contentSha256, ioError, purgeMarker, sha256Hex, type LogEvent } from '@mem/core';
+import {
+  MemError,
+  assertProjectName,
+  contentSha256,
+  ioError,
+  purgeMarker,
+  sha256Hex,
+  type LogEvent,
+} from '@mem/core';
 import type { AppendContext } from './append.js';
 import { chainBatch, validateBatch, type ChainLink } from './batch.js';
 import { createPrivate, fsyncDirectory, fsyncFile, writeFully } from './durable-fs.js';
@@ -38,28 +46,63 @@ export interface PurgeResult {
  * purge-settle.ts). Refuses, writing nothing: a chain that is already broken (CHAIN_BROKEN), a
  * torn tail (CONFLICT: append or verify first), a text found nowhere (NOT_FOUND).
  */
-export async function purgeLog(context: AppendContext, projectName: string, input: PurgeInput, writer: unknown): Promise<PurgeResult> {
+export async function purgeLog(
+  context: AppendContext,
+  projectName: string,
+  input: PurgeInput,
+  writer: unknown,
+): Promise<PurgeResult> {
   const project = assertProjectName(projectName);
   const projectDir = join(context.dir, project);
   const textSha = contentSha256(input.text);
-  if (listSegmentsSync(projectDir).length === 0) throw new MemError('NOT_FOUND', `no log for project ${project}`, { field: 'project', project });
+  if (listSegmentsSync(projectDir).length === 0)
+    throw new MemError('NOT_FOUND', `no log for project ${project}`, { field: 'project', project });
   return withSegmentLock(join(projectDir, FIRST_SEGMENT), async () => {
     settlePurge(projectDir);
     context.tails.delete(project);
     const verified = await verifyLog(context.dir, project);
-    if (!verified.ok) throw new MemError('CHAIN_BROKEN', `cannot purge ${project}: its chain is broken (${verified.break!.message}); nothing was changed`, { ...verified.break });
-    if (verified.torn_tail) throw new MemError('CONFLICT', `cannot purge ${project}: its newest segment ends in a torn line; append or run \`mem verify\` first`, { project, ...verified.torn_tail });
+    if (!verified.ok)
+      throw new MemError(
+        'CHAIN_BROKEN',
+        `cannot purge ${project}: its chain is broken (${verified.break!.message}); nothing was changed`,
+        { ...verified.break },
+      );
+    if (verified.torn_tail)
+      throw new MemError(
+        'CONFLICT',
+        `cannot purge ${project}: its newest segment ends in a torn line; append or run \`mem verify\` first`,
+        { project, ...verified.torn_tail },
+      );
     const segments = readSegments(projectDir);
     const rewritten = planPurge(project, segments, input.text, purgeMarker(textSha));
-    if (rewritten.length === 0) throw new MemError('NOT_FOUND', `the text to purge occurs nowhere in the log of ${project}`, { field: 'ref', project });
+    if (rewritten.length === 0)
+      throw new MemError('NOT_FOUND', `the text to purge occurs nowhere in the log of ${project}`, {
+        field: 'ref',
+        project,
+      });
     const lines = rewritten.map(({ seq, old, new: next }) => ({ seq, old, new: next }));
-    const batch = validateBatch([{ type: 'purged', text_sha256: textSha, reason: input.reason, lines }], writer);
-    for (const line of rewritten) segments.find((s) => s.segment === line.segment)!.lines[line.line - 1] = line.bytes;
+    const batch = validateBatch(
+      [{ type: 'purged', text_sha256: textSha, reason: input.reason, lines }],
+      writer,
+    );
+    for (const line of rewritten)
+      segments.find((s) => s.segment === line.segment)!.lines[line.line - 1] = line.bytes;
     const newest = segments.at(-1)!;
     const head: ChainLink = { seq: verified.head.seq, hash: sha256Hex(newest.lines.at(-1)!) };
-    const chained = chainBatch(project, head, [{ payload: batch.payloads[0]!, writer: batch.writer }], context.now().toISOString());
+    const chained = chainBatch(
+      project,
+      head,
+      [{ payload: batch.payloads[0]!, writer: batch.writer }],
+      context.now().toISOString(),
+    );
     const changed = [...new Set([...rewritten.map((line) => line.segment), newest.segment])].sort();
-    await commitSegments(projectDir, segments.filter((s) => changed.includes(s.segment)), chained.bytes, newest.segment, input.onStep);
+    await commitSegments(
+      projectDir,
+      segments.filter((s) => changed.includes(s.segment)),
+      chained.bytes,
+      newest.segment,
+      input.onStep,
+    );
     return { project, text_sha256: textSha, lines, segments: changed, event: chained.events[0]! };
   });
 }
@@ -69,7 +112,7 @@ function readSegments(projectDir: string): SegmentLines[] {
     const file = join(projectDir, segment);
     const bytes = readFileSync(file);
     const lines: Buffer[] = [];
-    for (let start = 0; start < bytes.length; ) {
+    for (let start = 0; start < bytes.length;) {
       const end = bytes.indexOf(0x0a, start);
       lines.push(bytes.subarray(start, end));
       start = end + 1;
@@ -79,14 +122,26 @@ function readSegments(projectDir: string): SegmentLines[] {
 }
 
 /** Stage, commit (the manifest), rename, clean up: each step durable before the next. */
-async function commitSegments(projectDir: string, segments: readonly SegmentLines[], appended: Uint8Array, newest: string, onStep?: (step: PurgeStep) => void): Promise<void> {
+async function commitSegments(
+  projectDir: string,
+  segments: readonly SegmentLines[],
+  appended: Uint8Array,
+  newest: string,
+  onStep?: (step: PurgeStep) => void,
+): Promise<void> {
   const manifest = join(projectDir, PURGE_MANIFEST);
   for (const { segment, lines } of segments) {
-    const content = Buffer.concat([...lines.flatMap((line) => [line, Buffer.from('\n')]), ...(segment === newest ? [Buffer.from(appended)] : [])]);
+    const content = Buffer.concat([
+      ...lines.flatMap((line) => [line, Buffer.from('\n')]),
+      ...(segment === newest ? [Buffer.from(appended)] : []),
+    ]);
     await writeDurably(join(projectDir, segment + STAGED_SUFFIX), content);
     onStep?.('staged');
   }
-  await writeDurably(`${manifest}.tmp`, Buffer.from(`${JSON.stringify({ segments: segments.map((s) => s.segment) })}\n`));
+  await writeDurably(
+    `${manifest}.tmp`,
+    Buffer.from(`${JSON.stringify({ segments: segments.map((s) => s.segment) })}\n`),
+  );
   try {
     renameSync(`${manifest}.tmp`, manifest);
     fsyncDirectory(projectDir);

@@ -33,12 +33,21 @@ export function listSegmentsSync(projectDir: string): string[] {
  * directory listing: the hint is still the newest when the segment after it does not exist.
  */
 export function lastSegmentSync(projectDir: string, hint?: string): string {
-  if (hint !== undefined && existsSync(join(projectDir, hint)) && !existsSync(join(projectDir, nextSegmentName(hint)))) return hint;
+  if (
+    hint !== undefined &&
+    existsSync(join(projectDir, hint)) &&
+    !existsSync(join(projectDir, nextSegmentName(hint)))
+  )
+    return hint;
   return listSegmentsSync(projectDir).at(-1) ?? FIRST_SEGMENT;
 }
 
 /** Throws CHAIN_BROKEN unless the segments are 000001.jsonl, 000002.jsonl, … without gaps. */
-export function checkNumbering(project: string, projectDir: string, segments: readonly string[]): void {
+export function checkNumbering(
+  project: string,
+  projectDir: string,
+  segments: readonly string[],
+): void {
   segments.forEach((segment, index) => {
     const expected = segmentName(index + 1);
     if (segment === expected) return;

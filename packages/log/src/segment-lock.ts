@@ -9,16 +9,24 @@ import { withProjectLock } from './project-lock.js';
  * is on an inode nobody else locks any more. Outcome: once locked, the open file must still be
  * the one at the path; if not, let go and lock the new one.
  */
-export async function withSegmentLock<T>(lockPath: string, fn: (lockFd: number) => Promise<T>): Promise<T> {
+export async function withSegmentLock<T>(
+  lockPath: string,
+  fn: (lockFd: number) => Promise<T>,
+): Promise<T> {
   for (;;) {
     let stale = false;
-    const result = await withProjectLock(resolve(lockPath), () => openSegment(lockPath), closeSync, async (lockFd) => {
-      if (fstatSync(lockFd).ino !== statSync(lockPath).ino) {
-        stale = true;
-        return null;
-      }
-      return { value: await fn(lockFd) };
-    });
+    const result = await withProjectLock(
+      resolve(lockPath),
+      () => openSegment(lockPath),
+      closeSync,
+      async (lockFd) => {
+        if (fstatSync(lockFd).ino !== statSync(lockPath).ino) {
+          stale = true;
+          return null;
+        }
+        return { value: await fn(lockFd) };
+      },
+    );
     if (!stale && result) return result.value;
   }
 }

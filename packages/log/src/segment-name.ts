@@ -25,5 +25,7 @@ export function nextSegmentName(name: string): string {
 
 /** Segment names among directory entries, in log order; anything else in the directory is ignored. */
 export function sortSegments(entries: readonly string[]): string[] {
-  return entries.filter((name) => segmentIndex(name) !== null).sort((a, b) => (segmentIndex(a) ?? 0) - (segmentIndex(b) ?? 0));
+  return entries
+    .filter((name) => segmentIndex(name) !== null)
+    .sort((a, b) => (segmentIndex(a) ?? 0) - (segmentIndex(b) ?? 0));
 }

@@ -56,7 +56,7 @@ export function readRange(fd: number, start: number, end: number): Buffer {
 export function sha256Range(fd: number, start: number, end: number): string {
   const hash = createHash('sha256');
   const block = Buffer.allocUnsafe(BLOCK);
-  for (let position = start; position < end; ) {
+  for (let position = start; position < end;) {
     const n = readAt(fd, block, Math.min(BLOCK, end - position), position);
     if (n === 0) break;
     hash.update(block.subarray(0, n));
@@ -69,10 +69,15 @@ export function sha256Range(fd: number, start: number, end: number): string {
 export function countNewlines(fd: number, end: number): number {
   const block = Buffer.allocUnsafe(BLOCK);
   let count = 0;
-  for (let position = 0; position < end; ) {
+  for (let position = 0; position < end;) {
     const n = readAt(fd, block, Math.min(BLOCK, end - position), position);
     if (n === 0) break;
-    for (let index = block.indexOf(NEWLINE); index !== -1 && index < n; index = block.indexOf(NEWLINE, index + 1)) count += 1;
+    for (
+      let index = block.indexOf(NEWLINE);
+      index !== -1 && index < n;
+      index = block.indexOf(NEWLINE, index + 1)
+    )
+      count += 1;
     position += n;
   }
   return count;

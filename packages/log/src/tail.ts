@@ -9,7 +9,11 @@ import type { LogTail } from './types.js';
  * holds (a torn trailing line is not counted). Counting reads the whole newest segment, so
  * this is for locating a problem, not for the write path.
  */
-export function readLogTail(projectDir: string, project: string, segments: readonly string[]): LogTail {
+export function readLogTail(
+  projectDir: string,
+  project: string,
+  segments: readonly string[],
+): LogTail {
   const head = readChainHead(projectDir, project, segments);
   const newest = segments.at(-1);
   if (newest === undefined) return { head, segment: null, lines: 0 };

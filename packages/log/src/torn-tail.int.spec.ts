@@ -28,10 +28,18 @@ describe('a torn last line', () => {
     expect(await seqs(log, 'demo')).toEqual([1, 2, 3]);
     expect(await log.head('demo')).toMatchObject({ seq: 3 });
     const verified = await log.verify('demo');
-    expect(verified).toMatchObject({ ok: true, events: 3, torn_tail: { segment: '000001.jsonl', bytes: torn.length } });
+    expect(verified).toMatchObject({
+      ok: true,
+      events: 3,
+      torn_tail: { segment: '000001.jsonl', bytes: torn.length },
+    });
 
     // A fresh instance: no cached tail, it must find the tear on disk.
-    const result = await new EventLog({ dir: temp.dir }).append('demo', [tombstone('after')], writer);
+    const result = await new EventLog({ dir: temp.dir }).append(
+      'demo',
+      [tombstone('after')],
+      writer,
+    );
     expect(result).toMatchObject({ appended: 1, first_seq: 5, last_seq: 5 });
     expect(result.events[0]).toMatchObject({
       seq: 4,
@@ -66,8 +74,18 @@ describe('a torn last line', () => {
     const second = join(temp.dir, 'demo', '000002.jsonl');
     writeFileSync(second, readFileSync(second, 'utf8').split('\n')[0]!.slice(0, 50), { flag: 'w' });
     const before = await seqs(log, 'demo');
-    const result = await new EventLog({ dir: temp.dir, segmentBytes: 600 }).append('demo', [tombstone('again')], writer);
-    expect(result.events[0]).toMatchObject({ type: 'recovery', segment: '000002.jsonl', truncated_at: 0, dropped_bytes: 50, seq: before.length + 1 });
+    const result = await new EventLog({ dir: temp.dir, segmentBytes: 600 }).append(
+      'demo',
+      [tombstone('again')],
+      writer,
+    );
+    expect(result.events[0]).toMatchObject({
+      type: 'recovery',
+      segment: '000002.jsonl',
+      truncated_at: 0,
+      dropped_bytes: 50,
+      seq: before.length + 1,
+    });
     expect(await seqs(log, 'demo')).toEqual([...before, before.length + 1, before.length + 2]);
     expect((await log.verify('demo')).ok).toBe(true);
   });
@@ -79,7 +97,12 @@ describe('a torn last line', () => {
     const size = readFileSync(first).length;
     truncateSync(first, size - 1);
     const verified = await log.verify('demo');
-    expect(verified).toMatchObject({ ok: false, break: { code: 'LOG_CORRUPT', segment: '000001.jsonl' } });
-    await expect(seqs(log, 'demo')).rejects.toSatisfy((error) => hasErrorCode(error, 'LOG_CORRUPT'));
+    expect(verified).toMatchObject({
+      ok: false,
+      break: { code: 'LOG_CORRUPT', segment: '000001.jsonl' },
+    });
+    await expect(seqs(log, 'demo')).rejects.toSatisfy((error) =>
+      hasErrorCode(error, 'LOG_CORRUPT'),
+    );
   });
 });

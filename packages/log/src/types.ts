@@ -64,7 +64,14 @@ export interface TornTail {
 }
 
 /** Every way a chain can stop being valid: one list, for the verifier and for schemas of its report. */
-export const CHAIN_BREAK_CODES = ['CHAIN_BROKEN', 'LOG_CORRUPT', 'INVALID_EVENT', 'UNKNOWN_EVENT_TYPE', 'UNSUPPORTED_VERSION', 'SHA_MISMATCH'] as const;
+export const CHAIN_BREAK_CODES = [
+  'CHAIN_BROKEN',
+  'LOG_CORRUPT',
+  'INVALID_EVENT',
+  'UNKNOWN_EVENT_TYPE',
+  'UNSUPPORTED_VERSION',
+  'SHA_MISMATCH',
+] as const;
 
 /** The first place a chain stops being valid. */
 export interface ChainBreak {

@@ -36,14 +36,27 @@ async function readError(): Promise<{ code: string; details: { segment: string; 
 describe('verify', () => {
   it('passes an untouched log and reports its head', async () => {
     const result = await log.verify('demo');
-    expect(result).toMatchObject({ project: 'demo', ok: true, events: 8, segments: 1, head: await log.head('demo') });
+    expect(result).toMatchObject({
+      project: 'demo',
+      ok: true,
+      events: 8,
+      segments: 1,
+      head: await log.head('demo'),
+    });
   });
 
   it('an edited line breaks the chain at the line after it, blaming the edited one', async () => {
-    tamper((lines) => lines.map((line, n) => (n === 3 ? line.replace('"reason":"t3"', '"reason":"edited"') : line)));
+    tamper((lines) =>
+      lines.map((line, n) => (n === 3 ? line.replace('"reason":"t3"', '"reason":"edited"') : line)),
+    );
     const result = await log.verify('demo');
     expect(result.ok).toBe(false);
-    expect(result.break).toMatchObject({ project: 'demo', segment: '000001.jsonl', line: 5, code: 'CHAIN_BROKEN' });
+    expect(result.break).toMatchObject({
+      project: 'demo',
+      segment: '000001.jsonl',
+      line: 5,
+      code: 'CHAIN_BROKEN',
+    });
     expect(result.break!.message).toContain('000001.jsonl line 4');
     expect(result.events).toBe(4);
     expect((await readError()).details).toMatchObject({ segment: '000001.jsonl', line: 5 });
@@ -53,7 +66,9 @@ describe('verify', () => {
     tamper((lines) => lines.filter((_, n) => n !== 2));
     const result = await log.verify('demo');
     expect(result.break).toMatchObject({ segment: '000001.jsonl', line: 3, code: 'CHAIN_BROKEN' });
-    expect(result.break!.message).toMatch(/seq 4 where seq 3 was expected after 000001\.jsonl line 2/);
+    expect(result.break!.message).toMatch(
+      /seq 4 where seq 3 was expected after 000001\.jsonl line 2/,
+    );
   });
 
   it('an inserted line is reported at the insertion', async () => {
@@ -86,12 +101,20 @@ describe('verify', () => {
     const foreign = readFileSync(join(temp.dir, 'other', '000001.jsonl'), 'utf8').trimEnd();
     tamper((lines) => [foreign, ...lines.slice(1)]);
     expect((await log.verify('demo')).break).toMatchObject({ line: 1, code: 'LOG_CORRUPT' });
-    tamper((lines) => lines.map((line, n) => (n === 0 ? line.replace('"type":"tombstone"', '"type":"mystery"') : line)));
+    tamper((lines) =>
+      lines.map((line, n) =>
+        n === 0 ? line.replace('"type":"tombstone"', '"type":"mystery"') : line,
+      ),
+    );
     expect((await log.verify('demo')).break).toMatchObject({ line: 1, code: 'UNKNOWN_EVENT_TYPE' });
   });
 
   it('an edited first line no longer chains from genesis', async () => {
-    tamper((lines) => lines.map((line, n) => (n === 0 ? line.replace(/"prev":"[0-9a-f]{64}"/, `"prev":"${'0'.repeat(64)}"`) : line)));
+    tamper((lines) =>
+      lines.map((line, n) =>
+        n === 0 ? line.replace(/"prev":"[0-9a-f]{64}"/, `"prev":"${'0'.repeat(64)}"`) : line,
+      ),
+    );
     const result = await log.verify('demo');
     expect(result.break).toMatchObject({ line: 1, code: 'CHAIN_BROKEN' });
     expect(result.break!.message).toContain('genesis');
@@ -115,6 +138,10 @@ describe('verify', () => {
     const second = join(temp.dir, 'demo', '000002.jsonl');
     const lines = readFileSync(second, 'utf8').split('\n');
     writeFileSync(second, [lines[0], lines[2], lines[1], ...lines.slice(3)].join('\n'));
-    expect((await log.verify('demo')).break).toMatchObject({ segment: '000002.jsonl', line: 2, code: 'CHAIN_BROKEN' });
+    expect((await log.verify('demo')).break).toMatchObject({
+      segment: '000002.jsonl',
+      line: 2,
+      code: 'CHAIN_BROKEN',
+    });
   });
 });

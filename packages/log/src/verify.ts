@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { assertProjectName, genesisHash, isMemError } from '@mem/core';
 import { listSegments } from './segment-list.js';
-import { CHAIN_BREAK_CODES, type ChainBreak, type LogHead, type TornTail, type VerifyResult } from './types.js';
+import {
+  CHAIN_BREAK_CODES,
+  type ChainBreak,
+  type LogHead,
+  type TornTail,
+  type VerifyResult,
+} from './types.js';
 import { walkLog } from './walk.js';
 
 const BREAK_CODES: ReadonlySet<string> = new Set<ChainBreak['code']>(CHAIN_BREAK_CODES);
@@ -18,7 +24,9 @@ export async function verifyLog(dir: string, projectName: string): Promise<Verif
   let head: LogHead = { seq: 0, hash: genesisHash(project) };
   let tornTail: TornTail | undefined;
   try {
-    for await (const { event, hash } of walkLog(dir, project, { onTornTail: (tail) => (tornTail = tail) })) {
+    for await (const { event, hash } of walkLog(dir, project, {
+      onTornTail: (tail) => (tornTail = tail),
+    })) {
       events += 1;
       head = { seq: event.seq, hash };
     }
@@ -27,10 +35,18 @@ export async function verifyLog(dir: string, projectName: string): Promise<Verif
     if (!found) throw error;
     // A break found only when the walk ended (after a purged line): count up to it, not past it.
     const walked = (error as { details: { walked?: LogHead } }).details.walked;
-    if (walked) return { project, ok: false, events: walked.seq, segments, head: walked, break: found };
+    if (walked)
+      return { project, ok: false, events: walked.seq, segments, head: walked, break: found };
     return { project, ok: false, events, segments, head, break: found };
   }
-  return { project, ok: true, events, segments, head, ...(tornTail ? { torn_tail: tornTail } : {}) };
+  return {
+    project,
+    ok: true,
+    events,
+    segments,
+    head,
+    ...(tornTail ? { torn_tail: tornTail } : {}),
+  };
 }
 
 function asBreak(project: string, error: unknown): ChainBreak | null {

@@ -21,20 +21,39 @@ export interface WalkOptions {
  * Streams a project's events in seq order, validating every yielded line and the whole chain
  * it walks. Throws a MemError naming project, segment, file and line at the first problem.
  */
-export async function* walkLog(dir: string, projectName: string, options: WalkOptions = {}): AsyncGenerator<LoggedEvent> {
+export async function* walkLog(
+  dir: string,
+  projectName: string,
+  options: WalkOptions = {},
+): AsyncGenerator<LoggedEvent> {
   const project = assertProjectName(projectName);
   const projectDir = join(dir, project);
   const segments = await listSegments(projectDir);
   checkNumbering(project, projectDir, segments);
   const fromSeq = Math.max(1, Math.floor(options.fromSeq ?? 1));
   const start = await startSegment(projectDir, segments, fromSeq);
-  const state = walkState(start === 0 ? { seq: 0, hash: genesisHash(project), segment: null, line: 0 } : null, fromSeq, options.prev);
+  const state = walkState(
+    start === 0 ? { seq: 0, hash: genesisHash(project), segment: null, line: 0 } : null,
+    fromSeq,
+    options.prev,
+  );
   for (let index = start; index < segments.length; index += 1) {
     const segment = segments[index]!;
-    yield* walkSegment({ project, segment, file: join(projectDir, segment), line: 0 }, index === segments.length - 1, state, options);
+    yield* walkSegment(
+      { project, segment, file: join(projectDir, segment), line: 0 },
+      index === segments.length - 1,
+      state,
+      options,
+    );
   }
   const unaccepted = unacceptedBreak(state);
-  if (unaccepted) throw new MemError(unaccepted.error.code, unaccepted.error.message, { ...unaccepted.error.details, walked: { seq: unaccepted.seq, hash: unaccepted.new } }, { cause: unaccepted.error });
+  if (unaccepted)
+    throw new MemError(
+      unaccepted.error.code,
+      unaccepted.error.message,
+      { ...unaccepted.error.details, walked: { seq: unaccepted.seq, hash: unaccepted.new } },
+      { cause: unaccepted.error },
+    );
 }
 
 /**
@@ -42,7 +61,11 @@ export async function* walkLog(dir: string, projectName: string, options: WalkOp
  * earlier segments are never parsed. Without a readable first seq it stops early and lets
  * the full walk report what is wrong.
  */
-async function startSegment(projectDir: string, segments: readonly string[], fromSeq: number): Promise<number> {
+async function startSegment(
+  projectDir: string,
+  segments: readonly string[],
+  fromSeq: number,
+): Promise<number> {
   if (fromSeq <= 1) return 0;
   let start = 0;
   for (let index = 1; index < segments.length; index += 1) {
@@ -63,10 +86,16 @@ async function firstSeq(file: string): Promise<number | null> {
   }
 }
 
-async function* walkSegment(where: LineLocation, isNewest: boolean, state: WalkState, options: WalkOptions): AsyncGenerator<LoggedEvent> {
+async function* walkSegment(
+  where: LineLocation,
+  isNewest: boolean,
+  state: WalkState,
+  options: WalkOptions,
+): AsyncGenerator<LoggedEvent> {
   const handle = await open(where.file, 'r');
   try {
-    const readAt: ReadAt = async (buffer, position) => (await handle.read(buffer, 0, buffer.length, position)).bytesRead;
+    const readAt: ReadAt = async (buffer, position) =>
+      (await handle.read(buffer, 0, buffer.length, position)).bytesRead;
     let line = 0;
     let start = 0;
     restart: for (;;) {
@@ -76,7 +105,11 @@ async function* walkSegment(where: LineLocation, isNewest: boolean, state: WalkS
             options.onTornTail?.({ segment: where.segment, bytes: raw.bytes.length });
             return;
           }
-          throw lineError('LOG_CORRUPT', { ...where, line: line + 1 }, 'the last line of a segment that is not the newest has no "\\n"');
+          throw lineError(
+            'LOG_CORRUPT',
+            { ...where, line: line + 1 },
+            'the last line of a segment that is not the newest has no "\\n"',
+          );
         }
         line += 1;
         let logged: LoggedEvent | null;
@@ -105,5 +138,9 @@ async function* walkSegment(where: LineLocation, isNewest: boolean, state: WalkS
 async function changedUnderUs(handle: FileHandle, raw: RawLine): Promise<boolean> {
   const length = raw.bytes.length + 1;
   const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, raw.offset);
-  return bytesRead !== length || !buffer.subarray(0, raw.bytes.length).equals(raw.bytes) || buffer[raw.bytes.length] !== 0x0a;
+  return (
+    bytesRead !== length ||
+    !buffer.subarray(0, raw.bytes.length).equals(raw.bytes) ||
+    buffer[raw.bytes.length] !== 0x0a
+  );
 }

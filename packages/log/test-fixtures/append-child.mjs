@@ -11,15 +11,19 @@ import { writeSync } from 'node:fs';
 import { seededRandom } from '@mem/core';
 import { EventLog } from '../dist/index.js';
 
-const [dir, project, tag, count = 'forever', maxBatch = '1', maxPad = '0', seed = '0'] = process.argv.slice(2);
+const [dir, project, tag, count = 'forever', maxBatch = '1', maxPad = '0', seed = '0'] =
+  process.argv.slice(2);
 const random = seededRandom(Number(seed));
-const log = new EventLog({ dir, segmentBytes: Number(process.env.MEM_LOG_SEGMENT_BYTES ?? 64 * 1024 * 1024) });
+const log = new EventLog({
+  dir,
+  segmentBytes: Number(process.env.MEM_LOG_SEGMENT_BYTES ?? 64 * 1024 * 1024),
+});
 const limit = count === 'forever' ? Infinity : Number(count);
 const target = 'f'.repeat(64);
 const writer = { kind: 'test', principal: tag };
 
 writeSync(1, 'ready\n');
-for (let n = 0; n < limit; ) {
+for (let n = 0; n < limit;) {
   const size = 1 + Math.floor(random() * Number(maxBatch));
   const ids = [];
   const payloads = [];

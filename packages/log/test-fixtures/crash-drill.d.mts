@@ -21,13 +21,33 @@ export function assertBuilt(entries?: string[]): void;
 export function drillSeed(env?: Record<string, string | undefined>): number;
 
 /** The per-run random choices of a drill, drawn from `seed` in run order. */
-export function drillPlan(options: { seed: number; kills: number; maxAcks?: number; maxDelayMs?: number }): DrillRun[];
+export function drillPlan(options: {
+  seed: number;
+  kills: number;
+  maxAcks?: number;
+  maxDelayMs?: number;
+}): DrillRun[];
 
 /** Kills `kills` appending children (choices from `seed`); resolves to the ids they saw acknowledged. */
-export function runCrashDrill(options: DrillOptions & { seed: number; kills: number; parallel?: number; maxAcks?: number; maxDelayMs?: number; maxBatch?: number; maxPad?: number }): Promise<Set<string>>;
+export function runCrashDrill(
+  options: DrillOptions & {
+    seed: number;
+    kills: number;
+    parallel?: number;
+    maxAcks?: number;
+    maxDelayMs?: number;
+    maxBatch?: number;
+    maxPad?: number;
+  },
+): Promise<Set<string>>;
 
 /** Runs `processes` children appending `appends` events each; resolves to their ack counts. */
-export function runWriters(options: DrillOptions & { processes: number; appends: number }): Promise<number[]>;
+export function runWriters(
+  options: DrillOptions & { processes: number; appends: number },
+): Promise<number[]>;
 
 /** Every id in the log with how often it occurs, the recovery count and the event count. */
-export function idsInLog(log: EventLog, project: string): Promise<{ counts: Map<string, number>; recoveries: number; events: number }>;
+export function idsInLog(
+  log: EventLog,
+  project: string,
+): Promise<{ counts: Map<string, number>; recoveries: number; events: number }>;

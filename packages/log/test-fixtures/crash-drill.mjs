@@ -14,7 +14,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '..', '..', '..');
 const child = join(here, 'append-child.mjs');
 // What the children import: the built log and core (tests themselves run the sources).
-const CHILD_ENTRIES = [join(here, '..', 'dist', 'index.js'), join(repoRoot, 'packages', 'core', 'dist', 'index.js')];
+const CHILD_ENTRIES = [
+  join(here, '..', 'dist', 'index.js'),
+  join(repoRoot, 'packages', 'core', 'dist', 'index.js'),
+];
 const SEED_LIMIT = 2 ** 32;
 
 /**
@@ -23,7 +26,12 @@ const SEED_LIMIT = 2 ** 32;
  */
 export function assertBuilt(entries = CHILD_ENTRIES) {
   for (const path of entries) {
-    if (!existsSync(path)) throw new MemError('NOT_FOUND', `${relative(repoRoot, path)} is missing: the drill's child processes run the built packages; run \`npx tsc -b\` first (npm test does)`, { path });
+    if (!existsSync(path))
+      throw new MemError(
+        'NOT_FOUND',
+        `${relative(repoRoot, path)} is missing: the drill's child processes run the built packages; run \`npx tsc -b\` first (npm test does)`,
+        { path },
+      );
   }
 }
 
@@ -32,7 +40,11 @@ export function drillSeed(env = process.env) {
   const value = env.MEM_DRILL_SEED;
   if (value === undefined) return randomInt(SEED_LIMIT);
   if (!/^\d+$/.test(value) || Number(value) >= SEED_LIMIT) {
-    throw new MemError('CONFIG_INVALID', `MEM_DRILL_SEED must be an integer from 0 to ${SEED_LIMIT - 1}, got ${JSON.stringify(value)}`, { variable: 'MEM_DRILL_SEED', value });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `MEM_DRILL_SEED must be an integer from 0 to ${SEED_LIMIT - 1}, got ${JSON.stringify(value)}`,
+      { variable: 'MEM_DRILL_SEED', value },
+    );
   }
   return Number(value);
 }
@@ -55,12 +67,26 @@ export function drillPlan({ seed, kills, maxAcks = 3, maxDelayMs = 20 }) {
  * when 0), and returns its acked ids. Counting acks first means a starved machine still kills
  * children mid-append rather than while they load.
  */
-function runOnce({ dir, project, tag, killAfterAcks, killAfterMs, childSeed, maxBatch, maxPad, env }) {
+function runOnce({
+  dir,
+  project,
+  tag,
+  killAfterAcks,
+  killAfterMs,
+  childSeed,
+  maxBatch,
+  maxPad,
+  env,
+}) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child, dir, project, tag, 'forever', String(maxBatch), String(maxPad), String(childSeed)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    });
+    const proc = spawn(
+      process.execPath,
+      [child, dir, project, tag, 'forever', String(maxBatch), String(maxPad), String(childSeed)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...env },
+      },
+    );
     let out = '';
     let err = '';
     let timer;
@@ -74,10 +100,14 @@ function runOnce({ dir, project, tag, killAfterAcks, killAfterMs, childSeed, max
     proc.on('error', reject);
     proc.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (signal !== 'SIGKILL') return reject(new Error(`child ${tag} exited with ${code ?? signal}: ${err}`));
+      if (signal !== 'SIGKILL')
+        return reject(new Error(`child ${tag} exited with ${code ?? signal}: ${err}`));
       // Only complete lines count: a line cut by the kill was never fully acknowledged.
       const complete = out.slice(0, out.lastIndexOf('\n') + 1);
-      const acked = complete.split('\n').filter((line) => line.startsWith('ack ')).flatMap((line) => line.slice(4).split(' '));
+      const acked = complete
+        .split('\n')
+        .filter((line) => line.startsWith('ack '))
+        .flatMap((line) => line.slice(4).split(' '));
       resolve(acked);
     });
   });
@@ -88,7 +118,18 @@ function runOnce({ dir, project, tag, killAfterAcks, killAfterMs, childSeed, max
  * then a random 0..maxDelayMs, all drawn from `seed` (see drillPlan).
  * Returns the set of acknowledged ids (an id acked twice is a bug in the drill itself).
  */
-export async function runCrashDrill({ dir, project, seed, kills, parallel = 2, maxAcks = 3, maxDelayMs = 20, maxBatch = 8, maxPad = 20000, env = {} }) {
+export async function runCrashDrill({
+  dir,
+  project,
+  seed,
+  kills,
+  parallel = 2,
+  maxAcks = 3,
+  maxDelayMs = 20,
+  maxBatch = 8,
+  maxPad = 20000,
+  env = {},
+}) {
   assertBuilt();
   const plan = drillPlan({ seed, kills, maxAcks, maxDelayMs });
   const acked = new Set();
@@ -96,7 +137,15 @@ export async function runCrashDrill({ dir, project, seed, kills, parallel = 2, m
   const lane = async (laneNo) => {
     while (started < kills) {
       const run = started++;
-      const ids = await runOnce({ dir, project, tag: `c${run}l${laneNo}`, ...plan[run], maxBatch, maxPad, env });
+      const ids = await runOnce({
+        dir,
+        project,
+        tag: `c${run}l${laneNo}`,
+        ...plan[run],
+        maxBatch,
+        maxPad,
+        env,
+      });
       for (const id of ids) acked.add(id);
     }
   };
@@ -117,14 +166,21 @@ export function runWriters({ dir, project, processes, appends, env = {} }) {
       { length: processes },
       (_, n) =>
         new Promise((resolve, reject) => {
-          const proc = spawn(process.execPath, [child, dir, project, `w${n}`, String(appends)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+          const proc = spawn(process.execPath, [child, dir, project, `w${n}`, String(appends)], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+            env: { ...process.env, ...env },
+          });
           let err = '';
           let acks = 0;
           proc.stdout.setEncoding('utf8');
           proc.stdout.on('data', (chunk) => (acks += chunk.split('ack ').length - 1));
           proc.stderr.on('data', (chunk) => (err += chunk));
           proc.on('error', reject);
-          proc.on('close', (code) => (code === 0 ? resolve(acks) : reject(new Error(`writer w${n} exited with ${code}: ${err}`))));
+          proc.on('close', (code) =>
+            code === 0
+              ? resolve(acks)
+              : reject(new Error(`writer w${n} exited with ${code}: ${err}`)),
+          );
         }),
     ),
   );

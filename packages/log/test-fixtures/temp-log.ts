@@ -7,7 +7,11 @@ import type { Payload } from '@mem/core';
 /** A fresh `<tmp>/log` directory and a cleanup that removes it. */
 export function tempLogDir(): { dir: string; root: string; cleanup: () => void } {
   const root = mkdtempSync(join(tmpdir(), 'mem-log-'));
-  return { root, dir: join(root, 'log'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    dir: join(root, 'log'),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** A tombstone whose reason is `reason`: the cheapest valid payload, with a unique id in it. */

@@ -17,7 +17,8 @@ export interface JsonRpcErrorReply {
 }
 
 /** What to do with one line from the client: hand a message on, answer it here, or ignore it. */
-export type Screened = { message: JSONRPCMessage } | { reply: JsonRpcErrorReply } | { ignore: string };
+export type Screened =
+  { message: JSONRPCMessage } | { reply: JsonRpcErrorReply } | { ignore: string };
 
 /**
  * The params schemas of the requests mem's server answers. Why here: the SDK parses params
@@ -45,7 +46,9 @@ function idOf(value: unknown): string | number | null {
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid';
-  const field = issue.path.map((key) => (typeof key === 'number' ? `#${key}` : String(key))).join('.');
+  const field = issue.path
+    .map((key) => (typeof key === 'number' ? `#${key}` : String(key)))
+    .join('.');
   return `${field === '' ? '(message)' : field}: ${issue.message}`;
 }
 
@@ -64,10 +67,19 @@ export function screenLine(line: string): Screened {
   } catch (error) {
     return reply(null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
   }
-  if (Array.isArray(value)) return reply(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported; send one JSON-RPC message per line');
+  if (Array.isArray(value))
+    return reply(
+      null,
+      ErrorCode.InvalidRequest,
+      'Invalid Request: batches are not supported; send one JSON-RPC message per line',
+    );
   const envelope = JSONRPCMessageSchema.safeParse(value);
   if (!envelope.success) {
-    return reply(idOf(value), ErrorCode.InvalidRequest, `Invalid Request: expected a JSON-RPC 2.0 request, notification or response (${firstIssue(envelope.error)})`);
+    return reply(
+      idOf(value),
+      ErrorCode.InvalidRequest,
+      `Invalid Request: expected a JSON-RPC 2.0 request, notification or response (${firstIssue(envelope.error)})`,
+    );
   }
   const message = envelope.data;
   if (!('method' in message)) return { message };
@@ -75,6 +87,7 @@ export function screenLine(line: string): Screened {
   if (schema === undefined) return { message };
   const params = schema.safeParse(message);
   if (params.success) return { message };
-  if (!('id' in message)) return { ignore: `notification ${message.method}: ${firstIssue(params.error)}` };
+  if (!('id' in message))
+    return { ignore: `notification ${message.method}: ${firstIssue(params.error)}` };
   return reply(message.id, ErrorCode.InvalidParams, `Invalid params: ${firstIssue(params.error)}`);
 }

@@ -24,18 +24,27 @@ export function createMcpServer(registry: Registry, options: McpServerOptions): 
     { name: 'mem', version: registry.context.version },
     {
       capabilities: { tools: {} },
-      instructions: 'Project memory: `query` answers questions with citations; `ingest` submits transcripts; `list_projects` shows what this token reaches.',
+      instructions:
+        'Project memory: `query` answers questions with citations; `ingest` submits transcripts; `list_projects` shows what this token reaches.',
     },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' }, annotations: tool.annotations })),
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as { type: 'object' },
+      annotations: tool.annotations,
+    })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<ToolResult> => {
     try {
       const tool = byName.get(request.params.name);
-      if (!tool) throw new MemError('NOT_FOUND', `no tool ${JSON.stringify(request.params.name)}`, { tool: request.params.name });
+      if (!tool)
+        throw new MemError('NOT_FOUND', `no tool ${JSON.stringify(request.params.name)}`, {
+          tool: request.params.name,
+        });
       const args: Record<string, unknown> = { ...(request.params.arguments ?? {}) };
       let key = '';
       if (tool.selectField !== null) {
@@ -43,10 +52,14 @@ export function createMcpServer(registry: Registry, options: McpServerOptions): 
         delete args[tool.selectField];
         if (typeof value !== 'string' || !tool.operations.has(value)) {
           const allowed = [...tool.operations.keys()];
-          throw new MemError('INVALID_INPUT', `${tool.name}: ${tool.selectField}: expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`, {
-            field: tool.selectField,
-            expected: `one of ${allowed.join(', ')}`,
-          });
+          throw new MemError(
+            'INVALID_INPUT',
+            `${tool.name}: ${tool.selectField}: expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+            {
+              field: tool.selectField,
+              expected: `one of ${allowed.join(', ')}`,
+            },
+          );
         }
         key = value;
       }
@@ -54,10 +67,18 @@ export function createMcpServer(registry: Registry, options: McpServerOptions): 
       const idempotencyKey = args[IDEMPOTENCY_ARGUMENT];
       delete args[IDEMPOTENCY_ARGUMENT];
       if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
-        throw new MemError('INVALID_INPUT', `${IDEMPOTENCY_ARGUMENT}: expected a string`, { field: IDEMPOTENCY_ARGUMENT, expected: 'string' });
+        throw new MemError('INVALID_INPUT', `${IDEMPOTENCY_ARGUMENT}: expected a string`, {
+          field: IDEMPOTENCY_ARGUMENT,
+          expected: 'string',
+        });
       }
       const caller = await registry.authenticate(options.credential(), 'mcp');
-      const output = await registry.invoke(op.name, caller, args, op.kind === 'write' && idempotencyKey !== undefined ? { idempotencyKey } : {});
+      const output = await registry.invoke(
+        op.name,
+        caller,
+        args,
+        op.kind === 'write' && idempotencyKey !== undefined ? { idempotencyKey } : {},
+      );
       return toolSuccess(output);
     } catch (error) {
       return toolError(error, options.log);

@@ -3,7 +3,13 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_PROJECT } from '@mem/core';
 import { mcpTools, type Registry } from '@mem/registry';
-import { memoryPayloads, mint, registryAt, seedIdentity, tempDataRoot } from '../../../test/api/support.js';
+import {
+  memoryPayloads,
+  mint,
+  registryAt,
+  seedIdentity,
+  tempDataRoot,
+} from '../../../test/api/support.js';
 import { createMcpServer } from './mcp-server.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -27,13 +33,17 @@ async function setup() {
   const registry = await registryAt(root);
   cleanups.push(() => registry.close());
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
-  const content = memoryPayloads('run-a', 'Uploads over 10KB failed: the ingress buffered bodies in 8KB.', 'Kong body buffer of 8KB broke uploads over 10KB.');
+  const content = memoryPayloads(
+    'run-a',
+    'Uploads over 10KB failed: the ingress buffered bodies in 8KB.',
+    'Kong body buffer of 8KB broke uploads over 10KB.',
+  );
   await registry.context.engine.append('alpha', content.payloads, { kind: 'test' });
   return { registry, content, alice: (await mint(registry, { principal: 'alice' })).secret };
 }
 
 function parsed(result: unknown): any {
-  return JSON.parse(((result as { content: { text: string }[] }).content[0]!).text);
+  return JSON.parse((result as { content: { text: string }[] }).content[0]!.text);
 }
 
 describe('MCP surface (in process)', () => {
@@ -45,33 +55,72 @@ describe('MCP surface (in process)', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(expected.map((t) => t.name).sort());
     const manage = tools.find((t) => t.name === 'manage_tokens')!;
     expect(manage.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect((manage.inputSchema.properties as Record<string, { enum?: string[] }>)['action']!.enum).toEqual(['mint', 'list', 'revoke']);
-    expect(tools.find((t) => t.name === 'query')!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(
+      (manage.inputSchema.properties as Record<string, { enum?: string[] }>)['action']!.enum,
+    ).toEqual(['mint', 'list', 'revoke']);
+    expect(tools.find((t) => t.name === 'query')!.annotations).toMatchObject({
+      readOnlyHint: true,
+    });
   });
 
   it('answers a query with citations, and the same error classes as HTTP', async () => {
     const { registry, content, alice } = await setup();
     const client = await connect(registry, alice);
-    const answer = await client.callTool({ name: 'query', arguments: { query: 'why did uploads over 10KB fail' } });
+    const answer = await client.callTool({
+      name: 'query',
+      arguments: { query: 'why did uploads over 10KB fail' },
+    });
     expect(answer.isError).toBeFalsy();
-    expect(parsed(answer).results[0]).toMatchObject({ sha256: content.memory, parents: [{ sha256: content.evidence }] });
-    const forbidden = await client.callTool({ name: 'project_status', arguments: { project: 'beta' } });
+    expect(parsed(answer).results[0]).toMatchObject({
+      sha256: content.memory,
+      parents: [{ sha256: content.evidence }],
+    });
+    const forbidden = await client.callTool({
+      name: 'project_status',
+      arguments: { project: 'beta' },
+    });
     expect(forbidden.isError).toBe(true);
-    expect(parsed(forbidden)).toEqual({ error: { code: 'FORBIDDEN', message: 'this token does not reach project "beta"', details: { project: 'beta' } } });
+    expect(parsed(forbidden)).toEqual({
+      error: {
+        code: 'FORBIDDEN',
+        message: 'this token does not reach project "beta"',
+        details: { project: 'beta' },
+      },
+    });
     const admin = await client.callTool({ name: 'manage_tokens', arguments: { action: 'list' } });
-    expect(parsed(admin).error).toMatchObject({ code: 'CAPABILITY_REQUIRED', details: { capability: 'admin' } });
-    const badAction = await client.callTool({ name: 'manage_tokens', arguments: { action: 'steal' } });
-    expect(parsed(badAction).error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'action' } });
-    const badField = await client.callTool({ name: 'query', arguments: { query: 'x', limit: 'ten' } });
-    expect(parsed(badField).error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'limit' } });
+    expect(parsed(admin).error).toMatchObject({
+      code: 'CAPABILITY_REQUIRED',
+      details: { capability: 'admin' },
+    });
+    const badAction = await client.callTool({
+      name: 'manage_tokens',
+      arguments: { action: 'steal' },
+    });
+    expect(parsed(badAction).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'action' },
+    });
+    const badField = await client.callTool({
+      name: 'query',
+      arguments: { query: 'x', limit: 'ten' },
+    });
+    expect(parsed(badField).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'limit' },
+    });
   });
 
   it('without a token only the probes answer', async () => {
     const { registry } = await setup();
     const client = await connect(registry, undefined);
-    expect(parsed(await client.callTool({ name: 'version', arguments: {} }))).toEqual({ name: 'mem', version: '0.0.0-test' });
+    expect(parsed(await client.callTool({ name: 'version', arguments: {} }))).toEqual({
+      name: 'mem',
+      version: '0.0.0-test',
+    });
     const refused = await client.callTool({ name: 'list_projects', arguments: {} });
-    expect(parsed(refused)).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'missing or invalid token' } });
+    expect(parsed(refused)).toEqual({
+      error: { code: 'UNAUTHENTICATED', message: 'missing or invalid token' },
+    });
   });
 
   it('idempotency_key on a write tool: a retry is not applied twice', async () => {

@@ -37,7 +37,8 @@ export class ScreenedStdioTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
     const line = `${JSON.stringify(message)}\n`;
-    if (!this.stdout.write(line)) await new Promise<void>((resolve) => this.stdout.once('drain', resolve));
+    if (!this.stdout.write(line))
+      await new Promise<void>((resolve) => this.stdout.once('drain', resolve));
   }
 
   async close(): Promise<void> {
@@ -63,7 +64,11 @@ export class ScreenedStdioTransport implements Transport {
     if (Buffer.byteLength(this.buffer) > MAX_LINE_BYTES) {
       this.buffer = '';
       const message = `Invalid Request: a line over ${MAX_LINE_BYTES} bytes; it was dropped`;
-      void this.send({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message } } as unknown as JSONRPCMessage);
+      void this.send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCode.InvalidRequest, message },
+      } as unknown as JSONRPCMessage);
     }
   };
 

@@ -11,15 +11,23 @@ export const TOKEN_ENV = 'MEM_TOKEN';
  * still starts: every call authenticates afresh, so a token minted later works without a
  * restart; but a client that only sees "missing or invalid token" per call needs to be told why.
  */
-async function reportToken(registry: Registry, token: string | undefined, log: (line: string) => void): Promise<void> {
+async function reportToken(
+  registry: Registry,
+  token: string | undefined,
+  log: (line: string) => void,
+): Promise<void> {
   if (token === undefined) {
-    log(`mem mcp: ${TOKEN_ENV} is not set; every tool call will be refused (UNAUTHENTICATED) until it is`);
+    log(
+      `mem mcp: ${TOKEN_ENV} is not set; every tool call will be refused (UNAUTHENTICATED) until it is`,
+    );
     return;
   }
   try {
     await registry.authenticate(token, 'mcp');
   } catch {
-    log(`mem mcp: ${TOKEN_ENV} is not a valid token (unknown, revoked, expired or malformed); every tool call will be refused (UNAUTHENTICATED)`);
+    log(
+      `mem mcp: ${TOKEN_ENV} is not a valid token (unknown, revoked, expired or malformed); every tool call will be refused (UNAUTHENTICATED)`,
+    );
   }
 }
 
@@ -27,7 +35,11 @@ async function reportToken(registry: Registry, token: string | undefined, log: (
  * Serves the registry as an MCP server over this process's stdin/stdout, authenticating every
  * call with `$MEM_TOKEN`. Resolves when the client closes the connection or its end of stdin.
  */
-export async function serveMcpStdio(registry: Registry, config: MemConfig, log: (line: string) => void): Promise<void> {
+export async function serveMcpStdio(
+  registry: Registry,
+  config: MemConfig,
+  log: (line: string) => void,
+): Promise<void> {
   const token = () => config.MEM_TOKEN || undefined;
   await reportToken(registry, token(), log);
   const server = createMcpServer(registry, { credential: token, log });

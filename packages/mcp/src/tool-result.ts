@@ -11,7 +11,10 @@ export interface ToolResult {
 }
 
 export function toolSuccess(output: unknown): ToolResult {
-  const structured = output !== null && typeof output === 'object' && !Array.isArray(output) ? { structuredContent: output as Record<string, unknown> } : {};
+  const structured =
+    output !== null && typeof output === 'object' && !Array.isArray(output)
+      ? { structuredContent: output as Record<string, unknown> }
+      : {};
   return { content: [{ type: 'text', text: JSON.stringify(output) }], ...structured };
 }
 
@@ -21,16 +24,36 @@ export function toolSuccess(output: unknown): ToolResult {
  * reported through `log` with the real error.
  */
 export function toolError(error: unknown, log?: (line: string) => void): ToolResult {
-  let body: { code: string; message: string; details?: Record<string, unknown>; correlation_id?: string };
+  let body: {
+    code: string;
+    message: string;
+    details?: Record<string, unknown>;
+    correlation_id?: string;
+  };
   if (isMemError(error) && isCallerError(error.code)) {
     body =
       error.code === 'UNAUTHENTICATED'
         ? { code: error.code, message: 'missing or invalid token' }
-        : { code: error.code, message: error.message, ...(Object.keys(error.details).length > 0 ? { details: { ...error.details } } : {}) };
+        : {
+            code: error.code,
+            message: error.message,
+            ...(Object.keys(error.details).length > 0 ? { details: { ...error.details } } : {}),
+          };
   } else {
     const correlationId = randomUUID();
-    log?.(JSON.stringify({ ts: new Date().toISOString(), level: 'error', correlation_id: correlationId, error: (error as Error)?.stack ?? String(error) }));
+    log?.(
+      JSON.stringify({
+        ts: new Date().toISOString(),
+        level: 'error',
+        correlation_id: correlationId,
+        error: (error as Error)?.stack ?? String(error),
+      }),
+    );
     body = { code: 'INTERNAL', message: 'internal error', correlation_id: correlationId };
   }
-  return { content: [{ type: 'text', text: JSON.stringify({ error: body }) }], structuredContent: { error: body }, isError: true };
+  return {
+    content: [{ type: 'text', text: JSON.stringify({ error: body }) }],
+    structuredContent: { error: body },
+    isError: true,
+  };
 }

@@ -19,22 +19,48 @@ const LOGS: Record<string, Payload[]> = {
   alpha: [
     payload.run('a1', 'infra-root-causes'),
     payload.evidence('a1', 1, 'kong answered 413 for a 12KB body'),
-    payload.memory('a1', 1, 'Requests over 10KB failed: Kong buffered the body.', ['kong answered 413 for a 12KB body'], {
-      symptom: '413 Request Entity Too Large\n2026-08-19T09:12:33Z worker-3 upload failed after 1532ms',
-    }),
+    payload.memory(
+      'a1',
+      1,
+      'Requests over 10KB failed: Kong buffered the body.',
+      ['kong answered 413 for a 12KB body'],
+      {
+        symptom:
+          '413 Request Entity Too Large\n2026-08-19T09:12:33Z worker-3 upload failed after 1532ms',
+      },
+    ),
     payload.evidence('a1', 2, 'proxy-body-size 0 fixed it'),
-    payload.memory('a1', 2, 'Requests over 10KB failed: Kong buffered the body. Fixed with proxy-body-size: 0.', ['kong answered 413 for a 12KB body', 'proxy-body-size 0 fixed it'], {
-      symptom: '413 Request Entity Too Large\n2026-08-21T10:00:00Z worker-9 upload failed after 20ms',
-    }),
+    payload.memory(
+      'a1',
+      2,
+      'Requests over 10KB failed: Kong buffered the body. Fixed with proxy-body-size: 0.',
+      ['kong answered 413 for a 12KB body', 'proxy-body-size 0 fixed it'],
+      {
+        symptom:
+          '413 Request Entity Too Large\n2026-08-21T10:00:00Z worker-9 upload failed after 20ms',
+      },
+    ),
     payload.run('s1', null),
-    payload.memory('s1', 1, 'Project state: ingress limits explained.', ['Requests over 10KB failed: Kong buffered the body. Fixed with proxy-body-size: 0.'], { level: 'L2' }),
+    payload.memory(
+      's1',
+      1,
+      'Project state: ingress limits explained.',
+      ['Requests over 10KB failed: Kong buffered the body. Fixed with proxy-body-size: 0.'],
+      { level: 'L2' },
+    ),
     payload.reference('kubectl get pods --all-namespaces lists pods in every namespace'),
     payload.tombstone('proxy-body-size 0 fixed it'),
   ],
   beta: [
     payload.run('b1', 'infra-root-causes'),
     payload.evidence('b1', 1, 'npm install failed with ERESOLVE'),
-    payload.memory('b1', 1, 'npm ERESOLVE: pin react 18 or pass --legacy-peer-deps.', ['npm install failed with ERESOLVE'], { symptom: 'npm ERR! ERESOLVE unable to resolve dependency tree' }),
+    payload.memory(
+      'b1',
+      1,
+      'npm ERESOLVE: pin react 18 or pass --legacy-peer-deps.',
+      ['npm install failed with ERESOLVE'],
+      { symptom: 'npm ERR! ERESOLVE unable to resolve dependency tree' },
+    ),
   ],
 };
 
@@ -61,26 +87,56 @@ describe('one projection on every backend', () => {
       const handle = await projector.init(target);
       try {
         digests.push(await projector.digest!(handle));
-        expect(await projector.position(handle, 'beta')).toMatchObject({ seq: LOGS['beta']!.length });
+        expect(await projector.position(handle, 'beta')).toMatchObject({
+          seq: LOGS['beta']!.length,
+        });
       } finally {
         await projector.close(handle);
       }
     }
     expect(digests[1]).toEqual(digests[0]);
     expect(digests[2]).toEqual(digests[0]);
-    expect(Object.keys(digests[0]!).sort()).toEqual(['failure_signature', 'memory_edge', 'memory_head', 'memory_node', 'memory_run', 'memory_supersede', 'memory_tombstone', 'memory_vector', 'projection_state']);
+    expect(Object.keys(digests[0]!).sort()).toEqual([
+      'failure_signature',
+      'memory_edge',
+      'memory_head',
+      'memory_node',
+      'memory_run',
+      'memory_supersede',
+      'memory_tombstone',
+      'memory_vector',
+      'projection_state',
+    ]);
     // The read side answers the same on each.
     const [query] = await embedder.embed(['413 Request Entity Too Large'], 'query');
     const answers = [];
-    for (const options of [{ databaseUrl: null }, { pglite: shared.db }, { databaseUrl: wire.url }]) {
-      const recall = await openVectorRecall({ ...options, stateDir: targets[answers.length]!.stateDir, expectEmbedder: embedder.name });
+    for (const options of [
+      { databaseUrl: null },
+      { pglite: shared.db },
+      { databaseUrl: wire.url },
+    ]) {
+      const recall = await openVectorRecall({
+        ...options,
+        stateDir: targets[answers.length]!.stateDir,
+        expectEmbedder: embedder.name,
+      });
       try {
-        answers.push(await recall.recall('symptom', query!, { projects: ['alpha', 'beta'], levels: ['L1', 'L2'] }, 5));
+        answers.push(
+          await recall.recall(
+            'symptom',
+            query!,
+            { projects: ['alpha', 'beta'], levels: ['L1', 'L2'] },
+            5,
+          ),
+        );
       } finally {
         await recall.close();
       }
     }
-    expect(answers[0]!.map((h) => h.sha256)).toEqual([sha('Requests over 10KB failed: Kong buffered the body. Fixed with proxy-body-size: 0.'), sha('npm ERESOLVE: pin react 18 or pass --legacy-peer-deps.')]);
+    expect(answers[0]!.map((h) => h.sha256)).toEqual([
+      sha('Requests over 10KB failed: Kong buffered the body. Fixed with proxy-body-size: 0.'),
+      sha('npm ERESOLVE: pin react 18 or pass --legacy-peer-deps.'),
+    ]);
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
     // The embedded projection lives under <stateDir>/pg, locked only while open; reset drops one project's rows, or the directory.
@@ -104,15 +160,45 @@ describe('one projection on every backend', () => {
     const target = temp.target();
     await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), target, LOGS);
     const s = quoteIdent(sharedSchemaFor(target.stateDir));
-    const sigs = await shared.db.query(`SELECT project, signature, tool, raw, seen_count, first_seen, last_seen FROM ${s}.failure_signature ORDER BY project, signature`);
+    const sigs = await shared.db.query(
+      `SELECT project, signature, tool, raw, seen_count, first_seen, last_seen FROM ${s}.failure_signature ORDER BY project, signature`,
+    );
     expect(sigs.rows).toEqual([
-      { project: 'alpha', signature: '413 Request Entity Too Large', tool: 'unknown', raw: '413 Request Entity Too Large', seen_count: 2, first_seen: '2026-08-17T09:00:02.000Z', last_seen: '2026-08-17T09:00:04.000Z' },
-      { project: 'alpha', signature: '<ts> worker-<id> upload failed after <dur>', tool: 'unknown', raw: '2026-08-21T10:00:00Z worker-9 upload failed after 20ms', seen_count: 2, first_seen: '2026-08-17T09:00:02.000Z', last_seen: '2026-08-17T09:00:04.000Z' },
-      { project: 'beta', signature: 'npm ERR! ERESOLVE unable to resolve dependency tree', tool: 'npm', raw: 'npm ERR! ERESOLVE unable to resolve dependency tree', seen_count: 1, first_seen: '2026-08-17T09:00:02.000Z', last_seen: '2026-08-17T09:00:02.000Z' },
+      {
+        project: 'alpha',
+        signature: '413 Request Entity Too Large',
+        tool: 'unknown',
+        raw: '413 Request Entity Too Large',
+        seen_count: 2,
+        first_seen: '2026-08-17T09:00:02.000Z',
+        last_seen: '2026-08-17T09:00:04.000Z',
+      },
+      {
+        project: 'alpha',
+        signature: '<ts> worker-<id> upload failed after <dur>',
+        tool: 'unknown',
+        raw: '2026-08-21T10:00:00Z worker-9 upload failed after 20ms',
+        seen_count: 2,
+        first_seen: '2026-08-17T09:00:02.000Z',
+        last_seen: '2026-08-17T09:00:04.000Z',
+      },
+      {
+        project: 'beta',
+        signature: 'npm ERR! ERESOLVE unable to resolve dependency tree',
+        tool: 'npm',
+        raw: 'npm ERR! ERESOLVE unable to resolve dependency tree',
+        seen_count: 1,
+        first_seen: '2026-08-17T09:00:02.000Z',
+        last_seen: '2026-08-17T09:00:02.000Z',
+      },
     ]);
     const supersede = await shared.db.query(`SELECT level, reason, seq FROM ${s}.memory_supersede`);
-    expect(supersede.rows).toEqual([{ level: 'L1', reason: 'replaced by a newer L1 memory of query infra-root-causes', seq: 5 }]);
-    const deleted = await shared.db.query(`SELECT level, deleted_at FROM ${s}.memory_node WHERE deleted_at IS NOT NULL`);
+    expect(supersede.rows).toEqual([
+      { level: 'L1', reason: 'replaced by a newer L1 memory of query infra-root-causes', seq: 5 },
+    ]);
+    const deleted = await shared.db.query(
+      `SELECT level, deleted_at FROM ${s}.memory_node WHERE deleted_at IS NOT NULL`,
+    );
     expect(deleted.rows).toEqual([{ level: 'L0', deleted_at: '2026-08-17T09:00:08.000Z' }]);
   });
 
@@ -142,11 +228,19 @@ describe('one projection on every backend', () => {
     await applyLogs(projector, target, log([]));
     // b's first memory is superseded; the shared text is current for a and b alike.
     expect(await liveL1(target.stateDir)).toEqual(['- kong broke']);
-    const heads = await shared.db.query(`SELECT query_key, sha256 FROM ${quoteIdent(sharedSchemaFor(target.stateDir))}.memory_head ORDER BY query_key`);
-    expect(heads.rows).toEqual([{ query_key: 'a', sha256: sha('- kong broke') }, { query_key: 'b', sha256: sha('- kong broke') }]);
+    const heads = await shared.db.query(
+      `SELECT query_key, sha256 FROM ${quoteIdent(sharedSchemaFor(target.stateDir))}.memory_head ORDER BY query_key`,
+    );
+    expect(heads.rows).toEqual([
+      { query_key: 'a', sha256: sha('- kong broke') },
+      { query_key: 'b', sha256: sha('- kong broke') },
+    ]);
 
     // a moves on: b still holds the shared text, so it stays live.
-    const more = [payload.evidence('ga', 2, 'kong fixed with proxy-body-size 0'), payload.memory('ga', 2, '- kong fixed', ['kong fixed with proxy-body-size 0'])];
+    const more = [
+      payload.evidence('ga', 2, 'kong fixed with proxy-body-size 0'),
+      payload.memory('ga', 2, '- kong fixed', ['kong fixed with proxy-body-size 0']),
+    ];
     const next = temp.target();
     await applyLogs(projector, next, log(more));
     expect(await liveL1(next.stateDir)).toEqual(['- kong broke', '- kong fixed']);
@@ -161,7 +255,8 @@ describe('one projection on every backend', () => {
     try {
       for (const project of Object.keys(LOGS).sort()) {
         const events = projected(chainEvents(project, LOGS[project]!));
-        for (let i = 0; i < events.length; i += 1 + (i % 3)) await projectStretch(projector, handle, project, events.slice(i, i + 1 + (i % 3)));
+        for (let i = 0; i < events.length; i += 1 + (i % 3))
+          await projectStretch(projector, handle, project, events.slice(i, i + 1 + (i % 3)));
       }
       await projector.seal(handle);
       const digest = await projector.digest!(handle);
@@ -190,17 +285,26 @@ describe('one projection on every backend', () => {
 
   it('embeds with the embedder of the environment by default, through a cache under <stateDir>/cache/embeddings', async () => {
     const target = temp.target();
-    await applyLogs(projectorPgvector({ pglite: shared.db, config: {} }), target, { beta: LOGS['beta']! });
-    const meta = await shared.db.query<{ key: string; value: string }>(`SELECT key, value FROM ${quoteIdent(sharedSchemaFor(target.stateDir))}.memory_meta WHERE key IN ('embedder', 'dims') ORDER BY key`);
+    await applyLogs(projectorPgvector({ pglite: shared.db, config: {} }), target, {
+      beta: LOGS['beta']!,
+    });
+    const meta = await shared.db.query<{ key: string; value: string }>(
+      `SELECT key, value FROM ${quoteIdent(sharedSchemaFor(target.stateDir))}.memory_meta WHERE key IN ('embedder', 'dims') ORDER BY key`,
+    );
     expect(meta.rows).toEqual([
       { key: 'dims', value: '768' },
       { key: 'embedder', value: 'hash-768' },
     ]);
-    expect(readdirSync(join(target.stateDir, 'cache', 'embeddings'))).toEqual([cacheFileName('hash-768')]);
+    expect(readdirSync(join(target.stateDir, 'cache', 'embeddings'))).toEqual([
+      cacheFileName('hash-768'),
+    ]);
   });
 
   it('resets one project or all of it on a shared database', async () => {
-    for (const projector of [projectorPgvector({ pglite: shared.db, embedder }), projectorPgvector({ databaseUrl: wire.url, embedder })]) {
+    for (const projector of [
+      projectorPgvector({ pglite: shared.db, embedder }),
+      projectorPgvector({ databaseUrl: wire.url, embedder }),
+    ]) {
       const target = temp.target();
       await applyLogs(projector, target, LOGS);
       await projector.reset(target, 'alpha');
@@ -216,10 +320,17 @@ describe('one projection on every backend', () => {
   });
 
   it('sets the HNSW indexes aside during a bulk load, builds them at seal, and writes the same rows as small batches', async () => {
-    const refs: Payload[] = Array.from({ length: 1100 }, (_, i) => payload.reference(`reference passage ${i} about ${i % 7 === 0 ? 'kong' : 'kubectl'} flags`));
+    const refs: Payload[] = Array.from({ length: 1100 }, (_, i) =>
+      payload.reference(`reference passage ${i} about ${i % 7 === 0 ? 'kong' : 'kubectl'} flags`),
+    );
     const projector = projectorPgvector({ pglite: shared.db, embedder: hashEmbedder(32) });
     const hnsw = async (stateDir: string) =>
-      (await shared.db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '% USING hnsw %' ORDER BY 1`, [sharedSchemaFor(stateDir)])).rows.map((r) => r.indexname);
+      (
+        await shared.db.query<{ indexname: string }>(
+          `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '% USING hnsw %' ORDER BY 1`,
+          [sharedSchemaFor(stateDir)],
+        )
+      ).rows.map((r) => r.indexname);
 
     const bulk = temp.target();
     const events = projected(chainEvents('docs', refs));
@@ -227,13 +338,17 @@ describe('one projection on every backend', () => {
     await projectStretch(projector, handle, 'docs', events);
     expect(await hnsw(bulk.stateDir)).toEqual([]);
     await projector.seal(handle);
-    expect(await hnsw(bulk.stateDir)).toEqual(['memory_vector_symptom_hnsw', 'memory_vector_text_hnsw']);
+    expect(await hnsw(bulk.stateDir)).toEqual([
+      'memory_vector_symptom_hnsw',
+      'memory_vector_text_hnsw',
+    ]);
     const bulkDigest = await projector.digest!(handle);
     await projector.close(handle);
 
     const trickle = temp.target();
     handle = await projector.init(trickle);
-    for (let i = 0; i < events.length; i += 300) await projectStretch(projector, handle, 'docs', events.slice(i, i + 300));
+    for (let i = 0; i < events.length; i += 300)
+      await projectStretch(projector, handle, 'docs', events.slice(i, i + 300));
     await projector.seal(handle);
     expect(await projector.digest!(handle)).toEqual(bulkDigest);
     await projector.close(handle);
@@ -245,7 +360,10 @@ describe('one projection on every backend', () => {
     await projector.close(handle);
     expect(await hnsw(crashed.stateDir)).toEqual([]);
     handle = await projector.init(crashed);
-    expect(await hnsw(crashed.stateDir)).toEqual(['memory_vector_symptom_hnsw', 'memory_vector_text_hnsw']);
+    expect(await hnsw(crashed.stateDir)).toEqual([
+      'memory_vector_symptom_hnsw',
+      'memory_vector_text_hnsw',
+    ]);
     expect(await projector.digest!(handle)).toEqual(bulkDigest);
     await projector.close(handle);
   });
@@ -260,9 +378,15 @@ describe('backend errors', () => {
     const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
     await server.start();
     try {
-      const projector = projectorPgvector({ databaseUrl: `postgres://postgres:secret@${server.getServerConn()}/postgres`, embedder });
+      const projector = projectorPgvector({
+        databaseUrl: `postgres://postgres:secret@${server.getServerConn()}/postgres`,
+        embedder,
+      });
       const error = await projector.init(temp.target()).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'CONFIG_INVALID', details: { fix: 'CREATE EXTENSION vector' } });
+      expect(error).toMatchObject({
+        code: 'CONFIG_INVALID',
+        details: { fix: 'CREATE EXTENSION vector' },
+      });
       expect((error as Error).message).toMatch(/CREATE EXTENSION vector;/);
       expect((error as Error).message).not.toContain('secret');
     } finally {
@@ -278,12 +402,17 @@ describe('backend errors', () => {
         probe.close(() => resolve(port));
       });
     });
-    const error = await projectorPgvector({ databaseUrl: `postgres://app:hunter2@127.0.0.1:${port}/memory`, embedder })
+    const error = await projectorPgvector({
+      databaseUrl: `postgres://app:hunter2@127.0.0.1:${port}/memory`,
+      embedder,
+    })
       .init(temp.target())
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'IO_FAILED' });
     expect((error as Error).message).toContain(`127.0.0.1:${port}`);
     expect((error as Error).message).not.toContain('hunter2');
-    await expect(projectorPgvector({ databaseUrl: 'not a url', embedder }).init(temp.target())).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+    await expect(
+      projectorPgvector({ databaseUrl: 'not a url', embedder }).init(temp.target()),
+    ).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
   });
 });

@@ -9,20 +9,65 @@ import { quoteIdent } from './schema/identifiers.js';
  */
 const TABLES: Readonly<Record<string, { columns: string[]; order: string[] }>> = {
   failure_signature: {
-    columns: ['project', 'sig_sha', 'signature', 'tool', 'raw', 'node_level', 'node_sha', 'seen_count', 'first_seen', 'last_seen'],
+    columns: [
+      'project',
+      'sig_sha',
+      'signature',
+      'tool',
+      'raw',
+      'node_level',
+      'node_sha',
+      'seen_count',
+      'first_seen',
+      'last_seen',
+    ],
     order: ['sig_sha', 'project'],
   },
-  memory_edge: { columns: ['project', 'child_level', 'child_sha', 'parent_level', 'parent_sha'], order: ['child_sha', 'parent_sha', 'project', 'child_level'] },
-  memory_head: { columns: ['project', 'level', 'query_key', 'sha256', 'seq'], order: ['query_key', 'project', 'level'] },
+  memory_edge: {
+    columns: ['project', 'child_level', 'child_sha', 'parent_level', 'parent_sha'],
+    order: ['child_sha', 'parent_sha', 'project', 'child_level'],
+  },
+  memory_head: {
+    columns: ['project', 'level', 'query_key', 'sha256', 'seq'],
+    order: ['query_key', 'project', 'level'],
+  },
   memory_node: {
-    columns: ['project', 'level', 'sha256', 'kind', 'query_id', 'run_id', 't', 'source', 'text', 'symptom', 'seq', 'created_ts', 'superseded_by', 'deleted_at'],
+    columns: [
+      'project',
+      'level',
+      'sha256',
+      'kind',
+      'query_id',
+      'run_id',
+      't',
+      'source',
+      'text',
+      'symptom',
+      'seq',
+      'created_ts',
+      'superseded_by',
+      'deleted_at',
+    ],
     order: ['sha256', 'project', 'level'],
   },
   memory_run: { columns: ['project', 'run_id', 'level', 'query_id'], order: ['run_id', 'project'] },
-  memory_supersede: { columns: ['project', 'level', 'old_sha', 'new_sha', 'reason', 'seq'], order: ['old_sha', 'new_sha', 'project', 'level'] },
-  memory_tombstone: { columns: ['project', 'target', 'reason', 'seq', 'ts'], order: ['target', 'project'] },
+  memory_supersede: {
+    columns: ['project', 'level', 'old_sha', 'new_sha', 'reason', 'seq'],
+    order: ['old_sha', 'new_sha', 'project', 'level'],
+  },
+  memory_tombstone: {
+    columns: ['project', 'target', 'reason', 'seq', 'ts'],
+    order: ['target', 'project'],
+  },
   memory_vector: {
-    columns: ['project', 'level', 'node_sha', 'kind', 'live', `encode(vector_send(embedding), 'hex')`],
+    columns: [
+      'project',
+      'level',
+      'node_sha',
+      'kind',
+      'live',
+      `encode(vector_send(embedding), 'hex')`,
+    ],
     order: ['node_sha', 'project', 'level', 'kind'],
   },
   projection_state: { columns: ['project', 'last_seq', 'head'], order: ['project'] },
@@ -35,7 +80,10 @@ const FETCH = 2000;
  * json_build_array, so both drivers hash the same text). Streamed through a cursor: one sort, no
  * table held in memory. memory_meta (configuration, not projection) is left out.
  */
-export async function digestTables(client: SqlClient, schema: string): Promise<Record<string, string>> {
+export async function digestTables(
+  client: SqlClient,
+  schema: string,
+): Promise<Record<string, string>> {
   const s = quoteIdent(schema);
   const out: Record<string, string> = {};
   for (const [table, { columns, order }] of Object.entries(TABLES)) {

@@ -5,7 +5,11 @@ import { sqlState } from './backend/sql.js';
 
 /** SQLSTATE 53100 (disk_full) from PGlite or Postgres, or ENOSPC from a file call, anywhere in the cause chain. */
 function isDiskFull(error: unknown): boolean {
-  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 8; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (
+    let current = error, depth = 0;
+    current !== undefined && current !== null && depth < 8;
+    current = (current as { cause?: unknown }).cause, depth += 1
+  ) {
     if (sqlState(current) === '53100' || isNoSpaceErrno(current)) return true;
   }
   return false;
@@ -23,12 +27,21 @@ export function projectionLocation(config: BackendConfig, stateDir: string): str
  * live. Why here: a statement's failure is wrapped as PROJECTION_FAILED naming the event, which
  * hides that nothing is wrong with the event. The transaction was rolled back either way.
  */
-export async function namingFullDisk<T>(location: string, step: string, run: () => Promise<T>): Promise<T> {
+export async function namingFullDisk<T>(
+  location: string,
+  step: string,
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (!isDiskFull(error)) throw error;
     const why = error instanceof Error ? error.message : String(error);
-    throw new MemError('NO_SPACE', `no space left on device: cannot ${step} the pgvector projection at ${location} (${why})`, { path: location, projector: 'pgvector', step }, { cause: error });
+    throw new MemError(
+      'NO_SPACE',
+      `no space left on device: cannot ${step} the pgvector projection at ${location} (${why})`,
+      { path: location, projector: 'pgvector', step },
+      { cause: error },
+    );
   }
 }

@@ -7,7 +7,28 @@ import { projectorPgvector } from './projector.js';
 import { quoteIdent, sharedSchemaFor } from './schema/identifiers.js';
 import { openVectorRecall } from './vector-recall.js';
 
-const WORDS = ['kong', 'ingress', 'body', 'buffer', 'timeout', 'postgres', 'volume', 'mount', 'probe', 'retry', 'cache', 'lock', 'fsync', 'kubectl', 'helm', 'flag', 'namespace', 'pod', 'node', 'disk'];
+const WORDS = [
+  'kong',
+  'ingress',
+  'body',
+  'buffer',
+  'timeout',
+  'postgres',
+  'volume',
+  'mount',
+  'probe',
+  'retry',
+  'cache',
+  'lock',
+  'fsync',
+  'kubectl',
+  'helm',
+  'flag',
+  'namespace',
+  'pod',
+  'node',
+  'disk',
+];
 const DIMS = 128;
 
 /** A deterministic sentence per index: five words picked by a small LCG. */
@@ -27,9 +48,15 @@ describe('HNSW recall (measured against an exact scan, not asserted by order)', 
   afterAll(() => temp.cleanup());
 
   it('finds most of the exact top 10 through the index', async () => {
-    const refs: Payload[] = Array.from({ length: 3000 }, (_, i) => payload.reference(sentence(i, 7)));
+    const refs: Payload[] = Array.from({ length: 3000 }, (_, i) =>
+      payload.reference(sentence(i, 7)),
+    );
     const target = temp.target();
-    await applyLogs(projectorPgvector({ pglite: shared.db, embedder: hashEmbedder(DIMS) }), target, { docs: refs });
+    await applyLogs(
+      projectorPgvector({ pglite: shared.db, embedder: hashEmbedder(DIMS) }),
+      target,
+      { docs: refs },
+    );
     const recall = await openVectorRecall({ pglite: shared.db, stateDir: target.stateDir });
     try {
       const queries = Array.from({ length: 40 }, (_, i) => hashEmbed(sentence(i, 99), DIMS));
@@ -51,7 +78,9 @@ describe('HNSW recall (measured against an exact scan, not asserted by order)', 
         await shared.db.exec('RESET enable_indexscan');
       }
       const recallAt10 = found / (queries.length * 10);
-      console.log(`HNSW recall@10 over ${queries.length} queries, 3000 vectors of ${DIMS} dims: ${recallAt10.toFixed(3)}`);
+      console.log(
+        `HNSW recall@10 over ${queries.length} queries, 3000 vectors of ${DIMS} dims: ${recallAt10.toFixed(3)}`,
+      );
       expect(recallAt10).toBeGreaterThanOrEqual(0.8);
     } finally {
       await recall.close();

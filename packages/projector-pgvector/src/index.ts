@@ -1,8 +1,20 @@
 export { projectorPgvector, PGVECTOR_VERSION } from './projector.js';
 export { openVectorRecall, type OpenVectorRecallOptions } from './vector-recall.js';
-export type { RecallFilter, RecallLevel, RecallRequest, VectorHit, VectorKind, VectorRecall } from './recall-types.js';
+export type {
+  RecallFilter,
+  RecallLevel,
+  RecallRequest,
+  VectorHit,
+  VectorKind,
+  VectorRecall,
+} from './recall-types.js';
 export type { PgvectorBackendOptions, PgvectorOptions } from './options.js';
 export type { PgvectorHandle } from './handle.js';
 export { planEvent } from './plan/plan-event.js';
 export type { PlannedWrite } from './plan/planned-write.js';
-export { failureSignatures, normalizeSignature, toolOf, type FailureSignature } from './plan/failure-signature.js';
+export {
+  failureSignatures,
+  normalizeSignature,
+  toolOf,
+  type FailureSignature,
+} from './plan/failure-signature.js';

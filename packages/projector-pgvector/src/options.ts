@@ -30,7 +30,11 @@ export function backendConfig(options: PgvectorBackendOptions): BackendConfig {
   const config = options.config ?? {};
   const databaseUrl = options.databaseUrl === undefined ? config.DATABASE_URL : options.databaseUrl;
   // MEM_TEST_PGLITE_TEMPLATE is set by the test suite only (test/support/pglite-template.global.ts).
-  return { databaseUrl: databaseUrl || null, pglite: options.pglite, pgliteTemplate: config.MEM_TEST_PGLITE_TEMPLATE || null };
+  return {
+    databaseUrl: databaseUrl || null,
+    pglite: options.pglite,
+    pgliteTemplate: config.MEM_TEST_PGLITE_TEMPLATE || null,
+  };
 }
 
 /**
@@ -45,7 +49,10 @@ export function embedderSource(options: PgvectorOptions): (stateDir: string) => 
     const key = resolve(stateDir);
     let embedder = byDir.get(key);
     if (!embedder) {
-      embedder = cachedEmbedder(embedderFromEnv(options.config ?? {}), join(key, 'cache', 'embeddings'));
+      embedder = cachedEmbedder(
+        embedderFromEnv(options.config ?? {}),
+        join(key, 'cache', 'embeddings'),
+      );
       byDir.set(key, embedder);
     }
     return embedder;

@@ -32,11 +32,23 @@ export function projectorPgvector(options: PgvectorOptions = {}): Projector<Pgve
     async init(target) {
       const embedder = embedderFor(target.stateDir);
       const location = projectionLocation(config, target.stateDir);
-      const backend = await namingFullDisk(location, 'open', () => openBackend(config, target.stateDir, { create: true }));
+      const backend = await namingFullDisk(location, 'open', () =>
+        openBackend(config, target.stateDir, { create: true }),
+      );
       try {
-        const identity = { projectorVersion: PGVECTOR_VERSION, embedder: embedder.name, dims: embedder.dims };
+        const identity = {
+          projectorVersion: PGVECTOR_VERSION,
+          embedder: embedder.name,
+          dims: embedder.dims,
+        };
         await namingFullDisk(location, 'prepare', async () => {
-          await prepareSchema(backend.client, backend.schema, identity, loadMigrations(), resolve(target.stateDir));
+          await prepareSchema(
+            backend.client,
+            backend.schema,
+            identity,
+            loadMigrations(),
+            resolve(target.stateDir),
+          );
           await restoreDeferredIndexes(backend.client, backend.schema);
         });
       } catch (error) {

@@ -30,8 +30,17 @@ export interface VectorRecall {
    * Nearest nodes of `kind` to `vector`, with the project and level filters INSIDE the ANN query
    * (filter-then-recall), excluding deleted (tombstoned) and superseded nodes.
    */
-  recall(kind: VectorKind, vector: Float32Array, filter: RecallFilter, limit: number): Promise<VectorHit[]>;
+  recall(
+    kind: VectorKind,
+    vector: Float32Array,
+    filter: RecallFilter,
+    limit: number,
+  ): Promise<VectorHit[]>;
   /** Several recalls of one vector, each as `recall` answers it, in one round trip: hits per request, in order. */
-  recallEach(vector: Float32Array, requests: readonly RecallRequest[], limit: number): Promise<VectorHit[][]>;
+  recallEach(
+    vector: Float32Array,
+    requests: readonly RecallRequest[],
+    limit: number,
+  ): Promise<VectorHit[][]>;
   close(): Promise<void>;
 }

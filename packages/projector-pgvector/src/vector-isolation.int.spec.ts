@@ -20,7 +20,9 @@ const memories = (project: string, count: number) =>
   Array.from({ length: count }, (_, i) => [
     payload.run(`${project}-r${i}`, `q${i}`),
     payload.evidence(`${project}-r${i}`, 1, `${project} evidence ${i}`),
-    payload.memory(`${project}-r${i}`, 1, `${project} kong memory number ${i}`, [`${project} evidence ${i}`]),
+    payload.memory(`${project}-r${i}`, 1, `${project} kong memory number ${i}`, [
+      `${project} evidence ${i}`,
+    ]),
   ]).flat();
 
 describe('recall_vectors: a function of the reachable projects alone', () => {
@@ -30,8 +32,13 @@ describe('recall_vectors: a function of the reachable projects alone', () => {
   let mixed: ProjectionTarget;
   beforeAll(async () => {
     [alone, mixed] = [temp.target(), temp.target()];
-    await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), alone, { alpha: memories('alpha', 30) });
-    await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), mixed, { alpha: memories('alpha', 30), beta: memories('beta', 30) });
+    await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), alone, {
+      alpha: memories('alpha', 30),
+    });
+    await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), mixed, {
+      alpha: memories('alpha', 30),
+      beta: memories('beta', 30),
+    });
   }, 60_000);
   afterAll(() => temp.cleanup());
 
@@ -39,7 +46,12 @@ describe('recall_vectors: a function of the reachable projects alone', () => {
   const recall = async (target: ProjectionTarget, projects: string[]) => {
     const [query] = await embedder.embed(['kong memory'], 'query');
     const schema = quoteIdent(sharedSchemaFor(target.stateDir));
-    const result = await shared.db.query<{ exact: boolean; project: string; sha256: string; distance: number }>(
+    const result = await shared.db.query<{
+      exact: boolean;
+      project: string;
+      sha256: string;
+      distance: number;
+    }>(
       `SELECT exact, project, sha256, distance FROM ${schema}.recall_vectors('text', $1::vector, $2::text[], ARRAY['L1', 'L2'], 18, 100, false) ORDER BY distance, sha256`,
       [vectorLiteral(query!), projects],
     );
@@ -50,8 +62,14 @@ describe('recall_vectors: a function of the reachable projects alone', () => {
     const rows = await recall(mixed, ['alpha']);
     expect(rows.length).toBe(18);
     expect(rows.every((r) => r.exact && r.project === 'alpha')).toBe(true);
-    const expected = (await recall(alone, ['alpha'])).map(({ project, sha256, distance }) => ({ project, sha256, distance }));
-    expect(rows.map(({ project, sha256, distance }) => ({ project, sha256, distance }))).toEqual(expected);
+    const expected = (await recall(alone, ['alpha'])).map(({ project, sha256, distance }) => ({
+      project,
+      sha256,
+      distance,
+    }));
+    expect(rows.map(({ project, sha256, distance }) => ({ project, sha256, distance }))).toEqual(
+      expected,
+    );
   });
 
   it('keeps the HNSW index when the filter covers every project that has vectors', async () => {

@@ -40,7 +40,11 @@ describe('openVectorRecall', () => {
   const embedder = tableEmbedder(VECTORS);
   const projector = () => projectorPgvector({ pglite: shared.db, embedder });
   const reader = async (target: ProjectionTarget, expectEmbedder?: string) => {
-    const recall = await openVectorRecall({ pglite: shared.db, stateDir: target.stateDir, ...(expectEmbedder ? { expectEmbedder } : {}) });
+    const recall = await openVectorRecall({
+      pglite: shared.db,
+      stateDir: target.stateDir,
+      ...(expectEmbedder ? { expectEmbedder } : {}),
+    });
     open.push(recall);
     return recall;
   };
@@ -52,7 +56,9 @@ describe('openVectorRecall', () => {
       demo: [
         payload.run('r1', 'infra-root-causes'),
         payload.evidence('r1', 1, 'evidence one'),
-        payload.memory('r1', 1, 'kong buffered the body', ['evidence one'], { symptom: '413 Request Entity Too Large' }),
+        payload.memory('r1', 1, 'kong buffered the body', ['evidence one'], {
+          symptom: '413 Request Entity Too Large',
+        }),
         payload.run('r2', 'architecture-decisions'),
         payload.evidence('r2', 1, 'evidence two'),
         payload.memory('r2', 1, 'postgres volume mount', ['evidence two']),
@@ -62,27 +68,47 @@ describe('openVectorRecall', () => {
         payload.reference('doc: kong body buffering'),
         payload.reference('doc: kubectl flags'),
       ],
-      other: [payload.run('o1', 'infra-root-causes'), payload.evidence('o1', 1, 'evidence one'), payload.memory('o1', 1, 'kong buffered the body', ['evidence one'])],
+      other: [
+        payload.run('o1', 'infra-root-causes'),
+        payload.evidence('o1', 1, 'evidence one'),
+        payload.memory('o1', 1, 'kong buffered the body', ['evidence one']),
+      ],
     });
   });
 
   it('orders by cosine distance, with the distances one can compute by hand', async () => {
-    const hits = await (await reader(target)).recall('text', Q, { projects: ['demo'], levels: [...L12] }, 10);
-    expect(hits.map((h) => h.sha256)).toEqual([sha('kong buffered the body'), sha('kong fixed with proxy-body-size'), sha('postgres volume mount')]);
-    expect(hits.map((h) => h.distance)).toEqual([expect.closeTo(0, 6), expect.closeTo(1 - 0.9 / Math.sqrt(0.82), 6), expect.closeTo(1, 6)]);
+    const hits = await (
+      await reader(target)
+    ).recall('text', Q, { projects: ['demo'], levels: [...L12] }, 10);
+    expect(hits.map((h) => h.sha256)).toEqual([
+      sha('kong buffered the body'),
+      sha('kong fixed with proxy-body-size'),
+      sha('postgres volume mount'),
+    ]);
+    expect(hits.map((h) => h.distance)).toEqual([
+      expect.closeTo(0, 6),
+      expect.closeTo(1 - 0.9 / Math.sqrt(0.82), 6),
+      expect.closeTo(1, 6),
+    ]);
     expect(hits[0]).toMatchObject({ project: 'demo', level: 'L1' });
   });
 
   it('filters levels and projects inside the query, and breaks distance ties by project', async () => {
     const recall = await reader(target);
-    expect((await recall.recall('text', Q, { projects: ['demo'], levels: ['R'] }, 10)).map((h) => h.sha256)).toEqual([sha('doc: kong body buffering'), sha('doc: kubectl flags')]);
+    expect(
+      (await recall.recall('text', Q, { projects: ['demo'], levels: ['R'] }, 10)).map(
+        (h) => h.sha256,
+      ),
+    ).toEqual([sha('doc: kong body buffering'), sha('doc: kubectl flags')]);
     expect(await recall.recall('text', Q, { projects: ['demo'], levels: ['L0'] }, 10)).toEqual([]); // evidence has no vectors
     const both = await recall.recall('text', Q, { projects: ['other', 'demo'], levels: ['L1'] }, 2);
     expect(both.map((h) => [h.project, h.distance])).toEqual([
       ['demo', expect.closeTo(0, 6)],
       ['other', expect.closeTo(0, 6)],
     ]);
-    expect((await recall.recall('text', Q, { projects: ['nobody'], levels: ['L1'] }, 5)).length).toBe(0);
+    expect(
+      (await recall.recall('text', Q, { projects: ['nobody'], levels: ['L1'] }, 5)).length,
+    ).toBe(0);
   });
 
   it('finds a memory by its symptom vector, and only symptom vectors answer the symptom kind', async () => {
@@ -90,8 +116,20 @@ describe('openVectorRecall', () => {
     // puts them apart from the questions matched against them).
     expect(new Set(embedder.roles)).toEqual(new Set(['document']));
     const recall = await reader(target);
-    const hits = await recall.recall('symptom', Float32Array.from([0, 0, 1]), { projects: ['demo'], levels: [...L12] }, 5);
-    expect(hits).toEqual([{ project: 'demo', level: 'L1', sha256: sha('kong buffered the body'), distance: expect.closeTo(0, 6) }]);
+    const hits = await recall.recall(
+      'symptom',
+      Float32Array.from([0, 0, 1]),
+      { projects: ['demo'], levels: [...L12] },
+      5,
+    );
+    expect(hits).toEqual([
+      {
+        project: 'demo',
+        level: 'L1',
+        sha256: sha('kong buffered the body'),
+        distance: expect.closeTo(0, 6),
+      },
+    ]);
   });
 
   it('answers a batch of recalls in one statement, each as recall answers it alone, in request order', async () => {
@@ -109,7 +147,13 @@ describe('openVectorRecall', () => {
     expect(batch.map((hits) => hits.length)).toEqual([1, 3, 0]);
     expect(await recall.recallEach(S, [], 3)).toEqual([]);
     // One bad request refuses the batch, naming the field.
-    await expect(recall.recallEach(S, [requests[0], { kind: 'text', filter: { projects: [], levels: ['L1'] } }], 3)).rejects.toMatchObject({
+    await expect(
+      recall.recallEach(
+        S,
+        [requests[0], { kind: 'text', filter: { projects: [], levels: ['L1'] } }],
+        3,
+      ),
+    ).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       details: { field: 'filter.projects' },
     });
@@ -132,13 +176,27 @@ describe('openVectorRecall', () => {
       ],
     });
     const recall = await reader(chain);
-    expect((await recall.recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 10)).map((h) => h.sha256)).toEqual([sha(B)]);
+    expect(
+      (await recall.recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 10)).map(
+        (h) => h.sha256,
+      ),
+    ).toEqual([sha(B)]);
     // The chain returns to A: A is the head again, B is superseded.
     const more = temp.target();
     await applyLogs(projector(), more, {
-      demo: [payload.run('r1'), payload.evidence('r1', 1, 'evidence one'), payload.memory('r1', 1, A, ['evidence one']), payload.memory('r1', 2, B, ['evidence one']), payload.memory('r1', 3, A, ['evidence one'])],
+      demo: [
+        payload.run('r1'),
+        payload.evidence('r1', 1, 'evidence one'),
+        payload.memory('r1', 1, A, ['evidence one']),
+        payload.memory('r1', 2, B, ['evidence one']),
+        payload.memory('r1', 3, A, ['evidence one']),
+      ],
     });
-    expect((await (await reader(more)).recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 10)).map((h) => h.sha256)).toEqual([sha(A)]);
+    expect(
+      (
+        await (await reader(more)).recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 10)
+      ).map((h) => h.sha256),
+    ).toEqual([sha(A)]);
   });
 
   it('refuses requests that cannot mean anything with INVALID_INPUT naming the field', async () => {
@@ -156,22 +214,40 @@ describe('openVectorRecall', () => {
       [['text', Q, filter, 1.5], 'limit'],
     ];
     for (const [args, field] of cases) {
-      await expect((recall.recall as (...a: unknown[]) => Promise<unknown>)(...args)).rejects.toMatchObject({ code: 'INVALID_INPUT', details: { field } });
+      await expect(
+        (recall.recall as (...a: unknown[]) => Promise<unknown>)(...args),
+      ).rejects.toMatchObject({ code: 'INVALID_INPUT', details: { field } });
     }
   });
 
   it('says NOT_FOUND where no projection was built, and CONFIG_INVALID for another embedder', async () => {
-    await expect(openVectorRecall({ pglite: shared.db, stateDir: temp.target().stateDir })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(openVectorRecall({ stateDir: temp.target().stateDir, databaseUrl: null })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(reader(target, 'hash-768')).rejects.toMatchObject({ code: 'CONFIG_INVALID', details: { projection: 'table-3', query: 'hash-768' } });
-    expect(await (await reader(target, 'table-3')).recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 1)).toHaveLength(1);
+    await expect(
+      openVectorRecall({ pglite: shared.db, stateDir: temp.target().stateDir }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      openVectorRecall({ stateDir: temp.target().stateDir, databaseUrl: null }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(reader(target, 'hash-768')).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      details: { projection: 'table-3', query: 'hash-768' },
+    });
+    expect(
+      await (
+        await reader(target, 'table-3')
+      ).recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 1),
+    ).toHaveLength(1);
   });
 
   it('says PROJECTION_FAILED, naming the rebuild, for a projection that other migrations wrote (mem upgraded, not yet reopened)', async () => {
     const stale = temp.target();
     await applyLogs(projector(), stale, { demo: [payload.reference('doc: kubectl flags')] });
-    await shared.db.query(`UPDATE ${quoteIdent(sharedSchemaFor(stale.stateDir))}.memory_meta SET value = 'an older schema' WHERE key = 'schema_fingerprint'`);
-    await expect(reader(stale)).rejects.toMatchObject({ code: 'PROJECTION_FAILED', message: expect.stringContaining('mem rebuild --from-log') });
+    await shared.db.query(
+      `UPDATE ${quoteIdent(sharedSchemaFor(stale.stateDir))}.memory_meta SET value = 'an older schema' WHERE key = 'schema_fingerprint'`,
+    );
+    await expect(reader(stale)).rejects.toMatchObject({
+      code: 'PROJECTION_FAILED',
+      message: expect.stringContaining('mem rebuild --from-log'),
+    });
   });
 });
 
@@ -185,9 +261,18 @@ describe('filter-then-recall', () => {
     const table: Record<string, number[]> = { 'the answer': [0.2, 1, 0], e: [0, 0, 1] };
     refs.forEach((text, i) => (table[text] = [1, (i % 97) / 1000, (i % 89) / 1000]));
     const target = temp.target();
-    await applyLogs(projectorPgvector({ pglite: shared.db, embedder: tableEmbedder(table) }), target, {
-      demo: [payload.run('r1'), payload.evidence('r1', 1, 'e'), payload.memory('r1', 1, 'the answer', ['e']), ...refs.map((text) => payload.reference(text))],
-    });
+    await applyLogs(
+      projectorPgvector({ pglite: shared.db, embedder: tableEmbedder(table) }),
+      target,
+      {
+        demo: [
+          payload.run('r1'),
+          payload.evidence('r1', 1, 'e'),
+          payload.memory('r1', 1, 'the answer', ['e']),
+          ...refs.map((text) => payload.reference(text)),
+        ],
+      },
+    );
     const recall = await openVectorRecall({ pglite: shared.db, stateDir: target.stateDir });
     try {
       const ask = () => recall.recall('text', Q, { projects: ['demo'], levels: ['L1', 'L2'] }, 3);
@@ -220,18 +305,29 @@ describe('filter-then-recall', () => {
     memories.forEach((text, i) => (table[text] = [i / 1000, 1, 0]));
     refs.forEach((text, i) => (table[text] = [1, (i % 97) / 1000, (i % 89) / 1000]));
     const target = temp.target();
-    await applyLogs(projectorPgvector({ pglite: shared.db, embedder: tableEmbedder(table) }), target, {
-      demo: [
-        payload.evidence('r0', 1, 'e'),
-        ...memories.flatMap((text, i) => [payload.run(`r${i}`, `q-${i}`), payload.memory(`r${i}`, 1, text, ['e'])]),
-        ...refs.map((text) => payload.reference(text)),
-      ],
-    });
+    await applyLogs(
+      projectorPgvector({ pglite: shared.db, embedder: tableEmbedder(table) }),
+      target,
+      {
+        demo: [
+          payload.evidence('r0', 1, 'e'),
+          ...memories.flatMap((text, i) => [
+            payload.run(`r${i}`, `q-${i}`),
+            payload.memory(`r${i}`, 1, text, ['e']),
+          ]),
+          ...refs.map((text) => payload.reference(text)),
+        ],
+      },
+    );
     const recall = await openVectorRecall({ pglite: shared.db, stateDir: target.stateDir });
     try {
-      await shared.db.exec('SET hnsw.max_scan_tuples = 1; SET enable_seqscan = off; SET enable_sort = off');
+      await shared.db.exec(
+        'SET hnsw.max_scan_tuples = 1; SET enable_seqscan = off; SET enable_sort = off',
+      );
       const hits = await recall.recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 3);
-      expect(hits.map((h) => h.sha256)).toEqual(['memory 29', 'memory 28', 'memory 27'].map((t) => sha(t)));
+      expect(hits.map((h) => h.sha256)).toEqual(
+        ['memory 29', 'memory 28', 'memory 27'].map((t) => sha(t)),
+      );
     } finally {
       await shared.db.exec('RESET hnsw.max_scan_tuples; RESET enable_seqscan; RESET enable_sort');
       await recall.close();

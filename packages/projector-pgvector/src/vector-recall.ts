@@ -25,29 +25,51 @@ const TIE_SLACK = 16;
  */
 export async function openVectorRecall(options: OpenVectorRecallOptions): Promise<VectorRecall> {
   const backend = await openBackend(backendConfig(options), options.stateDir, { create: false });
-  if (!backend) throw new MemError('NOT_FOUND', `no pgvector projection at ${embeddedDir(options.stateDir)}: run mem rebuild --from-log`, { stateDir: options.stateDir });
+  if (!backend)
+    throw new MemError(
+      'NOT_FOUND',
+      `no pgvector projection at ${embeddedDir(options.stateDir)}: run mem rebuild --from-log`,
+      { stateDir: options.stateDir },
+    );
   try {
     const meta = await readMeta(backend.client, backend.schema);
-    if (!meta) throw new MemError('NOT_FOUND', `no pgvector projection in ${backend.where}: run mem rebuild --from-log`, { stateDir: options.stateDir });
+    if (!meta)
+      throw new MemError(
+        'NOT_FOUND',
+        `no pgvector projection in ${backend.where}: run mem rebuild --from-log`,
+        { stateDir: options.stateDir },
+      );
     if (meta['projector_version'] !== String(PGVECTOR_VERSION)) {
-      throw new MemError('PROJECTION_FAILED', `the pgvector projection in ${backend.where} was written by projector version ${meta['projector_version']}, this is ${PGVECTOR_VERSION}: run mem rebuild --from-log`, {
-        stored: meta['projector_version'],
-        expected: PGVECTOR_VERSION,
-      });
+      throw new MemError(
+        'PROJECTION_FAILED',
+        `the pgvector projection in ${backend.where} was written by projector version ${meta['projector_version']}, this is ${PGVECTOR_VERSION}: run mem rebuild --from-log`,
+        {
+          stored: meta['projector_version'],
+          expected: PGVECTOR_VERSION,
+        },
+      );
     }
     // Trigger: mem was upgraded and its migrations changed, but no projector has opened the
     // projection since (opening rebuilds it). Outcome: a clear error instead of a missing function.
     if (meta['schema_fingerprint'] !== loadMigrations().fingerprint) {
-      throw new MemError('PROJECTION_FAILED', `the pgvector projection in ${backend.where} was written by other migrations than this mem's: run mem rebuild --from-log`, {
-        stateDir: options.stateDir,
-      });
+      throw new MemError(
+        'PROJECTION_FAILED',
+        `the pgvector projection in ${backend.where} was written by other migrations than this mem's: run mem rebuild --from-log`,
+        {
+          stateDir: options.stateDir,
+        },
+      );
     }
     const embedder = meta['embedder'] ?? '?';
     if (options.expectEmbedder !== undefined && options.expectEmbedder !== embedder) {
-      throw new MemError('CONFIG_INVALID', `the pgvector projection holds vectors of embedder ${embedder}, but queries are embedded with ${options.expectEmbedder}: rebuild it, or configure ${embedder}`, {
-        projection: embedder,
-        query: options.expectEmbedder,
-      });
+      throw new MemError(
+        'CONFIG_INVALID',
+        `the pgvector projection holds vectors of embedder ${embedder}, but queries are embedded with ${options.expectEmbedder}: rebuild it, or configure ${embedder}`,
+        {
+          projection: embedder,
+          query: options.expectEmbedder,
+        },
+      );
     }
     return recallOver(backend, Number(meta['dims']), embedder);
   } catch (error) {
@@ -59,13 +81,19 @@ export async function openVectorRecall(options: OpenVectorRecallOptions): Promis
 function recallOver(backend: Backend, dims: number, embedder: string): VectorRecall {
   const s = quoteIdent(backend.schema);
   const recallEach: VectorRecall['recallEach'] = async (vector, requests, limit) => {
-    for (const { kind, filter } of requests) checkRecallInput(kind, vector, filter, limit, dims, embedder);
+    for (const { kind, filter } of requests)
+      checkRecallInput(kind, vector, filter, limit, dims, embedder);
     if (requests.length === 0) return [];
     const fetch = limit + TIE_SLACK;
     const efSearch = Math.min(1000, Math.max(100, fetch * 4));
     // recall_vectors (migrations/postgres/0003_reads.sql) once per request, all in one statement:
     // in PGlite a statement's fixed cost (~0.5-1 ms with a vector parameter) is most of a recall.
-    const params: unknown[] = [vectorLiteral(vector), fetch, efSearch, backend.extension.iterativeScan];
+    const params: unknown[] = [
+      vectorLiteral(vector),
+      fetch,
+      efSearch,
+      backend.extension.iterativeScan,
+    ];
     const selects = requests.map(({ kind, filter }, i) => {
       params.push(kind, [...filter.projects], [...filter.levels]);
       const [k, projects, levels] = [params.length - 2, params.length - 1, params.length];
@@ -77,7 +105,12 @@ function recallOver(backend: Backend, dims: number, embedder: string): VectorRec
       // Exact rows, when the function ran an exact scan, are the answer; else the ANN rows are.
       const exact = mine.filter((r) => r.exact);
       return (exact.length > 0 ? exact : mine)
-        .map((r) => ({ project: r.project, level: r.level, sha256: r.sha256, distance: Number(r.distance) }))
+        .map((r) => ({
+          project: r.project,
+          level: r.level,
+          sha256: r.sha256,
+          distance: Number(r.distance),
+        }))
         .sort(byDistanceThenKey)
         .slice(0, limit);
     });

@@ -7,7 +7,11 @@ import { chainKey, type MemoryChainView } from '../../../test/support/memory-cha
  * (a caller's PGlite: the schema is the state directory's): memory_head, memory_node,
  * memory_edge and memory_tombstone, read by SQL (there is no read API beside vector recall).
  */
-export async function pgvectorMemoryChain(db: PGlite, stateDir: string, project: string): Promise<MemoryChainView> {
+export async function pgvectorMemoryChain(
+  db: PGlite,
+  stateDir: string,
+  project: string,
+): Promise<MemoryChainView> {
   const s = quoteIdent(sharedSchemaFor(stateDir));
   const heads = await db.query<{ level: string; query_key: string; sha256: string; live: boolean }>(
     `SELECT h.level, h.query_key, h.sha256, n.sha256 IS NOT NULL AND n.deleted_at IS NULL AS live FROM ${s}.memory_head h
@@ -32,7 +36,10 @@ export async function pgvectorMemoryChain(db: PGlite, stateDir: string, project:
     [project],
   );
   for (const node of current.rows) view.current[node.level].push(node.sha256);
-  const tombstoned = await db.query<{ target: string }>(`SELECT target FROM ${s}.memory_tombstone WHERE project = $1 ORDER BY target COLLATE "C"`, [project]);
+  const tombstoned = await db.query<{ target: string }>(
+    `SELECT target FROM ${s}.memory_tombstone WHERE project = $1 ORDER BY target COLLATE "C"`,
+    [project],
+  );
   view.tombstoned = tombstoned.rows.map((r) => r.target);
   return view;
 }

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentSha256, type Payload, uniformLines } from '@mem/core';
-import { projectStretch, type ProjectedEvent, type ProjectionTarget, type Projector } from '@mem/engine';
+import {
+  projectStretch,
+  type ProjectedEvent,
+  type ProjectionTarget,
+  type Projector,
+} from '@mem/engine';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
 
 export { chainEvents, type ChainedEvent };
@@ -27,7 +32,11 @@ export function projected(events: readonly ChainedEvent[]): ProjectedEvent[] {
 }
 
 /** Applies `logs` (project → payloads) at once, sealing; returns the chained events per project. */
-export async function applyLogs(projector: Projector, target: ProjectionTarget, logs: Record<string, readonly Payload[]>): Promise<Record<string, ChainedEvent[]>> {
+export async function applyLogs(
+  projector: Projector,
+  target: ProjectionTarget,
+  logs: Record<string, readonly Payload[]>,
+): Promise<Record<string, ChainedEvent[]>> {
   const chained: Record<string, ChainedEvent[]> = {};
   const handle = await projector.init(target);
   try {
@@ -46,13 +55,47 @@ export async function applyLogs(projector: Projector, target: ProjectionTarget, 
 export const payload = {
   run(runId: string, query: string | null = 'infra-root-causes'): Payload {
     return query === null
-      ? { type: 'run', run_id: runId, level: 'L2', query_id: null, input_level: 'L1', model: 'test', chunk_tokens: 5000, memory_budget: 1024, exit_gate: true }
-      : { type: 'run', run_id: runId, level: 'L1', query_id: query, input_level: 'chunk', model: 'test', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false };
+      ? {
+          type: 'run',
+          run_id: runId,
+          level: 'L2',
+          query_id: null,
+          input_level: 'L1',
+          model: 'test',
+          chunk_tokens: 5000,
+          memory_budget: 1024,
+          exit_gate: true,
+        }
+      : {
+          type: 'run',
+          run_id: runId,
+          level: 'L1',
+          query_id: query,
+          input_level: 'chunk',
+          model: 'test',
+          chunk_tokens: 5000,
+          memory_budget: 1024,
+          exit_gate: false,
+        };
   },
   evidence(runId: string, t: number, text: string): Payload {
-    return { type: 'evidence', run_id: runId, level: 'L0', t, source: 'claude:session-1', text, sha256: contentSha256(text) };
+    return {
+      type: 'evidence',
+      run_id: runId,
+      level: 'L0',
+      t,
+      source: 'claude:session-1',
+      text,
+      sha256: contentSha256(text),
+    };
   },
-  memory(runId: string, t: number, text: string, parents: readonly string[], extra: { level?: 'L1' | 'L2'; symptom?: string } = {}): Payload {
+  memory(
+    runId: string,
+    t: number,
+    text: string,
+    parents: readonly string[],
+    extra: { level?: 'L1' | 'L2'; symptom?: string } = {},
+  ): Payload {
     return {
       type: 'memory',
       run_id: runId,
@@ -62,12 +105,22 @@ export const payload = {
       tokens: text.split(/\s+/).length,
       parents: parents.map((p) => contentSha256(p)),
       sha256: contentSha256(text),
-      lines: uniformLines(text, parents.map((p) => contentSha256(p))),
+      lines: uniformLines(
+        text,
+        parents.map((p) => contentSha256(p)),
+      ),
       ...(extra.symptom !== undefined ? { symptom: extra.symptom } : {}),
     };
   },
   reference(text: string, heading = 'Usage'): Payload {
-    return { type: 'reference', level: 'R', source: `doc:kubectl.md#${heading.toLowerCase()}`, heading_path: ['kubectl', heading], text, sha256: contentSha256(text) };
+    return {
+      type: 'reference',
+      level: 'R',
+      source: `doc:kubectl.md#${heading.toLowerCase()}`,
+      heading_path: ['kubectl', heading],
+      text,
+      sha256: contentSha256(text),
+    };
   },
   tombstone(text: string): Payload {
     return { type: 'tombstone', target: contentSha256(text), reason: 'removed in a test' };

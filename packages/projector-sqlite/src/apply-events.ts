@@ -29,9 +29,16 @@ export const COMMIT_EVERY_EVENTS = 50_000;
  * COMMIT_EVERY_EVENTS) makes them durable. A crash before that loses only work the engine
  * re-applies from the log: the position rolls back with the rows.
  */
-export function applyEvents(handle: ItemStoreHandle, project: string, batch: ProjectionBatch): void {
+export function applyEvents(
+  handle: ItemStoreHandle,
+  project: string,
+  batch: ProjectionBatch,
+): void {
   const { events, after, through } = batch;
-  const plans: { seq: number; writes: PlannedWrite[] }[] = events.map(({ event }) => ({ seq: event.seq, writes: planEvent(event) }));
+  const plans: { seq: number; writes: PlannedWrite[] }[] = events.map(({ event }) => ({
+    seq: event.seq,
+    writes: planEvent(event),
+  }));
   const addsNodes = plans.some(({ writes }) => writes.some((w) => w.statement === 'insertNode'));
   const { db, statements } = handle;
   if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
@@ -67,12 +74,23 @@ function run(handle: ItemStoreHandle, project: string, seq: number, write: Plann
       throw new MemError(
         'CONFLICT',
         `${project} seq ${seq}: node id ${write.params.id} of (${write.params.level}, ${write.params.sha256}) collides with another node's id`,
-        { project, seq, id: write.params.id, level: write.params.level, sha256: write.params.sha256 },
+        {
+          project,
+          seq,
+          id: write.params.id,
+          level: write.params.level,
+          sha256: write.params.sha256,
+        },
         { cause: error },
       );
     }
     // A full disk is not this statement's fault: the projector's namingFullDisk says NO_SPACE.
     if (isDiskFull(error)) throw error;
-    throw new MemError('PROJECTION_FAILED', `${project} seq ${seq}: ${write.statement} failed: ${(error as Error).message}`, { project, seq, statement: write.statement, sqliteCode: code }, { cause: error });
+    throw new MemError(
+      'PROJECTION_FAILED',
+      `${project} seq ${seq}: ${write.statement} failed: ${(error as Error).message}`,
+      { project, seq, statement: write.statement, sqliteCode: code },
+      { cause: error },
+    );
   }
 }

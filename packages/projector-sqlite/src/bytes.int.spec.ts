@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { opsArbitrary, payloadsOf, scheduleArbitrary, type Schedule } from '../test/scenario.js';
-import { chainEvents, fixturePayloads, ftsMatchesNodes, projected, tempRoot } from '../test/support.js';
+import {
+  chainEvents,
+  fixturePayloads,
+  ftsMatchesNodes,
+  projected,
+  tempRoot,
+} from '../test/support.js';
 import { projectStretch, type ProjectionTarget } from '@mem/engine';
 import { projectorSqlite } from './projector.js';
 import type { ChainedEvent } from '../test/support.js';
@@ -20,7 +26,8 @@ async function oneShot(logs: readonly [string, ChainedEvent[]][]): Promise<Buffe
   const root = tempRoot();
   try {
     const handle = await projectorSqlite.init(root.target);
-    for (const [project, events] of logs) await projectStretch(projectorSqlite, handle, project, projected(events));
+    for (const [project, events] of logs)
+      await projectStretch(projectorSqlite, handle, project, projected(events));
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     const bytes = bytesOf(root.target);
@@ -33,7 +40,11 @@ async function oneShot(logs: readonly [string, ChainedEvent[]][]): Promise<Buffe
 }
 
 /** Incremental: batches cut and interleaved by `schedule`, with seals and reopens between them. */
-async function incremental(a: ChainedEvent[], b: ChainedEvent[], schedule: Schedule): Promise<Buffer> {
+async function incremental(
+  a: ChainedEvent[],
+  b: ChainedEvent[],
+  schedule: Schedule,
+): Promise<Buffer> {
   const root = tempRoot();
   try {
     const cursor: Record<string, number> = { [A]: 0, [B]: 0 };
@@ -68,23 +79,39 @@ async function incremental(a: ChainedEvent[], b: ChainedEvent[], schedule: Sched
 describe('items.sqlite bytes', () => {
   it('are the same for any split and interleaving of two projects as for one rebuild', async () => {
     await fc.assert(
-      fc.asyncProperty(opsArbitrary, opsArbitrary, scheduleArbitrary, async (opsA, opsB, schedule) => {
-        const a = chainEvents(A, payloadsOf(opsA));
-        const b = chainEvents(B, payloadsOf(opsB));
-        const expected = await oneShot([
-          [A, a],
-          [B, b],
-        ]);
-        const actual = await incremental(a, b, schedule);
-        expect(actual.equals(expected)).toBe(true);
-      }),
+      fc.asyncProperty(
+        opsArbitrary,
+        opsArbitrary,
+        scheduleArbitrary,
+        async (opsA, opsB, schedule) => {
+          const a = chainEvents(A, payloadsOf(opsA));
+          const b = chainEvents(B, payloadsOf(opsB));
+          const expected = await oneShot([
+            [A, a],
+            [B, b],
+          ]);
+          const actual = await incremental(a, b, schedule);
+          expect(actual.equals(expected)).toBe(true);
+        },
+      ),
       { numRuns: 40 },
     );
   });
 
   it('do not depend on which project a rebuild applies first', async () => {
     const a = chainEvents(A, fixturePayloads());
-    const b = chainEvents(B, payloadsOf([{ kind: 'reference', text: 1 }, { kind: 'run', level: 'L1', query: 0, steps: [{ update: true, exit: false, text: 0, memory: 2 }] }]));
+    const b = chainEvents(
+      B,
+      payloadsOf([
+        { kind: 'reference', text: 1 },
+        {
+          kind: 'run',
+          level: 'L1',
+          query: 0,
+          steps: [{ update: true, exit: false, text: 0, memory: 2 }],
+        },
+      ]),
+    );
     const ab = await oneShot([
       [A, a],
       [B, b],
@@ -107,7 +134,18 @@ describe('items.sqlite bytes', () => {
 
   it('after reset(project) and a replay equal a store that was never reset', async () => {
     const a = chainEvents(A, fixturePayloads());
-    const b = chainEvents(B, payloadsOf([{ kind: 'tombstone', text: 0 }, { kind: 'run', level: 'L1', query: 1, steps: [{ update: true, exit: false, text: 0, memory: 1 }] }]));
+    const b = chainEvents(
+      B,
+      payloadsOf([
+        { kind: 'tombstone', text: 0 },
+        {
+          kind: 'run',
+          level: 'L1',
+          query: 1,
+          steps: [{ update: true, exit: false, text: 0, memory: 1 }],
+        },
+      ]),
+    );
     const expected = await oneShot([
       [A, a],
       [B, b],

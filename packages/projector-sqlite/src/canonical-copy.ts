@@ -3,7 +3,18 @@ import { fsyncFile } from './store-files.js';
 import { writeMeta } from './store-meta.js';
 
 /** Every table whose rows carry the `project` they were projected from, in copy order. */
-export const DATA_TABLES = ['node', 'edge', 'line_edge', 'run', 'chunk', 'gate', 'tombstone', 'memory_head', 'ingest_job', 'projection_state'] as const;
+export const DATA_TABLES = [
+  'node',
+  'edge',
+  'line_edge',
+  'run',
+  'chunk',
+  'gate',
+  'tombstone',
+  'memory_head',
+  'ingest_job',
+  'projection_state',
+] as const;
 
 /** Tables projected from the `_system` log alone (no `project` column): identity. */
 export const SYSTEM_TABLES = ['principal', 'registered_project', 'membership', 'token'] as const;
@@ -12,7 +23,12 @@ export const SYSTEM_TABLES = ['principal', 'registered_project', 'membership', '
 const COPIED_TABLES = [...DATA_TABLES, ...SYSTEM_TABLES] as const;
 
 /** FTS5's own tables behind node_fts (external content: no _content table). */
-const FTS_SHADOW_TABLES = ['node_fts_config', 'node_fts_data', 'node_fts_docsize', 'node_fts_idx'] as const;
+const FTS_SHADOW_TABLES = [
+  'node_fts_config',
+  'node_fts_data',
+  'node_fts_docsize',
+  'node_fts_idx',
+] as const;
 
 /**
  * Writes the canonical form of the store at `source` to `out`: a new file whose bytes depend
@@ -30,7 +46,12 @@ const FTS_SHADOW_TABLES = ['node_fts_config', 'node_fts_data', 'node_fts_docsize
  * cookie counts the seals it went through (measured: two stores with the same rows differed
  * in header byte 43 only); patching header bytes is avoidable, so it is avoided.
  */
-export function writeCanonicalCopy(source: string, ftsSource: string, out: string, version: number): void {
+export function writeCanonicalCopy(
+  source: string,
+  ftsSource: string,
+  out: string,
+  version: number,
+): void {
   // A failed copy is deleted, never opened, so it needs no durable journal;
   // it is fsynced once, whole, before the rename that publishes it.
   const db = openScratch(out, 'fresh item store');
@@ -43,7 +64,8 @@ export function writeCanonicalCopy(source: string, ftsSource: string, out: strin
     db.transaction(() => {
       // `SELECT *` between identical schemas lets SQLite copy raw records in key order (the
       // transfer optimisation): the same rows give the same pages.
-      for (const table of COPIED_TABLES) db.exec(`INSERT INTO main.${table} SELECT * FROM live.${table}`);
+      for (const table of COPIED_TABLES)
+        db.exec(`INSERT INTO main.${table} SELECT * FROM live.${table}`);
       for (const table of FTS_SHADOW_TABLES) {
         db.exec(`DELETE FROM main.${table}`);
         db.exec(`INSERT INTO main.${table} SELECT * FROM fts.${table}`);

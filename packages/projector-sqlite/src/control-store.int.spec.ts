@@ -25,7 +25,8 @@ async function project(logs: Record<string, ChainedEvent[]>) {
   const t = tempRoot();
   roots.push(t);
   const handle = await projectorSqlite.init(t.target);
-  for (const [name, events] of Object.entries(logs)) await projectStretch(projectorSqlite, handle, name, projected(events));
+  for (const [name, events] of Object.entries(logs))
+    await projectStretch(projectorSqlite, handle, name, projected(events));
   await projectorSqlite.seal(handle);
   await projectorSqlite.close(handle);
   return { ...t, store: openControlStore(join(t.target.stateDir, 'items.sqlite')) };
@@ -33,7 +34,9 @@ async function project(logs: Record<string, ChainedEvent[]>) {
 
 describe('control tables of the item store', () => {
   it('projects principals, projects, current memberships and tokens from the _system log', async () => {
-    const { store } = await project({ [SYSTEM_PROJECT]: chainEvents(SYSTEM_PROJECT, payloads('administration.jsonl')) });
+    const { store } = await project({
+      [SYSTEM_PROJECT]: chainEvents(SYSTEM_PROJECT, payloads('administration.jsonl')),
+    });
     try {
       expect(store.principals().map((p) => p.name)).toEqual(['alice', 'bob']);
       expect(store.registeredProjects().map((p) => p.name)).toEqual(['alpha', 'beta']);
@@ -41,18 +44,35 @@ describe('control tables of the item store', () => {
       expect(store.membershipsOf('alice')).toEqual(['alpha']);
       expect(store.members('beta').map((m) => m.principal)).toEqual(['bob']);
       const console = store.token('0123456789abcdef')!;
-      expect(console).toMatchObject({ label: 'console', principal: 'alice', projects: '*', capabilities: ['admin', 'may_write_rules'], expires_at: null, revoked_seq: null });
+      expect(console).toMatchObject({
+        label: 'console',
+        principal: 'alice',
+        projects: '*',
+        capabilities: ['admin', 'may_write_rules'],
+        expires_at: null,
+        revoked_seq: null,
+      });
       const ci = store.token('fedcba9876543210')!;
-      expect(ci).toMatchObject({ projects: ['beta'], capabilities: [], expires_at: '2031-01-01T00:00:00.000Z', revoke_reason: 'rotated' });
+      expect(ci).toMatchObject({
+        projects: ['beta'],
+        capabilities: [],
+        expires_at: '2031-01-01T00:00:00.000Z',
+        revoke_reason: 'rotated',
+      });
       expect(ci.revoked_seq).toBe(11);
-      expect(store.tokens().map((t) => t.token_id)).toEqual(['0123456789abcdef', 'fedcba9876543210']);
+      expect(store.tokens().map((t) => t.token_id)).toEqual([
+        '0123456789abcdef',
+        'fedcba9876543210',
+      ]);
     } finally {
       store.close();
     }
   });
 
   it('ignores identity events outside _system: only _system grants authority', async () => {
-    const { store } = await project({ demo: chainEvents('demo', payloads('administration.jsonl')) });
+    const { store } = await project({
+      demo: chainEvents('demo', payloads('administration.jsonl')),
+    });
     try {
       expect(store.principals()).toEqual([]);
       expect(store.tokens()).toEqual([]);
@@ -63,11 +83,26 @@ describe('control tables of the item store', () => {
   });
 
   it('projects ingest jobs: accepted, then finished done or failed; the unfinished ones in order', async () => {
-    const { store } = await project({ demo: chainEvents('demo', payloads('ingest-jobs.jsonl'), { writer: { kind: 'api', principal: 'alice', token: 'console' } }) });
+    const { store } = await project({
+      demo: chainEvents('demo', payloads('ingest-jobs.jsonl'), {
+        writer: { kind: 'api', principal: 'alice', token: 'console' },
+      }),
+    });
     try {
       const done = store.ingestJobByIngestId('demo', 'batch-1')!;
-      expect(done).toMatchObject({ status: 'done', records: 2, chunks: 1, appended: 3, principal: 'alice', token_label: 'console', error: null });
-      expect(store.ingestJob('ingest-0d4b6a7e-31c2-4f0e-8b7a-5c6d7e8f9a0b')).toMatchObject({ status: 'failed', error: { code: 'MODEL_FAILED', message: 'controller unreachable' } });
+      expect(done).toMatchObject({
+        status: 'done',
+        records: 2,
+        chunks: 1,
+        appended: 3,
+        principal: 'alice',
+        token_label: 'console',
+        error: null,
+      });
+      expect(store.ingestJob('ingest-0d4b6a7e-31c2-4f0e-8b7a-5c6d7e8f9a0b')).toMatchObject({
+        status: 'failed',
+        error: { code: 'MODEL_FAILED', message: 'controller unreachable' },
+      });
       expect(store.unfinishedIngestJobs().map((j) => j.ingest_id)).toEqual(['batch-3']);
       expect(store.lastIngestJob('demo')?.ingest_id).toBe('batch-3');
       expect(store.ingestJobByIngestId('other', 'batch-1')).toBeUndefined();
@@ -105,8 +140,14 @@ describe('control tables of the item store', () => {
       fc.asyncProperty(splits(system.length), splits(demo.length), async (systemCuts, demoCuts) => {
         const t = tempRoot();
         roots.push(t);
-        const batches = (events: ChainedEvent[], cuts: number[]) => [0, ...cuts, events.length].slice(1).map((end, i, all) => events.slice(i === 0 ? 0 : all[i - 1], end));
-        const plan = [...batches(demo, demoCuts).map((b) => ['demo', b] as const), ...batches(system, systemCuts).map((b) => [SYSTEM_PROJECT, b] as const)];
+        const batches = (events: ChainedEvent[], cuts: number[]) =>
+          [0, ...cuts, events.length]
+            .slice(1)
+            .map((end, i, all) => events.slice(i === 0 ? 0 : all[i - 1], end));
+        const plan = [
+          ...batches(demo, demoCuts).map((b) => ['demo', b] as const),
+          ...batches(system, systemCuts).map((b) => [SYSTEM_PROJECT, b] as const),
+        ];
         for (const [name, batch] of plan) {
           const handle = await projectorSqlite.init(t.target);
           await projectStretch(projectorSqlite, handle, name, projected(batch));

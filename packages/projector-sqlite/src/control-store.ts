@@ -1,5 +1,12 @@
 import Database from 'better-sqlite3';
-import type { IngestJobRow, MembershipRow, PrincipalRow, ProjectActivityRow, RegisteredProjectRow, TokenRow } from './control-rows.js';
+import type {
+  IngestJobRow,
+  MembershipRow,
+  PrincipalRow,
+  ProjectActivityRow,
+  RegisteredProjectRow,
+  TokenRow,
+} from './control-rows.js';
 import type { PositionRow } from './rows.js';
 
 /**
@@ -48,29 +55,66 @@ const JOB_COLUMNS = `project, job_id, ingest_id, source, format, records, accept
 export function openControlStore(path: string): ControlStore {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   const toToken = (raw: RawToken | undefined): TokenRow | undefined =>
-    raw && { ...raw, projects: JSON.parse(raw.projects) as TokenRow['projects'], capabilities: JSON.parse(raw.capabilities) as string[] };
-  const toJob = (raw: RawJob | undefined): IngestJobRow | undefined => raw && { ...raw, error: raw.error === null ? null : (JSON.parse(raw.error) as IngestJobRow['error']) };
+    raw && {
+      ...raw,
+      projects: JSON.parse(raw.projects) as TokenRow['projects'],
+      capabilities: JSON.parse(raw.capabilities) as string[],
+    };
+  const toJob = (raw: RawJob | undefined): IngestJobRow | undefined =>
+    raw && {
+      ...raw,
+      error: raw.error === null ? null : (JSON.parse(raw.error) as IngestJobRow['error']),
+    };
 
   const principal = db.prepare(`SELECT name, added_seq, added_ts FROM principal WHERE name = ?`);
   const principals = db.prepare(`SELECT name, added_seq, added_ts FROM principal ORDER BY name`);
-  const project = db.prepare(`SELECT name, added_seq, added_ts FROM registered_project WHERE name = ?`);
-  const projects = db.prepare(`SELECT name, added_seq, added_ts FROM registered_project ORDER BY name`);
-  const membershipsOf = db.prepare(`SELECT project FROM membership WHERE principal = ? ORDER BY project`).pluck();
-  const members = db.prepare(`SELECT project, principal, added_seq, added_ts FROM membership WHERE project = ? ORDER BY principal`);
+  const project = db.prepare(
+    `SELECT name, added_seq, added_ts FROM registered_project WHERE name = ?`,
+  );
+  const projects = db.prepare(
+    `SELECT name, added_seq, added_ts FROM registered_project ORDER BY name`,
+  );
+  const membershipsOf = db
+    .prepare(`SELECT project FROM membership WHERE principal = ? ORDER BY project`)
+    .pluck();
+  const members = db.prepare(
+    `SELECT project, principal, added_seq, added_ts FROM membership WHERE project = ? ORDER BY principal`,
+  );
   const token = db.prepare(`SELECT * FROM token WHERE token_id = ?`);
   const tokens = db.prepare(`SELECT * FROM token ORDER BY principal, label, token_id`);
-  const job = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE job_id = ? ORDER BY project LIMIT 1`);
-  const jobByIngestId = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE project = ? AND ingest_id = ?`);
-  const unfinished = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE finished_seq IS NULL ORDER BY project, accepted_seq`);
-  const doneJobs = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE project = ? AND source = ? AND accepted_seq < ? AND status = 'done' ORDER BY accepted_seq`);
-  const lastJob = db.prepare(`SELECT ${JOB_COLUMNS} FROM ingest_job WHERE project = ? ORDER BY accepted_seq DESC LIMIT 1`);
-  const gates = db.prepare(`SELECT count(*) AS total, coalesce(sum("update"), 0) AS used FROM gate WHERE project = ? AND level = 'L1'`);
-  const l1Runs = db.prepare(`SELECT count(*) AS runs, max(started_ts) AS last FROM run WHERE project = ? AND level = 'L1'`);
-  const l2Last = db.prepare(`SELECT coalesce(ended_ts, started_ts) AS last FROM run WHERE project = ? AND level = 'L2'
-    ORDER BY coalesce(ended_seq, started_seq) DESC, run_id DESC LIMIT 1`).pluck();
-  const nodeCounts = db.prepare(`SELECT level, count(*) AS n FROM node WHERE project = ? AND deleted_at IS NULL AND superseded_by IS NULL
+  const job = db.prepare(
+    `SELECT ${JOB_COLUMNS} FROM ingest_job WHERE job_id = ? ORDER BY project LIMIT 1`,
+  );
+  const jobByIngestId = db.prepare(
+    `SELECT ${JOB_COLUMNS} FROM ingest_job WHERE project = ? AND ingest_id = ?`,
+  );
+  const unfinished = db.prepare(
+    `SELECT ${JOB_COLUMNS} FROM ingest_job WHERE finished_seq IS NULL ORDER BY project, accepted_seq`,
+  );
+  const doneJobs = db.prepare(
+    `SELECT ${JOB_COLUMNS} FROM ingest_job WHERE project = ? AND source = ? AND accepted_seq < ? AND status = 'done' ORDER BY accepted_seq`,
+  );
+  const lastJob = db.prepare(
+    `SELECT ${JOB_COLUMNS} FROM ingest_job WHERE project = ? ORDER BY accepted_seq DESC LIMIT 1`,
+  );
+  const gates = db.prepare(
+    `SELECT count(*) AS total, coalesce(sum("update"), 0) AS used FROM gate WHERE project = ? AND level = 'L1'`,
+  );
+  const l1Runs = db.prepare(
+    `SELECT count(*) AS runs, max(started_ts) AS last FROM run WHERE project = ? AND level = 'L1'`,
+  );
+  const l2Last = db
+    .prepare(
+      `SELECT coalesce(ended_ts, started_ts) AS last FROM run WHERE project = ? AND level = 'L2'
+    ORDER BY coalesce(ended_seq, started_seq) DESC, run_id DESC LIMIT 1`,
+    )
+    .pluck();
+  const nodeCounts =
+    db.prepare(`SELECT level, count(*) AS n FROM node WHERE project = ? AND deleted_at IS NULL AND superseded_by IS NULL
     GROUP BY level ORDER BY level`);
-  const positions = db.prepare(`SELECT project, last_seq AS seq, head FROM projection_state ORDER BY project`);
+  const positions = db.prepare(
+    `SELECT project, last_seq AS seq, head FROM projection_state ORDER BY project`,
+  );
 
   return {
     principal: (name) => principal.get(name) as PrincipalRow | undefined,
@@ -82,15 +126,21 @@ export function openControlStore(path: string): ControlStore {
     token: (id) => toToken(token.get(id) as RawToken | undefined),
     tokens: () => (tokens.all() as RawToken[]).map((raw) => toToken(raw)!),
     ingestJob: (id) => toJob(job.get(id) as RawJob | undefined),
-    ingestJobByIngestId: (name, ingestId) => toJob(jobByIngestId.get(name, ingestId) as RawJob | undefined),
+    ingestJobByIngestId: (name, ingestId) =>
+      toJob(jobByIngestId.get(name, ingestId) as RawJob | undefined),
     unfinishedIngestJobs: () => (unfinished.all() as RawJob[]).map((raw) => toJob(raw)!),
-    doneIngestJobs: (name, source, beforeSeq) => (doneJobs.all(name, source, beforeSeq) as RawJob[]).map((raw) => toJob(raw)!),
+    doneIngestJobs: (name, source, beforeSeq) =>
+      (doneJobs.all(name, source, beforeSeq) as RawJob[]).map((raw) => toJob(raw)!),
     lastIngestJob: (name) => toJob(lastJob.get(name) as RawJob | undefined),
     projectActivity: (name) => {
       const g = gates.get(name) as { total: number; used: number };
       const r = l1Runs.get(name) as { runs: number; last: string | null };
       const nodes: ProjectActivityRow['nodes'] = { L0: 0, L1: 0, L2: 0, R: 0 };
-      for (const row of nodeCounts.all(name) as { level: keyof ProjectActivityRow['nodes']; n: number }[]) nodes[row.level] = row.n;
+      for (const row of nodeCounts.all(name) as {
+        level: keyof ProjectActivityRow['nodes'];
+        n: number;
+      }[])
+        nodes[row.level] = row.n;
       return {
         project: name,
         chunks_total: g.total,

@@ -16,6 +16,9 @@ export async function namingFullDisk<T>(stateDir: string, step: string, run: () 
     return run();
   } catch (error) {
     if (!isDiskFull(error)) throw error;
-    throw ioError(`${step} the item store`, storeFiles(stateDir).live, error, { noSpace: true, details: { projector: 'sqlite' } });
+    throw ioError(`${step} the item store`, storeFiles(stateDir).live, error, {
+      noSpace: true,
+      details: { projector: 'sqlite' },
+    });
   }
 }

@@ -3,7 +3,8 @@ import { openScratch } from './open-database.js';
 
 /** Whether the live file's node_fts still holds what a rebuild from its node table would write. */
 export function ftsIsBuilt(db: Database.Database): boolean {
-  const row = db.prepare(`SELECT value FROM projector_meta WHERE key = 'fts_built'`).get() as { value: string } | undefined;
+  const row = db.prepare(`SELECT value FROM projector_meta WHERE key = 'fts_built'`).get() as
+    { value: string } | undefined;
   return row?.value === '1';
 }
 

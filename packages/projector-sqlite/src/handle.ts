@@ -26,7 +26,9 @@ export interface PreparedStatements {
 }
 
 export function prepareStatements(db: Database.Database): PreparedStatements {
-  const planned = Object.fromEntries(Object.entries(STATEMENT_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<StatementName, Database.Statement>;
+  const planned = Object.fromEntries(
+    Object.entries(STATEMENT_SQL).map(([name, sql]) => [name, db.prepare(sql)]),
+  ) as Record<StatementName, Database.Statement>;
   return {
     planned,
     readPosition: db.prepare(POSITION_SQL.read),

@@ -4,10 +4,33 @@ export { planEvent } from './plan.js';
 export { nodeId } from './node-id.js';
 export type { ItemStoreHandle } from './handle.js';
 export type { PlannedWrite, StatementName } from './planned-write.js';
-export { openItemStore, type ItemStore, type NodeFilter, type OpenItemStoreOptions, type SearchOptions } from './item-store.js';
-export type { CitedNode, EdgeRow, GateCounts, LineEdgeRow, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
+export {
+  openItemStore,
+  type ItemStore,
+  type NodeFilter,
+  type OpenItemStoreOptions,
+  type SearchOptions,
+} from './item-store.js';
+export type {
+  CitedNode,
+  EdgeRow,
+  GateCounts,
+  LineEdgeRow,
+  NodeLevel,
+  NodeRow,
+  PositionRow,
+  RunRow,
+  SearchHit,
+} from './rows.js';
 export type { KeywordRecallOptions } from './item-store.js';
 export type { KeywordHit } from './rows.js';
 export type { KeywordPosting, KeywordStatistics, ReachableSet } from './keyword-statistics.js';
 export { openControlStore, type ControlStore } from './control-store.js';
-export type { IngestJobRow, MembershipRow, PrincipalRow, ProjectActivityRow, RegisteredProjectRow, TokenRow } from './control-rows.js';
+export type {
+  IngestJobRow,
+  MembershipRow,
+  PrincipalRow,
+  ProjectActivityRow,
+  RegisteredProjectRow,
+  TokenRow,
+} from './control-rows.js';

@@ -1,6 +1,22 @@
 import Database from 'better-sqlite3';
-import { keywordStatisticsReader, type KeywordPosting, type KeywordStatistics, type ReachableSet } from './keyword-statistics.js';
-import type { CitedNode, EdgeRow, GateCounts, KeywordHit, LineEdgeRow, NodeLevel, NodeRow, PositionRow, RunRow, SearchHit } from './rows.js';
+import {
+  keywordStatisticsReader,
+  type KeywordPosting,
+  type KeywordStatistics,
+  type ReachableSet,
+} from './keyword-statistics.js';
+import type {
+  CitedNode,
+  EdgeRow,
+  GateCounts,
+  KeywordHit,
+  LineEdgeRow,
+  NodeLevel,
+  NodeRow,
+  PositionRow,
+  RunRow,
+  SearchHit,
+} from './rows.js';
 
 export interface OpenItemStoreOptions {
   /** Only read-only access is offered: writes go through the log and the projector. */
@@ -44,13 +60,23 @@ export interface ItemStore {
    * The node of `sha256` in `project` (at `level`, else at its lowest level): of `kind`, else
    * anything but a line (a one-line memory's line shares the memory's sha; see line()).
    */
-  node(project: string, sha256: string, level?: NodeLevel, kind?: NodeRow['kind']): NodeRow | undefined;
+  node(
+    project: string,
+    sha256: string,
+    level?: NodeLevel,
+    kind?: NodeRow['kind'],
+  ): NodeRow | undefined;
   /** The line node `sha256` at `level` (issue 11 §3: lines are the unit of recall). */
   line(project: string, level: 'L1' | 'L2', sha256: string): NodeRow | undefined;
   /** A line's edges: the memories holding it (`memory`) and the shas it rests on (`parent`), by kind then sha. */
   lineEdges(project: string, level: 'L1' | 'L2', sha256: string): LineEdgeRow[];
   /** The node of `sha256` at `level` as a citation shows it: the whole text, or its first `maxChars` characters. */
-  citedNode(project: string, sha256: string, level: NodeLevel, maxChars: number | null): CitedNode | undefined;
+  citedNode(
+    project: string,
+    sha256: string,
+    level: NodeLevel,
+    maxChars: number | null,
+  ): CitedNode | undefined;
   /** Provenance edges of the node: to its parents, or from its children. */
   edges(project: string, sha256: string, direction: 'parents' | 'children'): EdgeRow[];
   /** Runs of a standing query (null: the project's L2 synthesis runs), in log order. */
@@ -100,14 +126,22 @@ interface RawRun extends Omit<RunRow, 'exit_gate' | 'error'> {
   error: string | null;
 }
 
-const NODE_COLUMNS = 'n.id, n.project, n.level, n.kind, n.query_id, n.run_id, n.t, n.source, n.text, n.sha256, n.seq, n.created_ts, n.superseded_by, n.deleted_at, n.meta';
+const NODE_COLUMNS =
+  'n.id, n.project, n.level, n.kind, n.query_id, n.run_id, n.t, n.source, n.text, n.sha256, n.seq, n.created_ts, n.superseded_by, n.deleted_at, n.meta';
 
 /** Opens `items.sqlite` read-only. */
-export function openItemStore(path: string, _options: OpenItemStoreOptions = { readonly: true }): ItemStore {
+export function openItemStore(
+  path: string,
+  _options: OpenItemStoreOptions = { readonly: true },
+): ItemStore {
   const db = new Database(path, { readonly: true, fileMustExist: true });
-  const toNode = (raw: RawNode): NodeRow => ({ ...raw, meta: JSON.parse(raw.meta) as Record<string, unknown> });
+  const toNode = (raw: RawNode): NodeRow => ({
+    ...raw,
+    meta: JSON.parse(raw.meta) as Record<string, unknown>,
+  });
 
-  const levelsJson = (levels: readonly NodeLevel[] | undefined) => (levels ? JSON.stringify(levels) : null);
+  const levelsJson = (levels: readonly NodeLevel[] | undefined) =>
+    levels ? JSON.stringify(levels) : null;
   const visibility = `(@includeDeleted = 1 OR n.deleted_at IS NULL) AND (@includeSuperseded = 1 OR n.superseded_by IS NULL)
     AND (@levels IS NULL OR n.level IN (SELECT value FROM json_each(@levels)))`;
 
@@ -123,13 +157,16 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
   const cited = db.prepare(`SELECT level, sha256, source, t, deleted_at, length(text) AS text_chars,
       CASE WHEN @maxChars IS NULL THEN text ELSE substr(text, 1, @maxChars) END AS text
     FROM node WHERE project = @project AND sha256 = @sha256 AND level = @level AND kind <> 'line'`);
-  const parents = db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
+  const parents =
+    db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
     WHERE project = ? AND child_sha = ? ORDER BY child_level, parent_sha, kind`);
-  const children = db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
+  const children =
+    db.prepare(`SELECT project, child_level, child_sha, parent_level, parent_sha, kind FROM edge
     WHERE project = ? AND parent_sha = ? ORDER BY child_level, child_sha, kind`);
   const runs = db.prepare(`SELECT * FROM run WHERE project = ? AND query_id IS ?
     ORDER BY started_seq IS NULL, started_seq, run_id`);
-  const seen = db.prepare(`SELECT DISTINCT c.sha256 FROM run r JOIN chunk c ON c.project = r.project AND c.run_id = r.run_id
+  const seen =
+    db.prepare(`SELECT DISTINCT c.sha256 FROM run r JOIN chunk c ON c.project = r.project AND c.run_id = r.run_id
     WHERE r.project = ? AND r.query_id IS ? ORDER BY c.sha256`);
   const head = db.prepare(`SELECT ${NODE_COLUMNS} FROM memory_head h
     JOIN node n ON n.project = h.project AND n.level = h.level AND n.sha256 = h.sha256 AND n.kind = 'memory'
@@ -137,22 +174,30 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
   const progress = db.prepare(`SELECT c.source AS source, max(c.span_end) AS span_end FROM run r
     JOIN chunk c ON c.project = r.project AND c.run_id = r.run_id
     WHERE r.project = ? AND r.query_id IS ? AND c.span_end IS NOT NULL GROUP BY c.source ORDER BY c.source`);
-  const gates = db.prepare(`SELECT count(*) AS gates, coalesce(sum("update"), 0) AS updates, coalesce(sum("exit"), 0) AS exits
+  const gates =
+    db.prepare(`SELECT count(*) AS gates, coalesce(sum("update"), 0) AS updates, coalesce(sum("exit"), 0) AS exits
     FROM gate WHERE project = ? AND run_id = ?`);
-  const positions = db.prepare(`SELECT project, last_seq AS seq, head FROM projection_state ORDER BY project`);
-  const search = db.prepare(`SELECT ${NODE_COLUMNS}, f.rank AS rank FROM node_fts f JOIN node n ON n.id = f.rowid
+  const positions = db.prepare(
+    `SELECT project, last_seq AS seq, head FROM projection_state ORDER BY project`,
+  );
+  const search =
+    db.prepare(`SELECT ${NODE_COLUMNS}, f.rank AS rank FROM node_fts f JOIN node n ON n.id = f.rowid
     WHERE node_fts MATCH @match AND (@project IS NULL OR n.project = @project) AND n.kind <> 'line' AND ${visibility}
     ORDER BY f.rank, n.id LIMIT @limit`);
 
   // bm25() is negative, lower is better; negated here so a hit carries a positive score.
-  const keywordRecall = db.prepare(`SELECT ${NODE_COLUMNS}, -bm25(node_fts) AS bm25 FROM node_fts f JOIN node n ON n.id = f.rowid
+  const keywordRecall =
+    db.prepare(`SELECT ${NODE_COLUMNS}, -bm25(node_fts) AS bm25 FROM node_fts f JOIN node n ON n.id = f.rowid
     WHERE node_fts MATCH @match
       AND n.project IN (SELECT value FROM json_each(@projects)) AND n.level IN (SELECT value FROM json_each(@levels))
       AND n.deleted_at IS NULL AND n.superseded_by IS NULL AND n.kind <> 'line'
     ORDER BY bm25(node_fts), n.id LIMIT @limit`);
-  const byIds = db.prepare(`SELECT ${NODE_COLUMNS} FROM json_each(@ids) j JOIN node n ON n.id = j.value ORDER BY j.key`);
+  const byIds = db.prepare(
+    `SELECT ${NODE_COLUMNS} FROM json_each(@ids) j JOIN node n ON n.id = j.value ORDER BY j.key`,
+  );
   const statistics = keywordStatisticsReader(db);
-  const matchedTerms = db.prepare(`SELECT f.rowid AS id, t.key AS term FROM json_each(@matches) t JOIN node_fts f
+  const matchedTerms =
+    db.prepare(`SELECT f.rowid AS id, t.key AS term FROM json_each(@matches) t JOIN node_fts f
     WHERE node_fts MATCH t.value AND f.rowid IN (SELECT value FROM json_each(@ids)) ORDER BY f.rowid, t.key`);
 
   return {
@@ -168,7 +213,8 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
         }) as RawNode[]
       ).map(toNode),
     node: (project, sha256, level, kind) => {
-      const raw = node.get({ project, sha256, level: level ?? null, kind: kind ?? null }) as RawNode | undefined;
+      const raw = node.get({ project, sha256, level: level ?? null, kind: kind ?? null }) as
+        RawNode | undefined;
       return raw ? toNode(raw) : undefined;
     },
     line: (project, level, sha256) => {
@@ -176,21 +222,30 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
       return raw ? toNode(raw) : undefined;
     },
     lineEdges: (project, level, sha256) => lineEdges.all(project, level, sha256) as LineEdgeRow[],
-    citedNode: (project, sha256, level, maxChars) => cited.get({ project, sha256, level, maxChars }) as CitedNode | undefined,
-    edges: (project, sha256, direction) => (direction === 'parents' ? parents : children).all(project, sha256) as EdgeRow[],
+    citedNode: (project, sha256, level, maxChars) =>
+      cited.get({ project, sha256, level, maxChars }) as CitedNode | undefined,
+    edges: (project, sha256, direction) =>
+      (direction === 'parents' ? parents : children).all(project, sha256) as EdgeRow[],
     runs: (project, queryId) =>
       (runs.all(project, queryId) as RawRun[]).map((raw) => ({
         ...raw,
         exit_gate: raw.exit_gate === null ? null : raw.exit_gate === 1,
         error: raw.error === null ? null : (JSON.parse(raw.error) as RunRow['error']),
       })),
-    seenChunkShas: (project, queryId) => (seen.all(project, queryId) as { sha256: string }[]).map((r) => r.sha256),
+    seenChunkShas: (project, queryId) =>
+      (seen.all(project, queryId) as { sha256: string }[]).map((r) => r.sha256),
     memoryHead: (project, queryId) => {
-      const raw = head.get(project, queryId === null ? 'L2' : 'L1', queryId ?? '') as RawNode | undefined;
+      const raw = head.get(project, queryId === null ? 'L2' : 'L1', queryId ?? '') as
+        RawNode | undefined;
       return raw ? toNode(raw) : undefined;
     },
     chunkProgress: (project, queryId) =>
-      Object.fromEntries((progress.all(project, queryId) as { source: string; span_end: number }[]).map((r) => [r.source, r.span_end])),
+      Object.fromEntries(
+        (progress.all(project, queryId) as { source: string; span_end: number }[]).map((r) => [
+          r.source,
+          r.span_end,
+        ]),
+      ),
     gateCounts: (project, runId) => gates.get(project, runId) as GateCounts,
     search: (match, options = {}) =>
       (
@@ -215,11 +270,15 @@ export function openItemStore(path: string, _options: OpenItemStoreOptions = { r
     keywordStatistics: (set) => statistics.statistics(set),
     ftsTokens: (terms) => statistics.tokens(terms),
     tokenPostings: (token, set) => statistics.postings(token, set),
-    nodesById: (ids) => (ids.length === 0 ? [] : (byIds.all({ ids: JSON.stringify(ids) }) as RawNode[]).map(toNode)),
+    nodesById: (ids) =>
+      ids.length === 0 ? [] : (byIds.all({ ids: JSON.stringify(ids) }) as RawNode[]).map(toNode),
     matchedTerms: (matches, nodeIds) => {
       const out = new Map<number, number[]>();
       if (matches.length === 0 || nodeIds.length === 0) return out;
-      for (const { id, term } of matchedTerms.all({ matches: JSON.stringify(matches), ids: JSON.stringify(nodeIds) }) as { id: number; term: number }[]) {
+      for (const { id, term } of matchedTerms.all({
+        matches: JSON.stringify(matches),
+        ids: JSON.stringify(nodeIds),
+      }) as { id: number; term: number }[]) {
         const list = out.get(id);
         if (list) list.push(term);
         else out.set(id, [term]);

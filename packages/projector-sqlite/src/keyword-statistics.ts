@@ -51,14 +51,21 @@ export function keywordStatisticsReader(db: Database.Database) {
     CREATE VIRTUAL TABLE temp.node_fts_instance USING fts5vocab (main, node_fts, instance);`);
   const clearTerms = db.prepare('DELETE FROM temp.query_term');
   const addTerm = db.prepare('INSERT INTO temp.query_term (rowid, term) VALUES (?, ?)');
-  const termTokens = db.prepare('SELECT doc, term FROM temp.query_term_instance ORDER BY doc, "offset"');
-  const lengths = db.prepare(`SELECT d.sz AS sz FROM node n JOIN node_fts_docsize d ON d.id = n.id WHERE ${REACHABLE}`);
+  const termTokens = db.prepare(
+    'SELECT doc, term FROM temp.query_term_instance ORDER BY doc, "offset"',
+  );
+  const lengths = db.prepare(
+    `SELECT d.sz AS sz FROM node n JOIN node_fts_docsize d ON d.id = n.id WHERE ${REACHABLE}`,
+  );
   const postings = db.prepare(`SELECT i.doc AS id, count(*) AS tf, d.sz AS sz
     FROM temp.node_fts_instance i JOIN node n ON n.id = i.doc JOIN node_fts_docsize d ON d.id = i.doc
     WHERE i.term = @token AND ${REACHABLE} GROUP BY i.doc ORDER BY i.doc`);
   const cache = new Map<string, KeywordStatistics>();
   let cachedVersion = -1;
-  const bind = (set: ReachableSet) => ({ projects: JSON.stringify(set.projects), levels: JSON.stringify(set.levels) });
+  const bind = (set: ReachableSet) => ({
+    projects: JSON.stringify(set.projects),
+    levels: JSON.stringify(set.levels),
+  });
 
   return {
     statistics(set: ReachableSet): KeywordStatistics {
@@ -85,13 +92,16 @@ export function keywordStatisticsReader(db: Database.Database) {
       db.transaction(() => {
         clearTerms.run();
         terms.forEach((term, i) => addTerm.run(i, term));
-        for (const { doc, term } of termTokens.all() as { doc: number; term: string }[]) if (!out[doc]!.includes(term)) out[doc]!.push(term);
+        for (const { doc, term } of termTokens.all() as { doc: number; term: string }[])
+          if (!out[doc]!.includes(term)) out[doc]!.push(term);
         clearTerms.run();
       })();
       return out;
     },
     postings(token: string, set: ReachableSet): KeywordPosting[] {
-      return (postings.all({ token, ...bind(set) }) as { id: number; tf: number; sz: Buffer }[]).map(({ id, tf, sz }) => ({ id, tf, length: docsizeTokens(sz) }));
+      return (
+        postings.all({ token, ...bind(set) }) as { id: number; tf: number; sz: Buffer }[]
+      ).map(({ id, tf, sz }) => ({ id, tf, length: docsizeTokens(sz) }));
     },
   };
 }

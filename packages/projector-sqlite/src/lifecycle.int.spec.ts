@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { hasErrorCode } from '@mem/core';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chainEvents, fixturePayloads, ftsMatchesNodes, projected, tempRoot } from '../test/support.js';
+import {
+  chainEvents,
+  fixturePayloads,
+  ftsMatchesNodes,
+  projected,
+  tempRoot,
+} from '../test/support.js';
 import { nodeId } from './node-id.js';
 import { projectorSqlite } from './projector.js';
 
@@ -36,7 +42,9 @@ describe('item store lifecycle', () => {
   const metaValue = (key: string) => {
     const db = new Database(live, { readonly: true });
     try {
-      return (db.prepare(`SELECT value FROM projector_meta WHERE key = ?`).get(key) as { value: string }).value;
+      return (
+        db.prepare(`SELECT value FROM projector_meta WHERE key = ?`).get(key) as { value: string }
+      ).value;
     } finally {
       db.close();
     }
@@ -63,7 +71,9 @@ describe('item store lifecycle', () => {
   it('a refused batch leaves the batches before it applied, across close and reopen', async () => {
     let handle = await projectorSqlite.init(root.target);
     await projectStretch(projectorSqlite, handle, P, events.slice(0, 6));
-    await expect(projectStretch(projectorSqlite, handle, P, events.slice(8))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+    await expect(projectStretch(projectorSqlite, handle, P, events.slice(8))).rejects.toSatisfy(
+      (e) => hasErrorCode(e, 'PROJECTION_FAILED'),
+    );
     await projectorSqlite.close(handle);
     handle = await projectorSqlite.init(root.target);
     try {
@@ -109,7 +119,10 @@ describe('item store lifecycle', () => {
 
   it.each([
     ['another projector version', `UPDATE projector_meta SET value = '0' WHERE key = 'version'`],
-    ['another SQLite library', `UPDATE projector_meta SET value = '3.0.0' WHERE key = 'sqlite_version'`],
+    [
+      'another SQLite library',
+      `UPDATE projector_meta SET value = '3.0.0' WHERE key = 'sqlite_version'`,
+    ],
     ['another schema', `UPDATE schema_migrations SET sha256 = 'x'`],
   ])('init recreates a store written by %s, empty', async (_why, sql) => {
     let handle = await projectorSqlite.init(root.target);
@@ -129,7 +142,10 @@ describe('item store lifecycle', () => {
 
   it('init recreates a file that is not a database', async () => {
     await projectorSqlite.close(await projectorSqlite.init(root.target));
-    writeFileSync(live, 'not sqlite at all, just text that is long enough to have a header of sorts');
+    writeFileSync(
+      live,
+      'not sqlite at all, just text that is long enough to have a header of sorts',
+    );
     const handle = await projectorSqlite.init(root.target);
     await projectorSqlite.close(handle);
     expect(sealedFlag()).toBe('1');
@@ -141,15 +157,15 @@ describe('item store lifecycle', () => {
     await projectorSqlite.close(await projectorSqlite.init(root.target));
     // Plant a node with the id the evidence will get, under another sha.
     const db = new Database(live);
-    db.prepare(`INSERT INTO node (id, project, level, kind, text, sha256, seq, created_ts, meta) VALUES (?, ?, 'L0', 'evidence', 'x', ?, 1, 't', '{}')`).run(
-      nodeId(P, 'L0', evidence.event.sha256),
-      P,
-      'f'.repeat(64),
-    );
+    db.prepare(
+      `INSERT INTO node (id, project, level, kind, text, sha256, seq, created_ts, meta) VALUES (?, ?, 'L0', 'evidence', 'x', ?, 1, 't', '{}')`,
+    ).run(nodeId(P, 'L0', evidence.event.sha256), P, 'f'.repeat(64));
     db.close();
     const handle = await projectorSqlite.init(root.target);
     try {
-      await expect(projectStretch(projectorSqlite, handle, P, events)).rejects.toSatisfy((e) => hasErrorCode(e, 'CONFLICT'));
+      await expect(projectStretch(projectorSqlite, handle, P, events)).rejects.toSatisfy((e) =>
+        hasErrorCode(e, 'CONFLICT'),
+      );
       expect(await projectorSqlite.position(handle, P)).toBeNull();
     } finally {
       await projectorSqlite.close(handle);

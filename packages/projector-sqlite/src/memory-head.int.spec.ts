@@ -14,16 +14,61 @@ afterEach(() => {
 });
 
 function run(runId: string, query: string): Payload {
-  return { type: 'run', run_id: runId, level: 'L1', query_id: query, input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false };
+  return {
+    type: 'run',
+    run_id: runId,
+    level: 'L1',
+    query_id: query,
+    input_level: 'chunk',
+    model: 'heuristic',
+    chunk_tokens: 5000,
+    memory_budget: 1024,
+    exit_gate: false,
+  };
 }
 
 function step(runId: string, t: number, evidence: string, memory: string): Payload[] {
   const sha = contentSha256(evidence);
   return [
-    { type: 'chunk', run_id: runId, level: 'L0', t, source: 'claude:s', span: [t - 1, t], sha256: sha },
-    { type: 'gate', run_id: runId, level: 'L1', t, update: true, exit: false, think: 'x', latency_ms: 0 },
-    { type: 'evidence', run_id: runId, level: 'L0', t, source: 'claude:s', text: evidence, sha256: sha },
-    { type: 'memory', run_id: runId, level: 'L1', t, text: memory, tokens: 3, parents: [sha], sha256: contentSha256(memory), lines: uniformLines(memory, [sha]) },
+    {
+      type: 'chunk',
+      run_id: runId,
+      level: 'L0',
+      t,
+      source: 'claude:s',
+      span: [t - 1, t],
+      sha256: sha,
+    },
+    {
+      type: 'gate',
+      run_id: runId,
+      level: 'L1',
+      t,
+      update: true,
+      exit: false,
+      think: 'x',
+      latency_ms: 0,
+    },
+    {
+      type: 'evidence',
+      run_id: runId,
+      level: 'L0',
+      t,
+      source: 'claude:s',
+      text: evidence,
+      sha256: sha,
+    },
+    {
+      type: 'memory',
+      run_id: runId,
+      level: 'L1',
+      t,
+      text: memory,
+      tokens: 3,
+      parents: [sha],
+      sha256: contentSha256(memory),
+      lines: uniformLines(memory, [sha]),
+    },
   ];
 }
 
@@ -40,7 +85,12 @@ describe('memory heads', () => {
     dirs.push(dir);
     const target = { stateDir: dir, vaultDir: join(dir, 'vault'), options: {} };
     const handle = await projectorSqlite.init(target);
-    await projectStretch(projectorSqlite, handle, 'demo', events.map(({ event, hash }) => ({ event, hash })));
+    await projectStretch(
+      projectorSqlite,
+      handle,
+      'demo',
+      events.map(({ event, hash }) => ({ event, hash })),
+    );
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     const store = openItemStore(join(dir, 'items.sqlite'));

@@ -11,7 +11,9 @@ export interface Migration {
 }
 
 /** `<repo>/migrations/sqlite/`: the same three levels up from `src/` and from `dist/`. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/sqlite/', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(
+  new URL('../../../migrations/sqlite/', import.meta.url),
+);
 
 const MIGRATION_FILE = /^\d{4}_[a-z0-9_]+\.sql$/;
 
@@ -38,10 +40,18 @@ const LEDGER = `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY 
  * (never a time: the ledger is part of the projected bytes). Returns false without writing
  * when an applied migration differs from its file: that file is not this schema any more.
  */
-export function migrate(db: Database.Database, migrations: readonly Migration[] = loadMigrations()): boolean {
+export function migrate(
+  db: Database.Database,
+  migrations: readonly Migration[] = loadMigrations(),
+): boolean {
   db.exec(LEDGER);
   const applied = new Map(
-    (db.prepare('SELECT name, sha256 FROM schema_migrations ORDER BY name').all() as { name: string; sha256: string }[]).map((r) => [r.name, r.sha256]),
+    (
+      db.prepare('SELECT name, sha256 FROM schema_migrations ORDER BY name').all() as {
+        name: string;
+        sha256: string;
+      }[]
+    ).map((r) => [r.name, r.sha256]),
   );
   for (const [name, sha] of applied) {
     if (migrations.find((m) => m.name === name)?.sha256 !== sha) return false;

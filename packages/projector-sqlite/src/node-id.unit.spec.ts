@@ -14,7 +14,11 @@ describe('nodeId', () => {
   });
 
   it('differs across levels and projects for the same sha', () => {
-    const ids = new Set([nodeId('demo', 'L0', SHA), nodeId('demo', 'L1', SHA), nodeId('other', 'L0', SHA)]);
+    const ids = new Set([
+      nodeId('demo', 'L0', SHA),
+      nodeId('demo', 'L1', SHA),
+      nodeId('other', 'L0', SHA),
+    ]);
     expect(ids.size).toBe(3);
   });
 });

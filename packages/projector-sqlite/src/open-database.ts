@@ -34,7 +34,8 @@ export function openScratch(path: string, purpose: string): Database.Database {
     db.pragma(`page_size = ${PAGE_SIZE}`);
     db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
-    if (!migrate(db)) throw new MemError('PROJECTION_FAILED', `cannot migrate the ${purpose} at ${path}`, { path });
+    if (!migrate(db))
+      throw new MemError('PROJECTION_FAILED', `cannot migrate the ${purpose} at ${path}`, { path });
     return db;
   } catch (error) {
     db.close();

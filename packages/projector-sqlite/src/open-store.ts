@@ -26,7 +26,13 @@ export function openStore(stateDir: string, version: number): ItemStoreHandle {
     createEmpty(files.live, version);
     sealed = 'unsealed';
   }
-  const handle: ItemStoreHandle = { files, stateDir, ...openLive(files.live), dirty: sealed === 'unsealed', uncommitted: 0 };
+  const handle: ItemStoreHandle = {
+    files,
+    stateDir,
+    ...openLive(files.live),
+    dirty: sealed === 'unsealed',
+    uncommitted: 0,
+  };
   try {
     sealStore(handle, version);
   } catch (error) {
@@ -44,25 +50,39 @@ function currentSealState(path: string, version: number): SealState {
     db = openWritable(path);
     if (!migrationsMatch(db)) return 'incompatible';
     const meta = readMeta(db);
-    if (meta.version !== String(version) || meta.sqliteVersion !== sqliteVersion(db)) return 'incompatible';
+    if (meta.version !== String(version) || meta.sqliteVersion !== sqliteVersion(db))
+      return 'incompatible';
     return meta.sealed === '1' ? 'sealed' : 'unsealed';
   } catch (error) {
     // Trigger: the file is not a database, or is damaged. Why: it is droppable derived state.
     // Outcome: recreated empty, and the engine replays the log into it. Any other failure (busy,
     // I/O, a full disk, no permission) leaves the file alone and is reported.
     if (isDamaged(error)) return 'incompatible';
-    throw new MemError('IO_FAILED', `cannot open ${path}: ${(error as Error).message}`, { path }, { cause: error });
+    throw new MemError(
+      'IO_FAILED',
+      `cannot open ${path}: ${(error as Error).message}`,
+      { path },
+      { cause: error },
+    );
   } finally {
     db?.close();
   }
 }
 
 function migrationsMatch(db: Database.Database): boolean {
-  const hasLedger = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`).get();
+  const hasLedger = db
+    .prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`)
+    .get();
   if (!hasLedger) return false;
-  const applied = db.prepare('SELECT name, sha256 FROM schema_migrations ORDER BY name').all() as { name: string; sha256: string }[];
+  const applied = db.prepare('SELECT name, sha256 FROM schema_migrations ORDER BY name').all() as {
+    name: string;
+    sha256: string;
+  }[];
   const expected = loadMigrations();
-  return applied.length === expected.length && applied.every((row, i) => row.name === expected[i]?.name && row.sha256 === expected[i]?.sha256);
+  return (
+    applied.length === expected.length &&
+    applied.every((row, i) => row.name === expected[i]?.name && row.sha256 === expected[i]?.sha256)
+  );
 }
 
 function createEmpty(path: string, version: number): void {

@@ -8,24 +8,61 @@ const LINE = contentSha256('the probe was reverted');
 const MEMORY = contentSha256('a whole memory');
 const NEW = contentSha256('the probe is back');
 const [forgetLine, forgetMemory, supersedeMemory] = chainEvents(P, [
-  { type: 'forgotten', target: LINE, target_kind: 'line', before_sha256: LINE, refuses: [{ sha256: LINE, terms: [] }], reason: 'wrong' },
-  { type: 'forgotten', target: MEMORY, target_kind: 'memory', before_sha256: MEMORY, refuses: [{ sha256: LINE, terms: [] }, { sha256: NEW, terms: [] }], reason: 'all of it' },
-  { type: 'superseded', target: MEMORY, target_kind: 'memory', before_sha256: MEMORY, after_sha256: NEW, text: 'the probe is back', reason: 'restored' },
+  {
+    type: 'forgotten',
+    target: LINE,
+    target_kind: 'line',
+    before_sha256: LINE,
+    refuses: [{ sha256: LINE, terms: [] }],
+    reason: 'wrong',
+  },
+  {
+    type: 'forgotten',
+    target: MEMORY,
+    target_kind: 'memory',
+    before_sha256: MEMORY,
+    refuses: [
+      { sha256: LINE, terms: [] },
+      { sha256: NEW, terms: [] },
+    ],
+    reason: 'all of it',
+  },
+  {
+    type: 'superseded',
+    target: MEMORY,
+    target_kind: 'memory',
+    before_sha256: MEMORY,
+    after_sha256: NEW,
+    text: 'the probe is back',
+    reason: 'restored',
+  },
 ]).map((e) => e.event);
 
 describe('planEvent: corrections (issue 12)', () => {
   it('a forgotten line gets a forgotten_line row and touches no node', () => {
-    expect(planEvent(forgetLine!)).toEqual([{ statement: 'forgetLine', params: { project: P, sha256: LINE, target: LINE, seq: 1 } }]);
+    expect(planEvent(forgetLine!)).toEqual([
+      { statement: 'forgetLine', params: { project: P, sha256: LINE, target: LINE, seq: 1 } },
+    ]);
   });
 
   it('a forgotten memory refuses each of its lines and is deleted as of the event', () => {
-    expect(planEvent(forgetMemory!).map((w) => w.statement)).toEqual(['forgetLine', 'forgetLine', 'forgetMemory']);
-    expect(planEvent(forgetMemory!).at(-1)).toEqual({ statement: 'forgetMemory', params: { project: P, target: MEMORY, ts: forgetMemory!.ts } });
+    expect(planEvent(forgetMemory!).map((w) => w.statement)).toEqual([
+      'forgetLine',
+      'forgetLine',
+      'forgetMemory',
+    ]);
+    expect(planEvent(forgetMemory!).at(-1)).toEqual({
+      statement: 'forgetMemory',
+      params: { project: P, target: MEMORY, ts: forgetMemory!.ts },
+    });
   });
 
   it('a superseded memory points to the new sha', () => {
     expect(planEvent(supersedeMemory!)).toEqual([
-      { statement: 'supersedeLine', params: { project: P, sha256: MEMORY, target_kind: 'memory', after_sha256: NEW, seq: 3 } },
+      {
+        statement: 'supersedeLine',
+        params: { project: P, sha256: MEMORY, target_kind: 'memory', after_sha256: NEW, seq: 3 },
+      },
       { statement: 'supersedeMemory', params: { project: P, target: MEMORY, after_sha256: NEW } },
     ]);
   });

@@ -1,4 +1,11 @@
-import { MemError, SYSTEM_PROJECT, memoryLines, type EventOf, type EventType, type LogEvent } from '@mem/core';
+import {
+  MemError,
+  SYSTEM_PROJECT,
+  memoryLines,
+  type EventOf,
+  type EventType,
+  type LogEvent,
+} from '@mem/core';
 import { canonicalJson } from './canonical-json.js';
 import { lineNodeId, nodeId } from './node-id.js';
 import type { PlannedWrite } from './planned-write.js';
@@ -84,11 +91,15 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
 
 function unknownType(event: never): never {
   const { type, project, seq } = event as { type?: unknown; project?: unknown; seq?: unknown };
-  throw new MemError('UNKNOWN_EVENT_TYPE', `projector sqlite cannot apply event type ${JSON.stringify(type)} (project ${String(project)}, seq ${String(seq)})`, {
-    type,
-    project,
-    seq,
-  });
+  throw new MemError(
+    'UNKNOWN_EVENT_TYPE',
+    `projector sqlite cannot apply event type ${JSON.stringify(type)} (project ${String(project)}, seq ${String(seq)})`,
+    {
+      type,
+      project,
+      seq,
+    },
+  );
 }
 
 function startRun(e: EventOf<'run'>) {
@@ -184,7 +195,13 @@ function referenceNode(e: EventOf<'reference'>) {
 }
 
 function memory(e: EventOf<'memory'>): PlannedWrite[] {
-  const chain = { project: e.project, level: e.level, run_id: e.run_id, sha256: e.sha256, seq: e.seq };
+  const chain = {
+    project: e.project,
+    level: e.level,
+    run_id: e.run_id,
+    sha256: e.sha256,
+    seq: e.seq,
+  };
   const preferred = e.level === 'L1' ? 'L0' : 'L1';
   return [
     {
@@ -208,12 +225,16 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
     { statement: 'supersedeMemoryChain', params: chain },
     { statement: 'setMemoryHead', params: chain },
     { statement: 'reinstateMemory', params: chain },
-    ...e.parents.map(
-      (parent): PlannedWrite => ({
-        statement: 'insertEdge',
-        params: { project: e.project, child_level: e.level, child_sha: e.sha256, parent_sha: parent, preferred_level: preferred },
-      }),
-    ),
+    ...e.parents.map((parent): PlannedWrite => ({
+      statement: 'insertEdge',
+      params: {
+        project: e.project,
+        child_level: e.level,
+        child_sha: e.sha256,
+        parent_sha: parent,
+        preferred_level: preferred,
+      },
+    })),
     ...memoryLines(e).flatMap((line) => lineWrites(e, line)),
     { statement: 'refreshLines', params: { project: e.project, sha256: e.sha256 } },
   ];
@@ -224,7 +245,10 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
  * memory and one to each sha it rests on. The node's first occurrence wins (its run, t and
  * seq are the first memory's that held it); the edges are a union over every memory holding it.
  */
-function lineWrites(e: EventOf<'memory'>, line: { text: string; sha256: string; parents: string[] }): PlannedWrite[] {
+function lineWrites(
+  e: EventOf<'memory'>,
+  line: { text: string; sha256: string; parents: string[] },
+): PlannedWrite[] {
   const edge = { project: e.project, level: e.level, line_sha: line.sha256 };
   return [
     {
@@ -245,13 +269,19 @@ function lineWrites(e: EventOf<'memory'>, line: { text: string; sha256: string; 
       },
     },
     { statement: 'insertLineEdge', params: { ...edge, kind: 'memory', target_sha: e.sha256 } },
-    ...line.parents.map((parent): PlannedWrite => ({ statement: 'insertLineEdge', params: { ...edge, kind: 'parent', target_sha: parent } })),
+    ...line.parents.map((parent): PlannedWrite => ({
+      statement: 'insertLineEdge',
+      params: { ...edge, kind: 'parent', target_sha: parent },
+    })),
   ];
 }
 
 function tombstone(e: EventOf<'tombstone'>): PlannedWrite[] {
   return [
-    { statement: 'insertTombstone', params: { project: e.project, target: e.target, reason: e.reason, seq: e.seq, ts: e.ts } },
+    {
+      statement: 'insertTombstone',
+      params: { project: e.project, target: e.target, reason: e.reason, seq: e.seq, ts: e.ts },
+    },
     { statement: 'applyTombstone', params: { project: e.project, target: e.target } },
     // A tombstoned memory retires the lines it alone held live.
     { statement: 'refreshLines', params: { project: e.project, sha256: e.target } },
@@ -265,21 +295,56 @@ function tombstone(e: EventOf<'tombstone'>): PlannedWrite[] {
  */
 function forgotten(e: EventOf<'forgotten'>): PlannedWrite[] {
   const lines = e.refuses.flatMap((line): PlannedWrite[] => [
-    { statement: 'forgetLine', params: { project: e.project, sha256: line.sha256, target: e.target, seq: e.seq } },
+    {
+      statement: 'forgetLine',
+      params: { project: e.project, sha256: line.sha256, target: e.target, seq: e.seq },
+    },
     { statement: 'forgetLineNode', params: { project: e.project, sha256: line.sha256, ts: e.ts } },
   ]);
   if (e.target_kind !== 'memory') return lines;
-  return [...lines, { statement: 'forgetMemory', params: { project: e.project, target: e.target, ts: e.ts } }];
+  return [
+    ...lines,
+    { statement: 'forgetMemory', params: { project: e.project, target: e.target, ts: e.ts } },
+  ];
 }
 
 /** The old points to the new: a superseded_line row, and on a whole memory's row superseded_by, which every read path excludes. */
 function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
-  const line: PlannedWrite = { statement: 'supersedeLine', params: { project: e.project, sha256: e.target, target_kind: e.target_kind, after_sha256: e.after_sha256, seq: e.seq } };
-  if (e.target_kind !== 'memory') return [line, { statement: 'supersedeLineNode', params: { project: e.project, sha256: e.target, after_sha256: e.after_sha256 } }];
-  return [line, { statement: 'supersedeMemory', params: { project: e.project, target: e.target, after_sha256: e.after_sha256 } }];
+  const line: PlannedWrite = {
+    statement: 'supersedeLine',
+    params: {
+      project: e.project,
+      sha256: e.target,
+      target_kind: e.target_kind,
+      after_sha256: e.after_sha256,
+      seq: e.seq,
+    },
+  };
+  if (e.target_kind !== 'memory')
+    return [
+      line,
+      {
+        statement: 'supersedeLineNode',
+        params: { project: e.project, sha256: e.target, after_sha256: e.after_sha256 },
+      },
+    ];
+  return [
+    line,
+    {
+      statement: 'supersedeMemory',
+      params: { project: e.project, target: e.target, after_sha256: e.after_sha256 },
+    },
+  ];
 }
 
-type IdentityEvent = EventOf<'principal_added' | 'project_added' | 'member_added' | 'member_removed' | 'token_minted' | 'token_revoked'>;
+type IdentityEvent = EventOf<
+  | 'principal_added'
+  | 'project_added'
+  | 'member_added'
+  | 'member_removed'
+  | 'token_minted'
+  | 'token_revoked'
+>;
 
 /**
  * Trigger: an identity event in a project's own log (only a hand-made `mem log append` can put
@@ -295,9 +360,19 @@ function identity(event: IdentityEvent): PlannedWrite[] {
     case 'project_added':
       return [{ statement: 'addProject', params: { name: event.name, ...at } }];
     case 'member_added':
-      return [{ statement: 'addMember', params: { project: event.project_name, principal: event.principal, ...at } }];
+      return [
+        {
+          statement: 'addMember',
+          params: { project: event.project_name, principal: event.principal, ...at },
+        },
+      ];
     case 'member_removed':
-      return [{ statement: 'removeMember', params: { project: event.project_name, principal: event.principal } }];
+      return [
+        {
+          statement: 'removeMember',
+          params: { project: event.project_name, principal: event.principal },
+        },
+      ];
     case 'token_minted':
       return [
         {
@@ -315,7 +390,12 @@ function identity(event: IdentityEvent): PlannedWrite[] {
         },
       ];
     case 'token_revoked':
-      return [{ statement: 'revokeToken', params: { token_id: event.token_id, reason: event.reason ?? null, ...at } }];
+      return [
+        {
+          statement: 'revokeToken',
+          params: { token_id: event.token_id, reason: event.reason ?? null, ...at },
+        },
+      ];
   }
 }
 

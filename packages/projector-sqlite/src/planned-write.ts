@@ -201,11 +201,29 @@ export type PlannedWrite =
   | { statement: 'revokeToken'; params: RevokeTokenParams }
   | { statement: 'acceptIngest'; params: AcceptIngestParams }
   | { statement: 'finishIngest'; params: FinishIngestParams }
-  | { statement: 'forgetLine'; params: { project: string; sha256: string; target: string; seq: number } }
+  | {
+      statement: 'forgetLine';
+      params: { project: string; sha256: string; target: string; seq: number };
+    }
   | { statement: 'forgetLineNode'; params: { project: string; sha256: string; ts: string } }
-  | { statement: 'supersedeLineNode'; params: { project: string; sha256: string; after_sha256: string } }
+  | {
+      statement: 'supersedeLineNode';
+      params: { project: string; sha256: string; after_sha256: string };
+    }
   | { statement: 'forgetMemory'; params: { project: string; target: string; ts: string } }
-  | { statement: 'supersedeMemory'; params: { project: string; target: string; after_sha256: string } }
-  | { statement: 'supersedeLine'; params: { project: string; sha256: string; target_kind: 'line' | 'memory'; after_sha256: string; seq: number } };
+  | {
+      statement: 'supersedeMemory';
+      params: { project: string; target: string; after_sha256: string };
+    }
+  | {
+      statement: 'supersedeLine';
+      params: {
+        project: string;
+        sha256: string;
+        target_kind: 'line' | 'memory';
+        after_sha256: string;
+        seq: number;
+      };
+    };
 
 export type StatementName = PlannedWrite['statement'];

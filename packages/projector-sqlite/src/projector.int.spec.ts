@@ -45,8 +45,17 @@ describe('projectorSqlite on the sample extraction runs', () => {
         ['L2', 'memory', L2, null, 1],
       ]);
       const evidence = store.node(P, EV_KONG);
-      expect(evidence).toMatchObject({ source: 'claude:0b7f4f9e-session', run_id: RUN_L1, seq: 6, created_ts: '2026-08-17T09:00:05.000Z', meta: {} });
-      expect(store.node(P, L1_FINAL)?.meta).toMatchObject({ parents: [EV_KONG, EV_PG], tokens: 46 });
+      expect(evidence).toMatchObject({
+        source: 'claude:0b7f4f9e-session',
+        run_id: RUN_L1,
+        seq: 6,
+        created_ts: '2026-08-17T09:00:05.000Z',
+        meta: {},
+      });
+      expect(store.node(P, L1_FINAL)?.meta).toMatchObject({
+        parents: [EV_KONG, EV_PG],
+        tokens: 46,
+      });
     } finally {
       store.close();
     }
@@ -59,7 +68,10 @@ describe('projectorSqlite on the sample extraction runs', () => {
       expect(store.node(P, L1_FIRST)?.superseded_by).toBe(L1_FINAL);
       expect(store.node(P, L1_FINAL)?.superseded_by).toBeNull();
       expect(store.node(P, L2)?.superseded_by).toBeNull();
-      expect(store.nodes({ project: P, levels: ['L1', 'L2'] }).map((n) => n.sha256)).toEqual([L1_FINAL, L2]);
+      expect(store.nodes({ project: P, levels: ['L1', 'L2'] }).map((n) => n.sha256)).toEqual([
+        L1_FINAL,
+        L2,
+      ]);
     } finally {
       store.close();
     }
@@ -69,11 +81,16 @@ describe('projectorSqlite on the sample extraction runs', () => {
     await projectFixture();
     const store = openItemStore(join(root.target.stateDir, 'items.sqlite'));
     try {
-      const parentsOf = (sha: string) => store.edges(P, sha, 'parents').map((e) => `${e.child_level}>${e.parent_level}:${e.parent_sha.slice(0, 4)}`);
+      const parentsOf = (sha: string) =>
+        store
+          .edges(P, sha, 'parents')
+          .map((e) => `${e.child_level}>${e.parent_level}:${e.parent_sha.slice(0, 4)}`);
       expect(parentsOf(L1_FIRST)).toEqual(['L1>L0:56f6']);
       expect(parentsOf(L1_FINAL)).toEqual(['L1>L0:56f6', 'L1>L0:94af']);
       expect(parentsOf(L2)).toEqual(['L2>L1:1fd7']);
-      expect(store.edges(P, EV_KONG, 'children').map((e) => e.child_sha)).toEqual([L1_FINAL, L1_FIRST].sort());
+      expect(store.edges(P, EV_KONG, 'children').map((e) => e.child_sha)).toEqual(
+        [L1_FINAL, L1_FIRST].sort(),
+      );
     } finally {
       store.close();
     }
@@ -84,9 +101,29 @@ describe('projectorSqlite on the sample extraction runs', () => {
     const store = openItemStore(join(root.target.stateDir, 'items.sqlite'));
     try {
       const [l1] = store.runs(P, 'infra-root-causes');
-      expect(l1).toMatchObject({ run_id: RUN_L1, level: 'L1', input_level: 'chunk', model: 'heuristic', exit_gate: false, started_seq: 1, chunks_seen: 5, chunks_used: 2, final_memory_sha: L1_FINAL, error: null, ended_seq: 16 });
+      expect(l1).toMatchObject({
+        run_id: RUN_L1,
+        level: 'L1',
+        input_level: 'chunk',
+        model: 'heuristic',
+        exit_gate: false,
+        started_seq: 1,
+        chunks_seen: 5,
+        chunks_used: 2,
+        final_memory_sha: L1_FINAL,
+        error: null,
+        ended_seq: 16,
+      });
       const [l2] = store.runs(P, null);
-      expect(l2).toMatchObject({ run_id: RUN_L2, level: 'L2', query_id: null, exit_gate: true, chunks_seen: 1, chunks_used: 1, final_memory_sha: L2 });
+      expect(l2).toMatchObject({
+        run_id: RUN_L2,
+        level: 'L2',
+        query_id: null,
+        exit_gate: true,
+        chunks_seen: 1,
+        chunks_used: 1,
+        final_memory_sha: L2,
+      });
       expect(store.seenChunkShas(P, 'infra-root-causes')).toHaveLength(5);
       expect(store.seenChunkShas(P, null)).toEqual([L1_FINAL]);
       expect(store.gateCounts(P, RUN_L1)).toEqual({ gates: 5, updates: 2, exits: 0 });
@@ -104,8 +141,18 @@ describe('projectorSqlite on the sample extraction runs', () => {
     try {
       expect(store.search('kong', { levels: ['L0'] }).map((h) => h.node.sha256)).toEqual([EV_KONG]);
       // porter stemming: "buffering" finds "buffered"
-      expect(store.search('buffering', { project: P, includeSuperseded: true }).map((h) => h.node.level).sort()).toEqual(['L0', 'L1', 'L1', 'L2']);
-      expect(store.search('buffering', { project: P }).map((h) => h.node.sha256).sort()).toEqual([EV_KONG, L1_FINAL, L2].sort());
+      expect(
+        store
+          .search('buffering', { project: P, includeSuperseded: true })
+          .map((h) => h.node.level)
+          .sort(),
+      ).toEqual(['L0', 'L1', 'L1', 'L2']);
+      expect(
+        store
+          .search('buffering', { project: P })
+          .map((h) => h.node.sha256)
+          .sort(),
+      ).toEqual([EV_KONG, L1_FINAL, L2].sort());
     } finally {
       store.close();
     }
@@ -116,9 +163,15 @@ describe('projectorSqlite on the sample extraction runs', () => {
     const handle = await projectorSqlite.init(root.target);
     try {
       await projectStretch(projectorSqlite, handle, P, projected(events.slice(0, 5)));
-      await expect(projectStretch(projectorSqlite, handle, P, projected(events.slice(4, 8)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
-      await expect(projectStretch(projectorSqlite, handle, P, projected(events.slice(0, 5)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
-      await expect(projectStretch(projectorSqlite, handle, P, projected(events.slice(6, 8)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(
+        projectStretch(projectorSqlite, handle, P, projected(events.slice(4, 8))),
+      ).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(
+        projectStretch(projectorSqlite, handle, P, projected(events.slice(0, 5))),
+      ).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(
+        projectStretch(projectorSqlite, handle, P, projected(events.slice(6, 8))),
+      ).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
       expect(await projectorSqlite.position(handle, P)).toEqual({ seq: 5, head: events[4]!.hash });
       await projectStretch(projectorSqlite, handle, P, projected(events.slice(5)));
       expect((await projectorSqlite.position(handle, P))?.seq).toBe(events.length);
@@ -134,11 +187,17 @@ describe('projectorSqlite on the sample extraction runs', () => {
     try {
       await projectStretch(projectorSqlite, handle, P, projected(events.slice(0, 1)));
       // seq 2 of another log: right seq, wrong prev
-      await expect(projectStretch(projectorSqlite, handle, P, projected(other.slice(1, 2)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(
+        projectStretch(projectorSqlite, handle, P, projected(other.slice(1, 2))),
+      ).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
       // a batch that skips a line inside it
-      await expect(projectStretch(projectorSqlite, handle, P, projected([events[1]!, events[3]!]))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(
+        projectStretch(projectorSqlite, handle, P, projected([events[1]!, events[3]!])),
+      ).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
       // a batch of another project
-      await expect(projectStretch(projectorSqlite, handle, 'other', projected(events.slice(1, 2)))).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
+      await expect(
+        projectStretch(projectorSqlite, handle, 'other', projected(events.slice(1, 2))),
+      ).rejects.toSatisfy((e) => hasErrorCode(e, 'PROJECTION_FAILED'));
       expect(await projectorSqlite.position(handle, P)).toEqual({ seq: 1, head: events[0]!.hash });
     } finally {
       await projectorSqlite.close(handle);
@@ -147,10 +206,15 @@ describe('projectorSqlite on the sample extraction runs', () => {
 
   it('refuses an unknown event type loudly and writes nothing of its batch', async () => {
     const events = projected(chainEvents(P, fixturePayloads()).slice(0, 3));
-    const bogus = { ...events[2]!, event: { ...events[2]!.event, type: 'mystery' } } as unknown as (typeof events)[number];
+    const bogus = {
+      ...events[2]!,
+      event: { ...events[2]!.event, type: 'mystery' },
+    } as unknown as (typeof events)[number];
     const handle = await projectorSqlite.init(root.target);
     try {
-      await expect(projectStretch(projectorSqlite, handle, P, [events[0]!, events[1]!, bogus])).rejects.toSatisfy((e) => hasErrorCode(e, 'UNKNOWN_EVENT_TYPE'));
+      await expect(
+        projectStretch(projectorSqlite, handle, P, [events[0]!, events[1]!, bogus]),
+      ).rejects.toSatisfy((e) => hasErrorCode(e, 'UNKNOWN_EVENT_TYPE'));
       expect(await projectorSqlite.position(handle, P)).toBeNull();
     } finally {
       await projectorSqlite.close(handle);
@@ -161,7 +225,9 @@ describe('projectorSqlite on the sample extraction runs', () => {
     expect(await projectorSqlite.outputs(root.target)).toEqual([]);
     await projectFixture();
     const live = join(root.target.stateDir, 'items.sqlite');
-    expect(await projectorSqlite.outputs(root.target)).toEqual([{ path: '.mem/items.sqlite', absolutePath: live }]);
+    expect(await projectorSqlite.outputs(root.target)).toEqual([
+      { path: '.mem/items.sqlite', absolutePath: live },
+    ]);
     const store = openItemStore(live);
     store.search('kong');
     store.close();

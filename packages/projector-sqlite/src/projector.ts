@@ -43,6 +43,8 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
     }
   },
   async reset(target, project) {
-    return namingFullDisk(target.stateDir, 'reset', () => resetStore(target.stateDir, VERSION, project));
+    return namingFullDisk(target.stateDir, 'reset', () =>
+      resetStore(target.stateDir, VERSION, project),
+    );
   },
 };

@@ -9,11 +9,44 @@ import { projectorSqlite } from './projector.js';
 const P = 'demo';
 const sha = (text: string) => contentSha256(text);
 const run = (runId: string, level: 'L1' | 'L2', queryId: string | null) => ({
-  type: 'run', run_id: runId, level, query_id: queryId, input_level: level === 'L1' ? 'chunk' : 'L1', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: level === 'L2',
+  type: 'run',
+  run_id: runId,
+  level,
+  query_id: queryId,
+  input_level: level === 'L1' ? 'chunk' : 'L1',
+  model: 'heuristic',
+  chunk_tokens: 5000,
+  memory_budget: 1024,
+  exit_gate: level === 'L2',
 });
-const evidence = (runId: string, t: number, text: string) => ({ type: 'evidence', run_id: runId, level: 'L0', t, source: 'claude:s', text, sha256: sha(text) });
-const memory = (runId: string, level: 'L1' | 'L2', t: number, text: string, parents: string[]) => ({ type: 'memory', run_id: runId, level, t, text, tokens: 5, parents, sha256: sha(text), lines: uniformLines(text, parents) });
-const reference = (text: string) => ({ type: 'reference', level: 'R', source: 'docs:x.md', heading_path: [], text, sha256: sha(text) });
+const evidence = (runId: string, t: number, text: string) => ({
+  type: 'evidence',
+  run_id: runId,
+  level: 'L0',
+  t,
+  source: 'claude:s',
+  text,
+  sha256: sha(text),
+});
+const memory = (runId: string, level: 'L1' | 'L2', t: number, text: string, parents: string[]) => ({
+  type: 'memory',
+  run_id: runId,
+  level,
+  t,
+  text,
+  tokens: 5,
+  parents,
+  sha256: sha(text),
+  lines: uniformLines(text, parents),
+});
+const reference = (text: string) => ({
+  type: 'reference',
+  level: 'R',
+  source: 'docs:x.md',
+  heading_path: [],
+  text,
+  sha256: sha(text),
+});
 
 describe('provenance and memory chains', () => {
   let root: ReturnType<typeof tempRoot>;
@@ -40,9 +73,15 @@ describe('provenance and memory chains', () => {
       reference('doc passage'),
       run('r-1', 'L1', 'q'),
       evidence('r-1', 1, 'the evidence'),
-      memory('r-1', 'L1', 1, 'memory one', [sha('the evidence'), sha('doc passage'), sha('nowhere')]),
+      memory('r-1', 'L1', 1, 'memory one', [
+        sha('the evidence'),
+        sha('doc passage'),
+        sha('nowhere'),
+      ]),
     ]);
-    const parents = s.edges(P, sha('memory one'), 'parents').map((e) => [e.parent_sha, e.parent_level]);
+    const parents = s
+      .edges(P, sha('memory one'), 'parents')
+      .map((e) => [e.parent_sha, e.parent_level]);
     expect(parents).toEqual(
       [
         [sha('the evidence'), 'L0'],
@@ -61,7 +100,9 @@ describe('provenance and memory chains', () => {
       memory('r-2', 'L2', 1, 'synthesis', [sha('same words')]),
     ]);
     expect(s.edges(P, sha('synthesis'), 'parents').map((e) => e.parent_level)).toEqual(['L1']);
-    expect(s.edges(P, sha('same words'), 'parents').map((e) => `${e.child_level}>${e.parent_level}`)).toEqual(['L1>L0']);
+    expect(
+      s.edges(P, sha('same words'), 'parents').map((e) => `${e.child_level}>${e.parent_level}`),
+    ).toEqual(['L1>L0']);
   });
 
   it('chains memories per query across runs, and reinstates a memory whose text comes back', async () => {
@@ -76,7 +117,11 @@ describe('provenance and memory chains', () => {
       memory('r-3', 'L1', 1, 'B', [e]),
       memory('r-3', 'L1', 2, 'A', [e]),
     ]);
-    const chain = Object.fromEntries(s.nodes({ project: P, levels: ['L1'], includeSuperseded: true }).map((n) => [n.text, n.superseded_by]));
+    const chain = Object.fromEntries(
+      s
+        .nodes({ project: P, levels: ['L1'], includeSuperseded: true })
+        .map((n) => [n.text, n.superseded_by]),
+    );
     expect(chain).toEqual({ A: null, B: sha('A'), X: null });
     expect(s.nodes({ project: P, levels: ['L1'] }).map((n) => n.text)).toEqual(['A', 'X']);
   });

@@ -23,8 +23,10 @@ export function resetStore(stateDir: string, version: number, project?: string):
   try {
     const { db } = handle;
     db.transaction(() => {
-      for (const table of DATA_TABLES) db.prepare(`DELETE FROM ${table} WHERE project = ?`).run(project);
-      if (project === SYSTEM_PROJECT) for (const table of SYSTEM_TABLES) db.exec(`DELETE FROM ${table}`);
+      for (const table of DATA_TABLES)
+        db.prepare(`DELETE FROM ${table} WHERE project = ?`).run(project);
+      if (project === SYSTEM_PROJECT)
+        for (const table of SYSTEM_TABLES) db.exec(`DELETE FROM ${table}`);
       handle.statements.markUnsealed.run();
       handle.statements.markFtsStale.run();
     }).immediate();

@@ -26,7 +26,8 @@ export function storeFiles(stateDir: string): StoreFiles {
 
 /** Removes a database file and whatever SQLite may have left beside it. */
 export function removeDatabaseFiles(path: string): void {
-  for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+  for (const suffix of ['', '-journal', '-wal', '-shm'])
+    rmSync(`${path}${suffix}`, { force: true });
 }
 
 /** fsync a file's contents. */

@@ -23,14 +23,28 @@ export function sqliteVersion(db: Database.Database): string {
 }
 
 export function readMeta(db: Database.Database): StoreMeta {
-  const rows = db.prepare('SELECT key, value FROM projector_meta ORDER BY key').all() as { key: string; value: string }[];
+  const rows = db.prepare('SELECT key, value FROM projector_meta ORDER BY key').all() as {
+    key: string;
+    value: string;
+  }[];
   const get = (key: string) => rows.find((r) => r.key === key)?.value;
-  return { version: get('version'), sqliteVersion: get('sqlite_version'), sealed: get('sealed'), ftsBuilt: get('fts_built') };
+  return {
+    version: get('version'),
+    sqliteVersion: get('sqlite_version'),
+    sealed: get('sealed'),
+    ftsBuilt: get('fts_built'),
+  };
 }
 
 /** Writes every meta row, in key order (inside the caller's transaction). */
-export function writeMeta(db: Database.Database, version: number, state: { sealed: boolean; ftsBuilt: boolean }): void {
-  const put = db.prepare('INSERT INTO projector_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+export function writeMeta(
+  db: Database.Database,
+  version: number,
+  state: { sealed: boolean; ftsBuilt: boolean },
+): void {
+  const put = db.prepare(
+    'INSERT INTO projector_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
   put.run('fts_built', state.ftsBuilt ? '1' : '0');
   put.run('sealed', state.sealed ? '1' : '0');
   put.run('sqlite_version', sqliteVersion(db));

@@ -10,10 +10,45 @@ const P = 'demo';
 const TEXT = 'The staging token leaked into the CI log.';
 const SHA = contentSha256(TEXT);
 
-const run = { type: 'run', run_id: 'r-1', level: 'L1', query_id: 'incidents', input_level: 'chunk', model: 'heuristic', chunk_tokens: 5000, memory_budget: 1024, exit_gate: false };
-const evidence = { type: 'evidence', run_id: 'r-1', level: 'L0', t: 1, source: 'claude:s-1', text: TEXT, sha256: SHA };
-const memory = { type: 'memory', run_id: 'r-1', level: 'L1', t: 1, text: TEXT, tokens: 9, parents: [SHA], sha256: SHA, lines: uniformLines(TEXT, [SHA]) };
-const reference = { type: 'reference', level: 'R', source: 'docs:incidents.md', heading_path: ['2026'], text: TEXT, sha256: SHA };
+const run = {
+  type: 'run',
+  run_id: 'r-1',
+  level: 'L1',
+  query_id: 'incidents',
+  input_level: 'chunk',
+  model: 'heuristic',
+  chunk_tokens: 5000,
+  memory_budget: 1024,
+  exit_gate: false,
+};
+const evidence = {
+  type: 'evidence',
+  run_id: 'r-1',
+  level: 'L0',
+  t: 1,
+  source: 'claude:s-1',
+  text: TEXT,
+  sha256: SHA,
+};
+const memory = {
+  type: 'memory',
+  run_id: 'r-1',
+  level: 'L1',
+  t: 1,
+  text: TEXT,
+  tokens: 9,
+  parents: [SHA],
+  sha256: SHA,
+  lines: uniformLines(TEXT, [SHA]),
+};
+const reference = {
+  type: 'reference',
+  level: 'R',
+  source: 'docs:incidents.md',
+  heading_path: ['2026'],
+  text: TEXT,
+  sha256: SHA,
+};
 const tombstone = (reason: string) => ({ type: 'tombstone', target: SHA, reason });
 
 describe('tombstones', () => {
@@ -33,7 +68,13 @@ describe('tombstones', () => {
   }
 
   it('after the node: marks every node of that sha in the project, at every level', async () => {
-    const { events, store } = await apply([run, evidence, memory, reference, tombstone('leaked secret')]);
+    const { events, store } = await apply([
+      run,
+      evidence,
+      memory,
+      reference,
+      tombstone('leaked secret'),
+    ]);
     try {
       const ts = events[4]!.event.ts;
       const all = store.nodes({ project: P, includeDeleted: true });
@@ -54,7 +95,10 @@ describe('tombstones', () => {
     const { events, store } = await apply([tombstone('leaked secret'), run, evidence, memory]);
     try {
       const ts = events[0]!.event.ts;
-      expect(store.nodes({ project: P, includeDeleted: true }).map((n) => n.deleted_at)).toEqual([ts, ts]);
+      expect(store.nodes({ project: P, includeDeleted: true }).map((n) => n.deleted_at)).toEqual([
+        ts,
+        ts,
+      ]);
     } finally {
       store.close();
     }

@@ -17,10 +17,15 @@ export function sqliteMemoryChain(stateDir: string, project: string): MemoryChai
          WHERE h.project = ? ORDER BY h.level, h.query_key`,
       )
       .all(project) as { level: string; query_key: string; sha256: string; live: number }[];
-    const edges = db.prepare(`SELECT parent_sha, parent_level FROM edge WHERE project = ? AND child_level = ? AND child_sha = ? ORDER BY parent_sha`);
+    const edges = db.prepare(
+      `SELECT parent_sha, parent_level FROM edge WHERE project = ? AND child_level = ? AND child_sha = ? ORDER BY parent_sha`,
+    );
     const view: MemoryChainView = { heads: {}, current: { L1: [], L2: [] }, tombstoned: [] };
     for (const head of heads) {
-      const parents = edges.all(project, head.level, head.sha256) as { parent_sha: string; parent_level: string }[];
+      const parents = edges.all(project, head.level, head.sha256) as {
+        parent_sha: string;
+        parent_level: string;
+      }[];
       view.heads[chainKey(head.level, head.query_key)] = {
         sha256: head.sha256,
         live: head.live === 1,
@@ -28,10 +33,16 @@ export function sqliteMemoryChain(stateDir: string, project: string): MemoryChai
       };
     }
     const current = db
-      .prepare(`SELECT level, sha256 FROM node WHERE project = ? AND kind = 'memory' AND superseded_by IS NULL ORDER BY level, sha256`)
+      .prepare(
+        `SELECT level, sha256 FROM node WHERE project = ? AND kind = 'memory' AND superseded_by IS NULL ORDER BY level, sha256`,
+      )
       .all(project) as { level: 'L1' | 'L2'; sha256: string }[];
     for (const node of current) view.current[node.level].push(node.sha256);
-    view.tombstoned = (db.prepare(`SELECT target FROM tombstone WHERE project = ? ORDER BY target`).all(project) as { target: string }[]).map((r) => r.target);
+    view.tombstoned = (
+      db.prepare(`SELECT target FROM tombstone WHERE project = ? ORDER BY target`).all(project) as {
+        target: string;
+      }[]
+    ).map((r) => r.target);
     return view;
   } finally {
     db.close();

@@ -97,4 +97,5 @@ export function emptyFold(project: string): VaultFold {
 }
 
 /** A note that changed: the L2 index, the L1 note of a query, or the note of a source session (by its slug). */
-export type NoteKey = { kind: 'index' } | { kind: 'query'; queryId: string } | { kind: 'source'; slug: string };
+export type NoteKey =
+  { kind: 'index' } | { kind: 'query'; queryId: string } | { kind: 'source'; slug: string };

@@ -71,9 +71,12 @@ function runNote(fold: VaultFold, runId: string): NoteKey | null {
 function notesShowing(fold: VaultFold, sha: string, includeMemory: boolean): NoteKey[] {
   const shows = (note: NoteFold): boolean =>
     note.memory !== null &&
-    ((includeMemory && (note.memory.sha256 === sha || note.memory.lines.some((line) => line.sha256 === sha))) || note.memory.parents.includes(sha));
+    ((includeMemory &&
+      (note.memory.sha256 === sha || note.memory.lines.some((line) => line.sha256 === sha))) ||
+      note.memory.parents.includes(sha));
   const keys: NoteKey[] = [];
-  for (const [queryId, note] of fold.queries) if (shows(note)) keys.push({ kind: 'query', queryId });
+  for (const [queryId, note] of fold.queries)
+    if (shows(note)) keys.push({ kind: 'query', queryId });
   if (fold.index && shows(fold.index)) keys.push({ kind: 'index' });
   return keys;
 }
@@ -104,7 +107,11 @@ function applyGate(fold: VaultFold, event: EventOf<'gate'>): FoldEffect {
   return { touched: touch(fold, [key], event.ts) };
 }
 
-function applyEvidence(fold: VaultFold, event: EventOf<'evidence'>, options: RenderOptions): FoldEffect {
+function applyEvidence(
+  fold: VaultFold,
+  event: EventOf<'evidence'>,
+  options: RenderOptions,
+): FoldEffect {
   const own = runNote(fold, event.run_id);
   const keys: NoteKey[] = own ? [own] : [];
   if (fold.evidence.has(event.sha256)) return { touched: touch(fold, keys, event.ts) };
@@ -112,14 +119,28 @@ function applyEvidence(fold: VaultFold, event: EventOf<'evidence'>, options: Ren
   // Its span is its chunk's: the loop logs a chunk, then (gate open) the evidence of that chunk.
   const chunk = fold.chunks.get(event.run_id);
   const span = chunk && chunk.t === event.t && chunk.sha256 === event.sha256 ? chunk.span : null;
-  fold.evidence.set(event.sha256, { source: event.source, t: event.t, excerpt: excerptOf(event.text), run_id: event.run_id, span, ts: event.ts });
+  fold.evidence.set(event.sha256, {
+    source: event.source,
+    t: event.t,
+    excerpt: excerptOf(event.text),
+    run_id: event.run_id,
+    span,
+    ts: event.ts,
+  });
   keys.push(...notesShowing(fold, event.sha256, false), sourceNote(event.source));
   const effect: FoldEffect = { touched: touch(fold, keys, event.ts) };
   if (options.emitEvidenceNotes && !fold.tombstones.has(event.sha256)) {
     const queryId = fold.runs.get(event.run_id)?.query_id ?? null;
     effect.evidenceNote = {
       path: evidenceNotePath(fold.project, event.source, event.t, event.sha256),
-      content: renderEvidenceNote({ project: fold.project, query_id: queryId, source: event.source, t: event.t, sha256: event.sha256, text: event.text }),
+      content: renderEvidenceNote({
+        project: fold.project,
+        query_id: queryId,
+        source: event.source,
+        t: event.t,
+        sha256: event.sha256,
+        text: event.text,
+      }),
     };
   }
   return effect;
@@ -139,14 +160,25 @@ function applyMemory(fold: VaultFold, event: EventOf<'memory'>): FoldEffect {
   if (!key || !note) return NO_EFFECT;
   const parents = gatherParents(fold, event);
   const lines = event.lines.map((line) => ({ sha256: line.sha256, parents: [...line.parents] }));
-  note.memory = { sha256: event.sha256, text: event.text, parents, run_id: event.run_id, t: event.t, lines };
+  note.memory = {
+    sha256: event.sha256,
+    text: event.text,
+    parents,
+    run_id: event.run_id,
+    t: event.t,
+    lines,
+  };
   const keys: NoteKey[] = [key];
   // Trigger: another chain's note shows the same memory. Why: one text is one node, resting on
   // every event's parents (the item store's and pgvector's edges). Outcome: it shows them too.
-  const sameLevel: NoteKey[] = key.kind === 'query' ? [...fold.queries.keys()].map((queryId) => ({ kind: 'query', queryId })) : [{ kind: 'index' }];
+  const sameLevel: NoteKey[] =
+    key.kind === 'query'
+      ? [...fold.queries.keys()].map((queryId) => ({ kind: 'query', queryId }))
+      : [{ kind: 'index' }];
   for (const other of sameLevel) {
     const shown = noteOf(fold, other)?.memory;
-    if (!shown || shown.sha256 !== event.sha256 || shown.parents.length === parents.length) continue;
+    if (!shown || shown.sha256 !== event.sha256 || shown.parents.length === parents.length)
+      continue;
     shown.parents = [...parents];
     keys.push(other);
   }
@@ -160,18 +192,34 @@ function applyMemory(fold: VaultFold, event: EventOf<'memory'>): FoldEffect {
 /** Keeps the run's latest L0 chunk (only the latest: its evidence, if any, comes next) for the span. */
 function applyChunk(fold: VaultFold, event: EventOf<'chunk'>): FoldEffect {
   if (event.level === 'L0') {
-    fold.chunks.set(event.run_id, { t: event.t, sha256: event.sha256, span: event.span === null ? null : [event.span[0], event.span[1]] });
+    fold.chunks.set(event.run_id, {
+      t: event.t,
+      sha256: event.sha256,
+      span: event.span === null ? null : [event.span[0], event.span[1]],
+    });
   }
   return touchRun(fold, event);
 }
 
-function applyTombstone(fold: VaultFold, event: EventOf<'tombstone'>, options: RenderOptions): FoldEffect {
+function applyTombstone(
+  fold: VaultFold,
+  event: EventOf<'tombstone'>,
+  options: RenderOptions,
+): FoldEffect {
   fold.tombstones.set(event.target, event.reason);
   const evidence = fold.evidence.get(event.target);
-  const keys = [...notesShowing(fold, event.target, true), ...(evidence ? [sourceNote(evidence.source)] : [])];
+  const keys = [
+    ...notesShowing(fold, event.target, true),
+    ...(evidence ? [sourceNote(evidence.source)] : []),
+  ];
   const effect: FoldEffect = { touched: touch(fold, keys, event.ts) };
   if (options.emitEvidenceNotes && evidence) {
-    effect.evidenceRemoved = evidenceNotePath(fold.project, evidence.source, evidence.t, event.target);
+    effect.evidenceRemoved = evidenceNotePath(
+      fold.project,
+      evidence.source,
+      evidence.t,
+      event.target,
+    );
   }
   return effect;
 }
@@ -183,7 +231,15 @@ function applyTombstone(fold: VaultFold, event: EventOf<'tombstone'>, options: R
  * `projection_settings_set` (settings reach the vault as its options: the engine reads them from
  * `_system` before opening it, and a change resets and replays every project).
  */
-export const VAULT_HANDLES = ['run', 'chunk', 'gate', 'evidence', 'memory', 'run_end', 'tombstone'] as const satisfies readonly EventType[];
+export const VAULT_HANDLES = [
+  'run',
+  'chunk',
+  'gate',
+  'evidence',
+  'memory',
+  'run_end',
+  'tombstone',
+] as const satisfies readonly EventType[];
 
 /** An event the vault handles. */
 export type VaultEvent = EventOf<(typeof VAULT_HANDLES)[number]>;
@@ -228,5 +284,9 @@ function touchRun(fold: VaultFold, event: EventOf<'chunk' | 'run_end'>): FoldEff
 /** UNKNOWN_EVENT_TYPE naming the event's seq: a projector refuses what it does not know, loudly. */
 function unknownEventType(event: unknown): MemError {
   const { type, seq } = (event ?? {}) as { type?: unknown; seq?: unknown };
-  return new MemError('UNKNOWN_EVENT_TYPE', `vault projector: seq ${String(seq)}: unknown event type ${JSON.stringify(type)}`, { seq, type });
+  return new MemError(
+    'UNKNOWN_EVENT_TYPE',
+    `vault projector: seq ${String(seq)}: unknown event type ${JSON.stringify(type)}`,
+    { seq, type },
+  );
 }

@@ -18,7 +18,8 @@ export type FrontmatterValue = string | number | null | readonly string[] | { da
 const DUMP_OPTIONS = { lineWidth: -1 } as matter.GrayMatterOption<string, never>;
 
 function yamlValue(value: FrontmatterValue): string | number | null | readonly string[] | Date {
-  if (value !== null && typeof value === 'object' && 'day' in value) return new CalendarDay(`${value.day}T00:00:00.000Z`);
+  if (value !== null && typeof value === 'object' && 'day' in value)
+    return new CalendarDay(`${value.day}T00:00:00.000Z`);
   return value;
 }
 
@@ -26,7 +27,10 @@ function yamlValue(value: FrontmatterValue): string | number | null | readonly s
  * A whole note: gray-matter frontmatter (keys in the order given) and a body. LF only,
  * exactly one trailing newline.
  */
-export function stringifyNote(frontmatter: ReadonlyArray<readonly [string, FrontmatterValue]>, bodyLines: readonly string[]): string {
+export function stringifyNote(
+  frontmatter: ReadonlyArray<readonly [string, FrontmatterValue]>,
+  bodyLines: readonly string[],
+): string {
   const data: Record<string, unknown> = {};
   for (const [key, value] of frontmatter) data[key] = yamlValue(value);
   const body = `${bodyLines.join('\n').trimEnd()}\n`;

@@ -1,6 +1,13 @@
 import { mkdir, open, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import { MemError, PRIVATE_FILE_MODE, ioError, isMemError, isNoSpaceErrno, makePrivateDirectory } from '@mem/core';
+import {
+  MemError,
+  PRIVATE_FILE_MODE,
+  ioError,
+  isMemError,
+  isNoSpaceErrno,
+  makePrivateDirectory,
+} from '@mem/core';
 import type { ExistingFile } from './plan.js';
 
 function codeOf(error: unknown): string {
@@ -10,7 +17,12 @@ function codeOf(error: unknown): string {
 function ioFailed(action: string, path: string, error: unknown): MemError {
   if (isMemError(error)) return error;
   if (isNoSpaceErrno(error)) return ioError(action, path, error);
-  return new MemError('IO_FAILED', `vault projector: cannot ${action} ${path}: ${codeOf(error)}`, { path, action, errno: codeOf(error) }, { cause: error });
+  return new MemError(
+    'IO_FAILED',
+    `vault projector: cannot ${action} ${path}: ${codeOf(error)}`,
+    { path, action, errno: codeOf(error) },
+    { cause: error },
+  );
 }
 
 /**
@@ -19,7 +31,11 @@ function ioFailed(action: string, path: string, error: unknown): MemError {
  * `private`: the file is 0600 and created directories 0700 (state under `.mem/`); notes are
  * the user's to share and keep 0644.
  */
-export async function writeFileAtomic(path: string, content: string, options: { private?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: string,
+  options: { private?: boolean } = {},
+): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
   try {

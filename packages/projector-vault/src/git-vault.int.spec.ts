@@ -3,13 +3,29 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyBatches, readTree, removeTempTargets, sampleEvents, tempTarget } from '../test/support.js';
+import {
+  applyBatches,
+  readTree,
+  removeTempTargets,
+  sampleEvents,
+  tempTarget,
+} from '../test/support.js';
 import { projectorVault } from './index.js';
 
 const exec = promisify(execFile);
 
 async function git(vaultDir: string, ...args: string[]): Promise<string> {
-  const { stdout } = await exec('git', ['-C', vaultDir, '-c', 'user.name=mem test', '-c', 'user.email=test@mem.invalid', '-c', 'commit.gpgsign=false', ...args]);
+  const { stdout } = await exec('git', [
+    '-C',
+    vaultDir,
+    '-c',
+    'user.name=mem test',
+    '-c',
+    'user.email=test@mem.invalid',
+    '-c',
+    'commit.gpgsign=false',
+    ...args,
+  ]);
   return stdout;
 }
 
@@ -20,7 +36,10 @@ describe('a committed vault', () => {
     const events = await sampleEvents();
     const target = await tempTarget({ emitEvidenceNotes: true });
     await mkdir(join(target.vaultDir, 'skills', '_drafts', 'fix-kong'), { recursive: true });
-    await writeFile(join(target.vaultDir, 'skills', '_drafts', 'fix-kong', 'SKILL.md'), '---\nname: fix-kong\n---\nDraft.\n');
+    await writeFile(
+      join(target.vaultDir, 'skills', '_drafts', 'fix-kong', 'SKILL.md'),
+      '---\nname: fix-kong\n---\nDraft.\n',
+    );
     await mkdir(join(target.vaultDir, 'poimen'), { recursive: true });
     await writeFile(join(target.vaultDir, 'poimen', 'my-notes.md'), '# My notes\n');
     await git(target.vaultDir, 'init', '--quiet');
@@ -30,7 +49,10 @@ describe('a committed vault', () => {
     const committed = await readTree(target.vaultDir);
 
     await projectorVault.reset(target);
-    expect([...(await readTree(target.vaultDir)).keys()]).toEqual(['poimen/my-notes.md', 'skills/_drafts/fix-kong/SKILL.md']);
+    expect([...(await readTree(target.vaultDir)).keys()]).toEqual([
+      'poimen/my-notes.md',
+      'skills/_drafts/fix-kong/SKILL.md',
+    ]);
     await applyBatches(target, 'poimen', [events]);
 
     await git(target.vaultDir, 'diff', '--exit-code'); // rejects on any difference

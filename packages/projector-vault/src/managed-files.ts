@@ -12,9 +12,15 @@ export async function vaultOutputs(target: ProjectionTarget): Promise<Projection
     const stored = await loadState(target.stateDir, project);
     if (stored.kind === 'absent') continue;
     if (stored.kind === 'unreadable') {
-      throw new MemError('PROJECTION_FAILED', `vault projector: state of ${project} is unreadable (${stored.reason}); rebuild the vault projection`, { project });
+      throw new MemError(
+        'PROJECTION_FAILED',
+        `vault projector: state of ${project} is unreadable (${stored.reason}); rebuild the vault projection`,
+        { project },
+      );
     }
-    for (const path of managedPaths(stored.state.fold, { emitEvidenceNotes: stored.state.emitEvidenceNotes })) {
+    for (const path of managedPaths(stored.state.fold, {
+      emitEvidenceNotes: stored.state.emitEvidenceNotes,
+    })) {
       outputs.push({ path: `vault/${path}`, absolutePath: join(target.vaultDir, path) });
     }
   }

@@ -1,5 +1,11 @@
 import type { NoteKey, VaultFold } from './fold-state.js';
-import { evidenceNotePath, indexNotePath, queryNotePath, sourceSlug, sourceSlugNotePath } from './paths.js';
+import {
+  evidenceNotePath,
+  indexNotePath,
+  queryNotePath,
+  sourceSlug,
+  sourceSlugNotePath,
+} from './paths.js';
 import { renderIndexNote } from './render-index.js';
 import { renderQueryNote, type RenderOptions } from './render-query.js';
 import { renderSourceNote, sourceChunks } from './render-source.js';
@@ -16,7 +22,9 @@ export function notePath(project: string, key: NoteKey): string {
  */
 export function renderNote(fold: VaultFold, key: NoteKey, options: RenderOptions): string | null {
   if (key.kind === 'source') {
-    const chunks = [...fold.evidence].filter(([sha, e]) => !fold.tombstones.has(sha) && sourceSlug(e.source) === key.slug).map(([sha256, e]) => ({ ...e, sha256 }));
+    const chunks = [...fold.evidence]
+      .filter(([sha, e]) => !fold.tombstones.has(sha) && sourceSlug(e.source) === key.slug)
+      .map(([sha256, e]) => ({ ...e, sha256 }));
     return chunks.length > 0 ? renderSourceNote(fold, key.slug, chunks, options) : null;
   }
   return key.kind === 'index' ? renderIndexNote(fold) : renderQueryNote(fold, key.queryId, options);
@@ -44,7 +52,8 @@ export function managedPaths(fold: VaultFold, options: RenderOptions): string[] 
   const paths = noteKeys(fold).map((key) => notePath(fold.project, key));
   if (options.emitEvidenceNotes) {
     for (const [sha, evidence] of fold.evidence) {
-      if (!fold.tombstones.has(sha)) paths.push(evidenceNotePath(fold.project, evidence.source, evidence.t, sha));
+      if (!fold.tombstones.has(sha))
+        paths.push(evidenceNotePath(fold.project, evidence.source, evidence.t, sha));
     }
   }
   return paths.sort();

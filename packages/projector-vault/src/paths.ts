@@ -45,7 +45,12 @@ export function evidenceNoteStem(source: string, t: number, sha256: string): str
 }
 
 /** `<project>/evidence/<stem>.md`: one L0 evidence note (only with emitEvidenceNotes). */
-export function evidenceNotePath(project: string, source: string, t: number, sha256: string): string {
+export function evidenceNotePath(
+  project: string,
+  source: string,
+  t: number,
+  sha256: string,
+): string {
   return `${project}/evidence/${evidenceNoteStem(source, t, sha256)}.md`;
 }
 

@@ -20,7 +20,9 @@ describe('note names', () => {
     expect(queryNotePath('poimen', 'infra-root-causes')).toBe('poimen/infra-root-causes.md');
     expect(queryNotePath('poimen', 'index')).toBe('poimen/_index.md');
     expect(indexNotePath('poimen')).toBe('poimen/index.md');
-    expect(evidenceNotePath('poimen', 'pi:x', 66, 'ab'.repeat(32))).toBe('poimen/evidence/pi-x-chunk66-abababab.md');
+    expect(evidenceNotePath('poimen', 'pi:x', 66, 'ab'.repeat(32))).toBe(
+      'poimen/evidence/pi-x-chunk66-abababab.md',
+    );
   });
 });
 

@@ -28,7 +28,10 @@ function byPath(a: string, b: string): number {
  * Plans how to turn `existing` into `desired`. Pure: plain maps in, sorted report out.
  * `existing` must hold only files this projector manages, so nothing else can be removed.
  */
-export function planVaultChanges(desired: ReadonlyMap<string, string>, existing: ReadonlyMap<string, ExistingFile>): VaultPlan {
+export function planVaultChanges(
+  desired: ReadonlyMap<string, string>,
+  existing: ReadonlyMap<string, ExistingFile>,
+): VaultPlan {
   const plan: VaultPlan = { new: [], changed: [], removed: [], unchanged: [], unreadable: [] };
   for (const [path, content] of desired) {
     const current = existing.get(path);
@@ -42,6 +45,7 @@ export function planVaultChanges(desired: ReadonlyMap<string, string>, existing:
     if (typeof current === 'string') plan.removed.push(path);
     else plan.unreadable.push(path);
   }
-  for (const list of [plan.new, plan.changed, plan.removed, plan.unchanged, plan.unreadable]) list.sort(byPath);
+  for (const list of [plan.new, plan.changed, plan.removed, plan.unchanged, plan.unreadable])
+    list.sort(byPath);
   return plan;
 }

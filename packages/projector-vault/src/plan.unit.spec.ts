@@ -30,7 +30,13 @@ describe('planVaultChanges', () => {
       ['p/kept.md', { unreadable: 'EISDIR' }],
     ]);
     const plan = planVaultChanges(new Map([['p/kept.md', 'K']]), existing);
-    expect(plan).toEqual({ new: [], changed: [], removed: [], unchanged: [], unreadable: ['p/gone.md', 'p/kept.md'] });
+    expect(plan).toEqual({
+      new: [],
+      changed: [],
+      removed: [],
+      unchanged: [],
+      unreadable: ['p/gone.md', 'p/kept.md'],
+    });
   });
 
   it('removes only what it was shown as existing', () => {

@@ -5,7 +5,14 @@ import { hasErrorCode } from '@mem/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
 import { evidence, l1Run, memory, sha, tombstone } from '../test/payloads.js';
-import { FIXTURES, applyBatches, readTree, removeTempTargets, sampleEvents, tempTarget } from '../test/support.js';
+import {
+  FIXTURES,
+  applyBatches,
+  readTree,
+  removeTempTargets,
+  sampleEvents,
+  tempTarget,
+} from '../test/support.js';
 import { projectorVault, readVaultNotes } from './index.js';
 
 async function refusal(promise: Promise<unknown>): Promise<unknown> {
@@ -27,7 +34,11 @@ describe('projectorVault', () => {
     await applyBatches(once, 'poimen', [events]);
     expect(await readTree(once.vaultDir)).toEqual(expected);
     const stepwise = await tempTarget();
-    await applyBatches(stepwise, 'poimen', events.map((e) => [e]));
+    await applyBatches(
+      stepwise,
+      'poimen',
+      events.map((e) => [e]),
+    );
     expect(await readTree(stepwise.vaultDir)).toEqual(expected);
     expect(await readTree(stepwise.stateDir)).toEqual(await readTree(once.stateDir));
   });
@@ -35,7 +46,9 @@ describe('projectorVault', () => {
   it('writes and links evidence notes with emitEvidenceNotes', async () => {
     const target = await tempTarget({ emitEvidenceNotes: true });
     await applyBatches(target, 'poimen', [await sampleEvents()]);
-    expect(await readTree(target.vaultDir)).toEqual(await readTree(join(FIXTURES, 'sample-vault-evidence')));
+    expect(await readTree(target.vaultDir)).toEqual(
+      await readTree(join(FIXTURES, 'sample-vault-evidence')),
+    );
   });
 
   it('reports its position and lists its outputs, sorted', async () => {
@@ -44,7 +57,10 @@ describe('projectorVault', () => {
     const handle = await projectorVault.init(target);
     expect(await projectorVault.position(handle, 'poimen')).toBeNull();
     await projectStretch(projectorVault, handle, 'poimen', events);
-    expect(await projectorVault.position(handle, 'poimen')).toEqual({ seq: events.length, head: events.at(-1)?.hash });
+    expect(await projectorVault.position(handle, 'poimen')).toEqual({
+      seq: events.length,
+      head: events.at(-1)?.hash,
+    });
     await projectorVault.seal(handle);
     await projectorVault.close(handle);
     const outputs = await projectorVault.outputs(target);
@@ -64,21 +80,51 @@ describe('projectorVault', () => {
     const target = await tempTarget();
     const handle = await projectorVault.init(target);
     await projectStretch(projectorVault, handle, 'poimen', events.slice(0, 5));
-    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', events.slice(0, 5))), 'PROJECTION_FAILED')).toBe(true);
-    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', events.slice(6))), 'PROJECTION_FAILED')).toBe(true);
+    expect(
+      hasErrorCode(
+        await refusal(projectStretch(projectorVault, handle, 'poimen', events.slice(0, 5))),
+        'PROJECTION_FAILED',
+      ),
+    ).toBe(true);
+    expect(
+      hasErrorCode(
+        await refusal(projectStretch(projectorVault, handle, 'poimen', events.slice(6))),
+        'PROJECTION_FAILED',
+      ),
+    ).toBe(true);
     const foreign = chainEvents('poimen', [l1Run('x', 'q')], { startSeq: 6, prev: 'f'.repeat(64) });
-    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', foreign)), 'PROJECTION_FAILED')).toBe(true);
+    expect(
+      hasErrorCode(
+        await refusal(projectStretch(projectorVault, handle, 'poimen', foreign)),
+        'PROJECTION_FAILED',
+      ),
+    ).toBe(true);
     const other = chainEvents('other', [l1Run('x', 'q')]);
-    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', other)), 'PROJECTION_FAILED')).toBe(true);
+    expect(
+      hasErrorCode(
+        await refusal(projectStretch(projectorVault, handle, 'poimen', other)),
+        'PROJECTION_FAILED',
+      ),
+    ).toBe(true);
     const next = events[5];
     const bogus = { event: { ...next?.event, type: 'mystery' }, hash: next?.hash } as never;
-    expect(hasErrorCode(await refusal(projectStretch(projectorVault, handle, 'poimen', [bogus])), 'UNKNOWN_EVENT_TYPE')).toBe(true);
+    expect(
+      hasErrorCode(
+        await refusal(projectStretch(projectorVault, handle, 'poimen', [bogus])),
+        'UNKNOWN_EVENT_TYPE',
+      ),
+    ).toBe(true);
     expect((await projectorVault.position(handle, 'poimen'))?.seq).toBe(5);
     await projectStretch(projectorVault, handle, 'poimen', events.slice(5));
     await projectorVault.seal(handle);
     expect(await readTree(target.vaultDir)).toEqual(await readTree(join(FIXTURES, 'sample-vault')));
     const again = await projectorVault.init(target);
-    expect(hasErrorCode(await refusal(projectStretch(projectorVault, again, 'poimen', events.slice(-1))), 'PROJECTION_FAILED')).toBe(true);
+    expect(
+      hasErrorCode(
+        await refusal(projectStretch(projectorVault, again, 'poimen', events.slice(-1))),
+        'PROJECTION_FAILED',
+      ),
+    ).toBe(true);
   });
 
   it('converges after a crash between writing notes and writing its state', async () => {
@@ -90,18 +136,30 @@ describe('projectorVault', () => {
     await applyBatches(target, 'poimen', [events.slice(8)]);
     await writeFile(statePath, oldState); // the notes are new, the state is not
     await applyBatches(target, 'poimen', [events.slice(8)]);
-    expect(await readTree(target.vaultDir)).toEqual(await readTree(join(FIXTURES, 'sample-vault-evidence')));
+    expect(await readTree(target.vaultDir)).toEqual(
+      await readTree(join(FIXTURES, 'sample-vault-evidence')),
+    );
   });
 
   it('removes the evidence note of evidence tombstoned in a later batch, and its empty folder', async () => {
     const text = 'A secret in the transcript.';
-    const events = chainEvents('demo', [l1Run('r1', 'q'), evidence('r1', 1, 'pi:s', text), memory('r1', 1, 'm', [sha(text)]), tombstone(sha(text), 'secret')]);
+    const events = chainEvents('demo', [
+      l1Run('r1', 'q'),
+      evidence('r1', 1, 'pi:s', text),
+      memory('r1', 1, 'm', [sha(text)]),
+      tombstone(sha(text), 'secret'),
+    ]);
     const target = await tempTarget({ emitEvidenceNotes: true });
     await applyBatches(target, 'demo', [events.slice(0, 3)]);
-    expect([...(await readTree(target.vaultDir)).keys()]).toContain(`demo/evidence/pi-s-chunk1-${sha(text).slice(0, 8)}.md`);
+    expect([...(await readTree(target.vaultDir)).keys()]).toContain(
+      `demo/evidence/pi-s-chunk1-${sha(text).slice(0, 8)}.md`,
+    );
     await applyBatches(target, 'demo', [events.slice(3)]);
     expect([...(await readTree(target.vaultDir)).keys()]).toEqual(['demo/index.md', 'demo/q.md']);
-    expect((await projectorVault.outputs(target)).map((o) => o.path)).toEqual(['vault/demo/index.md', 'vault/demo/q.md']);
+    expect((await projectorVault.outputs(target)).map((o) => o.path)).toEqual([
+      'vault/demo/index.md',
+      'vault/demo/q.md',
+    ]);
   });
 
   it('rebuilds when emitEvidenceNotes changes, and keeps the stored choice when it is not given', async () => {
@@ -139,7 +197,9 @@ describe('projectorVault', () => {
     const handle = await projectorVault.init(target);
     await projectStretch(projectorVault, handle, 'poimen', events);
     expect(hasErrorCode(await refusal(projectorVault.seal(handle)), 'IO_FAILED')).toBe(true);
-    const others = [...(await readTree(join(FIXTURES, 'sample-vault')))].filter(([path]) => path !== 'poimen/infra-root-causes.md');
+    const others = [...(await readTree(join(FIXTURES, 'sample-vault')))].filter(
+      ([path]) => path !== 'poimen/infra-root-causes.md',
+    );
     expect(await readTree(target.vaultDir)).toEqual(new Map(others));
     expect(await projectorVault.outputs(target)).toEqual([]);
     await rm(join(target.vaultDir, 'poimen', 'infra-root-causes.md'), { recursive: true });
@@ -182,7 +242,14 @@ describe('projectorVault', () => {
       'poimen/infra-root-causes.md',
     ]);
     const l1 = notes.find((n) => n.path === 'poimen/infra-root-causes.md');
-    expect(l1?.frontmatter).toEqual({ project: 'poimen', level: 'L1', query_id: 'infra-root-causes', updated: '2026-08-17', chunks_seen: 5, chunks_used: 2 });
+    expect(l1?.frontmatter).toEqual({
+      project: 'poimen',
+      level: 'L1',
+      query_id: 'infra-root-causes',
+      updated: '2026-08-17',
+      chunks_seen: 5,
+      chunks_used: 2,
+    });
     expect(l1?.body.startsWith('# Infra root causes — poimen\n\n- Requests over 10KB')).toBe(true);
     expect(notes.find((n) => n.path === 'poimen/index.md')?.frontmatter['query_id']).toBeNull();
   });

@@ -2,7 +2,14 @@ import { assertProjectName } from '@mem/core';
 import type { ProjectionBatch, ProjectionPosition, ProjectionTarget, Projector } from '@mem/engine';
 import { VAULT_HANDLES } from './fold.js';
 import { resetProject, resetVault, vaultOutputs } from './managed-files.js';
-import { applyBatch, checkContinues, openSession, sealSession, sessionOf, type ProjectSession } from './session.js';
+import {
+  applyBatch,
+  checkContinues,
+  openSession,
+  sealSession,
+  sessionOf,
+  type ProjectSession,
+} from './session.js';
 import { loadState, storedProjects } from './state-store.js';
 import { VAULT_PROJECTOR_VERSION } from './vault-state.js';
 

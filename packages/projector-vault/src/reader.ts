@@ -28,22 +28,31 @@ const LEVELS = new Set(['L0', 'L1', 'L2']);
 async function markdownFiles(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => e.isFile() && e.name.endsWith('.md') && !e.name.startsWith('.')).map((e) => e.name);
+    return entries
+      .filter((e) => e.isFile() && e.name.endsWith('.md') && !e.name.startsWith('.'))
+      .map((e) => e.name);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new MemError('IO_FAILED', `cannot list ${dir}: ${code}`, { path: dir, errno: code }, { cause: error });
+    throw new MemError(
+      'IO_FAILED',
+      `cannot list ${dir}: ${code}`,
+      { path: dir, errno: code },
+      { cause: error },
+    );
   }
 }
 
 function memNote(path: string, text: string, project: string): VaultNote | null {
   const parsed = parseNote(path, text);
   const frontmatter = Object.fromEntries(Object.entries(parsed.data));
-  if (frontmatter['project'] !== project || !LEVELS.has(frontmatter['level'] as string)) return null;
+  if (frontmatter['project'] !== project || !LEVELS.has(frontmatter['level'] as string))
+    return null;
   return { path, frontmatter, body: parsed.content };
 }
 
-const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const byPath = (a: { path: string }, b: { path: string }) =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 
 /**
  * The mem notes of `project` in `vaultDir` (index, L1 notes, evidence notes), sorted by path.
@@ -64,7 +73,12 @@ export async function readVaultNotes(vaultDir: string, project: string): Promise
         text = await readFile(join(dir, name), 'utf8');
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
-        throw new MemError('IO_FAILED', `cannot read note ${path}: ${code}`, { path, errno: code }, { cause: error });
+        throw new MemError(
+          'IO_FAILED',
+          `cannot read note ${path}: ${code}`,
+          { path, errno: code },
+          { cause: error },
+        );
       }
       try {
         const note = memNote(path, text, project);

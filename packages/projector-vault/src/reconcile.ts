@@ -35,9 +35,13 @@ export async function reconcileNotes(
     for (const dir of await pruneEmptyDirs(dirname(absolute), vaultDir)) touchedDirs.add(dir);
   }
   if (plan.unreadable.length > 0) {
-    throw new MemError('IO_FAILED', `vault projector: ${plan.unreadable.length} managed file(s) exist but cannot be read, left untouched: ${plan.unreadable.join(', ')}`, {
-      unreadable: plan.unreadable,
-    });
+    throw new MemError(
+      'IO_FAILED',
+      `vault projector: ${plan.unreadable.length} managed file(s) exist but cannot be read, left untouched: ${plan.unreadable.join(', ')}`,
+      {
+        unreadable: plan.unreadable,
+      },
+    );
   }
   return plan;
 }

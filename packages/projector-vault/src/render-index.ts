@@ -28,7 +28,9 @@ function l1Sources(fold: VaultFold): LineSources {
     }
     known.sort((a, b) => byCodeUnit(a.queryId, b.queryId) || byCodeUnit(a.sha, b.sha));
     return [
-      ...known.map(({ queryId, sha }) => `${queryLink(fold.project, queryId)} (memory ${blockId(sha)})`),
+      ...known.map(
+        ({ queryId, sha }) => `${queryLink(fold.project, queryId)} (memory ${blockId(sha)})`,
+      ),
       ...unknown.sort(byCodeUnit).map((sha) => `L1 memory ${blockId(sha)} (not in this log)`),
     ];
   };
@@ -37,8 +39,13 @@ function l1Sources(fold: VaultFold): LineSources {
 /** The L2 note `<project>/index.md`: the synthesis line by line, each linked to its L1 notes, and a link to every L1 note. */
 export function renderIndexNote(fold: VaultFold): string {
   const note = fold.index;
-  if (!note) throw new MemError('NOT_FOUND', `project ${fold.project} has no index note yet`, { project: fold.project });
-  const links = [...fold.queries.keys()].sort(byCodeUnit).map((queryId) => `- ${queryLink(fold.project, queryId)}`);
+  if (!note)
+    throw new MemError('NOT_FOUND', `project ${fold.project} has no index note yet`, {
+      project: fold.project,
+    });
+  const links = [...fold.queries.keys()]
+    .sort(byCodeUnit)
+    .map((queryId) => `- ${queryLink(fold.project, queryId)}`);
   return stringifyNote(
     [
       ['project', fold.project],
@@ -51,7 +58,12 @@ export function renderIndexNote(fold: VaultFold): string {
     [
       `# ${fold.project}`,
       '',
-      ...memoryBody(fold, note, 'No synthesis yet: no L2 run has written a memory.', l1Sources(fold)),
+      ...memoryBody(
+        fold,
+        note,
+        'No synthesis yet: no L2 run has written a memory.',
+        l1Sources(fold),
+      ),
       '',
       '## Notes',
       ...(links.length > 0 ? links : ['No L1 notes yet.']),

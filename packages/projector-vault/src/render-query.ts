@@ -1,7 +1,15 @@
 import { MemError } from '@mem/core';
 import type { VaultFold } from './fold-state.js';
 import { stringifyNote } from './frontmatter.js';
-import { blockId, blockLink, evidenceNotePath, noteLink, queryTitle, sourceNotePath, sourceSlug } from './paths.js';
+import {
+  blockId,
+  blockLink,
+  evidenceNotePath,
+  noteLink,
+  queryTitle,
+  sourceNotePath,
+  sourceSlug,
+} from './paths.js';
 import { memoryBody, type LineSources } from './render-lines.js';
 
 /** Rendering options that shape output (same options, same bytes). */
@@ -48,9 +56,13 @@ function evidenceSources(fold: VaultFold, options: RenderOptions): LineSources {
     }
     // Sorted first, so each source's entry lists its chunks in order and sources come in order.
     const bySource = new Map<string, string[]>();
-    for (const chunk of cited.sort(byChunk)) bySource.set(chunk.source, [...(bySource.get(chunk.source) ?? []), chunk.link]);
+    for (const chunk of cited.sort(byChunk))
+      bySource.set(chunk.source, [...(bySource.get(chunk.source) ?? []), chunk.link]);
     return [
-      ...[...bySource].map(([source, links]) => `${sourceSlug(source)} chunk${links.length > 1 ? 's' : ''} ${links.join(', ')}`),
+      ...[...bySource].map(
+        ([source, links]) =>
+          `${sourceSlug(source)} chunk${links.length > 1 ? 's' : ''} ${links.join(', ')}`,
+      ),
       ...unknown.sort().map((sha) => `evidence ${blockId(sha)} (not in this log)`),
     ];
   };
@@ -59,7 +71,11 @@ function evidenceSources(fold: VaultFold, options: RenderOptions): LineSources {
 /** The L1 note of `queryId`: frontmatter, title, and the final memory's lines, each with the chunks it came from. */
 export function renderQueryNote(fold: VaultFold, queryId: string, options: RenderOptions): string {
   const note = fold.queries.get(queryId);
-  if (!note) throw new MemError('NOT_FOUND', `no L1 note for query ${queryId} in project ${fold.project}`, { project: fold.project, query_id: queryId });
+  if (!note)
+    throw new MemError('NOT_FOUND', `no L1 note for query ${queryId} in project ${fold.project}`, {
+      project: fold.project,
+      query_id: queryId,
+    });
   return stringifyNote(
     [
       ['project', fold.project],
@@ -72,7 +88,12 @@ export function renderQueryNote(fold: VaultFold, queryId: string, options: Rende
     [
       `# ${queryTitle(queryId)} — ${fold.project}`,
       '',
-      ...memoryBody(fold, note, 'No memory yet: no chunk has opened the update gate.', evidenceSources(fold, options)),
+      ...memoryBody(
+        fold,
+        note,
+        'No memory yet: no chunk has opened the update gate.',
+        evidenceSources(fold, options),
+      ),
     ],
   );
 }

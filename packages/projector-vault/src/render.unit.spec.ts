@@ -2,9 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
 import { chunk, evidence, gate, l1Run, l2Run, memoryOfLines, sha } from '../test/payloads.js';
 import { FIXTURES, readTree, sampleEvents } from '../test/support.js';
-import { applyEvent, emptyFold, renderIndexNote, renderProjectNotes, renderQueryNote, type VaultFold } from './index.js';
+import {
+  applyEvent,
+  emptyFold,
+  renderIndexNote,
+  renderProjectNotes,
+  renderQueryNote,
+  type VaultFold,
+} from './index.js';
 
-async function foldSample(emitEvidenceNotes: boolean): Promise<{ fold: VaultFold; evidence: Map<string, string> }> {
+async function foldSample(
+  emitEvidenceNotes: boolean,
+): Promise<{ fold: VaultFold; evidence: Map<string, string> }> {
   const fold = emptyFold('poimen');
   const evidence = new Map<string, string>();
   for (const { event } of await sampleEvents()) {
@@ -18,7 +27,9 @@ describe('rendering the sample extraction runs', () => {
   it('renders the L1 note and the index exactly as the fixture (seed 001 form)', async () => {
     const expected = await readTree(`${FIXTURES}/sample-vault`);
     const { fold, evidence } = await foldSample(false);
-    expect(renderQueryNote(fold, 'infra-root-causes', { emitEvidenceNotes: false })).toBe(expected.get('poimen/infra-root-causes.md'));
+    expect(renderQueryNote(fold, 'infra-root-causes', { emitEvidenceNotes: false })).toBe(
+      expected.get('poimen/infra-root-causes.md'),
+    );
     expect(renderIndexNote(fold)).toBe(expected.get('poimen/index.md'));
     expect(evidence.size).toBe(0);
     expect(renderProjectNotes(fold, { emitEvidenceNotes: false })).toEqual(expected);
@@ -27,15 +38,23 @@ describe('rendering the sample extraction runs', () => {
   it('with evidence notes, links each provenance line to an evidence note that is written', async () => {
     const expected = await readTree(`${FIXTURES}/sample-vault-evidence`);
     const { fold, evidence } = await foldSample(true);
-    const rendered = new Map([...renderProjectNotes(fold, { emitEvidenceNotes: true }), ...evidence]);
+    const rendered = new Map([
+      ...renderProjectNotes(fold, { emitEvidenceNotes: true }),
+      ...evidence,
+    ]);
     expect(new Map([...rendered].sort(([a], [b]) => (a < b ? -1 : 1)))).toEqual(expected);
     const note = rendered.get('poimen/infra-root-causes.md') ?? '';
-    for (const [, target] of note.matchAll(/\[\[([^|\]]+)\|/g)) expect(rendered.has(`${target}.md`)).toBe(true);
+    for (const [, target] of note.matchAll(/\[\[([^|\]]+)\|/g))
+      expect(rendered.has(`${target}.md`)).toBe(true);
   });
 
   it('counts chunks from gates and dates notes from event ts', async () => {
     const { fold } = await foldSample(false);
-    expect(fold.queries.get('infra-root-causes')).toMatchObject({ chunks_seen: 5, chunks_used: 2, updated: '2026-08-17' });
+    expect(fold.queries.get('infra-root-causes')).toMatchObject({
+      chunks_seen: 5,
+      chunks_used: 2,
+      updated: '2026-08-17',
+    });
     expect(fold.index).toMatchObject({ chunks_seen: 1, chunks_used: 1, updated: '2026-08-17' });
   });
 
@@ -93,7 +112,8 @@ describe('lines as the unit of a note', () => {
 
   function fold(): VaultFold {
     const state = emptyFold('demo');
-    for (const { event } of chainEvents('demo', payloads)) applyEvent(state, event, { emitEvidenceNotes: false });
+    for (const { event } of chainEvents('demo', payloads))
+      applyEvent(state, event, { emitEvidenceNotes: false });
     return state;
   }
 
@@ -107,23 +127,49 @@ describe('lines as the unit of a note', () => {
 
   it('renders each L1 line with its block id and only the chunks it came from', () => {
     const note = renderQueryNote(fold(), 'bugs', { emitEvidenceNotes: false });
-    expect(item(note, kongLine)).toEqual([`- ${kongLine} ^${sha(kongLine).slice(0, 8)}`, `  - from claude-s1 chunk [[demo/sources/claude-s1#^${sha(KONG).slice(0, 8)}|1]]`]);
-    expect(item(note, pgLine)).toEqual([`- ${pgLine} ^${sha(pgLine).slice(0, 8)}`, `  - from pi-s2 chunk [[demo/sources/pi-s2#^${sha(PG).slice(0, 8)}|2]]`]);
+    expect(item(note, kongLine)).toEqual([
+      `- ${kongLine} ^${sha(kongLine).slice(0, 8)}`,
+      `  - from claude-s1 chunk [[demo/sources/claude-s1#^${sha(KONG).slice(0, 8)}|1]]`,
+    ]);
+    expect(item(note, pgLine)).toEqual([
+      `- ${pgLine} ^${sha(pgLine).slice(0, 8)}`,
+      `  - from pi-s2 chunk [[demo/sources/pi-s2#^${sha(PG).slice(0, 8)}|2]]`,
+    ]);
     expect(note).not.toContain('## Provenance');
   });
 
   it('links each L2 line to the L1 note it came from', () => {
     const index = renderIndexNote(fold());
-    expect(item(index, 'Two infra bugs are fixed.')[1]).toBe(`  - from [[demo/bugs|Bugs]] (memory ${shaOf(bugs).slice(0, 8)})`);
-    expect(item(index, 'DNS TTL is a decision, not a bug.')[1]).toBe(`  - from [[demo/decisions|Decisions]] (memory ${shaOf(decisions).slice(0, 8)})`);
+    expect(item(index, 'Two infra bugs are fixed.')[1]).toBe(
+      `  - from [[demo/bugs|Bugs]] (memory ${shaOf(bugs).slice(0, 8)})`,
+    );
+    expect(item(index, 'DNS TTL is a decision, not a bug.')[1]).toBe(
+      `  - from [[demo/decisions|Decisions]] (memory ${shaOf(decisions).slice(0, 8)})`,
+    );
   });
 
   it('writes one note per source session, listing the chunks used with their span and time, by block id', () => {
     const notes = renderProjectNotes(fold(), { emitEvidenceNotes: false });
-    expect([...notes.keys()]).toEqual(['demo/bugs.md', 'demo/decisions.md', 'demo/index.md', 'demo/sources/claude-s1.md', 'demo/sources/pi-s2.md']);
+    expect([...notes.keys()]).toEqual([
+      'demo/bugs.md',
+      'demo/decisions.md',
+      'demo/index.md',
+      'demo/sources/claude-s1.md',
+      'demo/sources/pi-s2.md',
+    ]);
     const claude = notes.get('demo/sources/claude-s1.md') ?? '';
     expect(claude).toContain("sources:\n  - 'claude:s1'\nchunks_used: 2\n");
-    expect(claude).toMatch(new RegExp(`^- chunk 1 · record 0 · read 2026-08-17T09:00:03\\.000Z — POST /upload returned 413: Kong buffered the body\\. \\^${sha(KONG).slice(0, 8)}$`, 'm'));
-    expect(claude).toMatch(new RegExp(`^- chunk 1 · record 0 · read [^ ]+ — We keep the DNS TTL at 60s: 0 stampeded the resolver\\. \\^${sha(DNS).slice(0, 8)}$`, 'm'));
+    expect(claude).toMatch(
+      new RegExp(
+        `^- chunk 1 · record 0 · read 2026-08-17T09:00:03\\.000Z — POST /upload returned 413: Kong buffered the body\\. \\^${sha(KONG).slice(0, 8)}$`,
+        'm',
+      ),
+    );
+    expect(claude).toMatch(
+      new RegExp(
+        `^- chunk 1 · record 0 · read [^ ]+ — We keep the DNS TTL at 60s: 0 stampeded the resolver\\. \\^${sha(DNS).slice(0, 8)}$`,
+        'm',
+      ),
+    );
   });
 });

@@ -28,24 +28,41 @@ function options(state: VaultState): RenderOptions {
 }
 
 /** A session over a stored state, or a fresh one (nothing applied) when there is none. */
-export function sessionOf(target: ProjectionTarget, project: string, stored: VaultState | null): ProjectSession {
+export function sessionOf(
+  target: ProjectionTarget,
+  project: string,
+  stored: VaultState | null,
+): ProjectSession {
   const state: VaultState = stored ?? {
     version: VAULT_PROJECTOR_VERSION,
     emitEvidenceNotes: target.options.emitEvidenceNotes ?? false,
     position: { seq: 0, head: genesisHash(project) },
     fold: emptyFold(project),
   };
-  return { state, dirty: new Map(), evidenceRemoved: new Set(), touchedDirs: new Set(), sealedSeq: state.position.seq };
+  return {
+    state,
+    dirty: new Map(),
+    evidenceRemoved: new Set(),
+    touchedDirs: new Set(),
+    sealedSeq: state.position.seq,
+  };
 }
 
 /**
  * Opens a project's session from its state file. An unreadable state file here is an error:
  * `init` resets those, so one seen later broke while the handle was open.
  */
-export async function openSession(target: ProjectionTarget, project: string): Promise<ProjectSession> {
+export async function openSession(
+  target: ProjectionTarget,
+  project: string,
+): Promise<ProjectSession> {
   const stored = await loadState(target.stateDir, project);
   if (stored.kind === 'unreadable') {
-    throw new MemError('PROJECTION_FAILED', `vault projector: state of ${project} is unreadable (${stored.reason}); rebuild the vault projection`, { project });
+    throw new MemError(
+      'PROJECTION_FAILED',
+      `vault projector: state of ${project} is unreadable (${stored.reason}); rebuild the vault projection`,
+      { project },
+    );
   }
   return sessionOf(target, project, stored.kind === 'ok' ? stored.state : null);
 }
@@ -61,21 +78,33 @@ export function checkContinues(session: ProjectSession, batch: ProjectionBatch):
  * applied (their bytes never change, so a crash before seal only rewrites them identically);
  * every other note waits for seal.
  */
-export async function applyBatch(target: ProjectionTarget, session: ProjectSession, batch: ProjectionBatch): Promise<void> {
+export async function applyBatch(
+  target: ProjectionTarget,
+  session: ProjectSession,
+  batch: ProjectionBatch,
+): Promise<void> {
   const { state } = session;
   for (const { event } of batch.events) {
     const effect = applyEvent(state.fold, event, options(state));
     for (const key of effect.touched) session.dirty.set(noteKeyId(key), key);
     if (effect.evidenceRemoved) session.evidenceRemoved.add(effect.evidenceRemoved);
     if (effect.evidenceNote) {
-      await reconcileNotes(target.vaultDir, new Map([[effect.evidenceNote.path, effect.evidenceNote.content]]), [], session.touchedDirs);
+      await reconcileNotes(
+        target.vaultDir,
+        new Map([[effect.evidenceNote.path, effect.evidenceNote.content]]),
+        [],
+        session.touchedDirs,
+      );
     }
   }
   state.position = { ...batch.through };
 }
 
 /** Renders the changed notes, reconciles them with the vault, fsyncs, and only then records the position. */
-export async function sealSession(target: ProjectionTarget, session: ProjectSession): Promise<void> {
+export async function sealSession(
+  target: ProjectionTarget,
+  session: ProjectSession,
+): Promise<void> {
   const { state } = session;
   if (state.position.seq === session.sealedSeq) return;
   const desired = new Map<string, string>();
@@ -87,7 +116,11 @@ export async function sealSession(target: ProjectionTarget, session: ProjectSess
     else desired.set(path, content);
   }
   await reconcileNotes(target.vaultDir, desired, session.evidenceRemoved, session.touchedDirs);
-  const dirs = new Set([...session.touchedDirs, projectDir(target, state.fold.project), target.vaultDir]);
+  const dirs = new Set([
+    ...session.touchedDirs,
+    projectDir(target, state.fold.project),
+    target.vaultDir,
+  ]);
   for (const dir of [...dirs].sort()) await fsyncDir(dir);
   await saveState(target.stateDir, state);
   session.dirty.clear();

@@ -30,11 +30,18 @@ export async function readVaultSkills(vaultDir: string): Promise<VaultSkills> {
   const dir = join(vaultDir, 'skills');
   let names: string[];
   try {
-    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && SKILL_NAME.test(e.name)).map((e) => e.name);
+    names = (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory() && SKILL_NAME.test(e.name))
+      .map((e) => e.name);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
     if (code === 'ENOENT' || code === 'ENOTDIR') return { skills: [], refused: [] };
-    throw new MemError('IO_FAILED', `cannot list ${dir}: ${code}`, { path: dir, errno: code }, { cause: error });
+    throw new MemError(
+      'IO_FAILED',
+      `cannot list ${dir}: ${code}`,
+      { path: dir, errno: code },
+      { cause: error },
+    );
   }
   const skills: VaultSkill[] = [];
   const refused: RefusedFile[] = [];
@@ -45,12 +52,21 @@ export async function readVaultSkills(vaultDir: string): Promise<VaultSkills> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
       if (code === 'ENOENT') continue; // a directory without SKILL.md is not a skill
-      throw new MemError('IO_FAILED', `cannot read skills/${name}/SKILL.md: ${code}`, { path: `skills/${name}/SKILL.md`, errno: code }, { cause: error });
+      throw new MemError(
+        'IO_FAILED',
+        `cannot read skills/${name}/SKILL.md: ${code}`,
+        { path: `skills/${name}/SKILL.md`, errno: code },
+        { cause: error },
+      );
     }
     const path = `skills/${name}/SKILL.md`;
     try {
       const parsed = parseNote(path, text);
-      skills.push({ name, frontmatter: Object.fromEntries(Object.entries(parsed.data)), body: parsed.content });
+      skills.push({
+        name,
+        frontmatter: Object.fromEntries(Object.entries(parsed.data)),
+        body: parsed.content,
+      });
     } catch (error) {
       if (!hasErrorCode(error, 'FRONTMATTER_REFUSED')) throw error;
       refused.push({ path, code: error.code, message: error.message });

@@ -22,13 +22,20 @@ function vault(files: Record<string, string>): string {
 describe('readVaultSkills', () => {
   it('lists loadable skills by name with their frontmatter, never drafts', async () => {
     const dir = vault({
-      'skills/kong-body/SKILL.md': '---\nname: kong-body\ndescription: buffer sizes\npromoted_at: 2026-08-20\n---\nRaise the buffer.\n',
+      'skills/kong-body/SKILL.md':
+        '---\nname: kong-body\ndescription: buffer sizes\npromoted_at: 2026-08-20\n---\nRaise the buffer.\n',
       'skills/_drafts/half-baked/SKILL.md': '---\nname: half-baked\n---\nnot yet\n',
       'skills/empty-dir/README.md': 'no skill here',
     });
     const { skills, refused } = await readVaultSkills(dir);
     expect(refused).toEqual([]);
-    expect(skills).toEqual([{ name: 'kong-body', frontmatter: { name: 'kong-body', description: 'buffer sizes', promoted_at: '2026-08-20' }, body: 'Raise the buffer.\n' }]);
+    expect(skills).toEqual([
+      {
+        name: 'kong-body',
+        frontmatter: { name: 'kong-body', description: 'buffer sizes', promoted_at: '2026-08-20' },
+        body: 'Raise the buffer.\n',
+      },
+    ]);
   });
 
   it('is empty when the vault has no skills directory', async () => {

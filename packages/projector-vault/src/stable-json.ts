@@ -8,5 +8,7 @@ function sortKeys(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const keys = Object.keys(value).sort();
   // fromEntries defines own properties, so even a key such as "__proto__" stays data.
-  return Object.fromEntries(keys.map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(
+    keys.map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
 }

@@ -14,7 +14,8 @@ export function statePath(stateDir: string, project: string): string {
 }
 
 /** A stored state: absent, unreadable (bad JSON or shape), or the state itself. */
-export type StoredState = { kind: 'absent' } | { kind: 'unreadable'; reason: string } | { kind: 'ok'; state: VaultState };
+export type StoredState =
+  { kind: 'absent' } | { kind: 'unreadable'; reason: string } | { kind: 'ok'; state: VaultState };
 
 export async function loadState(stateDir: string, project: string): Promise<StoredState> {
   let text: string;
@@ -26,7 +27,8 @@ export async function loadState(stateDir: string, project: string): Promise<Stor
   }
   try {
     const state = decodeVaultState(text);
-    if (state.fold.project !== project) return { kind: 'unreadable', reason: `state of project ${state.fold.project}` };
+    if (state.fold.project !== project)
+      return { kind: 'unreadable', reason: `state of project ${state.fold.project}` };
     return { kind: 'ok', state };
   } catch (error) {
     return { kind: 'unreadable', reason: (error as Error).message };
@@ -35,7 +37,9 @@ export async function loadState(stateDir: string, project: string): Promise<Stor
 
 /** Written after the notes it describes: a crash in between re-applies from the old position and re-renders the same bytes. */
 export async function saveState(stateDir: string, state: VaultState): Promise<void> {
-  await writeFileAtomic(statePath(stateDir, state.fold.project), encodeVaultState(state), { private: true });
+  await writeFileAtomic(statePath(stateDir, state.fold.project), encodeVaultState(state), {
+    private: true,
+  });
   await fsyncDir(stateRoot(stateDir));
 }
 
@@ -51,7 +55,12 @@ export async function storedProjects(stateDir: string): Promise<string[]> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
     if (code === 'ENOENT') return [];
-    throw new MemError('IO_FAILED', `vault projector: cannot list ${stateRoot(stateDir)}: ${code}`, { path: stateRoot(stateDir), errno: code }, { cause: error });
+    throw new MemError(
+      'IO_FAILED',
+      `vault projector: cannot list ${stateRoot(stateDir)}: ${code}`,
+      { path: stateRoot(stateDir), errno: code },
+      { cause: error },
+    );
   }
   return names
     .filter((name) => name.endsWith('.json'))

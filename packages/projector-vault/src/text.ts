@@ -5,7 +5,10 @@ const EXCERPT_MIN_CUT = 20;
 
 /** A block of markdown from event text: CR/CRLF become LF, leading blank lines and trailing whitespace go. */
 export function markdownBlock(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/^(?:[ \t]*\n)+/, '')
+    .trimEnd();
 }
 
 /**

@@ -18,7 +18,8 @@ function record<V>(map: ReadonlyMap<string, V>): Record<string, V> {
 }
 
 function map<V>(value: unknown): Map<string, V> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError('expected an object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new TypeError('expected an object');
   return new Map(Object.entries(value as Record<string, V>));
 }
 

@@ -8,8 +8,18 @@ export interface ParsedNote {
   content: string;
 }
 
-function refused(path: string, why: string, details: Record<string, unknown> = {}, cause?: unknown): MemError {
-  return new MemError('FRONTMATTER_REFUSED', `${path}: frontmatter refused: ${why}`, { path, ...details }, cause === undefined ? {} : { cause });
+function refused(
+  path: string,
+  why: string,
+  details: Record<string, unknown> = {},
+  cause?: unknown,
+): MemError {
+  return new MemError(
+    'FRONTMATTER_REFUSED',
+    `${path}: frontmatter refused: ${why}`,
+    { path, ...details },
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /**
@@ -29,11 +39,13 @@ function languageMarker(text: string): string {
  */
 function assertPlainData(path: string, value: unknown, seen: Set<object>, at: string): void {
   if (value === null || typeof value !== 'object') return;
-  if (seen.has(value)) throw refused(path, `${at}: a YAML alias of a collection; write the value out`, { field: at });
+  if (seen.has(value))
+    throw refused(path, `${at}: a YAML alias of a collection; write the value out`, { field: at });
   seen.add(value);
   for (const [key, child] of Object.entries(value)) {
     const field = at === '' ? key : `${at}.${key}`;
-    if (key === '__proto__') throw refused(path, `${field}: the key __proto__ is not allowed`, { field });
+    if (key === '__proto__')
+      throw refused(path, `${field}: the key __proto__ is not allowed`, { field });
     assertPlainData(path, child, seen, field);
   }
 }
@@ -51,7 +63,8 @@ function parseYaml(path: string, text: string): object {
     throw refused(path, `not YAML (${(error as Error).message.split('\n')[0]})`, {}, error);
   }
   if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw refused(path, 'expected a YAML mapping');
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw refused(path, 'expected a YAML mapping');
   assertPlainData(path, value, new Set(), '');
   return value;
 }
@@ -63,15 +76,25 @@ function parseYaml(path: string, text: string): object {
  */
 export function parseNote(path: string, text: string): ParsedNote {
   const language = languageMarker(text);
-  if (language !== '') throw refused(path, `a ${JSON.stringify(language)} block; only YAML frontmatter is read`, { language });
+  if (language !== '')
+    throw refused(path, `a ${JSON.stringify(language)} block; only YAML frontmatter is read`, {
+      language,
+    });
   const onlyYaml = (name: string) => () => {
-    throw refused(path, `a ${JSON.stringify(name)} block; only YAML frontmatter is read`, { language: name });
+    throw refused(path, `a ${JSON.stringify(name)} block; only YAML frontmatter is read`, {
+      language: name,
+    });
   };
   // Why engines too: should a marker ever slip past the check above, gray-matter still finds
   // no engine but this YAML one (its defaults include `javascript`, which evals).
   const parsed = matter(text, {
     language: 'yaml',
-    engines: { yaml: (block: string) => parseYaml(path, block), javascript: onlyYaml('javascript'), json: onlyYaml('json'), coffee: onlyYaml('coffee') },
+    engines: {
+      yaml: (block: string) => parseYaml(path, block),
+      javascript: onlyYaml('javascript'),
+      json: onlyYaml('json'),
+      coffee: onlyYaml('coffee'),
+    },
   });
   return { data: parsed.data, content: parsed.content };
 }

@@ -13,11 +13,19 @@ function refusal(text: string): unknown {
 
 describe('parseNote', () => {
   it('reads plain YAML frontmatter and the body; dates stay the strings they were written as', () => {
-    expect(parseNote('p/x.md', '---\nproject: p\nlevel: L1\nupdated: 2026-08-17\nn: 3\nlist: [a, b]\n---\n# Title\n')).toEqual({
+    expect(
+      parseNote(
+        'p/x.md',
+        '---\nproject: p\nlevel: L1\nupdated: 2026-08-17\nn: 3\nlist: [a, b]\n---\n# Title\n',
+      ),
+    ).toEqual({
       data: { project: 'p', level: 'L1', updated: '2026-08-17', n: 3, list: ['a', 'b'] },
       content: '# Title\n',
     });
-    expect(parseNote('p/x.md', '# no frontmatter\n')).toEqual({ data: {}, content: '# no frontmatter\n' });
+    expect(parseNote('p/x.md', '# no frontmatter\n')).toEqual({
+      data: {},
+      content: '# no frontmatter\n',
+    });
   });
 
   it('refuses every language marker, every non-core tag, aliases of collections and __proto__, naming the file', () => {

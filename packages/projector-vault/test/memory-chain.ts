@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { NoteFold, VaultFold } from '../src/fold-state.js';
 import { statePath } from '../src/state-store.js';
 import { decodeVaultState } from '../src/vault-state.js';
-import { chainKey, sortedShas, type ChainHead, type MemoryChainView } from '../../../test/support/memory-chain.js';
+import {
+  chainKey,
+  sortedShas,
+  type ChainHead,
+  type MemoryChainView,
+} from '../../../test/support/memory-chain.js';
 
 /**
  * A parent's level as the vault reads it: an L1 note looks its parents up as evidence, the index
@@ -33,14 +38,24 @@ function headOf(fold: VaultFold, note: NoteFold, preferred: 'L0' | 'L1'): ChainH
  */
 export function vaultMemoryChain(stateDir: string, project: string): MemoryChainView {
   const { fold } = decodeVaultState(readFileSync(statePath(stateDir, project), 'utf8'));
-  const view: MemoryChainView = { heads: {}, current: { L1: [], L2: [] }, tombstoned: sortedShas(fold.tombstones.keys()) };
+  const view: MemoryChainView = {
+    heads: {},
+    current: { L1: [], L2: [] },
+    tombstoned: sortedShas(fold.tombstones.keys()),
+  };
   for (const queryId of sortedShas(fold.queries.keys())) {
     const head = headOf(fold, fold.queries.get(queryId)!, 'L0');
     if (head) view.heads[chainKey('L1', queryId)] = head;
   }
   const synthesis = fold.index && headOf(fold, fold.index, 'L1');
   if (synthesis) view.heads[chainKey('L2', '')] = synthesis;
-  view.current.L1 = sortedShas(new Set(Object.entries(view.heads).filter(([key]) => key.startsWith('L1:')).map(([, h]) => h.sha256)));
+  view.current.L1 = sortedShas(
+    new Set(
+      Object.entries(view.heads)
+        .filter(([key]) => key.startsWith('L1:'))
+        .map(([, h]) => h.sha256),
+    ),
+  );
   view.current.L2 = synthesis ? [synthesis.sha256] : [];
   return view;
 }

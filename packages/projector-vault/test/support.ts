@@ -2,7 +2,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { projectStretch, type ProjectedEvent, type ProjectionOptions, type ProjectionTarget } from '@mem/engine';
+import {
+  projectStretch,
+  type ProjectedEvent,
+  type ProjectionOptions,
+  type ProjectionTarget,
+} from '@mem/engine';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
 import { projectorVault } from '../src/index.js';
 
@@ -24,7 +29,9 @@ export async function sampleEvents(project = 'poimen'): Promise<ChainedEvent[]> 
 const roots: string[] = [];
 
 /** A fresh data root: `<root>/.mem` and `<root>/vault`. Removed by `removeTempTargets`. */
-export async function tempTarget(options: ProjectionOptions = {}): Promise<ProjectionTarget & { root: string }> {
+export async function tempTarget(
+  options: ProjectionOptions = {},
+): Promise<ProjectionTarget & { root: string }> {
   const root = await mkdtemp(join(tmpdir(), 'mem-vault-'));
   roots.push(root);
   return { root, stateDir: join(root, '.mem'), vaultDir: join(root, 'vault'), options };
@@ -59,11 +66,20 @@ export async function readTree(dir: string): Promise<Map<string, string>> {
 }
 
 /** Applies `batches` as separate catch-ups (init, position, project, seal, close each), as the engine would. */
-export async function applyBatches(target: ProjectionTarget, project: string, batches: readonly (readonly ProjectedEvent[])[]): Promise<void> {
+export async function applyBatches(
+  target: ProjectionTarget,
+  project: string,
+  batches: readonly (readonly ProjectedEvent[])[],
+): Promise<void> {
   for (const batch of batches) {
     const handle = await projectorVault.init(target);
     await projectorVault.position(handle, project);
-    await projectStretch(projectorVault, handle, project, batch.map(({ event, hash }) => ({ event, hash })));
+    await projectStretch(
+      projectorVault,
+      handle,
+      project,
+      batch.map(({ event, hash }) => ({ event, hash })),
+    );
     await projectorVault.seal(handle);
     await projectorVault.close(handle);
   }

@@ -19,14 +19,19 @@ export const CITATION_EXCERPT_CHARS = 400;
  * parent, seed 001). An excerpt is cut in the store: an L0 is a whole chunk, and a memory rests
  * on many, so copying each out whole only to cut it cost more than the rest of the query.
  */
-export function citationsOf(items: ItemStore, node: NodeRow, mode: CitationMode = 'full'): Citation[] {
+export function citationsOf(
+  items: ItemStore,
+  node: NodeRow,
+  mode: CitationMode = 'full',
+): Citation[] {
   if (mode === 'none') return [];
   const maxChars = mode === 'excerpt' ? CITATION_EXCERPT_CHARS : null;
   const out: Citation[] = [];
   const seen = new Set<string>();
   const walk = (level: NodeRow['level'], sha256: string): void => {
     for (const edge of items.edges(node.project, sha256, 'parents')) {
-      if (edge.child_level !== level || edge.kind !== 'provenance' || edge.parent_level === 'R') continue;
+      if (edge.child_level !== level || edge.kind !== 'provenance' || edge.parent_level === 'R')
+        continue;
       cite(edge.parent_level, edge.parent_sha);
     }
   };
@@ -36,7 +41,13 @@ export function citationsOf(items: ItemStore, node: NodeRow, mode: CitationMode 
     seen.add(id);
     const parent = items.citedNode(node.project, sha256, level, maxChars);
     if (!parent || parent.deleted_at !== null) return;
-    const citation: Citation = { level: parent.level, sha256: parent.sha256, source: parent.source, text: parent.text, t: parent.t };
+    const citation: Citation = {
+      level: parent.level,
+      sha256: parent.sha256,
+      source: parent.source,
+      text: parent.text,
+      t: parent.t,
+    };
     if (maxChars !== null && parent.text_chars > maxChars) {
       citation.text = `${parent.text}…`;
       citation.text_chars = parent.text_chars;

@@ -32,7 +32,10 @@ export const KEYWORD_POSTINGS_BUDGET = 20_000;
  * vector 0.1: on dev, recall@10 was 0.609 on keywords alone, 0.611 at 0.1, 0.584 at 0.2 and
  * 0.465 at 1 (plain RRF) — a lexical vector without IDF mostly re-ranks by function words.
  */
-export const HASH_DEFAULTS = { minSimilarity: 0.45, weights: { keyword: 1, vector_text: 0.1, vector_symptom: 1 } } as const;
+export const HASH_DEFAULTS = {
+  minSimilarity: 0.45,
+  weights: { keyword: 1, vector_text: 0.1, vector_symptom: 1 },
+} as const;
 
 /**
  * Any other embedder (an OpenAI-compatible model): not measured here (no model in reach of the
@@ -47,7 +50,12 @@ function isHash(embedderName: string | null): boolean {
 
 /** The relevance floor for a query embedded by `embedderName` (null: keyword only). */
 export function defaultFloor(embedderName: string | null): RelevanceFloor {
-  return { ...KEYWORD_FLOOR, minSimilarity: isHash(embedderName) ? HASH_DEFAULTS.minSimilarity : MODEL_DEFAULTS.minSimilarity };
+  return {
+    ...KEYWORD_FLOOR,
+    minSimilarity: isHash(embedderName)
+      ? HASH_DEFAULTS.minSimilarity
+      : MODEL_DEFAULTS.minSimilarity,
+  };
 }
 
 /** The fusion weights for a query embedded by `embedderName`. */

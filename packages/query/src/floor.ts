@@ -18,8 +18,14 @@ export interface RelevanceFloor {
 export function floorPassedBy(ranking: Ranking, floor: RelevanceFloor): Signal[] {
   const passed: Signal[] = [];
   const keyword = ranking.keyword;
-  if (keyword !== null && (keyword.coverage >= floor.minCoverage || keyword.bm25_norm >= floor.minKeyword)) passed.push('keyword');
-  if (ranking.vector_text !== null && ranking.vector_text.similarity >= floor.minSimilarity) passed.push('vector_text');
-  if (ranking.vector_symptom !== null && ranking.vector_symptom.similarity >= floor.minSimilarity) passed.push('vector_symptom');
+  if (
+    keyword !== null &&
+    (keyword.coverage >= floor.minCoverage || keyword.bm25_norm >= floor.minKeyword)
+  )
+    passed.push('keyword');
+  if (ranking.vector_text !== null && ranking.vector_text.similarity >= floor.minSimilarity)
+    passed.push('vector_text');
+  if (ranking.vector_symptom !== null && ranking.vector_symptom.similarity >= floor.minSimilarity)
+    passed.push('vector_symptom');
   return passed;
 }

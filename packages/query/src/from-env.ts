@@ -19,16 +19,30 @@ function issues(error: z.ZodError): string {
  */
 export function parseFusionWeights(text: string, field: string): Partial<SignalWeights> {
   const parsed = fusionWeightsSchema.safeParse(text);
-  if (!parsed.success) throw new MemError('INVALID_INPUT', `${field}=${JSON.stringify(text)}: ${issues(parsed.error)}`, { field, value: text });
+  if (!parsed.success)
+    throw new MemError(
+      'INVALID_INPUT',
+      `${field}=${JSON.stringify(text)}: ${issues(parsed.error)}`,
+      { field, value: text },
+    );
   return parsed.data;
 }
 
 /** MEM_QUERY_FLOOR_SIMILARITY / _COVERAGE / _KEYWORD and MEM_FUSION_WEIGHTS, each when set (loadConfig validated them). */
 export function queryTuningFromEnv(config: MemConfig): QueryTuning {
   const floor: Partial<RelevanceFloor> = {
-    ...(config.MEM_QUERY_FLOOR_SIMILARITY !== undefined ? { minSimilarity: config.MEM_QUERY_FLOOR_SIMILARITY } : {}),
-    ...(config.MEM_QUERY_FLOOR_COVERAGE !== undefined ? { minCoverage: config.MEM_QUERY_FLOOR_COVERAGE } : {}),
-    ...(config.MEM_QUERY_FLOOR_KEYWORD !== undefined ? { minKeyword: config.MEM_QUERY_FLOOR_KEYWORD } : {}),
+    ...(config.MEM_QUERY_FLOOR_SIMILARITY !== undefined
+      ? { minSimilarity: config.MEM_QUERY_FLOOR_SIMILARITY }
+      : {}),
+    ...(config.MEM_QUERY_FLOOR_COVERAGE !== undefined
+      ? { minCoverage: config.MEM_QUERY_FLOOR_COVERAGE }
+      : {}),
+    ...(config.MEM_QUERY_FLOOR_KEYWORD !== undefined
+      ? { minKeyword: config.MEM_QUERY_FLOOR_KEYWORD }
+      : {}),
   };
-  return { ...(Object.keys(floor).length > 0 ? { floor } : {}), ...(config.MEM_FUSION_WEIGHTS ? { weights: config.MEM_FUSION_WEIGHTS } : {}) };
+  return {
+    ...(Object.keys(floor).length > 0 ? { floor } : {}),
+    ...(config.MEM_FUSION_WEIGHTS ? { weights: config.MEM_FUSION_WEIGHTS } : {}),
+  };
 }

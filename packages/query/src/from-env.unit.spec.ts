@@ -13,8 +13,16 @@ describe('query tuning from the environment', () => {
 
   it('reads the floor thresholds and the fusion weights that are set', () => {
     expect(
-      queryTuningFromEnv({ MEM_QUERY_FLOOR_SIMILARITY: '0.52', MEM_QUERY_FLOOR_COVERAGE: '0.5', MEM_QUERY_FLOOR_KEYWORD: '2', MEM_FUSION_WEIGHTS: 'keyword=1, vector_text=0.1' }),
-    ).toEqual({ floor: { minSimilarity: 0.52, minCoverage: 0.5, minKeyword: 2 }, weights: { keyword: 1, vector_text: 0.1 } });
+      queryTuningFromEnv({
+        MEM_QUERY_FLOOR_SIMILARITY: '0.52',
+        MEM_QUERY_FLOOR_COVERAGE: '0.5',
+        MEM_QUERY_FLOOR_KEYWORD: '2',
+        MEM_FUSION_WEIGHTS: 'keyword=1, vector_text=0.1',
+      }),
+    ).toEqual({
+      floor: { minSimilarity: 0.52, minCoverage: 0.5, minKeyword: 2 },
+      weights: { keyword: 1, vector_text: 0.1 },
+    });
   });
 
   it('refuses bad values with CONFIG_INVALID naming the variable', () => {
@@ -30,12 +38,22 @@ describe('query tuning from the environment', () => {
     ];
     for (const env of bad) {
       const variable = Object.keys(env)[0]!;
-      expect(() => queryTuningFromEnv(env), JSON.stringify(env)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', details: expect.objectContaining({ variable }) }));
+      expect(() => queryTuningFromEnv(env), JSON.stringify(env)).toThrow(
+        expect.objectContaining({
+          code: 'CONFIG_INVALID',
+          details: expect.objectContaining({ variable }),
+        }),
+      );
     }
   });
 
   it('parses one weights setting as INVALID_INPUT when it comes from a flag', () => {
     expect(parseFusionWeights('vector_symptom=0', '--weights')).toEqual({ vector_symptom: 0 });
-    expect(() => parseFusionWeights('vector=1', '--weights')).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: '--weights' }) }));
+    expect(() => parseFusionWeights('vector=1', '--weights')).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_INPUT',
+        details: expect.objectContaining({ field: '--weights' }),
+      }),
+    );
   });
 });

@@ -53,7 +53,11 @@ export function rrfMicro(rank: number, weight = 1): number {
  * list is its first position (1-based); a node absent from a list gets nothing from it. `ran` names the signals the
  * query ran, so a ranking says when a signal was missing rather than silent.
  */
-export function fuse(lists: SignalLists, ran: readonly Signal[], weights: SignalWeights = EQUAL_WEIGHTS): Fused[] {
+export function fuse(
+  lists: SignalLists,
+  ran: readonly Signal[],
+  weights: SignalWeights = EQUAL_WEIGHTS,
+): Fused[] {
   const byKey = new Map<string, Fused>();
   for (const signal of SIGNALS) {
     const hits = lists[signal];
@@ -68,7 +72,15 @@ export function fuse(lists: SignalLists, ran: readonly Signal[], weights: Signal
       }
       if (fused.ranking[signal] !== null) continue; // a duplicate in one list counts once
       rank += 1;
-      if (signal === 'keyword') fused.ranking.keyword = { rank, bm25: hit.score, bm25_norm: hit.score, matched_terms: [], coverage: 0, ...hit.keyword };
+      if (signal === 'keyword')
+        fused.ranking.keyword = {
+          rank,
+          bm25: hit.score,
+          bm25_norm: hit.score,
+          matched_terms: [],
+          coverage: 0,
+          ...hit.keyword,
+        };
       else fused.ranking[signal] = { rank, similarity: hit.score };
       fused.ranking.rrf_score_micro += rrfMicro(rank, weights[signal]);
     }
@@ -105,7 +117,11 @@ export function compareFused(a: Fused, b: Fused): number {
   const tier = TIER_ORDER.indexOf(tierOf(a.key.level)) - TIER_ORDER.indexOf(tierOf(b.key.level));
   if (tier !== 0) return tier;
   if (fused !== 0) return fused;
-  return compareStrings(a.key.level, b.key.level) || compareStrings(a.key.project, b.key.project) || compareStrings(a.key.sha256, b.key.sha256);
+  return (
+    compareStrings(a.key.level, b.key.level) ||
+    compareStrings(a.key.project, b.key.project) ||
+    compareStrings(a.key.sha256, b.key.sha256)
+  );
 }
 
 function compareStrings(a: string, b: string): number {

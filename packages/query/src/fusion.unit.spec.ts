@@ -1,9 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareFused, fuse, rrfMicro, type NodeKey, type SignalHit, type SignalLists } from './fusion.js';
+import {
+  compareFused,
+  fuse,
+  rrfMicro,
+  type NodeKey,
+  type SignalHit,
+  type SignalLists,
+} from './fusion.js';
 import type { RecallLevel } from './ports.js';
 
-const key = (name: string, level: RecallLevel = 'L1', project = 'demo'): NodeKey => ({ project, level, sha256: name.padEnd(64, '0') });
+const key = (name: string, level: RecallLevel = 'L1', project = 'demo'): NodeKey => ({
+  project,
+  level,
+  sha256: name.padEnd(64, '0'),
+});
 const hits = (...keys: NodeKey[]): SignalHit[] => keys.map((k, i) => ({ key: k, score: 10 - i }));
 const ALL = ['keyword', 'vector_text', 'vector_symptom'] as const;
 
@@ -16,7 +27,12 @@ describe('fuse', () => {
       ['b', rrfMicro(2) + rrfMicro(1)],
       ['a', rrfMicro(1)],
     ]);
-    expect(fused[0]!.ranking).toMatchObject({ keyword: { rank: 2, bm25: 9 }, vector_text: { rank: 1, similarity: 10 }, vector_symptom: null, signals: [...ALL] });
+    expect(fused[0]!.ranking).toMatchObject({
+      keyword: { rank: 2, bm25: 9 },
+      vector_text: { rank: 1, similarity: 10 },
+      vector_symptom: null,
+      signals: [...ALL],
+    });
     expect(rrfMicro(1)).toBe(16393);
   });
 
@@ -36,11 +52,15 @@ describe('fuse', () => {
   it('a better score still beats the tier: R first in two lists outranks an L1 first in one', () => {
     const r = key('a', 'R');
     const l1 = key('b', 'L1');
-    expect(fuse({ keyword: hits(r), vector_text: hits(r, l1) }, ALL).map((f) => f.key.level)).toEqual(['R', 'L1']);
+    expect(
+      fuse({ keyword: hits(r), vector_text: hits(r, l1) }, ALL).map((f) => f.key.level),
+    ).toEqual(['R', 'L1']);
   });
 
   it('with a rerank, the rerank score leads and the tier breaks its ties', () => {
-    const fused = fuse({ keyword: hits(key('a', 'R'), key('b', 'L1'), key('c', 'L2')) }, ['keyword']);
+    const fused = fuse({ keyword: hits(key('a', 'R'), key('b', 'L1'), key('c', 'L2')) }, [
+      'keyword',
+    ]);
     fused[0]!.ranking.rerank = { rank: 1, score: 0.5 };
     fused[1]!.ranking.rerank = { rank: 2, score: 0.5 };
     fused[2]!.ranking.rerank = { rank: 3, score: 0.9 };
@@ -53,14 +73,17 @@ describe('fuse', () => {
       level: fc.constantFrom<RecallLevel>('L0', 'L1', 'L2', 'R'),
       project: fc.constantFrom('p', 'q'),
     });
-    const list = fc.array(node, { maxLength: 8 }).map((nodes) => hits(...nodes.map((n) => key(n.name, n.level, n.project))));
+    const list = fc
+      .array(node, { maxLength: 8 })
+      .map((nodes) => hits(...nodes.map((n) => key(n.name, n.level, n.project))));
     fc.assert(
       fc.property(list, list, list, (k, t, s) => {
         const lists: SignalLists = { keyword: k, vector_text: t, vector_symptom: s };
         const once = fuse(lists, ALL);
         const ids = once.map((f) => `${f.key.project}/${f.key.level}/${f.key.sha256}`);
         expect(new Set(ids).size).toBe(ids.length);
-        for (let i = 1; i < once.length; i += 1) expect(compareFused(once[i - 1]!, once[i]!)).toBeLessThan(0);
+        for (let i = 1; i < once.length; i += 1)
+          expect(compareFused(once[i - 1]!, once[i]!)).toBeLessThan(0);
         const reversed = [...once].reverse().sort(compareFused);
         expect(reversed.map((f) => f.key)).toEqual(once.map((f) => f.key));
       }),

@@ -1,10 +1,44 @@
 export { queryMemory, recallDepth, rerankDepth, type QueryDeps } from './query-memory.js';
 export { CITATION_EXCERPT_CHARS, citationsOf, type CitationMode } from './citations.js';
-export { resolveRequest, CITATION_MODES, DEFAULT_CITATIONS, DEFAULT_LEVELS, DEFAULT_LIMIT, MAX_LIMIT, RECALL_LEVELS, type QueryRequest, type ResolvedRequest } from './request.js';
-export { keywordTerms, matchExpression, MAX_KEYWORD_TERMS, type KeywordTerms } from './keyword-terms.js';
-export { fuse, compareFused, rrfMicro, RRF_K, EQUAL_WEIGHTS, SIGNALS, type Fused, type NodeKey, type SignalHit, type SignalLists, type SignalWeights } from './fusion.js';
+export {
+  resolveRequest,
+  CITATION_MODES,
+  DEFAULT_CITATIONS,
+  DEFAULT_LEVELS,
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  RECALL_LEVELS,
+  type QueryRequest,
+  type ResolvedRequest,
+} from './request.js';
+export {
+  keywordTerms,
+  matchExpression,
+  MAX_KEYWORD_TERMS,
+  type KeywordTerms,
+} from './keyword-terms.js';
+export {
+  fuse,
+  compareFused,
+  rrfMicro,
+  RRF_K,
+  EQUAL_WEIGHTS,
+  SIGNALS,
+  type Fused,
+  type NodeKey,
+  type SignalHit,
+  type SignalLists,
+  type SignalWeights,
+} from './fusion.js';
 export { floorPassedBy, type RelevanceFloor } from './floor.js';
-export { defaultFloor, defaultWeights, HASH_DEFAULTS, KEYWORD_FLOOR, KEYWORD_POSTINGS_BUDGET, MODEL_DEFAULTS } from './defaults.js';
+export {
+  defaultFloor,
+  defaultWeights,
+  HASH_DEFAULTS,
+  KEYWORD_FLOOR,
+  KEYWORD_POSTINGS_BUDGET,
+  MODEL_DEFAULTS,
+} from './defaults.js';
 export { parseFusionWeights, queryTuningFromEnv, type QueryTuning } from './from-env.js';
 export { termsWithinBudget } from './keyword-recall.js';
 export { tierOf, TIER_ORDER } from './tier.js';
@@ -20,5 +54,13 @@ export {
   type Tier,
   type VectorRank,
 } from './result.js';
-export type { EmbedRole, Embedder, RecallLevel, Reranker, VectorHit, VectorKind, VectorRecall } from './ports.js';
+export type {
+  EmbedRole,
+  Embedder,
+  RecallLevel,
+  Reranker,
+  VectorHit,
+  VectorKind,
+  VectorRecall,
+} from './ports.js';
 export type { LineNote } from './line-note.js';

@@ -29,8 +29,14 @@ export function singleNodeIdf(indexed: number): number {
  * milliseconds; the commonest words weigh least in BM25. Terms left out still count in
  * matched_terms and coverage. Returns the kept terms in their original order.
  */
-export function termsWithinBudget(terms: readonly string[], frequencies: readonly number[], budget: number): { kept: string[]; leftOut: string[] } {
-  const byRarity = terms.map((term, i) => ({ term, i, df: frequencies[i] ?? 0 })).sort((a, b) => a.df - b.df || a.i - b.i);
+export function termsWithinBudget(
+  terms: readonly string[],
+  frequencies: readonly number[],
+  budget: number,
+): { kept: string[]; leftOut: string[] } {
+  const byRarity = terms
+    .map((term, i) => ({ term, i, df: frequencies[i] ?? 0 }))
+    .sort((a, b) => a.df - b.df || a.i - b.i);
   const keep = new Set<number>();
   let postings = 0;
   for (const { i, df } of byRarity) {
@@ -38,7 +44,10 @@ export function termsWithinBudget(terms: readonly string[], frequencies: readonl
     keep.add(i);
     postings += df;
   }
-  return { kept: terms.filter((_, i) => keep.has(i)), leftOut: terms.filter((_, i) => !keep.has(i)) };
+  return {
+    kept: terms.filter((_, i) => keep.has(i)),
+    leftOut: terms.filter((_, i) => !keep.has(i)),
+  };
 }
 
 /**
@@ -58,18 +67,23 @@ export function recallKeyword(
   strategy: KeywordStrategy,
   budget: number,
 ): { hits: SignalHit[]; nodes: NodeRow[]; leftOut: string[] } {
-  if (terms.length === 0 || filter.projects.length === 0 || filter.levels.length === 0) return { hits: [], nodes: [], leftOut: [] };
+  if (terms.length === 0 || filter.projects.length === 0 || filter.levels.length === 0)
+    return { hits: [], nodes: [], leftOut: [] };
   const set = { projects: filter.projects, levels: filter.levels };
   const tokensOf = items.ftsTokens(terms);
   const postings = new Map<string, KeywordPosting[]>();
-  for (const token of tokensOf.flat()) if (!postings.has(token)) postings.set(token, items.tokenPostings(token, set));
-  const frequencies = tokensOf.map((tokens) => tokens.reduce((sum, token) => sum + postings.get(token)!.length, 0));
+  for (const token of tokensOf.flat())
+    if (!postings.has(token)) postings.set(token, items.tokenPostings(token, set));
+  const frequencies = tokensOf.map((tokens) =>
+    tokens.reduce((sum, token) => sum + postings.get(token)!.length, 0),
+  );
   const { kept, leftOut } = termsWithinBudget(terms, frequencies, budget);
   const keptTokens = tokensOf.filter((_, i) => kept.includes(terms[i]!));
   const scored = scoreNodes(keptTokens, postings, items.keywordStatistics(set));
   if (scored.length === 0) return { hits: [], nodes: [], leftOut };
   // `and-then-or`: nodes holding every kept term first; stable, so each group stays in BM25 order.
-  const complete = (node: ScoredNode) => (strategy === 'and-then-or' && kept.length > 1 && node.terms === keptTokens.length ? 1 : 0);
+  const complete = (node: ScoredNode) =>
+    strategy === 'and-then-or' && kept.length > 1 && node.terms === keptTokens.length ? 1 : 0;
   scored.sort((a, b) => complete(b) - complete(a) || b.bm25 - a.bm25 || a.id - b.id);
   const top = scored.slice(0, depth);
   const nodes = items.nodesById(top.map((hit) => hit.id));
@@ -77,7 +91,11 @@ export function recallKeyword(
   return {
     hits: top.map(({ bm25 }, i) => {
       const node = nodes[i]!;
-      return { key: { project: node.project, level: node.level, sha256: node.sha256 }, score: bm25, keyword: { bm25_norm: bm25 / scale, matched_terms: [], coverage: 0 } };
+      return {
+        key: { project: node.project, level: node.level, sha256: node.sha256 },
+        score: bm25,
+        keyword: { bm25_norm: bm25 / scale, matched_terms: [], coverage: 0 },
+      };
     }),
     nodes,
     leftOut,
@@ -92,7 +110,11 @@ interface ScoredNode {
 }
 
 /** BM25 of every node holding a kept token, summed in term order (the same sum, the same float, every time). */
-function scoreNodes(keptTokens: readonly string[][], postings: ReadonlyMap<string, KeywordPosting[]>, statistics: KeywordStatistics): ScoredNode[] {
+function scoreNodes(
+  keptTokens: readonly string[][],
+  postings: ReadonlyMap<string, KeywordPosting[]>,
+  statistics: KeywordStatistics,
+): ScoredNode[] {
   const byId = new Map<number, ScoredNode & { tokens: Set<string> }>();
   const averageLength = statistics.tokens / statistics.nodes;
   for (const token of new Set(keptTokens.flat())) {
@@ -105,5 +127,9 @@ function scoreNodes(keptTokens: readonly string[][], postings: ReadonlyMap<strin
       node.tokens.add(token);
     }
   }
-  return [...byId.values()].map(({ id, bm25, tokens }) => ({ id, bm25, terms: keptTokens.filter((ts) => ts.length > 0 && ts.every((t) => tokens.has(t))).length }));
+  return [...byId.values()].map(({ id, bm25, tokens }) => ({
+    id,
+    bm25,
+    terms: keptTokens.filter((ts) => ts.length > 0 && ts.every((t) => tokens.has(t))).length,
+  }));
 }

@@ -22,7 +22,10 @@ const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
  * word such as NEAR or AND is a word. Function words are dropped unless `keepStopwords` — but
  * never a command-line flag (`--all`, `-a`): in a coding agent's memory a flag is the point.
  */
-export function keywordTerms(text: string, options: { keepStopwords?: boolean } = {}): KeywordTerms {
+export function keywordTerms(
+  text: string,
+  options: { keepStopwords?: boolean } = {},
+): KeywordTerms {
   const seen = new Set<string>();
   const terms: string[] = [];
   const stopwords: string[] = [];

@@ -12,26 +12,31 @@ describe('keywordTerms', () => {
   });
 
   it('turns query syntax into plain words: quotes, NEAR, *, column filters, ^, parentheses', () => {
-    expect(keywordTerms('"kong NEAR(buffer body) text:proxy* ^start -size AND NOT x OR y').terms).toEqual([
-      'kong',
-      'near',
-      'buffer',
-      'body',
-      'text',
-      'proxy',
-      'start',
-      'size',
-      'x',
-    ]);
+    expect(
+      keywordTerms('"kong NEAR(buffer body) text:proxy* ^start -size AND NOT x OR y').terms,
+    ).toEqual(['kong', 'near', 'buffer', 'body', 'text', 'proxy', 'start', 'size', 'x']);
   });
 
   it('keeps a command-line flag even when it is a function word', () => {
-    expect(keywordTerms('kubectl get pods --all, -a, well-being and all').terms).toEqual(['kubectl', 'get', 'pods', 'all', 'a', 'well']);
+    expect(keywordTerms('kubectl get pods --all, -a, well-being and all').terms).toEqual([
+      'kubectl',
+      'get',
+      'pods',
+      'all',
+      'a',
+      'well',
+    ]);
     expect(keywordTerms('all pods --all').terms).toEqual(['pods', 'all']);
   });
 
   it('keeps letters and digits of any script', () => {
-    expect(keywordTerms('Déjà vu — Straße 你好 №5').terms).toEqual(['déjà', 'vu', 'straße', '你好', '5']);
+    expect(keywordTerms('Déjà vu — Straße 你好 №5').terms).toEqual([
+      'déjà',
+      'vu',
+      'straße',
+      '你好',
+      '5',
+    ]);
   });
 
   it('keeps at most MAX_KEYWORD_TERMS distinct terms and counts the rest', () => {
@@ -42,7 +47,12 @@ describe('keywordTerms', () => {
   });
 
   it('keeps function words when asked (the baseline does)', () => {
-    expect(keywordTerms('what is the kong', { keepStopwords: true }).terms).toEqual(['what', 'is', 'the', 'kong']);
+    expect(keywordTerms('what is the kong', { keepStopwords: true }).terms).toEqual([
+      'what',
+      'is',
+      'the',
+      'kong',
+    ]);
   });
 });
 

@@ -24,11 +24,20 @@ export function noteOf(items: ItemStore, node: NodeRow): LineNote | null {
     .lineEdges(node.project, level, node.sha256)
     .filter((edge) => edge.kind === 'memory')
     .map((edge) => items.node(node.project, edge.target_sha, level, 'memory'))
-    .filter((memory): memory is NodeRow => memory !== undefined && memory.superseded_by === null && memory.deleted_at === null)
-    .sort((a, b) => compare(a.query_id ?? '\uffff', b.query_id ?? '\uffff') || compare(a.sha256, b.sha256));
+    .filter(
+      (memory): memory is NodeRow =>
+        memory !== undefined && memory.superseded_by === null && memory.deleted_at === null,
+    )
+    .sort(
+      (a, b) =>
+        compare(a.query_id ?? '\uffff', b.query_id ?? '\uffff') || compare(a.sha256, b.sha256),
+    );
   const memory = holders[0];
   if (!memory) return null;
-  const path = memory.query_id === null ? indexNotePath(node.project) : queryNotePath(node.project, memory.query_id);
+  const path =
+    memory.query_id === null
+      ? indexNotePath(node.project)
+      : queryNotePath(node.project, memory.query_id);
   return { level, sha256: memory.sha256, query_id: memory.query_id, path };
 }
 

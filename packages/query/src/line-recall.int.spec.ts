@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evidence, filler, linedMemory, run, sha, testStore, tombstone, type TestStore } from '../test/store.js';
+import {
+  evidence,
+  filler,
+  linedMemory,
+  run,
+  sha,
+  testStore,
+  tombstone,
+  type TestStore,
+} from '../test/store.js';
 import { queryMemory } from './query-memory.js';
 
 /*
@@ -8,9 +17,12 @@ import { queryMemory } from './query-memory.js';
  * chunk that line came from, and says which note it belongs to.
  */
 
-const E_CRASH = 'Error: Invalid hex color "#ggg" at hexToRgb (theme/load.ts:41). The theme loader now falls back to the dark theme when a colour does not parse.';
-const E_DECISION = 'We agreed to keep the settings file in TOML rather than YAML, because comments survive a round trip.';
-const CRASH = 'The theme loader crashed on Invalid hex color at hexToRgb; fixed with a fallback to the dark theme.';
+const E_CRASH =
+  'Error: Invalid hex color "#ggg" at hexToRgb (theme/load.ts:41). The theme loader now falls back to the dark theme when a colour does not parse.';
+const E_DECISION =
+  'We agreed to keep the settings file in TOML rather than YAML, because comments survive a round trip.';
+const CRASH =
+  'The theme loader crashed on Invalid hex color at hexToRgb; fixed with a fallback to the dark theme.';
 const DECISION = 'Settings stay in TOML, not YAML, because comments survive a round trip.';
 const LATER = 'Release notes are written by hand for each minor version.';
 const E_LATER = 'Release notes: we write them by hand for every minor version, no generator.';
@@ -27,7 +39,10 @@ beforeAll(async () => {
         [CRASH, [E_CRASH]],
         [DECISION, [E_DECISION]],
       ]),
-      ...Array.from({ length: 6 }, (_, i) => [run(`r-filler-${i}`, 'L1', `filler-${i}`), ...filler(`r-filler-${i}`, 1, 100 + i)]).flat(),
+      ...Array.from({ length: 6 }, (_, i) => [
+        run(`r-filler-${i}`, 'L1', `filler-${i}`),
+        ...filler(`r-filler-${i}`, 1, 100 + i),
+      ]).flat(),
     ],
   });
 });
@@ -35,25 +50,51 @@ afterAll(() => store.cleanup());
 
 describe('queryMemory: lines are the unit of recall', () => {
   it('answers with the matching line, cited to its own chunk only, with its note', async () => {
-    const answer = await queryMemory({ text: 'why did the theme loader crash?', projects: ['demo'] }, { items: store.items });
+    const answer = await queryMemory(
+      { text: 'why did the theme loader crash?', projects: ['demo'] },
+      { items: store.items },
+    );
     const first = answer.results[0]!;
     expect(first).toMatchObject({ level: 'L1', tier: 'memory', sha256: sha(CRASH), text: CRASH });
     expect(first.parents.map((p) => p.sha256)).toEqual([sha(E_CRASH)]);
     const memorySha = sha(`- ${CRASH}\n- ${DECISION}`);
-    expect(first.note).toEqual({ level: 'L1', sha256: memorySha, query_id: 'bugs-and-decisions', path: 'demo/bugs-and-decisions.md' });
+    expect(first.note).toEqual({
+      level: 'L1',
+      sha256: memorySha,
+      query_id: 'bugs-and-decisions',
+      path: 'demo/bugs-and-decisions.md',
+    });
     // The unrelated decision is not part of the answer, and the whole memory never is.
     expect(answer.results.map((r) => r.sha256)).not.toContain(sha(DECISION));
     expect(answer.results.map((r) => r.sha256)).not.toContain(memorySha);
   });
 
   it('a line leaves recall with its memory, and stays while another live memory holds it', async () => {
-    await store.append('demo', [evidence('r-1', 3, E_LATER), linedMemory('r-1', 'L1', 3, [[DECISION, [E_DECISION]], [LATER, [E_LATER]]])]);
-    const crash = await queryMemory({ text: 'why did the theme loader crash?', projects: ['demo'] }, { items: store.items });
+    await store.append('demo', [
+      evidence('r-1', 3, E_LATER),
+      linedMemory('r-1', 'L1', 3, [
+        [DECISION, [E_DECISION]],
+        [LATER, [E_LATER]],
+      ]),
+    ]);
+    const crash = await queryMemory(
+      { text: 'why did the theme loader crash?', projects: ['demo'] },
+      { items: store.items },
+    );
     expect(crash.results.map((r) => r.sha256)).not.toContain(sha(CRASH));
-    const toml = await queryMemory({ text: 'settings TOML YAML', projects: ['demo'] }, { items: store.items });
-    expect(toml.results[0]).toMatchObject({ sha256: sha(DECISION), note: { sha256: sha(`- ${DECISION}\n- ${LATER}`) } });
+    const toml = await queryMemory(
+      { text: 'settings TOML YAML', projects: ['demo'] },
+      { items: store.items },
+    );
+    expect(toml.results[0]).toMatchObject({
+      sha256: sha(DECISION),
+      note: { sha256: sha(`- ${DECISION}\n- ${LATER}`) },
+    });
     await store.append('demo', [tombstone(`- ${DECISION}\n- ${LATER}`)]);
-    const gone = await queryMemory({ text: 'settings TOML YAML', projects: ['demo'] }, { items: store.items });
+    const gone = await queryMemory(
+      { text: 'settings TOML YAML', projects: ['demo'] },
+      { items: store.items },
+    );
     expect(gone.results.map((r) => r.sha256)).not.toContain(sha(DECISION));
   });
 });

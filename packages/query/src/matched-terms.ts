@@ -7,7 +7,11 @@ import { matchExpression } from './keyword-terms.js';
  * depth): which terms each node holds, asked of FTS5 itself so stemming and tokenising agree
  * with the recall. One statement, one rowid lookup per (term, candidate).
  */
-export function annotateMatchedTerms(items: ItemStore, terms: readonly string[], rows: readonly { fused: Fused; node: NodeRow }[]): void {
+export function annotateMatchedTerms(
+  items: ItemStore,
+  terms: readonly string[],
+  rows: readonly { fused: Fused; node: NodeRow }[],
+): void {
   const recalled = rows.filter((row) => row.fused.ranking.keyword !== null);
   if (recalled.length === 0 || terms.length === 0) return;
   const matched = items.matchedTerms(

@@ -4,7 +4,14 @@ import { citationsOf } from './citations.js';
 import { KEYWORD_POSTINGS_BUDGET, defaultFloor, defaultWeights } from './defaults.js';
 import { noteOf } from './line-note.js';
 import { floorPassedBy, type RelevanceFloor } from './floor.js';
-import { compareFused, fuse, nodeKeyString, type Fused, type SignalLists, type SignalWeights } from './fusion.js';
+import {
+  compareFused,
+  fuse,
+  nodeKeyString,
+  type Fused,
+  type SignalLists,
+  type SignalWeights,
+} from './fusion.js';
 import { recallKeyword, type KeywordStrategy, type RecallFilter } from './keyword-recall.js';
 import { keywordTerms } from './keyword-terms.js';
 import { annotateMatchedTerms } from './matched-terms.js';
@@ -49,20 +56,39 @@ export function rerankDepth(limit: number): number {
 export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promise<QueryResult> {
   const resolved = resolveRequest(request);
   const { items } = deps;
-  const projects = resolved.projects ?? items.positions().map((p) => p.project).filter((p) => p !== SYSTEM_PROJECT);
+  const projects =
+    resolved.projects ??
+    items
+      .positions()
+      .map((p) => p.project)
+      .filter((p) => p !== SYSTEM_PROJECT);
   const filter: RecallFilter = { projects, levels: resolved.levels };
   const { terms } = keywordTerms(resolved.text);
   const depth = recallDepth(resolved.limit);
   const errors: QueryResult['recall']['errors'] = [];
 
-  const keyword = recallKeyword(items, terms, filter, depth, deps.keywordStrategy ?? 'or', deps.postingsBudget ?? KEYWORD_POSTINGS_BUDGET);
+  const keyword = recallKeyword(
+    items,
+    terms,
+    filter,
+    depth,
+    deps.keywordStrategy ?? 'or',
+    deps.postingsBudget ?? KEYWORD_POSTINGS_BUDGET,
+  );
   const nodes = new Map<string, NodeRow>(keyword.nodes.map((n) => [nodeKeyString(n), n]));
   const lists: SignalLists = { keyword: keyword.hits };
   const ran: Signal[] = ['keyword'];
   let vector: QueryResult['recall']['vector'] = 'not configured';
   if (deps.vectors && deps.embedder) {
     try {
-      const found = await recallVectors(items, deps.vectors, deps.embedder, resolved.text, filter, depth);
+      const found = await recallVectors(
+        items,
+        deps.vectors,
+        deps.embedder,
+        resolved.text,
+        filter,
+        depth,
+      );
       lists.vector_text = found.text;
       lists.vector_symptom = found.symptom;
       ran.push('vector_text', 'vector_symptom');
@@ -79,14 +105,22 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   // Trigger: a symptom hit below the floor. Why: a symptom vector says "this memory explains
   // that failure"; a question that is no failure still lands next to some symptom, and rank
   // fusion would count that neighbour like a match. Outcome: it does not enter the fusion.
-  if (lists.vector_symptom) lists.vector_symptom = lists.vector_symptom.filter((hit) => hit.score >= floor.minSimilarity);
+  if (lists.vector_symptom)
+    lists.vector_symptom = lists.vector_symptom.filter((hit) => hit.score >= floor.minSimilarity);
   const weights = { ...defaultWeights(embedderName), ...deps.weights };
   for (const fused of fuse(lists, ran, weights)) {
     const node = nodes.get(nodeKeyString(fused.key)) ?? lookUp(items, fused.key);
     // Trigger: a vector index ahead of or behind the item store, or an implementation that
     // ignored the filter. Why: the filters already sit inside each recall; this only keeps a
     // forbidden node from ever reaching the caller. Outcome: the candidate is dropped.
-    if (!node || node.deleted_at !== null || node.superseded_by !== null || !projects.includes(node.project) || !resolved.levels.includes(node.level)) continue;
+    if (
+      !node ||
+      node.deleted_at !== null ||
+      node.superseded_by !== null ||
+      !projects.includes(node.project) ||
+      !resolved.levels.includes(node.level)
+    )
+      continue;
     eligible.push({ fused, node });
   }
 
@@ -96,8 +130,10 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   // cleared the floor itself. (Cutting every row below the floor was measured: LoCoMo dev
   // recall@25 fell from 0.72 to 0.58.)
   annotateMatchedTerms(items, terms, eligible);
-  for (const { fused } of eligible) fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
-  const byFloorThenRank = (a: Candidate, b: Candidate) => cleared(b) - cleared(a) || compareFused(a.fused, b.fused);
+  for (const { fused } of eligible)
+    fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
+  const byFloorThenRank = (a: Candidate, b: Candidate) =>
+    cleared(b) - cleared(a) || compareFused(a.fused, b.fused);
   eligible.sort(byFloorThenRank);
   const answered = eligible.length > 0 && cleared(eligible[0]!) === 1;
 
@@ -105,7 +141,12 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   if (deps.reranker && answered) {
     const head = eligible.slice(0, rerankDepth(resolved.limit));
     try {
-      await rerankCandidates(deps.reranker, resolved.text, head.map((e) => e.fused), head.map((e) => e.node.text));
+      await rerankCandidates(
+        deps.reranker,
+        resolved.text,
+        head.map((e) => e.fused),
+        head.map((e) => e.node.text),
+      );
       rerank = 'used';
     } catch (error) {
       for (const e of head) e.fused.ranking.rerank = null;
@@ -132,7 +173,18 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     results,
     abstained: results.length === 0,
     ...(results.length === 0 ? { reason: INSUFFICIENT_RECALL } : {}),
-    recall: { signals: ran, vector, rerank, terms, left_out: keyword.leftOut, projects, levels: resolved.levels, floor, weights, errors },
+    recall: {
+      signals: ran,
+      vector,
+      rerank,
+      terms,
+      left_out: keyword.leftOut,
+      projects,
+      levels: resolved.levels,
+      floor,
+      weights,
+      errors,
+    },
   };
 }
 
@@ -142,7 +194,8 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
  * memory is one line, whose line node shares its sha.
  */
 function lookUp(items: ItemStore, key: Fused['key']): NodeRow | undefined {
-  if (key.level === 'L1' || key.level === 'L2') return items.line(key.project, key.level, key.sha256);
+  if (key.level === 'L1' || key.level === 'L2')
+    return items.line(key.project, key.level, key.sha256);
   return items.node(key.project, key.sha256, key.level);
 }
 

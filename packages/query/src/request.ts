@@ -37,7 +37,11 @@ export const DEFAULT_LIMIT = 10;
 /** The most results one query returns. */
 export const MAX_LIMIT = 100;
 /** How much of each citation's text a query answer may carry. */
-export const CITATION_MODES = ['excerpt', 'full', 'none'] as const satisfies readonly CitationMode[];
+export const CITATION_MODES = [
+  'excerpt',
+  'full',
+  'none',
+] as const satisfies readonly CitationMode[];
 /**
  * The citations of a query that does not ask, on every surface. Why `excerpt`: an L0 citation
  * is a whole chunk (up to 5,000 tokens) and a memory rests on many, so full texts make a

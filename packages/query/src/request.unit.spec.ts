@@ -3,10 +3,18 @@ import { resolveRequest } from './request.js';
 
 describe('resolveRequest', () => {
   it('defaults: every project, levels L1 and L2, 10 results, excerpt citations (as every surface)', () => {
-    expect(resolveRequest({ text: 'kong' })).toEqual({ text: 'kong', projects: null, levels: ['L1', 'L2'], limit: 10, citations: 'excerpt' });
+    expect(resolveRequest({ text: 'kong' })).toEqual({
+      text: 'kong',
+      projects: null,
+      levels: ['L1', 'L2'],
+      limit: 10,
+      citations: 'excerpt',
+    });
   });
 
   it('sorts and dedupes projects and levels', () => {
-    expect(resolveRequest({ text: 'x', projects: ['b', 'a', 'b'], levels: ['R', 'L1', 'R'], limit: 3 })).toMatchObject({ projects: ['a', 'b'], levels: ['L1', 'R'], limit: 3 });
+    expect(
+      resolveRequest({ text: 'x', projects: ['b', 'a', 'b'], levels: ['R', 'L1', 'R'], limit: 3 }),
+    ).toMatchObject({ projects: ['a', 'b'], levels: ['L1', 'R'], limit: 3 });
   });
 });

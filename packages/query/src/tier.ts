@@ -1,7 +1,12 @@
 import type { RecallLevel } from './ports.js';
 import type { Tier } from './result.js';
 
-const TIERS: Record<RecallLevel, Tier> = { L1: 'memory', L2: 'memory', L0: 'evidence', R: 'reference' };
+const TIERS: Record<RecallLevel, Tier> = {
+  L1: 'memory',
+  L2: 'memory',
+  L0: 'evidence',
+  R: 'reference',
+};
 
 /** Learned before seen before documented: the order of tiers at an equal score (seed 001, by rule). */
 export const TIER_ORDER: readonly Tier[] = ['memory', 'evidence', 'reference'];

@@ -14,25 +14,49 @@ export interface VectorLists {
  * Embeds the query once and recalls both vector kinds with the filters inside the ANN query.
  * The symptom kind is what lets a pasted error find a memory written as prose.
  */
-export async function recallVectors(items: ItemStore, vectors: VectorRecall, embedder: Embedder, text: string, filter: RecallFilter, depth: number): Promise<VectorLists> {
+export async function recallVectors(
+  items: ItemStore,
+  vectors: VectorRecall,
+  embedder: Embedder,
+  text: string,
+  filter: RecallFilter,
+  depth: number,
+): Promise<VectorLists> {
   if (filter.projects.length === 0) return { text: [], symptom: [] };
   const [vector] = await embedder.embed([text], 'query');
   if (!vector || vector.length !== embedder.dims) {
-    throw new MemError('MODEL_FAILED', `embedder ${embedder.name}: expected one vector of ${embedder.dims} dimensions, got ${vector ? vector.length : 'none'}`, {
-      embedder: embedder.name,
-    });
+    throw new MemError(
+      'MODEL_FAILED',
+      `embedder ${embedder.name}: expected one vector of ${embedder.dims} dimensions, got ${vector ? vector.length : 'none'}`,
+      {
+        embedder: embedder.name,
+      },
+    );
   }
   // Only memories carry a symptom (the memory event's field): without L1/L2 there is nothing to ask.
   const memoryLevels = filter.levels.filter((level) => level === 'L1' || level === 'L2');
   const [text_ = [], symptom = []] = await vectors.recallEach(
     vector,
-    [{ kind: 'text', filter }, ...(memoryLevels.length > 0 ? [{ kind: 'symptom' as const, filter: { projects: filter.projects, levels: memoryLevels } }] : [])],
+    [
+      { kind: 'text', filter },
+      ...(memoryLevels.length > 0
+        ? [
+            {
+              kind: 'symptom' as const,
+              filter: { projects: filter.projects, levels: memoryLevels },
+            },
+          ]
+        : []),
+    ],
     depth,
   );
   const toHits = (hits: typeof text_): SignalHit[] =>
     asLineHits(
       items,
-      hits.map((hit) => ({ key: { project: hit.project, level: hit.level, sha256: hit.sha256 }, score: 1 - hit.distance })),
+      hits.map((hit) => ({
+        key: { project: hit.project, level: hit.level, sha256: hit.sha256 },
+        score: 1 - hit.distance,
+      })),
     );
   return { text: toHits(text_), symptom: toHits(symptom) };
 }
@@ -55,14 +79,16 @@ function asLineHits(items: ItemStore, hits: readonly SignalHit[]): SignalHit[] {
   };
   for (const hit of hits) {
     const { project, level, sha256 } = hit.key;
-    const memory = level === 'L1' || level === 'L2' ? items.node(project, sha256, level, 'memory') : undefined;
+    const memory =
+      level === 'L1' || level === 'L2' ? items.node(project, sha256, level, 'memory') : undefined;
     if (!memory) {
       push(hit);
       continue;
     }
     // A retired memory's hit is one the recall should not have returned: its lines answer only through a live memory.
     if (memory.superseded_by !== null || memory.deleted_at !== null) continue;
-    for (const line of lineShas(memory.meta)) push({ ...hit, key: { project, level, sha256: line } });
+    for (const line of lineShas(memory.meta))
+      push({ ...hit, key: { project, level, sha256: line } });
   }
   return out;
 }

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { ItemStore } from '@mem/projector-sqlite';
-import type { EmbedRole, Embedder, RecallLevel, VectorHit, VectorKind, VectorRecall } from '../src/ports.js';
+import type {
+  EmbedRole,
+  Embedder,
+  RecallLevel,
+  VectorHit,
+  VectorKind,
+  VectorRecall,
+} from '../src/ports.js';
 
 /*
  * Fakes of the vector side that honour its contract: an embedder hashing words into a small
@@ -14,7 +21,9 @@ const DIMS = 256;
 /** A similarity floor that suits the fake embedder: unrelated texts score well below it. */
 export const FAKE_MIN_SIMILARITY = 0.5;
 
-export function fakeEmbedder(name = 'fake-bag-of-words'): Embedder & { calls: number; roles: EmbedRole[] } {
+export function fakeEmbedder(
+  name = 'fake-bag-of-words',
+): Embedder & { calls: number; roles: EmbedRole[] } {
   const embedder = {
     name,
     dims: DIMS,
@@ -49,35 +58,70 @@ interface Entry {
 }
 
 export interface FakeVectorRecall extends VectorRecall {
-  readonly calls: { kind: VectorKind; projects: readonly string[]; levels: readonly RecallLevel[]; limit: number }[];
+  readonly calls: {
+    kind: VectorKind;
+    projects: readonly string[];
+    levels: readonly RecallLevel[];
+    limit: number;
+  }[];
 }
 
 /**
  * An exact (brute-force) vector recall over every live node of the projects (text vectors) and
  * the given symptoms (symptom vectors, keyed by memory text), embedded by `embedder`.
  */
-export async function fakeVectorRecall(items: ItemStore, projects: readonly string[], symptoms: Record<string, string> = {}, embedder: Embedder = fakeEmbedder()): Promise<FakeVectorRecall> {
+export async function fakeVectorRecall(
+  items: ItemStore,
+  projects: readonly string[],
+  symptoms: Record<string, string> = {},
+  embedder: Embedder = fakeEmbedder(),
+): Promise<FakeVectorRecall> {
   const entries: Entry[] = [];
   for (const project of projects) {
     for (const node of items.nodes({ project })) {
-      const [text, symptom] = await embedder.embed(symptoms[node.text] ? [node.text, symptoms[node.text]!] : [node.text], 'document');
-      entries.push({ project, level: node.level, sha256: node.sha256, kind: 'text', vector: text! });
-      if (symptom) entries.push({ project, level: node.level, sha256: node.sha256, kind: 'symptom', vector: symptom });
+      const [text, symptom] = await embedder.embed(
+        symptoms[node.text] ? [node.text, symptoms[node.text]!] : [node.text],
+        'document',
+      );
+      entries.push({
+        project,
+        level: node.level,
+        sha256: node.sha256,
+        kind: 'text',
+        vector: text!,
+      });
+      if (symptom)
+        entries.push({
+          project,
+          level: node.level,
+          sha256: node.sha256,
+          kind: 'symptom',
+          vector: symptom,
+        });
     }
   }
   const calls: FakeVectorRecall['calls'] = [];
   const recall: VectorRecall['recall'] = async (kind, vector, filter, limit) => {
     calls.push({ kind, projects: filter.projects, levels: filter.levels, limit });
     return entries
-      .filter((e) => e.kind === kind && filter.projects.includes(e.project) && filter.levels.includes(e.level))
-      .map((e): VectorHit => ({ project: e.project, level: e.level, sha256: e.sha256, distance: 1 - dot(e.vector, vector) }))
+      .filter(
+        (e) =>
+          e.kind === kind && filter.projects.includes(e.project) && filter.levels.includes(e.level),
+      )
+      .map((e): VectorHit => ({
+        project: e.project,
+        level: e.level,
+        sha256: e.sha256,
+        distance: 1 - dot(e.vector, vector),
+      }))
       .sort((a, b) => a.distance - b.distance || (a.sha256 < b.sha256 ? -1 : 1))
       .slice(0, limit);
   };
   return {
     calls,
     recall,
-    recallEach: async (vector, requests, limit) => Promise.all(requests.map(({ kind, filter }) => recall(kind, vector, filter, limit))),
+    recallEach: async (vector, requests, limit) =>
+      Promise.all(requests.map(({ kind, filter }) => recall(kind, vector, filter, limit))),
     close: async () => {},
   };
 }

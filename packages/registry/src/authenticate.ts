@@ -10,16 +10,25 @@ import { parseCredential, secretMatches } from './credentials.js';
  * membership takes effect on the very next request, with no sweep. Every failure is the same
  * UNAUTHENTICATED, saying nothing about which check failed.
  */
-export function authenticate(store: ControlStore, credential: string | undefined, surface: Surface, now: Date): Caller {
+export function authenticate(
+  store: ControlStore,
+  credential: string | undefined,
+  surface: Surface,
+  now: Date,
+): Caller {
   if (credential === undefined || credential === '') throw unauthenticated();
   const parsed = parseCredential(credential);
   if (!parsed) throw unauthenticated();
   const token = store.token(parsed.tokenId);
   if (!token || !secretMatches(parsed.secret, token.secret_sha256)) throw unauthenticated();
   if (token.revoked_seq !== null) throw unauthenticated();
-  if (token.expires_at !== null && Date.parse(token.expires_at) <= now.getTime()) throw unauthenticated();
+  if (token.expires_at !== null && Date.parse(token.expires_at) <= now.getTime())
+    throw unauthenticated();
   const members = store.membershipsOf(token.principal);
-  const reach = token.projects === '*' ? members : members.filter((project) => (token.projects as string[]).includes(project));
+  const reach =
+    token.projects === '*'
+      ? members
+      : members.filter((project) => (token.projects as string[]).includes(project));
   return {
     kind: 'token',
     surface,

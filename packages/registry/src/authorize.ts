@@ -13,7 +13,12 @@ export function authorize(auth: Authorization, caller: Caller, input: unknown): 
   if (auth.access === 'admin') requireCapability(caller, 'admin');
   if (auth.project !== undefined) {
     const value = (input as Record<string, unknown> | null)?.[auth.project];
-    const named = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    const named =
+      typeof value === 'string'
+        ? [value]
+        : Array.isArray(value)
+          ? value.filter((v): v is string => typeof v === 'string')
+          : [];
     for (const project of named) requireReach(caller, project);
   }
   if (auth.capability !== undefined) requireCapability(caller, auth.capability);

@@ -29,14 +29,20 @@ export function canReach(caller: Caller, project: string): boolean {
 /** FORBIDDEN naming the project, unless the caller reaches it. Says nothing about whether it exists. */
 export function requireReach(caller: Caller, project: string): void {
   if (!canReach(caller, project)) {
-    throw new MemError('FORBIDDEN', `this token does not reach project ${JSON.stringify(project)}`, { project });
+    throw new MemError(
+      'FORBIDDEN',
+      `this token does not reach project ${JSON.stringify(project)}`,
+      { project },
+    );
   }
 }
 
 /** CAPABILITY_REQUIRED naming the grant, unless the caller holds it. */
 export function requireCapability(caller: Caller, capability: Capability): void {
   if (!caller.capabilities.has(capability)) {
-    throw new MemError('CAPABILITY_REQUIRED', `this token lacks the ${capability} capability`, { capability });
+    throw new MemError('CAPABILITY_REQUIRED', `this token lacks the ${capability} capability`, {
+      capability,
+    });
   }
 }
 
@@ -61,10 +67,26 @@ export function writerOf(caller: Caller): Writer {
 
 /** The local root of trust: whoever can write the data root. */
 export function localCaller(principal: string, surface: Surface = 'cli'): Caller {
-  return { kind: 'local', surface, principal, tokenId: null, label: null, reach: 'all', capabilities: new Set<Capability>(['admin', 'may_write_rules']) };
+  return {
+    kind: 'local',
+    surface,
+    principal,
+    tokenId: null,
+    label: null,
+    reach: 'all',
+    capabilities: new Set<Capability>(['admin', 'may_write_rules']),
+  };
 }
 
 /** No credential: only open operations accept it. */
 export function anonymousCaller(surface: Surface): Caller {
-  return { kind: 'anonymous', surface, principal: null, tokenId: null, label: null, reach: [], capabilities: new Set() };
+  return {
+    kind: 'anonymous',
+    surface,
+    principal: null,
+    tokenId: null,
+    label: null,
+    reach: [],
+    capabilities: new Set(),
+  };
 }

@@ -23,7 +23,9 @@ export function mintSecret(): MintedSecret {
 }
 
 /** Splits a presented credential into id and secret; undefined when it is not shaped like a token. */
-export function parseCredential(credential: string): { tokenId: string; secret: string } | undefined {
+export function parseCredential(
+  credential: string,
+): { tokenId: string; secret: string } | undefined {
   const match = TOKEN.exec(credential);
   return match ? { tokenId: match[1]!, secret: match[2]! } : undefined;
 }

@@ -1,6 +1,8 @@
 import { MemError, sha256Hex } from '@mem/core';
 
-type Entry = { state: 'in_flight'; fingerprint: string } | { state: 'done'; fingerprint: string; output: unknown; at: number };
+type Entry =
+  | { state: 'in_flight'; fingerprint: string }
+  | { state: 'done'; fingerprint: string; output: unknown; at: number };
 
 /** How long an outcome is remembered, and how many at most (oldest forgotten first). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -24,17 +26,26 @@ export class IdempotencyStore {
 
   async run<T>(scope: string, key: string, request: unknown, fn: () => Promise<T>): Promise<T> {
     if (key.length === 0 || key.length > 255) {
-      throw new MemError('INVALID_INPUT', 'Idempotency-Key: expected 1-255 characters', { field: 'Idempotency-Key', expected: '1-255 characters' });
+      throw new MemError('INVALID_INPUT', 'Idempotency-Key: expected 1-255 characters', {
+        field: 'Idempotency-Key',
+        expected: '1-255 characters',
+      });
     }
     const id = `${scope}\u0000${key}`;
     const fingerprint = sha256Hex(JSON.stringify(request) ?? 'undefined');
     this.expire();
     const entry = this.entries.get(id);
     if (entry && entry.fingerprint !== fingerprint) {
-      throw new MemError('CONFLICT', 'Idempotency-Key was already used for a different request', { field: 'Idempotency-Key' });
+      throw new MemError('CONFLICT', 'Idempotency-Key was already used for a different request', {
+        field: 'Idempotency-Key',
+      });
     }
     if (entry?.state === 'in_flight') {
-      throw new MemError('CONFLICT', 'a request with this Idempotency-Key is still in flight; retry once it has answered', { field: 'Idempotency-Key', state: 'in_flight' });
+      throw new MemError(
+        'CONFLICT',
+        'a request with this Idempotency-Key is still in flight; retry once it has answered',
+        { field: 'Idempotency-Key', state: 'in_flight' },
+      );
     }
     if (entry?.state === 'done') return entry.output as T;
     this.entries.set(id, { state: 'in_flight', fingerprint });
@@ -53,7 +64,11 @@ export class IdempotencyStore {
     const cutoff = this.now() - IDEMPOTENCY_TTL_MS;
     // Map iteration is insertion order: the oldest outcomes come first.
     for (const [id, entry] of this.entries) {
-      if (this.entries.size <= IDEMPOTENCY_MAX_KEYS && (entry.state === 'in_flight' || entry.at > cutoff)) break;
+      if (
+        this.entries.size <= IDEMPOTENCY_MAX_KEYS &&
+        (entry.state === 'in_flight' || entry.at > cutoff)
+      )
+        break;
       if (entry.state === 'done') this.entries.delete(id);
     }
   }

@@ -16,16 +16,27 @@ describe('IdempotencyStore', () => {
   it('a retry while the first is in flight is a conflict, and so is the key with another request', async () => {
     const store = new IdempotencyStore();
     let release!: () => void;
-    const first = store.run('tok', 'k', { a: 1 }, () => new Promise<string>((r) => (release = () => r('done'))));
-    await expect(store.run('tok', 'k', { a: 1 }, async () => 'again')).rejects.toSatisfy((e: unknown) => hasErrorCode(e, 'CONFLICT'));
+    const first = store.run(
+      'tok',
+      'k',
+      { a: 1 },
+      () => new Promise<string>((r) => (release = () => r('done'))),
+    );
+    await expect(store.run('tok', 'k', { a: 1 }, async () => 'again')).rejects.toSatisfy(
+      (e: unknown) => hasErrorCode(e, 'CONFLICT'),
+    );
     release();
     expect(await first).toBe('done');
-    await expect(store.run('tok', 'k', { a: 2 }, async () => 'other')).rejects.toSatisfy((e: unknown) => hasErrorCode(e, 'CONFLICT'));
+    await expect(store.run('tok', 'k', { a: 2 }, async () => 'other')).rejects.toSatisfy(
+      (e: unknown) => hasErrorCode(e, 'CONFLICT'),
+    );
   });
 
   it('does not record a failure: a failed write changed nothing, so it may be retried', async () => {
     const store = new IdempotencyStore();
-    await expect(store.run('tok', 'k', {}, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(
+      store.run('tok', 'k', {}, async () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom');
     expect(await store.run('tok', 'k', {}, async () => 'ok')).toBe('ok');
   });
 

@@ -19,7 +19,14 @@ export {
   type RemoteOperation,
   type RunEffects,
 } from './operation.js';
-export { canReach, localCaller, anonymousCaller, writerOf, type Caller, type Surface } from './caller.js';
+export {
+  canReach,
+  localCaller,
+  anonymousCaller,
+  writerOf,
+  type Caller,
+  type Surface,
+} from './caller.js';
 export { authorize } from './authorize.js';
 export { inputJsonSchema, outputJsonSchema, type JsonSchema } from './json-schema.js';
 export { outputDrift } from './output-drift.js';

@@ -11,7 +11,12 @@ export interface McpToolGroup {
   operations: ReadonlyMap<string, AnyRemoteOperation>;
   inputSchema: JsonSchema;
   /** Derived from the operations' class, never written by hand. */
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: false;
+  };
 }
 
 /** The argument a write tool takes as its idempotency key. */
@@ -27,11 +32,18 @@ export function mcpTools(operations: readonly AnyRemoteOperation[]): McpToolGrou
   for (const op of operations) byTool.set(op.mcp.tool, [...(byTool.get(op.mcp.tool) ?? []), op]);
   return [...byTool].map(([name, ops]) => {
     const folded = ops.length > 1;
-    const selectField = folded ? ops[0]!.mcp.select?.field ?? null : null;
-    if (folded && (selectField === null || ops.some((op) => op.mcp.select?.field !== selectField))) {
-      throw new Error(`MCP tool ${name} folds ${ops.map((op) => op.name).join(', ')}: each needs mcp.select on one field`);
+    const selectField = folded ? (ops[0]!.mcp.select?.field ?? null) : null;
+    if (
+      folded &&
+      (selectField === null || ops.some((op) => op.mcp.select?.field !== selectField))
+    ) {
+      throw new Error(
+        `MCP tool ${name} folds ${ops.map((op) => op.name).join(', ')}: each needs mcp.select on one field`,
+      );
     }
-    const operationsByValue = new Map<string, AnyRemoteOperation>(ops.map((op) => [folded ? op.mcp.select!.value : '', op]));
+    const operationsByValue = new Map<string, AnyRemoteOperation>(
+      ops.map((op) => [folded ? op.mcp.select!.value : '', op]),
+    );
     const readOnly = ops.every((op) => op.kind === 'read');
     return {
       name,
@@ -56,18 +68,38 @@ function toolSchema(ops: readonly AnyRemoteOperation[], selectField: string | nu
     const schema = inputJsonSchema(op);
     const props = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
     for (const [key, value] of Object.entries(props)) {
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/no-unnecessary-type-assertion -- a JSON Schema description is a string; `in` needs the object cast
-      const note = selectField ? { description: `${String(value['description'] ?? '')}${value['description'] ? ' ' : ''}(${selectField}: ${ops.filter((o) => key in ((inputJsonSchema(o)['properties'] ?? {}) as object)).map((o) => o.mcp.select!.value).join(', ')})` } : {};
-      properties[key] = properties[key] && JSON.stringify(properties[key]) !== JSON.stringify({ ...value, ...note }) ? { anyOf: [properties[key], value], ...note } : { ...value, ...note };
+      const described = typeof value['description'] === 'string' ? value['description'] : '';
+      const note = selectField
+        ? {
+            description: `${described}${described ? ' ' : ''}(${selectField}: ${ops
+              // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs the object cast for `in`
+              .filter((o) => key in ((inputJsonSchema(o)['properties'] ?? {}) as object))
+              .map((o) => o.mcp.select!.value)
+              .join(', ')})`,
+          }
+        : {};
+      properties[key] =
+        properties[key] && JSON.stringify(properties[key]) !== JSON.stringify({ ...value, ...note })
+          ? { anyOf: [properties[key], value], ...note }
+          : { ...value, ...note };
     }
     // Unfolded: the operation's required fields are the tool's. Folded: each action says its own.
     if (!selectField) for (const key of (schema['required'] ?? []) as string[]) required.add(key);
   }
   if (ops.some((op) => op.kind === 'write')) {
-    properties[IDEMPOTENCY_ARGUMENT] = { type: 'string', minLength: 1, maxLength: 255, description: 'a retried write with the same key is not applied twice' };
+    properties[IDEMPOTENCY_ARGUMENT] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: 'a retried write with the same key is not applied twice',
+    };
   }
   if (selectField) {
-    properties[selectField] = { type: 'string', enum: ops.map((op) => op.mcp.select!.value), description: 'which operation of this tool to run' };
+    properties[selectField] = {
+      type: 'string',
+      enum: ops.map((op) => op.mcp.select!.value),
+      description: 'which operation of this tool to run',
+    };
     required.add(selectField);
   }
   return { type: 'object', properties, required: [...required], additionalProperties: false };

@@ -8,10 +8,19 @@ describe('the MCP projection of the registry', () => {
 
   it('puts every operation behind exactly one tool, reachable by its select value', () => {
     const reached = tools.flatMap((tool) => [...tool.operations.values()].map((op) => op.name));
-    expect(reached.sort()).toEqual(remoteOperations(OPERATIONS).map((op) => op.name).sort());
+    expect(reached.sort()).toEqual(
+      remoteOperations(OPERATIONS)
+        .map((op) => op.name)
+        .sort(),
+    );
     for (const tool of tools) {
       if (tool.selectField === null) expect(tool.operations.size).toBe(1);
-      else expect((tool.inputSchema['properties'] as Record<string, { enum: string[] }>)[tool.selectField]!.enum.sort()).toEqual([...tool.operations.keys()].sort());
+      else
+        expect(
+          (tool.inputSchema['properties'] as Record<string, { enum: string[] }>)[
+            tool.selectField
+          ]!.enum.sort(),
+        ).toEqual([...tool.operations.keys()].sort());
     }
   });
 
@@ -23,8 +32,16 @@ describe('the MCP projection of the registry', () => {
       if (ops.some((op) => op.destructive)) expect(tool.annotations.destructiveHint).toBe(true);
       if (tool.annotations.readOnlyHint) expect(tool.annotations.destructiveHint).toBe(false);
     }
-    expect(tools.find((t) => t.name === 'manage_tokens')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
-    expect(tools.find((t) => t.name === 'query')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(tools.find((t) => t.name === 'manage_tokens')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+    });
+    expect(tools.find((t) => t.name === 'query')!.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
   });
 
   it('offers an idempotency key on tools that write, and every input schema is an object', () => {

@@ -141,7 +141,8 @@ export interface LocalOperation<In = unknown, Out = unknown> extends OperationCo
  * needs, and its projection into every surface it is on. `run` is the one implementation; it
  * receives a validated input and an authorized caller, and still narrows by the caller's reach itself.
  */
-export type Operation<In = unknown, Out = unknown> = RemoteOperation<In, Out> | LocalOperation<In, Out>;
+export type Operation<In = unknown, Out = unknown> =
+  RemoteOperation<In, Out> | LocalOperation<In, Out>;
 
 /** Declares an operation with its input and output types inferred from the schemas. */
 export function defineOperation<I extends z.ZodType, O extends z.ZodType>(

@@ -21,10 +21,19 @@ export function outputDrift(op: AnyOperation, answer: unknown): string | null {
 
 /** Paths present in `delivered` and absent from `declared`. */
 function undeclared(declared: unknown, delivered: unknown, at: string): string[] {
-  if (Array.isArray(delivered) && Array.isArray(declared)) return delivered.flatMap((item, i) => undeclared(declared[i], item, `${at}[${i}]`));
-  if (delivered === null || typeof delivered !== 'object' || declared === null || typeof declared !== 'object') return [];
+  if (Array.isArray(delivered) && Array.isArray(declared))
+    return delivered.flatMap((item, i) => undeclared(declared[i], item, `${at}[${i}]`));
+  if (
+    delivered === null ||
+    typeof delivered !== 'object' ||
+    declared === null ||
+    typeof declared !== 'object'
+  )
+    return [];
   return Object.entries(delivered).flatMap(([key, value]) => {
     const path = at === '' ? key : `${at}.${key}`;
-    return key in declared ? undeclared((declared as Record<string, unknown>)[key], value, path) : [path];
+    return key in declared
+      ? undeclared((declared as Record<string, unknown>)[key], value, path)
+      : [path];
   });
 }

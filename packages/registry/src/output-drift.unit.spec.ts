@@ -21,15 +21,24 @@ function opAnswering(answer: unknown) {
 
 describe('outputDrift', () => {
   it('is null for an answer its schema describes exactly', () => {
-    expect(outputDrift(opAnswering({ ok: true, items: [{ id: 'a' }] }), { ok: true, items: [{ id: 'a' }] })).toBeNull();
+    expect(
+      outputDrift(opAnswering({ ok: true, items: [{ id: 'a' }] }), {
+        ok: true,
+        items: [{ id: 'a' }],
+      }),
+    ).toBeNull();
   });
 
   it('names a field the schema lacks, however deep', () => {
     const answer = { ok: true, secret: 'x', items: [{ id: 'a' }, { id: 'b', extra: 1 }] };
-    expect(outputDrift(opAnswering(answer), answer)).toBe('wrong: the answer carries fields its output schema does not declare: secret, items[1].extra');
+    expect(outputDrift(opAnswering(answer), answer)).toBe(
+      'wrong: the answer carries fields its output schema does not declare: secret, items[1].extra',
+    );
   });
 
   it('names a field whose value the schema refuses', () => {
-    expect(outputDrift(opAnswering({ ok: 'yes', items: [] }), { ok: 'yes', items: [] })).toMatch(/^wrong: ok: /);
+    expect(outputDrift(opAnswering({ ok: 'yes', items: [] }), { ok: 'yes', items: [] })).toMatch(
+      /^wrong: ok: /,
+    );
   });
 });

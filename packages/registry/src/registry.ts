@@ -41,7 +41,8 @@ export class Registry {
 
   operation(name: string): AnyOperation {
     const op = this.byName.get(name);
-    if (!op) throw new MemError('NOT_FOUND', `no operation ${JSON.stringify(name)}`, { operation: name });
+    if (!op)
+      throw new MemError('NOT_FOUND', `no operation ${JSON.stringify(name)}`, { operation: name });
     return op;
   }
 
@@ -69,15 +70,23 @@ export class Registry {
   }
 
   /** Validates, authorizes and runs `name` for `caller`. */
-  async invoke(name: string, caller: Caller, rawInput: unknown, options: InvokeOptions = {}): Promise<unknown> {
+  async invoke(
+    name: string,
+    caller: Caller,
+    rawInput: unknown,
+    options: InvokeOptions = {},
+  ): Promise<unknown> {
     const op = this.operation(name);
     // A local-only operation does not exist for a remote caller, whatever surface forwarded the name.
-    if (op.local && caller.kind !== 'local') throw new MemError('NOT_FOUND', `no operation ${JSON.stringify(name)}`, { operation: name });
+    if (op.local && caller.kind !== 'local')
+      throw new MemError('NOT_FOUND', `no operation ${JSON.stringify(name)}`, { operation: name });
     // 401 before 400: an unauthenticated caller learns nothing about the input either.
-    if (op.auth.access !== 'open' && caller.kind === 'anonymous') authorize(op.auth, caller, undefined);
+    if (op.auth.access !== 'open' && caller.kind === 'anonymous')
+      authorize(op.auth, caller, undefined);
     const input: unknown = validateInput(op.input, rawInput ?? {}, op.name);
     authorize(op.auth, caller, input);
-    const run = () => op.run(this.context, caller, input, options.progress ? { progress: options.progress } : {});
+    const run = () =>
+      op.run(this.context, caller, input, options.progress ? { progress: options.progress } : {});
     if (options.idempotencyKey === undefined || op.kind === 'read') return run();
     const scope = caller.tokenId ?? `${caller.kind}:${caller.principal ?? ''}`;
     return this.idempotency.run(scope, options.idempotencyKey, { op: op.name, input }, run);

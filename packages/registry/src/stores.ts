@@ -2,7 +2,13 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SYSTEM_PROJECT } from '@mem/core';
 import type { Engine } from '@mem/engine';
-import { itemStorePath, openControlStore, openItemStore, type ControlStore, type ItemStore } from '@mem/projector-sqlite';
+import {
+  itemStorePath,
+  openControlStore,
+  openItemStore,
+  type ControlStore,
+  type ItemStore,
+} from '@mem/projector-sqlite';
 
 /** The read side of one request: the control tables and the item store, as of now. */
 export interface StoreView {
@@ -76,9 +82,15 @@ export class ProjectionStores {
 
   private reopenIfReplaced(): StoreView {
     const stat = statSync(this.storePath, { throwIfNoEntry: false });
-    if (this.view && stat && stat.ino === this.view.ino && stat.mtimeMs === this.view.mtimeMs) return this.view;
+    if (this.view && stat && stat.ino === this.view.ino && stat.mtimeMs === this.view.mtimeMs)
+      return this.view;
     const old = this.view;
-    this.view = { control: openControlStore(this.storePath), items: openItemStore(this.storePath), ino: stat?.ino ?? 0, mtimeMs: stat?.mtimeMs ?? 0 };
+    this.view = {
+      control: openControlStore(this.storePath),
+      items: openItemStore(this.storePath),
+      ino: stat?.ino ?? 0,
+      mtimeMs: stat?.mtimeMs ?? 0,
+    };
     if (old) {
       // A request that awaited mid-way may still read the old handles: close them later.
       setTimeout(() => {

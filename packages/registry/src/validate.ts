@@ -3,7 +3,8 @@ import { MemError } from '@mem/core';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  for (const key of path)
+    out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
   return out;
 }
 
@@ -32,12 +33,20 @@ export function validateInput<T>(schema: z.ZodType<T>, input: unknown, operation
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {
-    const field = issue.code === 'unrecognized_keys' ? fieldPath([...issue.path, issue.keys[0] ?? '']) : fieldPath(issue.path) || '(input)';
-    const problem = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` : issue.message;
+    const field =
+      issue.code === 'unrecognized_keys'
+        ? fieldPath([...issue.path, issue.keys[0] ?? ''])
+        : fieldPath(issue.path) || '(input)';
+    const problem =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+        : issue.message;
     return { field, expected: expectedOf(issue), problem };
   });
   const first = issues[0]!;
-  const said = /expected/i.test(first.problem) ? first.problem : `${first.problem} (expected ${first.expected})`;
+  const said = /expected/i.test(first.problem)
+    ? first.problem
+    : `${first.problem} (expected ${first.expected})`;
   throw new MemError('INVALID_INPUT', `${operation}: ${first.field}: ${said}`, {
     field: first.field,
     expected: first.expected,

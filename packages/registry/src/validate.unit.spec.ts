@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { validateInput } from './validate.js';
 
-const schema = z.strictObject({ project: z.string(), limit: z.int().min(1).max(100).optional(), level: z.array(z.enum(['L1', 'L2'])).optional() });
+const schema = z.strictObject({
+  project: z.string(),
+  limit: z.int().min(1).max(100).optional(),
+  level: z.array(z.enum(['L1', 'L2'])).optional(),
+});
 
 function invalid(input: unknown): { code: string; details: { field: string; expected: string } } {
   try {
@@ -16,13 +20,28 @@ function invalid(input: unknown): { code: string; details: { field: string; expe
 describe('validateInput', () => {
   it('names the field and the expected shape', () => {
     expect(invalid({}).details).toMatchObject({ field: 'project', expected: 'string' });
-    expect(invalid({ project: 'a', limit: 'x' }).details).toMatchObject({ field: 'limit', expected: 'number' });
-    expect(invalid({ project: 'a', limit: 500 }).details).toMatchObject({ field: 'limit', expected: 'at most 100' });
-    expect(invalid({ project: 'a', level: ['L9'] }).details).toMatchObject({ field: 'level[0]', expected: 'one of "L1", "L2"' });
-    expect(invalid({ project: 'a', limt: 3 })).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'limt', expected: 'no other fields' } });
+    expect(invalid({ project: 'a', limit: 'x' }).details).toMatchObject({
+      field: 'limit',
+      expected: 'number',
+    });
+    expect(invalid({ project: 'a', limit: 500 }).details).toMatchObject({
+      field: 'limit',
+      expected: 'at most 100',
+    });
+    expect(invalid({ project: 'a', level: ['L9'] }).details).toMatchObject({
+      field: 'level[0]',
+      expected: 'one of "L1", "L2"',
+    });
+    expect(invalid({ project: 'a', limt: 3 })).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'limt', expected: 'no other fields' },
+    });
   });
 
   it('returns the parsed input when it is valid', () => {
-    expect(validateInput(schema, { project: 'a', limit: 3 }, 'query')).toEqual({ project: 'a', limit: 3 });
+    expect(validateInput(schema, { project: 'a', limit: 3 }, 'query')).toEqual({
+      project: 'a',
+      limit: 3,
+    });
   });
 });

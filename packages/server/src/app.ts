@@ -2,7 +2,12 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MemError } from '@mem/core';
-import { inputJsonSchema, type AnyRemoteOperation, type Caller, type Registry } from '@mem/registry';
+import {
+  inputJsonSchema,
+  type AnyRemoteOperation,
+  type Caller,
+  type Registry,
+} from '@mem/registry';
 import { credentialOf } from './credential.js';
 import { errorAnswer } from './error-body.js';
 import { openApiDocument } from './openapi.js';
@@ -45,14 +50,26 @@ export function createApp(registry: Registry, options: AppOptions = {}): Hono<En
     const started = performance.now();
     await next();
     c.header('x-mem-version', version);
-    log?.(JSON.stringify({ ts: new Date().toISOString(), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10, token: c.get('tokenId') ?? null }));
+    log?.(
+      JSON.stringify({
+        ts: new Date().toISOString(),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        token: c.get('tokenId') ?? null,
+      }),
+    );
   });
 
   /** Authenticates and counts a request; a failed authentication counts against the address. */
   const admit = async (c: Context<Env>, operation: string | null): Promise<Caller> => {
     let caller: Caller;
     try {
-      caller = await registry.authenticate(credentialOf((name) => c.req.header(name)), 'http');
+      caller = await registry.authenticate(
+        credentialOf((name) => c.req.header(name)),
+        'http',
+      );
     } catch (error) {
       limiter.check(`addr:${address(c)}`, null);
       throw error;
@@ -67,12 +84,25 @@ export function createApp(registry: Registry, options: AppOptions = {}): Hono<En
   for (const op of registry.remote) {
     const path = honoPath(op.http.path);
     // Every route with a body reads it through the limit; GET bodies are never read.
-    if (op.http.method !== 'GET') app.on(op.http.method, path, limitBody(op.name === 'ingest_submit' ? bodies.ingest : bodies.other));
+    if (op.http.method !== 'GET')
+      app.on(
+        op.http.method,
+        path,
+        limitBody(op.name === 'ingest_submit' ? bodies.ingest : bodies.other),
+      );
     app.on(op.http.method, path, async (c) => {
-      const caller = op.auth.access === 'open' ? await registry.authenticate(undefined, 'http') : await admit(c, op.name);
+      const caller =
+        op.auth.access === 'open'
+          ? await registry.authenticate(undefined, 'http')
+          : await admit(c, op.name);
       const input = await requestInput(c, op);
       const idempotencyKey = op.kind === 'write' ? c.req.header('idempotency-key') : undefined;
-      const output = await registry.invoke(op.name, caller, input, idempotencyKey !== undefined ? { idempotencyKey } : {});
+      const output = await registry.invoke(
+        op.name,
+        caller,
+        input,
+        idempotencyKey !== undefined ? { idempotencyKey } : {},
+      );
       if (op.http.empty?.(output)) return c.body(null, 204);
       return c.json(output as object, op.http.status ?? 200);
     });
@@ -81,21 +111,37 @@ export function createApp(registry: Registry, options: AppOptions = {}): Hono<En
   let openapi: object | undefined;
   app.get('/openapi.json', async (c) => {
     const caller = await admit(c, null);
-    if (caller.kind === 'anonymous') throw new MemError('UNAUTHENTICATED', 'missing or invalid token');
+    if (caller.kind === 'anonymous')
+      throw new MemError('UNAUTHENTICATED', 'missing or invalid token');
     openapi ??= openApiDocument(registry.remote, version);
     return c.json(openapi);
   });
 
-  app.notFound((c) => c.json(errorAnswer(new MemError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)).body, 404));
+  app.notFound((c) =>
+    c.json(
+      errorAnswer(new MemError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)).body,
+      404,
+    ),
+  );
 
   app.onError((error, c) => {
     const answer = errorAnswer(error);
     if (answer.internal) {
       const e = answer.internal.error as Error;
-      log?.(JSON.stringify({ ts: new Date().toISOString(), level: 'error', correlation_id: answer.internal.correlationId, method: c.req.method, path: c.req.path, error: e?.stack ?? String(e) }));
+      log?.(
+        JSON.stringify({
+          ts: new Date().toISOString(),
+          level: 'error',
+          correlation_id: answer.internal.correlationId,
+          method: c.req.method,
+          path: c.req.path,
+          error: e?.stack ?? String(e),
+        }),
+      );
     }
     const retryAfter = (error as MemError).details?.['retry_after_s'];
-    if (answer.status === 429 && typeof retryAfter === 'number') c.header('Retry-After', String(retryAfter));
+    if (answer.status === 429 && typeof retryAfter === 'number')
+      c.header('Retry-After', String(retryAfter));
     // The rest of an oversized body is never read: the connection cannot carry another request.
     if (answer.status === 413) c.header('Connection', 'close');
     return c.json(answer.body, answer.status as 400);
@@ -108,15 +154,22 @@ function limitBody(maxSize: number) {
   return bodyLimit({
     maxSize,
     onError: () => {
-      throw new MemError('PAYLOAD_TOO_LARGE', `body: larger than ${maxSize} bytes`, { field: 'body', limit_bytes: maxSize });
+      throw new MemError('PAYLOAD_TOO_LARGE', `body: larger than ${maxSize} bytes`, {
+        field: 'body',
+        limit_bytes: maxSize,
+      });
     },
   });
 }
 
-async function requestInput(c: Context<Env>, op: AnyRemoteOperation): Promise<Record<string, unknown>> {
+async function requestInput(
+  c: Context<Env>,
+  op: AnyRemoteOperation,
+): Promise<Record<string, unknown>> {
   const url = new URL(c.req.url);
   const query = queryInput(url.searchParams, inputJsonSchema(op));
-  const body = op.http.method === 'GET' ? {} : bodyInput(await c.req.text(), c.req.header('content-type'));
+  const body =
+    op.http.method === 'GET' ? {} : bodyInput(await c.req.text(), c.req.header('content-type'));
   return mergeInput(query, body, c.req.param());
 }
 

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemError, SYSTEM_PROJECT } from '@mem/core';
 import { defineOperation, OPERATIONS, Registry } from '@mem/registry';
 import { z } from 'zod';
-import { call, memoryPayloads, mint, registryAt, seedIdentity, tempDataRoot, until } from '../../../test/api/support.js';
+import {
+  call,
+  memoryPayloads,
+  mint,
+  registryAt,
+  seedIdentity,
+  tempDataRoot,
+  until,
+} from '../../../test/api/support.js';
 import { startServer, type RunningServer } from './serve.js';
 import type { AppOptions } from './app.js';
 
@@ -21,7 +29,10 @@ interface Setup {
   admin: string;
 }
 
-async function setup(options: AppOptions = {}, operations?: (registry: Registry) => Registry): Promise<Setup> {
+async function setup(
+  options: AppOptions = {},
+  operations?: (registry: Registry) => Registry,
+): Promise<Setup> {
   const { root, cleanup } = tempDataRoot(['alpha', 'beta']);
   cleanups.push(cleanup);
   let registry = await registryAt(root);
@@ -29,17 +40,25 @@ async function setup(options: AppOptions = {}, operations?: (registry: Registry)
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'], carol: [] });
   const alice = (await mint(registry, { principal: 'alice', label: 'laptop' })).secret;
   const bob = (await mint(registry, { principal: 'bob' })).secret;
-  const admin = (await mint(registry, { principal: 'carol', capabilities: ['admin'], label: 'console' })).secret;
+  const admin = (
+    await mint(registry, { principal: 'carol', capabilities: ['admin'], label: 'console' })
+  ).secret;
   if (operations) registry = operations(registry);
   const lines: string[] = [];
-  const server = await startServer(registry, { port: 0, rateLimits: { burstPerSecond: 0 }, log: (line) => lines.push(line), ...options });
+  const server = await startServer(registry, {
+    port: 0,
+    rateLimits: { burstPerSecond: 0 },
+    log: (line) => lines.push(line),
+    ...options,
+  });
   cleanups.push(() => server.close());
   return { url: server.url, registry, server, lines, alice, bob, admin };
 }
 
 async function heads(registry: Registry): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const project of [SYSTEM_PROJECT, 'alpha', 'beta']) out[project] = (await registry.context.engine.head(project)).seq;
+  for (const project of [SYSTEM_PROJECT, 'alpha', 'beta'])
+    out[project] = (await registry.context.engine.head(project)).seq;
   return out;
 }
 
@@ -50,21 +69,40 @@ describe('HTTP surface', () => {
     const version = await call(url, 'GET', '/version');
     expect(version.body).toEqual({ name: 'mem', version: '0.0.0-test' });
     expect(version.headers.get('x-mem-version')).toBe('0.0.0-test');
-    for (const path of ['/memory/projects', '/memory/skills', '/openapi.json', '/memory/query?query=x']) {
+    for (const path of [
+      '/memory/projects',
+      '/memory/skills',
+      '/openapi.json',
+      '/memory/query?query=x',
+    ]) {
       const refused = await call(url, 'GET', path);
       expect(refused.status, path).toBe(401);
-      expect(refused.body).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'missing or invalid token' } });
+      expect(refused.body).toEqual({
+        error: { code: 'UNAUTHENTICATED', message: 'missing or invalid token' },
+      });
     }
-    expect((await call(url, 'GET', '/memory/projects', { token: alice })).body).toEqual([{ name: 'alpha', synthesis: null }]);
+    expect((await call(url, 'GET', '/memory/projects', { token: alice })).body).toEqual([
+      { name: 'alpha', synthesis: null },
+    ]);
   });
 
   it('takes the token from apikey, x-api-key or Authorization: Bearer; two different ones are refused', async () => {
     const { url, alice, bob } = await setup();
-    for (const headers of [{ apikey: alice }, { 'x-api-key': alice }, { authorization: `Bearer ${alice}` }] as Record<string, string>[]) {
+    for (const headers of [
+      { apikey: alice },
+      { 'x-api-key': alice },
+      { authorization: `Bearer ${alice}` },
+    ] as Record<string, string>[]) {
       expect((await call(url, 'GET', '/memory/projects', { headers })).status).toBe(200);
     }
-    expect((await call(url, 'GET', '/memory/projects', { headers: { apikey: alice, 'x-api-key': bob } })).status).toBe(401);
-    expect((await call(url, 'GET', '/memory/projects', { headers: { authorization: `Basic ${alice}` } })).status).toBe(401);
+    expect(
+      (await call(url, 'GET', '/memory/projects', { headers: { apikey: alice, 'x-api-key': bob } }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await call(url, 'GET', '/memory/projects', { headers: { authorization: `Basic ${alice}` } }))
+        .status,
+    ).toBe(401);
   });
 
   it('403 names the refused project or the missing capability, never contents; 404 is the same for unknown and invisible', async () => {
@@ -73,11 +111,22 @@ describe('HTTP surface', () => {
       status: 403,
       body: { error: { code: 'FORBIDDEN', details: { project: 'beta' } } },
     });
-    expect(await call(url, 'GET', '/memory/tokens', { token: alice })).toMatchObject({ status: 403, body: { error: { code: 'CAPABILITY_REQUIRED', details: { capability: 'admin' } } } });
-    const job = await call(url, 'POST', '/memory/ingest', { token: bob, body: { project: 'beta', source: 'agent:b', records: [{ role: 'user', text: 'beta only' }] } });
+    expect(await call(url, 'GET', '/memory/tokens', { token: alice })).toMatchObject({
+      status: 403,
+      body: { error: { code: 'CAPABILITY_REQUIRED', details: { capability: 'admin' } } },
+    });
+    const job = await call(url, 'POST', '/memory/ingest', {
+      token: bob,
+      body: { project: 'beta', source: 'agent:b', records: [{ role: 'user', text: 'beta only' }] },
+    });
     expect(job.status).toBe(202);
     const invisible = await call(url, 'GET', `/memory/ingest/${job.body.job_id}`, { token: alice });
-    const unknown = await call(url, 'GET', '/memory/ingest/ingest-00000000-0000-4000-8000-000000000000', { token: alice });
+    const unknown = await call(
+      url,
+      'GET',
+      '/memory/ingest/ingest-00000000-0000-4000-8000-000000000000',
+      { token: alice },
+    );
     expect(invisible.status).toBe(404);
     expect(unknown.status).toBe(404);
     expect(Object.keys(invisible.body.error)).toEqual(Object.keys(unknown.body.error));
@@ -89,13 +138,68 @@ describe('HTTP surface', () => {
   it('bad input is a 400 naming the field and shape (or 413 past the size limit), and writes nothing', async () => {
     const { url, registry, alice, admin } = await setup({ bodyLimits: { ingest: 4096 } });
     const before = await heads(registry);
-    const cases: [string, string, { body?: unknown; raw?: string; headers?: Record<string, string> }, number, string?][] = [
-      ['POST', '/memory/ingest', { raw: '{"project": "alpha", ', headers: { 'content-type': 'application/json' } }, 400, 'body'],
-      ['POST', '/memory/ingest', { raw: '[1,2]', headers: { 'content-type': 'application/json' } }, 400, 'body'],
-      ['POST', '/memory/ingest', { raw: 'project=alpha', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 400, 'body'],
-      ['POST', '/memory/ingest', { body: { project: 'alpha', source: 'a:b', records: 'many' } }, 400, 'records'],
-      ['POST', '/memory/ingest', { body: { project: 'alpha', source: 'a:b', records: [{ role: 'user', text: 'x' }], colour: 'red' } }, 400, 'colour'],
-      ['POST', '/memory/ingest', { body: { project: 'alpha', source: 'a:b', records: [{ role: 'user', text: 'x'.repeat(5000) }] } }, 413, 'body'],
+    const cases: [
+      string,
+      string,
+      { body?: unknown; raw?: string; headers?: Record<string, string> },
+      number,
+      string?,
+    ][] = [
+      [
+        'POST',
+        '/memory/ingest',
+        { raw: '{"project": "alpha", ', headers: { 'content-type': 'application/json' } },
+        400,
+        'body',
+      ],
+      [
+        'POST',
+        '/memory/ingest',
+        { raw: '[1,2]', headers: { 'content-type': 'application/json' } },
+        400,
+        'body',
+      ],
+      [
+        'POST',
+        '/memory/ingest',
+        { raw: 'project=alpha', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+        400,
+        'body',
+      ],
+      [
+        'POST',
+        '/memory/ingest',
+        { body: { project: 'alpha', source: 'a:b', records: 'many' } },
+        400,
+        'records',
+      ],
+      [
+        'POST',
+        '/memory/ingest',
+        {
+          body: {
+            project: 'alpha',
+            source: 'a:b',
+            records: [{ role: 'user', text: 'x' }],
+            colour: 'red',
+          },
+        },
+        400,
+        'colour',
+      ],
+      [
+        'POST',
+        '/memory/ingest',
+        {
+          body: {
+            project: 'alpha',
+            source: 'a:b',
+            records: [{ role: 'user', text: 'x'.repeat(5000) }],
+          },
+        },
+        413,
+        'body',
+      ],
       ['GET', '/memory/query?query=x&limit=ten', {}, 400, 'limit'],
       ['GET', '/memory/query?query=x&limit=1&limit=2', {}, 400, 'limit'],
       ['GET', '/memory/query?query=x&level=L7', {}, 400, 'level[0]'],
@@ -108,14 +212,22 @@ describe('HTTP surface', () => {
       expect(answer.status, `${method} ${path}`).toBe(status);
       expect(answer.body.error.details.field, `${method} ${path}`).toBe(field);
     }
-    const mint = await call(url, 'POST', '/memory/tokens', { token: admin, body: { principal: 'alice', capabilities: ['root'] } });
-    expect(mint).toMatchObject({ status: 400, body: { error: { code: 'INVALID_INPUT', details: { field: 'capabilities[0]' } } } });
+    const mint = await call(url, 'POST', '/memory/tokens', {
+      token: admin,
+      body: { principal: 'alice', capabilities: ['root'] },
+    });
+    expect(mint).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_INPUT', details: { field: 'capabilities[0]' } } },
+    });
     expect(await heads(registry)).toEqual(before);
   });
 
   it('the 11th request within a second gets 429 with Retry-After; other tokens are not affected', async () => {
     const { url, alice, bob } = await setup({ rateLimits: { burstPerSecond: 10 } });
-    const answers = await Promise.all(Array.from({ length: 11 }, () => call(url, 'GET', '/memory/projects', { token: alice })));
+    const answers = await Promise.all(
+      Array.from({ length: 11 }, () => call(url, 'GET', '/memory/projects', { token: alice })),
+    );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     const limited = answers.find((a) => a.status === 429)!;
@@ -128,23 +240,54 @@ describe('HTTP surface', () => {
     const { url, registry, admin } = await setup();
     const before = (await registry.context.engine.head(SYSTEM_PROJECT)).seq;
     const headers = { 'idempotency-key': 'mint-bob-1' };
-    const first = await call(url, 'POST', '/memory/tokens', { token: admin, body: { principal: 'bob' }, headers });
-    const retry = await call(url, 'POST', '/memory/tokens', { token: admin, body: { principal: 'bob' }, headers });
+    const first = await call(url, 'POST', '/memory/tokens', {
+      token: admin,
+      body: { principal: 'bob' },
+      headers,
+    });
+    const retry = await call(url, 'POST', '/memory/tokens', {
+      token: admin,
+      body: { principal: 'bob' },
+      headers,
+    });
     expect(first.status).toBe(201);
     expect(retry).toMatchObject({ status: 201, body: first.body });
     expect((await registry.context.engine.head(SYSTEM_PROJECT)).seq).toBe(before + 1);
-    const other = await call(url, 'POST', '/memory/tokens', { token: admin, body: { principal: 'alice' }, headers });
+    const other = await call(url, 'POST', '/memory/tokens', {
+      token: admin,
+      body: { principal: 'alice' },
+      headers,
+    });
     expect(other).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } });
-    const burst = await Promise.all(Array.from({ length: 6 }, () => call(url, 'POST', '/memory/principals', { token: admin, body: { name: 'dave' }, headers: { 'idempotency-key': 'dave' } })));
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call(url, 'POST', '/memory/principals', {
+          token: admin,
+          body: { name: 'dave' },
+          headers: { 'idempotency-key': 'dave' },
+        }),
+      ),
+    );
     const ok = burst.filter((a) => a.status === 201);
     expect(ok.length).toBeGreaterThanOrEqual(1);
-    expect(burst.every((a) => a.status === 201 || (a.status === 409 && a.body.error.details.state === 'in_flight'))).toBe(true);
+    expect(
+      burst.every(
+        (a) => a.status === 201 || (a.status === 409 && a.body.error.details.state === 'in_flight'),
+      ),
+    ).toBe(true);
     expect((await registry.context.engine.head(SYSTEM_PROJECT)).seq).toBe(before + 2);
   });
 
   it('ingest answers 202 with a status_url, the same job for the same ingest_id, then 409 with that job once done', async () => {
     const { url, registry, alice } = await setup();
-    const body = { project: 'alpha', source: 'agent:a', ingest_id: 'b-1', records: [{ role: 'assistant', text: 'The probe timeout caused the restart loop; raised to 5s.' }] };
+    const body = {
+      project: 'alpha',
+      source: 'agent:a',
+      ingest_id: 'b-1',
+      records: [
+        { role: 'assistant', text: 'The probe timeout caused the restart loop; raised to 5s.' },
+      ],
+    };
     const accepted = await call(url, 'POST', '/memory/ingest', { token: alice, body });
     expect(accepted.status).toBe(202);
     expect(accepted.body.status_url).toBe(`/memory/ingest/${accepted.body.job_id}`);
@@ -154,18 +297,39 @@ describe('HTTP surface', () => {
     });
     expect(done.body).toMatchObject({ job_id: accepted.body.job_id, project: 'alpha', records: 1 });
     const again = await call(url, 'POST', '/memory/ingest', { token: alice, body });
-    expect(again).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT', details: { job_id: accepted.body.job_id, status: 'done' } } } });
+    expect(again).toMatchObject({
+      status: 409,
+      body: {
+        error: { code: 'CONFLICT', details: { job_id: accepted.body.job_id, status: 'done' } },
+      },
+    });
     await registry.context.jobs.idle();
   });
 
   it('query: 200 with citations when something is relevant, 204 when it abstains', async () => {
     const { url, registry, alice } = await setup();
-    const content = memoryPayloads('run-a', 'Uploads over 10KB failed: the ingress buffered bodies in 8KB.', 'Kong body buffer of 8KB broke uploads over 10KB; raised client_body_buffer_size.');
+    const content = memoryPayloads(
+      'run-a',
+      'Uploads over 10KB failed: the ingress buffered bodies in 8KB.',
+      'Kong body buffer of 8KB broke uploads over 10KB; raised client_body_buffer_size.',
+    );
     await registry.context.engine.append('alpha', content.payloads, { kind: 'test' });
-    const found = await call(url, 'GET', '/memory/query?query=why+did+uploads+over+10KB+fail&project=alpha&level=L1,L2&limit=3', { token: alice });
+    const found = await call(
+      url,
+      'GET',
+      '/memory/query?query=why+did+uploads+over+10KB+fail&project=alpha&level=L1,L2&limit=3',
+      { token: alice },
+    );
     expect(found.status).toBe(200);
-    expect(found.body.results[0]).toMatchObject({ level: 'L1', sha256: content.memory, project: 'alpha', parents: [{ level: 'L0', sha256: content.evidence }] });
-    const nothing = await call(url, 'GET', '/memory/query?query=zebra+xylophone+quartz', { token: alice });
+    expect(found.body.results[0]).toMatchObject({
+      level: 'L1',
+      sha256: content.memory,
+      project: 'alpha',
+      parents: [{ level: 'L0', sha256: content.evidence }],
+    });
+    const nothing = await call(url, 'GET', '/memory/query?query=zebra+xylophone+quartz', {
+      token: alice,
+    });
     expect(nothing.status).toBe(204);
     expect(nothing.body).toBeNull();
   });
@@ -185,12 +349,19 @@ describe('HTTP surface', () => {
         throw new Error('disk on fire at /secret/path');
       },
     });
-    const { url, lines, alice } = await setup({}, (registry) => new Registry(registry.context, [...OPERATIONS, boom]));
+    const { url, lines, alice } = await setup(
+      {},
+      (registry) => new Registry(registry.context, [...OPERATIONS, boom]),
+    );
     const answer = await call(url, 'GET', '/memory/boom', { token: alice });
     expect(answer.status).toBe(500);
     expect(Object.keys(answer.body.error).sort()).toEqual(['code', 'correlation_id', 'message']);
     expect(JSON.stringify(answer.body)).not.toContain('fire');
-    expect(lines.some((line) => line.includes(answer.body.error.correlation_id) && line.includes('disk on fire'))).toBe(true);
+    expect(
+      lines.some(
+        (line) => line.includes(answer.body.error.correlation_id) && line.includes('disk on fire'),
+      ),
+    ).toBe(true);
   });
 
   it('serves an OpenAPI document generated from every registry operation', async () => {
@@ -202,16 +373,25 @@ describe('HTTP surface', () => {
       expect(entry?.operationId, `${op.http.method} ${op.http.path}`).toBe(op.name);
     }
     expect(doc.paths['/memory/query'].get.responses['204']).toBeDefined();
-    expect(doc.paths['/memory/ingest'].post.requestBody.content['application/json'].schema.properties.records).toBeDefined();
+    expect(
+      doc.paths['/memory/ingest'].post.requestBody.content['application/json'].schema.properties
+        .records,
+    ).toBeDefined();
   });
 
   it('never logs a token: the request log names the token id only', async () => {
     const { url, lines, alice, admin } = await setup();
     await call(url, 'GET', '/memory/projects', { token: alice });
-    const minted = await call(url, 'POST', '/memory/tokens', { token: admin, body: { principal: 'bob' } });
-    await call(url, 'GET', '/memory/projects', { headers: { authorization: `Bearer ${minted.body.secret}` } });
+    const minted = await call(url, 'POST', '/memory/tokens', {
+      token: admin,
+      body: { principal: 'bob' },
+    });
+    await call(url, 'GET', '/memory/projects', {
+      headers: { authorization: `Bearer ${minted.body.secret}` },
+    });
     const all = lines.join('\n');
-    for (const secret of [alice, admin, minted.body.secret as string]) expect(all).not.toContain(secret.slice('mem_'.length + 17));
+    for (const secret of [alice, admin, minted.body.secret as string])
+      expect(all).not.toContain(secret.slice('mem_'.length + 17));
     expect(all).toContain(alice.slice(4, 20));
   });
 });

@@ -1,4 +1,9 @@
-import { inputJsonSchema, outputJsonSchema, type AnyRemoteOperation, type JsonSchema } from '@mem/registry';
+import {
+  inputJsonSchema,
+  outputJsonSchema,
+  type AnyRemoteOperation,
+  type JsonSchema,
+} from '@mem/registry';
 import { ERROR_STATUSES } from './status.js';
 
 const ERROR_SCHEMA: JsonSchema = {
@@ -12,7 +17,10 @@ const ERROR_SCHEMA: JsonSchema = {
         code: { type: 'string' },
         message: { type: 'string' },
         details: { type: 'object' },
-        correlation_id: { type: 'string', description: 'only on 500: pairs the answer with the server log' },
+        correlation_id: {
+          type: 'string',
+          description: 'only on 500: pairs the answer with the server log',
+        },
       },
     },
   },
@@ -27,25 +35,48 @@ function operationObject(op: AnyRemoteOperation): JsonSchema {
   const properties = (input['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((input['required'] ?? []) as string[]);
   const inPath = pathParams(op.http.path);
-  const parameters: JsonSchema[] = inPath.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
+  const parameters: JsonSchema[] = inPath.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: properties[name] ?? { type: 'string' },
+  }));
   const rest = Object.keys(properties).filter((k) => !inPath.includes(k));
   let requestBody: JsonSchema | undefined;
   if (op.http.method === 'POST') {
-    const body = { ...input, properties: Object.fromEntries(rest.map((k) => [k, properties[k]])), required: [...required].filter((k) => !inPath.includes(k)) };
+    const body = {
+      ...input,
+      properties: Object.fromEntries(rest.map((k) => [k, properties[k]])),
+      required: [...required].filter((k) => !inPath.includes(k)),
+    };
     requestBody = { required: true, content: { 'application/json': { schema: body } } };
   } else {
     for (const name of rest) {
       const schema = properties[name]!;
       const list = schema['type'] === 'array';
-      parameters.push({ name, in: 'query', required: required.has(name), schema, ...(list ? { style: 'form', explode: false } : {}) });
+      parameters.push({
+        name,
+        in: 'query',
+        required: required.has(name),
+        schema,
+        ...(list ? { style: 'form', explode: false } : {}),
+      });
     }
   }
   const success = String(op.http.status ?? 200);
-  const responses: JsonSchema = { [success]: { description: op.summary, content: { 'application/json': { schema: outputJsonSchema(op) } } } };
+  const responses: JsonSchema = {
+    [success]: {
+      description: op.summary,
+      content: { 'application/json': { schema: outputJsonSchema(op) } },
+    },
+  };
   if (op.http.empty) responses['204'] = { description: 'nothing relevant: the query abstained' };
   for (const status of ERROR_STATUSES) {
     if (op.auth.access === 'open' && status !== 500) continue;
-    responses[String(status)] = { description: describe(status), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    responses[String(status)] = {
+      description: describe(status),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
   }
   return {
     operationId: op.name,
@@ -78,7 +109,10 @@ function describe(status: number): string {
 }
 
 /** The OpenAPI 3.1 document of every HTTP route, generated from the registry. */
-export function openApiDocument(operations: readonly AnyRemoteOperation[], version: string): JsonSchema {
+export function openApiDocument(
+  operations: readonly AnyRemoteOperation[],
+  version: string,
+): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const op of operations) {
     paths[op.http.path] ??= {};
@@ -86,7 +120,11 @@ export function openApiDocument(operations: readonly AnyRemoteOperation[], versi
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'mem', version, description: 'Project memory for coding agents. Generated from the operation registry.' },
+    info: {
+      title: 'mem',
+      version,
+      description: 'Project memory for coding agents. Generated from the operation registry.',
+    },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { xApiKey: [] }, { apikey: [] }],
     components: {

@@ -10,7 +10,11 @@ export interface RateLimits {
   queryPerHour: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimits = { burstPerSecond: 10, ingestPerHour: 100, queryPerHour: 1000 };
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  burstPerSecond: 10,
+  ingestPerHour: 100,
+  queryPerHour: 1000,
+};
 
 /**
  * "At most `limit` requests in any window of `windowMs`", per key: the times of the last
@@ -79,7 +83,9 @@ export class RateLimiter {
     if (wait === 0 && hourly) wait = hourly.hit(key, now);
     if (wait > 0) {
       const retryAfter = Math.max(1, Math.ceil(wait / 1000));
-      throw new MemError('RATE_LIMITED', `rate limit exceeded; retry in ${retryAfter}s`, { retry_after_s: retryAfter });
+      throw new MemError('RATE_LIMITED', `rate limit exceeded; retry in ${retryAfter}s`, {
+        retry_after_s: retryAfter,
+      });
     }
   }
 }

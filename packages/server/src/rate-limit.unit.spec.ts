@@ -22,7 +22,10 @@ describe('SlidingWindow', () => {
 describe('RateLimiter', () => {
   it('refuses the 11th request within a second with retry_after_s, and counts queries per hour', () => {
     let now = 0;
-    const limiter = new RateLimiter({ burstPerSecond: 10, ingestPerHour: 100, queryPerHour: 3 }, () => now);
+    const limiter = new RateLimiter(
+      { burstPerSecond: 10, ingestPerHour: 100, queryPerHour: 3 },
+      () => now,
+    );
     for (let i = 0; i < 10; i++) limiter.check('token:a', null);
     let error: unknown;
     try {

@@ -18,7 +18,8 @@ function kindOf(schema: JsonSchema | undefined): Kind {
   const types = new Set<string>();
   const collect = (s: JsonSchema) => {
     if (typeof s['type'] === 'string') types.add(s['type']);
-    for (const key of ['anyOf', 'oneOf'] as const) for (const sub of (s[key] ?? []) as JsonSchema[]) collect(sub);
+    for (const key of ['anyOf', 'oneOf'] as const)
+      for (const sub of (s[key] ?? []) as JsonSchema[]) collect(sub);
   };
   collect(schema);
   if (types.has('array')) return 'array';
@@ -42,13 +43,24 @@ export function queryInput(params: URLSearchParams, schema: JsonSchema): Record<
     const kind = kindOf(Object.hasOwn(properties, key) ? properties[key] : undefined);
     if (kind === 'array') {
       // `*` alone stands for "all" where a schema accepts it (token projects).
-      setOwn(out, key, values.length === 1 && values[0] === '*' ? '*' : values.flatMap((v) => v.split(',')).filter((v) => v !== ''));
+      setOwn(
+        out,
+        key,
+        values.length === 1 && values[0] === '*'
+          ? '*'
+          : values.flatMap((v) => v.split(',')).filter((v) => v !== ''),
+      );
       continue;
     }
-    if (values.length > 1) throw new MemError('INVALID_INPUT', `${key}: given ${values.length} times, expected once`, { field: key, expected: 'one value' });
+    if (values.length > 1)
+      throw new MemError('INVALID_INPUT', `${key}: given ${values.length} times, expected once`, {
+        field: key,
+        expected: 'one value',
+      });
     const value = values[0]!;
     if (kind === 'number' && /^-?\d+(\.\d+)?$/.test(value)) setOwn(out, key, Number(value));
-    else if (kind === 'boolean' && (value === 'true' || value === 'false')) setOwn(out, key, value === 'true');
+    else if (kind === 'boolean' && (value === 'true' || value === 'false'))
+      setOwn(out, key, value === 'true');
     else setOwn(out, key, value);
   }
   return out;
@@ -58,16 +70,27 @@ export function queryInput(params: URLSearchParams, schema: JsonSchema): Record<
 export function bodyInput(text: string, contentType: string | undefined): Record<string, unknown> {
   if (text.trim() === '') return {};
   if (contentType !== undefined && !/^application\/(.+\+)?json\s*(;|$)/i.test(contentType)) {
-    throw new MemError('INVALID_INPUT', `body: expected Content-Type: application/json, got ${JSON.stringify(contentType.slice(0, 100))}`, { field: 'body', expected: 'application/json' });
+    throw new MemError(
+      'INVALID_INPUT',
+      `body: expected Content-Type: application/json, got ${JSON.stringify(contentType.slice(0, 100))}`,
+      { field: 'body', expected: 'application/json' },
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new MemError('INVALID_INPUT', `body: not valid JSON (${(error as Error).message.slice(0, 120)})`, { field: 'body', expected: 'a JSON object' });
+    throw new MemError(
+      'INVALID_INPUT',
+      `body: not valid JSON (${(error as Error).message.slice(0, 120)})`,
+      { field: 'body', expected: 'a JSON object' },
+    );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new MemError('INVALID_INPUT', 'body: expected a JSON object', { field: 'body', expected: 'a JSON object' });
+    throw new MemError('INVALID_INPUT', 'body: expected a JSON object', {
+      field: 'body',
+      expected: 'a JSON object',
+    });
   }
   return value as Record<string, unknown>;
 }
@@ -78,7 +101,12 @@ export function mergeInput(...parts: Record<string, unknown>[]): Record<string, 
   for (const part of parts) {
     for (const [key, value] of Object.entries(part)) {
       // Own properties only: `key in out` is true for `constructor`, `toString`, … of every object.
-      if (Object.hasOwn(out, key)) throw new MemError('INVALID_INPUT', `${key}: given twice (in the path, the query string or the body), expected once`, { field: key, expected: 'one value' });
+      if (Object.hasOwn(out, key))
+        throw new MemError(
+          'INVALID_INPUT',
+          `${key}: given twice (in the path, the query string or the body), expected once`,
+          { field: key, expected: 'one value' },
+        );
       setOwn(out, key, value);
     }
   }

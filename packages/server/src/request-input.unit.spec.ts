@@ -25,13 +25,27 @@ function refusal(fn: () => unknown): unknown {
 
 describe('queryInput', () => {
   it('turns the query string into typed input where the schema says so', () => {
-    const params = new URLSearchParams('query=why+10KB&project=a,b&project=c&limit=3&loadable=true&projects=*&other=x');
-    expect(queryInput(params, schema)).toEqual({ query: 'why 10KB', project: ['a', 'b', 'c'], limit: 3, loadable: true, projects: '*', other: 'x' });
+    const params = new URLSearchParams(
+      'query=why+10KB&project=a,b&project=c&limit=3&loadable=true&projects=*&other=x',
+    );
+    expect(queryInput(params, schema)).toEqual({
+      query: 'why 10KB',
+      project: ['a', 'b', 'c'],
+      limit: 3,
+      loadable: true,
+      projects: '*',
+      other: 'x',
+    });
   });
 
   it('leaves what does not convert for validation to name, and refuses a scalar given twice', () => {
     expect(queryInput(new URLSearchParams('limit=ten'), schema)).toEqual({ limit: 'ten' });
-    expect(hasErrorCode(refusal(() => queryInput(new URLSearchParams('query=a&query=b'), schema)), 'INVALID_INPUT')).toBe(true);
+    expect(
+      hasErrorCode(
+        refusal(() => queryInput(new URLSearchParams('query=a&query=b'), schema)),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -39,22 +53,42 @@ describe('bodyInput and mergeInput', () => {
   it('accepts a JSON object, refuses anything else', () => {
     expect(bodyInput('{"a":1}', 'application/json; charset=utf-8')).toEqual({ a: 1 });
     expect(bodyInput('', undefined)).toEqual({});
-    for (const [text, type] of [['{', 'application/json'], ['[1]', 'application/json'], ['null', 'application/json'], ['{"a":1}', 'text/plain']] as const) {
-      expect(hasErrorCode(refusal(() => bodyInput(text, type)), 'INVALID_INPUT')).toBe(true);
+    for (const [text, type] of [
+      ['{', 'application/json'],
+      ['[1]', 'application/json'],
+      ['null', 'application/json'],
+      ['{"a":1}', 'text/plain'],
+    ] as const) {
+      expect(
+        hasErrorCode(
+          refusal(() => bodyInput(text, type)),
+          'INVALID_INPUT',
+        ),
+      ).toBe(true);
     }
   });
 
   it('refuses a field given in two places', () => {
-    expect(hasErrorCode(refusal(() => mergeInput({ project: 'a' }, { project: 'b' })), 'INVALID_INPUT')).toBe(true);
+    expect(
+      hasErrorCode(
+        refusal(() => mergeInput({ project: 'a' }, { project: 'b' })),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
     expect(mergeInput({ a: 1 }, { b: 2 })).toEqual({ a: 1, b: 2 });
   });
 
   it('keeps prototype-named keys as own fields: never "given twice", never a prototype', () => {
-    const merged = mergeInput(JSON.parse('{"__proto__":{"project":"beta"},"constructor":1}') as Record<string, unknown>, { toString: 'x' });
+    const merged = mergeInput(
+      JSON.parse('{"__proto__":{"project":"beta"},"constructor":1}') as Record<string, unknown>,
+      { toString: 'x' },
+    );
     expect(Object.keys(merged)).toEqual(['__proto__', 'constructor', 'toString']);
     expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
     expect(merged['project']).toBeUndefined();
-    expect(Object.keys(queryInput(new URLSearchParams('__proto__=x&constructor=y'), schema))).toEqual(['__proto__', 'constructor']);
+    expect(
+      Object.keys(queryInput(new URLSearchParams('__proto__=x&constructor=y'), schema)),
+    ).toEqual(['__proto__', 'constructor']);
   });
 });
 
@@ -65,7 +99,17 @@ describe('credentialOf', () => {
     expect(credentialOf(headers({ 'x-api-key': 't1' }))).toBe('t1');
     expect(credentialOf(headers({ apikey: 't1', authorization: 'bearer t1' }))).toBe('t1');
     expect(credentialOf(headers({}))).toBeUndefined();
-    expect(hasErrorCode(refusal(() => credentialOf(headers({ apikey: 't1', 'x-api-key': 't2' }))), 'UNAUTHENTICATED')).toBe(true);
-    expect(hasErrorCode(refusal(() => credentialOf(headers({ authorization: 'Token t1' }))), 'UNAUTHENTICATED')).toBe(true);
+    expect(
+      hasErrorCode(
+        refusal(() => credentialOf(headers({ apikey: 't1', 'x-api-key': 't2' }))),
+        'UNAUTHENTICATED',
+      ),
+    ).toBe(true);
+    expect(
+      hasErrorCode(
+        refusal(() => credentialOf(headers({ authorization: 'Token t1' }))),
+        'UNAUTHENTICATED',
+      ),
+    ).toBe(true);
   });
 });

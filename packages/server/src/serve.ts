@@ -23,20 +23,23 @@ export function startServer(registry: Registry, options: ServeOptions): Promise<
   const app = createApp(registry, options);
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error);
-    const server: ServerType = serveNode({ fetch: app.fetch, port: options.port, hostname: host }, (info: AddressInfo) => {
-      server.off('error', onError);
-      const shown = host.includes(':') ? `[${host}]` : host;
-      resolve({
-        url: `http://${shown}:${info.port}`,
-        port: info.port,
-        host,
-        close: () =>
-          new Promise<void>((done) => {
-            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-            server.close(() => done());
-          }),
-      });
-    });
+    const server: ServerType = serveNode(
+      { fetch: app.fetch, port: options.port, hostname: host },
+      (info: AddressInfo) => {
+        server.off('error', onError);
+        const shown = host.includes(':') ? `[${host}]` : host;
+        resolve({
+          url: `http://${shown}:${info.port}`,
+          port: info.port,
+          host,
+          close: () =>
+            new Promise<void>((done) => {
+              (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+              server.close(() => done());
+            }),
+        });
+      },
+    );
     server.once('error', onError);
   });
 }

@@ -28,4 +28,6 @@ export function statusOf(code: string): number {
 }
 
 /** Every status the API may answer with an error body (for the OpenAPI document). */
-export const ERROR_STATUSES = [...new Set(Object.values(STATUS_OF))].sort((a, b) => a - b).concat(500);
+export const ERROR_STATUSES = [...new Set(Object.values(STATUS_OF))]
+  .sort((a, b) => a - b)
+  .concat(500);

@@ -31,7 +31,8 @@ async function shipped() {
   for (const kind of ['claude', 'pi']) {
     const dir = join(transcripts, kind);
     inputs.push([kind, dir]);
-    for (const f of await readdir(dir)) if (f.endsWith('.jsonl')) bytes += (await stat(join(dir, f))).size;
+    for (const f of await readdir(dir))
+      if (f.endsWith('.jsonl')) bytes += (await stat(join(dir, f))).size;
   }
   const rates = [];
   for (let r = 0; r < rounds; r++) {
@@ -40,16 +41,22 @@ async function shipped() {
     for (const [kind, dir] of inputs) records += await drain(sourceForPath(dir, kind));
     const s = Number(process.hrtime.bigint() - t0) / 1e9;
     rates.push(bytes / 1e6 / s);
-    console.log(`shipped round ${r + 1}: ${(bytes / 1e6).toFixed(2)} MB, ${records} records, ${(s * 1000).toFixed(0)} ms, ${(bytes / 1e6 / s).toFixed(1)} MB/s`);
+    console.log(
+      `shipped round ${r + 1}: ${(bytes / 1e6).toFixed(2)} MB, ${records} records, ${(s * 1000).toFixed(0)} ms, ${(bytes / 1e6 / s).toFixed(1)} MB/s`,
+    );
   }
   const sorted = [...rates].sort((a, b) => a - b);
-  console.log(`shipped median: ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} MB/s (first round includes JIT warm-up)`);
+  console.log(
+    `shipped median: ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} MB/s (first round includes JIT warm-up)`,
+  );
 }
 
 async function big(mb) {
   const dir = await mkdtemp(join(tmpdir(), 'mem-sources-bench-'));
   const path = join(dir, 'big.jsonl');
-  const lines = (await readFile(join(transcripts, 'claude', 'spotter-subagent.jsonl'), 'utf8')).split('\n').filter(Boolean);
+  const lines = (await readFile(join(transcripts, 'claude', 'spotter-subagent.jsonl'), 'utf8'))
+    .split('\n')
+    .filter(Boolean);
   const out = createWriteStream(path);
   let written = 0;
   while (written < mb * 1e6) {
@@ -68,7 +75,9 @@ async function big(mb) {
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  console.log(`generated: ${(written / 1e6).toFixed(0)} MB, ${records} records, ${s.toFixed(1)} s, ${(written / 1e6 / s).toFixed(1)} MB/s, peak RSS ${(peak / 1e6).toFixed(0)} MB`);
+  console.log(
+    `generated: ${(written / 1e6).toFixed(0)} MB, ${records} records, ${s.toFixed(1)} s, ${(written / 1e6 / s).toFixed(1)} MB/s, peak RSS ${(peak / 1e6).toFixed(0)} MB`,
+  );
   await rm(dir, { recursive: true, force: true });
 }
 

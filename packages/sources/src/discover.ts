@@ -13,12 +13,18 @@ export async function findJsonlFiles(dir: string): Promise<string[]> {
     try {
       entries = await readdir(current, { withFileTypes: true });
     } catch (cause) {
-      throw new MemError('IO_FAILED', `cannot list transcript directory ${current}`, { dir: current }, { cause });
+      throw new MemError(
+        'IO_FAILED',
+        `cannot list transcript directory ${current}`,
+        { dir: current },
+        { cause },
+      );
     }
     for (const entry of entries) {
       const path = join(current, entry.name);
       if (entry.isDirectory()) pending.push(path);
-      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.jsonl')) found.push(path);
+      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.jsonl'))
+        found.push(path);
     }
   }
   return sortPaths(found);
@@ -40,8 +46,10 @@ export function relativePath(root: string, path: string): string {
 /** Throws NOT_FOUND / INVALID_INPUT unless `dir` is a directory. */
 export async function assertDirectory(dir: string): Promise<void> {
   const kind = await pathKind(dir);
-  if (kind === 'missing') throw new MemError('NOT_FOUND', `transcript directory not found: ${dir}`, { dir });
-  if (kind !== 'directory') throw new MemError('INVALID_INPUT', `expected a directory of transcripts: ${dir}`, { dir });
+  if (kind === 'missing')
+    throw new MemError('NOT_FOUND', `transcript directory not found: ${dir}`, { dir });
+  if (kind !== 'directory')
+    throw new MemError('INVALID_INPUT', `expected a directory of transcripts: ${dir}`, { dir });
 }
 
 /** What is at `path`: a file, a directory, nothing, or something else. */

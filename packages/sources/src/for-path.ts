@@ -3,10 +3,21 @@ import { MemError } from '@mem/core';
 import { planClaudeFiles } from './claude/source.js';
 import { codexFile, isRolloutFile } from './codex/source.js';
 import { findJsonlFiles, pathKind, sortPaths } from './discover.js';
-import { loopArtifactsUnder, loopFile, sortLoopArtifacts, type LoopArtifact } from './loop/source.js';
+import {
+  loopArtifactsUnder,
+  loopFile,
+  sortLoopArtifacts,
+  type LoopArtifact,
+} from './loop/source.js';
 import { resolveOptions, type AdapterOptions } from './options.js';
 import { piFile } from './pi/source.js';
-import { PlannedTranscriptSource, TRANSCRIPT_KINDS, type SourcePlan, type TranscriptKind, type TranscriptSource } from './source.js';
+import {
+  PlannedTranscriptSource,
+  TRANSCRIPT_KINDS,
+  type SourcePlan,
+  type TranscriptKind,
+  type TranscriptSource,
+} from './source.js';
 
 /**
  * A source of `kind` over paths (already glob-expanded): a directory is walked like the
@@ -14,12 +25,20 @@ import { PlannedTranscriptSource, TRANSCRIPT_KINDS, type SourcePlan, type Transc
  * once. A missing path fails with NOT_FOUND when iteration starts; an unknown kind fails now
  * with INVALID_INPUT.
  */
-export function sourceForPath(paths: string | readonly string[], kind: TranscriptKind, options?: AdapterOptions): TranscriptSource {
+export function sourceForPath(
+  paths: string | readonly string[],
+  kind: TranscriptKind,
+  options?: AdapterOptions,
+): TranscriptSource {
   if (!(TRANSCRIPT_KINDS as readonly string[]).includes(kind)) {
-    throw new MemError('INVALID_INPUT', `unknown transcript kind ${JSON.stringify(kind)}: expected one of ${TRANSCRIPT_KINDS.join(', ')}`, {
-      field: 'kind',
-      kind,
-    });
+    throw new MemError(
+      'INVALID_INPUT',
+      `unknown transcript kind ${JSON.stringify(kind)}: expected one of ${TRANSCRIPT_KINDS.join(', ')}`,
+      {
+        field: 'kind',
+        kind,
+      },
+    );
   }
   const list = typeof paths === 'string' ? [paths] : [...paths];
   return new PlannedTranscriptSource(kind, () => planPaths(list, kind), resolveOptions(options));
@@ -30,8 +49,10 @@ async function planPaths(paths: readonly string[], kind: TranscriptKind): Promis
   const loop: LoopArtifact[] = [];
   for (const path of paths) {
     const what = await pathKind(path);
-    if (what === 'missing') throw new MemError('NOT_FOUND', `transcript path not found: ${path}`, { path });
-    if (what === 'other') throw new MemError('INVALID_INPUT', `not a file or directory: ${path}`, { path });
+    if (what === 'missing')
+      throw new MemError('NOT_FOUND', `transcript path not found: ${path}`, { path });
+    if (what === 'other')
+      throw new MemError('INVALID_INPUT', `not a file or directory: ${path}`, { path });
     const walked = what === 'directory' ? await findJsonlFiles(path) : [path];
     // A Codex tree holds other JSONL (history.jsonl); a file named alone is read whatever its name.
     const found = kind === 'codex' && what === 'directory' ? walked.filter(isRolloutFile) : walked;

@@ -43,7 +43,9 @@ export async function* splitLines(
   let pendingBytes = 0;
   let overflow = false;
   for await (const raw of blocks) {
-    const block = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const block = Buffer.isBuffer(raw)
+      ? raw
+      : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     stats.bytes += block.length;
     let from = 0;
     for (let nl = block.indexOf(NEWLINE, from); nl !== -1; nl = block.indexOf(NEWLINE, from)) {
@@ -54,7 +56,10 @@ export async function* splitLines(
         stats.skip('oversize-line');
       } else {
         const piece = block.subarray(from, nl);
-        const bytes = pending.length === 0 ? piece : Buffer.concat([...pending, piece], pendingBytes + pieceBytes);
+        const bytes =
+          pending.length === 0
+            ? piece
+            : Buffer.concat([...pending, piece], pendingBytes + pieceBytes);
         yield { line: lineNo, text: decodeLine(bytes, lineNo), terminated: true };
       }
       pending = [];
@@ -89,7 +94,10 @@ export async function* splitLines(
 }
 
 /** Byte blocks of a file, read sequentially; I/O failures become `IO_FAILED` / `NOT_FOUND`. */
-export async function* fileBlocks(path: string, blockSize = READ_BLOCK): AsyncGenerator<Uint8Array> {
+export async function* fileBlocks(
+  path: string,
+  blockSize = READ_BLOCK,
+): AsyncGenerator<Uint8Array> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -115,8 +123,19 @@ export async function* fileBlocks(path: string, blockSize = READ_BLOCK): AsyncGe
 
 function ioError(path: string, cause: unknown): MemError {
   const code = (cause as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT') return new MemError('NOT_FOUND', `transcript file not found: ${path}`, { file: path }, { cause });
-  return new MemError('IO_FAILED', `cannot read transcript file ${path}: ${String(code ?? cause)}`, { file: path }, { cause });
+  if (code === 'ENOENT')
+    return new MemError(
+      'NOT_FOUND',
+      `transcript file not found: ${path}`,
+      { file: path },
+      { cause },
+    );
+  return new MemError(
+    'IO_FAILED',
+    `cannot read transcript file ${path}: ${String(code ?? cause)}`,
+    { file: path },
+    { cause },
+  );
 }
 
 function decodeLine(bytes: Buffer, lineNo: number): string {
@@ -124,6 +143,7 @@ function decodeLine(bytes: Buffer, lineNo: number): string {
   if (end > 0 && bytes[end - 1] === 0x0d) end -= 1;
   let start = 0;
   // A UTF-8 byte-order mark is legal at the start of a file and nowhere else.
-  if (lineNo === 1 && end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+  if (lineNo === 1 && end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    start = 3;
   return bytes.toString('utf8', start, end);
 }

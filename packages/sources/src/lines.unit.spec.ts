@@ -5,7 +5,10 @@ import { StatsCollector } from './stats.js';
 
 const FILES: LineSplitOptions = { maxLineBytes: 1024, finalLine: 'truncate' };
 
-async function split(blocks: Uint8Array[], options = FILES): Promise<{ lines: TextLine[]; stats: StatsCollector }> {
+async function split(
+  blocks: Uint8Array[],
+  options = FILES,
+): Promise<{ lines: TextLine[]; stats: StatsCollector }> {
   const stats = new StatsCollector();
   const lines: TextLine[] = [];
   for await (const line of splitLines(blocks, 'f.jsonl', stats, options)) lines.push(line);
@@ -28,17 +31,26 @@ describe('splitLines', () => {
   it('holds back an unterminated last line as a truncated tail', async () => {
     const { lines, stats } = await split([bytes('{"a":1}\n{"b":')]);
     expect(lines.map((l) => l.line)).toEqual([1]);
-    expect(stats.snapshot().truncatedTails).toEqual({ count: 1, samples: [{ file: 'f.jsonl', line: 2, bytes: 5 }] });
+    expect(stats.snapshot().truncatedTails).toEqual({
+      count: 1,
+      samples: [{ file: 'f.jsonl', line: 2, bytes: 5 }],
+    });
   });
 
   it('yields the unterminated last line, marked, when told to', async () => {
-    const { lines } = await split([bytes('{"a":1}\n{"b":2}')], { maxLineBytes: 1024, finalLine: 'yield' });
+    const { lines } = await split([bytes('{"a":1}\n{"b":2}')], {
+      maxLineBytes: 1024,
+      finalLine: 'yield',
+    });
     expect(lines[1]).toEqual({ line: 2, text: '{"b":2}', terminated: false });
   });
 
   it('skips a line over the byte cap, across blocks, and keeps counting lines', async () => {
     const long = 'x'.repeat(300);
-    const { lines, stats } = await split([bytes(`a\n${long}`), bytes(long), bytes(`${long}\nb\n`)], { maxLineBytes: 500, finalLine: 'truncate' });
+    const { lines, stats } = await split(
+      [bytes(`a\n${long}`), bytes(long), bytes(`${long}\nb\n`)],
+      { maxLineBytes: 500, finalLine: 'truncate' },
+    );
     expect(lines).toEqual([
       { line: 1, text: 'a', terminated: true },
       { line: 3, text: 'b', terminated: true },
@@ -54,19 +66,23 @@ describe('splitLines', () => {
 
   it('gives the same lines however the bytes are cut into blocks (multi-byte characters included)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: 'grapheme', maxLength: 40 }), { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 10 }), async (rows, cuts) => {
-        const all = bytes(rows.join('\n'));
-        const points = [...new Set(cuts.map((c) => c % (all.length + 1)))].sort((a, b) => a - b);
-        const blocks: Uint8Array[] = [];
-        let from = 0;
-        for (const p of [...points, all.length]) {
-          blocks.push(all.subarray(from, p));
-          from = p;
-        }
-        const whole = await split([all], { maxLineBytes: 1 << 20, finalLine: 'yield' });
-        const pieces = await split(blocks, { maxLineBytes: 1 << 20, finalLine: 'yield' });
-        expect(pieces.lines).toEqual(whole.lines);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'grapheme', maxLength: 40 }), { maxLength: 20 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        async (rows, cuts) => {
+          const all = bytes(rows.join('\n'));
+          const points = [...new Set(cuts.map((c) => c % (all.length + 1)))].sort((a, b) => a - b);
+          const blocks: Uint8Array[] = [];
+          let from = 0;
+          for (const p of [...points, all.length]) {
+            blocks.push(all.subarray(from, p));
+            from = p;
+          }
+          const whole = await split([all], { maxLineBytes: 1 << 20, finalLine: 'yield' });
+          const pieces = await split(blocks, { maxLineBytes: 1 << 20, finalLine: 'yield' });
+          expect(pieces.lines).toEqual(whole.lines);
+        },
+      ),
       { numRuns: 300 },
     );
   });

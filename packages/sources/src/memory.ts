@@ -5,7 +5,12 @@ import { resolveOptions, type AdapterOptions } from './options.js';
 import { PiReader } from './pi/reader.js';
 import type { TranscriptReader } from './reader.js';
 import type { RecordSink } from './sink.js';
-import { PlannedTranscriptSource, type SharedState, type TranscriptKind, type TranscriptSource } from './source.js';
+import {
+  PlannedTranscriptSource,
+  type SharedState,
+  type TranscriptKind,
+  type TranscriptSource,
+} from './source.js';
 
 /** Options for a transcript held in memory (posted over HTTP, say). */
 export interface InMemoryOptions extends AdapterOptions {
@@ -20,7 +25,11 @@ export interface InMemoryOptions extends AdapterOptions {
  * files. The text was posted whole, so a final line without `\n` is parsed (and counted as a
  * truncated tail only if it does not parse). Records carry a line but no file.
  */
-export function transcriptFromText(input: string | Uint8Array, kind: TranscriptKind, options: InMemoryOptions = {}): TranscriptSource {
+export function transcriptFromText(
+  input: string | Uint8Array,
+  kind: TranscriptKind,
+  options: InMemoryOptions = {},
+): TranscriptSource {
   const name = options.name ?? 'memory';
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   return new PlannedTranscriptSource(
@@ -41,9 +50,20 @@ export function transcriptFromText(input: string | Uint8Array, kind: TranscriptK
   );
 }
 
-function readerFor(kind: TranscriptKind, sink: RecordSink, shared: SharedState, name: string, source: string | undefined): TranscriptReader {
+function readerFor(
+  kind: TranscriptKind,
+  sink: RecordSink,
+  shared: SharedState,
+  name: string,
+  source: string | undefined,
+): TranscriptReader {
   if (kind === 'loop') return new LoopReader(sink, shared.seen, source ?? `loop:${name}`, 'agent');
-  const reader = kind === 'claude' ? new ClaudeReader(sink, shared.seen, name) : kind === 'codex' ? new CodexReader(sink, name) : new PiReader(sink, `pi:${name}`);
+  const reader =
+    kind === 'claude'
+      ? new ClaudeReader(sink, shared.seen, name)
+      : kind === 'codex'
+        ? new CodexReader(sink, name)
+        : new PiReader(sink, `pi:${name}`);
   if (source !== undefined) sink.override = { source };
   return reader;
 }

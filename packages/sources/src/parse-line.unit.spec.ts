@@ -3,7 +3,11 @@ import { parseLine } from './parse-line.js';
 
 describe('parseLine', () => {
   it('parses one object', () => {
-    expect(parseLine('{"type":"user"}')).toEqual({ values: [{ type: 'user' }], invalid: false, glued: false });
+    expect(parseLine('{"type":"user"}')).toEqual({
+      values: [{ type: 'user' }],
+      invalid: false,
+      glued: false,
+    });
   });
 
   it('recovers objects glued together on one line', () => {

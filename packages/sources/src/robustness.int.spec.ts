@@ -19,10 +19,25 @@ afterAll(async () => {
 
 /** Lines every adapter understands, in its own shape. */
 const GOOD_LINE: Record<TranscriptKind, (n: number) => unknown> = {
-  claude: (n) => ({ type: 'user', uuid: `11111111-2222-4333-8444-55555555555${n}`, sessionId: 's1', cwd: '/w', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hello' } }),
-  pi: () => ({ type: 'message', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hello' } }),
+  claude: (n) => ({
+    type: 'user',
+    uuid: `11111111-2222-4333-8444-55555555555${n}`,
+    sessionId: 's1',
+    cwd: '/w',
+    timestamp: '2026-01-01T00:00:00.000Z',
+    message: { role: 'user', content: 'hello' },
+  }),
+  pi: () => ({
+    type: 'message',
+    timestamp: '2026-01-01T00:00:00.000Z',
+    message: { role: 'user', content: 'hello' },
+  }),
   loop: () => ({ role: 'user', content: 'hello' }),
-  codex: () => ({ type: 'response_item', timestamp: '2026-01-01T00:00:00.000Z', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } }),
+  codex: () => ({
+    type: 'response_item',
+    timestamp: '2026-01-01T00:00:00.000Z',
+    payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] },
+  }),
 };
 
 describe.each(TRANSCRIPT_KINDS)('%s adapter survives bad input', (kind) => {
@@ -38,8 +53,17 @@ describe.each(TRANSCRIPT_KINDS)('%s adapter survives bad input', (kind) => {
     ]);
     const stats = source.stats();
     expect(stats.skipped).toMatchObject({ 'blank-line': 1, 'unknown:from-the-future': 1 });
-    expect(stats.invalidJson).toEqual({ count: 2, samples: [{ file: path, line: 3 }, { file: path, line: 5 }] });
-    expect(stats.truncatedTails).toEqual({ count: 1, samples: [{ file: path, line: 7, bytes: 13 }] });
+    expect(stats.invalidJson).toEqual({
+      count: 2,
+      samples: [
+        { file: path, line: 3 },
+        { file: path, line: 5 },
+      ],
+    });
+    expect(stats.truncatedTails).toEqual({
+      count: 1,
+      samples: [{ file: path, line: 7, bytes: 13 }],
+    });
     expect(stats.lines).toBe(6);
   });
 
@@ -48,7 +72,13 @@ describe.each(TRANSCRIPT_KINDS)('%s adapter survives bad input', (kind) => {
     await writeFile(path, '');
     const source = sourceForPath(path, kind);
     expect(await collect(source)).toEqual([]);
-    expect(source.stats()).toMatchObject({ files: 1, lines: 0, bytes: 0, invalidJson: { count: 0 }, truncatedTails: { count: 0 } });
+    expect(source.stats()).toMatchObject({
+      files: 1,
+      lines: 0,
+      bytes: 0,
+      invalidJson: { count: 0 },
+      truncatedTails: { count: 0 },
+    });
   });
 
   it('never throws on arbitrary bytes (in memory)', async () => {
@@ -67,13 +97,53 @@ describe.each(TRANSCRIPT_KINDS)('%s adapter survives bad input', (kind) => {
     const type = kind === 'pi' ? 'message' : 'assistant';
     const entry = fc.oneof(
       fc.jsonValue(),
-      fc.dictionary(fc.constantFrom('type', 'role', 'message', 'content', 'uuid', 'cwd', 'timestamp', 'isMeta', 'choices', 'subtype'), fc.jsonValue()),
-      fc.record({ type: fc.constant(type), message: fc.dictionary(fc.constantFrom('role', 'content', 'id', 'model'), fc.jsonValue()) }),
+      fc.dictionary(
+        fc.constantFrom(
+          'type',
+          'role',
+          'message',
+          'content',
+          'uuid',
+          'cwd',
+          'timestamp',
+          'isMeta',
+          'choices',
+          'subtype',
+        ),
+        fc.jsonValue(),
+      ),
+      fc.record({
+        type: fc.constant(type),
+        message: fc.dictionary(fc.constantFrom('role', 'content', 'id', 'model'), fc.jsonValue()),
+      }),
       fc.record({
         type: fc.constantFrom('user', 'assistant', 'message'),
         message: fc.record({
-          role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'tool'),
-          content: fc.array(fc.dictionary(fc.constantFrom('type', 'text', 'thinking', 'source', 'data', 'input', 'content', 'name', 'arguments'), fc.jsonValue()), { maxLength: 4 }),
+          role: fc.constantFrom(
+            'user',
+            'assistant',
+            'toolResult',
+            'bashExecution',
+            'custom',
+            'tool',
+          ),
+          content: fc.array(
+            fc.dictionary(
+              fc.constantFrom(
+                'type',
+                'text',
+                'thinking',
+                'source',
+                'data',
+                'input',
+                'content',
+                'name',
+                'arguments',
+              ),
+              fc.jsonValue(),
+            ),
+            { maxLength: 4 },
+          ),
         }),
       }),
     );
@@ -108,21 +178,52 @@ describe('secrets never leave an adapter', () => {
     'xoxb-123456789012-abcdefghijkl',
     'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
   ];
-  const planted = fc.tuple(fc.string({ maxLength: 40 }), fc.constantFrom(...SECRETS), fc.string({ maxLength: 40 })).map(([a, s, b]) => ({ secret: s, text: `${a} ${s}\n${b}` }));
+  const planted = fc
+    .tuple(fc.string({ maxLength: 40 }), fc.constantFrom(...SECRETS), fc.string({ maxLength: 40 }))
+    .map(([a, s, b]) => ({ secret: s, text: `${a} ${s}\n${b}` }));
 
   /** One transcript per format carrying the planted text in prose, tool input and tool output. */
   function carrying(kind: TranscriptKind, text: string): string {
     if (kind === 'claude') {
       return jsonl(
         { type: 'user', sessionId: 's', message: { role: 'user', content: text } },
-        { type: 'assistant', sessionId: 's', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text }, { type: 'tool_use', id: 't1', name: 'Bash', input: { command: text } }] } },
-        { type: 'user', sessionId: 's', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text }] }] } },
+        {
+          type: 'assistant',
+          sessionId: 's',
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            content: [
+              { type: 'text', text },
+              { type: 'tool_use', id: 't1', name: 'Bash', input: { command: text } },
+            ],
+          },
+        },
+        {
+          type: 'user',
+          sessionId: 's',
+          message: {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text }] },
+            ],
+          },
+        },
       );
     }
     if (kind === 'pi') {
       return jsonl(
         { type: 'session', id: 'x', cwd: '/w' },
-        { type: 'message', message: { role: 'assistant', content: [{ type: 'thinking', thinking: text }, { type: 'toolCall', id: 'c', name: 'bash', arguments: { command: text } }] } },
+        {
+          type: 'message',
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: text },
+              { type: 'toolCall', id: 'c', name: 'bash', arguments: { command: text } },
+            ],
+          },
+        },
         { type: 'message', message: { role: 'bashExecution', command: text, output: text } },
         { type: 'compaction', summary: text },
       );
@@ -130,13 +231,34 @@ describe('secrets never leave an adapter', () => {
     if (kind === 'codex') {
       return jsonl(
         { type: 'session_meta', payload: { id: 's', cwd: '/w' } },
-        { type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] } },
-        { type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', text] }), call_id: 'c' } },
-        { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c', output: text } },
+        {
+          type: 'response_item',
+          payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] },
+        },
+        {
+          type: 'response_item',
+          payload: {
+            type: 'function_call',
+            name: 'shell',
+            arguments: JSON.stringify({ command: ['bash', '-lc', text] }),
+            call_id: 'c',
+          },
+        },
+        {
+          type: 'response_item',
+          payload: { type: 'function_call_output', call_id: 'c', output: text },
+        },
         { type: 'compacted', payload: { message: text } },
       );
     }
-    return jsonl({ role: 'assistant', content: text, tool_calls: [{ function: { name: 'sh', arguments: JSON.stringify({ cmd: text }) } }] }, { role: 'tool', content: text });
+    return jsonl(
+      {
+        role: 'assistant',
+        content: text,
+        tool_calls: [{ function: { name: 'sh', arguments: JSON.stringify({ cmd: text }) } }],
+      },
+      { role: 'tool', content: text },
+    );
   }
 
   it.each(TRANSCRIPT_KINDS)('%s', async (kind) => {
@@ -179,12 +301,23 @@ describe('in-memory transcripts go through the same adapter code', () => {
     const text = (await readFile(path, 'utf8')).trimEnd();
     const source = transcriptFromText(text, 'claude', { name: 'posted' });
     const fromText = await collect(source);
-    expect(fromText).toEqual(fromFile.map((r) => ({ ...r, provenance: { source: r.provenance.source, line: r.provenance.line, entry: r.provenance.entry } })));
+    expect(fromText).toEqual(
+      fromFile.map((r) => ({
+        ...r,
+        provenance: {
+          source: r.provenance.source,
+          line: r.provenance.line,
+          entry: r.provenance.entry,
+        },
+      })),
+    );
     expect(source.stats().truncatedTails.count).toBe(0);
   });
 
   it('can force the provenance source', async () => {
-    const records = await collect(transcriptFromText(jsonl(GOOD_LINE.pi(1)), 'pi', { source: 'http:ing-1' }));
+    const records = await collect(
+      transcriptFromText(jsonl(GOOD_LINE.pi(1)), 'pi', { source: 'http:ing-1' }),
+    );
     expect(records[0]?.provenance).toEqual({ source: 'http:ing-1', line: 1 });
   });
 });

@@ -1,4 +1,10 @@
-import type { PastedKind, RecordProvenance, RecordRole, SourceRecord, SummarySection } from '@mem/chunk';
+import type {
+  PastedKind,
+  RecordProvenance,
+  RecordRole,
+  SourceRecord,
+  SummarySection,
+} from '@mem/chunk';
 import { scrubSecrets } from '@mem/core';
 import type { ResolvedOptions } from './options.js';
 import type { StatsCollector } from './stats.js';
@@ -66,9 +72,18 @@ export class RecordSink {
       text = capped.text;
     }
     this.stats.record(role);
-    const record: SourceRecord = { role, text, timestamp: origin.timestamp, provenance: this.provenance(origin), cwd: origin.cwd === null ? null : this.scrubbedField(origin.cwd) };
+    const record: SourceRecord = {
+      role,
+      text,
+      timestamp: origin.timestamp,
+      provenance: this.provenance(origin),
+      cwd: origin.cwd === null ? null : this.scrubbedField(origin.cwd),
+    };
     if (extra.sections !== undefined && extra.sections.length > 0) {
-      record.sections = extra.sections.map((s) => ({ heading: scrubSecrets(s.heading).text, text: scrubSecrets(s.text).text }));
+      record.sections = extra.sections.map((s) => ({
+        heading: scrubSecrets(s.heading).text,
+        text: scrubSecrets(s.text).text,
+      }));
     }
     if (extra.pasted !== undefined) {
       record.pasted = extra.pasted;
@@ -111,7 +126,12 @@ export class RecordSink {
   private provenance(origin: RecordOrigin): RecordProvenance {
     const source = this.scrubbedField(this.override?.source ?? origin.source);
     const prefix = this.override?.entryPrefix;
-    const entry = prefix === undefined ? origin.entry : origin.entry === undefined ? prefix : `${prefix}:${origin.entry}`;
+    const entry =
+      prefix === undefined
+        ? origin.entry
+        : origin.entry === undefined
+          ? prefix
+          : `${prefix}:${origin.entry}`;
     const provenance: RecordProvenance = { source };
     if (this.file !== undefined) provenance.file = this.file;
     provenance.line = origin.line;

@@ -61,7 +61,8 @@ export class PlannedTranscriptSource implements TranscriptSource {
     const stats = new StatsCollector();
     this.collector = stats;
     const plan = await this.plan();
-    for (const [reason, n] of Object.entries(plan.skippedFiles)) for (let i = 0; i < n; i++) stats.skipFile(reason);
+    for (const [reason, n] of Object.entries(plan.skippedFiles))
+      for (let i = 0; i < n; i++) stats.skipFile(reason);
     const shared: SharedState = { seen: new UuidSet() };
     for (const file of plan.files) yield* readPlannedFile(file, stats, this.options, shared);
   }
@@ -76,7 +77,10 @@ async function* readPlannedFile(
   const sink = new RecordSink(stats, options, planned.file);
   const reader = planned.reader(sink, shared);
   stats.files += 1;
-  const lines = splitLines(planned.blocks(), planned.name, stats, { maxLineBytes: options.maxLineBytes, finalLine: planned.finalLine });
+  const lines = splitLines(planned.blocks(), planned.name, stats, {
+    maxLineBytes: options.maxLineBytes,
+    finalLine: planned.finalLine,
+  });
   try {
     for await (const line of lines) {
       if (BLANK.test(line.text)) {
@@ -86,7 +90,11 @@ async function* readPlannedFile(
       const parsed = parseLine(line.text);
       if (parsed.invalid) {
         // An unterminated final line that does not parse was cut off, not corrupt.
-        if (!line.terminated && parsed.values.length === 0) stats.truncatedTail({ file: planned.name, line: line.line }, Buffer.byteLength(line.text));
+        if (!line.terminated && parsed.values.length === 0)
+          stats.truncatedTail(
+            { file: planned.name, line: line.line },
+            Buffer.byteLength(line.text),
+          );
         else stats.invalidJson({ file: planned.name, line: line.line });
       }
       if (parsed.glued) stats.gluedLine(parsed.values.length);

@@ -145,9 +145,16 @@ export class StatsCollector {
       files: this.files,
       filesSkipped: sortedObject(this.filesSkipped),
       glued: { lines: this.glued.lines, objects: this.glued.objects },
-      invalidJson: { count: this.invalid.count, samples: this.invalid.samples.map((s) => ({ file: s.file, line: s.line })) },
+      invalidJson: {
+        count: this.invalid.count,
+        samples: this.invalid.samples.map((s) => ({ file: s.file, line: s.line })),
+      },
       lines: this.lines,
-      media: { bytes: this.media.bytes, documents: this.media.documents, images: this.media.images },
+      media: {
+        bytes: this.media.bytes,
+        documents: this.media.documents,
+        images: this.media.images,
+      },
       pasted: sortedObject(this.pastedKinds),
       records,
       retyped: sortedObject(this.retypedKinds),
@@ -156,7 +163,11 @@ export class StatsCollector {
       toolTextCut: { chars: this.cut.chars, count: this.cut.count },
       truncatedTails: {
         count: this.truncated.count,
-        samples: this.truncated.samples.map((s) => ({ bytes: s.bytes, file: s.file, line: s.line })),
+        samples: this.truncated.samples.map((s) => ({
+          bytes: s.bytes,
+          file: s.file,
+          line: s.line,
+        })),
       },
       unknown: this.unknownSummary(),
     };

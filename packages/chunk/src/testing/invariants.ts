@@ -15,7 +15,12 @@ import type { Tokenizer } from '../tokenizer/tokenizer.js';
  * when the next record would not fit or the source changes.
  * Violations are collected and asserted once (an expect per item is slow in a property run).
  */
-export function expectChunkingContract(records: readonly SourceRecord[], chunks: readonly Chunk[], maxTokens: number, tokenizer: Tokenizer): void {
+export function expectChunkingContract(
+  records: readonly SourceRecord[],
+  chunks: readonly Chunk[],
+  maxTokens: number,
+  tokenizer: Tokenizer,
+): void {
   const problems: string[] = [];
   const check = (ok: boolean, what: string): void => {
     if (!ok) problems.push(what);
@@ -25,7 +30,10 @@ export function expectChunkingContract(records: readonly SourceRecord[], chunks:
     const at = `chunk ${i + 1}`;
     check(chunk.index === i + 1, `${at}: index ${chunk.index}`);
     check(chunk.tokens <= maxTokens, `${at}: ${chunk.tokens} tokens > ${maxTokens}`); // (a)
-    check(chunk.tokens === tokenizer.count(chunk.text), `${at}: tokens ${chunk.tokens} != count(text) ${tokenizer.count(chunk.text)}`);
+    check(
+      chunk.tokens === tokenizer.count(chunk.text),
+      `${at}: tokens ${chunk.tokens} != count(text) ${tokenizer.count(chunk.text)}`,
+    );
     check(chunk.sha256 === contentSha256(chunk.text), `${at}: sha256`); // (d)
     check(chunk.records.length > 0, `${at}: no records`);
     check(
@@ -35,9 +43,19 @@ export function expectChunkingContract(records: readonly SourceRecord[], chunks:
     const first = chunk.records[0]?.ordinal ?? -1;
     // A piece of a split record completes it only when it is the last piece: [n, n] before, [n, n + 1] then.
     const completes = chunk.splitOf === undefined || chunk.splitOf.part === chunk.splitOf.parts;
-    check(chunk.span[0] === first && chunk.span[1] === (chunk.records.at(-1)?.ordinal ?? -2) + (completes ? 1 : 0), `${at}: span ${String(chunk.span)}`);
-    check(chunk.records.every((r, k) => r.ordinal === first + k), `${at}: ordinals not contiguous`);
-    check(chunk.splitOf === undefined || chunk.records.length === 1, `${at}: split chunk with several records`);
+    check(
+      chunk.span[0] === first &&
+        chunk.span[1] === (chunk.records.at(-1)?.ordinal ?? -2) + (completes ? 1 : 0),
+      `${at}: span ${String(chunk.span)}`,
+    );
+    check(
+      chunk.records.every((r, k) => r.ordinal === first + k),
+      `${at}: ordinals not contiguous`,
+    );
+    check(
+      chunk.splitOf === undefined || chunk.records.length === 1,
+      `${at}: split chunk with several records`,
+    );
   });
 
   // (b) Walk the chunks in order and rebuild each record from the text ranges it occupies.
@@ -47,7 +65,10 @@ export function expectChunkingContract(records: readonly SourceRecord[], chunks:
       const piece = chunk.text.slice(r.textRange[0], r.textRange[1]);
       const last = rebuilt.at(-1);
       if (r.part !== undefined && r.part.chars[0] > 0 && last !== undefined) {
-        check(last.source === r.provenance.source && last.ordinal === r.ordinal, `part of ${r.provenance.source}#${r.ordinal} out of order`);
+        check(
+          last.source === r.provenance.source && last.ordinal === r.ordinal,
+          `part of ${r.provenance.source}#${r.ordinal} out of order`,
+        );
         last.text += piece;
         last.parts += 1;
       } else {
@@ -76,9 +97,18 @@ export function expectChunkingContract(records: readonly SourceRecord[], chunks:
   for (let i = 0; i + 1 < chunks.length; i++) {
     const [a, b] = [chunks[i] as Chunk, chunks[i + 1] as Chunk];
     const first = b.records[0];
-    if (a.splitOf !== undefined || b.splitOf !== undefined || a.source !== b.source || first === undefined) continue;
+    if (
+      a.splitOf !== undefined ||
+      b.splitOf !== undefined ||
+      a.source !== b.source ||
+      first === undefined
+    )
+      continue;
     const firstBlock = b.text.slice(0, first.textRange[1] + 2);
-    check(a.tokens + tokenizer.count(firstBlock) > maxTokens, `chunk ${i + 1} closed before it was full`);
+    check(
+      a.tokens + tokenizer.count(firstBlock) > maxTokens,
+      `chunk ${i + 1} closed before it was full`,
+    );
   }
 
   expect(problems).toEqual([]);

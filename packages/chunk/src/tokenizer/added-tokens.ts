@@ -8,8 +8,11 @@ export class AddedTokenSplitter {
   readonly #firstChars: string[];
 
   constructor(contents: readonly string[]) {
-    const tokens = [...new Set(contents.filter((c) => c.length > 0))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-    this.#pattern = tokens.length === 0 ? null : new RegExp(tokens.map(escapeRegExp).join('|'), 'g');
+    const tokens = [...new Set(contents.filter((c) => c.length > 0))].sort(
+      (a, b) => b.length - a.length || (a < b ? -1 : 1),
+    );
+    this.#pattern =
+      tokens.length === 0 ? null : new RegExp(tokens.map(escapeRegExp).join('|'), 'g');
     this.#firstChars = [...new Set(tokens.map((t) => t.charAt(0)))];
   }
 

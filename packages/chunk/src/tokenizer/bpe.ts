@@ -59,7 +59,8 @@ export class BpeCounter {
     const ranks = this.#pairRanks;
     const bytes = this.#bytes;
     for (let i = 0; i < n; i++) ids[i] = bytes[i] as number;
-    for (let i = 0; i + 1 < n; i++) ranks[i] = this.#rankOf(this.#pair(ids[i] as number, ids[i + 1] as number));
+    for (let i = 0; i + 1 < n; i++)
+      ranks[i] = this.#rankOf(this.#pair(ids[i] as number, ids[i + 1] as number));
     let len = n;
     for (;;) {
       let best = -1;
@@ -72,12 +73,16 @@ export class BpeCounter {
         }
       }
       if (best < 0) return len;
-      ids[best] = this.#pairMerged[this.#pair(ids[best] as number, ids[best + 1] as number)] as number;
+      ids[best] = this.#pairMerged[
+        this.#pair(ids[best] as number, ids[best + 1] as number)
+      ] as number;
       ids.copyWithin(best + 1, best + 2, len);
       ranks.copyWithin(best + 1, best + 2, len - 1);
       len -= 1;
-      if (best > 0) ranks[best - 1] = this.#rankOf(this.#pair(ids[best - 1] as number, ids[best] as number));
-      if (best + 1 < len) ranks[best] = this.#rankOf(this.#pair(ids[best] as number, ids[best + 1] as number));
+      if (best > 0)
+        ranks[best - 1] = this.#rankOf(this.#pair(ids[best - 1] as number, ids[best] as number));
+      if (best + 1 < len)
+        ranks[best] = this.#rankOf(this.#pair(ids[best] as number, ids[best + 1] as number));
     }
   }
 

@@ -5,7 +5,12 @@ import type { BpeModel } from './bpe.js';
 export interface TokenizerJson {
   normalizer?: unknown;
   pre_tokenizer?: unknown;
-  added_tokens?: readonly { content: string; lstrip?: boolean; rstrip?: boolean; single_word?: boolean }[];
+  added_tokens?: readonly {
+    content: string;
+    lstrip?: boolean;
+    rstrip?: boolean;
+    single_word?: boolean;
+  }[];
   model: BpeModel & {
     type?: string;
     dropout?: number | null;
@@ -22,7 +27,14 @@ export const QWEN2_SPLIT =
 
 interface PreTokenizerJson {
   type?: string;
-  pretokenizers?: { type?: string; pattern?: { Regex?: string }; behavior?: string; invert?: boolean; add_prefix_space?: boolean; use_regex?: boolean }[];
+  pretokenizers?: {
+    type?: string;
+    pattern?: { Regex?: string };
+    behavior?: string;
+    invert?: boolean;
+    add_prefix_space?: boolean;
+    use_regex?: boolean;
+  }[];
 }
 
 /**
@@ -37,17 +49,38 @@ export function assertQwen2Pipeline(json: TokenizerJson): void {
   const checks: [string, boolean][] = [
     ['normalizer', (json.normalizer as { type?: string } | null | undefined)?.type === 'NFC'],
     ['pre_tokenizer', pre?.type === 'Sequence' && pre.pretokenizers?.length === 2],
-    ['pre_tokenizer.split', split?.type === 'Split' && split.pattern?.Regex === QWEN2_SPLIT && split.behavior === 'Isolated' && split.invert === false],
-    ['pre_tokenizer.byte_level', byteLevel?.type === 'ByteLevel' && byteLevel.add_prefix_space === false && byteLevel.use_regex === false],
-    ['model', model.type === 'BPE' && model.dropout == null && !model.byte_fallback && !model.ignore_merges],
+    [
+      'pre_tokenizer.split',
+      split?.type === 'Split' &&
+        split.pattern?.Regex === QWEN2_SPLIT &&
+        split.behavior === 'Isolated' &&
+        split.invert === false,
+    ],
+    [
+      'pre_tokenizer.byte_level',
+      byteLevel?.type === 'ByteLevel' &&
+        byteLevel.add_prefix_space === false &&
+        byteLevel.use_regex === false,
+    ],
+    [
+      'model',
+      model.type === 'BPE' && model.dropout == null && !model.byte_fallback && !model.ignore_merges,
+    ],
     ['model.affixes', !model.continuing_subword_prefix && !model.end_of_word_suffix],
-    ['added_tokens', (json.added_tokens ?? []).every((t) => !t.lstrip && !t.rstrip && !t.single_word)],
+    [
+      'added_tokens',
+      (json.added_tokens ?? []).every((t) => !t.lstrip && !t.rstrip && !t.single_word),
+    ],
   ];
   const failed = checks.filter(([, ok]) => !ok).map(([field]) => field);
   if (failed.length > 0) {
-    throw new MemError('INVALID_INPUT', `tokenizer.json is not a Qwen2 byte-level BPE pipeline: unexpected ${failed.join(', ')}`, {
-      field: failed[0],
-      failed,
-    });
+    throw new MemError(
+      'INVALID_INPUT',
+      `tokenizer.json is not a Qwen2 byte-level BPE pipeline: unexpected ${failed.join(', ')}`,
+      {
+        field: failed[0],
+        failed,
+      },
+    );
   }
 }

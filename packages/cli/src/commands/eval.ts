@@ -9,11 +9,15 @@ import { positiveIntFlag } from '../parse-flags.js';
 import { ProgressLine } from '../progress.js';
 
 export function registerEval(program: Command, io: CliIO): void {
-  const evaluate = program.command('eval').description('measure mem against public benchmarks and the labelled gold transcripts');
+  const evaluate = program
+    .command('eval')
+    .description('measure mem against public benchmarks and the labelled gold transcripts');
 
   evaluate
     .command('gate')
-    .description('LoCoMo: gate precision/recall/F1 and answer containment of the heuristic, beside always-update and random baselines')
+    .description(
+      'LoCoMo: gate precision/recall/F1 and answer containment of the heuristic, beside always-update and random baselines',
+    )
     .requiredOption('--locomo <file>', 'path to locomo10.json')
     .option('--limit <n>', 'only the first n questions')
     .option('--json', 'print the report as JSON')
@@ -24,7 +28,8 @@ export function registerEval(program: Command, io: CliIO): void {
       const report = await evalGate(conversations, {
         tokenizer: qwenTokenizer(),
         ...(limit !== undefined ? { limit } : {}),
-        onProgress: (done, total, controller) => progress.update(`eval gate: ${controller} ${done}/${total} questions`),
+        onProgress: (done, total, controller) =>
+          progress.update(`eval gate: ${controller} ${done}/${total} questions`),
       });
       progress.done();
       if (options.json) writeJson(io.stdout, report);
@@ -36,11 +41,23 @@ export function registerEval(program: Command, io: CliIO): void {
 }
 
 function printGate(io: CliIO, report: GateEvalReport): void {
-  writeLine(io.stdout, `LoCoMo gate evaluation: ${report.questions} questions (categories 1-4 with evidence), ${report.sessions} session decisions per controller, memory budget ${report.memory_budget} tokens`);
-  writeLine(io.stdout, `  ${'controller'.padEnd(12)} ${'update'.padStart(7)} ${'prec'.padStart(7)} ${'recall'.padStart(7)} ${'F1'.padStart(7)} ${'contain'.padStart(8)}`);
+  writeLine(
+    io.stdout,
+    `LoCoMo gate evaluation: ${report.questions} questions (categories 1-4 with evidence), ${report.sessions} session decisions per controller, memory budget ${report.memory_budget} tokens`,
+  );
+  writeLine(
+    io.stdout,
+    `  ${'controller'.padEnd(12)} ${'update'.padStart(7)} ${'prec'.padStart(7)} ${'recall'.padStart(7)} ${'F1'.padStart(7)} ${'contain'.padStart(8)}`,
+  );
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   for (const [name, s] of Object.entries(report.controllers)) {
-    writeLine(io.stdout, `  ${name.padEnd(12)} ${pct(s.update_rate).padStart(7)} ${pct(s.precision).padStart(7)} ${pct(s.recall).padStart(7)} ${pct(s.f1).padStart(7)} ${pct(s.answer_containment).padStart(8)}`);
+    writeLine(
+      io.stdout,
+      `  ${name.padEnd(12)} ${pct(s.update_rate).padStart(7)} ${pct(s.precision).padStart(7)} ${pct(s.recall).padStart(7)} ${pct(s.f1).padStart(7)} ${pct(s.answer_containment).padStart(8)}`,
+    );
   }
-  writeLine(io.stdout, '  always: update gate always open; random: opens at the heuristic\'s own rate. Same fold, same budget.');
+  writeLine(
+    io.stdout,
+    "  always: update gate always open; random: opens at the heuristic's own rate. Same fold, same budget.",
+  );
 }

@@ -12,44 +12,77 @@ export function registerLog(program: Command, io: CliIO): void {
 
   log
     .command('append')
-    .description('append JSONL payload lines (stdin by default) as one atomic batch, then catch the projections up')
+    .description(
+      'append JSONL payload lines (stdin by default) as one atomic batch, then catch the projections up',
+    )
     .requiredOption('--project <name>', 'project to append to')
     .option('--file <path>', 'read payload lines from this file instead of stdin')
     .option('--json', 'print {appended, first_seq, last_seq}')
-    .option('--force', 'write memory text a forgotten tombstone refuses (recorded by a resurfaced event)')
-    .action(async (options: { project: string; file?: string; json?: boolean; force?: boolean }, command: Command) => {
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const project = projectFlag(options.project);
-      const file = options.file !== undefined ? resolve(io.cwd, options.file) : undefined;
-      let text: string;
-      try {
-        text = file !== undefined ? await readFile(file, 'utf8') : await readAll(io.stdin);
-      } catch (error) {
-        throw new MemError('IO_FAILED', `cannot read ${file ?? 'stdin'}: ${(error as Error).message}`, { file });
-      }
-      const input = options.file ?? 'stdin';
-      const { payloads, lines } = parsePayloadLines(text, input);
-      const engine = openEngine(io, globals);
-      const result = await engine.append(project, payloads, { kind: 'cli' }, { file: input, lines, force: options.force === true });
-      const summary = { appended: result.appended, first_seq: result.first_seq, last_seq: result.last_seq };
-      if (options.json) writeJson(io.stdout, summary);
-      else writeLine(io.stdout, `appended ${summary.appended} event${summary.appended === 1 ? '' : 's'} to ${project} (seq ${summary.first_seq}..${summary.last_seq})`);
-    });
+    .option(
+      '--force',
+      'write memory text a forgotten tombstone refuses (recorded by a resurfaced event)',
+    )
+    .action(
+      async (
+        options: { project: string; file?: string; json?: boolean; force?: boolean },
+        command: Command,
+      ) => {
+        const globals = command.optsWithGlobals<GlobalOptions>();
+        const project = projectFlag(options.project);
+        const file = options.file !== undefined ? resolve(io.cwd, options.file) : undefined;
+        let text: string;
+        try {
+          text = file !== undefined ? await readFile(file, 'utf8') : await readAll(io.stdin);
+        } catch (error) {
+          throw new MemError(
+            'IO_FAILED',
+            `cannot read ${file ?? 'stdin'}: ${(error as Error).message}`,
+            { file },
+          );
+        }
+        const input = options.file ?? 'stdin';
+        const { payloads, lines } = parsePayloadLines(text, input);
+        const engine = openEngine(io, globals);
+        const result = await engine.append(
+          project,
+          payloads,
+          { kind: 'cli' },
+          { file: input, lines, force: options.force === true },
+        );
+        const summary = {
+          appended: result.appended,
+          first_seq: result.first_seq,
+          last_seq: result.last_seq,
+        };
+        if (options.json) writeJson(io.stdout, summary);
+        else
+          writeLine(
+            io.stdout,
+            `appended ${summary.appended} event${summary.appended === 1 ? '' : 's'} to ${project} (seq ${summary.first_seq}..${summary.last_seq})`,
+          );
+      },
+    );
 
   log
     .command('show')
-    .description('print a project\'s events as JSONL (one run with --run)')
+    .description("print a project's events as JSONL (one run with --run)")
     .requiredOption('--project <name>', 'project to read')
     .option('--run <id>', 'only the records of this extraction run')
     .option('--from-seq <n>', 'start at this seq')
-    .action(async (options: { project: string; run?: string; fromSeq?: string }, command: Command) => {
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const project = projectFlag(options.project);
-      const fromSeq = positiveIntFlag(options.fromSeq, '--from-seq');
-      const engine = await openExistingEngine(io, globals, [project]);
-      for await (const { event } of engine.read(project, fromSeq !== undefined ? { fromSeq } : {})) {
-        if (options.run !== undefined && (!('run_id' in event) || event.run_id !== options.run)) continue;
-        io.stdout.write(`${serializeEvent(event)}\n`);
-      }
-    });
+    .action(
+      async (options: { project: string; run?: string; fromSeq?: string }, command: Command) => {
+        const globals = command.optsWithGlobals<GlobalOptions>();
+        const project = projectFlag(options.project);
+        const fromSeq = positiveIntFlag(options.fromSeq, '--from-seq');
+        const engine = await openExistingEngine(io, globals, [project]);
+        for await (const { event } of engine.read(
+          project,
+          fromSeq !== undefined ? { fromSeq } : {},
+        )) {
+          if (options.run !== undefined && (!('run_id' in event) || event.run_id !== options.run))
+            continue;
+          io.stdout.write(`${serializeEvent(event)}\n`);
+        }
+      },
+    );
 }

@@ -7,11 +7,19 @@ import { openCliRegistry } from '../open-registry.js';
 export function registerMcp(program: Command, io: CliIO): void {
   program
     .command('mcp')
-    .description('serve the memory to an agent runtime over MCP (stdio); the token comes from $MEM_TOKEN')
-    .option('--no-jobs', 'accept ingest jobs but run none here (a mem serve on this data root runs them)')
+    .description(
+      'serve the memory to an agent runtime over MCP (stdio); the token comes from $MEM_TOKEN',
+    )
+    .option(
+      '--no-jobs',
+      'accept ingest jobs but run none here (a mem serve on this data root runs them)',
+    )
     .action(async (options: { jobs: boolean }, command: Command) => {
       const log = (line: string) => io.stderr.write(`${line}\n`);
-      const opened = await openCliRegistry(io, command.optsWithGlobals<GlobalOptions>(), { runJobs: options.jobs, log });
+      const opened = await openCliRegistry(io, command.optsWithGlobals<GlobalOptions>(), {
+        runJobs: options.jobs,
+        log,
+      });
       // Loaded here, not at startup: only `mem mcp` needs the MCP SDK.
       const { serveMcpStdio } = await import('@mem/mcp');
       try {

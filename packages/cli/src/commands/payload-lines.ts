@@ -5,7 +5,10 @@ import { MemError, parsePayload, type Payload } from '@mem/core';
  * is written: the first bad line throws, naming its file, line number, field and expected shape.
  * Returns each payload with its input line, so later checks (provenance) name the line too.
  */
-export function parsePayloadLines(text: string, file: string): { payloads: Payload[]; lines: number[] } {
+export function parsePayloadLines(
+  text: string,
+  file: string,
+): { payloads: Payload[]; lines: number[] } {
   const payloads: Payload[] = [];
   const lines: number[] = [];
   const rows = text.split('\n');
@@ -17,13 +20,21 @@ export function parsePayloadLines(text: string, file: string): { payloads: Paylo
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      throw new MemError('INVALID_EVENT', `${file}:line ${line}: not valid JSON (${(error as Error).message}); expected one JSON object per line`, { file, line });
+      throw new MemError(
+        'INVALID_EVENT',
+        `${file}:line ${line}: not valid JSON (${(error as Error).message}); expected one JSON object per line`,
+        { file, line },
+      );
     }
     payloads.push(parsePayload(value, { file, line }));
     lines.push(line);
   }
   if (payloads.length === 0) {
-    throw new MemError('INVALID_INPUT', `${file}: no events to append (expected JSONL payload lines)`, { file });
+    throw new MemError(
+      'INVALID_INPUT',
+      `${file}: no events to append (expected JSONL payload lines)`,
+      { file },
+    );
   }
   return { payloads, lines };
 }

@@ -13,30 +13,59 @@ export function registerRebuild(program: Command, io: CliIO): void {
     .option('--from-log', 'rebuild from the log (the only source there is; accepted for clarity)')
     .option('--project <name>', 'only this project')
     .option('--only <projection>', `only one projection: ${PROJECTIONS.join('|')}`)
-    .option('--emit-evidence-notes', 'also write one vault note per L0 evidence (a setting kept in the _system log)')
-    .option('--no-emit-evidence-notes', 'stop writing evidence notes (a setting kept in the _system log)')
+    .option(
+      '--emit-evidence-notes',
+      'also write one vault note per L0 evidence (a setting kept in the _system log)',
+    )
+    .option(
+      '--no-emit-evidence-notes',
+      'stop writing evidence notes (a setting kept in the _system log)',
+    )
     .option('--json', 'print the rebuild report as JSON')
-    .action(async (options: { project?: string; only?: string; emitEvidenceNotes?: boolean; json?: boolean }, command: Command) => {
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const project = options.project !== undefined ? projectFlag(options.project) : undefined;
-      if (options.only !== undefined && !(PROJECTIONS as readonly string[]).includes(options.only)) {
-        throw new UsageError(`--only: expected one of ${PROJECTIONS.join(', ')}, got ${JSON.stringify(options.only)}`);
-      }
-      const flagGiven = command.getOptionValueSource('emitEvidenceNotes') === 'cli';
-      const engine = await openExistingEngine(io, globals, project !== undefined ? [project] : []);
-      const report = await engine.rebuild({
-        ...(project !== undefined ? { project } : {}),
-        ...(options.only !== undefined ? { only: [options.only] } : {}),
-        ...(flagGiven ? { projection: { emitEvidenceNotes: options.emitEvidenceNotes === true }, writer: { kind: 'cli' } } : {}),
-      });
-      if (options.json) {
-        writeJson(io.stdout, report);
-        return;
-      }
-      const events = new Map<string, number>();
-      for (const a of report.applied) events.set(a.projector, (events.get(a.projector) ?? 0) + a.events);
-      for (const name of report.projectors) {
-        writeLine(io.stdout, `rebuilt ${name} from ${events.get(name) ?? 0} events of ${report.projects.length} project${report.projects.length === 1 ? '' : 's'}`);
-      }
-    });
+    .action(
+      async (
+        options: { project?: string; only?: string; emitEvidenceNotes?: boolean; json?: boolean },
+        command: Command,
+      ) => {
+        const globals = command.optsWithGlobals<GlobalOptions>();
+        const project = options.project !== undefined ? projectFlag(options.project) : undefined;
+        if (
+          options.only !== undefined &&
+          !(PROJECTIONS as readonly string[]).includes(options.only)
+        ) {
+          throw new UsageError(
+            `--only: expected one of ${PROJECTIONS.join(', ')}, got ${JSON.stringify(options.only)}`,
+          );
+        }
+        const flagGiven = command.getOptionValueSource('emitEvidenceNotes') === 'cli';
+        const engine = await openExistingEngine(
+          io,
+          globals,
+          project !== undefined ? [project] : [],
+        );
+        const report = await engine.rebuild({
+          ...(project !== undefined ? { project } : {}),
+          ...(options.only !== undefined ? { only: [options.only] } : {}),
+          ...(flagGiven
+            ? {
+                projection: { emitEvidenceNotes: options.emitEvidenceNotes === true },
+                writer: { kind: 'cli' },
+              }
+            : {}),
+        });
+        if (options.json) {
+          writeJson(io.stdout, report);
+          return;
+        }
+        const events = new Map<string, number>();
+        for (const a of report.applied)
+          events.set(a.projector, (events.get(a.projector) ?? 0) + a.events);
+        for (const name of report.projectors) {
+          writeLine(
+            io.stdout,
+            `rebuilt ${name} from ${events.get(name) ?? 0} events of ${report.projects.length} project${report.projects.length === 1 ? '' : 's'}`,
+          );
+        }
+      },
+    );
 }

@@ -8,7 +8,10 @@ import { positiveIntFlag } from '../parse-flags.js';
 
 function limitFlag(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag}: expected a whole number (0 turns the limit off), got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value))
+    throw new UsageError(
+      `${flag}: expected a whole number (0 turns the limit off), got ${JSON.stringify(value)}`,
+    );
   return Number(value);
 }
 
@@ -28,51 +31,102 @@ function untilSignal(): Promise<string> {
 export function registerServe(program: Command, io: CliIO): void {
   program
     .command('serve')
-    .description('serve the memory over HTTP: every registry operation under /memory, tokens required (mem token mint)')
+    .description(
+      'serve the memory over HTTP: every registry operation under /memory, tokens required (mem token mint)',
+    )
     .requiredOption('--port <n>', 'port to listen on (0: any free port)')
     .option('--host <host>', 'address to bind (default 127.0.0.1: this machine only)', '127.0.0.1')
-    .option('--no-jobs', 'accept ingest jobs but run none here (another mem serve or mem mcp on this data root runs them)')
-    .option('--rate-burst <n>', 'requests per second per token (default 10, $MEM_RATE_BURST; 0: off)')
-    .option('--rate-ingest <n>', 'ingest jobs per hour per token (default 100, $MEM_RATE_INGEST_PER_HOUR; 0: off)')
-    .option('--rate-query <n>', 'queries per hour per token (default 1000, $MEM_RATE_QUERY_PER_HOUR; 0: off)')
+    .option(
+      '--no-jobs',
+      'accept ingest jobs but run none here (another mem serve or mem mcp on this data root runs them)',
+    )
+    .option(
+      '--rate-burst <n>',
+      'requests per second per token (default 10, $MEM_RATE_BURST; 0: off)',
+    )
+    .option(
+      '--rate-ingest <n>',
+      'ingest jobs per hour per token (default 100, $MEM_RATE_INGEST_PER_HOUR; 0: off)',
+    )
+    .option(
+      '--rate-query <n>',
+      'queries per hour per token (default 1000, $MEM_RATE_QUERY_PER_HOUR; 0: off)',
+    )
     .option('--max-body <bytes>', 'largest ingest body in bytes (default 16 MiB)')
     .option('--quiet', 'no request log on stderr')
-    .action(async (options: { port: string; host: string; jobs: boolean; rateBurst?: string; rateIngest?: string; rateQuery?: string; maxBody?: string; quiet?: boolean }, command: Command) => {
-      if (!/^\d+$/.test(options.port) || Number(options.port) > 65535) throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(options.port)}`);
-      // A flag wins over its variable; a bad flag is a usage error, a bad variable CONFIG_INVALID.
-      const config = cliConfig(io);
-      const rateLimits = {
-        ...withValue('burstPerSecond', limitFlag(options.rateBurst, '--rate-burst') ?? config.MEM_RATE_BURST),
-        ...withValue('ingestPerHour', limitFlag(options.rateIngest, '--rate-ingest') ?? config.MEM_RATE_INGEST_PER_HOUR),
-        ...withValue('queryPerHour', limitFlag(options.rateQuery, '--rate-query') ?? config.MEM_RATE_QUERY_PER_HOUR),
-      };
-      const maxBody = positiveIntFlag(options.maxBody, '--max-body');
-      const log = options.quiet ? undefined : (line: string) => io.stderr.write(`${line}\n`);
-      const opened = await openCliRegistry(io, command.optsWithGlobals<GlobalOptions>(), { runJobs: options.jobs, log: (line) => io.stderr.write(`${line}\n`) });
-      // Loaded here, not at startup: only `mem serve` needs the HTTP framework.
-      const { startServer } = await import('@mem/server');
-      const server = await startServer(opened.registry, {
-        port: Number(options.port),
-        host: options.host,
-        rateLimits,
-        ...(maxBody !== undefined ? { bodyLimits: { ingest: maxBody } } : {}),
-        ...(log ? { log } : {}),
-      });
-      io.stderr.write(`mem serve: listening on ${server.url} (data root ${opened.registry.context.engine.paths.root}${options.jobs ? '' : ', jobs not run here'})\n`);
-      const signal = await untilSignal();
-      io.stderr.write(`mem serve: ${signal}, stopping\n`);
-      await server.close();
-      opened.registry.context.jobs.stop();
-      const idle = await Promise.race([opened.registry.context.jobs.idle().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
-      if (!idle) {
-        // The running job is unfinished in the log: the next start runs it again, from its last memory.
-        io.stderr.write('mem serve: an ingest job was still running; it resumes on the next start\n');
-        process.exit(0);
-      }
-      await opened.close();
-    });
+    .action(
+      async (
+        options: {
+          port: string;
+          host: string;
+          jobs: boolean;
+          rateBurst?: string;
+          rateIngest?: string;
+          rateQuery?: string;
+          maxBody?: string;
+          quiet?: boolean;
+        },
+        command: Command,
+      ) => {
+        if (!/^\d+$/.test(options.port) || Number(options.port) > 65535)
+          throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(options.port)}`);
+        // A flag wins over its variable; a bad flag is a usage error, a bad variable CONFIG_INVALID.
+        const config = cliConfig(io);
+        const rateLimits = {
+          ...withValue(
+            'burstPerSecond',
+            limitFlag(options.rateBurst, '--rate-burst') ?? config.MEM_RATE_BURST,
+          ),
+          ...withValue(
+            'ingestPerHour',
+            limitFlag(options.rateIngest, '--rate-ingest') ?? config.MEM_RATE_INGEST_PER_HOUR,
+          ),
+          ...withValue(
+            'queryPerHour',
+            limitFlag(options.rateQuery, '--rate-query') ?? config.MEM_RATE_QUERY_PER_HOUR,
+          ),
+        };
+        const maxBody = positiveIntFlag(options.maxBody, '--max-body');
+        const log = options.quiet ? undefined : (line: string) => io.stderr.write(`${line}\n`);
+        const opened = await openCliRegistry(io, command.optsWithGlobals<GlobalOptions>(), {
+          runJobs: options.jobs,
+          log: (line) => io.stderr.write(`${line}\n`),
+        });
+        // Loaded here, not at startup: only `mem serve` needs the HTTP framework.
+        const { startServer } = await import('@mem/server');
+        const server = await startServer(opened.registry, {
+          port: Number(options.port),
+          host: options.host,
+          rateLimits,
+          ...(maxBody !== undefined ? { bodyLimits: { ingest: maxBody } } : {}),
+          ...(log ? { log } : {}),
+        });
+        io.stderr.write(
+          `mem serve: listening on ${server.url} (data root ${opened.registry.context.engine.paths.root}${options.jobs ? '' : ', jobs not run here'})\n`,
+        );
+        const signal = await untilSignal();
+        io.stderr.write(`mem serve: ${signal}, stopping\n`);
+        await server.close();
+        opened.registry.context.jobs.stop();
+        const idle = await Promise.race([
+          opened.registry.context.jobs.idle().then(() => true),
+          new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref()),
+        ]);
+        if (!idle) {
+          // The running job is unfinished in the log: the next start runs it again, from its last memory.
+          io.stderr.write(
+            'mem serve: an ingest job was still running; it resumes on the next start\n',
+          );
+          process.exit(0);
+        }
+        await opened.close();
+      },
+    );
 }
 
-function withValue<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+function withValue<K extends string>(
+  key: K,
+  value: number | undefined,
+): Partial<Record<K, number>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }

@@ -24,15 +24,30 @@ describe('loadConfig', () => {
       MEM_DEBUG: '1',
       HOME: '/home/x',
     });
-    expect(config).toEqual({ MEM_EMBED_DIMS: 384, MEM_EMBED_TRUNCATE: true, MEM_RATE_BURST: 0, MEM_QUERY_FLOOR_SIMILARITY: 0.5, MEM_FUSION_WEIGHTS: { keyword: 2, vector_text: 0.5 }, MEM_DEBUG: true });
+    expect(config).toEqual({
+      MEM_EMBED_DIMS: 384,
+      MEM_EMBED_TRUNCATE: true,
+      MEM_RATE_BURST: 0,
+      MEM_QUERY_FLOOR_SIMILARITY: 0.5,
+      MEM_FUSION_WEIGHTS: { keyword: 2, vector_text: 0.5 },
+      MEM_DEBUG: true,
+    });
   });
 
   it('keeps an empty prefix: it means no prefix', () => {
-    expect(loadConfig({ MEM_EMBED_QUERY_PREFIX: '', MEM_EMBED_DOCUMENT_PREFIX: '' })).toEqual({ MEM_EMBED_QUERY_PREFIX: '', MEM_EMBED_DOCUMENT_PREFIX: '' });
+    expect(loadConfig({ MEM_EMBED_QUERY_PREFIX: '', MEM_EMBED_DOCUMENT_PREFIX: '' })).toEqual({
+      MEM_EMBED_QUERY_PREFIX: '',
+      MEM_EMBED_DOCUMENT_PREFIX: '',
+    });
   });
 
   it('lets a flag win over its variable', () => {
-    expect(loadConfig({ MEM_ROOT: '/a', MEM_RATE_BURST: '5' }, { MEM_ROOT: '/b', MEM_RATE_BURST: undefined })).toEqual({ MEM_ROOT: '/b', MEM_RATE_BURST: 5 });
+    expect(
+      loadConfig(
+        { MEM_ROOT: '/a', MEM_RATE_BURST: '5' },
+        { MEM_ROOT: '/b', MEM_RATE_BURST: undefined },
+      ),
+    ).toEqual({ MEM_ROOT: '/b', MEM_RATE_BURST: 5 });
   });
 
   it.each([

@@ -10,15 +10,23 @@ import { sha256Field } from './fields.js';
 /** A principal's name: every principal is a person. */
 export const principalNameField = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a principal name: 1-64 of [a-z0-9._-], starting with a letter or digit');
+  .regex(
+    /^[a-z0-9][a-z0-9._-]{0,63}$/,
+    'expected a principal name: 1-64 of [a-z0-9._-], starting with a letter or digit',
+  );
 
 /** A token's public id: 16 lowercase hex characters, visible in `mem_<id>_<secret>`. */
-export const tokenIdField = z.string().regex(/^[0-9a-f]{16}$/, 'expected a token id: 16 lowercase hex characters');
+export const tokenIdField = z
+  .string()
+  .regex(/^[0-9a-f]{16}$/, 'expected a token id: 16 lowercase hex characters');
 
 /** A human-readable token label, recorded on every write the token makes. Not unique: rotation overlaps. */
 export const tokenLabelField = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/, 'expected a token label: 1-64 of [A-Za-z0-9._:@-], starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/,
+    'expected a token label: 1-64 of [A-Za-z0-9._:@-], starting with a letter or digit',
+  );
 
 /** Grants a token may carry; both default to absent (fail closed). */
 export const CAPABILITIES = ['admin', 'may_write_rules'] as const;
@@ -28,9 +36,9 @@ export type Capability = z.infer<typeof capabilityField>;
 /** The projects a token may reach: a sorted list, or `*` for whatever its principal is a member of. */
 export const tokenProjectsField = z.union([
   z.literal('*'),
-  z
-    .array(projectNameSchema)
-    .refine((list) => list.every((p, i) => i === 0 || list[i - 1]! < p), { message: 'expected project names sorted and without duplicates' }),
+  z.array(projectNameSchema).refine((list) => list.every((p, i) => i === 0 || list[i - 1]! < p), {
+    message: 'expected project names sorted and without duplicates',
+  }),
 ]);
 
 export const principalAddedShape = { name: principalNameField };
@@ -43,7 +51,10 @@ export const projectAddedShape = { name: projectNameSchema };
  */
 export const memberAddedShape = { project_name: projectNameSchema, principal: principalNameField };
 
-export const memberRemovedShape = { project_name: projectNameSchema, principal: principalNameField };
+export const memberRemovedShape = {
+  project_name: projectNameSchema,
+  principal: principalNameField,
+};
 
 export const tokenMintedShape = {
   token_id: tokenIdField,
@@ -52,8 +63,12 @@ export const tokenMintedShape = {
   projects: tokenProjectsField,
   capabilities: z
     .array(capabilityField)
-    .refine((list) => list.every((c, i) => i === 0 || list[i - 1]! < c), { message: 'expected capabilities sorted and without duplicates' }),
-  expires_at: z.iso.datetime({ offset: false, message: 'expected an ISO-8601 UTC timestamp or null' }).nullable(),
+    .refine((list) => list.every((c, i) => i === 0 || list[i - 1]! < c), {
+      message: 'expected capabilities sorted and without duplicates',
+    }),
+  expires_at: z.iso
+    .datetime({ offset: false, message: 'expected an ISO-8601 UTC timestamp or null' })
+    .nullable(),
   /** sha256 hex of the secret part of the token: the plaintext is never logged. */
   secret_sha256: sha256Field,
 };

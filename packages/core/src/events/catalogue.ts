@@ -24,7 +24,12 @@ import { memoryLinesIssues } from './memory-lines.js';
 import { ingestAcceptedShape, ingestFinishedShape } from './ingest-payloads.js';
 import { projectionSettingsSetShape } from './settings-payloads.js';
 import { purgedShape } from './purge-payloads.js';
-import { confirmedShape, forgottenShape, resurfacedShape, supersededShape } from './correction-payloads.js';
+import {
+  confirmedShape,
+  forgottenShape,
+  resurfacedShape,
+  supersededShape,
+} from './correction-payloads.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -44,7 +49,11 @@ interface EventOptions<S extends Shape> {
  * A type past version 1 carries `v` right after `type`; at version 1 it has none, which is how
  * every line written before versions existed reads as version 1 with its bytes unchanged.
  */
-function defineEvent<T extends string, S extends Shape>(type: T, shape: S, options: EventOptions<S> = {}) {
+function defineEvent<T extends string, S extends Shape>(
+  type: T,
+  shape: S,
+  options: EventOptions<S> = {},
+) {
   const version = options.version ?? 1;
   const payload = z.strictObject({ type: z.literal(type), ...shape });
   const event = z.strictObject({
@@ -57,8 +66,14 @@ function defineEvent<T extends string, S extends Shape>(type: T, shape: S, optio
   });
   const check = options.check;
   if (check) {
-    const refine = (value: unknown, ctx: z.RefinementCtx) => check(value as z.infer<z.ZodObject<S>>, ctx);
-    return { type, version, payload: payload.superRefine(refine), event: event.superRefine(refine) };
+    const refine = (value: unknown, ctx: z.RefinementCtx) =>
+      check(value as z.infer<z.ZodObject<S>>, ctx);
+    return {
+      type,
+      version,
+      payload: payload.superRefine(refine),
+      event: event.superRefine(refine),
+    };
   }
   return { type, version, payload, event };
 }
@@ -66,7 +81,11 @@ function defineEvent<T extends string, S extends Shape>(type: T, shape: S, optio
 const run = defineEvent('run', runShape, {
   check: (value, ctx) => {
     if (value.level === 'L1' && value.query_id === null) {
-      ctx.addIssue({ code: 'custom', path: ['query_id'], message: 'expected a query id: an L1 run answers one standing query' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['query_id'],
+        message: 'expected a query id: an L1 run answers one standing query',
+      });
     }
     const expectedInput = value.level === 'L1' ? 'chunk' : 'L1';
     if (value.input_level !== expectedInput) {
@@ -84,13 +103,18 @@ const evidence = defineEvent('evidence', evidenceShape);
 const memory = defineEvent('memory', memoryShape, {
   version: 2,
   check: (value, ctx) => {
-    for (const issue of memoryLinesIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    for (const issue of memoryLinesIssues(value))
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   },
 });
 const runEnd = defineEvent('run_end', runEndShape, {
   check: (value, ctx) => {
     if (value.chunks_used > value.chunks_seen) {
-      ctx.addIssue({ code: 'custom', path: ['chunks_used'], message: 'expected chunks_used <= chunks_seen' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['chunks_used'],
+        message: 'expected chunks_used <= chunks_seen',
+      });
     }
   },
 });
@@ -107,7 +131,11 @@ const ingestAccepted = defineEvent('ingest_accepted', ingestAcceptedShape);
 const ingestFinished = defineEvent('ingest_finished', ingestFinishedShape, {
   check: (value, ctx) => {
     if ((value.status === 'failed') !== (value.error !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['error'], message: 'expected an error exactly when status is "failed"' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['error'],
+        message: 'expected an error exactly when status is "failed"',
+      });
     }
   },
 });
@@ -116,13 +144,23 @@ const projectionSettingsSet = defineEvent('projection_settings_set', projectionS
 const purged = defineEvent('purged', purgedShape, {
   check: (value, ctx) => {
     const seqs = value.lines.map((line) => line.seq);
-    if (seqs.some((seq, i) => i > 0 && seq <= seqs[i - 1]!)) ctx.addIssue({ code: 'custom', path: ['lines'], message: 'expected lines in increasing seq order, each seq once' });
+    if (seqs.some((seq, i) => i > 0 && seq <= seqs[i - 1]!))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['lines'],
+        message: 'expected lines in increasing seq order, each seq once',
+      });
   },
 });
 const forgotten = defineEvent('forgotten', forgottenShape);
 const superseded = defineEvent('superseded', supersededShape, {
   check: (value, ctx) => {
-    if (value.after_sha256 === value.before_sha256) ctx.addIssue({ code: 'custom', path: ['after_sha256'], message: 'expected a text that differs from the one it supersedes' });
+    if (value.after_sha256 === value.before_sha256)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['after_sha256'],
+        message: 'expected a text that differs from the one it supersedes',
+      });
   },
 });
 const confirmed = defineEvent('confirmed', confirmedShape);
@@ -217,7 +255,9 @@ export type LogEvent = z.infer<typeof eventSchema>;
 export type PayloadOf<T extends EventType> = Extract<Payload, { type: T }>;
 export type EventOf<T extends EventType> = Extract<LogEvent, { type: T }>;
 
-const definitionsByType = new Map<string, (typeof EVENT_DEFINITIONS)[number]>(EVENT_DEFINITIONS.map((d) => [d.type, d]));
+const definitionsByType = new Map<string, (typeof EVENT_DEFINITIONS)[number]>(
+  EVENT_DEFINITIONS.map((d) => [d.type, d]),
+);
 
 /** The schemas of one event type, or undefined when the type is unknown. */
 export function eventDefinition(type: string) {
@@ -236,8 +276,15 @@ export function isEventType(type: unknown): type is EventType {
 /** Field order of a logged event of `type`: envelope head, `type`, `writer`, payload, `prev`. */
 export function eventKeyOrder(type: EventType): readonly string[] {
   const order = keyOrders.get(type);
-  if (!order) throw new MemError('UNKNOWN_EVENT_TYPE', `unknown event type ${JSON.stringify(type)}: expected one of ${EVENT_TYPES.join(', ')}`, { type });
+  if (!order)
+    throw new MemError(
+      'UNKNOWN_EVENT_TYPE',
+      `unknown event type ${JSON.stringify(type)}: expected one of ${EVENT_TYPES.join(', ')}`,
+      { type },
+    );
   return order;
 }
 
-const keyOrders = new Map<string, readonly string[]>(EVENT_DEFINITIONS.map((d) => [d.type, Object.freeze(Object.keys(d.event.shape))]));
+const keyOrders = new Map<string, readonly string[]>(
+  EVENT_DEFINITIONS.map((d) => [d.type, Object.freeze(Object.keys(d.event.shape))]),
+);

@@ -9,7 +9,9 @@ import { sha256Field } from './fields.js';
  */
 
 /** A 16-hex prefix of the sha256 of one stemmed content term: what the reword matcher compares. */
-export const termHashField = z.string().regex(/^[0-9a-f]{16}$/, 'expected a term hash: 16 lowercase hex characters');
+export const termHashField = z
+  .string()
+  .regex(/^[0-9a-f]{16}$/, 'expected a term hash: 16 lowercase hex characters');
 
 const reasonField = z.string().trim().min(1, 'expected a non-empty reason');
 

@@ -4,7 +4,9 @@ import { sha256Field } from './fields.js';
 
 /** Who appended an event: a kind of writer, and for API writes the principal and token *label* (never a secret). */
 export const writerSchema = z.strictObject({
-  kind: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'expected a writer kind such as "cli", "extractor", "api"'),
+  kind: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'expected a writer kind such as "cli", "extractor", "api"'),
   principal: z.string().min(1).optional(),
   token: z.string().min(1).optional(),
 });

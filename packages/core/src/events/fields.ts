@@ -1,13 +1,19 @@
 import { z } from 'zod';
 
 /** A lowercase sha256 hex digest. */
-export const sha256Field = z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256: 64 lowercase hex characters');
+export const sha256Field = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'expected a sha256: 64 lowercase hex characters');
 
 /** A run id: what joins every record of one extraction run. */
-export const runIdField = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/, 'expected a run id: 1-128 of [A-Za-z0-9._:@-]');
+export const runIdField = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/, 'expected a run id: 1-128 of [A-Za-z0-9._:@-]');
 
 /** A standing query id, as in queries/<project>.yaml. */
-export const queryIdField = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a query id: 1-64 of [a-z0-9._-]');
+export const queryIdField = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a query id: 1-64 of [a-z0-9._-]');
 
 /** Step index within a run, 1-based. */
 export const stepField = z.int().min(1);

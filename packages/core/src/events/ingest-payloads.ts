@@ -10,10 +10,17 @@ import { errorField, sourceField } from './fields.js';
  */
 
 /** A job id: `ingest-<uuid>`. */
-export const jobIdField = z.string().regex(/^ingest-[0-9a-f-]{36}$/, 'expected a job id: ingest-<uuid>');
+export const jobIdField = z
+  .string()
+  .regex(/^ingest-[0-9a-f-]{36}$/, 'expected a job id: ingest-<uuid>');
 
 /** The caller's idempotency key of a batch (seed: "sha256-of-batch"); any 1-128 printable characters. */
-export const ingestIdField = z.string().regex(/^[\x21-\x7e]{1,128}$/, 'expected an ingest id: 1-128 printable ASCII characters without spaces');
+export const ingestIdField = z
+  .string()
+  .regex(
+    /^[\x21-\x7e]{1,128}$/,
+    'expected an ingest id: 1-128 printable ASCII characters without spaces',
+  );
 
 /** One normalised, scrubbed record, as the chunker reads it. */
 export const ingestRecordField = z.strictObject({

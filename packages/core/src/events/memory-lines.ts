@@ -14,7 +14,9 @@ import { hasPurgeMarker } from './purge-payloads.js';
 /** One entry of a memory's `lines`: the line's content sha and the shas it came from. */
 export const memoryLineField = z.strictObject({
   sha256: sha256Field,
-  parents: z.array(sha256Field).min(1, 'expected at least one parent sha: a line rests on evidence'),
+  parents: z
+    .array(sha256Field)
+    .min(1, 'expected at least one parent sha: a line rests on evidence'),
 });
 export type MemoryLineRef = z.infer<typeof memoryLineField>;
 
@@ -44,13 +46,23 @@ export function splitMemoryLines(text: string): string[] {
  * track lines separately (a hand-written memory, a memory read from a v1 line) records.
  */
 export function uniformLines(text: string, parents: readonly string[]): MemoryLineRef[] {
-  return splitMemoryLines(text).map((line) => ({ sha256: contentSha256(line), parents: [...parents] }));
+  return splitMemoryLines(text).map((line) => ({
+    sha256: contentSha256(line),
+    parents: [...parents],
+  }));
 }
 
 /** A memory's lines joined with their text (the event must have passed validation). */
-export function memoryLines(memory: { text: string; lines: readonly MemoryLineRef[] }): MemoryLine[] {
+export function memoryLines(memory: {
+  text: string;
+  lines: readonly MemoryLineRef[];
+}): MemoryLine[] {
   const texts = splitMemoryLines(memory.text);
-  return memory.lines.map((ref, i) => ({ text: texts[i]!, sha256: ref.sha256, parents: [...ref.parents] }));
+  return memory.lines.map((ref, i) => ({
+    text: texts[i]!,
+    sha256: ref.sha256,
+    parents: [...ref.parents],
+  }));
 }
 
 /**
@@ -59,10 +71,19 @@ export function memoryLines(memory: { text: string; lines: readonly MemoryLineRe
  * the memory's parents exactly the union of its lines' (so neither can name evidence the
  * other does not). Returned as (path, message) pairs for the catalogue's zod check.
  */
-export function memoryLinesIssues(memory: { text: string; parents: readonly string[]; lines: readonly MemoryLineRef[] }): { path: (string | number)[]; message: string }[] {
+export function memoryLinesIssues(memory: {
+  text: string;
+  parents: readonly string[];
+  lines: readonly MemoryLineRef[];
+}): { path: (string | number)[]; message: string }[] {
   const texts = splitMemoryLines(memory.text);
   if (texts.length !== memory.lines.length) {
-    return [{ path: ['lines'], message: `expected ${texts.length} entr${texts.length === 1 ? 'y' : 'ies'}, one per line of text, got ${memory.lines.length}` }];
+    return [
+      {
+        path: ['lines'],
+        message: `expected ${texts.length} entr${texts.length === 1 ? 'y' : 'ies'}, one per line of text, got ${memory.lines.length}`,
+      },
+    ];
   }
   const issues: { path: (string | number)[]; message: string }[] = [];
   const parents = new Set(memory.parents);
@@ -70,13 +91,25 @@ export function memoryLinesIssues(memory: { text: string; parents: readonly stri
   memory.lines.forEach((line, i) => {
     const expected = contentSha256(texts[i]!);
     // A line a purge rewrote keeps the sha it was cited by (purge-payloads.ts).
-    if (line.sha256 !== expected && !hasPurgeMarker(texts[i]!)) issues.push({ path: ['lines', i, 'sha256'], message: `expected ${expected}, the content sha of line ${i + 1} of text` });
+    if (line.sha256 !== expected && !hasPurgeMarker(texts[i]!))
+      issues.push({
+        path: ['lines', i, 'sha256'],
+        message: `expected ${expected}, the content sha of line ${i + 1} of text`,
+      });
     line.parents.forEach((parent, j) => {
       used.add(parent);
-      if (!parents.has(parent)) issues.push({ path: ['lines', i, 'parents', j], message: `expected one of the memory's parents, got ${parent}` });
+      if (!parents.has(parent))
+        issues.push({
+          path: ['lines', i, 'parents', j],
+          message: `expected one of the memory's parents, got ${parent}`,
+        });
     });
   });
   const unused = memory.parents.filter((parent) => !used.has(parent));
-  if (unused.length > 0) issues.push({ path: ['parents'], message: `expected every parent to be a parent of some line, ${unused[0]} is not` });
+  if (unused.length > 0)
+    issues.push({
+      path: ['parents'],
+      message: `expected every parent to be a parent of some line, ${unused[0]} is not`,
+    });
   return issues;
 }

@@ -18,22 +18,40 @@ function fieldPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field: string; problem: string } {
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+): { field: string; problem: string } {
   const field = fieldPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((k) => JSON.stringify(k)).join(', ');
-    return { field: field || '(event)', problem: `unexpected field${issue.keys.length > 1 ? 's' : ''} ${keys}` };
+    return {
+      field: field || '(event)',
+      problem: `unexpected field${issue.keys.length > 1 ? 's' : ''} ${keys}`,
+    };
   }
   if (issue.code === 'invalid_type') {
     let value: unknown = input;
-    for (const key of issue.path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<PropertyKey, unknown>)[key];
+    for (const key of issue.path)
+      value =
+        value === null || typeof value !== 'object'
+          ? undefined
+          : (value as Record<PropertyKey, unknown>)[key];
     if (value === undefined) return { field, problem: `missing field, expected ${issue.expected}` };
-    return { field, problem: `expected ${issue.expected}, got ${JSON.stringify(value)?.slice(0, 80)}` };
+    return {
+      field,
+      problem: `expected ${issue.expected}, got ${JSON.stringify(value)?.slice(0, 80)}`,
+    };
   }
   return { field: field || '(event)', problem: issue.message };
 }
 
-function checkContentSha(kind: 'payload' | 'event', value: { type: string; text?: unknown; sha256?: unknown }, location: InputLocation, scrubbed: boolean): void {
+function checkContentSha(
+  kind: 'payload' | 'event',
+  value: { type: string; text?: unknown; sha256?: unknown },
+  location: InputLocation,
+  scrubbed: boolean,
+): void {
   if (typeof value.text !== 'string' || typeof value.sha256 !== 'string') return;
   // Trigger: a logged line a purge rewrote. Why: its sha is the identity others cite, kept
   // through the purge; the text it hashed is gone. Outcome: not checked here; the chain walk
@@ -41,11 +59,20 @@ function checkContentSha(kind: 'payload' | 'event', value: { type: string; text?
   if (kind === 'event' && hasPurgeMarker(value.text)) return;
   const expected = contentSha256(value.text);
   if (expected !== value.sha256) {
-    const of = scrubbed ? 'sha256 of the normalised text after its secrets were scrubbed' : 'sha256 of the normalised text';
+    const of = scrubbed
+      ? 'sha256 of the normalised text after its secrets were scrubbed'
+      : 'sha256 of the normalised text';
     throw new MemError(
       'SHA_MISMATCH',
       `${where(location)}${value.type}.sha256 does not match its text: expected ${expected} (${of}), got ${value.sha256}`,
-      { ...location, type: value.type, field: 'sha256', expected, actual: value.sha256, ...(scrubbed ? { scrubbed: true } : {}) },
+      {
+        ...location,
+        type: value.type,
+        field: 'sha256',
+        expected,
+        actual: value.sha256,
+        ...(scrubbed ? { scrubbed: true } : {}),
+      },
     );
   }
 }
@@ -58,7 +85,9 @@ function parseWith(kind: 'payload' | 'event', raw: unknown, location: InputLocat
   // read as they are: rewriting them would break the hash chain.
   const given = kind === 'payload' ? scrubStrings(raw) : raw;
   if (given === null || typeof given !== 'object' || Array.isArray(given)) {
-    throw new MemError('INVALID_EVENT', `${where(location)}expected a JSON object`, { ...location });
+    throw new MemError('INVALID_EVENT', `${where(location)}expected a JSON object`, {
+      ...location,
+    });
   }
   // A logged line of an older version is brought to the current one first, and what the
   // upcasters made of it is then validated like any line: an upcaster is not trusted either.
@@ -66,29 +95,41 @@ function parseWith(kind: 'payload' | 'event', raw: unknown, location: InputLocat
   const input = kind === 'event' ? upcastEvent(given as RawEvent, location) : given;
   const type = (input as { type?: unknown }).type;
   if (type === undefined) {
-    throw new MemError('INVALID_EVENT', `${where(location)}field "type": missing field, expected one of ${EVENT_TYPES.join(', ')}`, {
-      ...location,
-      field: 'type',
-    });
+    throw new MemError(
+      'INVALID_EVENT',
+      `${where(location)}field "type": missing field, expected one of ${EVENT_TYPES.join(', ')}`,
+      {
+        ...location,
+        field: 'type',
+      },
+    );
   }
   const definition = typeof type === 'string' ? eventDefinition(type) : undefined;
   if (!definition) {
-    throw new MemError('UNKNOWN_EVENT_TYPE', `${where(location)}unknown event type ${JSON.stringify(type)}: expected one of ${EVENT_TYPES.join(', ')}`, {
-      ...location,
-      field: 'type',
-      type,
-    });
+    throw new MemError(
+      'UNKNOWN_EVENT_TYPE',
+      `${where(location)}unknown event type ${JSON.stringify(type)}: expected one of ${EVENT_TYPES.join(', ')}`,
+      {
+        ...location,
+        field: 'type',
+        type,
+      },
+    );
   }
   const result = definition[kind].safeParse(input);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => describeIssue(issue, input));
     const first = issues[0] ?? { field: '(event)', problem: 'invalid' };
-    throw new MemError('INVALID_EVENT', `${where(location)}${definition.type}.${first.field}: ${first.problem}`, {
-      ...location,
-      type: definition.type,
-      field: first.field,
-      issues,
-    });
+    throw new MemError(
+      'INVALID_EVENT',
+      `${where(location)}${definition.type}.${first.field}: ${first.problem}`,
+      {
+        ...location,
+        type: definition.type,
+        field: first.field,
+        issues,
+      },
+    );
   }
   const text = (raw as { text?: unknown }).text;
   checkContentSha(kind, result.data, location, text !== (given as { text?: unknown }).text);

@@ -63,7 +63,9 @@ export const memoryShape = {
   t: stepField,
   text: z.string().min(1),
   tokens: countField,
-  parents: z.array(sha256Field).min(1, 'expected at least one parent sha: a memory rests on evidence'),
+  parents: z
+    .array(sha256Field)
+    .min(1, 'expected at least one parent sha: a memory rests on evidence'),
   sha256: sha256Field,
   /** Version 2: the memory's addressable lines, one per line of `text` (memory-lines.ts). */
   lines: z.array(memoryLineField).min(1, 'expected at least one line: a memory states something'),

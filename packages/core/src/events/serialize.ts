@@ -1,18 +1,31 @@
 import { eventKeyOrder, type LogEvent } from './catalogue.js';
 
 const WRITER_KEYS = ['kind', 'principal', 'token'] as const;
-const NESTED_ORDER: Record<string, readonly string[]> = { writer: WRITER_KEYS, error: ['code', 'message'] };
+const NESTED_ORDER: Record<string, readonly string[]> = {
+  writer: WRITER_KEYS,
+  error: ['code', 'message'],
+};
 /** Arrays of objects whose entries have a fixed key order too (`lines` of a memory: sha256, parents; of a purge: seq, old, new). */
-const ARRAY_ORDER: Record<string, readonly string[]> = { lines: ['sha256', 'parents', 'seq', 'old', 'new'], refuses: ['sha256', 'terms'] };
+const ARRAY_ORDER: Record<string, readonly string[]> = {
+  lines: ['sha256', 'parents', 'seq', 'old', 'new'],
+  refuses: ['sha256', 'terms'],
+};
 
 /**
  * A nested object in its fixed key order. A field the order does not name would be dropped
  * from the line without a word (the trap a new array-entry field walks into), so it is a
  * programming error here instead.
  */
-function orderedEntry(field: string, value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+function orderedEntry(
+  field: string,
+  value: Record<string, unknown>,
+  keys: readonly string[],
+): Record<string, unknown> {
   const stray = Object.keys(value).find((key) => value[key] !== undefined && !keys.includes(key));
-  if (stray !== undefined) throw new Error(`serializeEvent: ${field}.${stray} has no place in the key order (serialize.ts)`);
+  if (stray !== undefined)
+    throw new Error(
+      `serializeEvent: ${field}.${stray} has no place in the key order (serialize.ts)`,
+    );
   return ordered(value, keys);
 }
 
@@ -23,8 +36,13 @@ function ordered(value: Record<string, unknown>, keys: readonly string[]): Recor
     if (v === undefined) continue;
     const nested = NESTED_ORDER[key];
     const entries = ARRAY_ORDER[key];
-    if (entries && Array.isArray(v)) out[key] = v.map((entry) => orderedEntry(key, entry as Record<string, unknown>, entries));
-    else out[key] = nested && v !== null && typeof v === 'object' ? orderedEntry(key, v as Record<string, unknown>, nested) : v;
+    if (entries && Array.isArray(v))
+      out[key] = v.map((entry) => orderedEntry(key, entry as Record<string, unknown>, entries));
+    else
+      out[key] =
+        nested && v !== null && typeof v === 'object'
+          ? orderedEntry(key, v as Record<string, unknown>, nested)
+          : v;
   }
   return out;
 }
@@ -48,9 +66,20 @@ function inOrder(value: Record<string, unknown>, order: readonly string[]): bool
     while (next < order.length && order[next] !== key) next++;
     if (next === order.length) return false;
     const nested = NESTED_ORDER[key];
-    if (nested && v !== null && typeof v === 'object' && !inOrder(v as Record<string, unknown>, nested)) return false;
+    if (
+      nested &&
+      v !== null &&
+      typeof v === 'object' &&
+      !inOrder(v as Record<string, unknown>, nested)
+    )
+      return false;
     const entries = ARRAY_ORDER[key];
-    if (entries && Array.isArray(v) && !v.every((entry) => inOrder(entry as Record<string, unknown>, entries))) return false;
+    if (
+      entries &&
+      Array.isArray(v) &&
+      !v.every((entry) => inOrder(entry as Record<string, unknown>, entries))
+    )
+      return false;
     next++;
   }
   return true;

@@ -23,10 +23,14 @@ export function eventVersion(raw: RawEvent, location: InputLocation = {}): numbe
   const v = raw.v;
   if (typeof v === 'number' && Number.isInteger(v) && v >= 2) return v;
   // Version 1 is written without `v`, so one event has one byte form and old lines keep their hashes.
-  throw new MemError('INVALID_EVENT', `${where(location)}field "v": expected an integer >= 2 (version 1 is written without v), got ${JSON.stringify(v)?.slice(0, 40)}`, {
-    ...location,
-    field: 'v',
-  });
+  throw new MemError(
+    'INVALID_EVENT',
+    `${where(location)}field "v": expected an integer >= 2 (version 1 is written without v), got ${JSON.stringify(v)?.slice(0, 40)}`,
+    {
+      ...location,
+      field: 'v',
+    },
+  );
 }
 
 /**
@@ -36,20 +40,41 @@ export function eventVersion(raw: RawEvent, location: InputLocation = {}): numbe
  * it throws UNSUPPORTED_VERSION for a version newer than the catalogue knows. Its output is
  * not trusted: the caller validates it against the current schema like any other line.
  */
-export function upcasterChain(current: ReadonlyMap<string, number>, steps: readonly UpcasterStep[]) {
+export function upcasterChain(
+  current: ReadonlyMap<string, number>,
+  steps: readonly UpcasterStep[],
+) {
   const byKey = new Map<string, Upcaster>();
   for (const step of steps) {
     const latest = current.get(step.type);
-    if (latest === undefined || !Number.isInteger(step.from) || step.from < 1 || step.from >= latest) {
-      throw new MemError('INVALID_INPUT', `upcaster ${step.type}@${step.from}: expected a known type and a version below its current one (${String(latest)})`, { type: step.type, from: step.from });
+    if (
+      latest === undefined ||
+      !Number.isInteger(step.from) ||
+      step.from < 1 ||
+      step.from >= latest
+    ) {
+      throw new MemError(
+        'INVALID_INPUT',
+        `upcaster ${step.type}@${step.from}: expected a known type and a version below its current one (${String(latest)})`,
+        { type: step.type, from: step.from },
+      );
     }
     const key = `${step.type}@${step.from}`;
-    if (byKey.has(key)) throw new MemError('INVALID_INPUT', `upcaster ${key} is registered twice`, { type: step.type, from: step.from });
+    if (byKey.has(key))
+      throw new MemError('INVALID_INPUT', `upcaster ${key} is registered twice`, {
+        type: step.type,
+        from: step.from,
+      });
     byKey.set(key, step.upcast);
   }
   for (const [type, latest] of current) {
     for (let from = 1; from < latest; from++) {
-      if (!byKey.has(`${type}@${from}`)) throw new MemError('INVALID_INPUT', `upcaster ${type}@${from} is missing: every version below the current one needs a step`, { type, from });
+      if (!byKey.has(`${type}@${from}`))
+        throw new MemError(
+          'INVALID_INPUT',
+          `upcaster ${type}@${from} is missing: every version below the current one needs a step`,
+          { type, from },
+        );
     }
   }
 
@@ -73,7 +98,12 @@ export function upcasterChain(current: ReadonlyMap<string, number>, steps: reado
         event = withoutVersion(byKey.get(`${type as string}@${version}`)!(event));
       } catch (error) {
         if (!isMemError(error)) throw error;
-        throw new MemError(error.code, `${where(location)}${type as string} version ${version}: ${error.message}`, { ...error.details, ...location, type, version }, { cause: error });
+        throw new MemError(
+          error.code,
+          `${where(location)}${type as string} version ${version}: ${error.message}`,
+          { ...error.details, ...location, type, version },
+          { cause: error },
+        );
       }
       version += 1;
     }
@@ -93,7 +123,11 @@ function withoutVersion(raw: RawEvent): RawEvent {
  */
 export function renameField(event: RawEvent, from: string, to: string): RawEvent {
   if (to in event) {
-    throw new MemError('INVALID_EVENT', `unexpected field "${to}": this version names it "${from}"`, { field: to });
+    throw new MemError(
+      'INVALID_EVENT',
+      `unexpected field "${to}": this version names it "${from}"`,
+      { field: to },
+    );
   }
   const out: RawEvent = {};
   for (const [key, value] of Object.entries(event)) out[key === from ? to : key] = value;

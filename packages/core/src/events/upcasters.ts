@@ -20,8 +20,15 @@ export const UPCASTERS: readonly UpcasterStep[] = [
     upcast: (event) => {
       const { symptom, prev, ...rest } = event;
       const text = typeof event.text === 'string' ? event.text : '';
-      const parents = Array.isArray(event.parents) ? event.parents.filter((p): p is string => typeof p === 'string') : [];
-      return { ...rest, lines: uniformLines(text, parents), ...(symptom !== undefined ? { symptom } : {}), prev };
+      const parents = Array.isArray(event.parents)
+        ? event.parents.filter((p): p is string => typeof p === 'string')
+        : [];
+      return {
+        ...rest,
+        lines: uniformLines(text, parents),
+        ...(symptom !== undefined ? { symptom } : {}),
+        prev,
+      };
     },
   },
 ];

@@ -7,4 +7,7 @@ import { UPCASTERS } from './upcasters.js';
  * its type's current version before validation. Built at load, so a missing or stray step
  * fails every reader at once instead of the first log that needs it.
  */
-export const upcastEvent = upcasterChain(new Map(EVENT_DEFINITIONS.map((d) => [d.type, d.version])), UPCASTERS);
+export const upcastEvent = upcasterChain(
+  new Map(EVENT_DEFINITIONS.map((d) => [d.type, d.version])),
+  UPCASTERS,
+);

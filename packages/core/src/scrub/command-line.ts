@@ -5,7 +5,10 @@
  */
 export function onCommandLineOf(program: RegExp): (whole: string) => (offset: number) => boolean {
   // A program word starts a word, or follows a JSON escape (`\tmysql` in compact JSON).
-  const words = new RegExp(String.raw`(?:(?<![\w.-])|(?<=\\[nrt]))(?:${program.source})(?![\w-])`, 'g');
+  const words = new RegExp(
+    String.raw`(?:(?<![\w.-])|(?<=\\[nrt]))(?:${program.source})(?![\w-])`,
+    'g',
+  );
   return (whole) => {
     const programs = [...whole.matchAll(words)].map((m) => m.index);
     // A line ends at a real newline or at a JSON `\n` / `\r` escape (tool inputs are compact JSON).

@@ -12,7 +12,12 @@ export interface SecretPattern {
   regex: RegExp;
   /** A cheap test that must pass before `regex` runs: most text holds no trigger at all. */
   trigger: RegExp;
-  replace?: (match: string, groups: Array<string | undefined>, offset: number, whole: string) => Replacement | null;
+  replace?: (
+    match: string,
+    groups: Array<string | undefined>,
+    offset: number,
+    whole: string,
+  ) => Replacement | null;
   /** Widens each match to the span it stands for (a key block reaches over its lines); made once per text. */
   spans?: (whole: string) => (start: number, end: number) => [number, number];
   /** Whether a match at `offset` counts at all (it sits on the right command line); made once per text. */
@@ -40,7 +45,9 @@ export function afterWordBreak(source: string, flags = 'g'): RegExp {
 
 /** A regex matching `word` in any letter case, without the `i` flag (which is slower to scan). */
 export function caseless(word: string): RegExp {
-  return new RegExp([...word].map((c) => (/[a-z]/u.test(c) ? `[${c.toUpperCase()}${c}]` : c)).join(''));
+  return new RegExp(
+    [...word].map((c) => (/[a-z]/u.test(c) ? `[${c.toUpperCase()}${c}]` : c)).join(''),
+  );
 }
 
 /** The replacement of a secret of `kind`, with what stays of the match before and after it. */

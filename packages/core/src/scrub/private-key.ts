@@ -22,7 +22,12 @@ export class KeyEndFinder {
 
   /** The first END line at or after `position`. */
   next(position: number): { start: number; end: number } | null {
-    if (this.from !== -1 && position >= this.from && (this.found === null || this.found.start >= position)) return this.found;
+    if (
+      this.from !== -1 &&
+      position >= this.from &&
+      (this.found === null || this.found.start >= position)
+    )
+      return this.found;
     const end = new RegExp(KEY_END.source, 'g');
     end.lastIndex = position;
     const m = end.exec(this.text);
@@ -83,8 +88,15 @@ function isKeyBodyChar(c: number): boolean {
     (c >= 0x41 && c <= 0x5a) || // A-Z
     (c >= 0x61 && c <= 0x7a) || // a-z
     (c >= 0x30 && c <= 0x39) || // 0-9
-    c === 0x2b || c === 0x2f || c === 0x3d || // + / =
-    c === 0x3a || c === 0x2c || c === 0x2d || // : , - (PEM headers)
-    c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
+    c === 0x2b ||
+    c === 0x2f ||
+    c === 0x3d || // + / =
+    c === 0x3a ||
+    c === 0x2c ||
+    c === 0x2d || // : , - (PEM headers)
+    c === 0x20 ||
+    c === 0x09 ||
+    c === 0x0a ||
+    c === 0x0d
   );
 }

@@ -19,11 +19,17 @@ interface Planted {
   snippet: string;
   secret: string;
 }
-const plant = (arb: fc.Arbitrary<string>, wrap: (s: string) => string = (s) => s): fc.Arbitrary<Planted> =>
-  arb.map((secret) => ({ secret, snippet: wrap(secret) }));
+const plant = (
+  arb: fc.Arbitrary<string>,
+  wrap: (s: string) => string = (s) => s,
+): fc.Arbitrary<Planted> => arb.map((secret) => ({ secret, snippet: wrap(secret) }));
 
 const PLANTED: Record<string, fc.Arbitrary<Planted>> = {
-  openai_key: plant(fc.tuple(chars(ALNUM, 30, 60), fc.integer({ min: 0, max: 9 })).map(([s, d]) => `sk-proj-${d}${s}`)),
+  openai_key: plant(
+    fc
+      .tuple(chars(ALNUM, 30, 60), fc.integer({ min: 0, max: 9 }))
+      .map(([s, d]) => `sk-proj-${d}${s}`),
+  ),
   anthropic_key: plant(chars(B64URL, 40, 95).map((s) => `sk-ant-api03-${s}`)),
   github_token: plant(chars(ALNUM, 36, 40).map((s) => `ghp_${s}`)),
   aws_access_key: plant(chars(UPPER_DIGITS, 16, 16).map((s) => `AKIA${s}`)),
@@ -31,17 +37,28 @@ const PLANTED: Record<string, fc.Arbitrary<Planted>> = {
   slack_token: plant(chars(`${ALNUM}-`, 10, 40).map((s) => `xoxb-${s}`)),
   google_api_key: plant(chars(B64URL, 35, 35).map((s) => `AIza${s}`)),
   stripe_key: plant(chars(ALNUM, 24, 32).map((s) => `sk_live_${s}`)),
-  bearer_token: plant(chars(`${ALNUM}._-`, 20, 60).filter((s) => /[a-z]/u.test(s) && !s.includes('..')), (s) => `Authorization: Bearer ${s}`),
+  bearer_token: plant(
+    chars(`${ALNUM}._-`, 20, 60).filter((s) => /[a-z]/u.test(s) && !s.includes('..')),
+    (s) => `Authorization: Bearer ${s}`,
+  ),
   jwt: plant(
-    fc.tuple(chars(B64URL, 10, 40), chars(B64URL, 10, 80), chars(B64URL, 10, 43)).map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
+    fc
+      .tuple(chars(B64URL, 10, 40), chars(B64URL, 10, 80), chars(B64URL, 10, 43))
+      .map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
   ),
   private_key: plant(
     fc.array(chars(B64, 64, 64), { minLength: 1, maxLength: 6 }).map((lines) => lines.join('\n')),
     (body) => `-----BEGIN RSA PRIVATE KEY-----\n${body}\n-----END RSA PRIVATE KEY-----`,
   ),
   connection_string: fc
-    .tuple(fc.constantFrom('postgres', 'postgresql', 'mysql', 'mongodb+srv', 'redis', 'amqp'), secretValue)
-    .map(([scheme, secret]) => ({ secret, snippet: `${scheme}://app:${secret}@db.internal:5432/main` })),
+    .tuple(
+      fc.constantFrom('postgres', 'postgresql', 'mysql', 'mongodb+srv', 'redis', 'amqp'),
+      secretValue,
+    )
+    .map(([scheme, secret]) => ({
+      secret,
+      snippet: `${scheme}://app:${secret}@db.internal:5432/main`,
+    })),
   password_env: plant(secretValue, (s) => `DB_PASSWORD=${s}`),
   password_json: plant(secretValue, (s) => `{"password": "${s}"}`),
   password_yaml: plant(secretValue, (s) => `password: ${s}\n`),
@@ -52,20 +69,46 @@ const PLANTED: Record<string, fc.Arbitrary<Planted>> = {
   mem_token: plant(chars(B64URL, 43, 43), (s) => `mem_${'0123456789abcdef'}_${s}`),
   huggingface_token: plant(chars(ALNUM, 34, 34).map((s) => `hf_${s}`)),
   password_flag: fc
-    .tuple(fc.constantFrom('--password', '--db-password', '--passwd', '--token'), fc.constantFrom(' ', '  ', '='), secretValue)
-    .map(([flag, separator, secret]) => ({ secret, snippet: `tool ${flag}${separator}${secret} --verbose` })),
+    .tuple(
+      fc.constantFrom('--password', '--db-password', '--passwd', '--token'),
+      fc.constantFrom(' ', '  ', '='),
+      secretValue,
+    )
+    .map(([flag, separator, secret]) => ({
+      secret,
+      snippet: `tool ${flag}${separator}${secret} --verbose`,
+    })),
   mysql_p: fc
-    .tuple(fc.constantFrom('mysql', 'mysqldump', 'mariadb', '/usr/bin/mysql'), fc.constantFrom('', "'", '"'), secretValue)
-    .map(([program, quote, secret]) => ({ secret, snippet: `${program} -h db -u root -p${quote}${secret}${quote} shop` })),
+    .tuple(
+      fc.constantFrom('mysql', 'mysqldump', 'mariadb', '/usr/bin/mysql'),
+      fc.constantFrom('', "'", '"'),
+      secretValue,
+    )
+    .map(([program, quote, secret]) => ({
+      secret,
+      snippet: `${program} -h db -u root -p${quote}${secret}${quote} shop`,
+    })),
   sshpass_p: plant(secretValue, (s) => `sshpass -p ${s} ssh deploy@host`),
   curl_user: fc
-    .tuple(fc.constantFrom('-u ', '-u', '--user ', '--user='), chars('abcdefghijklmnopqrstuvwxyz', 1, 12), secretValue)
-    .map(([flag, user, secret]) => ({ secret, snippet: `curl -s ${flag}${user}:${secret} https://api.internal/v1` })),
+    .tuple(
+      fc.constantFrom('-u ', '-u', '--user ', '--user='),
+      chars('abcdefghijklmnopqrstuvwxyz', 1, 12),
+      secretValue,
+    )
+    .map(([flag, user, secret]) => ({
+      secret,
+      snippet: `curl -s ${flag}${user}:${secret} https://api.internal/v1`,
+    })),
 };
 
 const anyPlanted = fc.oneof(...Object.values(PLANTED));
 /** Arbitrary surrounding text, kept apart from the secret by whitespace as real text would be. */
-const around = fc.tuple(fc.string({ maxLength: 80 }), fc.constantFrom(' ', '\n', '\t'), fc.constantFrom(' ', '\n', '\t'), fc.string({ maxLength: 80 }));
+const around = fc.tuple(
+  fc.string({ maxLength: 80 }),
+  fc.constantFrom(' ', '\n', '\t'),
+  fc.constantFrom(' ', '\n', '\t'),
+  fc.string({ maxLength: 80 }),
+);
 
 describe('scrubSecrets: planted secrets never survive', () => {
   it('in arbitrary surrounding text', () => {
@@ -81,7 +124,9 @@ describe('scrubSecrets: planted secrets never survive', () => {
   it('inside JSON-escaped text (tool inputs are rendered as compact JSON)', () => {
     fc.assert(
       fc.property(anyPlanted, around, ({ snippet, secret }, [before, s1, s2, after]) => {
-        const { text } = scrubSecrets(JSON.stringify({ command: `${before}${s1}${snippet}${s2}${after}` }));
+        const { text } = scrubSecrets(
+          JSON.stringify({ command: `${before}${s1}${snippet}${s2}${after}` }),
+        );
         expect(text).not.toContain(secret);
       }),
       { numRuns: 2000 },

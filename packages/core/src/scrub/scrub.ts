@@ -23,7 +23,11 @@ export function scrubSecrets(text: string): ScrubResult {
   return { text: out, counts };
 }
 
-function applyPattern(pattern: SecretPattern, text: string, counts: Record<string, number>): string {
+function applyPattern(
+  pattern: SecretPattern,
+  text: string,
+  counts: Record<string, number>,
+): string {
   const span = pattern.spans?.(text);
   const inContext = pattern.context?.(text);
   const pieces: string[] = [];
@@ -37,7 +41,9 @@ function applyPattern(pattern: SecretPattern, text: string, counts: Record<strin
       ? pattern.replace(match[0], match.slice(1), index, text)
       : { kind: pattern.kind, text: redacted(pattern.kind) };
     if (replacement === null) continue;
-    const [start, end] = span ? span(index, index + match[0].length) : [index, index + match[0].length];
+    const [start, end] = span
+      ? span(index, index + match[0].length)
+      : [index, index + match[0].length];
     pieces.push(text.slice(cursor, Math.max(cursor, start)), replacement.text);
     cursor = end;
     counts[replacement.kind] = (counts[replacement.kind] ?? 0) + 1;

@@ -17,8 +17,19 @@ function writtenLines(payload: Payload): string[] {
  * the batch goes through and a `resurfaced` event per hit is returned to append with it (the
  * review queue reads them). Reads the project's log only when the batch writes memory text.
  */
-export async function admitAgainstTombstones(log: EventLog, project: string, payloads: readonly unknown[], force: boolean, input: AppendInput = {}): Promise<Payload[]> {
-  const parsed = payloads.map((payload, index) => parsePayload(payload, { ...(input.file !== undefined ? { file: input.file } : {}), line: input.lines?.[index] ?? index + 1 }));
+export async function admitAgainstTombstones(
+  log: EventLog,
+  project: string,
+  payloads: readonly unknown[],
+  force: boolean,
+  input: AppendInput = {},
+): Promise<Payload[]> {
+  const parsed = payloads.map((payload, index) =>
+    parsePayload(payload, {
+      ...(input.file !== undefined ? { file: input.file } : {}),
+      line: input.lines?.[index] ?? index + 1,
+    }),
+  );
   if (!parsed.some((payload) => writtenLines(payload).length > 0)) return [];
   const tombstones = await foldTombstones(log.read(project));
   if (tombstones.size === 0) return [];
@@ -33,10 +44,22 @@ export async function admitAgainstTombstones(log: EventLog, project: string, pay
         throw new MemError(
           'FORGOTTEN',
           `${where}: ${payload.type} text ${found.match === 'exact' ? 'repeats' : 'rewords'} a line forgotten by tombstone ${found.tombstone} (seq ${found.seq}, reason: ${found.reason}); nothing was appended (write it anyway with --force)`,
-          { project, line, ...(input.file !== undefined ? { file: input.file } : {}), tombstone: found.tombstone, tombstone_seq: found.seq, match: found.match },
+          {
+            project,
+            line,
+            ...(input.file !== undefined ? { file: input.file } : {}),
+            tombstone: found.tombstone,
+            tombstone_seq: found.seq,
+            match: found.match,
+          },
         );
       }
-      resurfaced.push({ type: 'resurfaced', tombstone: found.tombstone, line_sha256: contentSha256(text), match: found.match });
+      resurfaced.push({
+        type: 'resurfaced',
+        tombstone: found.tombstone,
+        line_sha256: contentSha256(text),
+        match: found.match,
+      });
     }
   }
   return resurfaced;

@@ -33,7 +33,13 @@ export class TombstoneSet {
 
   add(event: Pick<EventOf<'forgotten'>, 'target' | 'seq' | 'reason' | 'refuses'>): void {
     for (const line of event.refuses) {
-      const entry = { sha256: line.sha256, terms: line.terms, tombstone: event.target, seq: event.seq, reason: event.reason };
+      const entry = {
+        sha256: line.sha256,
+        terms: line.terms,
+        tombstone: event.target,
+        seq: event.seq,
+        reason: event.reason,
+      };
       this.exact.set(line.sha256, entry);
       this.lines.push(entry);
     }
@@ -57,7 +63,9 @@ function hit(line: TombstoneLine, match: TombstoneHit['match']): TombstoneHit {
 }
 
 /** The tombstones of one project's events (any stream of them, in log order). */
-export async function foldTombstones(events: AsyncIterable<{ event: { type: string } }>): Promise<TombstoneSet> {
+export async function foldTombstones(
+  events: AsyncIterable<{ event: { type: string } }>,
+): Promise<TombstoneSet> {
   const set = new TombstoneSet();
   for await (const { event } of events) {
     if (event.type === 'forgotten') set.add(event as EventOf<'forgotten'>);

@@ -3,17 +3,28 @@ import { contentSha256 } from '@mem/core';
 import { termHashes } from './reword.js';
 import { TombstoneSet } from './tombstone-set.js';
 
-const FORGOTTEN = 'CI flake: pg container raced its volume mount; fixed with a pg_isready readiness probe.';
+const FORGOTTEN =
+  'CI flake: pg container raced its volume mount; fixed with a pg_isready readiness probe.';
 
 function tombstones(): TombstoneSet {
   const set = new TombstoneSet();
-  set.add({ target: contentSha256(FORGOTTEN), seq: 7, reason: 'reverted', refuses: [{ sha256: contentSha256(FORGOTTEN), terms: termHashes(FORGOTTEN) }] });
+  set.add({
+    target: contentSha256(FORGOTTEN),
+    seq: 7,
+    reason: 'reverted',
+    refuses: [{ sha256: contentSha256(FORGOTTEN), terms: termHashes(FORGOTTEN) }],
+  });
   return set;
 }
 
 describe('TombstoneSet', () => {
   it('refuses the exact text in any spacing or case, naming the tombstone', () => {
-    expect(tombstones().match(`  ${FORGOTTEN.toUpperCase()} `)).toEqual({ tombstone: contentSha256(FORGOTTEN), seq: 7, reason: 'reverted', match: 'exact' });
+    expect(tombstones().match(`  ${FORGOTTEN.toUpperCase()} `)).toEqual({
+      tombstone: contentSha256(FORGOTTEN),
+      seq: 7,
+      reason: 'reverted',
+      match: 'exact',
+    });
   });
 
   it.each([
@@ -23,12 +34,16 @@ describe('TombstoneSet', () => {
     expect(tombstones().match(text)?.match).toBe('reword');
   });
 
-  it.each(['Deploys run from the main branch only, after review.', 'The pg container image is pinned to 16.2.'])('lets an unrelated line through: %s', (text) => {
+  it.each([
+    'Deploys run from the main branch only, after review.',
+    'The pg container image is pinned to 16.2.',
+  ])('lets an unrelated line through: %s', (text) => {
     expect(tombstones().match(text)).toBeNull();
   });
 
   it('stores hashes only: no term of the forgotten text appears in its term list', () => {
     const terms = termHashes(FORGOTTEN).join(' ');
-    for (const word of ['container', 'volume', 'pg_isready', 'probe']) expect(terms).not.toContain(word);
+    for (const word of ['container', 'volume', 'pg_isready', 'probe'])
+      expect(terms).not.toContain(word);
   });
 });

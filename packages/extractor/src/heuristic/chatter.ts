@@ -7,14 +7,17 @@ import { isNarration } from './cues.js';
  * dropped, not discounted: a discounted chatter line full of question terms still outscored
  * real findings (issue 11: 41 % noise).
  */
-const CHEER = /^(?:perfect|great|excellent|good|awesome|nice|oh no|ah|done|beautiful|you're (?:absolutely )?right|i apologi[sz]e|sorry)\b[!.,: ]/i;
+const CHEER =
+  /^(?:perfect|great|excellent|good|awesome|nice|oh no|ah|done|beautiful|you're (?:absolutely )?right|i apologi[sz]e|sorry)\b[!.,: ]/i;
 const THINKING_ALOUD = /^(?:actually|hmm|wait|ok|okay|so|alright),?\s+(?:let|i|we|looking|the)\b/i;
 const STEP = /^(?:now|next|first|then|finally),?\s+(?:i|we|let)\b/i;
 const I_WILL = /^i(?:'ll| will| am going to|'m going to) /i;
-const DANGLING = /^(?:this|it|that|these|those|they)(?:'s| is| was| seems| should| needs| looks| means| will)\b/i;
+const DANGLING =
+  /^(?:this|it|that|these|those|they)(?:'s| is| was| seems| should| needs| looks| means| will)\b/i;
 const TABLE_ROW = /^\|.*\|\s*$/;
 const BARE_HEADING = /^(?:#+\s.*|\*\*[^*]+:?\*\*:?)\s*$/;
-const RAW_OUTPUT = /^(?:\s*\d+→|\s*[{[]\s*"|\s*at \S+ \(|\s*\$ |\s*➜ |```|[+-]?\s*\d+\s+[-+]\s|\S+\.\w+\(\d+,\d+\): (?:error|warning)\b)|Command running in background with ID|[─│┌┐└┘├┤┬┴┼]{2,}/;
+const RAW_OUTPUT =
+  /^(?:\s*\d+→|\s*[{[]\s*"|\s*at \S+ \(|\s*\$ |\s*➜ |```|[+-]?\s*\d+\s+[-+]\s|\S+\.\w+\(\d+,\d+\): (?:error|warning)\b)|Command running in background with ID|[─│┌┐└┘├┤┬┴┼]{2,}/;
 // A line that stops on a comma or an article was cut mid-sentence by the transcript's layout.
 const CUT_OFF = /(?:,|\b(?:the|a|an|and|or|to|of|with))\s*$/i;
 
@@ -23,7 +26,20 @@ export function isChatter(unit: string): boolean {
   const text = unit.trim();
   if (text.startsWith('[thinking]')) return true;
   if (/:\s*$/.test(text)) return true;
-  return isNarration(text) || [CHEER, THINKING_ALOUD, STEP, I_WILL, DANGLING, TABLE_ROW, BARE_HEADING, RAW_OUTPUT, CUT_OFF].some((p) => p.test(text));
+  return (
+    isNarration(text) ||
+    [
+      CHEER,
+      THINKING_ALOUD,
+      STEP,
+      I_WILL,
+      DANGLING,
+      TABLE_ROW,
+      BARE_HEADING,
+      RAW_OUTPUT,
+      CUT_OFF,
+    ].some((p) => p.test(text))
+  );
 }
 
 const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`([])/u;

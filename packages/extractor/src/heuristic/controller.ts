@@ -3,7 +3,13 @@ import { seededRandom } from '@mem/core';
 import type { Controller, ControllerAnswer, ControllerInput } from '../controller.js';
 import { formatGateAnswer } from '../protocol.js';
 import { foldMemory, parseMemory, renderMemory, type MemoryItem } from './fold.js';
-import { chunkDiscounts, profileQuestion, scoreSentence, type QuestionProfile, type SentenceScore } from './score.js';
+import {
+  chunkDiscounts,
+  profileQuestion,
+  scoreSentence,
+  type QuestionProfile,
+  type SentenceScore,
+} from './score.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
@@ -44,7 +50,10 @@ interface Candidate extends SentenceScore {
  * decisions and alternatives, open questions, errors with their resolution), and updates by
  * folding the best sentences into a bounded memory, dropping the weakest when full.
  */
-export function heuristicController(tokenizer: Tokenizer, options: HeuristicOptions = {}): Controller {
+export function heuristicController(
+  tokenizer: Tokenizer,
+  options: HeuristicOptions = {},
+): Controller {
   const threshold = options.threshold ?? 0.4;
   const perChunk = options.perChunk ?? 8;
   const foldShare = options.foldShare ?? 0.25;
@@ -74,7 +83,12 @@ export function heuristicController(tokenizer: Tokenizer, options: HeuristicOpti
       let update = false;
       let next = previous;
       let think: string;
-      const opened = gate.kind === 'always' ? true : gate.kind === 'random' ? random!() < gate.rate : best !== undefined && best.score >= gateThreshold;
+      const opened =
+        gate.kind === 'always'
+          ? true
+          : gate.kind === 'random'
+            ? random!() < gate.rate
+            : best !== undefined && best.score >= gateThreshold;
       if (!best || !opened) {
         think = best
           ? `No prose sentence reaches ${gateThreshold}: the best scores ${best.score}${describe(best)}.`
@@ -112,27 +126,55 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
   const out: Candidate[] = [];
   const records = input.chunk.records;
   const corrections = correctionSignals(records);
-  const signals = [...corrections.signals, ...errorFixSignals(records), ...commitSignals(records), ...openQuestionSignals(records)];
+  const signals = [
+    ...corrections.signals,
+    ...errorFixSignals(records),
+    ...commitSignals(records),
+    ...openQuestionSignals(records),
+  ];
   const prose: { text: string; pieces: string[] }[] = [];
   records.forEach((record, i) => {
-    if (!PROSE.has(record.role) || corrections.rejected.has(i) || record.pasted !== undefined) return;
+    if (!PROSE.has(record.role) || corrections.rejected.has(i) || record.pasted !== undefined)
+      return;
     const { sections, lead } = recordSections(record);
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
       signals.push(...typed.signals);
-      prose.push({ text: record.text, pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)) });
+      prose.push({
+        text: record.text,
+        pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)),
+      });
     } else {
       // An L1 memory is judged line by line: each line is already one finding.
-      prose.push({ text: record.text, pieces: record.role === 'memory' ? record.text.split('\n').map((line) => line.replace(/^\s*-\s+/, '').trim()).filter((line) => line !== '') : units(record.text) });
+      prose.push({
+        text: record.text,
+        pieces:
+          record.role === 'memory'
+            ? record.text
+                .split('\n')
+                .map((line) => line.replace(/^\s*-\s+/, '').trim())
+                .filter((line) => line !== '')
+            : units(record.text),
+      });
     }
   });
   for (const signal of signals) {
     if (!profile.intents.has(signal.family) || isChatter(signal.text)) continue;
     const scored = scoreSentence(profile, signal.text);
-    out.push({ ...scored, score: Math.round((SIGNAL_SCORE + scored.relevance) * 1e6) / 1e6, cues: [...new Set([signal.family, ...scored.cues])], text: signal.text });
+    out.push({
+      ...scored,
+      score: Math.round((SIGNAL_SCORE + scored.relevance) * 1e6) / 1e6,
+      cues: [...new Set([signal.family, ...scored.cues])],
+      text: signal.text,
+    });
   }
-  const errorSeen = records.some((r) => !PROSE.has(r.role) && /\b(?:error|failed|exception|traceback)\b/i.test(r.text));
-  const discount = chunkDiscounts(profile, prose.map((p) => p.text));
+  const errorSeen = records.some(
+    (r) => !PROSE.has(r.role) && /\b(?:error|failed|exception|traceback)\b/i.test(r.text),
+  );
+  const discount = chunkDiscounts(
+    profile,
+    prose.map((p) => p.text),
+  );
   for (const { pieces } of prose) {
     for (const piece of pieces) {
       const text = withoutChatter(piece);
@@ -141,10 +183,17 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.
       const resolves = errorSeen && scored.cues.includes('cause') && profile.intents.has('cause');
-      out.push({ ...scored, score: resolves ? Math.round((scored.score + 0.1) * 1e6) / 1e6 : scored.score, text });
+      out.push({
+        ...scored,
+        score: resolves ? Math.round((scored.score + 0.1) * 1e6) / 1e6 : scored.score,
+        text,
+      });
     }
   }
-  return out.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i).map(({ c }) => c);
+  return out
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 function describe(best: SentenceScore): string {
@@ -153,4 +202,3 @@ function describe(best: SentenceScore): string {
   if (best.cues.length > 0) parts.push(`cues ${best.cues.join(', ')}`);
   return parts.length > 0 ? ` (${parts.join('; ')})` : '';
 }
-

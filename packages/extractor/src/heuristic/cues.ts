@@ -17,15 +17,18 @@ export interface Cue {
 
 const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   cause: {
-    strong: /\b(?:root[- ]cause|caused by|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why)\b/i,
+    strong:
+      /\b(?:root[- ]cause|caused by|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why)\b/i,
     weak: /\b(?:because|due to|fixed|fixes|resolved|workaround|so that)\b/i,
   },
   decision: {
-    strong: /\b(?:decided|decision|went with|chose|opted|trade-?offs?|in favou?r of|settled on|rejected)\b/i,
+    strong:
+      /\b(?:decided|decision|went with|chose|opted|trade-?offs?|in favou?r of|settled on|rejected)\b/i,
     weak: /\b(?:go(?:ing)? with|choose|alternatives?|prefer(?:red)?|instead of|rather than)\b/i,
   },
   open: {
-    strong: /\b(?:unresolved|open question|(?:not sure|unclear) (?:whether|if|how|why|what|which)|still (?:unknown|open|unclear)|remains to be|unanswered|undecided|tbd)\b/i,
+    strong:
+      /\b(?:unresolved|open question|(?:not sure|unclear) (?:whether|if|how|why|what|which)|still (?:unknown|open|unclear)|remains to be|unanswered|undecided|tbd)\b/i,
     weak: /\b(?:not sure|unclear|todo|follow[- ]up|needs? (?:more )?investigation|don't know)\b/i,
   },
   error: {
@@ -35,8 +38,10 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
 };
 
 const INTENTS: Record<CueFamily, RegExp> = {
-  cause: /\b(?:bugs?|root[- ]causes?|causes?|fail\w*|errors?|incidents?|broke\w*|fix\w*|isolat\w*|debug\w*|flak\w*|outages?|regressions?)\b/i,
-  decision: /\b(?:decisions?|decid\w*|architect\w*|design\w*|chose|choices?|alternatives?|trade-?offs?|approach\w*|rejected)\b/i,
+  cause:
+    /\b(?:bugs?|root[- ]causes?|causes?|fail\w*|errors?|incidents?|broke\w*|fix\w*|isolat\w*|debug\w*|flak\w*|outages?|regressions?)\b/i,
+  decision:
+    /\b(?:decisions?|decid\w*|architect\w*|design\w*|chose|choices?|alternatives?|trade-?offs?|approach\w*|rejected)\b/i,
   open: /\b(?:unresolved|open questions?|questions?|unknowns?|todos?|left open|pending)\b/i,
   error: /\b(?:errors?|failures?|exceptions?|crash\w*|tool failures?)\b/i,
 };
@@ -53,7 +58,8 @@ export function cuesIn(sentence: string): Cue[] {
   const out: Cue[] = [];
   for (const family of CUE_FAMILIES) {
     if (CUES[family].strong.test(sentence)) out.push({ family, strength: 'strong' });
-    else if (CUES[family].weak.test(sentence) || (family === 'open' && isOpenQuestion(sentence))) out.push({ family, strength: 'weak' });
+    else if (CUES[family].weak.test(sentence) || (family === 'open' && isOpenQuestion(sentence)))
+      out.push({ family, strength: 'weak' });
   }
   return out;
 }
@@ -64,10 +70,14 @@ export function cuesIn(sentence: string): Cue[] {
  */
 function isOpenQuestion(sentence: string): boolean {
   if (!/\?\s*$/.test(sentence) || sentence.split(/\s+/).length < 6) return false;
-  return !/\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b/i.test(sentence);
+  return !/\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b/i.test(
+    sentence,
+  );
 }
 
 /** Assistant narration of its next tool step ("Let me read the file") is not evidence. */
 export function isNarration(sentence: string): boolean {
-  return /^(?:\[thinking\]\s*)?(?:(?:now|okay|ok|good|great|perfect|alright|first|next|then|so)[,.!]?\s+)?(?:let me|let's|i'll|i will|i'm going to|i need to|we need to|i should|i can see|i see|looking at)\b/i.test(sentence);
+  return /^(?:\[thinking\]\s*)?(?:(?:now|okay|ok|good|great|perfect|alright|first|next|then|so)[,.!]?\s+)?(?:let me|let's|i'll|i will|i'm going to|i need to|we need to|i should|i can see|i see|looking at)\b/i.test(
+    sentence,
+  );
 }

@@ -36,12 +36,18 @@ export function renderMemory(items: readonly MemoryItem[]): string {
  * (lowest score aged by the lines written after it; the oldest on a tie). A lone line still over budget is cut to fit, so the
  * result never exceeds `budget` tokens — by construction, not by hope.
  */
-export function foldMemory(items: readonly MemoryItem[], candidates: readonly MemoryItem[], budget: number, tokenizer: Tokenizer): MemoryItem[] {
+export function foldMemory(
+  items: readonly MemoryItem[],
+  candidates: readonly MemoryItem[],
+  budget: number,
+  tokenizer: Tokenizer,
+): MemoryItem[] {
   const out = [...items];
   const sets = out.map((item) => termSet(item.text));
   for (const candidate of candidates) {
     const terms = termSet(candidate.text);
-    if (sets.some((set, i) => out[i]!.text === candidate.text || jaccard(set, terms) >= DUPLICATE)) continue;
+    if (sets.some((set, i) => out[i]!.text === candidate.text || jaccard(set, terms) >= DUPLICATE))
+      continue;
     out.push(candidate);
     sets.push(terms);
   }
@@ -59,7 +65,8 @@ export function foldMemory(items: readonly MemoryItem[], candidates: readonly Me
   };
   while (out.length > 1 && estimate > budget) dropWeakest();
   while (out.length > 1 && tokenizer.count(renderMemory(out)) > budget) dropWeakest();
-  if (out.length === 1 && tokenizer.count(renderMemory(out)) > budget) out[0] = cutToBudget(out[0]!, budget, tokenizer);
+  if (out.length === 1 && tokenizer.count(renderMemory(out)) > budget)
+    out[0] = cutToBudget(out[0]!, budget, tokenizer);
   return out;
 }
 

@@ -6,12 +6,22 @@ import { foldMemory, renderMemory } from './fold.js';
 import { profileQuestion, scoreSentence } from './score.js';
 import { terms } from './text.js';
 
-const words = { name: 'words', count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length) };
-const question = 'What infrastructure bugs were found, what was the root cause, and how were they fixed?';
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const question =
+  'What infrastructure bugs were found, what was the root cause, and how were they fixed?';
 
 async function decide(records: { role: string; text: string }[], memory = '', budget = 200) {
   const controller = heuristicController(words);
-  const reply = await controller.answer({ level: 'L1', question, memory, chunk: { text: records.map((r) => r.text).join('\n'), records }, memoryBudget: budget });
+  const reply = await controller.answer({
+    level: 'L1',
+    question,
+    memory,
+    chunk: { text: records.map((r) => r.text).join('\n'), records },
+    memoryBudget: budget,
+  });
   return parseGateAnswer(reply.text);
 }
 
@@ -19,7 +29,10 @@ describe('heuristic controller', () => {
   it('opens the gate on prose that states a root cause and its fix', async () => {
     const answer = await decide([
       { role: 'user', text: 'Uploads over 10KB fail with 413 again.' },
-      { role: 'assistant', text: 'The root cause was that Kong buffered the request body; setting proxy-body-size: 0 on the ingress fixed it.' },
+      {
+        role: 'assistant',
+        text: 'The root cause was that Kong buffered the request body; setting proxy-body-size: 0 on the ingress fixed it.',
+      },
     ]);
     expect(answer.update).toBe(true);
     expect(answer.memory).toContain('Kong buffered the request body');
@@ -29,19 +42,28 @@ describe('heuristic controller', () => {
     const answer = await decide([
       { role: 'assistant', text: 'Let me check the ingress logs for the root cause.' },
       { role: 'tool_call', text: 'Bash: kubectl logs ingress' },
-      { role: 'tool_result', text: 'error: root cause bug fixed failure 413 kong buffer infrastructure' },
+      {
+        role: 'tool_result',
+        text: 'error: root cause bug fixed failure 413 kong buffer infrastructure',
+      },
     ]);
     expect(answer.update).toBe(false);
     expect(answer.memory).toBe('');
   });
 
   it('answers the same thing for the same input (deterministic)', async () => {
-    const records = [{ role: 'assistant', text: 'We decided on pnpm instead of npm because workspaces install faster.' }];
+    const records = [
+      {
+        role: 'assistant',
+        text: 'We decided on pnpm instead of npm because workspaces install faster.',
+      },
+    ];
     expect(await decide(records)).toEqual(await decide(records));
   });
 
   it('says nothing new when the memory already holds what the chunk says', async () => {
-    const text = 'The root cause was that Kong buffered the request body; setting proxy-body-size fixed it.';
+    const text =
+      'The root cause was that Kong buffered the request body; setting proxy-body-size fixed it.';
     const first = await decide([{ role: 'assistant', text }]);
     const again = await decide([{ role: 'assistant', text }], first.memory);
     expect(again.update).toBe(false);
@@ -62,13 +84,26 @@ describe('heuristic controller', () => {
 
 describe('foldMemory', () => {
   it('never exceeds the budget, whatever it is given', () => {
-    const item = fc.record({ text: fc.array(fc.constantFrom('kong', 'buffer', 'fixed', 'root', 'cause', 'pg', 'mount', 'x'), { minLength: 1, maxLength: 30 }).map((w) => w.join(' ')), score: fc.double({ min: 0, max: 2, noNaN: true }) });
+    const item = fc.record({
+      text: fc
+        .array(fc.constantFrom('kong', 'buffer', 'fixed', 'root', 'cause', 'pg', 'mount', 'x'), {
+          minLength: 1,
+          maxLength: 30,
+        })
+        .map((w) => w.join(' ')),
+      score: fc.double({ min: 0, max: 2, noNaN: true }),
+    });
     fc.assert(
-      fc.property(fc.array(item, { maxLength: 10 }), fc.array(item, { maxLength: 10 }), fc.integer({ min: 5, max: 60 }), (memory, candidates, budget) => {
-        const fitted = foldMemory([], memory, budget, words);
-        const out = foldMemory(fitted, candidates, budget, words);
-        if (out.length > 0) expect(words.count(renderMemory(out))).toBeLessThanOrEqual(budget);
-      }),
+      fc.property(
+        fc.array(item, { maxLength: 10 }),
+        fc.array(item, { maxLength: 10 }),
+        fc.integer({ min: 5, max: 60 }),
+        (memory, candidates, budget) => {
+          const fitted = foldMemory([], memory, budget, words);
+          const out = foldMemory(fitted, candidates, budget, words);
+          if (out.length > 0) expect(words.count(renderMemory(out))).toBeLessThanOrEqual(budget);
+        },
+      ),
     );
   });
 
@@ -82,6 +117,9 @@ describe('foldMemory', () => {
       13,
       words,
     );
-    expect(out.map((i) => i.text)).toEqual(['old strong fact about kong', 'new fact about pg mounts']);
+    expect(out.map((i) => i.text)).toEqual([
+      'old strong fact about kong',
+      'new fact about pg mounts',
+    ]);
   });
 });

@@ -10,7 +10,8 @@ import { sentences } from './text.js';
  * change was for in the author's own words.
  */
 
-const FAILING = /\b(?:error|failed|failure|exception|traceback|panic|fatal|exit (?:code|status) [1-9]\d*|non-zero exit|\d+ failures?)\b/i;
+const FAILING =
+  /\b(?:error|failed|failure|exception|traceback|panic|fatal|exit (?:code|status) [1-9]\d*|non-zero exit|\d+ failures?)\b/i;
 const NO_FAILURE = /\b0 (?:failures|errors|failed)\b/i;
 // A rejected tool use is the user saying no, not a failure of the command.
 const REJECTED = /the user doesn't want to proceed with this tool use/i;
@@ -36,7 +37,8 @@ export function callKey(call: string): string {
 // Sources render a result as `<tool> result:` or `<tool> error:` (the harness's own flag): a
 // file read that merely contains the word "error" is no failure.
 const HEADER = /^\S+ (error|result):/;
-const FAILED_RUN = /\bexit(?:ed)?(?: with)? (?:code|status) [1-9]\d*|\b[1-9]\d* (?:failed|failures?)\b|\btraceback\b/i;
+const FAILED_RUN =
+  /\bexit(?:ed)?(?: with)? (?:code|status) [1-9]\d*|\b[1-9]\d* (?:failed|failures?)\b|\btraceback\b/i;
 
 function failed(result: string): boolean {
   if (REJECTED.test(result)) return false;
@@ -53,12 +55,14 @@ function symptomOf(result: string): string {
     .replace(/<\/?[a-z_]+>/g, '')
     .split('\n')
     .map((l) => l.trim());
-  const line = lines.find((l) => FAILING.test(l) && l.length > 8) ?? lines.find((l) => l !== '') ?? '';
+  const line =
+    lines.find((l) => FAILING.test(l) && l.length > 8) ?? lines.find((l) => l !== '') ?? '';
   return line.length > SYMPTOM_CHARS ? `${line.slice(0, SYMPTOM_CHARS).trimEnd()}…` : line;
 }
 
 // What an agent says when it states the change it made or the thing that was wrong.
-const FIX_VERB = /\b(?:added|changed|replaced|removed|renamed|moved|set|lacked|was missing|was wrong)\b/i;
+const FIX_VERB =
+  /\b(?:added|changed|replaced|removed|renamed|moved|set|lacked|was missing|was wrong)\b/i;
 
 /** The fix the agent stated between the failing and the passing run: its best cause/fix sentence. */
 function fixBetween(prose: readonly string[]): string | undefined {
@@ -83,15 +87,21 @@ export function errorFixSignals(records: readonly ChunkRecord[]): Signal[] {
         // Trigger: a pass with no fix stated between. Why: a retry that happens to pass (a
         // flaky run, a file read first) is no bug with a cause. Outcome: no line.
         const fix = fixBetween(failure.prose);
-        if (fix !== undefined) out.push({ text: `\`${key}\` failed with "${failure.symptom}"; fixed: ${fix}`, family: 'cause' });
+        if (fix !== undefined)
+          out.push({
+            text: `\`${key}\` failed with "${failure.symptom}"; fixed: ${fix}`,
+            family: 'cause',
+          });
         open.delete(key);
       }
-    } else if (record.role === 'assistant') for (const failure of open.values()) failure.prose.push(record.text);
+    } else if (record.role === 'assistant')
+      for (const failure of open.values()) failure.prose.push(record.text);
   }
   return out;
 }
 
-const COMMIT = /\bgit\s+commit\b[^\n]*?\s-m\s+(?:"((?:[^"\\]|\\.)+)"|'([^']+)'|"?\$\(cat <<'?EOF'?\n([\s\S]+?)\n\s*EOF)/;
+const COMMIT =
+  /\bgit\s+commit\b[^\n]*?\s-m\s+(?:"((?:[^"\\]|\\.)+)"|'([^']+)'|"?\$\(cat <<'?EOF'?\n([\s\S]+?)\n\s*EOF)/;
 
 /** The subject of each `git commit -m` in the chunk's tool calls: a fix is a bug line, else a decision. */
 export function commitSignals(records: readonly ChunkRecord[]): Signal[] {
@@ -102,7 +112,12 @@ export function commitSignals(records: readonly ChunkRecord[]): Signal[] {
     const message = (match?.[1] ?? match?.[2] ?? match?.[3])?.replace(/\\(["\\])/g, '$1').trim();
     if (message === undefined || message === '') continue;
     const subject = message.split('\n')[0]!.trim();
-    out.push({ text: `Commit: ${subject}`, family: /\b(?:fix\w*|bug|resolv\w*|repair\w*|regression)\b/i.test(subject) ? 'cause' : 'decision' });
+    out.push({
+      text: `Commit: ${subject}`,
+      family: /\b(?:fix\w*|bug|resolv\w*|repair\w*|regression)\b/i.test(subject)
+        ? 'cause'
+        : 'decision',
+    });
   }
   return out;
 }

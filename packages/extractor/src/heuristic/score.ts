@@ -19,7 +19,10 @@ export interface SentenceScore {
 }
 
 /** Weight of a cue family the question asks about, and of one it does not. */
-const CUE_WEIGHT = { intent: { strong: 0.45, weak: 0.2 }, other: { strong: 0.1, weak: 0.04 } } as const;
+const CUE_WEIGHT = {
+  intent: { strong: 0.45, weak: 0.2 },
+  other: { strong: 0.1, weak: 0.04 },
+} as const;
 /** Cues add at most this much, however many families a sentence shows. */
 const CUE_CAP = 0.5;
 /** Model reasoning ("[thinking] …") is the agent talking to itself: weighed down. */
@@ -32,7 +35,8 @@ export function profileQuestion(question: string): QuestionProfile {
   const words = question.split(/\s+/);
   words.forEach((word, i) => {
     const specific = (i > 0 && /^\p{Lu}/u.test(word)) || /\d|[._/]\p{L}/u.test(word);
-    for (const term of terms(word)) weights.set(term, Math.max(weights.get(term) ?? 0, specific ? 2 : 1));
+    for (const term of terms(word))
+      weights.set(term, Math.max(weights.get(term) ?? 0, specific ? 2 : 1));
   });
   let totalWeight = 0;
   for (const w of weights.values()) totalWeight += w;
@@ -44,7 +48,11 @@ export function profileQuestion(question: string): QuestionProfile {
  * lowers terms that run through the whole chunk (a speaker's name on every turn, a project
  * name on every line): a term everywhere distinguishes nothing.
  */
-export function scoreSentence(profile: QuestionProfile, sentence: string, discount?: ReadonlyMap<string, number>): SentenceScore {
+export function scoreSentence(
+  profile: QuestionProfile,
+  sentence: string,
+  discount?: ReadonlyMap<string, number>,
+): SentenceScore {
   const unit = analyzeUnit(sentence);
   const matched: string[] = [];
   let covered = 0;
@@ -57,25 +65,35 @@ export function scoreSentence(profile: QuestionProfile, sentence: string, discou
   }
   const relevance = profile.totalWeight > 0 ? covered / profile.totalWeight : 0;
   let cueScore = 0;
-  for (const cue of unit.cues) cueScore += CUE_WEIGHT[profile.intents.has(cue.family) ? 'intent' : 'other'][cue.strength];
+  for (const cue of unit.cues)
+    cueScore += CUE_WEIGHT[profile.intents.has(cue.family) ? 'intent' : 'other'][cue.strength];
   cueScore = Math.min(cueScore, CUE_CAP);
   let score = relevance + cueScore;
   if (unit.discounted) score *= DISCOUNT;
   if (unit.thinking) score *= THINKING;
-  return { score: round(score), relevance: round(relevance), matched: matched.sort(), cues: unit.cues.map((c) => c.family) };
+  return {
+    score: round(score),
+    relevance: round(relevance),
+    matched: matched.sort(),
+    cues: unit.cues.map((c) => c.family),
+  };
 }
 
 /**
  * Per-term discounts for one chunk: with at least four records, a question term found in
  * more than a fifth of them weighs 1 / (1 + 4·(share − 0.2)) — a quarter when it is in all.
  */
-export function chunkDiscounts(profile: QuestionProfile, records: readonly string[]): Map<string, number> {
+export function chunkDiscounts(
+  profile: QuestionProfile,
+  records: readonly string[],
+): Map<string, number> {
   const out = new Map<string, number>();
   if (records.length < 4) return out;
   const counts = new Map<string, number>();
   for (const record of records) {
     // Terms of whole records are not cached: records are long and read once per query.
-    for (const term of new Set(terms(record))) if (profile.weights.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of new Set(terms(record)))
+      if (profile.weights.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
   for (const [term, count] of counts) {
     const share = count / records.length;

@@ -3,13 +3,23 @@ import { parseGateAnswer } from '../protocol.js';
 import type { ChunkRecord } from '../controller.js';
 import { heuristicController } from './controller.js';
 
-const words = { name: 'words', count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length) };
-const DECISIONS = 'What architectural decisions were made, with reasoning and rejected alternatives?';
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const DECISIONS =
+  'What architectural decisions were made, with reasoning and rejected alternatives?';
 const BUGS = 'What bugs or failures were found, what was the root cause, and how were they fixed?';
 const OPEN = 'What questions were raised and left unresolved?';
 
 async function memoryFor(question: string, records: ChunkRecord[]): Promise<string[]> {
-  const reply = await heuristicController(words).answer({ level: 'L1', question, memory: '', chunk: { text: records.map((r) => r.text).join('\n'), records }, memoryBudget: 300 });
+  const reply = await heuristicController(words).answer({
+    level: 'L1',
+    question,
+    memory: '',
+    chunk: { text: records.map((r) => r.text).join('\n'), records },
+    memoryBudget: 300,
+  });
   const answer = parseGateAnswer(reply.text);
   return answer.update ? answer.memory.split('\n') : [];
 }
@@ -26,9 +36,18 @@ const summary: ChunkRecord = {
   role: 'summary',
   text: summaryText,
   sections: [
-    { heading: 'Key decisions', text: '- The item store is SQLite (better-sqlite3), chosen over Postgres because it is embedded.' },
-    { heading: 'Errors and fixes', text: '- Spark DslError "Cannot accept [:state]": the attribute was added after the accept list; adding the attribute first fixed it.' },
-    { heading: 'Pending tasks', text: '- spotter-gqc.7 (review conversation launch) is not started.' },
+    {
+      heading: 'Key decisions',
+      text: '- The item store is SQLite (better-sqlite3), chosen over Postgres because it is embedded.',
+    },
+    {
+      heading: 'Errors and fixes',
+      text: '- Spark DslError "Cannot accept [:state]": the attribute was added after the accept list; adding the attribute first fixed it.',
+    },
+    {
+      heading: 'Pending tasks',
+      text: '- spotter-gqc.7 (review conversation launch) is not started.',
+    },
   ],
 };
 
@@ -48,8 +67,14 @@ describe('heuristic signals', () => {
   it('turns a failing run followed by a passing run of the same command into one bug line with symptom and fix', async () => {
     const bugs = await memoryFor(BUGS, [
       { role: 'tool_call', text: 'Bash {"command":"mix test test/annotations_test.exs"}' },
-      { role: 'tool_result', text: 'Bash error: ** (RuntimeError) expected :secret_key_base to be set in the endpoint config' },
-      { role: 'assistant', text: 'The endpoint config for the test env lacked secret_key_base, so I added it to config/test.exs.' },
+      {
+        role: 'tool_result',
+        text: 'Bash error: ** (RuntimeError) expected :secret_key_base to be set in the endpoint config',
+      },
+      {
+        role: 'assistant',
+        text: 'The endpoint config for the test env lacked secret_key_base, so I added it to config/test.exs.',
+      },
       { role: 'tool_call', text: 'Bash {"command":"mix test test/annotations_test.exs"}' },
       { role: 'tool_result', text: 'Bash: 12 tests, 0 failures' },
     ]);
@@ -61,28 +86,47 @@ describe('heuristic signals', () => {
 
   it('stores a user correction as a decision with the rejected alternative, never the rejected proposal', async () => {
     const decisions = await memoryFor(DECISIONS, [
-      { role: 'assistant', text: 'I decided to go with Redis for the session cache because it is fast and widely deployed.' },
-      { role: 'user', text: "No, don't use Redis; use an in-process LRU cache instead, we ship a single binary." },
+      {
+        role: 'assistant',
+        text: 'I decided to go with Redis for the session cache because it is fast and widely deployed.',
+      },
+      {
+        role: 'user',
+        text: "No, don't use Redis; use an in-process LRU cache instead, we ship a single binary.",
+      },
     ]);
     expect(decisions.some((l) => l.includes('in-process LRU') && l.includes('Redis'))).toBe(true);
     expect(decisions.some((l) => l.includes('I decided to go with Redis'))).toBe(false);
   });
 
   it('reads commit messages out of tool calls', async () => {
-    const bugs = await memoryFor(BUGS, [{ role: 'tool_call', text: 'Bash {"command":"git add -A && git commit -m \\"Fix lock leak: release the writer lock after flush\\""}' }]);
-    expect(bugs.some((l) => l.includes('Fix lock leak: release the writer lock after flush'))).toBe(true);
+    const bugs = await memoryFor(BUGS, [
+      {
+        role: 'tool_call',
+        text: 'Bash {"command":"git add -A && git commit -m \\"Fix lock leak: release the writer lock after flush\\""}',
+      },
+    ]);
+    expect(bugs.some((l) => l.includes('Fix lock leak: release the writer lock after flush'))).toBe(
+      true,
+    );
   });
 
   it('keeps a question nobody answered as open, and drops one answered later', async () => {
     const open = await memoryFor(OPEN, [
       { role: 'user', text: 'mix phx.server doesnt seem to start' },
       { role: 'tool_call', text: 'Bash {"command":"mix phx.server"}' },
-      { role: 'tool_result', text: "Bash error: The user doesn't want to proceed with this tool use." },
+      {
+        role: 'tool_result',
+        text: "Bash error: The user doesn't want to proceed with this tool use.",
+      },
     ]);
     expect(open.some((l) => l.includes('mix phx.server doesnt seem to start'))).toBe(true);
     const answered = await memoryFor(OPEN, [
       { role: 'user', text: 'Why does the production build of the web app fail on CI?' },
-      { role: 'assistant', text: 'The production build fails on CI because NODE_ENV is unset there; setting NODE_ENV=production in the workflow fixes the build.' },
+      {
+        role: 'assistant',
+        text: 'The production build fails on CI because NODE_ENV is unset there; setting NODE_ENV=production in the workflow fixes the build.',
+      },
     ]);
     expect(answered.some((l) => l.includes('Why does the production build'))).toBe(false);
   });
@@ -99,8 +143,14 @@ describe('heuristic signals', () => {
           'Great, the bug is fixed now.',
         ].join('\n'),
       },
-      { role: 'assistant', text: 'The tests failed again after the fix. Let me check why the bug is still failing and fix the root cause.' },
-      { role: 'assistant', text: '[thinking] The root cause of the bug might be the parser failing on CRLF, which would explain why it failed; I should fix it.' },
+      {
+        role: 'assistant',
+        text: 'The tests failed again after the fix. Let me check why the bug is still failing and fix the root cause.',
+      },
+      {
+        role: 'assistant',
+        text: '[thinking] The root cause of the bug might be the parser failing on CRLF, which would explain why it failed; I should fix it.',
+      },
     ]);
     expect(bugs.filter((l) => /let me|perfect|great|\||\*\*|thinking|:\s*$/i.test(l))).toEqual([]);
   });

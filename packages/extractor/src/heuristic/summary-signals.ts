@@ -16,8 +16,14 @@ export interface Signal {
  */
 const HEADING_FAMILY: readonly [RegExp, CueFamily][] = [
   [/\b(?:errors?|fix(?:es)?|bugs?|problems?|issues? (?:found|fixed)|troubleshoot\w*)\b/i, 'cause'],
-  [/\b(?:pending|open|next steps?|todos?|remaining|unresolved|outstanding|questions?|current (?:work|state))\b/i, 'open'],
-  [/\b(?:decisions?|architect\w*|design|approach|conventions?|preferences?|rules?|constraints?|structure|stack|technolog\w*|configuration|setup)\b/i, 'decision'],
+  [
+    /\b(?:pending|open|next steps?|todos?|remaining|unresolved|outstanding|questions?|current (?:work|state))\b/i,
+    'open',
+  ],
+  [
+    /\b(?:decisions?|architect\w*|design|approach|conventions?|preferences?|rules?|constraints?|structure|stack|technolog\w*|configuration|setup)\b/i,
+    'decision',
+  ],
 ];
 
 /** The family a summary heading answers, or undefined for a descriptive section. */
@@ -33,23 +39,39 @@ const HEADING = /^(?:#{1,6}[ \t]+(.+?)[ \t#]*|\*\*([^*\n]{1,80}?):?\*\*:?[ \t]*)
  * agent's report ("### Project Structure Created", "**Errors fixed:**"). Text before the first
  * heading is returned apart, as prose.
  */
-export function recordSections(record: ChunkRecord): { sections: readonly { heading: string; text: string }[]; lead: string } {
-  if (record.role === 'summary' && record.sections !== undefined && record.sections.length > 0) return { sections: record.sections, lead: '' };
-  if (record.role !== 'assistant' || record.text.startsWith('[thinking]')) return { sections: [], lead: record.text };
+export function recordSections(record: ChunkRecord): {
+  sections: readonly { heading: string; text: string }[];
+  lead: string;
+} {
+  if (record.role === 'summary' && record.sections !== undefined && record.sections.length > 0)
+    return { sections: record.sections, lead: '' };
+  if (record.role !== 'assistant' || record.text.startsWith('[thinking]'))
+    return { sections: [], lead: record.text };
   const sections: { heading: string; lines: string[] }[] = [];
   const lead: string[] = [];
   for (const line of record.text.split('\n')) {
     const match = HEADING.exec(line.trim());
     const heading = match?.[1] ?? match?.[2];
-    if (heading !== undefined) sections.push({ heading: heading.replace(/[*_`]/g, '').trim(), lines: [] });
+    if (heading !== undefined)
+      sections.push({ heading: heading.replace(/[*_`]/g, '').trim(), lines: [] });
     else (sections.at(-1)?.lines ?? lead).push(line);
   }
-  if (!sections.some((section) => headingFamily(section.heading) !== undefined)) return { sections: [], lead: record.text };
-  return { sections: sections.map((section) => ({ heading: section.heading, text: section.lines.join('\n') })), lead: lead.join('\n') };
+  if (!sections.some((section) => headingFamily(section.heading) !== undefined))
+    return { sections: [], lead: record.text };
+  return {
+    sections: sections.map((section) => ({
+      heading: section.heading,
+      text: section.lines.join('\n'),
+    })),
+    lead: lead.join('\n'),
+  };
 }
 
 /** The signal lines of a record's typed sections; the sections left are prose. */
-export function sectionSignals(sections: readonly { heading: string; text: string }[]): { signals: Signal[]; prose: string[] } {
+export function sectionSignals(sections: readonly { heading: string; text: string }[]): {
+  signals: Signal[];
+  prose: string[];
+} {
   const signals: Signal[] = [];
   const prose: string[] = [];
   for (const section of sections) {

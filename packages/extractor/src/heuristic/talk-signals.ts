@@ -9,10 +9,13 @@ import { termSet } from './text.js';
  * nobody answered in the chunk is an open question.
  */
 
-const CORRECTION = /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|that'?s (?:wrong|not)|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b/i;
+const CORRECTION =
+  /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|that'?s (?:wrong|not)|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b/i;
 const QUESTION = /\?\s*$/;
-const PROBLEM = /\b(?:doesn'?t|does not|isn'?t|is not|won'?t|can'?t|cannot|not working|fails?|failing|broken|crash\w*)\b/i;
-const OFFER = /\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b/i;
+const PROBLEM =
+  /\b(?:doesn'?t|does not|isn'?t|is not|won'?t|can'?t|cannot|not working|fails?|failing|broken|crash\w*)\b/i;
+const OFFER =
+  /\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b/i;
 const LINE_CHARS = 300;
 
 function clip(text: string): string {
@@ -25,14 +28,25 @@ function spoken(record: ChunkRecord): boolean {
 }
 
 /** User corrections as decision lines, and the indices of the assistant proposals they reject. */
-export function correctionSignals(records: readonly ChunkRecord[]): { signals: Signal[]; rejected: Set<number> } {
+export function correctionSignals(records: readonly ChunkRecord[]): {
+  signals: Signal[];
+  rejected: Set<number>;
+} {
   const signals: Signal[] = [];
   const rejected = new Set<number>();
   records.forEach((record, i) => {
     // A question ("don't we load all entries?") asks; it does not correct.
-    if (record.role !== 'user' || record.pasted !== undefined || /\?/.test(record.text) || !CORRECTION.test(record.text) || record.text.length > LINE_CHARS * 2) return;
+    if (
+      record.role !== 'user' ||
+      record.pasted !== undefined ||
+      /\?/.test(record.text) ||
+      !CORRECTION.test(record.text) ||
+      record.text.length > LINE_CHARS * 2
+    )
+      return;
     signals.push({ text: `User decision: ${clip(record.text)}`, family: 'decision' });
-    for (let j = i - 1; j >= 0 && records[j]!.role !== 'user'; j--) if (records[j]!.role === 'assistant') rejected.add(j);
+    for (let j = i - 1; j >= 0 && records[j]!.role !== 'user'; j--)
+      if (records[j]!.role === 'assistant') rejected.add(j);
   });
   return { signals, rejected };
 }
@@ -51,7 +65,8 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     if (!spoken(record) || record.text.startsWith('[thinking]')) return;
     const text = record.text.trim();
     const lastLine = text.split('\n').at(-1)!.trim();
-    const asks = QUESTION.test(lastLine) && !OFFER.test(lastLine) && lastLine.split(/\s+/).length >= 4;
+    const asks =
+      QUESTION.test(lastLine) && !OFFER.test(lastLine) && lastLine.split(/\s+/).length >= 4;
     const reports = record.role === 'user' && text.length <= LINE_CHARS && PROBLEM.test(text);
     if (!asks && !reports) return;
     const terms = termSet(record.role === 'user' ? text : lastLine);
@@ -59,8 +74,14 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     const answered =
       record.role === 'assistant'
         ? later.some((r) => r.role === 'user')
-        : later.some((r) => r.role === 'assistant' && !isChatter(r.text) && [...termSet(r.text)].filter((t) => terms.has(t)).length >= ANSWER_OVERLAP);
-    if (!answered) out.push({ text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`, family: 'open' });
+        : later.some(
+            (r) =>
+              r.role === 'assistant' &&
+              !isChatter(r.text) &&
+              [...termSet(r.text)].filter((t) => terms.has(t)).length >= ANSWER_OVERLAP,
+          );
+    if (!answered)
+      out.push({ text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`, family: 'open' });
   });
   return out;
 }

@@ -10,10 +10,60 @@ import { stemmer } from 'stemmer';
 const STOPWORDS = new Set([
   ...eng,
   // Words that carry no topic in a question about a project history.
-  'what', 'which', 'who', 'whom', 'when', 'where', 'why', 'how', 'was', 'were', 'did', 'does', 'do',
-  'made', 'make', 'get', 'got', 'also', 'just', 'like', 'use', 'used', 'using', 'would', 'could', 'should',
-  'can', 'will', 'let', 'lets', 'ok', 'okay', 'yes', 'no', 'now', 'then', 'there', 'here', 'this', 'that',
-  'these', 'those', 'it', 'its', 'we', 'you', 'i', 'me', 'my', 'our', 'your', 'they', 'them', 'their',
+  'what',
+  'which',
+  'who',
+  'whom',
+  'when',
+  'where',
+  'why',
+  'how',
+  'was',
+  'were',
+  'did',
+  'does',
+  'do',
+  'made',
+  'make',
+  'get',
+  'got',
+  'also',
+  'just',
+  'like',
+  'use',
+  'used',
+  'using',
+  'would',
+  'could',
+  'should',
+  'can',
+  'will',
+  'let',
+  'lets',
+  'ok',
+  'okay',
+  'yes',
+  'no',
+  'now',
+  'then',
+  'there',
+  'here',
+  'this',
+  'that',
+  'these',
+  'those',
+  'it',
+  'its',
+  'we',
+  'you',
+  'i',
+  'me',
+  'my',
+  'our',
+  'your',
+  'they',
+  'them',
+  'their',
 ]);
 
 const stemCache = new Map<string, string>();
@@ -59,7 +109,11 @@ export function units(text: string): string[] {
   const trimmed = text.trim();
   // A message of several lines is a list or a layout, judged line by line (a short status
   // message with a heading, a table and a cheer is not one thought).
-  if (trimmed !== '' && !trimmed.includes('\n') && trimmed.split(/\s+/).length <= WHOLE_MESSAGE_WORDS) {
+  if (
+    trimmed !== '' &&
+    !trimmed.includes('\n') &&
+    trimmed.split(/\s+/).length <= WHOLE_MESSAGE_WORDS
+  ) {
     const flat = trimmed.replace(/\s*\n\s*/g, ' ');
     return flat.length >= 12 && /\p{L}{3}/u.test(flat) ? [clip(flat)] : [];
   }
@@ -122,7 +176,8 @@ export function listItems(text: string): string[] {
     const { text: head, children } = parent;
     const lead = head.replace(/[\s:]+$/u, '');
     if (children.length === 0) items.push(head);
-    else if (children.every((c) => c.split(/\s+/).length <= SHORT_ITEM_WORDS)) items.push(`${lead}: ${children.join('; ')}`);
+    else if (children.every((c) => c.split(/\s+/).length <= SHORT_ITEM_WORDS))
+      items.push(`${lead}: ${children.join('; ')}`);
     else {
       if (!/:\s*$/.test(head) && head.split(/\s+/).length > SHORT_ITEM_WORDS) items.push(head);
       const short = lead.split(/\s+/).length <= SHORT_ITEM_WORDS;
@@ -133,14 +188,20 @@ export function listItems(text: string): string[] {
   for (const raw of text.split('\n')) {
     if (raw.trim() === '' || raw.trim().startsWith('```')) continue;
     const indent = raw.length - raw.trimStart().length;
-    const bare = raw.trim().replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '').replace(/^\*\*([^*]+?):?\*\*:?/u, '$1:').replace(/\*\*/g, '');
+    const bare = raw
+      .trim()
+      .replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '')
+      .replace(/^\*\*([^*]+?):?\*\*:?/u, '$1:')
+      .replace(/\*\*/g, '');
     if (indent <= 1 || parent === undefined) {
       close();
       parent = { text: bare, children: [] };
     } else parent.children.push(bare);
   }
   close();
-  return items.map((item) => clip(item.replace(/\s+/g, ' ').trim())).filter((item) => item.length >= 12 && /\p{L}{3}/u.test(item) && !/:\s*$/.test(item));
+  return items
+    .map((item) => clip(item.replace(/\s+/g, ' ').trim()))
+    .filter((item) => item.length >= 12 && /\p{L}{3}/u.test(item) && !/:\s*$/.test(item));
 }
 
 function clip(sentence: string): string {

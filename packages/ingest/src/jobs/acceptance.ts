@@ -41,26 +41,42 @@ export class JobAcceptance {
 
   async accept(request: AcceptRequest): Promise<Accepted> {
     const key = `${request.project}\u0000${request.ingestId}`;
-    const accepted = await this.serial.run(`ingest:${request.project}`, async (): Promise<{ existing: IngestJobRow } | { inFlight: { jobId: string; projected: Promise<void> } }> => {
-      const existing = await request.existing();
-      if (existing) return { existing };
-      const inFlight = this.inFlight.get(key);
-      if (inFlight) return { inFlight };
-      const records = await request.records();
-      const jobId = `ingest-${randomUUID()}`;
-      const appendedNow = await this.engine.append(
-        request.project,
-        [{ type: 'ingest_accepted', job_id: jobId, ingest_id: request.ingestId, source: request.source, format: request.format, records }],
-        request.writer,
-        { catchUp: 'later' },
-      );
-      const projected = this.engine.projectAppended(appendedNow).then(() => this.jobs.enqueue(request.project, jobId, appendedNow.first_seq));
-      const entry = { jobId, projected };
-      this.inFlight.set(key, entry);
-      const forget = () => void this.inFlight.delete(key);
-      void projected.then(forget, forget);
-      return { inFlight: entry };
-    });
+    const accepted = await this.serial.run(
+      `ingest:${request.project}`,
+      async (): Promise<
+        { existing: IngestJobRow } | { inFlight: { jobId: string; projected: Promise<void> } }
+      > => {
+        const existing = await request.existing();
+        if (existing) return { existing };
+        const inFlight = this.inFlight.get(key);
+        if (inFlight) return { inFlight };
+        const records = await request.records();
+        const jobId = `ingest-${randomUUID()}`;
+        const appendedNow = await this.engine.append(
+          request.project,
+          [
+            {
+              type: 'ingest_accepted',
+              job_id: jobId,
+              ingest_id: request.ingestId,
+              source: request.source,
+              format: request.format,
+              records,
+            },
+          ],
+          request.writer,
+          { catchUp: 'later' },
+        );
+        const projected = this.engine
+          .projectAppended(appendedNow)
+          .then(() => this.jobs.enqueue(request.project, jobId, appendedNow.first_seq));
+        const entry = { jobId, projected };
+        this.inFlight.set(key, entry);
+        const forget = () => void this.inFlight.delete(key);
+        void projected.then(forget, forget);
+        return { inFlight: entry };
+      },
+    );
     if ('existing' in accepted) return { existing: accepted.existing };
     // A retry of an acceptance still being projected waits for it too: its status URL must answer.
     await accepted.inFlight.projected;

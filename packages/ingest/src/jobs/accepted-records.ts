@@ -35,12 +35,21 @@ export function recordsFromPosted(posted: readonly PostedRecord[], source: strin
  * record's line and entry id stay: they locate it inside the transcript. INVALID_INPUT naming
  * `transcript` when not one record could be read from it.
  */
-export async function recordsFromTranscript(transcript: string, format: 'claude' | 'pi', name: string, label: string): Promise<IngestRecord[]> {
+export async function recordsFromTranscript(
+  transcript: string,
+  format: 'claude' | 'pi',
+  name: string,
+  label: string,
+): Promise<IngestRecord[]> {
   const source = transcriptFromText(transcript, format, { name });
   const records: IngestRecord[] = [];
   for await (const record of source) {
     if (records.length >= MAX_RECORDS) {
-      throw new MemError('INVALID_INPUT', `transcript: more than ${MAX_RECORDS} records; split it into several ingests`, { field: 'transcript', expected: `at most ${MAX_RECORDS} records` });
+      throw new MemError(
+        'INVALID_INPUT',
+        `transcript: more than ${MAX_RECORDS} records; split it into several ingests`,
+        { field: 'transcript', expected: `at most ${MAX_RECORDS} records` },
+      );
     }
     records.push({
       role: record.role,

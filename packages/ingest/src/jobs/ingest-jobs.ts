@@ -64,7 +64,13 @@ export class IngestJobs {
   /** Queues an accepted job behind the project's earlier ones. */
   enqueue(project: string, jobId: string, acceptedSeq: number): void {
     if (this.live.has(jobId)) return;
-    const job: LiveJob = { project, jobId, acceptedSeq, state: 'queued', progress: { records: 0, chunks: 0, used: 0 } };
+    const job: LiveJob = {
+      project,
+      jobId,
+      acceptedSeq,
+      state: 'queued',
+      progress: { records: 0, chunks: 0, used: 0 },
+    };
     this.live.set(jobId, job);
     if (!this.running) return;
     const previous = this.chains.get(project) ?? Promise.resolve();
@@ -127,7 +133,11 @@ export class IngestJobs {
       (error) => this.options.onError?.(job, error),
     );
     try {
-      await engine.append(job.project, [{ type: 'ingest_finished', job_id: job.jobId, ...finish }], await this.writerOf(job));
+      await engine.append(
+        job.project,
+        [{ type: 'ingest_finished', job_id: job.jobId, ...finish }],
+        await this.writerOf(job),
+      );
     } catch (error) {
       // The job stays unfinished in the log, so the next start runs it again.
       this.options.onError?.(job, error);
@@ -138,7 +148,9 @@ export class IngestJobs {
 
   /** The finish is written as the writer of the acceptance (who asked for the job). */
   private async writerOf(job: LiveJob): Promise<Writer> {
-    for await (const { event } of this.options.engine.read(job.project, { fromSeq: job.acceptedSeq })) {
+    for await (const { event } of this.options.engine.read(job.project, {
+      fromSeq: job.acceptedSeq,
+    })) {
       if (event.type === 'ingest_accepted' && event.job_id === job.jobId) return event.writer;
       break;
     }

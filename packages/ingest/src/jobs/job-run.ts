@@ -39,7 +39,13 @@ export const jobRunLabel = (jobId: string) => jobId;
  * resumed after a restart re-chunks its records (the chunks its earlier attempt gated are
  * skipped by sha) and adds what that attempt appended, so the finish reports the whole job.
  */
-export async function runJob(engine: IngestEngine, spec: JobSpec, memConfig: MemConfig, tokenizer: () => Tokenizer, onProgress: (progress: JobProgress) => void): Promise<JobFinish> {
+export async function runJob(
+  engine: IngestEngine,
+  spec: JobSpec,
+  memConfig: MemConfig,
+  tokenizer: () => Tokenizer,
+  onProgress: (progress: JobProgress) => void,
+): Promise<JobFinish> {
   let progress: JobProgress = { records: 0, chunks: 0, used: 0 };
   try {
     const accepted = await acceptedEvent(engine, spec);
@@ -49,14 +55,20 @@ export async function runJob(engine: IngestEngine, spec: JobSpec, memConfig: Mem
     progress = { records: skipped, chunks: 0, used: earlier.used };
     onProgress(progress);
     const skippedField = skipped > 0 ? { skipped } : {};
-    if (fresh.length === 0) return { status: 'done', chunks: 0, appended: earlier.appended, ...skippedField };
-    const config = loadStandingQueries(engine.paths.queriesDir, spec.project, { config: memConfig, resolveSources: false });
+    if (fresh.length === 0)
+      return { status: 'done', chunks: 0, appended: earlier.appended, ...skippedField };
+    const config = loadStandingQueries(engine.paths.queriesDir, spec.project, {
+      config: memConfig,
+      resolveSources: false,
+    });
     const words = tokenizer();
     const kind = accepted.format === 'records' ? 'loop' : accepted.format;
     const report = await ingest({
       engine,
       config,
-      sources: [{ entry: `http:${accepted.ingest_id}`, source: acceptedRecordsSource(fresh, kind) }],
+      sources: [
+        { entry: `http:${accepted.ingest_id}`, source: acceptedRecordsSource(fresh, kind) },
+      ],
       resumeByPosition: false,
       runLabel: jobRunLabel(spec.jobId),
       controller: chooseController(undefined, words, memConfig),
@@ -67,19 +79,29 @@ export async function runJob(engine: IngestEngine, spec: JobSpec, memConfig: Mem
         onProgress(progress);
       },
     });
-    return { status: 'done', chunks: report.chunks, appended: earlier.appended + report.appended, ...skippedField };
+    return {
+      status: 'done',
+      chunks: report.chunks,
+      appended: earlier.appended + report.appended,
+      ...skippedField,
+    };
   } catch (error) {
     return {
       status: 'failed',
       chunks: progress.chunks,
       appended: 0,
       // What a caller may see: a MemError's code and message; anything else is masked.
-      error: isMemError(error) ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: 'the job failed unexpectedly' },
+      error: isMemError(error)
+        ? { code: error.code, message: error.message }
+        : { code: 'INTERNAL', message: 'the job failed unexpectedly' },
     };
   }
 }
 
-async function acceptedEvent(engine: IngestEngine, spec: JobSpec): Promise<EventOf<'ingest_accepted'>> {
+async function acceptedEvent(
+  engine: IngestEngine,
+  spec: JobSpec,
+): Promise<EventOf<'ingest_accepted'>> {
   for await (const { event } of engine.read(spec.project, { fromSeq: spec.acceptedSeq })) {
     if (event.type === 'ingest_accepted' && event.job_id === spec.jobId) return event;
     break;
@@ -88,7 +110,11 @@ async function acceptedEvent(engine: IngestEngine, spec: JobSpec): Promise<Event
 }
 
 /** Identities of the records every earlier done job of `source` carried. */
-async function knownRecords(engine: IngestEngine, spec: JobSpec, source: string): Promise<Set<string>> {
+async function knownRecords(
+  engine: IngestEngine,
+  spec: JobSpec,
+  source: string,
+): Promise<Set<string>> {
   const store = itemStorePath(engine.paths.stateDir);
   const earlier = await engine.readCaughtUp([spec.project], () => {
     if (!existsSync(store)) return [];
@@ -101,14 +127,21 @@ async function knownRecords(engine: IngestEngine, spec: JobSpec, source: string)
   });
   const known = new Set<string>();
   for (const job of earlier) {
-    const event = await acceptedEvent(engine, { project: spec.project, jobId: job.job_id, acceptedSeq: job.accepted_seq });
+    const event = await acceptedEvent(engine, {
+      project: spec.project,
+      jobId: job.job_id,
+      acceptedSeq: job.accepted_seq,
+    });
     for (const key of occurrenceKeys(event.records)) known.add(key);
   }
   return known;
 }
 
 /** Events and memories the job's earlier attempts appended (runs labelled with its id). */
-async function earlierAttempts(engine: IngestEngine, spec: JobSpec): Promise<{ appended: number; used: number }> {
+async function earlierAttempts(
+  engine: IngestEngine,
+  spec: JobSpec,
+): Promise<{ appended: number; used: number }> {
   const marker = `@${jobRunLabel(spec.jobId)}-`;
   let appended = 0;
   let used = 0;

@@ -11,7 +11,9 @@ import type { FromWorker, ToWorker, WorkerInput } from './worker-messages.js';
  */
 function workerUrl(): URL {
   const here = new URL('./job-worker.js', import.meta.url);
-  return here.pathname.includes('/ingest/src/jobs/') ? new URL(here.href.replace('/ingest/src/jobs/', '/ingest/dist/jobs/')) : here;
+  return here.pathname.includes('/ingest/src/jobs/')
+    ? new URL(here.href.replace('/ingest/src/jobs/', '/ingest/dist/jobs/'))
+    : here;
 }
 
 /**
@@ -34,7 +36,13 @@ function workerExecArgv(): string[] {
  * (the one process-wide owner of the projections). Resolves with the job's finish; a worker
  * that dies without one is a failed job, masked to INTERNAL (the cause goes to `onError`).
  */
-export function runOnWorkerThread(engine: Engine, spec: JobSpec, config: MemConfig, onProgress: (progress: JobProgress) => void, onError: (error: unknown) => void): Promise<JobFinish> {
+export function runOnWorkerThread(
+  engine: Engine,
+  spec: JobSpec,
+  config: MemConfig,
+  onProgress: (progress: JobProgress) => void,
+  onError: (error: unknown) => void,
+): Promise<JobFinish> {
   const input: WorkerInput = { root: engine.paths.root, config, ...spec };
   const worker = new Worker(workerUrl(), { workerData: input, execArgv: workerExecArgv() });
   return new Promise<JobFinish>((resolve) => {
@@ -46,15 +54,28 @@ export function runOnWorkerThread(engine: Engine, spec: JobSpec, config: MemConf
         const reply = (answer: ToWorker) => worker.postMessage(answer);
         engine.catchUp(message.projects ?? undefined).then(
           () => reply({ id: message.id }),
-          (error: unknown) => reply({ id: message.id, error: isMemError(error) ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: (error as Error).message } }),
+          (error: unknown) =>
+            reply({
+              id: message.id,
+              error: isMemError(error)
+                ? { code: error.code, message: error.message }
+                : { code: 'INTERNAL', message: (error as Error).message },
+            }),
         );
       }
     });
     worker.on('error', (error) => onError(error));
     worker.on('exit', (code) => {
       if (finish) return resolve(finish);
-      onError(new Error(`the ingest worker of ${spec.jobId} exited (code ${code}) without finishing`));
-      resolve({ status: 'failed', chunks: 0, appended: 0, error: { code: 'INTERNAL', message: 'the job failed unexpectedly' } });
+      onError(
+        new Error(`the ingest worker of ${spec.jobId} exited (code ${code}) without finishing`),
+      );
+      resolve({
+        status: 'failed',
+        chunks: 0,
+        appended: 0,
+        error: { code: 'INTERNAL', message: 'the job failed unexpectedly' },
+      });
     });
   });
 }

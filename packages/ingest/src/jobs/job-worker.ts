@@ -42,7 +42,8 @@ const local = new Engine({ root: input.root, projectors: [] });
 const engine: IngestEngine = {
   paths: local.paths,
   // Appends never catch up here: this engine has no projectors; the main thread projects.
-  append: (project, payloads, writer, options) => local.append(project, payloads, writer, { ...options, catchUp: 'later' }),
+  append: (project, payloads, writer, options) =>
+    local.append(project, payloads, writer, { ...options, catchUp: 'later' }),
   read: (project, options) => local.read(project, options),
   exclusive: (name, fn) => local.exclusive(name, fn),
   readCaughtUp: async (projects, read) => {
@@ -56,7 +57,17 @@ const engine: IngestEngine = {
 };
 
 let tokenizer: Tokenizer | undefined;
-const spec: JobSpec = { project: input.project, jobId: input.jobId, acceptedSeq: input.acceptedSeq };
-const finish = await runJob(engine, spec, input.config, () => (tokenizer ??= qwenTokenizer()), (progress) => post({ type: 'progress', progress }));
+const spec: JobSpec = {
+  project: input.project,
+  jobId: input.jobId,
+  acceptedSeq: input.acceptedSeq,
+};
+const finish = await runJob(
+  engine,
+  spec,
+  input.config,
+  () => (tokenizer ??= qwenTokenizer()),
+  (progress) => post({ type: 'progress', progress }),
+);
 post({ type: 'finished', finish });
 port.close();

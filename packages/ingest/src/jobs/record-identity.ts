@@ -7,7 +7,9 @@ import type { IngestRecord } from './accepted-records.js';
  * shorter) transcript sits on another line and is still the same record.
  */
 export function recordIdentity(record: IngestRecord): string {
-  return sha256Hex(JSON.stringify([record.role, record.text, record.timestamp, record.entry ?? null]));
+  return sha256Hex(
+    JSON.stringify([record.role, record.text, record.timestamp, record.entry ?? null]),
+  );
 }
 
 /**
@@ -28,7 +30,10 @@ export function occurrenceKeys(records: readonly IngestRecord[]): string[] {
 }
 
 /** The records not in `known` (occurrence keys of earlier jobs), and how many were. */
-export function newRecords(records: readonly IngestRecord[], known: ReadonlySet<string>): { fresh: IngestRecord[]; skipped: number } {
+export function newRecords(
+  records: readonly IngestRecord[],
+  known: ReadonlySet<string>,
+): { fresh: IngestRecord[]; skipped: number } {
   const keys = occurrenceKeys(records);
   const fresh = records.filter((_, index) => !known.has(keys[index]!));
   return { fresh, skipped: records.length - fresh.length };

@@ -3,7 +3,12 @@ import type { IngestRecord } from './accepted-records.js';
 import { newRecords, occurrenceKeys } from './record-identity.js';
 
 const yes: IngestRecord = { role: 'user', text: 'yes', timestamp: null, source: 'agent:test' };
-const fix: IngestRecord = { role: 'assistant', text: 'Fixed the flaky retry by awaiting the close.', timestamp: null, source: 'agent:test' };
+const fix: IngestRecord = {
+  role: 'assistant',
+  text: 'Fixed the flaky retry by awaiting the close.',
+  timestamp: null,
+  source: 'agent:test',
+};
 
 describe('record identity across jobs', () => {
   it('equal records without ids are told apart by their occurrence', () => {

@@ -6,7 +6,10 @@ import type { IngestRecord } from './accepted-records.js';
  * A record source over the records an `ingest_accepted` event carries: already normalised and
  * scrubbed at acceptance, so this only replays them, in order, with their provenance.
  */
-export function acceptedRecordsSource(records: readonly IngestRecord[], kind: TranscriptKind): TranscriptSource {
+export function acceptedRecordsSource(
+  records: readonly IngestRecord[],
+  kind: TranscriptKind,
+): TranscriptSource {
   let yielded: IngestRecord[] = [];
   return {
     kind,
@@ -32,7 +35,9 @@ export function acceptedRecordsSource(records: readonly IngestRecord[], kind: Tr
 }
 
 function statsOf(records: readonly IngestRecord[]): SourceStats {
-  const byRole = Object.fromEntries([...RECORD_ROLES].sort().map((role) => [role, 0])) as SourceStats['records'];
+  const byRole = Object.fromEntries(
+    [...RECORD_ROLES].sort().map((role) => [role, 0]),
+  ) as SourceStats['records'];
   for (const record of records) byRole[record.role] += 1;
   return {
     bytes: records.reduce((n, r) => n + Buffer.byteLength(r.text), 0),

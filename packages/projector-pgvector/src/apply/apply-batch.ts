@@ -15,12 +15,23 @@ import { runWrites, type SeqWrite } from './run-writes.js';
  * vectors of the nodes it created and the new position in one transaction under a per-project
  * advisory lock. A failed batch leaves nothing behind, position included.
  */
-export async function applyBatch(handle: PgvectorHandle, project: string, batch: ProjectionBatch): Promise<void> {
+export async function applyBatch(
+  handle: PgvectorHandle,
+  project: string,
+  batch: ProjectionBatch,
+): Promise<void> {
   const { events, after, through } = batch;
-  const writes: SeqWrite[] = events.flatMap(({ event }) => planEvent(event).map((write) => ({ seq: event.seq, write })));
+  const writes: SeqWrite[] = events.flatMap(({ event }) =>
+    planEvent(event).map((write) => ({ seq: event.seq, write })),
+  );
   const { client, schema } = handle.backend;
   // Checked before embedding too: a replayed batch fails fast, without asking a model anything.
-  checkStart(project, await readPosition(client, handle.sql, project), after, 'pgvector projection');
+  checkStart(
+    project,
+    await readPosition(client, handle.sql, project),
+    after,
+    'pgvector projection',
+  );
   const embeddings = await embedNodeTexts(handle.embedder, writes);
   await client.transaction(async (tx) => {
     await tx.query(handle.sql.lockProject, [`mem-pgvector:${schema}:${project}`]);

@@ -16,17 +16,27 @@ const KEY = 'deferred_index:';
  * again. Until then recall is an exact scan: slower, never wrong. Indexes are not rows: the
  * digest does not see them.
  */
-export async function deferIndexesForLoad(tx: Sql, schema: string, incoming: number): Promise<void> {
+export async function deferIndexesForLoad(
+  tx: Sql,
+  schema: string,
+  incoming: number,
+): Promise<void> {
   if (incoming < BULK_MIN_VECTORS) return;
   const s = quoteIdent(schema);
-  const [held] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${s}.memory_vector LIMIT $1) x`, [incoming * BULK_RATIO]);
+  const [held] = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${s}.memory_vector LIMIT $1) x`,
+    [incoming * BULK_RATIO],
+  );
   if ((held?.n ?? 0) >= incoming * BULK_RATIO) return;
   const indexes = await tx.query<{ name: string; def: string }>(
     `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND tablename = 'memory_vector' AND indexdef LIKE '% USING hnsw %' ORDER BY indexname COLLATE "C"`,
     [schema],
   );
   for (const { name, def } of indexes) {
-    await tx.query(`INSERT INTO ${s}.memory_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [`${KEY}${name}`, def]);
+    await tx.query(
+      `INSERT INTO ${s}.memory_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      [`${KEY}${name}`, def],
+    );
     await tx.exec(`DROP INDEX ${s}.${quoteIdent(name)}`);
   }
 }
@@ -34,7 +44,10 @@ export async function deferIndexesForLoad(tx: Sql, schema: string, incoming: num
 /** Builds the indexes a load set aside, if any (seal, and init after a crash). */
 export async function restoreDeferredIndexes(client: SqlClient, schema: string): Promise<void> {
   const s = quoteIdent(schema);
-  const pending = await client.query<{ key: string; value: string }>(`SELECT key, value FROM ${s}.memory_meta WHERE key LIKE $1 ORDER BY key COLLATE "C"`, [`${KEY}%`]);
+  const pending = await client.query<{ key: string; value: string }>(
+    `SELECT key, value FROM ${s}.memory_meta WHERE key LIKE $1 ORDER BY key COLLATE "C"`,
+    [`${KEY}%`],
+  );
   if (pending.length === 0) return;
   await client.transaction(async (tx) => {
     // PGlite: build the graph in memory when it fits, far faster than spilling to disk. A real

@@ -8,26 +8,38 @@ import { vectorTexts } from '../plan/vector-texts.js';
  * opens (an embedder may be a remote model: no locks are held while it answers). A vector of the
  * wrong dimension or with a non-finite value is MODEL_FAILED naming the embedder.
  */
-export async function embedNodeTexts(embedder: Embedder, writes: readonly SeqWrite[]): Promise<Map<string, Float32Array>> {
+export async function embedNodeTexts(
+  embedder: Embedder,
+  writes: readonly SeqWrite[],
+): Promise<Map<string, Float32Array>> {
   const texts = new Set<string>();
   for (const { write } of writes) {
-    if (write.statement === 'insertNode') for (const { text } of vectorTexts(write.params)) texts.add(text);
+    if (write.statement === 'insertNode')
+      for (const { text } of vectorTexts(write.params)) texts.add(text);
   }
   const list = [...texts];
   // Text and symptom alike are what a query is matched against: documents, never queries.
   const vectors = list.length > 0 ? await embedder.embed(list, 'document') : [];
   if (vectors.length !== list.length) {
-    throw new MemError('MODEL_FAILED', `embedder ${embedder.name} returned ${vectors.length} vectors for ${list.length} texts`, { embedder: embedder.name });
+    throw new MemError(
+      'MODEL_FAILED',
+      `embedder ${embedder.name} returned ${vectors.length} vectors for ${list.length} texts`,
+      { embedder: embedder.name },
+    );
   }
   const out = new Map<string, Float32Array>();
   list.forEach((text, i) => {
     const vector = vectors[i]!;
     if (vector.length !== embedder.dims || !vector.every(Number.isFinite)) {
-      throw new MemError('MODEL_FAILED', `embedder ${embedder.name} returned a vector of ${vector.length} dimensions${vector.every(Number.isFinite) ? '' : ' with non-finite values'}, expected ${embedder.dims} finite values`, {
-        embedder: embedder.name,
-        expected: embedder.dims,
-        actual: vector.length,
-      });
+      throw new MemError(
+        'MODEL_FAILED',
+        `embedder ${embedder.name} returned a vector of ${vector.length} dimensions${vector.every(Number.isFinite) ? '' : ' with non-finite values'}, expected ${embedder.dims} finite values`,
+        {
+          embedder: embedder.name,
+          expected: embedder.dims,
+          actual: vector.length,
+        },
+      );
     }
     out.set(text, vector);
   });

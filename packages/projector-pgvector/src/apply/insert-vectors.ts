@@ -18,18 +18,38 @@ export interface VectorRow {
 const VECTOR_RUN = 64;
 
 /** The vector rows of the nodes a batch created, from the batch's embeddings. */
-export function vectorRows(created: readonly NodeParams[], embeddings: ReadonlyMap<string, Float32Array>): VectorRow[] {
+export function vectorRows(
+  created: readonly NodeParams[],
+  embeddings: ReadonlyMap<string, Float32Array>,
+): VectorRow[] {
   return created.flatMap((node) =>
-    vectorTexts(node).map(({ kind, text }) => ({ level: node.level, sha: node.sha256, kind, vector: embeddings.get(text)!, seq: node.seq })),
+    vectorTexts(node).map(({ kind, text }) => ({
+      level: node.level,
+      sha: node.sha256,
+      kind,
+      vector: embeddings.get(text)!,
+      seq: node.seq,
+    })),
   );
 }
 
 /** Writes vector rows in array statements; `live` comes from each node's state after the batch. */
-export async function insertVectors(tx: Sql, sql: StatementSql, project: string, rows: readonly VectorRow[]): Promise<void> {
+export async function insertVectors(
+  tx: Sql,
+  sql: StatementSql,
+  project: string,
+  rows: readonly VectorRow[],
+): Promise<void> {
   for (let start = 0; start < rows.length; start += VECTOR_RUN) {
     const part = rows.slice(start, start + VECTOR_RUN);
     await run(part[0]!.seq, 'insertVectors', () =>
-      tx.query(sql.insertVectors, [project, part.map((r) => r.level), part.map((r) => r.sha), part.map((r) => r.kind), part.map((r) => vectorLiteral(r.vector))]),
+      tx.query(sql.insertVectors, [
+        project,
+        part.map((r) => r.level),
+        part.map((r) => r.sha),
+        part.map((r) => r.kind),
+        part.map((r) => vectorLiteral(r.vector)),
+      ]),
     );
   }
 }

@@ -21,10 +21,15 @@ const NODE_RUN = 1000;
  * Returns the nodes that were really created (first occurrence of their key), in order: those,
  * and only those, get vectors.
  */
-export async function runWrites(tx: Sql, sql: StatementSql, project: string, writes: readonly SeqWrite[]): Promise<NodeParams[]> {
+export async function runWrites(
+  tx: Sql,
+  sql: StatementSql,
+  project: string,
+  writes: readonly SeqWrite[],
+): Promise<NodeParams[]> {
   const created: NodeParams[] = [];
   const signatures: SignatureParams[] = [];
-  for (let i = 0; i < writes.length; ) {
+  for (let i = 0; i < writes.length;) {
     const { write, seq } = writes[i]!;
     if (write.statement === 'foldSignature') {
       // Nothing reads failure_signature and it reads nothing: the batch's folds go in one call at the end.
@@ -48,7 +53,9 @@ export async function runWrites(tx: Sql, sql: StatementSql, project: string, wri
       i += 1;
     }
     const nodeRun = [...nodes.values()];
-    const rows = await run(firstSeq, 'insertNodes', () => tx.query<{ level: string; sha256: string }>(sql.insertNodes, nodeColumns(project, nodeRun)));
+    const rows = await run(firstSeq, 'insertNodes', () =>
+      tx.query<{ level: string; sha256: string }>(sql.insertNodes, nodeColumns(project, nodeRun)),
+    );
     const inserted = new Set(rows.map((r) => `${r.level}\u0000${r.sha256}`));
     for (const node of nodeRun) if (inserted.has(nodeKey(node))) created.push(node);
   }
@@ -94,7 +101,9 @@ function nodeColumns(project: string, nodes: readonly NodeParams[]): unknown[] {
 }
 
 /** Positional parameters of every statement but insertNode, in its SQL's $n order. */
-function paramsOf(write: Exclude<PlannedWrite, { statement: 'insertNode' | 'foldSignature' }>): unknown[] {
+function paramsOf(
+  write: Exclude<PlannedWrite, { statement: 'insertNode' | 'foldSignature' }>,
+): unknown[] {
   switch (write.statement) {
     case 'insertRun': {
       const p = write.params;
@@ -121,6 +130,11 @@ export async function run<T>(seq: number, statement: string, fn: () => Promise<T
     return await fn();
   } catch (error) {
     if (isMemError(error)) throw error;
-    throw new MemError('PROJECTION_FAILED', `seq ${seq}: ${statement} failed: ${(error as Error).message}`, { seq, statement, sqlState: sqlState(error) }, { cause: error });
+    throw new MemError(
+      'PROJECTION_FAILED',
+      `seq ${seq}: ${statement} failed: ${(error as Error).message}`,
+      { seq, statement, sqlState: sqlState(error) },
+      { cause: error },
+    );
   }
 }

@@ -3,7 +3,16 @@ import { quoteIdent } from '../schema/identifiers.js';
 
 /** Every planned statement but insertNode and foldSignature, which the shell sends in runs (insertNodes, foldSignatures); and the shell's own. */
 export type StatementSql = Readonly<
-  Record<Exclude<StatementName, 'insertNode' | 'foldSignature'> | 'insertNodes' | 'foldSignatures' | 'insertVectors' | 'readPosition' | 'writePosition' | 'lockProject', string>
+  Record<
+    | Exclude<StatementName, 'insertNode' | 'foldSignature'>
+    | 'insertNodes'
+    | 'foldSignatures'
+    | 'insertVectors'
+    | 'readPosition'
+    | 'writePosition'
+    | 'lockProject',
+    string
+  >
 >;
 
 /**

@@ -40,9 +40,21 @@ export function embeddedDir(stateDir: string): string {
  * Opens the backend of `config` for the target at `stateDir`. With `create: false` (readers,
  * resets) an embedded projection that was never created is null instead of a new cluster.
  */
-export async function openBackend(config: BackendConfig, stateDir: string, mode: { create: true }): Promise<Backend>;
-export async function openBackend(config: BackendConfig, stateDir: string, mode: { create: false }): Promise<Backend | null>;
-export async function openBackend(config: BackendConfig, stateDir: string, { create }: { create: boolean }): Promise<Backend | null> {
+export async function openBackend(
+  config: BackendConfig,
+  stateDir: string,
+  mode: { create: true },
+): Promise<Backend>;
+export async function openBackend(
+  config: BackendConfig,
+  stateDir: string,
+  mode: { create: false },
+): Promise<Backend | null>;
+export async function openBackend(
+  config: BackendConfig,
+  stateDir: string,
+  { create }: { create: boolean },
+): Promise<Backend | null> {
   let client: SqlClient;
   let schema: string;
   let where: string;
@@ -65,7 +77,10 @@ export async function openBackend(config: BackendConfig, stateDir: string, { cre
   }
   try {
     const extension = await ensureVectorExtension(client, where);
-    const [visible] = await client.query<{ visible: boolean }>('SELECT $1 = ANY(current_schemas(true)) AS visible', [extension.schema]);
+    const [visible] = await client.query<{ visible: boolean }>(
+      'SELECT $1 = ANY(current_schemas(true)) AS visible',
+      [extension.schema],
+    );
     // The vector type and operators are named unqualified; a projection's own tables always are qualified.
     if (!visible?.visible) await client.exec(`SET search_path TO ${quoteIdent(extension.schema)}`);
     return { client, schema, extension, where };

@@ -22,7 +22,11 @@ export async function connectPg(url: string): Promise<SqlClient> {
   try {
     new URL(url);
   } catch {
-    throw new MemError('CONFIG_INVALID', `DATABASE_URL is not a URL: expected postgres://user:password@host:5432/database`, { variable: 'DATABASE_URL' });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `DATABASE_URL is not a URL: expected postgres://user:password@host:5432/database`,
+      { variable: 'DATABASE_URL' },
+    );
   }
   const client = new pg.Client({ connectionString: url });
   // An idle connection can drop (server restart); without a listener that is an uncaught error.
@@ -31,7 +35,12 @@ export async function connectPg(url: string): Promise<SqlClient> {
     await client.connect();
   } catch (error) {
     await client.end().catch(() => undefined);
-    throw new MemError('IO_FAILED', `cannot connect to DATABASE_URL ${redactUrl(url)}: ${(error as Error).message}`, { url: redactUrl(url) }, { cause: error });
+    throw new MemError(
+      'IO_FAILED',
+      `cannot connect to DATABASE_URL ${redactUrl(url)}: ${(error as Error).message}`,
+      { url: redactUrl(url) },
+      { cause: error },
+    );
   }
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {

@@ -31,7 +31,12 @@ afterEach(() => {
 });
 
 async function tryOpen(dir: string): Promise<{ opened?: true; code?: string; details?: unknown }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', tryScript, dir]);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    '--input-type=module',
+    '-e',
+    tryScript,
+    dir,
+  ]);
   return JSON.parse(stdout) as { opened?: true; code?: string };
 }
 
@@ -41,12 +46,16 @@ describe('the PGlite directory lock (real processes)', () => {
     const parent = mkdtempSync(join(tmpdir(), 'mem-pg-lock-'));
     dirs.push(parent);
     const dir = join(parent, 'pg');
-    const holder = spawn(process.execPath, ['--input-type=module', '-e', holdScript, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['--input-type=module', '-e', holdScript, dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise((resolve) => holder.once('exit', resolve));
     try {
       await new Promise<void>((resolve, reject) => {
         holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve());
-        holder.once('exit', (code) => reject(new Error(`holder exited (${code}) before it held the directory`)));
+        holder.once('exit', (code) =>
+          reject(new Error(`holder exited (${code}) before it held the directory`)),
+        );
       });
       expect(await tryOpen(dir)).toMatchObject({ code: 'CONFLICT', details: { dir } });
     } finally {

@@ -22,7 +22,10 @@ const open = new Map<string, Entry>();
  * Opens (or shares) the PGlite of `dir`, creating the cluster when the directory is new: by
  * initdb, or (tests only, see BackendConfig.pgliteTemplate) by copying `template`.
  */
-export async function acquirePglite(dir: string, template?: string | null): Promise<{ db: PGlite; release: () => Promise<void> }> {
+export async function acquirePglite(
+  dir: string,
+  template?: string | null,
+): Promise<{ db: PGlite; release: () => Promise<void> }> {
   const key = resolve(dir);
   let entry = open.get(key);
   if (!entry) {
@@ -72,10 +75,14 @@ function isCluster(dir: string): boolean {
 
 function assertCluster(template: string): void {
   if (!isCluster(template)) {
-    throw new MemError('CONFIG_INVALID', `MEM_TEST_PGLITE_TEMPLATE ${template} is not an initialised PGlite data directory (no PG_VERSION in it)`, {
-      template,
-      expected: 'a PGlite data directory made by the test suite\'s global setup',
-    });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `MEM_TEST_PGLITE_TEMPLATE ${template} is not an initialised PGlite data directory (no PG_VERSION in it)`,
+      {
+        template,
+        expected: "a PGlite data directory made by the test suite's global setup",
+      },
+    );
   }
 }
 
@@ -84,7 +91,8 @@ function copyCluster(template: string, dir: string): void {
   try {
     cpSync(template, dir, { recursive: true });
   } catch (error) {
-    for (const entry of readdirSync(template)) rmSync(join(dir, entry), { recursive: true, force: true });
+    for (const entry of readdirSync(template))
+      rmSync(join(dir, entry), { recursive: true, force: true });
     throw error;
   }
 }
@@ -95,6 +103,11 @@ async function createPglite(dir: string, template: string | null | undefined): P
     if (template && !isCluster(dir)) copyCluster(template, dir);
     return await PGlite.create(dir, { extensions: { vector } });
   } catch (error) {
-    throw new MemError('IO_FAILED', `cannot open the embedded Postgres (PGlite) at ${dir}: ${(error as Error).message}`, { dir }, { cause: error });
+    throw new MemError(
+      'IO_FAILED',
+      `cannot open the embedded Postgres (PGlite) at ${dir}: ${(error as Error).message}`,
+      { dir },
+      { cause: error },
+    );
   }
 }

@@ -31,16 +31,20 @@ describe('a PGlite template (test-only)', () => {
     return embeddedDir(source);
   }
 
-  it('the int tier hands every test file (and the children it spawns) the run\'s template', () => {
+  it("the int tier hands every test file (and the children it spawns) the run's template", () => {
     const template = process.env['MEM_TEST_PGLITE_TEMPLATE'];
-    expect(template, 'the int project\'s setup file sets MEM_TEST_PGLITE_TEMPLATE').toBeTruthy();
+    expect(template, "the int project's setup file sets MEM_TEST_PGLITE_TEMPLATE").toBeTruthy();
     expect(existsSync(join(template!, 'PG_VERSION'))).toBe(true);
   });
 
   it('a new embedded projection is a copy of the template, not a fresh initdb', async () => {
     const template = await markedTemplate();
     const target = stateDir();
-    const backend = await openBackend(backendConfig({ config: { MEM_TEST_PGLITE_TEMPLATE: template } }), target, { create: true });
+    const backend = await openBackend(
+      backendConfig({ config: { MEM_TEST_PGLITE_TEMPLATE: template } }),
+      target,
+      { create: true },
+    );
     try {
       expect(await backend.client.query(TABLES)).toEqual([{ tablename: 'template_marker' }]);
       expect(backend.extension.version).toMatch(/^\d+\.\d+/);
@@ -55,7 +59,11 @@ describe('a PGlite template (test-only)', () => {
     const first = await openBackend(backendConfig({ config: {} }), target, { create: true });
     await first.client.exec('CREATE TABLE public.own_table (id int)');
     await first.client.close();
-    const again = await openBackend(backendConfig({ config: { MEM_TEST_PGLITE_TEMPLATE: template } }), target, { create: true });
+    const again = await openBackend(
+      backendConfig({ config: { MEM_TEST_PGLITE_TEMPLATE: template } }),
+      target,
+      { create: true },
+    );
     try {
       expect(await again.client.query(TABLES)).toEqual([{ tablename: 'own_table' }]);
     } finally {
@@ -67,7 +75,11 @@ describe('a PGlite template (test-only)', () => {
     const empty = join(stateDir(), 'not-a-cluster');
     mkdirSync(empty);
     const target = stateDir();
-    const error = await memErrorOf(openBackend(backendConfig({ config: { MEM_TEST_PGLITE_TEMPLATE: empty } }), target, { create: true }));
+    const error = await memErrorOf(
+      openBackend(backendConfig({ config: { MEM_TEST_PGLITE_TEMPLATE: empty } }), target, {
+        create: true,
+      }),
+    );
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain(empty);
     expect(error.message).toContain('MEM_TEST_PGLITE_TEMPLATE');

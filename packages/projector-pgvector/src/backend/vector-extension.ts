@@ -28,20 +28,32 @@ export async function ensureVectorExtension(sql: Sql, where: string): Promise<Ve
     found = await installed(sql);
   }
   if (!found) {
-    const available = await sql.query<{ default_version: string }>(`SELECT default_version FROM pg_available_extensions WHERE name = 'vector'`);
-    const database = (await sql.query<{ db: string }>('SELECT current_database() AS db'))[0]?.db ?? '?';
+    const available = await sql.query<{ default_version: string }>(
+      `SELECT default_version FROM pg_available_extensions WHERE name = 'vector'`,
+    );
+    const database =
+      (await sql.query<{ db: string }>('SELECT current_database() AS db'))[0]?.db ?? '?';
     const fix =
       available.length === 0
         ? `pgvector is not installed on the server: install pgvector >= 0.7 (CloudNativePG's images ship it), then run CREATE EXTENSION vector; in database ${database}`
         : `pgvector ${available[0]!.default_version} is available but not created in database ${database}: run CREATE EXTENSION vector; as its owner or a superuser (on CloudNativePG, declare it in Database.spec.extensions); pgvector >= 0.7 is needed`;
-    throw new MemError('CONFIG_INVALID', `${where} has no vector extension. ${fix}`, { where, database, available: available.length > 0, fix: 'CREATE EXTENSION vector' });
+    throw new MemError('CONFIG_INVALID', `${where} has no vector extension. ${fix}`, {
+      where,
+      database,
+      available: available.length > 0,
+      fix: 'CREATE EXTENSION vector',
+    });
   }
   if (compare(found.version, MINIMUM) < 0) {
-    throw new MemError('CONFIG_INVALID', `${where} has pgvector ${found.version}, but >= 0.7 is needed (HNSW over vector_cosine_ops): run ALTER EXTENSION vector UPDATE;`, {
-      where,
-      version: found.version,
-      fix: 'ALTER EXTENSION vector UPDATE',
-    });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `${where} has pgvector ${found.version}, but >= 0.7 is needed (HNSW over vector_cosine_ops): run ALTER EXTENSION vector UPDATE;`,
+      {
+        where,
+        version: found.version,
+        fix: 'ALTER EXTENSION vector UPDATE',
+      },
+    );
   }
   return { ...found, iterativeScan: compare(found.version, [0, 8, 0]) >= 0 };
 }

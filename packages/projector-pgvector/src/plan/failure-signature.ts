@@ -28,14 +28,20 @@ const RULES: readonly [RegExp, string][] = [
   [/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, '<ip>'],
   // Absolute, home, relative and Windows paths: the directories go, the file name stays.
   // Not a '/' inside a word (src/index.ts is already workspace-relative) or a URL.
-  [/(?<![\w.~<>:/\\-])(?:[A-Za-z]:\\|~\/|\.{1,2}\/|\/)(?:[^\s'"`()<>:,;\\/]+[\\/])*([^\s'"`()<>:,;\\/]*)/g, '<path>/$1'],
+  [
+    /(?<![\w.~<>:/\\-])(?:[A-Za-z]:\\|~\/|\.{1,2}\/|\/)(?:[^\s'"`()<>:,;\\/]+[\\/])*([^\s'"`()<>:,;\\/]*)/g,
+    '<path>/$1',
+  ],
   [/\b0x[0-9a-f]+\b/gi, '<addr>'],
   [/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b/gi, '<sha>'],
   // Line and column: file.ts:12:5, file.ts(12,5), "line 12", "col 5".
   [/(\.[A-Za-z0-9]+|<path>\/[^\s:]*):\d+(?::\d+)?/g, '$1:<n>'],
   [/\((\d+),(\d+)\)/g, '(<n>,<n>)'],
   [/\b(line|ln|col|column|position|offset) \d+/gi, '$1 <n>'],
-  [/\b\d+(?:\.\d+)?(?:ms|µs|us|ns|s|sec|secs|seconds?|m|min|mins|minutes?|h|hrs?|hours?)\b/g, '<dur>'],
+  [
+    /\b\d+(?:\.\d+)?(?:ms|µs|us|ns|s|sec|secs|seconds?|m|min|mins|minutes?|h|hrs?|hours?)\b/g,
+    '<dur>',
+  ],
   [/\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?s\b/g, '<dur>'],
   // Numbers inside identifiers (worker-12, pod-7f9c8d-x2b4, run_42, #1234), not codes like TS2322.
   [/([A-Za-z][A-Za-z0-9]*[-_.#])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]+/g, '$1<id>'],
@@ -45,9 +51,50 @@ const RULES: readonly [RegExp, string][] = [
 ];
 
 const KNOWN_TOOLS = new Set([
-  'apt', 'apt-get', 'argocd', 'ansible', 'aws', 'az', 'bash', 'brew', 'cargo', 'claude', 'curl', 'docker', 'eslint', 'flux', 'gcloud', 'gh', 'git', 'go',
-  'helm', 'jest', 'journalctl', 'kubectl', 'kustomize', 'make', 'mem', 'node', 'npm', 'npx', 'pg_dump', 'pi', 'pip', 'pnpm', 'podman', 'prettier', 'psql',
-  'python', 'python3', 'rustc', 'ssh', 'systemctl', 'terraform', 'tsc', 'vitest', 'yarn',
+  'apt',
+  'apt-get',
+  'argocd',
+  'ansible',
+  'aws',
+  'az',
+  'bash',
+  'brew',
+  'cargo',
+  'claude',
+  'curl',
+  'docker',
+  'eslint',
+  'flux',
+  'gcloud',
+  'gh',
+  'git',
+  'go',
+  'helm',
+  'jest',
+  'journalctl',
+  'kubectl',
+  'kustomize',
+  'make',
+  'mem',
+  'node',
+  'npm',
+  'npx',
+  'pg_dump',
+  'pi',
+  'pip',
+  'pnpm',
+  'podman',
+  'prettier',
+  'psql',
+  'python',
+  'python3',
+  'rustc',
+  'ssh',
+  'systemctl',
+  'terraform',
+  'tsc',
+  'vitest',
+  'yarn',
 ]);
 
 /** Phrases that name the tool by its own wording. */
@@ -72,7 +119,9 @@ export function toolOf(signature: string): string {
     const match = pattern.exec(signature);
     if (match) return match[0].replace(pattern, replacement).toLowerCase();
   }
-  const first = /^(?:[$>#] )?([A-Za-z][\w.-]*?)(?:[:!]| ERR!|\s|$)/.exec(signature)?.[1]?.toLowerCase();
+  const first = /^(?:[$>#] )?([A-Za-z][\w.-]*?)(?:[:!]| ERR!|\s|$)/
+    .exec(signature)?.[1]
+    ?.toLowerCase();
   return first !== undefined && KNOWN_TOOLS.has(first) ? first : 'unknown';
 }
 

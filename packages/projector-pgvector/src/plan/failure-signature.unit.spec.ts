@@ -5,20 +5,38 @@ import { failureSignatures, normalizeSignature, toolOf } from './failure-signatu
 
 describe('normalizeSignature', () => {
   it.each([
-    ['npm ERR! ERESOLVE unable to resolve dependency tree', 'npm ERR! ERESOLVE unable to resolve dependency tree'],
-    ['2026-08-19T09:12:33.123Z ERROR request failed after 1532ms', '<ts> ERROR request failed after <dur>'],
+    [
+      'npm ERR! ERESOLVE unable to resolve dependency tree',
+      'npm ERR! ERESOLVE unable to resolve dependency tree',
+    ],
+    [
+      '2026-08-19T09:12:33.123Z ERROR request failed after 1532ms',
+      '<ts> ERROR request failed after <dur>',
+    ],
     ['[09:12:33] build failed in 2.5s', '[<time>] build failed in <dur>'],
     ['Aug 19 09:12:33 host kubelet: probe failed', '<date> <time> host kubelet: probe failed'],
     ['run 3f2b8c1e-9d4a-4b6e-8f00-123456789abc failed', 'run <uuid> failed'],
-    ["Error: Cannot find module '/home/runner/work/mem/mem/packages/core/dist/index.js'", "Error: Cannot find module '<path>/index.js'"],
-    ['src/index.ts(12,5): error TS2322: Type string is not assignable to type number.', 'src/index.ts(<n>,<n>): error TS2322: Type string is not assignable to type number.'],
-    ['at Object.<anonymous> (/tmp/build-8f3a/app.js:41:13)', 'at Object.<anonymous> (<path>/app.js:<n>)'],
+    [
+      "Error: Cannot find module '/home/runner/work/mem/mem/packages/core/dist/index.js'",
+      "Error: Cannot find module '<path>/index.js'",
+    ],
+    [
+      'src/index.ts(12,5): error TS2322: Type string is not assignable to type number.',
+      'src/index.ts(<n>,<n>): error TS2322: Type string is not assignable to type number.',
+    ],
+    [
+      'at Object.<anonymous> (/tmp/build-8f3a/app.js:41:13)',
+      'at Object.<anonymous> (<path>/app.js:<n>)',
+    ],
     ['fatal: bad object 9fceb02d0ae598e95dc970b74767f19372d61af8', 'fatal: bad object <sha>'],
     ['commit a1b2c3d broke the build', 'commit <sha> broke the build'],
     ['pod web-7f9c8d-x2b4 OOMKilled, exit code 137', 'pod web-<id>-<id> OOMKilled, exit code 137'],
     ['worker-12 lost lease on job #48213', 'worker-<id> lost lease on job #<n>'],
     ['connect ECONNREFUSED 127.0.0.1:5432', 'connect ECONNREFUSED <ip>'],
-    ['413 Request Entity Too Large from https://api.example.com/v1/items/123?x=1', '413 Request Entity Too Large from https://api.example.com/<path>'],
+    [
+      '413 Request Entity Too Large from https://api.example.com/v1/items/123?x=1',
+      '413 Request Entity Too Large from https://api.example.com/<path>',
+    ],
     ['segfault at 0x7ffd5e8b in libc', 'segfault at <addr> in libc'],
     ['C:\\Users\\ci\\work\\app\\main.go:88 panic: nil map', '<path>/main.go:<n> panic: nil map'],
     ['  spaced    out\ttext  ', 'spaced out text'],
@@ -27,8 +45,12 @@ describe('normalizeSignature', () => {
   });
 
   it('maps two occurrences of one failure to one signature', () => {
-    const a = normalizeSignature('2026-08-19T09:12:33Z worker-3 /srv/a/b/job.py:120 TimeoutError after 30s (run 0b5f7d1a-0000-4000-8000-000000000001)');
-    const b = normalizeSignature('2026-09-01T23:01:02Z worker-17 /home/x/job.py:121 TimeoutError after 45s (run 77aa7d1a-0000-4000-8000-0000000000ff)');
+    const a = normalizeSignature(
+      '2026-08-19T09:12:33Z worker-3 /srv/a/b/job.py:120 TimeoutError after 30s (run 0b5f7d1a-0000-4000-8000-000000000001)',
+    );
+    const b = normalizeSignature(
+      '2026-09-01T23:01:02Z worker-17 /home/x/job.py:121 TimeoutError after 45s (run 77aa7d1a-0000-4000-8000-0000000000ff)',
+    );
     expect(a).toBe(b);
   });
 
@@ -68,8 +90,13 @@ describe('toolOf', () => {
 
 describe('failureSignatures', () => {
   it('yields one signature per distinct normalised line, keyed by its sha256', () => {
-    const sigs = failureSignatures('npm ERR! ERESOLVE unable to resolve dependency tree\n\n  worker-1 timed out after 3s\nworker-2 timed out after 9s\n--\n');
-    expect(sigs.map((s) => s.signature)).toEqual(['npm ERR! ERESOLVE unable to resolve dependency tree', 'worker-<id> timed out after <dur>']);
+    const sigs = failureSignatures(
+      'npm ERR! ERESOLVE unable to resolve dependency tree\n\n  worker-1 timed out after 3s\nworker-2 timed out after 9s\n--\n',
+    );
+    expect(sigs.map((s) => s.signature)).toEqual([
+      'npm ERR! ERESOLVE unable to resolve dependency tree',
+      'worker-<id> timed out after <dur>',
+    ]);
     expect(sigs[0]).toEqual({
       sigSha: sha256Hex('npm ERR! ERESOLVE unable to resolve dependency tree'),
       signature: 'npm ERR! ERESOLVE unable to resolve dependency tree',

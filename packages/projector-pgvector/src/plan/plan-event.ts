@@ -7,7 +7,13 @@ import type { NodeParams, PlannedWrite } from './planned-write.js';
  * bookkeeping and projection settings (they shape the vault only) hold nothing to recall: the
  * engine hands the projector none of them, they only advance its position.
  */
-export const PGVECTOR_HANDLES = ['run', 'evidence', 'memory', 'reference', 'tombstone'] as const satisfies readonly EventType[];
+export const PGVECTOR_HANDLES = [
+  'run',
+  'evidence',
+  'memory',
+  'reference',
+  'tombstone',
+] as const satisfies readonly EventType[];
 
 /** An event the pgvector projection handles. */
 export type PgvectorEvent = EventOf<(typeof PGVECTOR_HANDLES)[number]>;
@@ -27,22 +33,72 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
   if (!handled(event)) return unknownType(event as never);
   switch (event.type) {
     case 'run':
-      return [{ statement: 'insertRun', params: { project: event.project, run_id: event.run_id, level: event.level, query_id: event.query_id } }];
+      return [
+        {
+          statement: 'insertRun',
+          params: {
+            project: event.project,
+            run_id: event.run_id,
+            level: event.level,
+            query_id: event.query_id,
+          },
+        },
+      ];
     case 'evidence':
-      return [{ statement: 'insertNode', params: node(event, 'evidence', event.run_id, event.t, event.source, null) }];
+      return [
+        {
+          statement: 'insertNode',
+          params: node(event, 'evidence', event.run_id, event.t, event.source, null),
+        },
+      ];
     case 'memory':
       return memory(event);
     case 'reference':
-      return [{ statement: 'insertNode', params: node(event, 'reference', null, null, event.source, null) }];
+      return [
+        {
+          statement: 'insertNode',
+          params: node(event, 'reference', null, null, event.source, null),
+        },
+      ];
     case 'tombstone':
-      return [{ statement: 'applyTombstone', params: { project: event.project, target: event.target, reason: event.reason, seq: event.seq, ts: event.ts } }];
+      return [
+        {
+          statement: 'applyTombstone',
+          params: {
+            project: event.project,
+            target: event.target,
+            reason: event.reason,
+            seq: event.seq,
+            ts: event.ts,
+          },
+        },
+      ];
     default:
       return unknownType(event);
   }
 }
 
-function node(e: EventOf<'evidence' | 'memory' | 'reference'>, kind: NodeParams['kind'], runId: string | null, t: number | null, source: string | null, symptom: string | null): NodeParams {
-  return { project: e.project, level: e.level, sha256: e.sha256, kind, run_id: runId, t, source, text: e.text, symptom, seq: e.seq, ts: e.ts };
+function node(
+  e: EventOf<'evidence' | 'memory' | 'reference'>,
+  kind: NodeParams['kind'],
+  runId: string | null,
+  t: number | null,
+  source: string | null,
+  symptom: string | null,
+): NodeParams {
+  return {
+    project: e.project,
+    level: e.level,
+    sha256: e.sha256,
+    kind,
+    run_id: runId,
+    t,
+    source,
+    text: e.text,
+    symptom,
+    seq: e.seq,
+    ts: e.ts,
+  };
 }
 
 function memory(e: EventOf<'memory'>): PlannedWrite[] {
@@ -50,25 +106,51 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
   return [
     { statement: 'insertNode', params: node(e, 'memory', e.run_id, e.t, null, symptom) },
     // A memory replaces the previous head of its chain (same project, level and query); a text that comes back is the head again.
-    { statement: 'advanceChain', params: { project: e.project, level: e.level, run_id: e.run_id, sha256: e.sha256, seq: e.seq } },
+    {
+      statement: 'advanceChain',
+      params: {
+        project: e.project,
+        level: e.level,
+        run_id: e.run_id,
+        sha256: e.sha256,
+        seq: e.seq,
+      },
+    },
     {
       statement: 'insertEdges',
-      params: { project: e.project, child_level: e.level, child_sha: e.sha256, parents: [...new Set(e.parents)], preferred_level: e.level === 'L1' ? 'L0' : 'L1' },
+      params: {
+        project: e.project,
+        child_level: e.level,
+        child_sha: e.sha256,
+        parents: [...new Set(e.parents)],
+        preferred_level: e.level === 'L1' ? 'L0' : 'L1',
+      },
     },
-    ...(symptom === null ? [] : failureSignatures(symptom)).map(
-      (sig): PlannedWrite => ({
-        statement: 'foldSignature',
-        params: { project: e.project, sig_sha: sig.sigSha, signature: sig.signature, tool: sig.tool, raw: sig.raw, node_level: e.level, node_sha: e.sha256, ts: e.ts },
-      }),
-    ),
+    ...(symptom === null ? [] : failureSignatures(symptom)).map((sig): PlannedWrite => ({
+      statement: 'foldSignature',
+      params: {
+        project: e.project,
+        sig_sha: sig.sigSha,
+        signature: sig.signature,
+        tool: sig.tool,
+        raw: sig.raw,
+        node_level: e.level,
+        node_sha: e.sha256,
+        ts: e.ts,
+      },
+    })),
   ];
 }
 
 function unknownType(event: never): never {
   const { type, project, seq } = event as { type?: unknown; project?: unknown; seq?: unknown };
-  throw new MemError('UNKNOWN_EVENT_TYPE', `projector pgvector cannot apply event type ${JSON.stringify(type)} (project ${String(project)}, seq ${String(seq)})`, {
-    type,
-    project,
-    seq,
-  });
+  throw new MemError(
+    'UNKNOWN_EVENT_TYPE',
+    `projector pgvector cannot apply event type ${JSON.stringify(type)} (project ${String(project)}, seq ${String(seq)})`,
+    {
+      type,
+      project,
+      seq,
+    },
+  );
 }

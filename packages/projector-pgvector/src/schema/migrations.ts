@@ -5,7 +5,15 @@ import { MemError, sha256Hex } from '@mem/core';
 import { quoteIdent } from './identifiers.js';
 
 /** `migrations/postgres/` at the repository root: three levels above src/schema/ and dist/schema/. */
-export const MIGRATIONS_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', '..', 'migrations', 'postgres');
+export const MIGRATIONS_DIR = join(
+  fileURLToPath(new URL('.', import.meta.url)),
+  '..',
+  '..',
+  '..',
+  '..',
+  'migrations',
+  'postgres',
+);
 
 export interface Migrations {
   /** sha256 over the files' names and untemplated text: a change means a rebuild. */
@@ -26,12 +34,23 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migrations {
       .sort()
       .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
   } catch (error) {
-    throw new MemError('IO_FAILED', `cannot read the pgvector migrations in ${dir}: ${(error as Error).message}`, { dir }, { cause: error });
+    throw new MemError(
+      'IO_FAILED',
+      `cannot read the pgvector migrations in ${dir}: ${(error as Error).message}`,
+      { dir },
+      { cause: error },
+    );
   }
-  if (files.length === 0) throw new MemError('IO_FAILED', `no migrations (NNNN_name.sql) in ${dir}`, { dir });
+  if (files.length === 0)
+    throw new MemError('IO_FAILED', `no migrations (NNNN_name.sql) in ${dir}`, { dir });
   const migrations: Migrations = {
     fingerprint: sha256Hex(files.map((f) => `${f.name}\n${f.text}`).join('\n')),
-    render: (schema, dims) => files.map((f) => f.text.replaceAll('{{schema}}', quoteIdent(schema)).replaceAll('{{dims}}', String(dims))).join('\n'),
+    render: (schema, dims) =>
+      files
+        .map((f) =>
+          f.text.replaceAll('{{schema}}', quoteIdent(schema)).replaceAll('{{dims}}', String(dims)),
+        )
+        .join('\n'),
   };
   if (dir === MIGRATIONS_DIR) cached = migrations;
   return migrations;

@@ -17,17 +17,32 @@ export const projectAdd = defineOperation({
   auth: { access: 'admin' },
   reads: 'control',
   http: { method: 'POST', path: '/memory/projects', status: 201 },
-  mcp: { tool: TOOL, select: { field: 'action', value: 'add' }, description: 'Register projects and manage their members. Admin.' },
+  mcp: {
+    tool: TOOL,
+    select: { field: 'action', value: 'add' },
+    description: 'Register projects and manage their members. Admin.',
+  },
   cli: { command: ['project', 'add'], args: ['name'], text: (out) => `added project ${out.name}` },
   run: async (ctx, caller, input) =>
     writeSystem(ctx, caller, ({ control }) => {
-      if (control.registeredProject(input.name)) throw new MemError('CONFLICT', `project ${input.name} already exists`, { field: 'name', project: input.name });
-      return { payloads: [{ type: 'project_added', name: input.name }], result: { name: input.name } };
+      if (control.registeredProject(input.name))
+        throw new MemError('CONFLICT', `project ${input.name} already exists`, {
+          field: 'name',
+          project: input.name,
+        });
+      return {
+        payloads: [{ type: 'project_added', name: input.name }],
+        result: { name: input.name },
+      };
     }),
 });
 
 const membership = z.strictObject({ project: projectInput, principal: principalInput });
-const membershipOut = z.object({ project: z.string(), principal: z.string(), changed: z.boolean() });
+const membershipOut = z.object({
+  project: z.string(),
+  principal: z.string(),
+  changed: z.boolean(),
+});
 
 /** Makes a principal a member of a project; already a member changes nothing. Admin. */
 export const memberAdd = defineOperation({
@@ -44,19 +59,32 @@ export const memberAdd = defineOperation({
   cli: {
     command: ['project', 'add-member'],
     args: ['project', 'principal'],
-    text: (out) => (out.changed ? `${out.principal} is now a member of ${out.project}` : `${out.principal} was already a member of ${out.project}`),
+    text: (out) =>
+      out.changed
+        ? `${out.principal} is now a member of ${out.project}`
+        : `${out.principal} was already a member of ${out.project}`,
   },
   run: async (ctx, caller, input) =>
     writeSystem(ctx, caller, ({ control }) => {
       if (!control.registeredProject(input.project)) {
-        throw new MemError('NOT_FOUND', `no project ${input.project}: register it first (mem project add ${input.project})`, { field: 'project', project: input.project });
+        throw new MemError(
+          'NOT_FOUND',
+          `no project ${input.project}: register it first (mem project add ${input.project})`,
+          { field: 'project', project: input.project },
+        );
       }
       if (!control.principal(input.principal)) {
-        throw new MemError('NOT_FOUND', `no principal ${input.principal}: add it first (mem principal add ${input.principal})`, { field: 'principal', principal: input.principal });
+        throw new MemError(
+          'NOT_FOUND',
+          `no principal ${input.principal}: add it first (mem principal add ${input.principal})`,
+          { field: 'principal', principal: input.principal },
+        );
       }
       const member = control.membershipsOf(input.principal).includes(input.project);
       return {
-        payloads: member ? [] : [{ type: 'member_added', project_name: input.project, principal: input.principal }],
+        payloads: member
+          ? []
+          : [{ type: 'member_added', project_name: input.project, principal: input.principal }],
         result: { project: input.project, principal: input.principal, changed: !member },
       };
     }),
@@ -81,13 +109,18 @@ export const memberRemove = defineOperation({
   cli: {
     command: ['project', 'remove-member'],
     args: ['project', 'principal'],
-    text: (out) => (out.changed ? `${out.principal} is no longer a member of ${out.project}` : `${out.principal} was not a member of ${out.project}`),
+    text: (out) =>
+      out.changed
+        ? `${out.principal} is no longer a member of ${out.project}`
+        : `${out.principal} was not a member of ${out.project}`,
   },
   run: async (ctx, caller, input) =>
     writeSystem(ctx, caller, ({ control }) => {
       const member = control.membershipsOf(input.principal).includes(input.project);
       return {
-        payloads: member ? [{ type: 'member_removed', project_name: input.project, principal: input.principal }] : [],
+        payloads: member
+          ? [{ type: 'member_removed', project_name: input.project, principal: input.principal }]
+          : [],
         result: { project: input.project, principal: input.principal, changed: member },
       };
     }),

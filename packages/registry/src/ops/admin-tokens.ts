@@ -3,7 +3,14 @@ import { MemError } from '@mem/core';
 import type { TokenRow } from '@mem/projector-sqlite';
 import { mintSecret } from '../credentials.js';
 import { defineOperation } from '../operation.js';
-import { capabilityInput, labelInput, principalInput, projectInput, tokenIdInput, tokenView } from './schemas.js';
+import {
+  capabilityInput,
+  labelInput,
+  principalInput,
+  projectInput,
+  tokenIdInput,
+  tokenView,
+} from './schemas.js';
 import { writeSystem } from './system-log.js';
 
 const TOOL = 'manage_tokens';
@@ -24,7 +31,12 @@ export const tokenMint = defineOperation({
     projects: z.union([z.literal('*'), z.array(projectInput).min(1).max(100)]).default('*'),
     capabilities: z.array(capabilityInput).max(2).default([]),
     label: labelInput.default('default'),
-    expires_at: z.iso.datetime({ offset: true, message: 'expected an ISO-8601 timestamp such as 2027-01-01T00:00:00Z' }).optional(),
+    expires_at: z.iso
+      .datetime({
+        offset: true,
+        message: 'expected an ISO-8601 timestamp such as 2027-01-01T00:00:00Z',
+      })
+      .optional(),
   }),
   output: z.object({ id: z.string(), label: z.string(), secret: z.string() }),
   kind: 'write',
@@ -32,35 +44,76 @@ export const tokenMint = defineOperation({
   auth: { access: 'admin' },
   reads: 'control',
   http: { method: 'POST', path: '/memory/tokens', status: 201 },
-  mcp: { tool: TOOL, select: { field: 'action', value: 'mint' }, description: 'Mint, list and revoke tokens. Admin. A minted secret is shown once.' },
+  mcp: {
+    tool: TOOL,
+    select: { field: 'action', value: 'mint' },
+    description: 'Mint, list and revoke tokens. Admin. A minted secret is shown once.',
+  },
   cli: {
     command: ['token', 'mint'],
     options: [
-      { field: 'principal', flag: '--principal <name>', description: 'the person the token acts for' },
-      { field: 'projects', flag: '--projects <list>', description: 'comma-separated projects, or * for all the principal is a member of (default *)', parse: 'list-or-star' },
-      { field: 'capabilities', flag: '--capability <list>', description: 'comma-separated grants: may_write_rules, admin (default none)', parse: 'list' },
-      { field: 'label', flag: '--label <label>', description: 'a name recorded on every write the token makes (default "default")' },
-      { field: 'expires_at', flag: '--expires <iso>', description: 'expiry, ISO-8601 (default never)' },
+      {
+        field: 'principal',
+        flag: '--principal <name>',
+        description: 'the person the token acts for',
+      },
+      {
+        field: 'projects',
+        flag: '--projects <list>',
+        description:
+          'comma-separated projects, or * for all the principal is a member of (default *)',
+        parse: 'list-or-star',
+      },
+      {
+        field: 'capabilities',
+        flag: '--capability <list>',
+        description: 'comma-separated grants: may_write_rules, admin (default none)',
+        parse: 'list',
+      },
+      {
+        field: 'label',
+        flag: '--label <label>',
+        description: 'a name recorded on every write the token makes (default "default")',
+      },
+      {
+        field: 'expires_at',
+        flag: '--expires <iso>',
+        description: 'expiry, ISO-8601 (default never)',
+      },
     ],
-    text: (out) => `minted token ${out.id} (${out.label}); the secret is shown this once:\n${out.secret}`,
+    text: (out) =>
+      `minted token ${out.id} (${out.label}); the secret is shown this once:\n${out.secret}`,
   },
   run: async (ctx, caller, input) => {
     const now = ctx.now();
     let expiresAt: string | null = null;
     if (input.expires_at !== undefined) {
       const at = Date.parse(input.expires_at);
-      if (!(at > now.getTime())) throw new MemError('INVALID_INPUT', `expires_at: ${input.expires_at} is not in the future`, { field: 'expires_at', expected: 'a time in the future' });
+      if (!(at > now.getTime()))
+        throw new MemError(
+          'INVALID_INPUT',
+          `expires_at: ${input.expires_at} is not in the future`,
+          { field: 'expires_at', expected: 'a time in the future' },
+        );
       expiresAt = new Date(at).toISOString();
     }
     return writeSystem(ctx, caller, ({ control }) => {
       if (!control.principal(input.principal)) {
-        throw new MemError('NOT_FOUND', `no principal ${input.principal}: add it first (mem principal add ${input.principal})`, { field: 'principal', principal: input.principal });
+        throw new MemError(
+          'NOT_FOUND',
+          `no principal ${input.principal}: add it first (mem principal add ${input.principal})`,
+          { field: 'principal', principal: input.principal },
+        );
       }
       const projects = input.projects === '*' ? ('*' as const) : sortedUnique(input.projects);
       if (projects !== '*') {
         const unknown = projects.filter((p) => !control.registeredProject(p));
         if (unknown.length > 0) {
-          throw new MemError('INVALID_INPUT', `projects: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not registered (mem project add NAME)`, { field: 'projects', expected: 'registered projects, or *' });
+          throw new MemError(
+            'INVALID_INPUT',
+            `projects: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not registered (mem project add NAME)`,
+            { field: 'projects', expected: 'registered projects, or *' },
+          );
         }
       }
       const secret = mintSecret();
@@ -114,7 +167,10 @@ export const tokenList = defineOperation({
       out.length === 0
         ? 'no tokens'
         : out
-            .map((t) => `${t.id}\t${t.label}\t${t.principal}\t${t.projects === '*' ? '*' : t.projects.join(',')}\t${t.capabilities.join(',') || '-'}\t${t.revoked ? 'revoked' : t.expires_at ? `expires ${t.expires_at}` : 'active'}`)
+            .map(
+              (t) =>
+                `${t.id}\t${t.label}\t${t.principal}\t${t.projects === '*' ? '*' : t.projects.join(',')}\t${t.capabilities.join(',') || '-'}\t${t.revoked ? 'revoked' : t.expires_at ? `expires ${t.expires_at}` : 'active'}`,
+            )
             .join('\n'),
   },
   run: async (ctx) => (await ctx.stores.fresh()).control.tokens().map(view),
@@ -136,16 +192,28 @@ export const tokenRevoke = defineOperation({
   cli: {
     command: ['token', 'revoke'],
     args: ['id'],
-    options: [{ field: 'reason', flag: '--reason <text>', description: 'why (recorded in the log)' }],
-    text: (out) => (out.changed ? `revoked token ${out.id}` : `token ${out.id} was already revoked`),
+    options: [
+      { field: 'reason', flag: '--reason <text>', description: 'why (recorded in the log)' },
+    ],
+    text: (out) =>
+      out.changed ? `revoked token ${out.id}` : `token ${out.id} was already revoked`,
   },
   run: async (ctx, caller, input) =>
     writeSystem(ctx, caller, ({ control }) => {
       const token = control.token(input.id);
-      if (!token) throw new MemError('NOT_FOUND', `no token ${input.id}`, { field: 'id', id: input.id });
+      if (!token)
+        throw new MemError('NOT_FOUND', `no token ${input.id}`, { field: 'id', id: input.id });
       const changed = token.revoked_seq === null;
       return {
-        payloads: changed ? [{ type: 'token_revoked', token_id: input.id, ...(input.reason !== undefined ? { reason: input.reason } : {}) }] : [],
+        payloads: changed
+          ? [
+              {
+                type: 'token_revoked',
+                token_id: input.id,
+                ...(input.reason !== undefined ? { reason: input.reason } : {}),
+              },
+            ]
+          : [],
         result: { id: input.id, revoked: true as const, changed },
       };
     }),

@@ -10,8 +10,16 @@ import { projectInput } from './schemas.js';
 
 const TOOL = 'correct_memory';
 
-const refInput = z.string().trim().min(1, 'expected a line or memory sha, a unique prefix of one (6+ hex), or its exact text').max(10_000);
-const reasonInput = z.string().trim().min(1, 'expected a reason: every correction says why').max(2_000);
+const refInput = z
+  .string()
+  .trim()
+  .min(1, 'expected a line or memory sha, a unique prefix of one (6+ hex), or its exact text')
+  .max(10_000);
+const reasonInput = z
+  .string()
+  .trim()
+  .min(1, 'expected a reason: every correction says why')
+  .max(2_000);
 
 /** What a correction wrote: the target it resolved to, the hashes it recorded, and where in the log. */
 const mutationOut = z.object({
@@ -28,10 +36,25 @@ type MutationOut = z.infer<typeof mutationOut>;
 const mutationText = (verb: string) => (out: MutationOut) =>
   `${verb} ${out.target_kind} ${out.target} in ${out.project} (seq ${out.seq})${out.after_sha256 !== null ? ` → ${out.after_sha256}` : ''}`;
 
-async function append(ctx: RegistryContext, caller: Caller, project: string, payload: Payload, target: LedgerTarget, after: string | null): Promise<MutationOut> {
+async function append(
+  ctx: RegistryContext,
+  caller: Caller,
+  project: string,
+  payload: Payload,
+  target: LedgerTarget,
+  after: string | null,
+): Promise<MutationOut> {
   const result = await ctx.engine.append(project, [payload], writerOf(caller));
   const type = payload.type as MutationOut['type'];
-  return { project, type, target: target.sha256, target_kind: target.kind, before_sha256: contentSha256(target.text), after_sha256: after, seq: result.last_seq };
+  return {
+    project,
+    type,
+    target: target.sha256,
+    target_kind: target.kind,
+    before_sha256: contentSha256(target.text),
+    after_sha256: after,
+    seq: result.last_seq,
+  };
 }
 
 /**
@@ -41,7 +64,8 @@ async function append(ctx: RegistryContext, caller: Caller, project: string, pay
  */
 export const forget = defineOperation({
   name: 'forget',
-  summary: 'forget a line or memory: a tombstone that refuses its text and rewordings on every later write',
+  summary:
+    'forget a line or memory: a tombstone that refuses its text and rewordings on every later write',
   input: z.strictObject({ project: projectInput, ref: refInput, reason: reasonInput }),
   output: mutationOut,
   kind: 'write',
@@ -49,13 +73,26 @@ export const forget = defineOperation({
   destructive: true,
   auth: { access: 'token', project: 'project' },
   http: { method: 'POST', path: '/memory/forget', status: 201 },
-  mcp: { tool: TOOL, select: { field: 'action', value: 'forget' }, description: 'Forget, supersede or confirm a memory line, or read its mutation history (hashes only).' },
+  mcp: {
+    tool: TOOL,
+    select: { field: 'action', value: 'forget' },
+    description:
+      'Forget, supersede or confirm a memory line, or read its mutation history (hashes only).',
+  },
   cli: {
     command: ['forget'],
     args: ['ref'],
     options: [
-      { field: 'project', flag: '--project <name>', description: 'the project the line belongs to' },
-      { field: 'reason', flag: '--reason <text>', description: 'why it is forgotten (recorded; required)' },
+      {
+        field: 'project',
+        flag: '--project <name>',
+        description: 'the project the line belongs to',
+      },
+      {
+        field: 'reason',
+        flag: '--reason <text>',
+        description: 'why it is forgotten (recorded; required)',
+      },
     ],
     text: mutationText('forgot'),
   },
@@ -84,7 +121,12 @@ export const forget = defineOperation({
 export const supersede = defineOperation({
   name: 'supersede',
   summary: 'supersede a line or memory by a new text (or another line): the old points to the new',
-  input: z.strictObject({ project: projectInput, ref: refInput, by: refInput, reason: reasonInput }),
+  input: z.strictObject({
+    project: projectInput,
+    ref: refInput,
+    by: refInput,
+    reason: reasonInput,
+  }),
   output: mutationOut,
   kind: 'write',
   idempotent: false,
@@ -96,9 +138,21 @@ export const supersede = defineOperation({
     command: ['supersede'],
     args: ['ref'],
     options: [
-      { field: 'project', flag: '--project <name>', description: 'the project the line belongs to' },
-      { field: 'by', flag: '--by <text-or-ref>', description: 'the replacing text, or the sha (prefix) of the line that replaces it' },
-      { field: 'reason', flag: '--reason <text>', description: 'why it is superseded (recorded; required)' },
+      {
+        field: 'project',
+        flag: '--project <name>',
+        description: 'the project the line belongs to',
+      },
+      {
+        field: 'by',
+        flag: '--by <text-or-ref>',
+        description: 'the replacing text, or the sha (prefix) of the line that replaces it',
+      },
+      {
+        field: 'reason',
+        flag: '--reason <text>',
+        description: 'why it is superseded (recorded; required)',
+      },
     ],
     text: mutationText('superseded'),
   },
@@ -110,15 +164,30 @@ export const supersede = defineOperation({
     const text = replacingText(ledger, input.project, input.by);
     const after = contentSha256(text);
     if (after === contentSha256(target.text)) {
-      throw new MemError('INVALID_INPUT', 'by: the replacing text is the text it would supersede', { field: 'by', expected: 'a different text' });
+      throw new MemError('INVALID_INPUT', 'by: the replacing text is the text it would supersede', {
+        field: 'by',
+        expected: 'a different text',
+      });
     }
-    const payload: Payload = { type: 'superseded', target: target.sha256, target_kind: target.kind, before_sha256: contentSha256(target.text), after_sha256: after, text, reason: input.reason };
+    const payload: Payload = {
+      type: 'superseded',
+      target: target.sha256,
+      target_kind: target.kind,
+      before_sha256: contentSha256(target.text),
+      after_sha256: after,
+      text,
+      reason: input.reason,
+    };
     return append(ctx, caller, input.project, payload, target, after);
   },
 });
 
 /** `--by` as a line when it names exactly one (a sha or unique prefix), else as the new text itself. */
-function replacingText(ledger: Awaited<ReturnType<typeof readLedger>>, project: string, by: string): string {
+function replacingText(
+  ledger: Awaited<ReturnType<typeof readLedger>>,
+  project: string,
+  by: string,
+): string {
   if (!/^[0-9a-f]{6,64}$/i.test(by.trim())) return by.trim();
   try {
     const line = resolveRef(ledger, project, by, 'by');
@@ -134,7 +203,11 @@ function replacingText(ledger: Awaited<ReturnType<typeof readLedger>>, project: 
 export const confirm = defineOperation({
   name: 'confirm',
   summary: 'confirm a line or memory is still true',
-  input: z.strictObject({ project: projectInput, ref: refInput, note: z.string().trim().min(1).max(2_000).optional() }),
+  input: z.strictObject({
+    project: projectInput,
+    ref: refInput,
+    note: z.string().trim().min(1).max(2_000).optional(),
+  }),
   output: mutationOut,
   kind: 'write',
   idempotent: false,
@@ -145,7 +218,11 @@ export const confirm = defineOperation({
     command: ['confirm'],
     args: ['ref'],
     options: [
-      { field: 'project', flag: '--project <name>', description: 'the project the line belongs to' },
+      {
+        field: 'project',
+        flag: '--project <name>',
+        description: 'the project the line belongs to',
+      },
       { field: 'note', flag: '--note <text>', description: 'what was checked (recorded)' },
     ],
     text: mutationText('confirmed'),
@@ -155,7 +232,13 @@ export const confirm = defineOperation({
     const ledger = await readLedger(ctx, input.project);
     const target = resolveRef(ledger, input.project, input.ref);
     requireNotForgotten(ledger, input.project, target);
-    const payload: Payload = { type: 'confirmed', target: target.sha256, target_kind: target.kind, before_sha256: contentSha256(target.text), ...(input.note !== undefined ? { note: input.note } : {}) };
+    const payload: Payload = {
+      type: 'confirmed',
+      target: target.sha256,
+      target_kind: target.kind,
+      before_sha256: contentSha256(target.text),
+      ...(input.note !== undefined ? { note: input.note } : {}),
+    };
     return append(ctx, caller, input.project, payload, target, null);
   },
 });
@@ -178,9 +261,15 @@ const historyEntry = z.object({
  */
 export const history = defineOperation({
   name: 'history',
-  summary: 'the mutation ledger of a line or memory: who forgot, superseded or confirmed it, why, with hashes only',
+  summary:
+    'the mutation ledger of a line or memory: who forgot, superseded or confirmed it, why, with hashes only',
   input: z.strictObject({ project: projectInput, ref: refInput }),
-  output: z.object({ project: z.string(), target: z.string(), target_kind: z.enum(['line', 'memory']), entries: z.array(historyEntry) }),
+  output: z.object({
+    project: z.string(),
+    target: z.string(),
+    target_kind: z.enum(['line', 'memory']),
+    entries: z.array(historyEntry),
+  }),
   kind: 'read',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
@@ -190,11 +279,20 @@ export const history = defineOperation({
   cli: {
     command: ['history'],
     args: ['ref'],
-    options: [{ field: 'project', flag: '--project <name>', description: 'the project the line belongs to' }],
+    options: [
+      {
+        field: 'project',
+        flag: '--project <name>',
+        description: 'the project the line belongs to',
+      },
+    ],
     text: (out) =>
       [
         `${out.target_kind} ${out.target} in ${out.project}: ${out.entries.length} mutation${out.entries.length === 1 ? '' : 's'}`,
-        ...out.entries.map((e) => `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''} [before ${e.before_sha256 ?? '-'}${e.after_sha256 !== null ? `, after ${e.after_sha256}` : ''}]`),
+        ...out.entries.map(
+          (e) =>
+            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''} [before ${e.before_sha256 ?? '-'}${e.after_sha256 !== null ? `, after ${e.after_sha256}` : ''}]`,
+        ),
       ].join('\n'),
   },
   run: async (ctx, caller, input) => {
@@ -203,7 +301,11 @@ export const history = defineOperation({
     const target = resolveRef(ledger, input.project, input.ref);
     const names = new Set([target.sha256, ...(target.memory !== undefined ? [target.memory] : [])]);
     const entries = ledger.mutations
-      .filter((e) => (e.type === 'resurfaced' ? names.has(e.tombstone) || names.has(e.line_sha256) : names.has(e.target)))
+      .filter((e) =>
+        e.type === 'resurfaced'
+          ? names.has(e.tombstone) || names.has(e.line_sha256)
+          : names.has(e.target),
+      )
       .map((e) => ({
         seq: e.seq,
         ts: e.ts,
@@ -213,7 +315,8 @@ export const history = defineOperation({
         token: e.writer.token ?? null,
         reason: 'reason' in e ? e.reason : null,
         before_sha256: e.type === 'resurfaced' ? null : e.before_sha256,
-        after_sha256: e.type === 'superseded' ? e.after_sha256 : e.type === 'resurfaced' ? e.line_sha256 : null,
+        after_sha256:
+          e.type === 'superseded' ? e.after_sha256 : e.type === 'resurfaced' ? e.line_sha256 : null,
       }));
     return { project: input.project, target: target.sha256, target_kind: target.kind, entries };
   },

@@ -1,6 +1,18 @@
 import { z } from 'zod';
-import { MemError, hasErrorCode, ingestIdField, jobIdField, scrubSecrets, sha256Hex } from '@mem/core';
-import { MAX_RECORDS, loadStandingQueries, recordsFromPosted, recordsFromTranscript } from '@mem/ingest';
+import {
+  MemError,
+  hasErrorCode,
+  ingestIdField,
+  jobIdField,
+  scrubSecrets,
+  sha256Hex,
+} from '@mem/core';
+import {
+  MAX_RECORDS,
+  loadStandingQueries,
+  recordsFromPosted,
+  recordsFromTranscript,
+} from '@mem/ingest';
 import type { IngestJobRow } from '@mem/projector-sqlite';
 import { canReach, requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
@@ -12,7 +24,12 @@ const TOOL = 'ingest';
 const submitInput = z
   .strictObject({
     project: projectInput,
-    source: z.string().regex(/^[\x21-\x7e]{1,200}$/, 'expected a source such as "agent:<uuid>": 1-200 printable ASCII characters without spaces'),
+    source: z
+      .string()
+      .regex(
+        /^[\x21-\x7e]{1,200}$/,
+        'expected a source such as "agent:<uuid>": 1-200 printable ASCII characters without spaces',
+      ),
     ingest_id: ingestIdField.optional(),
     records: z
       .array(
@@ -30,31 +47,56 @@ const submitInput = z
   })
   .superRefine((value, ctx) => {
     if ((value.records === undefined) === (value.transcript === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['records'], message: 'expected exactly one of "records" (an array of {role, text, timestamp?}) or "transcript" (a Claude Code or pi JSONL string)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['records'],
+        message:
+          'expected exactly one of "records" (an array of {role, text, timestamp?}) or "transcript" (a Claude Code or pi JSONL string)',
+      });
     }
     if (value.format !== undefined && value.transcript === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['format'], message: 'expected "format" only with "transcript"' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['format'],
+        message: 'expected "format" only with "transcript"',
+      });
     }
   });
 
-const jobOut = z.object({ job_id: z.string(), ingest_id: z.string(), project: z.string(), status: z.enum(['queued', 'running']), status_url: z.string() });
+const jobOut = z.object({
+  job_id: z.string(),
+  ingest_id: z.string(),
+  project: z.string(),
+  status: z.enum(['queued', 'running']),
+  status_url: z.string(),
+});
 
 const statusUrl = (jobId: string) => `/memory/ingest/${jobId}`;
 
-function liveStatus(ctx: RegistryContext, job: IngestJobRow): 'queued' | 'running' | 'done' | 'failed' {
+function liveStatus(
+  ctx: RegistryContext,
+  job: IngestJobRow,
+): 'queued' | 'running' | 'done' | 'failed' {
   return job.status ?? ctx.jobs.get(job.job_id)?.state ?? 'queued';
 }
 
 /** The project's standing queries must exist before a job is accepted: a job without them could only fail. */
 function checkStandingQueries(ctx: RegistryContext, project: string): void {
   try {
-    loadStandingQueries(ctx.engine.paths.queriesDir, project, { config: ctx.config, resolveSources: false });
+    loadStandingQueries(ctx.engine.paths.queriesDir, project, {
+      config: ctx.config,
+      resolveSources: false,
+    });
   } catch (error) {
     if (!hasErrorCode(error, 'CONFIG_INVALID')) throw error;
     const file = `queries/${project}.yaml`;
     // The server's absolute paths are not the caller's business: name the file relative to the data root.
     const message = error.message.split(`${ctx.engine.paths.root}/`).join('');
-    throw new MemError('CONFIG_INVALID', `project ${project} has no usable standing queries (${file}): ${message}`, { file });
+    throw new MemError(
+      'CONFIG_INVALID',
+      `project ${project} has no usable standing queries (${file}): ${message}`,
+      { file },
+    );
   }
 }
 
@@ -67,33 +109,54 @@ function checkStandingQueries(ctx: RegistryContext, project: string): void {
  */
 export const ingestSubmit = defineOperation({
   name: 'ingest_submit',
-  summary: "accept an ingest job: records or a transcript, run through the project's standing queries",
+  summary:
+    "accept an ingest job: records or a transcript, run through the project's standing queries",
   input: submitInput,
   output: jobOut,
   kind: 'write',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
   http: { method: 'POST', path: '/memory/ingest', status: 202 },
-  mcp: { tool: TOOL, select: { field: 'action', value: 'submit' }, description: "Submit records or a transcript to a project's standing queries, or poll a job." },
+  mcp: {
+    tool: TOOL,
+    select: { field: 'action', value: 'submit' },
+    description: "Submit records or a transcript to a project's standing queries, or poll a job.",
+  },
   run: async (ctx, caller, posted) => {
     const input = scrubbedIdentity(posted);
     requireReach(caller, input.project);
     checkStandingQueries(ctx, input.project);
     const format = input.transcript !== undefined ? (input.format ?? 'claude') : 'records';
-    const ingestId = input.ingest_id ?? `sha256:${sha256Hex(JSON.stringify({ source: input.source, format, records: input.records ?? null, transcript: input.transcript ?? null }))}`;
+    const ingestId =
+      input.ingest_id ??
+      `sha256:${sha256Hex(JSON.stringify({ source: input.source, format, records: input.records ?? null, transcript: input.transcript ?? null }))}`;
     const accepted = await ctx.acceptance.accept({
       project: input.project,
       ingestId,
       source: input.source,
       format,
       writer: writerOf(caller),
-      existing: async () => (await ctx.stores.fresh()).control.ingestJobByIngestId(input.project, ingestId),
+      existing: async () =>
+        (await ctx.stores.fresh()).control.ingestJobByIngestId(input.project, ingestId),
       records: async () =>
-        input.transcript !== undefined ? recordsFromTranscript(input.transcript, format as 'claude' | 'pi', ingestId, input.source) : recordsFromPosted(input.records ?? [], input.source),
+        input.transcript !== undefined
+          ? recordsFromTranscript(
+              input.transcript,
+              format as 'claude' | 'pi',
+              ingestId,
+              input.source,
+            )
+          : recordsFromPosted(input.records ?? [], input.source),
     });
     if ('existing' in accepted) return answerExisting(ctx, accepted.existing);
     const { jobId } = accepted;
-    return { job_id: jobId, ingest_id: ingestId, project: input.project, status: ctx.jobs.get(jobId)?.state ?? 'queued', status_url: statusUrl(jobId) };
+    return {
+      job_id: jobId,
+      ingest_id: ingestId,
+      project: input.project,
+      status: ctx.jobs.get(jobId)?.state ?? 'queued',
+      status_url: statusUrl(jobId),
+    };
   },
 });
 
@@ -102,16 +165,28 @@ export const ingestSubmit = defineOperation({
  * event): a job is looked up and answered by its scrubbed identity, so a retry finds it after a
  * restart too, and no secret is echoed back. Scrubbing is deterministic: same id in, same id out.
  */
-function scrubbedIdentity<T extends { source: string; ingest_id?: string | undefined }>(input: T): T {
-  const ingestId = input.ingest_id === undefined ? {} : { ingest_id: scrubSecrets(input.ingest_id).text };
+function scrubbedIdentity<T extends { source: string; ingest_id?: string | undefined }>(
+  input: T,
+): T {
+  const ingestId =
+    input.ingest_id === undefined ? {} : { ingest_id: scrubSecrets(input.ingest_id).text };
   return { ...input, source: scrubSecrets(input.source).text, ...ingestId };
 }
 
 function answerExisting(ctx: RegistryContext, job: IngestJobRow): z.infer<typeof jobOut> {
   const status = liveStatus(ctx, job);
-  const answer = { job_id: job.job_id, ingest_id: job.ingest_id, project: job.project, status_url: statusUrl(job.job_id) };
+  const answer = {
+    job_id: job.job_id,
+    ingest_id: job.ingest_id,
+    project: job.project,
+    status_url: statusUrl(job.job_id),
+  };
   if (status === 'done' || status === 'failed') {
-    throw new MemError('CONFLICT', `ingest_id ${job.ingest_id} was already ingested: job ${job.job_id} is ${status}`, { ...answer, status });
+    throw new MemError(
+      'CONFLICT',
+      `ingest_id ${job.ingest_id} was already ingested: job ${job.job_id} is ${status}`,
+      { ...answer, status },
+    );
   }
   return { ...answer, status };
 }
@@ -149,7 +224,8 @@ export const ingestStatus = defineOperation({
 
 async function findJob(ctx: RegistryContext, caller: Caller, jobId: string) {
   const job = (await ctx.stores.fresh()).control.ingestJob(jobId);
-  if (!job || !canReach(caller, job.project)) throw new MemError('NOT_FOUND', `no ingest job ${jobId}`, { job_id: jobId });
+  if (!job || !canReach(caller, job.project))
+    throw new MemError('NOT_FOUND', `no ingest job ${jobId}`, { job_id: jobId });
   const live = ctx.jobs.get(jobId);
   return {
     job_id: job.job_id,

@@ -25,8 +25,14 @@ export const sourceStats = z.object({
   secrets: counts,
   skipped: counts,
   toolTextCut: z.object({ count: z.number(), chars: z.number() }),
-  truncatedTails: z.object({ count: z.number(), samples: z.array(lineRef.extend({ bytes: z.number() })) }),
-  unknown: z.object({ count: z.number(), top: z.array(z.object({ kind: z.string(), count: z.number() })) }),
+  truncatedTails: z.object({
+    count: z.number(),
+    samples: z.array(lineRef.extend({ bytes: z.number() })),
+  }),
+  unknown: z.object({
+    count: z.number(),
+    top: z.array(z.object({ kind: z.string(), count: z.number() })),
+  }),
 });
 
 /** One gated run's summary (@mem/extractor's RunSummary). */
@@ -48,7 +54,14 @@ export const dryRunReport = z.object({
   project: z.string(),
   file: z.string(),
   queries: z.array(z.string()),
-  sources: z.array(z.object({ entry: z.string(), kind: z.string(), path: z.array(z.string()), stats: sourceStats })),
+  sources: z.array(
+    z.object({
+      entry: z.string(),
+      kind: z.string(),
+      path: z.array(z.string()),
+      stats: sourceStats,
+    }),
+  ),
   records: z.object({ total: z.number(), byRole: counts }),
   chunks: z.number(),
   tokens: z.object({
@@ -77,7 +90,11 @@ export const ingestReport = z.object({
   appended: z.number(),
 });
 
-export const synthesizeReport = runSummary.extend({ project: z.string(), question: z.string(), inputs: z.number() });
+export const synthesizeReport = runSummary.extend({
+  project: z.string(),
+  question: z.string(),
+  inputs: z.number(),
+});
 
 export type DryRunOutput = z.infer<typeof dryRunReport>;
 export type IngestOutput = z.infer<typeof ingestReport>;

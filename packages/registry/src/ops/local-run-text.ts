@@ -10,11 +10,23 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A dry run: sources, records by role, chunks and a token histogram. */
 export function dryRunText(report: DryRunOutput): string {
-  const lines = [`dry run of ${report.project} (${report.file}); queries: ${report.queries.join(', ')}`];
-  for (const source of report.sources) lines.push(`  source ${source.entry}: ${JSON.stringify(source.stats)}`);
-  lines.push(`  records: ${report.records.total} (${Object.entries(report.records.byRole).map(([role, n]) => `${role} ${n}`).join(', ')})`);
-  lines.push(`  chunks: ${report.chunks}, tokens: ${report.tokens.total} (max ${report.tokens.max} per chunk)`);
-  for (const bucket of report.tokens.histogram.buckets) lines.push(`    ${String(bucket.from).padStart(5)}-${String(bucket.to).padEnd(5)} ${'#'.repeat(Math.min(60, bucket.count))} ${bucket.count}`);
+  const lines = [
+    `dry run of ${report.project} (${report.file}); queries: ${report.queries.join(', ')}`,
+  ];
+  for (const source of report.sources)
+    lines.push(`  source ${source.entry}: ${JSON.stringify(source.stats)}`);
+  lines.push(
+    `  records: ${report.records.total} (${Object.entries(report.records.byRole)
+      .map(([role, n]) => `${role} ${n}`)
+      .join(', ')})`,
+  );
+  lines.push(
+    `  chunks: ${report.chunks}, tokens: ${report.tokens.total} (max ${report.tokens.max} per chunk)`,
+  );
+  for (const bucket of report.tokens.histogram.buckets)
+    lines.push(
+      `    ${String(bucket.from).padStart(5)}-${String(bucket.to).padEnd(5)} ${'#'.repeat(Math.min(60, bucket.count))} ${bucket.count}`,
+    );
   lines.push('  no model calls were made and nothing was written');
   return lines.join('\n');
 }
@@ -42,8 +54,12 @@ export function ingestText(report: IngestOutput): string {
   if (report.appended === 0 && report.chunks === 0) {
     return `ingest ${report.project} (${report.controller}): nothing new — every record of its ${sources} was read before; the memories are in vault/${report.project}/`;
   }
-  const lines = [`ingest ${report.project} (${report.controller}): ${report.chunks} chunks read from ${sources}, ${report.appended} events appended`];
-  lines.push(`  ${'query'.padEnd(28)} ${'seen'.padStart(6)} ${'used'.padStart(6)} ${'rate'.padStart(7)} ${'tokens'.padStart(7)}`);
+  const lines = [
+    `ingest ${report.project} (${report.controller}): ${report.chunks} chunks read from ${sources}, ${report.appended} events appended`,
+  ];
+  lines.push(
+    `  ${'query'.padEnd(28)} ${'seen'.padStart(6)} ${'used'.padStart(6)} ${'rate'.padStart(7)} ${'tokens'.padStart(7)}`,
+  );
   for (const q of report.queries) {
     const rate = `${(q.updateRate * 100).toFixed(1)}%`;
     lines.push(
@@ -60,18 +76,28 @@ export function synthesizeText(report: SynthesizeOutput): string {
       ? `synthesize ${report.project}: ${report.chunksSeen} of ${report.inputs} L1 memories read, ${report.chunksUsed} used${report.exited ? ', exit gate fired' : ''}; memory ${report.memory?.tokens ?? 0} tokens`
       : `synthesize ${report.project}: nothing new (${report.inputs} L1 memories, all read before)`,
   ];
-  if (report.error) lines.push(`  run ended with an error: ${report.error.message} [${report.error.code}]`);
+  if (report.error)
+    lines.push(`  run ended with an error: ${report.error.message} [${report.error.code}]`);
   return lines.join('\n');
 }
 
 /** A run that ended on a controller error fails the command (after its report), with that error's code. */
-export function failedRuns(runs: readonly { queryId: string | null; error?: { code: string; message: string } | undefined }[]): MemError | null {
+export function failedRuns(
+  runs: readonly {
+    queryId: string | null;
+    error?: { code: string; message: string } | undefined;
+  }[],
+): MemError | null {
   const failed = runs.filter((r) => r.error);
   if (failed.length === 0) return null;
   const first = failed[0]!.error!;
-  return new MemError(isErrorCode(first.code) ? first.code : 'MODEL_FAILED', `${plural(failed.length, 'run')} ended with an error (${failed.map((r) => r.queryId ?? 'synthesis').join(', ')}): ${first.message}`, {
-    runs: failed.map((r) => ({ query: r.queryId, error: r.error })),
-  });
+  return new MemError(
+    isErrorCode(first.code) ? first.code : 'MODEL_FAILED',
+    `${plural(failed.length, 'run')} ended with an error (${failed.map((r) => r.queryId ?? 'synthesis').join(', ')}): ${first.message}`,
+    {
+      runs: failed.map((r) => ({ query: r.queryId, error: r.error })),
+    },
+  );
 }
 
 function isErrorCode(code: string): code is ErrorCode {

@@ -21,14 +21,25 @@ export const verify = defineOperation({
   auth: { access: 'admin' },
   reads: 'log',
   http: { method: 'GET', path: '/memory/verify' },
-  mcp: { tool: TOOL, select: { field: 'action', value: 'verify' }, description: 'Verify the log (admin), or see how far the projections have applied it.' },
+  mcp: {
+    tool: TOOL,
+    select: { field: 'action', value: 'verify' },
+    description: 'Verify the log (admin), or see how far the projections have applied it.',
+  },
   cli: {
     command: ['verify'],
-    options: [{ field: 'project', flag: '--project <name>', description: 'only this project (parity still rebuilds the whole SQLite store)' }],
+    options: [
+      {
+        field: 'project',
+        flag: '--project <name>',
+        description: 'only this project (parity still rebuilds the whole SQLite store)',
+      },
+    ],
     text: verifyText,
     failed: (report) => !report.ok,
   },
-  run: async (ctx, _caller, input) => ctx.engine.verify(input.project !== undefined ? { project: input.project } : {}),
+  run: async (ctx, _caller, input) =>
+    ctx.engine.verify(input.project !== undefined ? { project: input.project } : {}),
 });
 
 /** Rebuild status: per reachable project, the log head and how far the SQLite projection has applied it. */
@@ -36,7 +47,14 @@ export const projectionStatus = defineOperation({
   name: 'projection_status',
   summary: 'how far the projections have applied each reachable project log',
   input: z.strictObject({ project: projectInput.optional() }),
-  output: z.array(z.object({ project: z.string(), log_seq: z.number(), projected_seq: z.number(), behind: z.number() })),
+  output: z.array(
+    z.object({
+      project: z.string(),
+      log_seq: z.number(),
+      projected_seq: z.number(),
+      behind: z.number(),
+    }),
+  ),
   kind: 'read',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
@@ -45,13 +63,19 @@ export const projectionStatus = defineOperation({
   run: async (ctx, caller, input) => {
     if (input.project !== undefined) requireReach(caller, input.project);
     const view = await ctx.stores.fresh();
-    const projects = input.project !== undefined ? [input.project] : await visibleProjects(ctx, caller, view);
+    const projects =
+      input.project !== undefined ? [input.project] : await visibleProjects(ctx, caller, view);
     const positions = new Map(view.control.positions().map((p) => [p.project, p.seq]));
     const out = [];
     for (const project of projects) {
       const head = await ctx.engine.head(project);
       const projected = positions.get(project) ?? 0;
-      out.push({ project, log_seq: head.seq, projected_seq: projected, behind: Math.max(0, head.seq - projected) });
+      out.push({
+        project,
+        log_seq: head.seq,
+        projected_seq: projected,
+        behind: Math.max(0, head.seq - projected),
+      });
     }
     return out;
   },

@@ -29,7 +29,12 @@ export interface MemoryLedger {
 }
 
 export async function readLedger(ctx: RegistryContext, project: string): Promise<MemoryLedger> {
-  const ledger: MemoryLedger = { targets: new Map(), forgotten: new Map(), superseded: new Map(), mutations: [] };
+  const ledger: MemoryLedger = {
+    targets: new Map(),
+    forgotten: new Map(),
+    superseded: new Map(),
+    mutations: [],
+  };
   for await (const { event } of ctx.engine.read(project)) fold(ledger, event);
   return ledger;
 }
@@ -38,9 +43,22 @@ function fold(ledger: MemoryLedger, event: LogEvent): void {
   switch (event.type) {
     case 'memory': {
       const lines = memoryLines(event).map((line) => ({ sha256: line.sha256, text: line.text }));
-      if (!ledger.targets.has(event.sha256)) ledger.targets.set(event.sha256, { sha256: event.sha256, kind: 'memory', text: event.text, lines });
+      if (!ledger.targets.has(event.sha256))
+        ledger.targets.set(event.sha256, {
+          sha256: event.sha256,
+          kind: 'memory',
+          text: event.text,
+          lines,
+        });
       for (const line of lines) {
-        if (!ledger.targets.has(line.sha256)) ledger.targets.set(line.sha256, { sha256: line.sha256, kind: 'line', text: line.text, lines: [line], memory: event.sha256 });
+        if (!ledger.targets.has(line.sha256))
+          ledger.targets.set(line.sha256, {
+            sha256: line.sha256,
+            kind: 'line',
+            text: line.text,
+            lines: [line],
+            memory: event.sha256,
+          });
       }
       return;
     }
@@ -49,7 +67,13 @@ function fold(ledger: MemoryLedger, event: LogEvent): void {
       ledger.superseded.set(event.target, event.after_sha256);
       // The replacing text is a line of its own: it can be confirmed, superseded or forgotten next.
       const line = { sha256: contentSha256(event.text), text: event.text };
-      if (!ledger.targets.has(line.sha256)) ledger.targets.set(line.sha256, { sha256: line.sha256, kind: 'line', text: line.text, lines: [line] });
+      if (!ledger.targets.has(line.sha256))
+        ledger.targets.set(line.sha256, {
+          sha256: line.sha256,
+          kind: 'line',
+          text: line.text,
+          lines: [line],
+        });
       return;
     }
     case 'forgotten':

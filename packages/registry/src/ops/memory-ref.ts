@@ -10,37 +10,64 @@ const PREFIX = new RegExp(`^[0-9a-f]{${MIN_PREFIX},64}$`);
  * normal form) — to one target. Unknown is NOT_FOUND; a prefix or text naming several is
  * AMBIGUOUS_REF listing every candidate (sha and kind, never text), so the caller can pick one.
  */
-export function resolveRef(ledger: MemoryLedger, project: string, ref: string, field = 'ref'): LedgerTarget {
+export function resolveRef(
+  ledger: MemoryLedger,
+  project: string,
+  ref: string,
+  field = 'ref',
+): LedgerTarget {
   const trimmed = ref.trim();
   const lowered = trimmed.toLowerCase();
   let candidates: LedgerTarget[] = [];
-  if (PREFIX.test(lowered)) candidates = [...ledger.targets.values()].filter((target) => target.sha256.startsWith(lowered));
+  if (PREFIX.test(lowered))
+    candidates = [...ledger.targets.values()].filter((target) => target.sha256.startsWith(lowered));
   if (candidates.length === 0) {
     const byText = ledger.targets.get(contentSha256(trimmed));
     if (byText) candidates = [byText];
   }
   if (candidates.length === 0) {
-    throw new MemError('NOT_FOUND', `${field}: no line or memory in ${project} has the sha, sha prefix or exact text given`, { field, project });
+    throw new MemError(
+      'NOT_FOUND',
+      `${field}: no line or memory in ${project} has the sha, sha prefix or exact text given`,
+      { field, project },
+    );
   }
   if (candidates.length > 1) {
-    const listed = candidates.map((c) => ({ sha256: c.sha256, kind: c.kind })).sort((a, b) => a.sha256.localeCompare(b.sha256));
-    throw new MemError('AMBIGUOUS_REF', `${field}: ${trimmed} names ${listed.length} targets in ${project}: ${listed.map((c) => `${c.kind} ${c.sha256}`).join(', ')}; give more of the sha`, {
-      field,
-      project,
-      candidates: listed,
-    });
+    const listed = candidates
+      .map((c) => ({ sha256: c.sha256, kind: c.kind }))
+      .sort((a, b) => a.sha256.localeCompare(b.sha256));
+    throw new MemError(
+      'AMBIGUOUS_REF',
+      `${field}: ${trimmed} names ${listed.length} targets in ${project}: ${listed.map((c) => `${c.kind} ${c.sha256}`).join(', ')}; give more of the sha`,
+      {
+        field,
+        project,
+        candidates: listed,
+      },
+    );
   }
   return candidates[0]!;
 }
 
 /** Refuses (CONFLICT) a target a tombstone already covers: it, or the memory a line of it belongs to. */
-export function requireNotForgotten(ledger: MemoryLedger, project: string, target: LedgerTarget, field = 'ref'): void {
-  const by = [target.sha256, ...(target.memory !== undefined ? [target.memory] : [])].find((sha) => ledger.forgotten.has(sha));
+export function requireNotForgotten(
+  ledger: MemoryLedger,
+  project: string,
+  target: LedgerTarget,
+  field = 'ref',
+): void {
+  const by = [target.sha256, ...(target.memory !== undefined ? [target.memory] : [])].find((sha) =>
+    ledger.forgotten.has(sha),
+  );
   if (by === undefined) return;
-  throw new MemError('CONFLICT', `${field}: ${target.kind} ${target.sha256} in ${project} is already forgotten (tombstone ${by}, seq ${ledger.forgotten.get(by)}); nothing was appended`, {
-    field,
-    project,
-    target: target.sha256,
-    tombstone: by,
-  });
+  throw new MemError(
+    'CONFLICT',
+    `${field}: ${target.kind} ${target.sha256} in ${project} is already forgotten (tombstone ${by}, seq ${ledger.forgotten.get(by)}); nothing was appended`,
+    {
+      field,
+      project,
+      target: target.sha256,
+      tombstone: by,
+    },
+  );
 }

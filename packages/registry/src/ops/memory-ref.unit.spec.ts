@@ -4,10 +4,20 @@ import type { LedgerTarget, MemoryLedger } from './memory-ledger.js';
 import { resolveRef } from './memory-ref.js';
 
 function ledgerOf(targets: LedgerTarget[]): MemoryLedger {
-  return { targets: new Map(targets.map((t) => [t.sha256, t])), forgotten: new Map(), superseded: new Map(), mutations: [] };
+  return {
+    targets: new Map(targets.map((t) => [t.sha256, t])),
+    forgotten: new Map(),
+    superseded: new Map(),
+    mutations: [],
+  };
 }
 
-const line = (sha: string, text: string): LedgerTarget => ({ sha256: sha, kind: 'line', text, lines: [{ sha256: sha, text }] });
+const line = (sha: string, text: string): LedgerTarget => ({
+  sha256: sha,
+  kind: 'line',
+  text,
+  lines: [{ sha256: sha, text }],
+});
 
 function codeOf(fn: () => unknown): { code: string; details: Record<string, unknown> } {
   try {
@@ -21,7 +31,11 @@ function codeOf(fn: () => unknown): { code: string; details: Record<string, unkn
 describe('resolveRef', () => {
   const a = 'abcdef0' + '1'.repeat(57);
   const b = 'abcdef9' + '2'.repeat(57);
-  const ledger = ledgerOf([line(a, 'first'), line(b, 'second'), line(contentSha256('Exact text.'), 'Exact text.')]);
+  const ledger = ledgerOf([
+    line(a, 'first'),
+    line(b, 'second'),
+    line(contentSha256('Exact text.'), 'Exact text.'),
+  ]);
 
   it('resolves a unique prefix and the exact text', () => {
     expect(resolveRef(ledger, 'p', 'abcdef01').sha256).toBe(a);
@@ -31,7 +45,10 @@ describe('resolveRef', () => {
   it('an ambiguous prefix is AMBIGUOUS_REF listing every candidate by sha and kind', () => {
     const refused = codeOf(() => resolveRef(ledger, 'p', 'abcdef'));
     expect(refused.code).toBe('AMBIGUOUS_REF');
-    expect(refused.details['candidates']).toEqual([{ sha256: a, kind: 'line' }, { sha256: b, kind: 'line' }]);
+    expect(refused.details['candidates']).toEqual([
+      { sha256: a, kind: 'line' },
+      { sha256: b, kind: 'line' },
+    ]);
   });
 
   it('an unknown ref is NOT_FOUND', () => {

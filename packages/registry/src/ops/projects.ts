@@ -15,8 +15,14 @@ export const projectList = defineOperation({
   idempotent: true,
   auth: { access: 'token' },
   http: { method: 'GET', path: '/memory/projects' },
-  mcp: { tool: 'list_projects', description: 'The projects this token reaches, each with its current L2 synthesis.' },
-  cli: { command: ['project', 'list'], text: (out) => (out.length === 0 ? 'no projects' : out.map((p) => p.name).join('\n')) },
+  mcp: {
+    tool: 'list_projects',
+    description: 'The projects this token reaches, each with its current L2 synthesis.',
+  },
+  cli: {
+    command: ['project', 'list'],
+    text: (out) => (out.length === 0 ? 'no projects' : out.map((p) => p.name).join('\n')),
+  },
   run: async (ctx, caller) => {
     const view = await ctx.stores.fresh();
     return (await visibleProjects(ctx, caller, view)).map((name) => {
@@ -26,7 +32,12 @@ export const projectList = defineOperation({
   },
 });
 
-const jobView = z.object({ job_id: z.string(), status: z.string(), accepted_at: z.string(), finished_at: z.string().nullable() });
+const jobView = z.object({
+  job_id: z.string(),
+  status: z.string(),
+  accepted_at: z.string(),
+  finished_at: z.string().nullable(),
+});
 
 /** Ingest and synthesis status of one project: last ingest, chunks total/used, update-rate, last synthesis. */
 export const projectStatus = defineOperation({
@@ -50,7 +61,10 @@ export const projectStatus = defineOperation({
   idempotent: true,
   auth: { access: 'token', project: 'project' },
   http: { method: 'GET', path: '/memory/projects/{project}/status' },
-  mcp: { tool: 'project_status', description: "A project's last ingest, chunks seen and used, update-rate and last synthesis." },
+  mcp: {
+    tool: 'project_status',
+    description: "A project's last ingest, chunks seen and used, update-rate and last synthesis.",
+  },
   cli: {
     command: ['project', 'status'],
     args: ['project'],
@@ -70,7 +84,14 @@ export const projectStatus = defineOperation({
     const head = await ctx.engine.head(input.project);
     return {
       project: input.project,
-      last_ingest: job ? { job_id: job.job_id, status: job.status ?? live?.state ?? 'queued', accepted_at: job.accepted_ts, finished_at: job.finished_ts } : null,
+      last_ingest: job
+        ? {
+            job_id: job.job_id,
+            status: job.status ?? live?.state ?? 'queued',
+            accepted_at: job.accepted_ts,
+            finished_at: job.finished_ts,
+          }
+        : null,
       last_run_at: activity.last_l1_run_ts,
       chunks_total: activity.chunks_total,
       chunks_used: activity.chunks_used,
@@ -94,14 +115,23 @@ export const projectNotes = defineOperation({
   input: z.strictObject({ project: projectInput }),
   output: z.object({
     project: z.string(),
-    notes: z.array(z.object({ path: z.string(), frontmatter: z.record(z.string(), z.unknown()), body: z.string() })),
+    notes: z.array(
+      z.object({
+        path: z.string(),
+        frontmatter: z.record(z.string(), z.unknown()),
+        body: z.string(),
+      }),
+    ),
     refused: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
   }),
   kind: 'read',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
   http: { method: 'GET', path: '/memory/projects/{project}/notes' },
-  mcp: { tool: 'read_notes', description: "A project's vault notes: the L2 index and one L1 note per standing query." },
+  mcp: {
+    tool: 'read_notes',
+    description: "A project's vault notes: the L2 index and one L1 note per standing query.",
+  },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
     const { notes, refused } = await readVaultNotes(ctx.engine.paths.vaultDir, input.project);

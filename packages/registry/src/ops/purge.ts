@@ -29,18 +29,35 @@ export const purge = defineOperation({
   auth: { access: 'admin', project: 'project' },
   reads: 'log',
   http: { method: 'POST', path: '/memory/purge' },
-  mcp: { tool: 'purge', description: 'Hard purge (admin, destructive): replace a text (or the node a sha names) by its hash in the log, then rebuild every projection.' },
+  mcp: {
+    tool: 'purge',
+    description:
+      'Hard purge (admin, destructive): replace a text (or the node a sha names) by its hash in the log, then rebuild every projection.',
+  },
   cli: {
     command: ['purge'],
     args: ['ref'],
     options: [
-      { field: 'project', flag: '--project <name>', description: 'the project whose log holds the text' },
-      { field: 'reason', flag: '--reason <text>', description: 'why (recorded in the purged event; must not contain the text)' },
+      {
+        field: 'project',
+        flag: '--project <name>',
+        description: 'the project whose log holds the text',
+      },
+      {
+        field: 'reason',
+        flag: '--reason <text>',
+        description: 'why (recorded in the purged event; must not contain the text)',
+      },
     ],
-    text: (out) => `purged ${out.lines.length} line${out.lines.length === 1 ? '' : 's'} of ${out.project} (seqs ${out.lines.map((l) => l.seq).join(', ')}) in ${out.segments.join(', ')}; purged event at seq ${out.seq}; every projection rebuilt`,
+    text: (out) =>
+      `purged ${out.lines.length} line${out.lines.length === 1 ? '' : 's'} of ${out.project} (seqs ${out.lines.map((l) => l.seq).join(', ')}) in ${out.segments.join(', ')}; purged event at seq ${out.seq}; every projection rebuilt`,
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    return ctx.engine.purge(input.project, { ref: input.ref, reason: input.reason }, writerOf(caller));
+    return ctx.engine.purge(
+      input.project,
+      { ref: input.ref, reason: input.reason },
+      writerOf(caller),
+    );
   },
 });

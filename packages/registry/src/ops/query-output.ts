@@ -12,7 +12,15 @@ const vectorRank = z.object({ rank: z.number(), similarity: z.number() });
 
 const ranking = z.object({
   signals: z.array(signal),
-  keyword: z.object({ rank: z.number(), bm25: z.number(), bm25_norm: z.number(), matched_terms: z.array(z.string()), coverage: z.number() }).nullable(),
+  keyword: z
+    .object({
+      rank: z.number(),
+      bm25: z.number(),
+      bm25_norm: z.number(),
+      matched_terms: z.array(z.string()),
+      coverage: z.number(),
+    })
+    .nullable(),
   vector_text: vectorRank.nullable(),
   vector_symptom: vectorRank.nullable(),
   rrf_score_micro: z.number(),
@@ -44,7 +52,14 @@ export const queryOutput = z.object({
       tier: z.enum(['memory', 'evidence', 'reference']),
       ranking,
       /** The memory an L1/L2 line belongs to and its vault note; null for L0 and R. */
-      note: z.object({ level: z.enum(['L1', 'L2']), sha256: z.string(), query_id: z.string().nullable(), path: z.string() }).nullable(),
+      note: z
+        .object({
+          level: z.enum(['L1', 'L2']),
+          sha256: z.string(),
+          query_id: z.string().nullable(),
+          path: z.string(),
+        })
+        .nullable(),
       parents: z.array(citation),
     }),
   ),
@@ -60,7 +75,8 @@ export const queryOutput = z.object({
     levels: z.array(recallLevel),
     floor: z.object({ minCoverage: z.number(), minKeyword: z.number(), minSimilarity: z.number() }),
     weights: z.object({ keyword: z.number(), vector_text: z.number(), vector_symptom: z.number() }),
-    errors: z.array(z.object({ leg: z.enum(['vector', 'rerank']), code: z.string(), message: z.string() })),
+    errors: z.array(
+      z.object({ leg: z.enum(['vector', 'rerank']), code: z.string(), message: z.string() }),
+    ),
   }),
 });
-

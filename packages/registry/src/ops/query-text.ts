@@ -8,24 +8,36 @@ type Hit = Answer['results'][number];
 export function queryText(answer: Answer): string {
   const scope = `${answer.recall.projects.length > 0 ? answer.recall.projects.join(', ') : '(no projects)'} at ${answer.recall.levels.join(', ')}`;
   if (answer.abstained) return `${answer.reason}: nothing in ${scope} clears the relevance floor`;
-  const vector = answer.recall.vector === 'used' ? '' : ` (vector recall ${answer.recall.vector}: keyword only)`;
-  const lines = [`${answer.results.length} result${answer.results.length === 1 ? '' : 's'} in ${scope}${vector}`];
+  const vector =
+    answer.recall.vector === 'used' ? '' : ` (vector recall ${answer.recall.vector}: keyword only)`;
+  const lines = [
+    `${answer.results.length} result${answer.results.length === 1 ? '' : 's'} in ${scope}${vector}`,
+  ];
   answer.results.forEach((hit, i) => lines.push('', ...hitLines(hit, i + 1)));
   return lines.join('\n');
 }
 
 /** A failed recall leg, for stderr: the answer rests on the others. */
 export function queryWarnings(answer: Answer): string[] {
-  return answer.recall.errors.map((e) => `warning: ${e.leg} recall failed, answering without it: ${e.message} [${e.code}]`);
+  return answer.recall.errors.map(
+    (e) => `warning: ${e.leg} recall failed, answering without it: ${e.message} [${e.code}]`,
+  );
 }
 
 function hitLines(hit: Hit, position: number): string[] {
-  const lines = [`${position}. [${hit.level} ${hit.tier}] ${hit.project}${hit.source ? `  ${hit.source}` : ''}  ${hit.sha256.slice(0, 12)}  score ${hit.score.toFixed(4)}  (${signals(hit)})`];
+  const lines = [
+    `${position}. [${hit.level} ${hit.tier}] ${hit.project}${hit.source ? `  ${hit.source}` : ''}  ${hit.sha256.slice(0, 12)}  score ${hit.score.toFixed(4)}  (${signals(hit)})`,
+  ];
   for (const line of hit.text.split('\n')) lines.push(`   ${line}`);
   // A line answers; its note says where it is kept (the memory's query and vault note).
-  if (hit.note) lines.push(`   in ${hit.note.path} (${hit.note.query_id ?? 'synthesis'}, memory ${hit.note.sha256.slice(0, 12)})`);
+  if (hit.note)
+    lines.push(
+      `   in ${hit.note.path} (${hit.note.query_id ?? 'synthesis'}, memory ${hit.note.sha256.slice(0, 12)})`,
+    );
   for (const parent of hit.parents) {
-    const where = [parent.source, parent.t !== null ? `t${parent.t}` : null].filter((x) => x !== null).join(' ');
+    const where = [parent.source, parent.t !== null ? `t${parent.t}` : null]
+      .filter((x) => x !== null)
+      .join(' ');
     lines.push(`   cites ${parent.level}${where ? ` ${where}` : ''}: ${oneLine(parent.text, 160)}`);
   }
   return lines;

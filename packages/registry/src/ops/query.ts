@@ -1,5 +1,18 @@
 import { z } from 'zod';
-import { CITATION_EXCERPT_CHARS, CITATION_MODES, DEFAULT_CITATIONS, DEFAULT_LEVELS, DEFAULT_LIMIT, INSUFFICIENT_RECALL, MAX_LIMIT, RECALL_LEVELS, defaultFloor, defaultWeights, queryMemory, type QueryDeps } from '@mem/query';
+import {
+  CITATION_EXCERPT_CHARS,
+  CITATION_MODES,
+  DEFAULT_CITATIONS,
+  DEFAULT_LEVELS,
+  DEFAULT_LIMIT,
+  INSUFFICIENT_RECALL,
+  MAX_LIMIT,
+  RECALL_LEVELS,
+  defaultFloor,
+  defaultWeights,
+  queryMemory,
+  type QueryDeps,
+} from '@mem/query';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { queryOutput, recallLevel } from './query-output.js';
@@ -18,7 +31,8 @@ type Answer = z.infer<typeof queryOutput>;
  */
 export const query = defineOperation({
   name: 'query',
-  summary: 'ask the memory: keyword and vector recall fused, with L0 citations; abstains when nothing is relevant',
+  summary:
+    'ask the memory: keyword and vector recall fused, with L0 citations; abstains when nothing is relevant',
   input: z.strictObject({
     query: z.string().trim().min(1).max(2000),
     project: z.array(projectInput).min(1).max(100).optional(),
@@ -33,14 +47,34 @@ export const query = defineOperation({
   auth: { access: 'token', project: 'project' },
   reads: 'vectors',
   http: { method: 'GET', path: '/memory/query', empty: (out) => out.abstained },
-  mcp: { tool: 'query', description: 'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains.' },
+  mcp: {
+    tool: 'query',
+    description:
+      'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains.',
+  },
   cli: {
     command: ['query'],
     args: ['query'],
     options: [
-      { field: 'project', flag: '--project <name>', description: 'only this project (repeatable; default: every project)', parse: 'list', repeatable: true },
-      { field: 'level', flag: '--levels <list>', description: `levels to recall, comma-separated: ${DEFAULT_LEVELS.join(',')} (default), L0, R (reference docs only when asked)`, parse: 'list' },
-      { field: 'limit', flag: '--limit <n>', description: `at most n results (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})`, parse: 'integer' },
+      {
+        field: 'project',
+        flag: '--project <name>',
+        description: 'only this project (repeatable; default: every project)',
+        parse: 'list',
+        repeatable: true,
+      },
+      {
+        field: 'level',
+        flag: '--levels <list>',
+        description: `levels to recall, comma-separated: ${DEFAULT_LEVELS.join(',')} (default), L0, R (reference docs only when asked)`,
+        parse: 'list',
+      },
+      {
+        field: 'limit',
+        flag: '--limit <n>',
+        description: `at most n results (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})`,
+        parse: 'integer',
+      },
       {
         field: 'citations',
         flag: '--citations <mode>',
@@ -53,10 +87,18 @@ export const query = defineOperation({
   run: async (ctx, caller, input) => {
     for (const project of input.project ?? []) requireReach(caller, project);
     const view = await ctx.stores.fresh();
-    const projects = input.project ? [...new Set(input.project)].sort() : await visibleProjects(ctx, caller, view);
+    const projects = input.project
+      ? [...new Set(input.project)].sort()
+      : await visibleProjects(ctx, caller, view);
     if (projects.length === 0) return abstain(input.level ?? DEFAULT_LEVELS, ctx.queryDeps ?? {});
     const answer: Answer = await queryMemory(
-      { text: input.query, projects, citations: input.citations, ...(input.level ? { levels: input.level } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}) },
+      {
+        text: input.query,
+        projects,
+        citations: input.citations,
+        ...(input.level ? { levels: input.level } : {}),
+        ...(input.limit !== undefined ? { limit: input.limit } : {}),
+      },
       { ...ctx.queryDeps, items: view.items },
     );
     return answer;
@@ -64,7 +106,10 @@ export const query = defineOperation({
 });
 
 /** Nothing to search (the caller reaches no project): the same answer as nothing found. */
-function abstain(levels: readonly Answer['recall']['levels'][number][], deps: Pick<QueryDeps, 'floor' | 'weights'>): Answer {
+function abstain(
+  levels: readonly Answer['recall']['levels'][number][],
+  deps: Pick<QueryDeps, 'floor' | 'weights'>,
+): Answer {
   // Nothing ran (no reachable project): the keyword-only floor and weights, with the overrides a
   // real answer would use, so every answer says what it would have been cut at.
   return {

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CAPABILITIES, principalNameField, projectNameSchema, tokenIdField, tokenLabelField } from '@mem/core';
+import {
+  CAPABILITIES,
+  principalNameField,
+  projectNameSchema,
+  tokenIdField,
+  tokenLabelField,
+} from '@mem/core';
 
 /*
  * Input and output pieces shared by several operations. Inputs are strict: an unknown field
@@ -7,7 +13,9 @@ import { CAPABILITIES, principalNameField, projectNameSchema, tokenIdField, toke
  */
 
 /** A project a caller names: never `_system`, which is administration, not memory. */
-export const projectInput = projectNameSchema.refine((name) => name !== '_system', { message: 'expected a project, not the reserved "_system"' });
+export const projectInput = projectNameSchema.refine((name) => name !== '_system', {
+  message: 'expected a project, not the reserved "_system"',
+});
 
 export const principalInput = principalNameField;
 export const tokenIdInput = tokenIdField;

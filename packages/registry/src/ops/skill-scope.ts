@@ -17,16 +17,24 @@ const skillScopeSchema = z.object({
 });
 
 /** What a skill's frontmatter says about who may load it. */
-export type SkillScope = { kind: 'unscoped' } | { kind: 'projects'; projects: readonly string[] } | { kind: 'malformed' };
+export type SkillScope =
+  { kind: 'unscoped' } | { kind: 'projects'; projects: readonly string[] } | { kind: 'malformed' };
 
 /** The projects a skill is scoped to (every one of them), none, or malformed. */
 export function skillScopeOf(frontmatter: Readonly<Record<string, unknown>>): SkillScope {
-  if (!Object.hasOwn(frontmatter, 'project') && !Object.hasOwn(frontmatter, 'generated_from')) return { kind: 'unscoped' };
+  if (!Object.hasOwn(frontmatter, 'project') && !Object.hasOwn(frontmatter, 'generated_from'))
+    return { kind: 'unscoped' };
   // A key present with no value (YAML `project:`) reads as null, which the schema refuses.
-  const scope = skillScopeSchema.safeParse({ project: frontmatter['project'], generated_from: frontmatter['generated_from'] });
+  const scope = skillScopeSchema.safeParse({
+    project: frontmatter['project'],
+    generated_from: frontmatter['generated_from'],
+  });
   if (!scope.success) return { kind: 'malformed' };
   const { project, generated_from: from } = scope.data;
-  const projects = new Set<string>([...(project === undefined ? [] : typeof project === 'string' ? [project] : project), ...(from === undefined ? [] : [from])]);
+  const projects = new Set<string>([
+    ...(project === undefined ? [] : typeof project === 'string' ? [project] : project),
+    ...(from === undefined ? [] : [from]),
+  ]);
   return { kind: 'projects', projects: [...projects].sort() };
 }
 

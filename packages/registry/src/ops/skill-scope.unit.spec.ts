@@ -5,12 +5,27 @@ describe('skillScopeOf', () => {
   it('reads project (one or a list) and generated_from (its first segment) into one set', () => {
     expect(skillScopeOf({ name: 'x' })).toEqual({ kind: 'unscoped' });
     expect(skillScopeOf({ project: 'alpha' })).toEqual({ kind: 'projects', projects: ['alpha'] });
-    expect(skillScopeOf({ project: ['beta', 'alpha'], generated_from: 'gamma/root-causes' })).toEqual({ kind: 'projects', projects: ['alpha', 'beta', 'gamma'] });
-    expect(skillScopeOf({ generated_from: 'beta' })).toEqual({ kind: 'projects', projects: ['beta'] });
+    expect(
+      skillScopeOf({ project: ['beta', 'alpha'], generated_from: 'gamma/root-causes' }),
+    ).toEqual({ kind: 'projects', projects: ['alpha', 'beta', 'gamma'] });
+    expect(skillScopeOf({ generated_from: 'beta' })).toEqual({
+      kind: 'projects',
+      projects: ['beta'],
+    });
   });
 
   it('is malformed, never unscoped, for a scope field of the wrong shape', () => {
-    for (const frontmatter of [{ project: 7 }, { project: {} }, { project: '' }, { project: [] }, { project: null }, { project: ['alpha', 7] }, { generated_from: 7 }, { generated_from: '/x' }, { project: 'Alpha' }]) {
+    for (const frontmatter of [
+      { project: 7 },
+      { project: {} },
+      { project: '' },
+      { project: [] },
+      { project: null },
+      { project: ['alpha', 7] },
+      { generated_from: 7 },
+      { generated_from: '/x' },
+      { project: 'Alpha' },
+    ]) {
       expect(skillScopeOf(frontmatter), JSON.stringify(frontmatter)).toEqual({ kind: 'malformed' });
     }
   });

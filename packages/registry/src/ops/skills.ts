@@ -17,7 +17,9 @@ const TOOL = 'skills';
 async function visibleSkills(ctx: RegistryContext, caller: Caller): Promise<VaultSkill[]> {
   // A refused SKILL.md is left out: its scope cannot be read, so nobody may see it (nor its name).
   const { skills } = await readVaultSkills(ctx.engine.paths.vaultDir);
-  return skills.filter((skill) => skillVisible(skillScopeOf(skill.frontmatter), (project) => canReach(caller, project)));
+  return skills.filter((skill) =>
+    skillVisible(skillScopeOf(skill.frontmatter), (project) => canReach(caller, project)),
+  );
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -41,7 +43,11 @@ export const skillList = defineOperation({
   idempotent: true,
   auth: { access: 'token' },
   http: { method: 'GET', path: '/memory/skills' },
-  mcp: { tool: TOOL, select: { field: 'action', value: 'list' }, description: 'List loadable skills, or get one with its body.' },
+  mcp: {
+    tool: TOOL,
+    select: { field: 'action', value: 'list' },
+    description: 'List loadable skills, or get one with its body.',
+  },
   run: async (ctx, caller) =>
     (await visibleSkills(ctx, caller)).map((skill) => ({
       name: skill.name,
@@ -57,8 +63,16 @@ export const skillList = defineOperation({
 export const skillGet = defineOperation({
   name: 'skill_get',
   summary: 'one loadable skill: frontmatter and body',
-  input: z.strictObject({ name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a skill name: 1-64 of [a-z0-9._-]') }),
-  output: z.object({ name: z.string(), frontmatter: z.record(z.string(), z.unknown()), body: z.string() }),
+  input: z.strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a skill name: 1-64 of [a-z0-9._-]'),
+  }),
+  output: z.object({
+    name: z.string(),
+    frontmatter: z.record(z.string(), z.unknown()),
+    body: z.string(),
+  }),
   kind: 'read',
   idempotent: true,
   auth: { access: 'token' },

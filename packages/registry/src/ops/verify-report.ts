@@ -14,7 +14,13 @@ export const verifyReport = z.object({
         segments: z.number(),
         head: z.object({ seq: z.number(), hash: z.string() }),
         break: z
-          .object({ project: z.string(), segment: z.string(), line: z.number(), code: z.enum(CHAIN_BREAK_CODES), message: z.string() })
+          .object({
+            project: z.string(),
+            segment: z.string(),
+            line: z.number(),
+            code: z.enum(CHAIN_BREAK_CODES),
+            message: z.string(),
+          })
           .optional(),
         torn_tail: z.object({ segment: z.string(), bytes: z.number() }).optional(),
       }),
@@ -27,7 +33,13 @@ export const verifyReport = z.object({
             seq: z.number(),
             segment: z.string(),
             line: z.number(),
-            code: z.enum(['parent_unresolved', 'parent_is_reference', 'parent_wrong_level', 'no_l0_parent', 'no_l1_parent']),
+            code: z.enum([
+              'parent_unresolved',
+              'parent_is_reference',
+              'parent_wrong_level',
+              'no_l0_parent',
+              'no_l1_parent',
+            ]),
             message: z.string(),
           }),
         ),
@@ -39,7 +51,14 @@ export const verifyReport = z.object({
   parity: z.object({
     ok: z.boolean(),
     files: z.number(),
-    differences: z.array(z.object({ projector: z.string(), path: z.string(), problem: z.enum(['missing', 'unexpected', 'differs']), message: z.string() })),
+    differences: z.array(
+      z.object({
+        projector: z.string(),
+        path: z.string(),
+        problem: z.enum(['missing', 'unexpected', 'differs']),
+        message: z.string(),
+      }),
+    ),
     skipped: z.string().optional(),
   }),
 });
@@ -50,20 +69,34 @@ type Report = z.infer<typeof verifyReport>;
 export function verifyText(report: Report): string {
   const lines: string[] = [];
   for (const { project, chain, provenance } of report.projects) {
-    if (chain.ok || !chain.break) lines.push(`chain       ${project}: ok (${chain.events} events in ${chain.segments} segment${chain.segments === 1 ? '' : 's'})`);
-    else lines.push(`chain       ${project}: BROKEN at ${chain.break.segment} line ${chain.break.line}: ${chain.break.message} [${chain.break.code}]`);
+    if (chain.ok || !chain.break)
+      lines.push(
+        `chain       ${project}: ok (${chain.events} events in ${chain.segments} segment${chain.segments === 1 ? '' : 's'})`,
+      );
+    else
+      lines.push(
+        `chain       ${project}: BROKEN at ${chain.break.segment} line ${chain.break.line}: ${chain.break.message} [${chain.break.code}]`,
+      );
     if (provenance.skipped) lines.push(`provenance  ${project}: skipped (${provenance.skipped})`);
-    else if (provenance.ok) lines.push(`provenance  ${project}: ok (${provenance.memories} memories)`);
+    else if (provenance.ok)
+      lines.push(`provenance  ${project}: ok (${provenance.memories} memories)`);
     else {
-      lines.push(`provenance  ${project}: ${provenance.total} problem${provenance.total === 1 ? '' : 's'}`);
-      for (const problem of provenance.problems) lines.push(`  - ${problem.message} [${problem.code}]`);
+      lines.push(
+        `provenance  ${project}: ${provenance.total} problem${provenance.total === 1 ? '' : 's'}`,
+      );
+      for (const problem of provenance.problems)
+        lines.push(`  - ${problem.message} [${problem.code}]`);
     }
   }
   if (report.parity.skipped) lines.push(`parity      skipped (${report.parity.skipped})`);
-  else if (report.parity.ok) lines.push(`parity      ok (${report.parity.files} files byte-identical to a rebuild)`);
+  else if (report.parity.ok)
+    lines.push(`parity      ok (${report.parity.files} files byte-identical to a rebuild)`);
   else {
-    lines.push(`parity      ${report.parity.differences.length} difference${report.parity.differences.length === 1 ? '' : 's'}`);
-    for (const difference of report.parity.differences) lines.push(`  - ${difference.projector}: ${difference.message}`);
+    lines.push(
+      `parity      ${report.parity.differences.length} difference${report.parity.differences.length === 1 ? '' : 's'}`,
+    );
+    for (const difference of report.parity.differences)
+      lines.push(`  - ${difference.projector}: ${difference.message}`);
   }
   lines.push(report.ok ? 'verify: ok' : 'verify: FAILED');
   return lines.join('\n');

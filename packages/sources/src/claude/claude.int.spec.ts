@@ -9,7 +9,10 @@ import { claudeProjectSource } from './source.js';
 const ZERO = { assistant: 0, summary: 0, system: 0, tool_call: 0, tool_result: 0, user: 0 };
 
 /** Per real file: records by role and skipped lines by kind (research §1; counts checked by hand). */
-const EXPECTED: Record<string, { records: Partial<typeof ZERO>; skipped: Record<string, number>; lines: number }> = {
+const EXPECTED: Record<
+  string,
+  { records: Partial<typeof ZERO>; skipped: Record<string, number>; lines: number }
+> = {
   'spotter-short.jsonl': {
     lines: 15,
     // One response over 5 lines (blank text, thinking, text, 2 tool_use) → 1 assistant + 2 tool_call.
@@ -62,7 +65,13 @@ describe('Claude Code adapter over the real transcripts', () => {
       expect(stats.records).toEqual({ ...ZERO, ...expected.records });
       expect(stats.skipped).toEqual(expected.skipped);
       expect(stats.lines).toBe(expected.lines);
-      expect(stats).toMatchObject({ files: 1, invalidJson: { count: 0 }, truncatedTails: { count: 0 }, duplicateUuids: 0, secrets: {} });
+      expect(stats).toMatchObject({
+        files: 1,
+        invalidJson: { count: 0 },
+        truncatedTails: { count: 0 },
+        duplicateUuids: 0,
+        secrets: {},
+      });
       expect(records).toHaveLength(Object.values(expected.records).reduce((a, b) => a + b, 0));
       for (const r of records) {
         expect(r.provenance.file).toBe(transcript('claude', name));
@@ -74,7 +83,9 @@ describe('Claude Code adapter over the real transcripts', () => {
   }
 
   it('merges one response split over lines by message.id, drops blank text and signatures', async () => {
-    const records = await collect(sourceForPath(transcript('claude', 'spotter-short.jsonl'), 'claude'));
+    const records = await collect(
+      sourceForPath(transcript('claude', 'spotter-short.jsonl'), 'claude'),
+    );
     const [user, assistant, bash, glob, bashResult, globResult, interrupted] = records;
     expect(user).toEqual({
       role: 'user',
@@ -89,40 +100,73 @@ describe('Claude Code adapter over the real transcripts', () => {
       },
     });
     expect(assistant?.role).toBe('assistant');
-    expect(assistant?.provenance).toMatchObject({ line: 6, entry: expect.stringMatching(/^msg_01MKH1cc/u) });
-    expect(assistant?.text).toMatch(/^\[thinking\] The user is having trouble starting their Phoenix server\./u);
-    expect(assistant?.text).toContain('Let me check the project structure and try running the server');
+    expect(assistant?.provenance).toMatchObject({
+      line: 6,
+      entry: expect.stringMatching(/^msg_01MKH1cc/u),
+    });
+    expect(assistant?.text).toMatch(
+      /^\[thinking\] The user is having trouble starting their Phoenix server\./u,
+    );
+    expect(assistant?.text).toContain(
+      'Let me check the project structure and try running the server',
+    );
     expect(assistant?.text).not.toMatch(/signature|^\s/u);
     expect(bash?.text).toBe('Bash {"command":"mix phx.server 2>&1 | head -80","timeout":30000}');
     expect(glob?.text).toBe('Glob {"pattern":"mix.exs","path":"/home/marco/projects/spotter"}');
     expect(bashResult?.text).toMatch(/^Bash error:\nThe user doesn't want to proceed/u);
     expect(globResult?.text).toMatch(/^Glob error:/u);
-    expect(interrupted).toMatchObject({ role: 'system', text: '[Request interrupted by user for tool use]' });
+    expect(interrupted).toMatchObject({
+      role: 'system',
+      text: '[Request interrupted by user for tool use]',
+    });
   });
 
   it('keeps the order call → result when results arrive between lines of one response', async () => {
-    const records = await collect(sourceForPath(transcript('claude', 'spotter-tool_heavy.jsonl'), 'claude'));
+    const records = await collect(
+      sourceForPath(transcript('claude', 'spotter-tool_heavy.jsonl'), 'claude'),
+    );
     const read = records.findIndex((r) => r.role === 'tool_call' && r.text.startsWith('Read '));
     expect(records[read + 1]?.text).toMatch(/^Read result:\n {5}1→import "phoenix_html"/u);
     expect(records[read + 2]?.text).toMatch(/^WebFetch /u);
   });
 
   it('names old inline sidechains apart from the main thread, and subagent files by agent id', async () => {
-    const old = await collect(sourceForPath(transcript('claude', 'ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'), 'claude'));
+    const old = await collect(
+      sourceForPath(
+        transcript('claude', 'ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'),
+        'claude',
+      ),
+    );
     const sources = new Set(old.map((r) => r.provenance.source));
-    expect([...sources].sort()).toEqual(['claude:fe5e1c67-53e7-4862-81ae-d0e013e3270b', 'claude:fe5e1c67-53e7-4862-81ae-d0e013e3270b/sidechain']);
-    expect(old.find((r) => r.role === 'user')?.text).toBe('/orchestrator create TODO app by Next.js');
+    expect([...sources].sort()).toEqual([
+      'claude:fe5e1c67-53e7-4862-81ae-d0e013e3270b',
+      'claude:fe5e1c67-53e7-4862-81ae-d0e013e3270b/sidechain',
+    ]);
+    expect(old.find((r) => r.role === 'user')?.text).toBe(
+      '/orchestrator create TODO app by Next.js',
+    );
     const cwds = new Set(old.map((r) => r.cwd));
     expect(cwds.has('/path/to/Demo')).toBe(true);
     expect(cwds.size).toBeGreaterThan(1);
 
-    const sub = await collect(sourceForPath(transcript('claude', 'spotter-258c7280-subagents-agent-a881341.jsonl'), 'claude'));
-    expect(new Set(sub.map((r) => r.provenance.source))).toEqual(new Set(['claude:258c7280-ae70-4798-800f-63464d01a85d/agent-a881341']));
+    const sub = await collect(
+      sourceForPath(
+        transcript('claude', 'spotter-258c7280-subagents-agent-a881341.jsonl'),
+        'claude',
+      ),
+    );
+    expect(new Set(sub.map((r) => r.provenance.source))).toEqual(
+      new Set(['claude:258c7280-ae70-4798-800f-63464d01a85d/agent-a881341']),
+    );
     expect(sub[0]).toMatchObject({ role: 'user', provenance: { line: 1 } });
   });
 
   it('caps tool output to head + tail and counts what it cut', async () => {
-    const source = sourceForPath(transcript('claude', 'spotter-258c7280-subagents-agent-a881341.jsonl'), 'claude', { toolTextCap: 1000 });
+    const source = sourceForPath(
+      transcript('claude', 'spotter-258c7280-subagents-agent-a881341.jsonl'),
+      'claude',
+      { toolTextCap: 1000 },
+    );
     const records = await collect(source);
     for (const r of records.filter((x) => x.role === 'tool_result')) {
       expect(r.text.length).toBeLessThan(1100);
@@ -132,7 +176,9 @@ describe('Claude Code adapter over the real transcripts', () => {
   });
 
   it('can drop thinking text', async () => {
-    const source = sourceForPath(transcript('claude', 'spotter-short.jsonl'), 'claude', { thinking: false });
+    const source = sourceForPath(transcript('claude', 'spotter-short.jsonl'), 'claude', {
+      thinking: false,
+    });
     const records = await collect(source);
     expect(records.some((r) => r.text.includes('[thinking]'))).toBe(false);
     expect(source.stats().skipped.thinking).toBe(1);
@@ -147,15 +193,27 @@ describe('claudeProjectSource over a project directory', () => {
     root = await mkdtemp(join(tmpdir(), 'mem-claude-'));
     const project = join(root, '-home-USER-projects-spotter');
     await mkdir(join(project, session, 'subagents'), { recursive: true });
-    await copyFile(transcript('claude', 'spotter-short.jsonl'), join(project, '55604662-cf2a-4331-851a-ec234028f8ca.jsonl'));
-    await copyFile(transcript('claude', 'spotter-tool_heavy.jsonl'), join(project, 'd6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl'));
-    await copyFile(transcript('claude', 'spotter-258c7280-subagents-agent-a881341.jsonl'), join(project, session, 'subagents', 'agent-a881341.jsonl'));
+    await copyFile(
+      transcript('claude', 'spotter-short.jsonl'),
+      join(project, '55604662-cf2a-4331-851a-ec234028f8ca.jsonl'),
+    );
+    await copyFile(
+      transcript('claude', 'spotter-tool_heavy.jsonl'),
+      join(project, 'd6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl'),
+    );
+    await copyFile(
+      transcript('claude', 'spotter-258c7280-subagents-agent-a881341.jsonl'),
+      join(project, session, 'subagents', 'agent-a881341.jsonl'),
+    );
     await copyFile(
       transcript('claude', 'spotter-258c7280-subagents-agent-acompact-fffbd0.jsonl'),
       join(project, session, 'subagents', 'agent-acompact-fffbd0.jsonl'),
     );
     // A resumed session replays earlier lines in another file: its uuids are already read.
-    await copyFile(transcript('claude', 'spotter-short.jsonl'), join(project, 'ffffffff-resumed.jsonl'));
+    await copyFile(
+      transcript('claude', 'spotter-short.jsonl'),
+      join(project, 'ffffffff-resumed.jsonl'),
+    );
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
@@ -170,7 +228,14 @@ describe('claudeProjectSource over a project directory', () => {
     // spotter-short has 4 user + 5 assistant lines with uuids: all seen before in the replay.
     expect(stats.duplicateUuids).toBe(9);
     expect(stats.skipped['duplicate-uuid']).toBe(9);
-    expect(stats.records).toEqual({ assistant: 6, summary: 0, system: 3, tool_call: 10, tool_result: 10, user: 4 });
+    expect(stats.records).toEqual({
+      assistant: 6,
+      summary: 0,
+      system: 3,
+      tool_call: 10,
+      tool_result: 10,
+      user: 4,
+    });
     const files = [...new Set(records.map((r) => r.provenance.file?.slice(root.length)))];
     expect(files).toEqual([
       '/-home-USER-projects-spotter/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl',

@@ -80,7 +80,8 @@ export class ClaudeReader implements TranscriptReader {
     if (type === 'assistant') this.assistant(value, line);
     else if (type === 'user') this.user(value, line);
     else if (type === 'system') this.system(value, line);
-    else if (type !== undefined && BOOKKEEPING[type] !== undefined) this.sink.skip(BOOKKEEPING[type]);
+    else if (type !== undefined && BOOKKEEPING[type] !== undefined)
+      this.sink.skip(BOOKKEEPING[type]);
     else this.sink.skip(kindLabel('unknown', type));
   }
 
@@ -96,7 +97,10 @@ export class ClaudeReader implements TranscriptReader {
     }
     if (this.duplicate(value)) return;
     const origin = this.origin(value, line);
-    const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : arr(message.content);
+    const blocks =
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : arr(message.content);
     if (isCompactionRun(value)) {
       this.compactionReply(blocks, origin);
       return;
@@ -105,11 +109,20 @@ export class ClaudeReader implements TranscriptReader {
       // Trigger: an error the CLI wrote in the model's place. Outcome: a system notice, not model prose.
       this.flush();
       this.sink.retyped('api-error');
-      this.sink.emit('system', blocks.map((b) => (isObject(b) ? (str(b.text) ?? '') : '')).join('\n'), origin);
+      this.sink.emit(
+        'system',
+        blocks.map((b) => (isObject(b) ? (str(b.text) ?? '') : '')).join('\n'),
+        origin,
+      );
       return;
     }
     const id = str(message.id);
-    if (this.pending !== undefined && (this.pending.id === undefined || this.pending.id !== id || this.pending.origin.source !== origin.source)) {
+    if (
+      this.pending !== undefined &&
+      (this.pending.id === undefined ||
+        this.pending.id !== id ||
+        this.pending.origin.source !== origin.source)
+    ) {
       this.flush();
     }
     for (const block of blocks) {
@@ -117,11 +130,13 @@ export class ClaudeReader implements TranscriptReader {
       const type = str(block.type);
       if (type === 'text') this.addText(id, origin, str(block.text));
       else if (type === 'thinking') {
-        if (this.sink.thinking) this.addText(id, origin, prefixed('[thinking] ', str(block.thinking)));
+        if (this.sink.thinking)
+          this.addText(id, origin, prefixed('[thinking] ', str(block.thinking)));
         else this.sink.skip('thinking');
       } else if (type === 'redacted_thinking') this.sink.skip('redacted-thinking');
       else if (type === 'tool_use') this.toolUse(block, origin);
-      else if (type === 'image' || type === 'document') this.addText(id, origin, blockMedia(this.sink, block));
+      else if (type === 'image' || type === 'document')
+        this.addText(id, origin, blockMedia(this.sink, block));
       else this.sink.skip(kindLabel('block', type));
     }
     if (this.pending?.id === undefined) this.flush();
@@ -130,7 +145,9 @@ export class ClaudeReader implements TranscriptReader {
   /** A compaction run's answer is the summary the main thread will continue from: kept as one. */
   private compactionReply(blocks: readonly unknown[], origin: RecordOrigin): void {
     this.flush();
-    const text = blocks.map((b) => (isObject(b) && str(b.type) === 'text' ? (str(b.text) ?? '') : '')).join('\n');
+    const text = blocks
+      .map((b) => (isObject(b) && str(b.type) === 'text' ? (str(b.text) ?? '') : ''))
+      .join('\n');
     this.emitSummary(text, origin);
   }
 
@@ -155,7 +172,12 @@ export class ClaudeReader implements TranscriptReader {
     this.sidechainsStarted.add(source);
     const message = isObject(value.message) ? value.message : undefined;
     const content = message?.content;
-    const text = typeof content === 'string' ? content : arr(content).map((b) => (isObject(b) && str(b.type) === 'text' ? (str(b.text) ?? '') : '')).join('');
+    const text =
+      typeof content === 'string'
+        ? content
+        : arr(content)
+            .map((b) => (isObject(b) && str(b.type) === 'text' ? (str(b.text) ?? '') : ''))
+            .join('');
     if (text.trim() !== WARMUP) return false;
     this.warmups.add(source);
     this.sink.skipFile('warmup-agent');
@@ -189,7 +211,11 @@ export class ClaudeReader implements TranscriptReader {
     if (this.duplicate(value)) return;
     this.flush();
     const origin = this.origin(value, line);
-    const flags = { isMeta: value.isMeta === true, isCompactSummary: value.isCompactSummary === true, compactionRun: isCompactionRun(value) };
+    const flags = {
+      isMeta: value.isMeta === true,
+      isCompactSummary: value.isCompactSummary === true,
+      compactionRun: isCompactionRun(value),
+    };
     if (typeof message.content === 'string') {
       this.userText(message.content, flags, origin);
       return;
@@ -206,7 +232,11 @@ export class ClaudeReader implements TranscriptReader {
     if (texts.length > 0) this.userText(texts.join('\n\n'), flags, origin);
   }
 
-  private userText(text: string, flags: { isMeta: boolean; isCompactSummary: boolean; compactionRun: boolean }, origin: RecordOrigin): void {
+  private userText(
+    text: string,
+    flags: { isMeta: boolean; isCompactSummary: boolean; compactionRun: boolean },
+    origin: RecordOrigin,
+  ): void {
     if (flags.compactionRun && COMPACTION_PROMPT.test(text.trim())) {
       this.sink.skip('compaction-prompt');
       return;
@@ -216,7 +246,12 @@ export class ClaudeReader implements TranscriptReader {
     else if (verdict.role === 'summary') this.emitSummary(verdict.text, origin);
     else {
       if (verdict.retyped !== undefined) this.sink.retyped(verdict.retyped);
-      this.sink.emit(verdict.role, verdict.text, origin, verdict.role === 'user' ? { pasted: pastedKind(verdict.text) } : {});
+      this.sink.emit(
+        verdict.role,
+        verdict.text,
+        origin,
+        verdict.role === 'user' ? { pasted: pastedKind(verdict.text) } : {},
+      );
     }
   }
 
@@ -257,7 +292,13 @@ export class ClaudeReader implements TranscriptReader {
   }
 
   private origin(value: JsonObject, line: number): RecordOrigin {
-    return { source: this.sourceOf(value), line, entry: str(value.uuid), timestamp: this.timestamp, cwd: this.cwd };
+    return {
+      source: this.sourceOf(value),
+      line,
+      entry: str(value.uuid),
+      timestamp: this.timestamp,
+      cwd: this.cwd,
+    };
   }
 
   private sourceOf(value: JsonObject): string {

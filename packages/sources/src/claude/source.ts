@@ -2,7 +2,12 @@ import { basename } from 'node:path';
 import { findJsonlFiles } from '../discover.js';
 import { fileBlocks } from '../lines.js';
 import { resolveOptions, type AdapterOptions } from '../options.js';
-import { PlannedTranscriptSource, type PlannedFile, type SourcePlan, type TranscriptSource } from '../source.js';
+import {
+  PlannedTranscriptSource,
+  type PlannedFile,
+  type SourcePlan,
+  type TranscriptSource,
+} from '../source.js';
 import { ClaudeReader } from './reader.js';
 
 /** `agent-acompact-*.jsonl`: the compaction run, whose summary the main file repeats (research §1.6). */
@@ -39,5 +44,9 @@ export function planClaudeFiles(paths: readonly string[]): SourcePlan {
  * read once is not read again in another file.
  */
 export function claudeProjectSource(dir: string, options?: AdapterOptions): TranscriptSource {
-  return new PlannedTranscriptSource('claude', async () => planClaudeFiles(await findJsonlFiles(dir)), resolveOptions(options));
+  return new PlannedTranscriptSource(
+    'claude',
+    async () => planClaudeFiles(await findJsonlFiles(dir)),
+    resolveOptions(options),
+  );
 }

@@ -14,12 +14,20 @@ describe('Codex rollout reader over the committed fixture', () => {
     expect(records.map((r) => [r.role, r.text.split('\n')[0], r.provenance.line])).toEqual([
       ['user', 'Why does the theme loader crash on startup?', 6],
       ['assistant', '[thinking] **Inspecting the theme loader**', 8],
-      ['tool_call', 'shell {"command":["bash","-lc","npm test -- theme"],"workdir":"/home/dev/theme-app"}', 10],
+      [
+        'tool_call',
+        'shell {"command":["bash","-lc","npm test -- theme"],"workdir":"/home/dev/theme-app"}',
+        10,
+      ],
       ['tool_result', 'shell error:', 11],
       ['tool_call', 'apply_patch *** Begin Patch', 14],
       ['tool_result', 'apply_patch result:', 15],
       ['tool_call', 'web_search {"type":"search","query":"css hex color validation regex"}', 17],
-      ['assistant', 'The loader crashed because hexToRgb threw on an invalid hex colour; it now falls back to the dark theme.', 18],
+      [
+        'assistant',
+        'The loader crashed because hexToRgb threw on an invalid hex colour; it now falls back to the dark theme.',
+        18,
+      ],
       ['summary', '## Key decisions', 21],
     ]);
     expect(records[3]?.text).toContain("Invalid hex color '#zzz'");
@@ -28,7 +36,8 @@ describe('Codex rollout reader over the committed fixture', () => {
       { heading: 'Key decisions', text: '- Invalid theme colours fall back to the dark theme.' },
       { heading: 'Pending tasks', text: '- Add a test for hexToRgb.' },
     ]);
-    for (const r of records) expect(r).toMatchObject({ cwd: '/home/dev/theme-app', provenance: { source: SESSION } });
+    for (const r of records)
+      expect(r).toMatchObject({ cwd: '/home/dev/theme-app', provenance: { source: SESSION } });
     expect(records.some((r) => r.text.includes('gAAAA'))).toBe(false);
     const stats = source.stats();
     expect(stats.files).toBe(1);

@@ -105,7 +105,11 @@ export class CodexReader implements TranscriptReader {
         return;
       case 'event_msg': {
         const event = str(payload?.type);
-        this.sink.skip(event !== undefined && KNOWN_EVENTS.has(event) ? `event:${event}` : kindLabel('unknown:event_msg', event));
+        this.sink.skip(
+          event !== undefined && KNOWN_EVENTS.has(event)
+            ? `event:${event}`
+            : kindLabel('unknown:event_msg', event),
+        );
         return;
       }
       case 'compacted':
@@ -143,7 +147,12 @@ export class CodexReader implements TranscriptReader {
         this.call(item, str(item.name) ?? 'tool', argumentsText(item.arguments), origin);
         return;
       case 'custom_tool_call':
-        this.call(item, str(item.name) ?? 'tool', str(item.input) ?? compactJson(item.input), origin);
+        this.call(
+          item,
+          str(item.name) ?? 'tool',
+          str(item.input) ?? compactJson(item.input),
+          origin,
+        );
         return;
       case 'local_shell_call':
         this.call(item, 'local_shell', compactJson(item.action), origin);
@@ -198,7 +207,11 @@ export class CodexReader implements TranscriptReader {
     const name = id === undefined ? undefined : this.calls.get(id);
     if (id !== undefined) this.calls.delete(id);
     const { body, failed } = outputBody(item.output);
-    this.sink.emit('tool_result', `${name ?? 'tool'} ${failed ? 'error' : 'result'}:\n${body}`, origin);
+    this.sink.emit(
+      'tool_result',
+      `${name ?? 'tool'} ${failed ? 'error' : 'result'}:\n${body}`,
+      origin,
+    );
   }
 
   private reasoning(item: JsonObject, origin: RecordOrigin): void {
@@ -257,7 +270,8 @@ function outputBody(value: unknown): { body: string; failed: boolean } {
       return { body: value, failed: false };
     }
   }
-  if (!isObject(parsed)) return { body: typeof value === 'string' ? value : compactJson(value), failed: false };
+  if (!isObject(parsed))
+    return { body: typeof value === 'string' ? value : compactJson(value), failed: false };
   const body = str(parsed.output) ?? str(parsed.content) ?? compactJson(parsed);
   const metadata = isObject(parsed.metadata) ? parsed.metadata : undefined;
   const exit = num(metadata?.exit_code);

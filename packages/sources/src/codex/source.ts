@@ -25,7 +25,10 @@ export function codexFile(path: string): PlannedFile {
 export function codexSessionSource(dir: string, options?: AdapterOptions): TranscriptSource {
   return new PlannedTranscriptSource(
     'codex',
-    async () => ({ files: (await findJsonlFiles(dir)).filter(isRolloutFile).map(codexFile), skippedFiles: {} }),
+    async () => ({
+      files: (await findJsonlFiles(dir)).filter(isRolloutFile).map(codexFile),
+      skippedFiles: {},
+    }),
     resolveOptions(options),
   );
 }

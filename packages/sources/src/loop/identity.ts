@@ -25,6 +25,7 @@ export function loopFileIdentity(relativePath: string, rootName: string): LoopFi
   const attemptText = segments.length > 0 ? segments.join('/') : stem.replace(AGENT_WORD, '');
   const digits = /\d+/u.exec(attemptText)?.[0];
   const rest = attemptText.replace(/^[-_.\s]+|[-_.\s]+$/gu, '');
-  const attempt = digits !== undefined ? String(Number.parseInt(digits, 10)) : rest === '' ? '1' : rest;
+  const attempt =
+    digits !== undefined ? String(Number.parseInt(digits, 10)) : rest === '' ? '1' : rest;
   return { task, attempt, agent };
 }

@@ -10,11 +10,18 @@ describe('loop artifacts adapter (hand-written fixtures; no real sample exists)'
   it('reads every attempt in order, each line by its own shape, named loop:<task>/<attempt>', async () => {
     const source = loopArtifactSource(ARTIFACTS);
     const records = await collect(source);
-    expect(records.map((r) => [r.provenance.source, r.provenance.entry?.split(':')[0], r.role, r.text.slice(0, 40)])).toEqual([
+    expect(
+      records.map((r) => [
+        r.provenance.source,
+        r.provenance.entry?.split(':')[0],
+        r.role,
+        r.text.slice(0, 40),
+      ]),
+    ).toEqual([
       // T-101/1-coder.jsonl: Claude Code stream-json.
       ['loop:T-101/1', 'coder', 'assistant', 'I will run the failing test first.'],
       ['loop:T-101/1', 'coder', 'tool_call', 'Bash {"command":"cargo test -p mem-chunk'],
-      ['loop:T-101/1', 'coder', 'tool_result', "Bash error:\ntest chunk::flush ... FAILED"],
+      ['loop:T-101/1', 'coder', 'tool_result', 'Bash error:\ntest chunk::flush ... FAILED'],
       ['loop:T-101/1', 'coder', 'assistant', 'Root cause: the file chunker never flush'],
       // T-101/1-reviewer.jsonl: OpenAI chat messages.
       ['loop:T-101/1', 'reviewer', 'system', 'You review patches. Answer APPROVE or RE'],
@@ -37,20 +44,40 @@ describe('loop artifacts adapter (hand-written fixtures; no real sample exists)'
     ]);
     const stats = source.stats();
     expect(stats.files).toBe(5);
-    expect(stats.skipped).toEqual({ result: 1, 'session-header': 1, 'system:init': 1, 'unknown:telemetry': 1 });
+    expect(stats.skipped).toEqual({
+      result: 1,
+      'session-header': 1,
+      'system:init': 1,
+      'unknown:telemetry': 1,
+    });
     expect(stats.glued).toEqual({ lines: 1, objects: 2 });
-    expect(stats.invalidJson).toEqual({ count: 1, samples: [{ file: `${ARTIFACTS}/T-101/2-reviewer.jsonl`, line: 3 }] });
-    expect(stats.truncatedTails).toEqual({ count: 1, samples: [{ file: `${ARTIFACTS}/T-101/2-coder.jsonl`, line: 5, bytes: 82 }] });
+    expect(stats.invalidJson).toEqual({
+      count: 1,
+      samples: [{ file: `${ARTIFACTS}/T-101/2-reviewer.jsonl`, line: 3 }],
+    });
+    expect(stats.truncatedTails).toEqual({
+      count: 1,
+      samples: [{ file: `${ARTIFACTS}/T-101/2-coder.jsonl`, line: 5, bytes: 82 }],
+    });
     expect(stats.secrets).toEqual({ openai_key: 1 });
     expect(records.some((r) => r.text.includes('sk-proj-7Hq2'))).toBe(false);
   });
 
   it('carries timestamps and cwd from whatever the line holds', async () => {
     const records = await collect(loopArtifactSource(ARTIFACTS));
-    expect(records.find((r) => r.text.startsWith('APPROVE'))?.timestamp).toBe('2026-03-01T11:03:20.000Z');
-    expect(records.find((r) => r.text.startsWith('Add a dry-run'))?.timestamp).toBe('2026-03-01T13:00:00.000Z');
-    expect(records.find((r) => r.text.startsWith('Gating'))).toMatchObject({ cwd: '/repo', provenance: { line: 3 } });
-    expect(records.find((r) => r.text.startsWith('I will run'))?.provenance.entry).toBe('coder:msg_A1');
+    expect(records.find((r) => r.text.startsWith('APPROVE'))?.timestamp).toBe(
+      '2026-03-01T11:03:20.000Z',
+    );
+    expect(records.find((r) => r.text.startsWith('Add a dry-run'))?.timestamp).toBe(
+      '2026-03-01T13:00:00.000Z',
+    );
+    expect(records.find((r) => r.text.startsWith('Gating'))).toMatchObject({
+      cwd: '/repo',
+      provenance: { line: 3 },
+    });
+    expect(records.find((r) => r.text.startsWith('I will run'))?.provenance.entry).toBe(
+      'coder:msg_A1',
+    );
   });
 
   it('names a single file given alone by its folder (the task) and its name (attempt, agent)', async () => {

@@ -21,13 +21,26 @@ export function openAiMessage(sink: RecordSink, message: JsonObject, origin: Rec
       return;
     case 'assistant': {
       const reasoning = str(message.reasoning_content) ?? str(message.reasoning);
-      const parts = [sink.thinking && reasoning !== undefined && reasoning.trim() !== '' ? `[thinking] ${reasoning}` : '', text];
+      const parts = [
+        sink.thinking && reasoning !== undefined && reasoning.trim() !== ''
+          ? `[thinking] ${reasoning}`
+          : '',
+        text,
+      ];
       const prose = parts.filter((p) => p.trim() !== '').join('\n\n');
       let emitted = prose !== '' && sink.emit('assistant', prose, origin);
-      const calls = [...arr(message.tool_calls), ...(isObject(message.function_call) ? [{ function: message.function_call }] : [])];
+      const calls = [
+        ...arr(message.tool_calls),
+        ...(isObject(message.function_call) ? [{ function: message.function_call }] : []),
+      ];
       for (const call of calls) {
         const fn = isObject(call) && isObject(call.function) ? call.function : {};
-        emitted = sink.emit('tool_call', `${str(fn.name) ?? 'tool'} ${compactJson(fn.arguments)}`, origin) || emitted;
+        emitted =
+          sink.emit(
+            'tool_call',
+            `${str(fn.name) ?? 'tool'} ${compactJson(fn.arguments)}`,
+            origin,
+          ) || emitted;
       }
       if (!emitted && prose === '' && calls.length === 0) sink.skip('empty');
       return;
@@ -46,14 +59,17 @@ function contentText(sink: RecordSink, content: unknown): string {
   const parts: string[] = [];
   for (const part of arr(content)) {
     if (!isObject(part)) continue;
-    if (part.type === 'text' || part.type === 'input_text' || part.type === 'output_text') parts.push(str(part.text) ?? '');
+    if (part.type === 'text' || part.type === 'input_text' || part.type === 'output_text')
+      parts.push(str(part.text) ?? '');
     else if (part.type === 'image_url') parts.push(imageUrl(sink, part));
   }
   return parts.join('\n');
 }
 
 function imageUrl(sink: RecordSink, part: JsonObject): string {
-  const url = isObject(part.image_url) ? (str(part.image_url.url) ?? '') : (str(part.image_url) ?? '');
+  const url = isObject(part.image_url)
+    ? (str(part.image_url.url) ?? '')
+    : (str(part.image_url) ?? '');
   const data = /^data:([^;,]+);base64,/u.exec(url);
   if (data === null) return `[image ${url}]`;
   return sink.media('image', data[1], base64Bytes(url.length - data[0].length));

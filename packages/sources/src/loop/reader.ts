@@ -9,7 +9,13 @@ import { openAiMessage } from './openai.js';
 /** Claude Code stream-json / transcript line types handed to the Claude reader. */
 const CLAUDE_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system']);
 /** pi session entry types handed to the pi reader. */
-const PI_TYPES: ReadonlySet<string> = new Set(['session', 'message', 'compaction', 'branch_summary', 'custom_message']);
+const PI_TYPES: ReadonlySet<string> = new Set([
+  'session',
+  'message',
+  'compaction',
+  'branch_summary',
+  'custom_message',
+]);
 
 /**
  * Reads one loop artifact (one agent's JSONL for one attempt) leniently, line by line, whatever
@@ -48,7 +54,8 @@ export class LoopReader implements TranscriptReader {
     // Keep order: a Claude response still being merged is flushed before any other shape speaks.
     this.claude.finish();
     if (type !== undefined && PI_TYPES.has(type)) this.pi.entry(value, line);
-    else if (type === 'message_end' && isObject(value.message)) this.pi.entry({ ...value, type: 'message' }, line);
+    else if (type === 'message_end' && isObject(value.message))
+      this.pi.entry({ ...value, type: 'message' }, line);
     else if (type === 'result') this.sink.skip('result');
     else if (type === undefined && typeof value.role === 'string') this.openAi(value, value, line);
     else if (type === undefined && Array.isArray(value.choices)) this.completion(value, line);
@@ -67,11 +74,20 @@ export class LoopReader implements TranscriptReader {
 
   private openAi(envelope: JsonObject, message: JsonObject, line: number): void {
     const timestamp =
-      timestampOf(envelope.timestamp) ?? timestampOf(envelope.ts) ?? timestampOf(envelope.created_at) ?? timestampOf(envelope.created);
+      timestampOf(envelope.timestamp) ??
+      timestampOf(envelope.ts) ??
+      timestampOf(envelope.created_at) ??
+      timestampOf(envelope.created);
     if (timestamp !== undefined) this.timestamp = timestamp;
     const cwd = str(envelope.cwd);
     if (cwd !== undefined && cwd !== '') this.cwd = cwd;
     const entry = str(envelope.id) ?? str(message.id);
-    openAiMessage(this.sink, message, { source: '', line, entry, timestamp: this.timestamp, cwd: this.cwd });
+    openAiMessage(this.sink, message, {
+      source: '',
+      line,
+      entry,
+      timestamp: this.timestamp,
+      cwd: this.cwd,
+    });
   }
 }

@@ -14,7 +14,10 @@ export interface LoopArtifact {
 
 /** The artifacts under `root`, named from their paths relative to it. */
 export function loopArtifactsUnder(root: string, paths: readonly string[]): LoopArtifact[] {
-  return paths.map((path) => ({ path, identity: loopFileIdentity(relativePath(root, path), basename(root)) }));
+  return paths.map((path) => ({
+    path,
+    identity: loopFileIdentity(relativePath(root, path), basename(root)),
+  }));
 }
 
 /** Task, then attempt (numerically when both are numbers), then path: attempts read in the order they ran. */
@@ -40,7 +43,13 @@ export function loopFile({ path, identity }: LoopArtifact): PlannedFile {
     name: path,
     blocks: () => fileBlocks(path),
     finalLine: 'truncate',
-    reader: (sink, shared) => new LoopReader(sink, shared.seen, `loop:${identity.task}/${identity.attempt}`, identity.agent),
+    reader: (sink, shared) =>
+      new LoopReader(
+        sink,
+        shared.seen,
+        `loop:${identity.task}/${identity.attempt}`,
+        identity.agent,
+      ),
   };
 }
 
@@ -48,7 +57,10 @@ export function loopFile({ path, identity }: LoopArtifact): PlannedFile {
 export function loopArtifactSource(dir: string, options?: AdapterOptions): TranscriptSource {
   return new PlannedTranscriptSource(
     'loop',
-    async () => ({ files: sortLoopArtifacts(loopArtifactsUnder(dir, await findJsonlFiles(dir))).map(loopFile), skippedFiles: {} }),
+    async () => ({
+      files: sortLoopArtifacts(loopArtifactsUnder(dir, await findJsonlFiles(dir))).map(loopFile),
+      skippedFiles: {},
+    }),
     resolveOptions(options),
   );
 }

@@ -5,7 +5,13 @@ import { base64Bytes } from '../text/media.js';
 import { summaryRecord } from '../text/summary.js';
 
 /** Entry types that hold no conversation (research §2.3): skipped, counted by their type. */
-const SKIPPED_TYPES: ReadonlySet<string> = new Set(['model_change', 'thinking_level_change', 'custom', 'label', 'session_info']);
+const SKIPPED_TYPES: ReadonlySet<string> = new Set([
+  'model_change',
+  'thinking_level_change',
+  'custom',
+  'label',
+  'session_info',
+]);
 
 /** A user message that is only a slash command (`/mode`, `/`), sent as text by mistake or habit. */
 const BARE_SLASH_COMMAND = /^\/[\w:-]{0,40}$/u;
@@ -36,7 +42,13 @@ export class PiReader implements TranscriptReader {
     const timestamp = timestampOf(value.timestamp) ?? timestampOf(message?.timestamp);
     if (timestamp !== undefined) this.timestamp = timestamp;
     const type = str(value.type);
-    const origin: RecordOrigin = { source: this.source, line, entry: str(value.id), timestamp: this.timestamp, cwd: this.cwd };
+    const origin: RecordOrigin = {
+      source: this.source,
+      line,
+      entry: str(value.id),
+      timestamp: this.timestamp,
+      cwd: this.cwd,
+    };
     switch (type) {
       case 'session': {
         // Trigger: a header, normally line 1. A second one (concatenated files) moves the cwd on.
@@ -57,7 +69,11 @@ export class PiReader implements TranscriptReader {
         return;
       }
       case 'custom_message':
-        this.sink.emit('system', labelled(str(value.customType), this.contentText(value.content)), origin);
+        this.sink.emit(
+          'system',
+          labelled(str(value.customType), this.contentText(value.content)),
+          origin,
+        );
         return;
       default:
         if (type !== undefined && SKIPPED_TYPES.has(type)) this.sink.skip(type);
@@ -84,7 +100,11 @@ export class PiReader implements TranscriptReader {
         return;
       case 'toolResult': {
         const outcome = message.isError === true ? 'error' : 'result';
-        this.sink.emit('tool_result', `${str(message.toolName) ?? 'tool'} ${outcome}:\n${this.contentText(message.content)}`, origin);
+        this.sink.emit(
+          'tool_result',
+          `${str(message.toolName) ?? 'tool'} ${outcome}:\n${this.contentText(message.content)}`,
+          origin,
+        );
         return;
       }
       case 'bashExecution':
@@ -92,11 +112,19 @@ export class PiReader implements TranscriptReader {
         return;
       case 'custom':
       case 'hookMessage':
-        this.sink.emit('system', labelled(str(message.customType), this.contentText(message.content)), origin);
+        this.sink.emit(
+          'system',
+          labelled(str(message.customType), this.contentText(message.content)),
+          origin,
+        );
         return;
       case 'compactionSummary':
       case 'branchSummary':
-        this.sink.emit('summary', str(message.summary) ?? this.contentText(message.content), origin);
+        this.sink.emit(
+          'summary',
+          str(message.summary) ?? this.contentText(message.content),
+          origin,
+        );
         return;
       default:
         this.sink.skip(kindLabel('unknown-role', role));
@@ -115,7 +143,8 @@ export class PiReader implements TranscriptReader {
         // A redacted thinking block keeps its payload in the signature: nothing readable.
         if (!this.sink.thinking || block.redacted === true) this.sink.skip('thinking');
         else if (thinking.trim() !== '') texts.push(`[thinking] ${thinking}`);
-      } else if (type === 'toolCall') calls.push(`${str(block.name) ?? 'tool'} ${compactJson(block.arguments)}`);
+      } else if (type === 'toolCall')
+        calls.push(`${str(block.name) ?? 'tool'} ${compactJson(block.arguments)}`);
       else if (type === 'image') texts.push(this.image(block));
       else this.sink.skip(kindLabel('block', type));
     }
@@ -124,7 +153,12 @@ export class PiReader implements TranscriptReader {
     if (prose !== '' && this.sink.emit('assistant', prose, origin)) emitted += 1;
     for (const call of calls) if (this.sink.emit('tool_call', call, origin)) emitted += 1;
     const error = str(message.errorMessage);
-    if (message.stopReason === 'error' && error !== undefined && this.sink.emit('system', `error: ${error}`, origin)) emitted += 1;
+    if (
+      message.stopReason === 'error' &&
+      error !== undefined &&
+      this.sink.emit('system', `error: ${error}`, origin)
+    )
+      emitted += 1;
     // Trigger: an aborted turn with `content: []`. Outcome: counted, so every line is accounted for.
     if (emitted === 0 && prose === '' && calls.length === 0) this.sink.skip('empty');
   }
@@ -161,4 +195,3 @@ function bashText(message: JsonObject): string {
 function labelled(label: string | undefined, text: string): string {
   return label === undefined ? text : `[${label}] ${text}`;
 }
-

@@ -3,7 +3,9 @@ import type { SourceRecord } from '@mem/chunk';
 import type { RecordRole } from '@mem/chunk';
 
 /** The real transcripts shipped with the repository (`test/fixtures/transcripts`). */
-export const TRANSCRIPTS = fileURLToPath(new URL('../../../../test/fixtures/transcripts/', import.meta.url));
+export const TRANSCRIPTS = fileURLToPath(
+  new URL('../../../../test/fixtures/transcripts/', import.meta.url),
+);
 
 /** A shipped transcript by format folder and file name. */
 export function transcript(kind: 'claude' | 'pi', name: string): string {

@@ -4,7 +4,8 @@ import type { PastedKind } from '@mem/chunk';
 const MIN_DUMP_LINES = 3;
 
 /** A line a terminal or test runner printed: a prompt, a stack frame, a log level, a path:line. */
-const TOOL_LINE = /^(?:\$ |> |\s+at |\s*(?:ERROR|WARN|INFO|DEBUG|TRACE)\b|\S+\.\w+:\d+(?::\d+)?\b|\[\d{4}-\d\d-\d\d|\d{4}-\d\d-\d\dT\d\d:)/u;
+const TOOL_LINE =
+  /^(?:\$ |> |\s+at |\s*(?:ERROR|WARN|INFO|DEBUG|TRACE)\b|\S+\.\w+:\d+(?::\d+)?\b|\[\d{4}-\d\d-\d\d|\d{4}-\d\d-\d\dT\d\d:)/u;
 
 /**
  * What a user's text is when it is not the user speaking but something pasted: `json` (the whole

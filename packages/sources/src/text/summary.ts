@@ -19,10 +19,13 @@ export const COMPACTION_PROMPT = /^Your task is to create a detailed summary of 
  * A heading line: markdown (`## Key decisions`), a top-level numbered heading ending in a colon
  * (`3. Files and Code Sections:`, Claude's format), or a bold line alone (`**Errors and fixes:**`).
  */
-const HEADING = /^(?:#{1,6}[ \t]+(.+?)[ \t#]*|(\d{1,2}\.[ \t]+[^\n:]{1,80}):[ \t]*|\*\*([^*\n]{1,80}?):?\*\*:?[ \t]*)$/u;
+const HEADING =
+  /^(?:#{1,6}[ \t]+(.+?)[ \t#]*|(\d{1,2}\.[ \t]+[^\n:]{1,80}):[ \t]*|\*\*([^*\n]{1,80}?):?\*\*:?[ \t]*)$/u;
 
 /** A summary's text without the harness around it, and its sections; undefined when nothing is left. */
-export function summaryRecord(raw: string): { text: string; sections: SummarySection[] } | undefined {
+export function summaryRecord(
+  raw: string,
+): { text: string; sections: SummarySection[] } | undefined {
   let text = raw.trim();
   // A compaction run answers `<analysis>…</analysis><summary>…</summary>`: the analysis is the
   // model thinking aloud, the summary is the product.
@@ -39,7 +42,8 @@ export function summarySections(text: string): SummarySection[] {
   const sections: SummarySection[] = [];
   let current: { heading: string; lines: string[] } | undefined;
   const close = (): void => {
-    if (current !== undefined) sections.push({ heading: current.heading, text: current.lines.join('\n').trim() });
+    if (current !== undefined)
+      sections.push({ heading: current.heading, text: current.lines.join('\n').trim() });
   };
   for (const line of text.split('\n')) {
     const match = HEADING.exec(line.trimEnd());

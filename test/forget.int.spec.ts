@@ -127,6 +127,23 @@ describe('mem forget', () => {
     expect(after).not.toContain(target);
   });
 
+  it('forgets the copies of the line too: the same statement in another memory leaves the answers with it', () => {
+    const copy = `[infra] ${FORGOTTEN_LINE}`;
+    expect(
+      mem(['log', 'append', '--project', 'demo', '--file', memoryFile(`- ${copy}`, 11)]).code,
+    ).toBe(0);
+    forgetLine();
+    const refused = (events().at(-1) as { refuses: { sha256: string }[] }).refuses.map(
+      (line) => line.sha256,
+    );
+    expect(refused).toEqual([contentSha256(FORGOTTEN_LINE), contentSha256(copy)]);
+    const answer = JSON.parse(
+      mem(['query', 'pg container volume mount readiness probe', '--project', 'demo', '--json'])
+        .stdout,
+    ) as { results: { sha256: string }[] };
+    expect(answer.results.map((r) => r.sha256)).not.toContain(contentSha256(copy));
+  });
+
   it('refuses a reworded re-add, and writes it with --force, recording a resurfaced event', () => {
     const out = forgetLine();
     const reworded = memoryFile(

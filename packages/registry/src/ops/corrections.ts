@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { MemError, contentSha256, type Payload } from '@mem/core';
-import { termHashes } from '@mem/engine';
+import { TombstoneSet, termHashes } from '@mem/engine';
 import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
-import { readLedger, type LedgerTarget } from './memory-ledger.js';
+import { readLedger, type LedgerTarget, type MemoryLedger } from './memory-ledger.js';
 import { requireNotForgotten, resolveRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
 
@@ -106,7 +106,7 @@ export const forget = defineOperation({
       target: target.sha256,
       target_kind: target.kind,
       before_sha256: contentSha256(target.text),
-      refuses: target.lines.map((line) => ({ sha256: line.sha256, terms: termHashes(line.text) })),
+      refuses: refusedLines(ledger, target, input.reason),
       reason: input.reason,
     };
     return append(ctx, caller, input.project, payload, target, null);
@@ -321,3 +321,28 @@ export const history = defineOperation({
     return { project: input.project, target: target.sha256, target_kind: target.kind, entries };
   },
 });
+
+/**
+ * The lines a forgetting covers: the target's own, and every other line of the project that
+ * says the same again (the synthesis's `[query] …` copy, another query's rewording). Trigger:
+ * the same statement lives in several memories. Why: the tombstone would refuse each of them
+ * as a new write, so leaving them live would let the forgotten statement keep answering.
+ * Outcome: they are refused (hashes only) and leave the read paths with the target.
+ */
+function refusedLines(ledger: MemoryLedger, target: LedgerTarget, reason: string) {
+  const refuses = target.lines.map((line) => ({
+    sha256: line.sha256,
+    terms: termHashes(line.text),
+  }));
+  const covers = new TombstoneSet();
+  covers.add({ target: target.sha256, seq: 0, reason, refuses });
+  const named = new Set(refuses.map((line) => line.sha256));
+  for (const other of ledger.targets.values()) {
+    if (other.kind !== 'line' || named.has(other.sha256) || ledger.forgotten.has(other.sha256))
+      continue;
+    if (covers.match(other.text) === null) continue;
+    named.add(other.sha256);
+    refuses.push({ sha256: other.sha256, terms: termHashes(other.text) });
+  }
+  return refuses;
+}

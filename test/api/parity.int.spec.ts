@@ -88,6 +88,18 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     note: 'still true',
   }),
   history: () => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.' }),
+  purge: (s, who) => ({
+    project: 'alpha',
+    ref: PURGE_TEXTS[`${s}-${who}`] ?? PURGE_TEXTS['http-admin']!,
+    reason: `parity ${s} ${who}`,
+  }),
+};
+
+/** One planted personal string per caller that purges (a purged text is gone: a second purge is NOT_FOUND). */
+const PURGE_TEXTS: Record<string, string> = {
+  'http-admin': 'call-me-at 555-0101-http',
+  'mcp-admin': 'call-me-at 555-0102-mcp',
+  'cli-admin': 'call-me-at 555-0103-cli',
 };
 
 /** One line per caller that forgets (a line is forgotten once; a second time is CONFLICT), sharing no content word. */
@@ -231,6 +243,17 @@ beforeAll(async () => {
     ).payloads,
     { kind: 'test' },
   );
+  for (const [i, text] of Object.values(PURGE_TEXTS).entries()) {
+    await registry.context.engine.append(
+      'alpha',
+      memoryPayloads(
+        `run-purge-${i}`,
+        `A user pasted ${text} into session ${i}.`,
+        `Session ${i} held a phone number.`,
+      ).payloads,
+      { kind: 'test' },
+    );
+  }
   for (const [i, line] of Object.values(FORGET_LINES).entries()) {
     await registry.context.engine.append(
       'alpha',
@@ -300,7 +323,11 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
   });
 
   it('a project outside the token is FORBIDDEN on both surfaces, wherever an operation names one', async () => {
-    for (const op of registry.remote.filter((o) => o.auth.project !== undefined)) {
+    // An admin-only operation (purge) refuses a member for the capability first: the walk above
+    // holds it to CAPABILITY_REQUIRED.
+    for (const op of registry.remote.filter(
+      (o) => o.auth.project !== undefined && o.auth.access !== 'admin',
+    )) {
       const input = {
         ...PROBES[op.name]!('http', 'member'),
         [op.auth.project!]: op.name === 'query' ? ['beta'] : 'beta',

@@ -12,6 +12,7 @@ import { buildProgram } from './main.js';
  */
 const HAND_WRITTEN = [
   'eval gate',
+  'eval forget',
   'eval notes',
   'eval retrieval',
   'log append',

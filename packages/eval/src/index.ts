@@ -58,3 +58,13 @@ export {
   type NotesEvalReport,
   type NotesFileReport,
 } from './notes-eval.js';
+export {
+  FORGET_OBLIGATIONS,
+  scoreForget,
+  type ForgetObligation,
+  type ForgetObligationName,
+  type ForgetObservations,
+  type ForgetScorecard,
+  type LeakObservation,
+  type ReaddObservation,
+} from './forget-score.js';

@@ -22,6 +22,10 @@ export const CALLER_ERROR_CODES: readonly ErrorCode[] = [
   'PAYLOAD_TOO_LARGE',
   'CONFIG_INVALID',
   'RATE_LIMITED',
+  // A write refused by a tombstone, and a ref naming more than one line: the caller's to act on
+  // (--force, a longer prefix); masked, an MCP client saw INTERNAL where HTTP said FORGOTTEN.
+  'FORGOTTEN',
+  'AMBIGUOUS_REF',
   // Not the caller's doing, but theirs to act on (retry later): the server's disk is full and
   // nothing was written.
   'NO_SPACE',

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { qwenTokenizer } from '@mem/chunk';
 import { evalGate, loadLocomo, type GateEvalReport } from '@mem/eval';
+import { registerEvalForget } from './eval-forget.js';
 import { registerEvalNotes } from './eval-notes.js';
 import { registerEvalRetrieval } from './eval-retrieval.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
@@ -38,6 +39,7 @@ export function registerEval(program: Command, io: CliIO): void {
 
   registerEvalRetrieval(evaluate, io);
   registerEvalNotes(evaluate, io);
+  registerEvalForget(evaluate, io);
 }
 
 function printGate(io: CliIO, report: GateEvalReport): void {

@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { memBin } from './support/mem-cli.js';
+
+/*
+ * `mem eval forget` (issue 12, the scorecard) run as the built bin, on a real Claude Code
+ * transcript: every attack is a real process (CLI), a real HTTP request (`mem serve`) and a
+ * real stdio MCP session (`mem mcp`) against the scorecard's own scratch data root.
+ */
+const transcript = join(
+  import.meta.dirname,
+  'fixtures',
+  'transcripts',
+  'claude',
+  'spotter-258c7280-subagents-agent-acompact-fffbd0.jsonl',
+);
+
+/*
+ * Known failing today, a real finding, not a skip:
+ *   leak_search — forget removes the line node, but the memory that held it keeps its whole text
+ *   in the item store (.mem/items.sqlite), the pgvector rows (.mem/pg), the vault note and the
+ *   vault state file (.mem/vault/<project>.json). Only `mem purge` takes the text out of them.
+ */
+const KNOWN_FAILING = ['leak_search'];
+
+function mem(args: string[]) {
+  const result = spawnSync(process.execPath, [memBin, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '' },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('mem eval forget', () => {
+  it('scores every obligation with its evidence; all pass but the known failing set', () => {
+    const run = mem(['eval', 'forget', '--transcript', transcript, '--json']);
+    expect(run.stdout, run.stderr).not.toBe('');
+    const report = JSON.parse(run.stdout) as {
+      fact_sha256: string | null;
+      obligations: { name: string; pass: boolean; evidence: string }[];
+      passed: number;
+      total: number;
+    };
+    expect(report.fact_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(report.total).toBe(10);
+    for (const o of report.obligations) expect(o.evidence).not.toBe('');
+    const failing = report.obligations.filter((o) => !o.pass).map((o) => o.name);
+    expect(failing, JSON.stringify(report.obligations, null, 2)).toEqual(KNOWN_FAILING);
+    // A failed obligation is a failed check: exit 3 after the report.
+    expect(run.code).toBe(KNOWN_FAILING.length === 0 ? 0 : 3);
+    // The report names the line by hash; the forgotten text never reaches stdout.
+    expect(run.stdout).not.toContain('Sandbox');
+  }, 600_000);
+
+  it('refuses a transcript that is not there, NOT_FOUND naming it', () => {
+    const run = mem(['eval', 'forget', '--transcript', '/nonexistent/t.jsonl', '--json']);
+    expect(run.code).toBe(1);
+    const error = (JSON.parse(run.stderr) as { error: { code: string; details: unknown } }).error;
+    expect(error).toMatchObject({ code: 'NOT_FOUND', details: { field: 'transcript' } });
+  });
+});

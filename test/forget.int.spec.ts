@@ -181,6 +181,49 @@ describe('mem forget', () => {
     });
   });
 
+  it('refuses superseding by a forgotten text (FORGOTTEN, nothing appended) and writes it with --force, recording a resurfaced event', () => {
+    const out = forgetLine();
+    const other = 'Deploys run from the main branch only, after review.';
+    expect(
+      mem(['log', 'append', '--project', 'demo', '--file', memoryFile(`- ${other}`)]).code,
+    ).toBe(0);
+    const supersede = (...extra: string[]) =>
+      mem([
+        'supersede',
+        other,
+        '--by',
+        FORGOTTEN_LINE,
+        '--project',
+        'demo',
+        '--reason',
+        'the probe is back',
+        '--json',
+        ...extra,
+      ]);
+    const before = logText();
+    const refused = supersede();
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr).error).toMatchObject({
+      code: 'FORGOTTEN',
+      details: { tombstone: out.target },
+    });
+    expect(logText()).toBe(before);
+    const forced = supersede('--force');
+    expect(forced.stderr).toBe('');
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(forced.stdout)).toMatchObject({
+      type: 'superseded',
+      target: contentSha256(other),
+      after_sha256: contentSha256(FORGOTTEN_LINE),
+    });
+    expect(
+      events()
+        .slice(-2)
+        .map((e) => e['type']),
+    ).toEqual(['superseded', 'resurfaced']);
+    expect(events().at(-1)).toMatchObject({ tombstone: out.target, match: 'exact' });
+  });
+
   it('refuses forgetting twice, an unknown ref and a missing reason — each typed, nothing appended', () => {
     forgetLine();
     const before = logText();

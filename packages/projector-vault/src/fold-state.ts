@@ -79,6 +79,18 @@ export interface VaultFold {
   tombstones: Map<string, string>;
   /** Run id → its latest L0 chunk (one entry per run, so the state grows with runs, not chunks). */
   chunks: Map<string, ChunkRef>;
+  /** Forgotten sha (a line it refuses, or the whole memory it targets) → reason. */
+  forgotten: Map<string, string>;
+  /** Superseded line or memory sha → what replaces it (the replacing text is live, so it is kept). */
+  superseded: Map<string, SuccessorRef>;
+  /** Evidence a forgotten line rested on → its reason: its chunk is listed only while a live line still cites it. */
+  forgottenEvidence: Map<string, string>;
+}
+
+/** What a `superseded` event points to. */
+export interface SuccessorRef {
+  sha256: string;
+  text: string;
 }
 
 /** The fold of a project with no events applied. */
@@ -93,6 +105,9 @@ export function emptyFold(project: string): VaultFold {
     memoryParents: new Map(),
     tombstones: new Map(),
     chunks: new Map(),
+    forgotten: new Map(),
+    superseded: new Map(),
+    forgottenEvidence: new Map(),
   };
 }
 

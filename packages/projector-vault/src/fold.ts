@@ -1,5 +1,6 @@
 import { MemError, type EventOf, type EventType, type LogEvent } from '@mem/core';
 import type { NoteFold, NoteKey, VaultFold } from './fold-state.js';
+import { citedOnlyByForgotten } from './live-lines.js';
 import { evidenceNotePath, sourceSlug } from './paths.js';
 import { renderEvidenceNote } from './render-evidence.js';
 import type { RenderOptions } from './render-query.js';
@@ -182,6 +183,13 @@ function applyMemory(fold: VaultFold, event: EventOf<'memory'>): FoldEffect {
     shown.parents = [...parents];
     keys.push(other);
   }
+  // A chunk left out for resting only on forgotten lines comes back to its source note when a
+  // new line cites it.
+  for (const line of event.lines)
+    for (const parent of line.parents) {
+      const cited = fold.evidence.get(parent);
+      if (cited && fold.forgottenEvidence.has(parent)) keys.push(sourceNote(cited.source));
+    }
   if (key.kind === 'query' && !fold.l1Memories.has(event.sha256)) {
     fold.l1Memories.set(event.sha256, key.queryId);
     keys.push(...notesShowing(fold, event.sha256, false).filter((k) => k.kind === 'index'));
@@ -224,6 +232,66 @@ function applyTombstone(
   return effect;
 }
 
+/** `shas` and every sha whose supersession chain leads to one of them: the lines that show their text. */
+function withPredecessors(fold: VaultFold, shas: readonly string[]): Set<string> {
+  const out = new Set(shas);
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const [sha, next] of fold.superseded)
+      if (out.has(next.sha256) && !out.has(sha)) {
+        out.add(sha);
+        grown = true;
+      }
+  }
+  return out;
+}
+
+/** Lines (with `memory`: and whole memories) of the notes showing any of `shas`, and those notes. */
+function linesShowing(
+  fold: VaultFold,
+  shas: ReadonlySet<string>,
+): { keys: NoteKey[]; parents: string[] } {
+  const keys: NoteKey[] = [];
+  const parents: string[] = [];
+  const visit = (key: NoteKey, note: NoteFold | null | undefined): void => {
+    const memory = note?.memory;
+    if (!memory) return;
+    const hit = memory.lines.filter((line) => shas.has(line.sha256) || shas.has(memory.sha256));
+    if (hit.length === 0) return;
+    keys.push(key);
+    if (key.kind === 'query') parents.push(...hit.flatMap((line) => line.parents));
+  };
+  for (const [queryId, note] of fold.queries) visit({ kind: 'query', queryId }, note);
+  visit({ kind: 'index' }, fold.index);
+  return { keys, parents };
+}
+
+/**
+ * A forgotten line (or memory) leaves every note showing it. The evidence its L1 lines rested
+ * on is remembered, so a source note stops listing a chunk no live line cites any more (its
+ * excerpt may hold the very text that was forgotten).
+ */
+function applyForgotten(fold: VaultFold, event: EventOf<'forgotten'>): FoldEffect {
+  const own = [event.target, ...event.refuses.map((line) => line.sha256)];
+  for (const sha of own) fold.forgotten.set(sha, event.reason);
+  const { keys, parents } = linesShowing(fold, withPredecessors(fold, own));
+  for (const parent of new Set(parents)) {
+    const cited = fold.evidence.get(parent);
+    if (!cited) continue;
+    fold.forgottenEvidence.set(parent, event.reason);
+    if (citedOnlyByForgotten(fold, parent)) keys.push(sourceNote(cited.source));
+  }
+  return { touched: touch(fold, keys, event.ts) };
+}
+
+/** A superseded line (or memory) shows its successor's text: the notes showing it change. */
+function applySuperseded(fold: VaultFold, event: EventOf<'superseded'>): FoldEffect {
+  fold.superseded.set(event.target, { sha256: event.after_sha256, text: event.text });
+  return {
+    touched: touch(fold, linesShowing(fold, withPredecessors(fold, [event.target])).keys, event.ts),
+  };
+}
+
 /**
  * The event types that change the vault. The engine hands the projector no others; they only
  * advance its position: `reference` (reference notes are not rendered yet), `recovery`,
@@ -239,6 +307,8 @@ export const VAULT_HANDLES = [
   'memory',
   'run_end',
   'tombstone',
+  'forgotten',
+  'superseded',
 ] as const satisfies readonly EventType[];
 
 /** An event the vault handles. */
@@ -266,6 +336,10 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
       return applyMemory(fold, event);
     case 'tombstone':
       return applyTombstone(fold, event, options);
+    case 'forgotten':
+      return applyForgotten(fold, event);
+    case 'superseded':
+      return applySuperseded(fold, event);
     case 'chunk':
       return applyChunk(fold, event);
     case 'run_end':

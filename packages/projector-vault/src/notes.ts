@@ -8,7 +8,7 @@ import {
 } from './paths.js';
 import { renderIndexNote } from './render-index.js';
 import { renderQueryNote, type RenderOptions } from './render-query.js';
-import { renderSourceNote, sourceChunks } from './render-source.js';
+import { listsChunk, renderSourceNote, sourceChunks } from './render-source.js';
 
 /** The vault-relative path of a note. */
 export function notePath(project: string, key: NoteKey): string {
@@ -18,12 +18,13 @@ export function notePath(project: string, key: NoteKey): string {
 
 /**
  * The bytes of a note, rendered from the fold; null for a note that must not exist: a source
- * note whose every chunk was tombstoned (no provenance line links to it any more).
+ * note whose every chunk was tombstoned or cited only by forgotten lines (no provenance line
+ * links to it any more).
  */
 export function renderNote(fold: VaultFold, key: NoteKey, options: RenderOptions): string | null {
   if (key.kind === 'source') {
     const chunks = [...fold.evidence]
-      .filter(([sha, e]) => !fold.tombstones.has(sha) && sourceSlug(e.source) === key.slug)
+      .filter(([sha, e]) => listsChunk(fold, sha) && sourceSlug(e.source) === key.slug)
       .map(([sha256, e]) => ({ ...e, sha256 }));
     return chunks.length > 0 ? renderSourceNote(fold, key.slug, chunks, options) : null;
   }

@@ -1,5 +1,6 @@
 import type { EvidenceRef, VaultFold } from './fold-state.js';
 import { stringifyNote } from './frontmatter.js';
+import { citedOnlyByForgotten } from './live-lines.js';
 import { blockId, evidenceNotePath, noteLink, sourceSlug } from './paths.js';
 import type { RenderOptions } from './render-query.js';
 import { inertLinks } from './text.js';
@@ -11,11 +12,16 @@ export interface SourceChunk extends EvidenceRef {
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The non-tombstoned evidence of every source, grouped by source slug (the note they share). */
+/** Whether a source note lists the chunk of evidence `sha`: not tombstoned, not cited only by forgotten lines. */
+export function listsChunk(fold: VaultFold, sha: string): boolean {
+  return !fold.tombstones.has(sha) && !citedOnlyByForgotten(fold, sha);
+}
+
+/** The evidence source notes list, grouped by source slug (the note they share). */
 export function sourceChunks(fold: VaultFold): Map<string, SourceChunk[]> {
   const bySlug = new Map<string, SourceChunk[]>();
   for (const [sha256, evidence] of fold.evidence) {
-    if (fold.tombstones.has(sha256)) continue;
+    if (!listsChunk(fold, sha256)) continue;
     const slug = sourceSlug(evidence.source);
     bySlug.set(slug, [...(bySlug.get(slug) ?? []), { ...evidence, sha256 }]);
   }

@@ -1,9 +1,16 @@
 import type { ProjectionPosition } from '@mem/engine';
-import type { ChunkRef, EvidenceRef, NoteFold, RunRef, VaultFold } from './fold-state.js';
+import type {
+  ChunkRef,
+  EvidenceRef,
+  NoteFold,
+  RunRef,
+  SuccessorRef,
+  VaultFold,
+} from './fold-state.js';
 import { stableJson } from './stable-json.js';
 
 /** Bump when the same log would render different bytes: a stored different version forces a rebuild. */
-export const VAULT_PROJECTOR_VERSION = 2;
+export const VAULT_PROJECTOR_VERSION = 3;
 
 /** What `<stateDir>/vault/<project>.json` holds: the fold, the position it reflects, and the options it was rendered with. */
 export interface VaultState {
@@ -40,6 +47,9 @@ export function encodeVaultState(state: VaultState): string {
     memory_parents: record(fold.memoryParents),
     tombstones: record(fold.tombstones),
     chunks: record(fold.chunks),
+    forgotten: record(fold.forgotten),
+    superseded: record(fold.superseded),
+    forgotten_evidence: record(fold.forgottenEvidence),
   });
 }
 
@@ -71,6 +81,9 @@ export function decodeVaultState(text: string): VaultState {
       memoryParents: map<string[]>(raw['memory_parents']),
       tombstones: map<string>(raw['tombstones']),
       chunks: map<ChunkRef>(raw['chunks']),
+      forgotten: map<string>(raw['forgotten']),
+      superseded: map<SuccessorRef>(raw['superseded']),
+      forgottenEvidence: map<string>(raw['forgotten_evidence']),
     },
   };
 }

@@ -43,8 +43,9 @@ async function append(
   payload: Payload,
   target: LedgerTarget,
   after: string | null,
+  force = false,
 ): Promise<MutationOut> {
-  const result = await ctx.engine.append(project, [payload], writerOf(caller));
+  const result = await ctx.engine.append(project, [payload], writerOf(caller), { force });
   const type = payload.type as MutationOut['type'];
   return {
     project,
@@ -126,6 +127,8 @@ export const supersede = defineOperation({
     ref: refInput,
     by: refInput,
     reason: reasonInput,
+    /** Write a replacing text a `forgotten` tombstone refuses; the override is recorded (`resurfaced`). */
+    force: z.boolean().optional(),
   }),
   output: mutationOut,
   kind: 'write',
@@ -153,6 +156,12 @@ export const supersede = defineOperation({
         flag: '--reason <text>',
         description: 'why it is superseded (recorded; required)',
       },
+      {
+        field: 'force',
+        flag: '--force',
+        parse: 'boolean',
+        description: 'supersede by a text a tombstone refuses (recorded as resurfaced)',
+      },
     ],
     text: mutationText('superseded'),
   },
@@ -161,7 +170,8 @@ export const supersede = defineOperation({
     const ledger = await readLedger(ctx, input.project);
     const target = resolveRef(ledger, input.project, input.ref);
     requireNotForgotten(ledger, input.project, target);
-    const text = replacingText(ledger, input.project, input.by);
+    const force = input.force === true;
+    const text = replacingText(ledger, input.project, input.by, force);
     const after = contentSha256(text);
     if (after === contentSha256(target.text)) {
       throw new MemError('INVALID_INPUT', 'by: the replacing text is the text it would supersede', {
@@ -178,20 +188,25 @@ export const supersede = defineOperation({
       text,
       reason: input.reason,
     };
-    return append(ctx, caller, input.project, payload, target, after);
+    return append(ctx, caller, input.project, payload, target, after, force);
   },
 });
 
-/** `--by` as a line when it names exactly one (a sha or unique prefix), else as the new text itself. */
+/**
+ * `--by` as a line when it names exactly one (a sha or unique prefix), else as the new text
+ * itself. A forgotten line is refused unless forced: then the append's tombstone check lets it
+ * through and records the override.
+ */
 function replacingText(
   ledger: Awaited<ReturnType<typeof readLedger>>,
   project: string,
   by: string,
+  force: boolean,
 ): string {
   if (!/^[0-9a-f]{6,64}$/i.test(by.trim())) return by.trim();
   try {
     const line = resolveRef(ledger, project, by, 'by');
-    requireNotForgotten(ledger, project, line, 'by');
+    if (!force) requireNotForgotten(ledger, project, line, 'by');
     return line.text;
   } catch (error) {
     if (error instanceof MemError && error.code === 'NOT_FOUND') return by.trim();

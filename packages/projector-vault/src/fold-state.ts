@@ -58,6 +58,14 @@ export interface RunRef {
   query_id: string | null;
 }
 
+/** An open review finding, as `_review.md` lists it (a decided one is dropped from the fold). */
+export interface ReviewRef {
+  kind: string;
+  subjects: string[];
+  explanation: string;
+  seq: number;
+}
+
 export interface VaultFold {
   project: string;
   runs: Map<string, RunRef>;
@@ -79,6 +87,8 @@ export interface VaultFold {
   tombstones: Map<string, string>;
   /** Run id → its latest L0 chunk (one entry per run, so the state grows with runs, not chunks). */
   chunks: Map<string, ChunkRef>;
+  /** Open review findings by id. */
+  reviews: Map<string, ReviewRef>;
 }
 
 /** The fold of a project with no events applied. */
@@ -93,9 +103,13 @@ export function emptyFold(project: string): VaultFold {
     memoryParents: new Map(),
     tombstones: new Map(),
     chunks: new Map(),
+    reviews: new Map(),
   };
 }
 
 /** A note that changed: the L2 index, the L1 note of a query, or the note of a source session (by its slug). */
 export type NoteKey =
-  { kind: 'index' } | { kind: 'query'; queryId: string } | { kind: 'source'; slug: string };
+  | { kind: 'index' }
+  | { kind: 'query'; queryId: string }
+  | { kind: 'source'; slug: string }
+  | { kind: 'review' };

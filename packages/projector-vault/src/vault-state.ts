@@ -1,5 +1,12 @@
 import type { ProjectionPosition } from '@mem/engine';
-import type { ChunkRef, EvidenceRef, NoteFold, RunRef, VaultFold } from './fold-state.js';
+import type {
+  ChunkRef,
+  EvidenceRef,
+  NoteFold,
+  ReviewRef,
+  RunRef,
+  VaultFold,
+} from './fold-state.js';
 import { stableJson } from './stable-json.js';
 
 /** Bump when the same log would render different bytes: a stored different version forces a rebuild. */
@@ -40,6 +47,7 @@ export function encodeVaultState(state: VaultState): string {
     memory_parents: record(fold.memoryParents),
     tombstones: record(fold.tombstones),
     chunks: record(fold.chunks),
+    reviews: record(fold.reviews),
   });
 }
 
@@ -71,6 +79,8 @@ export function decodeVaultState(text: string): VaultState {
       memoryParents: map<string[]>(raw['memory_parents']),
       tombstones: map<string>(raw['tombstones']),
       chunks: map<ChunkRef>(raw['chunks']),
+      // A state written before the review queue has none open.
+      reviews: map<ReviewRef>(raw['reviews'] ?? {}),
     },
   };
 }

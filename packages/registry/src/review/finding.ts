@@ -5,6 +5,8 @@ import type { reviewKindField } from '@mem/core';
 export interface LiveLine {
   sha256: string;
   text: string;
+  /** The seq of the event that first stated it (absent on hand-made lines): which of two is newer. */
+  seq?: number;
 }
 
 /** What a detector proposes: a `review_opened` payload before its id is stamped. */

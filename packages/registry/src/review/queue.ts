@@ -21,18 +21,19 @@ export interface ReviewQueue {
 export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
   const findings = new Map<string, QueuedFinding>();
   const resurfaced: EventOf<'resurfaced'>[] = [];
-  const lines = new Map<string, { text: string; memory?: string }>();
+  const lines = new Map<string, { text: string; seq: number; memory?: string }>();
   const gone = new Set<string>();
   for (const event of events) {
     switch (event.type) {
       case 'memory':
         for (const line of memoryLines(event))
           if (!lines.has(line.sha256))
-            lines.set(line.sha256, { text: line.text, memory: event.sha256 });
+            lines.set(line.sha256, { text: line.text, seq: event.seq, memory: event.sha256 });
         break;
       case 'superseded':
         gone.add(event.target);
-        if (!lines.has(event.after_sha256)) lines.set(event.after_sha256, { text: event.text });
+        if (!lines.has(event.after_sha256))
+          lines.set(event.after_sha256, { text: event.text, seq: event.seq });
         break;
       case 'forgotten':
         gone.add(event.target);
@@ -59,7 +60,7 @@ export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
     .filter(
       ([sha, line]) => !gone.has(sha) && !(line.memory !== undefined && gone.has(line.memory)),
     )
-    .map(([sha256, line]) => ({ sha256, text: line.text }))
+    .map(([sha256, line]) => ({ sha256, text: line.text, seq: line.seq }))
     .sort((a, b) => a.sha256.localeCompare(b.sha256));
   return { findings, resurfaced, liveLines };
 }

@@ -64,77 +64,85 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('mem review', () => {
-  it('forget, forced re-add, scan: a resurfacing finding listed and in _review.md; dismissed, it is gone from both', () => {
-    const target = contentSha256(FORGOTTEN_LINE);
-    expect(
-      mem(['forget', target.slice(0, 10), '--project', 'demo', '--reason', 'reverted']).code,
-    ).toBe(0);
-    const reworded =
-      'The pg container raced the volume mount in CI; a pg_isready probe fixed the flake.';
-    const forced = mem([
-      'log',
-      'append',
-      '--project',
-      'demo',
-      '--file',
-      memoryFile(reworded),
-      '--force',
-    ]);
-    expect(forced.code).toBe(0);
+  it(
+    'forget, forced re-add, scan: a resurfacing finding listed and in _review.md; dismissed, it is gone from both',
+    { timeout: 300_000 },
+    () => {
+      const target = contentSha256(FORGOTTEN_LINE);
+      expect(
+        mem(['forget', target.slice(0, 10), '--project', 'demo', '--reason', 'reverted']).code,
+      ).toBe(0);
+      const reworded =
+        'The pg container raced the volume mount in CI; a pg_isready probe fixed the flake.';
+      const forced = mem([
+        'log',
+        'append',
+        '--project',
+        'demo',
+        '--file',
+        memoryFile(reworded),
+        '--force',
+      ]);
+      expect(forced.code).toBe(0);
 
-    const scan = mem(['review', 'scan', '--project', 'demo', '--json']);
-    expect(scan.code).toBe(0);
-    const resurfacing = list().filter((f) => f.kind === 'resurfacing');
-    expect(resurfacing).toHaveLength(1);
-    expect(resurfacing[0]!.subjects).toEqual([target, contentSha256(reworded)].sort());
-    expect(resurfacing[0]!.explanation).toContain(`tombstone ${target}`);
-    const id = resurfacing[0]!.id;
-    expect(readFileSync(reviewNote(), 'utf8')).toContain(id);
+      const scan = mem(['review', 'scan', '--project', 'demo', '--json']);
+      expect(scan.code).toBe(0);
+      const resurfacing = list().filter((f) => f.kind === 'resurfacing');
+      expect(resurfacing).toHaveLength(1);
+      expect(resurfacing[0]!.subjects).toEqual([target, contentSha256(reworded)].sort());
+      expect(resurfacing[0]!.explanation).toContain(`tombstone ${target}`);
+      const id = resurfacing[0]!.id;
+      expect(readFileSync(reviewNote(), 'utf8')).toContain(id);
 
-    // A second scan over the same log opens nothing again.
-    const again = mem(['review', 'scan', '--project', 'demo', '--json']);
-    expect((JSON.parse(again.stdout) as { opened: unknown[] }).opened).toEqual([]);
+      // A second scan over the same log opens nothing again.
+      const again = mem(['review', 'scan', '--project', 'demo', '--json']);
+      expect((JSON.parse(again.stdout) as { opened: unknown[] }).opened).toEqual([]);
 
-    const dismissed = mem([
-      'review',
-      'dismiss',
-      id.slice(0, 12),
-      '--project',
-      'demo',
-      '--reason',
-      'the probe is back on purpose',
-      '--json',
-    ]);
-    expect(dismissed.stderr).toBe('');
-    expect(dismissed.code).toBe(0);
-    // Decided once: a second decision on it is CONFLICT.
-    const twice = mem(['review', 'keep', id, '--project', 'demo', '--reason', 'x', '--json']);
-    expect(twice.code).not.toBe(0);
-    expect(JSON.parse(twice.stderr)).toMatchObject({ error: { code: 'CONFLICT' } });
-    expect(list().map((f) => f.id)).not.toContain(id);
-    expect(existsSync(reviewNote()) ? readFileSync(reviewNote(), 'utf8') : '').not.toContain(id);
-    // The forgotten text never reaches the queue's note.
-    expect(existsSync(reviewNote()) ? readFileSync(reviewNote(), 'utf8') : '').not.toContain(
-      'pg_isready',
-    );
-  });
+      const dismissed = mem([
+        'review',
+        'dismiss',
+        id.slice(0, 12),
+        '--project',
+        'demo',
+        '--reason',
+        'the probe is back on purpose',
+        '--json',
+      ]);
+      expect(dismissed.stderr).toBe('');
+      expect(dismissed.code).toBe(0);
+      // Decided once: a second decision on it is CONFLICT.
+      const twice = mem(['review', 'keep', id, '--project', 'demo', '--reason', 'x', '--json']);
+      expect(twice.code).not.toBe(0);
+      expect(JSON.parse(twice.stderr)).toMatchObject({ error: { code: 'CONFLICT' } });
+      expect(list().map((f) => f.id)).not.toContain(id);
+      expect(existsSync(reviewNote()) ? readFileSync(reviewNote(), 'utf8') : '').not.toContain(id);
+      // The forgotten text never reaches the queue's note.
+      expect(existsSync(reviewNote()) ? readFileSync(reviewNote(), 'utf8') : '').not.toContain(
+        'pg_isready',
+      );
+    },
+  );
 
-  it('refuses an unknown id and a missing reason, each typed, appending nothing', () => {
-    const unknown = mem([
-      'review',
-      'keep',
-      'abcdef12',
-      '--project',
-      'demo',
-      '--reason',
-      'x',
-      '--json',
-    ]);
-    expect(unknown.code).not.toBe(0);
-    expect(JSON.parse(unknown.stderr)).toMatchObject({ error: { code: 'NOT_FOUND' } });
-    const noReason = mem(['review', 'keep', 'abcdef12', '--project', 'demo', '--json']);
-    expect(noReason.code).not.toBe(0);
-    const shown = mem(['log', 'show', '--project', 'demo']).stdout;
-    expect(shown).not.toContain('review_decided');
-  });
+  it(
+    'refuses an unknown id and a missing reason, each typed, appending nothing',
+    { timeout: 120_000 },
+    () => {
+      const unknown = mem([
+        'review',
+        'keep',
+        'abcdef12',
+        '--project',
+        'demo',
+        '--reason',
+        'x',
+        '--json',
+      ]);
+      expect(unknown.code).not.toBe(0);
+      expect(JSON.parse(unknown.stderr)).toMatchObject({ error: { code: 'NOT_FOUND' } });
+      const noReason = mem(['review', 'keep', 'abcdef12', '--project', 'demo', '--json']);
+      expect(noReason.code).not.toBe(0);
+      const shown = mem(['log', 'show', '--project', 'demo']).stdout;
+      expect(shown).not.toContain('review_decided');
+    },
+  );
 });

@@ -14,6 +14,7 @@ import {
   type Registry,
 } from '@mem/registry';
 import { startServer, type RunningServer } from '@mem/server';
+import { contentSha256, reviewId, sha256Hex } from '@mem/core';
 import {
   asRoot,
   call,
@@ -88,6 +89,11 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     note: 'still true',
   }),
   history: () => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.' }),
+  review_scan: () => ({ project: 'alpha' }),
+  review_list: () => ({ project: 'alpha' }),
+  review_keep: (s, who) => decideProbe('keep', s, who),
+  review_dismiss: (s, who) => decideProbe('dismiss', s, who),
+  review_supersede: (s, who) => decideProbe('supersede', s, who),
   purge: (s, who) => ({
     project: 'alpha',
     ref: PURGE_TEXTS[`${s}-${who}`] ?? PURGE_TEXTS['http-admin']!,
@@ -101,6 +107,32 @@ const PURGE_TEXTS: Record<string, string> = {
   'mcp-admin': 'call-me-at 555-0102-mcp',
   'cli-admin': 'call-me-at 555-0103-cli',
 };
+
+/** The callers that decide a finding: each needs its own, since a finding is decided once. */
+const DECIDERS = ['http-member', 'mcp-member', 'http-admin', 'mcp-admin', 'cli-admin'];
+
+/** Two live lines per decider that contradict (same subject, other port), for review supersede. */
+const rivalLines = (key: string) => [
+  `The ${key} gateway listens on port 8080.`,
+  `The ${key} gateway listens on port 9090.`,
+];
+
+/** The finding a decider's probe decides: seeded open in beforeAll, one per decision and caller. */
+function findingOf(decision: string, key: string): string[] {
+  return decision === 'supersede'
+    ? rivalLines(key).map(contentSha256).sort()
+    : [sha256Hex(`${decision}:${key}:a`), sha256Hex(`${decision}:${key}:b`)].sort();
+}
+
+function decideProbe(decision: string, s: Surface | 'cli', who: Who) {
+  const key = DECIDERS.includes(`${s}-${who}`) ? `${s}-${who}` : 'http-member';
+  const kind = decision === 'supersede' ? 'contradiction' : 'duplicate';
+  return {
+    project: 'alpha',
+    id: reviewId(kind, findingOf(decision, key)),
+    reason: `parity ${s} ${who}`,
+  };
+}
 
 /** One line per caller that forgets (a line is forgotten once; a second time is CONFLICT), sharing no content word. */
 const FORGET_LINES: Record<string, string> = {
@@ -261,6 +293,34 @@ beforeAll(async () => {
       { kind: 'test' },
     );
   }
+  for (const [i, key] of DECIDERS.entries()) {
+    await registry.context.engine.append(
+      'alpha',
+      memoryPayloads(
+        `run-review-${i}`,
+        `Gateway ports seen in session ${i}.`,
+        rivalLines(key).join('\n'),
+      ).payloads,
+      { kind: 'test' },
+    );
+    for (const decision of ['keep', 'dismiss', 'supersede']) {
+      const kind = decision === 'supersede' ? 'contradiction' : 'duplicate';
+      const subjects = findingOf(decision, key);
+      await registry.context.engine.append(
+        'alpha',
+        [
+          {
+            type: 'review_opened',
+            id: reviewId(kind, subjects),
+            kind,
+            subjects,
+            explanation: 'seeded',
+          },
+        ],
+        { kind: 'test' },
+      );
+    }
+  }
   jobId = (
     (await asRoot(registry, 'ingest_submit', {
       project: 'alpha',
@@ -354,6 +414,11 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         'supersede',
         'confirm',
         'history',
+        'review scan',
+        'review list',
+        'review keep',
+        'review dismiss',
+        'review supersede',
         'query',
         'verify',
         'ingest',

@@ -46,6 +46,8 @@ export {
 } from './events/admin-payloads.js';
 export { ingestIdField, ingestRecordField, jobIdField } from './events/ingest-payloads.js';
 export { termHashField, targetKindField } from './events/correction-payloads.js';
+export { reviewDecisionField, reviewKindField } from './events/review-payloads.js';
+export { reviewId } from './events/review-id.js';
 export { KeyedSerial } from './keyed-serial.js';
 export {
   CONFIG_VARIABLES,

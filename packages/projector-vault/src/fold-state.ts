@@ -58,6 +58,14 @@ export interface RunRef {
   query_id: string | null;
 }
 
+/** An open review finding, as `_review.md` lists it (a decided one is dropped from the fold). */
+export interface ReviewRef {
+  kind: string;
+  subjects: string[];
+  explanation: string;
+  seq: number;
+}
+
 export interface VaultFold {
   project: string;
   runs: Map<string, RunRef>;
@@ -85,6 +93,8 @@ export interface VaultFold {
   superseded: Map<string, SuccessorRef>;
   /** Evidence a forgotten line rested on → its reason: its chunk is listed only while a live line still cites it. */
   forgottenEvidence: Map<string, string>;
+  /** Open review findings by id. */
+  reviews: Map<string, ReviewRef>;
 }
 
 /** What a `superseded` event points to. */
@@ -108,9 +118,13 @@ export function emptyFold(project: string): VaultFold {
     forgotten: new Map(),
     superseded: new Map(),
     forgottenEvidence: new Map(),
+    reviews: new Map(),
   };
 }
 
 /** A note that changed: the L2 index, the L1 note of a query, or the note of a source session (by its slug). */
 export type NoteKey =
-  { kind: 'index' } | { kind: 'query'; queryId: string } | { kind: 'source'; slug: string };
+  | { kind: 'index' }
+  | { kind: 'query'; queryId: string }
+  | { kind: 'source'; slug: string }
+  | { kind: 'review' };

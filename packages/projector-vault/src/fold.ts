@@ -3,6 +3,7 @@ import type { NoteFold, NoteKey, VaultFold } from './fold-state.js';
 import { citedOnlyByForgotten } from './live-lines.js';
 import { evidenceNotePath, sourceSlug } from './paths.js';
 import { renderEvidenceNote } from './render-evidence.js';
+import { applyReview } from './fold-review.js';
 import type { RenderOptions } from './render-query.js';
 import { dayOf, excerptOf } from './text.js';
 
@@ -23,13 +24,14 @@ function newNote(day: string): NoteFold {
 }
 
 function noteOf(fold: VaultFold, key: NoteKey): NoteFold | undefined {
-  if (key.kind === 'source') return undefined;
+  if (key.kind === 'source' || key.kind === 'review') return undefined;
   return key.kind === 'index' ? (fold.index ?? undefined) : fold.queries.get(key.queryId);
 }
 
 /** A note key as a string, for sets and dedupe. */
 export function noteKeyId(key: NoteKey): string {
   if (key.kind === 'source') return `source:${key.slug}`;
+  if (key.kind === 'review') return 'review';
   return key.kind === 'index' ? 'index' : `query:${key.queryId}`;
 }
 
@@ -48,7 +50,7 @@ function touch(fold: VaultFold, keys: readonly NoteKey[], ts: string): NoteKey[]
   for (const key of keys) {
     if (seen.has(noteKeyId(key))) continue;
     seen.add(noteKeyId(key));
-    if (key.kind === 'source') {
+    if (key.kind === 'source' || key.kind === 'review') {
       out.push(key);
       continue;
     }
@@ -309,6 +311,8 @@ export const VAULT_HANDLES = [
   'tombstone',
   'forgotten',
   'superseded',
+  'review_opened',
+  'review_decided',
 ] as const satisfies readonly EventType[];
 
 /** An event the vault handles. */
@@ -344,6 +348,9 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
       return applyChunk(fold, event);
     case 'run_end':
       return touchRun(fold, event);
+    case 'review_opened':
+    case 'review_decided':
+      return applyReview(fold, event);
     default:
       throw unknownEventType(event);
   }

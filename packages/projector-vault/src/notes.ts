@@ -2,17 +2,20 @@ import type { NoteKey, VaultFold } from './fold-state.js';
 import {
   evidenceNotePath,
   indexNotePath,
+  reviewNotePath,
   queryNotePath,
   sourceSlug,
   sourceSlugNotePath,
 } from './paths.js';
 import { renderIndexNote } from './render-index.js';
 import { renderQueryNote, type RenderOptions } from './render-query.js';
+import { renderReviewNote } from './render-review.js';
 import { listsChunk, renderSourceNote, sourceChunks } from './render-source.js';
 
 /** The vault-relative path of a note. */
 export function notePath(project: string, key: NoteKey): string {
   if (key.kind === 'source') return sourceSlugNotePath(project, key.slug);
+  if (key.kind === 'review') return reviewNotePath(project);
   return key.kind === 'index' ? indexNotePath(project) : queryNotePath(project, key.queryId);
 }
 
@@ -22,6 +25,7 @@ export function notePath(project: string, key: NoteKey): string {
  * links to it any more).
  */
 export function renderNote(fold: VaultFold, key: NoteKey, options: RenderOptions): string | null {
+  if (key.kind === 'review') return renderReviewNote(fold);
   if (key.kind === 'source') {
     const chunks = [...fold.evidence]
       .filter(([sha, e]) => listsChunk(fold, sha) && sourceSlug(e.source) === key.slug)
@@ -35,6 +39,7 @@ function noteKeys(fold: VaultFold): NoteKey[] {
   const keys: NoteKey[] = [...fold.queries.keys()].map((queryId) => ({ kind: 'query', queryId }));
   if (fold.index) keys.push({ kind: 'index' });
   for (const slug of sourceChunks(fold).keys()) keys.push({ kind: 'source', slug });
+  if (fold.reviews.size > 0) keys.push({ kind: 'review' });
   return keys;
 }
 

@@ -39,6 +39,11 @@ export function indexNotePath(project: string): string {
   return `${project}/index.md`;
 }
 
+/** The review queue's note: `_` keeps it apart from query notes, whose ids start with [a-z0-9]. */
+export function reviewNotePath(project: string): string {
+  return `${project}/_review.md`;
+}
+
 /** File stem of an L0 evidence note: source slug, chunk number, first 8 hex of the content sha. */
 export function evidenceNoteStem(source: string, t: number, sha256: string): string {
   return `${sourceSlug(source)}-chunk${t}-${sha256.slice(0, 8)}`;

@@ -3,6 +3,7 @@ import type {
   ChunkRef,
   EvidenceRef,
   NoteFold,
+  ReviewRef,
   RunRef,
   SuccessorRef,
   VaultFold,
@@ -50,6 +51,7 @@ export function encodeVaultState(state: VaultState): string {
     forgotten: record(fold.forgotten),
     superseded: record(fold.superseded),
     forgotten_evidence: record(fold.forgottenEvidence),
+    reviews: record(fold.reviews),
   });
 }
 
@@ -84,6 +86,8 @@ export function decodeVaultState(text: string): VaultState {
       forgotten: map<string>(raw['forgotten']),
       superseded: map<SuccessorRef>(raw['superseded']),
       forgottenEvidence: map<string>(raw['forgotten_evidence']),
+      // A state written before the review queue has none open.
+      reviews: map<ReviewRef>(raw['reviews'] ?? {}),
     },
   };
 }

@@ -30,6 +30,7 @@ import {
   resurfacedShape,
   supersededShape,
 } from './correction-payloads.js';
+import { reviewDecidedShape, reviewOpenedShape } from './review-payloads.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -165,6 +166,18 @@ const superseded = defineEvent('superseded', supersededShape, {
 });
 const confirmed = defineEvent('confirmed', confirmedShape);
 const resurfaced = defineEvent('resurfaced', resurfacedShape);
+const reviewOpened = defineEvent('review_opened', reviewOpenedShape, {
+  check: (value, ctx) => {
+    const sorted = [...new Set(value.subjects)].sort();
+    if (sorted.join(',') !== value.subjects.join(','))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['subjects'],
+        message: 'expected subjects sorted, each sha once',
+      });
+  },
+});
+const reviewDecided = defineEvent('review_decided', reviewDecidedShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -191,6 +204,8 @@ export const EVENT_DEFINITIONS = [
   superseded,
   confirmed,
   resurfaced,
+  reviewOpened,
+  reviewDecided,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -221,6 +236,8 @@ export const payloadSchema = z.discriminatedUnion('type', [
   superseded.payload,
   confirmed.payload,
   resurfaced.payload,
+  reviewOpened.payload,
+  reviewDecided.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -248,6 +265,8 @@ export const eventSchema = z.discriminatedUnion('type', [
   superseded.event,
   confirmed.event,
   resurfaced.event,
+  reviewOpened.event,
+  reviewDecided.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

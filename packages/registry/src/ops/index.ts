@@ -10,6 +10,7 @@ import { projectList, projectNotes, projectStatus } from './projects.js';
 import { purge } from './purge.js';
 import { query } from './query.js';
 import { confirm, forget, history, supersede } from './corrections.js';
+import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
@@ -21,6 +22,11 @@ export const OPERATIONS: readonly AnyOperation[] = [
   supersede,
   confirm,
   history,
+  reviewScan,
+  reviewList,
+  reviewKeep,
+  reviewDismiss,
+  reviewSupersede,
   ingestSubmit,
   ingestStatus,
   projectList,

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import type { Payload } from '@mem/core';
+import { requireReach, writerOf } from '../caller.js';
+import type { RegistryContext } from '../context.js';
+import { defineOperation } from '../operation.js';
+import { foldQueue, openFindings, type ReviewQueue } from '../review/queue.js';
+import { resolveOpenFinding } from '../review/resolve-finding.js';
+import { planScan } from '../review/scan.js';
+import { supersedePlan } from '../review/supersede-plan.js';
+import { projectInput } from './schemas.js';
+
+const TOOL = 'review';
+
+async function readQueue(ctx: RegistryContext, project: string): Promise<ReviewQueue> {
+  const events = [];
+  for await (const { event } of ctx.engine.read(project)) events.push(event);
+  return foldQueue(events);
+}
+
+const findingView = z.object({
+  id: z.string(),
+  kind: z.enum(['resurfacing', 'contradiction', 'duplicate', 'stale_grounding']),
+  subjects: z.array(z.string()),
+  explanation: z.string(),
+  seq: z.number(),
+  opened_by: z.string().nullable(),
+});
+
+const findingLine = (f: z.infer<typeof findingView>) =>
+  `  ${f.id.slice(0, 12)} ${f.kind} (seq ${f.seq}): ${f.explanation}`;
+
+/** `mem review scan`: runs every detector over the log and appends the findings not yet opened. */
+export const reviewScan = defineOperation({
+  name: 'review_scan',
+  summary:
+    'run the review detectors (resurfacing, contradiction, duplicate) and open the new findings',
+  input: z.strictObject({ project: projectInput }),
+  output: z.object({ project: z.string(), opened: z.array(findingView) }),
+  kind: 'write',
+  // A second scan over an unchanged log finds every finding already open and appends nothing.
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/review/scan', status: 201 },
+  mcp: {
+    tool: TOOL,
+    select: { field: 'action', value: 'scan' },
+    description:
+      'The review queue: scan for findings (resurfacing, contradiction, duplicate), list the open ones, or decide one (keep, dismiss, supersede).',
+  },
+  cli: {
+    command: ['review', 'scan'],
+    options: [{ field: 'project', flag: '--project <name>', description: 'the project to scan' }],
+    text: (out) =>
+      [
+        `opened ${out.opened.length} finding${out.opened.length === 1 ? '' : 's'} in ${out.project}`,
+        ...out.opened.map(findingLine),
+      ].join('\n'),
+  },
+  run: async (ctx, caller, input) => {
+    requireReach(caller, input.project);
+    const planned = planScan(await readQueue(ctx, input.project));
+    if (planned.length === 0) return { project: input.project, opened: [] };
+    const result = await ctx.engine.append(input.project, planned, writerOf(caller));
+    const first = result.last_seq - planned.length + 1;
+    const writer = writerOf(caller);
+    return {
+      project: input.project,
+      opened: planned.map((f, i) => ({
+        id: f.id,
+        kind: f.kind,
+        subjects: f.subjects,
+        explanation: f.explanation,
+        seq: first + i,
+        opened_by: writer.principal ?? null,
+      })),
+    };
+  },
+});
+
+/** `mem review list`: the open findings, oldest first, read from the log. */
+export const reviewList = defineOperation({
+  name: 'review_list',
+  summary: 'the open review findings of a project, oldest first',
+  input: z.strictObject({ project: projectInput }),
+  output: z.object({ project: z.string(), findings: z.array(findingView) }),
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  reads: 'log',
+  http: { method: 'GET', path: '/memory/review' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'list' } },
+  cli: {
+    command: ['review', 'list'],
+    options: [{ field: 'project', flag: '--project <name>', description: 'the project to list' }],
+    text: (out) =>
+      [
+        `${out.findings.length} open finding${out.findings.length === 1 ? '' : 's'} in ${out.project}`,
+        ...out.findings.map(findingLine),
+      ].join('\n'),
+  },
+  run: async (ctx, caller, input) => {
+    requireReach(caller, input.project);
+    const findings = openFindings(await readQueue(ctx, input.project)).map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      subjects: e.subjects,
+      explanation: e.explanation,
+      seq: e.seq,
+      opened_by: e.writer.principal ?? null,
+    }));
+    return { project: input.project, findings };
+  },
+});
+
+const decisionOut = z.object({
+  project: z.string(),
+  id: z.string(),
+  decision: z.enum(['keep', 'dismiss', 'supersede']),
+  superseded: z.array(z.string()),
+  seq: z.number(),
+});
+
+/** One of `mem review keep|dismiss|supersede ID --reason TEXT`: a `review_decided` event, the actor its writer. */
+function decideOperation(decision: 'keep' | 'dismiss' | 'supersede', summary: string) {
+  return defineOperation({
+    name: `review_${decision}`,
+    summary,
+    input: z.strictObject({
+      project: projectInput,
+      id: z.string().trim().min(1, 'expected a finding id or a unique prefix of one').max(64),
+      reason: z.string().trim().min(1, 'expected a reason: every decision says why').max(2_000),
+    }),
+    output: decisionOut,
+    kind: 'write',
+    idempotent: false,
+    ...(decision === 'supersede' ? { destructive: true } : {}),
+    auth: { access: 'token', project: 'project' },
+    http: { method: 'POST', path: `/memory/review/${decision}`, status: 201 },
+    mcp: { tool: TOOL, select: { field: 'action', value: decision } },
+    cli: {
+      command: ['review', decision],
+      args: ['id'],
+      options: [
+        { field: 'project', flag: '--project <name>', description: 'the project of the finding' },
+        {
+          field: 'reason',
+          flag: '--reason <text>',
+          description: 'why (recorded; required)',
+        },
+      ],
+      text: (out: z.infer<typeof decisionOut>) =>
+        `${out.decision} finding ${out.id} in ${out.project} (seq ${out.seq})${out.superseded.length > 0 ? `; superseded ${out.superseded.join(', ')}` : ''}`,
+    },
+    run: async (ctx, caller, input) => {
+      requireReach(caller, input.project);
+      const queue = await readQueue(ctx, input.project);
+      const finding = resolveOpenFinding(queue, input.project, input.id);
+      const supersessions =
+        decision === 'supersede' ? supersedePlan(queue, input.project, finding, input.reason) : [];
+      const payloads: Payload[] = [
+        ...supersessions,
+        { type: 'review_decided', id: finding.opened.id, decision, reason: input.reason },
+      ];
+      const result = await ctx.engine.append(input.project, payloads, writerOf(caller));
+      return {
+        project: input.project,
+        id: finding.opened.id,
+        decision,
+        superseded: supersessions.map((p) => (p.type === 'superseded' ? p.target : '')),
+        seq: result.last_seq,
+      };
+    },
+  });
+}
+
+export const reviewKeep = decideOperation(
+  'keep',
+  'keep a review finding: the lines stay as they are',
+);
+export const reviewDismiss = decideOperation(
+  'dismiss',
+  'dismiss a review finding: it was not a problem',
+);
+export const reviewSupersede = decideOperation(
+  'supersede',
+  'resolve a duplicate or contradiction finding: older lines superseded by the newest',
+);

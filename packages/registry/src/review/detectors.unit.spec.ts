@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { contentSha256, reviewId, type EventOf } from '@mem/core';
+import { claimOf, detectContradictions } from './detect-contradictions.js';
+import { detectDuplicates } from './detect-duplicates.js';
+import { detectResurfacing } from './detect-resurfacing.js';
+import { foldQueue } from './queue.js';
+import { planScan } from './scan.js';
+
+const line = (text: string) => ({ sha256: contentSha256(text), text });
+const sorted = (...shas: string[]) => [...shas].sort();
+
+describe('detectDuplicates', () => {
+  it('flags two lines whose content terms overlap past the threshold, and explains it', () => {
+    const a = line('The theme loader crashes when the config file is missing.');
+    const b = line('Theme loader crashed because the config file was missing.');
+    const c = line('Deploys go through the staging cluster first.');
+    const findings = detectDuplicates([c, b, a]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ kind: 'duplicate', subjects: sorted(a.sha256, b.sha256) });
+    expect(findings[0]!.explanation).toMatch(
+      /share \d+ of \d+ content terms \(Jaccard 0\.\d\d >= 0\.75\)/,
+    );
+  });
+
+  it('leaves lines that share a word or two alone, and short lines', () => {
+    const a = line('The theme loader reads YAML.');
+    const b = line('The theme loader caches compiled templates on disk.');
+    expect(detectDuplicates([a, b, line('cache hit'), line('cache hits')])).toEqual([]);
+  });
+});
+
+describe('detectContradictions', () => {
+  it('flags the same subject stated with different versions, numbers or paths', () => {
+    const a = line('The build requires Node 18 on CI.');
+    const b = line('The build requires Node 20 on CI.');
+    const p = line('Fixtures live in test/fixtures/transcripts.');
+    const q = line('Fixtures live in packages/eval/gold.');
+    const findings = detectContradictions([a, b, p, q]);
+    expect(findings.map((f) => f.subjects)).toEqual(
+      [sorted(a.sha256, b.sha256), sorted(p.sha256, q.sha256)].sort((x, y) =>
+        x[0]!.localeCompare(y[0]!),
+      ),
+    );
+    expect(findings.every((f) => f.kind === 'contradiction')).toBe(true);
+    expect(findings[0]!.explanation).toMatch(/same subject .* different values/);
+    expect(findings[0]!.explanation).not.toMatch(/18|20|fixtures/);
+  });
+
+  it('does not flag the same value, a different subject, or a line without a value', () => {
+    const a = line('The build requires Node 18 on CI.');
+    expect(
+      detectContradictions([
+        a,
+        line('The build requires Node 18 on CI!'),
+        line('The linter requires Node 20.'),
+        line('The build requires Node on CI.'),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('reads values and subject apart', () => {
+    expect(claimOf('Upgrade pnpm to 9.1.2 in tools/ci/setup.sh.').values).toEqual([
+      '9.1.2',
+      'tools/ci/setup.sh',
+    ]);
+  });
+});
+
+describe('detectResurfacing', () => {
+  it('opens one finding per forced re-add, naming tombstone and line', () => {
+    const event = {
+      type: 'resurfaced',
+      seq: 12,
+      tombstone: 'a'.repeat(64),
+      line_sha256: 'b'.repeat(64),
+      match: 'reword',
+    } as EventOf<'resurfaced'>;
+    const [finding] = detectResurfacing([event]);
+    expect(finding).toMatchObject({
+      kind: 'resurfacing',
+      subjects: ['a'.repeat(64), 'b'.repeat(64)],
+    });
+    expect(finding!.explanation).toMatch(/--force at seq 12 .*\(reword match\)/);
+  });
+});
+
+describe('planScan', () => {
+  const memory = (text: string, seq: number) =>
+    ({
+      type: 'memory',
+      seq,
+      sha256: contentSha256(text),
+      text,
+      lines: text.split('\n').map((t) => ({ sha256: contentSha256(t), parents: ['c'.repeat(64)] })),
+    }) as unknown as EventOf<'memory'>;
+
+  it('does not reopen a finding the log already has, and skips forgotten lines', () => {
+    const a = 'The build requires Node 18 on CI.';
+    const b = 'The build requires Node 20 on CI.';
+    const events = [memory(`${a}\n${b}`, 1)];
+    const first = planScan(foldQueue(events));
+    expect(first.map((f) => f.id)).toEqual([
+      reviewId('contradiction', [contentSha256(a), contentSha256(b)]),
+    ]);
+    const opened = { ...first[0]!, seq: 2 } as unknown as EventOf<'review_opened'>;
+    expect(planScan(foldQueue([...events, opened]))).toEqual([]);
+    const forgotten = {
+      type: 'forgotten',
+      seq: 3,
+      target: contentSha256(b),
+      refuses: [{ sha256: contentSha256(b), terms: [] }],
+    } as unknown as EventOf<'forgotten'>;
+    expect(planScan(foldQueue([...events, forgotten]))).toEqual([]);
+  });
+});

@@ -1,0 +1,74 @@
+import { memoryLines, type EventOf, type LogEvent } from '@mem/core';
+import type { LiveLine } from './finding.js';
+
+/** One finding as the log states it: opened, and decided once a person has. */
+export interface QueuedFinding {
+  opened: EventOf<'review_opened'>;
+  decided?: EventOf<'review_decided'>;
+}
+
+/**
+ * One project's review queue folded from its log: every finding ever opened (by id), the
+ * `resurfaced` events a scan turns into findings, and the live lines the other detectors read —
+ * every line a memory or a supersession stated that no `forgotten` covers and nothing superseded.
+ */
+export interface ReviewQueue {
+  findings: Map<string, QueuedFinding>;
+  resurfaced: EventOf<'resurfaced'>[];
+  liveLines: LiveLine[];
+}
+
+export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
+  const findings = new Map<string, QueuedFinding>();
+  const resurfaced: EventOf<'resurfaced'>[] = [];
+  const lines = new Map<string, { text: string; seq: number; memory?: string }>();
+  const gone = new Set<string>();
+  for (const event of events) {
+    switch (event.type) {
+      case 'memory':
+        for (const line of memoryLines(event))
+          if (!lines.has(line.sha256))
+            lines.set(line.sha256, { text: line.text, seq: event.seq, memory: event.sha256 });
+        break;
+      case 'superseded':
+        gone.add(event.target);
+        if (!lines.has(event.after_sha256))
+          lines.set(event.after_sha256, { text: event.text, seq: event.seq });
+        break;
+      case 'forgotten':
+        gone.add(event.target);
+        for (const line of event.refuses) gone.add(line.sha256);
+        break;
+      case 'resurfaced':
+        resurfaced.push(event);
+        // The forced write is live again, whatever tombstone refused it.
+        gone.delete(event.line_sha256);
+        break;
+      case 'review_opened':
+        if (!findings.has(event.id)) findings.set(event.id, { opened: event });
+        break;
+      case 'review_decided': {
+        const finding = findings.get(event.id);
+        if (finding && !finding.decided) finding.decided = event;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  const liveLines = [...lines]
+    .filter(
+      ([sha, line]) => !gone.has(sha) && !(line.memory !== undefined && gone.has(line.memory)),
+    )
+    .map(([sha256, line]) => ({ sha256, text: line.text, seq: line.seq }))
+    .sort((a, b) => a.sha256.localeCompare(b.sha256));
+  return { findings, resurfaced, liveLines };
+}
+
+/** The findings still waiting for a person, in the order they were opened. */
+export function openFindings(queue: ReviewQueue): EventOf<'review_opened'>[] {
+  return [...queue.findings.values()]
+    .filter((f) => f.decided === undefined)
+    .map((f) => f.opened)
+    .sort((a, b) => a.seq - b.seq);
+}

@@ -1,0 +1,27 @@
+import { reviewId, type PayloadOf } from '@mem/core';
+import { detectContradictions } from './detect-contradictions.js';
+import { detectDuplicates } from './detect-duplicates.js';
+import { detectResurfacing } from './detect-resurfacing.js';
+import type { ReviewQueue } from './queue.js';
+
+/**
+ * The findings a scan appends: every detector's, stamped with its deterministic id, less those
+ * the log already has. A finding already opened is never reopened, decided or not: a dismissed
+ * duplicate stays dismissed until its lines change (new lines are new subjects, a new id).
+ */
+export function planScan(queue: ReviewQueue): PayloadOf<'review_opened'>[] {
+  const contradictions = detectContradictions(queue.liveLines);
+  const explained = new Set(contradictions.map((f) => f.subjects.join(',')));
+  const proposed = [
+    ...detectResurfacing(queue.resurfaced),
+    ...contradictions,
+    ...detectDuplicates(queue.liveLines, explained),
+  ];
+  const planned = new Map<string, PayloadOf<'review_opened'>>();
+  for (const finding of proposed) {
+    const id = reviewId(finding.kind, finding.subjects);
+    if (queue.findings.has(id) || planned.has(id)) continue;
+    planned.set(id, { type: 'review_opened', id, ...finding });
+  }
+  return [...planned.values()];
+}

@@ -12,6 +12,7 @@ import {
 } from './score.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
+import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
 import { correctionSignals, openQuestionSignals } from './talk-signals.js';
 import { sentences, units } from './text.js';
@@ -129,6 +130,7 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
   const signals = [
     ...corrections.signals,
     ...errorFixSignals(records),
+    ...reportedCrashSignals(records),
     ...commitSignals(records),
     ...openQuestionSignals(records),
   ];

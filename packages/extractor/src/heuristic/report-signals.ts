@@ -20,18 +20,34 @@ const FIX_VERB =
 const COMMENT = /^\s*(?:\/\/|#|\/?\*+)\s*(.+?)\s*(?:\*\/)?$/;
 const FIX_CHARS = 200;
 
-/** The error message and the first frame of a pasted stack, or undefined. */
-function crashIn(text: string): { message: string; frame?: string } | undefined {
+/** The error message, the first frame of a pasted stack and the files of all its frames. */
+function crashIn(text: string): { message: string; frame: string; files: string[] } | undefined {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const error = ERROR_LINE.exec(lines[i]!);
     if (error === null) continue;
-    const frame = FRAME.exec(lines[i + 1] ?? '');
-    if (frame === null) continue;
-    const file = frame[2]!.split('/').slice(-2).join('/');
-    return { message: error[1]!.trim(), frame: `${frame[1]} (${file})` };
+    const frames: RegExpExecArray[] = [];
+    for (let j = i + 1; j < lines.length; j++) {
+      const frame = FRAME.exec(lines[j]!);
+      if (frame === null) break;
+      frames.push(frame);
+    }
+    const first = frames[0];
+    if (first === undefined) continue;
+    const file = first[2]!.split('/').slice(-2).join('/');
+    return {
+      message: error[1]!.trim(),
+      frame: `${first[1]} (${file})`,
+      files: [...new Set(frames.map((f) => f[2]!))],
+    };
   }
   return undefined;
+}
+
+/** True when an edited path (relative) names one of the stack's files (absolute). */
+function inStack(path: string, files: readonly string[]): boolean {
+  const relative = path.replace(/^\.?\//, '');
+  return files.some((file) => file === relative || file.endsWith(`/${relative}`));
 }
 
 /** The path and the new text of an edit call; a capped call (not JSON) is read by pattern. */
@@ -79,24 +95,26 @@ export function reportedCrashSignals(records: readonly ChunkRecord[]): Signal[] 
     const crash = crashIn(record.text);
     if (crash === undefined) return;
     let said: string | undefined;
+    const edits: { path: string; added: string }[] = [];
     for (const next of records.slice(i + 1)) {
       if (next.role === 'user') break;
       if (next.role === 'assistant' && said === undefined)
         said = sentences(next.text).find(
           (s) => !isChatter(s) && (FIX_VERB.test(s) || cuesIn(s).some((c) => c.family === 'cause')),
         );
-      if (next.role !== 'tool_call') continue;
-      const edit = editOf(next.text);
-      if (edit === undefined) continue;
-      // Trigger: a code change follows the report. Why: the edit is what the agent did about
-      // it. Outcome: a line; the stated fix is the agent's sentence, else the edit's comment.
-      const fix = said ?? commentIn(edit.added) ?? 'changed';
-      out.push({
-        text: `Crash "${crash.message}" at ${crash.frame}; fixed in ${edit.path}: ${clip(fix)}`,
-        family: 'cause',
-      });
-      return;
+      const edit = next.role === 'tool_call' ? editOf(next.text) : undefined;
+      if (edit !== undefined) edits.push(edit);
     }
+    // Trigger: a code change follows the report, before the user speaks again. Why: the edit is
+    // what the agent did about it, and an edit to a file of the stack is the fix rather than a
+    // side change. Outcome: a line; the fix is the agent's sentence, else the edit's comment.
+    const edit = edits.find((e) => inStack(e.path, crash.files)) ?? edits[0];
+    if (edit === undefined) return;
+    const fix = said ?? commentIn(edit.added) ?? 'changed';
+    out.push({
+      text: `Crash "${crash.message}" at ${crash.frame}; fixed in ${edit.path}: ${clip(fix)}`,
+      family: 'cause',
+    });
   });
   return out;
 }

@@ -83,4 +83,19 @@ describe('a crash the user reports, with the fix the agent makes', () => {
     const line = memory.find((l) => l.includes('Invalid hex color'));
     expect(line).toContain('fall back to dark theme');
   });
+
+  it('takes the edit to a file of the stack over an earlier edit elsewhere', async () => {
+    const elsewhere: ChunkRecord = {
+      role: 'tool_call',
+      text: `edit ${JSON.stringify({
+        path: 'packages/coding-agent/src/tui/tui-renderer.ts',
+        oldText: 'a',
+        newText: '// Preview theme on selection change\npreview(theme);',
+      })}`,
+    };
+    const memory = await memoryFor([crash, sorry, elsewhere, edited, edit, edited]);
+    const line = memory.find((l) => l.includes('Invalid hex color'));
+    expect(line).toContain('fixed in packages/coding-agent/src/theme/theme.ts');
+    expect(line).not.toContain('Preview theme');
+  });
 });

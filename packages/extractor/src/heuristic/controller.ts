@@ -14,7 +14,7 @@ import { isChatter, withoutChatter } from './chatter.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
-import { correctionSignals, openQuestionSignals } from './talk-signals.js';
+import { answersLatestOpen, correctionSignals, openQuestionSignals } from './talk-signals.js';
 import { sentences, units } from './text.js';
 
 export interface HeuristicOptions {
@@ -80,7 +80,17 @@ export function heuristicController(
       const candidates = scoreChunk(profile, input);
       const best = candidates[0];
       const gateThreshold = input.level === 'L2' || gate.kind !== 'score' ? 0 : threshold;
-      const previous = parseMemory(profile, input.memory);
+      const remembered = parseMemory(profile, input.memory);
+      // A question the previous chunk left open and this one opens by answering is no longer open.
+      const answered = profile.intents.has('open')
+        ? answersLatestOpen(
+            remembered.map((item) => item.text),
+            input.chunk.records,
+          )
+        : undefined;
+      // The protocol has no empty memory: a lone line stays until something replaces it.
+      const previous =
+        remembered.length > 1 ? remembered.filter((_, i) => i !== answered) : remembered;
       let update = false;
       let next = previous;
       let think: string;
@@ -94,6 +104,10 @@ export function heuristicController(
         think = best
           ? `No prose sentence reaches ${gateThreshold}: the best scores ${best.score}${describe(best)}.`
           : 'The chunk has no prose to judge (tool output only).';
+        if (previous.length < remembered.length) {
+          update = true;
+          think += ' The chunk opens by answering the latest open question: it leaves the memory.';
+        }
       } else {
         const prefix = input.level === 'L2' && input.chunk.label ? `[${input.chunk.label}] ` : '';
         const chosen: MemoryItem[] = candidates
@@ -101,7 +115,7 @@ export function heuristicController(
           .slice(0, input.level === 'L2' ? perChunk + 1 : perChunk)
           .map((c) => ({ text: `${prefix}${c.text}`, score: c.score }));
         next = foldMemory(previous, chosen, input.memoryBudget, tokenizer);
-        update = renderMemory(next) !== renderMemory(previous);
+        update = renderMemory(next) !== renderMemory(remembered);
         think = update
           ? `The best sentence scores ${best.score} ≥ ${gateThreshold}${describe(best)}; ${chosen.length} sentence${chosen.length === 1 ? '' : 's'} folded into memory.`
           : `The best sentence scores ${best.score}${describe(best)}, but the memory already holds what it says.`;

@@ -38,10 +38,26 @@ describe('a question answered in the next chunk', () => {
       role: 'assistant',
       text: 'The session file is append-only: the compaction entry records firstKeptEntryIndex, and only the LLM context changes.',
     };
-    const next = await step(first.memory, [answer, { role: 'user', text: 'ok thanks' }]);
+    // The chunk's own finding opens the gate; the answered question leaves with that update.
+    const found: ChunkRecord = {
+      role: 'user',
+      text: 'is it still unresolved whether the version header is required?',
+    };
+    const next = await step(first.memory, [answer, found]);
     expect(next.update).toBe(true);
     expect(next.memory).not.toContain('compaction entry after the cut point');
     expect(next.memory).toContain('symlinked skills');
+    expect(next.memory).toContain('version header');
+  });
+
+  it('waits for an update of its own: a chunk that only answers writes nothing', async () => {
+    const first = await step('', [earlier, asked]);
+    const answer: ChunkRecord = {
+      role: 'assistant',
+      text: 'The session file is append-only: the compaction entry records firstKeptEntryIndex.',
+    };
+    const next = await step(first.memory, [answer, { role: 'user', text: 'ok thanks' }]);
+    expect(next.update).toBe(false);
   });
 
   it('stays open when the next chunk opens on something else', async () => {

@@ -92,7 +92,7 @@ export function heuristicController(
       const previous =
         remembered.length > 1 ? remembered.filter((_, i) => i !== answered) : remembered;
       let update = false;
-      let next = previous;
+      let next: MemoryItem[];
       let think: string;
       const opened =
         gate.kind === 'always'
@@ -104,10 +104,9 @@ export function heuristicController(
         think = best
           ? `No prose sentence reaches ${gateThreshold}: the best scores ${best.score}${describe(best)}.`
           : 'The chunk has no prose to judge (tool output only).';
-        if (previous.length < remembered.length) {
-          update = true;
-          think += ' The chunk opens by answering the latest open question: it leaves the memory.';
-        }
+        // The answered question leaves only with an update the chunk makes anyway, never by one
+        // of its own: an update costs every line something (ageing), and ingest allows 30 %.
+        next = remembered;
       } else {
         const prefix = input.level === 'L2' && input.chunk.label ? `[${input.chunk.label}] ` : '';
         const chosen: MemoryItem[] = candidates

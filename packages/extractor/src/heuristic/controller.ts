@@ -12,8 +12,9 @@ import {
 } from './score.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
+import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
-import { correctionSignals, openQuestionSignals } from './talk-signals.js';
+import { answersLatestOpen, correctionSignals, openQuestionSignals } from './talk-signals.js';
 import { sentences, units } from './text.js';
 
 export interface HeuristicOptions {
@@ -79,9 +80,19 @@ export function heuristicController(
       const candidates = scoreChunk(profile, input);
       const best = candidates[0];
       const gateThreshold = input.level === 'L2' || gate.kind !== 'score' ? 0 : threshold;
-      const previous = parseMemory(profile, input.memory);
+      const remembered = parseMemory(profile, input.memory);
+      // A question the previous chunk left open and this one opens by answering is no longer open.
+      const answered = profile.intents.has('open')
+        ? answersLatestOpen(
+            remembered.map((item) => item.text),
+            input.chunk.records,
+          )
+        : undefined;
+      // The protocol has no empty memory: a lone line stays until something replaces it.
+      const previous =
+        remembered.length > 1 ? remembered.filter((_, i) => i !== answered) : remembered;
       let update = false;
-      let next = previous;
+      let next: MemoryItem[];
       let think: string;
       const opened =
         gate.kind === 'always'
@@ -93,6 +104,9 @@ export function heuristicController(
         think = best
           ? `No prose sentence reaches ${gateThreshold}: the best scores ${best.score}${describe(best)}.`
           : 'The chunk has no prose to judge (tool output only).';
+        // The answered question leaves only with an update the chunk makes anyway, never by one
+        // of its own: an update costs every line something (ageing), and ingest allows 30 %.
+        next = remembered;
       } else {
         const prefix = input.level === 'L2' && input.chunk.label ? `[${input.chunk.label}] ` : '';
         const chosen: MemoryItem[] = candidates
@@ -100,7 +114,7 @@ export function heuristicController(
           .slice(0, input.level === 'L2' ? perChunk + 1 : perChunk)
           .map((c) => ({ text: `${prefix}${c.text}`, score: c.score }));
         next = foldMemory(previous, chosen, input.memoryBudget, tokenizer);
-        update = renderMemory(next) !== renderMemory(previous);
+        update = renderMemory(next) !== renderMemory(remembered);
         think = update
           ? `The best sentence scores ${best.score} ≥ ${gateThreshold}${describe(best)}; ${chosen.length} sentence${chosen.length === 1 ? '' : 's'} folded into memory.`
           : `The best sentence scores ${best.score}${describe(best)}, but the memory already holds what it says.`;
@@ -129,6 +143,7 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
   const signals = [
     ...corrections.signals,
     ...errorFixSignals(records),
+    ...reportedCrashSignals(records),
     ...commitSignals(records),
     ...openQuestionSignals(records),
   ];

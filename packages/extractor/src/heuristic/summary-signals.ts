@@ -67,6 +67,15 @@ export function recordSections(record: ChunkRecord): {
   };
 }
 
+/**
+ * An item of a descriptive section ("Key Technical Concepts", "Files and Code Sections") that
+ * states a choice with its reason or its rule: what was preferred over what, what is required,
+ * the pattern or default the project settled on. A summary writer lists such choices among the
+ * concepts; a plain description ("Beads for issue tracking") names a tool, not a decision.
+ */
+const CHOICE =
+  /\b(?:prefer(?:s|red)?|instead of|rather than|required|requires|must|always|never|established|chosen|chose|convention|pattern|so that)\b/i;
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(sections: readonly { heading: string; text: string }[]): {
   signals: Signal[];
@@ -76,8 +85,19 @@ export function sectionSignals(sections: readonly { heading: string; text: strin
   const prose: string[] = [];
   for (const section of sections) {
     const family = headingFamily(section.heading);
-    if (family === undefined) prose.push(section.text);
-    else for (const item of listItems(section.text)) signals.push({ text: item, family });
+    if (family !== undefined) {
+      for (const item of listItems(section.text)) signals.push({ text: item, family });
+      continue;
+    }
+    const items = listItems(section.text);
+    const choices = items.filter((item) => CHOICE.test(item));
+    // A section with no stated choice stays prose whole (its layout kept for the sentence split).
+    if (choices.length === 0) {
+      prose.push(section.text);
+      continue;
+    }
+    for (const item of choices) signals.push({ text: item, family: 'decision' });
+    prose.push(items.filter((item) => !CHOICE.test(item)).join('\n'));
   }
   return { signals, prose };
 }

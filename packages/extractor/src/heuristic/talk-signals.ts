@@ -85,3 +85,27 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
   });
   return out;
 }
+
+/**
+ * Whether this chunk opens by answering the memory's latest open question: the agent's replies
+ * before the user speaks again continue the previous chunk's last turn, so one sharing a term
+ * with the question takes it up (the same test as within a chunk; a chunk boundary falls
+ * anywhere in a turn). Only the latest `Open:` line can be the turn being answered.
+ */
+export function answersLatestOpen(lines: readonly string[], records: readonly ChunkRecord[]) {
+  const latest = lines.findLastIndex((line) => line.startsWith('Open: '));
+  if (latest < 0) return undefined;
+  const terms = termSet(lines[latest]!.slice('Open: '.length));
+  for (const record of records) {
+    if (record.role === 'user' && record.pasted === undefined) return undefined;
+    if (
+      record.role !== 'assistant' ||
+      record.text.startsWith('[thinking]') ||
+      isChatter(record.text)
+    )
+      continue;
+    const shared = [...termSet(record.text)].filter((t) => terms.has(t)).length;
+    if (shared >= ANSWER_OVERLAP) return latest;
+  }
+  return undefined;
+}

@@ -185,9 +185,14 @@ export function listItems(text: string): string[] {
     }
     parent = undefined;
   };
-  for (const raw of text.split('\n')) {
-    if (raw.trim() === '' || raw.trim().startsWith('```')) continue;
-    const indent = raw.length - raw.trimStart().length;
+  const lines = text
+    .split('\n')
+    .filter((raw) => raw.trim() !== '' && !raw.trim().startsWith('```'));
+  // Indentation counts from the section's own margin: a summary nests its whole list under a
+  // numbered heading ("2. Key Technical Concepts:" then "   - …"), and those are top-level items.
+  const margin = Math.min(...lines.map((raw) => raw.length - raw.trimStart().length));
+  for (const raw of lines) {
+    const indent = raw.length - raw.trimStart().length - margin;
     const bare = raw
       .trim()
       .replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '')

@@ -103,6 +103,30 @@ describe('Claude Code harness text is not the user speaking', () => {
     ]);
   });
 
+  it('a summary section nested under a numbered heading keeps its items level (dedented, not trimmed)', async () => {
+    const summary = [
+      'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:',
+      'Summary:',
+      '2. Key Technical Concepts:',
+      '   - SQLite migrations use the table rewrite pattern',
+      '   - Ecto sandbox shared mode is required for LiveView tests',
+      '     - because the LiveView runs in a separate process',
+    ].join('\n');
+    const [record] = await collect(
+      transcriptFromText(jsonl(user(summary, { isCompactSummary: true })), 'claude'),
+    );
+    expect(record?.sections).toEqual([
+      {
+        heading: '2. Key Technical Concepts',
+        text: [
+          '- SQLite migrations use the table rewrite pattern',
+          '- Ecto sandbox shared mode is required for LiveView tests',
+          '  - because the LiveView runs in a separate process',
+        ].join('\n'),
+      },
+    ]);
+  });
+
   it('a compaction run: the instruction prompt is never content, the <summary> answer is the summary', async () => {
     const run = { isSidechain: true, agentId: 'acompact-1' };
     const records = await collect(

@@ -43,7 +43,7 @@ export function summarySections(text: string): SummarySection[] {
   let current: { heading: string; lines: string[] } | undefined;
   const close = (): void => {
     if (current !== undefined)
-      sections.push({ heading: current.heading, text: current.lines.join('\n').trim() });
+      sections.push({ heading: current.heading, text: dedent(current.lines).trim() });
   };
   for (const line of text.split('\n')) {
     const match = HEADING.exec(line.trimEnd());
@@ -55,4 +55,15 @@ export function summarySections(text: string): SummarySection[] {
   }
   close();
   return sections;
+}
+
+/**
+ * The lines with their common indentation taken off: a summary nests every section's list under
+ * a numbered heading ("2. Key Technical Concepts:" then "   - …"); trimming alone would leave the
+ * first item at the margin and its siblings indented, reading them as its sub-items.
+ */
+function dedent(lines: readonly string[]): string {
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length);
+  const margin = indents.length === 0 ? 0 : Math.min(...indents);
+  return lines.map((l) => l.slice(Math.min(margin, l.length - l.trimStart().length))).join('\n');
 }

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { parseGateAnswer } from '../protocol.js';
+import type { ChunkRecord } from '../controller.js';
+import { heuristicController } from './controller.js';
+
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const OPEN = 'What questions were raised and left unresolved?';
+
+async function step(memory: string, records: ChunkRecord[]) {
+  const reply = await heuristicController(words).answer({
+    level: 'L1',
+    question: OPEN,
+    memory,
+    chunk: { text: records.map((r) => r.text).join('\n'), records },
+    memoryBudget: 300,
+  });
+  return parseGateAnswer(reply.text);
+}
+
+const earlier: ChunkRecord = {
+  role: 'user',
+  text: 'is the symlinked skills directory supported by the loader at all?',
+};
+const asked: ChunkRecord = {
+  role: 'user',
+  text: 'why does the session file keep the compaction entry after the cut point?',
+};
+
+describe('a question answered in the next chunk', () => {
+  it('leaves the open-questions memory when the next chunk opens with the answer', async () => {
+    const first = await step('', [earlier, asked]);
+    expect(first.update).toBe(true);
+    expect(first.memory).toContain('compaction entry');
+    const answer: ChunkRecord = {
+      role: 'assistant',
+      text: 'The session file is append-only: the compaction entry records firstKeptEntryIndex, and only the LLM context changes.',
+    };
+    // The chunk's own finding opens the gate; the answered question leaves with that update.
+    const found: ChunkRecord = {
+      role: 'user',
+      text: 'is it still unresolved whether the version header is required?',
+    };
+    const next = await step(first.memory, [answer, found]);
+    expect(next.update).toBe(true);
+    expect(next.memory).not.toContain('compaction entry after the cut point');
+    expect(next.memory).toContain('symlinked skills');
+    expect(next.memory).toContain('version header');
+  });
+
+  it('waits for an update of its own: a chunk that only answers writes nothing', async () => {
+    const first = await step('', [earlier, asked]);
+    const answer: ChunkRecord = {
+      role: 'assistant',
+      text: 'The session file is append-only: the compaction entry records firstKeptEntryIndex.',
+    };
+    const next = await step(first.memory, [answer, { role: 'user', text: 'ok thanks' }]);
+    expect(next.update).toBe(false);
+  });
+
+  it('stays open when the next chunk opens on something else', async () => {
+    const first = await step('', [earlier, asked]);
+    const unrelated: ChunkRecord = {
+      role: 'assistant',
+      text: 'The theme loader now falls back to the dark theme on an invalid colour.',
+    };
+    const next = await step(first.memory, [unrelated]);
+    const memory = next.update ? next.memory : first.memory;
+    expect(memory).toContain('compaction entry after the cut point');
+  });
+
+  it('stays open when the user speaks first in the next chunk (the reply answers the user)', async () => {
+    const first = await step('', [earlier, asked]);
+    const next = await step(first.memory, [
+      { role: 'user', text: 'also, what about the session file header?' },
+      { role: 'assistant', text: 'The session file header holds the version and the cwd.' },
+    ]);
+    const memory = next.update ? next.memory : first.memory;
+    expect(memory).toContain('compaction entry after the cut point');
+  });
+});

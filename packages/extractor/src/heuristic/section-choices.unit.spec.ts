@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { parseGateAnswer } from '../protocol.js';
+import type { ChunkRecord } from '../controller.js';
+import { heuristicController } from './controller.js';
+import { sectionSignals } from './summary-signals.js';
+
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const DECISIONS =
+  'What architectural decisions were made, with reasoning and rejected alternatives?';
+
+// The shape of a Claude Code compaction summary: its choices sit in descriptive sections.
+const concepts = [
+  '- Phoenix LiveView hooks (JS), event handling, push_event, phx-hook',
+  '- AshSqlite data layer with SQLite-safe migrations (table rewrite pattern for nullability changes)',
+  '- Beads (bd) for issue tracking with dependency chains',
+  '- TranscriptRenderer message ID normalization (prefer DB `id` over JSONL `uuid`)',
+  '- Ecto sandbox `{:shared, self()}` mode required for LiveView tests (separate process)',
+].join('\n');
+const summary: ChunkRecord = {
+  role: 'summary',
+  text: `## Key Technical Concepts\n${concepts}`,
+  sections: [{ heading: 'Key Technical Concepts', text: concepts }],
+};
+
+describe('a choice stated in a descriptive section of a summary', () => {
+  it('is a decision signal; a plain description stays prose', () => {
+    const { signals, prose } = sectionSignals(summary.sections!);
+    expect(signals.map((s) => [s.family, s.text])).toEqual([
+      [
+        'decision',
+        'AshSqlite data layer with SQLite-safe migrations (table rewrite pattern for nullability changes)',
+      ],
+      [
+        'decision',
+        'TranscriptRenderer message ID normalization (prefer DB `id` over JSONL `uuid`)',
+      ],
+      [
+        'decision',
+        'Ecto sandbox `{:shared, self()}` mode required for LiveView tests (separate process)',
+      ],
+    ]);
+    expect(prose.join('\n')).toContain('Beads (bd) for issue tracking');
+    expect(prose.join('\n')).not.toContain('prefer DB');
+  });
+
+  it('enters the decisions memory, the descriptions do not', async () => {
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: DECISIONS,
+      memory: '',
+      chunk: { text: summary.text, records: [summary] },
+      memoryBudget: 300,
+    });
+    const answer = parseGateAnswer(reply.text);
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('prefer DB `id` over JSONL `uuid`');
+    expect(answer.memory).toContain('table rewrite pattern');
+    expect(answer.memory).not.toContain('Beads (bd)');
+  });
+
+  it('reads a section whose whole list is indented (a numbered summary heading) item by item', () => {
+    const indented = concepts
+      .split('\n')
+      .map((line) => `   ${line}`)
+      .join('\n');
+    const { signals } = sectionSignals([{ heading: 'Key Technical Concepts', text: indented }]);
+    expect(signals.map((s) => s.text)).toEqual(
+      sectionSignals(summary.sections!).signals.map((s) => s.text),
+    );
+  });
+});

@@ -51,9 +51,11 @@ async function events(): Promise<LogEvent[]> {
 function vaultBytes(): Record<string, string> {
   const dir = join(root, 'vault', 'demo');
   return Object.fromEntries(
-    readdirSync(dir)
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
       .sort()
-      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
+      .map((file) => [file, readFileSync(file, 'utf8')]),
   );
 }
 

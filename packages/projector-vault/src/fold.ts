@@ -157,12 +157,26 @@ function gatherParents(fold: VaultFold, event: EventOf<'memory'>): string[] {
   return [...parents];
 }
 
+/**
+ * Each line's parents over every event that wrote this memory text: line i of one text is line
+ * i of every copy, so a line rests on what each writer said it rested on (as the item store's
+ * line edges do). Kept beside the memory's own, under `<level>:<sha>#<i>`.
+ */
+function gatherLineParents(fold: VaultFold, event: EventOf<'memory'>) {
+  return event.lines.map((line, i) => {
+    const id = `${event.level}:${event.sha256}#${i}`;
+    const parents = [...new Set([...(fold.memoryParents.get(id) ?? []), ...line.parents])];
+    fold.memoryParents.set(id, parents);
+    return { sha256: line.sha256, parents: [...parents] };
+  });
+}
+
 function applyMemory(fold: VaultFold, event: EventOf<'memory'>): FoldEffect {
   const key = runNote(fold, event.run_id);
   const note = key && noteOf(fold, key);
   if (!key || !note) return NO_EFFECT;
   const parents = gatherParents(fold, event);
-  const lines = event.lines.map((line) => ({ sha256: line.sha256, parents: [...line.parents] }));
+  const lines = gatherLineParents(fold, event);
   note.memory = {
     sha256: event.sha256,
     text: event.text,
@@ -180,9 +194,9 @@ function applyMemory(fold: VaultFold, event: EventOf<'memory'>): FoldEffect {
       : [{ kind: 'index' }];
   for (const other of sameLevel) {
     const shown = noteOf(fold, other)?.memory;
-    if (!shown || shown.sha256 !== event.sha256 || shown.parents.length === parents.length)
-      continue;
+    if (!shown || shown === note.memory || shown.sha256 !== event.sha256) continue;
     shown.parents = [...parents];
+    shown.lines = lines.map((line) => ({ sha256: line.sha256, parents: [...line.parents] }));
     keys.push(other);
   }
   // A chunk left out for resting only on forgotten lines comes back to its source note when a

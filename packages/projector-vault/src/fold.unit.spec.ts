@@ -115,15 +115,16 @@ describe('applyEvent', () => {
     ]);
     for (const queryId of ['q', 'p']) {
       expect(state.queries.get(queryId)?.memory?.parents).toEqual([sha(e0), sha(e1)]);
-      const provenance = renderQueryNote(state, queryId, OPTIONS)
-        .split('## Provenance\n')[1]!
-        .split('\n')
-        .filter(Boolean)
-        .sort();
-      expect(provenance).toEqual([
-        '- [[claude-s]] chunk 1 — evidence 0 about kong.',
-        '- [[claude-s]] chunk 1 — evidence 1 about kong.',
+      // The one line cites both chunks, in each note that shows it.
+      expect(state.queries.get(queryId)?.memory?.lines).toEqual([
+        { sha256: sha('kong buffer body.'), parents: [sha(e0), sha(e1)] },
       ]);
+      const from = renderQueryNote(state, queryId, OPTIONS)
+        .split('\n')
+        .filter((line) => line.startsWith('  - from'));
+      expect(from).toHaveLength(1);
+      expect(from[0]).toContain(`#^${sha(e0).slice(0, 8)}|`);
+      expect(from[0]).toContain(`#^${sha(e1).slice(0, 8)}|`);
     }
   });
 

@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentSha256, uniformLines } from '@mem/core';
+import { Engine } from '@mem/engine';
+import { projectorPgvector } from '@mem/projector-pgvector';
+import { projectorSqlite } from '@mem/projector-sqlite';
+import { projectorVault } from '@mem/projector-vault';
+import { openRegistry } from '@mem/registry';
+import { startServer } from '@mem/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, mint } from './api/support.js';
+import { testConfig } from './support/test-config.js';
 
 /*
  * Hard purge (issue 12, item 6): a personal string planted in an evidence text and a memory
@@ -14,6 +22,8 @@ const repo = join(import.meta.dirname, '..');
 const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 const PERSON = 'Ines Okonkwo-Vardanyan of 17 Larchmere Close';
+const EVIDENCE = `The deploy key was rotated by ${PERSON} after the staging leak.`;
+const LINE = `${PERSON} rotated the staging key.`;
 let root: string;
 
 function mem(args: string[], input?: string) {
@@ -27,9 +37,9 @@ function mem(args: string[], input?: string) {
 
 function planted(): string {
   const run = 'run-purge-1';
-  const evidence = `The deploy key was rotated by ${PERSON} after the staging leak.`;
+  const evidence = EVIDENCE;
   const parents = [contentSha256(evidence)];
-  const memory = `- Staging deploy keys rotate after a leak.\n- ${PERSON} rotated the staging key.`;
+  const memory = `- Staging deploy keys rotate after a leak.\n- ${LINE}`;
   const payloads = [
     {
       type: 'run',
@@ -171,4 +181,61 @@ describe('mem purge', () => {
     }
     expect(readFileSync(join(root, 'log', 'demo', '000001.jsonl')).equals(log)).toBe(true);
   }, 120_000);
+
+  it('over HTTP, by the sha of an evidence and of a memory line, with an admin token: the text leaves every file; a member token is refused', async () => {
+    // Every projector `mem serve` opens, pgvector included: its files must lose the text too.
+    const config = testConfig();
+    const registry = await openRegistry({
+      engine: new Engine({
+        root,
+        projectors: [projectorSqlite, projectorVault, projectorPgvector({ config })],
+      }),
+      version: '0.0.0-test',
+      config,
+      runJobs: false,
+    });
+    await registry.invoke('project_add', registry.local('local:test'), { name: 'demo' });
+    await registry.invoke('principal_add', registry.local('local:test'), { name: 'carol' });
+    await registry.invoke('principal_add', registry.local('local:test'), { name: 'bob' });
+    for (const principal of ['carol', 'bob'])
+      await registry.invoke('member_add', registry.local('local:test'), {
+        project: 'demo',
+        principal,
+      });
+    const admin = (await mint(registry, { principal: 'carol', capabilities: ['admin'] })).secret;
+    const member = (await mint(registry, { principal: 'bob' })).secret;
+    const server = await startServer(registry, {
+      port: 0,
+      rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
+    });
+    try {
+      const log = readFileSync(join(root, 'log', 'demo', '000001.jsonl'));
+      const body = (ref: string) => ({ ref, project: 'demo', reason: 'personal data' });
+      const refused = await call(server.url, 'POST', '/memory/purge', {
+        token: member,
+        body: body(contentSha256(LINE)),
+      });
+      expect(refused.status).toBe(403);
+      expect(readFileSync(join(root, 'log', 'demo', '000001.jsonl')).equals(log)).toBe(true);
+      for (const [key, text] of [
+        ['purge-line', LINE],
+        ['purge-evidence', EVIDENCE],
+      ] as const) {
+        const purged = await call(server.url, 'POST', '/memory/purge', {
+          token: admin,
+          body: body(contentSha256(text)),
+          headers: { 'idempotency-key': key },
+        });
+        expect(purged.status, JSON.stringify(purged.body)).toBe(200);
+        expect(purged.body).toMatchObject({ project: 'demo', text_sha256: contentSha256(text) });
+      }
+    } finally {
+      await server.close();
+      await registry.close();
+    }
+    expect(holding(PERSON).map((file) => file.slice(root.length))).toEqual([]);
+    expect(holding('Okonkwo')).toEqual([]);
+    const verified = mem(['verify', '--json']);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  }, 240_000);
 });

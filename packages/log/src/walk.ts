@@ -1,10 +1,13 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemError, assertProjectName, genesisHash, isMemError } from '@mem/core';
 import { resolveLine, unacceptedBreak, walkState, type WalkState } from './chain-walk.js';
 import { lineError, peekSeq, type LineLocation } from './line-codec.js';
 import { splitLines, type RawLine, type ReadAt } from './line-splitter.js';
+import { PURGE_MANIFEST, settlePurge } from './purge-settle.js';
 import { checkNumbering, listSegments } from './segment-list.js';
+import { FIRST_SEGMENT } from './segment-name.js';
+import { withSegmentLock } from './segment-lock.js';
 import type { LoggedEvent, TornTail } from './types.js';
 
 /** How to walk a project's log. */
@@ -28,32 +31,96 @@ export async function* walkLog(
 ): AsyncGenerator<LoggedEvent> {
   const project = assertProjectName(projectName);
   const projectDir = join(dir, project);
-  const segments = await listSegments(projectDir);
-  checkNumbering(project, projectDir, segments);
   const fromSeq = Math.max(1, Math.floor(options.fromSeq ?? 1));
-  const start = await startSegment(projectDir, segments, fromSeq);
-  const state = walkState(
-    start === 0 ? { seq: 0, hash: genesisHash(project), segment: null, line: 0 } : null,
-    fromSeq,
-    options.prev,
-  );
-  for (let index = start; index < segments.length; index += 1) {
-    const segment = segments[index]!;
-    yield* walkSegment(
-      { project, segment, file: join(projectDir, segment), line: 0 },
-      index === segments.length - 1,
-      state,
-      options,
+  const { segments, start, handles } = await openSnapshot(project, projectDir, fromSeq);
+  try {
+    const state = walkState(
+      start === 0 ? { seq: 0, hash: genesisHash(project), segment: null, line: 0 } : null,
+      fromSeq,
+      options.prev,
     );
+    for (let index = start; index < segments.length; index += 1) {
+      const segment = segments[index]!;
+      yield* walkSegment(
+        { project, segment, file: join(projectDir, segment), line: 0 },
+        handles[index - start]!,
+        index === segments.length - 1,
+        state,
+        options,
+      );
+    }
+    const unaccepted = unacceptedBreak(state);
+    if (unaccepted)
+      throw new MemError(
+        unaccepted.error.code,
+        unaccepted.error.message,
+        { ...unaccepted.error.details, walked: { seq: unaccepted.seq, hash: unaccepted.new } },
+        { cause: unaccepted.error },
+      );
+  } finally {
+    await Promise.all(handles.map((handle) => handle.close()));
   }
-  const unaccepted = unacceptedBreak(state);
-  if (unaccepted)
-    throw new MemError(
-      unaccepted.error.code,
-      unaccepted.error.message,
-      { ...unaccepted.error.details, walked: { seq: unaccepted.seq, hash: unaccepted.new } },
-      { cause: unaccepted.error },
-    );
+}
+
+/**
+ * Opens every segment the walk reads before reading any, so the walk sees one log: before a
+ * purge or after it, never old and new segments mixed. Trigger: a purge renames its rewritten
+ * segments one by one. Why this suffices: once the manifest is seen absent, every rename of a
+ * purge that straddled the opens is done, so if each open file is still the one at its path,
+ * no segment moved under us. Outcome: with a manifest, wait for the purge's lock (a live purge
+ * finishes; a crashed one is settled, purge-settle.ts) and open again; with a moved segment,
+ * open again.
+ */
+async function openSnapshot(
+  project: string,
+  projectDir: string,
+  fromSeq: number,
+): Promise<{ segments: string[]; start: number; handles: FileHandle[] }> {
+  for (;;) {
+    const segments = await listSegments(projectDir);
+    checkNumbering(project, projectDir, segments);
+    const start = await startSegment(projectDir, segments, fromSeq);
+    const handles: FileHandle[] = [];
+    try {
+      for (const segment of segments.slice(start))
+        handles.push(await open(join(projectDir, segment), 'r'));
+      if (await exists(join(projectDir, PURGE_MANIFEST))) {
+        await withSegmentLock(join(projectDir, FIRST_SEGMENT), async () => settlePurge(projectDir));
+      } else if (await unmoved(projectDir, segments.slice(start), handles)) {
+        return { segments, start, handles };
+      }
+    } catch (error) {
+      await Promise.all(handles.map((handle) => handle.close()));
+      throw error;
+    }
+    await Promise.all(handles.map((handle) => handle.close()));
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+}
+
+/** True when each open handle is still the file at its segment's path. */
+async function unmoved(
+  projectDir: string,
+  segments: readonly string[],
+  handles: readonly FileHandle[],
+): Promise<boolean> {
+  for (let index = 0; index < segments.length; index += 1) {
+    const [open, atPath] = await Promise.all([
+      handles[index]!.stat(),
+      stat(join(projectDir, segments[index]!)),
+    ]);
+    if (open.ino !== atPath.ino || open.dev !== atPath.dev) return false;
+  }
+  return true;
 }
 
 /**
@@ -88,50 +155,46 @@ async function firstSeq(file: string): Promise<number | null> {
 
 async function* walkSegment(
   where: LineLocation,
+  handle: FileHandle,
   isNewest: boolean,
   state: WalkState,
   options: WalkOptions,
 ): AsyncGenerator<LoggedEvent> {
-  const handle = await open(where.file, 'r');
-  try {
-    const readAt: ReadAt = async (buffer, position) =>
-      (await handle.read(buffer, 0, buffer.length, position)).bytesRead;
-    let line = 0;
-    let start = 0;
-    restart: for (;;) {
-      for await (const raw of splitLines(readAt, start)) {
-        if (!raw.terminated) {
-          if (isNewest) {
-            options.onTornTail?.({ segment: where.segment, bytes: raw.bytes.length });
-            return;
-          }
-          throw lineError(
-            'LOG_CORRUPT',
-            { ...where, line: line + 1 },
-            'the last line of a segment that is not the newest has no "\\n"',
-          );
+  const readAt: ReadAt = async (buffer, position) =>
+    (await handle.read(buffer, 0, buffer.length, position)).bytesRead;
+  let line = 0;
+  let start = 0;
+  restart: for (;;) {
+    for await (const raw of splitLines(readAt, start)) {
+      if (!raw.terminated) {
+        if (isNewest) {
+          options.onTornTail?.({ segment: where.segment, bytes: raw.bytes.length });
+          return;
         }
-        line += 1;
-        let logged: LoggedEvent | null;
-        try {
-          logged = resolveLine(raw.bytes, { ...where, line }, state);
-        } catch (error) {
-          // Trigger: a bad line in the newest segment. Why: a writer may have truncated a torn
-          // tail and appended while we were reading it, splicing old and new bytes in our buffer.
-          // Outcome: if the file no longer holds what we read, read again from that line's start.
-          if (isNewest && isMemError(error) && (await changedUnderUs(handle, raw))) {
-            line -= 1;
-            start = raw.offset;
-            continue restart;
-          }
-          throw error;
-        }
-        if (logged) yield logged;
+        throw lineError(
+          'LOG_CORRUPT',
+          { ...where, line: line + 1 },
+          'the last line of a segment that is not the newest has no "\\n"',
+        );
       }
-      return;
+      line += 1;
+      let logged: LoggedEvent | null;
+      try {
+        logged = resolveLine(raw.bytes, { ...where, line }, state);
+      } catch (error) {
+        // Trigger: a bad line in the newest segment. Why: a writer may have truncated a torn
+        // tail and appended while we were reading it, splicing old and new bytes in our buffer.
+        // Outcome: if the file no longer holds what we read, read again from that line's start.
+        if (isNewest && isMemError(error) && (await changedUnderUs(handle, raw))) {
+          line -= 1;
+          start = raw.offset;
+          continue restart;
+        }
+        throw error;
+      }
+      if (logged) yield logged;
     }
-  } finally {
-    await handle.close();
+    return;
   }
 }
 

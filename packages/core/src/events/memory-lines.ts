@@ -90,7 +90,8 @@ export function memoryLinesIssues(memory: {
   const used = new Set<string>();
   memory.lines.forEach((line, i) => {
     const expected = contentSha256(texts[i]!);
-    // A line a purge rewrote keeps the sha it was cited by (purge-payloads.ts).
+    // A line a purge rewrote keeps the sha it was cited by (purge-payloads.ts); only logged
+    // lines can hold a marker: parse.ts refuses one in a payload before this check runs.
     if (line.sha256 !== expected && !hasPurgeMarker(texts[i]!))
       issues.push({
         path: ['lines', i, 'sha256'],

@@ -77,6 +77,22 @@ function checkContentSha(
   }
 }
 
+/**
+ * Trigger: a writer's payload whose text holds a purge marker. Why: the content-sha checks skip
+ * marked text of logged lines (a purge keeps the sha that lines are cited by), so a marker in a
+ * new payload would carry any sha past them; only a purge writes one, into lines it rewrites.
+ * Outcome: INVALID_EVENT naming the field, before anything else is checked.
+ */
+function refuseMarker(type: string, input: object, location: InputLocation): void {
+  const text = (input as { text?: unknown }).text;
+  if (typeof text !== 'string' || !hasPurgeMarker(text)) return;
+  throw new MemError(
+    'INVALID_EVENT',
+    `${where(location)}${type}.text: holds a purge marker ("[purged sha256:…]"); only \`mem purge\` writes one, into the lines it rewrites`,
+    { ...location, type, field: 'text' },
+  );
+}
+
 function parseWith(kind: 'payload' | 'event', raw: unknown, location: InputLocation): unknown {
   // Trigger: a writer's payload. Why: the log is the only source of truth and every projection
   // copies it, so a secret in any string (text, source, ingest_id, cwd, think) must stop here,
@@ -116,6 +132,7 @@ function parseWith(kind: 'payload' | 'event', raw: unknown, location: InputLocat
       },
     );
   }
+  if (kind === 'payload') refuseMarker(definition.type, input, location);
   const result = definition[kind].safeParse(input);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => describeIssue(issue, input));

@@ -14,10 +14,6 @@ export const CALLER_ERROR_CODES: readonly ErrorCode[] = [
   'CAPABILITY_REQUIRED',
   'NOT_FOUND',
   'CONFLICT',
-  // A write that says again what was forgotten, and a ref that names several lines: the caller's
-  // to resolve (force it, or name the line by a longer prefix).
-  'FORGOTTEN',
-  'AMBIGUOUS_REF',
   'BUDGET_EXCEEDED',
   'PAYLOAD_TOO_LARGE',
   'CONFIG_INVALID',

@@ -110,7 +110,7 @@ export function openControlStore(path: string): ControlStore {
     )
     .pluck();
   const nodeCounts =
-    db.prepare(`SELECT level, count(*) AS n FROM node WHERE project = ? AND deleted_at IS NULL AND superseded_by IS NULL
+    db.prepare(`SELECT level, count(*) AS n FROM node WHERE project = ? AND kind <> 'line' AND deleted_at IS NULL AND superseded_by IS NULL
     GROUP BY level ORDER BY level`);
   const positions = db.prepare(
     `SELECT project, last_seq AS seq, head FROM projection_state ORDER BY project`,

@@ -98,7 +98,10 @@ export function claudeTranscriptWithSecrets(): string {
       message: {
         role: 'assistant',
         content: [
-          { type: 'text', text: `The build failed because the credentials were wrong:\n${all}` },
+          {
+            type: 'text',
+            text: `Root cause: the deploy failed with 401 Unauthorized because the deploy token had expired; rotating the token fixed it. The commands used ${all}`,
+          },
           {
             type: 'tool_use',
             id: 'toolu_1',

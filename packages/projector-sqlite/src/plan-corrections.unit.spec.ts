@@ -39,16 +39,19 @@ const [forgetLine, forgetMemory, supersedeMemory] = chainEvents(P, [
 ]).map((e) => e.event);
 
 describe('planEvent: corrections (issue 12)', () => {
-  it('a forgotten line gets a forgotten_line row and touches no node', () => {
+  it('a forgotten line gets a forgotten_line row and its line node is deleted', () => {
     expect(planEvent(forgetLine!)).toEqual([
       { statement: 'forgetLine', params: { project: P, sha256: LINE, target: LINE, seq: 1 } },
+      { statement: 'forgetLineNode', params: { project: P, sha256: LINE, ts: forgetLine!.ts } },
     ]);
   });
 
   it('a forgotten memory refuses each of its lines and is deleted as of the event', () => {
     expect(planEvent(forgetMemory!).map((w) => w.statement)).toEqual([
       'forgetLine',
+      'forgetLineNode',
       'forgetLine',
+      'forgetLineNode',
       'forgetMemory',
     ]);
     expect(planEvent(forgetMemory!).at(-1)).toEqual({

@@ -92,9 +92,39 @@ CREATE TABLE {{schema}}.memory_edge (
 );
 CREATE INDEX memory_edge_by_parent ON {{schema}}.memory_edge (project, parent_sha);
 
--- One node, several vectors: 'text' (L1, L2, R) and 'symptom' (memories whose event carries a
--- symptom). project and level are repeated here and `live` mirrors "not deleted, not
--- superseded", so recall filters one table inside the ANN scan (filter-then-recall) instead of
+-- The lines of L1/L2 memories (issue 11 §3): the unit a vector recall answers with. Identity is
+-- (project, level, line sha), as in the item store; a table of its own because a one-line
+-- memory's line has the memory's sha. The first memory holding a line writes its row (text,
+-- seq); symptom is the first among its holders' symptoms. deleted_at: a tombstone or a
+-- forgotten event of the line (or of its memory); superseded_by: a superseded event of it.
+CREATE TABLE {{schema}}.memory_line (
+  project       TEXT    NOT NULL,
+  level         TEXT    NOT NULL CHECK (level IN ('L1', 'L2')),
+  sha256        TEXT    NOT NULL,
+  text          TEXT    NOT NULL,
+  symptom       TEXT,
+  seq           INTEGER NOT NULL,
+  superseded_by TEXT,
+  deleted_at    TEXT,
+  PRIMARY KEY (project, level, sha256)
+);
+
+-- Which memories hold a line: a union over every memory event. A line is live exactly while
+-- one of them is a live head and the line itself is neither deleted nor superseded.
+CREATE TABLE {{schema}}.memory_line_edge (
+  project    TEXT NOT NULL,
+  level      TEXT NOT NULL,
+  line_sha   TEXT NOT NULL,
+  memory_sha TEXT NOT NULL,
+  PRIMARY KEY (project, level, line_sha, memory_sha)
+);
+CREATE INDEX memory_line_edge_by_memory ON {{schema}}.memory_line_edge (project, memory_sha);
+
+-- One node or line, several vectors: 'text' (the lines of L1/L2 memories, R passages) and
+-- 'symptom' (each line of a memory whose event carries a symptom). node_sha names a memory_node
+-- at R and a memory_line at L1/L2; no foreign key, as it may be either. project and level are
+-- repeated here and `live` mirrors "not deleted, not superseded" (for a line: held by a live
+-- head), so recall filters one table inside the ANN scan (filter-then-recall) instead of
 -- joining after it.
 CREATE TABLE {{schema}}.memory_vector (
   project   TEXT    NOT NULL,
@@ -103,8 +133,7 @@ CREATE TABLE {{schema}}.memory_vector (
   kind      TEXT    NOT NULL CHECK (kind IN ('text', 'symptom')),
   live      BOOLEAN NOT NULL,
   embedding vector({{dims}}) NOT NULL,
-  PRIMARY KEY (project, level, node_sha, kind),
-  FOREIGN KEY (project, level, node_sha) REFERENCES {{schema}}.memory_node (project, level, sha256) ON DELETE CASCADE
+  PRIMARY KEY (project, level, node_sha, kind)
 );
 -- Partial per kind: one index over both forces post-filtering and starves recall. The predicate
 -- must be a literal or the planner ignores the index. `live` is in it too: a superseded or

@@ -32,13 +32,15 @@ END $$;
 
 -- A new memory replaces the head of its query's chain (same project, level and query; the L2
 -- synthesis is query ''): that node is superseded, with why, unless it is still the head of
--- another query's chain. A memory whose text comes back is current again.
+-- another query's chain. A memory whose text comes back is current again. Memories have no
+-- vectors (their lines do): refresh_lines settles those after the chain moved.
 CREATE FUNCTION {{schema}}.advance_chain(p_project text, p_level text, p_run_id text, p_sha text, p_seq integer)
 RETURNS void
 LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   chain_query text;
   old_head text;
+  retired bigint;
 BEGIN
   SELECT r.query_id INTO chain_query FROM {{schema}}.memory_run r WHERE r.project = p_project AND r.run_id = p_run_id;
   SELECT h.sha256 INTO old_head FROM {{schema}}.memory_head h
@@ -58,20 +60,15 @@ BEGIN
         'replaced by a newer ' || p_level || ' memory of ' || COALESCE('query ' || chain_query, 'the project synthesis'), p_seq
       FROM old
       ON CONFLICT DO NOTHING)
-    UPDATE {{schema}}.memory_vector v SET live = false FROM old
-    WHERE v.project = p_project AND v.level = p_level AND v.node_sha = old.sha256 AND v.live;
+    SELECT count(*) INTO retired FROM old;
   END IF;
 
   INSERT INTO {{schema}}.memory_head (project, level, query_key, sha256, seq)
   VALUES (p_project, p_level, COALESCE(chain_query, ''), p_sha, p_seq)
   ON CONFLICT (project, level, query_key) DO UPDATE SET sha256 = excluded.sha256, seq = excluded.seq;
 
-  WITH back AS (
-    UPDATE {{schema}}.memory_node n SET superseded_by = NULL
-    WHERE n.project = p_project AND n.level = p_level AND n.sha256 = p_sha AND n.superseded_by IS NOT NULL
-    RETURNING n.deleted_at)
-  UPDATE {{schema}}.memory_vector v SET live = (SELECT back.deleted_at IS NULL FROM back)
-  WHERE v.project = p_project AND v.level = p_level AND v.node_sha = p_sha AND EXISTS (SELECT 1 FROM back);
+  UPDATE {{schema}}.memory_node n SET superseded_by = NULL
+  WHERE n.project = p_project AND n.level = p_level AND n.sha256 = p_sha AND n.superseded_by IS NOT NULL;
 END $$;
 
 -- A parent's level is resolved now: the preferred level if a node has it, else any level the sha
@@ -106,7 +103,106 @@ BEGIN
     WHERE n.project = p_project AND n.sha256 = p_target AND n.deleted_at IS NULL
     RETURNING n.level)
   UPDATE {{schema}}.memory_vector v SET live = false FROM hit
-  WHERE v.project = p_project AND v.node_sha = p_target AND v.level = hit.level;
+  WHERE v.project = p_project AND v.node_sha = p_target AND v.level = hit.level AND hit.level = 'R';
+  -- A line of that sha is deleted too; the lines of a tombstoned memory follow in refresh_lines.
+  UPDATE {{schema}}.memory_line l SET deleted_at = stamp
+  WHERE l.project = p_project AND l.sha256 = p_target AND l.deleted_at IS NULL;
+END $$;
+
+-- The lines of one memory: the first memory holding a line writes its row (a tombstone that came
+-- first marks it deleted); every holder gets an edge; the first symptom among its holders is
+-- the line's. Returns the lines whose vectors this call owes: created (their text, and the
+-- symptom if this memory has one), or existing lines that got their symptom only now.
+CREATE FUNCTION {{schema}}.insert_lines(
+  p_project text, p_level text, p_memory_sha text, p_shas text[], p_texts text[], p_symptom text, p_seq integer)
+RETURNS TABLE (line_sha text, created boolean)
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  INSERT INTO {{schema}}.memory_line_edge (project, level, line_sha, memory_sha)
+  SELECT p_project, p_level, u.sha, p_memory_sha FROM unnest(p_shas) AS u(sha)
+  ON CONFLICT DO NOTHING;
+  -- One snapshot for both: the update sees only rows from before this call, the insert adds the rest.
+  RETURN QUERY
+  WITH added AS (
+    INSERT INTO {{schema}}.memory_line AS l (project, level, sha256, text, symptom, seq, superseded_by, deleted_at)
+    SELECT p_project, p_level, u.sha, u.body, p_symptom, p_seq, NULL,
+      (SELECT tb.ts FROM {{schema}}.memory_tombstone tb WHERE tb.project = p_project AND tb.target = u.sha)
+    FROM unnest(p_shas, p_texts) AS u(sha, body)
+    ON CONFLICT (project, level, sha256) DO NOTHING
+    RETURNING l.sha256),
+  symptom AS (
+    UPDATE {{schema}}.memory_line l SET symptom = p_symptom
+    WHERE p_symptom IS NOT NULL AND l.project = p_project AND l.level = p_level AND l.sha256 = ANY(p_shas) AND l.symptom IS NULL
+    RETURNING l.sha256)
+  SELECT added.sha256, true FROM added
+  UNION ALL
+  SELECT symptom.sha256, false FROM symptom;
+END $$;
+
+-- Whether a line is live: not deleted, not superseded itself, and held by a memory that is a
+-- live head (neither superseded nor deleted).
+CREATE FUNCTION {{schema}}.line_live(p_project text, p_level text, p_sha text)
+RETURNS boolean
+LANGUAGE sql STABLE AS $$
+  SELECT EXISTS (
+    SELECT 1 FROM {{schema}}.memory_line l
+    WHERE l.project = p_project AND l.level = p_level AND l.sha256 = p_sha
+      AND l.deleted_at IS NULL AND l.superseded_by IS NULL
+      AND EXISTS (
+        SELECT 1 FROM {{schema}}.memory_line_edge e
+        JOIN {{schema}}.memory_node m ON m.project = e.project AND m.level = e.level AND m.sha256 = e.memory_sha AND m.kind = 'memory'
+        WHERE e.project = l.project AND e.level = l.level AND e.line_sha = l.sha256
+          AND m.superseded_by IS NULL AND m.deleted_at IS NULL))
+$$;
+
+-- Re-reads the liveness of the line vectors an event may have changed: the lines named in
+-- p_shas, and every line of a memory named there or superseded by one named there (a new head
+-- retires what it replaced). Run after a memory's chain moved, a tombstone and a correction.
+CREATE FUNCTION {{schema}}.refresh_lines(p_project text, p_shas text[])
+RETURNS void
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  WITH touched AS (
+    SELECT e.level, e.line_sha AS sha FROM {{schema}}.memory_line_edge e
+    JOIN {{schema}}.memory_node m ON m.project = e.project AND m.level = e.level AND m.sha256 = e.memory_sha
+    WHERE e.project = p_project AND (m.sha256 = ANY(p_shas) OR m.superseded_by = ANY(p_shas))
+    UNION
+    SELECT l.level, l.sha256 FROM {{schema}}.memory_line l WHERE l.project = p_project AND l.sha256 = ANY(p_shas))
+  UPDATE {{schema}}.memory_vector v SET live = {{schema}}.line_live(p_project, v.level, v.node_sha)
+  FROM touched t
+  WHERE v.project = p_project AND v.level = t.level AND v.node_sha = t.sha
+    AND v.live IS DISTINCT FROM {{schema}}.line_live(p_project, v.level, v.node_sha);
+END $$;
+
+-- A forgotten event (issue 12): each line it refuses is deleted at every level it is held, and a
+-- forgotten whole memory is deleted as of the event unless a tombstone deleted it first.
+CREATE FUNCTION {{schema}}.forget(p_project text, p_target text, p_target_kind text, p_lines text[], p_ts text)
+RETURNS void
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  UPDATE {{schema}}.memory_line l SET deleted_at = p_ts
+  WHERE l.project = p_project AND l.sha256 = ANY(p_lines) AND l.deleted_at IS NULL;
+  IF p_target_kind = 'memory' THEN
+    UPDATE {{schema}}.memory_node n SET deleted_at = p_ts
+    WHERE n.project = p_project AND n.sha256 = p_target AND n.kind = 'memory' AND n.deleted_at IS NULL;
+  END IF;
+  PERFORM {{schema}}.refresh_lines(p_project, array_append(p_lines, p_target));
+END $$;
+
+-- A superseded event (issue 12): the old points to the new, on the line's row or, for a whole
+-- memory, on its node (which retires the lines it alone held live).
+CREATE FUNCTION {{schema}}.supersede(p_project text, p_target text, p_target_kind text, p_after text)
+RETURNS void
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  IF p_target_kind = 'memory' THEN
+    UPDATE {{schema}}.memory_node n SET superseded_by = p_after
+    WHERE n.project = p_project AND n.sha256 = p_target AND n.kind = 'memory' AND n.superseded_by IS NULL;
+  ELSE
+    UPDATE {{schema}}.memory_line l SET superseded_by = p_after
+    WHERE l.project = p_project AND l.sha256 = p_target AND l.superseded_by IS NULL;
+  END IF;
+  PERFORM {{schema}}.refresh_lines(p_project, ARRAY[p_target]);
 END $$;
 
 -- A fold over the log: a batch's occurrences of each signature, already summed in log order by
@@ -127,7 +223,7 @@ BEGIN
     node_sha = excluded.node_sha, last_seen = excluded.last_seen;
 END $$;
 
--- Vectors of created nodes; live is read from each node as it stands after the whole batch.
+-- Vectors of created R nodes and L1/L2 lines; live is read from each as it stands after the whole batch.
 CREATE FUNCTION {{schema}}.insert_vectors(p_project text, p_levels text[], p_shas text[], p_kinds text[], p_embeddings text[])
 RETURNS void
 LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
@@ -136,6 +232,11 @@ BEGIN
   SELECT p_project, u.level, u.sha, u.kind, n.deleted_at IS NULL AND n.superseded_by IS NULL, u.embedding::vector
   FROM unnest(p_levels, p_shas, p_kinds, p_embeddings) AS u(level, sha, kind, embedding)
   JOIN {{schema}}.memory_node n ON n.project = p_project AND n.level = u.level AND n.sha256 = u.sha
+  WHERE u.level = 'R'
+  UNION ALL
+  SELECT p_project, u.level, u.sha, u.kind, {{schema}}.line_live(p_project, u.level, u.sha), u.embedding::vector
+  FROM unnest(p_levels, p_shas, p_kinds, p_embeddings) AS u(level, sha, kind, embedding)
+  WHERE u.level IN ('L1', 'L2')
   ON CONFLICT DO NOTHING;
 END $$;
 

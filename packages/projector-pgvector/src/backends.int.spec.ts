@@ -100,6 +100,8 @@ describe('one projection on every backend', () => {
       'failure_signature',
       'memory_edge',
       'memory_head',
+      'memory_line',
+      'memory_line_edge',
       'memory_node',
       'memory_run',
       'memory_supersede',
@@ -219,15 +221,16 @@ describe('one projection on every backend', () => {
     });
     const liveL1 = async (stateDir: string): Promise<string[]> => {
       const s = quoteIdent(sharedSchemaFor(stateDir));
+      // L1 vectors are lines' (issue 11 §3): a line is live while a live head holds it.
       const rows = await shared.db.query<{ text: string }>(`SELECT n.text FROM ${s}.memory_vector v
-        JOIN ${s}.memory_node n ON n.project = v.project AND n.level = v.level AND n.sha256 = v.node_sha
+        JOIN ${s}.memory_line n ON n.project = v.project AND n.level = v.level AND n.sha256 = v.node_sha
         WHERE v.live AND v.level = 'L1' ORDER BY n.text`);
       return rows.rows.map((r) => r.text);
     };
     const projector = projectorPgvector({ pglite: shared.db, embedder });
     await applyLogs(projector, target, log([]));
     // b's first memory is superseded; the shared text is current for a and b alike.
-    expect(await liveL1(target.stateDir)).toEqual(['- kong broke']);
+    expect(await liveL1(target.stateDir)).toEqual(['kong broke']);
     const heads = await shared.db.query(
       `SELECT query_key, sha256 FROM ${quoteIdent(sharedSchemaFor(target.stateDir))}.memory_head ORDER BY query_key`,
     );
@@ -243,7 +246,7 @@ describe('one projection on every backend', () => {
     ];
     const next = temp.target();
     await applyLogs(projector, next, log(more));
-    expect(await liveL1(next.stateDir)).toEqual(['- kong broke', '- kong fixed']);
+    expect(await liveL1(next.stateDir)).toEqual(['kong broke', 'kong fixed']);
   });
 
   it('writes the same rows whether a log with symptoms comes in one batch or in batches of one to three events (the contract logs carry no symptoms)', async () => {

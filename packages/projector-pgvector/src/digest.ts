@@ -50,6 +50,23 @@ const TABLES: Readonly<Record<string, { columns: string[]; order: string[] }>> =
     ],
     order: ['sha256', 'project', 'level'],
   },
+  memory_line: {
+    columns: [
+      'project',
+      'level',
+      'sha256',
+      'text',
+      'symptom',
+      'seq',
+      'superseded_by',
+      'deleted_at',
+    ],
+    order: ['sha256', 'project', 'level'],
+  },
+  memory_line_edge: {
+    columns: ['project', 'level', 'line_sha', 'memory_sha'],
+    order: ['line_sha', 'memory_sha', 'project', 'level'],
+  },
   memory_run: { columns: ['project', 'run_id', 'level', 'query_id'], order: ['run_id', 'project'] },
   memory_supersede: {
     columns: ['project', 'level', 'old_sha', 'new_sha', 'reason', 'seq'],

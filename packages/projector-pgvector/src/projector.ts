@@ -16,11 +16,12 @@ import { loadMigrations } from './schema/migrations.js';
 import { prepareSchema } from './schema/prepare-schema.js';
 
 /** Bump when the same log would give different rows (planner, statements, normaliser). */
-export const PGVECTOR_VERSION = 1;
+export const PGVECTOR_VERSION = 2;
 
 /**
- * The pgvector projection: memory nodes, provenance edges, text and symptom vectors, failure
- * signatures and supersessions, in PGlite under `<stateDir>/pg/` or in Postgres at DATABASE_URL.
+ * The pgvector projection: memory nodes and their lines, provenance edges, text and symptom
+ * vectors (per line at L1/L2), failure signatures and supersessions, in PGlite under
+ * `<stateDir>/pg/` or in Postgres at DATABASE_URL.
  */
 export function projectorPgvector(options: PgvectorOptions = {}): Projector<PgvectorHandle> {
   const config = backendConfig(options);

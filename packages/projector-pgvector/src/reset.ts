@@ -9,6 +9,8 @@ import { readMeta } from './schema/prepare-schema.js';
 /** Every table holding a project's rows, children before parents. */
 const PROJECT_TABLES = [
   'memory_vector',
+  'memory_line_edge',
+  'memory_line',
   'memory_supersede',
   'memory_edge',
   'failure_signature',

@@ -1,6 +1,7 @@
 import type { ReachableSet } from '@mem/projector-sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitMemoryLines } from '@mem/core';
 import { fakeEmbedder, fakeVectorRecall } from '../test/fake-vectors.js';
 import {
   evidence,
@@ -455,7 +456,15 @@ describe('queryMemory: vector side', () => {
     const onlyR = { name: 'kw', dims: 1, embed: async () => [new Float32Array(1)] };
     const recall = async (kind: string) =>
       kind === 'text'
-        ? [{ project: 'demo', level: 'L1' as const, sha256: sha(M_PROSE), distance: 0.1 }]
+        ? // A vector hit at L1 is a line: the memory's first.
+          [
+            {
+              project: 'demo',
+              level: 'L1' as const,
+              sha256: sha(splitMemoryLines(M_PROSE)[0]!),
+              distance: 0.1,
+            },
+          ]
         : [];
     const vectors = {
       recall,

@@ -81,14 +81,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   let vector: QueryResult['recall']['vector'] = 'not configured';
   if (deps.vectors && deps.embedder) {
     try {
-      const found = await recallVectors(
-        items,
-        deps.vectors,
-        deps.embedder,
-        resolved.text,
-        filter,
-        depth,
-      );
+      const found = await recallVectors(deps.vectors, deps.embedder, resolved.text, filter, depth);
       lists.vector_text = found.text;
       lists.vector_symptom = found.symptom;
       ran.push('vector_text', 'vector_symptom');

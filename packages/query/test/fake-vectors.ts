@@ -68,7 +68,9 @@ export interface FakeVectorRecall extends VectorRecall {
 
 /**
  * An exact (brute-force) vector recall over every live node of the projects (text vectors) and
- * the given symptoms (symptom vectors, keyed by memory text), embedded by `embedder`.
+ * the given symptoms (symptom vectors, keyed by memory text), embedded by `embedder`. As in the
+ * pgvector projection, L1/L2 vectors are lines: each live line gets its text, and the symptom
+ * of the first live memory holding it that has one; whole memories get none.
  */
 export async function fakeVectorRecall(
   items: ItemStore,
@@ -78,9 +80,23 @@ export async function fakeVectorRecall(
 ): Promise<FakeVectorRecall> {
   const entries: Entry[] = [];
   for (const project of projects) {
-    for (const node of items.nodes({ project })) {
-      const [text, symptom] = await embedder.embed(
-        symptoms[node.text] ? [node.text, symptoms[node.text]!] : [node.text],
+    const lineSymptoms = new Map<string, string>();
+    for (const memory of items.nodes({ project, kind: 'memory' })) {
+      const symptom = symptoms[memory.text];
+      if (symptom === undefined) continue;
+      for (const line of (memory.meta.lines ?? []) as readonly { sha256: string }[]) {
+        const key = `${memory.level}\u0000${line.sha256}`;
+        if (!lineSymptoms.has(key)) lineSymptoms.set(key, symptom);
+      }
+    }
+    const live = [
+      ...items.nodes({ project }).filter((node) => node.kind !== 'memory'),
+      ...items.nodes({ project, kind: 'line' }),
+    ];
+    for (const node of live) {
+      const symptom = lineSymptoms.get(`${node.level}\u0000${node.sha256}`);
+      const [text, symptomVector] = await embedder.embed(
+        symptom !== undefined && node.kind === 'line' ? [node.text, symptom] : [node.text],
         'document',
       );
       entries.push({
@@ -90,13 +106,13 @@ export async function fakeVectorRecall(
         kind: 'text',
         vector: text!,
       });
-      if (symptom)
+      if (symptomVector)
         entries.push({
           project,
           level: node.level,
           sha256: node.sha256,
           kind: 'symptom',
-          vector: symptom,
+          vector: symptomVector,
         });
     }
   }

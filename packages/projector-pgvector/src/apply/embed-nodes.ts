@@ -1,10 +1,10 @@
 import { MemError } from '@mem/core';
 import type { Embedder } from '@mem/embed';
 import type { SeqWrite } from './run-writes.js';
-import { vectorTexts } from '../plan/vector-texts.js';
+import { lineVectorTexts, vectorTexts } from '../plan/vector-texts.js';
 
 /**
- * Embeds every text a batch's nodes may need, each distinct text once, before the transaction
+ * Embeds every text a batch's nodes and lines may need, each distinct text once, before the transaction
  * opens (an embedder may be a remote model: no locks are held while it answers). A vector of the
  * wrong dimension or with a non-finite value is MODEL_FAILED naming the embedder.
  */
@@ -16,6 +16,9 @@ export async function embedNodeTexts(
   for (const { write } of writes) {
     if (write.statement === 'insertNode')
       for (const { text } of vectorTexts(write.params)) texts.add(text);
+    if (write.statement === 'insertLines')
+      for (const line of write.params.lines)
+        for (const { text } of lineVectorTexts(line, write.params.symptom)) texts.add(text);
   }
   const list = [...texts];
   // Text and symptom alike are what a query is matched against: documents, never queries.

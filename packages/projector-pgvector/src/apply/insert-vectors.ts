@@ -1,6 +1,6 @@
 import type { Sql } from '../backend/sql.js';
-import type { NodeParams, VectorKind } from '../plan/planned-write.js';
-import { vectorTexts } from '../plan/vector-texts.js';
+import type { VectorKind } from '../plan/planned-write.js';
+import type { VectorText } from '../plan/vector-texts.js';
 import { run } from './run-writes.js';
 import type { StatementSql } from './statements.js';
 import { vectorLiteral } from './vector-literal.js';
@@ -17,18 +17,26 @@ export interface VectorRow {
 /** Rows per insertVectors statement: ~0.8 MB of text at 768 dimensions. */
 const VECTOR_RUN = 64;
 
-/** The vector rows of the nodes a batch created, from the batch's embeddings. */
+/** A node or line a batch really created, with the texts its vectors embed. */
+export interface VectorSource {
+  level: string;
+  sha256: string;
+  seq: number;
+  texts: VectorText[];
+}
+
+/** The vector rows of the nodes and lines a batch created, from the batch's embeddings. */
 export function vectorRows(
-  created: readonly NodeParams[],
+  created: readonly VectorSource[],
   embeddings: ReadonlyMap<string, Float32Array>,
 ): VectorRow[] {
-  return created.flatMap((node) =>
-    vectorTexts(node).map(({ kind, text }) => ({
-      level: node.level,
-      sha: node.sha256,
+  return created.flatMap((source) =>
+    source.texts.map(({ kind, text }) => ({
+      level: source.level,
+      sha: source.sha256,
       kind,
       vector: embeddings.get(text)!,
-      seq: node.seq,
+      seq: source.seq,
     })),
   );
 }

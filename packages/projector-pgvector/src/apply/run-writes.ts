@@ -2,7 +2,14 @@ import { MemError, isMemError } from '@mem/core';
 import type { Sql } from '../backend/sql.js';
 import { sqlState } from '../backend/sql.js';
 import { foldSignatures, type SignatureFold } from '../plan/fold-signatures.js';
-import type { NodeParams, PlannedWrite, SignatureParams } from '../plan/planned-write.js';
+import type {
+  LinesParams,
+  NodeParams,
+  PlannedWrite,
+  SignatureParams,
+} from '../plan/planned-write.js';
+import { lineVectorTexts, vectorTexts } from '../plan/vector-texts.js';
+import type { VectorSource } from './insert-vectors.js';
 import type { StatementSql } from './statements.js';
 
 /** A planned write and the seq of the event that planned it (for error messages). */
@@ -18,22 +25,43 @@ const NODE_RUN = 1000;
  * Runs planned writes in order. A run of consecutive insertNode writes (a corpus of references,
  * say) goes as one array statement; nothing else can sit between them, so their subqueries see
  * what one-by-one inserts would. Signature folds are summed per batch and sent last, in one call.
- * Returns the nodes that were really created (first occurrence of their key), in order: those,
- * and only those, get vectors.
+ * Returns the nodes and lines that were really created (first occurrence of their key), in
+ * order, with their vector texts: those, and only those, get vectors.
  */
 export async function runWrites(
   tx: Sql,
   sql: StatementSql,
   project: string,
   writes: readonly SeqWrite[],
-): Promise<NodeParams[]> {
-  const created: NodeParams[] = [];
+): Promise<VectorSource[]> {
+  const created: VectorSource[] = [];
   const signatures: SignatureParams[] = [];
   for (let i = 0; i < writes.length;) {
     const { write, seq } = writes[i]!;
     if (write.statement === 'foldSignature') {
       // Nothing reads failure_signature and it reads nothing: the batch's folds go in one call at the end.
       signatures.push(write.params);
+      i += 1;
+      continue;
+    }
+    if (write.statement === 'insertLines') {
+      const p = write.params;
+      const rows = await run(seq, 'insertLines', () =>
+        tx.query<{ sha256: string; created: boolean }>(sql.insertLines, linesColumns(p)),
+      );
+      const owed = new Map(rows.map((r) => [r.sha256, r.created]));
+      // In the memory's line order, so the rows written do not depend on the function's.
+      for (const line of p.lines) {
+        const isNew = owed.get(line.sha256);
+        if (isNew === undefined) continue;
+        const texts = lineVectorTexts(line, p.symptom);
+        created.push({
+          level: p.level,
+          sha256: line.sha256,
+          seq: p.seq,
+          texts: isNew ? texts : texts.filter((t) => t.kind === 'symptom'),
+        });
+      }
       i += 1;
       continue;
     }
@@ -57,7 +85,14 @@ export async function runWrites(
       tx.query<{ level: string; sha256: string }>(sql.insertNodes, nodeColumns(project, nodeRun)),
     );
     const inserted = new Set(rows.map((r) => `${r.level}\u0000${r.sha256}`));
-    for (const node of nodeRun) if (inserted.has(nodeKey(node))) created.push(node);
+    for (const node of nodeRun)
+      if (inserted.has(nodeKey(node)))
+        created.push({
+          level: node.level,
+          sha256: node.sha256,
+          seq: node.seq,
+          texts: vectorTexts(node),
+        });
   }
   if (signatures.length > 0) {
     const folds = foldSignatures(signatures);
@@ -100,9 +135,21 @@ function nodeColumns(project: string, nodes: readonly NodeParams[]): unknown[] {
   ];
 }
 
-/** Positional parameters of every statement but insertNode, in its SQL's $n order. */
+function linesColumns(p: LinesParams): unknown[] {
+  return [
+    p.project,
+    p.level,
+    p.memory_sha,
+    p.lines.map((l) => l.sha256),
+    p.lines.map((l) => l.text),
+    p.symptom,
+    p.seq,
+  ];
+}
+
+/** Positional parameters of every statement but insertNode and insertLines, in its SQL's $n order. */
 function paramsOf(
-  write: Exclude<PlannedWrite, { statement: 'insertNode' | 'foldSignature' }>,
+  write: Exclude<PlannedWrite, { statement: 'insertNode' | 'foldSignature' | 'insertLines' }>,
 ): unknown[] {
   switch (write.statement) {
     case 'insertRun': {
@@ -120,6 +167,18 @@ function paramsOf(
     case 'applyTombstone': {
       const p = write.params;
       return [p.project, p.target, p.reason, p.seq, p.ts];
+    }
+    case 'refreshLines': {
+      const p = write.params;
+      return [p.project, p.shas];
+    }
+    case 'forget': {
+      const p = write.params;
+      return [p.project, p.target, p.target_kind, p.lines, p.ts];
+    }
+    case 'supersede': {
+      const p = write.params;
+      return [p.project, p.target, p.target_kind, p.after_sha256];
     }
   }
 }

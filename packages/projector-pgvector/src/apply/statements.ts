@@ -33,5 +33,9 @@ export function statementSql(schema: string): StatementSql {
     applyTombstone: `SELECT ${s}.apply_tombstone($1, $2, $3, $4, $5)`,
     foldSignatures: `SELECT ${s}.fold_signatures($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     insertVectors: `SELECT ${s}.insert_vectors($1, $2, $3, $4, $5)`,
+    insertLines: `SELECT line_sha AS sha256, created FROM ${s}.insert_lines($1, $2, $3, $4, $5, $6, $7)`,
+    refreshLines: `SELECT ${s}.refresh_lines($1, $2)`,
+    forget: `SELECT ${s}.forget($1, $2, $3, $4, $5)`,
+    supersede: `SELECT ${s}.supersede($1, $2, $3, $4)`,
   };
 }

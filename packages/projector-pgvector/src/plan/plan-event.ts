@@ -1,4 +1,4 @@
-import { MemError, type EventOf, type EventType, type LogEvent } from '@mem/core';
+import { MemError, memoryLines, type EventOf, type EventType, type LogEvent } from '@mem/core';
 import { failureSignatures } from './failure-signature.js';
 import type { NodeParams, PlannedWrite } from './planned-write.js';
 
@@ -13,6 +13,8 @@ export const PGVECTOR_HANDLES = [
   'memory',
   'reference',
   'tombstone',
+  'forgotten',
+  'superseded',
 ] as const satisfies readonly EventType[];
 
 /** An event the pgvector projection handles. */
@@ -72,6 +74,33 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
             ts: event.ts,
           },
         },
+        // A tombstoned memory retires the lines it alone held live; a tombstoned line leaves.
+        { statement: 'refreshLines', params: { project: event.project, shas: [event.target] } },
+      ];
+    case 'forgotten':
+      return [
+        {
+          statement: 'forget',
+          params: {
+            project: event.project,
+            target: event.target,
+            target_kind: event.target_kind,
+            lines: event.refuses.map((line) => line.sha256),
+            ts: event.ts,
+          },
+        },
+      ];
+    case 'superseded':
+      return [
+        {
+          statement: 'supersede',
+          params: {
+            project: event.project,
+            target: event.target,
+            target_kind: event.target_kind,
+            after_sha256: event.after_sha256,
+          },
+        },
       ];
     default:
       return unknownType(event);
@@ -126,6 +155,22 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
         preferred_level: e.level === 'L1' ? 'L0' : 'L1',
       },
     },
+    {
+      statement: 'insertLines',
+      params: {
+        project: e.project,
+        level: e.level,
+        memory_sha: e.sha256,
+        // A line repeated in one memory is one line (same sha, same text), at its first place.
+        lines: [...new Map(memoryLines(e).map((l) => [l.sha256, l.text]))].map(
+          ([sha256, text]) => ({ sha256, text }),
+        ),
+        symptom,
+        seq: e.seq,
+      },
+    },
+    // After the chain moved: the new head's lines are live, those only the old head held are not.
+    { statement: 'refreshLines', params: { project: e.project, shas: [e.sha256] } },
     ...(symptom === null ? [] : failureSignatures(symptom)).map((sig): PlannedWrite => ({
       statement: 'foldSignature',
       params: {

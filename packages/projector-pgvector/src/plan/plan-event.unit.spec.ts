@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { contentSha256, type LogEvent } from '@mem/core';
 import { chainEvents, payload } from '../../test/support.js';
 import { PGVECTOR_HANDLES, planEvent } from './plan-event.js';
-import { vectorTexts } from './vector-texts.js';
+import { lineVectorTexts, vectorTexts } from './vector-texts.js';
 
 const events = (...payloads: Parameters<typeof chainEvents>[1]) =>
   chainEvents('demo', payloads).map((c) => c.event);
 
 describe('planEvent', () => {
-  it('plans a memory: its node (with symptom), the chain step, its distinct parents, one fold per signature line', () => {
+  it('plans a memory: its node (with symptom), the chain step, its distinct parents, its lines, one fold per signature line', () => {
     const [, , memory] = events(
       payload.run('r1'),
       payload.evidence('r1', 1, 'kong buffered the body'),
@@ -27,6 +27,8 @@ describe('planEvent', () => {
       'insertNode',
       'advanceChain',
       'insertEdges',
+      'insertLines',
+      'refreshLines',
       'foldSignature',
       'foldSignature',
     ]);
@@ -47,10 +49,26 @@ describe('planEvent', () => {
         child_level: 'L1',
       },
     });
-    expect(writes[3]).toMatchObject({
+    expect(writes[3]).toEqual({
+      statement: 'insertLines',
+      params: {
+        project: 'demo',
+        level: 'L1',
+        memory_sha: contentSha256('Requests over 10KB failed: Kong buffered the body.'),
+        lines: [
+          {
+            sha256: contentSha256('Requests over 10KB failed: Kong buffered the body.'),
+            text: 'Requests over 10KB failed: Kong buffered the body.',
+          },
+        ],
+        symptom: '413 Request Entity Too Large\nworker-7 timed out after 30s',
+        seq: 3,
+      },
+    });
+    expect(writes[5]).toMatchObject({
       params: { signature: '413 Request Entity Too Large', tool: 'unknown', node_level: 'L1' },
     });
-    expect(writes[4]).toMatchObject({
+    expect(writes[6]).toMatchObject({
       params: {
         signature: 'worker-<id> timed out after <dur>',
         raw: 'worker-7 timed out after 30s',
@@ -64,11 +82,17 @@ describe('planEvent', () => {
       payload.memory('s1', 1, 'Project state: one finding.', ['a finding'], { level: 'L2' }),
     );
     const writes = planEvent(memory!);
-    expect(writes.map((w) => w.statement)).toEqual(['insertNode', 'advanceChain', 'insertEdges']);
+    expect(writes.map((w) => w.statement)).toEqual([
+      'insertNode',
+      'advanceChain',
+      'insertEdges',
+      'insertLines',
+      'refreshLines',
+    ]);
     expect(writes[2]).toMatchObject({ params: { preferred_level: 'L1', child_level: 'L2' } });
   });
 
-  it('plans evidence and references as nodes, a run as its query, a tombstone as one write', () => {
+  it('plans evidence and references as nodes, a run as its query, a tombstone as its write and a refresh of the lines it touches', () => {
     const [run, evidence, reference, tombstone] = events(
       payload.run('r1', 'open-questions'),
       payload.evidence('r1', 1, 'e'),
@@ -101,6 +125,7 @@ describe('planEvent', () => {
           ts: tombstone!.ts,
         },
       },
+      { statement: 'refreshLines', params: { project: 'demo', shas: [contentSha256('e')] } },
     ]);
   });
 
@@ -156,7 +181,7 @@ describe('planEvent', () => {
 });
 
 describe('vectorTexts', () => {
-  it('gives memories and references a text vector, a memory with a symptom a second one, evidence none', () => {
+  it('gives references a text vector, memories and evidence none (their lines carry the vectors)', () => {
     const [, evidence, memory, reference] = events(
       payload.run('r1'),
       payload.evidence('r1', 1, 'e'),
@@ -171,10 +196,15 @@ describe('vectorTexts', () => {
         >
       ).params;
     expect(vectorTexts(node(evidence!))).toEqual([]);
-    expect(vectorTexts(node(memory!))).toEqual([
+    expect(vectorTexts(node(memory!))).toEqual([]);
+    expect(vectorTexts(node(reference!))).toEqual([{ kind: 'text', text: 'r' }]);
+  });
+
+  it('gives a line a text vector, and a symptom vector when its memory carries one', () => {
+    expect(lineVectorTexts({ text: 'm' }, 'npm ERR! ERESOLVE')).toEqual([
       { kind: 'text', text: 'm' },
       { kind: 'symptom', text: 'npm ERR! ERESOLVE' },
     ]);
-    expect(vectorTexts(node(reference!))).toEqual([{ kind: 'text', text: 'r' }]);
+    expect(lineVectorTexts({ text: 'm' }, null)).toEqual([{ kind: 'text', text: 'm' }]);
   });
 });

@@ -67,6 +67,38 @@ export interface SignatureParams {
   ts: string;
 }
 
+export interface LinesParams {
+  project: string;
+  level: 'L1' | 'L2';
+  memory_sha: string;
+  /** The memory's lines, in order: each line's content sha and text. */
+  lines: { sha256: string; text: string }[];
+  symptom: string | null;
+  seq: number;
+}
+
+export interface RefreshParams {
+  project: string;
+  /** Lines, and memories whose lines (and whose replaced memories' lines) are re-read. */
+  shas: string[];
+}
+
+export interface ForgetParams {
+  project: string;
+  target: string;
+  target_kind: 'line' | 'memory';
+  /** Every line the event refuses. */
+  lines: string[];
+  ts: string;
+}
+
+export interface SupersedeParams {
+  project: string;
+  target: string;
+  target_kind: 'line' | 'memory';
+  after_sha256: string;
+}
+
 /** One write an event plans: a named statement and its parameters. */
 export type PlannedWrite =
   | { statement: 'insertRun'; params: RunParams }
@@ -74,6 +106,10 @@ export type PlannedWrite =
   | { statement: 'advanceChain'; params: ChainParams }
   | { statement: 'insertEdges'; params: EdgesParams }
   | { statement: 'applyTombstone'; params: TombstoneParams }
-  | { statement: 'foldSignature'; params: SignatureParams };
+  | { statement: 'foldSignature'; params: SignatureParams }
+  | { statement: 'insertLines'; params: LinesParams }
+  | { statement: 'refreshLines'; params: RefreshParams }
+  | { statement: 'forget'; params: ForgetParams }
+  | { statement: 'supersede'; params: SupersedeParams };
 
 export type StatementName = PlannedWrite['statement'];

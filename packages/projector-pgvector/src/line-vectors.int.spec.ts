@@ -1,0 +1,126 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Payload } from '@mem/core';
+import type { ProjectionTarget } from '@mem/engine';
+import { usePglite } from '../test/pglite-servers.js';
+import { applyLogs, payload, sha, tempTargets } from '../test/support.js';
+import { tableEmbedder } from '../test/table-embedder.js';
+import { projectorPgvector } from './projector.js';
+import type { VectorRecall } from './recall-types.js';
+import { openVectorRecall } from './vector-recall.js';
+
+/*
+ * A vector hit on L1/L2 is a line (issue 11 §3): each line of a memory has its own text vector,
+ * live exactly while some memory holding it is a live head, and a forgotten or superseded line
+ * (issue 12) leaves recall. Whole-memory texts are in the table too, so a projection that still
+ * embedded memories would fail on what it returns, not on the embedder.
+ */
+const KONG = 'Kong buffered the body';
+const CI = 'CI flake: pg started before its volume mount';
+const DNS = 'CoreDNS cached the old record';
+const VECTORS: Record<string, number[]> = {
+  [KONG]: [1, 0, 0],
+  [CI]: [0, 1, 0],
+  [DNS]: [0, 0, 1],
+  [`- ${KONG}`]: [1, 0, 0],
+  [`- ${KONG}\n- ${CI}`]: [0.9, 0.1, 0],
+  [`- ${KONG}\n- ${DNS}`]: [0.9, 0, 0.1],
+  'evidence one': [0.5, 0.5, 0],
+  'pg raced its volume': [0, 1, 0],
+  symptom: [0, 0.5, 0.5],
+};
+const Q = Float32Array.from([1, 0, 0]);
+
+const shared = usePglite();
+
+describe('pgvector line vectors', () => {
+  const temp = tempTargets();
+  const open: VectorRecall[] = [];
+  afterEach(async () => {
+    for (const recall of open.splice(0)) await recall.close();
+  });
+  afterAll(() => temp.cleanup());
+  const embedder = tableEmbedder(VECTORS);
+
+  async function project(events: Payload[]): Promise<VectorRecall> {
+    const target: ProjectionTarget = temp.target();
+    await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), target, { demo: events });
+    const recall = await openVectorRecall({ pglite: shared.db, stateDir: target.stateDir });
+    open.push(recall);
+    return recall;
+  }
+  const texts = async (recall: VectorRecall, kind: 'text' | 'symptom' = 'text') =>
+    (await recall.recall(kind, Q, { projects: ['demo'], levels: ['L1', 'L2'] }, 10)).map(
+      (hit) => hit.sha256,
+    );
+  const chain: Payload[] = [
+    payload.run('r1'),
+    payload.evidence('r1', 1, 'evidence one'),
+    payload.memory('r1', 1, `- ${KONG}\n- ${DNS}`, ['evidence one']),
+    payload.memory('r1', 2, `- ${KONG}\n- ${CI}`, ['evidence one'], { symptom: 'symptom' }),
+  ];
+
+  it("returns the head's lines, each at its own distance; a line only a replaced memory held is gone", async () => {
+    const recall = await project(chain);
+    const hits = await recall.recall('text', Q, { projects: ['demo'], levels: ['L1'] }, 10);
+    expect(hits.map((h) => [h.sha256, h.distance])).toEqual([
+      [sha(KONG), expect.closeTo(0, 6)],
+      [sha(CI), expect.closeTo(1, 6)],
+    ]);
+    // The symptom is the memory's, carried by each of its live lines.
+    expect((await texts(recall, 'symptom')).sort()).toEqual([sha(KONG), sha(CI)].sort());
+  });
+
+  it('a forgotten line leaves vector recall; the rest of its memory stays', async () => {
+    const forget: Payload = {
+      type: 'forgotten',
+      target: sha(KONG),
+      target_kind: 'line',
+      before_sha256: sha(KONG),
+      refuses: [{ sha256: sha(KONG), terms: [] }],
+      reason: 'wrong',
+    };
+    const recall = await project([...chain, forget]);
+    expect(await texts(recall)).toEqual([sha(CI)]);
+    expect(await texts(recall, 'symptom')).toEqual([sha(CI)]);
+  });
+
+  it('a forgotten memory takes its lines out of recall', async () => {
+    const memory = sha(`- ${KONG}\n- ${CI}`);
+    const forget: Payload = {
+      type: 'forgotten',
+      target: memory,
+      target_kind: 'memory',
+      before_sha256: memory,
+      refuses: [
+        { sha256: sha(KONG), terms: [] },
+        { sha256: sha(CI), terms: [] },
+      ],
+      reason: 'all of it',
+    };
+    expect(await texts(await project([...chain, forget]))).toEqual([]);
+  });
+
+  it('a superseded line and a superseded memory leave recall', async () => {
+    const line: Payload = {
+      type: 'superseded',
+      target: sha(CI),
+      target_kind: 'line',
+      before_sha256: sha(CI),
+      after_sha256: sha('pg raced its volume'),
+      text: 'pg raced its volume',
+      reason: 'reworded',
+    };
+    expect(await texts(await project([...chain, line]))).toEqual([sha(KONG)]);
+    const memory = sha(`- ${KONG}\n- ${CI}`);
+    const whole: Payload = {
+      type: 'superseded',
+      target: memory,
+      target_kind: 'memory',
+      before_sha256: memory,
+      after_sha256: sha('pg raced its volume'),
+      text: 'pg raced its volume',
+      reason: 'rewritten',
+    };
+    expect(await texts(await project([...chain, whole]))).toEqual([]);
+  });
+});

@@ -29,6 +29,7 @@ export {
   memoryLinesIssues,
   splitMemoryLines,
   uniformLines,
+  withoutMemoryLines,
   type MemoryLine,
   type MemoryLineRef,
 } from './events/memory-lines.js';

@@ -12,6 +12,8 @@ export const DATA_TABLES = [
   'gate',
   'tombstone',
   'memory_head',
+  'forgotten_line',
+  'superseded_line',
   'ingest_job',
   'projection_state',
 ] as const;

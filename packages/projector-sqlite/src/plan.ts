@@ -291,7 +291,8 @@ function tombstone(e: EventOf<'tombstone'>): PlannedWrite[] {
 /**
  * A forgotten target leaves the item store's read paths: each line it refuses gets a
  * forgotten_line row (what line-level reads join), and a forgotten whole memory is marked
- * deleted like a tombstoned node, which drops it from FTS recall and the counts.
+ * deleted like a tombstoned node, which drops it from FTS recall and the counts. The line's
+ * node and every memory row holding it keep no copy of its text.
  */
 function forgotten(e: EventOf<'forgotten'>): PlannedWrite[] {
   const lines = e.refuses.flatMap((line): PlannedWrite[] => [
@@ -301,6 +302,10 @@ function forgotten(e: EventOf<'forgotten'>): PlannedWrite[] {
     },
     { statement: 'forgetLineNode', params: { project: e.project, sha256: line.sha256, ts: e.ts } },
   ]);
+  lines.push({
+    statement: 'forgetMemoryLines',
+    params: { project: e.project, shas: canonicalJson(e.refuses.map((line) => line.sha256)) },
+  });
   if (e.target_kind !== 'memory') return lines;
   return [
     ...lines,

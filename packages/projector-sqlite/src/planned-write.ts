@@ -206,6 +206,7 @@ export type PlannedWrite =
       params: { project: string; sha256: string; target: string; seq: number };
     }
   | { statement: 'forgetLineNode'; params: { project: string; sha256: string; ts: string } }
+  | { statement: 'forgetMemoryLines'; params: { project: string; shas: string } }
   | {
       statement: 'supersedeLineNode';
       params: { project: string; sha256: string; after_sha256: string };

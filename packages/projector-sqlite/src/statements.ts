@@ -118,23 +118,33 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     WHERE project = @project AND sha256 = @target AND deleted_at IS NULL`,
 
   // Corrections (issue 12). The first forgetting of a line wins; a forgotten memory is deleted
-  // as of its forgotten event unless a tombstone deleted it first.
+  // as of its forgotten event unless a tombstone deleted it first, and keeps no text.
   forgetLine: `
     INSERT INTO forgotten_line (project, sha256, target, seq) VALUES (@project, @sha256, @target, @seq)
     ON CONFLICT DO NOTHING`,
 
   forgetMemory: `
-    UPDATE node SET deleted_at = @ts
-    WHERE project = @project AND sha256 = @target AND kind = 'memory' AND deleted_at IS NULL`,
+    UPDATE node SET deleted_at = COALESCE(deleted_at, @ts), text = ''
+    WHERE project = @project AND sha256 = @target AND kind = 'memory'`,
 
   supersedeLine: `
     INSERT INTO superseded_line (project, sha256, target_kind, after_sha256, seq) VALUES (@project, @sha256, @target_kind, @after_sha256, @seq)
     ON CONFLICT DO NOTHING`,
 
-  // A forgotten line's node leaves every read path at once, at every level it was held.
+  // A forgotten line's node leaves every read path at once, at every level it was held, and
+  // keeps no copy of its text (the log does, until a purge).
   forgetLineNode: `
-    UPDATE node SET deleted_at = @ts
-    WHERE project = @project AND kind = 'line' AND sha256 = @sha256 AND deleted_at IS NULL`,
+    UPDATE node SET deleted_at = COALESCE(deleted_at, @ts), text = ''
+    WHERE project = @project AND kind = 'line' AND sha256 = @sha256`,
+
+  // Every memory row holding a forgotten line stores its text without it (and its meta's
+  // lines without its entry, so they stay one per line of text): the row, FTS and any read of
+  // it hold only what is still remembered.
+  forgetMemoryLines: `
+    UPDATE node SET text = mem_text_without_lines(text, @shas), meta = mem_meta_without_lines(meta, @shas)
+    WHERE project = @project AND kind = 'memory' AND (level, sha256) IN (
+      SELECT e.level, e.target_sha FROM line_edge e
+      WHERE e.project = @project AND e.kind = 'memory' AND e.line_sha IN (SELECT value FROM json_each(@shas)))`,
 
   // A superseded line points to its successor (refreshLines keeps it so while a head holds it).
   supersedeLineNode: `

@@ -1,4 +1,10 @@
-import { MemError, type EventOf, type EventType, type LogEvent } from '@mem/core';
+import {
+  MemError,
+  withoutMemoryLines,
+  type EventOf,
+  type EventType,
+  type LogEvent,
+} from '@mem/core';
 import type { NoteFold, NoteKey, VaultFold } from './fold-state.js';
 import { citedOnlyByForgotten } from './live-lines.js';
 import { evidenceNotePath, sourceSlug } from './paths.js';
@@ -297,7 +303,29 @@ function applyForgotten(fold: VaultFold, event: EventOf<'forgotten'>): FoldEffec
     fold.forgottenEvidence.set(parent, event.reason);
     if (citedOnlyByForgotten(fold, parent)) keys.push(sourceNote(cited.source));
   }
+  forgetText(fold, new Set(own));
   return { touched: touch(fold, keys, event.ts) };
+}
+
+/**
+ * The fold keeps no copy of forgotten text (it is saved as the vault state file): each note's
+ * memory drops the forgotten lines from its text and `lines` (a wholly forgotten memory drops
+ * them all), and a successor that was forgotten keeps its sha only. Rendering already leaves
+ * them out, so the notes are the same; only the state file changes.
+ */
+function forgetText(fold: VaultFold, shas: ReadonlySet<string>): void {
+  const strip = (note: NoteFold | null | undefined): void => {
+    const memory = note?.memory;
+    if (!memory) return;
+    const gone = shas.has(memory.sha256) ? new Set(memory.lines.map((line) => line.sha256)) : shas;
+    if (!memory.lines.some((line) => gone.has(line.sha256))) return;
+    memory.text = withoutMemoryLines(memory.text, gone);
+    memory.lines = memory.lines.filter((line) => !gone.has(line.sha256));
+  };
+  for (const note of fold.queries.values()) strip(note);
+  strip(fold.index);
+  for (const successor of fold.superseded.values())
+    if (shas.has(successor.sha256)) successor.text = '';
 }
 
 /** A superseded line (or memory) shows its successor's text: the notes showing it change. */

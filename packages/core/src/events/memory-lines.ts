@@ -114,3 +114,18 @@ export function memoryLinesIssues(memory: {
     });
   return issues;
 }
+
+/**
+ * `text` without the lines whose content sha is in `shas`, every other raw line kept as written
+ * (its list marker and blank lines included). What a projection stores of a memory once some
+ * of its lines are forgotten: the log keeps the text, the read side must not (issue 12).
+ */
+export function withoutMemoryLines(text: string, shas: ReadonlySet<string>): string {
+  return text
+    .split('\n')
+    .filter((raw) => {
+      const line = raw.trim().replace(LIST_MARKER, '').trim();
+      return line === '' || !shas.has(contentSha256(line));
+    })
+    .join('\n');
+}

@@ -138,7 +138,7 @@ export const vaultCapture = defineOperation({
     const plans: ProjectCapturePlan[] = [];
     for (const project of projects) {
       requireReach(caller, project);
-      plans.push(await planProjectCapture(ctx, project));
+      plans.push(await planProjectCapture(ctx.engine, project));
     }
     const findings = plans.flatMap((plan) =>
       plan.notes.flatMap((note) => note.findings.map((f) => ({ project: plan.project, ...f }))),

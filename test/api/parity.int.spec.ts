@@ -72,6 +72,7 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   token_revoke: () => ({ id: revocable }),
   ingest_local: () => ({ project: 'alpha' }),
   synthesize_local: () => ({ project: 'alpha' }),
+  vault_capture: () => ({ project: 'alpha', dry_run: true }),
   forget: (s, who) => ({
     project: 'alpha',
     ref: FORGET_LINES[`${s}-${who}`] ?? FORGET_LINES['http-member']!,
@@ -430,6 +431,7 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         'token mint',
         'token list',
         'token revoke',
+        'vault capture',
       ]),
     );
     for (const op of withCli) {
@@ -455,7 +457,11 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
 
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
     const local = registry.operations.filter((op) => op.local);
-    expect(local.map((op) => op.name).sort()).toEqual(['ingest_local', 'synthesize_local']);
+    expect(local.map((op) => op.name).sort()).toEqual([
+      'ingest_local',
+      'synthesize_local',
+      'vault_capture',
+    ]);
     const doc = (await call(server.url, 'GET', '/openapi.json', { token: tokens['admin']! }))
       .body as { paths: Record<string, Record<string, { operationId: string }>> };
     const routed = Object.values(doc.paths).flatMap((methods) =>

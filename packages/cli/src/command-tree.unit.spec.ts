@@ -20,6 +20,7 @@ const HAND_WRITTEN = [
   'mcp',
   'rebuild',
   'serve',
+  'vault watch',
 ];
 
 /** Every runnable command of the tree, as its path (`token mint`): the leaves. */

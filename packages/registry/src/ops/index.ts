@@ -4,6 +4,7 @@ import { memberAdd, memberRemove, projectAdd } from './admin-projects.js';
 import { tokenList, tokenMint, tokenRevoke } from './admin-tokens.js';
 import { ingestStatus, ingestSubmit } from './ingest.js';
 import { ingestLocal, synthesizeLocal } from './local-run.js';
+import { vaultCapture } from './vault-capture.js';
 import { projectionStatus, verify } from './log.js';
 import { health, version } from './probes.js';
 import { projectList, projectNotes, projectStatus } from './projects.js';
@@ -47,4 +48,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   tokenRevoke,
   ingestLocal,
   synthesizeLocal,
+  vaultCapture,
 ];

@@ -13,6 +13,7 @@ export const DATA_TABLES = [
   'tombstone',
   'memory_head',
   'ingest_job',
+  'failure_signature',
   'projection_state',
 ] as const;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contentSha256, parsePayload, toolResultSignatures, type Payload } from '@mem/core';
 import type { Controller } from './controller.js';
 import { GatedRun, type LoopStep } from './loop.js';
+import { chunkSignatures, signaturesOfLine } from './line-signatures.js';
 import { formatGateAnswer } from './protocol.js';
 
 const ERESOLVE =
@@ -78,5 +79,31 @@ describe('memory lines carry the failure signatures they were drawn from', () =>
     // Kept from the first memory: its occurrence was named once, by the event that drew it.
     expect(second!.lines[0]!.signatures).toBeUndefined();
     expect(second!.lines[1]!.signatures).toBeUndefined();
+  });
+});
+
+describe('signaturesOfLine', () => {
+  // pi-mono-large-session, t96 of the demo: the tsc failure and the line the heuristic drew.
+  const chunk = chunkSignatures([
+    {
+      role: 'tool_result',
+      text: `bash error:\nsrc/theme/theme.ts(3,10): error TS2305: Module '"@mariozechner/pi-tui"' has no exported member 'EditorTheme'.`,
+    },
+  ]);
+
+  it('ties a line that says something failed to the error whose own words it uses', () => {
+    expect(
+      signaturesOfLine(
+        "The build is failing because the TUI package hasn't exported the theme interfaces.",
+        chunk,
+      ).map((s) => s.sig_sha),
+    ).toEqual([chunk[0]!.sigSha]);
+  });
+
+  it('leaves a line that shares words but states no failure, or states another one', () => {
+    expect(
+      signaturesOfLine('The theme interfaces are exported from the TUI package.', chunk),
+    ).toEqual([]);
+    expect(signaturesOfLine('The editor tests failed on a timeout.', chunk)).toEqual([]);
   });
 });

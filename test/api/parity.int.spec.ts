@@ -49,6 +49,13 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   health: () => ({}),
   version: () => ({}),
   query: () => ({ query: 'why did uploads fail' }),
+  // The CLI takes the log as a file (or -): the same text, written where the command reads it.
+  match_signature: (s) => {
+    const log = '413 Request Entity Too Large\nupload failed after 1532ms';
+    if (s !== 'cli') return { source: log };
+    writeFileSync(join(root, 'probe.log'), log);
+    return { source: join(root, 'probe.log') };
+  },
   ingest_submit: (s, who) => ({
     project: 'alpha',
     source: `agent:${s}-${who}`,
@@ -391,7 +398,8 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
     )) {
       const input = {
         ...PROBES[op.name]!('http', 'member'),
-        [op.auth.project!]: op.name === 'query' ? ['beta'] : 'beta',
+        [op.auth.project!]:
+          op.name === 'query' || op.name === 'match_signature' ? ['beta'] : 'beta',
       };
       expect(await overHttp(op, 'member', input), op.name).toBe('FORBIDDEN');
       expect(await overMcp(op, 'member', input), op.name).toBe('FORBIDDEN');
@@ -438,8 +446,9 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       const ok = await overCli(op, PROBES[op.name]!('cli', 'admin'));
       expect(ok.outcome, `${op.cli!.command.join(' ')}: ${ok.stdout}`).toBe('ok');
       JSON.parse(ok.stdout);
-      // The query's text and a correction's ref take any words: their first flag (--project) is the field to spoil.
-      const anyText = op.name === 'query' || op.cli!.args?.[0] === 'ref';
+      // The query's text, a log and a correction's ref take any words: their first flag (--project) is the field to spoil.
+      const anyText =
+        op.name === 'query' || op.name === 'match_signature' || op.cli!.args?.[0] === 'ref';
       const field = anyText
         ? op.cli!.options?.[0]?.field
         : (op.cli!.args?.[0] ?? op.cli!.options?.[0]?.field);

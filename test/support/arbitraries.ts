@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { contentSha256, type Payload, uniformLines } from '@mem/core';
+import { contentSha256, lineSignatures, type Payload, uniformLines } from '@mem/core';
 
 const WORDS = [
   'kong',
@@ -27,6 +27,13 @@ const WORDS = [
 const sentence = fc
   .array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 9 })
   .map((words) => `${words.join(' ')}.`);
+
+/** Raw error lines a memory line may have been drawn from; index 2 is none. */
+const FAILURES: readonly (string | undefined)[] = [
+  'npm ERR! ERESOLVE unable to resolve dependency tree',
+  "2026-08-19T09:12:33Z ENOENT: no such file or directory, open '/home/ci/app/config.json'",
+  undefined,
+];
 
 const QUERIES = ['infra-root-causes', 'architecture-decisions', 'open-questions'] as const;
 
@@ -133,9 +140,21 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
       const parents = [...new Set(lines.map((line) => line.parent))];
       memoryByQuery.set(run.query, { text, lines });
       const memorySha = contentSha256(text);
-      const refs = lines.map((line) => ({
+      // The line this chunk brought names a failure signature one step in three (issue 14), as
+      // the extractor writes it: kept lines never repeat theirs.
+      const failure = FAILURES[chunkText.length % 3];
+      const refs = lines.map((line, i) => ({
         sha256: contentSha256(line.text),
         parents: [line.parent],
+        ...(i === lines.length - 1 && failure !== undefined
+          ? {
+              signatures: lineSignatures([failure]).map(({ sigSha, signature, tool }) => ({
+                sig_sha: sigSha,
+                signature,
+                tool,
+              })),
+            }
+          : {}),
       }));
       out.push({
         type: 'memory',

@@ -15,6 +15,7 @@ const HAND_WRITTEN = [
   'eval forget',
   'eval notes',
   'eval retrieval',
+  'eval signatures',
   'log append',
   'log show',
   'mcp',

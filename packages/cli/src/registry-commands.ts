@@ -5,6 +5,7 @@ import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
 import { localPrincipal, openCliRegistry } from './open-registry.js';
+import { readInputFile } from './input-file.js';
 import { ProgressLine } from './progress.js';
 
 /** A registry operation's input was refused: exit 2, and `--json` still shows its error code. */
@@ -106,6 +107,9 @@ export function registerRegistryCommands(
       (cli.args ?? []).forEach((field, i) => {
         input[field] = params[i];
       });
+      for (const field of cli.files ?? [])
+        if (typeof input[field] === 'string')
+          input[field] = await readInputFile(io, field, input[field]);
       for (const option of cli.options ?? []) {
         const key = self.options.find((o) => o.flags === option.flag)?.attributeName();
         const value = key !== undefined ? options[key] : undefined;

@@ -24,12 +24,14 @@ export {
   type PayloadOf,
 } from './events/catalogue.js';
 export {
+  lineSignatureField,
   memoryLineField,
   memoryLines,
   memoryLinesIssues,
   splitMemoryLines,
   uniformLines,
   withoutMemoryLines,
+  type LineSignature,
   type MemoryLine,
   type MemoryLineRef,
 } from './events/memory-lines.js';
@@ -60,3 +62,17 @@ export {
 } from './config/variables.js';
 export { loadConfig, type ConfigFlags, type MemConfig } from './config/load-config.js';
 export { renderConfigTable } from './config/config-table.js';
+export {
+  lineSignatures,
+  normalizeSignature,
+  toolOf,
+  SIGNATURE_LINE_CAP,
+  type FailureSignature,
+} from './signature/normalise.js';
+export {
+  logSignatures,
+  readFailingResult,
+  salientLines,
+  toolResultSignatures,
+  type FailingResult,
+} from './signature/tool-result.js';

@@ -21,6 +21,7 @@ export { chooseController, CONTROLLERS, type ControllerName } from './controller
 export { localDryRun, localIngest, localSynthesize, type LocalRunOptions } from './local-run.js';
 export { DerivedManifest } from './derived.js';
 export { newRunId } from './run-id.js';
+export { transcriptSource } from './transcripts.js';
 export { IngestJobs, type IngestJobsOptions, type LiveJob } from './jobs/ingest-jobs.js';
 export { JobAcceptance, type Accepted, type AcceptRequest } from './jobs/acceptance.js';
 export {

@@ -15,6 +15,7 @@ export const DATA_TABLES = [
   'forgotten_line',
   'superseded_line',
   'ingest_job',
+  'failure_signature',
   'projection_state',
 ] as const;
 

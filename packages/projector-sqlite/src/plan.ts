@@ -237,6 +237,21 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
     })),
     ...memoryLines(e).flatMap((line) => lineWrites(e, line)),
     { statement: 'refreshLines', params: { project: e.project, sha256: e.sha256 } },
+    ...memoryLines(e).flatMap((line) =>
+      (line.signatures ?? []).map((sig): PlannedWrite => ({
+        statement: 'foldSignature',
+        params: {
+          project: e.project,
+          sig_sha: sig.sig_sha,
+          signature: sig.signature,
+          tool: sig.tool,
+          level: e.level,
+          line_sha: line.sha256,
+          memory_sha: e.sha256,
+          ts: e.ts,
+        },
+      })),
+    ),
   ];
 }
 

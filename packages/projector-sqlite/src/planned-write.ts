@@ -178,6 +178,18 @@ export interface FinishIngestParams {
   ts: string;
 }
 
+/** One occurrence of a failure signature: a memory line that names it. */
+export interface FoldSignatureParams {
+  project: string;
+  sig_sha: string;
+  signature: string;
+  tool: string;
+  level: 'L1' | 'L2';
+  line_sha: string;
+  memory_sha: string;
+  ts: string;
+}
+
 /** One write an event plans: a named statement and its parameters. */
 export type PlannedWrite =
   | { statement: 'insertNode'; params: InsertNodeParams }
@@ -187,6 +199,7 @@ export type PlannedWrite =
   | { statement: 'insertEdge'; params: InsertEdgeParams }
   | { statement: 'insertLineEdge'; params: InsertLineEdgeParams }
   | { statement: 'refreshLines'; params: RefreshLinesParams }
+  | { statement: 'foldSignature'; params: FoldSignatureParams }
   | { statement: 'startRun'; params: StartRunParams }
   | { statement: 'endRun'; params: EndRunParams }
   | { statement: 'insertChunk'; params: InsertChunkParams }

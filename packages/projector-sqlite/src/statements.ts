@@ -53,6 +53,15 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       @parent_sha, 'provenance')
     ON CONFLICT DO NOTHING`,
 
+  // A fold in log order: the count adds up, the first occurrence keeps first_seen, the latest
+  // names the line, the memory and last_seen.
+  foldSignature: `
+    INSERT INTO failure_signature (project, sig_sha, signature, tool, level, line_sha, memory_sha, seen_count, first_seen, last_seen)
+    VALUES (@project, @sig_sha, @signature, @tool, @level, @line_sha, @memory_sha, 1, @ts, @ts)
+    ON CONFLICT (project, sig_sha) DO UPDATE SET
+      seen_count = seen_count + 1, level = excluded.level,
+      line_sha = excluded.line_sha, memory_sha = excluded.memory_sha, last_seen = excluded.last_seen`,
+
   insertLineEdge: `
     INSERT INTO line_edge (project, level, line_sha, kind, target_sha)
     VALUES (@project, @level, @line_sha, @kind, @target_sha)

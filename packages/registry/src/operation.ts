@@ -64,6 +64,8 @@ export interface CliCommand<Out> {
   command: readonly string[];
   /** Input fields taken as positional arguments, in order. */
   args?: readonly string[];
+  /** Of `args`, those given as a file path (or `-` for stdin) whose UTF-8 content is the field's value. */
+  files?: readonly string[];
   options?: readonly CliOption[];
   /** The human-readable output (one or more lines, no trailing newline). */
   text: (output: Out) => string;

@@ -10,6 +10,7 @@ import { health, version } from './probes.js';
 import { projectList, projectNotes, projectStatus } from './projects.js';
 import { purge } from './purge.js';
 import { query } from './query.js';
+import { matchSignature } from './signatures.js';
 import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
@@ -19,6 +20,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   health,
   version,
   query,
+  matchSignature,
   forget,
   supersede,
   confirm,

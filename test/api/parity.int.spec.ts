@@ -72,6 +72,10 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   token_revoke: () => ({ id: revocable }),
   ingest_local: () => ({ project: 'alpha' }),
   synthesize_local: () => ({ project: 'alpha' }),
+  ref_add: () => ({ path: join(root, 'ref-docs'), project: 'alpha', name: 'parity-docs' }),
+  ref_sync: () => ({ project: 'alpha' }),
+  ref_list: () => ({ project: 'alpha' }),
+  ref_rm: () => ({ name: 'parity-docs', project: 'alpha' }),
   forget: (s, who) => ({
     project: 'alpha',
     ref: FORGET_LINES[`${s}-${who}`] ?? FORGET_LINES['http-member']!,
@@ -261,6 +265,9 @@ beforeAll(async () => {
     join(root, 'queries', 'alpha.yaml'),
     'project: alpha\nsources:\n  - claude:./nowhere\nqueries:\n  - id: bugs\n    question: What bugs or failures were found?\nsynthesis:\n  question: What matters most?\n',
   );
+  // A documentation tree for `mem ref add` to read.
+  mkdirSync(join(root, 'ref-docs'));
+  writeFileSync(join(root, 'ref-docs', 'README.md'), '# Parity\n\nA passage to read.\n');
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'], carol: ['alpha', 'beta'] });
   tokens['member'] = (await mint(registry, { principal: 'alice' })).secret;
@@ -436,8 +443,9 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       const ok = await overCli(op, PROBES[op.name]!('cli', 'admin'));
       expect(ok.outcome, `${op.cli!.command.join(' ')}: ${ok.stdout}`).toBe('ok');
       JSON.parse(ok.stdout);
-      // The query's text and a correction's ref take any words: their first flag (--project) is the field to spoil.
-      const anyText = op.name === 'query' || op.cli!.args?.[0] === 'ref';
+      // The query's text, a correction's ref and a corpus path take any words: their first flag (--project) is the field to spoil.
+      const anyText =
+        op.name === 'query' || op.cli!.args?.[0] === 'ref' || op.cli!.args?.[0] === 'path';
       const field = anyText
         ? op.cli!.options?.[0]?.field
         : (op.cli!.args?.[0] ?? op.cli!.options?.[0]?.field);
@@ -455,7 +463,14 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
 
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
     const local = registry.operations.filter((op) => op.local);
-    expect(local.map((op) => op.name).sort()).toEqual(['ingest_local', 'synthesize_local']);
+    expect(local.map((op) => op.name).sort()).toEqual([
+      'ingest_local',
+      'ref_add',
+      'ref_list',
+      'ref_rm',
+      'ref_sync',
+      'synthesize_local',
+    ]);
     const doc = (await call(server.url, 'GET', '/openapi.json', { token: tokens['admin']! }))
       .body as { paths: Record<string, Record<string, { operationId: string }>> };
     const routed = Object.values(doc.paths).flatMap((methods) =>

@@ -12,6 +12,7 @@ import { query } from './query.js';
 import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
+import { refAdd, refList, refRemove, refSync } from './references.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -47,4 +48,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   tokenRevoke,
   ingestLocal,
   synthesizeLocal,
+  refAdd,
+  refSync,
+  refList,
+  refRemove,
 ];

@@ -3,13 +3,14 @@ import {
   cpSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memInProcess, memProcess } from './support/mem-cli.js';
 
@@ -48,6 +49,18 @@ interface Hit {
 interface Answer {
   results: Hit[];
   abstained: boolean;
+}
+
+/** Every file under the vault, path → bytes: what a rebuild must reproduce exactly. */
+function vaultFiles(): Map<string, string> {
+  const dir = join(root, 'vault');
+  const out = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name);
+      out.set(relative(dir, path), readFileSync(path, 'utf8'));
+    }
+  return out;
 }
 
 function logLines(): string[] {
@@ -207,6 +220,31 @@ describe('mem ref add | sync | list | rm over a real documentation tree', () => 
     const left = gone.stdout === '' ? [] : (JSON.parse(gone.stdout) as Answer).results;
     expect(left.filter((r) => r.level === 'R')).toEqual([]);
     expect((await json<{ corpora: unknown[] }>('ref', 'list')).corpora).toEqual([]);
+  });
+
+  it('writes one vault note per corpus file under reference/<corpus>/, follows changes, and a rebuild reproduces it byte for byte', async () => {
+    await json<Sync>('ref', 'add', docs, '--project', 'demo', '--name', 'cli-docs');
+    const notes = vaultFiles();
+    const readme = notes.get('demo/reference/cli-docs/README.md');
+    expect(readme).toMatch(/^---\n/);
+    expect(readme).toContain('level: R');
+    expect(readme).toContain(
+      '%% Commander.js › Options › Variadic option %%\n\n### Variadic option',
+    );
+    expect(notes.get('demo/reference/cli-docs/docs/notes.txt.md')).toContain('quokka mode');
+    expect(notes.has('demo/reference/cli-docs/docs/picomatch.md')).toBe(true);
+
+    writeFileSync(join(docs, 'docs', 'notes.txt'), 'The zanzibar flag now enables wombat mode.\n');
+    rmSync(join(docs, 'docs', 'picomatch.md'));
+    await json<{ corpora: Sync[] }>('ref', 'sync');
+    const after = vaultFiles();
+    const note = after.get('demo/reference/cli-docs/docs/notes.txt.md')!;
+    expect(note).toContain('wombat mode');
+    expect(note).not.toContain('quokka');
+    expect(after.has('demo/reference/cli-docs/docs/picomatch.md')).toBe(false);
+
+    expect((await mem('rebuild', '--from-log')).code).toBe(0);
+    expect(vaultFiles()).toEqual(after);
   });
 
   it('skips and reports untrusted files (too large, binary, invalid UTF-8, a symlink out of the root) and scrubs secrets', async () => {

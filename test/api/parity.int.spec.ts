@@ -80,6 +80,10 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   ingest_local: () => ({ project: 'alpha' }),
   synthesize_local: () => ({ project: 'alpha' }),
   vault_capture: () => ({ project: 'alpha', dry_run: true }),
+  ref_add: () => ({ path: join(root, 'ref-docs'), project: 'alpha', name: 'parity-docs' }),
+  ref_sync: () => ({ project: 'alpha' }),
+  ref_list: () => ({ project: 'alpha' }),
+  ref_rm: () => ({ name: 'parity-docs', project: 'alpha' }),
   forget: (s, who) => ({
     project: 'alpha',
     ref: FORGET_LINES[`${s}-${who}`] ?? FORGET_LINES['http-member']!,
@@ -269,6 +273,9 @@ beforeAll(async () => {
     join(root, 'queries', 'alpha.yaml'),
     'project: alpha\nsources:\n  - claude:./nowhere\nqueries:\n  - id: bugs\n    question: What bugs or failures were found?\nsynthesis:\n  question: What matters most?\n',
   );
+  // A documentation tree for `mem ref add` to read.
+  mkdirSync(join(root, 'ref-docs'));
+  writeFileSync(join(root, 'ref-docs', 'README.md'), '# Parity\n\nA passage to read.\n');
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'], carol: ['alpha', 'beta'] });
   tokens['member'] = (await mint(registry, { principal: 'alice' })).secret;
@@ -446,9 +453,12 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       const ok = await overCli(op, PROBES[op.name]!('cli', 'admin'));
       expect(ok.outcome, `${op.cli!.command.join(' ')}: ${ok.stdout}`).toBe('ok');
       JSON.parse(ok.stdout);
-      // The query's text, a log and a correction's ref take any words: their first flag (--project) is the field to spoil.
+      // The query's text, a log, a correction's ref and a corpus path take any words: their first flag (--project) is the field to spoil.
       const anyText =
-        op.name === 'query' || op.name === 'match_signature' || op.cli!.args?.[0] === 'ref';
+        op.name === 'query' ||
+        op.name === 'match_signature' ||
+        op.cli!.args?.[0] === 'ref' ||
+        op.cli!.args?.[0] === 'path';
       const field = anyText
         ? op.cli!.options?.[0]?.field
         : (op.cli!.args?.[0] ?? op.cli!.options?.[0]?.field);
@@ -461,13 +471,17 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         op.local ? await refusedAsRoot(op, bad) : await overHttp(op, 'admin', bad),
       );
     }
-    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up): a minute or more on a loaded machine.
-  }, 180_000);
+    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up, a corpus add and sync too): minutes on a loaded machine.
+  }, 300_000);
 
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
     const local = registry.operations.filter((op) => op.local);
     expect(local.map((op) => op.name).sort()).toEqual([
       'ingest_local',
+      'ref_add',
+      'ref_list',
+      'ref_rm',
+      'ref_sync',
       'synthesize_local',
       'vault_capture',
     ]);

@@ -26,6 +26,11 @@ export interface LoopStep {
   label?: string;
   /** The chunk repeats a registered derived artifact: recorded, never gated. */
   derived?: boolean;
+  /**
+   * Never set. A reference passage (level R, @mem/ingest's ReferencePassage) carries `level`;
+   * this makes the type refuse one, so reference text cannot be fed to the gate (DESIGN §1).
+   */
+  level?: never;
 }
 
 /** The memory a run continues from. */

@@ -31,3 +31,13 @@ export {
   type IngestRecord,
   type PostedRecord,
 } from './jobs/accepted-records.js';
+export {
+  addCorpus,
+  listCorpora,
+  removeCorpus,
+  syncCorpora,
+  type CorpusEngine,
+  type CorpusResult,
+} from './reference/reference-corpus.js';
+export { type CorpusSyncReport } from './reference/corpus-plan.js';
+export { type ReferencePassage } from './reference/passages.js';

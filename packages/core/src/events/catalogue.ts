@@ -31,6 +31,7 @@ import {
   supersededShape,
 } from './correction-payloads.js';
 import { reviewDecidedShape, reviewOpenedShape } from './review-payloads.js';
+import { corpusRegisteredShape, corpusRemovedShape } from './corpus-payloads.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -178,6 +179,18 @@ const reviewOpened = defineEvent('review_opened', reviewOpenedShape, {
   },
 });
 const reviewDecided = defineEvent('review_decided', reviewDecidedShape);
+const corpusRegistered = defineEvent('corpus_registered', corpusRegisteredShape, {
+  check: (value, ctx) => {
+    const sorted = [...new Set(value.globs)].sort();
+    if (sorted.join('\0') !== value.globs.join('\0'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['globs'],
+        message: 'expected globs sorted, each once',
+      });
+  },
+});
+const corpusRemoved = defineEvent('corpus_removed', corpusRemovedShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -206,6 +219,8 @@ export const EVENT_DEFINITIONS = [
   resurfaced,
   reviewOpened,
   reviewDecided,
+  corpusRegistered,
+  corpusRemoved,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -238,6 +253,8 @@ export const payloadSchema = z.discriminatedUnion('type', [
   resurfaced.payload,
   reviewOpened.payload,
   reviewDecided.payload,
+  corpusRegistered.payload,
+  corpusRemoved.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -267,6 +284,8 @@ export const eventSchema = z.discriminatedUnion('type', [
   resurfaced.event,
   reviewOpened.event,
   reviewDecided.event,
+  corpusRegistered.event,
+  corpusRemoved.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

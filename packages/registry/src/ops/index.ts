@@ -14,6 +14,7 @@ import { matchSignature } from './signatures.js';
 import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
+import { refAdd, refList, refRemove, refSync } from './references.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -51,4 +52,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ingestLocal,
   synthesizeLocal,
   vaultCapture,
+  refAdd,
+  refSync,
+  refList,
+  refRemove,
 ];

@@ -39,7 +39,10 @@ export function applyEvents(
     seq: event.seq,
     writes: planEvent(event),
   }));
-  const addsNodes = plans.some(({ writes }) => writes.some((w) => w.statement === 'insertNode'));
+  // An item update rewrites its node's text, which the keyword index holds as much as a new node.
+  const addsNodes = plans.some(({ writes }) =>
+    writes.some((w) => w.statement === 'insertNode' || w.statement === 'refreshItemText'),
+  );
   const { db, statements } = handle;
   if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
   // Nested in the open transaction, better-sqlite3 runs this as a savepoint.

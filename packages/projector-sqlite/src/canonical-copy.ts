@@ -13,6 +13,8 @@ export const DATA_TABLES = [
   'tombstone',
   'memory_head',
   'ingest_job',
+  'item',
+  'item_tag',
   'projection_state',
 ] as const;
 

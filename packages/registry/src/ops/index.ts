@@ -12,6 +12,7 @@ import { query } from './query.js';
 import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
+import { addItemsOp, findItemsOp, readItemsOp, rememberOp, resolveItemsOp } from './items/ops.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -22,6 +23,11 @@ export const OPERATIONS: readonly AnyOperation[] = [
   supersede,
   confirm,
   history,
+  rememberOp,
+  addItemsOp,
+  readItemsOp,
+  findItemsOp,
+  resolveItemsOp,
   reviewScan,
   reviewList,
   reviewKeep,

@@ -12,7 +12,16 @@ import { query } from './query.js';
 import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
-import { addItemsOp, findItemsOp, readItemsOp, rememberOp, resolveItemsOp } from './items/ops.js';
+import {
+  addItemsOp,
+  deleteItemsOp,
+  findItemsOp,
+  readItemsOp,
+  relateItemsOp,
+  rememberOp,
+  resolveItemsOp,
+  updateItemOp,
+} from './items/ops.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -28,6 +37,9 @@ export const OPERATIONS: readonly AnyOperation[] = [
   readItemsOp,
   findItemsOp,
   resolveItemsOp,
+  updateItemOp,
+  relateItemsOp,
+  deleteItemsOp,
   reviewScan,
   reviewList,
   reviewKeep,

@@ -20,6 +20,14 @@ import {
 } from './find.js';
 import { resolveItems, resolveItemsInput } from './resolve.js';
 import { itemLine } from './view.js';
+import {
+  deleteItems,
+  deleteItemsInput,
+  relateItems,
+  relateItemsInput,
+  updateItem,
+  updateItemInput,
+} from './mutate.js';
 import { MemError } from '@mem/core';
 
 /** One MCP tool for curated items; `action` picks the operation. */
@@ -259,4 +267,108 @@ export const resolveItemsOp = defineOperation({
     text: writtenText('resolved'),
   },
   run: (ctx, caller, input) => resolveItems(ctx, caller, input),
+});
+
+/** `update_item`: change fields that apply to the item's type; the reason is recorded. */
+export const updateItemOp = defineOperation({
+  name: 'update_item',
+  summary: "update a curated item's summary, detail, tags, dates or (unresolved) status",
+  input: updateItemInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: false,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/items/update' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'update' } },
+  cli: {
+    command: ['items', 'update'],
+    args: ['id'],
+    options: [
+      projectFlag,
+      { field: 'summary', flag: '--summary <text>', description: 'the new summary' },
+      { field: 'detail', flag: '--detail <text>', description: 'the new detail (not on a rule)' },
+      {
+        field: 'tags',
+        flag: '--tags <list>',
+        parse: 'list',
+        description: 'the new tags, comma-separated',
+      },
+      { field: 'status', flag: '--status <status>', description: 'proposed, open or in_progress' },
+      { field: 'due', flag: '--due <iso>', description: 'when a task is due' },
+      { field: 'remind_at', flag: '--remind-at <iso>', description: 'when a reminder fires' },
+      {
+        field: 'valid_until',
+        flag: '--valid-until <iso>',
+        description: 'when knowledge stops holding',
+      },
+      { field: 'reason', flag: '--reason <text>', description: 'why (recorded; required)' },
+    ],
+    text: writtenText('updated'),
+  },
+  run: (ctx, caller, input) => updateItem(ctx, caller, input),
+});
+
+/** `relate_items`: parent, anchor, blocked_by or link; one parent, no cycles, the sole anchor kept. */
+export const relateItemsOp = defineOperation({
+  name: 'relate_items',
+  summary: 'add or remove a relation between two items: parent, anchor, blocked_by or link',
+  input: relateItemsInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/items/relate' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'relate' } },
+  cli: {
+    command: ['items', 'relate'],
+    args: ['item'],
+    options: [
+      projectFlag,
+      {
+        field: 'relation',
+        flag: '--relation <kind>',
+        required: true,
+        description: 'parent, anchor, blocked_by or link',
+      },
+      { field: 'target', flag: '--target <id>', required: true, description: 'the other item' },
+      {
+        field: 'remove',
+        flag: '--remove',
+        parse: 'boolean',
+        description: 'remove the relation instead',
+      },
+      {
+        field: 'reason',
+        flag: '--reason <text>',
+        description: 'why (recorded; required to remove)',
+      },
+    ],
+    text: writtenText('related'),
+  },
+  run: (ctx, caller, input) => relateItems(ctx, caller, input),
+});
+
+/** `delete_items` (admin): a soft delete that cascades down the parent tree. */
+export const deleteItemsOp = defineOperation({
+  name: 'delete_items',
+  summary: 'soft-delete items and their descendants (admin)',
+  input: deleteItemsInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: true,
+  destructive: true,
+  auth: { access: 'admin', project: 'project' },
+  http: { method: 'POST', path: '/memory/items/delete' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'delete' } },
+  cli: {
+    command: ['items', 'delete'],
+    args: ['ids'],
+    variadic: true,
+    options: [
+      projectFlag,
+      { field: 'reason', flag: '--reason <text>', required: true, description: 'why (recorded)' },
+    ],
+    text: writtenText('deleted'),
+  },
+  run: (ctx, caller, input) => deleteItems(ctx, caller, input),
 });

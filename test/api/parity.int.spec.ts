@@ -43,6 +43,11 @@ const clients = new Map<Who, Client>();
 const tokens: Record<string, string> = {};
 let jobId = '';
 let revocable = '';
+/** A task seeded in alpha: read by read_items, resolved (once, then as a no-op) by resolve_items. */
+let seededTask = '';
+/** A thread seeded beside it (the target of relate_items), and a fact delete_items deletes (then finds deleted: a no-op). */
+let seededThread = '';
+let seededDoomed = '';
 
 /** A valid input per operation, distinct per surface and caller where a write must not collide. */
 const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<string, unknown>> = {
@@ -106,6 +111,31 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   review_keep: (s, who) => decideProbe('keep', s, who),
   review_dismiss: (s, who) => decideProbe('dismiss', s, who),
   review_supersede: (s, who) => decideProbe('supersede', s, who),
+  remember: (s, who) => ({
+    project: 'alpha',
+    type: 'fact',
+    text: `Remembered over ${s} by ${who}`,
+  }),
+  add_items: (s, who) => ({
+    project: 'alpha',
+    items: [{ type: 'task', summary: `Added over ${s} by ${who}`, tags: ['parity'] }],
+  }),
+  read_items: () => ({ ids: [seededTask] }),
+  find_items: () => ({ type: 'task', tag: 'parity' }),
+  resolve_items: () => ({ project: 'alpha', ids: [seededTask], status: 'done' }),
+  update_item: (s, who) => ({
+    project: 'alpha',
+    id: seededTask,
+    summary: `Seeded, reworded over ${s} by ${who}`,
+    reason: 'parity',
+  }),
+  relate_items: () => ({
+    project: 'alpha',
+    item: seededTask,
+    relation: 'link',
+    target: seededThread,
+  }),
+  delete_items: () => ({ project: 'alpha', ids: [seededDoomed], reason: 'parity' }),
   purge: (s, who) => ({
     project: 'alpha',
     ref: PURGE_TEXTS[`${s}-${who}`] ?? PURGE_TEXTS['http-admin']!,
@@ -216,12 +246,19 @@ async function overCli(
     '--root',
     root,
     ...cli.command,
-    ...(cli.args ?? []).map((field) => String(input[field])),
+    ...(cli.args ?? []).flatMap((field) => {
+      const value = input[field];
+      return Array.isArray(value) ? value.map(String) : [String(value)];
+    }),
   ];
   for (const option of cli.options ?? []) {
     const value = input[option.field];
     if (value === true && option.parse === 'boolean') argv.push(option.flag);
-    else if (value !== undefined)
+    else if (option.parse === 'jsonl-file' && Array.isArray(value)) {
+      const file = join(root, `${op.name}-input.jsonl`);
+      writeFileSync(file, value.map((line) => JSON.stringify(line)).join('\n') + '\n');
+      argv.push(option.flag.split(' ')[0]!, file);
+    } else if (value !== undefined)
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an op input field is a string, number or boolean
       argv.push(option.flag.split(' ')[0]!, Array.isArray(value) ? value.join(',') : String(value));
   }
@@ -336,6 +373,16 @@ beforeAll(async () => {
       );
     }
   }
+  [seededTask, seededThread, seededDoomed] = (
+    (await asRoot(registry, 'add_items', {
+      project: 'alpha',
+      items: [
+        { type: 'task', summary: 'Seeded for parity' },
+        { type: 'thread', summary: 'Seeded thread' },
+        { type: 'fact', summary: 'Seeded to be deleted' },
+      ],
+    })) as { ids: string[] }
+  ).ids as [string, string, string];
   jobId = (
     (await asRoot(registry, 'ingest_submit', {
       project: 'alpha',
@@ -453,12 +500,13 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       const ok = await overCli(op, PROBES[op.name]!('cli', 'admin'));
       expect(ok.outcome, `${op.cli!.command.join(' ')}: ${ok.stdout}`).toBe('ok');
       JSON.parse(ok.stdout);
-      // The query's text, a log, a correction's ref and a corpus path take any words: their first flag (--project) is the field to spoil.
+      // The query's text, a log, a memory or item text, a correction's ref and a corpus path take any words: their first flag (--project) is the field to spoil.
       const anyText =
         op.name === 'query' ||
         op.name === 'match_signature' ||
         op.cli!.args?.[0] === 'ref' ||
-        op.cli!.args?.[0] === 'path';
+        op.cli!.args?.[0] === 'path' ||
+        op.cli!.args?.[0] === 'text';
       const field = anyText
         ? op.cli!.options?.[0]?.field
         : (op.cli!.args?.[0] ?? op.cli!.options?.[0]?.field);
@@ -471,7 +519,7 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         op.local ? await refusedAsRoot(op, bad) : await overHttp(op, 'admin', bad),
       );
     }
-    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up, a corpus add and sync too): minutes on a loaded machine.
+    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up, a corpus add and sync too; eight item commands): minutes on a loaded machine.
   }, 300_000);
 
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {

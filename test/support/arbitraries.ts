@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { contentSha256, lineSignatures, type Payload, uniformLines } from '@mem/core';
+import { contentSha256, itemId, lineSignatures, type Payload, uniformLines } from '@mem/core';
 
 const WORDS = [
   'kong',
@@ -61,6 +61,17 @@ const projectPlan = fc.record({
     { maxLength: 3 },
   ),
   tombstones: fc.array(fc.nat(), { maxLength: 2 }),
+  items: fc.array(
+    fc.record({
+      type: fc.constantFrom('thread', 'task', 'fact'),
+      summary: sentence,
+      update: fc.option(sentence),
+      resolve: fc.constantFrom(null, 'done', 'dropped'),
+      relate: fc.boolean(),
+      remove: fc.boolean(),
+    }),
+    { maxLength: 3 },
+  ),
 });
 
 /**
@@ -69,7 +80,7 @@ const projectPlan = fc.record({
  */
 type ProjectPlan = typeof projectPlan extends fc.Arbitrary<infer P> ? P : never;
 
-function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
+function payloadsFor(plan: ProjectPlan, runPrefix: string, project: string): Payload[] {
   const out: Payload[] = [];
   const l1Memories: string[] = [];
   const evidence: string[] = [];
@@ -257,7 +268,34 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
       reason: 'removed in a test',
     });
   }
+  appendItems(out, plan.items, project);
   return out;
+}
+
+/**
+ * Curated items after the extraction: each added, maybe updated, resolved (work items), related
+ * to the thread before it (a task as its child, a fact anchored to it) and deleted. Ids follow
+ * from the item_added event's seq, which is its place in the project's log.
+ */
+function appendItems(out: Payload[], items: ProjectPlan['items'], project: string): void {
+  let thread: string | null = null;
+  for (const item of items) {
+    const relate = item.relate && thread !== null && item.type !== 'thread';
+    out.push({
+      type: 'item_added',
+      item_type: item.type,
+      summary: item.summary,
+      ...(relate && item.type === 'task' ? { parent: thread! } : {}),
+      ...(relate && item.type === 'fact' ? { anchors: [thread!] } : {}),
+    });
+    const id = itemId(project, out.length);
+    if (item.update !== null)
+      out.push({ type: 'item_updated', item: id, summary: item.update, reason: 'reworded' });
+    if (item.type !== 'fact' && item.resolve !== null)
+      out.push({ type: 'item_resolved', item: id, from: 'open', status: item.resolve });
+    if (item.remove) out.push({ type: 'item_deleted', item: id, reason: 'removed in a test' });
+    if (item.type === 'thread') thread = id;
+  }
 }
 
 /** Valid payload sequences for one to `maxProjects` projects, keyed by project name. */
@@ -265,7 +303,7 @@ export function projectLogs(maxProjects = 2): fc.Arbitrary<Record<string, Payloa
   return fc.array(projectPlan, { minLength: 1, maxLength: maxProjects }).map((plans) => {
     const logs: Record<string, Payload[]> = {};
     plans.forEach((plan, i) => {
-      logs[`proj-${i + 1}`] = payloadsFor(plan, `run-p${i + 1}`);
+      logs[`proj-${i + 1}`] = payloadsFor(plan, `run-p${i + 1}`, `proj-${i + 1}`);
     });
     return logs;
   });

@@ -52,6 +52,40 @@ export { termHashField, targetKindField } from './events/correction-payloads.js'
 export { reviewDecisionField, reviewKindField } from './events/review-payloads.js';
 export { reviewId } from './events/review-id.js';
 export { corpusNameField } from './events/corpus-payloads.js';
+export { RELATIONS, relationField, type Relation } from './events/item-payloads.js';
+export {
+  FIELD_TYPES,
+  ITEM_FIELDS,
+  ITEM_STATUSES,
+  ITEM_TYPES,
+  KNOWLEDGE_TYPES,
+  RESOLVED_STATUSES,
+  WORK_TYPES,
+  creatableStatuses,
+  fieldApplies,
+  inapplicableMessage,
+  initialStatus,
+  isKnowledge,
+  isResolved,
+  itemDraftIssues,
+  itemFieldsShape,
+  itemId,
+  itemIdField,
+  itemReasonField,
+  itemStatusField,
+  itemTypeField,
+  isoTimeField,
+  summaryField,
+  tagField,
+  requireTransition,
+  resolvedStatusField,
+  statusesOf,
+  type ItemField,
+  type ItemIssue,
+  type ItemStatus,
+  type ItemType,
+  type ResolvedStatus,
+} from './items/index.js';
 export { KeyedSerial } from './keyed-serial.js';
 export {
   CONFIG_VARIABLES,

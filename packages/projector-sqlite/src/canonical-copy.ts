@@ -16,6 +16,8 @@ export const DATA_TABLES = [
   'superseded_line',
   'ingest_job',
   'failure_signature',
+  'item',
+  'item_tag',
   'projection_state',
 ] as const;
 

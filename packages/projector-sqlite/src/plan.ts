@@ -9,6 +9,7 @@ import {
 import { canonicalJson } from './canonical-json.js';
 import { lineNodeId, nodeId } from './node-id.js';
 import type { PlannedWrite } from './planned-write.js';
+import { ITEM_HANDLES, planItemEvent } from './plan-items.js';
 
 /**
  * The event types that change the item store: every one except `recovery` (a dropped torn line)
@@ -34,6 +35,7 @@ export const SQLITE_HANDLES = [
   'ingest_finished',
   'forgotten',
   'superseded',
+  ...ITEM_HANDLES,
 ] as const satisfies readonly EventType[];
 
 /** An event the item store handles. */
@@ -84,6 +86,13 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       return forgotten(event);
     case 'superseded':
       return superseded(event);
+    case 'item_added':
+    case 'item_updated':
+    case 'item_resolved':
+    case 'item_related':
+    case 'item_unrelated':
+    case 'item_deleted':
+      return planItemEvent(event);
     default:
       return unknownType(event);
   }

@@ -164,6 +164,51 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     UPDATE node SET superseded_by = @after_sha256
     WHERE project = @project AND sha256 = @target AND kind = 'memory' AND superseded_by IS NULL`,
 
+  // Curated items (issue 13). Each item_added is a new item (its id is its event's), so
+  // conflicts only guard a hand-made log; every later event names an item by id.
+  insertItem: `
+    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, deleted_at, created_seq, created_ts, updated_seq)
+    VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, NULL, @seq, @ts, @seq)
+    ON CONFLICT DO NOTHING`,
+
+  updateItem: `
+    UPDATE item SET
+      summary = coalesce(@summary, summary), detail = coalesce(@detail, detail),
+      status = coalesce(@status, status), due = coalesce(@due, due),
+      remind_at = coalesce(@remind_at, remind_at), valid_until = coalesce(@valid_until, valid_until),
+      updated_seq = @seq
+    WHERE project = @project AND id = @id`,
+
+  // The node's text is what the keyword index reads: the summary, then the detail.
+  refreshItemText: `
+    UPDATE node SET text = (
+      SELECT i.summary || coalesce(char(10, 10) || i.detail, '') FROM item i WHERE i.project = @project AND i.id = @id)
+    WHERE id = (SELECT node_id FROM item WHERE project = @project AND id = @id)`,
+
+  insertItemTag: `
+    INSERT INTO item_tag (project, id, tag) VALUES (@project, @id, @tag) ON CONFLICT DO NOTHING`,
+
+  clearItemTags: `DELETE FROM item_tag WHERE project = @project AND id = @id`,
+
+  insertItemEdge: `
+    INSERT INTO edge (project, child_level, child_sha, parent_level, parent_sha, kind)
+    VALUES (@project, 'I', @item, 'I', @target, @relation)
+    ON CONFLICT DO NOTHING`,
+
+  deleteItemEdge: `
+    DELETE FROM edge WHERE project = @project AND child_level = 'I' AND child_sha = @item
+      AND parent_level = 'I' AND parent_sha = @target AND kind = @relation`,
+
+  resolveItem: `
+    UPDATE item SET status = @status, updated_seq = @seq WHERE project = @project AND id = @id`,
+
+  // A soft delete: the flag on the item and on its node, which every read path honours.
+  deleteItem: `
+    UPDATE item SET deleted_at = coalesce(deleted_at, @ts), updated_seq = @seq WHERE project = @project AND id = @id`,
+
+  deleteItemNode: `
+    UPDATE node SET deleted_at = coalesce(deleted_at, @ts) WHERE id = (SELECT node_id FROM item WHERE project = @project AND id = @id)`,
+
   // Identity (the `_system` log only). The first event of a name or token id wins; the
   // registry refuses duplicates before it appends, so these conflicts only guard a hand edit.
   addPrincipal: `

@@ -32,6 +32,15 @@ import {
 } from './correction-payloads.js';
 import { reviewDecidedShape, reviewOpenedShape } from './review-payloads.js';
 import { corpusRegisteredShape, corpusRemovedShape } from './corpus-payloads.js';
+import {
+  itemAddedShape,
+  itemDeletedShape,
+  itemRelatedShape,
+  itemResolvedShape,
+  itemUnrelatedShape,
+  itemUpdatedShape,
+} from './item-payloads.js';
+import { itemDraftIssues } from '../items/draft.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -191,6 +200,26 @@ const corpusRegistered = defineEvent('corpus_registered', corpusRegisteredShape,
   },
 });
 const corpusRemoved = defineEvent('corpus_removed', corpusRemovedShape);
+const itemAdded = defineEvent('item_added', itemAddedShape, {
+  check: (value, ctx) => {
+    for (const issue of itemDraftIssues(value.item_type, value))
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  },
+});
+const itemUpdated = defineEvent('item_updated', itemUpdatedShape);
+const itemResolved = defineEvent('item_resolved', itemResolvedShape);
+const itemRelated = defineEvent('item_related', itemRelatedShape, {
+  check: (value, ctx) => {
+    if (value.item === value.target)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['target'],
+        message: 'expected another item: an item cannot relate to itself',
+      });
+  },
+});
+const itemUnrelated = defineEvent('item_unrelated', itemUnrelatedShape);
+const itemDeleted = defineEvent('item_deleted', itemDeletedShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -221,6 +250,12 @@ export const EVENT_DEFINITIONS = [
   reviewDecided,
   corpusRegistered,
   corpusRemoved,
+  itemAdded,
+  itemUpdated,
+  itemResolved,
+  itemRelated,
+  itemUnrelated,
+  itemDeleted,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -255,6 +290,12 @@ export const payloadSchema = z.discriminatedUnion('type', [
   reviewDecided.payload,
   corpusRegistered.payload,
   corpusRemoved.payload,
+  itemAdded.payload,
+  itemUpdated.payload,
+  itemResolved.payload,
+  itemRelated.payload,
+  itemUnrelated.payload,
+  itemDeleted.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -286,6 +327,12 @@ export const eventSchema = z.discriminatedUnion('type', [
   reviewDecided.event,
   corpusRegistered.event,
   corpusRemoved.event,
+  itemAdded.event,
+  itemUpdated.event,
+  itemResolved.event,
+  itemRelated.event,
+  itemUnrelated.event,
+  itemDeleted.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

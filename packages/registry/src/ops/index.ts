@@ -15,6 +15,16 @@ import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
 import { refAdd, refList, refRemove, refSync } from './references.js';
+import {
+  addItemsOp,
+  deleteItemsOp,
+  findItemsOp,
+  readItemsOp,
+  relateItemsOp,
+  rememberOp,
+  resolveItemsOp,
+  updateItemOp,
+} from './items/ops.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -26,6 +36,14 @@ export const OPERATIONS: readonly AnyOperation[] = [
   supersede,
   confirm,
   history,
+  rememberOp,
+  addItemsOp,
+  readItemsOp,
+  findItemsOp,
+  resolveItemsOp,
+  updateItemOp,
+  relateItemsOp,
+  deleteItemsOp,
   reviewScan,
   reviewList,
   reviewKeep,

@@ -147,4 +147,57 @@ describe('items over HTTP', () => {
     });
     expect(named.body).toMatchObject({ total: 0 });
   });
+
+  it('find_items names an expired item in freshness_warnings, held back or delivered, and never one of another project', async () => {
+    // A deadline long past on any day this runs: the verdict needs no frozen clock here.
+    const expired = (await registry.invoke('add_items', registry.local('local:test'), {
+      project: 'alpha',
+      items: [
+        {
+          type: 'fact',
+          summary: 'The mirror lives at ftp.example.org',
+          valid_until: '2001-01-01T00:00:00Z',
+        },
+      ],
+    })) as { ids: string[] };
+    await registry.invoke('add_items', registry.local('local:test'), {
+      project: 'beta',
+      items: [
+        {
+          type: 'fact',
+          summary: 'The beta mirror lives at ftp.example.net',
+          valid_until: '2001-01-01T00:00:00Z',
+        },
+      ],
+    });
+    const held = await call(server.url, 'POST', '/memory/items/find', {
+      token: alice,
+      body: { query: 'mirror' },
+    });
+    expect(held.status).toBe(200);
+    expect(held.body).toMatchObject({
+      total: 0,
+      items: [],
+      freshness_warnings: [
+        {
+          id: expired.ids[0],
+          project: 'alpha',
+          state: 'expired',
+          reason: 'expired',
+          delivered: false,
+          next_action: 'retire',
+        },
+      ],
+    });
+    expect(held.body.freshness_warnings).toHaveLength(1);
+    const delivered = await call(server.url, 'POST', '/memory/items/find', {
+      token: alice,
+      body: { query: 'mirror', include_stale: true },
+    });
+    expect(delivered.body).toMatchObject({
+      total: 1,
+      items: [{ id: expired.ids[0] }],
+      freshness_warnings: [{ id: expired.ids[0], delivered: true }],
+    });
+  });
 });

@@ -51,11 +51,14 @@ export async function openCliRegistry(
   }
   // The registry keeps its own item store current per request; only the vector side is taken.
   const { items: _items, ...vectorSide } = query?.deps ?? {};
+  const config = cliConfig(io, globals);
+  const frozen = config.MEM_NOW;
   try {
     const registry = await openRegistry({
       engine,
       version: VERSION,
-      config: cliConfig(io, globals),
+      config,
+      ...(frozen !== undefined ? { recallNow: () => new Date(frozen) } : {}),
       runJobs: options.runJobs,
       // verify reads the log alone; a local ingest catches up where it runs (and a dry run opens nothing).
       openStores: reads !== 'log' && reads !== 'self',

@@ -86,6 +86,18 @@ export {
   type ItemType,
   type ResolvedStatus,
 } from './items/index.js';
+export {
+  NEXT_ACTION,
+  OPEN_MAX_DAYS,
+  freshnessOf,
+  heldBack,
+  type Freshness,
+  type FreshnessInputs,
+  type FreshnessReason,
+  type FreshnessState,
+  type NextAction,
+  type SourceCheck,
+} from './freshness/index.js';
 export { KeyedSerial } from './keyed-serial.js';
 export {
   CONFIG_VARIABLES,

@@ -14,6 +14,8 @@ export interface RegistryContext {
   /** mem's version, as /version reports it. */
   version: string;
   now: () => Date;
+  /** The caller's clock freshness verdicts are read against (MEM_NOW); apart from `now`, which tokens and idempotency read. */
+  recallNow: () => Date;
   /** The `_system` check-then-append section: one administration write at a time. */
   serial: KeyedSerial;
   /** Ingest acceptances: one per ingest_id, queued on `jobs`. */

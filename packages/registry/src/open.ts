@@ -14,6 +14,8 @@ export interface OpenRegistryOptions {
   /** Run accepted ingest jobs in this process (default true); false accepts and records only. */
   runJobs?: boolean;
   now?: () => Date;
+  /** The clock of freshness verdicts (default `now`): a frozen one reads a fixture the same on any day. */
+  recallNow?: () => Date;
   queryDeps?: Omit<QueryDeps, 'items'>;
   onJobError?: (job: LiveJob, error: unknown) => void;
   /**
@@ -46,6 +48,7 @@ export async function openRegistry(options: OpenRegistryOptions): Promise<Regist
     config: options.config,
     version: options.version,
     now: options.now ?? (() => new Date()),
+    recallNow: options.recallNow ?? options.now ?? (() => new Date()),
     serial: new KeyedSerial(),
     acceptance: new JobAcceptance(options.engine, jobs),
     ...(options.queryDeps ? { queryDeps: options.queryDeps } : {}),

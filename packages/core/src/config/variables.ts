@@ -228,6 +228,15 @@ export const CONFIG_VARIABLES = {
     default: '1000',
     description: '`mem serve`: queries per hour per token (`--rate-query` wins; 0: off)',
   },
+  MEM_NOW: {
+    schema: z.iso.datetime({
+      offset: false,
+      message: 'expected an ISO-8601 UTC timestamp such as 2026-01-31T09:00:00Z',
+    }),
+    default: 'the system clock',
+    description:
+      'the clock freshness verdicts are read against (expired, stale, open days): fixtures and reviews of a past or future day; never the clock of tokens or of the log',
+  },
   MEM_DEBUG: {
     schema: flag,
     default: 'off',

@@ -6,6 +6,12 @@ import { projectInput } from '../schemas.js';
 import { visibleProjects } from '../reach.js';
 import { readItemLedger, type ItemState } from './ledger.js';
 import { itemView, viewOf } from './view.js';
+import {
+  MAX_FRESHNESS_WARNINGS,
+  freshnessWarning,
+  warningOf,
+  type FreshnessWarning,
+} from './freshness.js';
 
 export const MAX_READ_IDS = 50;
 export const MAX_FIND_LIMIT = 200;
@@ -27,6 +33,8 @@ export const findItemsInput = z.strictObject({
   tag: tagField.optional(),
   query: z.string().trim().min(1).max(500).optional(),
   include_deleted: z.boolean().optional(),
+  /** Deliver expired and stale items too (each still named in freshness_warnings). */
+  include_stale: z.boolean().optional(),
   limit: z.int().min(1).max(MAX_FIND_LIMIT).optional(),
   offset: z.int().min(0).optional(),
 });
@@ -40,6 +48,13 @@ export const foundOut = z.object({
   offset: z.number(),
   truncated: z.boolean(),
   items: z.array(itemView),
+  /**
+   * Every match whose freshness is not plain (expired, stale, unknown), held back or delivered:
+   * recall never leaves one out silently. Bounded; oldest first.
+   */
+  freshness_warnings: z.array(freshnessWarning),
+  /** Warnings past MAX_FRESHNESS_WARNINGS, counted, not listed (absent: none). */
+  freshness_warnings_left_out: z.number().optional(),
 });
 
 /** Every item of the projects the caller reaches (the named ones, each checked), in log order per project. */
@@ -111,9 +126,16 @@ function matches(item: ItemState, input: FindInput, words: readonly string[]): b
   return words.every((w) => text.includes(w));
 }
 
-/** Filters and a keyword query over the reachable projects' items; an exact total on every page. */
+/**
+ * Filters and a keyword query over the reachable projects' items; an exact total on every page.
+ * An expired or stale match is held back unless include_stale, and named either way in
+ * freshness_warnings, its verdict read against the caller's clock (ctx.recallNow).
+ */
 export async function findItems(ctx: RegistryContext, caller: Caller, input: FindInput) {
   const words = input.query !== undefined ? terms(input.query) : [];
+  const now = ctx.recallNow();
+  const includeStale = input.include_stale === true;
+  const warnings: FreshnessWarning[] = [];
   const all = (await reachableItems(ctx, caller, input.projects))
     .filter((item) => matches(item, input, words))
     .sort(
@@ -121,15 +143,23 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
         a.created_seq - b.created_seq ||
         a.project.localeCompare(b.project) ||
         a.id.localeCompare(b.id),
-    );
+    )
+    .filter((item) => {
+      const warning = warningOf(item, now, includeStale);
+      if (warning) warnings.push(warning);
+      return warning === null || includeStale;
+    });
   const limit = input.limit ?? 50;
   const offset = input.offset ?? 0;
   const page = all.slice(offset, offset + limit);
+  const leftOut = warnings.length - MAX_FRESHNESS_WARNINGS;
   return {
     total: all.length,
     limit,
     offset,
     truncated: offset + page.length < all.length,
     items: page.map(viewOf),
+    freshness_warnings: warnings.slice(0, MAX_FRESHNESS_WARNINGS),
+    ...(leftOut > 0 ? { freshness_warnings_left_out: leftOut } : {}),
   };
 }

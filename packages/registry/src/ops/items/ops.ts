@@ -20,6 +20,7 @@ import {
 } from './find.js';
 import { resolveItems, resolveItemsInput } from './resolve.js';
 import { itemLine } from './view.js';
+import { warningLine } from './freshness.js';
 import {
   deleteItems,
   deleteItemsInput,
@@ -217,6 +218,12 @@ export const findItemsOp = defineOperation({
         description: 'deleted items too',
       },
       {
+        field: 'include_stale',
+        flag: '--include-stale',
+        parse: 'boolean',
+        description: 'expired and stale items too (each still warned about)',
+      },
+      {
         field: 'limit',
         flag: '--limit <n>',
         parse: 'integer',
@@ -228,6 +235,7 @@ export const findItemsOp = defineOperation({
       [
         `${out.total} item${out.total === 1 ? '' : 's'}${out.truncated ? ` (showing ${out.offset + 1}-${out.offset + out.items.length})` : ''}`,
         ...out.items.map(itemLine),
+        ...out.freshness_warnings.map(warningLine),
       ].join('\n'),
   },
   run: (ctx, caller, input) => findItems(ctx, caller, input),

@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memInProcess } from './support/mem-cli.js';
+
+/*
+ * Issue 13 §4: recall never delivers a stale or expired item silently. The clock is frozen
+ * (MEM_NOW), so the verdict reads the same on any day; the log is written at the real time.
+ */
+let root: string;
+
+const FROZEN = { MEM_NOW: '2031-01-01T00:00:00Z' };
+const mem = (args: string[], env: Record<string, string> = FROZEN) =>
+  memInProcess(['--root', root, ...args], { env });
+const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Record<string, unknown>;
+
+async function remember(summary: string, ...flags: string[]): Promise<string> {
+  const run = await mem([
+    'remember',
+    summary,
+    '--type',
+    'fact',
+    '--project',
+    'demo',
+    ...flags,
+    '--json',
+  ]);
+  expect(run.code, run.stderr).toBe(0);
+  return (json(run)['ids'] as string[])[0]!;
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'mem-fresh-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('freshness warnings on find_items', () => {
+  it('holds an item past its valid_until back with a warning, and delivers it with --include-stale', async () => {
+    const expired = await remember(
+      'The staging cluster runs Postgres 14',
+      '--valid-until',
+      '2030-06-01T00:00:00Z',
+    );
+    const lasting = await remember(
+      'The staging cluster runs in eu-west-1',
+      '--valid-until',
+      '2032-01-01T00:00:00Z',
+    );
+
+    const held = json(
+      await mem(['items', 'find', '--project', 'demo', '--query', 'staging', '--json']),
+    );
+    expect((held['items'] as { id: string }[]).map((i) => i.id)).toEqual([lasting]);
+    expect(held['total']).toBe(1);
+    expect(held['freshness_warnings']).toEqual([
+      {
+        id: expired,
+        project: 'demo',
+        state: 'expired',
+        reason: 'expired',
+        label: 'expired',
+        delivered: false,
+        next_action: 'retire',
+        valid_until: '2030-06-01T00:00:00Z',
+      },
+    ]);
+
+    const included = json(
+      await mem([
+        'items',
+        'find',
+        '--project',
+        'demo',
+        '--query',
+        'staging',
+        '--include-stale',
+        '--json',
+      ]),
+    );
+    expect((included['items'] as { id: string }[]).map((i) => i.id)).toEqual([expired, lasting]);
+    expect(included['freshness_warnings']).toEqual([
+      expect.objectContaining({ id: expired, state: 'expired', delivered: true }),
+    ]);
+  });
+
+  it('reads the verdict off the clock it is given: before valid_until there is nothing to warn about', async () => {
+    const id = await remember(
+      'The staging cluster runs Postgres 14',
+      '--valid-until',
+      '2030-06-01T00:00:00Z',
+    );
+    const earlier = json(
+      await mem(['items', 'find', '--project', 'demo', '--json'], {
+        MEM_NOW: '2030-05-31T23:59:59Z',
+      }),
+    );
+    expect((earlier['items'] as { id: string }[]).map((i) => i.id)).toEqual([id]);
+    expect(earlier['freshness_warnings']).toEqual([]);
+  });
+
+  it('prints the warning in the text output too', async () => {
+    const id = await remember(
+      'The staging cluster runs Postgres 14',
+      '--valid-until',
+      '2030-06-01T00:00:00Z',
+    );
+    const run = await mem(['items', 'find', '--project', 'demo']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`held back ${id}: expired (next: retire)`);
+  });
+
+  it('refuses a MEM_NOW that is not an ISO timestamp as CONFIG_INVALID, naming it', async () => {
+    const run = await mem(['items', 'find', '--project', 'demo', '--json'], {
+      MEM_NOW: 'tomorrow',
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('CONFIG_INVALID');
+    expect(run.stderr).toContain('MEM_NOW');
+  });
+});

@@ -11,6 +11,7 @@ import {
   type SentenceScore,
 } from './score.js';
 import { isChatter, withoutChatter } from './chatter.js';
+import { changelogSignals } from './changelog-signals.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
@@ -68,6 +69,11 @@ export function heuristicController(
     if (!profile) profiles.set(question, (profile = profileQuestion(question)));
     return profile;
   };
+  // Per question: the memory this controller last answered and the score of each of its lines,
+  // so that a remembered signal line is weighed as the evidence it was, not re-read as plain
+  // words. Keyed by the exact memory text: any other memory (a resumed run, another project)
+  // is scored by its words, so the answer depends only on the run's own inputs.
+  const lastAnswered = new Map<string, { memory: string; scores: Map<string, number> }>();
 
   return {
     name: gate.kind === 'score' ? 'heuristic' : `baseline-${gate.kind}`,
@@ -80,7 +86,12 @@ export function heuristicController(
       const candidates = scoreChunk(profile, input);
       const best = candidates[0];
       const gateThreshold = input.level === 'L2' || gate.kind !== 'score' ? 0 : threshold;
-      const remembered = parseMemory(profile, input.memory);
+      const last = lastAnswered.get(input.question);
+      const remembered = parseMemory(
+        profile,
+        input.memory,
+        last?.memory === input.memory ? last.scores : undefined,
+      );
       // A question the previous chunk left open and this one opens by answering is no longer open.
       const answered = profile.intents.has('open')
         ? answersLatestOpen(
@@ -120,6 +131,10 @@ export function heuristicController(
           : `The best sentence scores ${best.score}${describe(best)}, but the memory already holds what it says.`;
       }
       const memory = renderMemory(next);
+      lastAnswered.set(input.question, {
+        memory,
+        scores: new Map(next.map((item) => [item.text, item.score])),
+      });
       const exit = memory !== '' && tokenizer.count(memory) >= exitFill * input.memoryBudget;
       const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit });
       return { text, latencyMs: performance.now() - started };
@@ -145,6 +160,7 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
     ...errorFixSignals(records),
     ...reportedCrashSignals(records),
     ...commitSignals(records),
+    ...changelogSignals(records),
     ...openQuestionSignals(records),
   ];
   const prose: { text: string; pieces: string[] }[] = [];

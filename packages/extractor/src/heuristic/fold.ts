@@ -12,18 +12,27 @@ export interface MemoryItem {
 const DUPLICATE = 0.7;
 /**
  * Each line written after an item ages it by this factor when the memory must shed a line:
- * later evidence tends to supersede earlier (a project changes), and every update costs the
- * old lines something. This is the cost the update gate exists to avoid: a memory updated on
- * every chunk ages its best lines out (the paper's memory-explosion failure).
+ * later evidence tends to supersede earlier (a project changes). Mild on purpose: a decision
+ * made early in a long session still stands, and a steep factor made the memory a queue that
+ * shed its best early lines (the pi compaction transcript lost its first changelog entries).
  */
-const AGEING = 0.9;
+const AGEING = 0.99;
 
-export function parseMemory(profile: QuestionProfile, memory: string): MemoryItem[] {
+/**
+ * The lines of a memory with their strength. The memory carries text only, so a line keeps the
+ * score it was chosen with when `chosen` knows it (a structural signal outscores its words);
+ * a line from elsewhere (a resumed run, a model's memory) is scored by its words.
+ */
+export function parseMemory(
+  profile: QuestionProfile,
+  memory: string,
+  chosen?: ReadonlyMap<string, number>,
+): MemoryItem[] {
   return memory
     .split('\n')
     .map((line) => line.replace(/^\s*-\s+/, '').trim())
     .filter((line) => line !== '')
-    .map((text) => ({ text, score: scoreSentence(profile, text).score }));
+    .map((text) => ({ text, score: chosen?.get(text) ?? scoreSentence(profile, text).score }));
 }
 
 export function renderMemory(items: readonly MemoryItem[]): string {

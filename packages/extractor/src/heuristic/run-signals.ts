@@ -17,19 +17,27 @@ const NO_FAILURE = /\b0 (?:failures|errors|failed)\b/i;
 const REJECTED = /the user doesn't want to proceed with this tool use/i;
 const SYMPTOM_CHARS = 200;
 
+/** The JSON input of a tool call rendered as `<name> {json}`, or undefined when it has none. */
+export function callInput(call: string): Record<string, unknown> | undefined {
+  const json = call.indexOf('{');
+  if (json < 0) return undefined;
+  try {
+    const input: unknown = JSON.parse(call.slice(json));
+    return typeof input === 'object' && input !== null
+      ? (input as Record<string, unknown>)
+      : undefined;
+  } catch {
+    // Not JSON (a harness that renders calls as text).
+    return undefined;
+  }
+}
+
 /** What a tool call acted on: its command, else the file it touched, else its whole text. */
 export function callKey(call: string): string {
-  const json = call.indexOf('{');
-  if (json >= 0) {
-    try {
-      const input = JSON.parse(call.slice(json)) as Record<string, unknown>;
-      for (const field of ['command', 'file_path', 'path', 'cmd']) {
-        const value = input[field];
-        if (typeof value === 'string' && value.trim() !== '') return value.trim();
-      }
-    } catch {
-      // Not JSON (a harness that renders calls as text): the call text is the key.
-    }
+  const input = callInput(call);
+  for (const field of ['command', 'file_path', 'path', 'cmd']) {
+    const value = input?.[field];
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
   }
   return call.trim();
 }

@@ -17,6 +17,12 @@ const DUPLICATE = 0.7;
  * shed its best early lines (the pi compaction transcript lost its first changelog entries).
  */
 const AGEING = 0.99;
+/**
+ * A line half said by another line of the memory is worth less when one must go: five variants
+ * of one rename crowd out five other findings. Strength falls by this share of the overlap
+ * (content-term Jaccard with the closest other line).
+ */
+const REDUNDANCY = 0.5;
 
 /**
  * The lines of a memory with their strength. The memory carries text only, so a line keeps the
@@ -42,7 +48,8 @@ export function renderMemory(items: readonly MemoryItem[]): string {
 /**
  * Folds candidate sentences into a bounded memory: skips what the memory already says,
  * appends the rest in order, and while the memory is over budget drops its weakest line
- * (lowest score aged by the lines written after it; the oldest on a tie). A lone line still over budget is cut to fit, so the
+ * (lowest score, aged by the lines written after it and lowered by how much another line
+ * already says it; the oldest on a tie). A lone line still over budget is cut to fit, so the
  * result never exceeds `budget` tokens — by construction, not by hope.
  */
 export function foldMemory(
@@ -60,17 +67,26 @@ export function foldMemory(
     out.push(candidate);
     sets.push(terms);
   }
+  // How much of line i another line of the memory already says (its closest neighbour).
+  const overlap = (i: number) => {
+    let most = 0;
+    for (let j = 0; j < out.length; j++)
+      if (j !== i) most = Math.max(most, jaccard(sets[j]!, sets[i]!));
+    return most;
+  };
   // Shed lines on a cheap per-line estimate first, then confirm with one exact count of the
   // rendered memory (BPE merges across a line break only rarely, so this loop seldom runs twice).
   const lineTokens = out.map((item) => tokenizer.count(`- ${item.text}`));
   let estimate = lineTokens.reduce((sum, n) => sum + n, 0) + out.length - 1;
   const dropWeakest = () => {
-    const strength = (i: number) => out[i]!.score * AGEING ** (out.length - 1 - i);
+    const strength = (i: number) =>
+      out[i]!.score * AGEING ** (out.length - 1 - i) * (1 - REDUNDANCY * overlap(i));
     let weakest = 0;
     for (let i = 1; i < out.length; i++) if (strength(i) < strength(weakest)) weakest = i;
     estimate -= lineTokens[weakest]! + 1;
     out.splice(weakest, 1);
     lineTokens.splice(weakest, 1);
+    sets.splice(weakest, 1);
   };
   while (out.length > 1 && estimate > budget) dropWeakest();
   while (out.length > 1 && tokenizer.count(renderMemory(out)) > budget) dropWeakest();

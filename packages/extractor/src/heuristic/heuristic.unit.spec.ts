@@ -122,4 +122,20 @@ describe('foldMemory', () => {
       'new fact about pg mounts',
     ]);
   });
+
+  it('sheds a line another line already half says before a distinct one of the same score', () => {
+    const out = foldMemory(
+      [
+        { text: 'distinct fact: highlight.js colours the html export', score: 1 },
+        { text: 'renamed loadEntries to getEntries returning a defensive copy', score: 1 },
+      ],
+      [{ text: 'added getEntries returning a defensive copy of entries', score: 1 }],
+      20,
+      words,
+    );
+    expect(out.map((i) => i.text)).toEqual([
+      'distinct fact: highlight.js colours the html export',
+      'added getEntries returning a defensive copy of entries',
+    ]);
+  });
 });

@@ -13,6 +13,7 @@ import {
 import { isChatter, withoutChatter } from './chatter.js';
 import { changelogSignals } from './changelog-signals.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
+import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
 import { answersLatestOpen, correctionSignals, openQuestionSignals } from './talk-signals.js';
@@ -159,6 +160,7 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
     ...corrections.signals,
     ...errorFixSignals(records),
     ...reportedCrashSignals(records),
+    ...userReportSignals(records),
     ...commitSignals(records),
     ...changelogSignals(records),
     ...openQuestionSignals(records),

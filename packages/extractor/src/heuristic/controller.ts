@@ -13,6 +13,7 @@ import {
 import { isChatter, withoutChatter } from './chatter.js';
 import { changelogSignals } from './changelog-signals.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
+import { hedgedDiagnosisSignals } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
@@ -164,6 +165,7 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
     ...commitSignals(records),
     ...changelogSignals(records),
     ...openQuestionSignals(records),
+    ...hedgedDiagnosisSignals(records),
   ];
   const prose: { text: string; pieces: string[] }[] = [];
   records.forEach((record, i) => {

@@ -14,6 +14,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { loadConfig } from '../../packages/core/dist/index.js';
 import { embedderFromEnv } from '../../packages/embed/dist/index.js';
 import { Engine } from '../../packages/engine/dist/index.js';
 import { openVectorRecall } from '../../packages/projector-pgvector/dist/index.js';
@@ -21,11 +22,15 @@ import { openItemStore, projectorSqlite } from '../../packages/projector-sqlite/
 import { projectorVault } from '../../packages/projector-vault/dist/index.js';
 import { queryMemory } from '../../packages/query/dist/index.js';
 import { openRegistry } from '../../packages/registry/dist/index.js';
+import { figure } from './figures.mjs';
 
 const DURATION = Number(process.env.BENCH_API_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 10);
 const IN_PROCESS = Number(process.env.BENCH_API_IN_PROCESS ?? 3000);
 const QUERY = 'why did the build fail';
+/** The embedded defaults, as `mem serve` runs with an empty environment. */
+const config = loadConfig({});
+const COLD_RUNS = Number(process.env.BENCH_API_COLD_RUNS ?? 5);
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(repo, 'packages/cli/bin/mem.js');
@@ -108,7 +113,8 @@ async function setup() {
 async function loadQuery(url, token) {
   const path = `/memory/query?query=${encodeURIComponent(QUERY)}&project=demo&limit=5`;
   const probe = await fetch(`${url}${path}`, { headers: { apikey: token } });
-  const body = probe.status === 200 ? await probe.json() : null;
+  /** @type {{ results: unknown[] } | null} */
+  const body = probe.status === 200 ? /** @type {any} */ (await probe.json()) : null;
   await autocannon({
     url: `${url}${path}`,
     connections: CONNECTIONS,
@@ -127,7 +133,39 @@ async function loadQuery(url, token) {
   console.log(
     `  ${fmt(result.requests.average)} req/s, latency p50 ${fmt(result.latency.p50, 2)} ms, p99 ${fmt(result.latency.p99, 2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
   );
+  figure('http_query_rps', result.requests.average);
+  figure('http_query_p50_ms', result.latency.p50);
+  figure('http_query_p99_ms', result.latency.p99);
+  figure('http_query_non2xx', result.non2xx + result.errors);
   return result.requests.average;
+}
+
+/**
+ * A cold `mem query` on the ingested demo, as an agent calling the CLI in a loop pays it: a new
+ * process each time. The baseline is a bare `node -e 0` in the same run (what any Node CLI pays).
+ */
+function coldCli() {
+  const timed = (argv) => {
+    const samples = [];
+    for (let i = 0; i < COLD_RUNS; i += 1) {
+      const t = performance.now();
+      const result = spawnSync(process.execPath, argv, { encoding: 'utf8' });
+      samples.push(performance.now() - t);
+      if (result.status !== 0) throw new Error(`${argv.join(' ')}: ${result.stderr}`);
+    }
+    return percentile(
+      samples.sort((a, b) => a - b),
+      50,
+    );
+  };
+  const query = timed([bin, '--root', root, 'query', QUERY, '--project', 'demo', '--json']);
+  const node = timed(['-e', '0']);
+  console.log(`cold CLI (${COLD_RUNS} runs each, p50)`);
+  console.log(
+    `  mem query  ${fmt(query)} ms  (target <= 1,000 ms); node -e 0 ${fmt(node)} ms; ratio ${fmt(query / node, 1)}x`,
+  );
+  figure('cli_query_cold_ms', query);
+  figure('cli_node_baseline_ms', node);
 }
 
 async function inProcess(token) {
@@ -145,10 +183,9 @@ async function inProcess(token) {
     times.sort((a, b) => a - b);
     return { rate: IN_PROCESS / seconds, p50: percentile(times, 50), p99: percentile(times, 99) };
   };
-  const embedder = embedderFromEnv({});
+  const embedder = embedderFromEnv(config);
   const vectors = await openVectorRecall({
     stateDir: join(root, '.mem'),
-    env: {},
     expectEmbedder: embedder.name,
   });
   const keywords = await run(() =>
@@ -164,6 +201,7 @@ async function inProcess(token) {
   const engine = new Engine({ root, projectors: [projectorSqlite, projectorVault] });
   const registry = await openRegistry({
     engine,
+    config,
     version: 'bench',
     runJobs: false,
     queryDeps: { vectors, embedder },
@@ -234,9 +272,11 @@ try {
   const http = await loadQuery(server.url, token);
   await server.stop();
   const local = await inProcess(token);
+  coldCli();
   console.log(
     `ratio HTTP / in-process: ${fmt(http / local.raw, 2)} of queryMemory, ${fmt(http / local.invoked, 2)} of registry.invoke (target: >= 1,000 req/s over HTTP)`,
   );
+  figure('http_query_ratio_in_process', http / local.raw);
   const acceptOnly = await serve('--no-jobs');
   await loadIngest(acceptOnly.url, token);
   await acceptOnly.stop();

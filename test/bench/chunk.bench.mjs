@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { figure } from './figures.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
@@ -104,6 +105,7 @@ async function main() {
     records.push(...messages(f, text));
   }
   const texts = records.map((r) => r.text);
+  /** @type {Array<[string, string[]]>} */
   const sets = [
     ['raw JSONL lines', lines],
     ['message texts', texts],
@@ -198,6 +200,7 @@ async function main() {
   console.log(
     `  chunks() async stream, cold memo: ${fmt(streamedRun.s, 3)} s, ${fmt(mb(bytes) / streamedRun.s)} MB/s (${streamedRun.value} chunks)`,
   );
+  figure('chunk_stream_mb_per_s', mb(bytes) / streamedRun.s);
   const sumExact = out.every((c) => c.tokens === lib.encode(c.text).length);
   console.log(
     `  ${out.length} chunks, ${out.filter((c) => c.splitOf).length} of them parts of split messages; chunk.tokens == library count of chunk.text for every chunk: ${sumExact ? 'yes' : 'NO'}`,

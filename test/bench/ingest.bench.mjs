@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { figure } from './figures.mjs';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const dist = (pkg) => join(repo, 'packages', pkg, 'dist', 'index.js');
@@ -61,6 +62,7 @@ async function dryRunThroughput() {
   console.log(
     `  first pass ${fmt(first)} MB/s (tokenizer load included), warm ${fmt(warm)} MB/s  (target >= 5 MB/s)`,
   );
+  figure('dry_run_warm_mb_per_s', warm);
 }
 
 async function heuristicThroughput() {
@@ -114,6 +116,7 @@ async function heuristicThroughput() {
   console.log(
     `  ${fmt(decisions / seconds, 0)} chunks/s (gate + fold + events, no I/O)  (target >= 500); update-rate ${fmt((used / decisions) * 100)}%`,
   );
+  figure('heuristic_chunks_per_s', decisions / seconds);
 }
 
 const WORDS =
@@ -197,7 +200,8 @@ async function generateTranscript(file, megabytes) {
     ];
     const text = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
     written += Buffer.byteLength(text);
-    if (!out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(text))
+      await new Promise((resolve) => out.once('drain', () => resolve(undefined)));
   }
   await new Promise((resolve) => out.end(resolve));
   return written;
@@ -245,6 +249,11 @@ async function bigIngest() {
   console.log(
     `  ${fmt(seconds, 1)} s (${fmt(bytes / 1e6 / seconds, 2)} MB/s), exit ${result.code}, peak RSS ${fmt(result.maxRssMB ?? NaN, 0)} MB  (target < 300 MB)`,
   );
+  if (result.code === 0 && Number.isFinite(result.maxRssMB)) {
+    const label = megabytes % 1024 === 0 ? `${megabytes / 1024}gb` : `${megabytes}mb`;
+    figure(`ingest_${label}_peak_rss_mb`, result.maxRssMB);
+    figure(`ingest_${label}_mb_per_s`, bytes / 1e6 / seconds);
+  }
   rmSync(root, { recursive: true, force: true });
 }
 

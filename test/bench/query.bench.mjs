@@ -10,13 +10,39 @@
 // Environment: BENCH_QUERY_SIZES (default "10000,100000"), BENCH_QUERY_N (queries per kind, default 200),
 // BENCH_QUERY_KEEP (a directory to keep the stores in and reuse).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { contentSha256, seededRandom } from '../../packages/core/dist/index.js';
+import {
+  contentSha256,
+  loadConfig,
+  seededRandom,
+  uniformLines,
+} from '../../packages/core/dist/index.js';
+import { embedderFromEnv } from '../../packages/embed/dist/index.js';
 import { Engine } from '../../packages/engine/dist/index.js';
+import {
+  openVectorRecall,
+  projectorPgvector,
+} from '../../packages/projector-pgvector/dist/index.js';
 import { openItemStore, projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
 import { keywordTerms, matchExpression, queryMemory } from '../../packages/query/dist/index.js';
+import { figure } from './figures.mjs';
+
+// better-sqlite3 belongs to projector-sqlite: the bench borrows it there to count what it built.
+const Database = createRequire(
+  new URL('../../packages/projector-sqlite/package.json', import.meta.url),
+)('better-sqlite3');
+/** Rows in the store's node table (memories, their lines, evidence, references). */
+function nodeCount(file) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) AS n FROM node').get().n;
+  } finally {
+    db.close();
+  }
+}
 
 const SIZES = (process.env.BENCH_QUERY_SIZES ?? '10000,100000').split(',').map(Number);
 const N = Number(process.env.BENCH_QUERY_N ?? 200);
@@ -148,6 +174,7 @@ function corpus(nodes, seed = 7) {
           tokens: bullets.length * 16,
           parents: [contentSha256(evidence)],
           sha256: contentSha256(text),
+          lines: uniformLines(text, [contentSha256(evidence)]),
         });
       }
       heads.push({ project, text });
@@ -174,21 +201,14 @@ const pct = (samples, p) => {
 };
 const ms = (x) => `${x.toFixed(2)} ms`;
 
-async function vectorSide(stateDir) {
-  try {
-    const pg = await import('../../packages/projector-pgvector/dist/index.js');
-    const embed = await import('../../packages/embed/dist/index.js');
-    if (typeof pg.openVectorRecall !== 'function' || typeof pg.projectorPgvector !== 'function')
-      return null;
-    const embedder = embed.embedderFromEnv({});
-    return {
-      embedder,
-      projector: pg.projectorPgvector({ embedder, env: {} }),
-      open: () => pg.openVectorRecall({ stateDir, env: {}, expectEmbedder: embedder.name }),
-    };
-  } catch {
-    return null;
-  }
+/** The embedded vector side, as `mem query` runs it with an empty environment. */
+function vectorSide(stateDir) {
+  const embedder = embedderFromEnv(loadConfig({}));
+  return {
+    embedder,
+    projector: projectorPgvector({ embedder }),
+    open: () => openVectorRecall({ stateDir, expectEmbedder: embedder.name }),
+  };
 }
 
 for (const size of SIZES) {
@@ -201,16 +221,23 @@ for (const size of SIZES) {
   const root = kept ?? mkdtempSync(join(tmpdir(), 'mem-bench-query-'));
   try {
     const { byProject, heads, random, sentence } = corpus(size);
-    const vector = await vectorSide(join(root, '.mem'));
+    const vector = vectorSide(join(root, '.mem'));
     const engine = new Engine({
       root,
-      projectors: [projectorSqlite, ...(vector ? [vector.projector] : [])],
+      projectors: [projectorSqlite, vector.projector],
     });
     let started = performance.now();
     if (!reuse) {
       for (const [project, payloads] of byProject) {
         for (let i = 0; i < payloads.length; i += 5000)
-          await engine.log.append(project, payloads.slice(i, i + 5000), { kind: 'bench' });
+          await engine.append(
+            project,
+            payloads.slice(i, i + 5000),
+            { kind: 'bench' },
+            {
+              catchUp: 'later',
+            },
+          );
       }
     }
     const appended = performance.now() - started;
@@ -218,20 +245,21 @@ for (const size of SIZES) {
     await engine.catchUp();
     const caughtUp = performance.now() - started;
     const items = openItemStore(join(root, '.mem', 'items.sqlite'));
-    const vectors = vector ? await vector.open() : null;
-    const deps = { items, vectors, embedder: vector?.embedder ?? null };
+    const vectors = await vector.open();
+    const deps = { items, vectors, embedder: vector.embedder };
     console.log(
       `load average ${loadavg()
         .map((x) => x.toFixed(1))
         .join(' ')} on ${cpus().length} cores`,
     );
     console.log(
-      `${items.indexedNodes().toLocaleString('en-US')} nodes in ${PROJECTS} projects (log ${ms(appended)}, catch-up ${ms(caughtUp)}); vector side: ${vector ? vector.embedder.name : 'not available (@mem/projector-pgvector exports no openVectorRecall yet): keyword only'}`,
+      `${nodeCount(join(root, '.mem', 'items.sqlite')).toLocaleString('en-US')} nodes in ${PROJECTS} projects (log ${ms(appended)}, catch-up ${ms(caughtUp)}); vector side: ${vector.embedder.name}`,
     );
 
     // Questions: 3–6 words of a live memory in a question frame; unrelated: words the store lacks;
     // pasted logs: 60 words, as a CI log would be (capped at 32 terms by the query).
     const pick = () => heads[Math.floor(random() * heads.length)];
+    /** @type {Record<string, () => import('../../packages/query/dist/index.js').QueryRequest>} */
     const kinds = {
       question: () => {
         const { project, text } = pick();
@@ -256,6 +284,13 @@ for (const size of SIZES) {
     console.log(
       `  ${'query kind'.padEnd(34)} ${'mem, embedded defaults'.padEnd(26)} ${'mem, keyword only'.padEnd(26)} ${'raw FTS5 (same terms)'.padEnd(26)} p95 ratio  abstained`,
     );
+    const figureKey = {
+      question: '',
+      'question, all projects, L1+L2+R': '_all',
+      unrelated: '_unrelated',
+      'pasted log (60 words)': '_log',
+    };
+    const sizeLabel = size % 1000 === 0 ? `${size / 1000}k` : String(size);
     for (const [name, make] of Object.entries(kinds)) {
       const requests = Array.from({ length: N }, make);
       for (const r of requests.slice(0, 10)) await queryMemory(r, deps); // warm the page cache and statements
@@ -283,9 +318,13 @@ for (const size of SIZES) {
       console.log(
         `  ${name.padEnd(34)} ${cell(mem)} ${cell(keyword)} ${cell(raw)} ${`${(pct(mem, 95) / Math.max(pct(raw, 95), 1e-3)).toFixed(1)}x`.padEnd(10)} ${abstained}/${N}`,
       );
+      const key = `query_${sizeLabel}${figureKey[name]}`;
+      figure(`${key}_p95_ms`, pct(mem, 95));
+      figure(`${key}_keyword_p95_ms`, pct(keyword, 95));
+      figure(`${key}_raw_fts_p95_ms`, pct(raw, 95));
     }
     items.close();
-    await vectors?.close();
+    await vectors.close();
   } finally {
     if (kept === null) rmSync(root, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@
 //   2. a streamed rebuild of 1,000,000 events in a child process: peak RSS (target < 300 MB),
 //      the seal at that size, and the seal after one more small append (what every append pays)
 // Environment: BENCH_SQLITE_EVENTS (phase 1, default 200000), BENCH_SQLITE_STREAM (phase 2,
-// default 1000000; 0 skips it).
+// default 1000000; 0 skips it), BENCH_SQLITE_CATCHUPS (small catch-ups after it, default 5).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contentSha256, sha256Hex } from '../../packages/core/dist/index.js';
 import { projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
-import { syntheticLog } from '../../packages/projector-sqlite/test/synthetic-log.mjs';
+import { Stretches } from './stretch.mjs';
+import { syntheticLog } from './synthetic-log.mjs';
+import { figure } from './figures.mjs';
 
 // better-sqlite3 belongs to projector-sqlite: the baseline borrows it from there.
 const Database = createRequire(
@@ -24,6 +26,7 @@ const Database = createRequire(
 const EVENTS = Number(process.env.BENCH_SQLITE_EVENTS ?? 200_000);
 const STREAM = Number(process.env.BENCH_SQLITE_STREAM ?? 1_000_000);
 const BATCH = 2000; // the engine's catch-up batch
+const CATCHUPS = Number(process.env.BENCH_SQLITE_CATCHUPS ?? 5);
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const secs = (start) => Number(process.hrtime.bigint() - start) / 1e9;
@@ -173,11 +176,13 @@ async function interleaved(events, root) {
     time[key] += secs(start);
   };
   for (const [key, b] of Object.entries(baselines)) timed(key, () => b.begin());
+  const stretches = new Stretches();
   for (const batch of batches(events)) {
     for (const [key, b] of Object.entries(baselines))
       timed(key, () => batch.forEach(({ event }) => b.apply(event)));
+    const stretch = stretches.next(batch);
     const start = process.hrtime.bigint();
-    await projectorSqlite.project(handle, 'bench', batch);
+    await projectorSqlite.project(handle, 'bench', stretch);
     time.apply += secs(start);
   }
   for (const [key, b] of Object.entries(baselines)) timed(key, () => b.commit());
@@ -222,6 +227,8 @@ async function throughput() {
       `  ratio       ${fmt(r.nodes / total, 2)} vs raw nodes (target >= 0.5: the baseline writes ${fmt((100 * nodes) / events.length, 1)}% of the rows)`,
     );
     console.log(`              ${fmt(r.all / total, 2)} vs raw all (same rows, same output)`);
+    figure('rebuild_ratio_raw_nodes', r.nodes / total);
+    figure('rebuild_ratio_raw_all', r.all / total);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -237,9 +244,11 @@ async function streamChild(total) {
     const wallStart = process.hrtime.bigint();
     let apply = 0;
     let last;
+    const stretches = new Stretches();
     for (const batch of batches(syntheticLog('bench', total))) {
+      const stretch = stretches.next(batch);
       const begin = process.hrtime.bigint();
-      await projectorSqlite.project(handle, 'bench', batch);
+      await projectorSqlite.project(handle, 'bench', stretch);
       apply += secs(begin);
       last = batch[batch.length - 1];
     }
@@ -266,7 +275,7 @@ async function streamChild(total) {
         return { event, hash: prev };
       });
       const begin = process.hrtime.bigint();
-      await projectorSqlite.project(handle, 'bench', tail);
+      await projectorSqlite.project(handle, 'bench', stretches.next(tail));
       await projectorSqlite.seal(handle);
       return secs(begin);
     };
@@ -276,7 +285,10 @@ async function streamChild(total) {
       reason: 'bench',
     }));
     const text = 'A reference passage appended after the rebuild.';
-    const appendSeal = await append(tombstones);
+    // Several small catch-ups (one batch of tombstones each): their median is the figure.
+    const small = [];
+    for (let n = 0; n < CATCHUPS; n += 1) small.push(await append(tombstones));
+    const appendSeal = [...small].sort((a, b) => a - b)[Math.floor(small.length / 2)];
     const appendNodeSeal = await append([
       {
         type: 'reference',
@@ -319,12 +331,16 @@ function stream() {
     `  seal      ${fmt(r.seal, 1)} s  (last commit, FTS5 build, canonical copy: ${fmt(r.bytes / 2 ** 20, 1)} MiB file)`,
   );
   console.log(
-    `  append + seal, no new node   ${fmt(r.appendSeal, 2)} s  (every catch-up that changes the store pays one seal: O(size))`,
+    `  append + seal, no new node   ${fmt(r.appendSeal, 2)} s p50 of ${CATCHUPS}  (every catch-up that changes the store pays one seal: O(size))`,
   );
   console.log(
     `  append + seal, one new node  ${fmt(r.appendNodeSeal, 2)} s  (the seal also rebuilds the FTS5 index: O(text))`,
   );
   console.log(`  peak RSS  ${fmt(r.maxRssMb, 0)} MB  (target < 300 MB)`);
+  figure('catchup_1m_small_batch_p50_ms', r.appendSeal * 1000);
+  figure('catchup_1m_one_node_ms', r.appendNodeSeal * 1000);
+  figure('rebuild_1m_events_per_s', r.total / r.apply);
+  figure('rebuild_1m_peak_rss_mb', r.maxRssMb);
 }
 
 if (process.argv[2] === '--stream-child') {

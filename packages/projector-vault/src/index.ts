@@ -29,3 +29,11 @@ export {
 } from './paths.js';
 export { readVaultNotes, type RefusedFile, type VaultNote, type VaultNotes } from './reader.js';
 export { readVaultSkills, type VaultSkill, type VaultSkills } from './skills-reader.js';
+export {
+  planNoteCapture,
+  type CaptureFinding,
+  type CaptureIntent,
+  type NoteCaptureInput,
+  type NoteCapturePlan,
+} from './capture-plan.js';
+export { projectedMemoryNotes, type ProjectedNote } from './capture-notes.js';

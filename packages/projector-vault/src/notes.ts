@@ -2,6 +2,7 @@ import type { NoteKey, VaultFold } from './fold-state.js';
 import {
   evidenceNotePath,
   indexNotePath,
+  referenceNotePath,
   reviewNotePath,
   queryNotePath,
   sourceSlug,
@@ -10,12 +11,14 @@ import {
 import { renderIndexNote } from './render-index.js';
 import { renderQueryNote, type RenderOptions } from './render-query.js';
 import { renderReviewNote } from './render-review.js';
+import { livePassages, renderReferenceNote } from './render-reference.js';
 import { listsChunk, renderSourceNote, sourceChunks } from './render-source.js';
 
 /** The vault-relative path of a note. */
 export function notePath(project: string, key: NoteKey): string {
   if (key.kind === 'source') return sourceSlugNotePath(project, key.slug);
   if (key.kind === 'review') return reviewNotePath(project);
+  if (key.kind === 'reference') return referenceNotePath(project, key.corpus, key.source);
   return key.kind === 'index' ? indexNotePath(project) : queryNotePath(project, key.queryId);
 }
 
@@ -26,6 +29,10 @@ export function notePath(project: string, key: NoteKey): string {
  */
 export function renderNote(fold: VaultFold, key: NoteKey, options: RenderOptions): string | null {
   if (key.kind === 'review') return renderReviewNote(fold);
+  if (key.kind === 'reference') {
+    const passages = livePassages(fold, key.corpus, key.source);
+    return passages.length > 0 ? renderReferenceNote(fold, key.corpus, key.source, passages) : null;
+  }
   if (key.kind === 'source') {
     const chunks = [...fold.evidence]
       .filter(([sha, e]) => listsChunk(fold, sha) && sourceSlug(e.source) === key.slug)
@@ -40,6 +47,15 @@ function noteKeys(fold: VaultFold): NoteKey[] {
   if (fold.index) keys.push({ kind: 'index' });
   for (const slug of sourceChunks(fold).keys()) keys.push({ kind: 'source', slug });
   if (fold.reviews.size > 0) keys.push({ kind: 'review' });
+  const files = new Map<string, NoteKey>();
+  for (const [sha, ref] of fold.references)
+    if (!fold.tombstones.has(sha))
+      files.set(`${ref.corpus}\0${ref.source}`, {
+        kind: 'reference',
+        corpus: ref.corpus,
+        source: ref.source,
+      });
+  keys.push(...files.values());
   return keys;
 }
 

@@ -3,6 +3,7 @@ import type {
   ChunkRef,
   EvidenceRef,
   NoteFold,
+  ReferenceRef,
   ReviewRef,
   RunRef,
   SuccessorRef,
@@ -11,7 +12,7 @@ import type {
 import { stableJson } from './stable-json.js';
 
 /** Bump when the same log would render different bytes: a stored different version forces a rebuild. */
-export const VAULT_PROJECTOR_VERSION = 4;
+export const VAULT_PROJECTOR_VERSION = 5;
 
 /** What `<stateDir>/vault/<project>.json` holds: the fold, the position it reflects, and the options it was rendered with. */
 export interface VaultState {
@@ -52,6 +53,7 @@ export function encodeVaultState(state: VaultState): string {
     superseded: record(fold.superseded),
     forgotten_evidence: record(fold.forgottenEvidence),
     reviews: record(fold.reviews),
+    references: record(fold.references),
   });
 }
 
@@ -88,6 +90,8 @@ export function decodeVaultState(text: string): VaultState {
       forgottenEvidence: map<string>(raw['forgotten_evidence']),
       // A state written before the review queue has none open.
       reviews: map<ReviewRef>(raw['reviews'] ?? {}),
+      // A state written before reference notes has none.
+      references: map<ReferenceRef>(raw['references'] ?? {}),
     },
   };
 }

@@ -31,6 +31,16 @@ import {
   supersededShape,
 } from './correction-payloads.js';
 import { reviewDecidedShape, reviewOpenedShape } from './review-payloads.js';
+import { corpusRegisteredShape, corpusRemovedShape } from './corpus-payloads.js';
+import {
+  itemAddedShape,
+  itemDeletedShape,
+  itemRelatedShape,
+  itemResolvedShape,
+  itemUnrelatedShape,
+  itemUpdatedShape,
+} from './item-payloads.js';
+import { itemDraftIssues } from '../items/draft.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -178,6 +188,38 @@ const reviewOpened = defineEvent('review_opened', reviewOpenedShape, {
   },
 });
 const reviewDecided = defineEvent('review_decided', reviewDecidedShape);
+const corpusRegistered = defineEvent('corpus_registered', corpusRegisteredShape, {
+  check: (value, ctx) => {
+    const sorted = [...new Set(value.globs)].sort();
+    if (sorted.join('\0') !== value.globs.join('\0'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['globs'],
+        message: 'expected globs sorted, each once',
+      });
+  },
+});
+const corpusRemoved = defineEvent('corpus_removed', corpusRemovedShape);
+const itemAdded = defineEvent('item_added', itemAddedShape, {
+  check: (value, ctx) => {
+    for (const issue of itemDraftIssues(value.item_type, value))
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  },
+});
+const itemUpdated = defineEvent('item_updated', itemUpdatedShape);
+const itemResolved = defineEvent('item_resolved', itemResolvedShape);
+const itemRelated = defineEvent('item_related', itemRelatedShape, {
+  check: (value, ctx) => {
+    if (value.item === value.target)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['target'],
+        message: 'expected another item: an item cannot relate to itself',
+      });
+  },
+});
+const itemUnrelated = defineEvent('item_unrelated', itemUnrelatedShape);
+const itemDeleted = defineEvent('item_deleted', itemDeletedShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -206,6 +248,14 @@ export const EVENT_DEFINITIONS = [
   resurfaced,
   reviewOpened,
   reviewDecided,
+  corpusRegistered,
+  corpusRemoved,
+  itemAdded,
+  itemUpdated,
+  itemResolved,
+  itemRelated,
+  itemUnrelated,
+  itemDeleted,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -238,6 +288,14 @@ export const payloadSchema = z.discriminatedUnion('type', [
   resurfaced.payload,
   reviewOpened.payload,
   reviewDecided.payload,
+  corpusRegistered.payload,
+  corpusRemoved.payload,
+  itemAdded.payload,
+  itemUpdated.payload,
+  itemResolved.payload,
+  itemRelated.payload,
+  itemUnrelated.payload,
+  itemDeleted.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -267,6 +325,14 @@ export const eventSchema = z.discriminatedUnion('type', [
   resurfaced.event,
   reviewOpened.event,
   reviewDecided.event,
+  corpusRegistered.event,
+  corpusRemoved.event,
+  itemAdded.event,
+  itemUpdated.event,
+  itemResolved.event,
+  itemRelated.event,
+  itemUnrelated.event,
+  itemDeleted.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

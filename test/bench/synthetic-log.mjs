@@ -1,6 +1,12 @@
 // A deterministic synthetic extraction log for benchmarks (test/bench/rebuild-sqlite.bench.mjs):
 // plain ESM over core's dist, so the bench runs without a TypeScript loader.
-import { contentSha256, genesisHash, seededRandom, sha256Hex } from '../../core/dist/index.js';
+import {
+  contentSha256,
+  genesisHash,
+  seededRandom,
+  sha256Hex,
+  uniformLines,
+} from '../../packages/core/dist/index.js';
 
 const SYLLABLES = [
   'ka',
@@ -134,6 +140,7 @@ export function* syntheticLog(project, total, seed = 1) {
         tokens: bullets.length * 16,
         parents: [chunkSha],
         sha256: last,
+        lines: uniformLines(text, [chunkSha]),
       });
       if (!l2) {
         recentL1.push(last);

@@ -1,6 +1,6 @@
 import type { Tokenizer } from '@mem/chunk';
 import { scoreSentence, type QuestionProfile } from './score.js';
-import { jaccard, termSet } from './text.js';
+import { containment, jaccard, termSet } from './text.js';
 
 /** One line of a memory: `- <text>`. */
 export interface MemoryItem {
@@ -23,6 +23,19 @@ const AGEING = 0.99;
  * (content-term Jaccard with the closest other line).
  */
 const REDUNDANCY = 0.5;
+/**
+ * A candidate this much of whose content terms one line of the memory already holds says nothing
+ * new ("Commit: add resolveApiKey to before_compact" after the changelog entry that says it):
+ * Jaccard misses it, the longer line diluting the overlap, and it would turn the memory over.
+ */
+const CONTAINED = 0.8;
+/**
+ * A line just offered must outweigh a remembered one by this share to take its place: between
+ * lines of one weight the memory keeps what it holds, so a chunk of findings no better than the
+ * memory's weakest does not rewrite it (a queue of equal signals churned every chunk, and each
+ * rewrite is an update the gate is charged for).
+ */
+const INCUMBENCY = 0.1;
 
 /**
  * The lines of a memory with their strength. The memory carries text only, so a line keeps the
@@ -46,10 +59,11 @@ export function renderMemory(items: readonly MemoryItem[]): string {
 }
 
 /**
- * Folds candidate sentences into a bounded memory: skips what the memory already says,
- * appends the rest in order, and while the memory is over budget drops its weakest line
- * (lowest score, aged by the lines written after it and lowered by how much another line
- * already says it; the oldest on a tie). A lone line still over budget is cut to fit, so the
+ * Folds candidate sentences into a bounded memory: skips what the memory already says (a
+ * near-duplicate, or a line another one contains), appends the rest in order, and while the
+ * memory is over budget drops its weakest line (lowest score, aged by the lines written after
+ * it, lowered by how much another line already says it, a new line handicapped against a
+ * remembered one; the oldest on a tie). A lone line still over budget is cut to fit, so the
  * result never exceeds `budget` tokens — by construction, not by hope.
  */
 export function foldMemory(
@@ -59,12 +73,17 @@ export function foldMemory(
   tokenizer: Tokenizer,
 ): MemoryItem[] {
   const out = [...items];
+  const fresh = out.map(() => false);
   const sets = out.map((item) => termSet(item.text));
   for (const candidate of candidates) {
     const terms = termSet(candidate.text);
-    if (sets.some((set, i) => out[i]!.text === candidate.text || jaccard(set, terms) >= DUPLICATE))
-      continue;
+    const said = (set: ReadonlySet<string>, i: number) =>
+      out[i]!.text === candidate.text ||
+      jaccard(set, terms) >= DUPLICATE ||
+      containment(terms, set) >= CONTAINED;
+    if (sets.some(said)) continue;
     out.push(candidate);
+    fresh.push(true);
     sets.push(terms);
   }
   // How much of line i another line of the memory already says (its closest neighbour).
@@ -80,13 +99,15 @@ export function foldMemory(
   let estimate = lineTokens.reduce((sum, n) => sum + n, 0) + out.length - 1;
   const dropWeakest = () => {
     const strength = (i: number) =>
-      out[i]!.score * AGEING ** (out.length - 1 - i) * (1 - REDUNDANCY * overlap(i));
+      (out[i]!.score * AGEING ** (out.length - 1 - i) * (1 - REDUNDANCY * overlap(i))) /
+      (fresh[i] ? 1 + INCUMBENCY : 1);
     let weakest = 0;
     for (let i = 1; i < out.length; i++) if (strength(i) < strength(weakest)) weakest = i;
     estimate -= lineTokens[weakest]! + 1;
     out.splice(weakest, 1);
     lineTokens.splice(weakest, 1);
     sets.splice(weakest, 1);
+    fresh.splice(weakest, 1);
   };
   while (out.length > 1 && estimate > budget) dropWeakest();
   while (out.length > 1 && tokenizer.count(renderMemory(out)) > budget) dropWeakest();

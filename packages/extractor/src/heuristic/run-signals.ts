@@ -111,7 +111,17 @@ export function errorFixSignals(records: readonly ChunkRecord[]): Signal[] {
 const COMMIT =
   /\bgit\s+commit\b[^\n]*?\s-m\s+(?:"((?:[^"\\]|\\.)+)"|'([^']+)'|"?\$\(cat <<'?EOF'?\n([\s\S]+?)\n\s*EOF)/;
 
-/** The subject of each `git commit -m` in the chunk's tool calls: a fix is a bug line, else a decision. */
+/**
+ * A commit that only ships or documents work (a release, a version bump, a changelog, readme or
+ * docs edit) records no decision and no fix: the change it describes was committed on its own.
+ */
+const HOUSEKEEPING =
+  /^(?:release|bump|merge|wip|chore|typo|format|lint)\b|\b(?:changelog|readme|docs?|documentation|test output|v\d+\.\d+\.\d+)\b/i;
+
+/**
+ * The subject of each `git commit -m` in the chunk's tool calls, housekeeping aside: a fix is a
+ * bug line, else a decision.
+ */
 export function commitSignals(records: readonly ChunkRecord[]): Signal[] {
   const out: Signal[] = [];
   for (const record of records) {
@@ -120,6 +130,7 @@ export function commitSignals(records: readonly ChunkRecord[]): Signal[] {
     const message = (match?.[1] ?? match?.[2] ?? match?.[3])?.replace(/\\(["\\])/g, '$1').trim();
     if (message === undefined || message === '') continue;
     const subject = message.split('\n')[0]!.trim();
+    if (HOUSEKEEPING.test(subject)) continue;
     out.push({
       text: `Commit: ${subject}`,
       family: /\b(?:fix\w*|bug|resolv\w*|repair\w*|regression)\b/i.test(subject)

@@ -233,3 +233,11 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   for (const term of a) if (b.has(term)) shared += 1;
   return shared / (a.size + b.size - shared);
 }
+
+/** The share of `part`'s terms that `whole` holds: how much of `part` it already says. */
+export function containment(part: ReadonlySet<string>, whole: ReadonlySet<string>): number {
+  if (part.size === 0) return 0;
+  let shared = 0;
+  for (const term of part) if (whole.has(term)) shared += 1;
+  return shared / part.size;
+}

@@ -11,7 +11,10 @@ import {
   type SentenceScore,
 } from './score.js';
 import { isChatter, withoutChatter } from './chatter.js';
+import { changelogSignals } from './changelog-signals.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
+import { hedgedDiagnosisSignals } from './hedge-signals.js';
+import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
 import { answersLatestOpen, correctionSignals, openQuestionSignals } from './talk-signals.js';
@@ -68,6 +71,11 @@ export function heuristicController(
     if (!profile) profiles.set(question, (profile = profileQuestion(question)));
     return profile;
   };
+  // Per question: the memory this controller last answered and the score of each of its lines,
+  // so that a remembered signal line is weighed as the evidence it was, not re-read as plain
+  // words. Keyed by the exact memory text: any other memory (a resumed run, another project)
+  // is scored by its words, so the answer depends only on the run's own inputs.
+  const lastAnswered = new Map<string, { memory: string; scores: Map<string, number> }>();
 
   return {
     name: gate.kind === 'score' ? 'heuristic' : `baseline-${gate.kind}`,
@@ -80,7 +88,12 @@ export function heuristicController(
       const candidates = scoreChunk(profile, input);
       const best = candidates[0];
       const gateThreshold = input.level === 'L2' || gate.kind !== 'score' ? 0 : threshold;
-      const remembered = parseMemory(profile, input.memory);
+      const last = lastAnswered.get(input.question);
+      const remembered = parseMemory(
+        profile,
+        input.memory,
+        last?.memory === input.memory ? last.scores : undefined,
+      );
       // A question the previous chunk left open and this one opens by answering is no longer open.
       const answered = profile.intents.has('open')
         ? answersLatestOpen(
@@ -120,6 +133,10 @@ export function heuristicController(
           : `The best sentence scores ${best.score}${describe(best)}, but the memory already holds what it says.`;
       }
       const memory = renderMemory(next);
+      lastAnswered.set(input.question, {
+        memory,
+        scores: new Map(next.map((item) => [item.text, item.score])),
+      });
       const exit = memory !== '' && tokenizer.count(memory) >= exitFill * input.memoryBudget;
       const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit });
       return { text, latencyMs: performance.now() - started };
@@ -144,8 +161,11 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
     ...corrections.signals,
     ...errorFixSignals(records),
     ...reportedCrashSignals(records),
+    ...userReportSignals(records),
     ...commitSignals(records),
+    ...changelogSignals(records),
     ...openQuestionSignals(records),
+    ...hedgedDiagnosisSignals(records),
   ];
   const prose: { text: string; pieces: string[] }[] = [];
   records.forEach((record, i) => {

@@ -1,6 +1,6 @@
 import type { Tokenizer } from '@mem/chunk';
 import { scoreSentence, type QuestionProfile } from './score.js';
-import { jaccard, termSet } from './text.js';
+import { containment, jaccard, termSet } from './text.js';
 
 /** One line of a memory: `- <text>`. */
 export interface MemoryItem {
@@ -12,18 +12,46 @@ export interface MemoryItem {
 const DUPLICATE = 0.7;
 /**
  * Each line written after an item ages it by this factor when the memory must shed a line:
- * later evidence tends to supersede earlier (a project changes), and every update costs the
- * old lines something. This is the cost the update gate exists to avoid: a memory updated on
- * every chunk ages its best lines out (the paper's memory-explosion failure).
+ * later evidence tends to supersede earlier (a project changes). Mild on purpose: a decision
+ * made early in a long session still stands, and a steep factor made the memory a queue that
+ * shed its best early lines (the pi compaction transcript lost its first changelog entries).
  */
-const AGEING = 0.9;
+const AGEING = 0.99;
+/**
+ * A line half said by another line of the memory is worth less when one must go: five variants
+ * of one rename crowd out five other findings. Strength falls by this share of the overlap
+ * (content-term Jaccard with the closest other line).
+ */
+const REDUNDANCY = 0.5;
+/**
+ * A candidate this much of whose content terms one line of the memory already holds says nothing
+ * new ("Commit: add resolveApiKey to before_compact" after the changelog entry that says it):
+ * Jaccard misses it, the longer line diluting the overlap, and it would turn the memory over.
+ */
+const CONTAINED = 0.8;
+/**
+ * A line just offered must outweigh a remembered one by this share to take its place: between
+ * lines of one weight the memory keeps what it holds, so a chunk of findings no better than the
+ * memory's weakest does not rewrite it (a queue of equal signals churned every chunk, and each
+ * rewrite is an update the gate is charged for).
+ */
+const INCUMBENCY = 0.1;
 
-export function parseMemory(profile: QuestionProfile, memory: string): MemoryItem[] {
+/**
+ * The lines of a memory with their strength. The memory carries text only, so a line keeps the
+ * score it was chosen with when `chosen` knows it (a structural signal outscores its words);
+ * a line from elsewhere (a resumed run, a model's memory) is scored by its words.
+ */
+export function parseMemory(
+  profile: QuestionProfile,
+  memory: string,
+  chosen?: ReadonlyMap<string, number>,
+): MemoryItem[] {
   return memory
     .split('\n')
     .map((line) => line.replace(/^\s*-\s+/, '').trim())
     .filter((line) => line !== '')
-    .map((text) => ({ text, score: scoreSentence(profile, text).score }));
+    .map((text) => ({ text, score: chosen?.get(text) ?? scoreSentence(profile, text).score }));
 }
 
 export function renderMemory(items: readonly MemoryItem[]): string {
@@ -31,9 +59,11 @@ export function renderMemory(items: readonly MemoryItem[]): string {
 }
 
 /**
- * Folds candidate sentences into a bounded memory: skips what the memory already says,
- * appends the rest in order, and while the memory is over budget drops its weakest line
- * (lowest score aged by the lines written after it; the oldest on a tie). A lone line still over budget is cut to fit, so the
+ * Folds candidate sentences into a bounded memory: skips what the memory already says (a
+ * near-duplicate, or a line another one contains), appends the rest in order, and while the
+ * memory is over budget drops its weakest line (lowest score, aged by the lines written after
+ * it, lowered by how much another line already says it, a new line handicapped against a
+ * remembered one; the oldest on a tie). A lone line still over budget is cut to fit, so the
  * result never exceeds `budget` tokens — by construction, not by hope.
  */
 export function foldMemory(
@@ -43,25 +73,41 @@ export function foldMemory(
   tokenizer: Tokenizer,
 ): MemoryItem[] {
   const out = [...items];
+  const fresh = out.map(() => false);
   const sets = out.map((item) => termSet(item.text));
   for (const candidate of candidates) {
     const terms = termSet(candidate.text);
-    if (sets.some((set, i) => out[i]!.text === candidate.text || jaccard(set, terms) >= DUPLICATE))
-      continue;
+    const said = (set: ReadonlySet<string>, i: number) =>
+      out[i]!.text === candidate.text ||
+      jaccard(set, terms) >= DUPLICATE ||
+      containment(terms, set) >= CONTAINED;
+    if (sets.some(said)) continue;
     out.push(candidate);
+    fresh.push(true);
     sets.push(terms);
   }
+  // How much of line i another line of the memory already says (its closest neighbour).
+  const overlap = (i: number) => {
+    let most = 0;
+    for (let j = 0; j < out.length; j++)
+      if (j !== i) most = Math.max(most, jaccard(sets[j]!, sets[i]!));
+    return most;
+  };
   // Shed lines on a cheap per-line estimate first, then confirm with one exact count of the
   // rendered memory (BPE merges across a line break only rarely, so this loop seldom runs twice).
   const lineTokens = out.map((item) => tokenizer.count(`- ${item.text}`));
   let estimate = lineTokens.reduce((sum, n) => sum + n, 0) + out.length - 1;
   const dropWeakest = () => {
-    const strength = (i: number) => out[i]!.score * AGEING ** (out.length - 1 - i);
+    const strength = (i: number) =>
+      (out[i]!.score * AGEING ** (out.length - 1 - i) * (1 - REDUNDANCY * overlap(i))) /
+      (fresh[i] ? 1 + INCUMBENCY : 1);
     let weakest = 0;
     for (let i = 1; i < out.length; i++) if (strength(i) < strength(weakest)) weakest = i;
     estimate -= lineTokens[weakest]! + 1;
     out.splice(weakest, 1);
     lineTokens.splice(weakest, 1);
+    sets.splice(weakest, 1);
+    fresh.splice(weakest, 1);
   };
   while (out.length > 1 && estimate > budget) dropWeakest();
   while (out.length > 1 && tokenizer.count(renderMemory(out)) > budget) dropWeakest();

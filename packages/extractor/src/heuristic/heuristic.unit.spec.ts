@@ -122,4 +122,56 @@ describe('foldMemory', () => {
       'new fact about pg mounts',
     ]);
   });
+
+  it('sheds a line another line already half says before a distinct one of the same score', () => {
+    const out = foldMemory(
+      [
+        { text: 'distinct fact: highlight.js colours the html export', score: 1 },
+        { text: 'renamed loadEntries to getEntries returning a defensive copy', score: 1 },
+      ],
+      [{ text: 'added getEntries returning a defensive copy of entries', score: 1 }],
+      20,
+      words,
+    );
+    // The remembered variant stays (a new line must outweigh it); the distinct fact is never shed.
+    expect(out.map((i) => i.text)).toEqual([
+      'distinct fact: highlight.js colours the html export',
+      'renamed loadEntries to getEntries returning a defensive copy',
+    ]);
+  });
+
+  it('skips a candidate whose terms one remembered line already holds', () => {
+    const memory = [
+      {
+        text: 'The writer lock leaked because flush never released it; fixed by releasing the lock after flush',
+        score: 1,
+      },
+    ];
+    const out = foldMemory(
+      memory,
+      [{ text: 'Writer lock leaked: flush never released it', score: 1 }],
+      200,
+      words,
+    );
+    expect(out).toEqual(memory);
+  });
+
+  it('keeps a full memory as it is for a new line no stronger than its weakest', () => {
+    const memory = [
+      { text: 'kong buffers requests to disk', score: 1 },
+      { text: 'pg mounts a tmpfs volume', score: 1 },
+    ];
+    const out = foldMemory(memory, [{ text: 'vault renders notes nightly', score: 1 }], 13, words);
+    expect(out).toEqual(memory);
+    const stronger = foldMemory(
+      memory,
+      [{ text: 'vault renders notes nightly', score: 1.5 }],
+      13,
+      words,
+    );
+    expect(stronger.map((i) => i.text)).toEqual([
+      'pg mounts a tmpfs volume',
+      'vault renders notes nightly',
+    ]);
+  });
 });

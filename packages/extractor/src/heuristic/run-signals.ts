@@ -17,19 +17,27 @@ const NO_FAILURE = /\b0 (?:failures|errors|failed)\b/i;
 const REJECTED = /the user doesn't want to proceed with this tool use/i;
 const SYMPTOM_CHARS = 200;
 
+/** The JSON input of a tool call rendered as `<name> {json}`, or undefined when it has none. */
+export function callInput(call: string): Record<string, unknown> | undefined {
+  const json = call.indexOf('{');
+  if (json < 0) return undefined;
+  try {
+    const input: unknown = JSON.parse(call.slice(json));
+    return typeof input === 'object' && input !== null
+      ? (input as Record<string, unknown>)
+      : undefined;
+  } catch {
+    // Not JSON (a harness that renders calls as text).
+    return undefined;
+  }
+}
+
 /** What a tool call acted on: its command, else the file it touched, else its whole text. */
 export function callKey(call: string): string {
-  const json = call.indexOf('{');
-  if (json >= 0) {
-    try {
-      const input = JSON.parse(call.slice(json)) as Record<string, unknown>;
-      for (const field of ['command', 'file_path', 'path', 'cmd']) {
-        const value = input[field];
-        if (typeof value === 'string' && value.trim() !== '') return value.trim();
-      }
-    } catch {
-      // Not JSON (a harness that renders calls as text): the call text is the key.
-    }
+  const input = callInput(call);
+  for (const field of ['command', 'file_path', 'path', 'cmd']) {
+    const value = input?.[field];
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
   }
   return call.trim();
 }
@@ -103,7 +111,17 @@ export function errorFixSignals(records: readonly ChunkRecord[]): Signal[] {
 const COMMIT =
   /\bgit\s+commit\b[^\n]*?\s-m\s+(?:"((?:[^"\\]|\\.)+)"|'([^']+)'|"?\$\(cat <<'?EOF'?\n([\s\S]+?)\n\s*EOF)/;
 
-/** The subject of each `git commit -m` in the chunk's tool calls: a fix is a bug line, else a decision. */
+/**
+ * A commit that only ships or documents work (a release, a version bump, a changelog, readme or
+ * docs edit) records no decision and no fix: the change it describes was committed on its own.
+ */
+const HOUSEKEEPING =
+  /^(?:release|bump|merge|wip|chore|typo|format|lint)\b|\b(?:changelog|readme|docs?|documentation|test output|v\d+\.\d+\.\d+)\b/i;
+
+/**
+ * The subject of each `git commit -m` in the chunk's tool calls, housekeeping aside: a fix is a
+ * bug line, else a decision.
+ */
 export function commitSignals(records: readonly ChunkRecord[]): Signal[] {
   const out: Signal[] = [];
   for (const record of records) {
@@ -112,6 +130,7 @@ export function commitSignals(records: readonly ChunkRecord[]): Signal[] {
     const message = (match?.[1] ?? match?.[2] ?? match?.[3])?.replace(/\\(["\\])/g, '$1').trim();
     if (message === undefined || message === '') continue;
     const subject = message.split('\n')[0]!.trim();
+    if (HOUSEKEEPING.test(subject)) continue;
     out.push({
       text: `Commit: ${subject}`,
       family: /\b(?:fix\w*|bug|resolv\w*|repair\w*|regression)\b/i.test(subject)

@@ -61,6 +61,20 @@ describe('a choice stated in a descriptive section of a summary', () => {
     expect(answer.memory).not.toContain('Beads (bd)');
   });
 
+  it('reads a default the project settled on as a choice', () => {
+    const files = [
+      '- **`lib/annotation.ex`** — Core annotation resource.',
+      '  - Added `:source` atom attribute (`:terminal`/`:transcript`, default `:terminal`)',
+      '  - Added flash message display div',
+    ].join('\n');
+    const { signals } = sectionSignals([{ heading: 'Files and Code Sections', text: files }]);
+    expect(signals.map((s) => s.text)).toEqual([
+      expect.stringContaining(
+        'Added `:source` atom attribute (`:terminal`/`:transcript`, default `:terminal`)',
+      ),
+    ]);
+  });
+
   it('reads a section whose whole list is indented (a numbered summary heading) item by item', () => {
     const indented = concepts
       .split('\n')

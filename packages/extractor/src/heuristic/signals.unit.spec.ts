@@ -111,6 +111,22 @@ describe('heuristic signals', () => {
     );
   });
 
+  it('reads no decision out of a housekeeping commit (a release, a changelog or readme edit)', async () => {
+    const commit = (subject: string): ChunkRecord => ({
+      role: 'tool_call',
+      text: `Bash {"command":"git commit -m \\"${subject}\\""}`,
+    });
+    const decisions = await memoryFor(DECISIONS, [
+      commit('Release v0.27.3'),
+      commit('Add changelog entry for Ghostty tmux fix'),
+      commit('Update README with settings.json API keys'),
+      commit('Use highlight.js for syntax highlighting in the HTML export'),
+    ]);
+    expect(decisions).toEqual([
+      '- Commit: Use highlight.js for syntax highlighting in the HTML export',
+    ]);
+  });
+
   it('keeps a question nobody answered as open, and drops one answered later', async () => {
     const open = await memoryFor(OPEN, [
       { role: 'user', text: 'mix phx.server doesnt seem to start' },

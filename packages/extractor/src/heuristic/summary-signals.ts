@@ -74,7 +74,7 @@ export function recordSections(record: ChunkRecord): {
  * concepts; a plain description ("Beads for issue tracking") names a tool, not a decision.
  */
 const CHOICE =
-  /\b(?:prefer(?:s|red)?|instead of|rather than|required|requires|must|always|never|established|chosen|chose|convention|pattern|so that)\b/i;
+  /\b(?:prefer(?:s|red)?|instead of|rather than|required|requires|must|always|never|established|chosen|chose|convention|pattern|so that|default)\b/i;
 
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(sections: readonly { heading: string; text: string }[]): {

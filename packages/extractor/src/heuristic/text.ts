@@ -131,6 +131,16 @@ export function sentences(text: string): string[] {
   // A list's lead-in ("We decided on the following:") names what its items are about: each
   // item carries it, so the item is self-contained and the list is kept whole.
   let leadIn: string | undefined;
+  // A lead-in no list follows ("The issue might be the config. Let me try this:" before a tool
+  // call) is prose after all: its sentences are split like any other line's.
+  let unused: string | undefined;
+  const split = (bare: string) => {
+    for (const piece of bare.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`([])/u)) {
+      const sentence = piece.trim();
+      if (sentence.length < 12 || !/\p{L}{3}/u.test(sentence)) continue;
+      out.push(clip(sentence));
+    }
+  };
   for (const rawLine of text.split('\n')) {
     const line = rawLine.trim();
     if (line.startsWith('```')) {
@@ -140,21 +150,21 @@ export function sentences(text: string): string[] {
     if (inFence || line === '') continue;
     const item = LIST_ITEM.test(line);
     if (!item) leadIn = undefined;
+    if (unused !== undefined && !item) split(unused);
+    unused = undefined;
     const bare = line.replace(/^(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)/u, '');
     if (!item && /:\s*$/.test(bare) && bare.split(/\s+/).length >= 4) {
       leadIn = bare.replace(/[\s:]+$/u, '');
+      unused = bare;
       continue;
     }
     if (item && leadIn !== undefined) {
       if (bare.length >= 12) out.push(clip(`${leadIn}: ${bare}`));
       continue;
     }
-    for (const piece of bare.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`([])/u)) {
-      const sentence = piece.trim();
-      if (sentence.length < 12 || !/\p{L}{3}/u.test(sentence)) continue;
-      out.push(clip(sentence));
-    }
+    split(bare);
   }
+  if (unused !== undefined) split(unused);
   return out;
 }
 
@@ -222,4 +232,12 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   let shared = 0;
   for (const term of a) if (b.has(term)) shared += 1;
   return shared / (a.size + b.size - shared);
+}
+
+/** The share of `part`'s terms that `whole` holds: how much of `part` it already says. */
+export function containment(part: ReadonlySet<string>, whole: ReadonlySet<string>): number {
+  if (part.size === 0) return 0;
+  let shared = 0;
+  for (const term of part) if (whole.has(term)) shared += 1;
+  return shared / part.size;
 }

@@ -48,6 +48,7 @@ export { ingestIdField, ingestRecordField, jobIdField } from './events/ingest-pa
 export { termHashField, targetKindField } from './events/correction-payloads.js';
 export { reviewDecisionField, reviewKindField } from './events/review-payloads.js';
 export { reviewId } from './events/review-id.js';
+export { skillNameField } from './events/skill-payloads.js';
 export { KeyedSerial } from './keyed-serial.js';
 export {
   CONFIG_VARIABLES,

@@ -30,3 +30,4 @@ export {
   type IngestRecord,
   type PostedRecord,
 } from './jobs/accepted-records.js';
+export { composeSkill, type SkillComposer, type SkillSource } from './skills/index.js';

@@ -95,6 +95,17 @@ export interface VaultFold {
   forgottenEvidence: Map<string, string>;
   /** Open review findings by id. */
   reviews: Map<string, ReviewRef>;
+  /** Skills drafted from this project's notes, by name. */
+  skills: Map<string, SkillRef>;
+}
+
+/**
+ * One skill's files: the SKILL.md of its latest draft (under `skills/_drafts/`) and of its
+ * promoted version (loadable, under `skills/`), each null when that file must not exist.
+ */
+export interface SkillRef {
+  draft: string | null;
+  promoted: string | null;
 }
 
 /** What a `superseded` event points to. */
@@ -119,6 +130,7 @@ export function emptyFold(project: string): VaultFold {
     superseded: new Map(),
     forgottenEvidence: new Map(),
     reviews: new Map(),
+    skills: new Map(),
   };
 }
 
@@ -127,4 +139,5 @@ export type NoteKey =
   | { kind: 'index' }
   | { kind: 'query'; queryId: string }
   | { kind: 'source'; slug: string }
-  | { kind: 'review' };
+  | { kind: 'review' }
+  | { kind: 'skill'; name: string; draft: boolean };

@@ -29,3 +29,5 @@ export {
 } from './paths.js';
 export { readVaultNotes, type RefusedFile, type VaultNote, type VaultNotes } from './reader.js';
 export { readVaultSkills, type VaultSkill, type VaultSkills } from './skills-reader.js';
+export { foldOf, noteLines, type NoteLines } from './note-lines.js';
+export { skillNotePath } from './paths.js';

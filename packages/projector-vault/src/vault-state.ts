@@ -5,6 +5,7 @@ import type {
   NoteFold,
   ReviewRef,
   RunRef,
+  SkillRef,
   SuccessorRef,
   VaultFold,
 } from './fold-state.js';
@@ -52,6 +53,7 @@ export function encodeVaultState(state: VaultState): string {
     superseded: record(fold.superseded),
     forgotten_evidence: record(fold.forgottenEvidence),
     reviews: record(fold.reviews),
+    skills: record(fold.skills),
   });
 }
 
@@ -88,6 +90,8 @@ export function decodeVaultState(text: string): VaultState {
       forgottenEvidence: map<string>(raw['forgotten_evidence']),
       // A state written before the review queue has none open.
       reviews: map<ReviewRef>(raw['reviews'] ?? {}),
+      // A state written before skills has none.
+      skills: map<SkillRef>(raw['skills'] ?? {}),
     },
   };
 }

@@ -31,6 +31,7 @@ import {
   supersededShape,
 } from './correction-payloads.js';
 import { reviewDecidedShape, reviewOpenedShape } from './review-payloads.js';
+import { skillDraftedShape, skillPromotedShape, skillRetiredShape } from './skill-payloads.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -178,6 +179,9 @@ const reviewOpened = defineEvent('review_opened', reviewOpenedShape, {
   },
 });
 const reviewDecided = defineEvent('review_decided', reviewDecidedShape);
+const skillDrafted = defineEvent('skill_drafted', skillDraftedShape);
+const skillPromoted = defineEvent('skill_promoted', skillPromotedShape);
+const skillRetired = defineEvent('skill_retired', skillRetiredShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -206,6 +210,9 @@ export const EVENT_DEFINITIONS = [
   resurfaced,
   reviewOpened,
   reviewDecided,
+  skillDrafted,
+  skillPromoted,
+  skillRetired,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -238,6 +245,9 @@ export const payloadSchema = z.discriminatedUnion('type', [
   resurfaced.payload,
   reviewOpened.payload,
   reviewDecided.payload,
+  skillDrafted.payload,
+  skillPromoted.payload,
+  skillRetired.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -267,6 +277,9 @@ export const eventSchema = z.discriminatedUnion('type', [
   resurfaced.event,
   reviewOpened.event,
   reviewDecided.event,
+  skillDrafted.event,
+  skillPromoted.event,
+  skillRetired.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

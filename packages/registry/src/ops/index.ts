@@ -12,6 +12,7 @@ import { query } from './query.js';
 import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
+import { skillDraft, skillPromote, skillRetire } from './skill-lifecycle.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -34,6 +35,9 @@ export const OPERATIONS: readonly AnyOperation[] = [
   projectNotes,
   skillList,
   skillGet,
+  skillDraft,
+  skillPromote,
+  skillRetire,
   projectionStatus,
   verify,
   purge,

@@ -30,6 +30,7 @@ const EXCLUSIVE: Record<string, string> = {
   'gray-matter': 'projector-vault',
   'js-yaml': 'projector-vault',
   commander: 'cli',
+  chokidar: 'cli',
   yaml: 'ingest',
   pg: 'projector-pgvector',
   '@electric-sql/pglite': 'projector-pgvector',

@@ -133,13 +133,17 @@ describe('mem log show, rebuild, verify', () => {
     expect(report.projects[0]!.chain.break).toMatchObject({ segment: '000001.jsonl', line: 10 });
   });
 
-  it('reports a hand-edited vault note as a parity difference (exit 3) until a rebuild restores it', async () => {
+  it('reports a hand-edited vault note as a parity difference (exit 3) until a rebuild told to discard the edit restores it', async () => {
     const note = join(root, 'vault', 'demo', 'infra-root-causes.md');
     writeFileSync(note, `${readFileSync(note, 'utf8')}\nmy own line\n`);
     const drift = await mem(['verify']);
     expect(drift.code).toBe(3);
     expect(drift.stdout).toMatch(/vault\/demo\/infra-root-causes\.md differs from a rebuild/);
-    expect((await mem(['rebuild', '--from-log', '--only', 'vault'])).code).toBe(0);
+    expect(drift.stdout).toContain('[body_edited]');
+    expect((await mem(['rebuild', '--from-log', '--only', 'vault'])).code).not.toBe(0);
+    expect((await mem(['rebuild', '--from-log', '--only', 'vault', '--discard-edits'])).code).toBe(
+      0,
+    );
     expect((await mem(['verify'])).code).toBe(0);
   });
 

@@ -148,9 +148,8 @@ describe('the purge crash drill', () => {
     );
     // The purger has renamed its first rewritten segment and holds the lock; the rest are staged.
     const purger = await stopAt(dir, 'renamed', 1);
-    // Why no "it waited" assertion: the purger's lock is on the first segment's old inode, so a
-    // reader may lock the renamed one and settle the purge itself (see the report); either way
-    // what it reads must be one whole log.
+    // Whatever the reader waits on, what it reads must be one whole log (the append case below
+    // shows the renamed first segment is locked too).
     const read = readAll(dir);
     read.catch(() => undefined);
     await new Promise((wait) => setTimeout(wait, 500));
@@ -158,5 +157,32 @@ describe('the purge crash drill', () => {
     const events = await read;
     expect(events).toEqual(await readAll(reference));
     expect(events.join('\n')).not.toContain(SECRET);
+  }, 120_000);
+
+  it('an append from another process during the rename window waits for the purge, then follows its purged event', async () => {
+    assertBuilt();
+    const dir = join(root, 'log');
+    await seedLog(dir, seededRandom(seed));
+    // The purger has renamed its first rewritten segment (000001.jsonl, where the project's lock
+    // lives) into place and is blocked there, the other rewritten segments still staged.
+    const purger = await stopAt(dir, 'renamed', 1);
+    const log = new EventLog({ dir, now: CLOCK });
+    const append = log.append(
+      'drill',
+      [{ type: 'tombstone', target: 'a'.repeat(64), reason: 'during the purge' }],
+      { kind: 'test' },
+    );
+    append.catch(() => undefined);
+    const early = await Promise.race([
+      append.then(() => 'appended'),
+      new Promise((wait) => setTimeout(() => wait('waiting'), 1500)),
+    ]);
+    // An append that got the lock here would settle a purge that is still running under it.
+    expect(early, `replay: MEM_DRILL_SEED=${seed}`).toBe('waiting');
+    await purger.kill();
+    await append;
+    expect((await log.verify('drill')).ok).toBe(true);
+    const types = (await readAll(dir)).map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(types.slice(-2)).toEqual(['purged', 'tombstone']);
   }, 120_000);
 });

@@ -180,11 +180,25 @@ CREATE FUNCTION {{schema}}.forget(p_project text, p_target text, p_target_kind t
 RETURNS void
 LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
-  UPDATE {{schema}}.memory_line l SET deleted_at = p_ts
-  WHERE l.project = p_project AND l.sha256 = ANY(p_lines) AND l.deleted_at IS NULL;
+  -- No read-side row keeps the forgotten text (the log does, until a purge): each memory holding
+  -- a forgotten line keeps its other raw lines, matched as splitMemoryLines splits (trimmed, list
+  -- marker off) against the line's stored text, which is blanked after.
+  UPDATE {{schema}}.memory_node n SET text = COALESCE((
+    SELECT string_agg(r.raw, E'\n' ORDER BY r.i)
+    FROM regexp_split_to_table(n.text, E'\n') WITH ORDINALITY AS r(raw, i)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM {{schema}}.memory_line l
+      WHERE l.project = p_project AND l.level = n.level AND l.sha256 = ANY(p_lines) AND l.text <> ''
+        AND l.text = regexp_replace(regexp_replace(regexp_replace(r.raw, '^\s+|\s+$', '', 'g'),
+                                                   '^([-*+]|[0-9]{1,3}[.)])\s+', ''), '^\s+|\s+$', '', 'g'))), '')
+  WHERE n.project = p_project AND n.kind = 'memory' AND (n.level, n.sha256) IN (
+    SELECT e.level, e.memory_sha FROM {{schema}}.memory_line_edge e
+    WHERE e.project = p_project AND e.line_sha = ANY(p_lines));
+  UPDATE {{schema}}.memory_line l SET deleted_at = COALESCE(l.deleted_at, p_ts), text = ''
+  WHERE l.project = p_project AND l.sha256 = ANY(p_lines);
   IF p_target_kind = 'memory' THEN
-    UPDATE {{schema}}.memory_node n SET deleted_at = p_ts
-    WHERE n.project = p_project AND n.sha256 = p_target AND n.kind = 'memory' AND n.deleted_at IS NULL;
+    UPDATE {{schema}}.memory_node n SET deleted_at = COALESCE(n.deleted_at, p_ts), text = ''
+    WHERE n.project = p_project AND n.sha256 = p_target AND n.kind = 'memory';
   END IF;
   PERFORM {{schema}}.refresh_lines(p_project, array_append(p_lines, p_target));
 END $$;

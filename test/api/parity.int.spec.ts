@@ -43,12 +43,24 @@ const clients = new Map<Who, Client>();
 const tokens: Record<string, string> = {};
 let jobId = '';
 let revocable = '';
+/** A task seeded in alpha: read by read_items, resolved (once, then as a no-op) by resolve_items. */
+let seededTask = '';
+/** A thread seeded beside it (the target of relate_items), and a fact delete_items deletes (then finds deleted: a no-op). */
+let seededThread = '';
+let seededDoomed = '';
 
 /** A valid input per operation, distinct per surface and caller where a write must not collide. */
 const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<string, unknown>> = {
   health: () => ({}),
   version: () => ({}),
   query: () => ({ query: 'why did uploads fail' }),
+  // The CLI takes the log as a file (or -): the same text, written where the command reads it.
+  match_signature: (s) => {
+    const log = '413 Request Entity Too Large\nupload failed after 1532ms';
+    if (s !== 'cli') return { source: log };
+    writeFileSync(join(root, 'probe.log'), log);
+    return { source: join(root, 'probe.log') };
+  },
   ingest_submit: (s, who) => ({
     project: 'alpha',
     source: `agent:${s}-${who}`,
@@ -72,6 +84,11 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   token_revoke: () => ({ id: revocable }),
   ingest_local: () => ({ project: 'alpha' }),
   synthesize_local: () => ({ project: 'alpha' }),
+  vault_capture: () => ({ project: 'alpha', dry_run: true }),
+  ref_add: () => ({ path: join(root, 'ref-docs'), project: 'alpha', name: 'parity-docs' }),
+  ref_sync: () => ({ project: 'alpha' }),
+  ref_list: () => ({ project: 'alpha' }),
+  ref_rm: () => ({ name: 'parity-docs', project: 'alpha' }),
   forget: (s, who) => ({
     project: 'alpha',
     ref: FORGET_LINES[`${s}-${who}`] ?? FORGET_LINES['http-member']!,
@@ -94,6 +111,31 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   review_keep: (s, who) => decideProbe('keep', s, who),
   review_dismiss: (s, who) => decideProbe('dismiss', s, who),
   review_supersede: (s, who) => decideProbe('supersede', s, who),
+  remember: (s, who) => ({
+    project: 'alpha',
+    type: 'fact',
+    text: `Remembered over ${s} by ${who}`,
+  }),
+  add_items: (s, who) => ({
+    project: 'alpha',
+    items: [{ type: 'task', summary: `Added over ${s} by ${who}`, tags: ['parity'] }],
+  }),
+  read_items: () => ({ ids: [seededTask] }),
+  find_items: () => ({ type: 'task', tag: 'parity' }),
+  resolve_items: () => ({ project: 'alpha', ids: [seededTask], status: 'done' }),
+  update_item: (s, who) => ({
+    project: 'alpha',
+    id: seededTask,
+    summary: `Seeded, reworded over ${s} by ${who}`,
+    reason: 'parity',
+  }),
+  relate_items: () => ({
+    project: 'alpha',
+    item: seededTask,
+    relation: 'link',
+    target: seededThread,
+  }),
+  delete_items: () => ({ project: 'alpha', ids: [seededDoomed], reason: 'parity' }),
   purge: (s, who) => ({
     project: 'alpha',
     ref: PURGE_TEXTS[`${s}-${who}`] ?? PURGE_TEXTS['http-admin']!,
@@ -204,12 +246,19 @@ async function overCli(
     '--root',
     root,
     ...cli.command,
-    ...(cli.args ?? []).map((field) => String(input[field])),
+    ...(cli.args ?? []).flatMap((field) => {
+      const value = input[field];
+      return Array.isArray(value) ? value.map(String) : [String(value)];
+    }),
   ];
   for (const option of cli.options ?? []) {
     const value = input[option.field];
     if (value === true && option.parse === 'boolean') argv.push(option.flag);
-    else if (value !== undefined)
+    else if (option.parse === 'jsonl-file' && Array.isArray(value)) {
+      const file = join(root, `${op.name}-input.jsonl`);
+      writeFileSync(file, value.map((line) => JSON.stringify(line)).join('\n') + '\n');
+      argv.push(option.flag.split(' ')[0]!, file);
+    } else if (value !== undefined)
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an op input field is a string, number or boolean
       argv.push(option.flag.split(' ')[0]!, Array.isArray(value) ? value.join(',') : String(value));
   }
@@ -261,6 +310,9 @@ beforeAll(async () => {
     join(root, 'queries', 'alpha.yaml'),
     'project: alpha\nsources:\n  - claude:./nowhere\nqueries:\n  - id: bugs\n    question: What bugs or failures were found?\nsynthesis:\n  question: What matters most?\n',
   );
+  // A documentation tree for `mem ref add` to read.
+  mkdirSync(join(root, 'ref-docs'));
+  writeFileSync(join(root, 'ref-docs', 'README.md'), '# Parity\n\nA passage to read.\n');
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'], carol: ['alpha', 'beta'] });
   tokens['member'] = (await mint(registry, { principal: 'alice' })).secret;
@@ -321,6 +373,16 @@ beforeAll(async () => {
       );
     }
   }
+  [seededTask, seededThread, seededDoomed] = (
+    (await asRoot(registry, 'add_items', {
+      project: 'alpha',
+      items: [
+        { type: 'task', summary: 'Seeded for parity' },
+        { type: 'thread', summary: 'Seeded thread' },
+        { type: 'fact', summary: 'Seeded to be deleted' },
+      ],
+    })) as { ids: string[] }
+  ).ids as [string, string, string];
   jobId = (
     (await asRoot(registry, 'ingest_submit', {
       project: 'alpha',
@@ -390,7 +452,8 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
     )) {
       const input = {
         ...PROBES[op.name]!('http', 'member'),
-        [op.auth.project!]: op.name === 'query' ? ['beta'] : 'beta',
+        [op.auth.project!]:
+          op.name === 'query' || op.name === 'match_signature' ? ['beta'] : 'beta',
       };
       expect(await overHttp(op, 'member', input), op.name).toBe('FORBIDDEN');
       expect(await overMcp(op, 'member', input), op.name).toBe('FORBIDDEN');
@@ -430,14 +493,20 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         'token mint',
         'token list',
         'token revoke',
+        'vault capture',
       ]),
     );
     for (const op of withCli) {
       const ok = await overCli(op, PROBES[op.name]!('cli', 'admin'));
       expect(ok.outcome, `${op.cli!.command.join(' ')}: ${ok.stdout}`).toBe('ok');
       JSON.parse(ok.stdout);
-      // The query's text and a correction's ref take any words: their first flag (--project) is the field to spoil.
-      const anyText = op.name === 'query' || op.cli!.args?.[0] === 'ref';
+      // The query's text, a log, a memory or item text, a correction's ref and a corpus path take any words: their first flag (--project) is the field to spoil.
+      const anyText =
+        op.name === 'query' ||
+        op.name === 'match_signature' ||
+        op.cli!.args?.[0] === 'ref' ||
+        op.cli!.args?.[0] === 'path' ||
+        op.cli!.args?.[0] === 'text';
       const field = anyText
         ? op.cli!.options?.[0]?.field
         : (op.cli!.args?.[0] ?? op.cli!.options?.[0]?.field);
@@ -450,12 +519,20 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         op.local ? await refusedAsRoot(op, bad) : await overHttp(op, 'admin', bad),
       );
     }
-    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up): a minute or more on a loaded machine.
-  }, 180_000);
+    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up, a corpus add and sync too; eight item commands): minutes on a loaded machine.
+  }, 300_000);
 
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
     const local = registry.operations.filter((op) => op.local);
-    expect(local.map((op) => op.name).sort()).toEqual(['ingest_local', 'synthesize_local']);
+    expect(local.map((op) => op.name).sort()).toEqual([
+      'ingest_local',
+      'ref_add',
+      'ref_list',
+      'ref_rm',
+      'ref_sync',
+      'synthesize_local',
+      'vault_capture',
+    ]);
     const doc = (await call(server.url, 'GET', '/openapi.json', { token: tokens['admin']! }))
       .body as { paths: Record<string, Record<string, { operationId: string }>> };
     const routed = Object.values(doc.paths).flatMap((methods) =>

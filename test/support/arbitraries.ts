@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { contentSha256, type Payload, uniformLines } from '@mem/core';
+import { contentSha256, itemId, lineSignatures, type Payload, uniformLines } from '@mem/core';
 
 const WORDS = [
   'kong',
@@ -28,6 +28,13 @@ const sentence = fc
   .array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 9 })
   .map((words) => `${words.join(' ')}.`);
 
+/** Raw error lines a memory line may have been drawn from; index 2 is none. */
+const FAILURES: readonly (string | undefined)[] = [
+  'npm ERR! ERESOLVE unable to resolve dependency tree',
+  "2026-08-19T09:12:33Z ENOENT: no such file or directory, open '/home/ci/app/config.json'",
+  undefined,
+];
+
 const QUERIES = ['infra-root-causes', 'architecture-decisions', 'open-questions'] as const;
 
 interface RunPlan {
@@ -54,6 +61,17 @@ const projectPlan = fc.record({
     { maxLength: 3 },
   ),
   tombstones: fc.array(fc.nat(), { maxLength: 2 }),
+  items: fc.array(
+    fc.record({
+      type: fc.constantFrom('thread', 'task', 'fact'),
+      summary: sentence,
+      update: fc.option(sentence),
+      resolve: fc.constantFrom(null, 'done', 'dropped'),
+      relate: fc.boolean(),
+      remove: fc.boolean(),
+    }),
+    { maxLength: 3 },
+  ),
 });
 
 /**
@@ -62,7 +80,7 @@ const projectPlan = fc.record({
  */
 type ProjectPlan = typeof projectPlan extends fc.Arbitrary<infer P> ? P : never;
 
-function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
+function payloadsFor(plan: ProjectPlan, runPrefix: string, project: string): Payload[] {
   const out: Payload[] = [];
   const l1Memories: string[] = [];
   const evidence: string[] = [];
@@ -133,9 +151,21 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
       const parents = [...new Set(lines.map((line) => line.parent))];
       memoryByQuery.set(run.query, { text, lines });
       const memorySha = contentSha256(text);
-      const refs = lines.map((line) => ({
+      // The line this chunk brought names a failure signature one step in three (issue 14), as
+      // the extractor writes it: kept lines never repeat theirs.
+      const failure = FAILURES[chunkText.length % 3];
+      const refs = lines.map((line, i) => ({
         sha256: contentSha256(line.text),
         parents: [line.parent],
+        ...(i === lines.length - 1 && failure !== undefined
+          ? {
+              signatures: lineSignatures([failure]).map(({ sigSha, signature, tool }) => ({
+                sig_sha: sigSha,
+                signature,
+                tool,
+              })),
+            }
+          : {}),
       }));
       out.push({
         type: 'memory',
@@ -238,7 +268,34 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string): Payload[] {
       reason: 'removed in a test',
     });
   }
+  appendItems(out, plan.items, project);
   return out;
+}
+
+/**
+ * Curated items after the extraction: each added, maybe updated, resolved (work items), related
+ * to the thread before it (a task as its child, a fact anchored to it) and deleted. Ids follow
+ * from the item_added event's seq, which is its place in the project's log.
+ */
+function appendItems(out: Payload[], items: ProjectPlan['items'], project: string): void {
+  let thread: string | null = null;
+  for (const item of items) {
+    const relate = item.relate && thread !== null && item.type !== 'thread';
+    out.push({
+      type: 'item_added',
+      item_type: item.type,
+      summary: item.summary,
+      ...(relate && item.type === 'task' ? { parent: thread! } : {}),
+      ...(relate && item.type === 'fact' ? { anchors: [thread!] } : {}),
+    });
+    const id = itemId(project, out.length);
+    if (item.update !== null)
+      out.push({ type: 'item_updated', item: id, summary: item.update, reason: 'reworded' });
+    if (item.type !== 'fact' && item.resolve !== null)
+      out.push({ type: 'item_resolved', item: id, from: 'open', status: item.resolve });
+    if (item.remove) out.push({ type: 'item_deleted', item: id, reason: 'removed in a test' });
+    if (item.type === 'thread') thread = id;
+  }
 }
 
 /** Valid payload sequences for one to `maxProjects` projects, keyed by project name. */
@@ -246,7 +303,7 @@ export function projectLogs(maxProjects = 2): fc.Arbitrary<Record<string, Payloa
   return fc.array(projectPlan, { minLength: 1, maxLength: maxProjects }).map((plans) => {
     const logs: Record<string, Payload[]> = {};
     plans.forEach((plan, i) => {
-      logs[`proj-${i + 1}`] = payloadsFor(plan, `run-p${i + 1}`);
+      logs[`proj-${i + 1}`] = payloadsFor(plan, `run-p${i + 1}`, `proj-${i + 1}`);
     });
     return logs;
   });

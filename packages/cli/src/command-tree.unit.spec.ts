@@ -15,11 +15,13 @@ const HAND_WRITTEN = [
   'eval forget',
   'eval notes',
   'eval retrieval',
+  'eval signatures',
   'log append',
   'log show',
   'mcp',
   'rebuild',
   'serve',
+  'vault watch',
 ];
 
 /** Every runnable command of the tree, as its path (`token mint`): the leaves. */

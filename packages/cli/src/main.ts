@@ -11,6 +11,7 @@ import { processIO, type CliIO } from './io.js';
 import { VERSION } from './version.js';
 import { cliConfig } from './config.js';
 import type { GlobalOptions } from './context.js';
+import { registerVaultWatch } from './commands/vault-watch.js';
 
 /** MEM_DEBUG, false when the configuration itself is what failed (its stack says nothing more). */
 function debugOn(io: CliIO): boolean {
@@ -46,6 +47,7 @@ export function buildProgram(io: CliIO): Command {
   registerServe(program, io);
   registerMcp(program, io);
   registerRegistryCommands(program, io, OPERATIONS);
+  registerVaultWatch(program, io);
   for (const command of program.commands) applyExitOverride(command);
   return program;
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { MemError, isMemError, projectNameSchema } from '@mem/core';
 import { validateInput, type AnyOperation, type CliOption } from '@mem/registry';
@@ -5,6 +7,7 @@ import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
 import { localPrincipal, openCliRegistry } from './open-registry.js';
+import { readInputFile } from './input-file.js';
 import { ProgressLine } from './progress.js';
 
 /** A registry operation's input was refused: exit 2, and `--json` still shows its error code. */
@@ -24,6 +27,37 @@ function parseOption(option: CliOption, value: string | string[]): unknown {
   if (option.parse === 'integer' && /^\d+$/.test(last) && Number.isSafeInteger(Number(last)))
     return Number(last);
   return last;
+}
+
+/**
+ * A `jsonl-file` flag's file as the array of its lines' objects (blank lines skipped). A line
+ * that is not JSON is INVALID_INPUT naming the file and line; the operation's schema judges
+ * the rest, naming `items[i]` — the i-th object, which is the i-th non-blank line.
+ */
+function readJsonlFile(cwd: string, option: CliOption, value: string | string[]): unknown[] {
+  const path = resolve(cwd, Array.isArray(value) ? value.at(-1)! : value);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new MemError('IO_FAILED', `cannot read ${path}: ${(error as Error).message}`, {
+      file: path,
+    });
+  }
+  const out: unknown[] = [];
+  text.split('\n').forEach((raw, index) => {
+    if (raw.trim() === '') return;
+    try {
+      out.push(JSON.parse(raw));
+    } catch (error) {
+      throw new MemError(
+        'INVALID_INPUT',
+        `${path}:line ${index + 1}: not valid JSON (${(error as Error).message}); expected one JSON object per line`,
+        { field: option.field, file: path, line: index + 1 },
+      );
+    }
+  });
+  return out;
 }
 
 /** A refused input (INVALID_INPUT, INVALID_PROJECT) as a usage error, exit 2; anything else as it is. */
@@ -87,7 +121,10 @@ export function registerRegistryCommands(
     let parent = program;
     for (const name of path) parent = groupCommand(parent, name);
     const command = parent.command(leaf).description(op.summary);
-    for (const arg of cli.args ?? []) command.argument(`<${arg}>`);
+    const args = cli.args ?? [];
+    args.forEach((arg, i) =>
+      command.argument(cli.variadic && i === args.length - 1 ? `<${arg}...>` : `<${arg}>`),
+    );
     for (const option of cli.options ?? []) {
       if (option.repeatable)
         command.option(
@@ -106,12 +143,18 @@ export function registerRegistryCommands(
       (cli.args ?? []).forEach((field, i) => {
         input[field] = params[i];
       });
+      for (const field of cli.files ?? [])
+        if (typeof input[field] === 'string')
+          input[field] = await readInputFile(io, field, input[field]);
       for (const option of cli.options ?? []) {
         const key = self.options.find((o) => o.flags === option.flag)?.attributeName();
         const value = key !== undefined ? options[key] : undefined;
         if (option.parse === 'boolean' && value === true) input[option.field] = true;
         else if (typeof value === 'string' || Array.isArray(value))
-          input[option.field] = parseOption(option, value);
+          input[option.field] =
+            option.parse === 'jsonl-file'
+              ? readJsonlFile(io.cwd, option, value)
+              : parseOption(option, value);
       }
       try {
         // Bad input is a usage error before anything is looked at or opened; invoke checks it again, with the same schema.

@@ -24,11 +24,14 @@ export {
   type PayloadOf,
 } from './events/catalogue.js';
 export {
+  lineSignatureField,
   memoryLineField,
   memoryLines,
   memoryLinesIssues,
   splitMemoryLines,
   uniformLines,
+  withoutMemoryLines,
+  type LineSignature,
   type MemoryLine,
   type MemoryLineRef,
 } from './events/memory-lines.js';
@@ -49,6 +52,41 @@ export { termHashField, targetKindField } from './events/correction-payloads.js'
 export { reviewDecisionField, reviewKindField } from './events/review-payloads.js';
 export { reviewId } from './events/review-id.js';
 export { skillNameField } from './events/skill-payloads.js';
+export { corpusNameField } from './events/corpus-payloads.js';
+export { RELATIONS, relationField, type Relation } from './events/item-payloads.js';
+export {
+  FIELD_TYPES,
+  ITEM_FIELDS,
+  ITEM_STATUSES,
+  ITEM_TYPES,
+  KNOWLEDGE_TYPES,
+  RESOLVED_STATUSES,
+  WORK_TYPES,
+  creatableStatuses,
+  fieldApplies,
+  inapplicableMessage,
+  initialStatus,
+  isKnowledge,
+  isResolved,
+  itemDraftIssues,
+  itemFieldsShape,
+  itemId,
+  itemIdField,
+  itemReasonField,
+  itemStatusField,
+  itemTypeField,
+  isoTimeField,
+  summaryField,
+  tagField,
+  requireTransition,
+  resolvedStatusField,
+  statusesOf,
+  type ItemField,
+  type ItemIssue,
+  type ItemStatus,
+  type ItemType,
+  type ResolvedStatus,
+} from './items/index.js';
 export { KeyedSerial } from './keyed-serial.js';
 export {
   CONFIG_VARIABLES,
@@ -60,3 +98,17 @@ export {
 } from './config/variables.js';
 export { loadConfig, type ConfigFlags, type MemConfig } from './config/load-config.js';
 export { renderConfigTable } from './config/config-table.js';
+export {
+  lineSignatures,
+  normalizeSignature,
+  toolOf,
+  SIGNATURE_LINE_CAP,
+  type FailureSignature,
+} from './signature/normalise.js';
+export {
+  logSignatures,
+  readFailingResult,
+  salientLines,
+  toolResultSignatures,
+  type FailingResult,
+} from './signature/tool-result.js';

@@ -68,3 +68,8 @@ export {
   type LeakObservation,
   type ReaddObservation,
 } from './forget-score.js';
+export {
+  evalSignatures,
+  type SignatureEvalReport,
+  type SignatureSighting,
+} from './signature-eval.js';

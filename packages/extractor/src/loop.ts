@@ -11,6 +11,7 @@ import type { Tokenizer } from '@mem/chunk';
 import type { ChunkRecord, Controller } from './controller.js';
 import { parseGateAnswer, type GateAnswer } from './protocol.js';
 import { symptomOf } from './symptom.js';
+import { chunkSignatures, signaturesOfLine } from './line-signatures.js';
 import type { LoopLevel } from './prompt.js';
 
 /** One chunk offered to a run: transcript text at L1, one L1 memory at L2. */
@@ -25,6 +26,11 @@ export interface LoopStep {
   label?: string;
   /** The chunk repeats a registered derived artifact: recorded, never gated. */
   derived?: boolean;
+  /**
+   * Never set. A reference passage (level R, @mem/ingest's ReferencePassage) carries `level`;
+   * this makes the type refuse one, so reference text cannot be fed to the gate (DESIGN §1).
+   */
+  level?: never;
 }
 
 /** The memory a run continues from. */
@@ -200,7 +206,7 @@ export class GatedRun {
       memory = this.withoutForgotten(scrubSecrets(answer.memory).text);
     }
     if (answer.update && memory !== null) {
-      const { parents, lines } = this.attribute(memory, step.sha256);
+      const { parents, lines } = this.attribute(memory, step);
       this.memory = memory;
       this.memorySha = contentSha256(memory);
       const symptom = symptomOf(memory);
@@ -279,15 +285,28 @@ export class GatedRun {
    * (a union over every chunk ever used would grow with the run, and the log quadratically).
    * Trap: a model that paraphrases an old line attributes it to the current chunk only.
    */
-  private attribute(memory: string, sha: string): { parents: string[]; lines: MemoryLineRef[] } {
+  private attribute(memory: string, step: LoopStep): { parents: string[]; lines: MemoryLineRef[] } {
     const next = new Map<string, readonly string[]>();
     const parents: string[] = [];
     const lines: MemoryLineRef[] = [];
     const seen = new Set<string>();
+    // Read lazily: most chunks bring no new line about a failure, and most hold no failing result.
+    let failures: ReturnType<typeof chunkSignatures> | undefined;
     for (const line of splitMemoryLines(memory)) {
-      const from = this.lineParents.get(line) ?? next.get(line) ?? [sha];
+      const kept = this.lineParents.get(line) ?? next.get(line);
+      const from = kept ?? [step.sha256];
       next.set(line, from);
-      lines.push({ sha256: contentSha256(line), parents: [...from] });
+      // Only a line this chunk brought names the failures it was drawn from: a kept line's
+      // were named by the event that drew it, and each is one occurrence of the failure.
+      const signatures =
+        kept !== undefined
+          ? []
+          : signaturesOfLine(line, (failures ??= chunkSignatures(step.records)));
+      lines.push({
+        sha256: contentSha256(line),
+        parents: [...from],
+        ...(signatures.length > 0 ? { signatures: signatures.map((s) => ({ ...s })) } : {}),
+      });
       for (const parent of from) {
         if (seen.has(parent)) continue;
         seen.add(parent);

@@ -21,6 +21,7 @@ export { chooseController, CONTROLLERS, type ControllerName } from './controller
 export { localDryRun, localIngest, localSynthesize, type LocalRunOptions } from './local-run.js';
 export { DerivedManifest } from './derived.js';
 export { newRunId } from './run-id.js';
+export { transcriptSource } from './transcripts.js';
 export { IngestJobs, type IngestJobsOptions, type LiveJob } from './jobs/ingest-jobs.js';
 export { JobAcceptance, type Accepted, type AcceptRequest } from './jobs/acceptance.js';
 export {
@@ -31,3 +32,13 @@ export {
   type PostedRecord,
 } from './jobs/accepted-records.js';
 export { composeSkill, type SkillComposer, type SkillSource } from './skills/index.js';
+export {
+  addCorpus,
+  listCorpora,
+  removeCorpus,
+  syncCorpora,
+  type CorpusEngine,
+  type CorpusResult,
+} from './reference/reference-corpus.js';
+export { type CorpusSyncReport } from './reference/corpus-plan.js';
+export { type ReferencePassage } from './reference/passages.js';

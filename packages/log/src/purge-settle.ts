@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ioError } from '@mem/core';
+import { MemError, ioError } from '@mem/core';
 import { fsyncDirectory } from './durable-fs.js';
+import { holdFileLock } from './project-lock.js';
+import { FIRST_SEGMENT } from './segment-name.js';
 
 /*
  * A purge rewrites several segments, and no file system renames several files at once. So it
@@ -26,13 +28,19 @@ export function settlePurge(projectDir: string): void {
   try {
     if (existsSync(manifest)) {
       const { segments } = JSON.parse(readFileSync(manifest, 'utf8')) as { segments: string[] };
-      for (const segment of segments) {
-        const staged = join(projectDir, segment + STAGED_SUFFIX);
-        if (existsSync(staged)) renameSync(staged, join(projectDir, segment));
+      // The settler renames a first segment into place as the purge would: see lockStagedFirst.
+      const release = lockStagedFirst(projectDir, segments);
+      try {
+        for (const segment of segments) {
+          const staged = join(projectDir, segment + STAGED_SUFFIX);
+          if (existsSync(staged)) renameSync(staged, join(projectDir, segment));
+        }
+        fsyncDirectory(projectDir);
+        unlinkSync(manifest);
+        fsyncDirectory(projectDir);
+      } finally {
+        release();
       }
-      fsyncDirectory(projectDir);
-      unlinkSync(manifest);
-      fsyncDirectory(projectDir);
       return;
     }
     if (!existsSync(projectDir)) return;
@@ -44,4 +52,25 @@ export function settlePurge(projectDir: string): void {
   } catch (error) {
     throw ioError('settle an interrupted purge in', projectDir, error);
   }
+}
+
+/**
+ * The project's lock lives on its first segment, and a purge (or the settling of one) holds it
+ * on the inode that was there when it started. Renaming a rewritten first segment into place
+ * puts a new inode at the path that nobody locks: another process could lock it and settle or
+ * append under a purge that is still running. So the staged first segment is locked before
+ * the commit point and held until the purge is done: whoever opens the path after the rename
+ * waits on it. Returns the release (a no-op when the first segment is not rewritten).
+ */
+export function lockStagedFirst(projectDir: string, segments: readonly string[]): () => void {
+  const staged = join(projectDir, FIRST_SEGMENT + STAGED_SUFFIX);
+  if (!segments.includes(FIRST_SEGMENT) || !existsSync(staged)) return () => undefined;
+  const release = holdFileLock(staged);
+  if (!release)
+    throw new MemError(
+      'LOCK_FAILED',
+      `could not lock the staged first segment ${staged}: another process holds it`,
+      { path: staged },
+    );
+  return release;
 }

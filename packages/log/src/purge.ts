@@ -13,7 +13,7 @@ import type { AppendContext } from './append.js';
 import { chainBatch, validateBatch, type ChainLink } from './batch.js';
 import { createPrivate, fsyncDirectory, fsyncFile, writeFully } from './durable-fs.js';
 import { planPurge, type SegmentLines } from './purge-plan.js';
-import { PURGE_MANIFEST, STAGED_SUFFIX, settlePurge } from './purge-settle.js';
+import { PURGE_MANIFEST, STAGED_SUFFIX, lockStagedFirst, settlePurge } from './purge-settle.js';
 import { listSegmentsSync } from './segment-list.js';
 import { FIRST_SEGMENT } from './segment-name.js';
 import { withSegmentLock } from './segment-lock.js';
@@ -138,25 +138,34 @@ async function commitSegments(
     await writeDurably(join(projectDir, segment + STAGED_SUFFIX), content);
     onStep?.('staged');
   }
-  await writeDurably(
-    `${manifest}.tmp`,
-    Buffer.from(`${JSON.stringify({ segments: segments.map((s) => s.segment) })}\n`),
+  // Held from before the commit point until done: see lockStagedFirst (purge-settle.ts).
+  const release = lockStagedFirst(
+    projectDir,
+    segments.map((s) => s.segment),
   );
   try {
-    renameSync(`${manifest}.tmp`, manifest);
+    await writeDurably(
+      `${manifest}.tmp`,
+      Buffer.from(`${JSON.stringify({ segments: segments.map((s) => s.segment) })}\n`),
+    );
+    try {
+      renameSync(`${manifest}.tmp`, manifest);
+      fsyncDirectory(projectDir);
+    } catch (error) {
+      throw ioError('commit the purge in', projectDir, error);
+    }
+    onStep?.('committed');
+    for (const { segment } of segments) {
+      renameSync(join(projectDir, segment + STAGED_SUFFIX), join(projectDir, segment));
+      onStep?.('renamed');
+    }
     fsyncDirectory(projectDir);
-  } catch (error) {
-    throw ioError('commit the purge in', projectDir, error);
+    unlinkSync(manifest);
+    fsyncDirectory(projectDir);
+    onStep?.('done');
+  } finally {
+    release();
   }
-  onStep?.('committed');
-  for (const { segment } of segments) {
-    renameSync(join(projectDir, segment + STAGED_SUFFIX), join(projectDir, segment));
-    onStep?.('renamed');
-  }
-  fsyncDirectory(projectDir);
-  unlinkSync(manifest);
-  fsyncDirectory(projectDir);
-  onStep?.('done');
 }
 
 async function writeDurably(path: string, content: Buffer): Promise<void> {

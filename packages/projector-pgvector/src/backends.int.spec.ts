@@ -25,8 +25,11 @@ const LOGS: Record<string, Payload[]> = {
       'Requests over 10KB failed: Kong buffered the body.',
       ['kong answered 413 for a 12KB body'],
       {
-        symptom:
-          '413 Request Entity Too Large\n2026-08-19T09:12:33Z worker-3 upload failed after 1532ms',
+        symptom: '413 Request Entity Too Large',
+        failures: [
+          '413 Request Entity Too Large',
+          '2026-08-19T09:12:33Z worker-3 upload failed after 1532ms',
+        ],
       },
     ),
     payload.evidence('a1', 2, 'proxy-body-size 0 fixed it'),
@@ -36,8 +39,11 @@ const LOGS: Record<string, Payload[]> = {
       'Requests over 10KB failed: Kong buffered the body. Fixed with proxy-body-size: 0.',
       ['kong answered 413 for a 12KB body', 'proxy-body-size 0 fixed it'],
       {
-        symptom:
-          '413 Request Entity Too Large\n2026-08-21T10:00:00Z worker-9 upload failed after 20ms',
+        symptom: '413 Request Entity Too Large',
+        failures: [
+          '413 Request Entity Too Large',
+          '2026-08-21T10:00:00Z worker-9 upload failed after 20ms',
+        ],
       },
     ),
     payload.run('s1', null),
@@ -59,7 +65,10 @@ const LOGS: Record<string, Payload[]> = {
       1,
       'npm ERESOLVE: pin react 18 or pass --legacy-peer-deps.',
       ['npm install failed with ERESOLVE'],
-      { symptom: 'npm ERR! ERESOLVE unable to resolve dependency tree' },
+      {
+        symptom: 'npm ERR! ERESOLVE unable to resolve dependency tree',
+        failures: ['npm ERR! ERESOLVE unable to resolve dependency tree'],
+      },
     ),
   ],
 };
@@ -158,7 +167,7 @@ describe('one projection on every backend', () => {
     expect(existsSync(join(embedded.stateDir, 'pg'))).toBe(false);
   });
 
-  it('folds failure signatures over the log and records why a memory was superseded', async () => {
+  it('folds the failure signatures memory lines carry over the log (the raw line is the memory line seen with it) and records why a memory was superseded', async () => {
     const target = temp.target();
     await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), target, LOGS);
     const s = quoteIdent(sharedSchemaFor(target.stateDir));
@@ -170,7 +179,7 @@ describe('one projection on every backend', () => {
         project: 'alpha',
         signature: '413 Request Entity Too Large',
         tool: 'unknown',
-        raw: '413 Request Entity Too Large',
+        raw: 'Requests over 10KB failed: Kong buffered the body. Fixed with proxy-body-size: 0.',
         seen_count: 2,
         first_seen: '2026-08-17T09:00:02.000Z',
         last_seen: '2026-08-17T09:00:04.000Z',
@@ -179,7 +188,7 @@ describe('one projection on every backend', () => {
         project: 'alpha',
         signature: '<ts> worker-<id> upload failed after <dur>',
         tool: 'unknown',
-        raw: '2026-08-21T10:00:00Z worker-9 upload failed after 20ms',
+        raw: 'Requests over 10KB failed: Kong buffered the body. Fixed with proxy-body-size: 0.',
         seen_count: 2,
         first_seen: '2026-08-17T09:00:02.000Z',
         last_seen: '2026-08-17T09:00:04.000Z',
@@ -188,7 +197,7 @@ describe('one projection on every backend', () => {
         project: 'beta',
         signature: 'npm ERR! ERESOLVE unable to resolve dependency tree',
         tool: 'npm',
-        raw: 'npm ERR! ERESOLVE unable to resolve dependency tree',
+        raw: 'npm ERESOLVE: pin react 18 or pass --legacy-peer-deps.',
         seen_count: 1,
         first_seen: '2026-08-17T09:00:02.000Z',
         last_seen: '2026-08-17T09:00:02.000Z',

@@ -9,4 +9,8 @@ export interface PgvectorHandle {
   embedder: Embedder;
   /** Where the rows live (data directory or redacted URL), for errors. */
   location: string;
+  /** PGlite in this process (its files are mem's to scrub), not a shared Postgres server. */
+  embedded: boolean;
+  /** A forgotten event was applied since the last seal: the seal scrubs the old text's files. */
+  forgot: boolean;
 }

@@ -12,9 +12,3 @@ export type { PgvectorBackendOptions, PgvectorOptions } from './options.js';
 export type { PgvectorHandle } from './handle.js';
 export { planEvent } from './plan/plan-event.js';
 export type { PlannedWrite } from './plan/planned-write.js';
-export {
-  failureSignatures,
-  normalizeSignature,
-  toolOf,
-  type FailureSignature,
-} from './plan/failure-signature.js';

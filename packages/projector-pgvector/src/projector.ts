@@ -3,6 +3,7 @@ import type { Projector } from '@mem/engine';
 import { analyzeIfStale } from './apply/analyze.js';
 import { applyBatch } from './apply/apply-batch.js';
 import { restoreDeferredIndexes } from './apply/deferred-indexes.js';
+import { scrubForgottenText } from './apply/scrub-forgotten.js';
 import { statementSql } from './apply/statements.js';
 import { openBackend } from './backend/open-backend.js';
 import { digestTables } from './digest.js';
@@ -16,7 +17,7 @@ import { loadMigrations } from './schema/migrations.js';
 import { prepareSchema } from './schema/prepare-schema.js';
 
 /** Bump when the same log would give different rows (planner, statements, normaliser). */
-export const PGVECTOR_VERSION = 2;
+export const PGVECTOR_VERSION = 3;
 
 /**
  * The pgvector projection: memory nodes and their lines, provenance edges, text and symptom
@@ -56,13 +57,22 @@ export function projectorPgvector(options: PgvectorOptions = {}): Projector<Pgve
         await backend.client.close();
         throw error;
       }
-      return { backend, sql: statementSql(backend.schema), embedder, location };
+      const embedded = Boolean(config.pglite) || !config.databaseUrl;
+      return {
+        backend,
+        sql: statementSql(backend.schema),
+        embedder,
+        location,
+        embedded,
+        forgot: false,
+      };
     },
     async position(handle, project) {
       return readPosition(handle.backend.client, handle.sql, project);
     },
     async project(handle, project, batch) {
       await namingFullDisk(handle.location, 'write', () => applyBatch(handle, project, batch));
+      if (batch.events.some(({ event }) => event.type === 'forgotten')) handle.forgot = true;
     },
     async seal(handle) {
       // Every batch committed on its own; sealing builds what a load set aside and refreshes stale statistics.
@@ -70,7 +80,9 @@ export function projectorPgvector(options: PgvectorOptions = {}): Projector<Pgve
       await namingFullDisk(handle.location, 'seal', async () => {
         await restoreDeferredIndexes(client, schema);
         await analyzeIfStale(client, schema);
+        if (handle.embedded && handle.forgot) await scrubForgottenText(client, schema);
       });
+      handle.forgot = false;
     },
     async outputs() {
       return [];

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentSha256, type Payload, uniformLines } from '@mem/core';
+import { contentSha256, lineSignatures, type Payload, uniformLines } from '@mem/core';
 import {
   projectStretch,
   type ProjectedEvent,
@@ -94,8 +94,14 @@ export const payload = {
     t: number,
     text: string,
     parents: readonly string[],
-    extra: { level?: 'L1' | 'L2'; symptom?: string } = {},
+    extra: { level?: 'L1' | 'L2'; symptom?: string; failures?: readonly string[] } = {},
   ): Payload {
+    // Every line was drawn from `failures` (raw error lines), as the extractor would record it.
+    const signatures = lineSignatures(extra.failures ?? []).map((s) => ({
+      sig_sha: s.sigSha,
+      signature: s.signature,
+      tool: s.tool,
+    }));
     return {
       type: 'memory',
       run_id: runId,
@@ -108,7 +114,7 @@ export const payload = {
       lines: uniformLines(
         text,
         parents.map((p) => contentSha256(p)),
-      ),
+      ).map((line) => (signatures.length > 0 ? { ...line, signatures } : line)),
       ...(extra.symptom !== undefined ? { symptom: extra.symptom } : {}),
     };
   },

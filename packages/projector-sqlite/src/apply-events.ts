@@ -22,6 +22,18 @@ export function readPosition(handle: ItemStoreHandle, project: string): Projecti
 export const COMMIT_EVERY_EVENTS = 50_000;
 
 /**
+ * Statements that change what node_fts indexes: a new node, a node's text rewritten by a forget,
+ * or an item's text rewritten by its update.
+ */
+const TEXT_WRITES: ReadonlySet<string> = new Set([
+  'insertNode',
+  'refreshItemText',
+  'forgetLineNode',
+  'forgetMemoryLines',
+  'forgetMemory',
+]);
+
+/**
  * The imperative shell: plans every event first (nothing is written if one cannot be
  * planned), then runs the planned writes, the new position and the unsealed mark as one
  * savepoint inside the store's open write transaction. A failed batch rolls back to its
@@ -39,7 +51,7 @@ export function applyEvents(
     seq: event.seq,
     writes: planEvent(event),
   }));
-  const addsNodes = plans.some(({ writes }) => writes.some((w) => w.statement === 'insertNode'));
+  const addsNodes = plans.some(({ writes }) => writes.some((w) => TEXT_WRITES.has(w.statement)));
   const { db, statements } = handle;
   if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
   // Nested in the open transaction, better-sqlite3 runs this as a savepoint.

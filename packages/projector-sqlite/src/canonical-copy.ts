@@ -12,7 +12,12 @@ export const DATA_TABLES = [
   'gate',
   'tombstone',
   'memory_head',
+  'forgotten_line',
+  'superseded_line',
   'ingest_job',
+  'failure_signature',
+  'item',
+  'item_tag',
   'projection_state',
 ] as const;
 

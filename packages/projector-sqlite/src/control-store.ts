@@ -109,8 +109,9 @@ export function openControlStore(path: string): ControlStore {
     ORDER BY coalesce(ended_seq, started_seq) DESC, run_id DESC LIMIT 1`,
     )
     .pluck();
+  // Memories, evidence and references: lines repeat memories, and curated items are counted apart.
   const nodeCounts =
-    db.prepare(`SELECT level, count(*) AS n FROM node WHERE project = ? AND kind <> 'line' AND deleted_at IS NULL AND superseded_by IS NULL
+    db.prepare(`SELECT level, count(*) AS n FROM node WHERE project = ? AND kind NOT IN ('line', 'item') AND deleted_at IS NULL AND superseded_by IS NULL
     GROUP BY level ORDER BY level`);
   const positions = db.prepare(
     `SELECT project, last_seq AS seq, head FROM projection_state ORDER BY project`,

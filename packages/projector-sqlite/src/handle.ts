@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { registerForgottenText } from './forgotten-text.js';
 import { openWritable } from './open-database.js';
 import type { StatementName } from './planned-write.js';
 import { POSITION_SQL, STATEMENT_SQL } from './statements.js';
@@ -26,6 +27,7 @@ export interface PreparedStatements {
 }
 
 export function prepareStatements(db: Database.Database): PreparedStatements {
+  registerForgottenText(db);
   const planned = Object.fromEntries(
     Object.entries(STATEMENT_SQL).map(([name, sql]) => [name, db.prepare(sql)]),
   ) as Record<StatementName, Database.Statement>;

@@ -15,6 +15,7 @@ export type {
   CitedNode,
   EdgeRow,
   GateCounts,
+  FailureSignatureRow,
   LineEdgeRow,
   NodeLevel,
   NodeRow,

@@ -8,6 +8,7 @@ import {
 import type {
   CitedNode,
   EdgeRow,
+  FailureSignatureRow,
   GateCounts,
   KeywordHit,
   LineEdgeRow,
@@ -70,6 +71,8 @@ export interface ItemStore {
   line(project: string, level: 'L1' | 'L2', sha256: string): NodeRow | undefined;
   /** A line's edges: the memories holding it (`memory`) and the shas it rests on (`parent`), by kind then sha. */
   lineEdges(project: string, level: 'L1' | 'L2', sha256: string): LineEdgeRow[];
+  /** The failure_signature rows of these sig_shas in these projects, by sig_sha, then project. */
+  failureSignatures(sigShas: readonly string[], projects: readonly string[]): FailureSignatureRow[];
   /** The node of `sha256` at `level` as a citation shows it: the whole text, or its first `maxChars` characters. */
   citedNode(
     project: string,
@@ -154,6 +157,10 @@ export function openItemStore(
     ORDER BY n.level LIMIT 1`);
   const lineEdges = db.prepare(`SELECT project, level, line_sha, kind, target_sha FROM line_edge
     WHERE project = ? AND level = ? AND line_sha = ? ORDER BY kind, target_sha`);
+  const signatures =
+    db.prepare(`SELECT project, sig_sha, signature, tool, level, line_sha, memory_sha, seen_count, first_seen, last_seen
+    FROM failure_signature WHERE sig_sha IN (SELECT value FROM json_each(@shas)) AND project IN (SELECT value FROM json_each(@projects))
+    ORDER BY sig_sha, project`);
   const cited = db.prepare(`SELECT level, sha256, source, t, deleted_at, length(text) AS text_chars,
       CASE WHEN @maxChars IS NULL THEN text ELSE substr(text, 1, @maxChars) END AS text
     FROM node WHERE project = @project AND sha256 = @sha256 AND level = @level AND kind <> 'line'`);
@@ -222,6 +229,11 @@ export function openItemStore(
       return raw ? toNode(raw) : undefined;
     },
     lineEdges: (project, level, sha256) => lineEdges.all(project, level, sha256) as LineEdgeRow[],
+    failureSignatures: (sigShas, projects) =>
+      signatures.all({
+        shas: JSON.stringify(sigShas),
+        projects: JSON.stringify(projects),
+      }) as FailureSignatureRow[],
     citedNode: (project, sha256, level, maxChars) =>
       cited.get({ project, sha256, level, maxChars }) as CitedNode | undefined,
     edges: (project, sha256, direction) =>

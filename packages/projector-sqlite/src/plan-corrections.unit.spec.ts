@@ -39,10 +39,11 @@ const [forgetLine, forgetMemory, supersedeMemory] = chainEvents(P, [
 ]).map((e) => e.event);
 
 describe('planEvent: corrections (issue 12)', () => {
-  it('a forgotten line gets a forgotten_line row and its line node is deleted', () => {
+  it('a forgotten line gets a forgotten_line row, its line node is deleted and the memories holding it drop it', () => {
     expect(planEvent(forgetLine!)).toEqual([
       { statement: 'forgetLine', params: { project: P, sha256: LINE, target: LINE, seq: 1 } },
       { statement: 'forgetLineNode', params: { project: P, sha256: LINE, ts: forgetLine!.ts } },
+      { statement: 'forgetMemoryLines', params: { project: P, shas: JSON.stringify([LINE]) } },
     ]);
   });
 
@@ -52,6 +53,7 @@ describe('planEvent: corrections (issue 12)', () => {
       'forgetLineNode',
       'forgetLine',
       'forgetLineNode',
+      'forgetMemoryLines',
       'forgetMemory',
     ]);
     expect(planEvent(forgetMemory!).at(-1)).toEqual({

@@ -9,6 +9,7 @@ import {
 import { canonicalJson } from './canonical-json.js';
 import { lineNodeId, nodeId } from './node-id.js';
 import type { PlannedWrite } from './planned-write.js';
+import { ITEM_HANDLES, planItemEvent } from './plan-items.js';
 
 /**
  * The event types that change the item store: every one except `recovery` (a dropped torn line)
@@ -34,6 +35,7 @@ export const SQLITE_HANDLES = [
   'ingest_finished',
   'forgotten',
   'superseded',
+  ...ITEM_HANDLES,
 ] as const satisfies readonly EventType[];
 
 /** An event the item store handles. */
@@ -84,6 +86,13 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       return forgotten(event);
     case 'superseded':
       return superseded(event);
+    case 'item_added':
+    case 'item_updated':
+    case 'item_resolved':
+    case 'item_related':
+    case 'item_unrelated':
+    case 'item_deleted':
+      return planItemEvent(event);
     default:
       return unknownType(event);
   }
@@ -237,6 +246,21 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
     })),
     ...memoryLines(e).flatMap((line) => lineWrites(e, line)),
     { statement: 'refreshLines', params: { project: e.project, sha256: e.sha256 } },
+    ...memoryLines(e).flatMap((line) =>
+      (line.signatures ?? []).map((sig): PlannedWrite => ({
+        statement: 'foldSignature',
+        params: {
+          project: e.project,
+          sig_sha: sig.sig_sha,
+          signature: sig.signature,
+          tool: sig.tool,
+          level: e.level,
+          line_sha: line.sha256,
+          memory_sha: e.sha256,
+          ts: e.ts,
+        },
+      })),
+    ),
   ];
 }
 
@@ -291,7 +315,8 @@ function tombstone(e: EventOf<'tombstone'>): PlannedWrite[] {
 /**
  * A forgotten target leaves the item store's read paths: each line it refuses gets a
  * forgotten_line row (what line-level reads join), and a forgotten whole memory is marked
- * deleted like a tombstoned node, which drops it from FTS recall and the counts.
+ * deleted like a tombstoned node, which drops it from FTS recall and the counts. The line's
+ * node and every memory row holding it keep no copy of its text.
  */
 function forgotten(e: EventOf<'forgotten'>): PlannedWrite[] {
   const lines = e.refuses.flatMap((line): PlannedWrite[] => [
@@ -301,6 +326,10 @@ function forgotten(e: EventOf<'forgotten'>): PlannedWrite[] {
     },
     { statement: 'forgetLineNode', params: { project: e.project, sha256: line.sha256, ts: e.ts } },
   ]);
+  lines.push({
+    statement: 'forgetMemoryLines',
+    params: { project: e.project, shas: canonicalJson(e.refuses.map((line) => line.sha256)) },
+  });
   if (e.target_kind !== 'memory') return lines;
   return [
     ...lines,

@@ -4,12 +4,12 @@
  * strings and null only (booleans become 0/1 in the planner).
  */
 
-export type NodeKind = 'evidence' | 'memory' | 'reference' | 'line';
+export type NodeKind = 'evidence' | 'memory' | 'reference' | 'line' | 'item';
 
 export interface InsertNodeParams {
   id: number;
   project: string;
-  level: 'L0' | 'L1' | 'L2' | 'R';
+  level: 'L0' | 'L1' | 'L2' | 'R' | 'I';
   kind: NodeKind;
   run_id: string | null;
   t: number | null;
@@ -178,6 +178,55 @@ export interface FinishIngestParams {
   ts: string;
 }
 
+/** One occurrence of a failure signature: a memory line that names it. */
+export interface FoldSignatureParams {
+  project: string;
+  sig_sha: string;
+  signature: string;
+  tool: string;
+  level: 'L1' | 'L2';
+  line_sha: string;
+  memory_sha: string;
+  ts: string;
+}
+
+/** An item's row beside its node (item_added). */
+export interface InsertItemParams {
+  project: string;
+  id: string;
+  node_id: number;
+  type: string;
+  status: string | null;
+  summary: string;
+  detail: string | null;
+  due: string | null;
+  remind_at: string | null;
+  valid_until: string | null;
+  seq: number;
+  ts: string;
+}
+
+/** item_updated: a null field is left as it is. */
+export interface UpdateItemParams {
+  project: string;
+  id: string;
+  summary: string | null;
+  detail: string | null;
+  status: string | null;
+  due: string | null;
+  remind_at: string | null;
+  valid_until: string | null;
+  seq: number;
+}
+
+/** A relation between two items of the project (edge at level 'I'). */
+export interface ItemEdgeParams {
+  project: string;
+  item: string;
+  target: string;
+  relation: string;
+}
+
 /** One write an event plans: a named statement and its parameters. */
 export type PlannedWrite =
   | { statement: 'insertNode'; params: InsertNodeParams }
@@ -187,6 +236,7 @@ export type PlannedWrite =
   | { statement: 'insertEdge'; params: InsertEdgeParams }
   | { statement: 'insertLineEdge'; params: InsertLineEdgeParams }
   | { statement: 'refreshLines'; params: RefreshLinesParams }
+  | { statement: 'foldSignature'; params: FoldSignatureParams }
   | { statement: 'startRun'; params: StartRunParams }
   | { statement: 'endRun'; params: EndRunParams }
   | { statement: 'insertChunk'; params: InsertChunkParams }
@@ -206,6 +256,7 @@ export type PlannedWrite =
       params: { project: string; sha256: string; target: string; seq: number };
     }
   | { statement: 'forgetLineNode'; params: { project: string; sha256: string; ts: string } }
+  | { statement: 'forgetMemoryLines'; params: { project: string; shas: string } }
   | {
       statement: 'supersedeLineNode';
       params: { project: string; sha256: string; after_sha256: string };
@@ -224,6 +275,22 @@ export type PlannedWrite =
         after_sha256: string;
         seq: number;
       };
-    };
+    }
+  | ItemWrite;
+
+export type ItemWrite =
+  | { statement: 'insertItem'; params: InsertItemParams }
+  | { statement: 'updateItem'; params: UpdateItemParams }
+  | { statement: 'refreshItemText'; params: { project: string; id: string } }
+  | { statement: 'insertItemTag'; params: { project: string; id: string; tag: string } }
+  | { statement: 'clearItemTags'; params: { project: string; id: string } }
+  | { statement: 'insertItemEdge'; params: ItemEdgeParams }
+  | { statement: 'deleteItemEdge'; params: ItemEdgeParams }
+  | {
+      statement: 'resolveItem';
+      params: { project: string; id: string; status: string; seq: number };
+    }
+  | { statement: 'deleteItem'; params: { project: string; id: string; seq: number; ts: string } }
+  | { statement: 'deleteItemNode'; params: { project: string; id: string; ts: string } };
 
 export type StatementName = PlannedWrite['statement'];

@@ -10,7 +10,7 @@ import { sealStore } from './seal.js';
 import { OUTPUT_PATH, storeFiles } from './store-files.js';
 
 /** Bump when the same log would give different bytes (schema, statements, canonical copy). */
-const VERSION = 2;
+const VERSION = 3;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -32,6 +32,21 @@ export interface NodeRow {
   meta: Record<string, unknown>;
 }
 
+/** A failure_signature row (issue 14): a signature folded over a project's memory lines. */
+export interface FailureSignatureRow {
+  project: string;
+  sig_sha: string;
+  signature: string;
+  tool: string;
+  level: 'L1' | 'L2';
+  /** The line the latest occurrence was seen with, and its memory. */
+  line_sha: string;
+  memory_sha: string;
+  seen_count: number;
+  first_seen: string;
+  last_seen: string;
+}
+
 /** An edge of a line (issue 11 §3): to a memory holding it, or to a sha it rests on. */
 export interface LineEdgeRow {
   project: string;

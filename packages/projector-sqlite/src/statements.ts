@@ -53,6 +53,15 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       @parent_sha, 'provenance')
     ON CONFLICT DO NOTHING`,
 
+  // A fold in log order: the count adds up, the first occurrence keeps first_seen, the latest
+  // names the line, the memory and last_seen.
+  foldSignature: `
+    INSERT INTO failure_signature (project, sig_sha, signature, tool, level, line_sha, memory_sha, seen_count, first_seen, last_seen)
+    VALUES (@project, @sig_sha, @signature, @tool, @level, @line_sha, @memory_sha, 1, @ts, @ts)
+    ON CONFLICT (project, sig_sha) DO UPDATE SET
+      seen_count = seen_count + 1, level = excluded.level,
+      line_sha = excluded.line_sha, memory_sha = excluded.memory_sha, last_seen = excluded.last_seen`,
+
   insertLineEdge: `
     INSERT INTO line_edge (project, level, line_sha, kind, target_sha)
     VALUES (@project, @level, @line_sha, @kind, @target_sha)
@@ -118,23 +127,33 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     WHERE project = @project AND sha256 = @target AND deleted_at IS NULL`,
 
   // Corrections (issue 12). The first forgetting of a line wins; a forgotten memory is deleted
-  // as of its forgotten event unless a tombstone deleted it first.
+  // as of its forgotten event unless a tombstone deleted it first, and keeps no text.
   forgetLine: `
     INSERT INTO forgotten_line (project, sha256, target, seq) VALUES (@project, @sha256, @target, @seq)
     ON CONFLICT DO NOTHING`,
 
   forgetMemory: `
-    UPDATE node SET deleted_at = @ts
-    WHERE project = @project AND sha256 = @target AND kind = 'memory' AND deleted_at IS NULL`,
+    UPDATE node SET deleted_at = COALESCE(deleted_at, @ts), text = ''
+    WHERE project = @project AND sha256 = @target AND kind = 'memory'`,
 
   supersedeLine: `
     INSERT INTO superseded_line (project, sha256, target_kind, after_sha256, seq) VALUES (@project, @sha256, @target_kind, @after_sha256, @seq)
     ON CONFLICT DO NOTHING`,
 
-  // A forgotten line's node leaves every read path at once, at every level it was held.
+  // A forgotten line's node leaves every read path at once, at every level it was held, and
+  // keeps no copy of its text (the log does, until a purge).
   forgetLineNode: `
-    UPDATE node SET deleted_at = @ts
-    WHERE project = @project AND kind = 'line' AND sha256 = @sha256 AND deleted_at IS NULL`,
+    UPDATE node SET deleted_at = COALESCE(deleted_at, @ts), text = ''
+    WHERE project = @project AND kind = 'line' AND sha256 = @sha256`,
+
+  // Every memory row holding a forgotten line stores its text without it (and its meta's
+  // lines without its entry, so they stay one per line of text): the row, FTS and any read of
+  // it hold only what is still remembered.
+  forgetMemoryLines: `
+    UPDATE node SET text = mem_text_without_lines(text, @shas), meta = mem_meta_without_lines(meta, @shas)
+    WHERE project = @project AND kind = 'memory' AND (level, sha256) IN (
+      SELECT e.level, e.target_sha FROM line_edge e
+      WHERE e.project = @project AND e.kind = 'memory' AND e.line_sha IN (SELECT value FROM json_each(@shas)))`,
 
   // A superseded line points to its successor (refreshLines keeps it so while a head holds it).
   supersedeLineNode: `
@@ -144,6 +163,51 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   supersedeMemory: `
     UPDATE node SET superseded_by = @after_sha256
     WHERE project = @project AND sha256 = @target AND kind = 'memory' AND superseded_by IS NULL`,
+
+  // Curated items (issue 13). Each item_added is a new item (its id is its event's), so
+  // conflicts only guard a hand-made log; every later event names an item by id.
+  insertItem: `
+    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, deleted_at, created_seq, created_ts, updated_seq)
+    VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, NULL, @seq, @ts, @seq)
+    ON CONFLICT DO NOTHING`,
+
+  updateItem: `
+    UPDATE item SET
+      summary = coalesce(@summary, summary), detail = coalesce(@detail, detail),
+      status = coalesce(@status, status), due = coalesce(@due, due),
+      remind_at = coalesce(@remind_at, remind_at), valid_until = coalesce(@valid_until, valid_until),
+      updated_seq = @seq
+    WHERE project = @project AND id = @id`,
+
+  // The node's text is what the keyword index reads: the summary, then the detail.
+  refreshItemText: `
+    UPDATE node SET text = (
+      SELECT i.summary || coalesce(char(10, 10) || i.detail, '') FROM item i WHERE i.project = @project AND i.id = @id)
+    WHERE id = (SELECT node_id FROM item WHERE project = @project AND id = @id)`,
+
+  insertItemTag: `
+    INSERT INTO item_tag (project, id, tag) VALUES (@project, @id, @tag) ON CONFLICT DO NOTHING`,
+
+  clearItemTags: `DELETE FROM item_tag WHERE project = @project AND id = @id`,
+
+  insertItemEdge: `
+    INSERT INTO edge (project, child_level, child_sha, parent_level, parent_sha, kind)
+    VALUES (@project, 'I', @item, 'I', @target, @relation)
+    ON CONFLICT DO NOTHING`,
+
+  deleteItemEdge: `
+    DELETE FROM edge WHERE project = @project AND child_level = 'I' AND child_sha = @item
+      AND parent_level = 'I' AND parent_sha = @target AND kind = @relation`,
+
+  resolveItem: `
+    UPDATE item SET status = @status, updated_seq = @seq WHERE project = @project AND id = @id`,
+
+  // A soft delete: the flag on the item and on its node, which every read path honours.
+  deleteItem: `
+    UPDATE item SET deleted_at = coalesce(deleted_at, @ts), updated_seq = @seq WHERE project = @project AND id = @id`,
+
+  deleteItemNode: `
+    UPDATE node SET deleted_at = coalesce(deleted_at, @ts) WHERE id = (SELECT node_id FROM item WHERE project = @project AND id = @id)`,
 
   // Identity (the `_system` log only). The first event of a name or token id wins; the
   // registry refuses duplicates before it appends, so these conflicts only guard a hand edit.

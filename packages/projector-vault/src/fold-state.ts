@@ -52,6 +52,15 @@ export interface ChunkRef {
   span: [number, number] | null;
 }
 
+/** A passage of a reference corpus (level R): what its file's note shows, in log order. */
+export interface ReferenceRef {
+  corpus: string;
+  source: string;
+  heading_path: string[];
+  text: string;
+  seq: number;
+}
+
 /** A run, from its `run` record: other records carry only `run_id`. */
 export interface RunRef {
   level: 'L1' | 'L2';
@@ -95,6 +104,8 @@ export interface VaultFold {
   forgottenEvidence: Map<string, string>;
   /** Open review findings by id. */
   reviews: Map<string, ReviewRef>;
+  /** Reference passages of the project's corpora by content sha (the first source to carry a text keeps it, as in the item store). */
+  references: Map<string, ReferenceRef>;
   /** Skills drafted from this project's notes, by name. */
   skills: Map<string, SkillRef>;
 }
@@ -130,6 +141,7 @@ export function emptyFold(project: string): VaultFold {
     superseded: new Map(),
     forgottenEvidence: new Map(),
     reviews: new Map(),
+    references: new Map(),
     skills: new Map(),
   };
 }
@@ -140,4 +152,5 @@ export type NoteKey =
   | { kind: 'query'; queryId: string }
   | { kind: 'source'; slug: string }
   | { kind: 'review' }
+  | { kind: 'reference'; corpus: string; source: string }
   | { kind: 'skill'; name: string; draft: boolean };

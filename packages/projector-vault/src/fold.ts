@@ -1,4 +1,10 @@
-import { MemError, type EventOf, type EventType, type LogEvent } from '@mem/core';
+import {
+  MemError,
+  withoutMemoryLines,
+  type EventOf,
+  type EventType,
+  type LogEvent,
+} from '@mem/core';
 import type { NoteFold, NoteKey, VaultFold } from './fold-state.js';
 import { citedOnlyByForgotten } from './live-lines.js';
 import { evidenceNotePath, sourceSlug } from './paths.js';
@@ -25,13 +31,20 @@ function newNote(day: string): NoteFold {
 }
 
 function noteOf(fold: VaultFold, key: NoteKey): NoteFold | undefined {
-  if (key.kind === 'source' || key.kind === 'review' || key.kind === 'skill') return undefined;
+  if (
+    key.kind === 'source' ||
+    key.kind === 'review' ||
+    key.kind === 'reference' ||
+    key.kind === 'skill'
+  )
+    return undefined;
   return key.kind === 'index' ? (fold.index ?? undefined) : fold.queries.get(key.queryId);
 }
 
 /** A note key as a string, for sets and dedupe. */
 export function noteKeyId(key: NoteKey): string {
   if (key.kind === 'source') return `source:${key.slug}`;
+  if (key.kind === 'reference') return `reference:${key.corpus}\0${key.source}`;
   if (key.kind === 'review') return 'review';
   if (key.kind === 'skill') return `skill:${key.draft ? 'draft' : 'loadable'}:${key.name}`;
   return key.kind === 'index' ? 'index' : `query:${key.queryId}`;
@@ -52,7 +65,12 @@ function touch(fold: VaultFold, keys: readonly NoteKey[], ts: string): NoteKey[]
   for (const key of keys) {
     if (seen.has(noteKeyId(key))) continue;
     seen.add(noteKeyId(key));
-    if (key.kind === 'source' || key.kind === 'review' || key.kind === 'skill') {
+    if (
+      key.kind === 'source' ||
+      key.kind === 'review' ||
+      key.kind === 'reference' ||
+      key.kind === 'skill'
+    ) {
       out.push(key);
       continue;
     }
@@ -234,9 +252,11 @@ function applyTombstone(
 ): FoldEffect {
   fold.tombstones.set(event.target, event.reason);
   const evidence = fold.evidence.get(event.target);
+  const reference = fold.references.get(event.target);
   const keys = [
     ...notesShowing(fold, event.target, true),
     ...(evidence ? [sourceNote(evidence.source)] : []),
+    ...(reference ? [referenceNote(reference)] : []),
   ];
   const effect: FoldEffect = { touched: touch(fold, keys, event.ts) };
   if (options.emitEvidenceNotes && evidence) {
@@ -299,7 +319,29 @@ function applyForgotten(fold: VaultFold, event: EventOf<'forgotten'>): FoldEffec
     fold.forgottenEvidence.set(parent, event.reason);
     if (citedOnlyByForgotten(fold, parent)) keys.push(sourceNote(cited.source));
   }
+  forgetText(fold, new Set(own));
   return { touched: touch(fold, keys, event.ts) };
+}
+
+/**
+ * The fold keeps no copy of forgotten text (it is saved as the vault state file): each note's
+ * memory drops the forgotten lines from its text and `lines` (a wholly forgotten memory drops
+ * them all), and a successor that was forgotten keeps its sha only. Rendering already leaves
+ * them out, so the notes are the same; only the state file changes.
+ */
+function forgetText(fold: VaultFold, shas: ReadonlySet<string>): void {
+  const strip = (note: NoteFold | null | undefined): void => {
+    const memory = note?.memory;
+    if (!memory) return;
+    const gone = shas.has(memory.sha256) ? new Set(memory.lines.map((line) => line.sha256)) : shas;
+    if (!memory.lines.some((line) => gone.has(line.sha256))) return;
+    memory.text = withoutMemoryLines(memory.text, gone);
+    memory.lines = memory.lines.filter((line) => !gone.has(line.sha256));
+  };
+  for (const note of fold.queries.values()) strip(note);
+  strip(fold.index);
+  for (const successor of fold.superseded.values())
+    if (shas.has(successor.sha256)) successor.text = '';
 }
 
 /** A superseded line (or memory) shows its successor's text: the notes showing it change. */
@@ -312,7 +354,7 @@ function applySuperseded(fold: VaultFold, event: EventOf<'superseded'>): FoldEff
 
 /**
  * The event types that change the vault. The engine hands the projector no others; they only
- * advance its position: `reference` (reference notes are not rendered yet), `recovery`,
+ * advance its position: `recovery`, corpus registrations (a note per file is enough),
  * administration and ingest-job bookkeeping (the memory they lead to renders, they do not), and
  * `projection_settings_set` (settings reach the vault as its options: the engine reads them from
  * `_system` before opening it, and a change resets and replays every project).
@@ -324,6 +366,7 @@ export const VAULT_HANDLES = [
   'evidence',
   'memory',
   'run_end',
+  'reference',
   'tombstone',
   'forgotten',
   'superseded',
@@ -357,6 +400,8 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
       return applyEvidence(fold, event, options);
     case 'memory':
       return applyMemory(fold, event);
+    case 'reference':
+      return applyReference(fold, event);
     case 'tombstone':
       return applyTombstone(fold, event, options);
     case 'forgotten':
@@ -383,6 +428,28 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
 function touchRun(fold: VaultFold, event: EventOf<'chunk' | 'run_end'>): FoldEffect {
   const key = runNote(fold, event.run_id);
   return { touched: key ? touch(fold, [key], event.ts) : [] };
+}
+
+/** The note of the corpus file a passage comes from. */
+function referenceNote(ref: { corpus: string; source: string }): NoteKey {
+  return { kind: 'reference', corpus: ref.corpus, source: ref.source };
+}
+
+/**
+ * A passage of a corpus joins its file's note. One outside any corpus (an eval store's) has
+ * no note; a text some source already carries stays with that source, as its node does.
+ */
+function applyReference(fold: VaultFold, event: EventOf<'reference'>): FoldEffect {
+  if (event.corpus === undefined || fold.references.has(event.sha256)) return NO_EFFECT;
+  const ref = {
+    corpus: event.corpus,
+    source: event.source,
+    heading_path: [...event.heading_path],
+    text: event.text,
+    seq: event.seq,
+  };
+  fold.references.set(event.sha256, ref);
+  return { touched: [referenceNote(ref)] };
 }
 
 /** UNKNOWN_EVENT_TYPE naming the event's seq: a projector refuses what it does not know, loudly. */

@@ -29,5 +29,13 @@ export {
 } from './paths.js';
 export { readVaultNotes, type RefusedFile, type VaultNote, type VaultNotes } from './reader.js';
 export { readVaultSkills, type VaultSkill, type VaultSkills } from './skills-reader.js';
-export { foldOf, noteLines, type NoteLines } from './note-lines.js';
+export { foldOf, noteLines, type ShownLines } from './shown-lines.js';
 export { skillNotePath } from './paths.js';
+export {
+  planNoteCapture,
+  type CaptureFinding,
+  type CaptureIntent,
+  type NoteCaptureInput,
+  type NoteCapturePlan,
+} from './capture-plan.js';
+export { projectedMemoryNotes, type ProjectedNote } from './capture-notes.js';

@@ -1,49 +1,64 @@
-import { contentSha256, memoryLines, splitMemoryLines, type LogEvent } from '@mem/core';
-import { VAULT_HANDLES, applyEvent } from './fold.js';
-import { emptyFold, type MemoryRef, type VaultFold } from './fold-state.js';
-import { liveText } from './live-lines.js';
+/** A memory line of a note: `- <text> ^<block>`; `block` null for a list item without one. */
+export interface NoteItem {
+  /** 1-based line in the file. */
+  line: number;
+  text: string;
+  block: string | null;
+}
 
-/** What a note shows now: its memory's sha and the text of each live line, in order. */
+/** A note split the way capture compares it: frontmatter, memory lines, and everything else. */
 export interface NoteLines {
-  /** The content sha of the memory the note shows. */
-  memory: string;
-  query_id: string | null;
-  lines: string[];
+  frontmatter: string;
+  items: NoteItem[];
+  /** The lines that are neither memory lines nor the provenance line right under one. */
+  skeleton: string[];
 }
 
-/** A project's vault fold from its events: the same fold the vault renders its notes from. */
-export function foldOf(project: string, events: Iterable<LogEvent>): VaultFold {
-  const fold = emptyFold(project);
-  for (const event of events)
-    if ((VAULT_HANDLES as readonly string[]).includes(event.type))
-      applyEvent(fold, event, { emitEvidenceNotes: false });
-  return fold;
-}
+const ITEM = /^- (.*?)\s*\^([0-9a-f]{8}(?:-\d+)?)\s*$/;
+const BARE_ITEM = /^- (.+)$/;
+const PROVENANCE = /^ {2}- from /;
 
 /**
- * The lines note `note` (a query id, or `index` for the L2 note) shows, read as the vault renders
- * them: forgotten and tombstoned lines left out, a superseded line (or memory) shown as its
- * successor. Null when there is no such note or it shows no memory.
+ * Splits a note (LF or CRLF: Windows editors save CRLF, and line endings are not an edit).
+ * Trailing whitespace on a line is dropped for the same reason.
  */
-export function noteLines(fold: VaultFold, note: string): NoteLines | null {
-  const shown = note === 'index' ? fold.index : fold.queries.get(note);
-  const memory = shown?.memory;
-  if (!memory) return null;
-  const queryId = note === 'index' ? null : note;
-  if (fold.forgotten.has(memory.sha256) || fold.tombstones.has(memory.sha256))
-    return { memory: memory.sha256, query_id: queryId, lines: [] };
-  return { memory: memory.sha256, query_id: queryId, lines: liveLines(fold, memory) };
-}
-
-function liveLines(fold: VaultFold, memory: MemoryRef): string[] {
-  const whole = fold.superseded.get(memory.sha256);
-  const lines = whole
-    ? splitMemoryLines(whole.text).map((text) => ({ sha256: contentSha256(text), text }))
-    : memoryLines(memory);
-  const out: string[] = [];
-  for (const line of lines) {
-    const text = liveText(fold, line.sha256, line.text);
-    if (text !== null) out.push(text);
+export function splitNoteLines(text: string): NoteLines {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  let start = 0;
+  let frontmatter = '';
+  if (lines[0] === '---') {
+    const end = lines.indexOf('---', 1);
+    if (end > 0) {
+      frontmatter = lines.slice(0, end + 1).join('\n');
+      start = end + 1;
+    }
   }
-  return out;
+  const items: NoteItem[] = [];
+  const skeleton: string[] = [];
+  // In the item list (bare items count as added lines there); right under an item (one provenance line).
+  let afterItem = false;
+  let underItem = false;
+  for (let i = start; i < lines.length; i++) {
+    const raw = lines[i]!.replace(/\s+$/, '');
+    const withId = ITEM.exec(raw);
+    const bare = withId ? null : BARE_ITEM.exec(raw);
+    if (withId || (bare && afterItem)) {
+      items.push({
+        line: i + 1,
+        text: withId ? withId[1]! : bare![1]!,
+        block: withId?.[2] ?? null,
+      });
+      afterItem = true;
+      underItem = true;
+      continue;
+    }
+    if (underItem && PROVENANCE.test(raw)) {
+      underItem = false;
+      continue;
+    }
+    afterItem = false;
+    underItem = false;
+    skeleton.push(raw);
+  }
+  return { frontmatter, items, skeleton };
 }

@@ -2,6 +2,7 @@ import type { NoteKey, VaultFold } from './fold-state.js';
 import {
   evidenceNotePath,
   indexNotePath,
+  referenceNotePath,
   reviewNotePath,
   queryNotePath,
   skillNotePath,
@@ -11,6 +12,7 @@ import {
 import { renderIndexNote } from './render-index.js';
 import { renderQueryNote, type RenderOptions } from './render-query.js';
 import { renderReviewNote } from './render-review.js';
+import { livePassages, renderReferenceNote } from './render-reference.js';
 import { listsChunk, renderSourceNote, sourceChunks } from './render-source.js';
 
 /** The vault-relative path of a note. */
@@ -18,6 +20,7 @@ export function notePath(project: string, key: NoteKey): string {
   if (key.kind === 'source') return sourceSlugNotePath(project, key.slug);
   if (key.kind === 'skill') return skillNotePath(key.name, key.draft);
   if (key.kind === 'review') return reviewNotePath(project);
+  if (key.kind === 'reference') return referenceNotePath(project, key.corpus, key.source);
   return key.kind === 'index' ? indexNotePath(project) : queryNotePath(project, key.queryId);
 }
 
@@ -32,6 +35,10 @@ export function renderNote(fold: VaultFold, key: NoteKey, options: RenderOptions
     return (key.draft ? skill?.draft : skill?.promoted) ?? null;
   }
   if (key.kind === 'review') return renderReviewNote(fold);
+  if (key.kind === 'reference') {
+    const passages = livePassages(fold, key.corpus, key.source);
+    return passages.length > 0 ? renderReferenceNote(fold, key.corpus, key.source, passages) : null;
+  }
   if (key.kind === 'source') {
     const chunks = [...fold.evidence]
       .filter(([sha, e]) => listsChunk(fold, sha) && sourceSlug(e.source) === key.slug)
@@ -50,6 +57,15 @@ function noteKeys(fold: VaultFold): NoteKey[] {
     if (skill.draft !== null) keys.push({ kind: 'skill', name, draft: true });
     if (skill.promoted !== null) keys.push({ kind: 'skill', name, draft: false });
   }
+  const files = new Map<string, NoteKey>();
+  for (const [sha, ref] of fold.references)
+    if (!fold.tombstones.has(sha))
+      files.set(`${ref.corpus}\0${ref.source}`, {
+        kind: 'reference',
+        corpus: ref.corpus,
+        source: ref.source,
+      });
+  keys.push(...files.values());
   return keys;
 }
 

@@ -78,6 +78,20 @@ export function sourceSlugNotePath(project: string, slug: string): string {
   return `${project}/sources/${slug}.md`;
 }
 
+/**
+ * `<project>/reference/<corpus>/<source>.md`: the note of one file of a reference corpus, its
+ * directories kept (the source URI is relative to the corpus root). Each segment is made
+ * filename-safe; `.md` is appended unless the file already is one.
+ */
+export function referenceNotePath(project: string, corpus: string, source: string): string {
+  const segments = source
+    .split('/')
+    .filter((s) => s !== '' && s !== '.' && s !== '..')
+    .map((s) => s.replace(/[^A-Za-z0-9._ -]+/g, '-'));
+  const path = segments.length > 0 ? segments.join('/') : 'source';
+  return `${project}/reference/${corpus}/${/\.md$/i.test(path) ? path : `${path}.md`}`;
+}
+
 /** An Obsidian block id for a content sha (a memory line, a chunk): its first 8 hex, stable across rebuilds. */
 export function blockId(sha256: string): string {
   return sha256.slice(0, 8);

@@ -24,6 +24,27 @@ export function renderMemoryLines(
   sources: LineSources,
 ): string[] {
   const out: string[] = [];
+  for (const block of memoryBlocks(fold, memory)) {
+    const from = sources(block.parents);
+    out.push(`- ${inertLinks(oneLine(block.shown))} ^${block.block}`);
+    out.push(
+      `  - from ${from.length > 0 ? from.join('; ') : 'nothing left: what it rested on was removed by a tombstone'}`,
+    );
+  }
+  return out.length > 0 ? out : ['Every line of this memory was removed by a tombstone.'];
+}
+
+/** One shown line of a memory: its block id, the line it is (sha), what it shows, what it rests on. */
+export interface MemoryBlock {
+  block: string;
+  sha256: string;
+  shown: string;
+  parents: readonly string[];
+}
+
+/** The shown lines of a memory with their block ids, as renderMemoryLines numbers them. */
+export function memoryBlocks(fold: VaultFold, memory: MemoryRef): MemoryBlock[] {
+  const out: MemoryBlock[] = [];
   const ids = new Map<string, number>();
   for (const line of memoryLines(memory)) {
     const shown = liveText(fold, line.sha256, line.text);
@@ -31,13 +52,14 @@ export function renderMemoryLines(
     const base = blockId(line.sha256);
     const n = (ids.get(base) ?? 0) + 1;
     ids.set(base, n);
-    const from = sources(line.parents);
-    out.push(`- ${inertLinks(oneLine(shown))} ^${n === 1 ? base : `${base}-${n}`}`);
-    out.push(
-      `  - from ${from.length > 0 ? from.join('; ') : 'nothing left: what it rested on was removed by a tombstone'}`,
-    );
+    out.push({
+      block: n === 1 ? base : `${base}-${n}`,
+      sha256: line.sha256,
+      shown,
+      parents: line.parents,
+    });
   }
-  return out.length > 0 ? out : ['Every line of this memory was removed by a tombstone.'];
+  return out;
 }
 
 /** A memory superseded as a whole: the replacing text line by line, resting on what the memory rested on. */

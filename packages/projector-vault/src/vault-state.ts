@@ -3,6 +3,7 @@ import type {
   ChunkRef,
   EvidenceRef,
   NoteFold,
+  ReferenceRef,
   ReviewRef,
   RunRef,
   SkillRef,
@@ -12,7 +13,7 @@ import type {
 import { stableJson } from './stable-json.js';
 
 /** Bump when the same log would render different bytes: a stored different version forces a rebuild. */
-export const VAULT_PROJECTOR_VERSION = 4;
+export const VAULT_PROJECTOR_VERSION = 6;
 
 /** What `<stateDir>/vault/<project>.json` holds: the fold, the position it reflects, and the options it was rendered with. */
 export interface VaultState {
@@ -54,6 +55,7 @@ export function encodeVaultState(state: VaultState): string {
     forgotten_evidence: record(fold.forgottenEvidence),
     reviews: record(fold.reviews),
     skills: record(fold.skills),
+    references: record(fold.references),
   });
 }
 
@@ -92,6 +94,8 @@ export function decodeVaultState(text: string): VaultState {
       reviews: map<ReviewRef>(raw['reviews'] ?? {}),
       // A state written before skills has none.
       skills: map<SkillRef>(raw['skills'] ?? {}),
+      // A state written before reference notes has none.
+      references: map<ReferenceRef>(raw['references'] ?? {}),
     },
   };
 }

@@ -64,3 +64,9 @@ export type {
   VectorRecall,
 } from './ports.js';
 export type { LineNote } from './line-note.js';
+export {
+  matchSignatures,
+  type MatchSignaturesRequest,
+  type SignatureMatch,
+  type SignatureSighting,
+} from './match-signatures.js';

@@ -34,3 +34,4 @@ export { validateInput } from './validate.js';
 export { IDEMPOTENCY_ARGUMENT, mcpTools, type McpToolGroup } from './mcp-tools.js';
 export type { RegistryContext } from './context.js';
 export { CALLER_ERROR_CODES, isCallerError } from './caller-errors.js';
+export { refuseUncapturedEdits } from './ops/rebuild-guard.js';

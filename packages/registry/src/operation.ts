@@ -49,9 +49,10 @@ export interface CliOption {
   /**
    * `list`: comma-separated; `list-or-star`: `*` or comma-separated; `integer`: a decimal
    * number (anything else is passed on as given, for the input schema to refuse); `boolean`: a
-   * flag without a value (`--dry-run`), true when given. Default: the string as given.
+   * flag without a value (`--dry-run`), true when given; `jsonl-file`: the path of a JSONL file,
+   * read by the CLI into an array of its lines' objects. Default: the string as given.
    */
-  parse?: 'list' | 'list-or-star' | 'integer' | 'boolean';
+  parse?: 'list' | 'list-or-star' | 'integer' | 'boolean' | 'jsonl-file';
   /** The flag may be given more than once (a `list`: the values are joined). */
   repeatable?: boolean;
   /** The command cannot run without it: commander refuses its absence before anything else. */
@@ -64,6 +65,10 @@ export interface CliCommand<Out> {
   command: readonly string[];
   /** Input fields taken as positional arguments, in order. */
   args?: readonly string[];
+  /** Of `args`, those given as a file path (or `-` for stdin) whose UTF-8 content is the field's value. */
+  files?: readonly string[];
+  /** The last of `args` takes every remaining argument (an input list: `mem items read ID ID`). */
+  variadic?: boolean;
   options?: readonly CliOption[];
   /** The human-readable output (one or more lines, no trailing newline). */
   text: (output: Out) => string;

@@ -5,6 +5,7 @@ import { evalGate, loadLocomo, type GateEvalReport } from '@mem/eval';
 import { registerEvalForget } from './eval-forget.js';
 import { registerEvalNotes } from './eval-notes.js';
 import { registerEvalRetrieval } from './eval-retrieval.js';
+import { registerEvalSignatures } from './eval-signatures.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag } from '../parse-flags.js';
 import { ProgressLine } from '../progress.js';
@@ -40,6 +41,7 @@ export function registerEval(program: Command, io: CliIO): void {
   registerEvalRetrieval(evaluate, io);
   registerEvalNotes(evaluate, io);
   registerEvalForget(evaluate, io);
+  registerEvalSignatures(evaluate, io);
 }
 
 function printGate(io: CliIO, report: GateEvalReport): void {

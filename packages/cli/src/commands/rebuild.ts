@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { openExistingEngine, type GlobalOptions } from '../context.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { projectFlag } from '../parse-flags.js';
+import { refuseUncapturedEdits } from '@mem/registry';
 import { UsageError } from '../exit.js';
 
 const PROJECTIONS = ['sqlite', 'vault', 'pgvector'] as const;
@@ -21,10 +22,20 @@ export function registerRebuild(program: Command, io: CliIO): void {
       '--no-emit-evidence-notes',
       'stop writing evidence notes (a setting kept in the _system log)',
     )
+    .option(
+      '--discard-edits',
+      'overwrite edited L1/L2 vault notes with what the log projects (default: refuse; see mem vault capture)',
+    )
     .option('--json', 'print the rebuild report as JSON')
     .action(
       async (
-        options: { project?: string; only?: string; emitEvidenceNotes?: boolean; json?: boolean },
+        options: {
+          project?: string;
+          only?: string;
+          emitEvidenceNotes?: boolean;
+          discardEdits?: boolean;
+          json?: boolean;
+        },
         command: Command,
       ) => {
         const globals = command.optsWithGlobals<GlobalOptions>();
@@ -43,6 +54,8 @@ export function registerRebuild(program: Command, io: CliIO): void {
           globals,
           project !== undefined ? [project] : [],
         );
+        if (options.discardEdits !== true && (options.only ?? 'vault') === 'vault')
+          await refuseUncapturedEdits(engine, project);
         const report = await engine.rebuild({
           ...(project !== undefined ? { project } : {}),
           ...(options.only !== undefined ? { only: [options.only] } : {}),

@@ -5,6 +5,7 @@ import { UsageError } from '../exit.js';
 import type { CliIO } from '../io.js';
 import { openCliRegistry } from '../open-registry.js';
 import { positiveIntFlag } from '../parse-flags.js';
+import { untilSignal } from '../signals.js';
 
 function limitFlag(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -13,19 +14,6 @@ function limitFlag(value: string | undefined, flag: string): number | undefined 
       `${flag}: expected a whole number (0 turns the limit off), got ${JSON.stringify(value)}`,
     );
   return Number(value);
-}
-
-/** Resolves when SIGINT or SIGTERM arrives. */
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (signal: string) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
 }
 
 export function registerServe(program: Command, io: CliIO): void {

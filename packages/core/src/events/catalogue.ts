@@ -32,6 +32,16 @@ import {
 } from './correction-payloads.js';
 import { reviewDecidedShape, reviewOpenedShape } from './review-payloads.js';
 import { skillDraftedShape, skillPromotedShape, skillRetiredShape } from './skill-payloads.js';
+import { corpusRegisteredShape, corpusRemovedShape } from './corpus-payloads.js';
+import {
+  itemAddedShape,
+  itemDeletedShape,
+  itemRelatedShape,
+  itemResolvedShape,
+  itemUnrelatedShape,
+  itemUpdatedShape,
+} from './item-payloads.js';
+import { itemDraftIssues } from '../items/draft.js';
 
 type Shape = Record<string, z.ZodType>;
 type Check<S extends Shape> = (value: z.infer<z.ZodObject<S>>, ctx: z.RefinementCtx) => void;
@@ -182,6 +192,38 @@ const reviewDecided = defineEvent('review_decided', reviewDecidedShape);
 const skillDrafted = defineEvent('skill_drafted', skillDraftedShape);
 const skillPromoted = defineEvent('skill_promoted', skillPromotedShape);
 const skillRetired = defineEvent('skill_retired', skillRetiredShape);
+const corpusRegistered = defineEvent('corpus_registered', corpusRegisteredShape, {
+  check: (value, ctx) => {
+    const sorted = [...new Set(value.globs)].sort();
+    if (sorted.join('\0') !== value.globs.join('\0'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['globs'],
+        message: 'expected globs sorted, each once',
+      });
+  },
+});
+const corpusRemoved = defineEvent('corpus_removed', corpusRemovedShape);
+const itemAdded = defineEvent('item_added', itemAddedShape, {
+  check: (value, ctx) => {
+    for (const issue of itemDraftIssues(value.item_type, value))
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  },
+});
+const itemUpdated = defineEvent('item_updated', itemUpdatedShape);
+const itemResolved = defineEvent('item_resolved', itemResolvedShape);
+const itemRelated = defineEvent('item_related', itemRelatedShape, {
+  check: (value, ctx) => {
+    if (value.item === value.target)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['target'],
+        message: 'expected another item: an item cannot relate to itself',
+      });
+  },
+});
+const itemUnrelated = defineEvent('item_unrelated', itemUnrelatedShape);
+const itemDeleted = defineEvent('item_deleted', itemDeletedShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -213,6 +255,14 @@ export const EVENT_DEFINITIONS = [
   skillDrafted,
   skillPromoted,
   skillRetired,
+  corpusRegistered,
+  corpusRemoved,
+  itemAdded,
+  itemUpdated,
+  itemResolved,
+  itemRelated,
+  itemUnrelated,
+  itemDeleted,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -248,6 +298,14 @@ export const payloadSchema = z.discriminatedUnion('type', [
   skillDrafted.payload,
   skillPromoted.payload,
   skillRetired.payload,
+  corpusRegistered.payload,
+  corpusRemoved.payload,
+  itemAdded.payload,
+  itemUpdated.payload,
+  itemResolved.payload,
+  itemRelated.payload,
+  itemUnrelated.payload,
+  itemDeleted.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -280,6 +338,14 @@ export const eventSchema = z.discriminatedUnion('type', [
   skillDrafted.event,
   skillPromoted.event,
   skillRetired.event,
+  corpusRegistered.event,
+  corpusRemoved.event,
+  itemAdded.event,
+  itemUpdated.event,
+  itemResolved.event,
+  itemRelated.event,
+  itemUnrelated.event,
+  itemDeleted.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

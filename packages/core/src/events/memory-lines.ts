@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contentSha256 } from '../identity.js';
+import { contentSha256, sha256Hex } from '../identity.js';
 import { sha256Field } from './fields.js';
 import { hasPurgeMarker } from './purge-payloads.js';
 
@@ -11,12 +11,31 @@ import { hasPurgeMarker } from './purge-payloads.js';
  * without failing validation.
  */
 
+/**
+ * A failure signature a line was drawn from (signature/tool-result.ts): the exact-match key of
+ * tool context's tier 1. The normalised text travels, the raw error line does not (it is
+ * evidence text, and stays where purge can find it).
+ */
+export const lineSignatureField = z.strictObject({
+  /** sha256 of `signature`. */
+  sig_sha: sha256Field,
+  signature: z.string().min(1),
+  tool: z.string().min(1),
+});
+export type LineSignature = z.infer<typeof lineSignatureField>;
+
 /** One entry of a memory's `lines`: the line's content sha and the shas it came from. */
 export const memoryLineField = z.strictObject({
   sha256: sha256Field,
   parents: z
     .array(sha256Field)
     .min(1, 'expected at least one parent sha: a line rests on evidence'),
+  /**
+   * The signatures of the failing tool results this line was drawn from, on the event whose
+   * chunk brought the line; a line kept from an earlier memory does not repeat them, so each is
+   * one occurrence of the failure and a fold counts them as they stand. Optional within v2.
+   */
+  signatures: z.array(lineSignatureField).min(1).optional(),
 });
 export type MemoryLineRef = z.infer<typeof memoryLineField>;
 
@@ -62,6 +81,7 @@ export function memoryLines(memory: {
     text: texts[i]!,
     sha256: ref.sha256,
     parents: [...ref.parents],
+    ...(ref.signatures ? { signatures: ref.signatures.map((s) => ({ ...s })) } : {}),
   }));
 }
 
@@ -97,6 +117,13 @@ export function memoryLinesIssues(memory: {
         path: ['lines', i, 'sha256'],
         message: `expected ${expected}, the content sha of line ${i + 1} of text`,
       });
+    line.signatures?.forEach((sig, j) => {
+      if (sig.sig_sha !== sha256Hex(sig.signature))
+        issues.push({
+          path: ['lines', i, 'signatures', j, 'sig_sha'],
+          message: `expected ${sha256Hex(sig.signature)}, the sha256 of the signature`,
+        });
+    });
     line.parents.forEach((parent, j) => {
       used.add(parent);
       if (!parents.has(parent))
@@ -113,4 +140,19 @@ export function memoryLinesIssues(memory: {
       message: `expected every parent to be a parent of some line, ${unused[0]} is not`,
     });
   return issues;
+}
+
+/**
+ * `text` without the lines whose content sha is in `shas`, every other raw line kept as written
+ * (its list marker and blank lines included). What a projection stores of a memory once some
+ * of its lines are forgotten: the log keeps the text, the read side must not (issue 12).
+ */
+export function withoutMemoryLines(text: string, shas: ReadonlySet<string>): string {
+  return text
+    .split('\n')
+    .filter((raw) => {
+      const line = raw.trim().replace(LIST_MARKER, '').trim();
+      return line === '' || !shas.has(contentSha256(line));
+    })
+    .join('\n');
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contentSha256 } from '../identity.js';
 import { thrown } from '../../../../test/support/thrown.js';
 import type { MemError } from '../errors.js';
-import { memoryLines, splitMemoryLines, uniformLines } from './memory-lines.js';
+import { memoryLines, splitMemoryLines, uniformLines, withoutMemoryLines } from './memory-lines.js';
 import { parseEvent, parsePayload } from './parse.js';
 import { serializeEvent } from './serialize.js';
 
@@ -168,5 +168,17 @@ describe('memory lines', () => {
     expect(serializeEvent(event)).toContain(
       `"lines":[{"sha256":"${sha('one line')}","parents":["${E1}"]}]`,
     );
+  });
+});
+
+describe('withoutMemoryLines', () => {
+  it('drops the lines whose content sha is named, keeping the others as written', () => {
+    expect(withoutMemoryLines(TEXT, new Set([sha(KONG)]))).toBe(`- ${PG}`);
+    // A sha is of the normalised line: case and the list marker do not hide it.
+    expect(withoutMemoryLines(`* ${KONG.toUpperCase()}\n\n- ${PG}`, new Set([sha(KONG)]))).toBe(
+      `\n- ${PG}`,
+    );
+    expect(withoutMemoryLines(TEXT, new Set([sha('unrelated')]))).toBe(TEXT);
+    expect(withoutMemoryLines(TEXT, new Set([sha(KONG), sha(PG)]))).toBe('');
   });
 });

@@ -10,6 +10,7 @@ import {
   stepField,
 } from './fields.js';
 import { memoryLineField } from './memory-lines.js';
+import { corpusNameField } from './corpus-payloads.js';
 
 /*
  * Payload shapes, one per event type, in serialisation order (after `type`).
@@ -94,6 +95,8 @@ export const referenceShape = {
   heading_path: z.array(z.string()),
   text: z.string().min(1),
   sha256: sha256Field,
+  /** The corpus (`mem ref add --name`) whose file this passage comes from; absent for references written outside one (eval stores). */
+  corpus: corpusNameField.optional(),
 };
 
 export const tombstoneShape = {

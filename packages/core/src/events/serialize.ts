@@ -5,9 +5,10 @@ const NESTED_ORDER: Record<string, readonly string[]> = {
   writer: WRITER_KEYS,
   error: ['code', 'message'],
 };
-/** Arrays of objects whose entries have a fixed key order too (`lines` of a memory: sha256, parents; of a purge: seq, old, new). */
+/** Arrays of objects whose entries have a fixed key order too (`lines` of a memory: sha256, parents, signatures; of a purge: seq, old, new). */
 const ARRAY_ORDER: Record<string, readonly string[]> = {
-  lines: ['sha256', 'parents', 'seq', 'old', 'new'],
+  lines: ['sha256', 'parents', 'signatures', 'seq', 'old', 'new'],
+  signatures: ['sig_sha', 'signature', 'tool'],
   refuses: ['sha256', 'terms'],
 };
 

@@ -1,5 +1,4 @@
 import { MemError, memoryLines, type EventOf, type EventType, type LogEvent } from '@mem/core';
-import { failureSignatures } from './failure-signature.js';
 import type { NodeParams, PlannedWrite } from './planned-write.js';
 
 /**
@@ -171,19 +170,23 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
     },
     // After the chain moved: the new head's lines are live, those only the old head held are not.
     { statement: 'refreshLines', params: { project: e.project, shas: [e.sha256] } },
-    ...(symptom === null ? [] : failureSignatures(symptom)).map((sig): PlannedWrite => ({
-      statement: 'foldSignature',
-      params: {
-        project: e.project,
-        sig_sha: sig.sigSha,
-        signature: sig.signature,
-        tool: sig.tool,
-        raw: sig.raw,
-        node_level: e.level,
-        node_sha: e.sha256,
-        ts: e.ts,
-      },
-    })),
+    // The failures the memory's new lines were drawn from, as the event names them: the node is
+    // the memory, the raw line the memory line that was seen with the failure.
+    ...memoryLines(e).flatMap((line) =>
+      (line.signatures ?? []).map((sig): PlannedWrite => ({
+        statement: 'foldSignature',
+        params: {
+          project: e.project,
+          sig_sha: sig.sig_sha,
+          signature: sig.signature,
+          tool: sig.tool,
+          raw: line.text,
+          node_level: e.level,
+          node_sha: e.sha256,
+          ts: e.ts,
+        },
+      })),
+    ),
   ];
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemError, contentSha256, type Payload } from '@mem/core';
+import { MemError, contentSha256, itemIdField, type Payload } from '@mem/core';
 import { TombstoneSet, termHashes } from '@mem/engine';
 import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
@@ -7,6 +7,7 @@ import { defineOperation } from '../operation.js';
 import { readLedger, type LedgerTarget, type MemoryLedger } from './memory-ledger.js';
 import { requireNotForgotten, resolveRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
+import { itemHistory } from './items/history.js';
 
 const TOOL = 'correct_memory';
 
@@ -261,7 +262,18 @@ export const confirm = defineOperation({
 const historyEntry = z.object({
   seq: z.number(),
   ts: z.string(),
-  type: z.enum(['forgotten', 'superseded', 'confirmed', 'resurfaced']),
+  type: z.enum([
+    'forgotten',
+    'superseded',
+    'confirmed',
+    'resurfaced',
+    'item_added',
+    'item_updated',
+    'item_resolved',
+    'item_related',
+    'item_unrelated',
+    'item_deleted',
+  ]),
   target: z.string(),
   actor: z.string().nullable(),
   token: z.string().nullable(),
@@ -282,7 +294,7 @@ export const history = defineOperation({
   output: z.object({
     project: z.string(),
     target: z.string(),
-    target_kind: z.enum(['line', 'memory']),
+    target_kind: z.enum(['line', 'memory', 'item']),
     entries: z.array(historyEntry),
   }),
   kind: 'read',
@@ -312,6 +324,7 @@ export const history = defineOperation({
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
+    if (itemIdField.safeParse(input.ref).success) return itemHistory(ctx, input.project, input.ref);
     const ledger = await readLedger(ctx, input.project);
     const target = resolveRef(ledger, input.project, input.ref);
     const names = new Set([target.sha256, ...(target.memory !== undefined ? [target.memory] : [])]);

@@ -4,25 +4,47 @@ import { memberAdd, memberRemove, projectAdd } from './admin-projects.js';
 import { tokenList, tokenMint, tokenRevoke } from './admin-tokens.js';
 import { ingestStatus, ingestSubmit } from './ingest.js';
 import { ingestLocal, synthesizeLocal } from './local-run.js';
+import { vaultCapture } from './vault-capture.js';
 import { projectionStatus, verify } from './log.js';
 import { health, version } from './probes.js';
 import { projectList, projectNotes, projectStatus } from './projects.js';
 import { purge } from './purge.js';
 import { query } from './query.js';
+import { matchSignature } from './signatures.js';
 import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
 import { skillDraft, skillPromote, skillRetire } from './skill-lifecycle.js';
+import { refAdd, refList, refRemove, refSync } from './references.js';
+import {
+  addItemsOp,
+  deleteItemsOp,
+  findItemsOp,
+  readItemsOp,
+  relateItemsOp,
+  rememberOp,
+  resolveItemsOp,
+  updateItemOp,
+} from './items/ops.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
   health,
   version,
   query,
+  matchSignature,
   forget,
   supersede,
   confirm,
   history,
+  rememberOp,
+  addItemsOp,
+  readItemsOp,
+  findItemsOp,
+  resolveItemsOp,
+  updateItemOp,
+  relateItemsOp,
+  deleteItemsOp,
   reviewScan,
   reviewList,
   reviewKeep,
@@ -51,4 +73,9 @@ export const OPERATIONS: readonly AnyOperation[] = [
   tokenRevoke,
   ingestLocal,
   synthesizeLocal,
+  vaultCapture,
+  refAdd,
+  refSync,
+  refList,
+  refRemove,
 ];

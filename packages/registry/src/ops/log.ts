@@ -3,6 +3,7 @@ import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { visibleProjects } from './reach.js';
 import { verifyReport, verifyText } from './verify-report.js';
+import { withVaultDrift } from './verify-drift.js';
 import { projectInput } from './schemas.js';
 
 const TOOL = 'log';
@@ -39,7 +40,10 @@ export const verify = defineOperation({
     failed: (report) => !report.ok,
   },
   run: async (ctx, _caller, input) =>
-    ctx.engine.verify(input.project !== undefined ? { project: input.project } : {}),
+    withVaultDrift(
+      ctx.engine,
+      await ctx.engine.verify(input.project !== undefined ? { project: input.project } : {}),
+    ),
 });
 
 /** Rebuild status: per reachable project, the log head and how far the SQLite projection has applied it. */

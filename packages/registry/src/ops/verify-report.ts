@@ -60,6 +60,10 @@ export const verifyReport = z.object({
       }),
     ),
     skipped: z.string().optional(),
+    /** Where a vault L1/L2 note differs, per file and line, and what capture would do with it. */
+    drift: z.array(
+      z.object({ path: z.string(), line: z.number(), problem: z.string(), message: z.string() }),
+    ),
   }),
 });
 
@@ -97,6 +101,8 @@ export function verifyText(report: Report): string {
     );
     for (const difference of report.parity.differences)
       lines.push(`  - ${difference.projector}: ${difference.message}`);
+    for (const drift of report.parity.drift)
+      lines.push(`  - vault drift: ${drift.message} [${drift.problem}]`);
   }
   lines.push(report.ok ? 'verify: ok' : 'verify: FAILED');
   return lines.join('\n');

@@ -1,4 +1,4 @@
-import { sha256Hex } from '@mem/core';
+import { sha256Hex } from '../identity.js';
 
 /** One failure signature taken from a symptom line. */
 export interface FailureSignature {
@@ -32,6 +32,10 @@ const RULES: readonly [RegExp, string][] = [
     /(?<![\w.~<>:/\\-])(?:[A-Za-z]:\\|~\/|\.{1,2}\/|\/)(?:[^\s'"`()<>:,;\\/]+[\\/])*([^\s'"`()<>:,;\\/]*)/g,
     '<path>/$1',
   ],
+  // A relative path to a file (src/core/x.ts, ../tui/test/x.ts after the rule above): which
+  // directory it was named from varies with the cwd, the file name does not. A package name
+  // (@scope/pkg, no extension) is not a path and stays.
+  [/(?<![\w.~<>:/\\@-])(?:[\w.@-]+\/)+([\w-][\w.-]*\.[A-Za-z0-9]{1,6})\b/g, '<path>/$1'],
   [/\b0x[0-9a-f]+\b/gi, '<addr>'],
   [/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b/gi, '<sha>'],
   // Line and column: file.ts:12:5, file.ts(12,5), "line 12", "col 5".
@@ -106,9 +110,18 @@ const TOOL_PHRASES: readonly [RegExp, string][] = [
   [/^Traceback \(most recent call last\)/, 'python'],
 ];
 
+/*
+ * Why a cap: some rules (the identifier one above all) backtrack over a long run of word
+ * characters, quadratic in the line's length. An error's identity sits in its first few hundred
+ * characters, so each line is cut there first: the cost per line is then bounded, and a text's
+ * cost linear in its number of lines.
+ */
+/** The longest prefix of a line that normalisation reads. */
+export const SIGNATURE_LINE_CAP = 320;
+
 /** Normalises one line: placeholders for what varies between occurrences, whitespace collapsed. */
 export function normalizeSignature(line: string): string {
-  let out = line.normalize('NFC');
+  let out = line.slice(0, SIGNATURE_LINE_CAP).normalize('NFC');
   for (const [pattern, replacement] of RULES) out = out.replace(pattern, replacement);
   return out.replace(/\s+/g, ' ').trim();
 }
@@ -126,17 +139,19 @@ export function toolOf(signature: string): string {
 }
 
 /**
- * The signatures of a symptom text: one per distinct normalised line that still has at least
+ * The signatures of some lines: one per distinct normalised line that still has at least
  * three letters (a line of placeholders and punctuation identifies nothing), in first-seen order.
+ * `tool` names the tool when the caller knows it (a tool result's header); otherwise the line's.
  */
-export function failureSignatures(symptom: string): FailureSignature[] {
+export function lineSignatures(lines: readonly string[], tool?: string): FailureSignature[] {
   const out = new Map<string, FailureSignature>();
-  for (const rawLine of symptom.split(/\r?\n/)) {
-    const raw = rawLine.trim();
+  for (const line of lines) {
+    const raw = line.trim().slice(0, SIGNATURE_LINE_CAP);
     const signature = normalizeSignature(raw);
     if ((signature.replace(/<[a-z]+>/g, '').match(/\p{L}/gu)?.length ?? 0) < 3) continue;
     const sigSha = sha256Hex(signature);
-    if (!out.has(sigSha)) out.set(sigSha, { sigSha, signature, tool: toolOf(signature), raw });
+    if (!out.has(sigSha))
+      out.set(sigSha, { sigSha, signature, tool: tool ?? toolOf(signature), raw });
   }
   return [...out.values()];
 }

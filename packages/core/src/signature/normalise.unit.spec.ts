@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '@mem/core';
-import { failureSignatures, normalizeSignature, toolOf } from './failure-signature.js';
+import { sha256Hex } from '../identity.js';
+import { lineSignatures, normalizeSignature, toolOf } from './normalise.js';
 
 describe('normalizeSignature', () => {
   it.each([
@@ -22,7 +22,7 @@ describe('normalizeSignature', () => {
     ],
     [
       'src/index.ts(12,5): error TS2322: Type string is not assignable to type number.',
-      'src/index.ts(<n>,<n>): error TS2322: Type string is not assignable to type number.',
+      '<path>/index.ts(<n>,<n>): error TS2322: Type string is not assignable to type number.',
     ],
     [
       'at Object.<anonymous> (/tmp/build-8f3a/app.js:41:13)',
@@ -88,10 +88,12 @@ describe('toolOf', () => {
   });
 });
 
-describe('failureSignatures', () => {
+describe('lineSignatures', () => {
   it('yields one signature per distinct normalised line, keyed by its sha256', () => {
-    const sigs = failureSignatures(
-      'npm ERR! ERESOLVE unable to resolve dependency tree\n\n  worker-1 timed out after 3s\nworker-2 timed out after 9s\n--\n',
+    const sigs = lineSignatures(
+      'npm ERR! ERESOLVE unable to resolve dependency tree\n\n  worker-1 timed out after 3s\nworker-2 timed out after 9s\n--\n'.split(
+        '\n',
+      ),
     );
     expect(sigs.map((s) => s.signature)).toEqual([
       'npm ERR! ERESOLVE unable to resolve dependency tree',
@@ -107,6 +109,6 @@ describe('failureSignatures', () => {
   });
 
   it('skips lines that identify nothing', () => {
-    expect(failureSignatures('---\n12:00:01\n/tmp/x/y\n  \nok')).toEqual([]);
+    expect(lineSignatures('---\n12:00:01\n/tmp/x/y\n  \nok'.split('\n'))).toEqual([]);
   });
 });

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { itemFieldsShape } from '../items/draft.js';
+import { itemIdField, itemReasonField, itemTypeField } from '../items/model.js';
+import { resolvedStatusField, itemStatusField } from '../items/status.js';
+import { isoTimeField, summaryField, detailField, tagField } from '../items/model.js';
+
+/*
+ * Curated knowledge events (DESIGN §4, seed 000 §4). Who did it is the envelope's writer
+ * (principal and token label), as for corrections; the payload says why. An item's id is not
+ * carried: it is derived from its item_added event's project and seq (items/model.ts itemId),
+ * so every later event names it and a rebuild gives it the same id.
+ */
+
+export const itemAddedShape = {
+  item_type: itemTypeField,
+  ...itemFieldsShape,
+  reason: itemReasonField.optional(),
+};
+
+/** Fields an update sets; the item's type decides which apply (checked by the registry). */
+export const itemUpdatedShape = {
+  item: itemIdField,
+  summary: summaryField.optional(),
+  detail: detailField.optional(),
+  tags: z.array(tagField).max(32).optional(),
+  status: itemStatusField.optional(),
+  due: isoTimeField.optional(),
+  remind_at: isoTimeField.optional(),
+  valid_until: isoTimeField.optional(),
+  reason: itemReasonField,
+};
+
+export const itemResolvedShape = {
+  item: itemIdField,
+  /** The status before: the ledger can tell what resolving changed without replaying. */
+  from: itemStatusField,
+  status: resolvedStatusField,
+  reason: itemReasonField.optional(),
+};
+
+export const RELATIONS = ['parent', 'anchor', 'blocked_by', 'link'] as const;
+export const relationField = z.enum(RELATIONS);
+export type Relation = z.infer<typeof relationField>;
+
+/** `item` → `target`: a parent is the target, an anchor's target is the work it is about, a blocked item waits on the target. */
+export const itemRelatedShape = {
+  item: itemIdField,
+  relation: relationField,
+  target: itemIdField,
+  reason: itemReasonField.optional(),
+};
+
+export const itemUnrelatedShape = {
+  item: itemIdField,
+  relation: relationField,
+  target: itemIdField,
+  reason: itemReasonField,
+};
+
+/** A soft delete (admin): a flag beside the status. A cascade is one event per item. */
+export const itemDeletedShape = {
+  item: itemIdField,
+  reason: itemReasonField,
+};

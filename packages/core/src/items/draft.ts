@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import {
+  fieldApplies,
+  inapplicableMessage,
+  ITEM_FIELDS,
+  itemIdField,
+  tagField,
+  type ItemType,
+} from './model.js';
+import { creatableStatuses, type ItemStatus } from './status.js';
+import { detailField, isoTimeField, summaryField } from './model.js';
+import { itemStatusField } from './status.js';
+
+/** The fields of a new item beside its type: what `item_added` carries and add_items takes. */
+export const itemFieldsShape = {
+  summary: summaryField,
+  detail: detailField.optional(),
+  tags: z.array(tagField).max(32, 'expected at most 32 tags').optional(),
+  status: itemStatusField.optional(),
+  due: isoTimeField.optional(),
+  remind_at: isoTimeField.optional(),
+  valid_until: isoTimeField.optional(),
+  parent: itemIdField.optional(),
+  anchors: z.array(itemIdField).max(32, 'expected at most 32 anchors').optional(),
+};
+
+export interface ItemIssue {
+  path: string[];
+  message: string;
+}
+
+type DraftFields = { [K in keyof typeof itemFieldsShape]?: unknown };
+
+/**
+ * What is wrong with a new item of `type` beyond each field's own shape: a field that does not
+ * apply to the type, a missing `remind_at` on a reminder, a status it cannot start in, tags or
+ * anchors given twice. Pure, so the event catalogue and the registry refuse the same things.
+ */
+export function itemDraftIssues(type: ItemType, fields: DraftFields): ItemIssue[] {
+  const issues: ItemIssue[] = [];
+  for (const field of ITEM_FIELDS) {
+    if (fields[field] !== undefined && !fieldApplies(field, type))
+      issues.push({ path: [field], message: inapplicableMessage(field, type) });
+  }
+  if (type === 'reminder' && fields.remind_at === undefined)
+    issues.push({
+      path: ['remind_at'],
+      message: 'expected remind_at: a reminder is a time trigger',
+    });
+  const status = fields.status as ItemStatus | undefined;
+  if (
+    status !== undefined &&
+    fieldApplies('status', type) &&
+    !creatableStatuses(type).includes(status)
+  )
+    issues.push({
+      path: ['status'],
+      message: `a new ${type} starts in one of ${creatableStatuses(type).join(', ')}; resolve it to set ${status}`,
+    });
+  for (const list of ['tags', 'anchors'] as const) {
+    const values = fields[list] as string[] | undefined;
+    if (values && new Set(values).size !== values.length)
+      issues.push({ path: [list], message: `expected each of ${list} once` });
+  }
+  return issues;
+}

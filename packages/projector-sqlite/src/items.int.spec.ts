@@ -1,0 +1,170 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { itemId } from '@mem/core';
+import { projectStretch } from '@mem/engine';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chainEvents, projected, tempRoot } from '../test/support.js';
+import { openItemStore } from './item-store.js';
+import { projectorSqlite } from './projector.js';
+
+const P = 'demo';
+// Ids are derived from each item_added event's seq (1-based, in log order).
+const THREAD = itemId(P, 1);
+const TASK = itemId(P, 2);
+const FACT = itemId(P, 3);
+
+const payloads = [
+  { type: 'item_added', item_type: 'thread', summary: 'Theme loader rework', tags: ['ui'] },
+  {
+    type: 'item_added',
+    item_type: 'task',
+    summary: 'Port the loader',
+    parent: THREAD,
+    due: '2026-02-01T00:00:00Z',
+  },
+  {
+    type: 'item_added',
+    item_type: 'fact',
+    summary: 'The loader caches parsed themes',
+    anchors: [THREAD],
+    reason: 'learned while porting',
+  },
+  {
+    type: 'item_updated',
+    item: TASK,
+    summary: 'Port the theme loader to ESM',
+    detail: 'ESM only; drop the CJS shim',
+    reason: 'clearer',
+  },
+  { type: 'item_related', item: TASK, relation: 'link', target: FACT },
+  { type: 'item_resolved', item: TASK, from: 'open', status: 'done', reason: 'merged' },
+  {
+    type: 'item_unrelated',
+    item: TASK,
+    relation: 'link',
+    target: FACT,
+    reason: 'not related after all',
+  },
+  { type: 'item_deleted', item: FACT, reason: 'wrong' },
+];
+
+describe('curated items in the item store', () => {
+  let root: ReturnType<typeof tempRoot>;
+  beforeEach(() => {
+    root = tempRoot();
+  });
+  afterEach(() => root.cleanup());
+
+  async function apply(batch: Record<string, unknown>[]) {
+    const events = chainEvents(P, batch);
+    const handle = await projectorSqlite.init(root.target);
+    await projectStretch(projectorSqlite, handle, P, projected(events));
+    await projectorSqlite.seal(handle);
+    await projectorSqlite.close(handle);
+    return { events, file: join(root.target.stateDir, 'items.sqlite') };
+  }
+
+  it('items are node rows of kind item with their state, tags and relations beside them', async () => {
+    const { events, file } = await apply(payloads);
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(
+        db
+          .prepare(`SELECT kind, level, text, deleted_at FROM node WHERE project = ? ORDER BY seq`)
+          .all(P),
+      ).toEqual([
+        { kind: 'item', level: 'I', text: 'Theme loader rework', deleted_at: null },
+        {
+          kind: 'item',
+          level: 'I',
+          text: 'Port the theme loader to ESM\n\nESM only; drop the CJS shim',
+          deleted_at: null,
+        },
+        {
+          kind: 'item',
+          level: 'I',
+          text: 'The loader caches parsed themes',
+          deleted_at: events[7]!.event.ts,
+        },
+      ]);
+      expect(
+        db
+          .prepare(
+            `SELECT id, type, status, summary, due, deleted_at, created_seq, updated_seq FROM item WHERE project = ? ORDER BY created_seq`,
+          )
+          .all(P),
+      ).toEqual([
+        {
+          id: THREAD,
+          type: 'thread',
+          status: 'open',
+          summary: 'Theme loader rework',
+          due: null,
+          deleted_at: null,
+          created_seq: 1,
+          updated_seq: 1,
+        },
+        {
+          id: TASK,
+          type: 'task',
+          status: 'done',
+          summary: 'Port the theme loader to ESM',
+          due: '2026-02-01T00:00:00Z',
+          deleted_at: null,
+          created_seq: 2,
+          updated_seq: 6,
+        },
+        {
+          id: FACT,
+          type: 'fact',
+          status: null,
+          summary: 'The loader caches parsed themes',
+          due: null,
+          deleted_at: events[7]!.event.ts,
+          created_seq: 3,
+          updated_seq: 8,
+        },
+      ]);
+      expect(
+        db.prepare(`SELECT id, tag FROM item_tag WHERE project = ? ORDER BY id, tag`).all(P),
+      ).toEqual([{ id: THREAD, tag: 'ui' }]);
+      expect(
+        db
+          .prepare(
+            `SELECT child_sha, parent_sha, kind FROM edge WHERE project = ? AND child_level = 'I' ORDER BY kind, child_sha`,
+          )
+          .all(P),
+      ).toEqual([
+        { child_sha: FACT, parent_sha: THREAD, kind: 'anchor' },
+        { child_sha: TASK, parent_sha: THREAD, kind: 'parent' },
+      ]);
+    } finally {
+      db.close();
+    }
+    const store = openItemStore(file);
+    try {
+      // One search over memories and items: the updated text is what the keyword index holds.
+      expect(store.search('ESM').map((hit) => hit.node.text)).toEqual([
+        'Port the theme loader to ESM\n\nESM only; drop the CJS shim',
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a rebuild of the same log is byte-identical, applied at once or event by event', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { file } = await apply(payloads);
+    const whole = readFileSync(file);
+    root.cleanup();
+    root = tempRoot();
+    for (let i = 1; i <= payloads.length; i++) {
+      const events = chainEvents(P, payloads.slice(0, i));
+      const handle = await projectorSqlite.init(root.target);
+      await projectStretch(projectorSqlite, handle, P, projected(events.slice(i - 1)));
+      await projectorSqlite.seal(handle);
+      await projectorSqlite.close(handle);
+    }
+    expect(readFileSync(join(root.target.stateDir, 'items.sqlite')).equals(whole)).toBe(true);
+  });
+});

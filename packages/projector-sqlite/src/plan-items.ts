@@ -1,0 +1,134 @@
+import { itemId, sha256Hex, type EventOf } from '@mem/core';
+import { canonicalJson } from './canonical-json.js';
+import { nodeId } from './node-id.js';
+import type { PlannedWrite } from './planned-write.js';
+
+/** The curated-item events the item store applies (issue 13). */
+export const ITEM_HANDLES = [
+  'item_added',
+  'item_updated',
+  'item_resolved',
+  'item_related',
+  'item_unrelated',
+  'item_deleted',
+] as const;
+
+type ItemEvent = EventOf<(typeof ITEM_HANDLES)[number]>;
+
+/** The level items are noded at: apart from L0–L2 and R, so no memory read path meets them. */
+const ITEM_LEVEL = 'I';
+
+/** The writes one item event plans. Pure: the item's id and node id come from the event alone. */
+export function planItemEvent(e: ItemEvent): PlannedWrite[] {
+  switch (e.type) {
+    case 'item_added':
+      return added(e);
+    case 'item_updated':
+      return updated(e);
+    case 'item_resolved':
+      return [
+        {
+          statement: 'resolveItem',
+          params: { project: e.project, id: e.item, status: e.status, seq: e.seq },
+        },
+      ];
+    case 'item_related':
+      return [{ statement: 'insertItemEdge', params: edge(e) }];
+    case 'item_unrelated':
+      return [{ statement: 'deleteItemEdge', params: edge(e) }];
+    case 'item_deleted':
+      return [
+        {
+          statement: 'deleteItem',
+          params: { project: e.project, id: e.item, seq: e.seq, ts: e.ts },
+        },
+        { statement: 'deleteItemNode', params: { project: e.project, id: e.item, ts: e.ts } },
+      ];
+  }
+}
+
+function added(e: EventOf<'item_added'>): PlannedWrite[] {
+  const id = itemId(e.project, e.seq);
+  const sha256 = sha256Hex(`${e.project}\u0000${e.seq}`);
+  const node = nodeId(e.project, ITEM_LEVEL, sha256);
+  const status = e.status ?? (['task', 'thread', 'reminder'].includes(e.item_type) ? 'open' : null);
+  const writes: PlannedWrite[] = [
+    {
+      statement: 'insertNode',
+      params: {
+        id: node,
+        project: e.project,
+        level: ITEM_LEVEL,
+        kind: 'item',
+        run_id: null,
+        t: null,
+        source: null,
+        text: e.detail !== undefined ? `${e.summary}\n\n${e.detail}` : e.summary,
+        sha256,
+        seq: e.seq,
+        ts: e.ts,
+        meta: canonicalJson({ id, type: e.item_type }),
+      },
+    },
+    {
+      statement: 'insertItem',
+      params: {
+        project: e.project,
+        id,
+        node_id: node,
+        type: e.item_type,
+        status,
+        summary: e.summary,
+        detail: e.detail ?? null,
+        due: e.due ?? null,
+        remind_at: e.remind_at ?? null,
+        valid_until: e.valid_until ?? null,
+        seq: e.seq,
+        ts: e.ts,
+      },
+    },
+  ];
+  for (const tag of [...(e.tags ?? [])].sort())
+    writes.push({ statement: 'insertItemTag', params: { project: e.project, id, tag } });
+  if (e.parent !== undefined)
+    writes.push({
+      statement: 'insertItemEdge',
+      params: { project: e.project, item: id, target: e.parent, relation: 'parent' },
+    });
+  for (const anchor of [...(e.anchors ?? [])].sort())
+    writes.push({
+      statement: 'insertItemEdge',
+      params: { project: e.project, item: id, target: anchor, relation: 'anchor' },
+    });
+  return writes;
+}
+
+function updated(e: EventOf<'item_updated'>): PlannedWrite[] {
+  const writes: PlannedWrite[] = [
+    {
+      statement: 'updateItem',
+      params: {
+        project: e.project,
+        id: e.item,
+        summary: e.summary ?? null,
+        detail: e.detail ?? null,
+        status: e.status ?? null,
+        due: e.due ?? null,
+        remind_at: e.remind_at ?? null,
+        valid_until: e.valid_until ?? null,
+        seq: e.seq,
+      },
+    },
+    { statement: 'refreshItemText', params: { project: e.project, id: e.item } },
+  ];
+  if (e.tags !== undefined) {
+    writes.push({ statement: 'clearItemTags', params: { project: e.project, id: e.item } });
+    for (const tag of [...e.tags].sort())
+      writes.push({ statement: 'insertItemTag', params: { project: e.project, id: e.item, tag } });
+  }
+  return writes;
+}
+
+function edge(e: EventOf<'item_related' | 'item_unrelated'>) {
+  return { project: e.project, item: e.item, target: e.target, relation: e.relation };
+}

@@ -1,0 +1,58 @@
+import type { LogEvent } from '@mem/core';
+import { emptyFold, type NoteFold, type VaultFold } from './fold-state.js';
+import { applyEvent, VAULT_HANDLES } from './fold.js';
+import { notePath } from './notes.js';
+import { renderNote } from './notes.js';
+import type { RenderOptions } from './render-query.js';
+import { memoryBlocks } from './render-lines.js';
+
+/** An L1/L2 note as the log projects it: its path, bytes, and block id → the line sha it shows. */
+export interface ProjectedNote {
+  path: string;
+  bytes: string;
+  blocks: Map<string, string>;
+}
+
+function blocksOf(fold: VaultFold, note: NoteFold): Map<string, string> {
+  const memory = note.memory;
+  // A memory forgotten, tombstoned or superseded as a whole shows no line of its own to address.
+  if (
+    !memory ||
+    fold.forgotten.has(memory.sha256) ||
+    fold.tombstones.has(memory.sha256) ||
+    fold.superseded.has(memory.sha256)
+  )
+    return new Map();
+  return new Map(memoryBlocks(fold, memory).map((b) => [b.block, b.sha256]));
+}
+
+/**
+ * The L1 query notes and the L2 index of one project as its events project them: what vault
+ * capture compares the files on disk against. The other notes (sources, review, evidence) hold
+ * no memory line a person could edit into an event.
+ */
+export function projectedMemoryNotes(
+  project: string,
+  events: Iterable<LogEvent>,
+  options: RenderOptions,
+): ProjectedNote[] {
+  const fold = emptyFold(project);
+  for (const event of events)
+    if ((VAULT_HANDLES as readonly string[]).includes(event.type)) applyEvent(fold, event, options);
+  const notes: ProjectedNote[] = [];
+  for (const [queryId, note] of fold.queries) {
+    const key = { kind: 'query', queryId } as const;
+    notes.push({
+      path: notePath(project, key),
+      bytes: renderNote(fold, key, options)!,
+      blocks: blocksOf(fold, note),
+    });
+  }
+  if (fold.index)
+    notes.push({
+      path: notePath(project, { kind: 'index' }),
+      bytes: renderNote(fold, { kind: 'index' }, options)!,
+      blocks: blocksOf(fold, fold.index),
+    });
+  return notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import {
+  MemError,
+  itemDraftIssues,
+  itemFieldsShape,
+  itemId,
+  itemReasonField,
+  itemTypeField,
+  isKnowledge,
+  type Payload,
+} from '@mem/core';
+import { requireCapability, requireReach, writerOf, type Caller } from '../../caller.js';
+import type { RegistryContext } from '../../context.js';
+import { projectInput } from '../schemas.js';
+import { readItemLedger, type ItemLedger } from './ledger.js';
+import { requireItem } from './view.js';
+
+/** The most items one add_items call writes: one batch, one append, one catch-up. */
+export const MAX_ADD_ITEMS = 100;
+
+/** A new item: its type and the fields that apply to it (the rest refused, naming field and type). */
+export const itemDraft = z
+  .strictObject({ type: itemTypeField, ...itemFieldsShape })
+  .superRefine((value, ctx) => {
+    for (const issue of itemDraftIssues(value.type, value))
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  });
+export type ItemDraft = z.infer<typeof itemDraft>;
+
+export const addItemsInput = z.strictObject({
+  project: projectInput,
+  items: z
+    .array(itemDraft)
+    .min(1, 'expected at least one item')
+    .max(MAX_ADD_ITEMS, `expected at most ${MAX_ADD_ITEMS} items in one batch`),
+  reason: itemReasonField.optional(),
+});
+
+export const writtenOut = z.object({
+  project: z.string(),
+  ids: z.array(z.string()),
+  /** The seq of the last event written; null when nothing needed writing. */
+  seq: z.number().nullable(),
+});
+export type WrittenOut = z.infer<typeof writtenOut>;
+
+/**
+ * The checks the log must answer, per item: a parent that is a live work item of the project,
+ * anchors on live work items, rules only with may_write_rules. Every failure names
+ * `items[i].field`; nothing is appended unless all pass, so a batch is all or nothing.
+ */
+function checkDraft(ledger: ItemLedger, caller: Caller, draft: ItemDraft, index: number): void {
+  if (draft.type === 'rule') requireCapability(caller, 'may_write_rules');
+  const targets = [
+    ...(draft.parent !== undefined ? [{ field: `items[${index}].parent`, id: draft.parent }] : []),
+    ...(draft.anchors ?? []).map((id, i) => ({ field: `items[${index}].anchors[${i}]`, id })),
+  ];
+  for (const { field, id } of targets) {
+    const target = requireItem(ledger, id, field, true);
+    if (isKnowledge(target.type))
+      throw new MemError(
+        'INVALID_INPUT',
+        `${field}: ${id} is a ${target.type}; expected a work item (task, thread, reminder)`,
+        {
+          field,
+          id,
+          type: target.type,
+        },
+      );
+  }
+}
+
+/** Appends the drafts as one atomic batch and returns their ids, in input order. */
+export async function addItems(
+  ctx: RegistryContext,
+  caller: Caller,
+  project: string,
+  drafts: readonly ItemDraft[],
+  reason?: string,
+): Promise<WrittenOut> {
+  requireReach(caller, project);
+  const ledger = await readItemLedger(ctx, project);
+  drafts.forEach((draft, i) => checkDraft(ledger, caller, draft, i));
+  const payloads: Payload[] = drafts.map(({ type, ...fields }) => ({
+    type: 'item_added',
+    item_type: type,
+    ...fields,
+    ...(reason !== undefined ? { reason } : {}),
+  }));
+  const result = await ctx.engine.append(project, payloads, writerOf(caller));
+  const ids = result.events
+    .filter((e) => e.type === 'item_added')
+    .map((e) => itemId(project, e.seq));
+  return { project, ids, seq: result.last_seq };
+}

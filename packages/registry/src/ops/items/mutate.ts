@@ -1,0 +1,279 @@
+import { z } from 'zod';
+import {
+  MemError,
+  fieldApplies,
+  inapplicableMessage,
+  isKnowledge,
+  isResolved,
+  itemIdField,
+  itemReasonField,
+  itemStatusField,
+  isoTimeField,
+  relationField,
+  requireTransition,
+  summaryField,
+  tagField,
+  type ItemField,
+  type Payload,
+} from '@mem/core';
+import { requireCapability, requireReach, writerOf, type Caller } from '../../caller.js';
+import type { RegistryContext } from '../../context.js';
+import { projectInput } from '../schemas.js';
+import { descendantsOf, readItemLedger, type ItemLedger, type ItemState } from './ledger.js';
+import { requireItem } from './view.js';
+import type { WrittenOut } from './add-items.js';
+
+export const updateItemInput = z.strictObject({
+  project: projectInput,
+  id: itemIdField,
+  summary: summaryField.optional(),
+  detail: z.string().trim().min(1).max(20_000).optional(),
+  tags: z.array(tagField).max(32).optional(),
+  status: itemStatusField.optional(),
+  due: isoTimeField.optional(),
+  remind_at: isoTimeField.optional(),
+  valid_until: isoTimeField.optional(),
+  reason: itemReasonField,
+});
+
+export const relateItemsInput = z.strictObject({
+  project: projectInput,
+  item: itemIdField,
+  relation: relationField,
+  target: itemIdField,
+  /** Remove the relation instead of adding it (a reason is then required). */
+  remove: z.boolean().optional(),
+  reason: itemReasonField.optional(),
+});
+
+export const deleteItemsInput = z.strictObject({
+  project: projectInput,
+  ids: z.array(itemIdField).min(1).max(100),
+  reason: itemReasonField,
+});
+
+async function write(
+  ctx: RegistryContext,
+  caller: Caller,
+  project: string,
+  payloads: Payload[],
+  ids: string[],
+): Promise<WrittenOut> {
+  if (payloads.length === 0) return { project, ids: [], seq: null };
+  const result = await ctx.engine.append(project, payloads, writerOf(caller));
+  return { project, ids, seq: result.last_seq };
+}
+
+const UPDATABLE = [
+  'detail',
+  'tags',
+  'status',
+  'due',
+  'remind_at',
+  'valid_until',
+] as const satisfies readonly ItemField[];
+
+/** `update_item`: fields that apply to the item's type; a status move its machine allows (resolving is resolve_items). */
+export async function updateItem(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: z.infer<typeof updateItemInput>,
+): Promise<WrittenOut> {
+  requireReach(caller, input.project);
+  const item = requireItem(await readItemLedger(ctx, input.project), input.id, 'id', true);
+  if (item.type === 'rule') requireCapability(caller, 'may_write_rules');
+  for (const field of UPDATABLE)
+    if (input[field] !== undefined && !fieldApplies(field, item.type))
+      throw new MemError('INVALID_INPUT', `${field}: ${inapplicableMessage(field, item.type)}`, {
+        field,
+        type: item.type,
+      });
+  const { project: _p, id, reason, ...fields } = input;
+  if (Object.keys(fields).length === 0)
+    throw new MemError('INVALID_INPUT', '(input): expected at least one field to change', {
+      field: '(input)',
+    });
+  if (input.status !== undefined) {
+    if (isResolved(input.status))
+      throw new MemError(
+        'INVALID_INPUT',
+        `status: ${input.status} is set by resolve_items, which asks about open descendants`,
+        { field: 'status' },
+      );
+    if (input.status !== item.status) requireTransition(id, item.type, item.status, input.status);
+  }
+  return write(
+    ctx,
+    caller,
+    input.project,
+    [{ type: 'item_updated', item: id, ...fields, reason }],
+    [id],
+  );
+}
+
+/** CONFLICT unless relating `item` → `target` keeps the relation's shape (seed 000 §4.4). */
+function checkRelation(
+  ledger: ItemLedger,
+  item: ItemState,
+  relation: string,
+  target: ItemState,
+): void {
+  const work = (i: ItemState, field: string) => {
+    if (isKnowledge(i.type))
+      throw new MemError(
+        'INVALID_INPUT',
+        `${field}: ${i.id} is a ${i.type}; a ${relation} joins work items`,
+        { field, id: i.id, type: i.type },
+      );
+  };
+  if (relation === 'parent') {
+    work(item, 'item');
+    work(target, 'target');
+    if (item.parent !== null && item.parent !== target.id)
+      throw new MemError(
+        'CONFLICT',
+        `${item.id} already has the parent ${item.parent}: an item has one parent`,
+        { id: item.id, parent: item.parent },
+      );
+    if (descendantsOf(ledger, item.id).some((d) => d.id === target.id))
+      throw new MemError(
+        'CONFLICT',
+        `${target.id} is under ${item.id}: that parent would make a cycle`,
+        { id: item.id, target: target.id },
+      );
+  } else if (relation === 'anchor') {
+    if (!isKnowledge(item.type))
+      throw new MemError(
+        'INVALID_INPUT',
+        `item: ${item.id} is a ${item.type}; an anchor is knowledge (rule, fact) about work`,
+        { field: 'item', id: item.id },
+      );
+    work(target, 'target');
+  } else if (relation === 'blocked_by') {
+    work(item, 'item');
+    work(target, 'target');
+  }
+}
+
+const LISTED = { anchor: 'anchors', blocked_by: 'blocked_by', link: 'links' } as const;
+
+function related(
+  item: ItemState,
+  relation: z.infer<typeof relationField>,
+  target: string,
+): boolean {
+  return relation === 'parent' ? item.parent === target : item[LISTED[relation]].includes(target);
+}
+
+/** `relate_items`: add or remove one relation; one that already holds (or is already gone) writes nothing. */
+export async function relateItems(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: z.infer<typeof relateItemsInput>,
+): Promise<WrittenOut> {
+  requireReach(caller, input.project);
+  const ledger = await readItemLedger(ctx, input.project);
+  const item = requireItem(ledger, input.item, 'item', true);
+  if (item.type === 'rule') requireCapability(caller, 'may_write_rules');
+  // The target is looked up in the item's own project only: a parent in another project is NOT_FOUND here.
+  const target = requireItem(ledger, input.target, 'target', true);
+  const ids = [item.id];
+  if (input.remove === true) {
+    if (input.reason === undefined)
+      throw new MemError(
+        'INVALID_INPUT',
+        'reason: expected a reason: removing a relation says why',
+        { field: 'reason' },
+      );
+    if (!related(item, input.relation, target.id))
+      return write(ctx, caller, input.project, [], ids);
+    if (input.relation === 'anchor' && item.anchors.length === 1)
+      throw new MemError(
+        'CONFLICT',
+        `${target.id} is the sole anchor of ${item.id}: re-anchor it, or delete it deliberately`,
+        { knowledge: [item.id], anchor: target.id },
+      );
+    return write(
+      ctx,
+      caller,
+      input.project,
+      [
+        {
+          type: 'item_unrelated',
+          item: item.id,
+          relation: input.relation,
+          target: target.id,
+          reason: input.reason,
+        },
+      ],
+      ids,
+    );
+  }
+  if (item.id === target.id)
+    throw new MemError(
+      'INVALID_INPUT',
+      'target: expected another item: an item cannot relate to itself',
+      { field: 'target' },
+    );
+  checkRelation(ledger, item, input.relation, target);
+  if (related(item, input.relation, target.id)) return write(ctx, caller, input.project, [], ids);
+  return write(
+    ctx,
+    caller,
+    input.project,
+    [
+      {
+        type: 'item_related',
+        item: item.id,
+        relation: input.relation,
+        target: target.id,
+        ...(input.reason !== undefined ? { reason: input.reason } : {}),
+      },
+    ],
+    ids,
+  );
+}
+
+/**
+ * `delete_items` (admin, soft): the items and their descendants. Trigger: a deleted item is the
+ * sole anchor of knowledge that stays. Why: "not destroyed" is not "still reachable" (seed 000
+ * §4.6). Outcome: CONFLICT naming that knowledge, nothing written.
+ */
+export async function deleteItems(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: z.infer<typeof deleteItemsInput>,
+): Promise<WrittenOut> {
+  requireReach(caller, input.project);
+  const ledger = await readItemLedger(ctx, input.project);
+  const doomed = new Set<string>();
+  input.ids.forEach((id, i) => {
+    const item = requireItem(ledger, id, `ids[${i}]`);
+    if (item.deleted) return;
+    doomed.add(id);
+    for (const d of descendantsOf(ledger, id)) doomed.add(d.id);
+  });
+  const stranded = [...ledger.items.values()].filter(
+    (k) =>
+      !k.deleted &&
+      !doomed.has(k.id) &&
+      k.anchors.length > 0 &&
+      k.anchors.every((a) => doomed.has(a)),
+  );
+  if (stranded.length > 0)
+    throw new MemError(
+      'CONFLICT',
+      `deleting would leave ${stranded.map((k) => k.id).join(', ')} with no anchor: re-anchor or delete ${stranded.length === 1 ? 'it' : 'them'} first`,
+      {
+        knowledge: stranded.map((k) => k.id),
+      },
+    );
+  const ids = [...doomed];
+  return write(
+    ctx,
+    caller,
+    input.project,
+    ids.map((id) => ({ type: 'item_deleted', item: id, reason: input.reason })),
+    ids,
+  );
+}

@@ -1,0 +1,374 @@
+import { z } from 'zod';
+import {
+  itemIdField,
+  itemReasonField,
+  itemTypeField,
+  isoTimeField,
+  tagField,
+  summaryField,
+} from '@mem/core';
+import { defineOperation } from '../../operation.js';
+import { projectInput } from '../schemas.js';
+import { addItems, addItemsInput, itemDraft, writtenOut, type WrittenOut } from './add-items.js';
+import {
+  findItems,
+  findItemsInput,
+  foundOut,
+  itemsOut,
+  readItems,
+  readItemsInput,
+} from './find.js';
+import { resolveItems, resolveItemsInput } from './resolve.js';
+import { itemLine } from './view.js';
+import {
+  deleteItems,
+  deleteItemsInput,
+  relateItems,
+  relateItemsInput,
+  updateItem,
+  updateItemInput,
+} from './mutate.js';
+import { MemError } from '@mem/core';
+
+/** One MCP tool for curated items; `action` picks the operation. */
+const TOOL = 'items';
+const projectFlag = {
+  field: 'project',
+  flag: '--project <name>',
+  description: 'the project the items belong to',
+};
+
+const writtenText = (verb: string) => (out: WrittenOut) =>
+  out.seq === null
+    ? `nothing to write: already ${verb}`
+    : `${verb} ${out.ids.length} item${out.ids.length === 1 ? '' : 's'} in ${out.project} (seq ${out.seq}): ${out.ids.join(', ')}`;
+
+/** `add_items`: one atomic batch; one invalid item and nothing is written, the error naming `items[i].field`. */
+export const addItemsOp = defineOperation({
+  name: 'add_items',
+  summary: 'add curated items (rule, fact, task, thread, reminder) as one atomic batch',
+  input: addItemsInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: false,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/items', status: 201 },
+  mcp: {
+    tool: TOOL,
+    select: { field: 'action', value: 'add' },
+    description:
+      'Curated items: add, remember, read, find and resolve rules, facts, tasks, threads and reminders.',
+  },
+  cli: {
+    command: ['items', 'add'],
+    options: [
+      projectFlag,
+      {
+        field: 'items',
+        flag: '--file <path>',
+        parse: 'jsonl-file',
+        required: true,
+        description: 'JSONL, one item per line ({"type": "task", "summary": ...})',
+      },
+      { field: 'reason', flag: '--reason <text>', description: 'why they are added (recorded)' },
+    ],
+    text: writtenText('added'),
+  },
+  run: (ctx, caller, input) => addItems(ctx, caller, input.project, input.items, input.reason),
+});
+
+const rememberInput = z.strictObject({
+  project: projectInput,
+  text: summaryField,
+  type: itemTypeField,
+  anchor: z.array(itemIdField).max(32).optional(),
+  parent: itemIdField.optional(),
+  due: isoTimeField.optional(),
+  remind_at: isoTimeField.optional(),
+  valid_until: isoTimeField.optional(),
+  tags: z.array(tagField).max(32).optional(),
+  reason: itemReasonField.optional(),
+});
+
+/** `mem remember TEXT --type T`: one item, the same checks as add_items (its fields named as flags). */
+export const rememberOp = defineOperation({
+  name: 'remember',
+  summary: 'remember one curated item: a rule, fact, task, thread or reminder',
+  input: rememberInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: false,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/remember', status: 201 },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'remember' } },
+  cli: {
+    command: ['remember'],
+    args: ['text'],
+    options: [
+      projectFlag,
+      {
+        field: 'type',
+        flag: '--type <type>',
+        required: true,
+        description: 'rule, fact, task, thread or reminder',
+      },
+      {
+        field: 'anchor',
+        flag: '--anchor <id>',
+        parse: 'list',
+        repeatable: true,
+        description: 'the work item knowledge is about (repeatable)',
+      },
+      {
+        field: 'parent',
+        flag: '--parent <id>',
+        description: 'the thread or task a work item is part of',
+      },
+      { field: 'due', flag: '--due <iso>', description: 'when a task is due' },
+      { field: 'remind_at', flag: '--remind-at <iso>', description: 'when a reminder fires' },
+      {
+        field: 'valid_until',
+        flag: '--valid-until <iso>',
+        description: 'when knowledge stops holding',
+      },
+      { field: 'tags', flag: '--tags <list>', parse: 'list', description: 'comma-separated tags' },
+      { field: 'reason', flag: '--reason <text>', description: 'why (recorded)' },
+    ],
+    text: writtenText('remembered'),
+  },
+  run: async (ctx, caller, input) => {
+    const { project, text, type, anchor, reason, ...rest } = input;
+    const draft = itemDraft.safeParse({
+      type,
+      summary: text,
+      ...rest,
+      ...(anchor !== undefined ? { anchors: anchor } : {}),
+    });
+    if (!draft.success) {
+      const issue = draft.error.issues[0]!;
+      const field = issue.path[0] === 'anchors' ? 'anchor' : String(issue.path[0]);
+      throw new MemError('INVALID_INPUT', `remember: ${field}: ${issue.message}`, {
+        field,
+        expected: issue.message,
+      });
+    }
+    return addItems(ctx, caller, project, [draft.data], reason);
+  },
+});
+
+/** `read_items` (T2): whole items by explicit id, never filtered by status. */
+export const readItemsOp = defineOperation({
+  name: 'read_items',
+  summary: 'read curated items by id: whole rows, never filtered by status',
+  input: readItemsInput,
+  output: itemsOut,
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'token' },
+  reads: 'log',
+  http: { method: 'POST', path: '/memory/items/read' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'read' } },
+  cli: {
+    command: ['items', 'read'],
+    args: ['ids'],
+    variadic: true,
+    options: [{ field: 'project', flag: '--project <name>', description: 'only this project' }],
+    text: (out) => out.items.map(itemLine).join('\n'),
+  },
+  run: (ctx, caller, input) => readItems(ctx, caller, input),
+});
+
+/** `find_items`: filters and a keyword query; limit and offset with an exact total. */
+export const findItemsOp = defineOperation({
+  name: 'find_items',
+  summary:
+    'find curated items by type, status, parent, anchor, tag and keywords, with an exact total',
+  input: findItemsInput,
+  output: foundOut,
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'token' },
+  reads: 'log',
+  http: { method: 'POST', path: '/memory/items/find' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'find' } },
+  cli: {
+    command: ['items', 'find'],
+    options: [
+      {
+        field: 'projects',
+        flag: '--project <list>',
+        parse: 'list',
+        description: 'only these projects (default: every one reachable)',
+      },
+      { field: 'type', flag: '--type <type>', description: 'rule, fact, task, thread or reminder' },
+      {
+        field: 'status',
+        flag: '--status <status>',
+        description: 'proposed, open, in_progress, done or dropped',
+      },
+      { field: 'parent', flag: '--parent <id>', description: 'children of this item' },
+      { field: 'anchor', flag: '--anchor <id>', description: 'knowledge anchored to this item' },
+      { field: 'tag', flag: '--tag <tag>', description: 'items with this tag' },
+      { field: 'query', flag: '--query <text>', description: 'words every match contains' },
+      {
+        field: 'include_deleted',
+        flag: '--include-deleted',
+        parse: 'boolean',
+        description: 'deleted items too',
+      },
+      {
+        field: 'limit',
+        flag: '--limit <n>',
+        parse: 'integer',
+        description: 'at most this many (default 50)',
+      },
+      { field: 'offset', flag: '--offset <n>', parse: 'integer', description: 'skip this many' },
+    ],
+    text: (out) =>
+      [
+        `${out.total} item${out.total === 1 ? '' : 's'}${out.truncated ? ` (showing ${out.offset + 1}-${out.offset + out.items.length})` : ''}`,
+        ...out.items.map(itemLine),
+      ].join('\n'),
+  },
+  run: (ctx, caller, input) => findItems(ctx, caller, input),
+});
+
+/** `resolve_items`: done or dropped; a container's open descendants need a disposition (409 listing them). */
+export const resolveItemsOp = defineOperation({
+  name: 'resolve_items',
+  summary:
+    'resolve work items as done or dropped; a container needs a disposition for its open descendants',
+  input: resolveItemsInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/items/resolve' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'resolve' } },
+  cli: {
+    command: ['items', 'resolve'],
+    args: ['ids'],
+    variadic: true,
+    options: [
+      projectFlag,
+      {
+        field: 'status',
+        flag: '--status <status>',
+        required: true,
+        description: 'done or dropped',
+      },
+      {
+        field: 'descendants',
+        flag: '--descendants <status>',
+        description: 'done or dropped: what becomes of every open descendant',
+      },
+      { field: 'reason', flag: '--reason <text>', description: 'why (recorded)' },
+    ],
+    text: writtenText('resolved'),
+  },
+  run: (ctx, caller, input) => resolveItems(ctx, caller, input),
+});
+
+/** `update_item`: change fields that apply to the item's type; the reason is recorded. */
+export const updateItemOp = defineOperation({
+  name: 'update_item',
+  summary: "update a curated item's summary, detail, tags, dates or (unresolved) status",
+  input: updateItemInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: false,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/items/update' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'update' } },
+  cli: {
+    command: ['items', 'update'],
+    args: ['id'],
+    options: [
+      projectFlag,
+      { field: 'summary', flag: '--summary <text>', description: 'the new summary' },
+      { field: 'detail', flag: '--detail <text>', description: 'the new detail (not on a rule)' },
+      {
+        field: 'tags',
+        flag: '--tags <list>',
+        parse: 'list',
+        description: 'the new tags, comma-separated',
+      },
+      { field: 'status', flag: '--status <status>', description: 'proposed, open or in_progress' },
+      { field: 'due', flag: '--due <iso>', description: 'when a task is due' },
+      { field: 'remind_at', flag: '--remind-at <iso>', description: 'when a reminder fires' },
+      {
+        field: 'valid_until',
+        flag: '--valid-until <iso>',
+        description: 'when knowledge stops holding',
+      },
+      { field: 'reason', flag: '--reason <text>', description: 'why (recorded; required)' },
+    ],
+    text: writtenText('updated'),
+  },
+  run: (ctx, caller, input) => updateItem(ctx, caller, input),
+});
+
+/** `relate_items`: parent, anchor, blocked_by or link; one parent, no cycles, the sole anchor kept. */
+export const relateItemsOp = defineOperation({
+  name: 'relate_items',
+  summary: 'add or remove a relation between two items: parent, anchor, blocked_by or link',
+  input: relateItemsInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/items/relate' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'relate' } },
+  cli: {
+    command: ['items', 'relate'],
+    args: ['item'],
+    options: [
+      projectFlag,
+      {
+        field: 'relation',
+        flag: '--relation <kind>',
+        required: true,
+        description: 'parent, anchor, blocked_by or link',
+      },
+      { field: 'target', flag: '--target <id>', required: true, description: 'the other item' },
+      {
+        field: 'remove',
+        flag: '--remove',
+        parse: 'boolean',
+        description: 'remove the relation instead',
+      },
+      {
+        field: 'reason',
+        flag: '--reason <text>',
+        description: 'why (recorded; required to remove)',
+      },
+    ],
+    text: writtenText('related'),
+  },
+  run: (ctx, caller, input) => relateItems(ctx, caller, input),
+});
+
+/** `delete_items` (admin): a soft delete that cascades down the parent tree. */
+export const deleteItemsOp = defineOperation({
+  name: 'delete_items',
+  summary: 'soft-delete items and their descendants (admin)',
+  input: deleteItemsInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: true,
+  destructive: true,
+  auth: { access: 'admin', project: 'project' },
+  http: { method: 'POST', path: '/memory/items/delete' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'delete' } },
+  cli: {
+    command: ['items', 'delete'],
+    args: ['ids'],
+    variadic: true,
+    options: [
+      projectFlag,
+      { field: 'reason', flag: '--reason <text>', required: true, description: 'why (recorded)' },
+    ],
+    text: writtenText('deleted'),
+  },
+  run: (ctx, caller, input) => deleteItems(ctx, caller, input),
+});

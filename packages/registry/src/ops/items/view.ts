@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { MemError } from '@mem/core';
+import type { ItemLedger, ItemState } from './ledger.js';
+
+/** An item as every item operation returns it (T2: the whole row). */
+export const itemView = z.object({
+  id: z.string(),
+  project: z.string(),
+  type: z.string(),
+  status: z.string().nullable(),
+  summary: z.string(),
+  detail: z.string().nullable(),
+  tags: z.array(z.string()),
+  due: z.string().nullable(),
+  remind_at: z.string().nullable(),
+  valid_until: z.string().nullable(),
+  parent: z.string().nullable(),
+  anchors: z.array(z.string()),
+  blocked_by: z.array(z.string()),
+  links: z.array(z.string()),
+  deleted: z.boolean(),
+  created_seq: z.number(),
+  created_ts: z.string(),
+  updated_seq: z.number(),
+  updated_ts: z.string(),
+});
+export type ItemView = z.infer<typeof itemView>;
+
+export function viewOf(item: ItemState): ItemView {
+  const { mutations: _mutations, ...view } = item;
+  return {
+    ...view,
+    tags: [...view.tags],
+    anchors: [...view.anchors],
+    blocked_by: [...view.blocked_by],
+    links: [...view.links],
+  };
+}
+
+/** The item `id` of the ledger's project, or NOT_FOUND naming the field that named it. Deleted items are found unless `live`. */
+export function requireItem(
+  ledger: ItemLedger,
+  id: string,
+  field: string,
+  live = false,
+): ItemState {
+  const item = ledger.items.get(id);
+  if (!item || (live && item.deleted))
+    throw new MemError(
+      'NOT_FOUND',
+      `${field}: no ${live ? 'live ' : ''}item ${id} in project ${JSON.stringify(ledger.project)}`,
+      { field, id, project: ledger.project },
+    );
+  return item;
+}
+
+/** The one-line form the CLI prints. */
+export function itemLine(item: ItemView): string {
+  return `${item.id} ${item.type}${item.status !== null ? ` [${item.status}]` : ''}${item.deleted ? ' (deleted)' : ''} ${item.summary}`;
+}

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Registry } from '@mem/registry';
+import { startServer, type RunningServer } from '@mem/server';
+import { call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+
+/*
+ * Issue 13 §2 over real HTTP on loopback: add_items is all or nothing, completing a container
+ * with open descendants is a 409 listing them, rules need may_write_rules, and another
+ * project's items are invisible.
+ */
+let cleanup: () => void;
+let registry: Registry;
+let server: RunningServer;
+let alice = '';
+let ruler = '';
+
+async function headSeq(project: string): Promise<number> {
+  let seq = 0;
+  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
+  return seq;
+}
+
+beforeAll(async () => {
+  let root: string;
+  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
+  registry = await registryAt(root, { runJobs: false });
+  await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
+  alice = (await mint(registry, { principal: 'alice' })).secret;
+  ruler = (
+    await mint(registry, { principal: 'alice', label: 'ruler', capabilities: ['may_write_rules'] })
+  ).secret;
+  server = await startServer(registry, {
+    port: 0,
+    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await registry?.close();
+  cleanup?.();
+});
+
+describe('items over HTTP', () => {
+  it('add_items is atomic: one bad item is a 400 naming its index and field, and nothing is logged', async () => {
+    const before = await headSeq('alpha');
+    const refused = await call(server.url, 'POST', '/memory/items', {
+      token: alice,
+      body: {
+        project: 'alpha',
+        items: [
+          { type: 'task', summary: 'Fine on its own' },
+          { type: 'task', summary: 'Expires?', valid_until: '2026-03-01T00:00:00Z' },
+        ],
+      },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'items[1].valid_until' },
+    });
+    expect(await headSeq('alpha')).toBe(before);
+
+    const oversized = await call(server.url, 'POST', '/memory/items', {
+      token: alice,
+      body: {
+        project: 'alpha',
+        items: Array.from({ length: 101 }, (_, i) => ({ type: 'fact', summary: `fact ${i}` })),
+      },
+    });
+    expect(oversized.status).toBe(400);
+    expect(oversized.body.error.details.field).toBe('items');
+    expect(await headSeq('alpha')).toBe(before);
+  });
+
+  it('completing a thread with open children is a 409 listing them; with a disposition it resolves both', async () => {
+    const thread = await call(server.url, 'POST', '/memory/items', {
+      token: alice,
+      body: { project: 'alpha', items: [{ type: 'thread', summary: 'Release 2.0' }] },
+    });
+    expect(thread.status).toBe(201);
+    const [threadId] = thread.body.ids as string[];
+    const child = await call(server.url, 'POST', '/memory/remember', {
+      token: alice,
+      body: { project: 'alpha', type: 'task', text: 'Write the changelog', parent: threadId },
+    });
+    const [taskId] = child.body.ids as string[];
+    const before = await headSeq('alpha');
+    const conflict = await call(server.url, 'POST', '/memory/items/resolve', {
+      token: alice,
+      body: { project: 'alpha', ids: [threadId], status: 'done' },
+    });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error).toMatchObject({
+      code: 'CONFLICT',
+      details: { open_descendants: [{ id: taskId, type: 'task', status: 'open' }] },
+    });
+    expect(await headSeq('alpha')).toBe(before);
+    const done = await call(server.url, 'POST', '/memory/items/resolve', {
+      token: alice,
+      body: {
+        project: 'alpha',
+        ids: [threadId],
+        status: 'done',
+        dispositions: { [taskId!]: 'done' },
+      },
+    });
+    expect(done.status).toBe(200);
+    expect(done.body.ids).toEqual([taskId, threadId]);
+  });
+
+  it('a rule needs may_write_rules (403, nothing written); a token holding it writes the rule', async () => {
+    const rule = {
+      project: 'alpha',
+      items: [{ type: 'rule', summary: 'Run tests with conda run -n book pytest' }],
+    };
+    const before = await headSeq('alpha');
+    const refused = await call(server.url, 'POST', '/memory/items', { token: alice, body: rule });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'CAPABILITY_REQUIRED',
+      details: { capability: 'may_write_rules' },
+    });
+    expect(await headSeq('alpha')).toBe(before);
+    const written = await call(server.url, 'POST', '/memory/items', { token: ruler, body: rule });
+    expect(written.status).toBe(201);
+  });
+
+  it("another project's items are invisible: not found by id, not counted by find", async () => {
+    const beta = (await registry.invoke('add_items', registry.local('local:test'), {
+      project: 'beta',
+      items: [{ type: 'fact', summary: 'Beta keeps its own secrets' }],
+    })) as { ids: string[] };
+    const read = await call(server.url, 'POST', '/memory/items/read', {
+      token: alice,
+      body: { ids: beta.ids },
+    });
+    expect(read.status).toBe(404);
+    const found = await call(server.url, 'POST', '/memory/items/find', {
+      token: alice,
+      body: { query: 'secrets' },
+    });
+    expect(found.body).toMatchObject({ total: 0, items: [] });
+    const named = await call(server.url, 'POST', '/memory/items/find', {
+      token: alice,
+      body: { projects: ['beta'] },
+    });
+    expect(named.body).toMatchObject({ total: 0 });
+  });
+});

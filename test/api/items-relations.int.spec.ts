@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Registry } from '@mem/registry';
+import { asRoot, registryAt, tempDataRoot } from './support.js';
+
+/*
+ * Issue 13 §1-2 through the registry (the path every surface shares): relate_items keeps one
+ * parent, no cycle, one project and the sole anchor; delete_items cascades down the tree and
+ * never strands knowledge; update_item refuses fields that do not apply. Each refusal is typed
+ * and leaves the log's head where it was.
+ */
+let cleanup: () => void;
+let registry: Registry;
+
+async function headSeq(project: string): Promise<number> {
+  let seq = 0;
+  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
+  return seq;
+}
+
+async function add(project: string, items: Record<string, unknown>[]): Promise<string[]> {
+  return ((await asRoot(registry, 'add_items', { project, items })) as { ids: string[] }).ids;
+}
+
+async function refusal(
+  name: string,
+  input: Record<string, unknown>,
+): Promise<{ code: string; details: Record<string, unknown> }> {
+  const before = await headSeq('alpha');
+  const error = await asRoot(registry, name, input).then(
+    () => null,
+    (e: unknown) => e as { code: string; details: Record<string, unknown> },
+  );
+  expect(error, name).not.toBeNull();
+  expect(await headSeq('alpha'), `${name} wrote nothing`).toBe(before);
+  return error!;
+}
+
+beforeAll(async () => {
+  let root: string;
+  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
+  registry = await registryAt(root, { runJobs: false });
+});
+afterAll(async () => {
+  await registry?.close();
+  cleanup?.();
+});
+
+describe('relations, cascades and updates', () => {
+  it('relate_items refuses a second parent, a cycle, a parent in another project and a knowledge parent', async () => {
+    const [a, b, c, fact] = await add('alpha', [
+      { type: 'thread', summary: 'A' },
+      { type: 'thread', summary: 'B' },
+      { type: 'task', summary: 'C' },
+      { type: 'fact', summary: 'F' },
+    ]);
+    const [other] = await add('beta', [{ type: 'thread', summary: 'Elsewhere' }]);
+    await asRoot(registry, 'relate_items', {
+      project: 'alpha',
+      item: b,
+      relation: 'parent',
+      target: a,
+    });
+    await asRoot(registry, 'relate_items', {
+      project: 'alpha',
+      item: c,
+      relation: 'parent',
+      target: b,
+    });
+    expect(
+      await refusal('relate_items', { project: 'alpha', item: c, relation: 'parent', target: a }),
+    ).toMatchObject({ code: 'CONFLICT', details: { parent: b } });
+    expect(
+      await refusal('relate_items', { project: 'alpha', item: a, relation: 'parent', target: c }),
+    ).toMatchObject({ code: 'CONFLICT', details: { target: c } });
+    expect(
+      await refusal('relate_items', {
+        project: 'alpha',
+        item: a,
+        relation: 'parent',
+        target: other,
+      }),
+    ).toMatchObject({ code: 'NOT_FOUND', details: { field: 'target' } });
+    expect(
+      await refusal('relate_items', {
+        project: 'alpha',
+        item: a,
+        relation: 'parent',
+        target: fact,
+      }),
+    ).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'target' } });
+    // Relating again writes nothing.
+    const before = await headSeq('alpha');
+    expect(
+      await asRoot(registry, 'relate_items', {
+        project: 'alpha',
+        item: c,
+        relation: 'parent',
+        target: b,
+      }),
+    ).toMatchObject({ seq: null });
+    expect(await headSeq('alpha')).toBe(before);
+  });
+
+  it('removing the sole anchor of some knowledge is refused naming it; with a second anchor it is removed', async () => {
+    const [t1, t2] = await add('alpha', [
+      { type: 'thread', summary: 'T1' },
+      { type: 'thread', summary: 'T2' },
+    ]);
+    const [fact] = await add('alpha', [{ type: 'fact', summary: 'Known on T1', anchors: [t1] }]);
+    expect(
+      await refusal('relate_items', {
+        project: 'alpha',
+        item: fact,
+        relation: 'anchor',
+        target: t1,
+        remove: true,
+        reason: 'moved',
+      }),
+    ).toMatchObject({ code: 'CONFLICT', details: { knowledge: [fact] } });
+    await asRoot(registry, 'relate_items', {
+      project: 'alpha',
+      item: fact,
+      relation: 'anchor',
+      target: t2,
+    });
+    await asRoot(registry, 'relate_items', {
+      project: 'alpha',
+      item: fact,
+      relation: 'anchor',
+      target: t1,
+      remove: true,
+      reason: 'moved',
+    });
+    const [read] = (
+      (await asRoot(registry, 'read_items', { ids: [fact] })) as { items: { anchors: string[] }[] }
+    ).items;
+    expect(read!.anchors).toEqual([t2]);
+  });
+
+  it('delete_items cascades down the tree, and refuses to strand knowledge anchored only there', async () => {
+    const [root] = await add('alpha', [{ type: 'thread', summary: 'Root' }]);
+    const [child] = await add('alpha', [{ type: 'task', summary: 'Child', parent: root }]);
+    const [fact] = await add('alpha', [
+      { type: 'fact', summary: 'About the child', anchors: [child] },
+    ]);
+    expect(
+      await refusal('delete_items', { project: 'alpha', ids: [root], reason: 'gone' }),
+    ).toMatchObject({ code: 'CONFLICT', details: { knowledge: [fact] } });
+    const deleted = await asRoot(registry, 'delete_items', {
+      project: 'alpha',
+      ids: [root, fact],
+      reason: 'gone',
+    });
+    expect((deleted as { ids: string[] }).ids.sort()).toEqual([root, child, fact].sort());
+    const items = (
+      (await asRoot(registry, 'read_items', { ids: [root, child] })) as {
+        items: { deleted: boolean }[];
+      }
+    ).items;
+    expect(items.map((i) => i.deleted)).toEqual([true, true]);
+    expect(
+      await asRoot(registry, 'find_items', { projects: ['alpha'], query: 'child' }),
+    ).toMatchObject({ total: 0 });
+  });
+
+  it('update_item refuses a field that does not apply, a resolving status and an illegal move', async () => {
+    const [rule, task] = await add('alpha', [
+      { type: 'rule', summary: 'Always run the linter' },
+      { type: 'task', summary: 'Lint' },
+    ]);
+    expect(
+      await refusal('update_item', { project: 'alpha', id: rule, detail: 'more', reason: 'x' }),
+    ).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'detail', type: 'rule' } });
+    expect(
+      await refusal('update_item', {
+        project: 'alpha',
+        id: task,
+        valid_until: '2026-03-01T00:00:00Z',
+        reason: 'x',
+      }),
+    ).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'valid_until' } });
+    expect(
+      await refusal('update_item', { project: 'alpha', id: task, status: 'done', reason: 'x' }),
+    ).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'status' } });
+    await asRoot(registry, 'resolve_items', { project: 'alpha', ids: [task], status: 'dropped' });
+    expect(
+      await refusal('update_item', { project: 'alpha', id: task, status: 'open', reason: 'x' }),
+    ).toMatchObject({ code: 'CONFLICT', details: { status: 'dropped' } });
+    expect(
+      await refusal('resolve_items', { project: 'alpha', ids: [task], status: 'done' }),
+    ).toMatchObject({ code: 'CONFLICT' });
+    await asRoot(registry, 'update_item', {
+      project: 'alpha',
+      id: task,
+      summary: 'Lint everything',
+      reason: 'clearer',
+    });
+    const [read] = (
+      (await asRoot(registry, 'read_items', { ids: [task] })) as {
+        items: { summary: string; status: string }[];
+      }
+    ).items;
+    expect(read).toMatchObject({ summary: 'Lint everything', status: 'dropped' });
+  });
+});

@@ -1,0 +1,222 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memInProcess } from './support/mem-cli.js';
+
+/*
+ * Issue 13 §1-2: curated items through the CLI, on a real data root, as an agent would write
+ * them: remember, find, resolve (a container needs a disposition), history.
+ */
+let root: string;
+
+const mem = (...args: string[]) => memInProcess(['--root', root, ...args]);
+const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Record<string, unknown>;
+
+/** The whole log of a project, byte for byte: what "nothing written" is checked against. */
+function logBytes(project: string): string {
+  const dir = join(root, 'log', project);
+  return readdirSync(dir)
+    .sort()
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('');
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'mem-items-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('curated items over the CLI', () => {
+  it('remember → find → resolve (with a disposition) → history', async () => {
+    const thread = await mem(
+      'remember',
+      'Theme loader rework',
+      '--type',
+      'thread',
+      '--project',
+      'demo',
+      '--json',
+    );
+    expect(thread.code).toBe(0);
+    const [threadId] = json(thread)['ids'] as string[];
+    expect(threadId).toMatch(/^it-[0-9a-f]{12}$/);
+    const task = await mem(
+      'remember',
+      'Port the loader to ESM',
+      '--type',
+      'task',
+      '--project',
+      'demo',
+      '--parent',
+      threadId!,
+      '--due',
+      '2026-02-01T00:00:00Z',
+      '--json',
+    );
+    expect(task.code).toBe(0);
+    const [taskId] = json(task)['ids'] as string[];
+    const fact = await mem(
+      'remember',
+      'The loader caches parsed themes',
+      '--type',
+      'fact',
+      '--project',
+      'demo',
+      '--anchor',
+      threadId!,
+      '--json',
+    );
+    expect(fact.code).toBe(0);
+
+    const found = await mem('items', 'find', '--query', 'loader esm', '--json');
+    expect(found.code).toBe(0);
+    expect(json(found)).toMatchObject({
+      total: 1,
+      truncated: false,
+      items: [{ id: taskId, type: 'task', status: 'open', parent: threadId }],
+    });
+    const page = json(await mem('items', 'find', '--project', 'demo', '--limit', '1', '--json'));
+    expect(page).toMatchObject({ total: 3, truncated: true, items: [{ id: threadId }] });
+
+    // Completing the thread with an open task under it, and no disposition: refused, listing it.
+    const before = logBytes('demo');
+    const refused = await mem(
+      'items',
+      'resolve',
+      threadId!,
+      '--project',
+      'demo',
+      '--status',
+      'done',
+      '--json',
+    );
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('CONFLICT');
+    expect(refused.stderr).toContain(taskId);
+    expect(logBytes('demo')).toBe(before);
+
+    const resolved = await mem(
+      'items',
+      'resolve',
+      threadId!,
+      '--project',
+      'demo',
+      '--status',
+      'done',
+      '--descendants',
+      'dropped',
+      '--reason',
+      'shipped',
+      '--json',
+    );
+    expect(resolved.code).toBe(0);
+    expect(json(resolved)['ids']).toEqual([taskId, threadId]);
+    const read = json(await mem('items', 'read', taskId!, threadId!, '--json'));
+    expect((read['items'] as { status: string }[]).map((i) => i.status)).toEqual([
+      'dropped',
+      'done',
+    ]);
+
+    // Re-resolving writes nothing.
+    const settled = logBytes('demo');
+    const again = await mem(
+      'items',
+      'resolve',
+      threadId!,
+      '--project',
+      'demo',
+      '--status',
+      'done',
+      '--json',
+    );
+    expect(again.code).toBe(0);
+    expect(json(again)).toMatchObject({ ids: [], seq: null });
+    expect(logBytes('demo')).toBe(settled);
+
+    const history = await mem('history', threadId!, '--project', 'demo', '--json');
+    expect(history.code).toBe(0);
+    expect(json(history)).toMatchObject({
+      target: threadId,
+      target_kind: 'item',
+      entries: [
+        { type: 'item_added', actor: expect.any(String) },
+        { type: 'item_resolved', reason: 'shipped', actor: expect.any(String) },
+      ],
+    });
+  });
+
+  it('items add --file is one atomic batch: one bad item and nothing is written, naming its index and field', async () => {
+    const file = join(root, 'items.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ type: 'fact', summary: 'The default branch is master' }),
+        JSON.stringify({
+          type: 'rule',
+          summary: 'Run tests with conda run -n book pytest',
+          detail: 'not allowed on a rule',
+        }),
+      ].join('\n') + '\n',
+    );
+    const refused = await mem('items', 'add', '--project', 'demo', '--file', file, '--json');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('items[1].detail');
+    expect(refused.stderr).toContain('does not apply to a rule');
+    expect(readdirSync(root)).not.toContain('log');
+
+    writeFileSync(
+      file,
+      JSON.stringify({ type: 'fact', summary: 'The default branch is master', tags: ['git'] }) +
+        '\n',
+    );
+    const added = await mem('items', 'add', '--project', 'demo', '--file', file, '--json');
+    expect(added.code).toBe(0);
+    expect(json(added)['ids']).toHaveLength(1);
+  });
+
+  it('refuses bad input to every item command, typed, writing nothing', async () => {
+    const seed = await mem('remember', 'A fact', '--type', 'fact', '--project', 'demo', '--json');
+    const [factId] = json(seed)['ids'] as string[];
+    const before = logBytes('demo');
+    const cases: [string[], string][] = [
+      [
+        ['remember', 'x', '--type', 'rule', '--project', 'demo', '--due', '2026-02-01T00:00:00Z'],
+        'due',
+      ],
+      [
+        [
+          'remember',
+          'x',
+          '--type',
+          'task',
+          '--project',
+          'demo',
+          '--valid-until',
+          '2026-02-01T00:00:00Z',
+        ],
+        'valid_until',
+      ],
+      [['remember', 'x', '--type', 'reminder', '--project', 'demo'], 'remind_at'],
+      [['remember', 'x', '--type', 'task', '--project', 'demo', '--parent', factId!], 'parent'],
+      [
+        ['remember', 'x', '--type', 'task', '--project', 'demo', '--parent', 'it-000000000000'],
+        'NOT_FOUND',
+      ],
+      [['remember', 'x', '--type', 'idea', '--project', 'demo'], 'type'],
+      [
+        ['items', 'resolve', factId!, '--project', 'demo', '--status', 'done'],
+        'knowledge has no status',
+      ],
+      [['items', 'read', 'it-000000000000'], 'NOT_FOUND'],
+      [['items', 'read', 'nope'], 'ids[0]'],
+      [['items', 'find', '--limit', '0'], 'limit'],
+    ];
+    for (const [args, says] of cases) {
+      const run = await mem(...args);
+      expect(run.code, args.join(' ')).not.toBe(0);
+      expect(run.stderr, args.join(' ')).toContain(says);
+    }
+    expect(logBytes('demo')).toBe(before);
+  });
+});

@@ -567,8 +567,8 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         op.local ? await refusedAsRoot(op, bad) : await overHttp(op, 'admin', bad),
       );
     }
-    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up, a corpus add and sync too; eight item commands): minutes on a loaded machine.
-  }, 300_000);
+    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up, a corpus add and sync too; eight item commands, three skill commands): minutes on a loaded machine.
+  }, 600_000);
 
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
     const local = registry.operations.filter((op) => op.local);

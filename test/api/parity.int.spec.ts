@@ -14,7 +14,7 @@ import {
   type Registry,
 } from '@mem/registry';
 import { startServer, type RunningServer } from '@mem/server';
-import { contentSha256, reviewId, sha256Hex } from '@mem/core';
+import { contentSha256, reviewId, sha256Hex, type Capability } from '@mem/core';
 import {
   asRoot,
   call,
@@ -72,6 +72,21 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   project_notes: () => ({ project: 'alpha' }),
   skill_list: () => ({}),
   skill_get: () => ({ name: 'kong-body' }),
+  skill_draft: (s, who) => ({
+    from: 'alpha/bugs',
+    name: `parity-draft-${s}-${who}`,
+    composer: 'heuristic',
+  }),
+  skill_promote: (s, who) => ({
+    project: 'alpha',
+    name: skillOf('promote', s, who, PROMOTERS),
+    reason: `parity ${s} ${who}`,
+  }),
+  skill_retire: (s, who) => ({
+    project: 'alpha',
+    name: skillOf('retire', s, who, RETIRERS),
+    reason: `parity ${s} ${who}`,
+  }),
   projection_status: () => ({}),
   verify: () => ({ project: 'alpha' }),
   principal_add: (s, who) => ({ name: `p-${s}-${who}` }),
@@ -141,6 +156,24 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     ref: PURGE_TEXTS[`${s}-${who}`] ?? PURGE_TEXTS['http-admin']!,
     reason: `parity ${s} ${who}`,
   }),
+};
+
+/** The callers that promote a draft (a member's token lacks may_write_rules), each its own: a draft is promoted once. */
+const PROMOTERS = ['http-admin', 'mcp-admin', 'cli-admin'];
+/** The callers that retire a promoted skill, each its own: a retired skill is no longer there to retire. */
+const RETIRERS = ['http-member', 'mcp-member', 'http-admin', 'mcp-admin', 'cli-admin'];
+
+/** The skill a caller's promote or retire probe names: seeded in beforeAll, one per such caller. */
+function skillOf(verb: string, s: Surface | 'cli', who: Who, callers: readonly string[]): string {
+  const key = callers.includes(`${s}-${who}`) ? `${s}-${who}` : callers[0]!;
+  return `parity-${verb}-${key}`;
+}
+
+/** The grants each caller's token carries, beside its project reach. */
+const GRANTS: Record<Who, readonly string[]> = {
+  anonymous: [],
+  member: [],
+  admin: ['admin', 'may_write_rules'],
 };
 
 /** One planted personal string per caller that purges (a purged text is gone: a second purge is NOT_FOUND). */
@@ -316,7 +349,9 @@ beforeAll(async () => {
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'], carol: ['alpha', 'beta'] });
   tokens['member'] = (await mint(registry, { principal: 'alice' })).secret;
-  tokens['admin'] = (await mint(registry, { principal: 'carol', capabilities: ['admin'] })).secret;
+  tokens['admin'] = (
+    await mint(registry, { principal: 'carol', capabilities: [...GRANTS.admin] as Capability[] })
+  ).secret;
   revocable = (await mint(registry, { principal: 'bob', label: 'to-revoke' })).id;
   await registry.context.engine.append(
     'alpha',
@@ -390,6 +425,18 @@ beforeAll(async () => {
       records: [{ role: 'user', text: 'seed' }],
     })) as { job_id: string }
   ).job_id;
+  // A draft per promoter, a promoted skill per retirer, all drawn from alpha's `bugs` note.
+  for (const [verb, callers] of [
+    ['promote', PROMOTERS],
+    ['retire', RETIRERS],
+  ] as const) {
+    for (const key of callers) {
+      const name = `parity-${verb}-${key}`;
+      await asRoot(registry, 'skill_draft', { from: 'alpha/bugs', name, composer: 'heuristic' });
+      if (verb === 'retire')
+        await asRoot(registry, 'skill_promote', { project: 'alpha', name, reason: 'seeded' });
+    }
+  }
   mkdirSync(join(root, 'vault', 'skills', 'kong-body'), { recursive: true });
   writeFileSync(
     join(root, 'vault', 'skills', 'kong-body', 'SKILL.md'),
@@ -435,7 +482,8 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
             ? 'ok'
             : who === 'anonymous'
               ? 'UNAUTHENTICATED'
-              : op.auth.access === 'admin' && who !== 'admin'
+              : (op.auth.access === 'admin' && !GRANTS[who].includes('admin')) ||
+                  (op.auth.capability !== undefined && !GRANTS[who].includes(op.auth.capability))
                 ? 'CAPABILITY_REQUIRED'
                 : 'ok';
         expect(http, `${op.name} as ${who}`).toBe(expected);
@@ -519,8 +567,8 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
         op.local ? await refusedAsRoot(op, bad) : await overHttp(op, 'admin', bad),
       );
     }
-    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up, a corpus add and sync too; eight item commands): minutes on a loaded machine.
-  }, 300_000);
+    // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up, a corpus add and sync too; eight item commands, three skill commands): minutes on a loaded machine.
+  }, 600_000);
 
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
     const local = registry.operations.filter((op) => op.local);

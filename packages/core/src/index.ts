@@ -51,6 +51,7 @@ export { ingestIdField, ingestRecordField, jobIdField } from './events/ingest-pa
 export { termHashField, targetKindField } from './events/correction-payloads.js';
 export { reviewDecisionField, reviewKindField } from './events/review-payloads.js';
 export { reviewId } from './events/review-id.js';
+export { skillNameField } from './events/skill-payloads.js';
 export { corpusNameField } from './events/corpus-payloads.js';
 export { RELATIONS, relationField, type Relation } from './events/item-payloads.js';
 export {

@@ -31,6 +31,7 @@ export {
   type IngestRecord,
   type PostedRecord,
 } from './jobs/accepted-records.js';
+export { composeSkill, type SkillComposer, type SkillSource } from './skills/index.js';
 export {
   addCorpus,
   listCorpora,

@@ -4,6 +4,7 @@ import { extractionLock, foldTombstones, type Engine } from '@mem/engine';
 import { GatedRun, type Controller, type RunSummary } from '@mem/extractor';
 import type { SourceStats, TranscriptSource } from '@mem/sources';
 import { DerivedManifest } from './derived.js';
+import { skillArtifactTexts } from './skill-artifacts.js';
 import { priorState, referenceTexts, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
 import { selectQueries, type StandingQueries } from './standing-queries.js';
@@ -98,6 +99,7 @@ async function ingestLocked(
   // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
   const tombstones = await foldTombstones(engine.read(project));
   const refuses = (line: string) => tombstones.match(line) !== null;
+  for (const text of await skillArtifactTexts(engine.read(project))) manifest.register(text);
   const runs = await engine.readCaughtUp([project], () =>
     withItemStore(engine.paths.stateDir, (store) => {
       for (const text of referenceTexts(store, project)) manifest.register(text);

@@ -106,6 +106,17 @@ export interface VaultFold {
   reviews: Map<string, ReviewRef>;
   /** Reference passages of the project's corpora by content sha (the first source to carry a text keeps it, as in the item store). */
   references: Map<string, ReferenceRef>;
+  /** Skills drafted from this project's notes, by name. */
+  skills: Map<string, SkillRef>;
+}
+
+/**
+ * One skill's files: the SKILL.md of its latest draft (under `skills/_drafts/`) and of its
+ * promoted version (loadable, under `skills/`), each null when that file must not exist.
+ */
+export interface SkillRef {
+  draft: string | null;
+  promoted: string | null;
 }
 
 /** What a `superseded` event points to. */
@@ -131,6 +142,7 @@ export function emptyFold(project: string): VaultFold {
     forgottenEvidence: new Map(),
     reviews: new Map(),
     references: new Map(),
+    skills: new Map(),
   };
 }
 
@@ -140,4 +152,5 @@ export type NoteKey =
   | { kind: 'query'; queryId: string }
   | { kind: 'source'; slug: string }
   | { kind: 'review' }
-  | { kind: 'reference'; corpus: string; source: string };
+  | { kind: 'reference'; corpus: string; source: string }
+  | { kind: 'skill'; name: string; draft: boolean };

@@ -10,6 +10,7 @@ import { citedOnlyByForgotten } from './live-lines.js';
 import { evidenceNotePath, sourceSlug } from './paths.js';
 import { renderEvidenceNote } from './render-evidence.js';
 import { applyReview } from './fold-review.js';
+import { applySkill } from './fold-skills.js';
 import type { RenderOptions } from './render-query.js';
 import { dayOf, excerptOf } from './text.js';
 
@@ -30,7 +31,13 @@ function newNote(day: string): NoteFold {
 }
 
 function noteOf(fold: VaultFold, key: NoteKey): NoteFold | undefined {
-  if (key.kind === 'source' || key.kind === 'review' || key.kind === 'reference') return undefined;
+  if (
+    key.kind === 'source' ||
+    key.kind === 'review' ||
+    key.kind === 'reference' ||
+    key.kind === 'skill'
+  )
+    return undefined;
   return key.kind === 'index' ? (fold.index ?? undefined) : fold.queries.get(key.queryId);
 }
 
@@ -39,6 +46,7 @@ export function noteKeyId(key: NoteKey): string {
   if (key.kind === 'source') return `source:${key.slug}`;
   if (key.kind === 'reference') return `reference:${key.corpus}\0${key.source}`;
   if (key.kind === 'review') return 'review';
+  if (key.kind === 'skill') return `skill:${key.draft ? 'draft' : 'loadable'}:${key.name}`;
   return key.kind === 'index' ? 'index' : `query:${key.queryId}`;
 }
 
@@ -57,7 +65,12 @@ function touch(fold: VaultFold, keys: readonly NoteKey[], ts: string): NoteKey[]
   for (const key of keys) {
     if (seen.has(noteKeyId(key))) continue;
     seen.add(noteKeyId(key));
-    if (key.kind === 'source' || key.kind === 'review' || key.kind === 'reference') {
+    if (
+      key.kind === 'source' ||
+      key.kind === 'review' ||
+      key.kind === 'reference' ||
+      key.kind === 'skill'
+    ) {
       out.push(key);
       continue;
     }
@@ -359,6 +372,9 @@ export const VAULT_HANDLES = [
   'superseded',
   'review_opened',
   'review_decided',
+  'skill_drafted',
+  'skill_promoted',
+  'skill_retired',
 ] as const satisfies readonly EventType[];
 
 /** An event the vault handles. */
@@ -399,6 +415,10 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
     case 'review_opened':
     case 'review_decided':
       return applyReview(fold, event);
+    case 'skill_drafted':
+    case 'skill_promoted':
+    case 'skill_retired':
+      return applySkill(fold, event);
     default:
       throw unknownEventType(event);
   }

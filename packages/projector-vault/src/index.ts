@@ -29,6 +29,8 @@ export {
 } from './paths.js';
 export { readVaultNotes, type RefusedFile, type VaultNote, type VaultNotes } from './reader.js';
 export { readVaultSkills, type VaultSkill, type VaultSkills } from './skills-reader.js';
+export { foldOf, noteLines, type ShownLines } from './shown-lines.js';
+export { skillNotePath } from './paths.js';
 export {
   planNoteCapture,
   type CaptureFinding,

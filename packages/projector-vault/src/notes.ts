@@ -5,6 +5,7 @@ import {
   referenceNotePath,
   reviewNotePath,
   queryNotePath,
+  skillNotePath,
   sourceSlug,
   sourceSlugNotePath,
 } from './paths.js';
@@ -17,6 +18,7 @@ import { listsChunk, renderSourceNote, sourceChunks } from './render-source.js';
 /** The vault-relative path of a note. */
 export function notePath(project: string, key: NoteKey): string {
   if (key.kind === 'source') return sourceSlugNotePath(project, key.slug);
+  if (key.kind === 'skill') return skillNotePath(key.name, key.draft);
   if (key.kind === 'review') return reviewNotePath(project);
   if (key.kind === 'reference') return referenceNotePath(project, key.corpus, key.source);
   return key.kind === 'index' ? indexNotePath(project) : queryNotePath(project, key.queryId);
@@ -28,6 +30,10 @@ export function notePath(project: string, key: NoteKey): string {
  * links to it any more).
  */
 export function renderNote(fold: VaultFold, key: NoteKey, options: RenderOptions): string | null {
+  if (key.kind === 'skill') {
+    const skill = fold.skills.get(key.name);
+    return (key.draft ? skill?.draft : skill?.promoted) ?? null;
+  }
   if (key.kind === 'review') return renderReviewNote(fold);
   if (key.kind === 'reference') {
     const passages = livePassages(fold, key.corpus, key.source);
@@ -47,6 +53,10 @@ function noteKeys(fold: VaultFold): NoteKey[] {
   if (fold.index) keys.push({ kind: 'index' });
   for (const slug of sourceChunks(fold).keys()) keys.push({ kind: 'source', slug });
   if (fold.reviews.size > 0) keys.push({ kind: 'review' });
+  for (const [name, skill] of fold.skills) {
+    if (skill.draft !== null) keys.push({ kind: 'skill', name, draft: true });
+    if (skill.promoted !== null) keys.push({ kind: 'skill', name, draft: false });
+  }
   const files = new Map<string, NoteKey>();
   for (const [sha, ref] of fold.references)
     if (!fold.tombstones.has(sha))

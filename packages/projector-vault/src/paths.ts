@@ -101,3 +101,12 @@ export function blockId(sha256: string): string {
 export function blockLink(path: string, block: string, alias: string): string {
   return `[[${path.replace(/\.md$/, '')}#^${block}|${alias}]]`;
 }
+
+/**
+ * `skills/_drafts/<name>/SKILL.md` or, promoted, `skills/<name>/SKILL.md`: outside every project
+ * directory, because that is where agents load skills from. `_drafts/` is a directory and not a
+ * flag so that no `--skill skills/` glob can load a draft.
+ */
+export function skillNotePath(name: string, draft: boolean): string {
+  return draft ? `skills/_drafts/${name}/SKILL.md` : `skills/${name}/SKILL.md`;
+}

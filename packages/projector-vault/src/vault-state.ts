@@ -6,13 +6,14 @@ import type {
   ReferenceRef,
   ReviewRef,
   RunRef,
+  SkillRef,
   SuccessorRef,
   VaultFold,
 } from './fold-state.js';
 import { stableJson } from './stable-json.js';
 
 /** Bump when the same log would render different bytes: a stored different version forces a rebuild. */
-export const VAULT_PROJECTOR_VERSION = 5;
+export const VAULT_PROJECTOR_VERSION = 6;
 
 /** What `<stateDir>/vault/<project>.json` holds: the fold, the position it reflects, and the options it was rendered with. */
 export interface VaultState {
@@ -53,6 +54,7 @@ export function encodeVaultState(state: VaultState): string {
     superseded: record(fold.superseded),
     forgotten_evidence: record(fold.forgottenEvidence),
     reviews: record(fold.reviews),
+    skills: record(fold.skills),
     references: record(fold.references),
   });
 }
@@ -90,6 +92,8 @@ export function decodeVaultState(text: string): VaultState {
       forgottenEvidence: map<string>(raw['forgotten_evidence']),
       // A state written before the review queue has none open.
       reviews: map<ReviewRef>(raw['reviews'] ?? {}),
+      // A state written before skills has none.
+      skills: map<SkillRef>(raw['skills'] ?? {}),
       // A state written before reference notes has none.
       references: map<ReferenceRef>(raw['references'] ?? {}),
     },

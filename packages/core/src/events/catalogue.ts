@@ -31,6 +31,7 @@ import {
   supersededShape,
 } from './correction-payloads.js';
 import { reviewDecidedShape, reviewOpenedShape } from './review-payloads.js';
+import { skillDraftedShape, skillPromotedShape, skillRetiredShape } from './skill-payloads.js';
 import { corpusRegisteredShape, corpusRemovedShape } from './corpus-payloads.js';
 import {
   itemAddedShape,
@@ -188,6 +189,9 @@ const reviewOpened = defineEvent('review_opened', reviewOpenedShape, {
   },
 });
 const reviewDecided = defineEvent('review_decided', reviewDecidedShape);
+const skillDrafted = defineEvent('skill_drafted', skillDraftedShape);
+const skillPromoted = defineEvent('skill_promoted', skillPromotedShape);
+const skillRetired = defineEvent('skill_retired', skillRetiredShape);
 const corpusRegistered = defineEvent('corpus_registered', corpusRegisteredShape, {
   check: (value, ctx) => {
     const sorted = [...new Set(value.globs)].sort();
@@ -248,6 +252,9 @@ export const EVENT_DEFINITIONS = [
   resurfaced,
   reviewOpened,
   reviewDecided,
+  skillDrafted,
+  skillPromoted,
+  skillRetired,
   corpusRegistered,
   corpusRemoved,
   itemAdded,
@@ -288,6 +295,9 @@ export const payloadSchema = z.discriminatedUnion('type', [
   resurfaced.payload,
   reviewOpened.payload,
   reviewDecided.payload,
+  skillDrafted.payload,
+  skillPromoted.payload,
+  skillRetired.payload,
   corpusRegistered.payload,
   corpusRemoved.payload,
   itemAdded.payload,
@@ -325,6 +335,9 @@ export const eventSchema = z.discriminatedUnion('type', [
   resurfaced.event,
   reviewOpened.event,
   reviewDecided.event,
+  skillDrafted.event,
+  skillPromoted.event,
+  skillRetired.event,
   corpusRegistered.event,
   corpusRemoved.event,
   itemAdded.event,

@@ -14,6 +14,7 @@ import { matchSignature } from './signatures.js';
 import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
+import { skillDraft, skillPromote, skillRetire } from './skill-lifecycle.js';
 import { refAdd, refList, refRemove, refSync } from './references.js';
 import {
   addItemsOp,
@@ -56,6 +57,9 @@ export const OPERATIONS: readonly AnyOperation[] = [
   projectNotes,
   skillList,
   skillGet,
+  skillDraft,
+  skillPromote,
+  skillRetire,
   projectionStatus,
   verify,
   purge,

@@ -1,20 +1,40 @@
 import { z } from 'zod';
 import { projectNameSchema } from '@mem/core';
 
+/** A content sha: what `mem skill draft` writes as `generated_from` (the memory it drew on). */
+const MEMORY_SHA = /^[0-9a-f]{64}$/;
+
 /**
- * The scope of a skill, read strictly from its frontmatter. `project` is one project name or a
- * non-empty list of them; `generated_from` is `<project>` or `<project>/<what>`. Either field,
- * when present, must be well formed: `project: 7`, `project: []`, `project:` (null) or
- * `generated_from: [x]` is not "no scope" but an unreadable one.
+ * `generated_from` as a project, or null when it names a memory by sha (which names no project:
+ * Trigger: a drafted skill. Why: reading the sha as a project name hid every drafted skill.
+ * Outcome: its scope is the `project` beside it, which must then be there).
  */
-const skillScopeSchema = z.object({
-  project: z.union([projectNameSchema, z.array(projectNameSchema).min(1)]).optional(),
-  generated_from: z
+const generatedFromSchema = z.union([
+  z
+    .string()
+    .regex(MEMORY_SHA)
+    .transform(() => null),
+  z
     .string()
     .transform((from) => from.split('/')[0]!)
-    .pipe(projectNameSchema)
-    .optional(),
-});
+    .pipe(projectNameSchema),
+]);
+
+/**
+ * The scope of a skill, read strictly from its frontmatter. `project` is one project name or a
+ * non-empty list of them; `generated_from` is `<project>`, `<project>/<what>`, or a memory's
+ * content sha with `project` beside it. Either field, when present, must be well formed:
+ * `project: 7`, `project: []`, `project:` (null), `generated_from: [x]` or a sha with no
+ * `project` is not "no scope" but an unreadable one.
+ */
+const skillScopeSchema = z
+  .object({
+    project: z.union([projectNameSchema, z.array(projectNameSchema).min(1)]).optional(),
+    generated_from: generatedFromSchema.optional(),
+  })
+  .refine((scope) => scope.generated_from !== null || scope.project !== undefined, {
+    message: 'a generated_from sha names no project: expected project beside it',
+  });
 
 /** What a skill's frontmatter says about who may load it. */
 export type SkillScope =
@@ -33,7 +53,7 @@ export function skillScopeOf(frontmatter: Readonly<Record<string, unknown>>): Sk
   const { project, generated_from: from } = scope.data;
   const projects = new Set<string>([
     ...(project === undefined ? [] : typeof project === 'string' ? [project] : project),
-    ...(from === undefined ? [] : [from]),
+    ...(from === undefined || from === null ? [] : [from]),
   ]);
   return { kind: 'projects', projects: [...projects].sort() };
 }

@@ -25,9 +25,20 @@ describe('skillScopeOf', () => {
       { generated_from: 7 },
       { generated_from: '/x' },
       { project: 'Alpha' },
+      // A memory's sha names no project: alone it scopes to nothing readable.
+      { generated_from: 'a'.repeat(64) },
     ]) {
       expect(skillScopeOf(frontmatter), JSON.stringify(frontmatter)).toEqual({ kind: 'malformed' });
     }
+  });
+});
+
+describe('skillScopeOf, a drafted skill', () => {
+  it('reads a generated_from sha as no project: the scope is the project beside it', () => {
+    expect(skillScopeOf({ generated_from: 'a'.repeat(64), project: 'alpha' })).toEqual({
+      kind: 'projects',
+      projects: ['alpha'],
+    });
   });
 });
 

@@ -30,13 +30,11 @@ const signatureEntry = z.object({
   tokens: z.number(),
 });
 
-const recallEntry = queryHit
-  .omit({ tier: true })
-  .extend({
-    tier: z.union([z.literal(2), z.literal(3)]),
-    project_match: z.boolean(),
-    tokens: z.number(),
-  });
+const recallEntry = queryHit.omit({ tier: true }).extend({
+  tier: z.union([z.literal(2), z.literal(3)]),
+  project_match: z.boolean(),
+  tokens: z.number(),
+});
 
 const contextOutput = z.object({
   results: z.array(z.union([signatureEntry, recallEntry])),

@@ -61,6 +61,14 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     writeFileSync(join(root, 'probe.log'), log);
     return { source: join(root, 'probe.log') };
   },
+  // A tool, a task and a failing log at once, so every leg runs; the CLI reads the log from a file.
+  context: (s) => {
+    const log = 'npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree';
+    const asked = { tool: 'npm', task: 'why did uploads fail', budget: 2048 };
+    if (s !== 'cli') return { ...asked, signature_source: log };
+    writeFileSync(join(root, 'probe-context.log'), log);
+    return { ...asked, signature_source: join(root, 'probe-context.log') };
+  },
   ingest_submit: (s, who) => ({
     project: 'alpha',
     source: `agent:${s}-${who}`,

@@ -150,6 +150,8 @@ export function registerRegistryCommands(
         const key = self.options.find((o) => o.flags === option.flag)?.attributeName();
         const value = key !== undefined ? options[key] : undefined;
         if (option.parse === 'boolean' && value === true) input[option.field] = true;
+        else if (option.parse === 'text-file' && typeof value === 'string')
+          input[option.field] = await readInputFile(io, option.field, value);
         else if (typeof value === 'string' || Array.isArray(value))
           input[option.field] =
             option.parse === 'jsonl-file'

@@ -70,3 +70,16 @@ export {
   type SignatureMatch,
   type SignatureSighting,
 } from './match-signatures.js';
+export {
+  assembleContext,
+  PROJECT_MATCH_BOOST,
+  type ContextBundle,
+  type ContextDeps,
+  type ContextLeg,
+  type ContextRequest,
+  type RecallEntry,
+  type SignatureEntry,
+  type SkillEntry,
+} from './tool-context.js';
+export { fitBudget, type BudgetReport, type Trimmable } from './context-budget.js';
+export { matchSkills, type SkillCard } from './context-skills.js';

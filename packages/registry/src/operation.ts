@@ -26,6 +26,8 @@ export interface HttpRoute<Out> {
   status?: 200 | 201 | 202;
   /** When true for an output, the answer is 204 with no body (a query that abstained). */
   empty?: (output: Out) => boolean;
+  /** `log`: the body carries a raw log of up to a few MB, so it reads under the log limit, not the small default. */
+  body?: 'log';
 }
 
 /** The operation's MCP tool; several operations may share one, selected by `select`. */
@@ -52,7 +54,7 @@ export interface CliOption {
    * flag without a value (`--dry-run`), true when given; `jsonl-file`: the path of a JSONL file,
    * read by the CLI into an array of its lines' objects. Default: the string as given.
    */
-  parse?: 'list' | 'list-or-star' | 'integer' | 'boolean' | 'jsonl-file';
+  parse?: 'list' | 'list-or-star' | 'integer' | 'boolean' | 'jsonl-file' | 'text-file';
   /** The flag may be given more than once (a `list`: the values are joined). */
   repeatable?: boolean;
   /** The command cannot run without it: commander refuses its absence before anything else. */

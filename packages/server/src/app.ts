@@ -17,13 +17,18 @@ import { bodyInput, mergeInput, queryInput } from './request-input.js';
 export interface AppOptions {
   rateLimits?: Partial<RateLimits>;
   /** Largest request body in bytes: `ingest` for POST /memory/ingest, `other` elsewhere. */
-  bodyLimits?: { ingest?: number; other?: number };
+  bodyLimits?: { ingest?: number; log?: number; other?: number };
   /** Where one JSON line per request (and per unexpected error) goes; default: nowhere. */
   log?: (line: string) => void;
   now?: () => number;
 }
 
-export const DEFAULT_BODY_LIMITS = { ingest: 16 * 1024 * 1024, other: 64 * 1024 };
+/** `log`: a raw failing log a route reads whole (POST /memory/context): a few MB of CI output, more than any other body. */
+export const DEFAULT_BODY_LIMITS = {
+  ingest: 16 * 1024 * 1024,
+  log: 16 * 1024 * 1024,
+  other: 64 * 1024,
+};
 
 type Env = { Variables: { tokenId: string | undefined } };
 
@@ -88,7 +93,13 @@ export function createApp(registry: Registry, options: AppOptions = {}): Hono<En
       app.on(
         op.http.method,
         path,
-        limitBody(op.name === 'ingest_submit' ? bodies.ingest : bodies.other),
+        limitBody(
+          op.name === 'ingest_submit'
+            ? bodies.ingest
+            : op.http.body === 'log'
+              ? bodies.log
+              : bodies.other,
+        ),
       );
     app.on(op.http.method, path, async (c) => {
       const caller =

@@ -11,6 +11,7 @@ import { projectList, projectNotes, projectStatus } from './projects.js';
 import { purge } from './purge.js';
 import { query } from './query.js';
 import { matchSignature } from './signatures.js';
+import { context } from './context.js';
 import { confirm, forget, history, supersede } from './corrections.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
@@ -33,6 +34,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   version,
   query,
   matchSignature,
+  context,
   forget,
   supersede,
   confirm,

@@ -28,7 +28,7 @@ const ranking = z.object({
   floor_passed_by: z.array(signal),
 });
 
-const citation = z.object({
+export const citation = z.object({
   level: recallLevel,
   sha256: z.string(),
   source: z.string().nullable(),
@@ -40,29 +40,30 @@ const citation = z.object({
 
 const leg = z.enum(['used', 'not configured', 'failed']);
 
-export const queryOutput = z.object({
-  results: z.array(
-    z.object({
-      level: recallLevel,
+/** One result of a query: a line, passage or chunk, with its ranking and citations. */
+export const queryHit = z.object({
+  level: recallLevel,
+  sha256: z.string(),
+  project: z.string(),
+  text: z.string(),
+  source: z.string().nullable(),
+  score: z.number(),
+  tier: z.enum(['memory', 'evidence', 'reference']),
+  ranking,
+  /** The memory an L1/L2 line belongs to and its vault note; null for L0 and R. */
+  note: z
+    .object({
+      level: z.enum(['L1', 'L2']),
       sha256: z.string(),
-      project: z.string(),
-      text: z.string(),
-      source: z.string().nullable(),
-      score: z.number(),
-      tier: z.enum(['memory', 'evidence', 'reference']),
-      ranking,
-      /** The memory an L1/L2 line belongs to and its vault note; null for L0 and R. */
-      note: z
-        .object({
-          level: z.enum(['L1', 'L2']),
-          sha256: z.string(),
-          query_id: z.string().nullable(),
-          path: z.string(),
-        })
-        .nullable(),
-      parents: z.array(citation),
-    }),
-  ),
+      query_id: z.string().nullable(),
+      path: z.string(),
+    })
+    .nullable(),
+  parents: z.array(citation),
+});
+
+export const queryOutput = z.object({
+  results: z.array(queryHit),
   abstained: z.boolean(),
   reason: z.literal(INSUFFICIENT_RECALL).optional(),
   recall: z.object({

@@ -14,7 +14,7 @@ const TOOL = 'skills';
  * that project: a skill drafted from a project's notes carries that project's knowledge. A
  * scope that cannot be read hides the skill (fail closed).
  */
-async function visibleSkills(ctx: RegistryContext, caller: Caller): Promise<VaultSkill[]> {
+export async function visibleSkills(ctx: RegistryContext, caller: Caller): Promise<VaultSkill[]> {
   // A refused SKILL.md is left out: its scope cannot be read, so nobody may see it (nor its name).
   const { skills } = await readVaultSkills(ctx.engine.paths.vaultDir);
   return skills.filter((skill) =>

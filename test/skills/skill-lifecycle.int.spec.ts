@@ -1,4 +1,12 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,11 +54,18 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('mem skill draft / promote / retire', () => {
   it('drafts from the live lines only: forgotten left out, superseded shown as the successor', () => {
     expect(
-      mem('forget', 'Invalid themes will never crash the app again!', '--project', 'demo', '--reason', 'boast').code,
+      mem(
+        'forget',
+        'Invalid themes will never crash the app again!',
+        '--project',
+        'demo',
+        '--reason',
+        'boast',
+      ).code,
     ).toBe(0);
     const superseded = mem(
       'supersede',
-      'The build is failing because the TUI package hasn\'t exported the theme interfaces.',
+      "The build is failing because the TUI package hasn't exported the theme interfaces.",
       '--by',
       'Rebuild the TUI package before building coding-agent',
       '--project',
@@ -59,10 +74,19 @@ describe('mem skill draft / promote / retire', () => {
       'the real cause',
     );
     expect(superseded.code, superseded.stderr).toBe(0);
-    const drafted = mem('skill', 'draft', '--from', 'demo/bugs-and-root-causes', '--name', 'theme-crashes');
+    const drafted = mem(
+      'skill',
+      'draft',
+      '--from',
+      'demo/bugs-and-root-causes',
+      '--name',
+      'theme-crashes',
+    );
     expect(drafted.code, drafted.stderr).toBe(0);
     const text = read(DRAFT);
-    expect(text).toMatch(/^---\nname: "theme-crashes"\ndescription: ".+"\nwhen_to_use: ".+"\ngenerated_from: "[0-9a-f]{64}"\nproject: "demo"\n---\n/);
+    expect(text).toMatch(
+      /^---\nname: "theme-crashes"\ndescription: ".+"\nwhen_to_use: ".+"\ngenerated_from: "[0-9a-f]{64}"\nproject: "demo"\n---\n/,
+    );
     expect(text).toContain('## Steps');
     expect(text).toContain('Rebuild the TUI package before building coding-agent.');
     expect(text).not.toContain('never crash the app again');
@@ -81,7 +105,14 @@ describe('mem skill draft / promote / retire', () => {
       expect(run.code, name).toBe(2);
       expect(run.stderr).toContain('INVALID_INPUT');
     }
-    const taken = mem('skill', 'draft', '--from', 'demo/bugs-and-root-causes', '--name', 'hand-made');
+    const taken = mem(
+      'skill',
+      'draft',
+      '--from',
+      'demo/bugs-and-root-causes',
+      '--name',
+      'hand-made',
+    );
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('CONFLICT');
     const missing = mem('skill', 'draft', '--from', 'demo/no-such-note');
@@ -93,7 +124,14 @@ describe('mem skill draft / promote / retire', () => {
 
   it('a second draft of a name replaces the first', () => {
     const first = read(DRAFT);
-    const again = mem('skill', 'draft', '--from', 'demo/architecture-decisions', '--name', 'theme-crashes');
+    const again = mem(
+      'skill',
+      'draft',
+      '--from',
+      'demo/architecture-decisions',
+      '--name',
+      'theme-crashes',
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(read(DRAFT)).not.toBe(first);
     expect(read(DRAFT)).toContain('Architecture decisions');
@@ -102,15 +140,31 @@ describe('mem skill draft / promote / retire', () => {
   it('promotes the latest draft into the loadable directory with promoted_at, and lists it', async () => {
     const draft = read(DRAFT);
     expect(mem('skill', 'promote', 'theme-crashes', '--project', 'demo').code).toBe(2); // no reason
-    const promoted = mem('skill', 'promote', 'theme-crashes', '--project', 'demo', '--reason', 'reviewed');
+    const promoted = mem(
+      'skill',
+      'promote',
+      'theme-crashes',
+      '--project',
+      'demo',
+      '--reason',
+      'reviewed',
+    );
     expect(promoted.code, promoted.stderr).toBe(0);
     expect(existsSync(join(root, DRAFT))).toBe(false);
     const loadable = read(LOADABLE);
     expect(loadable).toMatch(/\nproject: "demo"\npromoted_at: "\d{4}-\d\d-\d\dT[^"]+"\n---\n/);
     expect(loadable.replace(/\npromoted_at: "[^"]+"/, '')).toBe(draft);
     expect(await listed()).toEqual(['hand-made', 'theme-crashes']);
-    const event = logBytes().trim().split('\n').map((l) => JSON.parse(l)).at(-1);
-    expect(event).toMatchObject({ type: 'skill_promoted', name: 'theme-crashes', reason: 'reviewed' });
+    const event = logBytes()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .at(-1);
+    expect(event).toMatchObject({
+      type: 'skill_promoted',
+      name: 'theme-crashes',
+      reason: 'reviewed',
+    });
   });
 
   it('is a projection: a rebuild writes the same bytes and leaves the hand-placed skill alone', () => {
@@ -124,7 +178,15 @@ describe('mem skill draft / promote / retire', () => {
   });
 
   it('retires: the skill leaves the loadable directory and the list; a second retire is NOT_FOUND', async () => {
-    const retired = mem('skill', 'retire', 'theme-crashes', '--project', 'demo', '--reason', 'obsolete');
+    const retired = mem(
+      'skill',
+      'retire',
+      'theme-crashes',
+      '--project',
+      'demo',
+      '--reason',
+      'obsolete',
+    );
     expect(retired.code, retired.stderr).toBe(0);
     expect(existsSync(join(root, LOADABLE))).toBe(false);
     expect(read(HAND)).toBe(HAND_TEXT);

@@ -1,8 +1,10 @@
 import type { SkillParts, SkillSource } from './skill-input.js';
 
 // Words that mark a line as a failure to recognise (a "Check") or as something to do (a step).
-const ERROR = /\b(error|errors|fail(s|ed|ure)?|crash(es|ed)?|exception|broke|broken|refus(e|es|ed)|timeout|timed out|panic|not found|missing|bug)\b/i;
-const ACTION = /\b(fix(es|ed)?|use[sd]?|set|run|add(ed)?|remov(e|ed)|replac(e|ed)|switch(ed)?|decid(e|ed)|chose|must|should|always|never|instead|prefer|pin(ned)?|upgrad(e|ed)|restart(ed)?|configur(e|ed)|resolv(e|ed))\b/i;
+const ERROR =
+  /\b(error|errors|fail(s|ed|ure)?|crash(es|ed)?|exception|broke|broken|refus(e|es|ed)|timeout|timed out|panic|not found|missing|bug)\b/i;
+const ACTION =
+  /\b(fix(es|ed)?|use[sd]?|set|run|add(ed)?|remov(e|ed)|replac(e|ed)|switch(ed)?|decid(e|ed)|chose|must|should|always|never|instead|prefer|pin(ned)?|upgrad(e|ed)|restart(ed)?|configur(e|ed)|resolv(e|ed))\b/i;
 
 /** A line as an imperative step: its first letter upper-cased, one terminal full stop. */
 function sentence(line: string): string {
@@ -39,7 +41,9 @@ export function composeHeuristic(source: SkillSource): SkillParts {
     for (const line of context) body.push(`- ${sentence(line)}`);
     body.push('');
   }
-  body.push(`Drawn from the memory note ${source.from}; read it for the evidence behind each line.`);
+  body.push(
+    `Drawn from the memory note ${source.from}; read it for the evidence behind each line.`,
+  );
   const first = steps[0] ?? checks[0] ?? source.lines[0] ?? '';
   return {
     description: clip(`What to do about ${topic} in ${source.project}: ${sentence(first)}`, 1024),

@@ -18,7 +18,8 @@ export async function composeSkill(
 ): Promise<{ composer: SkillComposer; text: string }> {
   const endpoint = chatEndpointFromEnv(config);
   const composer = asked ?? (endpoint ? 'openai' : 'heuristic');
-  if (composer === 'heuristic') return { composer, text: skillText(source, composeHeuristic(source)) };
+  if (composer === 'heuristic')
+    return { composer, text: skillText(source, composeHeuristic(source)) };
   if (!endpoint)
     throw new MemError(
       'CONFIG_INVALID',

@@ -12,7 +12,11 @@ import { projectInput } from './schemas.js';
 
 const TOOL = 'skill_write';
 
-const reasonInput = z.string().trim().min(1, 'expected a reason: every promotion and retirement says why').max(2_000);
+const reasonInput = z
+  .string()
+  .trim()
+  .min(1, 'expected a reason: every promotion and retirement says why')
+  .max(2_000);
 
 /** `<project>/<note>`: a query id, or `index` for the project's L2 note. */
 const fromInput = z
@@ -106,9 +110,18 @@ export const skillDraft = defineOperation({
   cli: {
     command: ['skill', 'draft'],
     options: [
-      { field: 'from', flag: '--from <project/note>', description: 'the note to draw it from', required: true },
+      {
+        field: 'from',
+        flag: '--from <project/note>',
+        description: 'the note to draw it from',
+        required: true,
+      },
       { field: 'name', flag: '--name <name>', description: 'the skill name (default: the note)' },
-      { field: 'composer', flag: '--composer <heuristic|openai>', description: 'who writes it (default: openai when MEM_LLM_URL is set)' },
+      {
+        field: 'composer',
+        flag: '--composer <heuristic|openai>',
+        description: 'who writes it (default: openai when MEM_LLM_URL is set)',
+      },
     ],
     text: skillText('drafted'),
   },
@@ -116,22 +129,38 @@ export const skillDraft = defineOperation({
     const [project, note] = input.from.split('/') as [string, string];
     const checked = projectInput.safeParse(project);
     if (!checked.success)
-      throw new MemError('INVALID_INPUT', `from: ${checked.error.issues[0]!.message}`, { field: 'from' });
+      throw new MemError('INVALID_INPUT', `from: ${checked.error.issues[0]!.message}`, {
+        field: 'from',
+      });
     requireReach(caller, project);
     const name = skillNameField.safeParse(input.name ?? note);
     if (!name.success)
-      throw new MemError('INVALID_INPUT', `name: ${name.error.issues[0]!.message}`, { field: 'name' });
+      throw new MemError('INVALID_INPUT', `name: ${name.error.issues[0]!.message}`, {
+        field: 'name',
+      });
     const fold = await projectFold(ctx, project);
     const shown = noteLines(fold, note);
-    if (!shown) throw new MemError('NOT_FOUND', `no memory note ${input.from}`, { from: input.from });
+    if (!shown)
+      throw new MemError('NOT_FOUND', `no memory note ${input.from}`, { from: input.from });
     if (shown.lines.length === 0)
-      throw new MemError('NOT_FOUND', `memory note ${input.from} has no live line to draw a skill from`, {
-        from: input.from,
-      });
+      throw new MemError(
+        'NOT_FOUND',
+        `memory note ${input.from} has no live line to draw a skill from`,
+        {
+          from: input.from,
+        },
+      );
     await requireOwnName(ctx, fold, name.data);
     const title = note === 'index' ? `State of ${project}` : queryTitle(note);
     const { composer, text } = await composeSkill(
-      { name: name.data, project, from: input.from, memory: shown.memory, title, lines: shown.lines },
+      {
+        name: name.data,
+        project,
+        from: input.from,
+        memory: shown.memory,
+        title,
+        lines: shown.lines,
+      },
       ctx.config,
       input.composer,
     );
@@ -147,13 +176,27 @@ export const skillDraft = defineOperation({
   },
 });
 
-const lifecycleInput = z.strictObject({ project: projectInput, name: skillNameField, reason: reasonInput });
+const lifecycleInput = z.strictObject({
+  project: projectInput,
+  name: skillNameField,
+  reason: reasonInput,
+});
 
 const lifecycleCli = (verb: string) => ({
   args: ['name'],
   options: [
-    { field: 'project', flag: '--project <name>', description: 'the project whose log drafted it', required: true },
-    { field: 'reason', flag: '--reason <text>', description: 'why (recorded; required)', required: true },
+    {
+      field: 'project',
+      flag: '--project <name>',
+      description: 'the project whose log drafted it',
+      required: true,
+    },
+    {
+      field: 'reason',
+      flag: '--reason <text>',
+      description: 'why (recorded; required)',
+      required: true,
+    },
   ],
   text: skillText(verb),
 });

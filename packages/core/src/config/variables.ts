@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_ORIENT_BUDGET_TEXT, orientBudgetSchema } from '../items/orient-budget.js';
 
 /** One environment variable mem reads: how its text parses, what applies when it is unset, what it means. */
 export interface ConfigVariable<T> {
@@ -227,6 +228,12 @@ export const CONFIG_VARIABLES = {
     schema: wholeNumber(0, Number.MAX_SAFE_INTEGER),
     default: '1000',
     description: '`mem serve`: queries per hour per token (`--rate-query` wins; 0: off)',
+  },
+  MEM_ORIENT_BUDGET: {
+    schema: orientBudgetSchema,
+    default: `\`${DEFAULT_ORIENT_BUDGET_TEXT}\``,
+    description:
+      '`mem orient`: UTF-8 bytes per section (`section=bytes` pairs; rules and facts are per project and refuse a write over them)',
   },
   MEM_DEBUG: {
     schema: flag,

@@ -25,6 +25,7 @@ import {
   resolveItemsOp,
   updateItemOp,
 } from './items/ops.js';
+import { openItemOp, orientOp } from './items/orient-ops.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -36,6 +37,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   supersede,
   confirm,
   history,
+  orientOp,
   rememberOp,
   addItemsOp,
   readItemsOp,
@@ -44,6 +46,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   updateItemOp,
   relateItemsOp,
   deleteItemsOp,
+  openItemOp,
   reviewScan,
   reviewList,
   reviewKeep,

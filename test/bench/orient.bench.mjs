@@ -62,7 +62,9 @@ async function seed(registry, caller, script) {
         batch.push({
           type: 'reminder',
           summary: text('reminder', n),
-          remind_at: new Date(Date.parse(NOW) + (n % 60) * 86_400_000).toISOString(),
+          remind_at: new Date(
+            Date.parse(NOW) + (Math.floor(n / 20) % 60) * 86_400_000,
+          ).toISOString(),
         });
     }
     await registry.invoke('add_items', caller, { project: 'bench', items: batch });

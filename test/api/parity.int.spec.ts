@@ -143,6 +143,8 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     project: 'alpha',
     items: [{ type: 'task', summary: `Added over ${s} by ${who}`, tags: ['parity'] }],
   }),
+  orient: () => ({ project: 'alpha', now: '2026-03-01T00:00:00Z' }),
+  open: () => ({ id: seededThread }),
   read_items: () => ({ ids: [seededTask] }),
   find_items: () => ({ type: 'task', tag: 'parity' }),
   resolve_items: () => ({ project: 'alpha', ids: [seededTask], status: 'done' }),

@@ -86,6 +86,14 @@ export {
   type ItemStatus,
   type ItemType,
   type ResolvedStatus,
+  DEFAULT_ORIENT_BUDGET,
+  DEFAULT_ORIENT_BUDGET_TEXT,
+  ORIENT_SECTIONS,
+  orientBudgetSchema,
+  truncateUtf8,
+  utf8Bytes,
+  type OrientBudget,
+  type OrientSection,
 } from './items/index.js';
 export {
   NEXT_ACTION,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_ORIENT_BUDGET_TEXT, orientBudgetSchema } from '../items/orient-budget.js';
 
 /** One environment variable mem reads: how its text parses, what applies when it is unset, what it means. */
 export interface ConfigVariable<T> {
@@ -236,6 +237,12 @@ export const CONFIG_VARIABLES = {
     default: 'the system clock',
     description:
       'the clock freshness verdicts are read against (expired, stale, open days): fixtures and reviews of a past or future day; never the clock of tokens or of the log',
+  },
+  MEM_ORIENT_BUDGET: {
+    schema: orientBudgetSchema,
+    default: `\`${DEFAULT_ORIENT_BUDGET_TEXT}\``,
+    description:
+      '`mem orient`: UTF-8 bytes per section (`section=bytes` pairs; rules and facts are per project and refuse a write over them)',
   },
   MEM_DEBUG: {
     schema: flag,

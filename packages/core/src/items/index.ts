@@ -32,3 +32,12 @@ export {
   type ResolvedStatus,
 } from './status.js';
 export { itemDraftIssues, itemFieldsShape, type ItemIssue } from './draft.js';
+export { truncateUtf8, utf8Bytes } from './utf8.js';
+export {
+  DEFAULT_ORIENT_BUDGET,
+  DEFAULT_ORIENT_BUDGET_TEXT,
+  ORIENT_SECTIONS,
+  orientBudgetSchema,
+  type OrientBudget,
+  type OrientSection,
+} from './orient-budget.js';

@@ -27,6 +27,7 @@ import {
   resolveItemsOp,
   updateItemOp,
 } from './items/ops.js';
+import { openItemOp, orientOp } from './items/orient-ops.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -39,6 +40,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   supersede,
   confirm,
   history,
+  orientOp,
   rememberOp,
   addItemsOp,
   readItemsOp,
@@ -47,6 +49,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   updateItemOp,
   relateItemsOp,
   deleteItemsOp,
+  openItemOp,
   reviewScan,
   reviewList,
   reviewKeep,

@@ -14,6 +14,8 @@ import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
 import { readItemLedger, type ItemLedger } from './ledger.js';
 import { requireItem } from './view.js';
+import { requireKnowledgeRoom } from './budget.js';
+import { orientBudget } from './orient.js';
 
 /** The most items one add_items call writes: one batch, one append, one catch-up. */
 export const MAX_ADD_ITEMS = 100;
@@ -81,6 +83,13 @@ export async function addItems(
   requireReach(caller, project);
   const ledger = await readItemLedger(ctx, project);
   drafts.forEach((draft, i) => checkDraft(ledger, caller, draft, i));
+  requireKnowledgeRoom(
+    ledger,
+    orientBudget(ctx),
+    drafts
+      .filter((d) => isKnowledge(d.type) && (d.anchors ?? []).length === 0)
+      .map((d) => ({ type: d.type, summary: d.summary })),
+  );
   const payloads: Payload[] = drafts.map(({ type, ...fields }) => ({
     type: 'item_added',
     item_type: type,

@@ -4,7 +4,7 @@ import { canReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
 import { visibleProjects } from '../reach.js';
-import { readItemLedger, type ItemState } from './ledger.js';
+import { readItemLedger, type ItemLedger, type ItemState } from './ledger.js';
 import { itemView, viewOf } from './view.js';
 import {
   MAX_FRESHNESS_WARNINGS,
@@ -57,24 +57,32 @@ export const foundOut = z.object({
   freshness_warnings_left_out: z.number().optional(),
 });
 
-/** Every item of the projects the caller reaches (the named ones, each checked), in log order per project. */
-async function reachableItems(
+/** The item ledgers of the projects the caller reaches (the named ones, each checked), sorted by project. */
+export async function reachableLedgers(
   ctx: RegistryContext,
   caller: Caller,
   named: readonly string[] | undefined,
-): Promise<ItemState[]> {
+): Promise<ItemLedger[]> {
   const view = await ctx.stores.fresh();
   const visible = await visibleProjects(ctx, caller, view);
   // Trigger: a named project the caller does not reach. Why: answering "none there" would tell an
   // outsider whether it holds items. Outcome: it counts as empty, as an unknown one does.
   const projects = named ? [...new Set(named)].filter((p) => canReach(caller, p)).sort() : visible;
   const known = new Set(await ctx.engine.projects());
-  const items: ItemState[] = [];
+  const ledgers: ItemLedger[] = [];
   for (const project of projects) {
-    if (!known.has(project)) continue;
-    items.push(...(await readItemLedger(ctx, project)).items.values());
+    if (known.has(project)) ledgers.push(await readItemLedger(ctx, project));
   }
-  return items;
+  return ledgers;
+}
+
+/** Every item of the projects the caller reaches, in log order per project. */
+async function reachableItems(
+  ctx: RegistryContext,
+  caller: Caller,
+  named: readonly string[] | undefined,
+): Promise<ItemState[]> {
+  return (await reachableLedgers(ctx, caller, named)).flatMap((l) => [...l.items.values()]);
 }
 
 /** T2: explicit ids, never filtered by status or by the deleted flag. An id out of reach is NOT_FOUND, like an unknown one. */

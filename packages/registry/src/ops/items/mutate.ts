@@ -22,6 +22,8 @@ import { projectInput } from '../schemas.js';
 import { descendantsOf, readItemLedger, type ItemLedger, type ItemState } from './ledger.js';
 import { requireItem } from './view.js';
 import type { WrittenOut } from './add-items.js';
+import { requireKnowledgeRoom } from './budget.js';
+import { orientBudget } from './orient.js';
 
 export const updateItemInput = z.strictObject({
   project: projectInput,
@@ -80,7 +82,8 @@ export async function updateItem(
   input: z.infer<typeof updateItemInput>,
 ): Promise<WrittenOut> {
   requireReach(caller, input.project);
-  const item = requireItem(await readItemLedger(ctx, input.project), input.id, 'id', true);
+  const ledger = await readItemLedger(ctx, input.project);
+  const item = requireItem(ledger, input.id, 'id', true);
   if (item.type === 'rule') requireCapability(caller, 'may_write_rules');
   for (const field of UPDATABLE)
     if (input[field] !== undefined && !fieldApplies(field, item.type))
@@ -102,6 +105,10 @@ export async function updateItem(
       );
     if (input.status !== item.status) requireTransition(id, item.type, item.status, input.status);
   }
+  if (input.summary !== undefined && isKnowledge(item.type) && item.anchors.length === 0)
+    requireKnowledgeRoom(ledger, orientBudget(ctx), [
+      { type: item.type, id, summary: input.summary },
+    ]);
   return write(
     ctx,
     caller,

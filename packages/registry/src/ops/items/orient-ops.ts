@@ -1,0 +1,107 @@
+import { defineOperation } from '../../operation.js';
+import { orient, orientInput, orientOut, type Orientation } from './orient.js';
+import { openItem, openItemInput, openItemOut } from './open-item.js';
+import type { Slim } from './slim.js';
+
+const more = (omitted: number) => (omitted > 0 ? `  … ${omitted} more` : null);
+
+function slimLine(s: Slim): string {
+  const work = s.status !== undefined ? ` [${s.status}, ${s.open_count} open]` : '';
+  return `  ${s.id} ${s.type}${work} ${s.summary}`;
+}
+
+function orientText(o: Orientation): string {
+  const lines: (string | null)[] = [
+    `rules (${o.rules.items.length}, ${o.rules.bytes}/${o.rules.cap} bytes):`,
+    ...o.rules.items.map((r) => `  ${r.id} ${r.summary}`),
+    `facts (${o.facts.items.length}, ${o.facts.bytes}/${o.facts.cap} bytes):`,
+    ...o.facts.items.map((f) => `  ${f.id} ${f.summary}`),
+    `threads (${o.threads.total}):`,
+    ...o.threads.items.map(slimLine),
+    more(o.threads.omitted),
+    `reminders due within ${o.window_days} days of ${o.now} (${o.reminders.total}):`,
+    ...o.reminders.items.map((r) => `  ${r.id} ${r.remind_at} ${r.summary}`),
+    more(o.reminders.omitted),
+    `projects: ${o.projects.items.map((p) => `${p.project} (${p.items})`).join(', ')}`,
+    `tags: ${o.tags.items.map((t) => `${t.tag} (${t.count})`).join(', ') || '(none)'}${o.tags.omitted > 0 ? ` … ${o.tags.omitted} more` : ''}`,
+  ];
+  return lines.filter((l): l is string => l !== null).join('\n');
+}
+
+/** `orient` (T0): the one bounded read at session start. */
+export const orientOp = defineOperation({
+  name: 'orient',
+  summary:
+    'orientation at session start: unanchored rules and facts, threads, reminders due in 14 days, projects and tags, under a byte budget',
+  input: orientInput,
+  output: orientOut,
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'token' },
+  reads: 'log',
+  http: { method: 'GET', path: '/memory/orientation' },
+  mcp: {
+    tool: 'orient',
+    description:
+      'Call at session start and after compaction: the binding rules, the facts, the active threads and due reminders, bounded in bytes.',
+  },
+  cli: {
+    command: ['orient'],
+    options: [
+      { field: 'project', flag: '--project <name>', description: 'only this project' },
+      {
+        field: 'now',
+        flag: '--now <iso>',
+        description: 'the clock the reminder window is relative to (default: now)',
+      },
+    ],
+    text: orientText,
+  },
+  run: (ctx, caller, input) => orient(ctx, caller, input),
+});
+
+/** `open` (T1): one thread or task with its open children and the knowledge anchored to it. */
+export const openItemOp = defineOperation({
+  name: 'open',
+  summary:
+    'open an item (T1): it in full, its open children with an exact overflow count, anchored rules then facts, links',
+  input: openItemInput,
+  output: openItemOut,
+  kind: 'read',
+  idempotent: true,
+  auth: { access: 'token' },
+  reads: 'log',
+  http: { method: 'GET', path: '/memory/items/{id}/context' },
+  mcp: { tool: 'items', select: { field: 'action', value: 'open' } },
+  cli: {
+    command: ['items', 'open'],
+    args: ['id'],
+    options: [
+      { field: 'project', flag: '--project <name>', description: 'only this project' },
+      {
+        field: 'status',
+        flag: '--status <status>',
+        description: 'children with this status instead of the open ones',
+      },
+      {
+        field: 'limit',
+        flag: '--limit <n>',
+        parse: 'integer',
+        description: 'at most this many children (default 50)',
+      },
+    ],
+    text: (out) =>
+      [
+        `${out.item.id} ${out.item.type}${out.item.status !== null ? ` [${out.item.status}]` : ''} ${out.item.summary}`,
+        ...(out.rules.length > 0 ? ['rules (binding):', ...out.rules.map(slimLine)] : []),
+        ...(out.facts.length > 0 ? ['facts:', ...out.facts.map(slimLine)] : []),
+        `children (${out.children.total}):`,
+        ...out.children.items.map(slimLine),
+        ...(out.children.omitted > 0 ? [`  … ${out.children.omitted} more`] : []),
+        ...(out.links.length > 0
+          ? ['links:', ...out.links.map((l) => `  ${l.id} ${l.summary}`)]
+          : []),
+      ].join('\n'),
+  },
+  run: (ctx, caller, input) => openItem(ctx, caller, input),
+});

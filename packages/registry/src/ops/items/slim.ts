@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { isResolved, truncateUtf8, utf8Bytes } from '@mem/core';
+import { descendantsOf, type ItemLedger, type ItemState } from './ledger.js';
+
+/*
+ * The shapes the load path returns (seed 000 §6.2): `ref` where an item is mentioned, `slim`
+ * where it is listed. Fixed shapes are what make a byte budget arithmetic rather than estimate.
+ */
+
+/** A one-line summary in a listing: its first line, at most this many UTF-8 bytes. */
+export const LINE_BYTES = 200;
+
+/** `ref`: an item mentioned (a link target). */
+export const refShape = z.object({ id: z.string(), summary: z.string() });
+export type Ref = z.infer<typeof refShape>;
+
+/**
+ * An always-loaded rule or fact in T0. Trigger: last activity is left out here. Why: the rule
+ * and fact sections are the cacheable prefix; a link or log on a fact would otherwise change its
+ * bytes while its membership and text stay. Outcome: only membership and text move the prefix.
+ */
+export const knowledgeShape = z.object({
+  id: z.string(),
+  project: z.string(),
+  summary: z.string(),
+});
+export type KnowledgeEntry = z.infer<typeof knowledgeShape>;
+
+/** `slim`: type and last activity; status and open count only for work items (omitted, not nulled, on knowledge). */
+export const slimShape = z.object({
+  id: z.string(),
+  project: z.string(),
+  type: z.string(),
+  summary: z.string(),
+  last_activity: z.string(),
+  status: z.string().optional(),
+  open_count: z.number().optional(),
+});
+export type Slim = z.infer<typeof slimShape>;
+
+/** The first line of a summary within LINE_BYTES, never cut inside a character. */
+export function oneLine(summary: string): string {
+  const first = summary.split('\n', 1)[0] ?? '';
+  return truncateUtf8(first === summary ? summary : `${first} …`, LINE_BYTES);
+}
+
+export function knowledgeEntry(
+  item: Pick<ItemState, 'id' | 'project' | 'summary'>,
+): KnowledgeEntry {
+  return { id: item.id, project: item.project, summary: item.summary };
+}
+
+/** The UTF-8 bytes of a list as JSON: what every section's budget counts. */
+export function listBytes(entries: readonly unknown[]): number {
+  return utf8Bytes(JSON.stringify(entries));
+}
+
+/** Live descendants not yet done or dropped. */
+export function openCount(ledger: ItemLedger, item: ItemState): number {
+  return descendantsOf(ledger, item.id).filter((d) => !isResolved(d.status)).length;
+}
+
+/** When an item or anything under it was last written: the ts, and its seq to order writes of one instant. */
+export interface Activity {
+  ts: string;
+  seq: number;
+}
+
+/** The latest write to the item or anything under it: a thread is as active as its work. */
+export function lastActivity(ledger: ItemLedger, item: ItemState): Activity {
+  return descendantsOf(ledger, item.id).reduce<Activity>(
+    (latest, d) =>
+      d.updated_ts > latest.ts || (d.updated_ts === latest.ts && d.updated_seq > latest.seq)
+        ? { ts: d.updated_ts, seq: d.updated_seq }
+        : latest,
+    { ts: item.updated_ts, seq: item.updated_seq },
+  );
+}
+
+/** Most recent activity first; the caller breaks what is left by id. */
+export function byRecency(a: Activity, b: Activity): number {
+  return b.ts.localeCompare(a.ts) || b.seq - a.seq;
+}
+
+export function slimOf(ledger: ItemLedger, item: ItemState): Slim {
+  const base = {
+    id: item.id,
+    project: item.project,
+    type: item.type,
+    summary: oneLine(item.summary),
+    last_activity: lastActivity(ledger, item).ts,
+  };
+  return item.status === null
+    ? base
+    : { ...base, status: item.status, open_count: openCount(ledger, item) };
+}
+
+/**
+ * The longest prefix of `entries` whose JSON fits `cap` bytes, and the exact count left out.
+ * Order decides what survives, so callers sort first.
+ */
+export function fitting<T>(entries: readonly T[], cap: number): { items: T[]; omitted: number } {
+  const items: T[] = [];
+  let bytes = 2;
+  for (const entry of entries) {
+    const size = utf8Bytes(JSON.stringify(entry)) + (items.length > 0 ? 1 : 0);
+    if (bytes + size > cap) break;
+    items.push(entry);
+    bytes += size;
+  }
+  return { items, omitted: entries.length - items.length };
+}

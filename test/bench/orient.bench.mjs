@@ -1,0 +1,129 @@
+// Benchmark of `orient` (T0) (run: `npx tsc -b && node test/bench/run.mjs orient`).
+// Seeds one project with BENCH_ORIENT_ITEMS curated items (default 100k: threads, tasks under
+// them, anchored facts, reminders, a tag vocabulary of 400; unanchored rules and facts until
+// the write cap refuses one), then measures:
+//   1. orient p50/p95 in process (registry.invoke, the same path as HTTP and the CLI)
+//   2. T0's UTF-8 bytes per section, in English and again with CJK summaries: the budget
+//      holds bytes, so CJK (3 bytes a character) fills it with fewer items, never more bytes
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../packages/core/dist/index.js';
+import { Engine } from '../../packages/engine/dist/index.js';
+import { projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
+import { openRegistry } from '../../packages/registry/dist/index.js';
+import { figure } from './figures.mjs';
+
+const ITEMS = Number(process.env.BENCH_ORIENT_ITEMS ?? 100_000);
+const RUNS = Number(process.env.BENCH_ORIENT_RUNS ?? 50);
+const NOW = '2026-03-01T00:00:00Z';
+const size = ITEMS >= 1000 ? `${Math.round(ITEMS / 1000)}k` : `${ITEMS}`;
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+const TEXT = {
+  en: (kind, i) => `${kind} ${i}: the theme loader keeps parsed themes in a cache keyed by path`,
+  cjk: (kind, i) => `${kind} ${i}：テーマローダーは解析済みのテーマをパスごとにキャッシュする`,
+};
+
+async function seed(registry, caller, script) {
+  const text = TEXT[script];
+  const tag = (i) => `tag-${i % 400}`;
+  /** @type {string[]} */
+  let threads = [];
+  let written = 0;
+  let nextThreads = 0;
+  const knowledgeFull = { rule: false, fact: false };
+  while (written < ITEMS) {
+    const batch = [];
+    // Ten fresh threads every thousand items: wide enough to truncate, each with real work under it.
+    if (written >= nextThreads) {
+      nextThreads += 1000;
+      const out = await registry.invoke('add_items', caller, {
+        project: 'bench',
+        items: Array.from({ length: 10 }, (_, i) => ({
+          type: 'thread',
+          summary: text('thread', written + i),
+          tags: [tag(written + i)],
+        })),
+      });
+      threads = out.ids;
+      written += 10;
+      continue;
+    }
+    for (let i = 0; i < 100 && written + batch.length < ITEMS; i++) {
+      const n = written + batch.length;
+      const parent = threads[n % threads.length];
+      const pick = n % 20;
+      if (pick < 10) batch.push({ type: 'task', summary: text('task', n), parent, tags: [tag(n)] });
+      else if (pick < 18)
+        batch.push({ type: 'fact', summary: text('fact', n), anchors: [parent], tags: [tag(n)] });
+      else
+        batch.push({
+          type: 'reminder',
+          summary: text('reminder', n),
+          remind_at: new Date(
+            Date.parse(NOW) + (Math.floor(n / 20) % 60) * 86_400_000,
+          ).toISOString(),
+        });
+    }
+    await registry.invoke('add_items', caller, { project: 'bench', items: batch });
+    written += batch.length;
+    for (const type of ['rule', 'fact']) {
+      if (knowledgeFull[type]) continue;
+      try {
+        await registry.invoke('add_items', caller, {
+          project: 'bench',
+          items: [{ type, summary: text(type, written) }],
+        });
+        written += 1;
+      } catch (error) {
+        if (error?.code !== 'BUDGET_EXCEEDED') throw error;
+        knowledgeFull[type] = true;
+      }
+    }
+  }
+}
+
+for (const script of ['en', 'cjk']) {
+  const root = mkdtempSync(join(tmpdir(), `mem-orient-bench-${script}-`));
+  try {
+    const engine = new Engine({ root, projectors: [projectorSqlite] });
+    const registry = await openRegistry({
+      engine,
+      config: loadConfig({}),
+      version: 'bench',
+      runJobs: false,
+    });
+    const caller = registry.local('bench');
+    const started = performance.now();
+    await seed(registry, caller, script);
+    console.log(
+      `${script}: seeded ${ITEMS} items in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const times = [];
+    let out;
+    for (let i = 0; i < RUNS; i++) {
+      const t = performance.now();
+      out = await registry.invoke('orient', caller, { project: 'bench', now: NOW });
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    const bytes = Buffer.byteLength(JSON.stringify(out), 'utf8');
+    const sections = ['rules', 'facts', 'threads', 'reminders', 'projects', 'tags'];
+    console.log(
+      `${script}: orient p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms; T0 ${bytes} bytes`,
+    );
+    for (const s of sections)
+      console.log(
+        `  ${s}: ${out[s].items.length} shown${out[s].total !== undefined ? ` of ${out[s].total}` : ''}, ${out[s].bytes}/${out[s].cap} bytes`,
+      );
+    const suffix = script === 'en' ? '' : '_cjk';
+    figure(`orient_${size}${suffix}_p50_ms`, percentile(times, 50));
+    figure(`orient_${size}${suffix}_p95_ms`, percentile(times, 95));
+    figure(`orient_${size}${suffix}_bytes`, bytes);
+    await registry.close();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -3,6 +3,7 @@ import { contentSha256, reviewId, type EventOf } from '@mem/core';
 import { claimOf, detectContradictions } from './detect-contradictions.js';
 import { detectDuplicates } from './detect-duplicates.js';
 import { detectResurfacing } from './detect-resurfacing.js';
+import { detectStaleGrounding } from './detect-stale-grounding.js';
 import { foldQueue } from './queue.js';
 import { planScan } from './scan.js';
 
@@ -81,6 +82,55 @@ describe('detectResurfacing', () => {
       subjects: ['a'.repeat(64), 'b'.repeat(64)],
     });
     expect(finding!.explanation).toMatch(/--force at seq 12 .*\(reword match\)/);
+  });
+});
+
+describe('detectStaleGrounding', () => {
+  const chunk = (n: string, start: number) => ({
+    source: `claude:session-${n}`,
+    start,
+    end: start + 4,
+    sha256: n.repeat(64),
+    chunkTokens: 5000,
+  });
+  const e1 = chunk('1', 0);
+  const e2 = chunk('2', 4);
+  const evidence = new Map([e1, e2].map((c) => [c.sha256, c]));
+  const key = (c: typeof e1) => `${c.source}@${c.start}-${c.end}:${c.sha256}`;
+  const cited = (text: string, ...parents: string[]) => ({ ...line(text), parents });
+
+  it('flags a line whose cited chunk changed or is gone, naming the line and each stale evidence', () => {
+    const a = cited('The loader reads YAML.', e1.sha256, e2.sha256);
+    const b = cited('The port is 5432.', e2.sha256);
+    const grounding = new Map([
+      [key(e1), 'changed' as const],
+      [key(e2), 'gone' as const],
+    ]);
+    const findings = detectStaleGrounding([a, b], evidence, grounding);
+    expect(findings.map((f) => f.subjects)).toEqual([
+      sorted(a.sha256, e1.sha256, e2.sha256),
+      sorted(b.sha256, e2.sha256),
+    ]);
+    expect(findings[0]!.explanation).toMatch(
+      /evidence 11111111 \(claude:session-1, records 0-4\) changed: .*evidence 22222222 \(claude:session-2, records 4-8\) is gone/,
+    );
+    expect(findings[0]!.explanation).not.toContain('YAML');
+  });
+
+  it('leaves a line alone whose chunks are unchanged, unjudged or not evidence', () => {
+    const grounding = new Map([[key(e1), 'unchanged' as const]]);
+    expect(
+      detectStaleGrounding(
+        [
+          cited('The loader reads YAML.', e1.sha256),
+          cited('The port is 5432.', e2.sha256),
+          cited('Built on L1 lines.', '9'.repeat(64)),
+          line('A hand-made line without parents.'),
+        ],
+        evidence,
+        grounding,
+      ),
+    ).toEqual([]);
   });
 });
 

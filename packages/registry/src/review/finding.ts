@@ -7,6 +7,8 @@ export interface LiveLine {
   text: string;
   /** The seq of the event that first stated it (absent on hand-made lines): which of two is newer. */
   seq?: number;
+  /** The shas it rests on (evidence for an L1 line); absent on hand-made lines. */
+  parents?: string[];
 }
 
 /** What a detector proposes: a `review_opened` payload before its id is stamped. */

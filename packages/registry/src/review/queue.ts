@@ -1,4 +1,5 @@
 import { memoryLines, type EventOf, type LogEvent } from '@mem/core';
+import type { CitedChunk } from '@mem/ingest';
 import type { LiveLine } from './finding.js';
 
 /** One finding as the log states it: opened, and decided once a person has. */
@@ -16,19 +17,52 @@ export interface ReviewQueue {
   findings: Map<string, QueuedFinding>;
   resurfaced: EventOf<'resurfaced'>[];
   liveLines: LiveLine[];
+  /** Per evidence sha, the chunk it is as ingest read it (source, span, run's chunk size). */
+  evidence: Map<string, CitedChunk>;
 }
 
 export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
   const findings = new Map<string, QueuedFinding>();
   const resurfaced: EventOf<'resurfaced'>[] = [];
-  const lines = new Map<string, { text: string; seq: number; memory?: string }>();
+  const lines = new Map<
+    string,
+    { text: string; seq: number; memory?: string; parents?: string[] }
+  >();
   const gone = new Set<string>();
+  const chunkTokens = new Map<string, number>();
+  const spans = new Map<string, [number, number]>();
+  const evidence = new Map<string, CitedChunk>();
   for (const event of events) {
     switch (event.type) {
+      case 'run':
+        chunkTokens.set(event.run_id, event.chunk_tokens);
+        break;
+      case 'chunk':
+        if (event.level === 'L0' && event.span !== null)
+          spans.set(`${event.run_id}:${event.t}`, event.span);
+        break;
+      case 'evidence': {
+        const span = spans.get(`${event.run_id}:${event.t}`);
+        const size = chunkTokens.get(event.run_id);
+        if (span && size !== undefined && !evidence.has(event.sha256))
+          evidence.set(event.sha256, {
+            source: event.source,
+            start: span[0],
+            end: span[1],
+            sha256: event.sha256,
+            chunkTokens: size,
+          });
+        break;
+      }
       case 'memory':
         for (const line of memoryLines(event))
           if (!lines.has(line.sha256))
-            lines.set(line.sha256, { text: line.text, seq: event.seq, memory: event.sha256 });
+            lines.set(line.sha256, {
+              text: line.text,
+              seq: event.seq,
+              memory: event.sha256,
+              parents: line.parents,
+            });
         break;
       case 'superseded':
         gone.add(event.target);
@@ -60,9 +94,14 @@ export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
     .filter(
       ([sha, line]) => !gone.has(sha) && !(line.memory !== undefined && gone.has(line.memory)),
     )
-    .map(([sha256, line]) => ({ sha256, text: line.text, seq: line.seq }))
+    .map(([sha256, line]) => ({
+      sha256,
+      text: line.text,
+      seq: line.seq,
+      ...(line.parents ? { parents: line.parents } : {}),
+    }))
     .sort((a, b) => a.sha256.localeCompare(b.sha256));
-  return { findings, resurfaced, liveLines };
+  return { findings, resurfaced, liveLines, evidence };
 }
 
 /** The findings still waiting for a person, in the order they were opened. */

@@ -6,7 +6,7 @@ import { checkGrounding, loadStandingQueries, type Grounding } from '@mem/ingest
 import { requireReach, writerOf } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
-import { foldQueue, openFindings, type ReviewQueue } from '../review/queue.js';
+import { foldQueue, type ReviewQueue } from '../review/queue.js';
 import { resolveOpenFinding } from '../review/resolve-finding.js';
 import { planScan } from '../review/scan.js';
 import { supersedePlan } from '../review/supersede-plan.js';
@@ -97,7 +97,7 @@ export const reviewScan = defineOperation({
   },
 });
 
-/** `mem review list`: the open findings, oldest first, read from the log. */
+/** `mem review list`: the open findings, oldest first, read from the SQLite projection (review_finding). */
 export const reviewList = defineOperation({
   name: 'review_list',
   summary: 'the open review findings of a project, oldest first',
@@ -106,7 +106,6 @@ export const reviewList = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
-  reads: 'log',
   http: { method: 'GET', path: '/memory/review' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'list' } },
   cli: {
@@ -120,15 +119,8 @@ export const reviewList = defineOperation({
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    const findings = openFindings(await readQueue(ctx, input.project)).map((e) => ({
-      id: e.id,
-      kind: e.kind,
-      subjects: e.subjects,
-      explanation: e.explanation,
-      seq: e.seq,
-      opened_by: e.writer.principal ?? null,
-    }));
-    return { project: input.project, findings };
+    const view = await ctx.stores.fresh();
+    return { project: input.project, findings: view.items.openFindings(input.project) };
   },
 });
 

@@ -117,11 +117,3 @@ export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
     .sort((a, b) => a.sha256.localeCompare(b.sha256));
   return { findings, resurfaced, liveLines, evidence };
 }
-
-/** The findings still waiting for a person, in the order they were opened. */
-export function openFindings(queue: ReviewQueue): EventOf<'review_opened'>[] {
-  return [...queue.findings.values()]
-    .filter((f) => f.decided === undefined)
-    .map((f) => f.opened)
-    .sort((a, b) => a.seq - b.seq);
-}

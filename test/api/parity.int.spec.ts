@@ -397,6 +397,8 @@ beforeAll(async () => {
         `run-review-${i}`,
         `Gateway ports seen in session ${i}.`,
         rivalLines(key).join('\n'),
+        // A note of its own per decider: the review queue reads each note's newest memory.
+        `review-${i}`,
       ).payloads,
       { kind: 'test' },
     );

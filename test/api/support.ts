@@ -92,6 +92,8 @@ export function memoryPayloads(
   runId: string,
   evidenceText: string,
   memoryText: string,
+  // One query's memories are one note: each new one replaces the last as what is in force.
+  queryId = 'bugs',
 ): { payloads: Payload[]; evidence: string; memory: string } {
   const evidence = contentSha256(evidenceText);
   const memory = contentSha256(memoryText);
@@ -103,7 +105,7 @@ export function memoryPayloads(
         type: 'run',
         run_id: runId,
         level: 'L1',
-        query_id: 'bugs',
+        query_id: queryId,
         input_level: 'chunk',
         model: 'heuristic',
         chunk_tokens: 5000,

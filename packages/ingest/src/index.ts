@@ -42,3 +42,9 @@ export {
 } from './reference/reference-corpus.js';
 export { type CorpusSyncReport } from './reference/corpus-plan.js';
 export { type ReferencePassage } from './reference/passages.js';
+export {
+  checkGrounding,
+  citedKey,
+  type CitedChunk,
+  type Grounding,
+} from './grounding/source-grounding.js';

@@ -14,6 +14,7 @@ export const DATA_TABLES = [
   'memory_head',
   'forgotten_line',
   'superseded_line',
+  'review_finding',
   'ingest_job',
   'failure_signature',
   'item',

@@ -16,6 +16,7 @@ export type {
   EdgeRow,
   GateCounts,
   FailureSignatureRow,
+  ReviewFindingRow,
   LineEdgeRow,
   NodeLevel,
   NodeRow,

@@ -9,6 +9,7 @@ import type {
   CitedNode,
   EdgeRow,
   FailureSignatureRow,
+  ReviewFindingRow,
   GateCounts,
   KeywordHit,
   LineEdgeRow,
@@ -71,6 +72,8 @@ export interface ItemStore {
   line(project: string, level: 'L1' | 'L2', sha256: string): NodeRow | undefined;
   /** A line's edges: the memories holding it (`memory`) and the shas it rests on (`parent`), by kind then sha. */
   lineEdges(project: string, level: 'L1' | 'L2', sha256: string): LineEdgeRow[];
+  /** The open review findings of `project` (none decided), oldest first. */
+  openFindings(project: string): ReviewFindingRow[];
   /** The failure_signature rows of these sig_shas in these projects, by sig_sha, then project. */
   failureSignatures(sigShas: readonly string[], projects: readonly string[]): FailureSignatureRow[];
   /** The node of `sha256` at `level` as a citation shows it: the whole text, or its first `maxChars` characters. */
@@ -161,6 +164,8 @@ export function openItemStore(
     db.prepare(`SELECT project, sig_sha, signature, tool, level, line_sha, memory_sha, seen_count, first_seen, last_seen
     FROM failure_signature WHERE sig_sha IN (SELECT value FROM json_each(@shas)) AND project IN (SELECT value FROM json_each(@projects))
     ORDER BY sig_sha, project`);
+  const findings = db.prepare(`SELECT id, kind, subjects, explanation, seq, opened_by
+    FROM review_finding WHERE project = ? AND decision IS NULL ORDER BY seq, id`);
   const cited = db.prepare(`SELECT level, sha256, source, t, deleted_at, length(text) AS text_chars,
       CASE WHEN @maxChars IS NULL THEN text ELSE substr(text, 1, @maxChars) END AS text
     FROM node WHERE project = @project AND sha256 = @sha256 AND level = @level AND kind <> 'line'`);
@@ -234,6 +239,10 @@ export function openItemStore(
         shas: JSON.stringify(sigShas),
         projects: JSON.stringify(projects),
       }) as FailureSignatureRow[],
+    openFindings: (project) =>
+      (findings.all(project) as (Omit<ReviewFindingRow, 'subjects'> & { subjects: string })[]).map(
+        (raw) => ({ ...raw, subjects: JSON.parse(raw.subjects) as string[] }),
+      ),
     citedNode: (project, sha256, level, maxChars) =>
       cited.get({ project, sha256, level, maxChars }) as CitedNode | undefined,
     edges: (project, sha256, direction) =>

@@ -35,6 +35,8 @@ export const SQLITE_HANDLES = [
   'ingest_finished',
   'forgotten',
   'superseded',
+  'review_opened',
+  'review_decided',
   ...ITEM_HANDLES,
 ] as const satisfies readonly EventType[];
 
@@ -86,6 +88,20 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       return forgotten(event);
     case 'superseded':
       return superseded(event);
+    case 'review_opened':
+      return [{ statement: 'openReview', params: openReview(event) }];
+    case 'review_decided':
+      return [
+        {
+          statement: 'decideReview',
+          params: {
+            project: event.project,
+            id: event.id,
+            decision: event.decision,
+            seq: event.seq,
+          },
+        },
+      ];
     case 'item_added':
     case 'item_updated':
     case 'item_resolved':
@@ -96,6 +112,18 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
     default:
       return unknownType(event);
   }
+}
+
+function openReview(e: EventOf<'review_opened'>) {
+  return {
+    project: e.project,
+    id: e.id,
+    kind: e.kind,
+    subjects: JSON.stringify(e.subjects),
+    explanation: e.explanation,
+    seq: e.seq,
+    opened_by: e.writer.principal ?? null,
+  };
 }
 
 function unknownType(event: never): never {

@@ -252,6 +252,23 @@ export type PlannedWrite =
   | { statement: 'acceptIngest'; params: AcceptIngestParams }
   | { statement: 'finishIngest'; params: FinishIngestParams }
   | {
+      statement: 'openReview';
+      params: {
+        project: string;
+        id: string;
+        kind: string;
+        /** The sorted subject shas as a JSON array. */
+        subjects: string;
+        explanation: string;
+        seq: number;
+        opened_by: string | null;
+      };
+    }
+  | {
+      statement: 'decideReview';
+      params: { project: string; id: string; decision: string; seq: number };
+    }
+  | {
       statement: 'forgetLine';
       params: { project: string; sha256: string; target: string; seq: number };
     }

@@ -32,6 +32,16 @@ export interface NodeRow {
   meta: Record<string, unknown>;
 }
 
+/** An open review_finding row (issue 12 §4): a finding no decision has closed yet. */
+export interface ReviewFindingRow {
+  id: string;
+  kind: 'resurfacing' | 'contradiction' | 'duplicate' | 'stale_grounding';
+  subjects: string[];
+  explanation: string;
+  seq: number;
+  opened_by: string | null;
+}
+
 /** A failure_signature row (issue 14): a signature folded over a project's memory lines. */
 export interface FailureSignatureRow {
   project: string;

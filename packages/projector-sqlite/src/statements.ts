@@ -126,6 +126,16 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     UPDATE node SET deleted_at = (SELECT ts FROM tombstone WHERE project = @project AND target = @target)
     WHERE project = @project AND sha256 = @target AND deleted_at IS NULL`,
 
+  // The review queue (issue 12 §4): a finding is opened once and decided once; the first wins.
+  openReview: `
+    INSERT INTO review_finding (project, id, kind, subjects, explanation, seq, opened_by)
+    VALUES (@project, @id, @kind, @subjects, @explanation, @seq, @opened_by)
+    ON CONFLICT DO NOTHING`,
+
+  decideReview: `
+    UPDATE review_finding SET decision = @decision, decided_seq = @seq
+    WHERE project = @project AND id = @id AND decision IS NULL`,
+
   // Corrections (issue 12). The first forgetting of a line wins; a forgotten memory is deleted
   // as of its forgotten event unless a tombstone deleted it first, and keeps no text.
   forgetLine: `

@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { Payload } from '@mem/core';
+import { checkGrounding, loadStandingQueries, type Grounding } from '@mem/ingest';
 import { requireReach, writerOf } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
-import { foldQueue, openFindings, type ReviewQueue } from '../review/queue.js';
+import { foldQueue, type ReviewQueue } from '../review/queue.js';
 import { resolveOpenFinding } from '../review/resolve-finding.js';
 import { planScan } from '../review/scan.js';
 import { supersedePlan } from '../review/supersede-plan.js';
@@ -15,6 +18,22 @@ async function readQueue(ctx: RegistryContext, project: string): Promise<ReviewQ
   const events = [];
   for await (const { event } of ctx.engine.read(project)) events.push(event);
   return foldQueue(events);
+}
+
+/**
+ * What became of the chunks the queue's live lines cite, re-read from the project's standing
+ * query sources on this machine. Trigger: no `queries/<project>.yaml` (a project fed over HTTP
+ * only). Why: there is no source here to judge against. Outcome: no stale-grounding findings.
+ */
+async function readGrounding(
+  ctx: RegistryContext,
+  project: string,
+  queue: ReviewQueue,
+): Promise<Map<string, Grounding>> {
+  const queriesDir = ctx.engine.paths.queriesDir;
+  if (!existsSync(join(queriesDir, `${project}.yaml`))) return new Map();
+  const config = loadStandingQueries(queriesDir, project, { config: ctx.config });
+  return checkGrounding(config, [...queue.evidence.values()]);
 }
 
 const findingView = z.object({
@@ -33,7 +52,7 @@ const findingLine = (f: z.infer<typeof findingView>) =>
 export const reviewScan = defineOperation({
   name: 'review_scan',
   summary:
-    'run the review detectors (resurfacing, contradiction, duplicate) and open the new findings',
+    'run the review detectors (resurfacing, contradiction, duplicate, stale grounding) and open the new findings',
   input: z.strictObject({ project: projectInput }),
   output: z.object({ project: z.string(), opened: z.array(findingView) }),
   kind: 'write',
@@ -45,7 +64,7 @@ export const reviewScan = defineOperation({
     tool: TOOL,
     select: { field: 'action', value: 'scan' },
     description:
-      'The review queue: scan for findings (resurfacing, contradiction, duplicate), list the open ones, or decide one (keep, dismiss, supersede).',
+      'The review queue: scan for findings (resurfacing, contradiction, duplicate, stale grounding), list the open ones, or decide one (keep, dismiss, supersede).',
   },
   cli: {
     command: ['review', 'scan'],
@@ -58,7 +77,8 @@ export const reviewScan = defineOperation({
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    const planned = planScan(await readQueue(ctx, input.project));
+    const queue = await readQueue(ctx, input.project);
+    const planned = planScan(queue, await readGrounding(ctx, input.project, queue));
     if (planned.length === 0) return { project: input.project, opened: [] };
     const result = await ctx.engine.append(input.project, planned, writerOf(caller));
     const first = result.last_seq - planned.length + 1;
@@ -77,7 +97,7 @@ export const reviewScan = defineOperation({
   },
 });
 
-/** `mem review list`: the open findings, oldest first, read from the log. */
+/** `mem review list`: the open findings, oldest first, read from the SQLite projection (review_finding). */
 export const reviewList = defineOperation({
   name: 'review_list',
   summary: 'the open review findings of a project, oldest first',
@@ -86,7 +106,6 @@ export const reviewList = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
-  reads: 'log',
   http: { method: 'GET', path: '/memory/review' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'list' } },
   cli: {
@@ -100,15 +119,8 @@ export const reviewList = defineOperation({
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    const findings = openFindings(await readQueue(ctx, input.project)).map((e) => ({
-      id: e.id,
-      kind: e.kind,
-      subjects: e.subjects,
-      explanation: e.explanation,
-      seq: e.seq,
-      opened_by: e.writer.principal ?? null,
-    }));
-    return { project: input.project, findings };
+    const view = await ctx.stores.fresh();
+    return { project: input.project, findings: view.items.openFindings(input.project) };
   },
 });
 

@@ -1,19 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { contentSha256, reviewId, type EventOf } from '@mem/core';
-import { claimOf, detectContradictions } from './detect-contradictions.js';
+import { claimOf, valuesOf } from './claim.js';
+import { detectContradictions } from './detect-contradictions.js';
 import { detectDuplicates } from './detect-duplicates.js';
 import { detectResurfacing } from './detect-resurfacing.js';
+import { detectStaleGrounding } from './detect-stale-grounding.js';
+import type { LiveLine } from './finding.js';
 import { foldQueue } from './queue.js';
 import { planScan } from './scan.js';
 
 const line = (text: string) => ({ sha256: contentSha256(text), text });
 const sorted = (...shas: string[]) => [...shas].sort();
 
+const inNote = (text: string, note: string, extra: Partial<LiveLine> = {}) => ({
+  ...line(text),
+  note,
+  ...extra,
+});
+
 describe('detectDuplicates', () => {
-  it('flags two lines whose content terms overlap past the threshold, and explains it', () => {
-    const a = line('The theme loader crashes when the config file is missing.');
-    const b = line('Theme loader crashed because the config file was missing.');
-    const c = line('Deploys go through the staging cluster first.');
+  it('flags two lines of different notes whose content terms overlap past the threshold, and explains it', () => {
+    const a = inNote('The theme loader crashes when the config file is missing.', 'L1:bugs');
+    const b = inNote('Theme loader crashed because the config file was missing.', 'L1:tools');
+    const c = inNote('Deploys go through the staging cluster first.', 'L1:bugs');
     const findings = detectDuplicates([c, b, a]);
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ kind: 'duplicate', subjects: sorted(a.sha256, b.sha256) });
@@ -27,42 +36,75 @@ describe('detectDuplicates', () => {
     const b = line('The theme loader caches compiled templates on disk.');
     expect(detectDuplicates([a, b, line('cache hit'), line('cache hits')])).toEqual([]);
   });
+
+  it('leaves the synthesis copy of a line, two lines of one note, and differing values alone', () => {
+    const l1 = inNote('Invalid themes will never crash the app again!', 'L1:bugs', {
+      memory: 'm'.repeat(64),
+    });
+    const copy = inNote(
+      '[bugs-and-root-causes] Invalid themes will never crash the app again!',
+      'L2:synthesis',
+    );
+    const rests = inNote(
+      'Themes that are invalid will never crash the app again.',
+      'L2:synthesis',
+      {
+        parents: ['m'.repeat(64)],
+      },
+    );
+    const same = inNote('Invalid themes never crash the app again.', 'L1:bugs');
+    const v1 = inNote('Commit: Release v0.8.0 of the coding agent', 'L1:a');
+    const v2 = inNote('Commit: Release v0.27.3 of the coding agent', 'L1:b');
+    expect(detectDuplicates([l1, copy, rests, v1, v2])).toEqual([]);
+    expect(detectDuplicates([l1, same])).toEqual([]);
+  });
 });
 
 describe('detectContradictions', () => {
-  it('flags the same subject stated with different versions, numbers or paths', () => {
-    const a = line('The build requires Node 18 on CI.');
-    const b = line('The build requires Node 20 on CI.');
-    const p = line('Fixtures live in test/fixtures/transcripts.');
-    const q = line('Fixtures live in packages/eval/gold.');
-    const findings = detectContradictions([a, b, p, q]);
-    expect(findings.map((f) => f.subjects)).toEqual(
-      [sorted(a.sha256, b.sha256), sorted(p.sha256, q.sha256)].sort((x, y) =>
-        x[0]!.localeCompare(y[0]!),
-      ),
+  it('flags the same subject claimed with different code spans, numbers or paths', () => {
+    const pytest = line('The tests run with `pytest -x`.');
+    const npm = line('[tool-failures] The tests run with `npm test`.');
+    const port = line('Port is 5432');
+    const other = line('port is 6543, as the compose file says');
+    const node18 = line('The build requires Node 18 on CI.');
+    const node20 = line('The build requires Node 20 on CI.');
+    const findings = detectContradictions([pytest, npm, port, other, node18, node20]);
+    expect(findings.map((f) => f.subjects).sort()).toEqual(
+      [
+        sorted(pytest.sha256, npm.sha256),
+        sorted(port.sha256, other.sha256),
+        sorted(node18.sha256, node20.sha256),
+      ].sort(),
     );
     expect(findings.every((f) => f.kind === 'contradiction')).toBe(true);
     expect(findings[0]!.explanation).toMatch(/same subject .* different values/);
-    expect(findings[0]!.explanation).not.toMatch(/18|20|fixtures/);
+    for (const f of findings) expect(f.explanation).not.toMatch(/pytest|npm|5432|6543|18|20/);
   });
 
-  it('does not flag the same value, a different subject, or a line without a value', () => {
-    const a = line('The build requires Node 18 on CI.');
+  it('does not flag events, the same value, another subject, a negation, or a line without a value', () => {
     expect(
       detectContradictions([
-        a,
+        line('Fixed the type in: `docs/hooks.md`'),
+        line('Fixed the type in: `packages/agent/src/types.ts`'),
+        line('Commit: Release v0.8.0'),
+        line('Commit: Release v0.27.3'),
+        line('The build requires Node 18 on CI.'),
         line('The build requires Node 18 on CI!'),
         line('The linter requires Node 20.'),
+        line('The build does not require Node 20 on CI.'),
         line('The build requires Node on CI.'),
       ]),
     ).toEqual([]);
   });
 
-  it('reads values and subject apart', () => {
-    expect(claimOf('Upgrade pnpm to 9.1.2 in tools/ci/setup.sh.').values).toEqual([
+  it('reads a claim as key and values, and nothing from a line stating no state', () => {
+    expect(claimOf('The tests run with `pytest -x` on CI.')?.values).toEqual(['pytest -x']);
+    expect(claimOf('Upgrade pnpm to 9.1.2 in tools/ci/setup.sh.')).toBeNull();
+    expect(valuesOf('Upgrade pnpm to 9.1.2 in tools/ci/setup.sh.')).toEqual([
       '9.1.2',
       'tools/ci/setup.sh',
     ]);
+    expect(claimOf('port is 5432')?.key).not.toBe(claimOf('port is not 5432')?.key);
   });
 });
 
@@ -84,6 +126,55 @@ describe('detectResurfacing', () => {
   });
 });
 
+describe('detectStaleGrounding', () => {
+  const chunk = (n: string, start: number) => ({
+    source: `claude:session-${n}`,
+    start,
+    end: start + 4,
+    sha256: n.repeat(64),
+    chunkTokens: 5000,
+  });
+  const e1 = chunk('1', 0);
+  const e2 = chunk('2', 4);
+  const evidence = new Map([e1, e2].map((c) => [c.sha256, c]));
+  const key = (c: typeof e1) => `${c.source}@${c.start}-${c.end}:${c.sha256}`;
+  const cited = (text: string, ...parents: string[]) => ({ ...line(text), parents });
+
+  it('flags a line whose cited chunk changed or is gone, naming the line and each stale evidence', () => {
+    const a = cited('The loader reads YAML.', e1.sha256, e2.sha256);
+    const b = cited('The port is 5432.', e2.sha256);
+    const grounding = new Map([
+      [key(e1), 'changed' as const],
+      [key(e2), 'gone' as const],
+    ]);
+    const findings = detectStaleGrounding([a, b], evidence, grounding);
+    expect(findings.map((f) => f.subjects)).toEqual([
+      sorted(a.sha256, e1.sha256, e2.sha256),
+      sorted(b.sha256, e2.sha256),
+    ]);
+    expect(findings[0]!.explanation).toMatch(
+      /evidence 11111111 \(claude:session-1, records 0-4\) changed: .*evidence 22222222 \(claude:session-2, records 4-8\) is gone/,
+    );
+    expect(findings[0]!.explanation).not.toContain('YAML');
+  });
+
+  it('leaves a line alone whose chunks are unchanged, unjudged or not evidence', () => {
+    const grounding = new Map([[key(e1), 'unchanged' as const]]);
+    expect(
+      detectStaleGrounding(
+        [
+          cited('The loader reads YAML.', e1.sha256),
+          cited('The port is 5432.', e2.sha256),
+          cited('Built on L1 lines.', '9'.repeat(64)),
+          line('A hand-made line without parents.'),
+        ],
+        evidence,
+        grounding,
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('planScan', () => {
   const memory = (text: string, seq: number) =>
     ({
@@ -93,6 +184,23 @@ describe('planScan', () => {
       text,
       lines: text.split('\n').map((t) => ({ sha256: contentSha256(t), parents: ['c'.repeat(64)] })),
     }) as unknown as EventOf<'memory'>;
+
+  it("reads only each note's newest memory: a line the extractor rewrote away is history", () => {
+    const run = {
+      type: 'run',
+      seq: 1,
+      run_id: 'r1',
+      level: 'L1',
+      query_id: 'q',
+    } as unknown as EventOf<'run'>;
+    const withRun = (text: string, seq: number) => ({ ...memory(text, seq), run_id: 'r1' });
+    const old = 'The build requires Node 18 on CI.';
+    const now = 'The build requires Node 20 on CI.';
+    expect(planScan(foldQueue([run, withRun(old, 2), withRun(now, 3)]))).toEqual([]);
+    expect(foldQueue([run, withRun(old, 2), withRun(now, 3)]).liveLines.map((l) => l.text)).toEqual(
+      [now],
+    );
+  });
 
   it('does not reopen a finding the log already has, and skips forgotten lines', () => {
     const a = 'The build requires Node 18 on CI.';

@@ -7,6 +7,11 @@ export interface LiveLine {
   text: string;
   /** The seq of the event that first stated it (absent on hand-made lines): which of two is newer. */
   seq?: number;
+  /** The shas it rests on (evidence for an L1 line); absent on hand-made lines. */
+  parents?: string[];
+  /** The memory that states it now, and its note (`L1:<query>`, `L2:synthesis`); absent off a memory. */
+  memory?: string;
+  note?: string;
 }
 
 /** What a detector proposes: a `review_opened` payload before its id is stamped. */

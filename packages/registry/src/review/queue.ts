@@ -1,4 +1,5 @@
 import { memoryLines, type EventOf, type LogEvent } from '@mem/core';
+import type { CitedChunk } from '@mem/ingest';
 import type { LiveLine } from './finding.js';
 
 /** One finding as the log states it: opened, and decided once a person has. */
@@ -10,25 +11,60 @@ export interface QueuedFinding {
 /**
  * One project's review queue folded from its log: every finding ever opened (by id), the
  * `resurfaced` events a scan turns into findings, and the live lines the other detectors read —
- * every line a memory or a supersession stated that no `forgotten` covers and nothing superseded.
+ * every line of each note's newest memory (a note is one query's L1 chain, or the L2 synthesis:
+ * an older version of a memory is history, not a claim in force) or of a supersession, that no
+ * `forgotten` covers and nothing superseded.
  */
 export interface ReviewQueue {
   findings: Map<string, QueuedFinding>;
   resurfaced: EventOf<'resurfaced'>[];
   liveLines: LiveLine[];
+  /** Per evidence sha, the chunk it is as ingest read it (source, span, run's chunk size). */
+  evidence: Map<string, CitedChunk>;
 }
 
 export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
   const findings = new Map<string, QueuedFinding>();
   const resurfaced: EventOf<'resurfaced'>[] = [];
-  const lines = new Map<string, { text: string; seq: number; memory?: string }>();
+  const lines = new Map<
+    string,
+    { text: string; seq: number; memory?: string; parents?: string[]; note?: string }
+  >();
+  const firstSeq = new Map<string, number>();
+  const heads = new Map<string, EventOf<'memory'>>();
   const gone = new Set<string>();
+  const notes = new Map<string, string>();
+  const chunkTokens = new Map<string, number>();
+  const spans = new Map<string, [number, number]>();
+  const evidence = new Map<string, CitedChunk>();
   for (const event of events) {
     switch (event.type) {
+      case 'run':
+        chunkTokens.set(event.run_id, event.chunk_tokens);
+        notes.set(event.run_id, `${event.level}:${event.query_id ?? 'synthesis'}`);
+        break;
+      case 'chunk':
+        if (event.level === 'L0' && event.span !== null)
+          spans.set(`${event.run_id}:${event.t}`, event.span);
+        break;
+      case 'evidence': {
+        const span = spans.get(`${event.run_id}:${event.t}`);
+        const size = chunkTokens.get(event.run_id);
+        if (span && size !== undefined && !evidence.has(event.sha256))
+          evidence.set(event.sha256, {
+            source: event.source,
+            start: span[0],
+            end: span[1],
+            sha256: event.sha256,
+            chunkTokens: size,
+          });
+        break;
+      }
       case 'memory':
-        for (const line of memoryLines(event))
-          if (!lines.has(line.sha256))
-            lines.set(line.sha256, { text: line.text, seq: event.seq, memory: event.sha256 });
+        for (const line of event.lines)
+          if (!firstSeq.has(line.sha256)) firstSeq.set(line.sha256, event.seq);
+        // A memory without its run in the log (appended by hand) is a note of its own run.
+        heads.set(notes.get(event.run_id) ?? `${event.level}:run:${event.run_id}`, event);
         break;
       case 'superseded':
         gone.add(event.target);
@@ -56,19 +92,28 @@ export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
         break;
     }
   }
+  for (const [note, head] of heads)
+    for (const line of memoryLines(head))
+      if (!lines.has(line.sha256))
+        lines.set(line.sha256, {
+          text: line.text,
+          seq: firstSeq.get(line.sha256) ?? head.seq,
+          memory: head.sha256,
+          parents: line.parents,
+          note,
+        });
   const liveLines = [...lines]
     .filter(
       ([sha, line]) => !gone.has(sha) && !(line.memory !== undefined && gone.has(line.memory)),
     )
-    .map(([sha256, line]) => ({ sha256, text: line.text, seq: line.seq }))
+    .map(([sha256, line]) => ({
+      sha256,
+      text: line.text,
+      seq: line.seq,
+      ...(line.parents ? { parents: line.parents } : {}),
+      ...(line.memory !== undefined ? { memory: line.memory } : {}),
+      ...(line.note !== undefined ? { note: line.note } : {}),
+    }))
     .sort((a, b) => a.sha256.localeCompare(b.sha256));
-  return { findings, resurfaced, liveLines };
-}
-
-/** The findings still waiting for a person, in the order they were opened. */
-export function openFindings(queue: ReviewQueue): EventOf<'review_opened'>[] {
-  return [...queue.findings.values()]
-    .filter((f) => f.decided === undefined)
-    .map((f) => f.opened)
-    .sort((a, b) => a.seq - b.seq);
+  return { findings, resurfaced, liveLines, evidence };
 }

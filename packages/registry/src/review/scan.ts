@@ -1,21 +1,28 @@
 import { reviewId, type PayloadOf } from '@mem/core';
+import type { Grounding } from '@mem/ingest';
 import { detectContradictions } from './detect-contradictions.js';
 import { detectDuplicates } from './detect-duplicates.js';
 import { detectResurfacing } from './detect-resurfacing.js';
+import { detectStaleGrounding } from './detect-stale-grounding.js';
 import type { ReviewQueue } from './queue.js';
 
 /**
  * The findings a scan appends: every detector's, stamped with its deterministic id, less those
  * the log already has. A finding already opened is never reopened, decided or not: a dismissed
  * duplicate stays dismissed until its lines change (new lines are new subjects, a new id).
+ * `grounding` is what @mem/ingest's checkGrounding found of the cited chunks (empty: none judged).
  */
-export function planScan(queue: ReviewQueue): PayloadOf<'review_opened'>[] {
+export function planScan(
+  queue: ReviewQueue,
+  grounding: ReadonlyMap<string, Grounding> = new Map(),
+): PayloadOf<'review_opened'>[] {
   const contradictions = detectContradictions(queue.liveLines);
   const explained = new Set(contradictions.map((f) => f.subjects.join(',')));
   const proposed = [
     ...detectResurfacing(queue.resurfaced),
     ...contradictions,
     ...detectDuplicates(queue.liveLines, explained),
+    ...detectStaleGrounding(queue.liveLines, queue.evidence, grounding),
   ];
   const planned = new Map<string, PayloadOf<'review_opened'>>();
   for (const finding of proposed) {

@@ -1,0 +1,84 @@
+import { chunkPolicy, chunks, qwenTokenizer, type SourceRecord, type Tokenizer } from '@mem/chunk';
+import { isMemError } from '@mem/core';
+import type { StandingQueries } from '../standing-queries.js';
+import { transcriptSource } from '../transcripts.js';
+
+/** One chunk a memory line cites, as the log recorded it at ingest. */
+export interface CitedChunk {
+  /** The record source the chunk came from (`claude:<session>`, `pi:<session>`). */
+  source: string;
+  /** The chunk's [start, end) record ordinals in its source (the chunk event's span). */
+  start: number;
+  end: number;
+  /** The chunk's content sha at ingest (the evidence sha). */
+  sha256: string;
+  /** The chunk size the run that read it packed to. */
+  chunkTokens: number;
+}
+
+/** What became of a cited chunk: re-read the same, re-read different, or its source no longer there. */
+export type Grounding = 'unchanged' | 'changed' | 'gone';
+
+/** The key a cited chunk's grounding is reported under. */
+export const citedKey = (c: Omit<CitedChunk, 'chunkTokens'>) =>
+  `${c.source}@${c.start}-${c.end}:${c.sha256}`;
+
+/**
+ * Re-reads the project's standing-query sources as they are now and re-chunks each cited
+ * chunk's records (its span, nothing after it, with the size its run used): the packer is
+ * greedy per source, so the chunk comes out again byte for byte unless a record in it changed
+ * or went. Records after the span are not read, so a session that only grew is not stale; a
+ * record split into parts yields several chunks of one span, so any of them matching counts. A source none of the project's sources yields now is gone (its session file
+ * was deleted or moved out). Only sources of the kinds the project's standing queries read are
+ * judged: a transcript posted over HTTP was never on this machine's disk, so it is left alone.
+ */
+export async function checkGrounding(
+  config: StandingQueries,
+  cited: readonly CitedChunk[],
+  // The tokenizer ingest packs with (local-run.ts): another would cut other chunks.
+  tokenizer: Tokenizer = qwenTokenizer(),
+): Promise<Map<string, Grounding>> {
+  const kinds = new Set(config.sources.map((s) => s.kind));
+  const judged = cited.filter((c) => kinds.has(c.source.split(':', 1)[0] as never));
+  const wanted = new Set(judged.map((c) => c.source));
+  const records = new Map<string, SourceRecord[]>();
+  for (const resolved of config.sources) {
+    try {
+      for await (const record of transcriptSource(resolved)) {
+        const source = record.provenance.source;
+        if (!wanted.has(source)) continue;
+        const list = records.get(source) ?? [];
+        list.push(record);
+        records.set(source, list);
+      }
+    } catch (error) {
+      // Trigger: a source directory no longer exists. Outcome: its sessions read as gone.
+      if (!(isMemError(error) && error.code === 'NOT_FOUND')) throw error;
+    }
+  }
+  const result = new Map<string, Grounding>();
+  for (const chunk of judged) {
+    const key = citedKey(chunk);
+    if (result.has(key)) continue;
+    const own = records.get(chunk.source);
+    if (own === undefined) {
+      result.set(key, 'gone');
+      continue;
+    }
+    const policy = chunkPolicy({ maxTokens: chunk.chunkTokens });
+    const from = new Map([[chunk.source, chunk.start]]);
+    // Fewer records than the span's end: the session was cut short, so the chunk changed.
+    let same = false;
+    if (own.length >= chunk.end)
+      for await (const c of chunks(fromArray(own.slice(0, chunk.end)), policy, tokenizer, {
+        skipBefore: from,
+      }))
+        same ||= c.sha256 === chunk.sha256;
+    result.set(key, same ? 'unchanged' : 'changed');
+  }
+  return result;
+}
+
+async function* fromArray(records: readonly SourceRecord[]): AsyncGenerator<SourceRecord> {
+  yield* records;
+}

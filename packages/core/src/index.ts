@@ -35,6 +35,7 @@ export {
   type MemoryLine,
   type MemoryLineRef,
 } from './events/memory-lines.js';
+export { copiedText, synthesisPrefix } from './events/synthesis-copy.js';
 export { hasPurgeMarker, purgeMarker } from './events/purge-payloads.js';
 export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
 export { serializeEvent } from './events/serialize.js';

@@ -1,4 +1,5 @@
 import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
+import { copiedLine } from './copied-line.js';
 import type { Citation } from './result.js';
 
 /**
@@ -11,9 +12,10 @@ export type CitationMode = 'full' | 'excerpt' | 'none';
 export const CITATION_EXCERPT_CHARS = 400;
 
 /**
- * Walks provenance edges down from a memory or a line: a line's own parents (its line edges),
- * a memory's (an L2's L1 parents, each followed by the L0
- * evidence it rests on) (depth first, in the store's edge order). Evidence and references cite
+ * Walks provenance edges down from a memory or a line: a line's own parents (its line edges;
+ * an L2 line's L1 parent is the L1 line it copies, followed by that line's own chunks), a
+ * memory's (an L2's L1 parents, each followed by the L0 evidence it rests on) (depth first, in
+ * the store's edge order). Evidence and references cite
  * nothing. A parent a tombstone deleted is not cited (its text was removed on purpose); a
  * dangling edge is skipped (`mem verify` reports it); an edge to R is skipped (R is never a
  * parent, seed 001). An excerpt is cut in the store: an L0 is a whole chunk, and a memory rests
@@ -56,11 +58,39 @@ export function citationsOf(
     if (parent.level === 'L1' || parent.level === 'L2') walk(parent.level, parent.sha256);
   };
 
-  if (node.kind === 'line' && (node.level === 'L1' || node.level === 'L2')) {
+  // An L1 line as an L2 line's citation: its own text, then its own chunks.
+  const citeLine = (line: NodeRow): void => {
+    const id = `L1:line:${line.sha256}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    if (line.deleted_at !== null) return;
+    const chars = [...line.text];
+    const cut = maxChars !== null && chars.length > maxChars;
+    out.push({
+      level: 'L1',
+      sha256: line.sha256,
+      source: line.source,
+      text: cut ? `${chars.slice(0, maxChars).join('')}…` : line.text,
+      t: line.t,
+      ...(cut ? { text_chars: chars.length } : {}),
+    });
+    for (const edge of items.lineEdges(line.project, 'L1', line.sha256))
+      if (edge.kind === 'parent') cite('L0', edge.target_sha);
+  };
+
+  if (node.kind === 'line' && node.level === 'L1') {
     // A line cites what it rests on itself (its own chunks), not every parent of its memory.
-    for (const edge of items.lineEdges(node.project, node.level, node.sha256)) {
+    for (const edge of items.lineEdges(node.project, 'L1', node.sha256))
+      if (edge.kind === 'parent') cite('L0', edge.target_sha);
+  } else if (node.kind === 'line' && node.level === 'L2') {
+    // Trigger: an L2 line rests on a whole L1 memory. Why: that memory's chunks are every
+    // line's, so citing them all cited evidence of other lines. Outcome: the L1 line it copies
+    // and that line's chunks; a line that copies none rests on the memory as a whole.
+    for (const edge of items.lineEdges(node.project, 'L2', node.sha256)) {
       if (edge.kind !== 'parent') continue;
-      cite(node.level === 'L1' ? 'L0' : 'L1', edge.target_sha);
+      const line = copiedLine(items, node, edge.target_sha);
+      if (line !== undefined) citeLine(line);
+      else cite('L1', edge.target_sha);
     }
   } else if (node.level === 'L1' || node.level === 'L2') walk(node.level, node.sha256);
   return out;

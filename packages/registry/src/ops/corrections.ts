@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemError, contentSha256, itemIdField, type Payload } from '@mem/core';
+import { MemError, contentSha256, itemIdField, synthesisPrefix, type Payload } from '@mem/core';
 import { TombstoneSet, termHashes } from '@mem/engine';
 import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
@@ -45,8 +45,12 @@ async function append(
   target: LedgerTarget,
   after: string | null,
   force = false,
+  copies: Payload[] = [],
 ): Promise<MutationOut> {
-  const result = await ctx.engine.append(project, [payload], writerOf(caller), { force });
+  // One batch: the target's event first (its seq is the one reported), then its copies'.
+  const result = await ctx.engine.append(project, [payload, ...copies], writerOf(caller), {
+    force,
+  });
   const type = payload.type as MutationOut['type'];
   return {
     project,
@@ -55,7 +59,7 @@ async function append(
     target_kind: target.kind,
     before_sha256: contentSha256(target.text),
     after_sha256: after,
-    seq: result.last_seq,
+    seq: result.first_seq,
   };
 }
 
@@ -180,18 +184,45 @@ export const supersede = defineOperation({
         expected: 'a different text',
       });
     }
-    const payload: Payload = {
-      type: 'superseded',
-      target: target.sha256,
-      target_kind: target.kind,
-      before_sha256: contentSha256(target.text),
-      after_sha256: after,
-      text,
-      reason: input.reason,
-    };
-    return append(ctx, caller, input.project, payload, target, after, force);
+    const payload = supersededPayload(target, text, input.reason);
+    const copies = supersededCopies(ledger, target, text, input.reason);
+    return append(ctx, caller, input.project, payload, target, after, force, copies);
   },
 });
+
+function supersededPayload(target: LedgerTarget, text: string, reason: string): Payload {
+  return {
+    type: 'superseded',
+    target: target.sha256,
+    target_kind: target.kind,
+    before_sha256: contentSha256(target.text),
+    after_sha256: contentSha256(text),
+    text,
+    reason,
+  };
+}
+
+/**
+ * The copies of a superseded line, each superseded by the same copy of the new text (its
+ * `[query] ` prefix kept). Trigger: the L2 synthesis holds `[query] <the line>`, another query
+ * a rewording. Why: superseding the line alone left the copy answering with the old text in
+ * every read path. Outcome: the copies forget would refuse are superseded in the same batch;
+ * one already corrected (forgotten or superseded) keeps its correction. A whole memory
+ * superseded by a new text has no line-by-line correspondence, so it reaches no copies.
+ */
+function supersededCopies(
+  ledger: MemoryLedger,
+  target: LedgerTarget,
+  text: string,
+  reason: string,
+): Payload[] {
+  if (target.kind !== 'line') return [];
+  return copiesOf(ledger, target, reason)
+    .filter((copy) => !ledger.superseded.has(copy.sha256))
+    .map((copy) => ({ copy, text: `${synthesisPrefix(copy.text)}${text}` }))
+    .filter(({ copy, text }) => contentSha256(text) !== copy.sha256)
+    .map(({ copy, text }) => supersededPayload(copy, text, reason));
+}
 
 /**
  * `--by` as a line when it names exactly one (a sha or unique prefix), else as the new text
@@ -358,6 +389,17 @@ export const history = defineOperation({
  * Outcome: they are refused (hashes only) and leave the read paths with the target.
  */
 function refusedLines(ledger: MemoryLedger, target: LedgerTarget, reason: string) {
+  return [...target.lines, ...copiesOf(ledger, target, reason)].map((line) => ({
+    sha256: line.sha256,
+    terms: termHashes(line.text),
+  }));
+}
+
+/**
+ * Every other live line of the project that says one of the target's lines again: what a
+ * tombstone on the target would refuse (exact, or a rewording), in ledger order.
+ */
+function copiesOf(ledger: MemoryLedger, target: LedgerTarget, reason: string): LedgerTarget[] {
   const refuses = target.lines.map((line) => ({
     sha256: line.sha256,
     terms: termHashes(line.text),
@@ -365,12 +407,13 @@ function refusedLines(ledger: MemoryLedger, target: LedgerTarget, reason: string
   const covers = new TombstoneSet();
   covers.add({ target: target.sha256, seq: 0, reason, refuses });
   const named = new Set(refuses.map((line) => line.sha256));
+  const copies: LedgerTarget[] = [];
   for (const other of ledger.targets.values()) {
     if (other.kind !== 'line' || named.has(other.sha256) || ledger.forgotten.has(other.sha256))
       continue;
     if (covers.match(other.text) === null) continue;
     named.add(other.sha256);
-    refuses.push({ sha256: other.sha256, terms: termHashes(other.text) });
+    copies.push(other);
   }
-  return refuses;
+  return copies;
 }

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  evidence,
+  filler,
+  linedMemory,
+  run,
+  sha,
+  testStore,
+  type TestStore,
+} from '../test/store.js';
+import { queryMemory } from './query-memory.js';
+
+/*
+ * Issue 11 §3: an L2 line cites through the L1 line it copies, down to that line's own chunk.
+ * The L2 synthesis copies two lines of one L1 memory as `[query-id] <line>`; the L1 memory rests
+ * on both chunks, each line on one. Citing the L1 memory as a whole would hand the crash line
+ * the TOML chunk too (on the demo: a sandbox bug cited to unrelated pi-mono tool calls).
+ */
+
+const E_CRASH =
+  'Error: Invalid hex color "#ggg" at hexToRgb (theme/load.ts:41). The theme loader now falls back to the dark theme when a colour does not parse.';
+const E_DECISION =
+  'We agreed to keep the settings file in TOML rather than YAML, because comments survive a round trip.';
+const CRASH =
+  'The theme loader crashed on Invalid hex color at hexToRgb; fixed with a fallback to the dark theme.';
+const DECISION = 'Settings stay in TOML, not YAML, because comments survive a round trip.';
+const L1_TEXT = `- ${CRASH}\n- ${DECISION}`;
+const COPY_CRASH = `[bugs-and-decisions] ${CRASH}`;
+const COPY_DECISION = `[bugs-and-decisions] ${DECISION}`;
+
+let store: TestStore;
+
+beforeAll(async () => {
+  store = await testStore({
+    demo: [
+      run('r-1', 'L1', 'bugs-and-decisions'),
+      evidence('r-1', 1, E_CRASH),
+      evidence('r-1', 2, E_DECISION),
+      linedMemory('r-1', 'L1', 2, [
+        [CRASH, [E_CRASH]],
+        [DECISION, [E_DECISION]],
+      ]),
+      run('r-2', 'L2', null),
+      linedMemory('r-2', 'L2', 1, [
+        [COPY_CRASH, [L1_TEXT]],
+        [COPY_DECISION, [L1_TEXT]],
+      ]),
+      ...Array.from({ length: 6 }, (_, i) => [
+        run(`r-filler-${i}`, 'L1', `filler-${i}`),
+        ...filler(`r-filler-${i}`, 1, 100 + i),
+      ]).flat(),
+    ],
+  });
+});
+afterAll(() => store.cleanup());
+
+const l2Line = async (text: string, sha256: string) => {
+  const answer = await queryMemory(
+    { text, projects: ['demo'], levels: ['L2'] },
+    { items: store.items },
+  );
+  const hit = answer.results.find((r) => r.sha256 === sha256);
+  expect(hit).toBeDefined();
+  return hit!;
+};
+
+describe('queryMemory: an L2 line cites its own L1 line', () => {
+  it('cites each copied line and only that line’s chunk, never the L1 memory’s other chunks', async () => {
+    const crash = await l2Line('why did the theme loader crash?', sha(COPY_CRASH));
+    expect(crash.parents.map((p) => [p.level, p.sha256, p.text])).toEqual([
+      ['L1', sha(CRASH), CRASH],
+      ['L0', sha(E_CRASH), E_CRASH],
+    ]);
+    const toml = await l2Line('settings TOML YAML', sha(COPY_DECISION));
+    expect(toml.parents.map((p) => [p.level, p.sha256, p.text])).toEqual([
+      ['L1', sha(DECISION), DECISION],
+      ['L0', sha(E_DECISION), E_DECISION],
+    ]);
+  });
+});

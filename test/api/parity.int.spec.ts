@@ -81,7 +81,7 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   skill_list: () => ({}),
   skill_get: () => ({ name: 'kong-body' }),
   skill_draft: (s, who) => ({
-    from: 'alpha/bugs',
+    from: 'alpha/runbook',
     name: `parity-draft-${s}-${who}`,
     composer: 'heuristic',
   }),
@@ -372,6 +372,18 @@ beforeAll(async () => {
     ).payloads,
     { kind: 'test' },
   );
+  // Skills are drawn from a note of their own: the forget probes empty `bugs` (its newest memory
+  // is the last line they forget), and a draft needs a live line.
+  await registry.context.engine.append(
+    'alpha',
+    memoryPayloads(
+      'run-runbook',
+      'Deploy failed: the lockfile drifted; pinned it and the deploy passed.',
+      'Fixed the failed deploy by pinning the lockfile.',
+      'runbook',
+    ).payloads,
+    { kind: 'test' },
+  );
   for (const [i, text] of Object.values(PURGE_TEXTS).entries()) {
     await registry.context.engine.append(
       'alpha',
@@ -437,14 +449,14 @@ beforeAll(async () => {
       records: [{ role: 'user', text: 'seed' }],
     })) as { job_id: string }
   ).job_id;
-  // A draft per promoter, a promoted skill per retirer, all drawn from alpha's `bugs` note.
+  // A draft per promoter, a promoted skill per retirer, all drawn from alpha's `runbook` note.
   for (const [verb, callers] of [
     ['promote', PROMOTERS],
     ['retire', RETIRERS],
   ] as const) {
     for (const key of callers) {
       const name = `parity-${verb}-${key}`;
-      await asRoot(registry, 'skill_draft', { from: 'alpha/bugs', name, composer: 'heuristic' });
+      await asRoot(registry, 'skill_draft', { from: 'alpha/runbook', name, composer: 'heuristic' });
       if (verb === 'retire')
         await asRoot(registry, 'skill_promote', { project: 'alpha', name, reason: 'seeded' });
     }

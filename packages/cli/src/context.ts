@@ -1,7 +1,5 @@
-import { Engine, leftoverSettingsFile, resolveDataRoot } from '@mem/engine';
-import { projectorPgvector } from '@mem/projector-pgvector';
+import { Engine, leftoverSettingsFile, resolveDataRoot, type Projector } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
-import { projectorVault } from '@mem/projector-vault';
 import { cliConfig } from './config.js';
 import { requireDataRoot, requireProjects } from './existence.js';
 import type { CliIO } from './io.js';
@@ -11,8 +9,30 @@ export interface GlobalOptions {
   root?: string;
 }
 
-/** Which projections an engine keeps current: all of them, or the SQLite control store alone (administration). */
-export type Projections = 'all' | 'control';
+/**
+ * Which projections an engine keeps current: all of them, those a reading command reads
+ * (`stores`: SQLite and the vault, not pgvector, which only a query reads and which every
+ * query catches up first), the SQLite control store alone (administration), or none (a
+ * command that reads the log alone, e.g. `mem log show`).
+ */
+export type Projections = 'all' | 'stores' | 'control' | 'log';
+
+/**
+ * The projectors of `projections`. Why the vault and pgvector ones are imported here, on
+ * demand: their module graphs (gray-matter; PGlite, the embedder) are most of a cold start,
+ * and a command that keeps only SQLite current must not pay for them (issue 15, target 6).
+ */
+async function projectorsFor(
+  projections: Projections,
+  config: ReturnType<typeof cliConfig>,
+): Promise<Projector[]> {
+  if (projections === 'log') return [];
+  if (projections === 'control') return [projectorSqlite];
+  const { projectorVault } = await import('@mem/projector-vault');
+  if (projections === 'stores') return [projectorSqlite, projectorVault];
+  const { projectorPgvector } = await import('@mem/projector-pgvector');
+  return [projectorSqlite, projectorVault, projectorPgvector({ config })];
+}
 
 /**
  * The composition root: which projections a data root keeps. The pgvector projection goes to
@@ -20,18 +40,14 @@ export type Projections = 'all' | 'control';
  * a second gets CONFLICT naming the holder), with the embedder MEM_EMBED_URL names, else the
  * deterministic hash embedder.
  */
-export function openEngine(
+export async function openEngine(
   io: CliIO,
   globals: GlobalOptions,
   projections: Projections = 'all',
-): Engine {
+): Promise<Engine> {
   const config = cliConfig(io, globals);
   const { root } = resolveDataRoot(config, io.cwd);
-  const projectors =
-    projections === 'control'
-      ? [projectorSqlite]
-      : [projectorSqlite, projectorVault, projectorPgvector({ config })];
-  const engine = new Engine({ root, projectors });
+  const engine = new Engine({ root, projectors: await projectorsFor(projections, config) });
   const leftover = leftoverSettingsFile(engine.paths.vaultDir);
   if (leftover) {
     io.stderr.write(
@@ -52,7 +68,7 @@ export async function openExistingEngine(
   projects: readonly string[] = [],
   projections: Projections = 'all',
 ): Promise<Engine> {
-  const engine = openEngine(io, globals, projections);
+  const engine = await openEngine(io, globals, projections);
   requireDataRoot(engine.paths);
   await requireProjects(engine, projects);
   return engine;

@@ -3,7 +3,7 @@ import { openRegistry, type Reads, type Registry } from '@mem/registry';
 import { cliConfig } from './config.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from './context.js';
 import type { CliIO } from './io.js';
-import { openQueryDeps } from './query-deps.js';
+import type { OpenQueryDeps } from './query-deps.js';
 import { VERSION } from './version.js';
 
 /** A registry over the data root of `globals`, and how to release it. */
@@ -17,7 +17,10 @@ export interface OpenedRegistry {
 export interface OpenCliRegistryOptions {
   runJobs: boolean;
   log?: (line: string) => void;
-  /** A reading command: the data root and these projects must exist (NOT_FOUND), checked before anything is created. */
+  /**
+   * A reading command: the data root and these projects must exist (NOT_FOUND), checked before
+   * anything is created; and it keeps current only the projections it reads.
+   */
   existing?: { projects: readonly string[] };
   /** What the operations to run read (default `vectors`: everything a server offers); nothing more is opened. */
   reads?: Reads;
@@ -33,14 +36,17 @@ export async function openCliRegistry(
   options: OpenCliRegistryOptions,
 ): Promise<OpenedRegistry> {
   const reads = options.reads ?? 'vectors';
-  // Administration keeps only the SQLite projection current: the others catch `_system` up on their next open.
-  const projections = reads === 'control' ? 'control' : 'all';
+  // Administration keeps only the SQLite projection current, and a reading command only what it
+  // reads: the others catch up on their next open (a query catches pgvector up before recall).
+  const projections =
+    reads === 'control' ? 'control' : reads === 'stores' && options.existing ? 'stores' : 'all';
   const engine = options.existing
     ? await openExistingEngine(io, globals, options.existing.projects, projections)
-    : openEngine(io, globals, projections);
-  let query: Awaited<ReturnType<typeof openQueryDeps>> | undefined;
+    : await openEngine(io, globals, projections);
+  let query: OpenQueryDeps | undefined;
   if (reads === 'vectors') {
-    await engine.catchUp(); // the query side opens the store: on a fresh root it must exist first
+    // Imported here: the embedder and the vector recall are a query's alone (issue 15, target 6).
+    const { openQueryDeps } = await import('./query-deps.js');
     query = await openQueryDeps(engine, cliConfig(io, globals));
   }
   // The registry keeps its own item store current per request; only the vector side is taken.

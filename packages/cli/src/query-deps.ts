@@ -1,7 +1,7 @@
 import { hasErrorCode, type MemConfig } from '@mem/core';
 import { embedderFromEnv, rerankerFromEnv } from '@mem/embed';
 import type { Engine } from '@mem/engine';
-import { openVectorRecall } from '@mem/projector-pgvector';
+import { holdEmbeddedPglite, openVectorRecall } from '@mem/projector-pgvector';
 import { itemStorePath, openItemStore } from '@mem/projector-sqlite';
 import { queryTuningFromEnv, type QueryDeps } from '@mem/query';
 
@@ -14,12 +14,24 @@ export interface OpenQueryDeps {
 }
 
 /**
- * Opens the item store, and the pgvector projection's recall with the environment's embedder
+ * Catches the data root up (the query side opens the store: on a fresh root it must exist
+ * first), then opens the item store, and the pgvector projection's recall with the environment's embedder
  * (MEM_EMBED_URL: an OpenAI-compatible model, else the hash embedder) and reranker
  * (MEM_RERANK_URL, optional), and the floor and weights the environment sets (MEM_QUERY_FLOOR_*,
  * MEM_FUSION_WEIGHTS). A data root without a pgvector projection queries on keywords alone, and says why.
  */
 export async function openQueryDeps(engine: Engine, config: MemConfig): Promise<OpenQueryDeps> {
+  // One PGlite open for the catch-up and the recall both: the hold keeps it open between them.
+  const hold = await holdEmbeddedPglite({ stateDir: engine.paths.stateDir, config });
+  try {
+    await engine.catchUp();
+    return await openCaughtUp(engine, config);
+  } finally {
+    await hold.release();
+  }
+}
+
+async function openCaughtUp(engine: Engine, config: MemConfig): Promise<OpenQueryDeps> {
   const items = openItemStore(itemStorePath(engine.paths.stateDir));
   try {
     const embedder = embedderFromEnv(config);

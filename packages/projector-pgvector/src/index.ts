@@ -1,5 +1,6 @@
 export { projectorPgvector, PGVECTOR_VERSION } from './projector.js';
 export { openVectorRecall, type OpenVectorRecallOptions } from './vector-recall.js';
+export { holdEmbeddedPglite } from './hold.js';
 export type {
   RecallFilter,
   RecallLevel,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { MemError } from '@mem/core';
-import { scoreForget, type ForgetScorecard } from '@mem/eval';
+import type { ForgetScorecard } from '@mem/eval';
 import { gatherForget } from './eval-forget/forget-attacks.js';
 import { VerificationFailed } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
@@ -36,6 +36,7 @@ export function registerEvalForget(evaluate: Command, io: CliIO): void {
       const scratch = mkdtempSync(join(tmpdir(), 'mem-eval-forget-'));
       try {
         const observations = await gatherForget(scratch, transcript, io.env);
+        const { scoreForget } = await import('@mem/eval'); // on use: see eval.ts
         const report: ForgetEvalReport = {
           transcript: options.transcript,
           fact_sha256: observations.fact?.sha256 ?? null,

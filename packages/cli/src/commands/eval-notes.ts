@@ -1,23 +1,15 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { qwenTokenizer } from '@mem/chunk';
-import {
-  GOLD_SPLITS,
-  evalNotes,
-  loadGoldSet,
-  type GoldSplit,
-  type NotesEvalReport,
-  type NotesSummary,
-} from '@mem/eval';
+import type { GoldSplit, NotesEvalReport, NotesSummary } from '@mem/eval';
 import { CONTROLLERS, chooseController, type ControllerName } from '@mem/ingest';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { ProgressLine } from '../progress.js';
 
-const SPLITS = [...GOLD_SPLITS, 'all'] as const;
-
-function splitFlag(value: string): GoldSplit | 'all' {
-  if (!(SPLITS as readonly string[]).includes(value))
+/** The gold set's splits and `all`. Why passed in: GOLD_SPLITS comes with @mem/eval, imported on use (see eval.ts). */
+function splitFlag(value: string, splits: readonly GoldSplit[]): GoldSplit | 'all' {
+  const SPLITS = [...splits, 'all'];
+  if (!SPLITS.includes(value))
     throw new UsageError(
       `--split: expected one of ${SPLITS.join(', ')}, got ${JSON.stringify(value)}`,
     );
@@ -41,7 +33,11 @@ export function registerEvalNotes(evaluate: Command, io: CliIO): void {
       'labelled real transcripts: each gold file ingested and synthesised in a scratch data root; gold recall in the right note and anywhere, noise share, lines per note, update-rate per query',
     )
     .requiredOption('--gold <file>', 'gold set (e.g. packages/eval/gold/transcripts.gold.json)')
-    .option('--split <name>', `files to run: ${SPLITS.join('|')}`, 'all')
+    .option(
+      '--split <name>',
+      'files to run: a split of the gold set (tuning, held-out) or all',
+      'all',
+    )
     .option(
       '--controller <name>',
       `gate controller: ${CONTROLLERS.join('|')} (default: as mem ingest chooses)`,
@@ -49,7 +45,11 @@ export function registerEvalNotes(evaluate: Command, io: CliIO): void {
     .option('--json', 'print the report as JSON')
     .action(
       async (options: { gold: string; split: string; controller?: string; json?: boolean }) => {
-        const split = splitFlag(options.split);
+        const [{ GOLD_SPLITS, evalNotes, loadGoldSet }, { qwenTokenizer }] = await Promise.all([
+          import('@mem/eval'),
+          import('@mem/chunk'),
+        ]);
+        const split = splitFlag(options.split, GOLD_SPLITS);
         const controllerName = controllerFlag(options.controller);
         const gold = loadGoldSet(resolve(io.cwd, options.gold));
         const tokenizer = qwenTokenizer();

@@ -1,12 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isMemError } from '@mem/core';
-import {
-  evalRetrieval,
-  loadLocomo,
-  type RetrievalEvalReport,
-  type RetrievalSweep,
-} from '@mem/eval';
+import type { RetrievalEvalReport, RetrievalSweep } from '@mem/eval';
 import { parseFusionWeights, type SignalWeights } from '@mem/query';
 import { cliConfig } from '../config.js';
 import { UsageError } from '../exit.js';
@@ -84,6 +79,7 @@ export function registerEvalRetrieval(evaluate: Command, io: CliIO): void {
           ...(floors ? { floors } : {}),
           ...(weights ? { weights } : {}),
         };
+        const { evalRetrieval, loadLocomo } = await import('@mem/eval'); // on use: see eval.ts
         const conversations = loadLocomo(resolve(io.cwd, options.locomo));
         const progress = new ProgressLine(io.stderr);
         const report = await evalRetrieval(conversations, {

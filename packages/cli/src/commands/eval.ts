@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { qwenTokenizer } from '@mem/chunk';
-import { evalGate, loadLocomo, type GateEvalReport } from '@mem/eval';
+import type { GateEvalReport } from '@mem/eval';
 import { registerEvalForget } from './eval-forget.js';
 import { registerEvalNotes } from './eval-notes.js';
 import { registerEvalRetrieval } from './eval-retrieval.js';
@@ -25,6 +24,11 @@ export function registerEval(program: Command, io: CliIO): void {
     .option('--json', 'print the report as JSON')
     .action(async (options: { locomo: string; limit?: string; json?: boolean }) => {
       const limit = positiveIntFlag(options.limit, '--limit');
+      // Imported on use: the evaluators' graph (tokenizer, embedder, PGlite) is no other command's.
+      const [{ evalGate, loadLocomo }, { qwenTokenizer }] = await Promise.all([
+        import('@mem/eval'),
+        import('@mem/chunk'),
+      ]);
       const conversations = loadLocomo(resolve(io.cwd, options.locomo));
       const progress = new ProgressLine(io.stderr);
       const report = await evalGate(conversations, {

@@ -42,7 +42,7 @@ export function registerLog(program: Command, io: CliIO): void {
         }
         const input = options.file ?? 'stdin';
         const { payloads, lines } = parsePayloadLines(text, input);
-        const engine = openEngine(io, globals);
+        const engine = await openEngine(io, globals);
         const result = await engine.append(
           project,
           payloads,
@@ -74,7 +74,8 @@ export function registerLog(program: Command, io: CliIO): void {
         const globals = command.optsWithGlobals<GlobalOptions>();
         const project = projectFlag(options.project);
         const fromSeq = positiveIntFlag(options.fromSeq, '--from-seq');
-        const engine = await openExistingEngine(io, globals, [project]);
+        // It reads the log alone: no projection is opened, caught up, or even imported.
+        const engine = await openExistingEngine(io, globals, [project], 'log');
         for await (const { event } of engine.read(
           project,
           fromSeq !== undefined ? { fromSeq } : {},

@@ -1,7 +1,6 @@
 import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
+import type { PGlite } from '@electric-sql/pglite';
 import { MemError, makePrivateDirectory } from '@mem/core';
 import { lockPgliteDir } from '@mem/engine';
 
@@ -101,6 +100,12 @@ async function createPglite(dir: string, template: string | null | undefined): P
   try {
     // initdb is most of a new cluster's cost (seconds); a copy of one made once is the same cluster.
     if (template && !isCluster(dir)) copyCluster(template, dir);
+    // Imported on first open, not with the projector: a process that never opens the embedded
+    // Postgres (DATABASE_URL, or a command that keeps only SQLite current) never loads it.
+    const [{ PGlite }, { vector }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite-pgvector'),
+    ]);
     return await PGlite.create(dir, { extensions: { vector } });
   } catch (error) {
     throw new MemError(

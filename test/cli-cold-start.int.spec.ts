@@ -1,0 +1,101 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memProcess } from './support/mem-cli.js';
+
+/*
+ * A cold command starts only what it needs (issue 15, target 6): the built `mem` in a real
+ * process, with a loader hook recording every module it resolves. What is asserted is what
+ * was loaded, not how long it took (the box is shared; timing is the bench's job).
+ */
+const repo = join(import.meta.dirname, '..');
+const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
+const hook = pathToFileURL(join(import.meta.dirname, 'support', 'module-trace.mjs')).href;
+
+/** Modules no command below may load: the embedded Postgres, the tokenizer, the embedder. */
+const HEAVY: readonly [string, RegExp][] = [
+  ['PGlite', /node_modules\/@electric-sql\/pglite/],
+  ['the tokenizer', /node_modules\/@lenml\/tokenizer/],
+  ['the embedder', /packages\/embed\/dist\//],
+  ['the pgvector projection', /packages\/projector-pgvector\/dist\//],
+];
+
+let base: string;
+let root: string;
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), 'mem-cold-start-'));
+  root = join(base, 'root');
+  const appended = memProcess([
+    '--root',
+    root,
+    'log',
+    'append',
+    '--project',
+    'demo',
+    '--file',
+    sample,
+  ]);
+  expect(appended.code, appended.stderr).toBe(0);
+}, 180_000);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/** Runs `mem <args>` in a real process and returns its exit code and the modules it resolved. */
+function traced(args: readonly string[]): {
+  code: number | null;
+  stderr: string;
+  modules: string[];
+} {
+  const trace = join(base, `trace-${Math.random().toString(36).slice(2)}.txt`);
+  const run = memProcess(['--root', root, ...args], {
+    env: { NODE_OPTIONS: `--import=${hook}`, MEM_TEST_MODULE_TRACE: trace },
+  });
+  // One line per resolution: the URL, a tab, the importing module's URL.
+  const modules = readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t')[0]!);
+  return { code: run.code, stderr: run.stderr, modules };
+}
+
+/*
+ * Not `mem verify`: its parity check rebuilds every projection, pgvector's too, in a scratch
+ * root, so it opens PGlite by design.
+ */
+const LIGHT: readonly string[][] = [
+  ['--help'],
+  ['--version'],
+  ['log', 'show', '--project', 'demo'],
+  ['project', 'list'],
+  ['project', 'status', 'demo'],
+  ['principal', 'list'],
+  ['token', 'list'],
+];
+
+describe('a cold command loads only its own dependencies', () => {
+  it('the trace sees what a query loads (the hook works)', () => {
+    const run = traced(['query', 'why did the build fail?', '--project', 'demo', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    // Not the tokenizer: a query embeds its text and never chunks it.
+    for (const [what, pattern] of HEAVY.filter(([what]) => what !== 'the tokenizer'))
+      expect(
+        run.modules.some((url) => pattern.test(url)),
+        what,
+      ).toBe(true);
+  }, 180_000);
+
+  it.each(LIGHT.map((args) => [args.join(' '), args]))(
+    'mem %s loads neither PGlite, the tokenizer nor the embedder',
+    (_name, args) => {
+      const run = traced(args);
+      expect(run.code, run.stderr).toBe(0);
+      for (const [what, pattern] of HEAVY)
+        expect(
+          run.modules.filter((url) => pattern.test(url)),
+          what,
+        ).toEqual([]);
+    },
+    180_000,
+  );
+});

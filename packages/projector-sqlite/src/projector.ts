@@ -44,7 +44,8 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
   },
   async close(handle) {
     if (!handle.db.open) return;
-    // Applied but unsealed work is kept: the file stays marked unsealed, and init seals it.
+    // Applied but unsealed work is committed: a catch-up in place loses nothing, and a file
+    // mid-rebuild still says so (meta rebuilding), so its next seal writes the canonical copy.
     try {
       await namingFullDisk(handle.stateDir, 'write', () => commitPending(handle));
     } finally {

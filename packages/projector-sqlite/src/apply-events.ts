@@ -22,21 +22,9 @@ export function readPosition(handle: ItemStoreHandle, project: string): Projecti
 export const COMMIT_EVERY_EVENTS = 50_000;
 
 /**
- * Statements that change what node_fts indexes: a new node, a node's text rewritten by a forget,
- * or an item's text rewritten by its update.
- */
-const TEXT_WRITES: ReadonlySet<string> = new Set([
-  'insertNode',
-  'refreshItemText',
-  'forgetLineNode',
-  'forgetMemoryLines',
-  'forgetMemory',
-]);
-
-/**
  * The imperative shell: plans every event first (nothing is written if one cannot be
  * planned), then runs the planned writes, the new position and the unsealed mark as one
- * savepoint inside the store's open write transaction. A failed batch rolls back to its
+ * savepoint inside the store's open write transaction, in place in the live file. A failed batch rolls back to its
  * savepoint and leaves earlier batches applied; `commitPending` (at seal, close, or every
  * COMMIT_EVERY_EVENTS) makes them durable. A crash before that loses only work the engine
  * re-applies from the log: the position rolls back with the rows.
@@ -51,7 +39,6 @@ export function applyEvents(
     seq: event.seq,
     writes: planEvent(event),
   }));
-  const addsNodes = plans.some(({ writes }) => writes.some((w) => TEXT_WRITES.has(w.statement)));
   const { db, statements } = handle;
   if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
   // Nested in the open transaction, better-sqlite3 runs this as a savepoint.
@@ -61,9 +48,8 @@ export function applyEvents(
       for (const write of writes) run(handle, project, seq, write);
     }
     statements.writePosition.run({ project, seq: through.seq, head: through.head });
+    // node_fts follows node through the connection's triggers (fts-triggers.ts).
     if (!handle.dirty) statements.markUnsealed.run();
-    // node_fts is not maintained here: the seal rebuilds it once, and only when this flag says so.
-    if (addsNodes) statements.markFtsStale.run();
   })();
   handle.dirty = true;
   handle.uncommitted += events.length;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ import {
   tempRoot,
 } from '../test/support.js';
 import { projectStretch, type ProjectionTarget } from '@mem/engine';
+import type { ItemStoreHandle } from './handle.js';
 import { projectorSqlite } from './projector.js';
+import { sealStore } from './seal.js';
 import type { ChainedEvent } from '../test/support.js';
 
 const A = 'alpha';
@@ -19,6 +21,27 @@ const B = 'beta';
 
 function bytesOf(target: ProjectionTarget): Buffer {
   return readFileSync(join(target.stateDir, 'items.sqlite'));
+}
+
+/** What a store holds: its rows (the digest `mem verify` compares) and its canonical bytes. */
+interface Store {
+  digest: Record<string, string>;
+  bytes: Buffer;
+}
+
+/**
+ * The digest of the store as it stands, then its bytes after a canonical seal (what a rebuild
+ * writes). Equal bytes could still be equally wrong: the index must match the rows too, both
+ * in the store as caught up and in the canonical copy.
+ */
+async function finish(handle: ItemStoreHandle, target: ProjectionTarget): Promise<Store> {
+  expect(ftsMatchesNodes(target.stateDir)).toBe(true);
+  const digest = await projectorSqlite.digest!(handle);
+  sealStore(handle, projectorSqlite.version, { canonical: true });
+  await projectorSqlite.close(handle);
+  const bytes = bytesOf(target);
+  expect(ftsMatchesNodes(target.stateDir)).toBe(true);
+  return { digest, bytes };
 }
 
 /** One-shot: every event of each project in one batch, in the given project order, one seal. */
@@ -31,9 +54,27 @@ async function oneShot(logs: readonly [string, ChainedEvent[]][]): Promise<Buffe
     await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
     const bytes = bytesOf(root.target);
-    // Equal bytes could still be equally wrong: the index must match the rows too.
     expect(ftsMatchesNodes(root.target.stateDir)).toBe(true);
     return bytes;
+  } finally {
+    root.cleanup();
+  }
+}
+
+/** A rebuild's digest and bytes: the one-shot store, its digest taken after reopening it. */
+async function rebuilt(logs: readonly [string, ChainedEvent[]][]): Promise<Store> {
+  const root = tempRoot();
+  try {
+    const handle = await projectorSqlite.init(root.target);
+    for (const [project, events] of logs)
+      await projectStretch(projectorSqlite, handle, project, projected(events));
+    await projectorSqlite.seal(handle);
+    const bytes = bytesOf(root.target);
+    const digest = await projectorSqlite.digest!(handle);
+    await projectorSqlite.close(handle);
+    // The digest reads and checks; it writes nothing.
+    expect(bytesOf(root.target).equals(bytes)).toBe(true);
+    return { digest, bytes };
   } finally {
     root.cleanup();
   }
@@ -44,7 +85,7 @@ async function incremental(
   a: ChainedEvent[],
   b: ChainedEvent[],
   schedule: Schedule,
-): Promise<Buffer> {
+): Promise<Store> {
   const root = tempRoot();
   try {
     const cursor: Record<string, number> = { [A]: 0, [B]: 0 };
@@ -61,7 +102,7 @@ async function incremental(
       await apply(project, cut.size);
       if (cut.seal) await projectorSqlite.seal(handle);
       if (cut.reopen) {
-        // Closing without a seal is a crash between apply and seal: init must re-seal.
+        // Closing without a seal is a crash between apply and seal: nothing applied is lost.
         await projectorSqlite.close(handle);
         handle = await projectorSqlite.init(root.target);
       }
@@ -69,15 +110,14 @@ async function incremental(
     await apply(B, b.length);
     await apply(A, a.length);
     await projectorSqlite.seal(handle);
-    await projectorSqlite.close(handle);
-    return bytesOf(root.target);
+    return await finish(handle, root.target);
   } finally {
     root.cleanup();
   }
 }
 
 describe('items.sqlite bytes', () => {
-  it('are the same for any split and interleaving of two projects as for one rebuild', async () => {
+  it('hold the rows of one rebuild for any split and interleaving of two projects, and its bytes once sealed canonically', async () => {
     await fc.assert(
       fc.asyncProperty(
         opsArbitrary,
@@ -86,12 +126,13 @@ describe('items.sqlite bytes', () => {
         async (opsA, opsB, schedule) => {
           const a = chainEvents(A, payloadsOf(opsA));
           const b = chainEvents(B, payloadsOf(opsB));
-          const expected = await oneShot([
+          const expected = await rebuilt([
             [A, a],
             [B, b],
           ]);
           const actual = await incremental(a, b, schedule);
-          expect(actual.equals(expected)).toBe(true);
+          expect(actual.digest).toEqual(expected.digest);
+          expect(actual.bytes.equals(expected.bytes)).toBe(true);
         },
       ),
       { numRuns: 40 },
@@ -132,7 +173,7 @@ describe('items.sqlite bytes', () => {
     expect((await oneShot([])).equals(await oneShot([]))).toBe(true);
   });
 
-  it('after reset(project) and a replay equal a store that was never reset', async () => {
+  it('after reset(project) and a replay hold the rows of a store that was never reset, and its bytes once sealed canonically', async () => {
     const a = chainEvents(A, fixturePayloads());
     const b = chainEvents(
       B,
@@ -146,7 +187,7 @@ describe('items.sqlite bytes', () => {
         },
       ]),
     );
-    const expected = await oneShot([
+    const expected = await rebuilt([
       [A, a],
       [B, b],
     ]);
@@ -165,8 +206,32 @@ describe('items.sqlite bytes', () => {
       await projectorSqlite.seal(handle);
       await projectStretch(projectorSqlite, handle, A, projected(a.slice(7)));
       await projectorSqlite.seal(handle);
+      const actual = await finish(handle, root.target);
+      expect(actual.digest).toEqual(expected.digest);
+      expect(actual.bytes.equals(expected.bytes)).toBe(true);
+    } finally {
+      root.cleanup();
+    }
+  });
+
+  it('a catch-up of a built store is written in place: same file, no canonical copy', async () => {
+    const log = chainEvents(A, fixturePayloads());
+    const root = tempRoot();
+    try {
+      let handle = await projectorSqlite.init(root.target);
+      await projectStretch(projectorSqlite, handle, A, projected(log.slice(0, 7)));
+      await projectorSqlite.seal(handle);
       await projectorSqlite.close(handle);
-      expect(bytesOf(root.target).equals(expected)).toBe(true);
+      const inode = statSync(join(root.target.stateDir, 'items.sqlite')).ino;
+      handle = await projectorSqlite.init(root.target);
+      await projectStretch(projectorSqlite, handle, A, projected(log.slice(7)));
+      await projectorSqlite.seal(handle);
+      // A canonical copy is a new file renamed over the old one: O(size of the store).
+      expect(statSync(join(root.target.stateDir, 'items.sqlite')).ino).toBe(inode);
+      const actual = await finish(handle, root.target);
+      const expected = await rebuilt([[A, log]]);
+      expect(actual.digest).toEqual(expected.digest);
+      expect(actual.bytes.equals(expected.bytes)).toBe(true);
     } finally {
       root.cleanup();
     }

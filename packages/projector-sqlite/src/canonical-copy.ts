@@ -26,7 +26,7 @@ export const DATA_TABLES = [
 export const SYSTEM_TABLES = ['principal', 'registered_project', 'membership', 'token'] as const;
 
 /** Every table a projected row lives in, in copy order. projector_meta and schema_migrations are written fresh. */
-const COPIED_TABLES = [...DATA_TABLES, ...SYSTEM_TABLES] as const;
+export const COPIED_TABLES = [...DATA_TABLES, ...SYSTEM_TABLES] as const;
 
 /** FTS5's own tables behind node_fts (external content: no _content table). */
 const FTS_SHADOW_TABLES = [
@@ -39,8 +39,8 @@ const FTS_SHADOW_TABLES = [
 /**
  * Writes the canonical form of the store at `source` to `out`: a new file whose bytes depend
  * only on the rows, not on how they got there. The FTS5 shadow rows come from `ftsSource`,
- * whose node_fts must be built from the same node rows (a scratch build, or the live file
- * when no node changed since its last seal): they are then a function of node alone.
+ * whose node_fts must be built afresh from the same node rows (a scratch build): they are then
+ * a function of node alone.
  *
  * Why a fresh file and not the live one: b-tree pages, the freelist, FTS5 segments, the
  * header's change counter and schema cookie all remember history, and a catch-up that splits
@@ -76,7 +76,7 @@ export function writeCanonicalCopy(
         db.exec(`DELETE FROM main.${table}`);
         db.exec(`INSERT INTO main.${table} SELECT * FROM fts.${table}`);
       }
-      writeMeta(db, version, { sealed: true, ftsBuilt: true });
+      writeMeta(db, version, { sealed: true, rebuilding: false });
     })();
     db.exec('DETACH DATABASE fts');
     db.exec('DETACH DATABASE live');

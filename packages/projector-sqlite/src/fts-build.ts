@@ -1,12 +1,4 @@
-import Database from 'better-sqlite3';
 import { openScratch } from './open-database.js';
-
-/** Whether the live file's node_fts still holds what a rebuild from its node table would write. */
-export function ftsIsBuilt(db: Database.Database): boolean {
-  const row = db.prepare(`SELECT value FROM projector_meta WHERE key = 'fts_built'`).get() as
-    { value: string } | undefined;
-  return row?.value === '1';
-}
 
 /**
  * Builds node_fts for the node rows of `source` in a scratch file at `out`: the same schema

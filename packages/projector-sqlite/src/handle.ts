@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
+import { registerFtsTriggers } from './fts-triggers.js';
 import { registerForgottenText } from './forgotten-text.js';
 import { openWritable } from './open-database.js';
 import type { StatementName } from './planned-write.js';
 import { POSITION_SQL, STATEMENT_SQL } from './statements.js';
-import { MARK_FTS_STALE_SQL, MARK_UNSEALED_SQL } from './store-meta.js';
+import { MARK_REBUILDING_SQL, MARK_UNSEALED_SQL } from './store-meta.js';
 import type { StoreFiles } from './store-files.js';
 
 /** The open item store a projector handle holds. */
@@ -12,7 +13,7 @@ export interface ItemStoreHandle {
   readonly stateDir: string;
   db: Database.Database;
   statements: PreparedStatements;
-  /** True when the live file holds writes that no seal has canonicalised yet (sealed = '0'). */
+  /** True when the live file holds writes since its last seal (sealed = '0'). */
   dirty: boolean;
   /** Events applied in the open write transaction, not committed yet. */
   uncommitted: number;
@@ -23,11 +24,12 @@ export interface PreparedStatements {
   readPosition: Database.Statement;
   writePosition: Database.Statement;
   markUnsealed: Database.Statement;
-  markFtsStale: Database.Statement;
+  markRebuilding: Database.Statement;
 }
 
 export function prepareStatements(db: Database.Database): PreparedStatements {
   registerForgottenText(db);
+  registerFtsTriggers(db);
   const planned = Object.fromEntries(
     Object.entries(STATEMENT_SQL).map(([name, sql]) => [name, db.prepare(sql)]),
   ) as Record<StatementName, Database.Statement>;
@@ -36,7 +38,7 @@ export function prepareStatements(db: Database.Database): PreparedStatements {
     readPosition: db.prepare(POSITION_SQL.read),
     writePosition: db.prepare(POSITION_SQL.write),
     markUnsealed: db.prepare(MARK_UNSEALED_SQL),
-    markFtsStale: db.prepare(MARK_FTS_STALE_SQL),
+    markRebuilding: db.prepare(MARK_REBUILDING_SQL),
   };
 }
 

@@ -49,23 +49,50 @@ describe('item store lifecycle', () => {
       db.close();
     }
   };
-  const sealedFlag = () => metaValue('sealed');
-
-  it('init creates a canonical empty store', async () => {
+  it('init creates an empty store marked rebuilding; its first seal writes the canonical copy', async () => {
     const handle = await projectorSqlite.init(root.target);
+    expect([metaValue('sealed'), metaValue('rebuilding')]).toEqual(['0', '1']);
+    await projectorSqlite.seal(handle);
     await projectorSqlite.close(handle);
-    expect(sealedFlag()).toBe('1');
+    expect([metaValue('sealed'), metaValue('rebuilding')]).toEqual(['1', '0']);
     expect(await projectorSqlite.position(await projectorSqlite.init(root.target), P)).toBeNull();
   });
 
-  it('a crash between apply and seal leaves the file marked unsealed, and init seals it', async () => {
+  it('a crash between apply and seal of a rebuild keeps it marked rebuilding, and the next seal writes the canonical copy', async () => {
     const handle = await projectorSqlite.init(root.target);
     await projectStretch(projectorSqlite, handle, P, events);
     await projectorSqlite.close(handle); // no seal: the crash
-    expect(sealedFlag()).toBe('0');
-    await projectorSqlite.close(await projectorSqlite.init(root.target));
-    expect(sealedFlag()).toBe('1');
+    expect([metaValue('sealed'), metaValue('rebuilding')]).toEqual(['0', '1']);
+    const reopened = await projectorSqlite.init(root.target);
+    await projectorSqlite.seal(reopened);
+    await projectorSqlite.close(reopened);
+    expect([metaValue('sealed'), metaValue('rebuilding')]).toEqual(['1', '0']);
     expect(readFileSync(live).equals(await sealedBytes())).toBe(true);
+  });
+
+  it('a catch-up of a built store keeps node_fts in step with node in place, sealed or not', async () => {
+    const firstNode = events.findIndex((e) => e.event.type === 'evidence');
+    let handle = await projectorSqlite.init(root.target);
+    await projectStretch(projectorSqlite, handle, P, events.slice(0, firstNode));
+    await projectorSqlite.seal(handle);
+    await projectorSqlite.close(handle);
+    expect([metaValue('sealed'), metaValue('rebuilding')]).toEqual(['1', '0']);
+    handle = await projectorSqlite.init(root.target);
+    await projectStretch(projectorSqlite, handle, P, events.slice(firstNode));
+    await projectorSqlite.close(handle); // no seal: what was committed stands
+    expect([metaValue('sealed'), metaValue('rebuilding')]).toEqual(['0', '0']);
+    expect(ftsMatchesNodes(root.target.stateDir)).toBe(true);
+    const db = new Database(live, { readonly: true });
+    try {
+      const nodes = db.prepare(`SELECT count(*) AS n FROM node`).get() as { n: number };
+      const indexed = db.prepare(`SELECT count(*) AS n FROM node_fts_docsize`).get() as {
+        n: number;
+      };
+      expect(nodes.n).toBeGreaterThan(0);
+      expect(indexed.n).toBe(nodes.n);
+    } finally {
+      db.close();
+    }
   });
 
   it('a refused batch leaves the batches before it applied, across close and reopen', async () => {
@@ -81,21 +108,6 @@ describe('item store lifecycle', () => {
     } finally {
       await projectorSqlite.close(handle);
     }
-  });
-
-  it('rebuilds the FTS index at a seal only when nodes were added since the last one', async () => {
-    const firstNode = events.findIndex((e) => e.event.type === 'evidence');
-    let handle = await projectorSqlite.init(root.target);
-    await projectStretch(projectorSqlite, handle, P, events.slice(0, firstNode));
-    await projectorSqlite.close(handle);
-    expect([metaValue('sealed'), metaValue('fts_built')]).toEqual(['0', '1']);
-    handle = await projectorSqlite.init(root.target);
-    await projectStretch(projectorSqlite, handle, P, events.slice(firstNode));
-    await projectorSqlite.close(handle);
-    expect([metaValue('sealed'), metaValue('fts_built')]).toEqual(['0', '0']);
-    await projectorSqlite.close(await projectorSqlite.init(root.target));
-    expect([metaValue('sealed'), metaValue('fts_built')]).toEqual(['1', '1']);
-    expect(ftsMatchesNodes(root.target.stateDir)).toBe(true);
   });
 
   it('init removes a copy a crashed seal left behind', async () => {
@@ -148,7 +160,7 @@ describe('item store lifecycle', () => {
     );
     const handle = await projectorSqlite.init(root.target);
     await projectorSqlite.close(handle);
-    expect(sealedFlag()).toBe('1');
+    expect([metaValue('sealed'), metaValue('rebuilding')]).toEqual(['0', '1']);
   });
 
   it('refuses a node whose derived id collides with another node (CONFLICT)', async () => {

@@ -18,6 +18,10 @@ export function openWritable(path: string): Database.Database {
   db.pragma(`page_size = ${PAGE_SIZE}`);
   db.pragma('journal_mode = DELETE');
   db.pragma('foreign_keys = OFF');
+  // A catch-up rewrites rows in place (seal.ts), and SQLite keeps a deleted or shrunk row's
+  // bytes in the freed cell or page until reused: a forgotten text would stay in the file.
+  // secure_delete zeroes freed content as it is freed (per connection, not stored in the file).
+  db.pragma('secure_delete = ON');
   return db;
 }
 

@@ -4,7 +4,6 @@ import { MemError, makePrivateDirectory } from '@mem/core';
 import { openLive, type ItemStoreHandle } from './handle.js';
 import { loadMigrations, migrate } from './migrations.js';
 import { openWritable } from './open-database.js';
-import { sealStore } from './seal.js';
 import { removeDatabaseFiles, storeFiles } from './store-files.js';
 import { readMeta, sqliteVersion, writeMeta } from './store-meta.js';
 
@@ -12,8 +11,8 @@ import { readMeta, sqliteVersion, writeMeta } from './store-meta.js';
  * Opens the item store under `stateDir` for projecting, creating it when absent and
  * recreating it (empty: the engine then replays the log) when it was written by another
  * projector version, another schema or another SQLite library, or is not a database at all.
- * It is derived state: dropping it loses nothing the log does not hold.
- * Leaves the file canonical: a file left unsealed by a crash is sealed here.
+ * It is derived state: dropping it loses nothing the log does not hold. Nothing is sealed
+ * here: a file a crash left mid-rebuild still says so, and the next seal writes its copy.
  */
 export function openStore(stateDir: string, version: number): ItemStoreHandle {
   makePrivateDirectory(stateDir);
@@ -26,20 +25,13 @@ export function openStore(stateDir: string, version: number): ItemStoreHandle {
     createEmpty(files.live, version);
     sealed = 'unsealed';
   }
-  const handle: ItemStoreHandle = {
+  return {
     files,
     stateDir,
     ...openLive(files.live),
     dirty: sealed === 'unsealed',
     uncommitted: 0,
   };
-  try {
-    sealStore(handle, version);
-  } catch (error) {
-    handle.db.close();
-    throw error;
-  }
-  return handle;
 }
 
 type SealState = 'sealed' | 'unsealed' | 'incompatible' | 'absent';
@@ -89,7 +81,7 @@ function createEmpty(path: string, version: number): void {
   const db = openWritable(path);
   try {
     migrate(db);
-    db.transaction(() => writeMeta(db, version, { sealed: false, ftsBuilt: false }))();
+    db.transaction(() => writeMeta(db, version, { sealed: false, rebuilding: true }))();
   } finally {
     db.close();
   }

@@ -1,16 +1,19 @@
-import { existsSync } from 'node:fs';
 import type { ProjectionOutput, Projector } from '@mem/engine';
 import { applyEvents, commitPending, readPosition } from './apply-events.js';
+import { digestStore } from './digest.js';
 import { namingFullDisk } from './disk-full.js';
 import type { ItemStoreHandle } from './handle.js';
 import { openStore } from './open-store.js';
 import { SQLITE_HANDLES } from './plan.js';
 import { resetStore } from './reset-store.js';
 import { sealStore } from './seal.js';
-import { OUTPUT_PATH, storeFiles } from './store-files.js';
 
-/** Bump when the same log would give different bytes (schema, statements, canonical copy). */
-const VERSION = 3;
+/**
+ * Bump when the same log would give different bytes (schema, statements, canonical copy).
+ * 4: node_fts is written in place by triggers and the meta row `rebuilding` replaced
+ * `fts_built`, so a version-3 file (whose index may lag node) is rebuilt.
+ */
+const VERSION = 4;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {
@@ -29,13 +32,20 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
   async seal(handle) {
     return namingFullDisk(handle.stateDir, 'seal', () => sealStore(handle, VERSION));
   },
-  async outputs(target): Promise<ProjectionOutput[]> {
-    const { live } = storeFiles(target.stateDir);
-    return existsSync(live) ? [{ path: OUTPUT_PATH, absolutePath: live }] : [];
+  // No file to compare byte for byte: a store caught up in place is compared by digest.
+  async outputs(): Promise<ProjectionOutput[]> {
+    return [];
+  },
+  async digest(handle) {
+    return namingFullDisk(handle.stateDir, 'read', () => {
+      commitPending(handle);
+      return digestStore(handle.db);
+    });
   },
   async close(handle) {
     if (!handle.db.open) return;
-    // Applied but unsealed work is kept: the file stays marked unsealed, and init seals it.
+    // Applied but unsealed work is committed: a catch-up in place loses nothing, and a file
+    // mid-rebuild still says so (meta rebuilding), so its next seal writes the canonical copy.
     try {
       await namingFullDisk(handle.stateDir, 'write', () => commitPending(handle));
     } finally {

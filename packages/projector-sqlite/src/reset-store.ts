@@ -2,13 +2,12 @@ import { existsSync } from 'node:fs';
 import { SYSTEM_PROJECT } from '@mem/core';
 import { DATA_TABLES, SYSTEM_TABLES } from './canonical-copy.js';
 import { openStore } from './open-store.js';
-import { sealStore } from './seal.js';
 import { removeDatabaseFiles, storeFiles } from './store-files.js';
 
 /**
- * Drops the item store under `stateDir`: the whole file, or every row of one project (then
- * re-sealed, so the file is the canonical store of the projects that remain). Call it with
- * no handle open on the store.
+ * Drops the item store under `stateDir`: the whole file, or every row of one project (node_fts
+ * follows through the connection's triggers). The file is then marked rebuilding, so the seal
+ * after the project's replay writes the canonical copy. Call it with no handle open on the store.
  */
 export function resetStore(stateDir: string, version: number, project?: string): void {
   const files = storeFiles(stateDir);
@@ -28,10 +27,8 @@ export function resetStore(stateDir: string, version: number, project?: string):
       if (project === SYSTEM_PROJECT)
         for (const table of SYSTEM_TABLES) db.exec(`DELETE FROM ${table}`);
       handle.statements.markUnsealed.run();
-      handle.statements.markFtsStale.run();
+      handle.statements.markRebuilding.run();
     }).immediate();
-    handle.dirty = true;
-    sealStore(handle, version);
   } finally {
     handle.db.close();
   }

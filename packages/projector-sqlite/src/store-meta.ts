@@ -5,8 +5,9 @@ import type Database from 'better-sqlite3';
  *   version         projector version that wrote the file
  *   sqlite_version  SQLite library that wrote it (another library writes other bytes)
  *   sealed          '1' in a canonical copy; '0' from the first write after it
- *   fts_built       '1' while node_fts holds what a rebuild from node would write; '0' from
- *                   the first write that adds or removes a node
+ *   rebuilding      '1' from the moment the file is created empty or a project's rows are
+ *                   dropped until the next seal, which then writes the canonical copy; '0' in
+ *                   that copy, so a later catch-up is written in place
  */
 
 /** What projector_meta records about the file. */
@@ -14,7 +15,7 @@ export interface StoreMeta {
   version: string | undefined;
   sqliteVersion: string | undefined;
   sealed: string | undefined;
-  ftsBuilt: string | undefined;
+  rebuilding: string | undefined;
 }
 
 /** The SQLite library that writes the bytes. */
@@ -32,7 +33,7 @@ export function readMeta(db: Database.Database): StoreMeta {
     version: get('version'),
     sqliteVersion: get('sqlite_version'),
     sealed: get('sealed'),
-    ftsBuilt: get('fts_built'),
+    rebuilding: get('rebuilding'),
   };
 }
 
@@ -40,12 +41,12 @@ export function readMeta(db: Database.Database): StoreMeta {
 export function writeMeta(
   db: Database.Database,
   version: number,
-  state: { sealed: boolean; ftsBuilt: boolean },
+  state: { sealed: boolean; rebuilding: boolean },
 ): void {
   const put = db.prepare(
     'INSERT INTO projector_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
-  put.run('fts_built', state.ftsBuilt ? '1' : '0');
+  put.run('rebuilding', state.rebuilding ? '1' : '0');
   put.run('sealed', state.sealed ? '1' : '0');
   put.run('sqlite_version', sqliteVersion(db));
   put.run('version', String(version));
@@ -54,5 +55,12 @@ export function writeMeta(
 /** Marks the live file as changed since its last seal. */
 export const MARK_UNSEALED_SQL = `UPDATE projector_meta SET value = '0' WHERE key = 'sealed' AND value <> '0'`;
 
-/** Marks node_fts as behind node (a node was added or removed). */
-export const MARK_FTS_STALE_SQL = `UPDATE projector_meta SET value = '0' WHERE key = 'fts_built' AND value <> '0'`;
+/** Marks the file as being rebuilt: its next seal writes the canonical copy. */
+export const MARK_REBUILDING_SQL = `UPDATE projector_meta SET value = '1' WHERE key = 'rebuilding'`;
+
+/** Whether the next seal must write the canonical copy (see `rebuilding` above). */
+export function isRebuilding(db: Database.Database): boolean {
+  const row = db.prepare(`SELECT value FROM projector_meta WHERE key = 'rebuilding'`).get() as
+    { value: string } | undefined;
+  return row?.value === '1';
+}

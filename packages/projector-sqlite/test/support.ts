@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProjectedEvent, ProjectionTarget } from '@mem/engine';
 import Database from 'better-sqlite3';
+import { projectorSqlite } from '../src/projector.js';
+import { sealStore } from '../src/seal.js';
 import { itemStorePath } from '../src/store-files.js';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
 
@@ -46,5 +48,39 @@ export function ftsMatchesNodes(stateDir: string): boolean {
     return false;
   } finally {
     db.close();
+  }
+}
+
+/** What a store holds: its rows (the digest `mem verify` compares) and its bytes. */
+export interface StoreContents {
+  digest: Record<string, string>;
+  bytes: Buffer;
+}
+
+/**
+ * The store at `target` as it stands (its digest), then its bytes after a canonical seal:
+ * what a rebuild writes. A store caught up in place holds a rebuild's rows in another b-tree
+ * layout, so bytes alone compare only after the canonical copy; the digest compares the store
+ * as the engine left it.
+ */
+export async function canonicalContents(target: ProjectionTarget): Promise<StoreContents> {
+  const handle = await projectorSqlite.init(target);
+  try {
+    const digest = await projectorSqlite.digest!(handle);
+    sealStore(handle, projectorSqlite.version, { canonical: true });
+    return { digest, bytes: readFileSync(itemStorePath(target.stateDir)) };
+  } finally {
+    await projectorSqlite.close(handle);
+  }
+}
+
+/** The digest and bytes of a store a rebuild sealed (the digest only reads: the bytes stay). */
+export async function rebuiltContents(target: ProjectionTarget): Promise<StoreContents> {
+  const bytes = readFileSync(itemStorePath(target.stateDir));
+  const handle = await projectorSqlite.init(target);
+  try {
+    return { digest: await projectorSqlite.digest!(handle), bytes };
+  } finally {
+    await projectorSqlite.close(handle);
   }
 }

@@ -22,11 +22,13 @@ export function readPosition(handle: ItemStoreHandle, project: string): Projecti
 export const COMMIT_EVERY_EVENTS = 50_000;
 
 /**
- * Statements that change what node_fts indexes: a new node, a node's text rewritten by a forget,
+ * Statements that change what node_fts indexes: a new node (a corrected line's successor too), a
+ * node's text rewritten by a forget,
  * or an item's text rewritten by its update.
  */
 const TEXT_WRITES: ReadonlySet<string> = new Set([
   'insertNode',
+  'insertSuccessorLine',
   'refreshItemText',
   'forgetLineNode',
   'forgetMemoryLines',

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,5 +111,31 @@ describe('a superseded line lives on as its successor text', () => {
     const hits = query('sandbox isolation LiveView Sandbox.mode');
     expect(hits.some((h) => h.sha256 === contentSha256(OLD))).toBe(false);
     expect(hits.some((h) => h.text.includes('Sandbox.mode(Repo'))).toBe(false);
+  });
+
+  it('writes the same item store bytes incrementally as a rebuild from the log', () => {
+    const store = join(root, '.mem', 'items.sqlite');
+    const incremental = readFileSync(store);
+    const rebuilt = mem('rebuild', '--from-log', '--only', 'sqlite');
+    expect(rebuilt.code).toBe(0);
+    expect(readFileSync(store).equals(incremental)).toBe(true);
+  });
+
+  // Last: it forgets the successor. A correction is a line like any other.
+  it('leaves recall like any line when the successor is forgotten in turn', () => {
+    const forgot = mem(
+      'forget',
+      contentSha256(NEW).slice(0, 10),
+      '--project',
+      'demo',
+      '--reason',
+      'wrong again',
+      '--json',
+    );
+    expect(forgot.stderr).toBe('');
+    expect(forgot.code).toBe(0);
+    const hits = query('quokka marmalade resolution');
+    expect(hits.some((h) => h.sha256 === contentSha256(NEW))).toBe(false);
+    expect(hits.some((h) => h.text.includes('Quokka marmalade'))).toBe(false);
   });
 });

@@ -111,6 +111,7 @@ describe('one projection on every backend', () => {
       'memory_head',
       'memory_line',
       'memory_line_edge',
+      'memory_line_successor',
       'memory_node',
       'memory_run',
       'memory_supersede',

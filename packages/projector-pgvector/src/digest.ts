@@ -67,6 +67,10 @@ const TABLES: Readonly<Record<string, { columns: string[]; order: string[] }>> =
     columns: ['project', 'level', 'line_sha', 'memory_sha'],
     order: ['line_sha', 'memory_sha', 'project', 'level'],
   },
+  memory_line_successor: {
+    columns: ['project', 'level', 'sha256', 'supersedes'],
+    order: ['supersedes', 'project', 'level'],
+  },
   memory_run: { columns: ['project', 'run_id', 'level', 'query_id'], order: ['run_id', 'project'] },
   memory_supersede: {
     columns: ['project', 'level', 'old_sha', 'new_sha', 'reason', 'seq'],

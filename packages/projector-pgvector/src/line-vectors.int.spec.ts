@@ -24,6 +24,7 @@ const VECTORS: Record<string, number[]> = {
   [`- ${KONG}`]: [1, 0, 0],
   [`- ${KONG}\n- ${CI}`]: [0.9, 0.1, 0],
   [`- ${KONG}\n- ${DNS}`]: [0.9, 0, 0.1],
+  [`- ${KONG}\n- ${CI}\n- ${DNS}`]: [0.8, 0.1, 0.1],
   'evidence one': [0.5, 0.5, 0],
   'pg raced its volume': [0, 1, 0],
   symptom: [0, 0.5, 0.5],
@@ -100,17 +101,42 @@ describe('pgvector line vectors', () => {
     expect(await texts(await project([...chain, forget]))).toEqual([]);
   });
 
-  it('a superseded line and a superseded memory leave recall', async () => {
-    const line: Payload = {
-      type: 'superseded',
-      target: sha(CI),
+  const reworded: Payload = {
+    type: 'superseded',
+    target: sha(CI),
+    target_kind: 'line',
+    before_sha256: sha(CI),
+    after_sha256: sha('pg raced its volume'),
+    text: 'pg raced its volume',
+    reason: 'reworded',
+  };
+
+  it('a superseded line leaves recall and its new text comes in, with the old line’s symptom', async () => {
+    const recall = await project([...chain, reworded]);
+    expect((await texts(recall)).sort()).toEqual([sha(KONG), sha('pg raced its volume')].sort());
+    expect((await texts(recall, 'symptom')).sort()).toEqual(
+      [sha(KONG), sha('pg raced its volume')].sort(),
+    );
+  });
+
+  it('the successor stays while a later memory still holds the old line, and leaves when forgotten', async () => {
+    const next = payload.memory('r1', 3, `- ${KONG}\n- ${CI}\n- ${DNS}`, ['evidence one']);
+    const kept = await project([...chain, reworded, next]);
+    expect((await texts(kept)).sort()).toEqual(
+      [sha(KONG), sha(DNS), sha('pg raced its volume')].sort(),
+    );
+    const forget: Payload = {
+      type: 'forgotten',
+      target: sha('pg raced its volume'),
       target_kind: 'line',
-      before_sha256: sha(CI),
-      after_sha256: sha('pg raced its volume'),
-      text: 'pg raced its volume',
-      reason: 'reworded',
+      before_sha256: sha('pg raced its volume'),
+      refuses: [{ sha256: sha('pg raced its volume'), terms: [] }],
+      reason: 'wrong again',
     };
-    expect(await texts(await project([...chain, line]))).toEqual([sha(KONG)]);
+    expect(await texts(await project([...chain, reworded, forget]))).toEqual([sha(KONG)]);
+  });
+
+  it('a superseded memory leaves recall', async () => {
     const memory = sha(`- ${KONG}\n- ${CI}`);
     const whole: Payload = {
       type: 'superseded',

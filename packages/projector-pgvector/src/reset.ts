@@ -10,6 +10,7 @@ import { readMeta } from './schema/prepare-schema.js';
 const PROJECT_TABLES = [
   'memory_vector',
   'memory_line_edge',
+  'memory_line_successor',
   'memory_line',
   'memory_supersede',
   'memory_edge',

@@ -1,13 +1,14 @@
 import { contentSha256 } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../test/support.js';
+import { lineNodeId } from './node-id.js';
 import { planEvent } from './plan.js';
 
 const P = 'demo';
 const LINE = contentSha256('the probe was reverted');
 const MEMORY = contentSha256('a whole memory');
 const NEW = contentSha256('the probe is back');
-const [forgetLine, forgetMemory, supersedeMemory] = chainEvents(P, [
+const [forgetLine, forgetMemory, supersedeMemory, supersedeLine] = chainEvents(P, [
   {
     type: 'forgotten',
     target: LINE,
@@ -32,6 +33,15 @@ const [forgetLine, forgetMemory, supersedeMemory] = chainEvents(P, [
     target: MEMORY,
     target_kind: 'memory',
     before_sha256: MEMORY,
+    after_sha256: NEW,
+    text: 'the probe is back',
+    reason: 'restored',
+  },
+  {
+    type: 'superseded',
+    target: LINE,
+    target_kind: 'line',
+    before_sha256: LINE,
     after_sha256: NEW,
     text: 'the probe is back',
     reason: 'restored',
@@ -70,5 +80,38 @@ describe('planEvent: corrections (issue 12)', () => {
       },
       { statement: 'supersedeMemory', params: { project: P, target: MEMORY, after_sha256: NEW } },
     ]);
+  });
+
+  it('a superseded line points to the new sha and its text becomes a line at each level, citing what the old one cited', () => {
+    const writes = planEvent(supersedeLine!);
+    expect(writes.map((w) => w.statement)).toEqual([
+      'supersedeLine',
+      'insertSuccessorLine',
+      'copySuccessorEdges',
+      'insertSuccessorLine',
+      'copySuccessorEdges',
+      'supersedeLineNode',
+    ]);
+    expect(writes[1]).toEqual({
+      statement: 'insertSuccessorLine',
+      params: {
+        id: lineNodeId(P, 'L1', NEW),
+        project: P,
+        level: 'L1',
+        sha256: LINE,
+        after_sha256: NEW,
+        text: 'the probe is back',
+        seq: 4,
+        ts: supersedeLine!.ts,
+        meta: JSON.stringify({
+          corrected_by: {
+            actor: supersedeLine!.writer.principal ?? null,
+            reason: 'restored',
+            seq: 4,
+            supersedes: LINE,
+          },
+        }),
+      },
+    });
   });
 });

@@ -325,6 +325,11 @@ function lineWrites(
       statement: 'insertLineEdge',
       params: { ...edge, kind: 'parent', target_sha: parent },
     })),
+    // A line superseded earlier: this memory holds its successor too (statements.ts).
+    {
+      statement: 'holdSuccessors',
+      params: { project: e.project, level: e.level, line_sha: line.sha256, memory_sha: e.sha256 },
+    },
   ];
 }
 
@@ -365,7 +370,11 @@ function forgotten(e: EventOf<'forgotten'>): PlannedWrite[] {
   ];
 }
 
-/** The old points to the new: a superseded_line row, and on a whole memory's row superseded_by, which every read path excludes. */
+/**
+ * The old points to the new: a superseded_line row, and on a whole memory's row superseded_by,
+ * which every read path excludes. A superseded line's new text becomes a line of its own at
+ * each level the old line has (successorWrites), so the correction stays in recall.
+ */
 function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
   const line: PlannedWrite = {
     statement: 'supersedeLine',
@@ -380,6 +389,7 @@ function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
   if (e.target_kind !== 'memory')
     return [
       line,
+      ...(['L1', 'L2'] as const).flatMap((level) => successorWrites(e, level)),
       {
         statement: 'supersedeLineNode',
         params: { project: e.project, sha256: e.target, after_sha256: e.after_sha256 },
@@ -391,6 +401,35 @@ function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
       statement: 'supersedeMemory',
       params: { project: e.project, target: e.target, after_sha256: e.after_sha256 },
     },
+  ];
+}
+
+/**
+ * The successor line at one level, if the old line is there: written before the old line's node
+ * is marked superseded, so it starts as live as the old line was. Its meta names the
+ * correction (seq, actor, reason, the line it supersedes), which a query shows on the hit.
+ */
+function successorWrites(e: EventOf<'superseded'>, level: 'L1' | 'L2'): PlannedWrite[] {
+  const at = { project: e.project, level, sha256: e.target, after_sha256: e.after_sha256 };
+  const corrected_by = {
+    seq: e.seq,
+    actor: e.writer.principal ?? null,
+    reason: e.reason,
+    supersedes: e.target,
+  };
+  return [
+    {
+      statement: 'insertSuccessorLine',
+      params: {
+        ...at,
+        id: lineNodeId(e.project, level, e.after_sha256),
+        text: e.text,
+        seq: e.seq,
+        ts: e.ts,
+        meta: canonicalJson({ corrected_by }),
+      },
+    },
+    { statement: 'copySuccessorEdges', params: { ...at, seq: e.seq } },
   ];
 }
 

@@ -123,6 +123,7 @@ describe('planEvent', () => {
       'insertNode',
       'insertLineEdge',
       ...line.parents.map(() => 'insertLineEdge'),
+      'holdSuccessors',
     ]);
     expect(writes.map((w) => w.statement)).toEqual([
       'insertNode',

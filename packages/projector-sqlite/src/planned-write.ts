@@ -283,6 +283,21 @@ export type PlannedWrite =
       statement: 'supersedeMemory';
       params: { project: string; target: string; after_sha256: string };
     }
+  | { statement: 'insertSuccessorLine'; params: SuccessorLineParams }
+  | {
+      statement: 'copySuccessorEdges';
+      params: {
+        project: string;
+        level: 'L1' | 'L2';
+        sha256: string;
+        after_sha256: string;
+        seq: number;
+      };
+    }
+  | {
+      statement: 'holdSuccessors';
+      params: { project: string; level: 'L1' | 'L2'; line_sha: string; memory_sha: string };
+    }
   | {
       statement: 'supersedeLine';
       params: {
@@ -294,6 +309,21 @@ export type PlannedWrite =
       };
     }
   | ItemWrite;
+
+/** The successor text of a superseded line, as a line node at one level the old line has. */
+export interface SuccessorLineParams {
+  id: number;
+  project: string;
+  level: 'L1' | 'L2';
+  /** The superseded line. */
+  sha256: string;
+  after_sha256: string;
+  text: string;
+  seq: number;
+  ts: string;
+  /** `{corrected_by: {seq, actor, reason, supersedes}}`, canonical JSON. */
+  meta: string;
+}
 
 export type ItemWrite =
   | { statement: 'insertItem'; params: InsertItemParams }

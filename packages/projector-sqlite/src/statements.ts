@@ -165,6 +165,45 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       SELECT e.level, e.target_sha FROM line_edge e
       WHERE e.project = @project AND e.kind = 'memory' AND e.line_sha IN (SELECT value FROM json_each(@shas)))`,
 
+  // A correction changes the words, not the evidence: the successor text of a superseded line
+  // is a line node of its own at the old line's level, run and place, live as the old line was
+  // then. Only the winning (first) supersession of the line makes one; an existing line of that
+  // text (superseded by another line's ref) keeps its own row.
+  insertSuccessorLine: `
+    INSERT INTO node (id, project, level, kind, query_id, run_id, t, source, text, sha256, seq, created_ts, superseded_by, deleted_at, meta)
+    SELECT @id, o.project, o.level, 'line', o.query_id, o.run_id, o.t, o.source, @text, @after_sha256, @seq, @ts, o.superseded_by,
+      (SELECT ts FROM tombstone WHERE project = @project AND target = @after_sha256), @meta
+    FROM node o
+    WHERE o.project = @project AND o.level = @level AND o.kind = 'line' AND o.sha256 = @sha256 AND o.deleted_at IS NULL
+      AND EXISTS (SELECT 1 FROM superseded_line s WHERE s.project = @project AND s.sha256 = @sha256 AND s.seq = @seq)
+    ON CONFLICT (project, sha256, level, kind) DO NOTHING`,
+
+  // The successor made by this event cites what the old line cited and is held by the memories
+  // that held it (so its note and liveness follow theirs).
+  copySuccessorEdges: `
+    INSERT INTO line_edge (project, level, line_sha, kind, target_sha)
+    SELECT e.project, e.level, @after_sha256, e.kind, e.target_sha FROM line_edge e
+    WHERE e.project = @project AND e.level = @level AND e.line_sha = @sha256
+      AND EXISTS (SELECT 1 FROM node n WHERE n.project = @project AND n.level = @level AND n.kind = 'line'
+                  AND n.sha256 = @after_sha256 AND n.seq = @seq)
+    ON CONFLICT DO NOTHING`,
+
+  // A later memory that still holds a superseded line holds its successors (each made by its
+  // supersession, transitively: a successor superseded in turn hands on to the next), so a
+  // chain's next version keeps the correction live and refreshLines reads them with its lines.
+  holdSuccessors: `
+    WITH RECURSIVE successor (sha, seq) AS (
+      SELECT after_sha256, seq FROM superseded_line
+      WHERE project = @project AND sha256 = @line_sha AND target_kind = 'line'
+      UNION
+      SELECT s.after_sha256, s.seq FROM superseded_line s JOIN successor ON s.sha256 = successor.sha
+      WHERE s.project = @project AND s.target_kind = 'line')
+    INSERT INTO line_edge (project, level, line_sha, kind, target_sha)
+    SELECT @project, @level, successor.sha, 'memory', @memory_sha FROM successor
+    WHERE EXISTS (SELECT 1 FROM node n WHERE n.project = @project AND n.level = @level AND n.kind = 'line'
+                  AND n.sha256 = successor.sha AND n.seq = successor.seq)
+    ON CONFLICT DO NOTHING`,
+
   // A superseded line points to its successor (refreshLines keeps it so while a head holds it).
   supersedeLineNode: `
     UPDATE node SET superseded_by = @after_sha256

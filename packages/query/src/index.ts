@@ -46,6 +46,7 @@ export type { KeywordStrategy } from './keyword-recall.js';
 export {
   INSUFFICIENT_RECALL,
   type Citation,
+  type Correction,
   type KeywordRank,
   type QueryHit,
   type QueryResult,

@@ -18,7 +18,13 @@ import { annotateMatchedTerms } from './matched-terms.js';
 import type { Embedder, Reranker, VectorRecall } from './ports.js';
 import { rerankCandidates } from './rerank.js';
 import { resolveRequest, type QueryRequest } from './request.js';
-import { INSUFFICIENT_RECALL, type QueryHit, type QueryResult, type Signal } from './result.js';
+import {
+  INSUFFICIENT_RECALL,
+  type Correction,
+  type QueryHit,
+  type QueryResult,
+  type Signal,
+} from './result.js';
 import { tierOf } from './tier.js';
 import { recallVectors } from './vector-recall.js';
 
@@ -161,6 +167,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     ranking: fused.ranking,
     note: noteOf(items, node),
     parents: citationsOf(items, node, resolved.citations),
+    corrected_by: correctionOf(node),
   }));
   return {
     results,
@@ -190,6 +197,13 @@ function lookUp(items: ItemStore, key: Fused['key']): NodeRow | undefined {
   if (key.level === 'L1' || key.level === 'L2')
     return items.line(key.project, key.level, key.sha256);
   return items.node(key.project, key.sha256, key.level);
+}
+
+/** The correction a successor line's meta names (the SQLite projector writes it from the `superseded` event). */
+function correctionOf(node: NodeRow): Correction | null {
+  if (node.kind !== 'line') return null;
+  const corrected = node.meta.corrected_by as Correction | undefined;
+  return corrected ?? null;
 }
 
 interface Candidate {

@@ -63,6 +63,17 @@ export interface Citation {
   text_chars?: number;
 }
 
+/** The correction a line's text came from (issue 12): the `superseded` event that wrote it. */
+export interface Correction {
+  /** Log seq of the `superseded` event. */
+  seq: number;
+  /** Who superseded it (the event's writer principal), when known. */
+  actor: string | null;
+  reason: string;
+  /** The line sha the text replaced. */
+  supersedes: string;
+}
+
 export interface QueryHit {
   level: RecallLevel;
   sha256: string;
@@ -77,6 +88,8 @@ export interface QueryHit {
   note: LineNote | null;
   /** A line's own parents (an L2 line's L1 memories and the L0 evidence below them), depth first; none for L0 and R. */
   parents: Citation[];
+  /** A line that is the successor text of a superseded line: the correction that wrote it; else null. */
+  corrected_by: Correction | null;
 }
 
 export interface QueryResult {

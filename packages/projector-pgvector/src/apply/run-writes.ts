@@ -65,6 +65,28 @@ export async function runWrites(
       i += 1;
       continue;
     }
+    if (write.statement === 'insertSuccessorLines') {
+      const p = write.params;
+      const rows = await run(seq, 'insertSuccessorLines', () =>
+        tx.query<{ level: string }>(sql.insertSuccessorLines, [
+          p.project,
+          p.target,
+          p.after_sha256,
+          p.text,
+          p.seq,
+        ]),
+      );
+      // The text vector per level created (its symptom vector is copied in SQL from the old line's).
+      for (const row of rows)
+        created.push({
+          level: row.level,
+          sha256: p.after_sha256,
+          seq: p.seq,
+          texts: lineVectorTexts({ text: p.text }, null),
+        });
+      i += 1;
+      continue;
+    }
     if (write.statement !== 'insertNode') {
       await run(seq, write.statement, () => tx.query(sql[write.statement], paramsOf(write)));
       i += 1;
@@ -149,7 +171,10 @@ function linesColumns(p: LinesParams): unknown[] {
 
 /** Positional parameters of every statement but insertNode and insertLines, in its SQL's $n order. */
 function paramsOf(
-  write: Exclude<PlannedWrite, { statement: 'insertNode' | 'foldSignature' | 'insertLines' }>,
+  write: Exclude<
+    PlannedWrite,
+    { statement: 'insertNode' | 'foldSignature' | 'insertLines' | 'insertSuccessorLines' }
+  >,
 ): unknown[] {
   switch (write.statement) {
     case 'insertRun': {
@@ -179,6 +204,10 @@ function paramsOf(
     case 'supersede': {
       const p = write.params;
       return [p.project, p.target, p.target_kind, p.after_sha256];
+    }
+    case 'holdSuccessors': {
+      const p = write.params;
+      return [p.project, p.level, p.memory_sha, p.shas];
     }
   }
 }

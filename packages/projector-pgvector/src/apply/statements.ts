@@ -37,5 +37,7 @@ export function statementSql(schema: string): StatementSql {
     refreshLines: `SELECT ${s}.refresh_lines($1, $2)`,
     forget: `SELECT ${s}.forget($1, $2, $3, $4, $5)`,
     supersede: `SELECT ${s}.supersede($1, $2, $3, $4)`,
+    insertSuccessorLines: `SELECT created_level AS level FROM ${s}.insert_successor_lines($1, $2, $3, $4, $5)`,
+    holdSuccessors: `SELECT ${s}.hold_successors($1, $2, $3, $4)`,
   };
 }

@@ -90,20 +90,40 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
         },
       ];
     case 'superseded':
-      return [
-        {
-          statement: 'supersede',
-          params: {
-            project: event.project,
-            target: event.target,
-            target_kind: event.target_kind,
-            after_sha256: event.after_sha256,
-          },
-        },
-      ];
+      return superseded(event);
     default:
       return unknownType(event);
   }
+}
+
+/**
+ * The old points to the new; a superseded line's new text becomes a line of its own (its
+ * vectors: the text and the old line's symptom), so a correction stays in recall.
+ */
+function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
+  const supersede: PlannedWrite = {
+    statement: 'supersede',
+    params: {
+      project: e.project,
+      target: e.target,
+      target_kind: e.target_kind,
+      after_sha256: e.after_sha256,
+    },
+  };
+  if (e.target_kind !== 'line') return [supersede];
+  return [
+    supersede,
+    {
+      statement: 'insertSuccessorLines',
+      params: {
+        project: e.project,
+        target: e.target,
+        after_sha256: e.after_sha256,
+        text: e.text,
+        seq: e.seq,
+      },
+    },
+  ];
 }
 
 function node(
@@ -166,6 +186,15 @@ function memory(e: EventOf<'memory'>): PlannedWrite[] {
         ),
         symptom,
         seq: e.seq,
+      },
+    },
+    {
+      statement: 'holdSuccessors',
+      params: {
+        project: e.project,
+        level: e.level,
+        memory_sha: e.sha256,
+        shas: [...new Set(memoryLines(e).map((l) => l.sha256))],
       },
     },
     // After the chain moved: the new head's lines are live, those only the old head held are not.

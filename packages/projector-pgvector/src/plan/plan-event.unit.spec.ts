@@ -28,6 +28,7 @@ describe('planEvent', () => {
       'advanceChain',
       'insertEdges',
       'insertLines',
+      'holdSuccessors',
       'refreshLines',
       'foldSignature',
       'foldSignature',
@@ -87,6 +88,7 @@ describe('planEvent', () => {
       'advanceChain',
       'insertEdges',
       'insertLines',
+      'holdSuccessors',
       'refreshLines',
     ]);
     expect(writes[2]).toMatchObject({ params: { preferred_level: 'L1', child_level: 'L2' } });
@@ -206,5 +208,37 @@ describe('vectorTexts', () => {
       { kind: 'symptom', text: 'npm ERR! ERESOLVE' },
     ]);
     expect(lineVectorTexts({ text: 'm' }, null)).toEqual([{ kind: 'text', text: 'm' }]);
+  });
+
+  it('plans a superseded line as the supersession and its successor line, a superseded memory as the supersession alone', () => {
+    const old = contentSha256('pg started first');
+    const after = contentSha256('pg raced its volume');
+    const correction = (target_kind: 'line' | 'memory') => ({
+      type: 'superseded' as const,
+      target: old,
+      target_kind,
+      before_sha256: old,
+      after_sha256: after,
+      text: 'pg raced its volume',
+      reason: 'reworded',
+    });
+    const [line, memory] = events(correction('line'), correction('memory'));
+    expect(planEvent(line!)).toEqual([
+      {
+        statement: 'supersede',
+        params: { project: 'demo', target: old, target_kind: 'line', after_sha256: after },
+      },
+      {
+        statement: 'insertSuccessorLines',
+        params: {
+          project: 'demo',
+          target: old,
+          after_sha256: after,
+          text: 'pg raced its volume',
+          seq: 1,
+        },
+      },
+    ]);
+    expect(planEvent(memory!).map((w) => w.statement)).toEqual(['supersede']);
   });
 });

@@ -99,6 +99,23 @@ export interface SupersedeParams {
   after_sha256: string;
 }
 
+/** The successor text of a superseded line (issue 12), a line at each level the old line has. */
+export interface SuccessorLinesParams {
+  project: string;
+  target: string;
+  after_sha256: string;
+  text: string;
+  seq: number;
+}
+
+export interface HoldSuccessorsParams {
+  project: string;
+  level: 'L1' | 'L2';
+  memory_sha: string;
+  /** The memory's lines: any of them superseded earlier hands this memory its successors. */
+  shas: string[];
+}
+
 /** One write an event plans: a named statement and its parameters. */
 export type PlannedWrite =
   | { statement: 'insertRun'; params: RunParams }
@@ -110,6 +127,8 @@ export type PlannedWrite =
   | { statement: 'insertLines'; params: LinesParams }
   | { statement: 'refreshLines'; params: RefreshParams }
   | { statement: 'forget'; params: ForgetParams }
-  | { statement: 'supersede'; params: SupersedeParams };
+  | { statement: 'supersede'; params: SupersedeParams }
+  | { statement: 'insertSuccessorLines'; params: SuccessorLinesParams }
+  | { statement: 'holdSuccessors'; params: HoldSuccessorsParams };
 
 export type StatementName = PlannedWrite['statement'];

@@ -60,6 +60,15 @@ export const queryHit = z.object({
     })
     .nullable(),
   parents: z.array(citation),
+  /** The successor text of a superseded line: the `superseded` event that wrote it; else null. */
+  corrected_by: z
+    .object({
+      seq: z.number(),
+      actor: z.string().nullable(),
+      reason: z.string(),
+      supersedes: z.string(),
+    })
+    .nullable(),
 });
 
 export const queryOutput = z.object({

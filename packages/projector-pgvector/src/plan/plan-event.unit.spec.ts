@@ -19,6 +19,8 @@ describe('planEvent', () => {
         ['kong buffered the body', 'kong buffered the body'],
         {
           symptom: '413 Request Entity Too Large\nworker-7 timed out after 30s',
+          // The failures the line was drawn from, as the extractor records them on the line.
+          failures: ['413 Request Entity Too Large', 'worker-7 timed out after 30s'],
         },
       ),
     );
@@ -66,14 +68,13 @@ describe('planEvent', () => {
         seq: 3,
       },
     });
-    expect(writes[5]).toMatchObject({
-      params: { signature: '413 Request Entity Too Large', tool: 'unknown', node_level: 'L1' },
-    });
+    // The raw text of a fold is the memory line seen with the failure, not the error line.
+    const line = 'Requests over 10KB failed: Kong buffered the body.';
     expect(writes[6]).toMatchObject({
-      params: {
-        signature: 'worker-<id> timed out after <dur>',
-        raw: 'worker-7 timed out after 30s',
-      },
+      params: { signature: '413 Request Entity Too Large', node_level: 'L1', raw: line },
+    });
+    expect(writes[7]).toMatchObject({
+      params: { signature: 'worker-<id> timed out after <dur>', node_level: 'L1', raw: line },
     });
   });
 

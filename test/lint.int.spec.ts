@@ -52,7 +52,7 @@ describe('eslint with the repository config', () => {
     expect(manifest.scripts['lint']).toBe('eslint .');
     expect(manifest.scripts['format:check']).toBe('prettier --check .');
     expect(manifest.scripts['test']).toBe(
-      'tsc -b && tsc -p tsconfig.specs.json && eslint . && prettier --check . && vitest run',
+      'tsc -b && tsc -p tsconfig.specs.json && tsc -p tsconfig.bench.json && eslint . && prettier --check . && vitest run',
     );
   });
 });

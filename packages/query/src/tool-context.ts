@@ -1,5 +1,5 @@
 import { isMemError } from '@mem/core';
-import { qwenTokenizer, type Tokenizer } from '@mem/chunk';
+import type { Tokenizer } from '@mem/chunk';
 import type { CitationMode } from './citations.js';
 import { fitBudget, type BudgetReport } from './context-budget.js';
 import { matchSkills, type SkillCard } from './context-skills.js';
@@ -84,7 +84,9 @@ export async function assembleContext(
   request: ContextRequest,
   deps: ContextDeps,
 ): Promise<ContextBundle> {
-  const tokenizer = deps.tokenizer ?? qwenTokenizer();
+  // Loaded on use: the chunker's tokenizer is megabytes, and every command that builds the
+  // registry imports this module (test/cli-cold-start.int.spec.ts).
+  const tokenizer = deps.tokenizer ?? (await import('@mem/chunk')).qwenTokenizer();
   const notes: ContextBundle['notes'] = [];
   const home = request.project !== null ? [request.project] : [...request.reachable];
   const citations = request.citations ?? 'excerpt';

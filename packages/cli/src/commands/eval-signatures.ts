@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { evalSignatures, type SignatureEvalReport } from '@mem/eval';
+import type { SignatureEvalReport } from '@mem/eval';
 import { SOURCE_KINDS, transcriptSource, type SourceKind } from '@mem/ingest';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
@@ -31,6 +31,7 @@ export function registerEvalSignatures(evaluate: Command, io: CliIO): void {
           dir: resolve(io.cwd, entry.slice(colon + 1)),
         });
       });
+      const { evalSignatures } = await import('@mem/eval'); // on use: see eval.ts
       const report = await evalSignatures(sources);
       if (options.json) writeJson(io.stdout, report);
       else printSignatures(io, report);

@@ -594,6 +594,23 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
     // Each command opens the data root as a CLI run does (a local ingest and synthesis catch PGlite up, a corpus add and sync too; eight item commands, three skill commands): minutes on a loaded machine.
   }, 600_000);
 
+  it('query takes as_of and include_superseded alike on HTTP, MCP and the CLI, with the same refusals', async () => {
+    const op = registry.operation('query') as AnyRemoteOperation;
+    const head = (await registry.context.engine.head('alpha')).seq;
+    const asked = { query: 'uploads buffer', project: ['alpha'] };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...asked, as_of: String(head), include_superseded: true }, 'ok'],
+      [{ ...asked, as_of: '2026-01-01T00:00:00Z' }, 'ok'],
+      [{ ...asked, as_of: 'yesterday' }, 'INVALID_INPUT'],
+      [{ ...asked, as_of: String(head + 1000) }, 'INVALID_INPUT'],
+    ];
+    for (const [input, expected] of cases) {
+      expect(await overHttp(op, 'admin', input), JSON.stringify(input)).toBe(expected);
+      expect(await overMcp(op, 'admin', input), JSON.stringify(input)).toBe(expected);
+      expect((await overCli(op, input)).outcome, JSON.stringify(input)).toBe(expected);
+    }
+  });
+
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
     const local = registry.operations.filter((op) => op.local);
     expect(local.map((op) => op.name).sort()).toEqual([

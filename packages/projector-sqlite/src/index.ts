@@ -22,6 +22,7 @@ export type {
   NodeRow,
   PositionRow,
   RunRow,
+  SupersessionRow,
   SearchHit,
 } from './rows.js';
 export type { KeywordRecallOptions } from './item-store.js';

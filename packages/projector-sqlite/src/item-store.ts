@@ -14,6 +14,7 @@ import type {
   KeywordHit,
   LineEdgeRow,
   NodeLevel,
+  SupersessionRow,
   NodeRow,
   PositionRow,
   RunRow,
@@ -72,6 +73,8 @@ export interface ItemStore {
   line(project: string, level: 'L1' | 'L2', sha256: string): NodeRow | undefined;
   /** A line's edges: the memories holding it (`memory`) and the shas it rests on (`parent`), by kind then sha. */
   lineEdges(project: string, level: 'L1' | 'L2', sha256: string): LineEdgeRow[];
+  /** The supersession of the line `sha256` by a `superseded` event (not by its memory's chain), if any. */
+  supersession(project: string, sha256: string): SupersessionRow | undefined;
   /** The open review findings of `project` (none decided), oldest first. */
   openFindings(project: string): ReviewFindingRow[];
   /** The failure_signature rows of these sig_shas in these projects, by sig_sha, then project. */
@@ -160,6 +163,8 @@ export function openItemStore(
     ORDER BY n.level LIMIT 1`);
   const lineEdges = db.prepare(`SELECT project, level, line_sha, kind, target_sha FROM line_edge
     WHERE project = ? AND level = ? AND line_sha = ? ORDER BY kind, target_sha`);
+  const supersession = db.prepare(`SELECT after_sha256, seq, actor, reason FROM superseded_line
+    WHERE project = ? AND sha256 = ? AND target_kind = 'line'`);
   const signatures =
     db.prepare(`SELECT project, sig_sha, signature, tool, level, line_sha, memory_sha, seen_count, first_seen, last_seen
     FROM failure_signature WHERE sig_sha IN (SELECT value FROM json_each(@shas)) AND project IN (SELECT value FROM json_each(@projects))
@@ -234,6 +239,8 @@ export function openItemStore(
       return raw ? toNode(raw) : undefined;
     },
     lineEdges: (project, level, sha256) => lineEdges.all(project, level, sha256) as LineEdgeRow[],
+    supersession: (project, sha256) =>
+      supersession.get(project, sha256) as SupersessionRow | undefined,
     failureSignatures: (sigShas, projects) =>
       signatures.all({
         shas: JSON.stringify(sigShas),

@@ -15,6 +15,11 @@ import type { NodeLevel } from './rows.js';
 export interface ReachableSet {
   projects: readonly string[];
   levels: readonly NodeLevel[];
+  /**
+   * Also the lines a `superseded` event replaced (issue 12: history on request). Never a
+   * forgotten line, and never a line only its memory's chain retired.
+   */
+  includeSuperseded?: boolean;
 }
 
 /** BM25's corpus statistics over a reachable set: N and the summed length (FTS5 tokens). */
@@ -31,7 +36,9 @@ export interface KeywordPosting {
 }
 
 const REACHABLE = `n.project IN (SELECT value FROM json_each(@projects)) AND n.level IN (SELECT value FROM json_each(@levels))
-  AND n.deleted_at IS NULL AND n.superseded_by IS NULL AND n.kind <> 'memory'`;
+  AND n.deleted_at IS NULL AND n.kind <> 'memory'
+  AND (n.superseded_by IS NULL OR (@include_superseded = 1 AND n.kind = 'line' AND EXISTS (
+    SELECT 1 FROM superseded_line s WHERE s.project = n.project AND s.sha256 = n.sha256 AND s.target_kind = 'line')))`;
 
 /** The tokenizer of node_fts (migrations/sqlite/0001_init.sql): query terms are tokenised by FTS5 itself. */
 const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
@@ -65,6 +72,7 @@ export function keywordStatisticsReader(db: Database.Database) {
   const bind = (set: ReachableSet) => ({
     projects: JSON.stringify(set.projects),
     levels: JSON.stringify(set.levels),
+    include_superseded: set.includeSuperseded === true ? 1 : 0,
   });
 
   return {
@@ -74,7 +82,7 @@ export function keywordStatisticsReader(db: Database.Database) {
         cache.clear();
         cachedVersion = version;
       }
-      const key = JSON.stringify([set.projects, set.levels]);
+      const key = JSON.stringify([set.projects, set.levels, set.includeSuperseded === true]);
       let stats = cache.get(key);
       if (!stats) {
         stats = { nodes: 0, tokens: 0 };

@@ -76,7 +76,15 @@ describe('planEvent: corrections (issue 12)', () => {
     expect(planEvent(supersedeMemory!)).toEqual([
       {
         statement: 'supersedeLine',
-        params: { project: P, sha256: MEMORY, target_kind: 'memory', after_sha256: NEW, seq: 3 },
+        params: {
+          project: P,
+          sha256: MEMORY,
+          target_kind: 'memory',
+          after_sha256: NEW,
+          seq: 3,
+          actor: null,
+          reason: 'restored',
+        },
       },
       { statement: 'supersedeMemory', params: { project: P, target: MEMORY, after_sha256: NEW } },
     ]);

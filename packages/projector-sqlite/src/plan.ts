@@ -384,6 +384,8 @@ function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
       target_kind: e.target_kind,
       after_sha256: e.after_sha256,
       seq: e.seq,
+      actor: e.writer.principal ?? null,
+      reason: e.reason,
     },
   };
   if (e.target_kind !== 'memory')

@@ -306,6 +306,9 @@ export type PlannedWrite =
         target_kind: 'line' | 'memory';
         after_sha256: string;
         seq: number;
+        /** The event's writer principal, when known. */
+        actor: string | null;
+        reason: string;
       };
     }
   | ItemWrite;

@@ -66,6 +66,17 @@ export interface LineEdgeRow {
   target_sha: string;
 }
 
+/** A line's supersession (issue 12): the `superseded` event that replaced it, from superseded_line. */
+export interface SupersessionRow {
+  /** The successor line's sha. */
+  after_sha256: string;
+  /** Log seq of the `superseded` event. */
+  seq: number;
+  /** The event's writer principal, when known. */
+  actor: string | null;
+  reason: string;
+}
+
 /**
  * What a citation shows of a node: its text, or the first `maxChars` characters of it (code
  * points, cut by SQLite: a long chunk is never copied out whole to be cut), and its length.

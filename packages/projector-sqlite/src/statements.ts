@@ -147,7 +147,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     WHERE project = @project AND sha256 = @target AND kind = 'memory'`,
 
   supersedeLine: `
-    INSERT INTO superseded_line (project, sha256, target_kind, after_sha256, seq) VALUES (@project, @sha256, @target_kind, @after_sha256, @seq)
+    INSERT INTO superseded_line (project, sha256, target_kind, after_sha256, seq, actor, reason)
+    VALUES (@project, @sha256, @target_kind, @after_sha256, @seq, @actor, @reason)
     ON CONFLICT DO NOTHING`,
 
   // A forgotten line's node leaves every read path at once, at every level it was held, and

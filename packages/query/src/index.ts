@@ -50,6 +50,8 @@ export {
   type KeywordRank,
   type QueryHit,
   type QueryResult,
+  type AsOf,
+  type Supersession,
   type Ranking,
   type Signal,
   type Tier,

@@ -12,6 +12,8 @@ export type KeywordStrategy = 'or' | 'and-then-or';
 export interface RecallFilter {
   projects: readonly string[];
   levels: readonly RecallLevel[];
+  /** Also lines a `superseded` event replaced (keyword recall only: the vector index drops them). */
+  includeSuperseded?: boolean;
 }
 
 /**
@@ -69,7 +71,11 @@ export function recallKeyword(
 ): { hits: SignalHit[]; nodes: NodeRow[]; leftOut: string[] } {
   if (terms.length === 0 || filter.projects.length === 0 || filter.levels.length === 0)
     return { hits: [], nodes: [], leftOut: [] };
-  const set = { projects: filter.projects, levels: filter.levels };
+  const set = {
+    projects: filter.projects,
+    levels: filter.levels,
+    includeSuperseded: filter.includeSuperseded === true,
+  };
   const tokensOf = items.ftsTokens(terms);
   const postings = new Map<string, KeywordPosting[]>();
   for (const token of tokensOf.flat())

@@ -20,10 +20,12 @@ import { rerankCandidates } from './rerank.js';
 import { resolveRequest, type QueryRequest } from './request.js';
 import {
   INSUFFICIENT_RECALL,
+  type AsOf,
   type Correction,
   type QueryHit,
   type QueryResult,
   type Signal,
+  type Supersession,
 } from './result.js';
 import { tierOf } from './tier.js';
 import { recallVectors } from './vector-recall.js';
@@ -41,6 +43,11 @@ export interface QueryDeps {
   postingsBudget?: number;
   /** Overrides the fusion weights of the embedder (see defaultWeights). */
   weights?: Partial<SignalWeights>;
+  /**
+   * `items` is the store as it stood at these seqs (a replay of the log, forgotten text left
+   * out), not today's: the vector leg is skipped, since the index holds only today's lines.
+   */
+  asOf?: { projects: AsOf['projects']; note: string };
 }
 
 /** Each recall fetches this many hits (at least): fusion needs more than the page it returns. */
@@ -68,7 +75,11 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
       .positions()
       .map((p) => p.project)
       .filter((p) => p !== SYSTEM_PROJECT);
-  const filter: RecallFilter = { projects, levels: resolved.levels };
+  const filter: RecallFilter = {
+    projects,
+    levels: resolved.levels,
+    includeSuperseded: resolved.includeSuperseded,
+  };
   const { terms } = keywordTerms(resolved.text);
   const depth = recallDepth(resolved.limit);
   const errors: QueryResult['recall']['errors'] = [];
@@ -84,8 +95,8 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   const nodes = new Map<string, NodeRow>(keyword.nodes.map((n) => [nodeKeyString(n), n]));
   const lists: SignalLists = { keyword: keyword.hits };
   const ran: Signal[] = ['keyword'];
-  let vector: QueryResult['recall']['vector'] = 'not configured';
-  if (deps.vectors && deps.embedder) {
+  let vector: QueryResult['recall']['vector'] = deps.asOf ? 'skipped' : 'not configured';
+  if (deps.vectors && deps.embedder && !deps.asOf) {
     try {
       const found = await recallVectors(deps.vectors, deps.embedder, resolved.text, filter, depth);
       lists.vector_text = found.text;
@@ -115,7 +126,8 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     if (
       !node ||
       node.deleted_at !== null ||
-      node.superseded_by !== null ||
+      (node.superseded_by !== null &&
+        !(resolved.includeSuperseded && supersessionOf(items, node))) ||
       !projects.includes(node.project) ||
       !resolved.levels.includes(node.level)
     )
@@ -168,6 +180,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     note: noteOf(items, node),
     parents: citationsOf(items, node, resolved.citations),
     corrected_by: correctionOf(node),
+    superseded_by: node.superseded_by === null ? null : supersessionOf(items, node),
   }));
   return {
     results,
@@ -184,6 +197,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
       floor,
       weights,
       errors,
+      ...(deps.asOf ? { as_of: { ...deps.asOf, legs: ran } } : {}),
     },
   };
 }
@@ -204,6 +218,17 @@ function correctionOf(node: NodeRow): Correction | null {
   if (node.kind !== 'line') return null;
   const corrected = node.meta.corrected_by as Correction | undefined;
   return corrected ?? null;
+}
+
+/**
+ * What a `superseded` event replaced a line by; null for a line that is live or that only its
+ * memory's chain retired (that is no correction, and history shows corrections only).
+ */
+function supersessionOf(items: ItemStore, node: NodeRow): Supersession | null {
+  if (node.kind !== 'line') return null;
+  const row = items.supersession(node.project, node.sha256);
+  if (!row) return null;
+  return { sha256: row.after_sha256, seq: row.seq, actor: row.actor, reason: row.reason };
 }
 
 interface Candidate {

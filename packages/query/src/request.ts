@@ -17,6 +17,8 @@ export interface QueryRequest {
   limit?: number;
   /** How much of each citation's text to return (default DEFAULT_CITATIONS). */
   citations?: CitationMode;
+  /** Also the lines a `superseded` event replaced, each marked with its successor (default false). */
+  includeSuperseded?: boolean;
 }
 
 /** A request with every default applied, projects and levels sorted and unique. */
@@ -26,6 +28,7 @@ export interface ResolvedRequest {
   levels: RecallLevel[];
   limit: number;
   citations: CitationMode;
+  includeSuperseded: boolean;
 }
 
 /** Every level a query can recall, in the order answers list them. */
@@ -58,5 +61,6 @@ export function resolveRequest(request: QueryRequest): ResolvedRequest {
     levels: RECALL_LEVELS.filter((l) => levels.includes(l)),
     limit: request.limit ?? DEFAULT_LIMIT,
     citations: request.citations ?? DEFAULT_CITATIONS,
+    includeSuperseded: request.includeSuperseded ?? false,
   };
 }

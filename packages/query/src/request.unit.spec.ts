@@ -9,6 +9,7 @@ describe('resolveRequest', () => {
       levels: ['L1', 'L2'],
       limit: 10,
       citations: 'excerpt',
+      includeSuperseded: false,
     });
   });
 

@@ -74,6 +74,28 @@ export interface Correction {
   supersedes: string;
 }
 
+/** What replaced a superseded line (issue 12: shown only when a query asks for history). */
+export interface Supersession {
+  /** The successor line's sha. */
+  sha256: string;
+  /** Log seq of the `superseded` event. */
+  seq: number;
+  /** Who superseded it (the event's writer principal), when known. */
+  actor: string | null;
+  reason: string;
+}
+
+/**
+ * The point in the log an as-of answer stands at: per project, the newest seq it reflects (0:
+ * before its first event), and the recall legs that could answer as of then.
+ */
+export interface AsOf {
+  projects: { project: string; seq: number }[];
+  legs: Signal[];
+  /** What the answer is and is not, in words: the replay, the legs left out, forgotten text. */
+  note: string;
+}
+
 export interface QueryHit {
   level: RecallLevel;
   sha256: string;
@@ -90,6 +112,8 @@ export interface QueryHit {
   parents: Citation[];
   /** A line that is the successor text of a superseded line: the correction that wrote it; else null. */
   corrected_by: Correction | null;
+  /** A line a `superseded` event replaced (returned only under includeSuperseded): its successor and the event; else null. */
+  superseded_by: Supersession | null;
 }
 
 export interface QueryResult {
@@ -101,7 +125,8 @@ export interface QueryResult {
   recall: {
     signals: Signal[];
     /** `failed`: the leg threw; the answer rests on the other signals and `errors` says why. */
-    vector: 'used' | 'not configured' | 'failed';
+    /** `skipped`: an as-of answer, which the vector index (today's lines only) cannot give. */
+    vector: 'used' | 'not configured' | 'failed' | 'skipped';
     rerank: 'used' | 'not configured' | 'failed';
     /** The keyword terms (function words and overflow dropped); matched_terms and coverage count them all. */
     terms: string[];
@@ -115,5 +140,7 @@ export interface QueryResult {
     weights: SignalWeights;
     /** Legs that failed and were left out: a thinner answer beats no answer (seed 001). */
     errors: { leg: 'vector' | 'rerank'; code: string; message: string }[];
+    /** Only for an as-of answer: the seqs it stands at and the legs that answered. */
+    as_of?: AsOf;
   };
 }

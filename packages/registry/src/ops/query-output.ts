@@ -39,6 +39,8 @@ export const citation = z.object({
 });
 
 const leg = z.enum(['used', 'not configured', 'failed']);
+/** The vector leg also says `skipped`: an as-of answer, which today's vector index cannot give. */
+const vectorLeg = z.enum(['used', 'not configured', 'failed', 'skipped']);
 
 /** One result of a query: a line, passage or chunk, with its ranking and citations. */
 export const queryHit = z.object({
@@ -69,6 +71,15 @@ export const queryHit = z.object({
       supersedes: z.string(),
     })
     .nullable(),
+  /** A line a correction replaced (only under include_superseded): its successor and the `superseded` event; else null. */
+  superseded_by: z
+    .object({
+      sha256: z.string(),
+      seq: z.number(),
+      actor: z.string().nullable(),
+      reason: z.string(),
+    })
+    .nullable(),
 });
 
 export const queryOutput = z.object({
@@ -77,7 +88,7 @@ export const queryOutput = z.object({
   reason: z.literal(INSUFFICIENT_RECALL).optional(),
   recall: z.object({
     signals: z.array(signal),
-    vector: leg,
+    vector: vectorLeg,
     rerank: leg,
     terms: z.array(z.string()),
     left_out: z.array(z.string()),
@@ -88,5 +99,13 @@ export const queryOutput = z.object({
     errors: z.array(
       z.object({ leg: z.enum(['vector', 'rerank']), code: z.string(), message: z.string() }),
     ),
+    /** Only for an as-of answer: per project the seq it stands at (0: before its first event), the legs that answered, and a note. */
+    as_of: z
+      .object({
+        projects: z.array(z.object({ project: z.string(), seq: z.number() })),
+        legs: z.array(signal),
+        note: z.string(),
+      })
+      .optional(),
   }),
 });

@@ -7,10 +7,14 @@ type Hit = Answer['results'][number];
 /** `mem query`'s readable answer: a header, then each result with its signals and citations. */
 export function queryText(answer: Answer): string {
   const scope = `${answer.recall.projects.length > 0 ? answer.recall.projects.join(', ') : '(no projects)'} at ${answer.recall.levels.join(', ')}`;
-  if (answer.abstained) return `${answer.reason}: nothing in ${scope} clears the relevance floor`;
+  // An as-of answer says first what it is: which seqs, which legs, and that forgetting holds.
+  const asOf = answer.recall.as_of ? [`as of: ${answer.recall.as_of.note}`] : [];
+  if (answer.abstained)
+    return [...asOf, `${answer.reason}: nothing in ${scope} clears the relevance floor`].join('\n');
   const vector =
     answer.recall.vector === 'used' ? '' : ` (vector recall ${answer.recall.vector}: keyword only)`;
   const lines = [
+    ...asOf,
     `${answer.results.length} result${answer.results.length === 1 ? '' : 's'} in ${scope}${vector}`,
   ];
   answer.results.forEach((hit, i) => lines.push('', ...hitLines(hit, i + 1)));
@@ -29,6 +33,10 @@ function hitLines(hit: Hit, position: number): string[] {
     `${position}. [${hit.level} ${hit.tier}] ${hit.project}${hit.source ? `  ${hit.source}` : ''}  ${hit.sha256.slice(0, 12)}  score ${hit.score.toFixed(4)}  (${signals(hit)})`,
   ];
   for (const line of hit.text.split('\n')) lines.push(`   ${line}`);
+  if (hit.superseded_by)
+    lines.push(
+      `   superseded by ${hit.superseded_by.sha256.slice(0, 12)} at seq ${hit.superseded_by.seq}: ${hit.superseded_by.reason}`,
+    );
   // A line answers; its note says where it is kept (the memory's query and vault note).
   if (hit.note)
     lines.push(

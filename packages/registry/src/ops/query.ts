@@ -13,8 +13,10 @@ import {
   queryMemory,
   type QueryDeps,
 } from '@mem/query';
+import { openStoreAsOf } from '../as-of-store.js';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
+import { asOfInput, asOfNote, resolveAsOf } from './query-as-of.js';
 import { queryOutput, recallLevel } from './query-output.js';
 import { queryText, queryWarnings } from './query-text.js';
 import { visibleProjects } from './reach.js';
@@ -28,6 +30,8 @@ type Answer = z.infer<typeof queryOutput>;
  * project filter is the reachable set, so another project's nodes, counts or totals never
  * enter the answer. Abstains (HTTP 204) when nothing clears the relevance floor. This schema
  * is the one validator of a query, on every surface; the defaults are the query package's.
+ * `as_of` answers from the log as it stood then (as-of-store.ts), keyword recall only, and
+ * never with forgotten text; `include_superseded` adds the lines a correction replaced.
  */
 export const query = defineOperation({
   name: 'query',
@@ -40,6 +44,10 @@ export const query = defineOperation({
     limit: z.int().min(1).max(MAX_LIMIT).optional(),
     /** How much of each citation's text to return (DEFAULT_CITATIONS says why excerpts). */
     citations: z.enum(CITATION_MODES).default(DEFAULT_CITATIONS),
+    /** Answer as the log stood at this seq (of the one project named) or ISO 8601 instant. */
+    as_of: asOfInput.optional(),
+    /** Also the lines a `superseded` event replaced, each marked `superseded_by`. */
+    include_superseded: z.boolean().optional(),
   }),
   output: queryOutput,
   kind: 'read',
@@ -50,7 +58,7 @@ export const query = defineOperation({
   mcp: {
     tool: 'query',
     description:
-      'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains.',
+      'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains. as_of answers as the log stood at a seq or ISO 8601 time (keyword recall only); forgotten text never returns, whatever the as_of. include_superseded adds the lines a correction replaced, marked superseded_by.',
   },
   cli: {
     command: ['query'],
@@ -80,6 +88,18 @@ export const query = defineOperation({
         flag: '--citations <mode>',
         description: `how much of each citation's text: ${CITATION_MODES.join('|')} (default ${DEFAULT_CITATIONS}: its first ${CITATION_EXCERPT_CHARS} characters)`,
       },
+      {
+        field: 'as_of',
+        flag: '--as-of <seq|iso>',
+        description:
+          'answer as the log stood then: a seq of the one --project, or an ISO 8601 timestamp (keyword recall only; forgotten text never returns)',
+      },
+      {
+        field: 'include_superseded',
+        flag: '--include-superseded',
+        parse: 'boolean',
+        description: 'also the lines a correction superseded, each marked superseded_by',
+      },
     ],
     text: queryText,
     warnings: queryWarnings,
@@ -91,17 +111,34 @@ export const query = defineOperation({
       ? [...new Set(input.project)].sort()
       : await visibleProjects(ctx, caller, view);
     if (projects.length === 0) return abstain(input.level ?? DEFAULT_LEVELS, ctx.queryDeps ?? {});
-    const answer: Answer = await queryMemory(
-      {
-        text: input.query,
-        projects,
-        citations: input.citations,
-        ...(input.level ? { levels: input.level } : {}),
-        ...(input.limit !== undefined ? { limit: input.limit } : {}),
-      },
-      { ...ctx.queryDeps, items: view.items },
-    );
-    return answer;
+    const request = {
+      text: input.query,
+      projects,
+      citations: input.citations,
+      ...(input.level ? { levels: input.level } : {}),
+      ...(input.limit !== undefined ? { limit: input.limit } : {}),
+      ...(input.include_superseded ? { includeSuperseded: true } : {}),
+    };
+    if (input.as_of === undefined) {
+      const answer: Answer = await queryMemory(request, { ...ctx.queryDeps, items: view.items });
+      return answer;
+    }
+    const points = await resolveAsOf(ctx.engine, input.as_of, input.project, projects);
+    const then = await openStoreAsOf(ctx.engine, points);
+    try {
+      const { floor, weights, keywordStrategy, postingsBudget } = ctx.queryDeps ?? {};
+      const answer: Answer = await queryMemory(request, {
+        items: then.items,
+        ...(floor ? { floor } : {}),
+        ...(weights ? { weights } : {}),
+        ...(keywordStrategy ? { keywordStrategy } : {}),
+        ...(postingsBudget !== undefined ? { postingsBudget } : {}),
+        asOf: { projects: points, note: asOfNote(points) },
+      });
+      return answer;
+    } finally {
+      await then.close();
+    }
   },
 });
 

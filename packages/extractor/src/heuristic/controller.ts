@@ -12,6 +12,7 @@ import {
 } from './score.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { changelogSignals } from './changelog-signals.js';
+import { concessionSignals } from './concession-signals.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
 import { hedgedDiagnosisSignals } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
@@ -150,7 +151,7 @@ const SIGNAL_SCORE = 1;
 /**
  * Candidate lines of the chunk, best first (ties keep transcript order): the signals of the
  * question's kind read off the chunk's structure (summary sections, error then pass, user
- * corrections, commits, unanswered questions), then its prose sentences judged by relevance
+ * corrections and the agent's concessions of them, commits, unanswered questions), then its prose sentences judged by relevance
  * and cues. Chatter never becomes a candidate; a proposal the user rejected is no evidence.
  */
 function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate[] {
@@ -159,6 +160,7 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
   const corrections = correctionSignals(records);
   const signals = [
     ...corrections.signals,
+    ...concessionSignals(records),
     ...errorFixSignals(records),
     ...reportedCrashSignals(records),
     ...userReportSignals(records),

@@ -2,7 +2,8 @@
  * Cues of evidence in agent-session prose, by family, each strong or weak. A standing
  * question's wording picks which families count fully (its intents); the others count a
  * little. A strong cue of an asked-for family ("the root cause was", "we decided", "still
- * unresolved") is evidence by itself; a weak one ("fixed", "because") only adds to relevance.
+ * unresolved", "a discrepancy between": two parts disagreeing is a bug found) is evidence by
+ * itself; a weak one ("fixed", "because") only adds to relevance.
  */
 export type CueFamily = 'cause' | 'decision' | 'open' | 'error';
 
@@ -18,7 +19,7 @@ export interface Cue {
 const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   cause: {
     strong:
-      /\b(?:root[- ]cause|caused by|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why)\b/i,
+      /\b(?:root[- ]cause|caused by|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b/i,
     weak: /\b(?:because|due to|fixed|fixes|resolved|workaround|so that)\b/i,
   },
   decision: {

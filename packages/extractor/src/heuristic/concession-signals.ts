@@ -1,0 +1,31 @@
+import type { ChunkRecord } from '../controller.js';
+import { isChatter } from './chatter.js';
+import type { Signal } from './summary-signals.js';
+import { sentences } from './text.js';
+
+/*
+ * The agent conceding a correction ("Ah, you're right. The entry is appended, not inserted.")
+ * restates, in one clean sentence, what the user just set right: the corrected design, worded
+ * better than the user's own message, which often rides on a diagram or a question. The
+ * concession itself is cheer and stays out; a concession with nothing after it ("You're right!
+ * Let me check.") says nothing.
+ */
+
+const CONCESSION =
+  /^(?:(?:ah|oh|yes|yeah|right)[,!.]?\s+)?(?:(?:you're|you are) (?:absolutely |completely |totally )?(?:right|correct)|(?:good|great|nice) catch|my mistake|i was wrong)\b[\s!.,:;—–-]*/i;
+const LINE_CHARS = 300;
+
+/** One decision line per concession of the agent that states the corrected fact. */
+export function concessionSignals(records: readonly ChunkRecord[]): Signal[] {
+  const out: Signal[] = [];
+  for (const record of records) {
+    if (record.role !== 'assistant') continue;
+    const text = record.text.trim();
+    const match = CONCESSION.exec(text);
+    if (match === null) continue;
+    const stated = sentences(text.slice(match[0].length)).find((s) => !isChatter(s));
+    if (stated === undefined || stated.length > LINE_CHARS) continue;
+    out.push({ text: `Corrected: ${stated.trim()}`, family: 'decision' });
+  }
+  return out;
+}

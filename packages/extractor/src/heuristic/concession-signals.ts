@@ -12,7 +12,7 @@ import { sentences } from './text.js';
  */
 
 const CONCESSION =
-  /^(?:(?:ah|oh|yes|yeah|right)[,!.]?\s+)?(?:(?:you're|you are) (?:absolutely |completely |totally )?(?:right|correct)|(?:good|great|nice) catch|my mistake|i was wrong)\b[\s!.,:;—–-]*/i;
+  /^(?:(?:ah|oh|yes|yeah|right)[,!.]?\s+)?(?:(?:you're|you are) (?:absolutely |completely |totally )?(?:right|correct)(?! to\b)|(?:good|great|nice) catch|my mistake|i was wrong)\b[\s!.,:;—–-]*/i;
 const LINE_CHARS = 300;
 
 /** One decision line per concession of the agent that states the corrected fact. */

@@ -23,6 +23,7 @@ describe('the agent conceding a correction', () => {
       { role: 'assistant', text: "You're absolutely right! Let me check that." },
       { role: 'assistant', text: 'The retry count is three.' },
       { role: 'assistant', text: 'Good catch — the cache key must include the locale.' },
+      { role: 'assistant', text: "You're right to question this. Let me look again." },
     ];
     expect(concessionSignals(records)).toEqual([
       { family: 'decision', text: 'Corrected: The queue entry is appended, not inserted.' },

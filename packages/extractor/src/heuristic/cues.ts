@@ -5,9 +5,17 @@
  * unresolved", "a discrepancy between": two parts disagreeing is a bug found) is evidence by
  * itself; a weak one ("fixed", "because") only adds to relevance.
  */
-export type CueFamily = 'cause' | 'decision' | 'open' | 'error';
+export type CueFamily = 'cause' | 'decision' | 'open' | 'error' | 'rule';
 
-export const CUE_FAMILIES: readonly CueFamily[] = ['cause', 'decision', 'open', 'error'];
+export const CUE_FAMILIES: readonly CueFamily[] = ['cause', 'decision', 'open', 'error', 'rule'];
+
+/**
+ * Families that count only where the question asks for them. A standing rule ("always run the
+ * checks", "prefers surgical edits") is what someone must know before working on a project, but
+ * to a question about bugs or decisions "always" and "never" are everyday words: counted there,
+ * they would open the gate on ordinary prose.
+ */
+export const ASKED_ONLY: ReadonlySet<CueFamily> = new Set(['rule']);
 
 export type CueStrength = 'strong' | 'weak';
 
@@ -36,6 +44,11 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
     strong: /\b(?:traceback|segfault|panic(?:ked)?|exception|crash(?:ed|es)?)\b/i,
     weak: /\b(?:error|failed|failing|failure|timed? out|timeout|refused|denied|not found|cannot|can't|broken)\b/i,
   },
+  rule: {
+    strong:
+      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
+    weak: /\b(?:process|required|requires|by default)\b/i,
+  },
 };
 
 const INTENTS: Record<CueFamily, RegExp> = {
@@ -45,6 +58,7 @@ const INTENTS: Record<CueFamily, RegExp> = {
     /\b(?:decisions?|decid\w*|architect\w*|design\w*|chose|choices?|alternatives?|trade-?offs?|approach\w*|rejected)\b/i,
   open: /\b(?:unresolved|open questions?|questions?|unknowns?|todos?|left open|pending)\b/i,
   error: /\b(?:errors?|failures?|exceptions?|crash\w*|tool failures?)\b/i,
+  rule: /\b(?:know before|should (?:someone|one|i|we|a newcomer) know|conventions?|rules?|guidelines?|how to work|before working)\b/i,
 };
 
 /** The cue families a question asks about. Empty for plain factual questions. */

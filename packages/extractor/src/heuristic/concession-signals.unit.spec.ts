@@ -24,10 +24,23 @@ describe('the agent conceding a correction', () => {
       { role: 'assistant', text: 'The retry count is three.' },
       { role: 'assistant', text: 'Good catch — the cache key must include the locale.' },
       { role: 'assistant', text: "You're right to question this. Let me look again." },
+      { role: 'user', text: 'the theme colours are wrong' },
+      { role: 'tool_call', text: 'Read {"file_path":"theme.json"}' },
+      { role: 'assistant', text: "You're right. I'm an idiot - those are already correct." },
+      { role: 'user', text: 'and the tool box?' },
+      { role: 'assistant', text: 'You are right. That makes much more sense - two colours.' },
     ];
     expect(concessionSignals(records)).toEqual([
-      { family: 'decision', text: 'Corrected: The queue entry is appended, not inserted.' },
-      { family: 'decision', text: 'Corrected: the cache key must include the locale.' },
+      {
+        family: 'decision',
+        text: 'Corrected: The queue entry is appended, not inserted.',
+        rides: true,
+      },
+      {
+        family: 'decision',
+        text: 'Corrected: the cache key must include the locale.',
+        rides: true,
+      },
     ]);
   });
 
@@ -49,5 +62,20 @@ describe('the agent conceding a correction', () => {
     expect(parseGateAnswer(reply.text).memory).toContain(
       '- Corrected: The compaction entry is appended, not inserted.',
     );
+  });
+
+  it('never opens the gate by itself: it joins an update the chunk makes anyway', async () => {
+    const records: ChunkRecord[] = [
+      { role: 'user', text: 'is the entry appended at the end?' },
+      { role: 'assistant', text: "You're right. The compaction entry is appended, not inserted." },
+    ];
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: DECISIONS,
+      memory: '',
+      chunk: { text: records.map((r) => r.text).join('\n'), records },
+      memoryBudget: 200,
+    });
+    expect(parseGateAnswer(reply.text).update).toBe(false);
   });
 });

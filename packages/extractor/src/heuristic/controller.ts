@@ -12,6 +12,7 @@ import {
 } from './score.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { changelogSignals } from './changelog-signals.js';
+import { concessionSignals } from './concession-signals.js';
 import { commitSignals, errorFixSignals } from './run-signals.js';
 import { hedgedDiagnosisSignals } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
@@ -45,6 +46,8 @@ const PROSE = new Set(['user', 'assistant', 'summary', 'memory']);
 
 interface Candidate extends SentenceScore {
   text: string;
+  /** A riding signal (Signal.rides): folded with the others, never the one that opens the gate. */
+  rides?: boolean;
 }
 
 /**
@@ -86,7 +89,7 @@ export function heuristicController(
       const started = performance.now();
       const profile = profileOf(input.question);
       const candidates = scoreChunk(profile, input);
-      const best = candidates[0];
+      const best = candidates.find((c) => c.rides !== true);
       const gateThreshold = input.level === 'L2' || gate.kind !== 'score' ? 0 : threshold;
       const last = lastAnswered.get(input.question);
       const remembered = parseMemory(
@@ -150,8 +153,8 @@ const SIGNAL_SCORE = 1;
 /**
  * Candidate lines of the chunk, best first (ties keep transcript order): the signals of the
  * question's kind read off the chunk's structure (summary sections, error then pass, user
- * corrections, commits, unanswered questions), then its prose sentences judged by relevance
- * and cues. Chatter never becomes a candidate; a proposal the user rejected is no evidence.
+ * corrections and the agent's concessions of them, commits, unanswered questions), then its
+ * prose sentences judged by relevance and cues. Chatter never becomes a candidate; a proposal the user rejected is no evidence.
  */
 function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate[] {
   const out: Candidate[] = [];
@@ -159,6 +162,7 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
   const corrections = correctionSignals(records);
   const signals = [
     ...corrections.signals,
+    ...concessionSignals(records),
     ...errorFixSignals(records),
     ...reportedCrashSignals(records),
     ...userReportSignals(records),
@@ -201,6 +205,7 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
       score: Math.round((SIGNAL_SCORE + scored.relevance) * 1e6) / 1e6,
       cues: [...new Set([signal.family, ...scored.cues])],
       text: signal.text,
+      ...(signal.rides === true ? { rides: true } : {}),
     });
   }
   const errorSeen = records.some(

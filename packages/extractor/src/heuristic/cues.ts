@@ -2,11 +2,20 @@
  * Cues of evidence in agent-session prose, by family, each strong or weak. A standing
  * question's wording picks which families count fully (its intents); the others count a
  * little. A strong cue of an asked-for family ("the root cause was", "we decided", "still
- * unresolved") is evidence by itself; a weak one ("fixed", "because") only adds to relevance.
+ * unresolved", "a discrepancy between": two parts disagreeing is a bug found) is evidence by
+ * itself; a weak one ("fixed", "because") only adds to relevance.
  */
-export type CueFamily = 'cause' | 'decision' | 'open' | 'error';
+export type CueFamily = 'cause' | 'decision' | 'open' | 'error' | 'rule';
 
-export const CUE_FAMILIES: readonly CueFamily[] = ['cause', 'decision', 'open', 'error'];
+export const CUE_FAMILIES: readonly CueFamily[] = ['cause', 'decision', 'open', 'error', 'rule'];
+
+/**
+ * Families that count only where the question asks for them. A standing rule ("always run the
+ * checks", "prefers surgical edits") is what someone must know before working on a project, but
+ * to a question about bugs or decisions "always" and "never" are everyday words: counted there,
+ * they would open the gate on ordinary prose.
+ */
+export const ASKED_ONLY: ReadonlySet<CueFamily> = new Set(['rule']);
 
 export type CueStrength = 'strong' | 'weak';
 
@@ -18,7 +27,7 @@ export interface Cue {
 const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   cause: {
     strong:
-      /\b(?:root[- ]cause|caused by|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why)\b/i,
+      /\b(?:root[- ]cause|caused by|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b/i,
     weak: /\b(?:because|due to|fixed|fixes|resolved|workaround|so that)\b/i,
   },
   decision: {
@@ -35,6 +44,11 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
     strong: /\b(?:traceback|segfault|panic(?:ked)?|exception|crash(?:ed|es)?)\b/i,
     weak: /\b(?:error|failed|failing|failure|timed? out|timeout|refused|denied|not found|cannot|can't|broken)\b/i,
   },
+  rule: {
+    strong:
+      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
+    weak: /\b(?:process|required|requires|by default)\b/i,
+  },
 };
 
 const INTENTS: Record<CueFamily, RegExp> = {
@@ -44,6 +58,7 @@ const INTENTS: Record<CueFamily, RegExp> = {
     /\b(?:decisions?|decid\w*|architect\w*|design\w*|chose|choices?|alternatives?|trade-?offs?|approach\w*|rejected)\b/i,
   open: /\b(?:unresolved|open questions?|questions?|unknowns?|todos?|left open|pending)\b/i,
   error: /\b(?:errors?|failures?|exceptions?|crash\w*|tool failures?)\b/i,
+  rule: /\b(?:know before|should (?:someone|one|i|we|a newcomer) know|conventions?|rules?|guidelines?|how to work|before working)\b/i,
 };
 
 /** The cue families a question asks about. Empty for plain factual questions. */

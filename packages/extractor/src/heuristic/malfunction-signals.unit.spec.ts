@@ -33,6 +33,22 @@ describe('a malfunction the user reports', () => {
     ]);
   });
 
+  it('reads something done wrongly as a malfunction, not only something that does not run', () => {
+    const records: ChunkRecord[] = [
+      {
+        role: 'user',
+        text: "this doesn't set firstKeptIndex correctly, we'd want it to point to c, no?",
+      },
+      { role: 'user', text: 'the importer does not handle quoted commas properly' },
+      { role: 'user', text: 'did it set the index correctly?' },
+      { role: 'user', text: "the page doesn't look right yet, but that's fine for now." },
+    ];
+    expect(userReportSignals(records).map((s) => s.text)).toEqual([
+      "User reports: this doesn't set firstKeptIndex correctly, we'd want it to point to c, no?",
+      'User reports: the importer does not handle quoted commas properly',
+    ]);
+  });
+
   it('enters the bugs memory', async () => {
     const records: ChunkRecord[] = [
       { role: 'user', text: "mix phx.server doesn't start anymore" },

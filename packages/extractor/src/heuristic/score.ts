@@ -1,5 +1,5 @@
 import { analyzeUnit } from './analysis.js';
-import { questionIntents, type CueFamily } from './cues.js';
+import { ASKED_ONLY, questionIntents, type CueFamily } from './cues.js';
 import { terms } from './text.js';
 
 /** What the heuristic knows about a standing question. */
@@ -65,8 +65,11 @@ export function scoreSentence(
   }
   const relevance = profile.totalWeight > 0 ? covered / profile.totalWeight : 0;
   let cueScore = 0;
-  for (const cue of unit.cues)
-    cueScore += CUE_WEIGHT[profile.intents.has(cue.family) ? 'intent' : 'other'][cue.strength];
+  for (const cue of unit.cues) {
+    const asked = profile.intents.has(cue.family);
+    if (!asked && ASKED_ONLY.has(cue.family)) continue;
+    cueScore += CUE_WEIGHT[asked ? 'intent' : 'other'][cue.strength];
+  }
   cueScore = Math.min(cueScore, CUE_CAP);
   let score = relevance + cueScore;
   if (unit.discounted) score *= DISCOUNT;

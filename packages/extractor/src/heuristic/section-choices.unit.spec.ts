@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGateAnswer } from '../protocol.js';
 import type { ChunkRecord } from '../controller.js';
 import { heuristicController } from './controller.js';
-import { sectionSignals } from './summary-signals.js';
+import { recordSections, sectionSignals } from './summary-signals.js';
 
 const words = {
   name: 'words',
@@ -84,5 +84,28 @@ describe('a choice stated in a descriptive section of a summary', () => {
     expect(signals.map((s) => s.text)).toEqual(
       sectionSignals(summary.sections!).signals.map((s) => s.text),
     );
+  });
+
+  it('reads a report section that names a design area (state, storage, data model) as decisions', () => {
+    const report: ChunkRecord = {
+      role: 'assistant',
+      text: [
+        'The app is ready. Here is what was built:',
+        '',
+        '### ⚡ **Advanced State Management**',
+        '- Custom `useCart` hook with `useReducer`',
+        '- sessionStorage persistence across reloads',
+        '',
+        '### 🎨 **Modern UI**',
+        '- Responsive layout with a gradient background',
+      ].join('\n'),
+    };
+    const { sections } = recordSections(report);
+    const { signals, prose } = sectionSignals(sections);
+    expect(signals.map((s) => [s.family, s.text])).toEqual([
+      ['decision', 'Custom `useCart` hook with `useReducer`'],
+      ['decision', 'sessionStorage persistence across reloads'],
+    ]);
+    expect(prose.join('\n')).toContain('Responsive layout');
   });
 });

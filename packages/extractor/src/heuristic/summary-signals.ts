@@ -6,13 +6,19 @@ import { listItems } from './text.js';
 export interface Signal {
   text: string;
   family: CueFamily;
+  /**
+   * Joins an update the chunk makes anyway, never opens the gate alone: evidence worth keeping
+   * but too common to be charged an update of its own (each update costs the gate's rate).
+   */
+  rides?: boolean;
 }
 
 /*
  * A compaction summary was written by a model that already sorted the session: a "Key
  * decisions" bullet answers the decisions question, an "Errors and fixes" bullet the bugs
  * question, a "Pending tasks" bullet the open one. The heading names the family; each item of
- * the section is one line, kept whole.
+ * the section is one line, kept whole. A heading that names a design area ("State Management",
+ * "Persistence", "Data model") lists how that part was built: its items are choices.
  */
 const HEADING_FAMILY: readonly [RegExp, CueFamily][] = [
   [/\b(?:errors?|fix(?:es)?|bugs?|problems?|issues? (?:found|fixed)|troubleshoot\w*)\b/i, 'cause'],
@@ -21,7 +27,7 @@ const HEADING_FAMILY: readonly [RegExp, CueFamily][] = [
     'open',
   ],
   [
-    /\b(?:decisions?|architect\w*|design|approach|conventions?|preferences?|rules?|constraints?|structure|stack|technolog\w*|configuration|setup)\b/i,
+    /\b(?:decisions?|architect\w*|design|approach|conventions?|preferences?|rules?|constraints?|structure|stack|technolog\w*|configuration|setup|state management|persistence|storage|data (?:model|layer|flow)|schema)\b/i,
     'decision',
   ],
 ];

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { ChunkRecord } from '../controller.js';
+import { parseGateAnswer } from '../protocol.js';
+import { heuristicController } from './controller.js';
+import { cuesIn } from './cues.js';
+
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const BUGS = 'What bugs or failures were found, what was the root cause, and how were they fixed?';
+
+describe('a mismatch the agent notices', () => {
+  it('is a strong cause cue: two parts disagreeing is the bug, found', () => {
+    for (const sentence of [
+      "I notice there's a discrepancy in the types: the shared file uses `status`.",
+      'The client and the server schemas are out of sync.',
+      "The field names don't match between the form and the store.",
+      'There is a version mismatch between the lockfile and package.json.',
+    ])
+      expect(cuesIn(sentence)).toContainEqual({ family: 'cause', strength: 'strong' });
+    expect(cuesIn('The colours match the design.')).toEqual([]);
+  });
+
+  it('enters the bugs memory', async () => {
+    const records: ChunkRecord[] = [
+      {
+        role: 'assistant',
+        text: "I notice there's a discrepancy in the types. The shared types use `TaskFilter` and the components use `TaskStatus`. Let me check the other folder:",
+      },
+      { role: 'tool_call', text: 'Read {"file_path":"src/types/index.ts"}' },
+    ];
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: BUGS,
+      memory: '',
+      chunk: { text: records.map((r) => r.text).join('\n'), records },
+      memoryBudget: 200,
+    });
+    expect(parseGateAnswer(reply.text).memory).toContain('discrepancy in the types');
+  });
+});

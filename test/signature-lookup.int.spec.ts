@@ -2,6 +2,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BODY_LIMITS, startServer, type RunningServer } from '@mem/server';
+import { call, mint, registryAt, seedIdentity } from './api/support.js';
 import { memProcess } from './support/mem-cli.js';
 
 const repo = join(import.meta.dirname, '..');
@@ -13,6 +15,16 @@ const RAW_SAME = [
   "/home/runner/work/pi-mono/packages/coding-agent/src/theme/theme.ts(7,3): error TS2305: Module '\"@mariozechner/pi-tui\"' has no exported member 'EditorTheme'.",
   'Command exited with code 2',
 ].join('\n');
+/** A 2 MB CI log with that failure buried in its middle: a raw log "up to MBs" (issue 14 §3). */
+const CI_LOG_2MB = (() => {
+  const noise = (label: string) =>
+    Array.from(
+      { length: 16_500 },
+      (_, i) =>
+        `2026-09-02T10:00:${String(i % 60).padStart(2, '0')}.000Z ${label} ${i}: ok, nothing to report here`,
+    );
+  return [...noise('step'), RAW_SAME, ...noise('cleanup')].join('\n');
+})();
 const RAW_OTHER =
   "src/theme/theme.ts(7,3): error TS2305: Module '\"@mariozechner/pi-tui\"' has no exported member 'ListTheme'.";
 
@@ -79,6 +91,42 @@ describe('mem signature: the exact tier over a real transcript', () => {
     const answer = JSON.parse(run.stdout) as Answer;
     expect(answer.signatures).toHaveLength(1);
     expect(answer.signatures[0]!.seen).toEqual([]);
+  });
+
+  describe('POST /memory/signatures/match', () => {
+    let server: RunningServer;
+    let token = '';
+    beforeAll(async () => {
+      const registry = await registryAt(root, { runJobs: false });
+      await seedIdentity(registry, { alice: ['demo'] });
+      token = (await mint(registry, { principal: 'alice' })).secret;
+      server = await startServer(registry, {
+        port: 0,
+        rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
+      });
+    }, 120_000);
+    afterAll(async () => server?.close());
+
+    it('reads a 2 MB CI log whole and finds the buried failure seen before', async () => {
+      expect(Buffer.byteLength(CI_LOG_2MB)).toBeGreaterThan(2 * 1024 * 1024);
+      const answer = await call(server.url, 'POST', '/memory/signatures/match', {
+        token,
+        body: { source: CI_LOG_2MB, project: ['demo'] },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const hit = (answer.body as Answer).signatures.find((s) => s.signature.includes('TS2305'));
+      expect(hit?.seen[0]?.line.text).toMatch(/build is failing/);
+    });
+
+    it('refuses a body past the log limit with PAYLOAD_TOO_LARGE naming the limit', async () => {
+      const over = await call(server.url, 'POST', '/memory/signatures/match', {
+        token,
+        body: { source: 'x'.repeat(DEFAULT_BODY_LIMITS.log) },
+      });
+      expect(over.status).toBe(413);
+      expect(over.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(over.body.error.details.limit_bytes).toBe(DEFAULT_BODY_LIMITS.log);
+    });
   });
 
   it('refuses a missing file by name, changing nothing', () => {

@@ -43,17 +43,22 @@ function transcript(name: string, user: string, assistant: string): void {
 interface Chunk {
   type: string;
   source?: string;
+  sha256?: string;
+  parents?: string[];
   derived?: true;
 }
 
-async function chunksOf(source: string): Promise<Chunk[]> {
+async function events(): Promise<Chunk[]> {
   const shown = await mem('log', 'show', '--project', 'alpha');
   expect(shown.code, shown.stderr).toBe(0);
   return shown.stdout
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as Chunk)
-    .filter((e) => e.type === 'chunk' && e.source?.includes(source) === true);
+    .map((line) => JSON.parse(line) as Chunk);
+}
+
+async function chunksOf(source: string): Promise<Chunk[]> {
+  return (await events()).filter((e) => e.type === 'chunk' && e.source?.includes(source) === true);
 }
 
 async function ingest(): Promise<{ chunksDerived: number; chunksSeen: number }[]> {
@@ -121,5 +126,16 @@ describe('the skill cycle guard', () => {
     const plainChunks = await chunksOf('plain');
     expect(plainChunks.length).toBeGreaterThan(0);
     expect(plainChunks.some((c) => c.derived === true)).toBe(false);
+
+    // End to end: no memory line cites the pasted chunk, and the audit agrees.
+    const pastedShas = new Set(pastedChunks.map((c) => c.sha256));
+    const cited = (await events()).flatMap((e) => (e.type === 'memory' ? (e.parents ?? []) : []));
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.filter((sha) => pastedShas.has(sha))).toEqual([]);
+    const audited = await mem('verify', '--project', 'alpha', '--derived-filter', '--json');
+    expect(audited.code, audited.stdout).toBe(0);
+    expect((JSON.parse(audited.stdout) as { derived: { ok: boolean }[] }).derived).toEqual([
+      expect.objectContaining({ ok: true, artifacts: 1 }),
+    ]);
   }, 300_000);
 });

@@ -88,6 +88,13 @@ describe('mem skill draft / promote / retire', () => {
       /^---\nname: "theme-crashes"\ndescription: ".+"\nwhen_to_use: ".+"\ngenerated_from: "[0-9a-f]{64}"\nproject: "demo"\n---\n/,
     );
     expect(text).toContain('## Steps');
+    // When to use it: the failures the note's lines fix, not the standing query's title.
+    const when = /^when_to_use: (".+")$/m.exec(text)![1]!;
+    expect(JSON.parse(when)).toMatch(
+      /^When one of these shows up in demo: LiveView test: sandbox isolation \(Project not found\)/,
+    );
+    expect(when).toContain('Compile errors for missing AnnotationMessageRef;');
+    expect(when).not.toMatch(/bugs and root causes/i);
     expect(text).toContain('fixed by creating the module file before compiling');
     expect(text).not.toContain('scrolling back in xterm.js');
     expect(text).not.toContain('Expected during incremental editing');

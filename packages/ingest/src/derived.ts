@@ -11,24 +11,42 @@ const DERIVED_SHARE = 0.5;
  * reaches the gate: otherwise memory would learn the manual, or its own skills, as evidence.
  */
 export class DerivedManifest {
-  private readonly shingles = new Set<number>();
+  /** Each shingle → the first artifact that registered it (its label), to name a match. */
+  private readonly shingles = new Map<number, string>();
   artifacts = 0;
 
-  register(text: string): void {
+  register(text: string, label = ''): void {
     this.artifacts += 1;
-    for (const hash of shingleHashes(text)) this.shingles.add(hash);
+    for (const hash of shingleHashes(text))
+      if (!this.shingles.has(hash)) this.shingles.set(hash, label);
   }
 
   /** True when at least half of the chunk's shingles come from registered artifacts. */
   matches(text: string): boolean {
-    if (this.shingles.size === 0) return false;
+    return this.matchedArtifact(text) !== null;
+  }
+
+  /**
+   * The label of the artifact a derived text repeats most (null when the text is not derived):
+   * the same share test as `matches`, so an audit names exactly what the ingest would have tagged.
+   */
+  matchedArtifact(text: string): string | null {
+    if (this.shingles.size === 0) return null;
     let total = 0;
     let hits = 0;
+    const byArtifact = new Map<string, number>();
     for (const hash of shingleHashes(text)) {
       total += 1;
-      if (this.shingles.has(hash)) hits += 1;
+      const label = this.shingles.get(hash);
+      if (label === undefined) continue;
+      hits += 1;
+      byArtifact.set(label, (byArtifact.get(label) ?? 0) + 1);
     }
-    return total > 0 && hits / total >= DERIVED_SHARE;
+    if (total === 0 || hits / total < DERIVED_SHARE) return null;
+    let best = '';
+    let most = 0;
+    for (const [label, count] of byArtifact) if (count > most) [best, most] = [label, count];
+    return best;
   }
 }
 

@@ -23,4 +23,17 @@ describe('DerivedManifest', () => {
     const chunk = `[user]\nThe ingress restart failed last night. ${skill.split(',')[0]}.\n\n[assistant]\nThe root cause was a readiness probe that checked the wrong port; after fixing the port in the chart the rollout went through, and the error rate stayed flat. We also found the dashboard was missing the 5xx panel for the canary, so nobody saw the spike.`;
     expect(manifest.matches(chunk)).toBe(false);
   });
+
+  it('names the artifact a derived text repeats most, and none for a text it does not tag', () => {
+    const manifest = new DerivedManifest();
+    manifest.register(
+      'A short unrelated reference passage about rotating the signing keys yearly.',
+      'reference:keys',
+    );
+    manifest.register(skill, 'skill:ingress');
+    expect(manifest.matchedArtifact(`[assistant]\n${skill}`)).toBe('skill:ingress');
+    expect(
+      manifest.matchedArtifact('The export job failed because the worker disk filled up.'),
+    ).toBeNull();
+  });
 });

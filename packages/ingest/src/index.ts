@@ -20,6 +20,7 @@ export { dryRun, type DryRunReport } from './dry-run.js';
 export { chooseController, CONTROLLERS, type ControllerName } from './controllers.js';
 export { localDryRun, localIngest, localSynthesize, type LocalRunOptions } from './local-run.js';
 export { DerivedManifest } from './derived.js';
+export { auditDerivedEvidence, type DerivedAudit, type DerivedEvidence } from './derived-audit.js';
 export { newRunId } from './run-id.js';
 export { transcriptSource } from './transcripts.js';
 export { IngestJobs, type IngestJobsOptions, type LiveJob } from './jobs/ingest-jobs.js';

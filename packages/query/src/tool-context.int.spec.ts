@@ -165,4 +165,33 @@ describe('assembleContext: three tiers and skills under a budget', () => {
     expect(bundle.results.some((r) => r.tier === 2)).toBe(true);
     expect(bundle.skills).toEqual([]);
   });
+
+  it('runs no reference leg (no R posting read) for a project without reference passages', async () => {
+    const rLevels: string[] = [];
+    const counting = new Proxy(store.items, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        const bound = (value as (...a: unknown[]) => unknown).bind(target);
+        if (key !== 'tokenPostings') return bound;
+        return (token: string, set: { levels: readonly string[] }) => {
+          if (set.levels.includes('R')) rLevels.push(token);
+          return bound(token, set);
+        };
+      },
+    });
+    const bundle = await assembleContext(
+      {
+        budget: 4096,
+        project: 'other',
+        reachable: ['demo', 'other'],
+        tool: 'kubectl',
+        task: 'list pods',
+      },
+      { items: counting },
+    );
+    expect(rLevels).toEqual([]);
+    expect(bundle.results.some((r) => r.tier === 3)).toBe(false);
+    expect(bundle.results.some((r) => r.tier === 2)).toBe(true);
+  });
 });

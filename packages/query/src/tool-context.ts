@@ -118,19 +118,23 @@ export async function assembleContext(
       similarHits(request, deps, symptom, home, citations, notes),
     ),
     leg('reference', [] as QueryHit[], async () =>
-      hitsOf(
-        'reference',
-        notes,
-        await queryMemory(
-          {
-            text: [taskText, symptom].filter(Boolean).join('\n'),
-            projects: home,
-            levels: ['R'],
-            citations,
-          },
-          deps,
-        ),
-      ),
+      // Most projects hold no docs: the leg is then a whole query (keywords, an embedding, a
+      // vector search) that cannot find anything. The count is cached per store version.
+      deps.items.keywordStatistics({ projects: home, levels: ['R'] }).nodes === 0
+        ? []
+        : hitsOf(
+            'reference',
+            notes,
+            await queryMemory(
+              {
+                text: [taskText, symptom].filter(Boolean).join('\n'),
+                projects: home,
+                levels: ['R'],
+                citations,
+              },
+              deps,
+            ),
+          ),
     ),
     leg('skills', [] as SkillCard[], async () =>
       matchSkills(

@@ -23,7 +23,7 @@ export interface AppOptions {
   now?: () => number;
 }
 
-/** `log`: a raw failing log a route reads whole (POST /memory/context): a few MB of CI output, more than any other body. */
+/** `log`: a raw failing log a route reads whole (POST /memory/context, /memory/signatures/match): a few MB of CI output, more than any other body. */
 export const DEFAULT_BODY_LIMITS = {
   ingest: 16 * 1024 * 1024,
   log: 16 * 1024 * 1024,

@@ -1,4 +1,5 @@
 import type { SkillParts, SkillSource } from './skill-input.js';
+import { whenToUse } from './when-to-use.js';
 
 // Words that mark a line as a failure to recognise (a "Check") or as something to do (a step).
 const ERROR =
@@ -24,8 +25,12 @@ export function composeHeuristic(source: SkillSource): SkillParts {
   const checks = source.lines.filter((line) => !ACTION.test(line) && ERROR.test(line));
   const context = source.lines.filter((line) => !ACTION.test(line) && !ERROR.test(line));
   const topic = source.title.charAt(0).toLowerCase() + source.title.slice(1);
-  const when = `When working on ${topic} in ${source.project}`;
-  const body = [`# ${source.title}`, '', `${when}.`, ''];
+  const when = whenToUse(
+    source.project,
+    source.lines.filter((line) => ERROR.test(line)),
+    steps,
+  );
+  const body = [`# ${source.title}`, '', when, ''];
   if (steps.length > 0) {
     body.push('## Steps', '');
     steps.forEach((line, i) => body.push(`${i + 1}. ${sentence(line)}`));
@@ -47,7 +52,7 @@ export function composeHeuristic(source: SkillSource): SkillParts {
   const first = steps[0] ?? checks[0] ?? source.lines[0] ?? '';
   return {
     description: clip(`What to do about ${topic} in ${source.project}: ${sentence(first)}`, 1024),
-    when_to_use: clip(`${when}, or when one of its failures shows up again.`, 1024),
+    when_to_use: clip(when, 1024),
     body: body.join('\n'),
   };
 }

@@ -57,6 +57,25 @@ describe('composeHeuristic', () => {
     );
   });
 
+  it('says when to use it from the failures it fixes, each cut before its cause or fix, not by the title', () => {
+    const { when_to_use, body } = composeHeuristic(source);
+    expect(when_to_use).toBe(
+      'When one of these shows up in alpha: Uploads failed with 413; The retry loop crashed when the token expired mid-upload.',
+    );
+    expect(when_to_use).not.toMatch(/bugs and root causes/i);
+    expect(body.split('\n')[2]).toBe(when_to_use);
+  });
+
+  it('says when to use a skill that fixes no failure from what its lines settle', () => {
+    const { when_to_use } = composeHeuristic({
+      ...source,
+      lines: ['Always pin the base image', 'The gateway is nginx 1.25'],
+    });
+    expect(when_to_use).toBe(
+      'When about to act on what this settles in alpha: Always pin the base image.',
+    );
+  });
+
   it('is stable: the same lines compose the same bytes', () => {
     const once = skillText(source, composeHeuristic(source));
     expect(skillText({ ...source, lines: [...source.lines] }, composeHeuristic(source))).toBe(once);

@@ -4,6 +4,7 @@ import { defineOperation } from '../operation.js';
 import { visibleProjects } from './reach.js';
 import { verifyReport, verifyText } from './verify-report.js';
 import { withVaultDrift } from './verify-drift.js';
+import { withDerivedFilter } from './verify-derived.js';
 import { projectInput } from './schemas.js';
 
 const TOOL = 'log';
@@ -15,7 +16,11 @@ const TOOL = 'log';
 export const verify = defineOperation({
   name: 'verify',
   summary: 'verify hash chains, provenance and projection parity (admin; costly)',
-  input: z.strictObject({ project: projectInput.optional() }),
+  input: z.strictObject({
+    project: projectInput.optional(),
+    /** Also audit the cycle guard: no L0 evidence repeats a registered skill or reference text. */
+    derived_filter: z.boolean().optional(),
+  }),
   output: verifyReport,
   kind: 'read',
   idempotent: true,
@@ -35,15 +40,23 @@ export const verify = defineOperation({
         flag: '--project <name>',
         description: 'only this project (parity still rebuilds the whole SQLite store)',
       },
+      {
+        field: 'derived_filter',
+        flag: '--derived-filter',
+        parse: 'boolean',
+        description: 'also fail on L0 evidence repeating a registered skill or reference text',
+      },
     ],
     text: verifyText,
     failed: (report) => !report.ok,
   },
-  run: async (ctx, _caller, input) =>
-    withVaultDrift(
+  run: async (ctx, _caller, input) => {
+    const report = await withVaultDrift(
       ctx.engine,
       await ctx.engine.verify(input.project !== undefined ? { project: input.project } : {}),
-    ),
+    );
+    return input.derived_filter === true ? withDerivedFilter(ctx.engine, report) : report;
+  },
 });
 
 /** Rebuild status: per reachable project, the log head and how far the SQLite projection has applied it. */

@@ -61,7 +61,8 @@ export const matchSignature = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
-  http: { method: 'POST', path: '/memory/signatures/match' },
+  // A raw log runs to MBs (issue 14 §3): read under the server's log limit, not the 64 KB default.
+  http: { method: 'POST', path: '/memory/signatures/match', body: 'log' },
   mcp: {
     tool: 'match_signature',
     description:

@@ -65,6 +65,26 @@ export const verifyReport = z.object({
       z.object({ path: z.string(), line: z.number(), problem: z.string(), message: z.string() }),
     ),
   }),
+  /** With `--derived-filter`: per project, the L0 evidence that repeats a registered artifact. */
+  derived: z
+    .array(
+      z.object({
+        project: z.string(),
+        ok: z.boolean(),
+        artifacts: z.number(),
+        evidence: z.number(),
+        problems: z.array(
+          z.object({
+            project: z.string(),
+            seq: z.number(),
+            chunk: z.string(),
+            artifact: z.string(),
+            cited_by: z.array(z.number()),
+          }),
+        ),
+      }),
+    )
+    .optional(),
 });
 
 type Report = z.infer<typeof verifyReport>;
@@ -103,6 +123,17 @@ export function verifyText(report: Report): string {
       lines.push(`  - ${difference.projector}: ${difference.message}`);
     for (const drift of report.parity.drift)
       lines.push(`  - vault drift: ${drift.message} [${drift.problem}]`);
+  }
+  for (const audit of report.derived ?? []) {
+    if (audit.ok)
+      lines.push(
+        `derived     ${audit.project}: ok (${audit.evidence} evidence, none repeats one of ${audit.artifacts} artifacts)`,
+      );
+    else lines.push(`derived     ${audit.project}: ${audit.problems.length} evidence derived`);
+    for (const problem of audit.problems)
+      lines.push(
+        `  - chunk ${problem.chunk} (seq ${problem.seq}) repeats ${problem.artifact}; cited by ${problem.cited_by.length === 0 ? 'no memory' : `memories at seq ${problem.cited_by.join(', ')}`}`,
+      );
   }
   lines.push(report.ok ? 'verify: ok' : 'verify: FAILED');
   return lines.join('\n');

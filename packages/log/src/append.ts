@@ -51,9 +51,9 @@ export interface CommitGroup {
  * chains its batches one after the other, rotates if they would overflow the segment, writes
  * them in one call, fsyncs once and releases. Each caller resolves, with its own seqs, only
  * after that fsync; if the write or fsync fails, every batch of the group fails and nothing
- * of any is left in the log.
+ * of any is left in the log. Async, so that invalid input is a rejection like every other failure.
  */
-export function appendBatch(
+export async function appendBatch(
   context: AppendContext,
   projectName: string,
   payloads: readonly unknown[],

@@ -1,6 +1,7 @@
 // Benchmarks of packages/log (run: `npx tsc -b packages/log && node test/bench/run.mjs log`).
 // Prints figures and ratios against a raw baseline measured in the same run; never fails.
 //   1. batched append throughput vs raw writeSync + fsyncSync of the same bytes (target ≥ 0.5)
+//   1b. concurrent appends of one process (group commit) vs one raw write + fsync of all their bytes
 //   2. single durable append latency p50/p99 (target p50 < 1 ms)
 //   3. read and verify throughput
 //   4. crash drill at scale: SIGKILLed appenders, lost acknowledged events must be 0
@@ -29,6 +30,8 @@ const BATCHES = Number(process.env.BENCH_LOG_BATCHES ?? 200);
 const BATCH_SIZE = 100;
 const SINGLES = Number(process.env.BENCH_LOG_SINGLES ?? 2000);
 const KILLS = Number(process.env.BENCH_LOG_KILLS ?? 1000);
+/** Concurrent writers per round in the group-commit figure. */
+const WRITERS = 8;
 
 const root = mkdtempSync(join(tmpdir(), 'mem-log-bench-'));
 const writer = { kind: 'bench' };
@@ -103,6 +106,48 @@ async function appendThroughput() {
       rmSync(shm, { recursive: true, force: true });
     }
   }
+}
+
+// Writers of one process appending at once share one write + fsync (group commit); the raw
+// baseline is the ideal group commit: one writeSync + fsyncSync of all their bytes.
+async function groupThroughput() {
+  const log = new EventLog({ dir: join(root, 'log') });
+  const batchOf = (w, r) =>
+    Array.from({ length: BATCH_SIZE }, (_, i) => ({
+      type: 'tombstone',
+      target,
+      reason: reason((r * WRITERS + w) * BATCH_SIZE + i),
+    }));
+  const sample = readFileSync(join(root, 'log', 'warmup', '000001.jsonl'));
+  const rawGroup = Buffer.concat(
+    Array.from({ length: WRITERS }, () => sample.subarray(0, sample.length / 20)),
+  );
+  const fd = openSync(join(root, 'raw-group.jsonl'), 'a');
+  const rounds = Math.max(1, Math.floor(BATCHES / WRITERS));
+  let logNs = 0n;
+  let rawNs = 0n;
+  for (let r = 0; r < rounds; r += 1) {
+    let start = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: WRITERS }, (_, w) => log.append('group', batchOf(w, r), writer)),
+    );
+    logNs += process.hrtime.bigint() - start;
+    start = process.hrtime.bigint();
+    writeSync(fd, rawGroup);
+    fsyncSync(fd);
+    rawNs += process.hrtime.bigint() - start;
+  }
+  closeSync(fd);
+  const ratio = Number(rawNs) / Number(logNs);
+  console.log(
+    `group commit (${rounds} rounds x ${WRITERS} concurrent appends of ${BATCH_SIZE} events, interleaved with the baseline)`,
+  );
+  console.log(`  log      ${fmt(ms(logNs) / rounds, 3)} ms/round`);
+  console.log(
+    `  raw      ${fmt(ms(rawNs) / rounds, 3)} ms/round (one writeSync + fsyncSync of the same bytes)`,
+  );
+  console.log(`  ratio    ${fmt(ratio, 2)}  (target >= 0.5)`);
+  figure('append_group_ratio', ratio);
 }
 
 async function singleLatency() {
@@ -201,6 +246,7 @@ async function crashDrill() {
 
 try {
   await appendThroughput();
+  await groupThroughput();
   await singleLatency();
   await readAndVerify();
   if (KILLS > 0) await crashDrill();

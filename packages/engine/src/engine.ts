@@ -7,6 +7,7 @@ import {
   assertProjectName,
   hasErrorCode,
   isMemError,
+  type Payload,
   type Writer,
 } from '@mem/core';
 import type {
@@ -63,7 +64,19 @@ export interface AppendOptions extends AppendInput {
    * overridden tombstone is recorded by a `resurfaced` event appended with the batch.
    */
   force?: boolean;
+  /**
+   * An Idempotency-Key's record (issue 13 §2): appended as the batch's last event, so the write
+   * and its key land in one atomic append. The result the caller gets leaves it out, so a
+   * write answers the same with a key as without one.
+   */
+  idempotency?: IdempotencyRecord;
 }
+
+/** What an idempotency_recorded event holds besides the size of the batch it closes. */
+export type IdempotencyRecord = Omit<
+  Extract<Payload, { type: 'idempotency_recorded' }>,
+  'type' | 'events'
+>;
 
 export interface RebuildOptions {
   /** Only this project (default: every project in the log). */
@@ -88,6 +101,16 @@ export interface PurgeReport {
 export interface RebuildReport extends CatchUpReport {
   projectors: string[];
   projects: string[];
+}
+
+/** An append's result as the write alone: the idempotency record that closed its batch left out. */
+function withoutRecord(result: AppendResult): AppendResult {
+  return {
+    ...result,
+    appended: result.appended - 1,
+    last_seq: result.last_seq - 1,
+    events: result.events.slice(0, -1),
+  };
 }
 
 /**
@@ -155,7 +178,7 @@ export class Engine {
     writer: Writer,
     options: AppendOptions = {},
   ): Promise<AppendResult> {
-    const { catchUp = 'now', force = false, ...input } = options;
+    const { catchUp = 'now', force = false, idempotency, ...input } = options;
     assertProjectName(project);
     assertSettingsInSystem(project, payloads);
     // Trigger: concurrent appends of this process. Why: the provenance check reads the log
@@ -168,7 +191,10 @@ export class Engine {
       .then(async () => {
         await assertAppendProvenance(this.#log, project, payloads, input);
         const resurfaced = await admitAgainstTombstones(this.#log, project, payloads, force, input);
-        return this.#log.append(project, [...payloads, ...resurfaced], writer);
+        const batch = [...payloads, ...resurfaced];
+        if (!idempotency) return this.#log.append(project, batch, writer);
+        const record = { type: 'idempotency_recorded', ...idempotency, events: batch.length };
+        return withoutRecord(await this.#log.append(project, [...batch, record], writer));
       });
     this.appending.set(project, appended);
     try {

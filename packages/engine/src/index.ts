@@ -11,6 +11,7 @@ export {
   Engine,
   type AppendOptions,
   type EngineOptions,
+  type IdempotencyRecord,
   type PurgeReport,
   type RebuildOptions,
   type RebuildReport,

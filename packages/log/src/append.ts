@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { MemError, assertProjectName, ioError, type Payload } from '@mem/core';
 import { LOG_WRITER, chainBatch, validateBatch, type BatchEntry, type ChainLink } from './batch.js';
 import { readChainHead } from './chain-head.js';
-import { fsyncDirectory, fsyncFile, openSegment, writeFully } from './durable-fs.js';
+import { fsyncDirectory, openSegment, writeFully, type FsyncFile } from './durable-fs.js';
 import { settlePurge } from './purge-settle.js';
 import { withSegmentLock } from './segment-lock.js';
 import { lastSegmentSync, listSegmentsSync } from './segment-list.js';
@@ -24,13 +24,34 @@ export interface AppendContext {
   dir: string;
   segmentBytes: number;
   now: () => Date;
+  /** Makes a segment's bytes durable: fsyncFile, or a test's counting hook around it. */
+  fsync: FsyncFile;
   tails: Map<string, CachedTail>;
+  /** Per project, the group of batches waiting for the lock: the next write + fsync. */
+  groups: Map<string, CommitGroup>;
+}
+
+/** A validated batch waiting in a group, and how to answer its caller. */
+interface PendingBatch {
+  payloads: Payload[];
+  writer: BatchEntry['writer'];
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Batches that will share one write and one fsync. */
+export interface CommitGroup {
+  batches: PendingBatch[];
 }
 
 /**
- * Appends a validated batch under the project's lock: repair a torn tail, chain after the
- * head, rotate if the batch would overflow the segment, one write, fsync, release. Resolves
- * only after fsync. Invalid input throws before any file is touched.
+ * Appends a validated batch: invalid input throws before any file is touched. Group commit:
+ * the batch joins the project's open group — the one waiting for the lock while an earlier
+ * group's fsync is in flight — or opens one. A group takes the lock, repairs a torn tail,
+ * chains its batches one after the other, rotates if they would overflow the segment, writes
+ * them in one call, fsyncs once and releases. Each caller resolves, with its own seqs, only
+ * after that fsync; if the write or fsync fails, every batch of the group fails and nothing
+ * of any is left in the log. Async, so that invalid input is a rejection like every other failure.
  */
 export async function appendBatch(
   context: AppendContext,
@@ -40,18 +61,45 @@ export async function appendBatch(
 ): Promise<AppendResult> {
   const project = assertProjectName(projectName);
   const batch = validateBatch(payloads, writer);
-  const projectDir = join(context.dir, project);
-  const lockPath = join(projectDir, FIRST_SEGMENT);
-  return withSegmentLock(lockPath, async (lockFd) => {
-    settlePurge(projectDir);
-    try {
-      return await appendLocked(context, project, projectDir, lockFd, batch);
-    } catch (error) {
-      // Whatever failed, the cached tail may no longer describe the file.
-      context.tails.delete(project);
-      throw error;
+  return new Promise((resolve, reject) => {
+    const pending = { ...batch, resolve, reject };
+    const open = context.groups.get(project);
+    if (open) {
+      open.batches.push(pending);
+      return;
     }
+    const group: CommitGroup = { batches: [pending] };
+    context.groups.set(project, group);
+    void commitGroup(context, project, group);
   });
+}
+
+/** Commits one group under the project's lock and answers each of its callers. */
+async function commitGroup(context: AppendContext, project: string, group: CommitGroup) {
+  const projectDir = join(context.dir, project);
+  const close = () => {
+    // From here on the group is fixed: later writers open the next one.
+    if (context.groups.get(project) === group) context.groups.delete(project);
+  };
+  let results: AppendResult[];
+  try {
+    results = await withSegmentLock(join(projectDir, FIRST_SEGMENT), async (lockFd) => {
+      close();
+      settlePurge(projectDir);
+      try {
+        return await appendLocked(context, project, projectDir, lockFd, group.batches);
+      } catch (error) {
+        // Whatever failed, the cached tail may no longer describe the file.
+        context.tails.delete(project);
+        throw error;
+      }
+    });
+  } catch (error) {
+    close();
+    for (const batch of group.batches) batch.reject(error);
+    return;
+  }
+  group.batches.forEach((batch, index) => batch.resolve(results[index]!));
 }
 
 /** Where the newest segment's complete lines end, the head there, and the recovery a torn tail needs. */
@@ -103,23 +151,34 @@ async function appendLocked(
   project: string,
   projectDir: string,
   lockFd: number,
-  batch: { payloads: Payload[]; writer: BatchEntry['writer'] },
-): Promise<AppendResult> {
+  batches: readonly PendingBatch[],
+): Promise<AppendResult[]> {
   const newest = lastSegmentSync(projectDir, context.tails.get(project)?.segment);
   const newestPath = join(projectDir, newest);
   const newestFd = newest === FIRST_SEGMENT ? lockFd : openSegment(newestPath);
   try {
     const stat = fstatSync(newestFd);
     const tail = locateTail(context, project, projectDir, newest, newestFd, stat);
-    const { head, size, recovery } = tail;
-    const entries: BatchEntry[] = batch.payloads.map((payload) => ({
-      payload,
-      writer: batch.writer,
-    }));
-    if (recovery) entries.unshift({ payload: recovery, writer: LOG_WRITER });
-    const chained = chainBatch(project, head, entries, context.now().toISOString());
-    // Rotate before, never within, a batch; an empty segment takes any batch, however large.
-    const rotate = size > 0 && size + chained.bytes.length > context.segmentBytes;
+    const { size, recovery } = tail;
+    // Each batch chains after the one before it, with its own ts; a recovery leads the first.
+    let head = tail.head;
+    const chained = batches.map((batch, index) => {
+      const entries: BatchEntry[] = batch.payloads.map((payload) => ({
+        payload,
+        writer: batch.writer,
+      }));
+      const lead = index === 0 && recovery !== null;
+      if (lead) entries.unshift({ payload: recovery, writer: LOG_WRITER });
+      const link = chainBatch(project, head, entries, context.now().toISOString());
+      head = link.head;
+      return { link, lead };
+    });
+    const bytes =
+      chained.length === 1
+        ? chained[0]!.link.bytes
+        : Buffer.concat(chained.map(({ link }) => link.bytes));
+    // Rotate before, never within, a group; an empty segment takes any group, however large.
+    const rotate = size > 0 && size + bytes.length > context.segmentBytes;
     const target = rotate ? nextSegmentName(newest) : newest;
     const written = await writeBatch(
       {
@@ -129,24 +188,26 @@ async function appendLocked(
         newestFd,
         tail,
         rotatePath: rotate ? join(projectDir, target) : null,
+        fsync: context.fsync,
       },
-      chained.bytes,
+      bytes,
     );
-    const ino = rotate ? written.ino : stat.ino;
     context.tails.set(project, {
       segment: target,
-      ino,
-      size: (rotate ? 0 : size) + chained.bytes.length,
-      head: chained.head,
+      ino: rotate ? written.ino : stat.ino,
+      size: (rotate ? 0 : size) + bytes.length,
+      head,
     });
-    const appended = chained.events.slice(recovery ? 1 : 0);
-    return {
-      project,
-      appended: appended.length,
-      first_seq: appended[0]!.seq,
-      last_seq: chained.head.seq,
-      events: chained.events,
-    };
+    return chained.map(({ link, lead }) => {
+      const appended = link.events.slice(lead ? 1 : 0);
+      return {
+        project,
+        appended: appended.length,
+        first_seq: appended[0]!.seq,
+        last_seq: link.head.seq,
+        events: link.events,
+      };
+    });
   } finally {
     if (newestFd !== lockFd) closeSync(newestFd);
   }
@@ -160,6 +221,7 @@ interface WritePlan {
   tail: SegmentTailState;
   /** The new segment the batch goes to, or null for the newest one. */
   rotatePath: string | null;
+  fsync: FsyncFile;
 }
 
 /**
@@ -169,21 +231,22 @@ interface WritePlan {
  * IO_FAILED, naming the file) leaves the log. Only chaining came before, so nothing is left to undo.
  */
 async function writeBatch(plan: WritePlan, bytes: Uint8Array): Promise<{ ino: number }> {
-  const { tail, newestFd, newestPath, rotatePath } = plan;
+  const { tail, newestFd, newestPath, rotatePath, fsync } = plan;
   let at = newestPath;
   let targetFd: number | null = null;
   try {
     if (tail.recovery) {
       ftruncateSync(newestFd, tail.recovery.truncated_at);
-      await fsyncFile(newestFd);
+      await fsync(newestFd);
     }
     if (rotatePath !== null) {
       at = rotatePath;
       targetFd = openSegment(rotatePath);
     }
-    await writeFully(targetFd ?? newestFd, bytes);
-    await fsyncFile(targetFd ?? newestFd);
-    return { ino: fstatSync(targetFd ?? newestFd).ino };
+    writeFully(targetFd ?? newestFd, bytes);
+    await fsync(targetFd ?? newestFd);
+    // Only a new segment has a new inode to remember.
+    return { ino: targetFd === null ? 0 : fstatSync(targetFd).ino };
   } catch (error) {
     if (targetFd !== null) closeSync(targetFd);
     targetFd = null;
@@ -222,6 +285,6 @@ async function rollBack(plan: WritePlan): Promise<void> {
   }
   // tail.size is where the complete lines end: the torn bytes, if any, go back after it.
   ftruncateSync(newestFd, tail.size);
-  if (tail.torn) await writeFully(newestFd, tail.torn);
-  await fsyncFile(newestFd);
+  if (tail.torn) writeFully(newestFd, tail.torn);
+  await plan.fsync(newestFd);
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { MemError, assertProjectName, type Writer } from '@mem/core';
 import { appendBatch, type AppendContext } from './append.js';
+import { fsyncFile } from './durable-fs.js';
 import { readChainHead } from './chain-head.js';
 import { listProjects } from './projects.js';
 import { purgeLog, type PurgeInput, type PurgeResult } from './purge.js';
@@ -49,7 +50,9 @@ export class EventLog {
       dir: options.dir,
       segmentBytes,
       now: options.now ?? (() => new Date()),
+      fsync: options.fsync ?? fsyncFile,
       tails: new Map(),
+      groups: new Map(),
     };
   }
 
@@ -60,7 +63,7 @@ export class EventLog {
 
   /**
    * Validates every payload and the writer, then appends them as one durable batch. Resolves
-   * after fsync. Throws the first invalid payload's MemError (its `line` is the 1-based position
+   * after fsync; concurrent appends of this log share one (group commit, append.ts). Throws the first invalid payload's MemError (its `line` is the 1-based position
    * in `payloads`) and writes nothing; an empty batch is INVALID_INPUT.
    */
   append(project: string, payloads: readonly unknown[], writer: Writer): Promise<AppendResult> {

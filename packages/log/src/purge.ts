@@ -171,7 +171,7 @@ async function commitSegments(
 async function writeDurably(path: string, content: Buffer): Promise<void> {
   const fd = createPrivate(path, constants.O_WRONLY | constants.O_TRUNC);
   try {
-    await writeFully(fd, content);
+    writeFully(fd, content);
     await fsyncFile(fd);
   } catch (error) {
     throw ioError('write', path, error);

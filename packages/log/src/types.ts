@@ -8,6 +8,11 @@ export interface EventLogOptions {
   segmentBytes?: number;
   /** Clock for the informational `ts` of new events. Default: the system clock. */
   now?: () => Date;
+  /**
+   * Makes an appended segment's bytes durable. Default: the real fsync. For tests that count
+   * or delay fsyncs; a hook must still call the real one, or acknowledged events are not durable.
+   */
+  fsync?: (fd: number) => Promise<void>;
 }
 
 /** What an acknowledged (fsynced) append wrote. */

@@ -22,19 +22,35 @@ const limit = count === 'forever' ? Infinity : Number(count);
 const target = 'f'.repeat(64);
 const writer = { kind: 'test', principal: tag };
 
-writeSync(1, 'ready\n');
-for (let n = 0; n < limit;) {
+/** The next batch: 1..maxBatch tombstones, and their ids. */
+function nextBatch(n) {
   const size = 1 + Math.floor(random() * Number(maxBatch));
   const ids = [];
   const payloads = [];
-  for (let i = 0; i < size && n < limit; i += 1, n += 1) {
-    const id = `${tag}-${n}`;
+  for (let i = 0; i < size && n + i < limit; i += 1) {
+    const id = `${tag}-${n + i}`;
     // Occasional padding makes a batch span many pages, so a kill can land inside write().
     const pad = random() < 0.2 ? 'x'.repeat(Math.floor(random() * Number(maxPad))) : '';
     ids.push(id);
     payloads.push({ type: 'tombstone', target, reason: pad ? `${id} ${pad}` : id });
   }
-  await log.append(project, payloads, writer);
-  // writeSync: the ack is in the pipe before the next append starts, so no ack waits in a buffer.
-  writeSync(1, `ack ${ids.join(' ')}\n`);
+  return { ids, payloads };
+}
+
+writeSync(1, 'ready\n');
+for (let n = 0; n < limit;) {
+  // Two batches at once, so the drills also kill group commits (both share one fsync).
+  const batches = [];
+  for (let k = 0; k < 2 && n < limit; k += 1) {
+    const batch = nextBatch(n);
+    n += batch.ids.length;
+    batches.push(batch);
+  }
+  await Promise.all(
+    batches.map(async ({ ids, payloads }) => {
+      await log.append(project, payloads, writer);
+      // writeSync: the ack is in the pipe before the next append starts, so no ack waits in a buffer.
+      writeSync(1, `ack ${ids.join(' ')}\n`);
+    }),
+  );
 }

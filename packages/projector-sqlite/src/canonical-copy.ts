@@ -15,6 +15,7 @@ export const DATA_TABLES = [
   'forgotten_line',
   'superseded_line',
   'review_finding',
+  'idempotency_key',
   'ingest_job',
   'failure_signature',
   'item',

@@ -17,6 +17,7 @@ export type {
   GateCounts,
   FailureSignatureRow,
   ReviewFindingRow,
+  IdempotencyKeyRow,
   LineEdgeRow,
   NodeLevel,
   NodeRow,

@@ -10,6 +10,7 @@ import type {
   EdgeRow,
   FailureSignatureRow,
   ReviewFindingRow,
+  IdempotencyKeyRow,
   GateCounts,
   KeywordHit,
   LineEdgeRow,
@@ -75,6 +76,8 @@ export interface ItemStore {
   lineEdges(project: string, level: 'L1' | 'L2', sha256: string): LineEdgeRow[];
   /** The supersession of the line `sha256` by a `superseded` event (not by its memory's chain), if any. */
   supersession(project: string, sha256: string): SupersessionRow | undefined;
+  /** The newest record of an idempotency key (by its sha), or undefined: one index lookup. */
+  idempotencyKey(keySha256: string): IdempotencyKeyRow | undefined;
   /** The open review findings of `project` (none decided), oldest first. */
   openFindings(project: string): ReviewFindingRow[];
   /** The failure_signature rows of these sig_shas in these projects, by sig_sha, then project. */
@@ -169,6 +172,9 @@ export function openItemStore(
     db.prepare(`SELECT project, sig_sha, signature, tool, level, line_sha, memory_sha, seen_count, first_seen, last_seen
     FROM failure_signature WHERE sig_sha IN (SELECT value FROM json_each(@shas)) AND project IN (SELECT value FROM json_each(@projects))
     ORDER BY sig_sha, project`);
+  const idempotency =
+    db.prepare(`SELECT key_sha256, project, fingerprint, op, first_seq, last_seq, ts
+    FROM idempotency_key WHERE key_sha256 = ? ORDER BY ts DESC, project LIMIT 1`);
   const findings = db.prepare(`SELECT id, kind, subjects, explanation, seq, opened_by
     FROM review_finding WHERE project = ? AND decision IS NULL ORDER BY seq, id`);
   const cited = db.prepare(`SELECT level, sha256, source, t, deleted_at, length(text) AS text_chars,
@@ -246,6 +252,7 @@ export function openItemStore(
         shas: JSON.stringify(sigShas),
         projects: JSON.stringify(projects),
       }) as FailureSignatureRow[],
+    idempotencyKey: (keySha256) => idempotency.get(keySha256) as IdempotencyKeyRow | undefined,
     openFindings: (project) =>
       (findings.all(project) as (Omit<ReviewFindingRow, 'subjects'> & { subjects: string })[]).map(
         (raw) => ({ ...raw, subjects: JSON.parse(raw.subjects) as string[] }),

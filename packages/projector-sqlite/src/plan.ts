@@ -37,6 +37,7 @@ export const SQLITE_HANDLES = [
   'superseded',
   'review_opened',
   'review_decided',
+  'idempotency_recorded',
   ...ITEM_HANDLES,
 ] as const satisfies readonly EventType[];
 
@@ -98,6 +99,23 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
             project: event.project,
             id: event.id,
             decision: event.decision,
+            seq: event.seq,
+          },
+        },
+      ];
+    case 'idempotency_recorded':
+      return [
+        {
+          statement: 'recordIdempotency',
+          params: {
+            key_sha256: event.key_sha256,
+            project: event.project,
+            fingerprint: event.fingerprint,
+            op: event.op,
+            // The record closes its batch: the write is the `events` events right before it.
+            first_seq: event.seq - event.events,
+            last_seq: event.seq - 1,
+            ts: event.ts,
             seq: event.seq,
           },
         },

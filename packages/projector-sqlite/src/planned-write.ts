@@ -4,6 +4,8 @@
  * strings and null only (booleans become 0/1 in the planner).
  */
 
+import type { IdempotencyKeyRow } from './rows.js';
+
 export type NodeKind = 'evidence' | 'memory' | 'reference' | 'line' | 'item';
 
 export interface InsertNodeParams {
@@ -264,6 +266,7 @@ export type PlannedWrite =
         opened_by: string | null;
       };
     }
+  | { statement: 'recordIdempotency'; params: IdempotencyKeyRow & { seq: number } }
   | {
       statement: 'decideReview';
       params: { project: string; id: string; decision: string; seq: number };

@@ -32,6 +32,19 @@ export interface NodeRow {
   meta: Record<string, unknown>;
 }
 
+/** An idempotency_key row (issue 13 §2): a key's request and the batch that answered it. */
+export interface IdempotencyKeyRow {
+  key_sha256: string;
+  project: string;
+  fingerprint: string;
+  op: string;
+  /** The write's batch, without the record that closes it. */
+  first_seq: number;
+  last_seq: number;
+  /** The record's ts: the key expires 24 h after it. */
+  ts: string;
+}
+
 /** An open review_finding row (issue 12 §4): a finding no decision has closed yet. */
 export interface ReviewFindingRow {
   id: string;

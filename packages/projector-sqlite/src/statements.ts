@@ -132,6 +132,14 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     VALUES (@project, @id, @kind, @subjects, @explanation, @seq, @opened_by)
     ON CONFLICT DO NOTHING`,
 
+  // Issue 13 §2: the newest record of a key wins (a key reused after it expired records again).
+  recordIdempotency: `
+    INSERT INTO idempotency_key (key_sha256, project, fingerprint, op, first_seq, last_seq, ts, seq)
+    VALUES (@key_sha256, @project, @fingerprint, @op, @first_seq, @last_seq, @ts, @seq)
+    ON CONFLICT (key_sha256, project) DO UPDATE SET fingerprint = excluded.fingerprint,
+      op = excluded.op, first_seq = excluded.first_seq, last_seq = excluded.last_seq,
+      ts = excluded.ts, seq = excluded.seq`,
+
   decideReview: `
     UPDATE review_finding SET decision = @decision, decided_seq = @seq
     WHERE project = @project AND id = @id AND decision IS NULL`,

@@ -4,6 +4,18 @@ type Entry =
   | { state: 'in_flight'; fingerprint: string }
   | { state: 'done'; fingerprint: string; output: unknown; at: number };
 
+/** The request a key was first used for, as a hash: operation and validated input. */
+export function requestFingerprint(request: unknown): string {
+  return sha256Hex(JSON.stringify(request) ?? 'undefined');
+}
+
+/** The same key with a different request. */
+export function keyConflict(): MemError {
+  return new MemError('CONFLICT', 'Idempotency-Key was already used for a different request', {
+    field: 'Idempotency-Key',
+  });
+}
+
 /** How long an outcome is remembered, and how many at most (oldest forgotten first). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_MAX_KEYS = 10_000;
@@ -15,9 +27,12 @@ export const IDEMPOTENCY_MAX_KEYS = 10_000;
  * known yet), and so is the same key with a different request. Keys are per credential.
  * Failures are not recorded: a failed write changed nothing, so retrying it is safe.
  *
- * Held in memory: a restart forgets the keys (an accepted ingest stays idempotent through its
- * ingest_id, which the log holds). Outcomes may carry a minted token's secret, which must
- * never be written anywhere, so persisting them is not an option.
+ * Held in memory, in front of the log: it answers a retry within this process and tells a retry
+ * while the first call still runs. An operation that declares `replay` also records its key in
+ * the batch it appends (recorded-idempotency.ts), so its outcome survives a restart and is seen
+ * by every process on the root. The others (a minted token's outcome holds its secret, which is
+ * never written anywhere) are kept here only: a restart forgets their keys (an accepted ingest
+ * stays idempotent through its ingest_id, which the log holds).
  */
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
@@ -32,14 +47,10 @@ export class IdempotencyStore {
       });
     }
     const id = `${scope}\u0000${key}`;
-    const fingerprint = sha256Hex(JSON.stringify(request) ?? 'undefined');
+    const fingerprint = requestFingerprint(request);
     this.expire();
     const entry = this.entries.get(id);
-    if (entry && entry.fingerprint !== fingerprint) {
-      throw new MemError('CONFLICT', 'Idempotency-Key was already used for a different request', {
-        field: 'Idempotency-Key',
-      });
-    }
+    if (entry && entry.fingerprint !== fingerprint) throw keyConflict();
     if (entry?.state === 'in_flight') {
       throw new MemError(
         'CONFLICT',

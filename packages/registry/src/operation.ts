@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { Capability } from '@mem/core';
+import type { Capability, LogEvent } from '@mem/core';
+import type { IdempotencyRecord } from '@mem/engine';
 import type { Caller } from './caller.js';
 import type { RegistryContext } from './context.js';
 
@@ -96,8 +97,21 @@ export interface LocalOnly {
   why: string;
 }
 
+/** The batch a recorded write appended, as the log holds it (its idempotency record left out). */
+export interface RecordedBatch {
+  project: string;
+  first_seq: number;
+  last_seq: number;
+  events: LogEvent[];
+}
+
 /** What a surface hands a running operation besides its input. */
 export interface RunEffects {
+  /**
+   * The Idempotency-Key record of this call, for an operation that declares `replay`: it passes
+   * it to its one engine.append, which closes the batch with it.
+   */
+  idempotency?: IdempotencyRecord;
   /** A line saying how far a long operation has got (the CLI redraws it on a terminal). */
   progress?: (line: string) => void;
 }
@@ -111,6 +125,12 @@ interface OperationCore<In, Out> {
   kind: 'read' | 'write';
   /** Calling it twice with the same input has the effect of calling it once. */
   idempotent: boolean;
+  /**
+   * The answer of a write whose Idempotency-Key is recorded in the log, stated again from the
+   * batch it appended (issue 13 §2). Declared only by an operation that appends exactly one
+   * batch, passes `effects.idempotency` to it, and answers from that batch alone (no secret).
+   */
+  replay?: (input: In, batch: RecordedBatch) => Out;
   /** Removes or revokes something (drives MCP's destructiveHint). */
   destructive?: boolean;
   auth: Authorization;

@@ -4,6 +4,7 @@ import { authorize } from './authorize.js';
 import { anonymousCaller, localCaller, type Caller, type Surface } from './caller.js';
 import type { RegistryContext } from './context.js';
 import { IdempotencyStore } from './idempotency.js';
+import { runRecorded } from './recorded-idempotency.js';
 import { remoteOperations, type AnyOperation, type AnyRemoteOperation } from './operation.js';
 import { validateInput } from './validate.js';
 
@@ -85,10 +86,29 @@ export class Registry {
       authorize(op.auth, caller, undefined);
     const input: unknown = validateInput(op.input, rawInput ?? {}, op.name);
     authorize(op.auth, caller, input);
-    const run = () =>
-      op.run(this.context, caller, input, options.progress ? { progress: options.progress } : {});
-    if (options.idempotencyKey === undefined || op.kind === 'read') return run();
+    const progress = options.progress ? { progress: options.progress } : {};
+    const run = () => op.run(this.context, caller, input, progress);
+    const key = options.idempotencyKey;
+    if (key === undefined || op.kind === 'read') return run();
     const scope = caller.tokenId ?? `${caller.kind}:${caller.principal ?? ''}`;
-    return this.idempotency.run(scope, options.idempotencyKey, { op: op.name, input }, run);
+    const request = { op: op.name, input };
+    const replay = op.replay;
+    if (!replay) return this.idempotency.run(scope, key, request, run);
+    // Recorded in the log as well: the memory store still answers a retry while this one runs.
+    const project = recordedProject(op, input);
+    return this.idempotency.run(scope, key, request, () =>
+      runRecorded(this.context, { ...op, replay }, { scope, key, request, project }, (record) =>
+        op.run(this.context, caller, input, { ...progress, idempotency: record }),
+      ),
+    );
   }
+}
+
+/** The project a recorded operation writes to: the input field its authorization names. */
+function recordedProject(op: AnyOperation, input: unknown): string {
+  const field = op.auth.project;
+  const project = field ? (input as Record<string, unknown>)[field] : undefined;
+  if (typeof project !== 'string')
+    throw new Error(`operation ${op.name} declares replay but names no single project to write to`);
+  return project;
 }

@@ -31,6 +31,7 @@ import {
   supersededShape,
 } from './correction-payloads.js';
 import { reviewDecidedShape, reviewOpenedShape } from './review-payloads.js';
+import { idempotencyRecordedShape } from './idempotency-payloads.js';
 import { skillDraftedShape, skillPromotedShape, skillRetiredShape } from './skill-payloads.js';
 import { corpusRegisteredShape, corpusRemovedShape } from './corpus-payloads.js';
 import {
@@ -189,6 +190,7 @@ const reviewOpened = defineEvent('review_opened', reviewOpenedShape, {
   },
 });
 const reviewDecided = defineEvent('review_decided', reviewDecidedShape);
+const idempotencyRecorded = defineEvent('idempotency_recorded', idempotencyRecordedShape);
 const skillDrafted = defineEvent('skill_drafted', skillDraftedShape);
 const skillPromoted = defineEvent('skill_promoted', skillPromotedShape);
 const skillRetired = defineEvent('skill_retired', skillRetiredShape);
@@ -252,6 +254,7 @@ export const EVENT_DEFINITIONS = [
   resurfaced,
   reviewOpened,
   reviewDecided,
+  idempotencyRecorded,
   skillDrafted,
   skillPromoted,
   skillRetired,
@@ -295,6 +298,7 @@ export const payloadSchema = z.discriminatedUnion('type', [
   resurfaced.payload,
   reviewOpened.payload,
   reviewDecided.payload,
+  idempotencyRecorded.payload,
   skillDrafted.payload,
   skillPromoted.payload,
   skillRetired.payload,
@@ -335,6 +339,7 @@ export const eventSchema = z.discriminatedUnion('type', [
   resurfaced.event,
   reviewOpened.event,
   reviewDecided.event,
+  idempotencyRecorded.event,
   skillDrafted.event,
   skillPromoted.event,
   skillRetired.event,

@@ -11,6 +11,7 @@ import {
 } from '@mem/core';
 import { requireCapability, requireReach, writerOf, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
+import type { RecordedBatch, RunEffects } from '../../operation.js';
 import { projectInput } from '../schemas.js';
 import { readItemLedger, type ItemLedger } from './ledger.js';
 import { requireItem } from './view.js';
@@ -72,13 +73,26 @@ function checkDraft(ledger: ItemLedger, caller: Caller, draft: ItemDraft, index:
   }
 }
 
-/** Appends the drafts as one atomic batch and returns their ids, in input order. */
+/** What an add answers, from the batch it appended: the new ids in input order and its last seq. */
+export function addedItems(batch: RecordedBatch): WrittenOut {
+  const ids = batch.events
+    .filter((e) => e.type === 'item_added')
+    .map((e) => itemId(batch.project, e.seq));
+  return { project: batch.project, ids, seq: batch.last_seq };
+}
+
+/**
+ * Appends the drafts as one atomic batch and returns their ids, in input order. With an
+ * Idempotency-Key's record (`effects.idempotency`), the batch carries it: the answer is then
+ * addedItems of the batch, whoever asks again.
+ */
 export async function addItems(
   ctx: RegistryContext,
   caller: Caller,
   project: string,
   drafts: readonly ItemDraft[],
   reason?: string,
+  effects: RunEffects = {},
 ): Promise<WrittenOut> {
   requireReach(caller, project);
   const ledger = await readItemLedger(ctx, project);
@@ -96,9 +110,11 @@ export async function addItems(
     ...fields,
     ...(reason !== undefined ? { reason } : {}),
   }));
-  const result = await ctx.engine.append(project, payloads, writerOf(caller));
-  const ids = result.events
-    .filter((e) => e.type === 'item_added')
-    .map((e) => itemId(project, e.seq));
-  return { project, ids, seq: result.last_seq };
+  const result = await ctx.engine.append(
+    project,
+    payloads,
+    writerOf(caller),
+    effects.idempotency ? { idempotency: effects.idempotency } : {},
+  );
+  return addedItems(result);
 }

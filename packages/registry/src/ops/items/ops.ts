@@ -9,7 +9,14 @@ import {
 } from '@mem/core';
 import { defineOperation } from '../../operation.js';
 import { projectInput } from '../schemas.js';
-import { addItems, addItemsInput, itemDraft, writtenOut, type WrittenOut } from './add-items.js';
+import {
+  addItems,
+  addItemsInput,
+  addedItems,
+  itemDraft,
+  writtenOut,
+  type WrittenOut,
+} from './add-items.js';
 import {
   findItems,
   findItemsInput,
@@ -75,7 +82,9 @@ export const addItemsOp = defineOperation({
     ],
     text: writtenText('added'),
   },
-  run: (ctx, caller, input) => addItems(ctx, caller, input.project, input.items, input.reason),
+  run: (ctx, caller, input, effects) =>
+    addItems(ctx, caller, input.project, input.items, input.reason, effects),
+  replay: (_input, batch) => addedItems(batch),
 });
 
 const rememberInput = z.strictObject({
@@ -137,7 +146,8 @@ export const rememberOp = defineOperation({
     ],
     text: writtenText('remembered'),
   },
-  run: async (ctx, caller, input) => {
+  replay: (_input, batch) => addedItems(batch),
+  run: async (ctx, caller, input, effects) => {
     const { project, text, type, anchor, reason, ...rest } = input;
     const draft = itemDraft.safeParse({
       type,
@@ -153,7 +163,7 @@ export const rememberOp = defineOperation({
         expected: issue.message,
       });
     }
-    return addItems(ctx, caller, project, [draft.data], reason);
+    return addItems(ctx, caller, project, [draft.data], reason, effects);
   },
 });
 

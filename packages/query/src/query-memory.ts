@@ -20,6 +20,7 @@ import { rerankCandidates } from './rerank.js';
 import { resolveRequest, type QueryRequest } from './request.js';
 import {
   INSUFFICIENT_RECALL,
+  type Addition,
   type Correction,
   type QueryHit,
   type QueryResult,
@@ -168,6 +169,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     note: noteOf(items, node),
     parents: citationsOf(items, node, resolved.citations),
     corrected_by: correctionOf(node),
+    added_by: additionOf(node),
   }));
   return {
     results,
@@ -204,6 +206,12 @@ function correctionOf(node: NodeRow): Correction | null {
   if (node.kind !== 'line') return null;
   const corrected = node.meta.corrected_by as Correction | undefined;
   return corrected ?? null;
+}
+
+/** The capture an added line's meta names (the SQLite projector writes it from the `line_added` event). */
+function additionOf(node: NodeRow): Addition | null {
+  if (node.kind !== 'line') return null;
+  return (node.meta.added_by as Addition | undefined) ?? null;
 }
 
 interface Candidate {

@@ -74,6 +74,15 @@ export interface Correction {
   supersedes: string;
 }
 
+/** The capture a line added in the vault came from (issue 12): the `line_added` event. */
+export interface Addition {
+  /** Log seq of the `line_added` event. */
+  seq: number;
+  /** Who captured it (the event's writer principal), when known. */
+  actor: string | null;
+  reason: string;
+}
+
 export interface QueryHit {
   level: RecallLevel;
   sha256: string;
@@ -90,6 +99,8 @@ export interface QueryHit {
   parents: Citation[];
   /** A line that is the successor text of a superseded line: the correction that wrote it; else null. */
   corrected_by: Correction | null;
+  /** A line added in the vault: the capture that wrote it, cited in place of chunks; else null. */
+  added_by: Addition | null;
 }
 
 export interface QueryResult {

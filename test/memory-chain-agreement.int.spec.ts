@@ -23,7 +23,8 @@ import type { MemoryChainView } from './support/memory-chain.js';
  * old head unless another query still holds it; a returning text is current again; the first
  * tombstone marks a sha; a parent's level resolved when its edge is written) are written three
  * times: SQL in projector-sqlite, PL/pgSQL in the pgvector migrations, JS in the vault's fold.
- * For random logs the three must say the same, per project.
+ * For random logs the three must say the same, per project — and, after forgotten, superseded
+ * (a successor text), confirmed and vault-added lines, which lines are live.
  */
 
 async function applyAll(
@@ -116,6 +117,8 @@ describe('memory-chain rules: the three projections agree', () => {
     expect(seen.synthesis).toBeGreaterThan(0);
     expect(seen.tombstoned).toBeGreaterThan(0);
     expect(seen.superseded).toBeGreaterThan(0);
+    expect(seen.corrections).toBeGreaterThan(0);
+    expect(seen.liveLines).toBeGreaterThan(0);
   }, 120_000);
 
   it('agree where chains share, return to and lose texts (memoryChainLogs)', async () => {
@@ -138,10 +141,22 @@ interface Exercised {
   tombstoned: number;
   /** Memories no chain holds any more. */
   superseded: number;
+  /** Forgotten, superseded, confirmed and added lines (issue 12). */
+  corrections: number;
+  liveLines: number;
 }
 
 function noneExercised(): Exercised {
-  return { heads: 0, synthesis: 0, shared: 0, deadHeads: 0, tombstoned: 0, superseded: 0 };
+  return {
+    heads: 0,
+    synthesis: 0,
+    shared: 0,
+    deadHeads: 0,
+    tombstoned: 0,
+    superseded: 0,
+    corrections: 0,
+    liveLines: 0,
+  };
 }
 
 function count(into: Exercised, view: MemoryChainView, events: readonly ChainedEvent[]): void {
@@ -156,4 +171,7 @@ function count(into: Exercised, view: MemoryChainView, events: readonly ChainedE
     events.flatMap(({ event }) => (event.type === 'memory' ? [event.sha256] : [])),
   );
   into.superseded += memories.size - view.current.L1.length - view.current.L2.length;
+  const corrections = ['forgotten', 'superseded', 'confirmed', 'line_added'];
+  into.corrections += events.filter(({ event }) => corrections.includes(event.type)).length;
+  into.liveLines += view.live.L1.length + view.live.L2.length;
 }

@@ -122,6 +122,10 @@ describe('mem vault capture', () => {
     expect(appended[1]!.text).toBe(
       'Requests over 10KB failed with 413 because Kong buffered the body.',
     );
+    // One capture is one batch: consecutive seqs under one timestamp.
+    const batch = appended as unknown as { seq: number; ts: string }[];
+    expect(batch[1]!.seq).toBe(batch[0]!.seq + 1);
+    expect(batch[1]!.ts).toBe(batch[0]!.ts);
     expect(note()).toBe(edited);
     expect(mem(['verify', '--project', 'demo']).code).toBe(0);
 
@@ -143,6 +147,20 @@ describe('mem vault capture', () => {
     const { out } = capture();
     expect(out!.events).toEqual([]);
     expect(out!.findings).toEqual([expect.objectContaining({ problem: 'forgotten', line: 11 })]);
+    expect(logText()).toBe(before);
+  });
+
+  it('appends nothing when one change of the capture is refused: the capture is one batch', () => {
+    // The pg line deleted (forgotten) and the Kong line rewritten to the pg line's text: the
+    // rewrite repeats what the same capture forgets, so the whole capture is FORGOTTEN.
+    const lines = note().split('\n');
+    const pg = lines.findIndex((line) => line.startsWith(`- ${PG}`));
+    lines.splice(pg, 2);
+    writeFileSync(join(root, NOTE), lines.join('\n').replace(`- ${KONG}`, `- ${PG}`));
+    const before = logText();
+    const result = mem(['vault', 'capture', '--project', 'demo', '--json']);
+    expect(result.code).toBe(1);
+    expect((JSON.parse(result.stderr) as { error: { code: string } }).error.code).toBe('FORGOTTEN');
     expect(logText()).toBe(before);
   });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { contentSha256, itemId, lineSignatures, type Payload, uniformLines } from '@mem/core';
+import { termHashes } from '@mem/engine';
 
 const WORDS = [
   'kong',
@@ -61,6 +62,13 @@ const projectPlan = fc.record({
     { maxLength: 3 },
   ),
   tombstones: fc.array(fc.nat(), { maxLength: 2 }),
+  corrections: fc.array(
+    fc.record({
+      kind: fc.constantFrom('forget', 'supersede', 'confirm', 'add'),
+      pick: fc.nat(),
+    }),
+    { maxLength: 4 },
+  ),
   items: fc.array(
     fc.record({
       type: fc.constantFrom('thread', 'task', 'fact'),
@@ -268,8 +276,70 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string, project: string): Pay
       reason: 'removed in a test',
     });
   }
+  appendCorrections(out, plan.corrections, memoryByQuery);
   appendItems(out, plan.items, project);
   return out;
+}
+
+/**
+ * Corrections of the L1 notes' lines after the extraction (issue 12): forgotten, superseded by
+ * a successor text, confirmed, and lines added in the vault under a line. A line already
+ * forgotten or superseded is not corrected again (the registry refuses that); new texts use
+ * words of their own, so no tombstone refuses them as a rewording on an engine append.
+ */
+function appendCorrections(
+  out: Payload[],
+  corrections: ProjectPlan['corrections'],
+  memoryByQuery: ReadonlyMap<string, { lines: { text: string }[] }>,
+): void {
+  const lines = [...memoryByQuery].flatMap(([query, memory]) =>
+    memory.lines.map((line) => ({ query, text: line.text, sha: contentSha256(line.text) })),
+  );
+  const done = new Set<string>();
+  corrections.forEach((correction, i) => {
+    const open = lines.filter((line) => !done.has(line.sha));
+    if (open.length === 0) return;
+    const line = open[correction.pick % open.length]!;
+    const target = { target: line.sha, target_kind: 'line' as const, before_sha256: line.sha };
+    if (correction.kind === 'confirm') {
+      out.push({ type: 'confirmed', ...target });
+      return;
+    }
+    if (correction.kind === 'forget') {
+      done.add(line.sha);
+      out.push({
+        type: 'forgotten',
+        ...target,
+        refuses: [{ sha256: line.sha, terms: termHashes(line.text) }],
+        reason: 'forgotten in a test',
+      });
+      return;
+    }
+    const text = `${correction.kind === 'add' ? 'Added' : 'Corrected'} zeta note ${i}.`;
+    const sha = contentSha256(text);
+    if (lines.some((other) => other.sha === sha)) return;
+    if (correction.kind === 'supersede') {
+      done.add(line.sha);
+      out.push({
+        type: 'superseded',
+        ...target,
+        after_sha256: sha,
+        text,
+        reason: 'corrected in a test',
+      });
+    } else {
+      out.push({
+        type: 'line_added',
+        level: 'L1',
+        query_id: line.query,
+        after: line.sha,
+        sha256: sha,
+        text,
+        reason: 'edited in the vault',
+      });
+    }
+    lines.push({ query: line.query, text, sha });
+  });
 }
 
 /**

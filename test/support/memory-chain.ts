@@ -1,8 +1,8 @@
 /*
  * What the memory-chain rules decide for one project, in one shape every projection can be read
  * into: the rules are written three times (SQLite SQL, PL/pgSQL, the vault's fold), and a
- * property test compares the three readings. Memory heads, edges and tombstones only: line
- * nodes are another part's.
+ * property test compares the three readings: memory heads, edges and tombstones, and which
+ * lines are live after the corrections (forgotten, superseded by a successor, added in the vault).
  */
 
 /** A chain's head: `L1:<query id>`, or `L2:` for the project's synthesis. */
@@ -21,6 +21,8 @@ export interface MemoryChainView {
   current: Record<'L1' | 'L2', string[]>;
   /** Tombstoned shas, sorted. */
   tombstoned: string[];
+  /** Line shas per level that recall finds (a superseded line's successor, not the line), sorted. */
+  live: Record<'L1' | 'L2', string[]>;
 }
 
 /** The chain key of a head. */

@@ -19,7 +19,12 @@ export async function pgvectorMemoryChain(
      WHERE h.project = $1 ORDER BY h.level, h.query_key COLLATE "C"`,
     [project],
   );
-  const view: MemoryChainView = { heads: {}, current: { L1: [], L2: [] }, tombstoned: [] };
+  const view: MemoryChainView = {
+    heads: {},
+    current: { L1: [], L2: [] },
+    tombstoned: [],
+    live: { L1: [], L2: [] },
+  };
   for (const head of heads.rows) {
     const parents = await db.query<{ parent_sha: string; parent_level: string }>(
       `SELECT parent_sha, parent_level FROM ${s}.memory_edge WHERE project = $1 AND child_level = $2 AND child_sha = $3 ORDER BY parent_sha COLLATE "C"`,
@@ -41,5 +46,11 @@ export async function pgvectorMemoryChain(
     [project],
   );
   view.tombstoned = tombstoned.rows.map((r) => r.target);
+  // A line is in recall while its text vector is live.
+  const live = await db.query<{ level: 'L1' | 'L2'; sha256: string }>(
+    `SELECT level, node_sha AS sha256 FROM ${s}.memory_vector WHERE project = $1 AND kind = 'text' AND live AND level IN ('L1', 'L2') ORDER BY level, node_sha COLLATE "C"`,
+    [project],
+  );
+  for (const line of live.rows) view.live[line.level].push(line.sha256);
   return view;
 }

@@ -8,7 +8,7 @@ import {
 } from '@mem/core';
 import { canonicalJson } from './canonical-json.js';
 import { lineNodeId, nodeId } from './node-id.js';
-import type { PlannedWrite } from './planned-write.js';
+import type { AddedLineParams, PlannedWrite } from './planned-write.js';
 import { ITEM_HANDLES, planItemEvent } from './plan-items.js';
 
 /**
@@ -35,6 +35,7 @@ export const SQLITE_HANDLES = [
   'ingest_finished',
   'forgotten',
   'superseded',
+  'line_added',
   'review_opened',
   'review_decided',
   'idempotency_recorded',
@@ -89,6 +90,8 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       return forgotten(event);
     case 'superseded':
       return superseded(event);
+    case 'line_added':
+      return [{ statement: 'insertAddedLine', params: addedLine(event) }];
     case 'review_opened':
       return [{ statement: 'openReview', params: openReview(event) }];
     case 'review_decided':
@@ -451,6 +454,26 @@ function successorWrites(e: EventOf<'superseded'>, level: 'L1' | 'L2'): PlannedW
     },
     { statement: 'copySuccessorEdges', params: { ...at, seq: e.seq } },
   ];
+}
+
+/**
+ * A line a person wrote in the vault: a line node of its own in its note (query id), held by no
+ * memory, so a new memory leaves it live and only a correction of its own retires it. Its meta
+ * names the capture (seq, actor, reason), which a query shows on the hit in place of chunks.
+ */
+function addedLine(e: EventOf<'line_added'>): AddedLineParams {
+  const added_by = { seq: e.seq, actor: e.writer.principal ?? null, reason: e.reason };
+  return {
+    id: lineNodeId(e.project, e.level, e.sha256),
+    project: e.project,
+    level: e.level,
+    query_id: e.query_id,
+    text: e.text,
+    sha256: e.sha256,
+    seq: e.seq,
+    ts: e.ts,
+    meta: canonicalJson({ added_by }),
+  };
 }
 
 type IdentityEvent = EventOf<

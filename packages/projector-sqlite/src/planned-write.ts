@@ -287,6 +287,7 @@ export type PlannedWrite =
       params: { project: string; target: string; after_sha256: string };
     }
   | { statement: 'insertSuccessorLine'; params: SuccessorLineParams }
+  | { statement: 'insertAddedLine'; params: AddedLineParams }
   | {
       statement: 'copySuccessorEdges';
       params: {
@@ -315,6 +316,20 @@ export type PlannedWrite =
       };
     }
   | ItemWrite;
+
+/** A line added in the vault (`line_added`), as a line node of its note. */
+export interface AddedLineParams {
+  id: number;
+  project: string;
+  level: 'L1' | 'L2';
+  query_id: string | null;
+  text: string;
+  sha256: string;
+  seq: number;
+  ts: string;
+  /** `{added_by: {seq, actor, reason}}`, canonical JSON. */
+  meta: string;
+}
 
 /** The successor text of a superseded line, as a line node at one level the old line has. */
 export interface SuccessorLineParams {

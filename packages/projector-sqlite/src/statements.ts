@@ -187,6 +187,14 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       AND EXISTS (SELECT 1 FROM superseded_line s WHERE s.project = @project AND s.sha256 = @sha256 AND s.seq = @seq)
     ON CONFLICT (project, sha256, level, kind) DO NOTHING`,
 
+  // A line added in the vault: held by no memory, so refreshLines never retires it; live unless
+  // a tombstone already refuses its text. An existing line of that text keeps its own row.
+  insertAddedLine: `
+    INSERT INTO node (id, project, level, kind, query_id, run_id, t, source, text, sha256, seq, created_ts, superseded_by, deleted_at, meta)
+    VALUES (@id, @project, @level, 'line', @query_id, NULL, NULL, NULL, @text, @sha256, @seq, @ts, NULL,
+      (SELECT ts FROM tombstone WHERE project = @project AND target = @sha256), @meta)
+    ON CONFLICT (project, sha256, level, kind) DO NOTHING`,
+
   // The successor made by this event cites what the old line cited and is held by the memories
   // that held it (so its note and liveness follow theirs).
   copySuccessorEdges: `

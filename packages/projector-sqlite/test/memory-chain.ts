@@ -20,7 +20,12 @@ export function sqliteMemoryChain(stateDir: string, project: string): MemoryChai
     const edges = db.prepare(
       `SELECT parent_sha, parent_level FROM edge WHERE project = ? AND child_level = ? AND child_sha = ? ORDER BY parent_sha`,
     );
-    const view: MemoryChainView = { heads: {}, current: { L1: [], L2: [] }, tombstoned: [] };
+    const view: MemoryChainView = {
+      heads: {},
+      current: { L1: [], L2: [] },
+      tombstoned: [],
+      live: { L1: [], L2: [] },
+    };
     for (const head of heads) {
       const parents = edges.all(project, head.level, head.sha256) as {
         parent_sha: string;
@@ -43,6 +48,12 @@ export function sqliteMemoryChain(stateDir: string, project: string): MemoryChai
         target: string;
       }[]
     ).map((r) => r.target);
+    const live = db
+      .prepare(
+        `SELECT level, sha256 FROM node WHERE project = ? AND kind = 'line' AND superseded_by IS NULL AND deleted_at IS NULL ORDER BY level, sha256`,
+      )
+      .all(project) as { level: 'L1' | 'L2'; sha256: string }[];
+    for (const line of live) view.live[line.level].push(line.sha256);
     return view;
   } finally {
     db.close();

@@ -4,13 +4,30 @@ import { applyEvent, VAULT_HANDLES } from './fold.js';
 import { notePath } from './notes.js';
 import { renderNote } from './notes.js';
 import type { RenderOptions } from './render-query.js';
-import { memoryBlocks } from './render-lines.js';
+import { memoryBlocks, noteEntries } from './note-entries.js';
 
 /** An L1/L2 note as the log projects it: its path, bytes, and block id → the line sha it shows. */
 export interface ProjectedNote {
   path: string;
   bytes: string;
   blocks: Map<string, string>;
+  /** Which note it is, as a `line_added` event names it. */
+  level: 'L1' | 'L2';
+  query_id: string | null;
+  /** The lines added in the vault it shows (no block id: known by text and place), in order. */
+  added: AddedLine[];
+}
+
+/** A shown added line: the line it is and the text it shows. */
+export interface AddedLine {
+  sha256: string;
+  shown: string;
+}
+
+function addedOf(fold: VaultFold, note: NoteFold): AddedLine[] {
+  return noteEntries(fold, null, note.added ?? []).flatMap((entry) =>
+    entry.kind === 'added' ? [{ sha256: entry.sha256, shown: entry.shown }] : [],
+  );
 }
 
 function blocksOf(fold: VaultFold, note: NoteFold): Map<string, string> {
@@ -46,6 +63,9 @@ export function projectedMemoryNotes(
       path: notePath(project, key),
       bytes: renderNote(fold, key, options)!,
       blocks: blocksOf(fold, note),
+      level: 'L1',
+      query_id: queryId,
+      added: addedOf(fold, note),
     });
   }
   if (fold.index)
@@ -53,6 +73,9 @@ export function projectedMemoryNotes(
       path: notePath(project, { kind: 'index' }),
       bytes: renderNote(fold, { kind: 'index' }, options)!,
       blocks: blocksOf(fold, fold.index),
+      level: 'L2',
+      query_id: null,
+      added: addedOf(fold, fold.index),
     });
   return notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -1,9 +1,15 @@
+import { contentSha256 } from '@mem/core';
 import { splitNoteLines, type NoteItem } from './note-lines.js';
 
-/** One change to a memory line that capture turns into an event. */
+/**
+ * One change to a note's list that capture turns into an event. A line added in the vault has
+ * no block id (`block` ''): its `target` is its sha. `after` is the line an added one was
+ * written under, null when none with a known sha is above it.
+ */
 export type CaptureIntent =
-  | { kind: 'forget'; path: string; line: number; block: string }
-  | { kind: 'supersede'; path: string; line: number; block: string; text: string };
+  | { kind: 'forget'; path: string; line: number; block: string; target?: string }
+  | { kind: 'supersede'; path: string; line: number; block: string; text: string; target?: string }
+  | { kind: 'add'; path: string; line: number; text: string; after: string | null };
 
 /**
  * What capture found and does not turn into an event, and why: the person sees it, and a
@@ -43,6 +49,10 @@ export interface NoteCaptureInput {
   onDisk: string | null;
   /** The tombstone sha refusing `text`, or null: an edit must not bring forgotten text back. */
   refusedBy: (text: string) => string | null;
+  /** Block id → the line sha it shows in the projected note (ProjectedNote.blocks). */
+  blocks?: ReadonlyMap<string, string>;
+  /** The lines added in the vault the projected note shows, in order (ProjectedNote.added). */
+  added?: readonly { sha256: string; shown: string }[];
 }
 
 /** Whitespace is not meaning: a re-indented or re-spaced line is the same line. */
@@ -108,14 +118,54 @@ export function planNoteCapture(input: NoteCaptureInput): NoteCapturePlan {
       ),
     );
 
-  const wanted = new Map(want.items.map((item) => [item.block!, item]));
-  const kept = have.items.filter((item) => item.block !== null && wanted.has(item.block));
-  const keptBlocks = new Set(kept.map((item) => item.block!));
-  const strangers = have.items.filter((item) => item.block === null || !wanted.has(item.block));
+  const blocks = input.blocks ?? new Map<string, string>();
+  const keyed = keyItems(want.items, have.items, input.added ?? []);
+  const { wanted, keyOf } = keyed;
+  const kept = have.items.filter((item) => keyOf.has(item));
+  const keptKeys = new Set(kept.map((item) => keyOf.get(item)!));
+  const strangers = have.items.filter((item) => !keyOf.has(item));
   const renamed = new Set<NoteItem>();
+  const refused = (item: NoteItem, text: string, what: string): boolean => {
+    const tombstone = input.refusedBy(text);
+    if (tombstone === null) return false;
+    plan.findings.push({
+      ...finding(
+        path,
+        item.line,
+        'forgotten',
+        `${path} line ${item.line}: ${what} is refused by tombstone ${tombstone} (FORGOTTEN); not captured`,
+      ),
+      tombstone,
+    });
+    return true;
+  };
 
-  for (const item of want.items) {
-    if (keptBlocks.has(item.block!)) continue;
+  for (const [key, item] of wanted) {
+    if (keptKeys.has(key)) continue;
+    if (key.startsWith('+')) {
+      // An added line gone: rewritten when a new bare line took its place (same line above it), else deleted.
+      const target = key.slice(1);
+      const above = keyed.wantAbove.get(item) ?? null;
+      const rewrite = strangers.find(
+        (s) => s.block === null && !renamed.has(s) && aboveKey(have.items, keyOf, s) === above,
+      );
+      if (rewrite) {
+        renamed.add(rewrite);
+        const text = rewrite.text.trim();
+        if (!refused(rewrite, text, 'the new text of an added line'))
+          plan.intents.push({
+            kind: 'supersede',
+            path,
+            line: rewrite.line,
+            block: '',
+            target,
+            text,
+          });
+        continue;
+      }
+      plan.intents.push({ kind: 'forget', path, line: item.line, block: '', target });
+      continue;
+    }
     const moved = strangers.find((s) => !renamed.has(s) && sameText(s.text, item.text));
     if (moved) {
       renamed.add(moved);
@@ -132,37 +182,33 @@ export function planNoteCapture(input: NoteCaptureInput): NoteCapturePlan {
     plan.intents.push({ kind: 'forget', path, line: item.line, block: item.block! });
   }
   for (const item of kept) {
-    const before = wanted.get(item.block!)!;
+    const key = keyOf.get(item)!;
+    const before = wanted.get(key)!;
     if (sameText(item.text, before.text)) continue;
     const text = item.text.trim();
-    const tombstone = input.refusedBy(text);
-    if (tombstone !== null) {
-      plan.findings.push({
-        ...finding(
-          path,
-          item.line,
-          'forgotten',
-          `${path} line ${item.line}: the new text of ^${item.block} is refused by tombstone ${tombstone} (FORGOTTEN); not captured`,
-        ),
-        tombstone,
-      });
-      continue;
-    }
+    if (refused(item, text, `the new text of ^${item.block}`)) continue;
     plan.intents.push({ kind: 'supersede', path, line: item.line, block: item.block!, text });
   }
   for (const item of strangers) {
     if (renamed.has(item)) continue;
-    plan.findings.push(
-      finding(
-        path,
-        item.line,
-        'line_added',
-        `${path} line ${item.line}: an added line is not captured (only edits and deletions of existing lines are); add it with a curated write`,
-      ),
-    );
+    if (item.block !== null) {
+      plan.findings.push(
+        finding(
+          path,
+          item.line,
+          'line_added',
+          `${path} line ${item.line}: a line with a block id the note never had (^${item.block}) is not captured; remove the block id to add it as a line`,
+        ),
+      );
+      continue;
+    }
+    const text = item.text.trim();
+    if (refused(item, text, 'the added line')) continue;
+    const after = anchorOf(have.items, keyOf, blocks, item);
+    plan.intents.push({ kind: 'add', path, line: item.line, text, after });
   }
-  const order = want.items.filter((item) => keptBlocks.has(item.block!)).map((i) => i.block);
-  if (order.join(' ') !== kept.map((i) => i.block).join(' '))
+  const order = [...wanted.keys()].filter((key) => keptKeys.has(key));
+  if (order.join(' ') !== kept.map((item) => keyOf.get(item)).join(' '))
     plan.findings.push(
       finding(
         path,
@@ -172,4 +218,90 @@ export function planNoteCapture(input: NoteCaptureInput): NoteCapturePlan {
       ),
     );
   return plan;
+}
+
+/** The projected note's items by key (a block id, or `+<sha>` for an added line) and the disk items that keep one. */
+interface KeyedItems {
+  wanted: Map<string, NoteItem>;
+  /** Each wanted item → the key of the item right above it (null for the first). */
+  wantAbove: Map<NoteItem, string | null>;
+  keyOf: Map<NoteItem, string>;
+}
+
+/**
+ * Keys both lists: a memory line by its block id, an added line (no block id) by its sha, found
+ * in the projected note by its shown text in order and on disk by the same text. A disk item
+ * that keeps no key is a stranger: new, or an edited block id.
+ */
+function keyItems(
+  want: readonly NoteItem[],
+  have: readonly NoteItem[],
+  added: readonly { sha256: string; shown: string }[],
+): KeyedItems {
+  const wanted = new Map<string, NoteItem>();
+  const wantAbove = new Map<NoteItem, string | null>();
+  let next = 0;
+  let above: string | null = null;
+  for (const item of want) {
+    let key = item.block;
+    if (key === null) {
+      const at = added.findIndex((line, i) => i >= next && sameText(line.shown, item.text));
+      if (at < 0) continue;
+      next = at + 1;
+      key = `+${added[at]!.sha256}`;
+    }
+    wanted.set(key, item);
+    wantAbove.set(item, above);
+    above = key;
+  }
+  const keyOf = new Map<NoteItem, string>();
+  const claimed = new Set<string>();
+  for (const item of have) {
+    const key =
+      item.block !== null
+        ? wanted.has(item.block)
+          ? item.block
+          : undefined
+        : [...wanted.keys()].find(
+            (k) => k.startsWith('+') && !claimed.has(k) && sameText(wanted.get(k)!.text, item.text),
+          );
+    if (key === undefined || claimed.has(key)) continue;
+    claimed.add(key);
+    keyOf.set(item, key);
+  }
+  return { wanted, wantAbove, keyOf };
+}
+
+/** The key of the disk item right above `item`, or null (first, or a stranger above it). */
+function aboveKey(
+  have: readonly NoteItem[],
+  keyOf: ReadonlyMap<NoteItem, string>,
+  item: NoteItem,
+): string | null {
+  const at = have.indexOf(item);
+  return at > 0 ? (keyOf.get(have[at - 1]!) ?? null) : null;
+}
+
+/**
+ * The line an added one was written under: the nearest item above it with a sha — a kept
+ * memory line (its block's sha), an added line, or a line added in this same edit (its text's
+ * sha). Null when there is none (an item above with an unknown block id is skipped).
+ */
+function anchorOf(
+  have: readonly NoteItem[],
+  keyOf: ReadonlyMap<NoteItem, string>,
+  blocks: ReadonlyMap<string, string>,
+  item: NoteItem,
+): string | null {
+  for (let i = have.indexOf(item) - 1; i >= 0; i--) {
+    const above = have[i]!;
+    const key = keyOf.get(above);
+    if (key !== undefined) {
+      const sha = key.startsWith('+') ? key.slice(1) : blocks.get(key);
+      if (sha !== undefined) return sha;
+      continue;
+    }
+    if (above.block === null) return contentSha256(above.text.trim());
+  }
+  return null;
 }

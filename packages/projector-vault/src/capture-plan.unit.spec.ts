@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { contentSha256 } from '@mem/core';
 import { planNoteCapture } from './capture-plan.js';
 
 const PATH = 'demo/bugs.md';
@@ -103,11 +104,78 @@ describe('planNoteCapture', () => {
     ]);
   });
 
-  it('reports an added line without capturing it', () => {
-    const added = edit('- Tests run', '- A person added this\n- Tests run');
-    const result = plan(added);
-    expect(result.intents).toEqual([]);
-    expect(result.findings).toEqual([expect.objectContaining({ problem: 'line_added', line: 12 })]);
+  describe('a line added among the memory lines', () => {
+    const B = 'b'.repeat(64);
+    const blocks = new Map([
+      ['aaaaaaaa', 'a'.repeat(64)],
+      ['bbbbbbbb', B],
+      ['cccccccc', 'c'.repeat(64)],
+    ]);
+    const ADDED = contentSha256('A person added this');
+    const withAdded = edit('- Tests run', '- A person added this\n- Tests run');
+    const planWith = (
+      onDisk: string,
+      projected = NOTE,
+      added: { sha256: string; shown: string }[] = [],
+    ) => planNoteCapture({ path: PATH, projected, onDisk, refusedBy: nobody, blocks, added });
+    const captured = [{ sha256: ADDED, shown: 'A person added this' }];
+
+    it('is an add under the line above it', () => {
+      expect(planWith(withAdded)).toEqual({
+        path: PATH,
+        intents: [{ kind: 'add', path: PATH, line: 12, text: 'A person added this', after: B }],
+        findings: [],
+      });
+    });
+
+    it('under another added line, is anchored to it', () => {
+      const two = edit('- Tests run', '- A person added this\n- And this\n- Tests run');
+      expect(planWith(two).intents.map((i) => i.kind === 'add' && i.after)).toEqual([B, ADDED]);
+    });
+
+    it('once captured, plans nothing; deleted, is forgotten; rewritten in place, is superseded', () => {
+      expect(planWith(withAdded, withAdded, captured)).toEqual({
+        path: PATH,
+        intents: [],
+        findings: [],
+      });
+      expect(planWith(NOTE, withAdded, captured).intents).toEqual([
+        { kind: 'forget', path: PATH, line: 12, block: '', target: ADDED },
+      ]);
+      const rewritten = withAdded.replace('A person added this', 'A person rewrote this');
+      expect(planWith(rewritten, withAdded, captured).intents).toEqual([
+        {
+          kind: 'supersede',
+          path: PATH,
+          line: 12,
+          block: '',
+          target: ADDED,
+          text: 'A person rewrote this',
+        },
+      ]);
+    });
+
+    it('refused by a tombstone, is reported as forgotten and not captured', () => {
+      const result = planNoteCapture({
+        path: PATH,
+        projected: NOTE,
+        onDisk: withAdded,
+        refusedBy: (text) => (text === 'A person added this' ? 'f'.repeat(64) : null),
+        blocks,
+      });
+      expect(result.intents).toEqual([]);
+      expect(result.findings).toEqual([
+        expect.objectContaining({ problem: 'forgotten', line: 12 }),
+      ]);
+    });
+
+    it('with a block id the note never had, is reported and not captured', () => {
+      const result = planWith(edit('- Tests run', '- A person added this ^dddddddd\n- Tests run'));
+      expect(result.intents).toEqual([]);
+      expect(result.findings).toEqual([
+        expect.objectContaining({ problem: 'line_added', line: 12 }),
+      ]);
+    });
   });
 
   it('reports a deleted note and forgets none of its lines', () => {

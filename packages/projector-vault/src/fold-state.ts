@@ -31,6 +31,19 @@ export interface NoteFold {
    * changes what it shows.
    */
   updated: string;
+  /**
+   * Lines a person wrote into the note in the vault (`line_added`), in log order. They belong
+   * to the note, not to its memory: a new memory leaves them in place. Absent in a state
+   * written before added lines (none).
+   */
+  added?: AddedLineRef[];
+}
+
+/** A line added in the vault: its identity, its text ('' once forgotten), the line it was written under. */
+export interface AddedLineRef {
+  sha256: string;
+  text: string;
+  after: string | null;
 }
 
 /** What a provenance line needs of an L0 evidence: its first occurrence in the log. */

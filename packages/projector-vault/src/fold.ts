@@ -293,9 +293,11 @@ function linesShowing(
   const parents: string[] = [];
   const visit = (key: NoteKey, note: NoteFold | null | undefined): void => {
     const memory = note?.memory;
-    if (!memory) return;
-    const hit = memory.lines.filter((line) => shas.has(line.sha256) || shas.has(memory.sha256));
-    if (hit.length === 0) return;
+    const hit = memory
+      ? memory.lines.filter((line) => shas.has(line.sha256) || shas.has(memory.sha256))
+      : [];
+    const added = (note?.added ?? []).some((line) => shas.has(line.sha256));
+    if (hit.length === 0 && !added) return;
     keys.push(key);
     if (key.kind === 'query') parents.push(...hit.flatMap((line) => line.parents));
   };
@@ -340,6 +342,8 @@ function forgetText(fold: VaultFold, shas: ReadonlySet<string>): void {
   };
   for (const note of fold.queries.values()) strip(note);
   strip(fold.index);
+  for (const note of [...fold.queries.values(), fold.index])
+    for (const line of note?.added ?? []) if (shas.has(line.sha256)) line.text = '';
   for (const successor of fold.superseded.values())
     if (shas.has(successor.sha256)) successor.text = '';
 }
@@ -350,6 +354,30 @@ function applySuperseded(fold: VaultFold, event: EventOf<'superseded'>): FoldEff
   return {
     touched: touch(fold, linesShowing(fold, withPredecessors(fold, [event.target])).keys, event.ts),
   };
+}
+
+/**
+ * A line written in the vault joins its note (made if the log has none yet, as a hand-written
+ * log may ask): the note shows it under the line it was written under.
+ */
+function applyLineAdded(fold: VaultFold, event: EventOf<'line_added'>): FoldEffect {
+  const day = dayOf(event.ts);
+  let key: NoteKey;
+  let note: NoteFold;
+  if (event.query_id !== null) {
+    key = { kind: 'query', queryId: event.query_id };
+    note = fold.queries.get(event.query_id) ?? newNote(day);
+    fold.queries.set(event.query_id, note);
+  } else {
+    key = { kind: 'index' };
+    note = fold.index ?? newNote(day);
+    fold.index = note;
+  }
+  note.added = [
+    ...(note.added ?? []),
+    { sha256: event.sha256, text: event.text, after: event.after },
+  ];
+  return { touched: touch(fold, [key], event.ts) };
 }
 
 /**
@@ -370,6 +398,7 @@ export const VAULT_HANDLES = [
   'tombstone',
   'forgotten',
   'superseded',
+  'line_added',
   'review_opened',
   'review_decided',
   'skill_drafted',
@@ -408,6 +437,8 @@ export function applyEvent(fold: VaultFold, event: LogEvent, options: RenderOpti
       return applyForgotten(fold, event);
     case 'superseded':
       return applySuperseded(fold, event);
+    case 'line_added':
+      return applyLineAdded(fold, event);
     case 'chunk':
       return applyChunk(fold, event);
     case 'run_end':

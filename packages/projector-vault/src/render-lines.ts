@@ -1,7 +1,6 @@
-import { contentSha256, memoryLines, splitMemoryLines } from '@mem/core';
-import type { MemoryRef, NoteFold, VaultFold } from './fold-state.js';
-import { liveText } from './live-lines.js';
-import { blockId } from './paths.js';
+import { contentSha256, splitMemoryLines } from '@mem/core';
+import type { AddedLineRef, MemoryRef, NoteFold, VaultFold } from './fold-state.js';
+import { noteEntries } from './note-entries.js';
 import { inertLinks, oneLine } from './text.js';
 
 /** Renders what one line rests on (its parents' shas) as links, sorted; tombstoned parents left out. */
@@ -16,15 +15,23 @@ export type LineSources = (parents: readonly string[]) => string[];
  *
  * A superseded line shows its successor's text under its own block id and provenance: links to
  * the line keep resolving, and a line rewritten in Obsidian (captured as `superseded`) renders
- * back exactly as the person left it.
+ * back exactly as the person left it. A line added in Obsidian (`line_added`) renders exactly
+ * as written, `- <text>` with no block id nor provenance, so the captured note is the edited one
+ * byte for byte; capture knows it by its text and place (noteEntries).
  */
 export function renderMemoryLines(
   fold: VaultFold,
-  memory: MemoryRef,
+  memory: MemoryRef | null,
   sources: LineSources,
+  added: readonly AddedLineRef[] = [],
 ): string[] {
   const out: string[] = [];
-  for (const block of memoryBlocks(fold, memory)) {
+  for (const entry of noteEntries(fold, memory, added)) {
+    if (entry.kind === 'added') {
+      out.push(`- ${entry.shown}`);
+      continue;
+    }
+    const { block } = entry;
     const from = sources(block.parents);
     out.push(`- ${inertLinks(oneLine(block.shown))} ^${block.block}`);
     out.push(
@@ -34,36 +41,13 @@ export function renderMemoryLines(
   return out.length > 0 ? out : ['Every line of this memory was removed by a tombstone.'];
 }
 
-/** One shown line of a memory: its block id, the line it is (sha), what it shows, what it rests on. */
-export interface MemoryBlock {
-  block: string;
-  sha256: string;
-  shown: string;
-  parents: readonly string[];
-}
-
-/** The shown lines of a memory with their block ids, as renderMemoryLines numbers them. */
-export function memoryBlocks(fold: VaultFold, memory: MemoryRef): MemoryBlock[] {
-  const out: MemoryBlock[] = [];
-  const ids = new Map<string, number>();
-  for (const line of memoryLines(memory)) {
-    const shown = liveText(fold, line.sha256, line.text);
-    if (shown === null) continue;
-    const base = blockId(line.sha256);
-    const n = (ids.get(base) ?? 0) + 1;
-    ids.set(base, n);
-    out.push({
-      block: n === 1 ? base : `${base}-${n}`,
-      sha256: line.sha256,
-      shown,
-      parents: line.parents,
-    });
-  }
-  return out;
-}
-
 /** A memory superseded as a whole: the replacing text line by line, resting on what the memory rested on. */
-function successorLines(fold: VaultFold, memory: MemoryRef, sources: LineSources): string[] {
+function successorLines(
+  fold: VaultFold,
+  memory: MemoryRef,
+  sources: LineSources,
+  added: readonly AddedLineRef[],
+): string[] {
   const text = fold.superseded.get(memory.sha256)!.text;
   return renderMemoryLines(
     fold,
@@ -76,6 +60,7 @@ function successorLines(fold: VaultFold, memory: MemoryRef, sources: LineSources
       })),
     },
     sources,
+    added,
   );
 }
 
@@ -86,11 +71,21 @@ export function memoryBody(
   missing: string,
   sources: LineSources,
 ): string[] {
-  if (!note.memory) return [missing];
+  const added = note.added ?? [];
+  // With no memory line to show, the lines added in the vault still show, after the reason.
+  const alone = (line: string) => [line, ...(added.length > 0 ? addedOnly(fold, added) : [])];
+  if (!note.memory) return alone(missing);
   const reason = fold.tombstones.get(note.memory.sha256);
-  if (reason !== undefined) return [`Memory removed by a tombstone: ${oneLine(reason)}`];
+  if (reason !== undefined) return alone(`Memory removed by a tombstone: ${oneLine(reason)}`);
   const forgotten = fold.forgotten.get(note.memory.sha256);
-  if (forgotten !== undefined) return [`Memory forgotten: ${oneLine(forgotten)}`];
-  if (fold.superseded.has(note.memory.sha256)) return successorLines(fold, note.memory, sources);
-  return renderMemoryLines(fold, note.memory, sources);
+  if (forgotten !== undefined) return alone(`Memory forgotten: ${oneLine(forgotten)}`);
+  if (fold.superseded.has(note.memory.sha256))
+    return successorLines(fold, note.memory, sources, added);
+  return renderMemoryLines(fold, note.memory, sources, added);
+}
+
+function addedOnly(fold: VaultFold, added: readonly AddedLineRef[]): string[] {
+  return noteEntries(fold, null, added).map((entry) =>
+    entry.kind === 'added' ? `- ${entry.shown}` : '',
+  );
 }

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { contentSha256 } from '@mem/core';
+import { noteEntries } from '../src/note-entries.js';
 import type { NoteFold, VaultFold } from '../src/fold-state.js';
 import { statePath } from '../src/state-store.js';
 import { decodeVaultState } from '../src/vault-state.js';
@@ -32,6 +34,29 @@ function headOf(fold: VaultFold, note: NoteFold, preferred: 'L0' | 'L1'): ChainH
 }
 
 /**
+ * The lines the notes show, as the shas recall would find: a superseded line shows (and is) its
+ * successor. A note whose memory is tombstoned, forgotten or superseded as a whole shows none
+ * of the memory's lines, only what was added in the vault.
+ */
+function shownLines(fold: VaultFold, notes: Iterable<NoteFold | null>): string[] {
+  const shas = new Set<string>();
+  for (const note of notes) {
+    if (!note) continue;
+    const memory = note.memory;
+    const shown =
+      memory &&
+      !fold.tombstones.has(memory.sha256) &&
+      !fold.forgotten.has(memory.sha256) &&
+      !fold.superseded.has(memory.sha256)
+        ? memory
+        : null;
+    for (const entry of noteEntries(fold, shown, note.added ?? []))
+      shas.add(contentSha256(entry.kind === 'added' ? entry.shown : entry.block.shown));
+  }
+  return sortedShas(shas);
+}
+
+/**
  * The memory-chain state of `project` as the vault's persisted fold (`<stateDir>/vault/<project>.json`)
  * holds it: each query note's memory is its L1 head, the index's memory the L2 head. The fold
  * keeps no superseded memories, so its current memories are its heads.
@@ -42,6 +67,7 @@ export function vaultMemoryChain(stateDir: string, project: string): MemoryChain
     heads: {},
     current: { L1: [], L2: [] },
     tombstoned: sortedShas(fold.tombstones.keys()),
+    live: { L1: shownLines(fold, fold.queries.values()), L2: shownLines(fold, [fold.index]) },
   };
   for (const queryId of sortedShas(fold.queries.keys())) {
     const head = headOf(fold, fold.queries.get(queryId)!, 'L0');

@@ -45,6 +45,7 @@ export { tierOf, TIER_ORDER } from './tier.js';
 export type { KeywordStrategy } from './keyword-recall.js';
 export {
   INSUFFICIENT_RECALL,
+  type Addition,
   type Citation,
   type Correction,
   type KeywordRank,

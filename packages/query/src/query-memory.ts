@@ -21,6 +21,7 @@ import { resolveRequest, type QueryRequest } from './request.js';
 import {
   INSUFFICIENT_RECALL,
   type AsOf,
+  type Addition,
   type Correction,
   type QueryHit,
   type QueryResult,
@@ -181,6 +182,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     parents: citationsOf(items, node, resolved.citations),
     corrected_by: correctionOf(node),
     superseded_by: node.superseded_by === null ? null : supersessionOf(items, node),
+    added_by: additionOf(node),
   }));
   return {
     results,
@@ -229,6 +231,12 @@ function supersessionOf(items: ItemStore, node: NodeRow): Supersession | null {
   const row = items.supersession(node.project, node.sha256);
   if (!row) return null;
   return { sha256: row.after_sha256, seq: row.seq, actor: row.actor, reason: row.reason };
+}
+
+/** The capture an added line's meta names (the SQLite projector writes it from the `line_added` event). */
+function additionOf(node: NodeRow): Addition | null {
+  if (node.kind !== 'line') return null;
+  return (node.meta.added_by as Addition | undefined) ?? null;
 }
 
 interface Candidate {

@@ -85,6 +85,15 @@ export interface Supersession {
   reason: string;
 }
 
+/** The capture a line added in the vault came from (issue 12): the `line_added` event. */
+export interface Addition {
+  /** Log seq of the `line_added` event. */
+  seq: number;
+  /** Who captured it (the event's writer principal), when known. */
+  actor: string | null;
+  reason: string;
+}
+
 /**
  * The point in the log an as-of answer stands at: per project, the newest seq it reflects (0:
  * before its first event), and the recall legs that could answer as of then.
@@ -114,6 +123,8 @@ export interface QueryHit {
   corrected_by: Correction | null;
   /** A line a `superseded` event replaced (returned only under includeSuperseded): its successor and the event; else null. */
   superseded_by: Supersession | null;
+  /** A line added in the vault: the capture that wrote it, cited in place of chunks; else null. */
+  added_by: Addition | null;
 }
 
 export interface QueryResult {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MemError } from '../errors.js';
+import { contentSha256 } from '../identity.js';
 import { envelopeHead, envelopeTail, writerSchema } from './envelope.js';
 import {
   chunkShape,
@@ -27,6 +28,7 @@ import { purgedShape } from './purge-payloads.js';
 import {
   confirmedShape,
   forgottenShape,
+  lineAddedShape,
   resurfacedShape,
   supersededShape,
 } from './correction-payloads.js';
@@ -177,6 +179,22 @@ const superseded = defineEvent('superseded', supersededShape, {
   },
 });
 const confirmed = defineEvent('confirmed', confirmedShape);
+const lineAdded = defineEvent('line_added', lineAddedShape, {
+  check: (value, ctx) => {
+    if ((value.level === 'L1') !== (value.query_id !== null))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['query_id'],
+        message: 'expected a query id for an L1 note, null for the L2 index',
+      });
+    if (value.sha256 !== contentSha256(value.text))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sha256'],
+        message: 'expected the content sha256 of text',
+      });
+  },
+});
 const resurfaced = defineEvent('resurfaced', resurfacedShape);
 const reviewOpened = defineEvent('review_opened', reviewOpenedShape, {
   check: (value, ctx) => {
@@ -251,6 +269,7 @@ export const EVENT_DEFINITIONS = [
   forgotten,
   superseded,
   confirmed,
+  lineAdded,
   resurfaced,
   reviewOpened,
   reviewDecided,
@@ -295,6 +314,7 @@ export const payloadSchema = z.discriminatedUnion('type', [
   forgotten.payload,
   superseded.payload,
   confirmed.payload,
+  lineAdded.payload,
   resurfaced.payload,
   reviewOpened.payload,
   reviewDecided.payload,
@@ -336,6 +356,7 @@ export const eventSchema = z.discriminatedUnion('type', [
   forgotten.event,
   superseded.event,
   confirmed.event,
+  lineAdded.event,
   resurfaced.event,
   reviewOpened.event,
   reviewDecided.event,

@@ -67,3 +67,24 @@ export const resurfacedShape = {
   line_sha256: sha256Field,
   match: z.enum(['exact', 'reword']),
 };
+
+/**
+ * A line a person wrote into an L1 note or the L2 index in the vault (`mem vault capture`):
+ * curated text that belongs to its note, not to a memory, so it stays live however the note's
+ * memory changes until it is forgotten or superseded like any line. `after` is the line it was
+ * written under (null: the note's first line), where the vault renders it.
+ */
+export const lineAddedShape = {
+  level: z.enum(['L1', 'L2']),
+  /** The query whose L1 note it was written in; null for the L2 index. */
+  query_id: z.string().min(1).nullable(),
+  after: sha256Field.nullable(),
+  /** Its content sha: the line's identity, as for a memory's lines. */
+  sha256: sha256Field,
+  text: z
+    .string()
+    .trim()
+    .min(1, 'expected the added text')
+    .regex(/^[^\n\r]*$/, 'expected one line of text'),
+  reason: reasonField,
+};

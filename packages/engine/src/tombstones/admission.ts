@@ -3,10 +3,10 @@ import type { EventLog } from '@mem/log';
 import type { AppendInput } from '../append-provenance.js';
 import { foldTombstones } from './tombstone-set.js';
 
-/** The lines of memory text a payload writes: a memory's lines, a supersession's new text. */
+/** The lines of memory text a payload writes: a memory's lines, a supersession's new text, an added line. */
 function writtenLines(payload: Payload): string[] {
   if (payload.type === 'memory') return splitMemoryLines(payload.text);
-  if (payload.type === 'superseded') return [payload.text];
+  if (payload.type === 'superseded' || payload.type === 'line_added') return [payload.text];
   return [];
 }
 

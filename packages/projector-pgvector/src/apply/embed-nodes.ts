@@ -19,8 +19,10 @@ export async function embedNodeTexts(
     if (write.statement === 'insertLines')
       for (const line of write.params.lines)
         for (const { text } of lineVectorTexts(line, write.params.symptom)) texts.add(text);
-    // A correction's successor line: its text (its symptom vector is the old line's, copied).
-    if (write.statement === 'insertSuccessorLines') texts.add(write.params.text);
+    // A correction's successor line: its text (its symptom vector is the old line's, copied);
+    // a line added in the vault: its text (it has no symptom).
+    if (write.statement === 'insertSuccessorLines' || write.statement === 'insertAddedLine')
+      texts.add(write.params.text);
   }
   const list = [...texts];
   // Text and symptom alike are what a query is matched against: documents, never queries.

@@ -87,6 +87,27 @@ export async function runWrites(
       i += 1;
       continue;
     }
+    if (write.statement === 'insertAddedLine') {
+      const p = write.params;
+      const rows = await run(seq, 'insertAddedLine', () =>
+        tx.query<{ level: string }>(sql.insertAddedLine, [
+          p.project,
+          p.level,
+          p.sha256,
+          p.text,
+          p.seq,
+        ]),
+      );
+      for (const row of rows)
+        created.push({
+          level: row.level,
+          sha256: p.sha256,
+          seq: p.seq,
+          texts: lineVectorTexts({ text: p.text }, null),
+        });
+      i += 1;
+      continue;
+    }
     if (write.statement !== 'insertNode') {
       await run(seq, write.statement, () => tx.query(sql[write.statement], paramsOf(write)));
       i += 1;
@@ -173,7 +194,10 @@ function linesColumns(p: LinesParams): unknown[] {
 function paramsOf(
   write: Exclude<
     PlannedWrite,
-    { statement: 'insertNode' | 'foldSignature' | 'insertLines' | 'insertSuccessorLines' }
+    {
+      statement:
+        'insertNode' | 'foldSignature' | 'insertLines' | 'insertSuccessorLines' | 'insertAddedLine';
+    }
   >,
 ): unknown[] {
   switch (write.statement) {

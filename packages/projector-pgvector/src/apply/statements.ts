@@ -39,5 +39,6 @@ export function statementSql(schema: string): StatementSql {
     supersede: `SELECT ${s}.supersede($1, $2, $3, $4)`,
     insertSuccessorLines: `SELECT created_level AS level FROM ${s}.insert_successor_lines($1, $2, $3, $4, $5)`,
     holdSuccessors: `SELECT ${s}.hold_successors($1, $2, $3, $4)`,
+    insertAddedLine: `SELECT created_level AS level FROM ${s}.insert_added_line($1, $2, $3, $4, $5)`,
   };
 }

@@ -14,6 +14,7 @@ export const PGVECTOR_HANDLES = [
   'tombstone',
   'forgotten',
   'superseded',
+  'line_added',
 ] as const satisfies readonly EventType[];
 
 /** An event the pgvector projection handles. */
@@ -91,6 +92,19 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
       ];
     case 'superseded':
       return superseded(event);
+    case 'line_added':
+      return [
+        {
+          statement: 'insertAddedLine',
+          params: {
+            project: event.project,
+            level: event.level,
+            sha256: event.sha256,
+            text: event.text,
+            seq: event.seq,
+          },
+        },
+      ];
     default:
       return unknownType(event);
   }

@@ -108,6 +108,15 @@ export interface SuccessorLinesParams {
   seq: number;
 }
 
+/** A line added in the vault (`line_added`): a line of its note, held by no memory. */
+export interface AddedLineParams {
+  project: string;
+  level: 'L1' | 'L2';
+  sha256: string;
+  text: string;
+  seq: number;
+}
+
 export interface HoldSuccessorsParams {
   project: string;
   level: 'L1' | 'L2';
@@ -129,6 +138,7 @@ export type PlannedWrite =
   | { statement: 'forget'; params: ForgetParams }
   | { statement: 'supersede'; params: SupersedeParams }
   | { statement: 'insertSuccessorLines'; params: SuccessorLinesParams }
+  | { statement: 'insertAddedLine'; params: AddedLineParams }
   | { statement: 'holdSuccessors'; params: HoldSuccessorsParams };
 
 export type StatementName = PlannedWrite['statement'];

@@ -106,15 +106,7 @@ export const forget = defineOperation({
     requireReach(caller, input.project);
     const ledger = await readLedger(ctx, input.project);
     const target = resolveRef(ledger, input.project, input.ref);
-    requireNotForgotten(ledger, input.project, target);
-    const payload: Payload = {
-      type: 'forgotten',
-      target: target.sha256,
-      target_kind: target.kind,
-      before_sha256: contentSha256(target.text),
-      refuses: refusedLines(ledger, target, input.reason),
-      reason: input.reason,
-    };
+    const payload = forgottenPayload(ledger, input.project, target, input.reason);
     return append(ctx, caller, input.project, payload, target, null);
   },
 });
@@ -177,18 +169,61 @@ export const supersede = defineOperation({
     requireNotForgotten(ledger, input.project, target);
     const force = input.force === true;
     const text = replacingText(ledger, input.project, input.by, force);
-    const after = contentSha256(text);
-    if (after === contentSha256(target.text)) {
-      throw new MemError('INVALID_INPUT', 'by: the replacing text is the text it would supersede', {
-        field: 'by',
-        expected: 'a different text',
-      });
-    }
-    const payload = supersededPayload(target, text, input.reason);
-    const copies = supersededCopies(ledger, target, text, input.reason);
-    return append(ctx, caller, input.project, payload, target, after, force, copies);
+    const [payload, ...copies] = supersessionPayloads(
+      ledger,
+      input.project,
+      target,
+      text,
+      input.reason,
+    );
+    return append(ctx, caller, input.project, payload!, target, contentSha256(text), force, copies);
   },
 });
+
+/**
+ * The `forgotten` event of `target` (CONFLICT when a tombstone already covers it), for a
+ * writer that appends it in a batch of its own making (vault capture).
+ */
+export function forgottenPayload(
+  ledger: MemoryLedger,
+  project: string,
+  target: LedgerTarget,
+  reason: string,
+): Payload {
+  requireNotForgotten(ledger, project, target);
+  return {
+    type: 'forgotten',
+    target: target.sha256,
+    target_kind: target.kind,
+    before_sha256: contentSha256(target.text),
+    refuses: refusedLines(ledger, target, reason),
+    reason,
+  };
+}
+
+/**
+ * The `superseded` event of `target` by `text`, then its copies' (supersededCopies); the
+ * caller has checked `target` is not forgotten. INVALID_INPUT when the text is the target's own.
+ */
+export function supersessionPayloads(
+  ledger: MemoryLedger,
+  project: string,
+  target: LedgerTarget,
+  text: string,
+  reason: string,
+): Payload[] {
+  if (contentSha256(text) === contentSha256(target.text)) {
+    throw new MemError('INVALID_INPUT', 'by: the replacing text is the text it would supersede', {
+      field: 'by',
+      expected: 'a different text',
+      project,
+    });
+  }
+  return [
+    supersededPayload(target, text, reason),
+    ...supersededCopies(ledger, target, text, reason),
+  ];
+}
 
 function supersededPayload(target: LedgerTarget, text: string, reason: string): Payload {
   return {

@@ -76,6 +76,17 @@ function fold(ledger: MemoryLedger, event: LogEvent): void {
         });
       return;
     }
+    case 'line_added': {
+      // A line a person wrote in the vault: a line of its own, named like any other.
+      if (!ledger.targets.has(event.sha256))
+        ledger.targets.set(event.sha256, {
+          sha256: event.sha256,
+          kind: 'line',
+          text: event.text,
+          lines: [{ sha256: event.sha256, text: event.text }],
+        });
+      return;
+    }
     case 'forgotten':
       ledger.mutations.push(event);
       if (!ledger.forgotten.has(event.target)) ledger.forgotten.set(event.target, event.seq);

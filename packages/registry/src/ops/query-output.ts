@@ -80,6 +80,10 @@ export const queryHit = z.object({
       reason: z.string(),
     })
     .nullable(),
+  /** A line a person added in the vault: the `line_added` event that wrote it (its citation); else null. */
+  added_by: z
+    .object({ seq: z.number(), actor: z.string().nullable(), reason: z.string() })
+    .nullable(),
 });
 
 export const queryOutput = z.object({

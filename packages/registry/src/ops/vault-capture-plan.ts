@@ -3,6 +3,7 @@ import { foldTombstones, type Engine } from '@mem/engine';
 import {
   planNoteCapture,
   projectedMemoryNotes,
+  type CaptureIntent,
   type NoteCapturePlan,
   type ProjectedNote,
 } from '@mem/projector-vault';
@@ -47,16 +48,28 @@ export async function planProjectCapture(
   const notes: NoteCapturePlan[] = [];
   for (const path of paths) {
     const text = await readVaultFile(vaultDir, path);
+    const note = projected.get(path);
     notes.push(
       planNoteCapture({
         path,
-        projected: projected.get(path)?.bytes ?? null,
+        projected: note?.bytes ?? null,
         onDisk: text,
         refusedBy: (line) => tombstones.match(line)?.tombstone ?? null,
+        ...(note ? { blocks: note.blocks, added: note.added } : {}),
       }),
     );
   }
   return { project, notes, projected };
+}
+
+const DRIFT = { forget: 'line_deleted', supersede: 'line_rewritten', add: 'line_added' } as const;
+const VERB = { forget: 'deleted', supersede: 'rewritten', add: 'added' } as const;
+const EVENT = { forget: 'forgotten', supersede: 'superseded', add: 'line_added' } as const;
+
+/** How a report names the line of an intent: its block id, or an added line's sha. */
+export function lineName(intent: CaptureIntent): string {
+  if (intent.kind === 'add') return `an added line`;
+  return intent.block !== '' ? `^${intent.block}` : `added line ${intent.target!.slice(0, 8)}`;
 }
 
 /** One place a vault note differs from what the log projects, as verify and rebuild report it. */
@@ -69,7 +82,7 @@ export interface VaultDrift {
 
 /**
  * Every uncaptured difference of the project's L1/L2 notes, per file and line: the edits capture
- * would append (`line_deleted`, `line_rewritten`) and the findings it would only report.
+ * would append (`line_deleted`, `line_rewritten`, `line_added`) and the findings it would only report.
  * Files the projector never wrote are left out: no rebuild touches them.
  */
 export async function vaultDrift(engine: Engine, project: string): Promise<VaultDrift[]> {
@@ -78,11 +91,8 @@ export async function vaultDrift(engine: Engine, project: string): Promise<Vault
     ...note.intents.map((intent) => ({
       path: `vault/${note.path}`,
       line: intent.line,
-      problem: intent.kind === 'forget' ? 'line_deleted' : 'line_rewritten',
-      message:
-        intent.kind === 'forget'
-          ? `${note.path} line ${intent.line}: ^${intent.block} was deleted; uncaptured (mem vault capture records it as forgotten)`
-          : `${note.path} line ${intent.line}: ^${intent.block} was rewritten; uncaptured (mem vault capture records it as superseded)`,
+      problem: DRIFT[intent.kind],
+      message: `${note.path} line ${intent.line}: ${intent.kind === 'add' ? 'a line' : lineName(intent)} was ${VERB[intent.kind]}; uncaptured (mem vault capture records it as ${EVENT[intent.kind]})`,
     })),
     ...note.findings
       .filter((f) => f.problem !== 'untracked_file')

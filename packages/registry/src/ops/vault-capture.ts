@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { MemError } from '@mem/core';
-import { requireReach, type Caller } from '../caller.js';
+import { MemError, contentSha256, type Payload } from '@mem/core';
+import { TombstoneSet } from '@mem/engine';
+import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation, type LocalOnly } from '../operation.js';
-import { forget, supersede } from './corrections.js';
+import { forgottenPayload, supersessionPayloads } from './corrections.js';
+import { readLedger, type MemoryLedger } from './memory-ledger.js';
+import { requireNotForgotten, resolveRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
 import { planProjectCapture, type ProjectCapturePlan } from './vault-capture-plan.js';
 
@@ -18,7 +21,8 @@ const captured = z.object({
   project: z.string(),
   path: z.string(),
   line: z.number(),
-  kind: z.enum(['forget', 'supersede']),
+  kind: z.enum(['forget', 'supersede', 'add']),
+  /** The block id of the line; '' for a line added in the vault (it has none). */
   block: z.string(),
   target: z.string(),
   seq: z.number().nullable(),
@@ -40,13 +44,15 @@ const captureOut = z.object({
 });
 type CaptureOut = z.infer<typeof captureOut>;
 
+const EVENT = { forget: 'forgotten', supersede: 'superseded', add: 'line_added' } as const;
+
 function captureText(out: CaptureOut): string {
   const verb = out.dry_run ? 'would append' : 'appended';
   return [
     `${verb} ${out.events.length} event${out.events.length === 1 ? '' : 's'}${out.dry_run ? ' (dry run: nothing written)' : ''}`,
     ...out.events.map(
       (e) =>
-        `  ${e.kind === 'forget' ? 'forgotten' : 'superseded'} ^${e.block} (${e.path} line ${e.line})${e.seq !== null ? ` seq ${e.seq}` : ''}`,
+        `  ${EVENT[e.kind]} ${e.block !== '' ? `^${e.block}` : `line ${e.target.slice(0, 8)}`} (${e.path} line ${e.line})${e.seq !== null ? ` seq ${e.seq}` : ''}`,
     ),
     ...out.findings.map((f) => `  not captured: ${f.message} [${f.problem}]`),
   ].join('\n');
@@ -64,48 +70,157 @@ function targetOf(plan: ProjectCapturePlan, path: string, block: string): string
   return sha;
 }
 
+/** One planned change: where it was seen, and the events it appends (first: the one reported). */
+interface PlannedChange {
+  event: Omit<CaptureOut['events'][number], 'seq'>;
+  payloads: Payload[];
+}
+
+/**
+ * A project's changes as one batch, built against one ledger that each change is folded into,
+ * so a later change sees what an earlier one forgot or superseded. Trigger: one change the log
+ * refuses (a rewrite to the text the same capture forgets). Why: appended change by change, a
+ * refusal half-way left half the edit captured. Outcome: the whole capture is refused, nothing
+ * appended, and the batch of a capture that succeeds is one seq range under one timestamp.
+ */
+async function projectBatch(
+  ctx: RegistryContext,
+  plan: ProjectCapturePlan,
+): Promise<PlannedChange[]> {
+  const { project } = plan;
+  const ledger = await readLedger(ctx, project);
+  const forgets = new TombstoneSet();
+  const changes: PlannedChange[] = [];
+  for (const note of plan.notes) {
+    const projected = plan.projected.get(note.path);
+    for (const intent of note.intents) {
+      const { path, line } = intent;
+      if (intent.kind === 'add') {
+        refuseForgottenHere(forgets, project, path, line, intent.text);
+        const sha256 = contentSha256(intent.text);
+        const payload: Payload = {
+          type: 'line_added',
+          level: projected!.level,
+          query_id: projected!.query_id,
+          after: intent.after,
+          sha256,
+          text: intent.text,
+          reason: CAPTURE_REASON,
+        };
+        noteAdded(ledger, sha256, intent.text);
+        changes.push({
+          event: { project, path, line, kind: 'add', block: '', target: sha256 },
+          payloads: [payload],
+        });
+        continue;
+      }
+      const sha = intent.target ?? targetOf(plan, path, intent.block);
+      const target = resolveRef(ledger, project, sha);
+      requireNotForgotten(ledger, project, target);
+      let payloads: Payload[];
+      if (intent.kind === 'forget') {
+        payloads = [forgottenPayload(ledger, project, target, CAPTURE_REASON)];
+      } else {
+        refuseForgottenHere(forgets, project, path, line, intent.text);
+        payloads = supersessionPayloads(ledger, project, target, intent.text, CAPTURE_REASON);
+      }
+      for (const payload of payloads) foldPlanned(ledger, forgets, payload);
+      changes.push({
+        event: {
+          project,
+          path,
+          line,
+          kind: intent.kind,
+          block: intent.block,
+          target: target.sha256,
+        },
+        payloads,
+      });
+    }
+  }
+  return changes;
+}
+
+/** A rewrite or an added line repeating what this same capture forgets: FORGOTTEN, nothing appended. */
+function refuseForgottenHere(
+  forgets: TombstoneSet,
+  project: string,
+  path: string,
+  line: number,
+  text: string,
+): void {
+  const found = forgets.match(text);
+  if (!found) return;
+  throw new MemError(
+    'FORGOTTEN',
+    `${path} line ${line}: the text ${found.match === 'exact' ? 'repeats' : 'rewords'} line ${found.tombstone} this capture forgets; nothing was captured (edit one of the two and capture again)`,
+    { project, path, line, tombstone: found.tombstone, match: found.match },
+  );
+}
+
+/** Folds a planned payload into the ledger (and the capture's own tombstones) as its append would. */
+function foldPlanned(ledger: MemoryLedger, forgets: TombstoneSet, payload: Payload): void {
+  if (payload.type === 'forgotten') {
+    ledger.forgotten.set(payload.target, 0);
+    for (const line of payload.refuses) ledger.forgotten.set(line.sha256, 0);
+    forgets.add({
+      target: payload.target,
+      seq: 0,
+      reason: payload.reason,
+      refuses: payload.refuses,
+    });
+  }
+  if (payload.type === 'superseded') {
+    ledger.superseded.set(payload.target, payload.after_sha256);
+    noteAdded(ledger, payload.after_sha256, payload.text);
+  }
+}
+
+function noteAdded(ledger: MemoryLedger, sha256: string, text: string): void {
+  if (!ledger.targets.has(sha256))
+    ledger.targets.set(sha256, { sha256, kind: 'line', text, lines: [{ sha256, text }] });
+}
+
 async function appendPlan(
   ctx: RegistryContext,
   caller: Caller,
   plans: ProjectCapturePlan[],
   dryRun: boolean,
 ): Promise<CaptureOut['events']> {
-  // Every target resolved first: a block that names nothing stops the capture before any append.
-  const planned = plans.flatMap((plan) =>
-    plan.notes.flatMap((note) =>
-      note.intents.map((intent) => ({
-        project: plan.project,
-        intent,
-        target: targetOf(plan, note.path, intent.block),
-      })),
-    ),
-  );
+  // Every project's batch built first: a change that names nothing, or that the log would
+  // refuse, stops the capture before any append.
+  const batches: PlannedChange[][] = [];
+  for (const plan of plans) batches.push(await projectBatch(ctx, plan));
   const events: CaptureOut['events'] = [];
-  for (const { project, intent, target } of planned) {
+  for (const [i, changes] of batches.entries()) {
     let seq: number | null = null;
-    if (!dryRun) {
-      const input = { project, ref: target, reason: CAPTURE_REASON };
-      const out =
-        intent.kind === 'forget'
-          ? await forget.run(ctx, caller, input)
-          : await supersede.run(ctx, caller, { ...input, by: intent.text });
-      seq = out.seq;
+    if (!dryRun && changes.length > 0) {
+      // One append per project (a project's log is its own chain): all of its edits or none.
+      const result = await ctx.engine.append(
+        plans[i]!.project,
+        changes.flatMap((change) => change.payloads),
+        writerOf(caller),
+      );
+      seq = result.first_seq;
     }
-    const { path, line, kind, block } = intent;
-    events.push({ project, path, line, kind, block, target, seq });
+    for (const change of changes) {
+      events.push({ ...change.event, seq });
+      if (seq !== null) seq += change.payloads.length;
+    }
   }
   return events;
 }
 
 /**
  * `mem vault capture`: a person's edits of L1/L2 notes become events, so a rebuild reproduces
- * them instead of overwriting them. A deleted memory line is `forgotten`, a rewritten one
- * `superseded` by its new text, both by the local principal with reason "edited in the vault";
- * anything else that differs is reported, not captured.
+ * them instead of overwriting them. A deleted line is `forgotten`, a rewritten one `superseded`
+ * by its new text, a new bullet among the note's lines `line_added`, all by the local principal
+ * with reason "edited in the vault", one batch per project; anything else that differs is
+ * reported, not captured.
  */
 export const vaultCapture = defineOperation({
   name: 'vault_capture',
-  summary: 'turn edits of L1/L2 vault notes into forgotten/superseded events',
+  summary: 'turn edits of L1/L2 vault notes into forgotten/superseded/line_added events',
   input: z.strictObject({
     project: projectInput.optional(),
     dry_run: z.boolean().default(false),

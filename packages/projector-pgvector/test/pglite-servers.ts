@@ -22,15 +22,24 @@ export function usePglite(): { readonly db: PGlite } {
 
 /**
  * A PGlite served over the Postgres wire protocol on loopback (@electric-sql/pglite-socket), so
- * the `pg` driver path runs against a real server; `url` is its DATABASE_URL.
+ * the `pg` driver path runs against a real server; `url` is its DATABASE_URL. `maxConnections`
+ * (default 1, the library's) lets several processes connect at once, as to one Postgres.
  */
-export function usePgliteWire(): { readonly url: string; readonly db: PGlite } {
+export function usePgliteWire(options: { maxConnections?: number } = {}): {
+  readonly url: string;
+  readonly db: PGlite;
+} {
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   let url: string | undefined;
   beforeAll(async () => {
     db = await PGlite.create({ extensions: { vector } });
-    server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
+    server = new PGLiteSocketServer({
+      db,
+      port: 0,
+      host: '127.0.0.1',
+      ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+    });
     await server.start();
     url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
   });

@@ -1,6 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { SYSTEM_PROJECT } from '@mem/core';
+import { statSync } from 'node:fs';
 import type { Engine } from '@mem/engine';
 import {
   itemStorePath,
@@ -9,6 +7,7 @@ import {
   type ControlStore,
   type ItemStore,
 } from '@mem/projector-sqlite';
+import { LogMoves } from './log-moves.js';
 
 /** The read side of one request: the control tables and the item store, as of now. */
 export interface StoreView {
@@ -21,51 +20,45 @@ const RETIRE_AFTER_MS = 30_000;
 
 /**
  * Keeps the projections a server reads current across processes, per request and cheaply.
- * Trigger: another process (`mem token mint`, `mem ingest`) appended to the log or sealed the
- * store. Why: a revocation or a removed membership must bite on the very next request. Outcome:
- * a changed `_system` log (a stat of its directory and newest segment) is caught up here, and a
- * replaced `items.sqlite` (seals rename a new file over it: a new inode) is reopened.
+ * Trigger: another process (a second `mem serve`, `mem token mint`, `mem log append`, `mem
+ * ingest`) appended to the log — and maybe never caught up: it died after the fsync, its
+ * Postgres was unreachable, or it could not open the embedded PGlite this server holds. Why: a
+ * read must see every write acknowledged before it (a revocation must bite on the very next
+ * request), and until now only a moved `_system` log was noticed, so another project's stranded
+ * events stayed out of this server's projections until it appended itself. Outcome: every
+ * project whose log moved (stats of its directory and newest segment) is caught up before the
+ * read — a no-op catch-up when the writer already did it — and a replaced `items.sqlite` (a
+ * canonical seal renames a new file over it: a new inode) is reopened.
  */
 export class ProjectionStores {
   private view: (StoreView & { ino: number; mtimeMs: number }) | undefined;
-  private systemSignature = '';
-  private dirMtimeMs = -1;
-  private newestSegment: string | undefined;
-  private pending: Promise<void> | undefined;
   private opened = false;
   private readonly storePath: string;
-  private readonly systemDir: string;
+  private readonly logs: LogMoves;
 
   constructor(private readonly engine: Engine) {
     this.storePath = itemStorePath(engine.paths.stateDir);
-    this.systemDir = join(engine.paths.logDir, SYSTEM_PROJECT);
+    this.logs = new LogMoves(engine.paths.logDir);
   }
 
   /** Catches every project up once (creating the store on a fresh root). */
   async open(): Promise<void> {
+    const moved = this.logs.moved();
     await this.engine.catchUp();
     this.opened = true;
-    this.systemSignature = this.signature();
+    this.logs.accept(moved);
     this.reopenIfReplaced();
   }
 
-  /** The stores as of now: `_system` caught up if its log moved, the file reopened if it was replaced. */
+  /** The stores as of now: every moved project caught up, the file reopened if it was replaced. */
   async fresh(): Promise<StoreView> {
     if (!this.opened) await this.open();
-    const signature = this.signature();
-    if (signature !== this.systemSignature) {
-      // One catch-up at a time; concurrent requests wait for it rather than start their own.
-      this.pending ??= this.engine.catchUp([SYSTEM_PROJECT]).then(
-        () => {
-          this.systemSignature = signature;
-          this.pending = undefined;
-        },
-        (error: unknown) => {
-          this.pending = undefined;
-          throw error;
-        },
-      );
-      await this.pending;
+    const moved = this.logs.moved();
+    if (moved.size > 0) {
+      // Concurrent requests share one catch-up: the engine joins a caller to a catch-up that has
+      // not read the log yet, which therefore covers every write this request could know of.
+      await this.engine.catchUp([...moved.keys()]);
+      this.logs.accept(moved);
     }
     // Trigger: `.mem/` was dropped under a running server. Outcome: rebuilt from the log, as always.
     if (!statSync(this.storePath, { throwIfNoEntry: false })) await this.open();
@@ -99,23 +92,5 @@ export class ProjectionStores {
       }, RETIRE_AFTER_MS).unref();
     }
     return this.view;
-  }
-
-  /** Directory mtime (a new segment) + newest segment's name, size and mtime: changes with every append. */
-  private signature(): string {
-    const dir = statSync(this.systemDir, { throwIfNoEntry: false });
-    if (!dir) return 'absent';
-    if (dir.mtimeMs !== this.dirMtimeMs) {
-      // Listing only when the directory changed (a new segment): a request costs stats, not a readdir.
-      this.dirMtimeMs = dir.mtimeMs;
-      this.newestSegment = readdirSync(this.systemDir)
-        .filter((name) => /^\d{6}\.jsonl$/.test(name))
-        .sort()
-        .at(-1);
-    }
-    const newest = this.newestSegment;
-    if (newest === undefined) return `${dir.mtimeMs}`;
-    const segment = statSync(join(this.systemDir, newest), { throwIfNoEntry: false });
-    return `${dir.mtimeMs}:${newest}:${segment?.size ?? 0}:${segment?.mtimeMs ?? 0}`;
   }
 }

@@ -1,3 +1,4 @@
+import { resolveDataRoot } from '@mem/engine';
 import { cliConfig } from '../config.js';
 import type { Command } from 'commander';
 import { type GlobalOptions } from '../context.js';
@@ -6,6 +7,12 @@ import type { CliIO } from '../io.js';
 import { openCliRegistry } from '../open-registry.js';
 import { positiveIntFlag } from '../parse-flags.js';
 import { untilSignal } from '../signals.js';
+import {
+  assertWorkersPossible,
+  isServeWorker,
+  leaveCluster,
+  serveWorkers,
+} from './serve-workers.js';
 
 function limitFlag(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -42,6 +49,10 @@ export function registerServe(program: Command, io: CliIO): void {
     )
     .option('--max-body <bytes>', 'largest ingest body in bytes (default 16 MiB)')
     .option('--quiet', 'no request log on stderr')
+    .option(
+      '--workers <n>',
+      'server processes on the one port (default 1; more need DATABASE_URL: the embedded PGlite serves one process)',
+    )
     .action(
       async (
         options: {
@@ -53,6 +64,7 @@ export function registerServe(program: Command, io: CliIO): void {
           rateQuery?: string;
           maxBody?: string;
           quiet?: boolean;
+          workers?: string;
         },
         command: Command,
       ) => {
@@ -75,6 +87,14 @@ export function registerServe(program: Command, io: CliIO): void {
           ),
         };
         const maxBody = positiveIntFlag(options.maxBody, '--max-body');
+        const workers = positiveIntFlag(options.workers, '--workers') ?? 1;
+        if (workers > 1 && !isServeWorker()) {
+          assertWorkersPossible(workers, config);
+          const globals = command.optsWithGlobals<GlobalOptions>();
+          const { root } = resolveDataRoot(cliConfig(io, globals), io.cwd);
+          await serveWorkers(io, workers, `data root ${root}`);
+          return;
+        }
         const log = options.quiet ? undefined : (line: string) => io.stderr.write(`${line}\n`);
         const opened = await openCliRegistry(io, command.optsWithGlobals<GlobalOptions>(), {
           runJobs: options.jobs,
@@ -108,6 +128,7 @@ export function registerServe(program: Command, io: CliIO): void {
           process.exit(0);
         }
         await opened.close();
+        leaveCluster();
       },
     );
 }

@@ -36,6 +36,7 @@ export {
   type MemoryLineRef,
 } from './events/memory-lines.js';
 export { copiedText, synthesisPrefix } from './events/synthesis-copy.js';
+export { lineTokens, nearDuplicate, nearDuplicateTokens } from './events/near-duplicate.js';
 export { hasPurgeMarker, purgeMarker } from './events/purge-payloads.js';
 export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
 export { serializeEvent } from './events/serialize.js';

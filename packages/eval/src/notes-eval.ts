@@ -28,6 +28,8 @@ import {
 export interface NotesEvalOptions {
   /** The controller under test (the CLI passes the embedded default, or the one asked for). */
   controller: Controller;
+  /** The L2 pass's controller (the CLI passes the embedded synthesis one); default `controller`. */
+  synthesisController?: Controller;
   tokenizer: Tokenizer;
   /** Which files to run (default all). */
   split?: GoldSplit | 'all';
@@ -101,7 +103,7 @@ export async function evalNotes(
       await synthesize({
         engine,
         config,
-        controller: options.controller,
+        controller: options.synthesisController ?? options.controller,
         tokenizer: options.tokenizer,
       });
       const keys = [...gold.queries.map((q) => q.id), SYNTHESIS_KEY];

@@ -9,6 +9,8 @@ export {
   type RunSummary,
 } from './loop.js';
 export { heuristicController, type HeuristicOptions } from './heuristic/controller.js';
+export { synthesisController, type SynthesisOptions } from './synthesis/controller.js';
+export { lineStrength } from './synthesis/strength.js';
 export { openaiController, type OpenAIControllerOptions } from './openai-controller.js';
 export {
   profileQuestion,

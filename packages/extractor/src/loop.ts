@@ -24,6 +24,14 @@ export interface LoopStep {
   span: [number, number] | null;
   /** L2: the query id whose memory this is (labels the folded lines). */
   label?: string;
+  /**
+   * L2: what each line this step offers rests on, by the memory line it becomes (a synthesis
+   * batch folds near-duplicate L1 lines of several notes into one line resting on all their
+   * memories). A new line not named here rests on `parents`.
+   */
+  lineParents?: ReadonlyMap<string, readonly string[]>;
+  /** What a new line of this step rests on when `lineParents` does not name it; default [sha256]. */
+  parents?: readonly string[];
   /** The chunk repeats a registered derived artifact: recorded, never gated. */
   derived?: boolean;
   /**
@@ -294,7 +302,7 @@ export class GatedRun {
     let failures: ReturnType<typeof chunkSignatures> | undefined;
     for (const line of splitMemoryLines(memory)) {
       const kept = this.lineParents.get(line) ?? next.get(line);
-      const from = kept ?? [step.sha256];
+      const from = kept ?? step.lineParents?.get(line) ?? step.parents ?? [step.sha256];
       next.set(line, from);
       // Only a line this chunk brought names the failures it was drawn from: a kept line's
       // were named by the event that drew it, and each is one occurrence of the failure.

@@ -1,6 +1,11 @@
 import { MemError, type MemConfig } from '@mem/core';
 import type { Tokenizer } from '@mem/chunk';
-import { heuristicController, openaiController, type Controller } from '@mem/extractor';
+import {
+  heuristicController,
+  openaiController,
+  synthesisController,
+  type Controller,
+} from '@mem/extractor';
 import { chatEndpointFromEnv } from '@mem/llm';
 
 export const CONTROLLERS = ['heuristic', 'openai'] as const;
@@ -8,16 +13,20 @@ export type ControllerName = (typeof CONTROLLERS)[number];
 
 /**
  * The controller to run: the one asked for, else `openai` when MEM_LLM_URL is set, else the
- * embedded `heuristic`. Asking for `openai` without an endpoint is CONFIG_INVALID.
+ * embedded `heuristic` (at L2 the embedded synthesis controller). Asking for `openai` without an
+ * endpoint is CONFIG_INVALID.
  */
 export function chooseController(
   name: ControllerName | undefined,
   tokenizer: Tokenizer,
   config: MemConfig,
+  level: 'L1' | 'L2' = 'L1',
 ): Controller {
   const endpoint = chatEndpointFromEnv(config);
   const chosen = name ?? (endpoint ? 'openai' : 'heuristic');
-  if (chosen === 'heuristic') return heuristicController(tokenizer);
+  // The embedded L2 pass judges batches of L1 lines, not transcript chunks: its own controller.
+  if (chosen === 'heuristic')
+    return level === 'L2' ? synthesisController(tokenizer) : heuristicController(tokenizer);
   if (!endpoint) {
     throw new MemError(
       'CONFIG_INVALID',

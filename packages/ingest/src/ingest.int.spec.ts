@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunks, chunkPolicy, qwenTokenizer } from '@mem/chunk';
-import type { LogEvent } from '@mem/core';
+import { copiedText, memoryLines, nearDuplicate, splitMemoryLines, type LogEvent } from '@mem/core';
 import { Engine } from '@mem/engine';
-import { heuristicController } from '@mem/extractor';
+import { heuristicController, synthesisController } from '@mem/extractor';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { sourceForPath } from '@mem/sources';
@@ -172,7 +172,7 @@ describe('ingest over the real transcripts', () => {
     const first = await synthesize({
       engine,
       config,
-      controller: heuristicController(tokenizer),
+      controller: synthesisController(tokenizer),
       tokenizer,
     });
     expect(first.started).toBe(true);
@@ -190,7 +190,7 @@ describe('ingest over the real transcripts', () => {
     const again = await synthesize({
       engine,
       config,
-      controller: heuristicController(tokenizer),
+      controller: synthesisController(tokenizer),
       tokenizer,
     });
     expect(again.started).toBe(false);
@@ -198,5 +198,31 @@ describe('ingest over the real transcripts', () => {
       /^---\nproject: demo\nlevel: L2\n/,
     );
     expect((await engine.verify()).ok).toBe(true);
+  });
+
+  it('updates the synthesis on few of its steps, each reading many L1 lines, and keeps no line twice', async () => {
+    const log = await events();
+    const gates = log.filter((e) => e.type === 'gate' && e.level === 'L2');
+    const used = gates.filter((e) => e.type === 'gate' && e.update).length;
+    // Lowest non-zero rate of a step per L1 memory was one in three: steps now are batches of lines.
+    expect(used).toBeGreaterThan(0);
+    expect(used / gates.length).toBeLessThanOrEqual(0.3);
+    const l1 = new Map<string, string[]>();
+    for (const e of log)
+      if (e.type === 'memory' && e.level === 'L1') l1.set(e.sha256, splitMemoryLines(e.text));
+    const [last] = log.filter((e) => e.type === 'memory' && e.level === 'L2').slice(-1);
+    if (last?.type !== 'memory') throw new Error('no L2 memory');
+    const lines = memoryLines(last);
+    expect(lines.length).toBeGreaterThan(3);
+    for (const [i, a] of lines.entries())
+      for (const b of lines.slice(i + 1))
+        expect(nearDuplicate(a.text, b.text), `${a.text}\n  ~ ${b.text}`).toBe(false);
+    // Each L2 line copies a line of every L1 memory it rests on (folded: a near-duplicate of it).
+    for (const line of lines)
+      for (const parent of line.parents)
+        expect(
+          l1.get(parent)!.some((held) => nearDuplicate(copiedText(line.text), held)),
+          line.text,
+        ).toBe(true);
   });
 });

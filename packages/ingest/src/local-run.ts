@@ -52,7 +52,7 @@ export async function localSynthesize(options: LocalRunOptions): Promise<Synthes
   return synthesize({
     engine: options.engine,
     config: queries,
-    controller: chooseController(options.controller, tokenizer, options.config),
+    controller: chooseController(options.controller, tokenizer, options.config, 'L2'),
     tokenizer,
   });
 }

@@ -1,9 +1,10 @@
 import type { Tokenizer } from '@mem/chunk';
 import { MemError, type Writer } from '@mem/core';
 import { extractionLock, foldTombstones, type Engine } from '@mem/engine';
-import { GatedRun, type Controller, type LoopStep, type RunSummary } from '@mem/extractor';
+import { GatedRun, lineStrength, type Controller, type RunSummary } from '@mem/extractor';
 import { currentMemory, priorState, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
+import { synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
 import type { StandingQueries } from './standing-queries.js';
 
 export interface SynthesizeOptions {
@@ -18,15 +19,18 @@ export interface SynthesizeOptions {
 export interface SynthesizeReport extends RunSummary {
   project: string;
   question: string;
-  /** L1 memories offered (the current memory of each standing query that has one). */
+  /** L1 memories read (the current memory of each standing query that has one). */
   inputs: number;
+  /** Batches of their lines offered, one synthesis step each (synthesisSteps). */
+  steps: number;
 }
 
 /**
- * `mem synthesize`: the L2 pass — the same gated loop, with the project's current L1
- * memories (one per standing query, in the YAML's order) as its chunk stream and the
- * synthesis question; the exit gate is acted on when `exit_gate: true`. L1 memories already
- * read by an earlier synthesis are skipped, so an unchanged project writes nothing.
+ * `mem synthesize`: the L2 pass — the same gated loop, with the lines of the project's current
+ * L1 memories (one per standing query, in the YAML's order), folded and batched by
+ * synthesisSteps, as its chunk stream and the synthesis question; the exit gate is acted on
+ * when `exit_gate: true`. Batches read by an earlier synthesis are skipped, so an unchanged
+ * project writes nothing.
  */
 export async function synthesize(options: SynthesizeOptions): Promise<SynthesizeReport> {
   const { engine, config } = options;
@@ -52,24 +56,17 @@ async function synthesizeLocked(
   // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
   const tombstones = await foldTombstones(engine.read(project));
   const refuses = (line: string) => tombstones.match(line) !== null;
-  const { steps, prior } = await engine.readCaughtUp([project], () =>
+  const { memories, prior } = await engine.readCaughtUp([project], () =>
     withItemStore(engine.paths.stateDir, (store) => {
-      const steps: LoopStep[] = [];
+      const memories: SynthesisInput[] = [];
       for (const query of config.queries) {
         const memory = store ? currentMemory(store, project, query.id) : null;
-        if (!memory) continue;
-        steps.push({
-          text: memory.text,
-          records: [{ role: 'memory', text: memory.text }],
-          sha256: memory.sha256,
-          source: `L1:${query.id}`,
-          span: null,
-          label: query.id,
-        });
+        if (memory) memories.push({ queryId: query.id, sha256: memory.sha256, text: memory.text });
       }
-      return { steps, prior: priorState(store, project, null) };
+      return { memories, prior: priorState(store, project, null) };
     }),
   );
+  const steps = synthesisSteps(memories, lineStrength(synthesis.question));
   const run = new GatedRun({
     level: 'L2',
     runId: newRunId('synthesis', options.now?.()),
@@ -93,5 +90,11 @@ async function synthesizeLocked(
   const end = run.finish();
   if (end.length > 0) await engine.append(project, end, writer, { catchUp: 'later' });
   await engine.catchUp([project]);
-  return { ...run.summary(), project, question: synthesis.question, inputs: steps.length };
+  return {
+    ...run.summary(),
+    project,
+    question: synthesis.question,
+    inputs: memories.length,
+    steps: steps.length,
+  };
 }

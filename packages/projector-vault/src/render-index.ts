@@ -1,8 +1,8 @@
-import { MemError } from '@mem/core';
+import { MemError, copiedText, nearDuplicate } from '@mem/core';
 import type { VaultFold } from './fold-state.js';
 import { stringifyNote } from './frontmatter.js';
-import { blockId, noteLink, queryNotePath, queryTitle } from './paths.js';
-import { memoryBody, type LineSources } from './render-lines.js';
+import { blockId, blockLink, noteLink, queryNotePath, queryTitle } from './paths.js';
+import { memoryBlocks, memoryBody, type LineSources } from './render-lines.js';
 
 function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -13,11 +13,29 @@ function queryLink(project: string, queryId: string): string {
 }
 
 /**
+ * The block of the L1 note of `queryId` that shows the line an L2 line copies (its text without
+ * the `[query-id] ` prefix), else one it near-duplicates (a line the synthesis folded from
+ * several notes); undefined when the note no longer shows it.
+ */
+function copiedBlock(fold: VaultFold, queryId: string, shown: string): string | undefined {
+  const memory = fold.queries.get(queryId)?.memory;
+  if (!memory || fold.tombstones.has(memory.sha256) || fold.forgotten.has(memory.sha256))
+    return undefined;
+  const blocks = memoryBlocks(fold, memory);
+  const copied = copiedText(shown);
+  return (
+    blocks.find((b) => b.shown === copied) ?? blocks.find((b) => nearDuplicate(shown, b.shown))
+  )?.block;
+}
+
+/**
  * The L1 memories an L2 line came from (its parents are L1 memory shas), each as a link to the
- * L1 note of its query, sorted by query id then sha. Tombstoned memories are left out.
+ * L1 note of its query, sorted by query id then sha: to the block of the L1 line the L2 line
+ * copies where that note shows it, else to the note (an L2 line in its own words, or one whose
+ * L1 line has left the note since). Tombstoned memories are left out.
  */
 function l1Sources(fold: VaultFold): LineSources {
-  return (parents) => {
+  return (parents, shown) => {
     const known: Array<{ queryId: string; sha: string }> = [];
     const unknown: string[] = [];
     for (const sha of new Set(parents)) {
@@ -27,10 +45,14 @@ function l1Sources(fold: VaultFold): LineSources {
       else known.push({ queryId, sha });
     }
     known.sort((a, b) => byCodeUnit(a.queryId, b.queryId) || byCodeUnit(a.sha, b.sha));
+    const links = known.map(({ queryId, sha }) => {
+      const block = copiedBlock(fold, queryId, shown);
+      return block === undefined
+        ? `${queryLink(fold.project, queryId)} (memory ${blockId(sha)})`
+        : blockLink(queryNotePath(fold.project, queryId), block, queryTitle(queryId));
+    });
     return [
-      ...known.map(
-        ({ queryId, sha }) => `${queryLink(fold.project, queryId)} (memory ${blockId(sha)})`,
-      ),
+      ...new Set(links),
       ...unknown.sort(byCodeUnit).map((sha) => `L1 memory ${blockId(sha)} (not in this log)`),
     ];
   };

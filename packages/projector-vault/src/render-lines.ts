@@ -3,8 +3,11 @@ import type { AddedLineRef, MemoryRef, NoteFold, VaultFold } from './fold-state.
 import { noteEntries } from './note-entries.js';
 import { inertLinks, oneLine } from './text.js';
 
-/** Renders what one line rests on (its parents' shas) as links, sorted; tombstoned parents left out. */
-export type LineSources = (parents: readonly string[]) => string[];
+/**
+ * Renders what one line rests on (its parents' shas) as links, sorted; tombstoned parents left
+ * out. `shown` is the line as the note shows it (an L2 line's links find the L1 line it copies).
+ */
+export type LineSources = (parents: readonly string[], shown: string) => string[];
 
 /**
  * A memory as its addressable lines: one list item per line that is not tombstoned or
@@ -32,7 +35,7 @@ export function renderMemoryLines(
       continue;
     }
     const { block } = entry;
-    const from = sources(block.parents);
+    const from = sources(block.parents, block.shown);
     out.push(`- ${inertLinks(oneLine(block.shown))} ^${block.block}`);
     out.push(
       `  - from ${from.length > 0 ? from.join('; ') : 'nothing left: what it rested on was removed by a tombstone'}`,

@@ -89,6 +89,7 @@ describe('lines as the unit of a note', () => {
     [
       ['Two infra bugs are fixed.', [shaOf(bugs)]],
       ['DNS TTL is a decision, not a bug.', [shaOf(decisions)]],
+      [`[bugs] ${kongLine}`, [shaOf(bugs)]],
     ],
     'L2',
   );
@@ -138,7 +139,14 @@ describe('lines as the unit of a note', () => {
     expect(note).not.toContain('## Provenance');
   });
 
-  it('links each L2 line to the L1 note it came from', () => {
+  it('links an L2 line that copies an L1 line to that line’s block', () => {
+    const index = renderIndexNote(fold());
+    expect(item(index, `[bugs] ${kongLine}`)[1]).toBe(
+      `  - from [[demo/bugs#^${sha(kongLine).slice(0, 8)}|Bugs]]`,
+    );
+  });
+
+  it('links each L2 line in its own words to the L1 note it came from', () => {
     const index = renderIndexNote(fold());
     expect(item(index, 'Two infra bugs are fixed.')[1]).toBe(
       `  - from [[demo/bugs|Bugs]] (memory ${shaOf(bugs).slice(0, 8)})`,

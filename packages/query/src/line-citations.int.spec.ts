@@ -27,6 +27,14 @@ const DECISION = 'Settings stay in TOML, not YAML, because comments survive a ro
 const L1_TEXT = `- ${CRASH}\n- ${DECISION}`;
 const COPY_CRASH = `[bugs-and-decisions] ${CRASH}`;
 const COPY_DECISION = `[bugs-and-decisions] ${DECISION}`;
+/*
+ * A second note said the crash again, in nearly the same words: the synthesis folded the two
+ * into one L2 line resting on both memories, so it cites both L1 lines, each with its own chunk.
+ */
+const E_TOOL = 'pi exited 1: Invalid hex color "#ggg" at hexToRgb (theme/load.ts:41)';
+const TOOL_CRASH =
+  'The theme loader crashed on Invalid hex color at hexToRgb; fixed with a fallback to the dark theme on startup.';
+const TOOL_TEXT = `- ${TOOL_CRASH}`;
 
 let store: TestStore;
 
@@ -40,9 +48,12 @@ beforeAll(async () => {
         [CRASH, [E_CRASH]],
         [DECISION, [E_DECISION]],
       ]),
+      run('r-3', 'L1', 'tool-failures'),
+      evidence('r-3', 1, E_TOOL),
+      linedMemory('r-3', 'L1', 1, [[TOOL_CRASH, [E_TOOL]]]),
       run('r-2', 'L2', null),
       linedMemory('r-2', 'L2', 1, [
-        [COPY_CRASH, [L1_TEXT]],
+        [COPY_CRASH, [L1_TEXT, TOOL_TEXT]],
         [COPY_DECISION, [L1_TEXT]],
       ]),
       ...Array.from({ length: 6 }, (_, i) => [
@@ -66,15 +77,20 @@ const l2Line = async (text: string, sha256: string) => {
 
 describe('queryMemory: an L2 line cites its own L1 line', () => {
   it('cites each copied line and only that line’s chunk, never the L1 memory’s other chunks', async () => {
-    const crash = await l2Line('why did the theme loader crash?', sha(COPY_CRASH));
-    expect(crash.parents.map((p) => [p.level, p.sha256, p.text])).toEqual([
-      ['L1', sha(CRASH), CRASH],
-      ['L0', sha(E_CRASH), E_CRASH],
-    ]);
     const toml = await l2Line('settings TOML YAML', sha(COPY_DECISION));
     expect(toml.parents.map((p) => [p.level, p.sha256, p.text])).toEqual([
       ['L1', sha(DECISION), DECISION],
       ['L0', sha(E_DECISION), E_DECISION],
+    ]);
+  });
+
+  it('cites a folded line through the near-duplicate line of each L1 memory it rests on', async () => {
+    const crash = await l2Line('why did the theme loader crash?', sha(COPY_CRASH));
+    expect(crash.parents.map((p) => [p.level, p.sha256, p.text])).toEqual([
+      ['L1', sha(CRASH), CRASH],
+      ['L0', sha(E_CRASH), E_CRASH],
+      ['L1', sha(TOOL_CRASH), TOOL_CRASH],
+      ['L0', sha(E_TOOL), E_TOOL],
     ]);
   });
 });

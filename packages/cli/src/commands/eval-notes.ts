@@ -56,6 +56,7 @@ export function registerEvalNotes(evaluate: Command, io: CliIO): void {
         const progress = new ProgressLine(io.stderr);
         const report = await evalNotes(gold, {
           controller: chooseController(controllerName, tokenizer, io.env),
+          synthesisController: chooseController(controllerName, tokenizer, io.env, 'L2'),
           tokenizer,
           split,
           onProgress: (done, total, path) =>

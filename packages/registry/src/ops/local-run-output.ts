@@ -94,6 +94,7 @@ export const synthesizeReport = runSummary.extend({
   project: z.string(),
   question: z.string(),
   inputs: z.number(),
+  steps: z.number(),
 });
 
 export type DryRunOutput = z.infer<typeof dryRunReport>;

@@ -69,11 +69,11 @@ export function ingestText(report: IngestOutput): string {
   return lines.join('\n');
 }
 
-/** A synthesis: L1 memories read and used, or that none was new; and the error a run ended on. */
+/** A synthesis: batches of L1 lines read and used, or that none was new; and the error a run ended on. */
 export function synthesizeText(report: SynthesizeOutput): string {
   const lines = [
     report.started
-      ? `synthesize ${report.project}: ${report.chunksSeen} of ${report.inputs} L1 memories read, ${report.chunksUsed} used${report.exited ? ', exit gate fired' : ''}; memory ${report.memory?.tokens ?? 0} tokens`
+      ? `synthesize ${report.project}: ${report.inputs} L1 memor${report.inputs === 1 ? 'y' : 'ies'} read as ${report.chunksSeen} of ${report.steps} batches of lines, ${report.chunksUsed} used (update-rate ${((100 * report.chunksUsed) / Math.max(report.chunksSeen, 1)).toFixed(1)}%)${report.exited ? ', exit gate fired' : ''}; memory ${report.memory?.tokens ?? 0} tokens`
       : `synthesize ${report.project}: nothing new (${report.inputs} L1 memories, all read before)`,
   ];
   if (report.error)

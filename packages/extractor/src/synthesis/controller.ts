@@ -1,0 +1,102 @@
+import type { Tokenizer } from '@mem/chunk';
+import { lineTokens, nearDuplicateTokens, splitMemoryLines } from '@mem/core';
+import type { Controller, ControllerAnswer, ControllerInput } from '../controller.js';
+import { formatGateAnswer } from '../protocol.js';
+import { lineStrength } from './strength.js';
+
+export interface SynthesisOptions {
+  /**
+   * A line just offered must outweigh the memory's weakest by this share to take its place
+   * once the memory is full: between lines of one weight the memory keeps what it holds, so a
+   * batch no better than what is there does not rewrite it (each rewrite is an update).
+   */
+  incumbency?: number;
+  /**
+   * A memory at this share of its budget is full: it no longer grows into the last few tokens,
+   * a new line enters only in place of weaker ones (a short weak line late in the stream
+   * otherwise slipped into the slack and counted as an update).
+   */
+  fullShare?: number;
+}
+
+interface Line {
+  text: string;
+  tokens: Set<string>;
+  score: number;
+  fresh: boolean;
+}
+
+/**
+ * The embedded L2 controller: deterministic and model-free, answering in the gate protocol.
+ * A synthesis step is a batch of L1 lines (one `memory` record per line, already
+ * `[query-id] `-prefixed and folded across notes by the synthesis). The update gate opens
+ * only when a line adds knowledge the L2 memory does not hold: a line that near-duplicates one
+ * of the memory's (normalised token overlap, @mem/core nearDuplicate) adds nothing, and once
+ * the memory is at its budget a new line must outweigh its weakest line to enter. The exit
+ * gate stays closed: a synthesis that stopped early would leave batches unread, and the next
+ * one would read them again (an unchanged project must write nothing).
+ */
+export function synthesisController(
+  tokenizer: Tokenizer,
+  options: SynthesisOptions = {},
+): Controller {
+  const incumbency = options.incumbency ?? 0.1;
+  const fullShare = options.fullShare ?? 0.9;
+  return {
+    name: 'synthesis',
+    model: 'heuristic-synthesis',
+    maxAttempts: 1,
+    strictBudget: false,
+    async answer(input: ControllerInput): Promise<ControllerAnswer> {
+      const started = performance.now();
+      const strength = lineStrength(input.question);
+      const held: Line[] = splitMemoryLines(input.memory).map((text) => ({
+        text,
+        tokens: lineTokens(text),
+        score: strength(text),
+        fresh: false,
+      }));
+      const next = [...held];
+      let said = 0;
+      for (const record of input.chunk.records) {
+        const text = record.text.trim();
+        if (record.role !== 'memory' || text === '') continue;
+        const tokens = lineTokens(text);
+        if (next.some((line) => nearDuplicateTokens(line.tokens, tokens))) {
+          said += 1;
+          continue;
+        }
+        next.push({ text, tokens, score: strength(text), fresh: true });
+      }
+      const offered = next.length - held.length;
+      // Weakest first out; a fresh line is handicapped against a held one, and on a tie the
+      // later line goes (the batch is offered strongest first, so the later one is weaker).
+      const weight = (line: Line) => (line.fresh ? line.score / (1 + incumbency) : line.score);
+      const heldTokens = tokenizer.count(render(held));
+      const limit =
+        heldTokens >= fullShare * input.memoryBudget
+          ? Math.min(heldTokens, input.memoryBudget)
+          : input.memoryBudget;
+      while (next.length > 1 && tokenizer.count(render(next)) > limit) {
+        let weakest = next.length - 1;
+        for (let i = next.length - 2; i >= 0; i--)
+          if (weight(next[i]!) < weight(next[weakest]!)) weakest = i;
+        next.splice(weakest, 1);
+      }
+      const memory = render(next);
+      const update = offered > 0 && memory !== render(held);
+      const entered = next.filter((line) => line.fresh).length;
+      const think = update
+        ? `${entered} of ${offered + said} line${offered + said === 1 ? '' : 's'} add${entered === 1 ? 's' : ''} what the memory does not hold${said > 0 ? `; ${said} already said` : ''}.`
+        : offered === 0
+          ? `The memory already holds what every line of this batch says (${said}).`
+          : `The memory is at its budget and none of the ${offered} new line${offered === 1 ? '' : 's'} outweighs its weakest.`;
+      const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit: false });
+      return { text, latencyMs: performance.now() - started };
+    },
+  };
+}
+
+function render(lines: readonly Line[]): string {
+  return lines.map((line) => `- ${line.text}`).join('\n');
+}

@@ -1,0 +1,86 @@
+import {
+  contentSha256,
+  lineTokens,
+  nearDuplicateTokens,
+  splitMemoryLines,
+  synthesisPrefix,
+} from '@mem/core';
+import type { LoopStep } from '@mem/extractor';
+
+/** One standing query's current L1 memory, as the synthesis reads it. */
+export interface SynthesisInput {
+  queryId: string;
+  /** The L1 memory's content sha: what an L2 line copied out of it rests on. */
+  sha256: string;
+  text: string;
+}
+
+/** L1 lines a synthesis step reads: enough to judge together, few enough that most steps add nothing. */
+export const SYNTHESIS_BATCH_LINES = 6;
+
+interface Candidate {
+  /** `[query-id] <L1 line>`: the L2 line it becomes. */
+  text: string;
+  tokens: Set<string>;
+  parents: string[];
+  queries: Set<string>;
+  score: number;
+  order: number;
+}
+
+/**
+ * The L2 pass's chunk stream (pure): every line of the current L1 memories, near-duplicates
+ * across notes folded into one candidate resting on each memory that said it (the first
+ * note's wording, in the YAML's order), offered strongest first — by `strength`, the measure
+ * the controller keeps lines by, then a line more notes agree on — in batches of
+ * SYNTHESIS_BATCH_LINES lines. Strongest first is why most steps add nothing: once the memory
+ * is full, what follows is weaker than what it holds. A batch's sha is of its text, so an unchanged project offers only
+ * batches an earlier synthesis has seen.
+ */
+export function synthesisSteps(
+  memories: readonly SynthesisInput[],
+  strength: (line: string) => number,
+  batchLines = SYNTHESIS_BATCH_LINES,
+): LoopStep[] {
+  const candidates: Candidate[] = [];
+  for (const memory of memories) {
+    for (const line of splitMemoryLines(memory.text)) {
+      // A line that is already a synthesis copy keeps its own prefix (never `[a] [b] …`).
+      const text = synthesisPrefix(line) === '' ? `[${memory.queryId}] ${line}` : line;
+      const tokens = lineTokens(text);
+      const same = candidates.find((c) => nearDuplicateTokens(c.tokens, tokens));
+      if (same) {
+        if (!same.parents.includes(memory.sha256)) same.parents.push(memory.sha256);
+        same.queries.add(memory.queryId);
+        continue;
+      }
+      candidates.push({
+        text,
+        tokens,
+        parents: [memory.sha256],
+        queries: new Set([memory.queryId]),
+        score: strength(text),
+        order: candidates.length,
+      });
+    }
+  }
+  candidates.sort(
+    (a, b) => b.score - a.score || b.queries.size - a.queries.size || a.order - b.order,
+  );
+  const steps: LoopStep[] = [];
+  for (let i = 0; i < candidates.length; i += batchLines) {
+    const batch = candidates.slice(i, i + batchLines);
+    const text = batch.map((c) => `- ${c.text}`).join('\n');
+    const queries = [...new Set(batch.flatMap((c) => [...c.queries]))].sort();
+    steps.push({
+      text,
+      records: batch.map((c) => ({ role: 'memory', text: c.text })),
+      sha256: contentSha256(text),
+      source: `L1:${queries.join(',')}`,
+      span: null,
+      lineParents: new Map(batch.map((c) => [c.text, [...c.parents]])),
+      parents: [...new Set(batch.flatMap((c) => c.parents))],
+    });
+  }
+  return steps;
+}

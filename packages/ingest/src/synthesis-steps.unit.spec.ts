@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { contentSha256, nearDuplicate } from '@mem/core';
+import { synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
+
+const sha = (name: string) => contentSha256(name);
+const memory = (queryId: string, lines: string[]): SynthesisInput => ({
+  queryId,
+  sha256: sha(queryId),
+  text: lines.map((l) => `- ${l}`).join('\n'),
+});
+// Longer lines weigh more: enough to see the order without the heuristic's scores.
+const byLength = (line: string) => line.length;
+
+describe('synthesisSteps', () => {
+  const memories = [
+    memory('bugs', [
+      'Yeah, it does more than just load the theme: it resolves variable references',
+      'The hexToRgb crash came from an invalid colour; the loader now falls back to dark',
+      'Compile errors for a missing module were expected mid-edit',
+    ]),
+    memory('decisions', [
+      'Yeah, it does more than just load the theme: it resolves variable references and…',
+      'setTheme returns an error instead of logging',
+    ]),
+    memory('open', [
+      'Yeah, it does more than just load the theme: it resolves variable references, colours',
+      'Does messagesToSummarize include the last compaction?',
+    ]),
+  ];
+
+  it('reads many lines per step, in batches', () => {
+    const steps = synthesisSteps(memories, byLength, 2);
+    expect(steps.map((s) => s.records.length)).toEqual([2, 2, 1]);
+    expect(steps[0]!.records.every((r) => r.role === 'memory')).toBe(true);
+    expect(synthesisSteps(memories, byLength).map((s) => s.records.length)).toEqual([5]);
+  });
+
+  it('folds near-duplicates across notes into one line resting on every memory that said it', () => {
+    const steps = synthesisSteps(memories, byLength, 2);
+    const lines = steps.flatMap((s) => s.records.map((r) => r.text));
+    for (const [i, a] of lines.entries())
+      for (const b of lines.slice(i + 1)) expect(nearDuplicate(a, b)).toBe(false);
+    const folded =
+      '[bugs] Yeah, it does more than just load the theme: it resolves variable references';
+    expect(lines).toContain(folded);
+    const holder = steps.find((s) => s.lineParents!.has(folded))!;
+    expect(holder.lineParents!.get(folded)).toEqual([sha('bugs'), sha('decisions'), sha('open')]);
+    expect(holder.source).toMatch(/^L1:bugs,decisions,open/);
+  });
+
+  it('offers lines strongest first and is deterministic', () => {
+    const lines = synthesisSteps(memories, byLength, 2).flatMap((s) =>
+      s.records.map((r) => r.text),
+    );
+    expect(lines).toEqual([
+      '[bugs] The hexToRgb crash came from an invalid colour; the loader now falls back to dark',
+      '[bugs] Yeah, it does more than just load the theme: it resolves variable references',
+      '[bugs] Compile errors for a missing module were expected mid-edit',
+      '[open] Does messagesToSummarize include the last compaction?',
+      '[decisions] setTheme returns an error instead of logging',
+    ]);
+    expect(synthesisSteps(memories, byLength, 2)).toEqual(synthesisSteps(memories, byLength, 2));
+  });
+
+  it('keeps the prefix of a line that already is a synthesis copy', () => {
+    const [only] = synthesisSteps([memory('bugs', ['[old] a line copied before'])], byLength);
+    expect(only!.records.map((r) => r.text)).toEqual(['[old] a line copied before']);
+  });
+});

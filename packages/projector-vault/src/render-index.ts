@@ -2,7 +2,8 @@ import { MemError, copiedText, nearDuplicate } from '@mem/core';
 import type { VaultFold } from './fold-state.js';
 import { stringifyNote } from './frontmatter.js';
 import { blockId, blockLink, noteLink, queryNotePath, queryTitle } from './paths.js';
-import { memoryBlocks, memoryBody, type LineSources } from './render-lines.js';
+import { memoryBlocks } from './note-entries.js';
+import { memoryBody, type LineSources } from './render-lines.js';
 
 function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -12,8 +12,9 @@ import { sealStore } from './seal.js';
  * Bump when the same log would give different bytes (schema, statements, canonical copy).
  * 4: node_fts is written in place by triggers and the meta row `rebuilding` replaced
  * `fts_built`, so a version-3 file (whose index may lag node) is rebuilt.
+ * 5: item.updated_ts (migration 0011), set by every item event: a version-4 file lacks it.
  */
-const VERSION = 4;
+const VERSION = 5;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -12,7 +12,8 @@ import {
 import { requireCapability, requireReach, writerOf, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
-import { readItemLedger, type ItemLedger } from './ledger.js';
+import type { ItemLedger } from './ledger.js';
+import { draftLedger } from './store-ledger.js';
 import { requireItem } from './view.js';
 import { requireKnowledgeRoom } from './budget.js';
 import { orientBudget } from './orient.js';
@@ -81,7 +82,12 @@ export async function addItems(
   reason?: string,
 ): Promise<WrittenOut> {
   requireReach(caller, project);
-  const ledger = await readItemLedger(ctx, project);
+  const ledger = await draftLedger(
+    ctx,
+    project,
+    drafts.flatMap((d) => [...(d.parent !== undefined ? [d.parent] : []), ...(d.anchors ?? [])]),
+    drafts.some((d) => isKnowledge(d.type) && (d.anchors ?? []).length === 0),
+  );
   drafts.forEach((draft, i) => checkDraft(ledger, caller, draft, i));
   requireKnowledgeRoom(
     ledger,

@@ -4,3 +4,5 @@
 -- migration have no updated_ts; the projector's version bump replays the log into a new file.
 ALTER TABLE item ADD COLUMN updated_ts TEXT NOT NULL DEFAULT '';
 CREATE INDEX item_live_reminder ON item (project, remind_at) WHERE type = 'reminder' AND deleted_at IS NULL;
+-- find_items' keyword query joins its FTS5 hits (node ids) to their items.
+CREATE INDEX item_by_node ON item (node_id);

@@ -138,31 +138,39 @@ export function itemReader(db: Database.Database) {
         params[field] = query[field];
       }
       // A keyword query joins its FTS5 hits with their BM25 (negative, lower is better) and
-      // ranks by it; ties, and every answer without one, go by creation.
-      let ranked = '';
+      // ranks by it; ties, and every answer without one, go by creation. Trigger: a subquery
+      // on the right of the join. Why: SQLite ran the MATCH again per item row (2,000 items,
+      // 5 s). Outcome: the hits are materialised once and drive the join (item_by_node).
+      let hits = '';
+      let from = 'FROM item i';
       if (query.match !== undefined) {
-        ranked = `JOIN (SELECT rowid, bm25(node_fts) AS score FROM node_fts WHERE node_fts MATCH @match) f
-          ON f.rowid = i.node_id`;
+        hits = `WITH hits AS MATERIALIZED (SELECT rowid, bm25(node_fts) AS score FROM node_fts WHERE node_fts MATCH @match) `;
+        from = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
         params.match = query.match;
       }
-      const from = `FROM item i ${ranked} WHERE ${where.join(' AND ')}`;
+      from = `${from} WHERE ${where.join(' AND ')}`;
       const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
-      const order = ranked !== '' ? 'ORDER BY f.score, i.created_seq, i.project, i.id' : byCreation;
+      const order = hits !== '' ? 'ORDER BY f.score, i.created_seq, i.project, i.id' : byCreation;
       const counts = prepared(
-        `SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
+        `${hits}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
       ).get(params) as { matched: number; held: number };
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
-      const items = (
-        prepared(
-          `SELECT ${ITEM_COLUMNS} ${from} AND ${delivered} ${order} LIMIT @limit OFFSET @offset`,
-        ).all({ ...params, limit: query.limit, offset: query.offset }) as RawItem[]
-      ).map(toItem);
-      const heldBack = (
-        prepared(`SELECT ${ITEM_COLUMNS} ${from} AND ${HELD_BACK} ${byCreation} LIMIT @limit`).all({
-          ...params,
-          limit: query.heldBackLimit,
-        }) as RawItem[]
-      ).map(toItem);
+      // The page is chosen on its sort keys alone and only its rows get their tags and
+      // relations: computing them for every match before the sort cost a subquery per match.
+      const page = (condition: string, ordered: string, limit: number, offset: number) =>
+        (
+          prepared(`${hits}SELECT ${ITEM_COLUMNS} FROM (
+            SELECT i.project, i.id, ${hits !== '' ? 'f.score' : '0'} AS score ${from} AND ${condition}
+            ${ordered} LIMIT @limit OFFSET @offset) page
+          JOIN item i ON i.project = page.project AND i.id = page.id
+          ${ordered.replace('f.score', 'page.score')}`).all({
+            ...params,
+            limit,
+            offset,
+          }) as RawItem[]
+        ).map(toItem);
+      const items = page(delivered, order, query.limit, query.offset);
+      const heldBack = counts.held > 0 ? page(HELD_BACK, byCreation, query.heldBackLimit, 0) : [];
       return {
         total: query.includeStale ? counts.matched : counts.matched - counts.held,
         items,

@@ -119,3 +119,29 @@ describe('freshness warnings on find_items', () => {
     expect(run.stderr).toContain('MEM_NOW');
   });
 });
+
+describe('orient on the recall clock', () => {
+  it('reads MEM_NOW as its now and its reminder window, as freshness does; --now still wins', async () => {
+    const run = await mem([
+      'remember',
+      'Renew the staging certificate',
+      '--type',
+      'reminder',
+      '--project',
+      'demo',
+      '--remind-at',
+      '2031-01-10T00:00:00Z',
+      '--json',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const [id] = json(run)['ids'] as string[];
+    const frozen = json(await mem(['orient', '--project', 'demo', '--json']));
+    expect(frozen['now']).toBe('2031-01-01T00:00:00.000Z');
+    expect(frozen['reminders']).toMatchObject({ total: 1, items: [{ id }] });
+    const named = json(
+      await mem(['orient', '--project', 'demo', '--now', '2030-01-01T00:00:00Z', '--json']),
+    );
+    expect(named['now']).toBe('2030-01-01T00:00:00.000Z');
+    expect(named['reminders']).toMatchObject({ total: 0 });
+  });
+});

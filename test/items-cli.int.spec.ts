@@ -69,12 +69,23 @@ describe('curated items over the CLI', () => {
     );
     expect(fact.code).toBe(0);
 
+    // Any of the words (FTS5, OR), the item holding both first.
     const found = await mem('items', 'find', '--query', 'loader esm', '--json');
     expect(found.code).toBe(0);
     expect(json(found)).toMatchObject({
-      total: 1,
+      total: 3,
       truncated: false,
-      items: [{ id: taskId, type: 'task', status: 'open', parent: threadId }],
+      items: [
+        {
+          id: taskId,
+          type: 'task',
+          status: 'open',
+          parent: threadId,
+          matched_terms: ['loader', 'esm'],
+        },
+        { matched_terms: ['loader'] },
+        { matched_terms: ['loader'] },
+      ],
     });
     const page = json(await mem('items', 'find', '--project', 'demo', '--limit', '1', '--json'));
     expect(page).toMatchObject({ total: 3, truncated: true, items: [{ id: threadId }] });

@@ -5,6 +5,8 @@
 //   1. orient p50/p95 in process (registry.invoke, the same path as HTTP and the CLI)
 //   2. T0's UTF-8 bytes per section, in English and again with CJK summaries: the budget
 //      holds bytes, so CJK (3 bytes a character) fills it with fewer items, never more bytes
+//   3. find_items p50/p95 (a keyword query, a tag-and-type filter, alternating; a page of 20)
+//   4. add_items of 100 tasks under a thread, p50/p95, catch-up included
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +27,19 @@ const TEXT = {
   en: (kind, i) => `${kind} ${i}: the theme loader keeps parsed themes in a cache keyed by path`,
   cjk: (kind, i) => `${kind} ${i}：テーマローダーは解析済みのテーマをパスごとにキャッシュする`,
 };
+
+const text = (script, kind, i) => TEXT[script](kind, i);
+
+/** Milliseconds of each of `runs` calls of `call(i)`, sorted. */
+async function timed(runs, call) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await call(i);
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b);
+}
 
 async function seed(registry, caller, script) {
   const text = TEXT[script];
@@ -122,6 +137,33 @@ for (const script of ['en', 'cjk']) {
     figure(`orient_${size}${suffix}_p50_ms`, percentile(times, 50));
     figure(`orient_${size}${suffix}_p95_ms`, percentile(times, 95));
     figure(`orient_${size}${suffix}_bytes`, bytes);
+    const finds = await timed(RUNS, (i) =>
+      registry.invoke(
+        'find_items',
+        caller,
+        i % 2 === 0
+          ? { projects: ['bench'], query: `theme loader ${i}`, limit: 20 }
+          : { projects: ['bench'], type: 'task', tag: `tag-${i % 400}`, limit: 20 },
+      ),
+    );
+    const thread = out.threads.items[0].id;
+    const adds = await timed(Math.min(RUNS, 20), (i) =>
+      registry.invoke('add_items', caller, {
+        project: 'bench',
+        items: Array.from({ length: 100 }, (_, k) => ({
+          type: 'task',
+          summary: text(script, 'added task', i * 100 + k),
+          parent: thread,
+        })),
+      }),
+    );
+    console.log(
+      `${script}: find_items p50 ${percentile(finds, 50).toFixed(1)} ms, p95 ${percentile(finds, 95).toFixed(1)} ms; add_items(100) p50 ${percentile(adds, 50).toFixed(1)} ms, p95 ${percentile(adds, 95).toFixed(1)} ms`,
+    );
+    figure(`find_items_${size}${suffix}_p50_ms`, percentile(finds, 50));
+    figure(`find_items_${size}${suffix}_p95_ms`, percentile(finds, 95));
+    figure(`add_items_100_${size}${suffix}_p50_ms`, percentile(adds, 50));
+    figure(`add_items_100_${size}${suffix}_p95_ms`, percentile(adds, 95));
     await registry.close();
   } finally {
     rmSync(root, { recursive: true, force: true });

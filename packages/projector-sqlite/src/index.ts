@@ -27,6 +27,14 @@ export type {
   SearchHit,
 } from './rows.js';
 export type { KeywordRecallOptions } from './item-store.js';
+export type {
+  ItemActivityRow,
+  ItemCountRow,
+  ItemFindQuery,
+  ItemFound,
+  ItemRow,
+  ItemTagCountRow,
+} from './item-rows.js';
 export type { KeywordHit } from './rows.js';
 export type { KeywordPosting, KeywordStatistics, ReachableSet } from './keyword-statistics.js';
 export { openControlStore, type ControlStore } from './control-store.js';

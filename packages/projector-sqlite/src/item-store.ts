@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { itemReader, type ItemReader } from './item-reads.js';
 import {
   keywordStatisticsReader,
   type KeywordPosting,
@@ -57,7 +58,7 @@ export interface KeywordRecallOptions {
 }
 
 /** Typed read queries over a sealed `items.sqlite`. Every list has a total order. */
-export interface ItemStore {
+export interface ItemStore extends ItemReader {
   positions(): PositionRow[];
   nodes(filter: NodeFilter): NodeRow[];
   /**
@@ -224,6 +225,7 @@ export function openItemStore(
     WHERE node_fts MATCH t.value AND f.rowid IN (SELECT value FROM json_each(@ids)) ORDER BY f.rowid, t.key`);
 
   return {
+    ...itemReader(db),
     positions: () => positions.all() as PositionRow[],
     nodes: (filter) =>
       (

@@ -96,7 +96,7 @@ describe('curated items in the item store', () => {
       expect(
         db
           .prepare(
-            `SELECT id, type, status, summary, due, deleted_at, created_seq, updated_seq FROM item WHERE project = ? ORDER BY created_seq`,
+            `SELECT id, type, status, summary, due, deleted_at, created_seq, updated_seq, updated_ts FROM item WHERE project = ? ORDER BY created_seq`,
           )
           .all(P),
       ).toEqual([
@@ -109,6 +109,7 @@ describe('curated items in the item store', () => {
           deleted_at: null,
           created_seq: 1,
           updated_seq: 1,
+          updated_ts: events[0]!.event.ts,
         },
         {
           id: TASK,
@@ -118,7 +119,9 @@ describe('curated items in the item store', () => {
           due: '2026-02-01T00:00:00Z',
           deleted_at: null,
           created_seq: 2,
-          updated_seq: 6,
+          // The unlink (seq 7) is its last write: relations count as activity, as the ledger says.
+          updated_seq: 7,
+          updated_ts: events[6]!.event.ts,
         },
         {
           id: FACT,
@@ -129,6 +132,7 @@ describe('curated items in the item store', () => {
           deleted_at: events[7]!.event.ts,
           created_seq: 3,
           updated_seq: 8,
+          updated_ts: events[7]!.event.ts,
         },
       ]);
       expect(

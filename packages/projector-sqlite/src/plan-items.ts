@@ -29,13 +29,13 @@ export function planItemEvent(e: ItemEvent): PlannedWrite[] {
       return [
         {
           statement: 'resolveItem',
-          params: { project: e.project, id: e.item, status: e.status, seq: e.seq },
+          params: { project: e.project, id: e.item, status: e.status, seq: e.seq, ts: e.ts },
         },
       ];
     case 'item_related':
-      return [{ statement: 'insertItemEdge', params: edge(e) }];
+      return [{ statement: 'insertItemEdge', params: edge(e) }, touched(e)];
     case 'item_unrelated':
-      return [{ statement: 'deleteItemEdge', params: edge(e) }];
+      return [{ statement: 'deleteItemEdge', params: edge(e) }, touched(e)];
     case 'item_deleted':
       return [
         {
@@ -117,6 +117,7 @@ function updated(e: EventOf<'item_updated'>): PlannedWrite[] {
         remind_at: e.remind_at ?? null,
         valid_until: e.valid_until ?? null,
         seq: e.seq,
+        ts: e.ts,
       },
     },
     { statement: 'refreshItemText', params: { project: e.project, id: e.item } },
@@ -131,4 +132,12 @@ function updated(e: EventOf<'item_updated'>): PlannedWrite[] {
 
 function edge(e: EventOf<'item_related' | 'item_unrelated'>) {
   return { project: e.project, item: e.item, target: e.target, relation: e.relation };
+}
+
+/** A relation added or removed is activity on the item, as the ledger counts it. */
+function touched(e: EventOf<'item_related' | 'item_unrelated'>): PlannedWrite {
+  return {
+    statement: 'touchItem',
+    params: { project: e.project, id: e.item, seq: e.seq, ts: e.ts },
+  };
 }

@@ -219,6 +219,7 @@ export interface UpdateItemParams {
   remind_at: string | null;
   valid_until: string | null;
   seq: number;
+  ts: string;
 }
 
 /** A relation between two items of the project (edge at level 'I'). */
@@ -356,8 +357,9 @@ export type ItemWrite =
   | { statement: 'deleteItemEdge'; params: ItemEdgeParams }
   | {
       statement: 'resolveItem';
-      params: { project: string; id: string; status: string; seq: number };
+      params: { project: string; id: string; status: string; seq: number; ts: string };
     }
+  | { statement: 'touchItem'; params: { project: string; id: string; seq: number; ts: string } }
   | { statement: 'deleteItem'; params: { project: string; id: string; seq: number; ts: string } }
   | { statement: 'deleteItemNode'; params: { project: string; id: string; ts: string } };
 

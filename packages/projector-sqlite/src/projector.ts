@@ -13,8 +13,9 @@ import { sealStore } from './seal.js';
  * 4: node_fts is written in place by triggers and the meta row `rebuilding` replaced
  * `fts_built`, so a version-3 file (whose index may lag node) is rebuilt.
  * 5: superseded_line names the correction's actor and reason (migration 0011).
+ * 6: item.updated_ts (migration 0013), set by every item event: a version-5 file lacks it.
  */
-const VERSION = 5;
+const VERSION = 6;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -233,8 +233,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   // Curated items (issue 13). Each item_added is a new item (its id is its event's), so
   // conflicts only guard a hand-made log; every later event names an item by id.
   insertItem: `
-    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, deleted_at, created_seq, created_ts, updated_seq)
-    VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, NULL, @seq, @ts, @seq)
+    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, deleted_at, created_seq, created_ts, updated_seq, updated_ts)
+    VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, NULL, @seq, @ts, @seq, @ts)
     ON CONFLICT DO NOTHING`,
 
   updateItem: `
@@ -242,7 +242,7 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       summary = coalesce(@summary, summary), detail = coalesce(@detail, detail),
       status = coalesce(@status, status), due = coalesce(@due, due),
       remind_at = coalesce(@remind_at, remind_at), valid_until = coalesce(@valid_until, valid_until),
-      updated_seq = @seq
+      updated_seq = @seq, updated_ts = @ts
     WHERE project = @project AND id = @id`,
 
   // The node's text is what the keyword index reads: the summary, then the detail.
@@ -265,12 +265,16 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     DELETE FROM edge WHERE project = @project AND child_level = 'I' AND child_sha = @item
       AND parent_level = 'I' AND parent_sha = @target AND kind = @relation`,
 
+  // A relation added or removed is activity on the item (what orient's recency orders by).
+  touchItem: `
+    UPDATE item SET updated_seq = @seq, updated_ts = @ts WHERE project = @project AND id = @id`,
+
   resolveItem: `
-    UPDATE item SET status = @status, updated_seq = @seq WHERE project = @project AND id = @id`,
+    UPDATE item SET status = @status, updated_seq = @seq, updated_ts = @ts WHERE project = @project AND id = @id`,
 
   // A soft delete: the flag on the item and on its node, which every read path honours.
   deleteItem: `
-    UPDATE item SET deleted_at = coalesce(deleted_at, @ts), updated_seq = @seq WHERE project = @project AND id = @id`,
+    UPDATE item SET deleted_at = coalesce(deleted_at, @ts), updated_seq = @seq, updated_ts = @ts WHERE project = @project AND id = @id`,
 
   deleteItemNode: `
     UPDATE node SET deleted_at = coalesce(deleted_at, @ts) WHERE id = (SELECT node_id FROM item WHERE project = @project AND id = @id)`,

@@ -13,7 +13,8 @@ import { requireCapability, requireReach, writerOf, type Caller } from '../../ca
 import type { RegistryContext } from '../../context.js';
 import type { RecordedBatch, RunEffects } from '../../operation.js';
 import { projectInput } from '../schemas.js';
-import { readItemLedger, type ItemLedger } from './ledger.js';
+import type { ItemLedger } from './ledger.js';
+import { draftLedger } from './store-ledger.js';
 import { requireItem } from './view.js';
 import { requireKnowledgeRoom } from './budget.js';
 import { orientBudget } from './orient.js';
@@ -95,7 +96,12 @@ export async function addItems(
   effects: RunEffects = {},
 ): Promise<WrittenOut> {
   requireReach(caller, project);
-  const ledger = await readItemLedger(ctx, project);
+  const ledger = await draftLedger(
+    ctx,
+    project,
+    drafts.flatMap((d) => [...(d.parent !== undefined ? [d.parent] : []), ...(d.anchors ?? [])]),
+    drafts.some((d) => isKnowledge(d.type) && (d.anchors ?? []).length === 0),
+  );
   drafts.forEach((draft, i) => checkDraft(ledger, caller, draft, i));
   requireKnowledgeRoom(
     ledger,

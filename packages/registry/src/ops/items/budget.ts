@@ -1,7 +1,6 @@
 import { MemError, itemId, type ItemType } from '@mem/core';
-import type { ItemLedger } from './ledger.js';
+import { unanchored, type ItemLedger } from './ledger.js';
 import { knowledgeEntry, listBytes, type KnowledgeEntry } from './slim.js';
-import { unanchored } from './orient.js';
 
 /** How many retirement candidates a refusal names. */
 const CANDIDATES = 5;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ITEM_STATUSES, MemError, itemIdField, itemTypeField, tagField } from '@mem/core';
-import { canReach, type Caller } from '../../caller.js';
+import type { ItemRow, ItemStore } from '@mem/projector-sqlite';
+import { keywordTerms, matchExpression } from '@mem/query';
+import type { Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
-import { visibleProjects } from '../reach.js';
-import { readItemLedger, type ItemLedger, type ItemState } from './ledger.js';
-import { itemView, viewOf } from './view.js';
+import { reachableItems } from './reachable-store.js';
+import { itemView, viewOfRow } from './view.js';
 import {
   MAX_FRESHNESS_WARNINGS,
   freshnessWarning,
@@ -41,13 +42,15 @@ export const findItemsInput = z.strictObject({
 type FindInput = z.infer<typeof findItemsInput>;
 
 export const itemsOut = z.object({ items: z.array(itemView) });
+/** A found item; under a keyword query, the query's terms it holds (in query order). */
+const foundItem = itemView.extend({ matched_terms: z.array(z.string()).optional() });
 export const foundOut = z.object({
   /** Every match in the reachable projects, however many are returned. */
   total: z.number(),
   limit: z.number(),
   offset: z.number(),
   truncated: z.boolean(),
-  items: z.array(itemView),
+  items: z.array(foundItem),
   /**
    * Every match whose freshness is not plain (expired, stale, unknown), held back or delivered:
    * recall never leaves one out silently. Bounded; oldest first.
@@ -57,51 +60,27 @@ export const foundOut = z.object({
   freshness_warnings_left_out: z.number().optional(),
 });
 
-/** The item ledgers of the projects the caller reaches (the named ones, each checked), sorted by project. */
-export async function reachableLedgers(
-  ctx: RegistryContext,
-  caller: Caller,
-  named: readonly string[] | undefined,
-): Promise<ItemLedger[]> {
-  const view = await ctx.stores.fresh();
-  const visible = await visibleProjects(ctx, caller, view);
-  // Trigger: a named project the caller does not reach. Why: answering "none there" would tell an
-  // outsider whether it holds items. Outcome: it counts as empty, as an unknown one does.
-  const projects = named ? [...new Set(named)].filter((p) => canReach(caller, p)).sort() : visible;
-  const known = new Set(await ctx.engine.projects());
-  const ledgers: ItemLedger[] = [];
-  for (const project of projects) {
-    if (known.has(project)) ledgers.push(await readItemLedger(ctx, project));
-  }
-  return ledgers;
-}
-
-/** Every item of the projects the caller reaches, in log order per project. */
-async function reachableItems(
-  ctx: RegistryContext,
-  caller: Caller,
-  named: readonly string[] | undefined,
-): Promise<ItemState[]> {
-  return (await reachableLedgers(ctx, caller, named)).flatMap((l) => [...l.items.values()]);
-}
-
 /** T2: explicit ids, never filtered by status or by the deleted flag. An id out of reach is NOT_FOUND, like an unknown one. */
 export async function readItems(
   ctx: RegistryContext,
   caller: Caller,
   input: z.infer<typeof readItemsInput>,
 ) {
-  const byId = new Map(
-    (await reachableItems(ctx, caller, input.project ? [input.project] : undefined)).map((i) => [
-      i.id,
-      i,
-    ]),
+  const { projects, items } = await reachableItems(
+    ctx,
+    caller,
+    input.project ? [input.project] : undefined,
   );
+  // An id is a hash of its project and seq: two projects holding one id is a hand-made log,
+  // and the first project in order answers for it, as the per-project fold did.
+  const byId = new Map<string, ItemRow>();
+  for (const row of items.itemsById(projects, [...new Set(input.ids)]))
+    if (!byId.has(row.id)) byId.set(row.id, row);
   return {
     items: input.ids.map((id, i) => {
       const item = byId.get(id);
       if (!item) throw notFound(id, i);
-      return viewOf(item);
+      return viewOfRow(item);
     }),
   };
 }
@@ -114,60 +93,92 @@ function notFound(id: string, index: number): MemError {
   );
 }
 
-/** Lowercased words of a keyword query: text, never syntax. */
-function terms(query: string): string[] {
-  return query
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t !== '');
-}
-
-function matches(item: ItemState, input: FindInput, words: readonly string[]): boolean {
-  if (item.deleted && input.include_deleted !== true) return false;
-  if (input.type !== undefined && item.type !== input.type) return false;
-  if (input.status !== undefined && item.status !== input.status) return false;
-  if (input.parent !== undefined && item.parent !== input.parent) return false;
-  if (input.anchor !== undefined && !item.anchors.includes(input.anchor)) return false;
-  if (input.tag !== undefined && !item.tags.includes(input.tag)) return false;
-  if (words.length === 0) return true;
-  const text = `${item.summary}\n${item.detail ?? ''}`.toLowerCase();
-  return words.every((w) => text.includes(w));
+/**
+ * The FTS5 terms of a keyword query: words as FTS5's tokenizer splits them, so `-`, `"`, `*`,
+ * `:`, `(` separate and NEAR or AND are words; function words are left out unless nothing else
+ * is left. No word at all is INVALID_INPUT: an empty match is not "everything".
+ */
+function queryTerms(query: string): string[] {
+  const { terms } = keywordTerms(query);
+  const words = terms.length > 0 ? terms : keywordTerms(query, { keepStopwords: true }).terms;
+  if (words.length === 0)
+    throw new MemError(
+      'INVALID_INPUT',
+      `query: expected at least one word, got ${JSON.stringify(query)}`,
+      {
+        field: 'query',
+        expected: 'text with at least one letter or digit',
+      },
+    );
+  return words;
 }
 
 /**
- * Filters and a keyword query over the reachable projects' items; an exact total on every page.
- * An expired or stale match is held back unless include_stale, and named either way in
- * freshness_warnings, its verdict read against the caller's clock (ctx.recallNow).
+ * Filters and a keyword query over the reachable projects' items, inside one SQL statement:
+ * an exact total on every page. A keyword query is FTS5 over summary and detail, any of its
+ * words (OR), best BM25 first, each item naming the terms it holds. An expired or stale match
+ * is held back unless include_stale, and named either way in freshness_warnings, its verdict
+ * read against the caller's clock (ctx.recallNow).
  */
 export async function findItems(ctx: RegistryContext, caller: Caller, input: FindInput) {
-  const words = input.query !== undefined ? terms(input.query) : [];
+  const terms = input.query !== undefined ? queryTerms(input.query) : [];
   const now = ctx.recallNow();
   const includeStale = input.include_stale === true;
-  const warnings: FreshnessWarning[] = [];
-  const all = (await reachableItems(ctx, caller, input.projects))
-    .filter((item) => matches(item, input, words))
-    .sort(
-      (a, b) =>
-        a.created_seq - b.created_seq ||
-        a.project.localeCompare(b.project) ||
-        a.id.localeCompare(b.id),
-    )
-    .filter((item) => {
-      const warning = warningOf(item, now, includeStale);
-      if (warning) warnings.push(warning);
-      return warning === null || includeStale;
-    });
   const limit = input.limit ?? 50;
   const offset = input.offset ?? 0;
-  const page = all.slice(offset, offset + limit);
-  const leftOut = warnings.length - MAX_FRESHNESS_WARNINGS;
-  return {
-    total: all.length,
+  const { projects, items } = await reachableItems(ctx, caller, input.projects);
+  const match = matchExpression(terms, 'OR');
+  const found = items.findItems({
+    projects,
+    ...(input.type !== undefined ? { type: input.type } : {}),
+    ...(input.status !== undefined ? { status: input.status } : {}),
+    ...(input.parent !== undefined ? { parent: input.parent } : {}),
+    ...(input.anchor !== undefined ? { anchor: input.anchor } : {}),
+    ...(input.tag !== undefined ? { tag: input.tag } : {}),
+    ...(match !== null ? { match } : {}),
+    includeDeleted: input.include_deleted === true,
+    includeStale,
+    now,
     limit,
     offset,
-    truncated: offset + page.length < all.length,
-    items: page.map(viewOf),
-    freshness_warnings: warnings.slice(0, MAX_FRESHNESS_WARNINGS),
+    heldBackLimit: MAX_FRESHNESS_WARNINGS,
+  });
+  const matched = matchedTermsOf(items, terms, found.items);
+  const warnings = found.heldBack
+    .map((row) => warningOf(row, now, includeStale))
+    .filter((w): w is FreshnessWarning => w !== null);
+  const leftOut = found.heldBackTotal - warnings.length;
+  return {
+    total: found.total,
+    limit,
+    offset,
+    truncated: offset + found.items.length < found.total,
+    items: found.items.map((row) => ({
+      ...viewOfRow(row),
+      ...(terms.length > 0 ? { matched_terms: matched.get(row.node_id) ?? [] } : {}),
+    })),
+    freshness_warnings: warnings,
     ...(leftOut > 0 ? { freshness_warnings_left_out: leftOut } : {}),
   };
+}
+
+/** The query's terms each returned item holds (node id → terms, in query order). */
+function matchedTermsOf(
+  items: ItemStore,
+  terms: readonly string[],
+  rows: readonly ItemRow[],
+): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  if (terms.length === 0) return out;
+  const expressions = terms.map((term) => matchExpression([term], 'OR')!);
+  const held = items.matchedTerms(
+    expressions,
+    rows.map((r) => r.node_id),
+  );
+  for (const [node, indexes] of held)
+    out.set(
+      node,
+      indexes.map((i) => terms[i]!),
+    );
+  return out;
 }

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { NEXT_ACTION, freshnessOf, heldBack, type Freshness } from '@mem/core';
 import type { ItemState } from './ledger.js';
 
+/** What an item's verdict reads: the ledger's state and the projection's row both carry it. */
+type Fresh = Pick<ItemState, 'id' | 'project' | 'valid_until'>;
+
 /** At most this many warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
 export const MAX_FRESHNESS_WARNINGS = 20;
 
@@ -23,12 +26,12 @@ export type FreshnessWarning = z.infer<typeof freshnessWarning>;
  * An item's verdict now. Items carry a TTL (`valid_until`) today; they have no review date, open
  * marker or cited source yet, so those rules never fire for an item (issue 13 §4: partial).
  */
-export function itemFreshness(item: ItemState, now: Date): Freshness {
+export function itemFreshness(item: Fresh, now: Date): Freshness {
   return freshnessOf({ valid_until: item.valid_until }, now);
 }
 
 /** The warning for an item recall held back (or delivered under include_stale); null when it is fine. */
-export function warningOf(item: ItemState, now: Date, delivered: boolean): FreshnessWarning | null {
+export function warningOf(item: Fresh, now: Date, delivered: boolean): FreshnessWarning | null {
   const freshness = itemFreshness(item, now);
   if (!heldBack(freshness) || freshness.reason === null) return null;
   return {

@@ -148,3 +148,10 @@ export function descendantsOf(ledger: ItemLedger, id: string): ItemState[] {
   for (const child of childrenOf(ledger, id)) out.push(child, ...descendantsOf(ledger, child.id));
   return out;
 }
+
+/** Live rules or facts with no anchor: the always-loaded set, oldest first. */
+export function unanchored(ledger: ItemLedger, type: 'rule' | 'fact'): ItemState[] {
+  return [...ledger.items.values()]
+    .filter((i) => !i.deleted && i.type === type && i.anchors.length === 0)
+    .sort((a, b) => a.created_seq - b.created_seq);
+}

@@ -3,10 +3,10 @@ import { MemError, isResolved, itemIdField, itemStatusField } from '@mem/core';
 import type { Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
-import { reachableLedgers } from './find.js';
-import { childrenOf, type ItemLedger, type ItemState } from './ledger.js';
-import { byRecency, lastActivity, oneLine, refShape, slimOf, slimShape } from './slim.js';
-import { itemView, viewOf } from './view.js';
+import type { ItemActivityRow, ItemRow } from '@mem/projector-sqlite';
+import { reachableItems } from './reachable-store.js';
+import { activityOf, byRecency, oneLine, refShape, slimOfRow, slimShape } from './slim.js';
+import { itemView, viewOfRow } from './view.js';
 
 /** Children one `open` returns unless asked for fewer; a wide thread pages past it. */
 export const DEFAULT_OPEN_CHILDREN = 50;
@@ -34,12 +34,6 @@ export const openItemOut = z.object({
   links: z.array(refShape),
 });
 
-function anchoredTo(ledger: ItemLedger, id: string, type: 'rule' | 'fact'): ItemState[] {
-  return [...ledger.items.values()]
-    .filter((i) => !i.deleted && i.type === type && i.anchors.includes(id))
-    .sort((a, b) => a.created_seq - b.created_seq);
-}
-
 /**
  * `open` (T1): an item in full, its children (open ones unless a status is named) most recently
  * active first with an exact overflow count, the rules then facts anchored to it, links as refs.
@@ -49,14 +43,17 @@ export async function openItem(
   caller: Caller,
   input: z.infer<typeof openItemInput>,
 ) {
-  const ledgers = await reachableLedgers(
+  const { projects, items } = await reachableItems(
     ctx,
     caller,
     input.project !== undefined ? [input.project] : undefined,
   );
-  const ledger = ledgers.find((l) => l.items.get(input.id)?.deleted === false);
-  const item = ledger?.items.get(input.id);
-  if (!ledger || !item)
+  // The first project in order holding it live answers (ids are per-project hashes).
+  const item = items
+    .itemsById(projects, [input.id])
+    .filter((row) => !row.deleted)
+    .sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0))[0];
+  if (!item)
     throw new MemError(
       'NOT_FOUND',
       `id: no live item ${input.id} in a project this caller reaches`,
@@ -65,25 +62,31 @@ export async function openItem(
         id: input.id,
       },
     );
-  const keep = (c: ItemState) =>
+  const keep = (c: ItemActivityRow) =>
     input.status !== undefined ? c.status === input.status : !isResolved(c.status);
-  const children = childrenOf(ledger, item.id)
+  const children = items
+    .children(item.project, item.id)
     .filter(keep)
-    .map((c) => ({ slim: slimOf(ledger, c), activity: lastActivity(ledger, c) }))
-    .sort((a, b) => byRecency(a.activity, b.activity) || a.slim.id.localeCompare(b.slim.id));
+    .sort((a, b) => byRecency(activityOf(a), activityOf(b)) || a.id.localeCompare(b.id));
   const shown = children.slice(0, input.limit ?? DEFAULT_OPEN_CHILDREN);
+  const linked = new Map(
+    items
+      .itemsById([item.project], item.links)
+      .filter((l) => !l.deleted)
+      .map((l) => [l.id, l]),
+  );
   return {
-    item: viewOf(item),
+    item: viewOfRow(item),
     children: {
-      items: shown.map((c) => c.slim),
+      items: shown.map(slimOfRow),
       total: children.length,
       omitted: children.length - shown.length,
     },
-    rules: anchoredTo(ledger, item.id, 'rule').map((k) => slimOf(ledger, k)),
-    facts: anchoredTo(ledger, item.id, 'fact').map((k) => slimOf(ledger, k)),
+    rules: items.anchoredTo(item.project, item.id, 'rule').map(slimOfRow),
+    facts: items.anchoredTo(item.project, item.id, 'fact').map(slimOfRow),
     links: item.links
-      .map((id) => ledger.items.get(id))
-      .filter((l): l is ItemState => l !== undefined && !l.deleted)
+      .map((id) => linked.get(id))
+      .filter((l): l is ItemRow => l !== undefined)
       .map((l) => ({ id: l.id, summary: oneLine(l.summary) })),
   };
 }

@@ -176,7 +176,6 @@ export const readItemsOp = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'token' },
-  reads: 'log',
   http: { method: 'POST', path: '/memory/items/read' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'read' } },
   cli: {
@@ -199,7 +198,6 @@ export const findItemsOp = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'token' },
-  reads: 'log',
   http: { method: 'POST', path: '/memory/items/find' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'find' } },
   cli: {
@@ -220,7 +218,11 @@ export const findItemsOp = defineOperation({
       { field: 'parent', flag: '--parent <id>', description: 'children of this item' },
       { field: 'anchor', flag: '--anchor <id>', description: 'knowledge anchored to this item' },
       { field: 'tag', flag: '--tag <tag>', description: 'items with this tag' },
-      { field: 'query', flag: '--query <text>', description: 'words every match contains' },
+      {
+        field: 'query',
+        flag: '--query <text>',
+        description: 'words to search summary and detail for: any of them, best match first',
+      },
       {
         field: 'include_deleted',
         flag: '--include-deleted',

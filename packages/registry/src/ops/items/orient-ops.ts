@@ -38,7 +38,6 @@ export const orientOp = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'token' },
-  reads: 'log',
   http: { method: 'GET', path: '/memory/orientation' },
   mcp: {
     tool: 'orient',
@@ -70,7 +69,6 @@ export const openItemOp = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'token' },
-  reads: 'log',
   http: { method: 'GET', path: '/memory/items/{id}/context' },
   mcp: { tool: 'items', select: { field: 'action', value: 'open' } },
   cli: {

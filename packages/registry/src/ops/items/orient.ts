@@ -1,20 +1,19 @@
 import { z } from 'zod';
-import { DEFAULT_ORIENT_BUDGET, isResolved, isoTimeField, type OrientBudget } from '@mem/core';
+import { DEFAULT_ORIENT_BUDGET, isoTimeField, type OrientBudget } from '@mem/core';
 import { requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
 import { visibleProjects } from '../reach.js';
-import { reachableLedgers } from './find.js';
-import type { ItemLedger, ItemState } from './ledger.js';
+import { reachableItems, type ReachableItems } from './reachable-store.js';
 import {
+  activityOf,
+  byRecency,
   fitting,
   knowledgeEntry,
-  byRecency,
   knowledgeShape,
-  lastActivity,
   listBytes,
   oneLine,
-  slimOf,
+  slimOfRow,
   slimShape,
 } from './slim.js';
 
@@ -69,13 +68,6 @@ export function orientBudget(ctx: RegistryContext): OrientBudget {
   return ctx.config.MEM_ORIENT_BUDGET ?? DEFAULT_ORIENT_BUDGET;
 }
 
-/** Live rules or facts with no anchor: the always-loaded set, oldest first. */
-export function unanchored(ledger: ItemLedger, type: 'rule' | 'fact'): ItemState[] {
-  return [...ledger.items.values()]
-    .filter((i) => !i.deleted && i.type === type && i.anchors.length === 0)
-    .sort((a, b) => a.created_seq - b.created_seq);
-}
-
 const byProjectThenId = (a: { project: string; id: string }, b: { project: string; id: string }) =>
   a.project.localeCompare(b.project) || a.id.localeCompare(b.id);
 
@@ -89,37 +81,30 @@ function section<T>(entries: readonly T[], cap: number) {
  * allowance, and silently dropping a binding rule is what the cap exists to prevent. A reader
  * of N projects gets up to N allowances, so the section's cap is that sum.
  */
-function alwaysLoaded(ledgers: readonly ItemLedger[], type: 'rule' | 'fact', perProject: number) {
-  const items = ledgers.flatMap((l) => unanchored(l, type).map(knowledgeEntry));
-  return { items, bytes: listBytes(items), cap: perProject * Math.max(1, ledgers.length) };
+function alwaysLoaded(
+  { projects, items }: ReachableItems,
+  type: 'rule' | 'fact',
+  perProject: number,
+) {
+  const entries = items.unanchored(projects, type).map(knowledgeEntry);
+  return {
+    items: entries,
+    bytes: listBytes(entries),
+    cap: perProject * Math.max(1, projects.length),
+  };
 }
 
-function threads(ledgers: readonly ItemLedger[], cap: number) {
-  const rows = ledgers.flatMap((l) =>
-    [...l.items.values()]
-      .filter((i) => !i.deleted && i.type === 'thread' && !isResolved(i.status))
-      .map((i) => ({ slim: slimOf(l, i), activity: lastActivity(l, i) })),
-  );
-  rows.sort((a, b) => byRecency(a.activity, b.activity) || byProjectThenId(a.slim, b.slim));
-  return section(
-    rows.map((r) => r.slim),
-    cap,
-  );
+function threads({ projects, items }: ReachableItems, cap: number) {
+  const rows = items.openThreads(projects);
+  rows.sort((a, b) => byRecency(activityOf(a), activityOf(b)) || byProjectThenId(a, b));
+  return section(rows.map(slimOfRow), cap);
 }
 
-function reminders(ledgers: readonly ItemLedger[], now: Date, cap: number) {
+function reminders({ projects, items }: ReachableItems, now: Date, cap: number) {
   const horizon = new Date(now.getTime() + REMINDER_WINDOW_DAYS * DAY_MS).toISOString();
   // Overdue reminders that are still open are listed too (first): due is not a window's start.
-  const due = ledgers
-    .flatMap((l) => [...l.items.values()])
-    .filter(
-      (i) =>
-        !i.deleted &&
-        i.type === 'reminder' &&
-        !isResolved(i.status) &&
-        i.remind_at !== null &&
-        i.remind_at <= horizon,
-    )
+  const due = items
+    .dueReminders(projects, horizon)
     .sort((a, b) => a.remind_at!.localeCompare(b.remind_at!) || byProjectThenId(a, b))
     .map((i) => ({
       id: i.id,
@@ -131,52 +116,49 @@ function reminders(ledgers: readonly ItemLedger[], now: Date, cap: number) {
   return section(due, cap);
 }
 
-function live(ledger: ItemLedger): ItemState[] {
-  return [...ledger.items.values()].filter((i) => !i.deleted);
-}
-
 /** Most used first, then alphabetical (seed 000 §5.1). */
-function tags(ledgers: readonly ItemLedger[], cap: number) {
-  const counts = new Map<string, number>();
-  for (const item of ledgers.flatMap(live))
-    for (const tag of item.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-  const rows = [...counts]
-    .map(([tag, count]) => ({ tag, count }))
+function tags({ projects, items }: ReachableItems, cap: number) {
+  const rows = items
+    .tagCounts(projects)
     .sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
   return section(rows, cap);
 }
 
-function projects(names: readonly string[], ledgers: readonly ItemLedger[], cap: number) {
-  const counts = new Map(ledgers.map((l) => [l.project, live(l).length]));
+function projectCounts(names: readonly string[], { projects, items }: ReachableItems, cap: number) {
+  const counts = new Map(items.liveCounts(projects).map((r) => [r.project, r.items]));
   const rows = names
     .map((project) => ({ project, items: counts.get(project) ?? 0 }))
     .sort((a, b) => b.items - a.items || a.project.localeCompare(b.project));
   return section(rows, cap);
 }
 
-/** `orient` (T0): one bounded read at session start, byte-identical for fixed data and clock. */
+/**
+ * `orient` (T0): one bounded read at session start, byte-identical for fixed data and clock.
+ * Read from the SQLite item projection, and against the caller's recall clock (MEM_NOW) unless
+ * the input names one, as freshness is.
+ */
 export async function orient(
   ctx: RegistryContext,
   caller: Caller,
   input: z.infer<typeof orientInput>,
 ): Promise<Orientation> {
   if (input.project !== undefined) requireReach(caller, input.project);
-  const now = input.now !== undefined ? new Date(input.now) : ctx.now();
+  const now = input.now !== undefined ? new Date(input.now) : ctx.recallNow();
   const budget = orientBudget(ctx);
-  const ledgers = await reachableLedgers(
+  const reach = await reachableItems(
     ctx,
     caller,
     input.project !== undefined ? [input.project] : undefined,
   );
   const names =
-    input.project !== undefined ? [input.project] : await visibleNames(ctx, caller, ledgers);
+    input.project !== undefined ? [input.project] : await visibleNames(ctx, caller, reach);
   return {
-    rules: alwaysLoaded(ledgers, 'rule', budget.rules),
-    facts: alwaysLoaded(ledgers, 'fact', budget.facts),
-    threads: threads(ledgers, budget.threads),
-    reminders: reminders(ledgers, now, budget.reminders),
-    projects: projects(names, ledgers, budget.projects),
-    tags: tags(ledgers, budget.tags),
+    rules: alwaysLoaded(reach, 'rule', budget.rules),
+    facts: alwaysLoaded(reach, 'fact', budget.facts),
+    threads: threads(reach, budget.threads),
+    reminders: reminders(reach, now, budget.reminders),
+    projects: projectCounts(names, reach, budget.projects),
+    tags: tags(reach, budget.tags),
     now: now.toISOString(),
     window_days: REMINDER_WINDOW_DAYS,
   };
@@ -185,9 +167,9 @@ export async function orient(
 async function visibleNames(
   ctx: RegistryContext,
   caller: Caller,
-  ledgers: readonly ItemLedger[],
+  reach: ReachableItems,
 ): Promise<string[]> {
   const names = new Set(await visibleProjects(ctx, caller, await ctx.stores.fresh()));
-  for (const l of ledgers) names.add(l.project);
+  for (const project of reach.projects) names.add(project);
   return [...names];
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { isResolved, truncateUtf8, utf8Bytes } from '@mem/core';
-import { descendantsOf, type ItemLedger, type ItemState } from './ledger.js';
+import { truncateUtf8, utf8Bytes } from '@mem/core';
+import type { ItemActivityRow } from '@mem/projector-sqlite';
+import type { ItemState } from './ledger.js';
 
 /*
  * The shapes the load path returns (seed 000 §6.2): `ref` where an item is mentioned, `slim`
@@ -55,26 +56,10 @@ export function listBytes(entries: readonly unknown[]): number {
   return utf8Bytes(JSON.stringify(entries));
 }
 
-/** Live descendants not yet done or dropped. */
-export function openCount(ledger: ItemLedger, item: ItemState): number {
-  return descendantsOf(ledger, item.id).filter((d) => !isResolved(d.status)).length;
-}
-
 /** When an item or anything under it was last written: the ts, and its seq to order writes of one instant. */
 export interface Activity {
   ts: string;
   seq: number;
-}
-
-/** The latest write to the item or anything under it: a thread is as active as its work. */
-export function lastActivity(ledger: ItemLedger, item: ItemState): Activity {
-  return descendantsOf(ledger, item.id).reduce<Activity>(
-    (latest, d) =>
-      d.updated_ts > latest.ts || (d.updated_ts === latest.ts && d.updated_seq > latest.seq)
-        ? { ts: d.updated_ts, seq: d.updated_seq }
-        : latest,
-    { ts: item.updated_ts, seq: item.updated_seq },
-  );
 }
 
 /** Most recent activity first; the caller breaks what is left by id. */
@@ -82,17 +67,21 @@ export function byRecency(a: Activity, b: Activity): number {
   return b.ts.localeCompare(a.ts) || b.seq - a.seq;
 }
 
-export function slimOf(ledger: ItemLedger, item: ItemState): Slim {
+/** A projection row's last activity, as lastActivity derives it from the ledger. */
+export function activityOf(row: ItemActivityRow): Activity {
+  return { ts: row.activity_ts, seq: row.activity_seq };
+}
+
+/** slimOf for a row of the SQLite projection, which carries its activity and open count. */
+export function slimOfRow(row: ItemActivityRow): Slim {
   const base = {
-    id: item.id,
-    project: item.project,
-    type: item.type,
-    summary: oneLine(item.summary),
-    last_activity: lastActivity(ledger, item).ts,
+    id: row.id,
+    project: row.project,
+    type: row.type,
+    summary: oneLine(row.summary),
+    last_activity: row.activity_ts,
   };
-  return item.status === null
-    ? base
-    : { ...base, status: item.status, open_count: openCount(ledger, item) };
+  return row.status === null ? base : { ...base, status: row.status, open_count: row.open_count };
 }
 
 /**

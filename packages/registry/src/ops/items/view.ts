@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MemError } from '@mem/core';
+import type { ItemRow } from '@mem/projector-sqlite';
 import type { ItemLedger, ItemState } from './ledger.js';
 
 /** An item as every item operation returns it (T2: the whole row). */
@@ -34,6 +35,31 @@ export function viewOf(item: ItemState): ItemView {
     anchors: [...view.anchors],
     blocked_by: [...view.blocked_by],
     links: [...view.links],
+  };
+}
+
+/** An item row of the SQLite projection as every item operation returns it (viewOf's fields, in its order). */
+export function viewOfRow(row: ItemRow): ItemView {
+  return {
+    id: row.id,
+    project: row.project,
+    type: row.type,
+    status: row.status,
+    summary: row.summary,
+    detail: row.detail,
+    tags: row.tags,
+    due: row.due,
+    remind_at: row.remind_at,
+    valid_until: row.valid_until,
+    parent: row.parent,
+    anchors: row.anchors,
+    blocked_by: row.blocked_by,
+    links: row.links,
+    deleted: row.deleted,
+    created_seq: row.created_seq,
+    created_ts: row.created_ts,
+    updated_seq: row.updated_seq,
+    updated_ts: row.updated_ts,
   };
 }
 

@@ -1,0 +1,79 @@
+/** One curated item as the `item` table and its tags and relations hold it (issue 13). */
+export interface ItemRow {
+  project: string;
+  id: string;
+  /** Its node: the row node_fts indexes its summary and detail under. */
+  node_id: number;
+  type: 'rule' | 'fact' | 'task' | 'thread' | 'reminder';
+  status: 'proposed' | 'open' | 'in_progress' | 'done' | 'dropped' | null;
+  summary: string;
+  detail: string | null;
+  due: string | null;
+  remind_at: string | null;
+  valid_until: string | null;
+  deleted: boolean;
+  created_seq: number;
+  created_ts: string;
+  updated_seq: number;
+  updated_ts: string;
+  /** Sorted. */
+  tags: string[];
+  parent: string | null;
+  /** Targets of the item's relations of each kind, sorted. */
+  anchors: string[];
+  blocked_by: string[];
+  links: string[];
+}
+
+/** An item as a listing shows it: its last activity (itself or a live item under it) and open descendants. */
+export interface ItemActivityRow {
+  project: string;
+  id: string;
+  type: ItemRow['type'];
+  status: ItemRow['status'];
+  summary: string;
+  remind_at: string | null;
+  activity_ts: string;
+  activity_seq: number;
+  open_count: number;
+}
+
+export interface ItemCountRow {
+  project: string;
+  items: number;
+}
+
+export interface ItemTagCountRow {
+  tag: string;
+  count: number;
+}
+
+/** find_items' filters, inside the SQL statement so its total is exact and its page is LIMIT/OFFSET. */
+export interface ItemFindQuery {
+  projects: readonly string[];
+  type?: string;
+  status?: string;
+  parent?: string;
+  anchor?: string;
+  tag?: string;
+  /** An FTS5 MATCH expression over the item's summary and detail (the caller escapes user text). */
+  match?: string;
+  includeDeleted: boolean;
+  /** Deliver items held back by freshness too. */
+  includeStale: boolean;
+  /** The caller's clock, which freshness is read against. */
+  now: Date;
+  limit: number;
+  offset: number;
+  /** How many of the held-back matches to list. */
+  heldBackLimit: number;
+}
+
+export interface ItemFound {
+  /** Every match delivered (held-back ones too under includeStale), however many are returned. */
+  total: number;
+  items: ItemRow[];
+  /** The first heldBackLimit matches whose TTL has passed, by creation (delivered or not). */
+  heldBack: ItemRow[];
+  heldBackTotal: number;
+}

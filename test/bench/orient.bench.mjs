@@ -117,6 +117,7 @@ for (const script of ['en', 'cjk']) {
       `${script}: seeded ${ITEMS} items in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     const times = [];
+    /** @type {any} */
     let out;
     for (let i = 0; i < RUNS; i++) {
       const t = performance.now();

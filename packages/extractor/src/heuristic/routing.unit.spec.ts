@@ -90,3 +90,36 @@ describe('a line answers every question it answers', () => {
     expect(open).not.toContain('off-by-one');
   });
 });
+
+describe("a commit's subject routes by its words, not by an identifier's letters", () => {
+  const commit = (subject: string): ChunkRecord => ({
+    role: 'tool_call',
+    text: `Bash {"command":"git commit -m \\"${subject}\\""}`,
+  });
+
+  it('a subject naming resolveApiKey or fixtures is a decision, a fix subject a bug', async () => {
+    const chunk: ChunkRecord[] = [
+      commit('Use injected resolveApiKey in AgentSession for per-session keys'),
+      commit('Load test fixtures from one shared directory'),
+      commit('Resolve the lock leak: release the writer lock after flush'),
+    ];
+    const answer = async (question: string) => {
+      const reply = await heuristicController(words).answer({
+        level: 'L1',
+        question,
+        memory: '',
+        chunk: { text: chunk.map((r) => r.text).join('\n'), records: chunk },
+        memoryBudget: 400,
+      });
+      return parseGateAnswer(reply.text).memory;
+    };
+    const decisions = await answer(DECISIONS);
+    expect(decisions).toContain('injected resolveApiKey');
+    expect(decisions).toContain('test fixtures');
+    expect(decisions).not.toContain('lock leak');
+    const bugs = await answer(BUGS);
+    expect(bugs).toContain('lock leak');
+    expect(bugs).not.toContain('resolveApiKey');
+    expect(bugs).not.toContain('fixtures');
+  });
+});

@@ -10,6 +10,7 @@ import {
   type QuestionProfile,
   type SentenceScore,
 } from './score.js';
+import { analyzeUnit } from './analysis.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
@@ -198,8 +199,24 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
     }
   });
   for (const signal of signals) {
-    if (!profile.intents.has(signal.family) || isChatter(signal.text)) continue;
+    if (isChatter(signal.text)) continue;
     const scored = scoreSentence(profile, signal.text);
+    if (!profile.intents.has(signal.family)) {
+      // Trigger: a signal read off the chunk for another question (an "Errors and fixes" bullet
+      // asked by the decisions query). Why: a line may answer more than one question — a fix
+      // that names a design choice is a decision too. Outcome: it is judged by its own words
+      // against this question, as a prose sentence is, without the signal's bonus, and only when
+      // its own words carry a strong cue this question asks for ("the root cause was", "we
+      // decided", "still unknown"). A weak one is not enough: a decision's "because" gives its
+      // reason, not a bug, and every signal would ride into every note an update opens.
+      if (answersAlso(profile, signal.text))
+        out.push({
+          ...scored,
+          text: signal.text,
+          ...(signal.rides === true ? { rides: true } : {}),
+        });
+      continue;
+    }
     out.push({
       ...scored,
       score: Math.round((SIGNAL_SCORE + scored.relevance) * 1e6) / 1e6,
@@ -234,6 +251,13 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
     .map((c, i) => ({ c, i }))
     .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
     .map(({ c }) => c);
+}
+
+/** Whether a line's own words carry a strong cue of a family the question asks for. */
+function answersAlso(profile: QuestionProfile, text: string): boolean {
+  return analyzeUnit(text).cues.some(
+    (cue) => cue.strength === 'strong' && profile.intents.has(cue.family),
+  );
 }
 
 function describe(best: SentenceScore): string {

@@ -119,6 +119,13 @@ const HOUSEKEEPING =
   /^(?:release|bump|merge|wip|chore|typo|format|lint)\b|\b(?:changelog|readme|docs?|documentation|test output|v\d+\.\d+\.\d+)\b/i;
 
 /**
+ * A subject that says it fixes something. Whole words only: `resolveApiKey` or `fixtures` name
+ * code, and a prefix match sent every commit touching them to the bugs note.
+ */
+const FIX_SUBJECT =
+  /\b(?:fix(?:e[sd]|ing)?|hotfix|bugs?|bugfix|resolv(?:e[sd]?|ing)|repair(?:s|ed|ing)?|regressions?)\b/i;
+
+/**
  * The subject of each `git commit -m` in the chunk's tool calls, housekeeping aside: a fix is a
  * bug line, else a decision.
  */
@@ -133,9 +140,7 @@ export function commitSignals(records: readonly ChunkRecord[]): Signal[] {
     if (HOUSEKEEPING.test(subject)) continue;
     out.push({
       text: `Commit: ${subject}`,
-      family: /\b(?:fix\w*|bug|resolv\w*|repair\w*|regression)\b/i.test(subject)
-        ? 'cause'
-        : 'decision',
+      family: FIX_SUBJECT.test(subject) ? 'cause' : 'decision',
     });
   }
   return out;

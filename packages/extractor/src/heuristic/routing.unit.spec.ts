@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { parseGateAnswer } from '../protocol.js';
+import type { ChunkRecord } from '../controller.js';
+import { heuristicController } from './controller.js';
+
+/*
+ * Routing: a signal is read off a chunk's structure for one question (an "Errors and fixes"
+ * bullet for the bugs question, a "Key decisions" bullet for the decisions one), but its line
+ * may answer another question too. Every standing query judges it by its own words, so it lands
+ * in each note whose question it answers — and only there.
+ */
+
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const DECISIONS =
+  'What architectural decisions were made, with reasoning and rejected alternatives?';
+const BUGS = 'What bugs or failures were found, what was the root cause, and how were they fixed?';
+const OPEN = 'What questions were raised and left unresolved?';
+
+function summary(sections: { heading: string; items: string[] }[]): ChunkRecord {
+  const typed = sections.map((s) => ({
+    heading: s.heading,
+    text: s.items.map((item) => `- ${item}`).join('\n'),
+  }));
+  return {
+    role: 'summary',
+    text: typed.map((s) => `## ${s.heading}\n${s.text}`).join('\n\n'),
+    sections: typed,
+  };
+}
+
+async function memoryFor(question: string, record: ChunkRecord): Promise<string> {
+  const reply = await heuristicController(words).answer({
+    level: 'L1',
+    question,
+    memory: '',
+    chunk: { text: record.text, records: [record] },
+    memoryBudget: 400,
+  });
+  const answer = parseGateAnswer(reply.text);
+  return answer.update ? answer.memory : '';
+}
+
+const APPEND_ONLY =
+  'Sessions were lost on a crash because the file was rewritten in place: we decided to make the session file append-only instead of rewriting it';
+const TYPO = 'Fixed a typo in the README heading';
+
+describe('a line answers every question it answers', () => {
+  it('a fix that states a design choice lands in the bugs note and the decisions note', async () => {
+    const record = summary([{ heading: 'Errors and fixes', items: [APPEND_ONLY, TYPO] }]);
+    const bugs = await memoryFor(BUGS, record);
+    expect(bugs).toContain('append-only');
+    expect(bugs).toContain('typo');
+    const decisions = await memoryFor(DECISIONS, record);
+    expect(decisions).toContain('append-only');
+    // The plain fix names no choice: it stays in its own note.
+    expect(decisions).not.toContain('typo');
+  });
+
+  it('a decision whose reason is a bug found lands in the bugs note too', async () => {
+    const record = summary([
+      {
+        heading: 'Key decisions',
+        items: [
+          'Chose a write-ahead lock file over flock: the root cause of the corrupted index was two writers on NFS, where flock is ignored',
+          'Went with Tailwind for styling',
+        ],
+      },
+    ]);
+    const bugs = await memoryFor(BUGS, record);
+    expect(bugs).toContain('write-ahead lock file');
+    expect(bugs).not.toContain('Tailwind');
+    expect(await memoryFor(DECISIONS, record)).toContain('Tailwind');
+  });
+
+  it('a pending item that is still an open question lands in the open note, a plain task does not leave its note', async () => {
+    const record = summary([
+      {
+        heading: 'Errors and fixes',
+        items: [
+          'The flaky upload test was silenced with a retry; the root cause is still unknown',
+          'Fixed the off-by-one in the pager',
+        ],
+      },
+    ]);
+    const open = await memoryFor(OPEN, record);
+    expect(open).toContain('flaky upload test');
+    expect(open).not.toContain('off-by-one');
+  });
+});
+
+describe("a commit's subject routes by its words, not by an identifier's letters", () => {
+  const commit = (subject: string): ChunkRecord => ({
+    role: 'tool_call',
+    text: `Bash {"command":"git commit -m \\"${subject}\\""}`,
+  });
+
+  it('a subject naming resolveApiKey or fixtures is a decision, a fix subject a bug', async () => {
+    const chunk: ChunkRecord[] = [
+      commit('Use injected resolveApiKey in AgentSession for per-session keys'),
+      commit('Load test fixtures from one shared directory'),
+      commit('Resolve the lock leak: release the writer lock after flush'),
+    ];
+    const answer = async (question: string) => {
+      const reply = await heuristicController(words).answer({
+        level: 'L1',
+        question,
+        memory: '',
+        chunk: { text: chunk.map((r) => r.text).join('\n'), records: chunk },
+        memoryBudget: 400,
+      });
+      return parseGateAnswer(reply.text).memory;
+    };
+    const decisions = await answer(DECISIONS);
+    expect(decisions).toContain('injected resolveApiKey');
+    expect(decisions).toContain('test fixtures');
+    expect(decisions).not.toContain('lock leak');
+    const bugs = await answer(BUGS);
+    expect(bugs).toContain('lock leak');
+    expect(bugs).not.toContain('resolveApiKey');
+    expect(bugs).not.toContain('fixtures');
+  });
+});

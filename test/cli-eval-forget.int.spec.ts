@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memBin } from './support/mem-cli.js';
+import { memBin, hermeticEnv } from './support/mem-cli.js';
 
 /*
  * `mem eval forget` (issue 12, the scorecard) run as the built bin, on a real Claude Code
@@ -26,7 +26,7 @@ const KNOWN_FAILING: string[] = [];
 function mem(args: string[]) {
   const result = spawnSync(process.execPath, [memBin, ...args], {
     encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '' },
+    env: hermeticEnv(),
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hermeticEnv } from './support/mem-cli.js';
 
 /*
  * Issue 11, section 1: a source that had lines but yielded no record is loud. Through the built
@@ -15,7 +16,7 @@ let root: string;
 function mem(args: string[]) {
   const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
     encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '' },
+    env: hermeticEnv(),
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -17,6 +17,7 @@ import {
   FIELD_SECRETS,
   claudeTranscriptWithSecrets,
 } from './support/planted-secrets.js';
+import { hermeticEnv } from './support/mem-cli.js';
 
 /*
  * Item 3 of issue 9 through the built `mem` binary: a Claude Code session carrying every planted
@@ -31,7 +32,7 @@ function mem(args: string[], input?: string) {
   const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
     input,
     encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '', MEM_CLAUDE_PROJECTS: join(root, 'claude-projects') },
+    env: hermeticEnv({ MEM_CLAUDE_PROJECTS: join(root, 'claude-projects') }),
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, tempDataRoot, until } from './support.js';
+import { hermeticEnv } from '../support/mem-cli.js';
 
 /*
  * Issue 13 §2: an Idempotency-Key's outcome is in the log, in the very batch of the write it
@@ -22,7 +23,7 @@ afterEach(() => {
 function mem(root: string, ...args: string[]): { status: number; stdout: string } {
   const result = spawnSync(process.execPath, [BIN, '--root', root, ...args], {
     encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '' },
+    env: hermeticEnv(),
   });
   return { status: result.status ?? -1, stdout: result.stdout };
 }
@@ -32,7 +33,7 @@ async function serve(root: string): Promise<{ url: string; child: ChildProcess }
     process.execPath,
     [BIN, '--root', root, 'serve', '--port', '0', '--no-jobs'],
     {
-      env: { PATH: process.env['PATH'] ?? '' },
+      env: hermeticEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '@mem/core';
 import { call, tempDataRoot, until } from './support.js';
+import { hermeticEnv } from '../support/mem-cli.js';
 
 const BIN = fileURLToPath(new URL('../../packages/cli/bin/mem.js', import.meta.url));
 
@@ -18,7 +19,7 @@ afterEach(() => {
 function mem(root: string, ...args: string[]): string {
   const result = spawnSync(process.execPath, [BIN, '--root', root, ...args], {
     encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '' },
+    env: hermeticEnv(),
   });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout;
@@ -42,7 +43,7 @@ async function serve(root: string): Promise<{ url: string; child: ChildProcess }
     '--quiet',
   ];
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env['PATH'] ?? '' },
+    env: hermeticEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

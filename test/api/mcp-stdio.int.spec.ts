@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { pgliteHeld } from '../support/pglite-lock.js';
 import { memoryPayloads, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import { hermeticEnv } from '../support/mem-cli.js';
 
 const BIN = fileURLToPath(new URL('../../packages/cli/bin/mem.js', import.meta.url));
 
@@ -37,7 +38,7 @@ describe('`mem mcp` over stdio, driven by the official SDK client', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, 'mcp', '--no-jobs'],
-      env: { PATH: process.env['PATH'] ?? '', MEM_ROOT: root, MEM_TOKEN: token.secret },
+      env: hermeticEnv({ MEM_ROOT: root, MEM_TOKEN: token.secret }),
       stderr: 'pipe',
     });
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
@@ -77,7 +78,7 @@ describe('`mem mcp` over stdio, driven by the official SDK client', () => {
 /** `mem mcp` as a raw process: lines written to its stdin, JSON lines read from its stdout. */
 function rawMcp(root: string, env: Record<string, string>) {
   const child = spawn(process.execPath, [BIN, 'mcp', '--no-jobs'], {
-    env: { PATH: process.env['PATH'] ?? '', MEM_ROOT: root, ...env },
+    env: hermeticEnv({ MEM_ROOT: root, ...env }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, tempDataRoot, until } from './support.js';
+import { hermeticEnv } from '../support/mem-cli.js';
 
 const BIN = fileURLToPath(new URL('../../packages/cli/bin/mem.js', import.meta.url));
 const TRANSCRIPT = fileURLToPath(
@@ -20,7 +21,7 @@ afterEach(() => {
 function mem(root: string, ...args: string[]): { status: number; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [BIN, '--root', root, ...args], {
     encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '' },
+    env: hermeticEnv(),
   });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
@@ -31,7 +32,7 @@ async function serve(
   ...args: string[]
 ): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
   const child = spawn(process.execPath, [BIN, '--root', root, 'serve', '--port', '0', ...args], {
-    env: { PATH: process.env['PATH'] ?? '' },
+    env: hermeticEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

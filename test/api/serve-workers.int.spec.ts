@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { usePgliteWire } from '../../packages/projector-pgvector/test/pglite-servers.js';
 import { call, memoryPayloads, tempDataRoot, until } from './support.js';
+import { hermeticEnv } from '../support/mem-cli.js';
 
 /*
  * `mem serve --workers N` (issue 15): N processes behind one port on one data root, the vector
@@ -31,7 +32,7 @@ interface Run {
 /** `mem <args>` in a child process, never spawnSync: its Postgres is served from this process. */
 function start(root: string, args: string[], env: Record<string, string>, input = ''): Run {
   const child = spawn(process.execPath, [BIN, '--root', root, ...args], {
-    env: { PATH: process.env['PATH'] ?? '', ...env },
+    env: hermeticEnv({ ...env }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);

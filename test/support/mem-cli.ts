@@ -29,7 +29,7 @@ export const memBin = join(import.meta.dirname, '..', '..', 'packages', 'cli', '
  * it every fresh root the command opens runs initdb (seconds each), the cost the int tier's
  * global setup exists to pay once.
  */
-function hermeticEnv(extra: Record<string, string> = {}): Record<string, string> {
+export function hermeticEnv(extra: Record<string, string> = {}): Record<string, string> {
   const template = process.env['MEM_TEST_PGLITE_TEMPLATE'];
   return {
     PATH: process.env['PATH'] ?? '',

@@ -27,6 +27,7 @@ export type {
   SearchHit,
 } from './rows.js';
 export type { KeywordRecallOptions } from './item-store.js';
+export type { LineNoteRow } from './line-note-sql.js';
 export type {
   ItemActivityRow,
   ItemCountRow,

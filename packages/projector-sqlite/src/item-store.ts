@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { itemReader, type ItemReader } from './item-reads.js';
+import { LINE_NOTE_SQL, type LineNoteRow } from './line-note-sql.js';
 import {
   keywordStatisticsReader,
   type KeywordPosting,
@@ -75,6 +76,12 @@ export interface ItemStore extends ItemReader {
   line(project: string, level: 'L1' | 'L2', sha256: string): NodeRow | undefined;
   /** A line's edges: the memories holding it (`memory`) and the shas it rests on (`parent`), by kind then sha. */
   lineEdges(project: string, level: 'L1' | 'L2', sha256: string): LineEdgeRow[];
+  /**
+   * The live memory holding the line `sha256` (not superseded, not deleted): the first by query
+   * id, the L2 synthesis (no query id) last, then by sha. Walks the live memories of the level
+   * (one per standing query, see LINE_NOTE_SQL), never the line's history.
+   */
+  lineNote(project: string, level: 'L1' | 'L2', sha256: string): LineNoteRow | undefined;
   /** The supersession of the line `sha256` by a `superseded` event (not by its memory's chain), if any. */
   supersession(project: string, sha256: string): SupersessionRow | undefined;
   /** The newest record of an idempotency key (by its sha), or undefined: one index lookup. */
@@ -167,6 +174,7 @@ export function openItemStore(
     ORDER BY n.level LIMIT 1`);
   const lineEdges = db.prepare(`SELECT project, level, line_sha, kind, target_sha FROM line_edge
     WHERE project = ? AND level = ? AND line_sha = ? ORDER BY kind, target_sha`);
+  const lineNote = db.prepare(LINE_NOTE_SQL);
   const supersession = db.prepare(`SELECT after_sha256, seq, actor, reason FROM superseded_line
     WHERE project = ? AND sha256 = ? AND target_kind = 'line'`);
   const signatures =
@@ -247,6 +255,8 @@ export function openItemStore(
       return raw ? toNode(raw) : undefined;
     },
     lineEdges: (project, level, sha256) => lineEdges.all(project, level, sha256) as LineEdgeRow[],
+    lineNote: (project, level, sha256) =>
+      lineNote.get({ project, level, line: sha256 }) as LineNoteRow | undefined,
     supersession: (project, sha256) =>
       supersession.get(project, sha256) as SupersessionRow | undefined,
     failureSignatures: (sigShas, projects) =>

@@ -29,3 +29,13 @@ export function floorPassedBy(ranking: Ranking, floor: RelevanceFloor): Signal[]
     passed.push('vector_symptom');
   return passed;
 }
+
+/**
+ * Whether a ranking's keyword coverage can still move it across the floor: a keyword hit
+ * whose BM25 falls short and that no vector signal carries over. Any other row clears the
+ * floor or not whatever its coverage (which only adds `keyword` to a row already cleared).
+ */
+export function coverageDecides(ranking: Ranking, floor: RelevanceFloor): boolean {
+  if (ranking.keyword === null || ranking.keyword.bm25_norm >= floor.minKeyword) return false;
+  return floorPassedBy({ ...ranking, keyword: null }, floor).length === 0;
+}

@@ -16,32 +16,16 @@ export interface LineNote {
  * The note of a line (issue 11 §3): the live memory holding it. A line held by several live
  * memories (two queries kept the same line) names the first by query id, L2's synthesis last.
  * Null for anything but a line, and for a line whose memories all left (it is then not live).
+ * One lookup over the live memories (ItemStore.lineNote), however many steps kept the line.
  */
 export function noteOf(items: ItemStore, node: NodeRow): LineNote | null {
   if (node.kind !== 'line' || (node.level !== 'L1' && node.level !== 'L2')) return null;
   const level = node.level;
-  const holders = items
-    .lineEdges(node.project, level, node.sha256)
-    .filter((edge) => edge.kind === 'memory')
-    .map((edge) => items.node(node.project, edge.target_sha, level, 'memory'))
-    .filter(
-      (memory): memory is NodeRow =>
-        memory !== undefined && memory.superseded_by === null && memory.deleted_at === null,
-    )
-    .sort(
-      (a, b) =>
-        compare(a.query_id ?? '\uffff', b.query_id ?? '\uffff') || compare(a.sha256, b.sha256),
-    );
-  const memory = holders[0];
+  const memory = items.lineNote(node.project, level, node.sha256);
   if (!memory) return null;
   const path =
     memory.query_id === null
       ? indexNotePath(node.project)
       : queryNotePath(node.project, memory.query_id);
   return { level, sha256: memory.sha256, query_id: memory.query_id, path };
-}
-
-/** Code-unit order: no locale. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

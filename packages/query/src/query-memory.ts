@@ -3,7 +3,7 @@ import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
 import { citationsOf } from './citations.js';
 import { KEYWORD_POSTINGS_BUDGET, defaultFloor, defaultWeights } from './defaults.js';
 import { noteOf } from './line-note.js';
-import { floorPassedBy, type RelevanceFloor } from './floor.js';
+import { coverageDecides, floorPassedBy, type RelevanceFloor } from './floor.js';
 import {
   compareFused,
   fuse,
@@ -141,7 +141,10 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   // first, seed 004), then the rest in rank order, each row saying in floor_passed_by whether it
   // cleared the floor itself. (Cutting every row below the floor was measured: LoCoMo dev
   // recall@25 fell from 0.72 to 0.58.)
-  annotateMatchedTerms(items, terms, eligible);
+  // Coverage (matched terms, one FTS5 lookup per term and row) decides the floor only for a
+  // keyword hit that neither its BM25 nor a vector clears; the page's rows get theirs below.
+  const undecided = eligible.filter(({ fused }) => coverageDecides(fused.ranking, floor));
+  annotateMatchedTerms(items, terms, undecided);
   for (const { fused } of eligible)
     fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
   const byFloorThenRank = (a: Candidate, b: Candidate) =>
@@ -168,6 +171,10 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     eligible.sort(byFloorThenRank);
   }
   const page = answered ? eligible.slice(0, resolved.limit) : [];
+  const annotated = new Set(undecided);
+  const rest = page.filter((row) => !annotated.has(row));
+  annotateMatchedTerms(items, terms, rest);
+  for (const { fused } of rest) fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
 
   const results: QueryHit[] = page.map(({ fused, node }) => ({
     level: node.level,

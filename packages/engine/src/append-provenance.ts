@@ -1,4 +1,4 @@
-import { MemError, parsePayload, type Payload } from '@mem/core';
+import { MemError, type Payload } from '@mem/core';
 import type { EventLog } from '@mem/log';
 import { ProvenanceCheck } from './provenance.js';
 
@@ -13,12 +13,13 @@ export interface AppendInput {
 /**
  * Refuses (PROVENANCE_FAILED, nothing written) a batch holding a memory that `mem verify` could
  * never pass: every parent must resolve to a node of the right level in the log or earlier in the
- * batch. Reads the project's whole log, so only when the batch holds a memory at all.
+ * batch. The payloads are validated already (validateBatch). Reads the project's whole log, so
+ * only when the batch holds a memory at all.
  */
 export async function assertAppendProvenance(
   log: EventLog,
   project: string,
-  payloads: readonly unknown[],
+  parsed: readonly Payload[],
   input: AppendInput = {},
 ): Promise<void> {
   const lineOf = (index: number) => input.lines?.[index] ?? index + 1;
@@ -26,7 +27,6 @@ export async function assertAppendProvenance(
     ...(input.file !== undefined ? { file: input.file } : {}),
     line: lineOf(index),
   });
-  const parsed: Payload[] = payloads.map((payload, index) => parsePayload(payload, at(index)));
   if (!parsed.some((payload) => payload.type === 'memory')) return;
   const check = new ProvenanceCheck(project);
   for await (const { event, segment, line } of log.read(project))

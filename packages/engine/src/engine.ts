@@ -10,13 +10,15 @@ import {
   type Payload,
   type Writer,
 } from '@mem/core';
-import type {
-  AppendResult,
-  EventLog,
-  LogHead,
-  LoggedEvent,
-  ReadOptions,
-  VerifyResult,
+import {
+  extendBatch,
+  validateBatch,
+  type AppendResult,
+  type EventLog,
+  type LogHead,
+  type LoggedEvent,
+  type ReadOptions,
+  type VerifyResult,
 } from '@mem/log';
 import { assertAppendProvenance, type AppendInput } from './append-provenance.js';
 import { admitAgainstTombstones } from './tombstones/admission.js';
@@ -185,16 +187,34 @@ export class Engine {
     // before the append, so a batch's check must see every batch this process queued before it
     // (a memory whose evidence is still in flight would be refused). Outcome: check and append
     // run in call order per project; the catch-ups after them are still shared.
+    // Validated once, here: the checks read the very payloads (scrubbed, as zod made them) that
+    // the log then writes without validating them again. Bad input is refused before queueing.
+    const valid = validateBatch(payloads, writer, (index) => ({
+      ...(input.file !== undefined ? { file: input.file } : {}),
+      line: input.lines?.[index] ?? index + 1,
+    }));
     const previous = this.appending.get(project) ?? Promise.resolve();
     const appended = previous
       .catch(() => undefined)
       .then(async () => {
-        await assertAppendProvenance(this.#log, project, payloads, input);
-        const resurfaced = await admitAgainstTombstones(this.#log, project, payloads, force, input);
-        const batch = [...payloads, ...resurfaced];
-        if (!idempotency) return this.#log.append(project, batch, writer);
-        const record = { type: 'idempotency_recorded', ...idempotency, events: batch.length };
-        return withoutRecord(await this.#log.append(project, [...batch, record], writer));
+        await assertAppendProvenance(this.#log, project, valid.payloads, input);
+        const resurfaced = await admitAgainstTombstones(
+          this.#log,
+          project,
+          valid.payloads,
+          force,
+          input,
+        );
+        const batch = extendBatch(valid, resurfaced);
+        if (!idempotency) return this.#log.appendValidated(project, batch);
+        const record = {
+          type: 'idempotency_recorded',
+          ...idempotency,
+          events: batch.payloads.length,
+        };
+        return withoutRecord(
+          await this.#log.appendValidated(project, extendBatch(batch, [record])),
+        );
       });
     this.appending.set(project, appended);
     try {

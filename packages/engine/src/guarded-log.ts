@@ -1,5 +1,5 @@
 import { assertProjectName, type Writer } from '@mem/core';
-import { EventLog, type AppendResult, type EventLogOptions } from '@mem/log';
+import { EventLog, type AppendResult, type EventLogOptions, type ValidBatch } from '@mem/log';
 import { readRecordedHead } from './recorded-heads.js';
 import { findTailBreak, tailBreakError } from './tail-check.js';
 
@@ -24,6 +24,11 @@ export class GuardedEventLog extends EventLog {
   ): Promise<AppendResult> {
     await this.assertTailIntact(project);
     return super.append(project, payloads, writer);
+  }
+
+  override async appendValidated(project: string, batch: ValidBatch): Promise<AppendResult> {
+    await this.assertTailIntact(project);
+    return super.appendValidated(project, batch);
   }
 
   /** Throws CHAIN_BROKEN naming segment and line when the tail disagrees with the recorded head. */

@@ -1,7 +1,16 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, unlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MemError, assertProjectName, ioError, type Payload } from '@mem/core';
-import { LOG_WRITER, chainBatch, validateBatch, type BatchEntry, type ChainLink } from './batch.js';
+import {
+  LOG_WRITER,
+  chainBatch,
+  isValidBatch,
+  notValidated,
+  validateBatch,
+  type BatchEntry,
+  type ChainLink,
+  type ValidBatch,
+} from './batch.js';
 import { readChainHead } from './chain-head.js';
 import { fsyncDirectory, openSegment, writeFully, type FsyncFile } from './durable-fs.js';
 import { settlePurge } from './purge-settle.js';
@@ -33,7 +42,7 @@ export interface AppendContext {
 
 /** A validated batch waiting in a group, and how to answer its caller. */
 interface PendingBatch {
-  payloads: Payload[];
+  payloads: readonly Payload[];
   writer: BatchEntry['writer'];
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
@@ -60,9 +69,28 @@ export async function appendBatch(
   writer: unknown,
 ): Promise<AppendResult> {
   const project = assertProjectName(projectName);
-  const batch = validateBatch(payloads, writer);
+  return enqueue(context, project, validateBatch(payloads, writer));
+}
+
+/** appendBatch for a batch validateBatch made already (the engine checks it first): no second validation. */
+export async function appendValidBatch(
+  context: AppendContext,
+  projectName: string,
+  batch: ValidBatch,
+): Promise<AppendResult> {
+  const project = assertProjectName(projectName);
+  if (!isValidBatch(batch)) throw notValidated();
+  return enqueue(context, project, batch);
+}
+
+/** Joins the project's open group, or opens one and starts committing it. */
+function enqueue(
+  context: AppendContext,
+  project: string,
+  batch: ValidBatch,
+): Promise<AppendResult> {
   return new Promise((resolve, reject) => {
-    const pending = { ...batch, resolve, reject };
+    const pending = { payloads: batch.payloads, writer: batch.writer, resolve, reject };
     const open = context.groups.get(project);
     if (open) {
       open.batches.push(pending);

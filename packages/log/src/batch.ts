@@ -5,10 +5,12 @@ import {
   serializeEvent,
   sha256Hex,
   writerSchema,
+  type InputLocation,
   type LogEvent,
   type Payload,
   type Writer,
 } from '@mem/core';
+import { LineBuffer } from './line-buffer.js';
 
 /** The end of a chain: the last seq and the sha256 of its line (seq 0 and the genesis hash when empty). */
 export interface ChainLink {
@@ -33,14 +35,53 @@ export interface ChainedBatch {
 /** The writer the log signs its own `recovery` events with. */
 export const LOG_WRITER: Writer = { kind: 'log' };
 
+/** A batch validateBatch checked: its payloads (scrubbed, as zod made them) and its writer. */
+export interface ValidBatch {
+  readonly payloads: readonly Payload[];
+  readonly writer: Writer;
+}
+
+/** Where a payload of a batch came from, for errors (default: its 1-based position as `line`). */
+export type LocatePayload = (index: number) => InputLocation;
+
+/**
+ * The batches validateBatch made. Why: a caller that checks a batch before appending it (the
+ * engine's provenance and tombstone checks) hands the same batch to the log, which then skips a
+ * second validation; membership here, not the shape, is what proves it was validated.
+ */
+const validated = new WeakSet<ValidBatch>();
+
+/** Whether `value` is a batch validateBatch made (and so needs no second validation). */
+export function isValidBatch(value: unknown): value is ValidBatch {
+  return typeof value === 'object' && value !== null && validated.has(value as ValidBatch);
+}
+
+/** The refusal of a batch that claims to be validated but was not made by validateBatch. */
+export function notValidated(): MemError {
+  return new MemError(
+    'INVALID_INPUT',
+    'expected a batch made by validateBatch (append raw payloads with append instead)',
+    { field: 'payloads' },
+  );
+}
+
+/** `file:line N: `, as parse errors prefix their messages. */
+function prefix(at: InputLocation): string {
+  const file = at.file !== undefined ? `${at.file}:` : '';
+  return at.line !== undefined ? `${file}line ${at.line}: ` : file === '' ? '' : `${file} `;
+}
+
 /**
  * Validates a caller's batch before anything is touched: every payload against the catalogue
- * (errors name the 1-based position as `line`), then the writer. Recovery events are the log's own.
+ * (errors name the 1-based position as `line`, or where `locate` says it came from), then the
+ * writer. Recovery events are the log's own. The result is frozen, payloads included, so that
+ * what was checked is what gets written.
  */
 export function validateBatch(
   payloads: readonly unknown[],
   writer: unknown,
-): { payloads: Payload[]; writer: Writer } {
+  locate: LocatePayload = (index) => ({ line: index + 1 }),
+): ValidBatch {
   if (!Array.isArray(payloads) || payloads.length === 0) {
     throw new MemError(
       'INVALID_INPUT',
@@ -49,19 +90,16 @@ export function validateBatch(
     );
   }
   const parsed = payloads.map((payload, index) => {
-    const valid = parsePayload(payload, { line: index + 1 });
+    const at = locate(index);
+    const valid = parsePayload(payload, at);
     if (valid.type === 'recovery') {
       throw new MemError(
         'INVALID_INPUT',
-        `line ${index + 1}: recovery events are written by the log itself, never appended`,
-        {
-          line: index + 1,
-          field: 'type',
-          type: 'recovery',
-        },
+        `${prefix(at)}recovery events are written by the log itself, never appended`,
+        { ...at, field: 'type', type: 'recovery' },
       );
     }
-    return valid;
+    return Object.freeze(valid);
   });
   const result = writerSchema.safeParse(writer);
   if (!result.success) {
@@ -73,7 +111,29 @@ export function validateBatch(
       { field },
     );
   }
-  return { payloads: parsed, writer: result.data };
+  const batch = Object.freeze({
+    payloads: Object.freeze(parsed),
+    writer: Object.freeze(result.data),
+  });
+  validated.add(batch);
+  return batch;
+}
+
+/**
+ * `batch` with `more` payloads after it (the engine's `resurfaced` and `idempotency_recorded`
+ * events), only those validated; they are numbered after the batch's own.
+ */
+export function extendBatch(batch: ValidBatch, more: readonly unknown[]): ValidBatch {
+  if (!isValidBatch(batch)) throw notValidated();
+  if (more.length === 0) return batch;
+  const offset = batch.payloads.length;
+  const extra = validateBatch(more, batch.writer, (index) => ({ line: offset + index + 1 }));
+  const joined = Object.freeze({
+    payloads: Object.freeze([...batch.payloads, ...extra.payloads]),
+    writer: batch.writer,
+  });
+  validated.add(joined);
+  return joined;
 }
 
 /**
@@ -89,7 +149,7 @@ export function chainBatch(
   ts: string,
 ): ChainedBatch {
   const events: LogEvent[] = [];
-  const lines: string[] = [];
+  const out = new LineBuffer(entries.length * 512);
   let { seq, hash } = head;
   for (const { payload, writer } of entries) {
     seq += 1;
@@ -108,11 +168,9 @@ export function chainBatch(
       ...fields,
       prev: hash,
     } as LogEvent;
-    const line = serializeEvent(event);
-    hash = sha256Hex(line);
+    // Serialised once and encoded once: the bytes hashed are the bytes written.
+    hash = sha256Hex(out.push(serializeEvent(event)));
     events.push(event);
-    lines.push(line);
   }
-  lines.push('');
-  return { events, bytes: Buffer.from(lines.join('\n'), 'utf8'), head: { seq, hash } };
+  return { events, bytes: out.bytes(), head: { seq, hash } };
 }

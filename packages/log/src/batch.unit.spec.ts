@@ -1,7 +1,7 @@
 import { contentSha256, genesisHash, hasErrorCode, type Payload } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
-import { chainBatch, validateBatch, type ChainLink } from './batch.js';
+import { chainBatch, extendBatch, isValidBatch, validateBatch, type ChainLink } from './batch.js';
 import { thrown } from '../../../test/support/thrown.js';
 
 const target = 'a'.repeat(64);
@@ -129,5 +129,45 @@ describe('validateBatch', () => {
       validateBatch([{ ...payloads[1], sha256: target }], { kind: 'cli' }),
     );
     expect(hasErrorCode(error, 'SHA_MISMATCH')).toBe(true);
+  });
+});
+
+describe('validated batches', () => {
+  it('marks what validateBatch made, frozen; a look-alike is not valid', () => {
+    const batch = validateBatch(payloads.slice(0, 2), { kind: 'cli' });
+    expect(isValidBatch(batch)).toBe(true);
+    expect(Object.isFrozen(batch.payloads)).toBe(true);
+    expect(Object.isFrozen(batch.payloads[0])).toBe(true);
+    expect(isValidBatch({ payloads: batch.payloads, writer: batch.writer })).toBe(false);
+    expect(isValidBatch(null)).toBe(false);
+  });
+
+  it('names where a payload came from when told, and refuses recovery there too', () => {
+    const at = (index: number) => ({ file: 'in.jsonl', line: [4, 9][index]! });
+    const bad = thrown(() =>
+      validateBatch([payloads[0], { type: 'tombstone' }], { kind: 'cli' }, at),
+    );
+    expect((bad as { details: object }).details).toMatchObject({ file: 'in.jsonl', line: 9 });
+    const recovery = thrown(() => validateBatch([payloads[4]], { kind: 'cli' }, at));
+    expect(hasErrorCode(recovery, 'INVALID_INPUT')).toBe(true);
+    expect((recovery as Error).message).toMatch(/^in\.jsonl:line 4: recovery events/);
+  });
+
+  it('extends a batch, validating only what is added, numbered after it', () => {
+    const batch = validateBatch([payloads[0]], { kind: 'cli' });
+    expect(extendBatch(batch, [])).toBe(batch);
+    const extended = extendBatch(batch, [payloads[3]]);
+    expect(isValidBatch(extended)).toBe(true);
+    expect(extended.payloads).toEqual([payloads[0], payloads[3]]);
+    expect(extended.writer).toEqual({ kind: 'cli' });
+    const bad = thrown(() => extendBatch(batch, [{ type: 'tombstone' }]));
+    expect((bad as { details: object }).details).toMatchObject({ line: 2 });
+    const forged = { payloads: [payloads[0]!], writer: { kind: 'cli' } };
+    expect(
+      hasErrorCode(
+        thrown(() => extendBatch(forged, [payloads[3]])),
+        'INVALID_INPUT',
+      ),
+    ).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { hasErrorCode, genesisHash, type LogEvent } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
 import { steppingClock, tempLogDir, tombstone, tombstones } from '../test-fixtures/temp-log.js';
+import { validateBatch, type ValidBatch } from './batch.js';
 import { EventLog } from './event-log.js';
 import type { LoggedEvent } from './types.js';
 
@@ -103,6 +104,20 @@ describe('EventLog basics', () => {
     ).toBe(true);
     expect(readFileSync(file)).toEqual(before);
     expect(readdirSync(temp.dir)).toEqual(['demo']);
+  });
+
+  it('appends a validated batch as the same bytes as raw payloads, and refuses a look-alike', async () => {
+    const raw = new EventLog({ dir: join(temp.dir, 'raw'), now: steppingClock() });
+    const checked = new EventLog({ dir: join(temp.dir, 'checked'), now: steppingClock() });
+    await raw.append('demo', tombstones(3), writer);
+    const result = await checked.appendValidated('demo', validateBatch(tombstones(3), writer));
+    expect(result).toMatchObject({ appended: 3, first_seq: 1, last_seq: 3 });
+    const file = (dir: string) => readFileSync(join(temp.dir, dir, 'demo', '000001.jsonl'));
+    expect(file('checked')).toEqual(file('raw'));
+    const forged = { payloads: [{ type: 'tombstone', target: 'short', reason: 'x' }], writer };
+    const error = await rejection(checked.appendValidated('demo', forged as unknown as ValidBatch));
+    expect(hasErrorCode(error, 'INVALID_INPUT')).toBe(true);
+    expect(file('checked')).toEqual(file('raw'));
   });
 
   it('refuses a read whose expected head is not the log’s', async () => {

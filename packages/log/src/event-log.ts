@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { MemError, assertProjectName, type Writer } from '@mem/core';
-import { appendBatch, type AppendContext } from './append.js';
+import { appendBatch, appendValidBatch, type AppendContext } from './append.js';
+import type { ValidBatch } from './batch.js';
 import { fsyncFile } from './durable-fs.js';
 import { readChainHead } from './chain-head.js';
 import { listProjects } from './projects.js';
@@ -68,6 +69,15 @@ export class EventLog {
    */
   append(project: string, payloads: readonly unknown[], writer: Writer): Promise<AppendResult> {
     return appendBatch(this.context, project, payloads, writer);
+  }
+
+  /**
+   * append for a batch `validateBatch` made (a caller that checks the batch first, as the
+   * engine does): the same group commit, without validating the payloads a second time. Anything
+   * validateBatch did not make is INVALID_INPUT.
+   */
+  appendValidated(project: string, batch: ValidBatch): Promise<AppendResult> {
+    return appendValidBatch(this.context, project, batch);
   }
 
   /** Streams a project's events in seq order, each validated and chain-checked. Empty when the project has no journal. */

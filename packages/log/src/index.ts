@@ -1,3 +1,4 @@
+export { extendBatch, validateBatch, type LocatePayload, type ValidBatch } from './batch.js';
 export { DEFAULT_SEGMENT_BYTES, EventLog } from './event-log.js';
 export { FIRST_SEGMENT, segmentIndex, segmentName } from './segment-name.js';
 export { holdFileLock, withFileLock } from './project-lock.js';

@@ -1,4 +1,4 @@
-import { MemError, contentSha256, parsePayload, splitMemoryLines, type Payload } from '@mem/core';
+import { MemError, contentSha256, splitMemoryLines, type Payload } from '@mem/core';
 import type { EventLog } from '@mem/log';
 import type { AppendInput } from '../append-provenance.js';
 import { foldTombstones } from './tombstone-set.js';
@@ -15,21 +15,16 @@ function writtenLines(payload: Payload): string[] {
  * checked against the project's `forgotten` events, the exact hash and then its rewordings.
  * Unforced, the first hit is FORGOTTEN naming the tombstone, and nothing is written. Forced,
  * the batch goes through and a `resurfaced` event per hit is returned to append with it (the
- * review queue reads them). Reads the project's log only when the batch writes memory text.
+ * review queue reads them). The payloads are validated already (validateBatch). Reads the
+ * project's log only when the batch writes memory text.
  */
 export async function admitAgainstTombstones(
   log: EventLog,
   project: string,
-  payloads: readonly unknown[],
+  parsed: readonly Payload[],
   force: boolean,
   input: AppendInput = {},
 ): Promise<Payload[]> {
-  const parsed = payloads.map((payload, index) =>
-    parsePayload(payload, {
-      ...(input.file !== undefined ? { file: input.file } : {}),
-      line: input.lines?.[index] ?? index + 1,
-    }),
-  );
   if (!parsed.some((payload) => writtenLines(payload).length > 0)) return [];
   const tombstones = await foldTombstones(log.read(project));
   if (tombstones.size === 0) return [];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentSha256, uniformLines } from '@mem/core';
+import { contentSha256, sha256Hex, uniformLines } from '@mem/core';
 
 /*
  * Issue 12: a forgotten line refuses its own return, through the built `mem` in real processes
@@ -66,6 +66,13 @@ async function vectorKinds(sha: string): Promise<string[]> {
   } finally {
     await db.close();
   }
+}
+
+/** Whether an embedding cache file under the data root holds a vector keyed by `text`'s sha256. */
+function cachedVectorOf(text: string): boolean {
+  const dir = join(root, '.mem', 'cache', 'embeddings');
+  const key = Buffer.from(sha256Hex(text), 'hex');
+  return readdirSync(dir).some((file) => readFileSync(join(dir, file)).includes(key));
 }
 
 const events = () =>
@@ -150,6 +157,14 @@ describe('mem forget', () => {
     expect(await vectorKinds(target)).toEqual([]);
     expect(mem(['rebuild', '--from-log']).code).toBe(0);
     expect(await vectorKinds(target)).toEqual([]);
+  });
+
+  it('drops the forgotten text’s vector from the embedding cache, and a rebuild from the log does not put it back', () => {
+    expect(cachedVectorOf(FORGOTTEN_LINE)).toBe(true);
+    forgetLine();
+    expect(cachedVectorOf(FORGOTTEN_LINE)).toBe(false);
+    expect(mem(['rebuild', '--from-log']).code).toBe(0);
+    expect(cachedVectorOf(FORGOTTEN_LINE)).toBe(false);
   });
 
   it('forgets the copies of the line too: the same statement in another memory leaves the answers with it', () => {

@@ -42,7 +42,7 @@ describe('mem eval forget', () => {
       total: number;
     };
     expect(report.fact_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(report.total).toBe(10);
+    expect(report.total).toBe(11);
     for (const o of report.obligations) expect(o.evidence).not.toBe('');
     const failing = report.obligations.filter((o) => !o.pass).map((o) => o.name);
     expect(failing, JSON.stringify(report.obligations, null, 2)).toEqual(KNOWN_FAILING);

@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentSha256, uniformLines } from '@mem/core';
+import { contentSha256, sha256Hex, uniformLines } from '@mem/core';
 
 /*
  * Issue 12: a forgotten line refuses its own return, through the built `mem` in real processes
@@ -50,6 +52,27 @@ function logText(): string {
     .sort()
     .map((segment) => readFileSync(join(dir, segment), 'utf8'))
     .join('');
+}
+
+/** The memory_vector rows of `sha`, by kind, read from the embedded Postgres once `mem` has exited. */
+async function vectorKinds(sha: string): Promise<string[]> {
+  const db = await PGlite.create(join(root, '.mem', 'pg'), { extensions: { vector } });
+  try {
+    const rows = await db.query<{ kind: string }>(
+      'SELECT kind FROM mem.memory_vector WHERE node_sha = $1 ORDER BY kind, level',
+      [sha],
+    );
+    return rows.rows.map((r) => r.kind);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Whether an embedding cache file under the data root holds a vector keyed by `text`'s sha256. */
+function cachedVectorOf(text: string): boolean {
+  const dir = join(root, '.mem', 'cache', 'embeddings');
+  const key = Buffer.from(sha256Hex(text), 'hex');
+  return readdirSync(dir).some((file) => readFileSync(join(dir, file)).includes(key));
 }
 
 const events = () =>
@@ -125,6 +148,23 @@ describe('mem forget', () => {
     forgetLine();
     const after = ask().results.map((r) => r.sha256);
     expect(after).not.toContain(target);
+  });
+
+  it('deletes the forgotten line’s vectors from the embedded Postgres, and a rebuild from the log writes none back', async () => {
+    const target = contentSha256(FORGOTTEN_LINE);
+    expect(await vectorKinds(target)).toContain('text');
+    forgetLine();
+    expect(await vectorKinds(target)).toEqual([]);
+    expect(mem(['rebuild', '--from-log']).code).toBe(0);
+    expect(await vectorKinds(target)).toEqual([]);
+  });
+
+  it('drops the forgotten text’s vector from the embedding cache, and a rebuild from the log does not put it back', () => {
+    expect(cachedVectorOf(FORGOTTEN_LINE)).toBe(true);
+    forgetLine();
+    expect(cachedVectorOf(FORGOTTEN_LINE)).toBe(false);
+    expect(mem(['rebuild', '--from-log']).code).toBe(0);
+    expect(cachedVectorOf(FORGOTTEN_LINE)).toBe(false);
   });
 
   it('forgets the copies of the line too: the same statement in another memory leaves the answers with it', () => {

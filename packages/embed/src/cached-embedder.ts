@@ -40,6 +40,10 @@ export function cachedEmbedder(embedder: Embedder, dir: string): Embedder {
       }
       return shas.map((sha) => found.get(sha)!);
     },
+    // Not skipped like an unwritable put: a forgotten vector left behind is a leak, not lost speed.
+    forget(texts) {
+      cache.remove(texts.flatMap((text) => [cacheKey(text, 'document'), cacheKey(text, 'query')]));
+    },
   };
 }
 

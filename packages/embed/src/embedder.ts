@@ -21,6 +21,11 @@ export interface Embedder {
   readonly scope?: string;
   /** One vector of `dims` float32 per text, in input order, each embedded as `role`. */
   embed(texts: readonly string[], role: EmbedRole): Promise<Float32Array[]>;
+  /**
+   * Drops whatever it keeps of these texts' vectors (a cache's records, either role): a
+   * forgotten text must leave every file but the log (issue 12). Absent: it keeps nothing.
+   */
+  forget?(texts: readonly string[]): void;
 }
 
 /** Scores documents against a query (a cross-encoder behind /v1/rerank). */

@@ -4,8 +4,11 @@ import {
   fstatSync,
   ftruncateSync,
   openSync,
+  readFileSync,
   readSync,
+  renameSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -96,6 +99,34 @@ export class EmbeddingCache {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /**
+   * Drops the records of `shas` (a forgotten text's vectors, issue 12). Why a rewrite and a
+   * rename rather than zeroing in place: the old file is unlinked whole, so no block of it is
+   * ours to read back, and a reader holding the old index finds a new file and starts over. A
+   * record another process appends between the read and the rename is lost: a cache miss, no more.
+   */
+  remove(shas: readonly string[]): void {
+    this.refresh();
+    const gone = new Set(shas.filter((sha) => this.index.has(sha)));
+    if (gone.size === 0) return;
+    const bytes = readFileSync(this.file);
+    const kept: Buffer[] = [bytes.subarray(0, this.header.length)];
+    for (
+      let at = this.header.length;
+      at + this.recordBytes <= bytes.length;
+      at += this.recordBytes
+    ) {
+      if (!gone.has(bytes.toString('hex', at, at + SHA_BYTES)))
+        kept.push(bytes.subarray(at, at + this.recordBytes));
+    }
+    const next = `${this.file}.${process.pid}.tmp`;
+    createPrivateFile(next);
+    writeFileSync(next, Buffer.concat(kept));
+    renameSync(next, this.file);
+    this.index.clear();
+    this.indexed = 0;
   }
 
   /** Indexes records appended since the last look (by this process or another). */

@@ -15,6 +15,7 @@ export const FORGET_OBLIGATIONS = [
   'rebuild',
   'synthesis',
   'leak_search',
+  'vector_search',
   'purge',
 ] as const;
 export type ForgetObligationName = (typeof FORGET_OBLIGATIONS)[number];
@@ -43,6 +44,8 @@ export interface ForgetObservations {
   synthesis?: { l2_lines: number; contains_fact: boolean };
   /** Every projection and cache file (the log's original events are purge's business). */
   leak?: LeakObservation;
+  /** The embedded Postgres's and the embedding cache's files, searched for a vector of the line. */
+  vectors?: LeakObservation;
   /** Every file under the data root, the log included, after `mem purge`. */
   purge?: LeakObservation;
 }
@@ -71,11 +74,11 @@ function readd(obs: ReaddObservation | undefined): Verdict {
   ];
 }
 
-function leak(obs: LeakObservation | undefined): Verdict {
+function leak(obs: LeakObservation | undefined, what = 'the text'): Verdict {
   if (!obs) return NOT_OBSERVED;
   if (obs.searched_files.length === 0) return [false, 'no file was searched'];
   if (obs.holding.length > 0)
-    return [false, `the text is in ${obs.holding.length} file(s): ${obs.holding.join(', ')}`];
+    return [false, `${what} is in ${obs.holding.length} file(s): ${obs.holding.join(', ')}`];
   return [true, `no occurrence in ${obs.searched_files.length} file(s)`];
 }
 
@@ -116,6 +119,8 @@ function judge(name: ForgetObligationName, obs: ForgetObservations): Verdict {
     }
     case 'leak_search':
       return leak(obs.leak);
+    case 'vector_search':
+      return leak(obs.vectors, 'a vector of the text');
     case 'purge':
       return leak(obs.purge);
   }

@@ -16,6 +16,7 @@ const durable: ForgetObservations = {
   rebuild: { ran: true, live_after: false },
   synthesis: { l2_lines: 3, contains_fact: false },
   leak: { searched_files: ['.mem/items.sqlite', 'vault/demo/a.md'], holding: [] },
+  vectors: { searched_files: ['.mem/pg/base/5/16400'], holding: [] },
   purge: { searched_files: ['log/demo/000001.jsonl', '.mem/items.sqlite'], holding: [] },
 };
 
@@ -64,6 +65,20 @@ describe('scoreForget', () => {
     ]);
     expect(failing({ ...durable, synthesis: { l2_lines: 4, contains_fact: true } })).toEqual([
       'synthesis',
+    ]);
+  });
+
+  it('fails a vector search that found a vector of the line or searched no store, naming the files', () => {
+    const kept = {
+      ...durable,
+      vectors: { searched_files: ['x'], holding: ['.mem/pg/base/5/16400'] },
+    };
+    expect(failing(kept)).toEqual(['vector_search']);
+    expect(
+      scoreForget(kept).obligations.find((o) => o.name === 'vector_search')!.evidence,
+    ).toContain('.mem/pg/base/5/16400');
+    expect(failing({ ...durable, vectors: { searched_files: [], holding: [] } })).toEqual([
+      'vector_search',
     ]);
   });
 

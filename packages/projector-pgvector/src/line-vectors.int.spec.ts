@@ -1,10 +1,12 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Payload } from '@mem/core';
 import type { ProjectionTarget } from '@mem/engine';
+import { projectStretch } from '@mem/engine';
 import { usePglite } from '../test/pglite-servers.js';
-import { applyLogs, payload, sha, tempTargets } from '../test/support.js';
+import { applyLogs, chainEvents, payload, projected, sha, tempTargets } from '../test/support.js';
 import { tableEmbedder } from '../test/table-embedder.js';
 import { projectorPgvector } from './projector.js';
+import { quoteIdent, sharedSchemaFor } from './schema/identifiers.js';
 import type { VectorRecall } from './recall-types.js';
 import { openVectorRecall } from './vector-recall.js';
 
@@ -83,6 +85,46 @@ describe('pgvector line vectors', () => {
     const recall = await project([...chain, forget]);
     expect(await texts(recall)).toEqual([sha(CI)]);
     expect(await texts(recall, 'symptom')).toEqual([sha(CI)]);
+  });
+
+  it('a forgotten line’s vectors are deleted, both kinds, applied at once (a rebuild) or after its memory (incremental), with one digest', async () => {
+    const forget: Payload = {
+      type: 'forgotten',
+      target: sha(KONG),
+      target_kind: 'line',
+      before_sha256: sha(KONG),
+      refuses: [{ sha256: sha(KONG), terms: [] }],
+      reason: 'wrong',
+    };
+    const events = chainEvents('demo', [...chain, forget]);
+    const projector = projectorPgvector({ pglite: shared.db, embedder });
+    const rowsAndDigest = async (stretches: number[]) => {
+      const target = temp.target();
+      const handle = await projector.init(target);
+      try {
+        let from = 0;
+        for (const to of stretches) {
+          await projectStretch(projector, handle, 'demo', projected(events.slice(from, to)));
+          from = to;
+        }
+        await projector.seal(handle);
+        const s = quoteIdent(sharedSchemaFor(target.stateDir));
+        const rows = await shared.db.query<{ kind: string }>(
+          `SELECT kind FROM ${s}.memory_vector WHERE node_sha = $1 ORDER BY kind, level`,
+          [sha(KONG)],
+        );
+        return { kinds: rows.rows.map((r) => r.kind), digest: await projector.digest!(handle) };
+      } finally {
+        await projector.close(handle);
+      }
+    };
+    const before = await rowsAndDigest([chain.length]);
+    expect(before.kinds).toEqual(['symptom', 'text']);
+    const rebuilt = await rowsAndDigest([events.length]);
+    const incremental = await rowsAndDigest([chain.length, events.length]);
+    expect(rebuilt.kinds).toEqual([]);
+    expect(incremental.kinds).toEqual([]);
+    expect(incremental.digest).toEqual(rebuilt.digest);
   });
 
   it('a forgotten memory takes its lines out of recall', async () => {

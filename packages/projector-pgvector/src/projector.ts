@@ -17,7 +17,7 @@ import { loadMigrations } from './schema/migrations.js';
 import { prepareSchema } from './schema/prepare-schema.js';
 
 /** Bump when the same log would give different rows (planner, statements, normaliser). */
-export const PGVECTOR_VERSION = 3;
+export const PGVECTOR_VERSION = 4;
 
 /**
  * The pgvector projection: memory nodes and their lines, provenance edges, text and symptom

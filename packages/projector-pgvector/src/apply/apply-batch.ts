@@ -6,6 +6,7 @@ import { countVectorsWritten } from './analyze.js';
 import { checkStart } from '@mem/engine';
 import { deferIndexesForLoad } from './deferred-indexes.js';
 import { embedNodeTexts } from './embed-nodes.js';
+import { forgottenShas, forgottenTexts } from './forgotten-texts.js';
 import { insertVectors, vectorRows } from './insert-vectors.js';
 import { runWrites, type SeqWrite } from './run-writes.js';
 
@@ -32,15 +33,20 @@ export async function applyBatch(
     after,
     'pgvector projection',
   );
-  const embeddings = await embedNodeTexts(handle.embedder, writes);
-  await client.transaction(async (tx) => {
+  const forgotten = forgottenShas(writes);
+  const embeddings = await embedNodeTexts(handle.embedder, writes, forgotten);
+  const dropped = await client.transaction(async (tx) => {
     await tx.query(handle.sql.lockProject, [`mem-pgvector:${schema}:${project}`]);
     checkStart(project, await readPosition(tx, handle.sql, project), after, 'pgvector projection');
+    const texts = await forgottenTexts(tx, handle.sql, project, writes, forgotten);
     const created = await runWrites(tx, handle.sql, project, writes);
     const rows = vectorRows(created, embeddings);
     await deferIndexesForLoad(tx, schema, rows.length);
     await insertVectors(tx, handle.sql, project, rows);
     await countVectorsWritten(tx, schema, rows.length);
     await tx.query(handle.sql.writePosition, [project, through.seq, through.head]);
+    return texts;
   });
+  // After the commit: a failed batch forgot nothing, so its texts' cached vectors must stay.
+  if (dropped.length > 0) handle.embedder.forget?.(dropped);
 }

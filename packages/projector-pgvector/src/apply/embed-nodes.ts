@@ -11,17 +11,22 @@ import { lineVectorTexts, vectorTexts } from '../plan/vector-texts.js';
 export async function embedNodeTexts(
   embedder: Embedder,
   writes: readonly SeqWrite[],
+  forgotten: ReadonlySet<string> = new Set(),
 ): Promise<Map<string, Float32Array>> {
   const texts = new Set<string>();
   for (const { write } of writes) {
     if (write.statement === 'insertNode')
       for (const { text } of vectorTexts(write.params)) texts.add(text);
+    // A line the batch also forgets gets no vector: its text is not embedded (nor cached) at all.
     if (write.statement === 'insertLines')
       for (const line of write.params.lines)
-        for (const { text } of lineVectorTexts(line, write.params.symptom)) texts.add(text);
+        for (const { kind, text } of lineVectorTexts(line, write.params.symptom))
+          if (kind === 'symptom' || !forgotten.has(line.sha256)) texts.add(text);
     // A correction's successor line: its text (its symptom vector is the old line's, copied);
     // a line added in the vault: its text (it has no symptom).
-    if (write.statement === 'insertSuccessorLines' || write.statement === 'insertAddedLine')
+    if (write.statement === 'insertSuccessorLines' && !forgotten.has(write.params.after_sha256))
+      texts.add(write.params.text);
+    if (write.statement === 'insertAddedLine' && !forgotten.has(write.params.sha256))
       texts.add(write.params.text);
   }
   const list = [...texts];

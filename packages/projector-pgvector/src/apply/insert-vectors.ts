@@ -25,19 +25,24 @@ export interface VectorSource {
   texts: VectorText[];
 }
 
-/** The vector rows of the nodes and lines a batch created, from the batch's embeddings. */
+/**
+ * The vector rows of the nodes and lines a batch created, from the batch's embeddings. A text
+ * left unembedded is a line the batch forgets (embedNodeTexts): it gets no row.
+ */
 export function vectorRows(
   created: readonly VectorSource[],
   embeddings: ReadonlyMap<string, Float32Array>,
 ): VectorRow[] {
   return created.flatMap((source) =>
-    source.texts.map(({ kind, text }) => ({
-      level: source.level,
-      sha: source.sha256,
-      kind,
-      vector: embeddings.get(text)!,
-      seq: source.seq,
-    })),
+    source.texts
+      .filter(({ text }) => embeddings.has(text))
+      .map(({ kind, text }) => ({
+        level: source.level,
+        sha: source.sha256,
+        kind,
+        vector: embeddings.get(text)!,
+        seq: source.seq,
+      })),
   );
 }
 

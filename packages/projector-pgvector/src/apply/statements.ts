@@ -8,6 +8,7 @@ export type StatementSql = Readonly<
     | 'insertNodes'
     | 'foldSignatures'
     | 'insertVectors'
+    | 'forgottenTexts'
     | 'readPosition'
     | 'writePosition'
     | 'lockProject',
@@ -33,6 +34,7 @@ export function statementSql(schema: string): StatementSql {
     applyTombstone: `SELECT ${s}.apply_tombstone($1, $2, $3, $4, $5)`,
     foldSignatures: `SELECT ${s}.fold_signatures($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     insertVectors: `SELECT ${s}.insert_vectors($1, $2, $3, $4, $5)`,
+    forgottenTexts: `SELECT DISTINCT text FROM ${s}.memory_line WHERE project = $1 AND sha256 = ANY($2) AND text <> '' ORDER BY text`,
     insertLines: `SELECT line_sha AS sha256, created FROM ${s}.insert_lines($1, $2, $3, $4, $5, $6, $7)`,
     refreshLines: `SELECT ${s}.refresh_lines($1, $2)`,
     forget: `SELECT ${s}.forget($1, $2, $3, $4, $5)`,

@@ -5,6 +5,7 @@ import { contentSha256, splitMemoryLines, uniformLines } from '@mem/core';
 import type { ForgetObservations, ReaddObservation } from '@mem/eval';
 import { leakSearch } from './leak-search.js';
 import { ScratchMem, errorCode } from './scratch-mem.js';
+import { vectorSearch } from './vector-search.js';
 
 const PROJECT = 'demo';
 const QUESTION = 'Which tests failed and how were they fixed?';
@@ -214,6 +215,7 @@ export async function gatherForget(
 
   // The log keeps the original events until purge; the leak search is of projections and caches.
   observations.leak = leakSearch(root, fact, (file) => file.startsWith('log/'));
+  observations.vectors = await vectorSearch(root, fact);
   const purged = mem.run(['purge', fact, '--project', PROJECT, '--reason', 'eval forget: purge']);
   observations.purge =
     purged.code === 0 ? leakSearch(root, fact, () => false) : { searched_files: [], holding: [] };

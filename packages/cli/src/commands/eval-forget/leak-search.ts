@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import type { LeakObservation } from '@mem/eval';
 
 /** Every plain file under `dir`, relative to it, sorted. */
-function filesUnder(dir: string): string[] {
+export function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
@@ -24,9 +24,13 @@ export function leakSearch(
     Buffer.from(n, 'utf8'),
   );
   const searched = filesUnder(root).filter((file) => !skip(file));
-  const holding = searched.filter((file) => {
+  return { searched_files: searched, holding: filesHolding(root, searched, needles) };
+}
+
+/** The files (relative to `root`) holding any of `needles`. */
+export function filesHolding(root: string, files: readonly string[], needles: readonly Buffer[]) {
+  return files.filter((file) => {
     const bytes = readFileSync(join(root, file));
     return needles.some((needle) => bytes.includes(needle));
   });
-  return { searched_files: searched, holding };
 }

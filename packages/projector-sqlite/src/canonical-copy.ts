@@ -20,6 +20,7 @@ export const DATA_TABLES = [
   'failure_signature',
   'item',
   'item_tag',
+  'item_tag_count',
   'projection_state',
 ] as const;
 

@@ -25,3 +25,10 @@ INSERT INTO item_tag_count (project, tag, count)
 -- migration start empty; the projector's version bump replays the log into a new file.
 ALTER TABLE item ADD COLUMN tree_activity TEXT NOT NULL DEFAULT '';
 ALTER TABLE item ADD COLUMN tree_open INTEGER NOT NULL DEFAULT 0;
+-- Live items per project: T0's project section reads one row per project.
+CREATE TABLE item_live_count (
+  project TEXT    PRIMARY KEY,
+  items   INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO item_live_count (project, items)
+  SELECT project, count(*) FROM item WHERE deleted_at IS NULL GROUP BY project ORDER BY project;

@@ -21,6 +21,7 @@ export const DATA_TABLES = [
   'item',
   'item_tag',
   'item_tag_count',
+  'item_live_count',
   'projection_state',
 ] as const;
 

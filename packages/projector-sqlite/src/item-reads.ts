@@ -198,10 +198,12 @@ export function itemReader(db: Database.Database) {
         }) as RawItem[]
       ).map(toItem),
 
-    /** Live items per project (projects without one left out). */
+    /** Live items per project (projects without one left out): the kept totals (item_live_count). */
     liveCounts: (projects: readonly string[]): ItemCountRow[] =>
-      prepared(`SELECT i.project, count(*) AS items FROM item i WHERE ${IN_PROJECTS} AND ${LIVE}
-        GROUP BY i.project ORDER BY i.project`).all({ projects: json(projects) }) as ItemCountRow[],
+      prepared(`SELECT c.project, c.items FROM item_live_count c
+        WHERE c.project IN (SELECT value FROM json_each(@projects)) ORDER BY c.project`).all({
+        projects: json(projects),
+      }) as ItemCountRow[],
 
     /** Tags of live items with how many carry each, by tag: the kept totals (item_tag_count). */
     tagCounts: (projects: readonly string[]): ItemTagCountRow[] =>

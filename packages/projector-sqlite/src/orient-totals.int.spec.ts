@@ -103,6 +103,13 @@ describe("orient's totals in the item store", () => {
         { project: P, tag: 'build', count: 2 },
         { project: P, tag: 'ui', count: 2 },
       ]);
+      expect(db.prepare('SELECT project, items FROM item_live_count').all()).toEqual(
+        db
+          .prepare(
+            'SELECT project, count(*) AS items FROM item WHERE deleted_at IS NULL GROUP BY project',
+          )
+          .all(),
+      );
       expect(db.prepare('SELECT id, anchor_count AS count FROM item ORDER BY id').all()).toEqual(
         db.prepare(RECOUNT_ANCHORS).all(),
       );
@@ -148,17 +155,19 @@ describe("orient's totals in the item store", () => {
 
   it('orient reads the kept totals and the unanchored index, not every tagging or fact', async () => {
     const file = await applyEach(payloads);
-    // Taggings removed behind the totals' back: a read that recounts item_tag would see it.
+    // Taggings and liveness changed behind the totals' back: a read that recounts would see it.
     const tampered = new Database(file);
     try {
-      tampered.exec(`DELETE FROM item_tag`);
       const reads = itemReader(tampered);
+      expect(reads.unanchored([P], 'fact').map((r) => r.id)).toEqual([FACT]);
+      expect(reads.unanchored([P], 'rule')).toEqual([]);
+      tampered.exec(`DELETE FROM item_tag`);
+      tampered.exec(`UPDATE item SET deleted_at = 'x'`);
+      expect(reads.liveCounts([P])).toEqual([{ project: P, items: 3 }]);
       expect(reads.tagCounts([P])).toEqual([
         { tag: 'build', count: 2 },
         { tag: 'ui', count: 2 },
       ]);
-      expect(reads.unanchored([P], 'fact').map((r) => r.id)).toEqual([FACT]);
-      expect(reads.unanchored([P], 'rule')).toEqual([]);
     } finally {
       tampered.close();
     }

@@ -18,7 +18,8 @@ const RECOMPUTED = `max(${OWN('item')}, coalesce((SELECT max(c.tree_activity) FR
 
 /**
  * Keeps orient's totals (migration 0014) in step with the item writes on this connection:
- * item.anchor_count with the anchor edges, item_tag_count with the tags of live items, and
+ * item.anchor_count with the anchor edges, item_tag_count with the tags of live items,
+ * item_live_count with the live items, and
  * each item's tree_activity and tree_open with its subtree. A change to an item moves its
  * parent's totals by the difference, and that update moves the grandparent's (recursive
  * triggers, which this sets on): a write costs its depth, never the store's size. Only an
@@ -55,6 +56,16 @@ export function registerOrientTriggers(db: Database.Database): void {
         AND tag IN (SELECT tag FROM main.item_tag WHERE project = new.project AND id = new.id);
       DELETE FROM main.item_tag_count WHERE project = new.project AND count = 0
         AND tag IN (SELECT tag FROM main.item_tag WHERE project = new.project AND id = new.id);
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_live_counted AFTER INSERT ON main.item
+      WHEN new.deleted_at IS NULL BEGIN
+      INSERT INTO main.item_live_count (project, items) VALUES (new.project, 1)
+        ON CONFLICT (project) DO UPDATE SET items = items + 1;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_live_uncounted AFTER UPDATE OF deleted_at ON main.item
+      WHEN old.deleted_at IS NULL AND new.deleted_at IS NOT NULL BEGIN
+      UPDATE main.item_live_count SET items = items - 1 WHERE project = new.project;
+      DELETE FROM main.item_live_count WHERE project = new.project AND items = 0;
     END;
     CREATE TEMP TRIGGER IF NOT EXISTS item_own_activity AFTER UPDATE OF updated_seq ON main.item
       WHEN new.updated_seq IS NOT old.updated_seq BEGIN

@@ -32,3 +32,6 @@ CREATE TABLE item_live_count (
 ) WITHOUT ROWID;
 INSERT INTO item_live_count (project, items)
   SELECT project, count(*) FROM item WHERE deleted_at IS NULL GROUP BY project ORDER BY project;
+-- T0's threads: the open ones alone, whatever else the project holds.
+CREATE INDEX item_open_thread ON item (project, id)
+  WHERE type = 'thread' AND deleted_at IS NULL AND (status IS NULL OR status NOT IN ('done', 'dropped'));

@@ -58,9 +58,11 @@ const toItem = (raw: RawItem): ItemRow => ({
  * large its tree.
  */
 function activitySql(roots: string): string {
+  // CROSS JOIN: the roots drive, one primary-key lookup each (joined plainly, SQLite scanned
+  // every item of the project and probed the roots).
   return `WITH roots(project, id) AS (${roots})
   SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.tree_activity AS activity, r.tree_open AS open_count
-  FROM roots JOIN item r ON r.project = roots.project AND r.id = roots.id
+  FROM roots CROSS JOIN item r ON r.project = roots.project AND r.id = roots.id
   ORDER BY r.project, r.created_seq, r.id`;
 }
 
@@ -182,7 +184,7 @@ export function itemReader(db: Database.Database) {
     /** Live, unresolved threads of `projects` with their activity and open descendants. */
     openThreads: (projects: readonly string[]): ItemActivityRow[] =>
       activity(
-        `SELECT i.project, i.id FROM item i WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED}`,
+        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED}`,
         { projects: json(projects) },
       ),
 

@@ -153,6 +153,22 @@ describe("orient's totals in the item store", () => {
     expect(caughtUp.bytes.equals(whole.bytes)).toBe(true);
   });
 
+  it("orient's open threads are read from their rows, not by walking their trees", async () => {
+    const file = await applyEach(trees);
+    const db = new Database(file);
+    try {
+      // Parent edges dropped behind the totals' back: a read that walks the trees would see it.
+      db.exec(`DELETE FROM edge WHERE kind = 'parent'`);
+      expect(
+        itemReader(db)
+          .openThreads([P])
+          .map((r) => [r.id, r.open_count, r.activity_seq]),
+      ).toEqual([[T2, 1, 14]]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('orient reads the kept totals and the unanchored index, not every tagging or fact', async () => {
     const file = await applyEach(payloads);
     // Taggings and liveness changed behind the totals' back: a read that recounts would see it.

@@ -20,6 +20,8 @@ export const DATA_TABLES = [
   'failure_signature',
   'item',
   'item_tag',
+  'item_tag_count',
+  'item_live_count',
   'projection_state',
 ] as const;
 

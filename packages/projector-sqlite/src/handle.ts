@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { registerOrientTriggers } from './orient-triggers.js';
 import { registerFtsTriggers } from './fts-triggers.js';
 import { registerForgottenText } from './forgotten-text.js';
 import { openWritable } from './open-database.js';
@@ -30,6 +31,7 @@ export interface PreparedStatements {
 export function prepareStatements(db: Database.Database): PreparedStatements {
   registerForgottenText(db);
   registerFtsTriggers(db);
+  registerOrientTriggers(db);
   const planned = Object.fromEntries(
     Object.entries(STATEMENT_SQL).map(([name, sql]) => [name, db.prepare(sql)]),
   ) as Record<StatementName, Database.Statement>;

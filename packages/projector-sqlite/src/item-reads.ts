@@ -53,25 +53,16 @@ const toItem = (raw: RawItem): ItemRow => ({
 
 /**
  * The roots given, each with its last activity (the latest write to it or to a live item
- * under it, by ts then seq) and its unresolved live descendants: what a slim entry shows. A
- * deleted child ends its branch, as the ledger's descendant walk does.
+ * under it, by ts then seq) and its unresolved live descendants: what a slim entry shows. Both
+ * are kept on the row by the writes (orient-triggers.ts), so a root costs one row, however
+ * large its tree.
  */
 function activitySql(roots: string): string {
-  return `WITH RECURSIVE roots(project, id) AS (${roots}),
-  tree(project, root, id) AS (
-    SELECT project, id, id FROM roots
-    UNION ALL
-    SELECT t.project, t.root, e.child_sha FROM tree t
-      JOIN edge e ON e.project = t.project AND e.parent_sha = t.id AND e.parent_level = 'I'
-        AND e.kind = 'parent' AND e.child_level = 'I'
-      JOIN item c ON c.project = e.project AND c.id = e.child_sha AND c.deleted_at IS NULL)
-  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, a.activity, a.open_count
-  FROM (SELECT t.project, t.root,
-          max(c.updated_ts || char(31) || printf('%016d', c.updated_seq)) AS activity,
-          sum(t.id <> t.root AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped'))) AS open_count
-        FROM tree t JOIN item c ON c.project = t.project AND c.id = t.id
-        GROUP BY t.project, t.root) a
-  JOIN item r ON r.project = a.project AND r.id = a.root
+  // CROSS JOIN: the roots drive, one primary-key lookup each (joined plainly, SQLite scanned
+  // every item of the project and probed the roots).
+  return `WITH roots(project, id) AS (${roots})
+  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.tree_activity AS activity, r.tree_open AS open_count
+  FROM roots CROSS JOIN item r ON r.project = roots.project AND r.id = roots.id
   ORDER BY r.project, r.created_seq, r.id`;
 }
 
@@ -179,13 +170,11 @@ export function itemReader(db: Database.Database) {
       };
     },
 
-    /** Live rules or facts of `projects` with no anchor, by project, then oldest first. */
+    /** Live rules or facts of `projects` with no anchor, by project, then oldest first (item_unanchored). */
     unanchored: (projects: readonly string[], type: 'rule' | 'fact'): ItemRow[] =>
       (
-        prepared(`SELECT ${ITEM_COLUMNS} FROM item i
-          WHERE ${IN_PROJECTS} AND i.type = @type AND ${LIVE}
-            AND NOT EXISTS (SELECT 1 FROM edge e WHERE e.project = i.project AND e.child_level = 'I'
-              AND e.child_sha = i.id AND e.parent_level = 'I' AND e.kind = 'anchor')
+        prepared(`SELECT ${ITEM_COLUMNS} FROM item i INDEXED BY item_unanchored
+          WHERE ${IN_PROJECTS} AND i.type = @type AND i.anchor_count = 0 AND ${LIVE}
           ORDER BY i.project, i.created_seq, i.id`).all({
           projects: json(projects),
           type,
@@ -195,7 +184,7 @@ export function itemReader(db: Database.Database) {
     /** Live, unresolved threads of `projects` with their activity and open descendants. */
     openThreads: (projects: readonly string[]): ItemActivityRow[] =>
       activity(
-        `SELECT i.project, i.id FROM item i WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED}`,
+        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED}`,
         { projects: json(projects) },
       ),
 
@@ -211,18 +200,21 @@ export function itemReader(db: Database.Database) {
         }) as RawItem[]
       ).map(toItem),
 
-    /** Live items per project (projects without one left out). */
+    /** Live items per project (projects without one left out): the kept totals (item_live_count). */
     liveCounts: (projects: readonly string[]): ItemCountRow[] =>
-      prepared(`SELECT i.project, count(*) AS items FROM item i WHERE ${IN_PROJECTS} AND ${LIVE}
-        GROUP BY i.project ORDER BY i.project`).all({ projects: json(projects) }) as ItemCountRow[],
-
-    /** Tags of live items with how many carry each, by tag. */
-    tagCounts: (projects: readonly string[]): ItemTagCountRow[] =>
-      prepared(`SELECT t.tag, count(*) AS count FROM item_tag t
-        JOIN item i ON i.project = t.project AND i.id = t.id
-        WHERE ${IN_PROJECTS} AND ${LIVE} GROUP BY t.tag ORDER BY t.tag`).all({
+      prepared(`SELECT c.project, c.items FROM item_live_count c
+        WHERE c.project IN (SELECT value FROM json_each(@projects)) ORDER BY c.project`).all({
         projects: json(projects),
-      }) as ItemTagCountRow[],
+      }) as ItemCountRow[],
+
+    /** Tags of live items with how many carry each, by tag: the kept totals (item_tag_count). */
+    tagCounts: (projects: readonly string[]): ItemTagCountRow[] =>
+      prepared(`SELECT c.tag, sum(c.count) AS count FROM item_tag_count c
+        WHERE c.project IN (SELECT value FROM json_each(@projects)) GROUP BY c.tag ORDER BY c.tag`).all(
+        {
+          projects: json(projects),
+        },
+      ) as ItemTagCountRow[],
 
     /** Live children of `id` in `project`, each with its activity and open descendants. */
     children: (project: string, id: string): ItemActivityRow[] =>

@@ -1,0 +1,97 @@
+import type Database from 'better-sqlite3';
+
+/** An item's own activity key: ts, then seq, ordered as text (item.tree_activity). */
+const OWN = (row: string) => `${row}.updated_ts || char(31) || printf('%016d', ${row}.updated_seq)`;
+/** What a child adds to its parent's tree_open: itself if unresolved, and its own open ones; nothing once deleted. */
+const CONTRIBUTION = (row: string) =>
+  `(CASE WHEN ${row}.deleted_at IS NULL THEN (${row}.status IS NULL OR ${row}.status NOT IN ('done', 'dropped')) + ${row}.tree_open ELSE 0 END)`;
+/** The parent edge of `row`'s item, as the (project, id) of its parent. */
+const PARENT_OF = (
+  row: string,
+) => `(project, id) IN (SELECT e.project, e.parent_sha FROM main.edge e
+  WHERE e.project = ${row}.project AND e.child_level = 'I' AND e.child_sha = ${row}.id AND e.parent_level = 'I' AND e.kind = 'parent')`;
+/** `item`'s activity recomputed from its own write and its live children's trees (one level: theirs are kept). */
+const RECOMPUTED = `max(${OWN('item')}, coalesce((SELECT max(c.tree_activity) FROM main.edge e
+  JOIN main.item c ON c.project = e.project AND c.id = e.child_sha AND c.deleted_at IS NULL
+  WHERE e.project = item.project AND e.parent_sha = item.id AND e.parent_level = 'I' AND e.kind = 'parent'
+    AND e.child_level = 'I'), ''))`;
+
+/**
+ * Keeps orient's totals (migration 0014) in step with the item writes on this connection:
+ * item.anchor_count with the anchor edges, item_tag_count with the tags of live items,
+ * item_live_count with the live items, and
+ * each item's tree_activity and tree_open with its subtree. A change to an item moves its
+ * parent's totals by the difference, and that update moves the grandparent's (recursive
+ * triggers, which this sets on): a write costs its depth, never the store's size. Only an
+ * activity that fell (a child deleted or moved away) recomputes the parent's from its children. TEMP,
+ * as node_fts's triggers are (fts-triggers.ts), and for the same reason: the file's schema is
+ * the migrations alone, and the canonical copy copies these rows rather than recounting them.
+ * Why triggers: every statement that adds or drops a tag, an anchor or an item's liveness then
+ * counts it, whichever event planned it, and a replay counts exactly as the live writes did.
+ * Items are never undeleted, so liveness only ever ends.
+ */
+export function registerOrientTriggers(db: Database.Database): void {
+  db.exec(`
+    CREATE TEMP TRIGGER IF NOT EXISTS item_anchor_added AFTER INSERT ON main.edge
+      WHEN new.kind = 'anchor' AND new.child_level = 'I' AND new.parent_level = 'I' BEGIN
+      UPDATE main.item SET anchor_count = anchor_count + 1 WHERE project = new.project AND id = new.child_sha;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_anchor_removed AFTER DELETE ON main.edge
+      WHEN old.kind = 'anchor' AND old.child_level = 'I' AND old.parent_level = 'I' BEGIN
+      UPDATE main.item SET anchor_count = anchor_count - 1 WHERE project = old.project AND id = old.child_sha;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tag_counted AFTER INSERT ON main.item_tag
+      WHEN EXISTS (SELECT 1 FROM main.item WHERE project = new.project AND id = new.id AND deleted_at IS NULL) BEGIN
+      INSERT INTO main.item_tag_count (project, tag, count) VALUES (new.project, new.tag, 1)
+        ON CONFLICT (project, tag) DO UPDATE SET count = count + 1;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tag_uncounted AFTER DELETE ON main.item_tag
+      WHEN EXISTS (SELECT 1 FROM main.item WHERE project = old.project AND id = old.id AND deleted_at IS NULL) BEGIN
+      UPDATE main.item_tag_count SET count = count - 1 WHERE project = old.project AND tag = old.tag;
+      DELETE FROM main.item_tag_count WHERE project = old.project AND tag = old.tag AND count = 0;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tags_uncounted AFTER UPDATE OF deleted_at ON main.item
+      WHEN old.deleted_at IS NULL AND new.deleted_at IS NOT NULL BEGIN
+      UPDATE main.item_tag_count SET count = count - 1 WHERE project = new.project
+        AND tag IN (SELECT tag FROM main.item_tag WHERE project = new.project AND id = new.id);
+      DELETE FROM main.item_tag_count WHERE project = new.project AND count = 0
+        AND tag IN (SELECT tag FROM main.item_tag WHERE project = new.project AND id = new.id);
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_live_counted AFTER INSERT ON main.item
+      WHEN new.deleted_at IS NULL BEGIN
+      INSERT INTO main.item_live_count (project, items) VALUES (new.project, 1)
+        ON CONFLICT (project) DO UPDATE SET items = items + 1;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_live_uncounted AFTER UPDATE OF deleted_at ON main.item
+      WHEN old.deleted_at IS NULL AND new.deleted_at IS NOT NULL BEGIN
+      UPDATE main.item_live_count SET items = items - 1 WHERE project = new.project;
+      DELETE FROM main.item_live_count WHERE project = new.project AND items = 0;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_own_activity AFTER UPDATE OF updated_seq ON main.item
+      WHEN new.updated_seq IS NOT old.updated_seq BEGIN
+      UPDATE main.item SET tree_activity = max(tree_activity, ${OWN('new')}) WHERE project = new.project AND id = new.id;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_moved AFTER UPDATE OF tree_activity, tree_open, status, deleted_at ON main.item
+      WHEN old.deleted_at IS NULL AND (new.tree_activity IS NOT old.tree_activity OR ${CONTRIBUTION('new')} IS NOT ${CONTRIBUTION('old')}) BEGIN
+      UPDATE main.item SET tree_open = tree_open + ${CONTRIBUTION('new')} - ${CONTRIBUTION('old')},
+        tree_activity = CASE WHEN new.deleted_at IS NULL AND new.tree_activity >= old.tree_activity THEN max(tree_activity, new.tree_activity) ELSE ${RECOMPUTED} END
+        WHERE ${PARENT_OF('new')};
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_joined AFTER INSERT ON main.edge
+      WHEN new.kind = 'parent' AND new.child_level = 'I' AND new.parent_level = 'I' BEGIN
+      UPDATE main.item SET
+        tree_open = tree_open + (SELECT ${CONTRIBUTION('c')} FROM main.item c WHERE c.project = new.project AND c.id = new.child_sha),
+        tree_activity = max(tree_activity, coalesce((SELECT c.tree_activity FROM main.item c
+          WHERE c.project = new.project AND c.id = new.child_sha AND c.deleted_at IS NULL), ''))
+        WHERE project = new.project AND id = new.parent_sha;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_left AFTER DELETE ON main.edge
+      WHEN old.kind = 'parent' AND old.child_level = 'I' AND old.parent_level = 'I' BEGIN
+      UPDATE main.item SET
+        tree_open = tree_open - (SELECT ${CONTRIBUTION('c')} FROM main.item c WHERE c.project = old.project AND c.id = old.child_sha),
+        tree_activity = ${RECOMPUTED}
+        WHERE project = old.project AND id = old.parent_sha;
+    END;`);
+  // A parent's update has to fire the same trigger for the grandparent.
+  db.pragma('recursive_triggers = ON');
+}

@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { MemError } from '@mem/core';
 import type { ForgetScorecard } from '@mem/eval';
-import { gatherForget } from './eval-forget/forget-attacks.js';
 import { VerificationFailed } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 
@@ -35,6 +34,9 @@ export function registerEvalForget(evaluate: Command, io: CliIO): void {
         });
       const scratch = mkdtempSync(join(tmpdir(), 'mem-eval-forget-'));
       try {
+        // On use, as @mem/eval below: the attacks reach the embedder, which no other command's
+        // start may load (test/cli-cold-start.int.spec.ts).
+        const { gatherForget } = await import('./eval-forget/forget-attacks.js');
         const observations = await gatherForget(scratch, transcript, io.env);
         const { scoreForget } = await import('@mem/eval'); // on use: see eval.ts
         const report: ForgetEvalReport = {

@@ -77,13 +77,7 @@ export async function runWrites(
         ]),
       );
       // The text vector per level created (its symptom vector is copied in SQL from the old line's).
-      for (const row of rows)
-        created.push({
-          level: row.level,
-          sha256: p.after_sha256,
-          seq: p.seq,
-          texts: lineVectorTexts({ text: p.text }, null),
-        });
+      created.push(...textVectorsAt(rows, p.after_sha256, p.seq, p.text));
       i += 1;
       continue;
     }
@@ -98,13 +92,7 @@ export async function runWrites(
           p.seq,
         ]),
       );
-      for (const row of rows)
-        created.push({
-          level: row.level,
-          sha256: p.sha256,
-          seq: p.seq,
-          texts: lineVectorTexts({ text: p.text }, null),
-        });
+      created.push(...textVectorsAt(rows, p.sha256, p.seq, p.text));
       i += 1;
       continue;
     }
@@ -249,4 +237,19 @@ export async function run<T>(seq: number, statement: string, fn: () => Promise<T
       { cause: error },
     );
   }
+}
+
+/** A line created at each of `rows`' levels, to be embedded by its text alone (no symptom). */
+function textVectorsAt(
+  rows: readonly { level: string }[],
+  sha256: string,
+  seq: number,
+  text: string,
+) {
+  return rows.map((row) => ({
+    level: row.level,
+    sha256,
+    seq,
+    texts: lineVectorTexts({ text }, null),
+  }));
 }

@@ -12,6 +12,7 @@ import {
 } from './score.js';
 import { analyzeUnit } from './analysis.js';
 import { isChatter, withoutChatter } from './chatter.js';
+import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, type OpenFailure } from './error-fix-signals.js';
@@ -256,7 +257,7 @@ function scoreChunk(
   for (const { pieces } of prose) {
     for (const piece of pieces) {
       const text = withoutChatter(piece);
-      if (text === '' || isChatter(text)) continue;
+      if (text === '' || isChatter(text) || isVenting(text)) continue;
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.

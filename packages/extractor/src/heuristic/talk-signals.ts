@@ -10,9 +10,11 @@ import { termSet } from './text.js';
  * nobody answered in the chunk is an open question.
  */
 
+// "this is not how it works" corrects the agent's picture of the system as surely as a "no".
 const CORRECTION =
-  /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|that'?s (?:wrong|not)|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b/i;
+  /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|(?:that|this|it)(?:'s| is) (?:wrong|not)\b|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b/i;
 const QUESTION = /\?\s*$/;
+const NOT_HOW = /^\s*(?:that|this|it)(?:'s| is) not (?:how|what|the way)\b/i;
 const PROBLEM =
   /\b(?:doesn'?t|does not|isn'?t|is not|won'?t|can'?t|cannot|not working|fails?|failing|broken|crash\w*)\b/i;
 const OFFER =
@@ -76,7 +78,12 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
       !OFFER.test(lastLine) &&
       !(record.role === 'assistant' && PROPOSED_STEP.test(lastLine)) &&
       lastLine.split(/\s+/).length >= 4;
-    const reports = record.role === 'user' && text.length <= LINE_CHARS && PROBLEM.test(text);
+    // "This is not how it works" states how things are (a decision line), not a malfunction.
+    const reports =
+      record.role === 'user' &&
+      text.length <= LINE_CHARS &&
+      PROBLEM.test(text) &&
+      !NOT_HOW.test(text);
     if (!asks && !reports) return;
     if (isHollowSpeech(record.role === 'user' ? text : lastLine)) return;
     const terms = termSet(record.role === 'user' ? text : lastLine);

@@ -15,7 +15,7 @@ import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
-import { errorFixSignals, type OpenFailure } from './error-fix-signals.js';
+import { errorFixSignals, type ErrorFixCarry } from './error-fix-signals.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { hedgedDiagnosisSignals } from './hedge-signals.js';
@@ -86,16 +86,13 @@ export function heuristicController(
   // Per transcript: the failures its latest chunk left open, so a pass in the next chunk pairs
   // with them, and that chunk's error → fix lines, so every question asked of one chunk reads
   // the same lines (the chunk is offered once per standing query).
-  const failures = new Map<
-    string,
-    { text: string; signals: Signal[]; open: ReadonlyMap<string, OpenFailure> }
-  >();
+  const failures = new Map<string, { text: string; signals: Signal[]; carry: ErrorFixCarry }>();
   const errorFixOf = (chunk: ControllerInput['chunk']): Signal[] => {
     if (chunk.source === undefined) return errorFixSignals(chunk.records).signals;
     const last = failures.get(chunk.source);
     if (last?.text === chunk.text) return last.signals;
-    const read = errorFixSignals(chunk.records, last?.open);
-    failures.set(chunk.source, { text: chunk.text, signals: read.signals, open: read.open });
+    const read = errorFixSignals(chunk.records, last?.carry);
+    failures.set(chunk.source, { text: chunk.text, signals: read.signals, carry: read.carry });
     return read.signals;
   };
 

@@ -1,7 +1,7 @@
 import type { ChunkRecord } from '../controller.js';
 import { isChatter } from './chatter.js';
 import { cuesIn } from './cues.js';
-import { callInput, callKey } from './run-signals.js';
+import { callKey } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { sentences } from './text.js';
 
@@ -17,9 +17,6 @@ const FAILING =
 const NO_FAILURE = /\b0 (?:failures|errors|failed)\b/i;
 // A rejected tool use is the user saying no, not a failure of the command.
 const REJECTED = /the user doesn't want to proceed with this tool use/i;
-// The harness refused the call before anything ran (a file not read first, a bad parameter):
-// a rule of the agent's tools, no bug of the project.
-const REFUSED = /<tool_use_error>/;
 const SYMPTOM_CHARS = 200;
 
 // Sources render a result as `<tool> result:` or `<tool> error:` (the harness's own flag): a
@@ -43,8 +40,12 @@ export interface OpenFailure {
   symptom: string;
   /** The agent's words since the failure. */
   prose: string[];
+  /** The tool whose call failed: its pass is the rerun. */
+  tool: string;
   /** Files edited since the failure, in order, once each. */
   edits: string[];
+  /** Other tools that ran on the same command or file since the failure, once each. */
+  steps: string[];
   /** Whether the failure is a compiler diagnostic, a thrown error or a failed test. */
   diagnostic: boolean;
   /** The failing output (its head), to tell which edited files it names. */
@@ -101,45 +102,65 @@ function fixBetween(prose: readonly string[]): string | undefined {
 /** The file a call edits, or undefined when it is no edit. */
 function editedFile(call: string): string | undefined {
   if (!EDIT_TOOL.test(call.trim())) return undefined;
-  const input = callInput(call);
-  const path = input?.['file_path'] ?? input?.['path'] ?? input?.['notebook_path'];
-  return typeof path === 'string' && path.trim() !== '' ? path.trim() : undefined;
+  // An edit's key is its file, read even from an input the source cut off.
+  const key = callKey(call);
+  return key !== call.trim() ? key : undefined;
+}
+
+/** What a transcript's chunks hand on: failures not yet rerun, and the symptoms already a line. */
+export interface ErrorFixCarry {
+  open: ReadonlyMap<string, OpenFailure>;
+  said: ReadonlySet<string>;
+}
+
+const NOTHING_CARRIED: ErrorFixCarry = { open: new Map(), said: new Set() };
+
+/** The tool a call rendered as `<name> {json}` names. */
+function toolOf(call: string): string {
+  return /^\S+/.exec(call.trim())?.[0] ?? '';
 }
 
 /**
  * One bug line per command that failed and later passed with a fix visible between (the
- * agent's stated cause or change, the files it edited), and the failures still open at the
- * chunk's end. `carried` is what the previous chunk of the same transcript left open; it is
- * not changed.
+ * agent's stated cause or change, the files it edited, another tool run first on the same
+ * file), once per symptom in a transcript, and what the next chunk inherits. `carried` is what
+ * the previous chunk of the same transcript handed on; it is not changed.
  */
 export function errorFixSignals(
   records: readonly ChunkRecord[],
-  carried: ReadonlyMap<string, OpenFailure> = new Map(),
-): { signals: Signal[]; open: Map<string, OpenFailure> } {
+  carried: ErrorFixCarry = NOTHING_CARRIED,
+): { signals: Signal[]; carry: ErrorFixCarry } {
   const signals: Signal[] = [];
-  const pending: string[] = [];
+  const pending: { key: string; tool: string }[] = [];
+  const said = new Set(carried.said);
   const open = new Map(
-    [...carried].map(([key, f]) => [key, { ...f, prose: [...f.prose], edits: [...f.edits] }]),
+    [...carried.open].map(([key, f]) => [
+      key,
+      { ...f, prose: [...f.prose], edits: [...f.edits], steps: [...f.steps] },
+    ]),
   );
   for (const record of records) {
     if (record.role === 'tool_call') {
       const key = callKey(record.text);
-      pending.push(key);
+      pending.push({ key, tool: toolOf(record.text) });
       const file = editedFile(record.text);
       if (file !== undefined)
         for (const [failedKey, failure] of open)
           if (failedKey !== key && !failure.edits.includes(file)) failure.edits.push(file);
     } else if (record.role === 'tool_result') {
-      const key = pending.shift();
-      if (key === undefined || REFUSED.test(record.text) || REJECTED.test(record.text)) continue;
+      const call = pending.shift();
+      if (call === undefined || REJECTED.test(record.text)) continue;
+      const { key, tool } = call;
       const failure = open.get(key);
       if (failed(record.text)) {
         const symptom = failure === undefined ? symptomOf(record.text) : undefined;
         if (symptom !== undefined)
           open.set(key, {
             symptom,
+            tool,
             prose: [],
             edits: [],
+            steps: [],
             diagnostic: DIAGNOSTIC.test(symptom),
             output: record.text.slice(0, OUTPUT_KEPT),
           });
@@ -147,19 +168,28 @@ export function errorFixSignals(
         continue;
       }
       if (failure === undefined) continue;
+      // Another tool passing on the failed file (a Read before a refused Edit) is a step of the
+      // fix, not the rerun: the failure stays open for the call that failed.
+      if (tool !== failure.tool) {
+        if (!failure.steps.includes(tool)) failure.steps.push(tool);
+        continue;
+      }
       open.delete(key);
       // Trigger: a pass with no fix visible between. Why: a retry that happens to pass (a
-      // flaky run, a file read first) is no bug with a cause. Outcome: no line.
+      // flaky run) is no bug with a cause. Outcome: no line.
       const fixes = [fixBetween(failure.prose)].filter((f) => f !== undefined);
       const edits = fixingEdits(failure);
       if (edits.length > 0) fixes.push(`edited ${edits.slice(0, EDITS_NAMED).join(', ')}`);
-      if (fixes.length > 0)
-        signals.push({
-          text: `\`${key}\` failed with "${failure.symptom}"; fixed: ${fixes.join('; ')}`,
-          family: 'cause',
-        });
+      if (failure.steps.length > 0) fixes.push(`${failure.steps.join(', ')} it first`);
+      // The same symptom again (every refused edit of a session) is the same finding.
+      if (fixes.length === 0 || said.has(failure.symptom)) continue;
+      said.add(failure.symptom);
+      signals.push({
+        text: `\`${key}\` failed with "${failure.symptom}"; fixed: ${fixes.join('; ')}`,
+        family: 'cause',
+      });
     } else if (record.role === 'assistant')
       for (const failure of open.values()) failure.prose.push(record.text);
   }
-  return { signals, open };
+  return { signals, carry: { open, said } };
 }

@@ -104,23 +104,48 @@ describe('error → fix from tool results', () => {
     expect(bugs.some((l) => l.includes('failed to push'))).toBe(false);
   });
 
-  it('reads a harness refusal of the call (nothing ran) as no failure', async () => {
-    const edit = 'Edit {"file_path":"src/app.ts","old_string":"a","new_string":"b"}';
+  it('turns a refused edit retried after reading the file into one bug line, said once per transcript', async () => {
+    const refusedEdit = (file: string): ChunkRecord[] => [
+      { role: 'tool_call', text: `Edit {"file_path":"${file}","old_string":"a","new_string":"b"}` },
+      {
+        role: 'tool_result',
+        text: 'Edit error:\n<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>',
+      },
+      { role: 'tool_call', text: `Read {"file_path":"${file}"}` },
+      { role: 'tool_result', text: `Read result:\n     1→export const x = 1;` },
+      { role: 'tool_call', text: `Edit {"file_path":"${file}","old_string":"a","new_string":"b"}` },
+      { role: 'tool_result', text: `Edit result:\nThe file ${file} has been updated.` },
+    ];
+    const controller = heuristicController(words);
+    const first = await answer(controller, BUGS, refusedEdit('src/app.tsx'), 'claude:a');
+    const line = first.find((l) => l.includes('src/app.tsx'));
+    expect(line).toContain('not been read yet');
+    expect(line).toContain('Read it first');
+    const second = await answer(controller, BUGS, refusedEdit('src/list.tsx'), 'claude:a');
+    expect(second.some((l) => l.includes('src/list.tsx'))).toBe(false);
+  });
+
+  it('knows the file of an edit whose rendered input was cut off (no whole JSON)', async () => {
+    const cut =
+      'Edit {"file_path":"src/page.tsx","old_string":"export default function Home() {\\n  ret';
     const bugs = await answer(
       heuristicController(words),
       BUGS,
       [
-        { role: 'tool_call', text: edit },
+        { role: 'tool_call', text: cut },
         {
           role: 'tool_result',
           text: 'Edit error:\n<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>',
         },
-        { role: 'assistant', text: 'The edit was refused, so I added a read of src/app.ts first.' },
-        { role: 'tool_call', text: edit },
-        { role: 'tool_result', text: 'Edit result:\nThe file src/app.ts has been updated.' },
+        { role: 'tool_call', text: 'Read {"file_path":"src/page.tsx"}' },
+        { role: 'tool_result', text: 'Read result:\n     1→export default function Home() {' },
+        { role: 'tool_call', text: cut },
+        { role: 'tool_result', text: 'Edit result:\nThe file src/page.tsx has been updated.' },
       ],
       'x',
     );
-    expect(bugs.some((l) => l.includes('not been read yet'))).toBe(false);
+    expect(
+      bugs.some((l) => l.startsWith('- `src/page.tsx` failed') && l.includes('Read it first')),
+    ).toBe(true);
   });
 });

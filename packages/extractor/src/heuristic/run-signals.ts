@@ -22,11 +22,28 @@ export function callInput(call: string): Record<string, unknown> | undefined {
   }
 }
 
+const KEY_FIELDS = ['command', 'file_path', 'path', 'cmd'] as const;
+
+/**
+ * A field's string value read off the text of a call whose JSON was cut off (a source caps a
+ * long tool input): a leading field such as `file_path` is whole even when `old_string` is not.
+ */
+function fieldInCutInput(call: string, field: string): string | undefined {
+  const match = new RegExp(`"${field}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(call);
+  if (match === null) return undefined;
+  try {
+    return JSON.parse(`"${match[1]!}"`) as string;
+  } catch {
+    // An escape cut in half: not a value to key by.
+    return undefined;
+  }
+}
+
 /** What a tool call acted on: its command, else the file it touched, else its whole text. */
 export function callKey(call: string): string {
   const input = callInput(call);
-  for (const field of ['command', 'file_path', 'path', 'cmd']) {
-    const value = input?.[field];
+  for (const field of KEY_FIELDS) {
+    const value = input === undefined ? fieldInCutInput(call, field) : input[field];
     if (typeof value === 'string' && value.trim() !== '') return value.trim();
   }
   return call.trim();

@@ -15,7 +15,8 @@ export interface ControllerInput {
   question: string;
   /** M_{t-1}, empty at the start. */
   memory: string;
-  chunk: { text: string; records: readonly ChunkRecord[]; label?: string };
+  /** `source`: the transcript the chunk is from (a controller may carry state between its chunks). */
+  chunk: { text: string; records: readonly ChunkRecord[]; label?: string; source?: string };
   memoryBudget: number;
 }
 

@@ -336,6 +336,7 @@ export class GatedRun {
         chunk: {
           text: step.text,
           records: step.records,
+          source: step.source,
           ...(step.label !== undefined ? { label: step.label } : {}),
         },
         memoryBudget,

@@ -18,6 +18,18 @@ const TABLE_ROW = /^\|.*\|\s*$/;
 const BARE_HEADING = /^(?:#+\s.*|\*\*[^*]+:?\*\*:?)\s*$/;
 const RAW_OUTPUT =
   /^(?:\s*\d+→|\s*[{[]\s*"|\s*at \S+ \(|\s*\$ |\s*➜ |```|[+-]?\s*\d+\s+[-+]\s|\S+\.\w+\(\d+,\d+\): (?:error|warning)\b)|Command running in background with ID|[─│┌┐└┘├┤┬┴┼]{2,}/;
+// A summary's empty answer ("None mentioned", "No open items identified"), the repository's
+// state ("On `main` branch", "Latest release: v2.1"), or a report that the work is done: true
+// when written, and nothing a later reader needs.
+const NOTHING =
+  /^(?:none|nothing|n\/a|no (?:\w+ ){0,3}?(?:mentioned|identified|noted|reported|found|pending|remaining|outstanding)\b)/i;
+const REPO_STATE =
+  /^(?:on `?[\w./-]+`? branch\b|(?:latest|current) (?:release|version)\s*:|(?:the )?(?:working tree|branch) (?:is )?(?:clean|up to date))/i;
+const WORK_DONE =
+  /^all (?:\w+ ){0,3}?(?:changes|fixes|tasks|items|work|requests?|todos?)\b[^.]*?\b(?:have been|were|are(?: now)?) (?:implemented|completed|done|addressed|made|applied|fixed)\b/i;
+// A check that passes, said alone: the state of one moment, not how the project works.
+const CHECK_PASSES =
+  /^(?:`[^`]+`|the (?:build|tests?|checks?|lint\w*|type ?check)|all (?:tests|checks|code))\s+(?:now\s+|still\s+)?(?:pass(?:es)?|succeeds?|is green|compiles?)\b(?:\s+\w+ly)?\s*[.!]?$/i;
 // A line that stops on a comma or an article was cut mid-sentence by the transcript's layout.
 const CUT_OFF = /(?:,|\b(?:the|a|an|and|or|to|of|with))\s*$/i;
 
@@ -38,6 +50,10 @@ export function isChatter(unit: string): boolean {
       BARE_HEADING,
       RAW_OUTPUT,
       CUT_OFF,
+      NOTHING,
+      REPO_STATE,
+      WORK_DONE,
+      CHECK_PASSES,
     ].some((p) => p.test(text))
   );
 }

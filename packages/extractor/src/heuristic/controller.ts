@@ -12,9 +12,12 @@ import {
 } from './score.js';
 import { analyzeUnit } from './analysis.js';
 import { isChatter, withoutChatter } from './chatter.js';
+import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
-import { commitSignals, errorFixSignals } from './run-signals.js';
+import { errorFixSignals, type ErrorFixCarry } from './error-fix-signals.js';
+import { commitSignals } from './run-signals.js';
+import type { Signal } from './summary-signals.js';
 import { hedgedDiagnosisSignals } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
@@ -80,6 +83,18 @@ export function heuristicController(
   // words. Keyed by the exact memory text: any other memory (a resumed run, another project)
   // is scored by its words, so the answer depends only on the run's own inputs.
   const lastAnswered = new Map<string, { memory: string; scores: Map<string, number> }>();
+  // Per transcript: the failures its latest chunk left open, so a pass in the next chunk pairs
+  // with them, and that chunk's error → fix lines, so every question asked of one chunk reads
+  // the same lines (the chunk is offered once per standing query).
+  const failures = new Map<string, { text: string; signals: Signal[]; carry: ErrorFixCarry }>();
+  const errorFixOf = (chunk: ControllerInput['chunk']): Signal[] => {
+    if (chunk.source === undefined) return errorFixSignals(chunk.records).signals;
+    const last = failures.get(chunk.source);
+    if (last?.text === chunk.text) return last.signals;
+    const read = errorFixSignals(chunk.records, last?.carry);
+    failures.set(chunk.source, { text: chunk.text, signals: read.signals, carry: read.carry });
+    return read.signals;
+  };
 
   return {
     name: gate.kind === 'score' ? 'heuristic' : `baseline-${gate.kind}`,
@@ -89,7 +104,7 @@ export function heuristicController(
     async answer(input: ControllerInput): Promise<ControllerAnswer> {
       const started = performance.now();
       const profile = profileOf(input.question);
-      const candidates = scoreChunk(profile, input);
+      const candidates = scoreChunk(profile, input, errorFixOf(input.chunk));
       const best = candidates.find((c) => c.rides !== true);
       const gateThreshold = input.level === 'L2' || gate.kind !== 'score' ? 0 : threshold;
       const last = lastAnswered.get(input.question);
@@ -157,14 +172,18 @@ const SIGNAL_SCORE = 1;
  * corrections and the agent's concessions of them, commits, unanswered questions), then its
  * prose sentences judged by relevance and cues. Chatter never becomes a candidate; a proposal the user rejected is no evidence.
  */
-function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate[] {
+function scoreChunk(
+  profile: QuestionProfile,
+  input: ControllerInput,
+  errorFix: readonly Signal[],
+): Candidate[] {
   const out: Candidate[] = [];
   const records = input.chunk.records;
   const corrections = correctionSignals(records);
   const signals = [
     ...corrections.signals,
     ...concessionSignals(records),
-    ...errorFixSignals(records),
+    ...errorFix,
     ...reportedCrashSignals(records),
     ...userReportSignals(records),
     ...commitSignals(records),
@@ -235,7 +254,7 @@ function scoreChunk(profile: QuestionProfile, input: ControllerInput): Candidate
   for (const { pieces } of prose) {
     for (const piece of pieces) {
       const text = withoutChatter(piece);
-      if (text === '' || isChatter(text)) continue;
+      if (text === '' || isChatter(text) || isVenting(text)) continue;
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.

@@ -1,5 +1,6 @@
 import type { ChunkRecord } from '../controller.js';
 import { isChatter } from './chatter.js';
+import { isHollowSpeech } from './hollow.js';
 import type { Signal } from './summary-signals.js';
 import { termSet } from './text.js';
 
@@ -9,13 +10,19 @@ import { termSet } from './text.js';
  * nobody answered in the chunk is an open question.
  */
 
+// "this is not how it works" corrects the agent's picture of the system as surely as a "no".
 const CORRECTION =
-  /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|that'?s (?:wrong|not)|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b/i;
+  /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|(?:that|this|it)(?:'s| is) (?:wrong|not)\b|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b/i;
 const QUESTION = /\?\s*$/;
+const NOT_HOW = /^\s*(?:that|this|it)(?:'s| is) not (?:how|what|the way)\b/i;
 const PROBLEM =
   /\b(?:doesn'?t|does not|isn'?t|is not|won'?t|can'?t|cannot|not working|fails?|failing|broken|crash\w*)\b/i;
 const OFFER =
   /\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b/i;
+// An agent's question that opens on a verb proposes its own next step ("Run the tests too?"):
+// an offer to the user, not a question the project left open.
+const PROPOSED_STEP =
+  /^(?:also\s+)?(?:run|rename|add|update|remove|delete|commit|push|create|install|fix|change|move|apply|merge|deploy|implement|write|document|mention|bump|release)\b/i;
 const LINE_CHARS = 300;
 
 function clip(text: string): string {
@@ -41,7 +48,8 @@ export function correctionSignals(records: readonly ChunkRecord[]): {
       record.pasted !== undefined ||
       /\?/.test(record.text) ||
       !CORRECTION.test(record.text) ||
-      record.text.length > LINE_CHARS * 2
+      record.text.length > LINE_CHARS * 2 ||
+      isHollowSpeech(record.text)
     )
       return;
     signals.push({ text: `User decision: ${clip(record.text)}`, family: 'decision' });
@@ -66,9 +74,18 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     const text = record.text.trim();
     const lastLine = text.split('\n').at(-1)!.trim();
     const asks =
-      QUESTION.test(lastLine) && !OFFER.test(lastLine) && lastLine.split(/\s+/).length >= 4;
-    const reports = record.role === 'user' && text.length <= LINE_CHARS && PROBLEM.test(text);
+      QUESTION.test(lastLine) &&
+      !OFFER.test(lastLine) &&
+      !(record.role === 'assistant' && PROPOSED_STEP.test(lastLine)) &&
+      lastLine.split(/\s+/).length >= 4;
+    // "This is not how it works" states how things are (a decision line), not a malfunction.
+    const reports =
+      record.role === 'user' &&
+      text.length <= LINE_CHARS &&
+      PROBLEM.test(text) &&
+      !NOT_HOW.test(text);
     if (!asks && !reports) return;
+    if (isHollowSpeech(record.role === 'user' ? text : lastLine)) return;
     const terms = termSet(record.role === 'user' ? text : lastLine);
     const later = records.slice(i + 1).filter((r) => spoken(r) && !r.text.startsWith('[thinking]'));
     const answered =

@@ -1,0 +1,195 @@
+import type { ChunkRecord } from '../controller.js';
+import { isChatter } from './chatter.js';
+import { cuesIn } from './cues.js';
+import { callKey } from './run-signals.js';
+import type { Signal } from './summary-signals.js';
+import { sentences } from './text.js';
+
+/*
+ * A failing run followed by a passing run of the same command or file is a bug with its
+ * symptom and fix. The pass is often in a later chunk than the failure (an agent reads, edits
+ * and reruns for several records), so the failures still open at a chunk's end are handed to
+ * the next chunk of the same transcript.
+ */
+
+const FAILING =
+  /\b(?:error|failed|failure|exception|traceback|panic|fatal|exit (?:code|status) [1-9]\d*|non-zero exit|\d+ failures?)\b/i;
+const NO_FAILURE = /\b0 (?:failures|errors|failed)\b/i;
+// A rejected tool use is the user saying no, not a failure of the command.
+const REJECTED = /the user doesn't want to proceed with this tool use/i;
+const SYMPTOM_CHARS = 200;
+
+// Sources render a result as `<tool> result:` or `<tool> error:` (the harness's own flag): a
+// file read that merely contains the word "error" is no failure.
+const HEADER = /^\S+ (error|result):/;
+const FAILED_RUN =
+  /\bexit(?:ed)?(?: with)? (?:code|status) [1-9]\d*|\b[1-9]\d* (?:failed|failures?)\b|\btraceback\b/i;
+// The line a reader of a failure looks for: a compiler diagnostic, a thrown error, a failed test.
+const DIAGNOSTIC =
+  /\berror\s+[A-Z]{1,4}\d{2,5}\b|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*(?:FAIL|FAILED|ERROR)\b|\bpanic:|\bassert\w*\b.*\bfail/;
+// Tool chatter printed before the failure: a package manager's or runtime's warning.
+const WARNING = /^(?:npm |yarn |pnpm )?warn(?:ing)?\b/i;
+// Calls that change a file: what the agent did between a failure and its pass is the fix.
+const EDIT_TOOL = /^(?:edit|multiedit|write|notebookedit|str_replace\w*|apply_patch)\b/i;
+const EDITS_NAMED = 3;
+// A failure never rerun stays open only so long: a long session must not carry every failure.
+const OPEN_KEPT = 16;
+
+/** A failure not yet followed by a pass: its symptom and what happened after it. */
+export interface OpenFailure {
+  symptom: string;
+  /** The agent's words since the failure. */
+  prose: string[];
+  /** The tool whose call failed: its pass is the rerun. */
+  tool: string;
+  /** Files edited since the failure, in order, once each. */
+  edits: string[];
+  /** Other tools that ran on the same command or file since the failure, once each. */
+  steps: string[];
+  /** Whether the failure is a compiler diagnostic, a thrown error or a failed test. */
+  diagnostic: boolean;
+  /** The failing output (its head), to tell which edited files it names. */
+  output: string;
+}
+
+const OUTPUT_KEPT = 4000;
+
+/**
+ * The edits that fixed a failure. Trigger: files edited between a failure and its pass. Why: an
+ * edit answers a diagnostic or an output naming the file; beside a failure that names neither
+ * (a push refused by the remote) it was other work. Outcome: those edits, else none.
+ */
+function fixingEdits(failure: OpenFailure): string[] {
+  if (failure.diagnostic) return failure.edits;
+  return failure.edits.filter((file) => failure.output.includes(file.split('/').at(-1)!));
+}
+
+function failed(result: string): boolean {
+  if (REJECTED.test(result)) return false;
+  const header = HEADER.exec(result);
+  if (header?.[1] === 'error') return true;
+  if (header?.[1] === 'result') return FAILED_RUN.test(result);
+  return FAILING.test(result) && !NO_FAILURE.test(result);
+}
+
+/** The line of a failing result that says what went wrong, or undefined when none does. */
+function symptomOf(result: string): string | undefined {
+  const lines = result
+    .replace(HEADER, '')
+    .replace(/<\/?[a-z_]+>/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !WARNING.test(l));
+  const line =
+    lines.find((l) => DIAGNOSTIC.test(l)) ??
+    lines.find((l) => FAILING.test(l) && l.length > 8) ??
+    lines[0];
+  // Trigger: a failure that prints only a word ("Error"). Outcome: no line; it names no bug.
+  if (line === undefined || line.length <= 8) return undefined;
+  return line.length > SYMPTOM_CHARS ? `${line.slice(0, SYMPTOM_CHARS).trimEnd()}…` : line;
+}
+
+// What an agent says when it states the change it made or the thing that was wrong.
+const FIX_VERB =
+  /\b(?:added|changed|replaced|removed|renamed|moved|set|lacked|was missing|was wrong)\b/i;
+
+/** The fix the agent stated between the failing and the passing run: its best cause/fix sentence. */
+function fixBetween(prose: readonly string[]): string | undefined {
+  const said = prose.flatMap((text) => sentences(text)).filter((s) => !isChatter(s));
+  return said.find((s) => cuesIn(s).some((c) => c.family === 'cause') || FIX_VERB.test(s));
+}
+
+/** The file a call edits, or undefined when it is no edit. */
+function editedFile(call: string): string | undefined {
+  if (!EDIT_TOOL.test(call.trim())) return undefined;
+  // An edit's key is its file, read even from an input the source cut off.
+  const key = callKey(call);
+  return key !== call.trim() ? key : undefined;
+}
+
+/** What a transcript's chunks hand on: failures not yet rerun, and the symptoms already a line. */
+export interface ErrorFixCarry {
+  open: ReadonlyMap<string, OpenFailure>;
+  said: ReadonlySet<string>;
+}
+
+const NOTHING_CARRIED: ErrorFixCarry = { open: new Map(), said: new Set() };
+
+/** The tool a call rendered as `<name> {json}` names. */
+function toolOf(call: string): string {
+  return /^\S+/.exec(call.trim())?.[0] ?? '';
+}
+
+/**
+ * One bug line per command that failed and later passed with a fix visible between (the
+ * agent's stated cause or change, the files it edited, another tool run first on the same
+ * file), once per symptom in a transcript, and what the next chunk inherits. `carried` is what
+ * the previous chunk of the same transcript handed on; it is not changed.
+ */
+export function errorFixSignals(
+  records: readonly ChunkRecord[],
+  carried: ErrorFixCarry = NOTHING_CARRIED,
+): { signals: Signal[]; carry: ErrorFixCarry } {
+  const signals: Signal[] = [];
+  const pending: { key: string; tool: string }[] = [];
+  const said = new Set(carried.said);
+  const open = new Map(
+    [...carried.open].map(([key, f]) => [
+      key,
+      { ...f, prose: [...f.prose], edits: [...f.edits], steps: [...f.steps] },
+    ]),
+  );
+  for (const record of records) {
+    if (record.role === 'tool_call') {
+      const key = callKey(record.text);
+      pending.push({ key, tool: toolOf(record.text) });
+      const file = editedFile(record.text);
+      if (file !== undefined)
+        for (const [failedKey, failure] of open)
+          if (failedKey !== key && !failure.edits.includes(file)) failure.edits.push(file);
+    } else if (record.role === 'tool_result') {
+      const call = pending.shift();
+      if (call === undefined || REJECTED.test(record.text)) continue;
+      const { key, tool } = call;
+      const failure = open.get(key);
+      if (failed(record.text)) {
+        const symptom = failure === undefined ? symptomOf(record.text) : undefined;
+        if (symptom !== undefined)
+          open.set(key, {
+            symptom,
+            tool,
+            prose: [],
+            edits: [],
+            steps: [],
+            diagnostic: DIAGNOSTIC.test(symptom),
+            output: record.text.slice(0, OUTPUT_KEPT),
+          });
+        if (open.size > OPEN_KEPT) open.delete(open.keys().next().value!);
+        continue;
+      }
+      if (failure === undefined) continue;
+      // Another tool passing on the failed file (a Read before a refused Edit) is a step of the
+      // fix, not the rerun: the failure stays open for the call that failed.
+      if (tool !== failure.tool) {
+        if (!failure.steps.includes(tool)) failure.steps.push(tool);
+        continue;
+      }
+      open.delete(key);
+      // Trigger: a pass with no fix visible between. Why: a retry that happens to pass (a
+      // flaky run) is no bug with a cause. Outcome: no line.
+      const fixes = [fixBetween(failure.prose)].filter((f) => f !== undefined);
+      const edits = fixingEdits(failure);
+      if (edits.length > 0) fixes.push(`edited ${edits.slice(0, EDITS_NAMED).join(', ')}`);
+      if (failure.steps.length > 0) fixes.push(`${failure.steps.join(', ')} it first`);
+      // The same symptom again (every refused edit of a session) is the same finding.
+      if (fixes.length === 0 || said.has(failure.symptom)) continue;
+      said.add(failure.symptom);
+      signals.push({
+        text: `\`${key}\` failed with "${failure.symptom}"; fixed: ${fixes.join('; ')}`,
+        family: 'cause',
+      });
+    } else if (record.role === 'assistant')
+      for (const failure of open.values()) failure.prose.push(record.text);
+  }
+  return { signals, carry: { open, said } };
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { parseGateAnswer } from '../protocol.js';
+import type { ChunkRecord, Controller } from '../controller.js';
+import { heuristicController } from './controller.js';
+
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const BUGS = 'What bugs or failures were found, what was the root cause, and how were they fixed?';
+const DECISIONS =
+  'What architectural decisions were made, with reasoning and rejected alternatives?';
+
+async function answer(
+  controller: Controller,
+  question: string,
+  records: ChunkRecord[],
+  source: string,
+): Promise<string[]> {
+  const reply = await controller.answer({
+    level: 'L1',
+    question,
+    memory: '',
+    chunk: { text: records.map((r) => r.text).join('\n'), records, source },
+    memoryBudget: 300,
+  });
+  const parsed = parseGateAnswer(reply.text);
+  return parsed.update ? parsed.memory.split('\n') : [];
+}
+
+const typecheck = 'Bash {"command":"cd web && npx tsc --noEmit"}';
+const failing: ChunkRecord[] = [
+  { role: 'tool_call', text: typecheck },
+  {
+    role: 'tool_result',
+    text: [
+      'Bash error:',
+      'npm warn config "legacy-peer" will stop working in the next major version.',
+      "src/store/cart.ts(14,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ].join('\n'),
+  },
+];
+const passing: ChunkRecord[] = [
+  {
+    role: 'tool_call',
+    text: 'Edit {"file_path":"web/src/store/cart.ts","old_string":"a","new_string":"b"}',
+  },
+  { role: 'tool_result', text: 'Edit result:\nThe file web/src/store/cart.ts has been updated.' },
+  { role: 'tool_call', text: typecheck },
+  { role: 'tool_result', text: 'Bash result:\nnpm warn config "legacy-peer" will stop working.' },
+];
+
+describe('error → fix from tool results', () => {
+  it('pairs a failing run with the passing rerun in the next chunk of the same transcript', async () => {
+    const controller = heuristicController(words);
+    await answer(controller, BUGS, failing, 'claude:a');
+    const bugs = await answer(controller, BUGS, passing, 'claude:a');
+    const line = bugs.find((l) => l.includes('npx tsc --noEmit'));
+    expect(line).toBeDefined();
+    expect(line).toContain('error TS2322');
+    expect(line).toContain('web/src/store/cart.ts');
+  });
+
+  it('reads the same pair for every question asked of the chunk (one controller, many queries)', async () => {
+    const controller = heuristicController(words);
+    await answer(controller, DECISIONS, failing, 'claude:a');
+    await answer(controller, BUGS, failing, 'claude:a');
+    await answer(controller, DECISIONS, passing, 'claude:a');
+    const bugs = await answer(controller, BUGS, passing, 'claude:a');
+    expect(bugs.some((l) => l.includes('error TS2322'))).toBe(true);
+  });
+
+  it('never pairs a failure of one transcript with a pass in another', async () => {
+    const controller = heuristicController(words);
+    await answer(controller, BUGS, failing, 'claude:a');
+    const bugs = await answer(controller, BUGS, passing, 'claude:b');
+    expect(bugs.some((l) => l.includes('error TS2322'))).toBe(false);
+  });
+
+  it('keeps the edit between a failure and its pass as the fix within one chunk', async () => {
+    const bugs = await answer(heuristicController(words), BUGS, [...failing, ...passing], 'x');
+    const line = bugs.find((l) => l.includes('error TS2322'));
+    expect(line).toContain('edited web/src/store/cart.ts');
+  });
+
+  it('names no unrelated edit as the fix of a failure that names neither the file nor a diagnostic', async () => {
+    const push = 'Bash {"command":"git push origin main"}';
+    const bugs = await answer(
+      heuristicController(words),
+      BUGS,
+      [
+        { role: 'tool_call', text: push },
+        { role: 'tool_result', text: 'Bash error:\nerror: failed to push some refs to origin' },
+        {
+          role: 'tool_call',
+          text: 'Edit {"file_path":"docs/NOTES.md","old_string":"a","new_string":"b"}',
+        },
+        { role: 'tool_result', text: 'Edit result:\nThe file docs/NOTES.md has been updated.' },
+        { role: 'tool_call', text: push },
+        { role: 'tool_result', text: 'Bash result:\nmain -> main' },
+      ],
+      'x',
+    );
+    expect(bugs.some((l) => l.includes('failed to push'))).toBe(false);
+  });
+
+  it('turns a refused edit retried after reading the file into one bug line, said once per transcript', async () => {
+    const refusedEdit = (file: string): ChunkRecord[] => [
+      { role: 'tool_call', text: `Edit {"file_path":"${file}","old_string":"a","new_string":"b"}` },
+      {
+        role: 'tool_result',
+        text: 'Edit error:\n<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>',
+      },
+      { role: 'tool_call', text: `Read {"file_path":"${file}"}` },
+      { role: 'tool_result', text: `Read result:\n     1→export const x = 1;` },
+      { role: 'tool_call', text: `Edit {"file_path":"${file}","old_string":"a","new_string":"b"}` },
+      { role: 'tool_result', text: `Edit result:\nThe file ${file} has been updated.` },
+    ];
+    const controller = heuristicController(words);
+    const first = await answer(controller, BUGS, refusedEdit('src/app.tsx'), 'claude:a');
+    const line = first.find((l) => l.includes('src/app.tsx'));
+    expect(line).toContain('not been read yet');
+    expect(line).toContain('Read it first');
+    const second = await answer(controller, BUGS, refusedEdit('src/list.tsx'), 'claude:a');
+    expect(second.some((l) => l.includes('src/list.tsx'))).toBe(false);
+  });
+
+  it('knows the file of an edit whose rendered input was cut off (no whole JSON)', async () => {
+    const cut =
+      'Edit {"file_path":"src/page.tsx","old_string":"export default function Home() {\\n  ret';
+    const bugs = await answer(
+      heuristicController(words),
+      BUGS,
+      [
+        { role: 'tool_call', text: cut },
+        {
+          role: 'tool_result',
+          text: 'Edit error:\n<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>',
+        },
+        { role: 'tool_call', text: 'Read {"file_path":"src/page.tsx"}' },
+        { role: 'tool_result', text: 'Read result:\n     1→export default function Home() {' },
+        { role: 'tool_call', text: cut },
+        { role: 'tool_result', text: 'Edit result:\nThe file src/page.tsx has been updated.' },
+      ],
+      'x',
+    );
+    expect(
+      bugs.some((l) => l.startsWith('- `src/page.tsx` failed') && l.includes('Read it first')),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { parseGateAnswer } from '../protocol.js';
+import type { ChunkRecord } from '../controller.js';
+import { heuristicController } from './controller.js';
+
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const DECISIONS =
+  'What architectural decisions were made, with reasoning and rejected alternatives?';
+const OPEN = 'What questions were raised and left unresolved?';
+
+async function memoryFor(question: string, records: ChunkRecord[]): Promise<string[]> {
+  const reply = await heuristicController(words).answer({
+    level: 'L1',
+    question,
+    memory: '',
+    chunk: { text: records.map((r) => r.text).join('\n'), records },
+    memoryBudget: 400,
+  });
+  const answer = parseGateAnswer(reply.text);
+  return answer.update ? answer.memory.split('\n') : [];
+}
+
+const user = (text: string): ChunkRecord => ({ role: 'user', text });
+const agent = (text: string): ChunkRecord => ({ role: 'assistant', text });
+
+describe('lines a person joining the project would not keep', () => {
+  it('keeps no venting or insult as a decision, and keeps the correction that says what to do', async () => {
+    const decisions = await memoryFor(DECISIONS, [
+      agent('I will write the parser output to stdout for debugging.'),
+      user('stop breaking crap, damn it!'),
+      agent('I will keep the retry loop in the HTTP client.'),
+      user('No, never log from the library; return a typed error the caller can render.'),
+    ]);
+    expect(decisions.some((l) => /crap|damn/.test(l))).toBe(false);
+    expect(decisions.some((l) => l.includes('return a typed error'))).toBe(true);
+  });
+
+  it('keeps no correction that only points at what the reader cannot see', async () => {
+    const decisions = await memoryFor(DECISIONS, [
+      agent('I moved the helper into its own module.'),
+      user('no, leave that as it was'),
+    ]);
+    expect(decisions).toEqual([]);
+  });
+
+  it('keeps no insult or bare fragment as an open question, and keeps a real one', async () => {
+    const open = await memoryFor(OPEN, [
+      user('are you serious, you idiot? what about the others??'),
+      user('and the second one?'),
+      user('How should the cache be invalidated when the config file changes on disk?'),
+    ]);
+    expect(open.filter((l) => /idiot|second one/.test(l))).toEqual([]);
+    expect(open.some((l) => l.includes('cache be invalidated'))).toBe(true);
+  });
+
+  it('keeps no agent offer of its next step as an open question', async () => {
+    const open = await memoryFor(OPEN, [
+      agent(
+        'The lint step now runs in CI.\n\nUpdate the CONTRIBUTING guide to mention the new lint step as well?',
+      ),
+    ]);
+    expect(open.some((l) => l.includes('CONTRIBUTING'))).toBe(false);
+  });
+
+  it('keeps no empty, repository-state or done line from a summary, and keeps a pending task', async () => {
+    const pending = [
+      '- None mentioned',
+      '- No open items identified',
+      '- On `develop` branch, clean working tree',
+      '- Latest version: 2.3.1',
+      '- All requested fixes have been completed and the tests pass.',
+      '- `make lint` passes successfully',
+      '- Migrate the importer to the streaming parser (blocked on the schema review)',
+    ].join('\n');
+    const open = await memoryFor(OPEN, [
+      {
+        role: 'summary',
+        text: `## Pending tasks\n${pending}`,
+        sections: [{ heading: 'Pending tasks', text: pending }],
+      },
+    ]);
+    expect(open.map((l) => l.replace(/^- /, ''))).toEqual([
+      'Migrate the importer to the streaming parser (blocked on the schema review)',
+    ]);
+  });
+});

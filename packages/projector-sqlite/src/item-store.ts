@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { itemReader, type ItemReader } from './item-reads.js';
 import { LINE_NOTE_SQL, type LineNoteRow } from './line-note-sql.js';
+import { MATCHED_TERMS_SQL } from './matched-terms-sql.js';
 import {
   keywordStatisticsReader,
   type KeywordPosting,
@@ -131,7 +132,7 @@ export interface ItemStore extends ItemReader {
   nodesById(ids: readonly number[]): NodeRow[];
   /**
    * Which of `matches` (each a MATCH expression, typically one quoted term) each node holds:
-   * node id → indexes into `matches`, ascending. One FTS5 lookup per (expression, node), by rowid.
+   * node id → indexes into `matches`, ascending. One FTS5 match per expression (MATCHED_TERMS_SQL).
    */
   matchedTerms(matches: readonly string[], nodeIds: readonly number[]): Map<number, number[]>;
   close(): void;
@@ -228,9 +229,7 @@ export function openItemStore(
     `SELECT ${NODE_COLUMNS} FROM json_each(@ids) j JOIN node n ON n.id = j.value ORDER BY j.key`,
   );
   const statistics = keywordStatisticsReader(db);
-  const matchedTerms =
-    db.prepare(`SELECT f.rowid AS id, t.key AS term FROM json_each(@matches) t JOIN node_fts f
-    WHERE node_fts MATCH t.value AND f.rowid IN (SELECT value FROM json_each(@ids)) ORDER BY f.rowid, t.key`);
+  const matchedTerms = db.prepare(MATCHED_TERMS_SQL);
 
   return {
     ...itemReader(db),

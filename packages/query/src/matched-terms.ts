@@ -5,7 +5,7 @@ import { matchExpression } from './keyword-terms.js';
 /**
  * Fills `matched_terms` and `coverage` of the keyword-recalled candidates (at most the recall
  * depth): which terms each node holds, asked of FTS5 itself so stemming and tokenising agree
- * with the recall. One statement, one rowid lookup per (term, candidate).
+ * with the recall. One statement, one FTS5 match per term.
  */
 export function annotateMatchedTerms(
   items: ItemStore,

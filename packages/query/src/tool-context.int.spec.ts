@@ -195,3 +195,31 @@ describe('assembleContext: three tiers and skills under a budget', () => {
     expect(bundle.results.some((r) => r.tier === 2)).toBe(true);
   });
 });
+
+describe('assembleContext: each text tokenised once per process', () => {
+  it('asks the tokenizer nothing for a request whose every text it already counted', async () => {
+    const counted: string[] = [];
+    const spy = {
+      name: 'spy',
+      count: (text: string) => (counted.push(text), text.length),
+    };
+    const request: ContextRequest = {
+      budget: 4096,
+      project: 'demo',
+      reachable: ['demo', 'other'],
+      tool: 'kubectl',
+      task: 'list the pods in every namespace',
+      signatureSource: CI_LOG,
+    };
+    const deps = { items: store.items, tokenizer: spy };
+    const first = await assembleContext(request, deps);
+    expect(first.results.map((r) => r.tier)).toEqual(expect.arrayContaining([1, 2, 3]));
+    // Every distinct text once, however many entries repeat it (a citation shared by two lines).
+    expect(new Set(counted).size).toBe(counted.length);
+    counted.length = 0;
+    const again = await assembleContext(request, deps);
+    expect(counted).toEqual([]);
+    expect(again.budget).toEqual(first.budget);
+    expect(again.results.map((r) => r.tokens)).toEqual(first.results.map((r) => r.tokens));
+  });
+});

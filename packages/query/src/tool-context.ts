@@ -9,6 +9,7 @@ import {
   type SignatureSighting,
 } from './match-signatures.js';
 import { queryMemory, type QueryDeps } from './query-memory.js';
+import { countTokens } from './token-counts.js';
 import type { Citation, QueryHit, QueryResult } from './result.js';
 
 /** The legs of a bundle: each runs, and fails, on its own. */
@@ -145,7 +146,7 @@ export async function assembleContext(
     ),
   ]);
 
-  const count = (texts: string[]) => texts.reduce((n, t) => n + tokenizer.count(t), 0);
+  const count = (texts: string[]) => texts.reduce((n, t) => n + countTokens(tokenizer, t), 0);
   const citationTexts = (list: readonly Citation[]) => list.map((c) => c.text);
   const exact: SignatureEntry[] = matches.flatMap((m) =>
     rankSightings(m.seen, request.project).map((seen) => ({

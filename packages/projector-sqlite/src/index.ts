@@ -37,7 +37,12 @@ export type {
   ItemTagCountRow,
 } from './item-rows.js';
 export type { KeywordHit } from './rows.js';
-export type { KeywordPosting, KeywordStatistics, ReachableSet } from './keyword-statistics.js';
+export type {
+  KeywordPosting,
+  KeywordStatistics,
+  PostingsOptions,
+  ReachableSet,
+} from './keyword-statistics.js';
 export { openControlStore, type ControlStore } from './control-store.js';
 export type {
   IngestJobRow,

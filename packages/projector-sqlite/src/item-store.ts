@@ -6,6 +6,7 @@ import {
   keywordStatisticsReader,
   type KeywordPosting,
   type KeywordStatistics,
+  type PostingsOptions,
   type ReachableSet,
 } from './keyword-statistics.js';
 import type {
@@ -126,8 +127,14 @@ export interface ItemStore extends ItemReader {
   keywordStatistics(set: ReachableSet): KeywordStatistics;
   /** The FTS5 tokens of each term, as node_fts's tokenizer indexes them (stemmed, folded), distinct, in order. */
   ftsTokens(terms: readonly string[]): string[][];
-  /** The live nodes of `set` holding `token` (an FTS5 token, see ftsTokens), lines not whole memories: id, occurrences, length; by id. */
-  tokenPostings(token: string, set: ReachableSet): KeywordPosting[];
+  /** How many live nodes of `set` hold `token` (an FTS5 token, see ftsTokens): its document frequency there. */
+  tokenFrequency(token: string, set: ReachableSet): number;
+  /**
+   * The live nodes of `set` holding `token` (an FTS5 token, see ftsTokens), lines not whole
+   * memories: id, occurrences, length; by id. With `ids`, only those nodes (a bounded rescoring);
+   * with `limit`, the first that many.
+   */
+  tokenPostings(token: string, set: ReachableSet, options?: PostingsOptions): KeywordPosting[];
   /** Nodes by id, in the order of `ids` (an id that is no node is left out). */
   nodesById(ids: readonly number[]): NodeRow[];
   /**
@@ -315,7 +322,8 @@ export function openItemStore(
       ).map(({ bm25, ...raw }) => ({ node: toNode(raw), bm25 })),
     keywordStatistics: (set) => statistics.statistics(set),
     ftsTokens: (terms) => statistics.tokens(terms),
-    tokenPostings: (token, set) => statistics.postings(token, set),
+    tokenFrequency: (token, set) => statistics.frequency(token, set),
+    tokenPostings: (token, set, options) => statistics.postings(token, set, options),
     nodesById: (ids) =>
       ids.length === 0 ? [] : (byIds.all({ ids: JSON.stringify(ids) }) as RawNode[]).map(toNode),
     matchedTerms: (matches, nodeIds) => {

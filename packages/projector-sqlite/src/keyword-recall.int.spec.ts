@@ -176,6 +176,20 @@ describe('keywordRecall and matchedTerms', () => {
     ]);
   });
 
+  it('tokenFrequency counts the live nodes of the set; tokenPostings with ids reads only those, with a limit the first', () => {
+    const demoL1R = { projects: ['demo'], levels: ['L1', 'R'] as const };
+    // HEAD's line and 30 passages; not the superseded OLD, the tombstoned GONE, nor other's HEAD.
+    expect(store.tokenFrequency('kong', demoL1R)).toBe(31);
+    expect(store.tokenFrequency('kong', { projects: ['demo', 'other'], levels: ['L1'] })).toBe(2);
+    expect(store.tokenFrequency('nowhere', demoL1R)).toBe(0);
+    const all = store.tokenPostings('kong', demoL1R);
+    const some = [all[3]!.id, all[0]!.id, store.line('other', 'L1', sha(HEAD.slice(2)))!.id];
+    // Only the asked ids, still inside the set (other's line is not in it), by id.
+    expect(store.tokenPostings('kong', demoL1R, { ids: some })).toEqual([all[0], all[3]]);
+    expect(store.tokenPostings('kong', demoL1R, { ids: [] })).toEqual([]);
+    expect(store.tokenPostings('kong', demoL1R, { limit: 2 })).toEqual(all.slice(0, 2));
+  });
+
   it('matchedTerms says which expressions each node holds, stemmed as FTS5 stems', () => {
     const [head] = store.keywordRecall('"buffering"', {
       projects: ['demo'],

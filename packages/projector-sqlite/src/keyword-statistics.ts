@@ -28,6 +28,12 @@ export interface KeywordStatistics {
   tokens: number;
 }
 
+/** Which of a token's postings to read: only these node ids, at most `limit` of them. */
+export interface PostingsOptions {
+  ids?: readonly number[];
+  limit?: number;
+}
+
 /** One node of the reachable set holding a token: how often, and its length in FTS5 tokens. */
 export interface KeywordPosting {
   id: number;
@@ -43,58 +49,82 @@ const REACHABLE = `n.project IN (SELECT value FROM json_each(@projects)) AND n.l
 /** The tokenizer of node_fts (migrations/sqlite/0001_init.sql): query terms are tokenised by FTS5 itself. */
 const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 
-/** Statistics are recomputed when another connection changed the file, else kept per set (a server asks the same sets). */
+/** Reachable sets are recomputed when another connection changed the file, else kept (a server asks the same sets). */
 const CACHED_SETS = 64;
 
 /**
  * The keyword statistics reader of an open item store. Temp tables only (a read-only
- * connection may write its temp schema): fts5vocab over node_fts for term frequencies, and a
+ * connection may write its temp schema): fts5vocab over node_fts for term frequencies, a
  * scratch FTS5 table with node_fts's tokenizer that turns a term into the token FTS5 indexed
- * (stemmed, case- and diacritic-folded).
+ * (stemmed, case- and diacritic-folded), and `reachable`: each asked set's node ids with their
+ * lengths. Decision: a posting's reachability is one lookup in that small table, not a read of
+ * its node row and the set's filters — that read was most of a keyword recall's time, paid on
+ * every posting of every term (a 100k-node store: a common term's thousands, each query).
  */
 export function keywordStatisticsReader(db: Database.Database) {
+  db.function('mem_docsize_tokens', { deterministic: true }, (sz: unknown) =>
+    docsizeTokens(sz as Uint8Array),
+  );
   db.exec(`CREATE VIRTUAL TABLE temp.query_term USING fts5 (term, ${TOKENIZE});
     CREATE VIRTUAL TABLE temp.query_term_instance USING fts5vocab (temp, query_term, instance);
-    CREATE VIRTUAL TABLE temp.node_fts_instance USING fts5vocab (main, node_fts, instance);`);
+    CREATE VIRTUAL TABLE temp.node_fts_instance USING fts5vocab (main, node_fts, instance);
+    CREATE TABLE temp.reachable (slot INTEGER NOT NULL, id INTEGER NOT NULL, length INTEGER NOT NULL,
+      PRIMARY KEY (slot, id)) WITHOUT ROWID;`);
   const clearTerms = db.prepare('DELETE FROM temp.query_term');
   const addTerm = db.prepare('INSERT INTO temp.query_term (rowid, term) VALUES (?, ?)');
   const termTokens = db.prepare(
     'SELECT doc, term FROM temp.query_term_instance ORDER BY doc, "offset"',
   );
-  const lengths = db.prepare(
-    `SELECT d.sz AS sz FROM node n JOIN node_fts_docsize d ON d.id = n.id WHERE ${REACHABLE}`,
+  const fill = db.prepare(`INSERT INTO temp.reachable (slot, id, length)
+    SELECT @slot, n.id, mem_docsize_tokens(d.sz) FROM node n JOIN node_fts_docsize d ON d.id = n.id WHERE ${REACHABLE}`);
+  const totals = db.prepare(
+    'SELECT count(*) AS nodes, coalesce(sum(length), 0) AS tokens FROM temp.reachable WHERE slot = ?',
   );
-  const postings = db.prepare(`SELECT i.doc AS id, count(*) AS tf, d.sz AS sz
-    FROM temp.node_fts_instance i JOIN node n ON n.id = i.doc JOIN node_fts_docsize d ON d.id = i.doc
-    WHERE i.term = @token AND ${REACHABLE} GROUP BY i.doc ORDER BY i.doc`);
-  const cache = new Map<string, KeywordStatistics>();
+  const clearSets = db.prepare('DELETE FROM temp.reachable');
+  // CROSS JOIN keeps the term's postings as the outer loop: each is one lookup in `reachable`.
+  const postings = db.prepare(`SELECT i.doc AS id, count(*) AS tf, r.length AS length
+    FROM temp.node_fts_instance i CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc
+    WHERE i.term = @token GROUP BY i.doc ORDER BY i.doc LIMIT @limit`);
+  // A term's document frequency in the set is counted inside SQLite: one row back, however
+  // many nodes hold it (a pasted log's commonest words are held by thousands).
+  const frequency = db.prepare(`SELECT count(*) AS df
+    FROM (SELECT DISTINCT doc FROM temp.node_fts_instance WHERE term = @token) i
+    CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc`);
+  // The IN filter runs on each posting before the lookup, so only the candidates' rows come back.
+  const candidatePostings = db.prepare(`SELECT i.doc AS id, count(*) AS tf, r.length AS length
+    FROM temp.node_fts_instance i CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc
+    WHERE i.term = @token AND i.doc IN (SELECT value FROM json_each(@ids))
+    GROUP BY i.doc ORDER BY i.doc`);
+  const sets = new Map<string, { slot: number; statistics: KeywordStatistics }>();
   let cachedVersion = -1;
-  const bind = (set: ReachableSet) => ({
-    projects: JSON.stringify(set.projects),
-    levels: JSON.stringify(set.levels),
-    include_superseded: set.includeSuperseded === true ? 1 : 0,
-  });
+  let nextSlot = 0;
+
+  /** The set's slot in `reachable`, filled on first ask after the file last changed. */
+  const reached = (set: ReachableSet) => {
+    const version = db.pragma('data_version', { simple: true }) as number;
+    if (version !== cachedVersion || sets.size >= CACHED_SETS) {
+      clearSets.run();
+      sets.clear();
+      cachedVersion = version;
+    }
+    const key = JSON.stringify([set.projects, set.levels, set.includeSuperseded === true]);
+    let entry = sets.get(key);
+    if (!entry) {
+      const slot = (nextSlot += 1);
+      fill.run({
+        slot,
+        projects: JSON.stringify(set.projects),
+        levels: JSON.stringify(set.levels),
+        include_superseded: set.includeSuperseded === true ? 1 : 0,
+      });
+      entry = { slot, statistics: totals.get(slot) as KeywordStatistics };
+      sets.set(key, entry);
+    }
+    return entry;
+  };
 
   return {
-    statistics(set: ReachableSet): KeywordStatistics {
-      const version = db.pragma('data_version', { simple: true }) as number;
-      if (version !== cachedVersion) {
-        cache.clear();
-        cachedVersion = version;
-      }
-      const key = JSON.stringify([set.projects, set.levels, set.includeSuperseded === true]);
-      let stats = cache.get(key);
-      if (!stats) {
-        stats = { nodes: 0, tokens: 0 };
-        for (const { sz } of lengths.iterate(bind(set)) as Iterable<{ sz: Buffer }>) {
-          stats.nodes += 1;
-          stats.tokens += docsizeTokens(sz);
-        }
-        if (cache.size >= CACHED_SETS) cache.clear();
-        cache.set(key, stats);
-      }
-      return stats;
-    },
+    statistics: (set: ReachableSet): KeywordStatistics => ({ ...reached(set).statistics }),
     tokens(terms: readonly string[]): string[][] {
       const out = terms.map((): string[] => []);
       db.transaction(() => {
@@ -106,10 +136,16 @@ export function keywordStatisticsReader(db: Database.Database) {
       })();
       return out;
     },
-    postings(token: string, set: ReachableSet): KeywordPosting[] {
+    frequency(token: string, set: ReachableSet): number {
+      return (frequency.get({ token, slot: reached(set).slot }) as { df: number }).df;
+    },
+    postings(token: string, set: ReachableSet, options: PostingsOptions = {}): KeywordPosting[] {
+      const { slot } = reached(set);
       return (
-        postings.all({ token, ...bind(set) }) as { id: number; tf: number; sz: Buffer }[]
-      ).map(({ id, tf, sz }) => ({ id, tf, length: docsizeTokens(sz) }));
+        options.ids === undefined
+          ? postings.all({ token, slot, limit: options.limit ?? -1 })
+          : candidatePostings.all({ token, slot, ids: JSON.stringify(options.ids) })
+      ) as KeywordPosting[];
     },
   };
 }

@@ -19,9 +19,10 @@ import { EQUAL_WEIGHTS, type SignalWeights } from './fusion.js';
 export const KEYWORD_FLOOR = { minCoverage: 0.34, minKeyword: 1.5 } as const;
 
 /**
- * Postings (term × matching node) one keyword recall may score: FTS5 spends ~1–2 µs on each
- * (bm25 and the sort). On the bench's 100k-node store a question's terms rarely reach it
- * (1 of 200); a pasted 60-word log far exceeds it, and loses its commonest words.
+ * Postings (term × matching node) one keyword recall may search: the nodes they reach are its
+ * candidates. On the bench's 100k-node store a question's terms rarely reach it (1 of 200); a
+ * pasted 60-word log far exceeds it, and its commonest words are scored on the best candidates
+ * only (RESCORED_CANDIDATES in keyword-recall.ts).
  */
 export const KEYWORD_POSTINGS_BUDGET = 20_000;
 

@@ -141,7 +141,7 @@ export interface QueryResult {
     rerank: 'used' | 'not configured' | 'failed';
     /** The keyword terms (function words and overflow dropped); matched_terms and coverage count them all. */
     terms: string[];
-    /** Terms left out of the keyword recall itself: the commonest, past the postings budget. */
+    /** Terms the keyword recall did not search (the commonest, past the postings budget): still scored, on its best candidates. */
     left_out: string[];
     projects: string[];
     levels: RecallLevel[];

@@ -8,8 +8,8 @@ import { contentSha256, sha256Hex, uniformLines } from '@mem/core';
 import { memInProcess } from './support/mem-cli.js';
 
 /*
- * Issue 12: a forgotten line refuses its own return, through the built `mem` in real processes
- * on a real data root. The removed text is the one thing the ledger must never repeat.
+ * Issue 12: a forgotten line refuses its own return, through `mem` (in process) on a real data
+ * root. The removed text is the one thing the ledger must never repeat.
  */
 const repo = join(import.meta.dirname, '..');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');

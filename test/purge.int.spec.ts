@@ -16,7 +16,8 @@ import { memInProcess } from './support/mem-cli.js';
 /*
  * Hard purge (issue 12, item 6): a personal string planted in an evidence text and a memory
  * line leaves every byte under the data root — log, SQLite, PGlite, vault, caches — while
- * `mem verify` accepts exactly that rewrite and still names any other edit. Real files, the built CLI.
+ * `mem verify` accepts exactly that rewrite and still names any other edit. Real files, `mem`
+ * in process.
  */
 const repo = join(import.meta.dirname, '..');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');

@@ -44,6 +44,11 @@ export default defineConfig({
       tier('int', {
         include: roots.map((root) => `${root}/*.int.spec.ts`),
         exclude: DRILL,
+        // A case run in process awaits the rebuild a spawned one blocked on, and a blocking
+        // spawnSync was never timed out; on a loaded 2-core box one rebuild of the demo log
+        // takes minutes of wall time (14 s of CPU), so 60 s failed cases that were only slow.
+        testTimeout: 300_000,
+        hookTimeout: 300_000,
         globalSetup: ['test/support/pglite-template.global.ts'],
         setupFiles: ['test/support/pglite-template.setup.ts'],
       }),

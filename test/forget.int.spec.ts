@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,27 +5,21 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentSha256, sha256Hex, uniformLines } from '@mem/core';
+import { memInProcess } from './support/mem-cli.js';
 
 /*
- * Issue 12: a forgotten line refuses its own return, through the built `mem` in real processes
- * on a real data root. The removed text is the one thing the ledger must never repeat.
+ * Issue 12: a forgotten line refuses its own return, through `mem` (in process) on a real data
+ * root. The removed text is the one thing the ledger must never repeat.
  */
 const repo = join(import.meta.dirname, '..');
-const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 const FORGOTTEN_LINE =
   'CI flake: pg container raced its volume mount; fixed with a pg_isready readiness probe.';
 const EVIDENCE = '94af7d3928e418e68468ee1a6aa51d19d8fc97bc6a24b762923b4f52a4370391';
 let root: string;
 
-function mem(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
-    input,
-    encoding: 'utf8',
-    env: { ...process.env, MEM_ROOT: '' },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+// In process: the cases are about what the command does, not about processes.
+const mem = (args: string[], input?: string) => memInProcess(['--root', root, ...args], { input });
 
 /** An L1 memory of `text` resting on the fixture's second evidence, as `mem log append` takes it. */
 function memoryFile(text: string, t = 9): string {
@@ -81,15 +74,15 @@ const events = () =>
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-beforeEach(() => {
+beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-forget-'));
-  expect(mem(['log', 'append', '--project', 'demo', '--file', sample]).code).toBe(0);
+  expect((await mem(['log', 'append', '--project', 'demo', '--file', sample])).code).toBe(0);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-function forgetLine() {
+async function forgetLine() {
   const prefix = contentSha256(FORGOTTEN_LINE).slice(0, 10);
-  const result = mem([
+  const result = await mem([
     'forget',
     prefix,
     '--project',
@@ -109,15 +102,15 @@ function forgetLine() {
 }
 
 describe('mem forget', () => {
-  it('tombstones a line by sha prefix; re-appending its exact text is FORGOTTEN naming the tombstone, and appends nothing', () => {
-    const out = forgetLine();
+  it('tombstones a line by sha prefix; re-appending its exact text is FORGOTTEN naming the tombstone, and appends nothing', async () => {
+    const out = await forgetLine();
     expect(out).toMatchObject({
       target: contentSha256(FORGOTTEN_LINE),
       target_kind: 'line',
       before_sha256: contentSha256(FORGOTTEN_LINE),
     });
     const before = logText();
-    const again = mem([
+    const again = await mem([
       'log',
       'append',
       '--project',
@@ -137,63 +130,78 @@ describe('mem forget', () => {
     expect(logText()).toBe(before);
   });
 
-  it('takes the forgotten line out of the answers of mem query', () => {
-    const ask = () =>
+  it('takes the forgotten line out of the answers of mem query', async () => {
+    const ask = async () =>
       JSON.parse(
-        mem(['query', 'pg container volume mount readiness probe', '--project', 'demo', '--json'])
-          .stdout,
+        (
+          await mem([
+            'query',
+            'pg container volume mount readiness probe',
+            '--project',
+            'demo',
+            '--json',
+          ])
+        ).stdout,
       ) as { results: { sha256: string; level: string }[] };
     const target = contentSha256(FORGOTTEN_LINE);
-    expect(ask().results.map((r) => r.sha256)).toContain(target);
-    forgetLine();
-    const after = ask().results.map((r) => r.sha256);
+    expect((await ask()).results.map((r) => r.sha256)).toContain(target);
+    await forgetLine();
+    const after = (await ask()).results.map((r) => r.sha256);
     expect(after).not.toContain(target);
   });
 
   it('deletes the forgotten line’s vectors from the embedded Postgres, and a rebuild from the log writes none back', async () => {
     const target = contentSha256(FORGOTTEN_LINE);
     expect(await vectorKinds(target)).toContain('text');
-    forgetLine();
+    await forgetLine();
     expect(await vectorKinds(target)).toEqual([]);
-    expect(mem(['rebuild', '--from-log']).code).toBe(0);
+    expect((await mem(['rebuild', '--from-log'])).code).toBe(0);
     expect(await vectorKinds(target)).toEqual([]);
   });
 
-  it('drops the forgotten text’s vector from the embedding cache, and a rebuild from the log does not put it back', () => {
+  it('drops the forgotten text’s vector from the embedding cache, and a rebuild from the log does not put it back', async () => {
     expect(cachedVectorOf(FORGOTTEN_LINE)).toBe(true);
-    forgetLine();
+    await forgetLine();
     expect(cachedVectorOf(FORGOTTEN_LINE)).toBe(false);
-    expect(mem(['rebuild', '--from-log']).code).toBe(0);
+    expect((await mem(['rebuild', '--from-log'])).code).toBe(0);
     expect(cachedVectorOf(FORGOTTEN_LINE)).toBe(false);
   });
 
-  it('forgets the copies of the line too: the same statement in another memory leaves the answers with it', () => {
+  it('forgets the copies of the line too: the same statement in another memory leaves the answers with it', async () => {
     const copy = `[infra] ${FORGOTTEN_LINE}`;
     expect(
-      mem(['log', 'append', '--project', 'demo', '--file', memoryFile(`- ${copy}`, 11)]).code,
+      (await mem(['log', 'append', '--project', 'demo', '--file', memoryFile(`- ${copy}`, 11)]))
+        .code,
     ).toBe(0);
-    forgetLine();
+    await forgetLine();
     const refused = (events().at(-1) as { refuses: { sha256: string }[] }).refuses.map(
       (line) => line.sha256,
     );
     expect(refused).toEqual([contentSha256(FORGOTTEN_LINE), contentSha256(copy)]);
     const answer = JSON.parse(
-      mem(['query', 'pg container volume mount readiness probe', '--project', 'demo', '--json'])
-        .stdout,
+      (
+        await mem([
+          'query',
+          'pg container volume mount readiness probe',
+          '--project',
+          'demo',
+          '--json',
+        ])
+      ).stdout,
     ) as { results: { sha256: string }[] };
     expect(answer.results.map((r) => r.sha256)).not.toContain(contentSha256(copy));
   });
 
-  it('refuses a reworded re-add, and writes it with --force, recording a resurfaced event', () => {
-    const out = forgetLine();
+  it('refuses a reworded re-add, and writes it with --force, recording a resurfaced event', async () => {
+    const out = await forgetLine();
     const reworded = memoryFile(
       'The pg container raced the volume mount in CI; a pg_isready probe fixed the flake.',
     );
-    const refused = mem(['log', 'append', '--project', 'demo', '--file', reworded]);
+    const refused = await mem(['log', 'append', '--project', 'demo', '--file', reworded]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('[FORGOTTEN]');
     expect(refused.stderr).toContain(out.target);
-    const unrelated = mem([
+    const unrelated = await mem([
       'log',
       'append',
       '--project',
@@ -202,7 +210,7 @@ describe('mem forget', () => {
       memoryFile('Deploys run from the main branch only, after review.', 10),
     ]);
     expect(unrelated.code).toBe(0);
-    const forced = mem([
+    const forced = await mem([
       'log',
       'append',
       '--project',
@@ -221,14 +229,14 @@ describe('mem forget', () => {
     });
   });
 
-  it('refuses superseding by a forgotten text (FORGOTTEN, nothing appended) and writes it with --force, recording a resurfaced event', () => {
-    const out = forgetLine();
+  it('refuses superseding by a forgotten text (FORGOTTEN, nothing appended) and writes it with --force, recording a resurfaced event', async () => {
+    const out = await forgetLine();
     const other = 'Deploys run from the main branch only, after review.';
     expect(
-      mem(['log', 'append', '--project', 'demo', '--file', memoryFile(`- ${other}`)]).code,
+      (await mem(['log', 'append', '--project', 'demo', '--file', memoryFile(`- ${other}`)])).code,
     ).toBe(0);
-    const supersede = (...extra: string[]) =>
-      mem([
+    const supersede = async (...extra: string[]) =>
+      await mem([
         'supersede',
         other,
         '--by',
@@ -241,14 +249,14 @@ describe('mem forget', () => {
         ...extra,
       ]);
     const before = logText();
-    const refused = supersede();
+    const refused = await supersede();
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stderr).error).toMatchObject({
       code: 'FORGOTTEN',
       details: { tombstone: out.target },
     });
     expect(logText()).toBe(before);
-    const forced = supersede('--force');
+    const forced = await supersede('--force');
     expect(forced.stderr).toBe('');
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.stdout)).toMatchObject({
@@ -264,10 +272,10 @@ describe('mem forget', () => {
     expect(events().at(-1)).toMatchObject({ tombstone: out.target, match: 'exact' });
   });
 
-  it('refuses forgetting twice, an unknown ref and a missing reason — each typed, nothing appended', () => {
-    forgetLine();
+  it('refuses forgetting twice, an unknown ref and a missing reason — each typed, nothing appended', async () => {
+    await forgetLine();
     const before = logText();
-    const twice = mem([
+    const twice = await mem([
       'forget',
       FORGOTTEN_LINE,
       '--project',
@@ -278,17 +286,25 @@ describe('mem forget', () => {
     ]);
     expect(twice.code).toBe(1);
     expect(JSON.parse(twice.stderr).error.code).toBe('CONFLICT');
-    const unknown = mem(['forget', 'ffffffffff', '--project', 'demo', '--reason', 'x', '--json']);
+    const unknown = await mem([
+      'forget',
+      'ffffffffff',
+      '--project',
+      'demo',
+      '--reason',
+      'x',
+      '--json',
+    ]);
     expect(JSON.parse(unknown.stderr).error.code).toBe('NOT_FOUND');
-    const noReason = mem(['forget', FORGOTTEN_LINE, '--project', 'demo', '--json']);
+    const noReason = await mem(['forget', FORGOTTEN_LINE, '--project', 'demo', '--json']);
     expect(noReason.code).toBe(2);
     expect(JSON.parse(noReason.stderr).error.code).toBe('INVALID_INPUT');
     expect(logText()).toBe(before);
   });
 
-  it('history lists the mutation with hashes, actor and reason, and neither it nor the forgotten event holds the text', () => {
-    const out = forgetLine();
-    const shown = mem(['history', out.target, '--project', 'demo', '--json']);
+  it('history lists the mutation with hashes, actor and reason, and neither it nor the forgotten event holds the text', async () => {
+    const out = await forgetLine();
+    const shown = await mem(['history', out.target, '--project', 'demo', '--json']);
     expect(shown.code).toBe(0);
     const history = JSON.parse(shown.stdout) as {
       entries: { type: string; reason: string; before_sha256: string; actor: string | null }[];
@@ -300,7 +316,7 @@ describe('mem forget', () => {
       before_sha256: out.target,
     });
     expect(history.entries[0]!.actor).not.toBeNull();
-    const text = mem(['history', out.target, '--project', 'demo']).stdout;
+    const text = (await mem(['history', out.target, '--project', 'demo'])).stdout;
     const mutations = logText()
       .split('\n')
       .filter((line) => line.includes('"type":"forgotten"'));

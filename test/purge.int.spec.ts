@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,28 +11,23 @@ import { startServer } from '@mem/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, mint } from './api/support.js';
 import { testConfig } from './support/test-config.js';
+import { memInProcess } from './support/mem-cli.js';
 
 /*
  * Hard purge (issue 12, item 6): a personal string planted in an evidence text and a memory
  * line leaves every byte under the data root — log, SQLite, PGlite, vault, caches — while
- * `mem verify` accepts exactly that rewrite and still names any other edit. Real files, the built CLI.
+ * `mem verify` accepts exactly that rewrite and still names any other edit. Real files, `mem`
+ * in process.
  */
 const repo = join(import.meta.dirname, '..');
-const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 const PERSON = 'Ines Okonkwo-Vardanyan of 17 Larchmere Close';
 const EVIDENCE = `The deploy key was rotated by ${PERSON} after the staging leak.`;
 const LINE = `${PERSON} rotated the staging key.`;
 let root: string;
 
-function mem(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
-    input,
-    encoding: 'utf8',
-    env: { ...process.env, MEM_ROOT: '', DATABASE_URL: '' },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+// In process: the cases are about what the command does, not about processes.
+const mem = (args: string[], input?: string) => memInProcess(['--root', root, ...args], { input });
 
 function planted(): string {
   const run = 'run-purge-1';
@@ -108,19 +102,19 @@ function snapshot(): Map<string, string> {
   return new Map(files(join(root, 'vault')).map((file) => [file, readFileSync(file, 'utf8')]));
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-purge-'));
-  expect(mem(['log', 'append', '--project', 'demo', '--file', sample]).code).toBe(0);
-  const appended = mem(['log', 'append', '--project', 'demo'], planted());
+  expect((await mem(['log', 'append', '--project', 'demo', '--file', sample])).code).toBe(0);
+  const appended = await mem(['log', 'append', '--project', 'demo'], planted());
   expect(appended.code, appended.stderr).toBe(0);
-  expect(mem(['rebuild', '--from-log']).code).toBe(0);
+  expect((await mem(['rebuild', '--from-log'])).code).toBe(0);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('mem purge', () => {
-  it('leaves no byte of the text under the data root; verify passes; a rebuild is byte-identical; another edit still fails naming its line', () => {
+  it('leaves no byte of the text under the data root; verify passes; a rebuild is byte-identical; another edit still fails naming its line', async () => {
     expect(holding(PERSON).length).toBeGreaterThan(1);
-    const purged = mem([
+    const purged = await mem([
       'purge',
       PERSON,
       '--project',
@@ -137,11 +131,11 @@ describe('mem purge', () => {
     expect(holding(PERSON.toLowerCase())).toEqual([]);
     expect(holding('Okonkwo')).toEqual([]);
 
-    const verified = mem(['verify', '--json']);
+    const verified = await mem(['verify', '--json']);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     const before = snapshot();
     const store = readFileSync(join(root, '.mem', 'items.sqlite'));
-    expect(mem(['rebuild', '--from-log']).code).toBe(0);
+    expect((await mem(['rebuild', '--from-log'])).code).toBe(0);
     expect(snapshot()).toEqual(before);
     expect(readFileSync(join(root, '.mem', 'items.sqlite')).equals(store)).toBe(true);
 
@@ -150,7 +144,7 @@ describe('mem purge', () => {
     expect(lines[2]).toContain('Tool output without evidence');
     lines[2] = lines[2]!.replace('Tool output without evidence', 'Tool 0utput without evidence');
     writeFileSync(segment, lines.join('\n'));
-    const broken = mem(['verify', '--json']);
+    const broken = await mem(['verify', '--json']);
     expect(broken.code).toBe(3);
     const chain = (
       JSON.parse(broken.stdout) as {
@@ -161,7 +155,7 @@ describe('mem purge', () => {
     expect(chain.break!.message).toContain('000001.jsonl line 3');
   }, 240_000);
 
-  it('refuses a text found nowhere, a short text and a reason holding the text, changing nothing', () => {
+  it('refuses a text found nowhere, a short text and a reason holding the text, changing nothing', async () => {
     const log = readFileSync(join(root, 'log', 'demo', '000001.jsonl'));
     const cases: [string[], string][] = [
       [
@@ -175,7 +169,7 @@ describe('mem purge', () => {
       ],
     ];
     for (const [args, code] of cases) {
-      const result = mem(args);
+      const result = await mem(args);
       expect(result.code, args.join(' ')).not.toBe(0);
       expect((JSON.parse(result.stderr) as { error: { code: string } }).error.code).toBe(code);
     }
@@ -235,7 +229,7 @@ describe('mem purge', () => {
     }
     expect(holding(PERSON).map((file) => file.slice(root.length))).toEqual([]);
     expect(holding('Okonkwo')).toEqual([]);
-    const verified = mem(['verify', '--json']);
+    const verified = await mem(['verify', '--json']);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   }, 240_000);
 });

@@ -1,30 +1,24 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentSha256, uniformLines } from '@mem/core';
+import { memInProcess } from './support/mem-cli.js';
 
 /*
- * Issue 12 §4: the review queue end to end through the built `mem` in real processes: a forced
- * re-add of a forgotten line opens a resurfacing finding, the vault lists it in _review.md, and
- * a decision takes it off the list and out of the note.
+ * Issue 12 §4: the review queue end to end through `mem`: a forced re-add of a forgotten line
+ * opens a resurfacing finding, the vault lists it in _review.md, and a decision takes it off the
+ * list and out of the note. In process: the cases are about the queue, not about processes
+ * (review-grounding.int.spec.ts runs `mem review` as the built bin).
  */
 const repo = join(import.meta.dirname, '..');
-const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 const FORGOTTEN_LINE =
   'CI flake: pg container raced its volume mount; fixed with a pg_isready readiness probe.';
 const EVIDENCE = '94af7d3928e418e68468ee1a6aa51d19d8fc97bc6a24b762923b4f52a4370391';
 let root: string;
 
-function mem(args: string[]) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, MEM_ROOT: '' },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const mem = (args: string[]) => memInProcess(['--root', root, ...args]);
 
 function memoryFile(text: string): string {
   const payload = {
@@ -49,17 +43,17 @@ interface Finding {
   subjects: string[];
   explanation: string;
 }
-const list = () => {
-  const out = mem(['review', 'list', '--project', 'demo', '--json']);
+const list = async () => {
+  const out = await mem(['review', 'list', '--project', 'demo', '--json']);
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
   return (JSON.parse(out.stdout) as { findings: Finding[] }).findings;
 };
 const reviewNote = () => join(root, 'vault', 'demo', '_review.md');
 
-beforeEach(() => {
+beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-review-'));
-  expect(mem(['log', 'append', '--project', 'demo', '--file', sample]).code).toBe(0);
+  expect((await mem(['log', 'append', '--project', 'demo', '--file', sample])).code).toBe(0);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -67,14 +61,15 @@ describe('mem review', () => {
   it(
     'forget, forced re-add, scan: a resurfacing finding listed and in _review.md; dismissed, it is gone from both',
     { timeout: 300_000 },
-    () => {
+    async () => {
       const target = contentSha256(FORGOTTEN_LINE);
       expect(
-        mem(['forget', target.slice(0, 10), '--project', 'demo', '--reason', 'reverted']).code,
+        (await mem(['forget', target.slice(0, 10), '--project', 'demo', '--reason', 'reverted']))
+          .code,
       ).toBe(0);
       const reworded =
         'The pg container raced the volume mount in CI; a pg_isready probe fixed the flake.';
-      const forced = mem([
+      const forced = await mem([
         'log',
         'append',
         '--project',
@@ -85,9 +80,9 @@ describe('mem review', () => {
       ]);
       expect(forced.code).toBe(0);
 
-      const scan = mem(['review', 'scan', '--project', 'demo', '--json']);
+      const scan = await mem(['review', 'scan', '--project', 'demo', '--json']);
       expect(scan.code).toBe(0);
-      const resurfacing = list().filter((f) => f.kind === 'resurfacing');
+      const resurfacing = (await list()).filter((f) => f.kind === 'resurfacing');
       expect(resurfacing).toHaveLength(1);
       expect(resurfacing[0]!.subjects).toEqual([target, contentSha256(reworded)].sort());
       expect(resurfacing[0]!.explanation).toContain(`tombstone ${target}`);
@@ -95,10 +90,10 @@ describe('mem review', () => {
       expect(readFileSync(reviewNote(), 'utf8')).toContain(id);
 
       // A second scan over the same log opens nothing again.
-      const again = mem(['review', 'scan', '--project', 'demo', '--json']);
+      const again = await mem(['review', 'scan', '--project', 'demo', '--json']);
       expect((JSON.parse(again.stdout) as { opened: unknown[] }).opened).toEqual([]);
 
-      const dismissed = mem([
+      const dismissed = await mem([
         'review',
         'dismiss',
         id.slice(0, 12),
@@ -111,10 +106,19 @@ describe('mem review', () => {
       expect(dismissed.stderr).toBe('');
       expect(dismissed.code).toBe(0);
       // Decided once: a second decision on it is CONFLICT.
-      const twice = mem(['review', 'keep', id, '--project', 'demo', '--reason', 'x', '--json']);
+      const twice = await mem([
+        'review',
+        'keep',
+        id,
+        '--project',
+        'demo',
+        '--reason',
+        'x',
+        '--json',
+      ]);
       expect(twice.code).not.toBe(0);
       expect(JSON.parse(twice.stderr)).toMatchObject({ error: { code: 'CONFLICT' } });
-      expect(list().map((f) => f.id)).not.toContain(id);
+      expect((await list()).map((f) => f.id)).not.toContain(id);
       expect(existsSync(reviewNote()) ? readFileSync(reviewNote(), 'utf8') : '').not.toContain(id);
       // The forgotten text never reaches the queue's note.
       expect(existsSync(reviewNote()) ? readFileSync(reviewNote(), 'utf8') : '').not.toContain(
@@ -126,8 +130,8 @@ describe('mem review', () => {
   it(
     'refuses an unknown id and a missing reason, each typed, appending nothing',
     { timeout: 120_000 },
-    () => {
-      const unknown = mem([
+    async () => {
+      const unknown = await mem([
         'review',
         'keep',
         'abcdef12',
@@ -139,9 +143,9 @@ describe('mem review', () => {
       ]);
       expect(unknown.code).not.toBe(0);
       expect(JSON.parse(unknown.stderr)).toMatchObject({ error: { code: 'NOT_FOUND' } });
-      const noReason = mem(['review', 'keep', 'abcdef12', '--project', 'demo', '--json']);
+      const noReason = await mem(['review', 'keep', 'abcdef12', '--project', 'demo', '--json']);
       expect(noReason.code).not.toBe(0);
-      const shown = mem(['log', 'show', '--project', 'demo']).stdout;
+      const shown = (await mem(['log', 'show', '--project', 'demo'])).stdout;
       expect(shown).not.toContain('review_decided');
     },
   );

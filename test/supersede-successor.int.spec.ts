@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSha256 } from '@mem/core';
+import { memInProcess } from './support/mem-cli.js';
 
 /*
  * Issue 12: a correction changes the words, not the evidence. On a copy of the shipped demo
@@ -13,7 +13,6 @@ import { contentSha256 } from '@mem/core';
  * "[bugs-and-root-causes] <new text>" is found too.
  */
 const repo = join(import.meta.dirname, '..');
-const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const OLD =
   "LiveView test: sandbox isolation (Project not found): LiveView process can't access test sandbox checkout. Fixed by using `Sandbox.mode(Repo, {:shared, self()})` instead of just `Sandbox.checkout`.";
 const NEW =
@@ -30,16 +29,11 @@ interface Hit {
   corrected_by?: unknown;
 }
 
-function mem(...args: string[]) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, MEM_ROOT: '' },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+// In process: the cases are about recall after a correction, not about processes.
+const mem = (...args: string[]) => memInProcess(['--root', root, ...args]);
 
-function query(text: string): Hit[] {
-  const out = mem('query', text, '--project', 'demo', '--json');
+async function query(text: string): Promise<Hit[]> {
+  const out = await mem('query', text, '--project', 'demo', '--json');
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
   return (JSON.parse(out.stdout) as { results: Hit[] }).results;
@@ -48,20 +42,20 @@ function query(text: string): Hit[] {
 let oldParents: Hit['parents'];
 let supersededSeq: number;
 
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-supersede-successor-'));
   for (const dir of ['log', 'queries'])
     cpSync(join(repo, dir), join(root, dir), { recursive: true });
-  const rebuilt = mem('rebuild', '--from-log', '--only', 'sqlite');
+  const rebuilt = await mem('rebuild', '--from-log', '--only', 'sqlite');
   expect(rebuilt.stderr).toBe('');
   expect(rebuilt.code).toBe(0);
-  const before = query('sandbox isolation LiveView Sandbox.mode').find(
+  const before = (await query('sandbox isolation LiveView Sandbox.mode')).find(
     (hit) => hit.sha256 === contentSha256(OLD),
   );
   expect(before?.level).toBe('L1');
   oldParents = before!.parents;
   expect(oldParents.length).toBeGreaterThan(0);
-  const superseded = mem(
+  const superseded = await mem(
     'supersede',
     contentSha256(OLD).slice(0, 10),
     '--project',
@@ -79,8 +73,10 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a superseded line lives on as its successor text', () => {
-  it('returns the new text at L1, with the old line’s chunks and the correction', () => {
-    const hit = query('quokka marmalade resolution').find((h) => h.sha256 === contentSha256(NEW));
+  it('returns the new text at L1, with the old line’s chunks and the correction', async () => {
+    const hit = (await query('quokka marmalade resolution')).find(
+      (h) => h.sha256 === contentSha256(NEW),
+    );
     expect(hit).toBeDefined();
     expect(hit!.level).toBe('L1');
     expect(hit!.text).toBe(NEW);
@@ -93,8 +89,8 @@ describe('a superseded line lives on as its successor text', () => {
     });
   });
 
-  it('finds the L2 copy’s successor too', () => {
-    const hit = query('quokka marmalade resolution').find(
+  it('finds the L2 copy’s successor too', async () => {
+    const hit = (await query('quokka marmalade resolution')).find(
       (h) => h.sha256 === contentSha256(COPY_NEW),
     );
     expect(hit?.level).toBe('L2');
@@ -107,8 +103,8 @@ describe('a superseded line lives on as its successor text', () => {
     expect(hit!.corrected_by).toMatchObject({ seq: supersededSeq + 1, reason: REASON });
   });
 
-  it('no longer answers the old words with the old line', () => {
-    const hits = query('sandbox isolation LiveView Sandbox.mode');
+  it('no longer answers the old words with the old line', async () => {
+    const hits = await query('sandbox isolation LiveView Sandbox.mode');
     expect(hits.some((h) => h.sha256 === contentSha256(OLD))).toBe(false);
     expect(hits.some((h) => h.text.includes('Sandbox.mode(Repo'))).toBe(false);
   });
@@ -116,19 +112,19 @@ describe('a superseded line lives on as its successor text', () => {
   // A catch-up writes the store in place (issue 15), so its file is not a rebuild's bytes: the
   // incremental store must hold a rebuild's rows (verify's per-table digest), and two rebuilds
   // from the log must write the same bytes.
-  it('holds the rows of a rebuild incrementally, and rebuilds to the same bytes twice', () => {
-    const verified = mem('verify', '--project', 'demo');
+  it('holds the rows of a rebuild incrementally, and rebuilds to the same bytes twice', async () => {
+    const verified = await mem('verify', '--project', 'demo');
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     const store = join(root, '.mem', 'items.sqlite');
-    expect(mem('rebuild', '--from-log', '--only', 'sqlite').code).toBe(0);
+    expect((await mem('rebuild', '--from-log', '--only', 'sqlite')).code).toBe(0);
     const once = readFileSync(store);
-    expect(mem('rebuild', '--from-log', '--only', 'sqlite').code).toBe(0);
+    expect((await mem('rebuild', '--from-log', '--only', 'sqlite')).code).toBe(0);
     expect(readFileSync(store).equals(once)).toBe(true);
   });
 
   // Last: it forgets the successor. A correction is a line like any other.
-  it('leaves recall like any line when the successor is forgotten in turn', () => {
-    const forgot = mem(
+  it('leaves recall like any line when the successor is forgotten in turn', async () => {
+    const forgot = await mem(
       'forget',
       contentSha256(NEW).slice(0, 10),
       '--project',
@@ -139,7 +135,7 @@ describe('a superseded line lives on as its successor text', () => {
     );
     expect(forgot.stderr).toBe('');
     expect(forgot.code).toBe(0);
-    const hits = query('quokka marmalade resolution');
+    const hits = await query('quokka marmalade resolution');
     expect(hits.some((h) => h.sha256 === contentSha256(NEW))).toBe(false);
     expect(hits.some((h) => h.text.includes('Quokka marmalade'))).toBe(false);
   });

@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memProcess } from '../support/mem-cli.js';
+import { memInProcess } from '../support/mem-cli.js';
 import { asRoot, registryAt } from '../api/support.js';
 
 /*
@@ -27,7 +27,7 @@ const LOADABLE = 'vault/skills/theme-crashes/SKILL.md';
 const HAND = 'vault/skills/hand-made/SKILL.md';
 const HAND_TEXT = '---\nname: hand-made\ndescription: written by a person\n---\nDo it by hand.\n';
 
-const mem = (...args: string[]) => memProcess(['--root', root, ...args]);
+const mem = (...args: string[]) => memInProcess(['--root', root, ...args]);
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const logBytes = () => readFileSync(join(root, 'log', 'demo', '000001.jsonl'), 'utf8');
 
@@ -41,29 +41,31 @@ async function listed(): Promise<string[]> {
   }
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-skills-'));
   cpSync(join(repo, 'log', 'demo'), join(root, 'log', 'demo'), { recursive: true });
   mkdirSync(join(root, 'vault', 'skills', 'hand-made'), { recursive: true });
   writeFileSync(join(root, HAND), HAND_TEXT);
-  expect(mem('rebuild', '--from-log').code).toBe(0);
+  expect((await mem('rebuild', '--from-log')).code).toBe(0);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('mem skill draft / promote / retire', () => {
-  it('drafts from the live lines only: forgotten left out, superseded shown as the successor', () => {
+  it('drafts from the live lines only: forgotten left out, superseded shown as the successor', async () => {
     expect(
-      mem(
-        'forget',
-        'User reports: scrolling back in xterm.js still does not work (maybe because outer web catches it)?',
-        '--project',
-        'demo',
-        '--reason',
-        'boast',
+      (
+        await mem(
+          'forget',
+          'User reports: scrolling back in xterm.js still does not work (maybe because outer web catches it)?',
+          '--project',
+          'demo',
+          '--reason',
+          'boast',
+        )
       ).code,
     ).toBe(0);
-    const superseded = mem(
+    const superseded = await mem(
       'supersede',
       'Compile errors for missing AnnotationMessageRef: Expected during incremental editing. Fixed by creating the module file.',
       '--by',
@@ -74,7 +76,7 @@ describe('mem skill draft / promote / retire', () => {
       'the real cause',
     );
     expect(superseded.code, superseded.stderr).toBe(0);
-    const drafted = mem(
+    const drafted = await mem(
       'skill',
       'draft',
       '--from',
@@ -105,14 +107,21 @@ describe('mem skill draft / promote / retire', () => {
     expect(await listed()).toEqual(['hand-made']);
   });
 
-  it('refuses a name that is not a slug, and one a hand-placed skill holds, writing nothing', () => {
+  it('refuses a name that is not a slug, and one a hand-placed skill holds, writing nothing', async () => {
     const before = logBytes();
     for (const name of ['../escape', '_drafts', 'Theme', 'a/b']) {
-      const run = mem('skill', 'draft', '--from', 'demo/bugs-and-root-causes', '--name', name);
+      const run = await mem(
+        'skill',
+        'draft',
+        '--from',
+        'demo/bugs-and-root-causes',
+        '--name',
+        name,
+      );
       expect(run.code, name).toBe(2);
       expect(run.stderr).toContain('INVALID_INPUT');
     }
-    const taken = mem(
+    const taken = await mem(
       'skill',
       'draft',
       '--from',
@@ -122,16 +131,16 @@ describe('mem skill draft / promote / retire', () => {
     );
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('CONFLICT');
-    const missing = mem('skill', 'draft', '--from', 'demo/no-such-note');
+    const missing = await mem('skill', 'draft', '--from', 'demo/no-such-note');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('NOT_FOUND');
     expect(logBytes()).toBe(before);
     expect(read(HAND)).toBe(HAND_TEXT);
   });
 
-  it('a second draft of a name replaces the first', () => {
+  it('a second draft of a name replaces the first', async () => {
     const first = read(DRAFT);
-    const again = mem(
+    const again = await mem(
       'skill',
       'draft',
       '--from',
@@ -146,8 +155,8 @@ describe('mem skill draft / promote / retire', () => {
 
   it('promotes the latest draft into the loadable directory with promoted_at, and lists it', async () => {
     const draft = read(DRAFT);
-    expect(mem('skill', 'promote', 'theme-crashes', '--project', 'demo').code).toBe(2); // no reason
-    const promoted = mem(
+    expect((await mem('skill', 'promote', 'theme-crashes', '--project', 'demo')).code).toBe(2); // no reason
+    const promoted = await mem(
       'skill',
       'promote',
       'theme-crashes',
@@ -174,18 +183,18 @@ describe('mem skill draft / promote / retire', () => {
     });
   });
 
-  it('is a projection: a rebuild writes the same bytes and leaves the hand-placed skill alone', () => {
+  it('is a projection: a rebuild writes the same bytes and leaves the hand-placed skill alone', async () => {
     const loadable = read(LOADABLE);
     rmSync(join(root, LOADABLE));
-    expect(mem('rebuild', '--from-log').code).toBe(0);
+    expect((await mem('rebuild', '--from-log')).code).toBe(0);
     expect(read(LOADABLE)).toBe(loadable);
     expect(read(HAND)).toBe(HAND_TEXT);
-    const verify = mem('verify', '--project', 'demo');
+    const verify = await mem('verify', '--project', 'demo');
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
   });
 
   it('retires: the skill leaves the loadable directory and the list; a second retire is NOT_FOUND', async () => {
-    const retired = mem(
+    const retired = await mem(
       'skill',
       'retire',
       'theme-crashes',
@@ -198,7 +207,15 @@ describe('mem skill draft / promote / retire', () => {
     expect(existsSync(join(root, LOADABLE))).toBe(false);
     expect(read(HAND)).toBe(HAND_TEXT);
     expect(await listed()).toEqual(['hand-made']);
-    const again = mem('skill', 'retire', 'theme-crashes', '--project', 'demo', '--reason', 'x');
+    const again = await mem(
+      'skill',
+      'retire',
+      'theme-crashes',
+      '--project',
+      'demo',
+      '--reason',
+      'x',
+    );
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('NOT_FOUND');
   });

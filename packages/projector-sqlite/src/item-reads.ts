@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type {
+  DueReminderRow,
   ItemActivityRow,
   ItemCountRow,
   ItemFindQuery,
@@ -32,6 +33,9 @@ const hasEdge = (kind: string, target: string) =>
  * freshness input yet, so this is exactly core's heldBack(freshnessOf({ valid_until }, now)),
  * with the same parse (Date.parse, registered as mem_ms) so a boundary instant agrees.
  */
+/** Due reminders: item_due_reminder's rows (its WHERE repeated, so the partial index applies) up to a horizon. */
+const DUE_REMINDER = `${IN_PROJECTS} AND i.type = 'reminder' AND ${LIVE} AND ${UNRESOLVED}
+  AND i.remind_at <= @horizon`;
 const HELD_BACK = `(i.valid_until IS NOT NULL AND mem_ms(i.valid_until) <= @now_ms)`;
 
 interface RawItem extends Omit<ItemRow, 'deleted' | 'tags' | 'anchors' | 'blocked_by' | 'links'> {
@@ -188,17 +192,33 @@ export function itemReader(db: Database.Database) {
         { projects: json(projects) },
       ),
 
-    /** Live, unresolved reminders of `projects` due at or before `horizon` (ISO text, compared as text). */
-    dueReminders: (projects: readonly string[], horizon: string): ItemRow[] =>
+    /**
+     * Live, unresolved reminders of `projects` due at or before `horizon` (ISO text, compared as
+     * text), by remind_at, project, id (binary), read lazily: orient stops at the first that does not fit
+     * its cap, so only those it shows cost a row. From item_due_reminder alone (covering).
+     */
+    dueReminders: function* (
+      projects: readonly string[],
+      horizon: string,
+    ): Generator<DueReminderRow, void, undefined> {
+      const keys = prepared(`SELECT i.project, i.id, i.status, i.remind_at FROM item i INDEXED BY item_due_reminder
+        WHERE ${DUE_REMINDER} ORDER BY i.remind_at, i.project, i.id`);
+      const summary = prepared(`SELECT i.summary FROM item i WHERE i.project = @project AND i.id = @id`);
+      // The iterator holds the statement until it is finished or returned: a caller that stops
+      // early (orient at its cap) returns it, which resets the statement.
+      for (const key of keys.iterate({ projects: json(projects), horizon }) as Iterable<
+        Omit<DueReminderRow, 'summary'>
+      >)
+        yield { ...key, ...(summary.get(key) as { summary: string }) };
+    },
+
+    /** How many reminders dueReminders would yield: a count over the same index range. */
+    dueReminderCount: (projects: readonly string[], horizon: string): number =>
       (
-        prepared(`SELECT ${ITEM_COLUMNS} FROM item i
-          WHERE ${IN_PROJECTS} AND i.type = 'reminder' AND ${LIVE} AND ${UNRESOLVED}
-            AND i.remind_at IS NOT NULL AND i.remind_at <= @horizon
-          ORDER BY i.remind_at, i.project, i.id`).all({
-          projects: json(projects),
-          horizon,
-        }) as RawItem[]
-      ).map(toItem),
+        prepared(
+          `SELECT count(*) AS due FROM item i INDEXED BY item_due_reminder WHERE ${DUE_REMINDER}`,
+        ).get({ projects: json(projects), horizon }) as { due: number }
+      ).due,
 
     /** Live items per project (projects without one left out): the kept totals (item_live_count). */
     liveCounts: (projects: readonly string[]): ItemCountRow[] =>

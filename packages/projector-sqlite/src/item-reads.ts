@@ -136,26 +136,31 @@ export function itemReader(db: Database.Database) {
       // ranks by it; ties, and every answer without one, go by creation. Trigger: a subquery
       // on the right of the join. Why: SQLite ran the MATCH again per item row (2,000 items,
       // 5 s). Outcome: the hits are materialised once and drive the join (item_by_node).
-      let hits = '';
+      // Only the delivered page is ranked: the totals and the held-back list (by creation) read
+      // the same hits unscored, so BM25 runs once per match, not once per statement.
+      const hitsOf = (scored: boolean) =>
+        query.match === undefined
+          ? ''
+          : `WITH hits AS MATERIALIZED (SELECT rowid${scored ? ', bm25(node_fts) AS score' : ''} FROM node_fts WHERE node_fts MATCH @match) `;
       let from = 'FROM item i';
       if (query.match !== undefined) {
-        hits = `WITH hits AS MATERIALIZED (SELECT rowid, bm25(node_fts) AS score FROM node_fts WHERE node_fts MATCH @match) `;
         from = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
         params.match = query.match;
       }
       from = `${from} WHERE ${where.join(' AND ')}`;
       const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
-      const order = hits !== '' ? 'ORDER BY f.score, i.created_seq, i.project, i.id' : byCreation;
+      const byScore = 'ORDER BY f.score, i.created_seq, i.project, i.id';
       const counts = prepared(
-        `${hits}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
+        `${hitsOf(false)}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
       ).get(params) as { matched: number; held: number };
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
       // The page is chosen on its sort keys alone and only its rows get their tags and
       // relations: computing them for every match before the sort cost a subquery per match.
-      const page = (condition: string, ordered: string, limit: number, offset: number) =>
-        (
-          prepared(`${hits}SELECT ${ITEM_COLUMNS} FROM (
-            SELECT i.project, i.id, ${hits !== '' ? 'f.score' : '0'} AS score ${from} AND ${condition}
+      const page = (condition: string, scored: boolean, limit: number, offset: number) => {
+        const ordered = scored ? byScore : byCreation;
+        return (
+          prepared(`${hitsOf(scored)}SELECT ${ITEM_COLUMNS} FROM (
+            SELECT i.project, i.id, ${scored ? 'f.score' : '0'} AS score ${from} AND ${condition}
             ${ordered} LIMIT @limit OFFSET @offset) page
           JOIN item i ON i.project = page.project AND i.id = page.id
           ${ordered.replace('f.score', 'page.score')}`).all({
@@ -164,8 +169,9 @@ export function itemReader(db: Database.Database) {
             offset,
           }) as RawItem[]
         ).map(toItem);
-      const items = page(delivered, order, query.limit, query.offset);
-      const heldBack = counts.held > 0 ? page(HELD_BACK, byCreation, query.heldBackLimit, 0) : [];
+      };
+      const items = page(delivered, query.match !== undefined, query.limit, query.offset);
+      const heldBack = counts.held > 0 ? page(HELD_BACK, false, query.heldBackLimit, 0) : [];
       return {
         total: query.includeStale ? counts.matched : counts.matched - counts.held,
         items,

@@ -46,10 +46,10 @@ describe("orient's due reminders", () => {
     try {
       const statements: string[] = [];
       const prepare = db.prepare.bind(db);
-      db.prepare = ((sql: string) => {
+      db.prepare = (sql: string) => {
         statements.push(sql);
         return prepare(sql);
-      }) as typeof db.prepare;
+      };
       const reads = itemReader(db);
       const due = [...reads.dueReminders([P], HORIZON)].map((r) => [r.id, r.remind_at]);
       const tied = [itemId(P, 1), itemId(P, 3)].sort();
@@ -60,9 +60,11 @@ describe("orient's due reminders", () => {
       expect(reads.dueReminderCount([P], HORIZON)).toBe(3);
       expect(statements.length).toBeGreaterThan(0);
       for (const sql of statements) {
-        const plan = (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(emptyParams(sql)) as {
-          detail: string;
-        }[]).map((r) => r.detail);
+        const plan = (
+          prepare(`EXPLAIN QUERY PLAN ${sql}`).all(emptyParams(sql)) as {
+            detail: string;
+          }[]
+        ).map((r) => r.detail);
         expect(plan.join('\n')).not.toMatch(/CORRELATED|SCAN i\b|SCAN item\b/);
         if (/item_due_reminder/.test(sql))
           expect(plan.join('\n')).toContain('COVERING INDEX item_due_reminder');

@@ -41,10 +41,10 @@ describe('find_items over the item store', () => {
     try {
       const statements: string[] = [];
       const prepare = db.prepare.bind(db);
-      db.prepare = ((sql: string) => {
+      db.prepare = (sql: string) => {
         statements.push(sql);
         return prepare(sql);
-      }) as typeof db.prepare;
+      };
       const query = {
         projects: [P],
         match: 'theme OR loader',

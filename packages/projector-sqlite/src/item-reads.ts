@@ -207,9 +207,12 @@ export function itemReader(db: Database.Database) {
       projects: readonly string[],
       horizon: string,
     ): Generator<DueReminderRow, void, undefined> {
-      const keys = prepared(`SELECT i.project, i.id, i.status, i.remind_at FROM item i INDEXED BY item_due_reminder
+      const keys =
+        prepared(`SELECT i.project, i.id, i.status, i.remind_at FROM item i INDEXED BY item_due_reminder
         WHERE ${DUE_REMINDER} ORDER BY i.remind_at, i.project, i.id`);
-      const summary = prepared(`SELECT i.summary FROM item i WHERE i.project = @project AND i.id = @id`);
+      const summary = prepared(
+        `SELECT i.summary FROM item i WHERE i.project = @project AND i.id = @id`,
+      );
       // The iterator holds the statement until it is finished or returned: a caller that stops
       // early (orient at its cap) returns it, which resets the statement.
       for (const key of keys.iterate({ projects: json(projects), horizon }) as Iterable<

@@ -29,6 +29,7 @@ export type {
 export type { KeywordRecallOptions } from './item-store.js';
 export type { LineNoteRow } from './line-note-sql.js';
 export type {
+  DueReminderRow,
   ItemActivityRow,
   ItemCountRow,
   ItemFindQuery,

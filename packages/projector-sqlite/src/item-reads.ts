@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type {
+  DueReminderRow,
   ItemActivityRow,
   ItemCountRow,
   ItemFindQuery,
@@ -32,6 +33,9 @@ const hasEdge = (kind: string, target: string) =>
  * freshness input yet, so this is exactly core's heldBack(freshnessOf({ valid_until }, now)),
  * with the same parse (Date.parse, registered as mem_ms) so a boundary instant agrees.
  */
+/** Due reminders: item_due_reminder's rows (its WHERE repeated, so the partial index applies) up to a horizon. */
+const DUE_REMINDER = `${IN_PROJECTS} AND i.type = 'reminder' AND ${LIVE} AND ${UNRESOLVED}
+  AND i.remind_at <= @horizon`;
 const HELD_BACK = `(i.valid_until IS NOT NULL AND mem_ms(i.valid_until) <= @now_ms)`;
 
 interface RawItem extends Omit<ItemRow, 'deleted' | 'tags' | 'anchors' | 'blocked_by' | 'links'> {
@@ -132,26 +136,31 @@ export function itemReader(db: Database.Database) {
       // ranks by it; ties, and every answer without one, go by creation. Trigger: a subquery
       // on the right of the join. Why: SQLite ran the MATCH again per item row (2,000 items,
       // 5 s). Outcome: the hits are materialised once and drive the join (item_by_node).
-      let hits = '';
+      // Only the delivered page is ranked: the totals and the held-back list (by creation) read
+      // the same hits unscored, so BM25 runs once per match, not once per statement.
+      const hitsOf = (scored: boolean) =>
+        query.match === undefined
+          ? ''
+          : `WITH hits AS MATERIALIZED (SELECT rowid${scored ? ', bm25(node_fts) AS score' : ''} FROM node_fts WHERE node_fts MATCH @match) `;
       let from = 'FROM item i';
       if (query.match !== undefined) {
-        hits = `WITH hits AS MATERIALIZED (SELECT rowid, bm25(node_fts) AS score FROM node_fts WHERE node_fts MATCH @match) `;
         from = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
         params.match = query.match;
       }
       from = `${from} WHERE ${where.join(' AND ')}`;
       const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
-      const order = hits !== '' ? 'ORDER BY f.score, i.created_seq, i.project, i.id' : byCreation;
+      const byScore = 'ORDER BY f.score, i.created_seq, i.project, i.id';
       const counts = prepared(
-        `${hits}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
+        `${hitsOf(false)}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
       ).get(params) as { matched: number; held: number };
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
       // The page is chosen on its sort keys alone and only its rows get their tags and
       // relations: computing them for every match before the sort cost a subquery per match.
-      const page = (condition: string, ordered: string, limit: number, offset: number) =>
-        (
-          prepared(`${hits}SELECT ${ITEM_COLUMNS} FROM (
-            SELECT i.project, i.id, ${hits !== '' ? 'f.score' : '0'} AS score ${from} AND ${condition}
+      const page = (condition: string, scored: boolean, limit: number, offset: number) => {
+        const ordered = scored ? byScore : byCreation;
+        return (
+          prepared(`${hitsOf(scored)}SELECT ${ITEM_COLUMNS} FROM (
+            SELECT i.project, i.id, ${scored ? 'f.score' : '0'} AS score ${from} AND ${condition}
             ${ordered} LIMIT @limit OFFSET @offset) page
           JOIN item i ON i.project = page.project AND i.id = page.id
           ${ordered.replace('f.score', 'page.score')}`).all({
@@ -160,8 +169,9 @@ export function itemReader(db: Database.Database) {
             offset,
           }) as RawItem[]
         ).map(toItem);
-      const items = page(delivered, order, query.limit, query.offset);
-      const heldBack = counts.held > 0 ? page(HELD_BACK, byCreation, query.heldBackLimit, 0) : [];
+      };
+      const items = page(delivered, query.match !== undefined, query.limit, query.offset);
+      const heldBack = counts.held > 0 ? page(HELD_BACK, false, query.heldBackLimit, 0) : [];
       return {
         total: query.includeStale ? counts.matched : counts.matched - counts.held,
         items,
@@ -188,17 +198,36 @@ export function itemReader(db: Database.Database) {
         { projects: json(projects) },
       ),
 
-    /** Live, unresolved reminders of `projects` due at or before `horizon` (ISO text, compared as text). */
-    dueReminders: (projects: readonly string[], horizon: string): ItemRow[] =>
+    /**
+     * Live, unresolved reminders of `projects` due at or before `horizon` (ISO text, compared as
+     * text), by remind_at, project, id (binary), read lazily: orient stops at the first that does not fit
+     * its cap, so only those it shows cost a row. From item_due_reminder alone (covering).
+     */
+    dueReminders: function* (
+      projects: readonly string[],
+      horizon: string,
+    ): Generator<DueReminderRow, void, undefined> {
+      const keys =
+        prepared(`SELECT i.project, i.id, i.status, i.remind_at FROM item i INDEXED BY item_due_reminder
+        WHERE ${DUE_REMINDER} ORDER BY i.remind_at, i.project, i.id`);
+      const summary = prepared(
+        `SELECT i.summary FROM item i WHERE i.project = @project AND i.id = @id`,
+      );
+      // The iterator holds the statement until it is finished or returned: a caller that stops
+      // early (orient at its cap) returns it, which resets the statement.
+      for (const key of keys.iterate({ projects: json(projects), horizon }) as Iterable<
+        Omit<DueReminderRow, 'summary'>
+      >)
+        yield { ...key, ...(summary.get(key) as { summary: string }) };
+    },
+
+    /** How many reminders dueReminders would yield: a count over the same index range. */
+    dueReminderCount: (projects: readonly string[], horizon: string): number =>
       (
-        prepared(`SELECT ${ITEM_COLUMNS} FROM item i
-          WHERE ${IN_PROJECTS} AND i.type = 'reminder' AND ${LIVE} AND ${UNRESOLVED}
-            AND i.remind_at IS NOT NULL AND i.remind_at <= @horizon
-          ORDER BY i.remind_at, i.project, i.id`).all({
-          projects: json(projects),
-          horizon,
-        }) as RawItem[]
-      ).map(toItem),
+        prepared(
+          `SELECT count(*) AS due FROM item i INDEXED BY item_due_reminder WHERE ${DUE_REMINDER}`,
+        ).get({ projects: json(projects), horizon }) as { due: number }
+      ).due,
 
     /** Live items per project (projects without one left out): the kept totals (item_live_count). */
     liveCounts: (projects: readonly string[]): ItemCountRow[] =>

@@ -38,6 +38,16 @@ export interface ItemActivityRow {
   open_count: number;
 }
 
+/** A due reminder as orient lists it. */
+export interface DueReminderRow {
+  project: string;
+  id: string;
+  summary: string;
+  /** Never done or dropped: a resolved reminder is not due. */
+  status: ItemRow['status'];
+  remind_at: string;
+}
+
 export interface ItemCountRow {
   project: string;
   items: number;

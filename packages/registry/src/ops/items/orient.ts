@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DueReminderRow } from '@mem/projector-sqlite';
 import { DEFAULT_ORIENT_BUDGET, isoTimeField, type OrientBudget } from '@mem/core';
 import { requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
@@ -9,6 +10,7 @@ import {
   activityOf,
   byRecency,
   fitting,
+  fittingPrefix,
   knowledgeEntry,
   knowledgeShape,
   listBytes,
@@ -103,17 +105,39 @@ function threads({ projects, items }: ReachableItems, cap: number) {
 function reminders({ projects, items }: ReachableItems, now: Date, cap: number) {
   const horizon = new Date(now.getTime() + REMINDER_WINDOW_DAYS * DAY_MS).toISOString();
   // Overdue reminders that are still open are listed too (first): due is not a window's start.
-  const due = items
-    .dueReminders(projects, horizon)
-    .sort((a, b) => a.remind_at!.localeCompare(b.remind_at!) || byProjectThenId(a, b))
-    .map((i) => ({
+  // Read lazily and counted apart: only the entries that fit the cap are read (of thousands due).
+  const total = items.dueReminderCount(projects, horizon);
+  const shown = fittingPrefix(
+    mapped(tiesByProjectThenId(items.dueReminders(projects, horizon)), (i) => ({
       id: i.id,
       project: i.project,
       summary: oneLine(i.summary),
       status: i.status!,
-      remind_at: i.remind_at!,
-    }));
-  return section(due, cap);
+      remind_at: i.remind_at,
+    })),
+    cap,
+  );
+  return { items: shown, total, omitted: total - shown.length, bytes: listBytes(shown), cap };
+}
+
+/**
+ * Reminders in orient's order: the store yields them by remind_at, and each run of one instant
+ * is put in byProjectThenId's (locale) order, which binary order may not match.
+ */
+function* tiesByProjectThenId(rows: Iterable<DueReminderRow>): Generator<DueReminderRow> {
+  let run: DueReminderRow[] = [];
+  for (const row of rows) {
+    if (run.length > 0 && run[0]!.remind_at !== row.remind_at) {
+      yield* run.sort(byProjectThenId);
+      run = [];
+    }
+    run.push(row);
+  }
+  yield* run.sort(byProjectThenId);
+}
+
+function* mapped<T, U>(rows: Iterable<T>, map: (row: T) => U): Generator<U> {
+  for (const row of rows) yield map(row);
 }
 
 /** Most used first, then alphabetical (seed 000 §5.1). */

@@ -89,6 +89,15 @@ export function slimOfRow(row: ItemActivityRow): Slim {
  * Order decides what survives, so callers sort first.
  */
 export function fitting<T>(entries: readonly T[], cap: number): { items: T[]; omitted: number } {
+  const items = fittingPrefix(entries, cap);
+  return { items, omitted: entries.length - items.length };
+}
+
+/**
+ * The longest prefix of `entries` whose JSON fits `cap` bytes, reading no entry past the first
+ * that does not fit (an iterator is returned there): what a lazy read of a long list needs.
+ */
+export function fittingPrefix<T>(entries: Iterable<T>, cap: number): T[] {
   const items: T[] = [];
   let bytes = 2;
   for (const entry of entries) {
@@ -97,5 +106,5 @@ export function fitting<T>(entries: readonly T[], cap: number): { items: T[]; om
     items.push(entry);
     bytes += size;
   }
-  return { items, omitted: entries.length - items.length };
+  return items;
 }

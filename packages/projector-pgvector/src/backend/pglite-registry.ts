@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { MemError, makePrivateDirectory } from '@mem/core';
 import { lockPgliteDir } from '@mem/engine';
+import { pgliteStartParams } from './pglite-settings.js';
 
 interface Entry {
   db: Promise<PGlite>;
@@ -106,7 +107,10 @@ async function createPglite(dir: string, template: string | null | undefined): P
       import('@electric-sql/pglite'),
       import('@electric-sql/pglite-pgvector'),
     ]);
-    return await PGlite.create(dir, { extensions: { vector } });
+    return await PGlite.create(dir, {
+      extensions: { vector },
+      startParams: pgliteStartParams(PGlite.defaultStartParams),
+    });
   } catch (error) {
     throw new MemError(
       'IO_FAILED',

@@ -20,6 +20,16 @@ await db.query('SELECT 1');
 await release();
 process.stdout.write(JSON.stringify({ maxRssMB: process.resourceUsage().maxRSS / 1024 }));`;
 
+const createScript = `const { acquirePglite } = await import(${JSON.stringify(registry)});
+const { db, release } = await acquirePglite(process.argv[1]);
+await db.query('SELECT 1');
+const heldMB = process.memoryUsage().rss / 1048576;
+await release();
+process.stdout.write(JSON.stringify({ heldMB }));`;
+
+/** Initdb's own instance and its copy of the cluster left ~700 MB resident for the life of the process. */
+const HELD_AFTER_CREATE_MB = 450;
+
 /** Opening an existing cluster with Postgres' defaults peaked at ~290 MB; the settings bring it to ~160 MB. */
 const OPEN_PEAK_RSS_MB = 230;
 
@@ -63,4 +73,17 @@ describe('the embedded Postgres settings', () => {
     const { maxRssMB } = JSON.parse(stdout) as { maxRssMB: number };
     expect(maxRssMB).toBeLessThan(OPEN_PEAK_RSS_MB);
   }, 120_000);
+
+  it(`a real process that creates a cluster holds under ${HELD_AFTER_CREATE_MB} MB RSS once it is open`, async () => {
+    expect(existsSync(registry), `${registry}: run npx tsc -b`).toBe(true);
+    // No template: this is initdb, the production path of a new data root.
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--input-type=module',
+      '-e',
+      createScript,
+      pgDir(),
+    ]);
+    const { heldMB } = JSON.parse(stdout) as { heldMB: number };
+    expect(heldMB).toBeLessThan(HELD_AFTER_CREATE_MB);
+  }, 300_000);
 });

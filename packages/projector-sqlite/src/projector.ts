@@ -15,8 +15,9 @@ import { sealStore } from './seal.js';
  * 5: superseded_line names the correction's actor and reason (migration 0011).
  * 6: item.updated_ts (migration 0013), set by every item event: a version-5 file lacks it.
  * 7: item.anchor_count and item_tag_count (migration 0014), orient's totals kept by the writes.
+ * 11: item.review_after, source_uri and source_sha256 (migration 0018), freshness inputs.
  */
-const VERSION = 7;
+const VERSION = 11;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

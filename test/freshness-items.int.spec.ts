@@ -63,6 +63,9 @@ describe('freshness warnings on find_items', () => {
         delivered: false,
         next_action: 'retire',
         valid_until: '2030-06-01T00:00:00Z',
+        review_after: null,
+        open_days: 0,
+        open_marker: null,
       },
     ]);
 

@@ -48,6 +48,8 @@ let seededTask = '';
 /** A thread seeded beside it (the target of relate_items), and a fact delete_items deletes (then finds deleted: a no-op). */
 let seededThread = '';
 let seededDoomed = '';
+/** A fact confirm_item confirms (each caller records its own next review date). */
+let seededFact = '';
 
 /** A valid input per operation, distinct per surface and caller where a write must not collide. */
 const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<string, unknown>> = {
@@ -153,6 +155,12 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     id: seededTask,
     summary: `Seeded, reworded over ${s} by ${who}`,
     reason: 'parity',
+  }),
+  confirm_item: (s, who) => ({
+    project: 'alpha',
+    id: seededFact,
+    review_after: '2099-01-01T00:00:00Z',
+    reason: `parity ${s} ${who}`,
   }),
   relate_items: () => ({
     project: 'alpha',
@@ -432,16 +440,17 @@ beforeAll(async () => {
       );
     }
   }
-  [seededTask, seededThread, seededDoomed] = (
+  [seededTask, seededThread, seededDoomed, seededFact] = (
     (await asRoot(registry, 'add_items', {
       project: 'alpha',
       items: [
         { type: 'task', summary: 'Seeded for parity' },
         { type: 'thread', summary: 'Seeded thread' },
         { type: 'fact', summary: 'Seeded to be deleted' },
+        { type: 'fact', summary: 'Seeded to be confirmed', review_after: '2026-01-01T00:00:00Z' },
       ],
     })) as { ids: string[] }
-  ).ids as [string, string, string];
+  ).ids as [string, string, string, string];
   jobId = (
     (await asRoot(registry, 'ingest_submit', {
       project: 'alpha',

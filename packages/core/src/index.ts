@@ -78,6 +78,8 @@ export {
   itemStatusField,
   itemTypeField,
   isoTimeField,
+  sourceSha256Field,
+  sourceUriField,
   summaryField,
   tagField,
   requireTransition,

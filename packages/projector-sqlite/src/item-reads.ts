@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { OPEN_MAX_DAYS } from '@mem/core';
 import type {
   DueReminderRow,
   ItemActivityRow,
@@ -11,7 +12,7 @@ import type {
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
-  i.deleted_at IS NOT NULL AS deleted, i.created_seq, i.created_ts, i.updated_seq, i.updated_ts,
+  i.review_after, i.source_uri, i.source_sha256, i.deleted_at IS NOT NULL AS deleted, i.created_seq, i.created_ts, i.updated_seq, i.updated_ts,
   (SELECT json_group_array(tag) FROM (SELECT t.tag FROM item_tag t WHERE t.project = i.project AND t.id = i.id ORDER BY t.tag)) AS tags,
   (SELECT e.parent_sha FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
      AND e.parent_level = 'I' AND e.kind = 'parent' ORDER BY e.parent_sha LIMIT 1) AS parent,
@@ -28,15 +29,20 @@ const UNRESOLVED = `(i.status IS NULL OR i.status NOT IN ('done', 'dropped'))`;
 const hasEdge = (kind: string, target: string) =>
   `EXISTS (SELECT 1 FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
     AND e.parent_level = 'I' AND e.kind = '${kind}' AND e.parent_sha = ${target})`;
-/**
- * Held back by freshness: its TTL has passed at the caller's clock. Items carry no other
- * freshness input yet, so this is exactly core's heldBack(freshnessOf({ valid_until }, now)),
- * with the same parse (Date.parse, registered as mem_ms) so a boundary instant agrees.
- */
 /** Due reminders: item_due_reminder's rows (its WHERE repeated, so the partial index applies) up to a horizon. */
 const DUE_REMINDER = `${IN_PROJECTS} AND i.type = 'reminder' AND ${LIVE} AND ${UNRESOLVED}
   AND i.remind_at <= @horizon`;
-const HELD_BACK = `(i.valid_until IS NOT NULL AND mem_ms(i.valid_until) <= @now_ms)`;
+/**
+ * Held back by freshness at the caller's clock: its TTL has passed, its review date has passed
+ * (knowledge only, which is never open), or it is an unresolved task or thread open since its
+ * creation for OPEN_MAX_DAYS or more. This is core's heldBack(freshnessOf(...)) over the inputs
+ * a row holds, with the same parse (Date.parse, registered as mem_ms) so a boundary instant
+ * agrees. A cited source is re-read by the caller for the page it delivers, not here.
+ */
+const HELD_BACK = `((i.valid_until IS NOT NULL AND mem_ms(i.valid_until) <= @now_ms)
+  OR (i.review_after IS NOT NULL AND mem_ms(i.review_after) <= @now_ms)
+  OR (i.type IN ('task', 'thread') AND ${UNRESOLVED}
+      AND mem_ms(i.created_ts) + ${OPEN_MAX_DAYS * 86_400_000} <= @now_ms))`;
 
 interface RawItem extends Omit<ItemRow, 'deleted' | 'tags' | 'anchors' | 'blocked_by' | 'links'> {
   deleted: number;

@@ -11,6 +11,11 @@ export interface ItemRow {
   due: string | null;
   remind_at: string | null;
   valid_until: string | null;
+  /** Knowledge's review date: past it the item is stale until confirmed. */
+  review_after: string | null;
+  /** Knowledge's cited source and the sha256 it had when written (both or neither). */
+  source_uri: string | null;
+  source_sha256: string | null;
   deleted: boolean;
   created_seq: number;
   created_ts: string;

@@ -204,6 +204,9 @@ export interface InsertItemParams {
   due: string | null;
   remind_at: string | null;
   valid_until: string | null;
+  review_after: string | null;
+  source_uri: string | null;
+  source_sha256: string | null;
   seq: number;
   ts: string;
 }
@@ -218,6 +221,9 @@ export interface UpdateItemParams {
   due: string | null;
   remind_at: string | null;
   valid_until: string | null;
+  review_after: string | null;
+  source_uri: string | null;
+  source_sha256: string | null;
   seq: number;
   ts: string;
 }

@@ -16,8 +16,9 @@ import { sealStore } from './seal.js';
  * 6: item.updated_ts (migration 0013), set by every item event: a version-5 file lacks it.
  * 7: item.anchor_count and item_tag_count (migration 0014), orient's totals kept by the writes.
  * 8: item_due_reminder replaces item_live_reminder (migration 0015).
+ * 9: item.review_after, source_uri and source_sha256 (migration 0016), freshness inputs.
  */
-const VERSION = 8;
+const VERSION = 9;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -233,8 +233,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   // Curated items (issue 13). Each item_added is a new item (its id is its event's), so
   // conflicts only guard a hand-made log; every later event names an item by id.
   insertItem: `
-    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity)
-    VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, NULL, @seq, @ts, @seq, @ts,
+    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, review_after, source_uri, source_sha256, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity)
+    VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, @review_after, @source_uri, @source_sha256, NULL, @seq, @ts, @seq, @ts,
       @ts || char(31) || printf('%016d', @seq))
     ON CONFLICT DO NOTHING`,
 
@@ -243,6 +243,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       summary = coalesce(@summary, summary), detail = coalesce(@detail, detail),
       status = coalesce(@status, status), due = coalesce(@due, due),
       remind_at = coalesce(@remind_at, remind_at), valid_until = coalesce(@valid_until, valid_until),
+      review_after = coalesce(@review_after, review_after), source_uri = coalesce(@source_uri, source_uri),
+      source_sha256 = coalesce(@source_sha256, source_sha256),
       updated_seq = @seq, updated_ts = @ts
     WHERE project = @project AND id = @id`,
 

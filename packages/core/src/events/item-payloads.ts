@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { itemFieldsShape } from '../items/draft.js';
 import { itemIdField, itemReasonField, itemTypeField } from '../items/model.js';
 import { resolvedStatusField, itemStatusField } from '../items/status.js';
-import { isoTimeField, summaryField, detailField, tagField } from '../items/model.js';
+import {
+  isoTimeField,
+  sourceSha256Field,
+  sourceUriField,
+  summaryField,
+  detailField,
+  tagField,
+} from '../items/model.js';
 
 /*
  * Curated knowledge events (DESIGN §4, seed 000 §4). Who did it is the envelope's writer
@@ -27,6 +34,10 @@ export const itemUpdatedShape = {
   due: isoTimeField.optional(),
   remind_at: isoTimeField.optional(),
   valid_until: isoTimeField.optional(),
+  /** A new review date; a confirmation (confirm_item) moves it past the caller's clock. */
+  review_after: isoTimeField.optional(),
+  source_uri: sourceUriField.optional(),
+  source_sha256: sourceSha256Field.optional(),
   reason: itemReasonField,
 };
 

@@ -8,7 +8,13 @@ import {
   type ItemType,
 } from './model.js';
 import { creatableStatuses, type ItemStatus } from './status.js';
-import { detailField, isoTimeField, summaryField } from './model.js';
+import {
+  detailField,
+  isoTimeField,
+  sourceSha256Field,
+  sourceUriField,
+  summaryField,
+} from './model.js';
 import { itemStatusField } from './status.js';
 
 /** The fields of a new item beside its type: what `item_added` carries and add_items takes. */
@@ -20,6 +26,9 @@ export const itemFieldsShape = {
   due: isoTimeField.optional(),
   remind_at: isoTimeField.optional(),
   valid_until: isoTimeField.optional(),
+  review_after: isoTimeField.optional(),
+  source_uri: sourceUriField.optional(),
+  source_sha256: sourceSha256Field.optional(),
   parent: itemIdField.optional(),
   anchors: z.array(itemIdField).max(32, 'expected at most 32 anchors').optional(),
 };
@@ -46,6 +55,16 @@ export function itemDraftIssues(type: ItemType, fields: DraftFields): ItemIssue[
     issues.push({
       path: ['remind_at'],
       message: 'expected remind_at: a reminder is a time trigger',
+    });
+  // A citation is a path and the digest it had: one without the other cannot be checked.
+  if (
+    fieldApplies('source_uri', type) &&
+    (fields.source_uri === undefined) !== (fields.source_sha256 === undefined)
+  )
+    issues.push({
+      path: [fields.source_uri === undefined ? 'source_uri' : 'source_sha256'],
+      message:
+        'expected source_uri and source_sha256 together: a cited source is checked against its digest',
     });
   const status = fields.status as ItemStatus | undefined;
   if (

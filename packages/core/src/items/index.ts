@@ -13,6 +13,8 @@ export {
   itemTypeField,
   tagField,
   isoTimeField,
+  sourceSha256Field,
+  sourceUriField,
   summaryField,
   detailField,
   type ItemField,

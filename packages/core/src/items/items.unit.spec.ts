@@ -20,8 +20,17 @@ const SAMPLE: Record<ItemField, unknown> = {
   due: '2026-02-01T00:00:00Z',
   remind_at: '2026-02-01T00:00:00Z',
   valid_until: '2026-02-01T00:00:00Z',
+  review_after: '2026-02-01T00:00:00Z',
+  source_uri: 'docs/runbook.md',
+  source_sha256: 'a'.repeat(64),
   parent: 'it-000000000000',
   anchors: ['it-000000000000'],
+};
+
+/** A cited source is a path and its digest together: where one applies, the other rides along. */
+const PARTNER: Partial<Record<ItemField, Record<string, unknown>>> = {
+  source_uri: { source_sha256: SAMPLE.source_sha256 },
+  source_sha256: { source_uri: SAMPLE.source_uri },
 };
 
 function base(type: ItemType): Record<string, unknown> {
@@ -35,6 +44,7 @@ describe('item fields per type', () => {
       it(`${field} on a ${type} is ${applies ? 'accepted' : 'refused, naming the field and the type'}`, () => {
         const issues = itemDraftIssues(type, {
           ...base(type),
+          ...(applies ? PARTNER[field] : {}),
           summary: 's',
           [field]: SAMPLE[field],
         });

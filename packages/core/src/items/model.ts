@@ -35,6 +35,11 @@ export const FIELD_TYPES = {
   remind_at: ['reminder'],
   /** When knowledge stops holding; expiry is derived on read, never a stored status. */
   valid_until: KNOWLEDGE_TYPES,
+  /** When knowledge is due a person's review (seed 004 review_due_at): past it, stale until confirmed. */
+  review_after: KNOWLEDGE_TYPES,
+  /** What knowledge was read from: a local path or URI, with the sha256 of its bytes when written. */
+  source_uri: KNOWLEDGE_TYPES,
+  source_sha256: KNOWLEDGE_TYPES,
   /** A tree of work: single parent, work items only. */
   parent: WORK_TYPES,
   /** What knowledge is about: work items, many-to-many. */
@@ -79,4 +84,14 @@ export const isoTimeField = z.iso.datetime({
   offset: false,
   message: 'expected an ISO-8601 UTC timestamp such as 2026-01-31T09:00:00Z',
 });
+/** A cited source: a local path (absolute or relative to the project root) or a URI. */
+export const sourceUriField = z
+  .string()
+  .trim()
+  .min(1, 'expected a path or URI')
+  .max(2_000, 'expected a path or URI of at most 2000 characters');
+/** The sha256 of a cited source's bytes at write time. */
+export const sourceSha256Field = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'expected a sha256 digest: 64 lowercase hex characters');
 export const itemReasonField = z.string().trim().min(1, 'expected a non-empty reason').max(2_000);

@@ -19,6 +19,7 @@ import { skillDraft, skillPromote, skillRetire } from './skill-lifecycle.js';
 import { refAdd, refList, refRemove, refSync } from './references.js';
 import {
   addItemsOp,
+  confirmItemOp,
   deleteItemsOp,
   findItemsOp,
   readItemsOp,
@@ -47,6 +48,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   findItemsOp,
   resolveItemsOp,
   updateItemOp,
+  confirmItemOp,
   relateItemsOp,
   deleteItemsOp,
   openItemOp,

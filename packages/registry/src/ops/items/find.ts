@@ -9,10 +9,13 @@ import { reachableItems } from './reachable-store.js';
 import { itemView, viewOfRow } from './view.js';
 import {
   MAX_FRESHNESS_WARNINGS,
+  freshnessView,
+  freshnessViewOf,
   freshnessWarning,
   warningOf,
   type FreshnessWarning,
 } from './freshness.js';
+import { checkSource } from './source-check.js';
 
 export const MAX_READ_IDS = 50;
 export const MAX_FIND_LIMIT = 200;
@@ -43,7 +46,11 @@ type FindInput = z.infer<typeof findItemsInput>;
 
 export const itemsOut = z.object({ items: z.array(itemView) });
 /** A found item; under a keyword query, the query's terms it holds (in query order). */
-const foundItem = itemView.extend({ matched_terms: z.array(z.string()).optional() });
+const foundItem = itemView.extend({
+  matched_terms: z.array(z.string()).optional(),
+  /** The item's verdict at the caller's clock, its cited source re-read (issue 13 §4). */
+  freshness: freshnessView,
+});
 export const foundOut = z.object({
   /** Every match in the reachable projects, however many are returned. */
   total: z.number(),
@@ -143,19 +150,42 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
     offset,
     heldBackLimit: MAX_FRESHNESS_WARNINGS,
   });
-  const matched = matchedTermsOf(items, terms, found.items);
-  const warnings = found.heldBack
+  // The page's cited sources are re-read (bounded by the page, never every item): one that
+  // changed or cannot be read is held back like an expired item, unless include_stale.
+  const root = ctx.engine.paths.root;
+  const checked = await Promise.all(
+    found.items.map(async (row) => ({ row, source: await checkSource(row, root) })),
+  );
+  const sourceWarnings = checked
+    .map(({ row, source }) => warningOf(row, now, includeStale, source))
+    .filter((w): w is FreshnessWarning => w !== null);
+  const moved = new Set(includeStale ? [] : sourceWarnings.map((w) => `${w.project}\u0000${w.id}`));
+  const delivered = checked.filter(({ row }) => !moved.has(`${row.project}\u0000${row.id}`));
+  const matched = matchedTermsOf(
+    items,
+    terms,
+    delivered.map(({ row }) => row),
+  );
+  const heldWarnings = found.heldBack
     .map((row) => warningOf(row, now, includeStale))
     .filter((w): w is FreshnessWarning => w !== null);
-  const leftOut = found.heldBackTotal - warnings.length;
+  // Under include_stale a held-back item is also on the page: named once.
+  const named = new Set(heldWarnings.map((w) => `${w.project}\u0000${w.id}`));
+  const all = [
+    ...heldWarnings,
+    ...sourceWarnings.filter((w) => !named.has(`${w.project}\u0000${w.id}`)),
+  ];
+  const warnings = all.slice(0, MAX_FRESHNESS_WARNINGS);
+  const leftOut = found.heldBackTotal - heldWarnings.length + (all.length - warnings.length);
   return {
-    total: found.total,
+    total: found.total - moved.size,
     limit,
     offset,
     truncated: offset + found.items.length < found.total,
-    items: found.items.map((row) => ({
+    items: delivered.map(({ row, source }) => ({
       ...viewOfRow(row),
       ...(terms.length > 0 ? { matched_terms: matched.get(row.node_id) ?? [] } : {}),
+      freshness: freshnessViewOf(row, now, source),
     })),
     freshness_warnings: warnings,
     ...(leftOut > 0 ? { freshness_warnings_left_out: leftOut } : {}),

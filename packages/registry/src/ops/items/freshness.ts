@@ -1,12 +1,35 @@
 import { z } from 'zod';
-import { NEXT_ACTION, freshnessOf, heldBack, type Freshness } from '@mem/core';
+import {
+  NEXT_ACTION,
+  freshnessOf,
+  heldBack,
+  isResolved,
+  type Freshness,
+  type SourceCheck,
+} from '@mem/core';
 import type { ItemState } from './ledger.js';
 
 /** What an item's verdict reads: the ledger's state and the projection's row both carry it. */
-type Fresh = Pick<ItemState, 'id' | 'project' | 'valid_until'>;
+type Fresh = Pick<
+  ItemState,
+  'id' | 'project' | 'type' | 'status' | 'created_ts' | 'valid_until' | 'review_after'
+>;
 
 /** At most this many warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
 export const MAX_FRESHNESS_WARNINGS = 20;
+
+/** An item's verdict as read operations show it (core's Freshness). */
+export const freshnessView = z.object({
+  state: z.enum(['fresh', 'expired', 'stale', 'unknown', 'open']),
+  reason: z.string().nullable(),
+  /** Whole days an unresolved task or thread has been open (0 otherwise). */
+  open_days: z.number(),
+  /** `open · N days unresolved` for an open item past its review date, else the state. */
+  label: z.string(),
+  /** `open · N days unresolved` while an item is an open question (whatever its state), else null. */
+  open_marker: z.string().nullable(),
+});
+export type FreshnessView = z.infer<typeof freshnessView>;
 
 /** One item recall did not deliver silently: why, whether it was delivered anyway, and what to do. */
 export const freshnessWarning = z.object({
@@ -19,20 +42,61 @@ export const freshnessWarning = z.object({
   delivered: z.boolean(),
   next_action: z.enum(['confirm', 'correct', 'retire']),
   valid_until: z.string().nullable(),
+  review_after: z.string().nullable(),
+  open_days: z.number(),
+  open_marker: z.string().nullable(),
 });
 export type FreshnessWarning = z.infer<typeof freshnessWarning>;
 
 /**
- * An item's verdict now. Items carry a TTL (`valid_until`) today; they have no review date, open
- * marker or cited source yet, so those rules never fire for an item (issue 13 §4: partial).
+ * When an item counts as an open question: an unresolved task or thread is open from its
+ * creation (seed 004's open marker, set by the person who opened it), so past OPEN_MAX_DAYS it
+ * is a question that died unanswered. Knowledge and reminders are never open.
  */
-export function itemFreshness(item: Fresh, now: Date): Freshness {
-  return freshnessOf({ valid_until: item.valid_until }, now);
+export function openSince(item: Pick<Fresh, 'type' | 'status' | 'created_ts'>): string | null {
+  if (item.type !== 'task' && item.type !== 'thread') return null;
+  return isResolved(item.status) ? null : item.created_ts;
+}
+
+/** An item's verdict now, given what its cited source read as (null: it cites none, or it was not judged). */
+export function itemFreshness(
+  item: Fresh,
+  now: Date,
+  source: SourceCheck | null = null,
+): Freshness {
+  return freshnessOf(
+    {
+      valid_until: item.valid_until,
+      review_due: item.review_after,
+      open_since: openSince(item),
+      source,
+    },
+    now,
+  );
+}
+
+/** The verdict as a read shows it, with the open marker of an open question. */
+export function freshnessViewOf(
+  item: Fresh,
+  now: Date,
+  source: SourceCheck | null = null,
+): FreshnessView {
+  const freshness = itemFreshness(item, now, source);
+  return { ...freshness, open_marker: markerOf(item, freshness) };
+}
+
+function markerOf(item: Fresh, freshness: Freshness): string | null {
+  return openSince(item) === null ? null : `open · ${freshness.open_days} days unresolved`;
 }
 
 /** The warning for an item recall held back (or delivered under include_stale); null when it is fine. */
-export function warningOf(item: Fresh, now: Date, delivered: boolean): FreshnessWarning | null {
-  const freshness = itemFreshness(item, now);
+export function warningOf(
+  item: Fresh,
+  now: Date,
+  delivered: boolean,
+  source: SourceCheck | null = null,
+): FreshnessWarning | null {
+  const freshness = itemFreshness(item, now, source);
   if (!heldBack(freshness) || freshness.reason === null) return null;
   return {
     id: item.id,
@@ -43,10 +107,14 @@ export function warningOf(item: Fresh, now: Date, delivered: boolean): Freshness
     delivered,
     next_action: NEXT_ACTION[freshness.reason],
     valid_until: item.valid_until,
+    review_after: item.review_after,
+    open_days: freshness.open_days,
+    open_marker: markerOf(item, freshness),
   };
 }
 
 /** The line the CLI prints under the items. */
 export function warningLine(warning: FreshnessWarning): string {
-  return `${warning.delivered ? 'delivered' : 'held back'} ${warning.id}: ${warning.label} (next: ${warning.next_action})`;
+  const open = warning.open_marker !== null ? ` (${warning.open_marker})` : '';
+  return `${warning.delivered ? 'delivered' : 'held back'} ${warning.id}: ${warning.label}${open} (next: ${warning.next_action})`;
 }

@@ -30,6 +30,11 @@ export interface ItemState {
   due: string | null;
   remind_at: string | null;
   valid_until: string | null;
+  /** Knowledge's review date: past it the item is stale until confirmed. */
+  review_after: string | null;
+  /** Knowledge's cited source and the sha256 it had when written (both or neither). */
+  source_uri: string | null;
+  source_sha256: string | null;
   parent: string | null;
   /** Targets of this item's anchor, blocked_by and link relations, sorted. */
   anchors: string[];
@@ -80,6 +85,9 @@ export function foldItem(ledger: ItemLedger, event: LogEvent): void {
       due: event.due ?? null,
       remind_at: event.remind_at ?? null,
       valid_until: event.valid_until ?? null,
+      review_after: event.review_after ?? null,
+      source_uri: event.source_uri ?? null,
+      source_sha256: event.source_sha256 ?? null,
       parent: event.parent ?? null,
       anchors: [...(event.anchors ?? [])].sort(),
       blocked_by: [],
@@ -115,6 +123,9 @@ export function foldItem(ledger: ItemLedger, event: LogEvent): void {
       if (event.due !== undefined) item.due = event.due;
       if (event.remind_at !== undefined) item.remind_at = event.remind_at;
       if (event.valid_until !== undefined) item.valid_until = event.valid_until;
+      if (event.review_after !== undefined) item.review_after = event.review_after;
+      if (event.source_uri !== undefined) item.source_uri = event.source_uri;
+      if (event.source_sha256 !== undefined) item.source_sha256 = event.source_sha256;
       return;
     case 'item_resolved':
       item.status = event.status;

@@ -10,6 +10,8 @@ import {
   itemStatusField,
   isoTimeField,
   relationField,
+  sourceSha256Field,
+  sourceUriField,
   requireTransition,
   summaryField,
   tagField,
@@ -35,6 +37,9 @@ export const updateItemInput = z.strictObject({
   due: isoTimeField.optional(),
   remind_at: isoTimeField.optional(),
   valid_until: isoTimeField.optional(),
+  review_after: isoTimeField.optional(),
+  source_uri: sourceUriField.optional(),
+  source_sha256: sourceSha256Field.optional(),
   reason: itemReasonField,
 });
 
@@ -73,6 +78,9 @@ const UPDATABLE = [
   'due',
   'remind_at',
   'valid_until',
+  'review_after',
+  'source_uri',
+  'source_sha256',
 ] as const satisfies readonly ItemField[];
 
 /** `update_item`: fields that apply to the item's type; a status move its machine allows (resolving is resolve_items). */
@@ -91,6 +99,13 @@ export async function updateItem(
         field,
         type: item.type,
       });
+  // A citation is a path and the digest it had: a new path without its digest cannot be checked.
+  if ((input.source_uri === undefined) !== (input.source_sha256 === undefined))
+    throw new MemError(
+      'INVALID_INPUT',
+      `${input.source_uri === undefined ? 'source_uri' : 'source_sha256'}: expected source_uri and source_sha256 together: a cited source is checked against its digest`,
+      { field: input.source_uri === undefined ? 'source_uri' : 'source_sha256' },
+    );
   const { project: _p, id, reason, ...fields } = input;
   if (Object.keys(fields).length === 0)
     throw new MemError('INVALID_INPUT', '(input): expected at least one field to change', {

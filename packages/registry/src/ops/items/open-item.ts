@@ -7,6 +7,8 @@ import type { ItemActivityRow, ItemRow } from '@mem/projector-sqlite';
 import { reachableItems } from './reachable-store.js';
 import { activityOf, byRecency, oneLine, refShape, slimOfRow, slimShape } from './slim.js';
 import { itemView, viewOfRow } from './view.js';
+import { freshnessView, freshnessViewOf } from './freshness.js';
+import { checkSource } from './source-check.js';
 
 /** Children one `open` returns unless asked for fewer; a wide thread pages past it. */
 export const DEFAULT_OPEN_CHILDREN = 50;
@@ -22,6 +24,8 @@ export const openItemInput = z.strictObject({
 
 export const openItemOut = z.object({
   item: itemView,
+  /** The item's verdict at the caller's clock, its cited source re-read (issue 13 §4). */
+  freshness: freshnessView,
   children: z.object({
     items: z.array(slimShape),
     /** Every child the filter keeps, however many are returned. */
@@ -75,8 +79,10 @@ export async function openItem(
       .filter((l) => !l.deleted)
       .map((l) => [l.id, l]),
   );
+  const source = await checkSource(item, ctx.engine.paths.root);
   return {
     item: viewOfRow(item),
+    freshness: freshnessViewOf(item, ctx.recallNow(), source),
     children: {
       items: shown.map(slimOfRow),
       total: children.length,

@@ -4,6 +4,8 @@ import {
   itemReasonField,
   itemTypeField,
   isoTimeField,
+  sourceSha256Field,
+  sourceUriField,
   tagField,
   summaryField,
 } from '@mem/core';
@@ -37,6 +39,7 @@ import {
   updateItemInput,
 } from './mutate.js';
 import { MemError } from '@mem/core';
+import { confirmItem, confirmItemInput } from './confirm-item.js';
 
 /** One MCP tool for curated items; `action` picks the operation. */
 const TOOL = 'items';
@@ -96,6 +99,9 @@ const rememberInput = z.strictObject({
   due: isoTimeField.optional(),
   remind_at: isoTimeField.optional(),
   valid_until: isoTimeField.optional(),
+  review_after: isoTimeField.optional(),
+  source_uri: sourceUriField.optional(),
+  source_sha256: sourceSha256Field.optional(),
   tags: z.array(tagField).max(32).optional(),
   reason: itemReasonField.optional(),
 });
@@ -140,6 +146,21 @@ export const rememberOp = defineOperation({
         field: 'valid_until',
         flag: '--valid-until <iso>',
         description: 'when knowledge stops holding',
+      },
+      {
+        field: 'review_after',
+        flag: '--review-after <iso>',
+        description: 'when knowledge is due a review: past it, stale until confirmed',
+      },
+      {
+        field: 'source_uri',
+        flag: '--source <path|uri>',
+        description: "what knowledge was read from (a path is the data root's when relative)",
+      },
+      {
+        field: 'source_sha256',
+        flag: '--source-sha256 <hex>',
+        description: "the cited source's sha256 when written (with --source)",
       },
       { field: 'tags', flag: '--tags <list>', parse: 'list', description: 'comma-separated tags' },
       { field: 'reason', flag: '--reason <text>', description: 'why (recorded)' },
@@ -321,11 +342,55 @@ export const updateItemOp = defineOperation({
         flag: '--valid-until <iso>',
         description: 'when knowledge stops holding',
       },
+      {
+        field: 'review_after',
+        flag: '--review-after <iso>',
+        description: 'when knowledge is due a review: past it, stale until confirmed',
+      },
+      {
+        field: 'source_uri',
+        flag: '--source <path|uri>',
+        description: "what knowledge was read from (a path is the data root's when relative)",
+      },
+      {
+        field: 'source_sha256',
+        flag: '--source-sha256 <hex>',
+        description: "the cited source's sha256 when written (with --source)",
+      },
       { field: 'reason', flag: '--reason <text>', description: 'why (recorded; required)' },
     ],
     text: writtenText('updated'),
   },
   run: (ctx, caller, input) => updateItem(ctx, caller, input),
+});
+
+/** `confirm_item`: a fact or rule still holds; its next review date is recorded, so it is fresh again. */
+export const confirmItemOp = defineOperation({
+  name: 'confirm_item',
+  summary: 'confirm a fact or rule still holds: record its next review date',
+  input: confirmItemInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: false,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/items/confirm' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'confirm' } },
+  cli: {
+    command: ['items', 'confirm'],
+    args: ['id'],
+    options: [
+      projectFlag,
+      {
+        field: 'review_after',
+        flag: '--review-after <iso>',
+        required: true,
+        description: 'the next review date (after now)',
+      },
+      { field: 'reason', flag: '--reason <text>', description: 'why it still holds (recorded)' },
+    ],
+    text: writtenText('confirmed'),
+  },
+  run: (ctx, caller, input) => confirmItem(ctx, caller, input),
 });
 
 /** `relate_items`: parent, anchor, blocked_by or link; one parent, no cycles, the sole anchor kept. */

@@ -2,6 +2,7 @@ import { defineOperation } from '../../operation.js';
 import { orient, orientInput, orientOut, type Orientation } from './orient.js';
 import { openItem, openItemInput, openItemOut } from './open-item.js';
 import type { Slim } from './slim.js';
+import { warningLine } from './freshness.js';
 
 const more = (omitted: number) => (omitted > 0 ? `  … ${omitted} more` : null);
 
@@ -24,6 +25,8 @@ function orientText(o: Orientation): string {
     more(o.reminders.omitted),
     `projects: ${o.projects.items.map((p) => `${p.project} (${p.items})`).join(', ')}`,
     `tags: ${o.tags.items.map((t) => `${t.tag} (${t.count})`).join(', ') || '(none)'}${o.tags.omitted > 0 ? ` … ${o.tags.omitted} more` : ''}`,
+    ...o.freshness_warnings.map(warningLine),
+    more(o.freshness_warnings_left_out ?? 0),
   ];
   return lines.filter((l): l is string => l !== null).join('\n');
 }
@@ -91,6 +94,10 @@ export const openItemOp = defineOperation({
     text: (out) =>
       [
         `${out.item.id} ${out.item.type}${out.item.status !== null ? ` [${out.item.status}]` : ''} ${out.item.summary}`,
+        ...(out.freshness.open_marker !== null ? [`  ${out.freshness.open_marker}`] : []),
+        ...(out.freshness.state !== 'fresh' && out.freshness.state !== 'open'
+          ? [`  ${out.freshness.label}: ${out.freshness.reason}`]
+          : []),
         ...(out.rules.length > 0 ? ['rules (binding):', ...out.rules.map(slimLine)] : []),
         ...(out.facts.length > 0 ? ['facts:', ...out.facts.map(slimLine)] : []),
         `children (${out.children.total}):`,

@@ -18,6 +18,13 @@ import {
   slimOfRow,
   slimShape,
 } from './slim.js';
+import {
+  MAX_FRESHNESS_WARNINGS,
+  freshnessWarning,
+  warningOf,
+  type FreshnessWarning,
+} from './freshness.js';
+import type { ItemRow } from '@mem/projector-sqlite';
 
 /** Reminders due inside this window from the caller's clock are listed (seed 000 §5.1). */
 export const REMINDER_WINDOW_DAYS = 14;
@@ -63,6 +70,13 @@ export const orientOut = z.object({
   tags: truncated(z.object({ tag: z.string(), count: z.number() })),
   now: z.string(),
   window_days: z.number(),
+  /**
+   * The rules and facts above that are expired or past their review date at `now`: still
+   * listed (a binding rule is never cut), never silently. Last, so the prefix stays the same
+   * across clocks. Bounded; `freshness_warnings_left_out` counts the rest.
+   */
+  freshness_warnings: z.array(freshnessWarning),
+  freshness_warnings_left_out: z.number().optional(),
 });
 export type Orientation = z.infer<typeof orientOut>;
 
@@ -88,8 +102,10 @@ function alwaysLoaded(
   type: 'rule' | 'fact',
   perProject: number,
 ) {
-  const entries = items.unanchored(projects, type).map(knowledgeEntry);
+  const rows = items.unanchored(projects, type);
+  const entries = rows.map(knowledgeEntry);
   return {
+    rows,
     items: entries,
     bytes: listBytes(entries),
     cap: perProject * Math.max(1, projects.length),
@@ -176,16 +192,30 @@ export async function orient(
   );
   const names =
     input.project !== undefined ? [input.project] : await visibleNames(ctx, caller, reach);
+  const { rows: ruleRows, ...rules } = alwaysLoaded(reach, 'rule', budget.rules);
+  const { rows: factRows, ...facts } = alwaysLoaded(reach, 'fact', budget.facts);
+  const warnings = knowledgeWarnings([...ruleRows, ...factRows], now);
   return {
-    rules: alwaysLoaded(reach, 'rule', budget.rules),
-    facts: alwaysLoaded(reach, 'fact', budget.facts),
+    rules,
+    facts,
     threads: threads(reach, budget.threads),
     reminders: reminders(reach, now, budget.reminders),
     projects: projectCounts(names, reach, budget.projects),
     tags: tags(reach, budget.tags),
     now: now.toISOString(),
     window_days: REMINDER_WINDOW_DAYS,
+    freshness_warnings: warnings.slice(0, MAX_FRESHNESS_WARNINGS),
+    ...(warnings.length > MAX_FRESHNESS_WARNINGS
+      ? { freshness_warnings_left_out: warnings.length - MAX_FRESHNESS_WARNINGS }
+      : {}),
   };
+}
+
+/** Orient delivers every rule and fact, so each one not plainly fresh is warned about as delivered. */
+function knowledgeWarnings(rows: readonly ItemRow[], now: Date): FreshnessWarning[] {
+  return rows
+    .map((row) => warningOf(row, now, true))
+    .filter((w): w is FreshnessWarning => w !== null);
 }
 
 async function visibleNames(

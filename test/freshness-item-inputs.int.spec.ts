@@ -1,0 +1,300 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memInProcess } from './support/mem-cli.js';
+
+/*
+ * Issue 13 §4: the freshness inputs an item carries — a review date and a cited source on
+ * knowledge, the open marker of an unresolved task or thread — read against the caller's clock
+ * (MEM_NOW), the log written at the real time.
+ */
+let root: string;
+
+const FROZEN = { MEM_NOW: '2031-01-01T00:00:00Z' };
+const mem = (args: string[], env: Record<string, string> = FROZEN) =>
+  memInProcess(['--root', root, ...args], { env });
+const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Record<string, unknown>;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Every line the log holds: a refusal must leave the count as it was. */
+function logLines(): number {
+  const dir = join(root, 'log');
+  let lines = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile() && entry.name.endsWith('.jsonl'))
+      lines += readFileSync(join(entry.parentPath, entry.name), 'utf8')
+        .split('\n')
+        .filter(Boolean).length;
+  return lines;
+}
+
+async function remember(summary: string, type: string, ...flags: string[]): Promise<string> {
+  const run = await mem([
+    'remember',
+    summary,
+    '--type',
+    type,
+    '--project',
+    'demo',
+    ...flags,
+    '--json',
+  ]);
+  expect(run.code, run.stderr).toBe(0);
+  return (json(run)['ids'] as string[])[0]!;
+}
+
+type Found = {
+  items: { id: string; freshness: { state: string; open_marker: string | null } }[];
+  freshness_warnings: { id: string; state: string; reason: string; delivered: boolean }[];
+};
+const find = async (...flags: string[]) =>
+  json(await mem(['items', 'find', '--project', 'demo', ...flags, '--json'])) as unknown as Found;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'mem-fresh-inputs-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('a review date on knowledge', () => {
+  it('is stale past its review date (held back, warned) and fresh again once confirmed', async () => {
+    const id = await remember(
+      'Deploys go through the blue pipeline',
+      'fact',
+      '--review-after',
+      '2030-06-01T00:00:00Z',
+    );
+
+    const held = await find();
+    expect(held.items).toEqual([]);
+    expect(held.freshness_warnings).toEqual([
+      expect.objectContaining({
+        id,
+        state: 'stale',
+        reason: 'review_due',
+        delivered: false,
+        next_action: 'confirm',
+      }),
+    ]);
+    const orient = json(await mem(['orient', '--project', 'demo', '--json']));
+    expect(orient['freshness_warnings']).toEqual([
+      expect.objectContaining({ id, state: 'stale', reason: 'review_due', delivered: true }),
+    ]);
+
+    const confirmed = await mem([
+      'items',
+      'confirm',
+      id,
+      '--project',
+      'demo',
+      '--review-after',
+      '2031-06-01T00:00:00Z',
+      '--json',
+    ]);
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    const fresh = await find();
+    expect(fresh.items.map((i) => [i.id, i.freshness.state])).toEqual([[id, 'fresh']]);
+    expect(fresh.freshness_warnings).toEqual([]);
+    const history = await mem(['history', id, '--project', 'demo', '--json']);
+    expect(history.stdout).toContain('confirmed still true');
+  });
+
+  it('refuses a confirmation whose next review date is not after now, writing nothing', async () => {
+    const id = await remember(
+      'Deploys go through the blue pipeline',
+      'fact',
+      '--review-after',
+      '2030-06-01T00:00:00Z',
+    );
+    const before = logLines();
+    const run = await mem([
+      'items',
+      'confirm',
+      id,
+      '--project',
+      'demo',
+      '--review-after',
+      '2030-12-01T00:00:00Z',
+    ]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('INVALID_INPUT');
+    expect(run.stderr).toContain('review_after');
+    expect(logLines()).toBe(before);
+  });
+});
+
+describe('the open marker of a task or thread', () => {
+  it('carries `open · N days unresolved`, and past the open ceiling is held back as unresolved_expired', async () => {
+    const id = await remember('Find out why the nightly build is slow', 'task');
+    const now = new Date();
+    const soon = new Date(now.getTime() + 3 * 86_400_000).toISOString();
+    const early = json(
+      await mem(['items', 'find', '--project', 'demo', '--json'], { MEM_NOW: soon }),
+    ) as unknown as Found;
+    expect(early.items.map((i) => [i.id, i.freshness.open_marker])).toEqual([
+      [id, 'open · 3 days unresolved'],
+    ]);
+
+    // Frozen at 2031: more than OPEN_MAX_DAYS (365) after the task was written.
+    const days = Math.floor(
+      (Date.parse(FROZEN.MEM_NOW) - Date.parse(now.toISOString())) / 86_400_000,
+    );
+    const held = await find();
+    expect(held.items).toEqual([]);
+    expect(held.freshness_warnings).toEqual([
+      expect.objectContaining({
+        id,
+        state: 'expired',
+        reason: 'unresolved_expired',
+        open_marker: expect.stringMatching(/^open · \d+ days unresolved$/),
+      }),
+    ]);
+    const included = await find('--include-stale');
+    expect(included.items.map((i) => i.id)).toEqual([id]);
+    expect(included.items[0]!.freshness).toMatchObject({ state: 'expired' });
+    const opened = json(await mem(['items', 'open', id, '--json']));
+    expect((opened['freshness'] as { open_marker: string }).open_marker).toMatch(
+      new RegExp(`^open · (${days}|${days - 1}|${days + 1}) days unresolved$`),
+    );
+  });
+
+  it('drops the marker once the task is resolved', async () => {
+    const id = await remember('Find out why the nightly build is slow', 'task');
+    const done = await mem([
+      'items',
+      'resolve',
+      id,
+      '--project',
+      'demo',
+      '--status',
+      'done',
+      '--json',
+    ]);
+    expect(done.code, done.stderr).toBe(0);
+    const found = await find();
+    expect(found.items.map((i) => [i.id, i.freshness.open_marker])).toEqual([[id, null]]);
+    expect(found.freshness_warnings).toEqual([]);
+  });
+});
+
+describe('a cited source on knowledge', () => {
+  it('is fresh while the file reads the same, stale once rewritten, unknown once deleted', async () => {
+    const file = join(root, 'runbook.md');
+    writeFileSync(file, 'Deploys go through the blue pipeline.\n');
+    const id = await remember(
+      'Deploys go through the blue pipeline',
+      'fact',
+      '--source',
+      'runbook.md',
+      '--source-sha256',
+      sha256('Deploys go through the blue pipeline.\n'),
+    );
+    expect((await find()).items.map((i) => [i.id, i.freshness.state])).toEqual([[id, 'fresh']]);
+
+    writeFileSync(file, 'Deploys go through the green pipeline.\n');
+    const changed = await find();
+    expect(changed.items).toEqual([]);
+    expect(changed.freshness_warnings).toEqual([
+      expect.objectContaining({
+        id,
+        state: 'stale',
+        reason: 'source_changed',
+        next_action: 'correct',
+      }),
+    ]);
+    const included = await find('--include-stale');
+    expect(included.items.map((i) => i.id)).toEqual([id]);
+    expect(included.freshness_warnings).toEqual([expect.objectContaining({ id, delivered: true })]);
+
+    unlinkSync(file);
+    const gone = await find();
+    expect(gone.freshness_warnings).toEqual([
+      expect.objectContaining({ id, state: 'unknown', reason: 'source_unreadable' }),
+    ]);
+    const opened = await mem(['items', 'read', id, '--project', 'demo', '--json']);
+    expect(json(opened)['items']).toEqual([
+      expect.objectContaining({ source_uri: 'runbook.md', source_sha256: expect.any(String) }),
+    ]);
+  });
+});
+
+describe('bad freshness input', () => {
+  const refused = async (args: string[], field: string) => {
+    await remember('A seed fact so the log exists', 'fact');
+    const before = logLines();
+    const run = await mem(args);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('INVALID_INPUT');
+    expect(run.stderr).toContain(field);
+    expect(logLines()).toBe(before);
+  };
+
+  it('refuses a review date on a task, naming the field and the types it applies to', async () => {
+    await refused(
+      [
+        'remember',
+        'Fix the build',
+        '--type',
+        'task',
+        '--project',
+        'demo',
+        '--review-after',
+        '2030-01-01T00:00:00Z',
+      ],
+      'review_after does not apply to a task',
+    );
+  });
+
+  it('refuses a malformed digest', async () => {
+    await refused(
+      [
+        'remember',
+        'Deploys go blue',
+        '--type',
+        'fact',
+        '--project',
+        'demo',
+        '--source',
+        'runbook.md',
+        '--source-sha256',
+        'abc123',
+      ],
+      'source_sha256',
+    );
+  });
+
+  it('refuses a cited source without its digest', async () => {
+    await refused(
+      [
+        'remember',
+        'Deploys go blue',
+        '--type',
+        'fact',
+        '--project',
+        'demo',
+        '--source',
+        'runbook.md',
+      ],
+      'source_sha256',
+    );
+  });
+
+  it('refuses a review date on a task through update too', async () => {
+    const task = await remember('Fix the build', 'task');
+    await refused(
+      [
+        'items',
+        'update',
+        task,
+        '--project',
+        'demo',
+        '--review-after',
+        '2030-01-01T00:00:00Z',
+        '--reason',
+        'x',
+      ],
+      'review_after',
+    );
+  });
+});

@@ -15,8 +15,9 @@ import { sealStore } from './seal.js';
  * 5: superseded_line names the correction's actor and reason (migration 0011).
  * 6: item.updated_ts (migration 0013), set by every item event: a version-5 file lacks it.
  * 7: item.anchor_count and item_tag_count (migration 0014), orient's totals kept by the writes.
+ * 9: item.attention and item.pinned (migration 0016), from the attention and pin events.
  */
-const VERSION = 7;
+const VERSION = 9;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

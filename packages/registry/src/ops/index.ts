@@ -28,6 +28,7 @@ import {
   updateItemOp,
 } from './items/ops.js';
 import { openItemOp, orientOp } from './items/orient-ops.js';
+import { pinItemOp, setAttentionOp, unpinItemOp } from './items/attention.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -49,6 +50,9 @@ export const OPERATIONS: readonly AnyOperation[] = [
   updateItemOp,
   relateItemsOp,
   deleteItemsOp,
+  setAttentionOp,
+  pinItemOp,
+  unpinItemOp,
   openItemOp,
   reviewScan,
   reviewList,

@@ -264,7 +264,17 @@ function bandInputOf({ fused, node }: Candidate): OrderInput {
   const { rerank } = fused.ranking;
   return {
     relevanceMicro: rerank ? Math.round(rerank.score * 1e6) : fused.ranking.rrf_score_micro,
-    group: `${fused.ranking.floor_passed_by.length > 0 ? 1 : 0}${rerank ? 'r' : ''}`,
+    // The tier is part of the group: learned before seen before documented stays a rule
+    // (seed 001), which recency does not overturn. So is the keyword strength in whole units
+    // of one single-node term match (bm25_norm): a line matching more of the query is a
+    // stronger match, and one merely a neighbour in rank must not let recency lift a line
+    // matching less above it.
+    group: [
+      fused.ranking.floor_passed_by.length > 0 ? 1 : 0,
+      rerank ? 'r' : '',
+      tierOf(node.level),
+      fused.ranking.keyword ? Math.floor(fused.ranking.keyword.bm25_norm) : -1,
+    ].join('/'),
     seq: node.seq,
     deliveries: null,
     pinned: false,

@@ -169,6 +169,9 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     target: seededThread,
   }),
   delete_items: () => ({ project: 'alpha', ids: [seededDoomed], reason: 'parity' }),
+  set_attention: () => ({ project: 'alpha', id: seededThread, attention: 'reference' }),
+  pin_item: () => ({ project: 'alpha', id: seededThread }),
+  unpin_item: () => ({ project: 'alpha', id: seededThread }),
   purge: (s, who) => ({
     project: 'alpha',
     ref: PURGE_TEXTS[`${s}-${who}`] ?? PURGE_TEXTS['http-admin']!,

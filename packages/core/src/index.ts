@@ -55,7 +55,14 @@ export { reviewDecisionField, reviewKindField } from './events/review-payloads.j
 export { reviewId } from './events/review-id.js';
 export { skillNameField } from './events/skill-payloads.js';
 export { corpusNameField } from './events/corpus-payloads.js';
-export { RELATIONS, relationField, type Relation } from './events/item-payloads.js';
+export {
+  ATTENTION_TIERS,
+  RELATIONS,
+  attentionField,
+  relationField,
+  type AttentionTier,
+  type Relation,
+} from './events/item-payloads.js';
 export {
   FIELD_TYPES,
   ITEM_FIELDS,

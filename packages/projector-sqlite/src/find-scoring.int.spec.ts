@@ -52,6 +52,9 @@ describe('find_items over the item store', () => {
         includeStale: false,
         now: new Date('2026-03-01T00:00:00.000Z'),
         heldBackLimit: 10,
+        attention: ['active', 'reference'] as const,
+        // No recency in the fusion: the page is then BM25's order, which the check below states.
+        recencyWeight: 0,
       };
       const reads = itemReader(db);
       const first = reads.findItems({ ...query, limit: 2, offset: 0 });

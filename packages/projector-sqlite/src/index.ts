@@ -34,6 +34,7 @@ export type {
   ItemCountRow,
   ItemFindQuery,
   ItemFound,
+  FoundItemRow,
   ItemRow,
   ItemTagCountRow,
 } from './item-rows.js';

@@ -12,7 +12,7 @@ import type {
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
-  i.review_after, i.source_uri, i.source_sha256, i.deleted_at IS NOT NULL AS deleted, i.created_seq, i.created_ts, i.updated_seq, i.updated_ts,
+  i.review_after, i.source_uri, i.source_sha256, i.deleted_at IS NOT NULL AS deleted, i.attention, i.pinned, i.created_seq, i.created_ts, i.updated_seq, i.updated_ts,
   (SELECT json_group_array(tag) FROM (SELECT t.tag FROM item_tag t WHERE t.project = i.project AND t.id = i.id ORDER BY t.tag)) AS tags,
   (SELECT e.parent_sha FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
      AND e.parent_level = 'I' AND e.kind = 'parent' ORDER BY e.parent_sha LIMIT 1) AS parent,
@@ -44,8 +44,12 @@ const HELD_BACK = `((i.valid_until IS NOT NULL AND mem_ms(i.valid_until) <= @now
   OR (i.type IN ('task', 'thread') AND ${UNRESOLVED}
       AND mem_ms(i.created_ts) + ${OPEN_MAX_DAYS * 86_400_000} <= @now_ms))`;
 
-interface RawItem extends Omit<ItemRow, 'deleted' | 'tags' | 'anchors' | 'blocked_by' | 'links'> {
+interface RawItem extends Omit<
+  ItemRow,
+  'deleted' | 'pinned' | 'tags' | 'anchors' | 'blocked_by' | 'links'
+> {
   deleted: number;
+  pinned: number;
   tags: string;
   anchors: string;
   blocked_by: string;
@@ -55,6 +59,7 @@ interface RawItem extends Omit<ItemRow, 'deleted' | 'tags' | 'anchors' | 'blocke
 const toItem = (raw: RawItem): ItemRow => ({
   ...raw,
   deleted: raw.deleted === 1,
+  pinned: raw.pinned === 1,
   tags: JSON.parse(raw.tags) as string[],
   anchors: JSON.parse(raw.anchors) as string[],
   blocked_by: JSON.parse(raw.blocked_by) as string[],
@@ -89,6 +94,45 @@ const toActivity = ({ activity, ...raw }: RawActivity): ItemActivityRow => {
   };
 };
 
+interface RawRanks {
+  relevance_rank: number;
+  recency_rank: number;
+  band: number;
+  fused_score_micro: number;
+}
+
+const ranksOf = (raw: RawRanks) => ({
+  relevance_rank: raw.relevance_rank,
+  recency_rank: raw.recency_rank,
+  band: raw.band,
+  fused_score_micro: raw.fused_score_micro,
+});
+
+/**
+ * One page of find's delivered matches in the band order of packages/query band-order.ts
+ * (issue 13 §5), in SQL so LIMIT/OFFSET pages it: relevance is RRF of the BM25 rank (equal
+ * scores share a rank, every row ranks 1 without a match) in millionths, its band that over
+ * 1,000 (BAND_MICRO); inside a band pins first, then the fused score, relevance plus weighted
+ * recency (updated_seq, newest 1), then relevance and creation. Usage is not recorded, so it
+ * adds nothing. The ranks are among the delivered matches, what a window sees after WHERE.
+ */
+function rankedPageSql(hits: string, from: string, delivered: string, matched: boolean): string {
+  const relevance = matched ? 'rank() OVER (ORDER BY f.score)' : '1';
+  return `${hits}SELECT ${ITEM_COLUMNS}, page.relevance_rank, page.recency_rank, page.band, page.fused_score_micro FROM (
+      SELECT project, id, relevance_rank, recency_rank, created_seq, pinned,
+        relevance_micro / 1000 AS band,
+        relevance_micro + CAST(round(@recency_weight * 1000000.0 / (60 + recency_rank)) AS INTEGER) AS fused_score_micro
+      FROM (
+        SELECT i.project, i.id, i.created_seq, i.pinned, ${relevance} AS relevance_rank,
+          rank() OVER (ORDER BY i.updated_seq DESC) AS recency_rank,
+          CAST(round(1000000.0 / (60 + ${relevance})) AS INTEGER) AS relevance_micro
+        ${from} AND ${delivered})
+      ORDER BY band DESC, pinned DESC, fused_score_micro DESC, relevance_rank, created_seq, project, id
+      LIMIT @limit OFFSET @offset) page
+    JOIN item i ON i.project = page.project AND i.id = page.id
+    ORDER BY page.band DESC, page.pinned DESC, page.fused_score_micro DESC, page.relevance_rank, page.created_seq, page.project, page.id`;
+}
+
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
 export function itemReader(db: Database.Database) {
   // Date.parse, as core's freshness verdict parses a TTL (deterministic: no clock is read).
@@ -121,6 +165,8 @@ export function itemReader(db: Database.Database) {
         now_ms: query.now.getTime(),
       };
       if (!query.includeDeleted) where.push(LIVE);
+      where.push('i.attention IN (SELECT value FROM json_each(@attention))');
+      params.attention = json(query.attention);
       // Each filter given adds its condition and its parameter; one not given adds neither, so
       // the statement a filter set makes is the one SQLite plans (and caches) for it.
       const conditions: [keyof ItemFindQuery, string][] = [
@@ -138,12 +184,12 @@ export function itemReader(db: Database.Database) {
         where.push(condition);
         params[field] = query[field];
       }
-      // A keyword query joins its FTS5 hits with their BM25 (negative, lower is better) and
-      // ranks by it; ties, and every answer without one, go by creation. Trigger: a subquery
-      // on the right of the join. Why: SQLite ran the MATCH again per item row (2,000 items,
-      // 5 s). Outcome: the hits are materialised once and drive the join (item_by_node).
-      // Only the delivered page is ranked: the totals and the held-back list (by creation) read
-      // the same hits unscored, so BM25 runs once per match, not once per statement.
+      // A keyword query joins its FTS5 hits with their BM25 (negative, lower is better), which
+      // the page's bands rank by (rankedPageSql). Trigger: a subquery on the right of the join.
+      // Why: SQLite ran the MATCH again per item row (2,000 items, 5 s). Outcome: the hits are
+      // materialised once and drive the join (item_by_node). Only the page's statement scores:
+      // the totals and the held-back list (by creation) read the same hits unscored, so BM25
+      // runs once per match, not once per statement.
       const hitsOf = (scored: boolean) =>
         query.match === undefined
           ? ''
@@ -155,29 +201,31 @@ export function itemReader(db: Database.Database) {
       }
       from = `${from} WHERE ${where.join(' AND ')}`;
       const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
-      const byScore = 'ORDER BY f.score, i.created_seq, i.project, i.id';
       const counts = prepared(
         `${hitsOf(false)}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
       ).get(params) as { matched: number; held: number };
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
+      const items = (
+        prepared(rankedPageSql(hitsOf(true), from, delivered, query.match !== undefined)).all({
+          ...params,
+          recency_weight: query.recencyWeight,
+          limit: query.limit,
+          offset: query.offset,
+        }) as (RawItem & RawRanks)[]
+      ).map((raw) => ({ ...toItem(raw), ...ranksOf(raw) }));
       // The page is chosen on its sort keys alone and only its rows get their tags and
       // relations: computing them for every match before the sort cost a subquery per match.
-      const page = (condition: string, scored: boolean, limit: number, offset: number) => {
-        const ordered = scored ? byScore : byCreation;
-        return (
-          prepared(`${hitsOf(scored)}SELECT ${ITEM_COLUMNS} FROM (
-            SELECT i.project, i.id, ${scored ? 'f.score' : '0'} AS score ${from} AND ${condition}
-            ${ordered} LIMIT @limit OFFSET @offset) page
-          JOIN item i ON i.project = page.project AND i.id = page.id
-          ${ordered.replace('f.score', 'page.score')}`).all({
-            ...params,
-            limit,
-            offset,
-          }) as RawItem[]
-        ).map(toItem);
-      };
-      const items = page(delivered, query.match !== undefined, query.limit, query.offset);
-      const heldBack = counts.held > 0 ? page(HELD_BACK, false, query.heldBackLimit, 0) : [];
+      const heldBack =
+        counts.held > 0
+          ? (
+              prepared(`${hitsOf(false)}SELECT ${ITEM_COLUMNS} FROM (
+                SELECT i.project, i.id ${from} AND ${HELD_BACK} ${byCreation} LIMIT @limit) page
+              JOIN item i ON i.project = page.project AND i.id = page.id ${byCreation}`).all({
+                ...params,
+                limit: query.heldBackLimit,
+              }) as RawItem[]
+            ).map(toItem)
+          : [];
       return {
         total: query.includeStale ? counts.matched : counts.matched - counts.held,
         items,

@@ -28,6 +28,22 @@ export interface ItemRow {
   anchors: string[];
   blocked_by: string[];
   links: string[];
+  /** Its attention tier (issue 13 §5): active unless an item_attention_set said otherwise. */
+  attention: 'active' | 'reference' | 'archive';
+  pinned: boolean;
+}
+
+/**
+ * A delivered find match with the ranks that placed it (issue 13 §5): bands of relevance, and
+ * inside a band pins first, then the fused score of relevance and recency.
+ */
+export interface FoundItemRow extends ItemRow {
+  /** Among the delivered matches, by BM25 (equal scores share a rank; 1 for all without a match). */
+  relevance_rank: number;
+  /** Among the delivered matches, by updated_seq, newest 1. */
+  recency_rank: number;
+  band: number;
+  fused_score_micro: number;
 }
 
 /** An item as a listing shows it: its last activity (itself or a live item under it) and open descendants. */
@@ -71,6 +87,10 @@ export interface ItemFindQuery {
   parent?: string;
   anchor?: string;
   tag?: string;
+  /** The attention tiers to deliver (every find names them: archive is left out unless asked). */
+  attention: readonly ('active' | 'reference' | 'archive')[];
+  /** The weight of recency in the fused score inside a band (2 under a temporal cue). */
+  recencyWeight: number;
   /** An FTS5 MATCH expression over the item's summary and detail (the caller escapes user text). */
   match?: string;
   includeDeleted: boolean;
@@ -87,7 +107,7 @@ export interface ItemFindQuery {
 export interface ItemFound {
   /** Every match delivered (held-back ones too under includeStale), however many are returned. */
   total: number;
-  items: ItemRow[];
+  items: FoundItemRow[];
   /** The first heldBackLimit matches whose TTL has passed, by creation (delivered or not). */
   heldBack: ItemRow[];
   heldBackTotal: number;

@@ -11,6 +11,9 @@ export const ITEM_HANDLES = [
   'item_related',
   'item_unrelated',
   'item_deleted',
+  'item_attention_set',
+  'item_pinned',
+  'item_unpinned',
 ] as const;
 
 type ItemEvent = EventOf<(typeof ITEM_HANDLES)[number]>;
@@ -43,6 +46,21 @@ export function planItemEvent(e: ItemEvent): PlannedWrite[] {
           params: { project: e.project, id: e.item, seq: e.seq, ts: e.ts },
         },
         { statement: 'deleteItemNode', params: { project: e.project, id: e.item, ts: e.ts } },
+      ];
+    case 'item_attention_set':
+      return [
+        {
+          statement: 'setItemAttention',
+          params: { project: e.project, id: e.item, attention: e.attention },
+        },
+      ];
+    case 'item_pinned':
+    case 'item_unpinned':
+      return [
+        {
+          statement: 'setItemPinned',
+          params: { project: e.project, id: e.item, pinned: e.type === 'item_pinned' ? 1 : 0 },
+        },
       ];
   }
 }

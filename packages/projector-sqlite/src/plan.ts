@@ -129,6 +129,9 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
     case 'item_related':
     case 'item_unrelated':
     case 'item_deleted':
+    case 'item_attention_set':
+    case 'item_pinned':
+    case 'item_unpinned':
       return planItemEvent(event);
     default:
       return unknownType(event);

@@ -367,6 +367,11 @@ export type ItemWrite =
     }
   | { statement: 'touchItem'; params: { project: string; id: string; seq: number; ts: string } }
   | { statement: 'deleteItem'; params: { project: string; id: string; seq: number; ts: string } }
-  | { statement: 'deleteItemNode'; params: { project: string; id: string; ts: string } };
+  | { statement: 'deleteItemNode'; params: { project: string; id: string; ts: string } }
+  | {
+      statement: 'setItemAttention';
+      params: { project: string; id: string; attention: 'active' | 'reference' | 'archive' };
+    }
+  | { statement: 'setItemPinned'; params: { project: string; id: string; pinned: 0 | 1 } };
 
 export type StatementName = PlannedWrite['statement'];

@@ -17,8 +17,9 @@ import { sealStore } from './seal.js';
  * 7: item.anchor_count and item_tag_count (migration 0014), orient's totals kept by the writes.
  * 8: item_due_reminder replaces item_live_reminder (migration 0015).
  * 9: item.review_after, source_uri and source_sha256 (migration 0016), freshness inputs.
+ * 10: item.attention and item.pinned (migration 0017), from the attention and pin events.
  */
-const VERSION = 9;
+const VERSION = 10;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

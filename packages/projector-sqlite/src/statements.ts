@@ -272,6 +272,13 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   touchItem: `
     UPDATE item SET updated_seq = @seq, updated_ts = @ts WHERE project = @project AND id = @id`,
 
+  // Attention and pins file an item; they are no activity, so updated_seq stays (issue 13 §5).
+  setItemAttention: `
+    UPDATE item SET attention = @attention WHERE project = @project AND id = @id`,
+
+  setItemPinned: `
+    UPDATE item SET pinned = @pinned WHERE project = @project AND id = @id`,
+
   resolveItem: `
     UPDATE item SET status = @status, updated_seq = @seq, updated_ts = @ts WHERE project = @project AND id = @id`,
 

@@ -10,6 +10,7 @@ const base: Ranking = {
   rrf_score_micro: 0,
   rerank: null,
   floor_passed_by: [],
+  order: null,
 };
 const floor = { minCoverage: 0.8, minKeyword: 0.7, minSimilarity: 0.3 };
 

@@ -50,7 +50,7 @@ export function rrfMicro(rank: number, weight = 1): number {
 
 /**
  * Fuses ranked lists by (weighted) reciprocal rank: Σ weight / (60 + rank). A node's rank in a
- * list is its first position (1-based); a node absent from a list gets nothing from it. `ran` names the signals the
+ * list is its first position (1-based), shared with the nodes before it of an equal score; a node absent from a list gets nothing from it. `ran` names the signals the
  * query ran, so a ranking says when a signal was missing rather than silent.
  */
 export function fuse(
@@ -62,7 +62,9 @@ export function fuse(
   for (const signal of SIGNALS) {
     const hits = lists[signal];
     if (!hits) continue;
+    let position = 0;
     let rank = 0;
+    let previous: number | null = null;
     for (const hit of hits) {
       const id = nodeKeyString(hit.key);
       let fused = byKey.get(id);
@@ -71,7 +73,12 @@ export function fuse(
         byKey.set(id, fused);
       }
       if (fused.ranking[signal] !== null) continue; // a duplicate in one list counts once
-      rank += 1;
+      position += 1;
+      // Equal scores share a rank (competition ranking, 1224): which of two equal matches a
+      // list names first is no relevance, and the band order (band-order.ts) lets recency
+      // decide between them instead.
+      if (hit.score !== previous) rank = position;
+      previous = hit.score;
       if (signal === 'keyword')
         fused.ranking.keyword = {
           rank,
@@ -97,6 +104,7 @@ function emptyRanking(ran: readonly Signal[]): Ranking {
     rrf_score_micro: 0,
     rerank: null,
     floor_passed_by: [],
+    order: null,
   };
 }
 

@@ -32,6 +32,16 @@ export {
 } from './fusion.js';
 export { floorPassedBy, type RelevanceFloor } from './floor.js';
 export {
+  BAND_MICRO,
+  bandWeights,
+  orderWithinBands,
+  relevanceBand,
+  usageBucket,
+  type BandRanking,
+  type OrderInput,
+} from './band-order.js';
+export { TEMPORAL_CUES, temporalCue } from './temporal-cue.js';
+export {
   defaultFloor,
   defaultWeights,
   HASH_DEFAULTS,

@@ -29,6 +29,8 @@ import {
   type Supersession,
 } from './result.js';
 import { tierOf } from './tier.js';
+import { orderWithinBands, type OrderInput } from './band-order.js';
+import { temporalCue } from './temporal-cue.js';
 import { recallVectors } from './vector-recall.js';
 
 /** What a query reads. Without `vectors` and `embedder` it runs on keywords alone, and says so. */
@@ -139,7 +141,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   // The floor decides whether there is an answer: when no candidate clears it the query
   // abstains with no rows. When one does, the candidates that cleared it come first (relevance
   // first, seed 004), then the rest in rank order, each row saying in floor_passed_by whether it
-  // cleared the floor itself. (Cutting every row below the floor was measured: LoCoMo dev
+  // cleared the floor itself; inside a relevance band, recency orders (orderWithinBands). (Cutting every row below the floor was measured: LoCoMo dev
   // recall@25 fell from 0.72 to 0.58.)
   // Coverage (matched terms, one FTS5 lookup per term and row) decides the floor only for a
   // keyword hit that neither its BM25 nor a vector clears; the page's rows get theirs below.
@@ -170,13 +172,15 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     }
     eligible.sort(byFloorThenRank);
   }
-  const page = answered ? eligible.slice(0, resolved.limit) : [];
+  const cue = temporalCue(resolved.text);
+  const ordered = orderWithinBands(eligible, bandInputOf, cue);
+  const page = answered ? ordered.slice(0, resolved.limit) : [];
   const annotated = new Set(undecided);
-  const rest = page.filter((row) => !annotated.has(row));
+  const rest = page.map((p) => p.row).filter((row) => !annotated.has(row));
   annotateMatchedTerms(items, terms, rest);
   for (const { fused } of rest) fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
 
-  const results: QueryHit[] = page.map(({ fused, node }) => ({
+  const results: QueryHit[] = page.map(({ row: { fused, node }, ranking: order }) => ({
     level: node.level,
     sha256: node.sha256,
     project: node.project,
@@ -184,7 +188,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     source: node.source,
     score: fused.ranking.rerank ? fused.ranking.rerank.score : fused.ranking.rrf_score_micro / 1e6,
     tier: tierOf(node.level),
-    ranking: fused.ranking,
+    ranking: { ...fused.ranking, order },
     note: noteOf(items, node),
     parents: citationsOf(items, node, resolved.citations),
     corrected_by: correctionOf(node),
@@ -249,6 +253,32 @@ function additionOf(node: NodeRow): Addition | null {
 interface Candidate {
   fused: Fused;
   node: NodeRow;
+}
+
+/**
+ * What the band order reads of a candidate: the order it stands in (the floor, the rerank, the
+ * fused or rerank score), the line's seq for recency, and no usage (mem records no deliveries:
+ * seed 004 counts only packs attached to a handoff, and a query is an inspection, never a write).
+ */
+function bandInputOf({ fused, node }: Candidate): OrderInput {
+  const { rerank } = fused.ranking;
+  return {
+    relevanceMicro: rerank ? Math.round(rerank.score * 1e6) : fused.ranking.rrf_score_micro,
+    // The tier is part of the group: learned before seen before documented stays a rule
+    // (seed 001), which recency does not overturn. So is the keyword strength in whole units
+    // of one single-node term match (bm25_norm): a line matching more of the query is a
+    // stronger match, and one merely a neighbour in rank must not let recency lift a line
+    // matching less above it.
+    group: [
+      fused.ranking.floor_passed_by.length > 0 ? 1 : 0,
+      rerank ? 'r' : '',
+      tierOf(node.level),
+      fused.ranking.keyword ? Math.floor(fused.ranking.keyword.bm25_norm) : -1,
+    ].join('/'),
+    seq: node.seq,
+    deliveries: null,
+    pinned: false,
+  };
 }
 
 /** 1 when the candidate cleared the relevance floor by some signal, else 0. */

@@ -2,6 +2,7 @@ import type { RelevanceFloor } from './floor.js';
 import type { SignalWeights } from './fusion.js';
 import type { LineNote } from './line-note.js';
 import type { RecallLevel } from './ports.js';
+import type { BandRanking } from './band-order.js';
 
 /** The recall signals a query fuses. */
 export type Signal = 'keyword' | 'vector_text' | 'vector_symptom';
@@ -49,6 +50,8 @@ export interface Ranking {
   rerank: { rank: number; score: number } | null;
   /** The signals whose score cleared the relevance floor (empty: the row rides on a better one that did). */
   floor_passed_by: Signal[];
+  /** Its place inside its relevance band (recency, usage, pin, temporal cue); null until ordered. */
+  order: BandRanking | null;
 }
 
 /** A citation: a node the result rests on, walked down the provenance edges. */
@@ -114,7 +117,7 @@ export interface QueryHit {
   /** The ordering score: the rerank score when reranked, else the fused score (rrf_score_micro / 10⁶). */
   score: number;
   tier: Tier;
-  ranking: Ranking;
+  ranking: Ranking & { order: BandRanking };
   /** An L1/L2 result is one line of a memory: the memory and vault note it belongs to. Null for L0 and R. */
   note: LineNote | null;
   /** A line's own parents (an L2 line's L1 memories and the L0 evidence below them), depth first; none for L0 and R. */

@@ -38,7 +38,10 @@ import { skillDraftedShape, skillPromotedShape, skillRetiredShape } from './skil
 import { corpusRegisteredShape, corpusRemovedShape } from './corpus-payloads.js';
 import {
   itemAddedShape,
+  itemAttentionSetShape,
   itemDeletedShape,
+  itemPinnedShape,
+  itemUnpinnedShape,
   itemRelatedShape,
   itemResolvedShape,
   itemUnrelatedShape,
@@ -244,6 +247,9 @@ const itemRelated = defineEvent('item_related', itemRelatedShape, {
 });
 const itemUnrelated = defineEvent('item_unrelated', itemUnrelatedShape);
 const itemDeleted = defineEvent('item_deleted', itemDeletedShape);
+const itemAttentionSet = defineEvent('item_attention_set', itemAttentionSetShape);
+const itemPinned = defineEvent('item_pinned', itemPinnedShape);
+const itemUnpinned = defineEvent('item_unpinned', itemUnpinnedShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -285,6 +291,9 @@ export const EVENT_DEFINITIONS = [
   itemRelated,
   itemUnrelated,
   itemDeleted,
+  itemAttentionSet,
+  itemPinned,
+  itemUnpinned,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -330,6 +339,9 @@ export const payloadSchema = z.discriminatedUnion('type', [
   itemRelated.payload,
   itemUnrelated.payload,
   itemDeleted.payload,
+  itemAttentionSet.payload,
+  itemPinned.payload,
+  itemUnpinned.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -372,6 +384,9 @@ export const eventSchema = z.discriminatedUnion('type', [
   itemRelated.event,
   itemUnrelated.event,
   itemDeleted.event,
+  itemAttentionSet.event,
+  itemPinned.event,
+  itemUnpinned.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

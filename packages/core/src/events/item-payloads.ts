@@ -73,3 +73,30 @@ export const itemDeletedShape = {
   item: itemIdField,
   reason: itemReasonField,
 };
+
+/**
+ * How much of the working context an item may occupy (seed 004, issue 13 §5): `active` (the
+ * default) leads, `reference` stays recallable, `archive` leaves default recall and is found only
+ * when asked. Says nothing about whether the item is true.
+ */
+export const ATTENTION_TIERS = ['active', 'reference', 'archive'] as const;
+export const attentionField = z.enum(ATTENTION_TIERS);
+export type AttentionTier = z.infer<typeof attentionField>;
+
+/** The item's attention tier from now on. No activity: recency is not moved by it. */
+export const itemAttentionSetShape = {
+  item: itemIdField,
+  attention: attentionField,
+  reason: itemReasonField.optional(),
+};
+
+/** A pin puts the item first within its relevance band (never above a stronger match). */
+export const itemPinnedShape = {
+  item: itemIdField,
+  reason: itemReasonField.optional(),
+};
+
+export const itemUnpinnedShape = {
+  item: itemIdField,
+  reason: itemReasonField.optional(),
+};

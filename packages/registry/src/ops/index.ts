@@ -29,6 +29,7 @@ import {
   updateItemOp,
 } from './items/ops.js';
 import { openItemOp, orientOp } from './items/orient-ops.js';
+import { pinItemOp, setAttentionOp, unpinItemOp } from './items/attention.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -51,6 +52,9 @@ export const OPERATIONS: readonly AnyOperation[] = [
   confirmItemOp,
   relateItemsOp,
   deleteItemsOp,
+  setAttentionOp,
+  pinItemOp,
+  unpinItemOp,
   openItemOp,
   reviewScan,
   reviewList,

@@ -10,6 +10,22 @@ export const recallLevel = z.enum(RECALL_LEVELS as ['L0', 'L1', 'L2', 'R']);
 const signal = z.enum(['keyword', 'vector_text', 'vector_symptom']);
 const vectorRank = z.object({ rank: z.number(), similarity: z.number() });
 
+/**
+ * A result's place inside its relevance band (issue 13 §5): each signal's rank, the pin, the
+ * temporal cue and the integer fused score that order a band (packages/query band-order.ts).
+ */
+export const bandRanking = z.object({
+  band: z.number(),
+  relevance_rank: z.number(),
+  recency_rank: z.number(),
+  /** Null: usage is not recorded (mem counts no deliveries), and counts nothing. */
+  usage_rank: z.number().nullable(),
+  pinned: z.boolean(),
+  temporal_cue: z.string().nullable(),
+  weights: z.object({ relevance: z.number(), recency: z.number(), usage: z.number() }),
+  fused_score_micro: z.number(),
+});
+
 const ranking = z.object({
   signals: z.array(signal),
   keyword: z
@@ -26,6 +42,7 @@ const ranking = z.object({
   rrf_score_micro: z.number(),
   rerank: z.object({ rank: z.number(), score: z.number() }).nullable(),
   floor_passed_by: z.array(signal),
+  order: bandRanking,
 });
 
 export const citation = z.object({

@@ -1,7 +1,23 @@
 import { z } from 'zod';
-import { ITEM_STATUSES, MemError, itemIdField, itemTypeField, tagField } from '@mem/core';
-import type { ItemRow, ItemStore } from '@mem/projector-sqlite';
-import { keywordTerms, matchExpression } from '@mem/query';
+import {
+  ATTENTION_TIERS,
+  ITEM_STATUSES,
+  MemError,
+  attentionField,
+  itemIdField,
+  itemTypeField,
+  tagField,
+  type AttentionTier,
+} from '@mem/core';
+import type { FoundItemRow, ItemRow, ItemStore } from '@mem/projector-sqlite';
+import {
+  bandWeights,
+  keywordTerms,
+  matchExpression,
+  temporalCue,
+  type BandRanking,
+} from '@mem/query';
+import { bandRanking } from '../query-output.js';
 import type { Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
@@ -37,6 +53,10 @@ export const findItemsInput = z.strictObject({
   tag: tagField.optional(),
   query: z.string().trim().min(1).max(500).optional(),
   include_deleted: z.boolean().optional(),
+  /** Archived items too (issue 13 §5: archive leaves default recall). */
+  include_archive: z.boolean().optional(),
+  /** Only items of this attention tier (archive included when asked by name). */
+  attention: attentionField.optional(),
   /** Deliver expired and stale items too (each still named in freshness_warnings). */
   include_stale: z.boolean().optional(),
   limit: z.int().min(1).max(MAX_FIND_LIMIT).optional(),
@@ -50,6 +70,9 @@ const foundItem = itemView.extend({
   matched_terms: z.array(z.string()).optional(),
   /** The item's verdict at the caller's clock, its cited source re-read (issue 13 §4). */
   freshness: freshnessView,
+  attention: z.enum(ATTENTION_TIERS),
+  /** Why it stands where it stands: its band, each signal's rank, the pin and the fused score. */
+  ranking: bandRanking,
 });
 export const foundOut = z.object({
   /** Every match in the reachable projects, however many are returned. */
@@ -135,6 +158,8 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
   const offset = input.offset ?? 0;
   const { projects, items } = await reachableItems(ctx, caller, input.projects);
   const match = matchExpression(terms, 'OR');
+  const cue = input.query !== undefined ? temporalCue(input.query) : null;
+  const weights = bandWeights(cue);
   const found = items.findItems({
     projects,
     ...(input.type !== undefined ? { type: input.type } : {}),
@@ -144,6 +169,8 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
     ...(input.tag !== undefined ? { tag: input.tag } : {}),
     ...(match !== null ? { match } : {}),
     includeDeleted: input.include_deleted === true,
+    attention: attentionOf(input),
+    recencyWeight: weights.recency,
     includeStale,
     now,
     limit,
@@ -186,9 +213,32 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
       ...viewOfRow(row),
       ...(terms.length > 0 ? { matched_terms: matched.get(row.node_id) ?? [] } : {}),
       freshness: freshnessViewOf(row, now, source),
+      attention: row.attention,
+      ranking: rankingOf(row, cue),
     })),
     freshness_warnings: warnings,
     ...(leftOut > 0 ? { freshness_warnings_left_out: leftOut } : {}),
+  };
+}
+
+/** The tiers a find delivers: the one named, else all but archive unless include_archive. */
+function attentionOf(input: FindInput): readonly AttentionTier[] {
+  if (input.attention !== undefined) return [input.attention];
+  return input.include_archive === true ? ATTENTION_TIERS : ['active', 'reference'];
+}
+
+/** The ranking block of a found item, from the ranks its page's SQL placed it by. */
+function rankingOf(row: FoundItemRow, cue: string | null): BandRanking {
+  const weights = bandWeights(cue);
+  return {
+    band: row.band,
+    relevance_rank: row.relevance_rank,
+    recency_rank: row.recency_rank,
+    usage_rank: null,
+    pinned: row.pinned,
+    temporal_cue: cue,
+    weights,
+    fused_score_micro: row.fused_score_micro,
   };
 }
 

@@ -251,6 +251,17 @@ export const findItemsOp = defineOperation({
         description: 'deleted items too',
       },
       {
+        field: 'include_archive',
+        flag: '--include-archive',
+        parse: 'boolean',
+        description: 'archived items too',
+      },
+      {
+        field: 'attention',
+        flag: '--attention <tier>',
+        description: 'only items of this tier: active, reference or archive',
+      },
+      {
         field: 'include_stale',
         flag: '--include-stale',
         parse: 'boolean',

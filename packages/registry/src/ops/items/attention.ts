@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { attentionField, itemIdField, itemReasonField, type Payload } from '@mem/core';
+import { requireReach, writerOf, type Caller } from '../../caller.js';
+import type { RegistryContext } from '../../context.js';
+import { defineOperation } from '../../operation.js';
+import { projectInput } from '../schemas.js';
+import { writtenOut, type WrittenOut } from './add-items.js';
+import { readItemLedger } from './ledger.js';
+import { caughtUpItems } from './reachable-store.js';
+import { requireItem } from './view.js';
+
+/*
+ * Issue 13 §5, seed 004: an item's attention tier (active, reference, archive) and its pin are
+ * events, so a rebuild files it the same way. Neither is activity: recency does not move.
+ */
+
+const TOOL = 'items';
+const projectFlag = {
+  field: 'project',
+  flag: '--project <name>',
+  description: 'the project the item belongs to',
+};
+
+export const setAttentionInput = z.strictObject({
+  project: projectInput,
+  id: itemIdField,
+  attention: attentionField,
+  reason: itemReasonField.optional(),
+});
+
+export const pinItemInput = z.strictObject({
+  project: projectInput,
+  id: itemIdField,
+  reason: itemReasonField.optional(),
+});
+type PinInput = z.infer<typeof pinItemInput>;
+
+/** The item's filing as the store holds it now; NOT_FOUND (naming `id`) for an unknown or deleted one. */
+async function filingOf(ctx: RegistryContext, caller: Caller, project: string, id: string) {
+  requireReach(caller, project);
+  requireItem(await readItemLedger(ctx, project), id, 'id', true);
+  const [row] = (await caughtUpItems(ctx, [project])).itemsById([project], [id]);
+  return { attention: row?.attention ?? 'active', pinned: row?.pinned ?? false };
+}
+
+async function appendOne(
+  ctx: RegistryContext,
+  caller: Caller,
+  project: string,
+  id: string,
+  payload: Payload | null,
+): Promise<WrittenOut> {
+  if (payload === null) return { project, ids: [], seq: null };
+  const result = await ctx.engine.append(project, [payload], writerOf(caller));
+  return { project, ids: [id], seq: result.last_seq };
+}
+
+const writtenText = (verb: string) => (out: WrittenOut) =>
+  out.seq === null
+    ? `nothing to write: already ${verb}`
+    : `${verb} ${out.ids.join(', ')} in ${out.project} (seq ${out.seq})`;
+
+/** `set_attention`: files an item as active, reference or archive; the same tier again writes nothing. */
+export const setAttentionOp = defineOperation({
+  name: 'set_attention',
+  summary: "set an item's attention tier: active, reference or archive (archive leaves recall)",
+  input: setAttentionInput,
+  output: writtenOut,
+  kind: 'write',
+  idempotent: true,
+  auth: { access: 'token', project: 'project' },
+  http: { method: 'POST', path: '/memory/items/attention' },
+  mcp: { tool: TOOL, select: { field: 'action', value: 'attention' } },
+  cli: {
+    command: ['items', 'attention'],
+    args: ['id', 'attention'],
+    options: [
+      projectFlag,
+      { field: 'reason', flag: '--reason <text>', description: 'why (recorded)' },
+    ],
+    text: writtenText('filed'),
+  },
+  run: async (ctx, caller, input) => {
+    const now = await filingOf(ctx, caller, input.project, input.id);
+    const payload: Payload | null =
+      now.attention === input.attention
+        ? null
+        : {
+            type: 'item_attention_set',
+            item: input.id,
+            attention: input.attention,
+            ...(input.reason !== undefined ? { reason: input.reason } : {}),
+          };
+    return appendOne(ctx, caller, input.project, input.id, payload);
+  },
+});
+
+function pinOp(pinned: boolean) {
+  const verb = pinned ? 'pinned' : 'unpinned';
+  return defineOperation({
+    name: pinned ? 'pin_item' : 'unpin_item',
+    summary: pinned
+      ? 'pin an item: first within its relevance band, never above a stronger match'
+      : "remove an item's pin",
+    input: pinItemInput,
+    output: writtenOut,
+    kind: 'write',
+    idempotent: true,
+    auth: { access: 'token', project: 'project' },
+    http: { method: 'POST', path: `/memory/items/${pinned ? 'pin' : 'unpin'}` },
+    mcp: { tool: TOOL, select: { field: 'action', value: pinned ? 'pin' : 'unpin' } },
+    cli: {
+      command: ['items', pinned ? 'pin' : 'unpin'],
+      args: ['id'],
+      options: [
+        projectFlag,
+        { field: 'reason', flag: '--reason <text>', description: 'why (recorded)' },
+      ],
+      text: writtenText(verb),
+    },
+    run: async (ctx, caller, input: PinInput) => {
+      const now = await filingOf(ctx, caller, input.project, input.id);
+      const payload: Payload | null =
+        now.pinned === pinned
+          ? null
+          : {
+              type: pinned ? 'item_pinned' : 'item_unpinned',
+              item: input.id,
+              ...(input.reason !== undefined ? { reason: input.reason } : {}),
+            };
+      return appendOne(ctx, caller, input.project, input.id, payload);
+    },
+  });
+}
+
+/** `pin_item` and `unpin_item`: a pin again (or an unpin of an unpinned item) writes nothing. */
+export const pinItemOp = pinOp(true);
+export const unpinItemOp = pinOp(false);

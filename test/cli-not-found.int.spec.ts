@@ -5,10 +5,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { memInProcess, memProcess } from './support/mem-cli.js';
 
 /*
- * A typo must not look like success (issue 9, item 11): the built `mem` in real processes for a
- * root that does not exist, in process for the rest (the same command: cli-in-process). A
- * reading command on a data root or project that does not exist exits non-zero with NOT_FOUND
- * naming it, and creates nothing; a writing command still creates what it writes.
+ * A typo must not look like success (issue 9, item 11): in process (the same command:
+ * cli-in-process), with one run of the built `mem` in a real process for a root that does not
+ * exist, the exit status a shell sees. A reading command on a data root or project that does not
+ * exist exits non-zero with NOT_FOUND naming it, and creates nothing; a writing command still
+ * creates what it writes.
  */
 const repo = join(import.meta.dirname, '..');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
@@ -41,11 +42,20 @@ beforeEach(() => {
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 describe('a data root that does not exist', () => {
+  it('the built bin: mem verify --json exits 1 with NOT_FOUND naming the path, and creates nothing', () => {
+    const root = join(base, 'no-such');
+    const result = memReal(root, ['verify', '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'NOT_FOUND', details: { root } });
+    expect(existsSync(root)).toBe(false);
+  });
+
   it.each(READING.map((args) => [args.join(' '), args]))(
     'mem %s exits 1 with NOT_FOUND naming the path, and creates nothing',
-    (_name, args) => {
+    async (_name, args) => {
       const root = join(base, 'no-such');
-      const result = memReal(root, args);
+      const result = await mem(root, args);
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       if (args.includes('--json'))

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   mkdtempSync,
@@ -11,13 +10,15 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memInProcess, memProcess } from './support/mem-cli.js';
 
 /*
- * Issue 12 §5: a person's edit of an L1 note becomes events through the built `mem` in real
- * processes on a real data root, and a rebuild from the log alone writes the note they left.
+ * Issue 12 §5: a person's edit of an L1 note becomes events through `mem` on a real data root,
+ * and a rebuild from the log alone writes the note they left. In process: the cases are about
+ * the plan, the events and the refusals, not about processes; the refused batch runs `vault
+ * capture` as the built bin, the exit status a shell sees.
  */
 const repo = join(import.meta.dirname, '..');
-const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 const KONG =
   'Requests over 10KB failed with 413: Kong buffered the body; fixed with proxy-body-size: 0.';
@@ -33,13 +34,7 @@ function freshRoot(): string {
   return dir;
 }
 
-function mem(args: string[], at = root) {
-  const result = spawnSync(process.execPath, [bin, '--root', at, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, MEM_ROOT: '' },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const mem = (args: string[], at = root) => memInProcess(['--root', at, ...args]);
 
 const logText = (at = root) =>
   readdirSync(join(at, 'log', 'demo'))
@@ -68,24 +63,24 @@ interface CaptureOut {
   findings: { path: string; line: number; problem: string }[];
 }
 
-function capture(extra: string[] = []) {
-  const result = mem(['vault', 'capture', '--project', 'demo', '--json', ...extra]);
+async function capture(extra: string[] = []) {
+  const result = await mem(['vault', 'capture', '--project', 'demo', '--json', ...extra]);
   return { ...result, out: result.code === 0 ? (JSON.parse(result.stdout) as CaptureOut) : null };
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   root = freshRoot();
-  expect(mem(['log', 'append', '--project', 'demo', '--file', sample]).code).toBe(0);
+  expect((await mem(['log', 'append', '--project', 'demo', '--file', sample])).code).toBe(0);
 });
 afterEach(() => {
   for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('mem vault capture', () => {
-  it('--dry-run prints the plan and writes nothing', () => {
+  it('--dry-run prints the plan and writes nothing', async () => {
     editNote();
     const before = logText();
-    const { code, out, stderr } = capture(['--dry-run']);
+    const { code, out, stderr } = await capture(['--dry-run']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(out!.dry_run).toBe(true);
@@ -96,9 +91,9 @@ describe('mem vault capture', () => {
     expect(logText()).toBe(before);
   });
 
-  it('turns a deleted line into forgotten and a rewritten one into superseded, and a rebuild elsewhere writes the edited note byte for byte', () => {
+  it('turns a deleted line into forgotten and a rewritten one into superseded, and a rebuild elsewhere writes the edited note byte for byte', async () => {
     const edited = editNote();
-    const { code, out, stderr } = capture();
+    const { code, out, stderr } = await capture();
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(out!.findings).toEqual([]);
@@ -127,24 +122,24 @@ describe('mem vault capture', () => {
     expect(batch[1]!.seq).toBe(batch[0]!.seq + 1);
     expect(batch[1]!.ts).toBe(batch[0]!.ts);
     expect(note()).toBe(edited);
-    expect(mem(['verify', '--project', 'demo']).code).toBe(0);
+    expect((await mem(['verify', '--project', 'demo'])).code).toBe(0);
 
     const elsewhere = freshRoot();
     cpSync(join(root, 'log'), join(elsewhere, 'log'), { recursive: true });
-    const rebuilt = mem(['rebuild', '--from-log'], elsewhere);
+    const rebuilt = await mem(['rebuild', '--from-log'], elsewhere);
     expect(rebuilt.stderr).toBe('');
     expect(rebuilt.code).toBe(0);
     expect(note(elsewhere)).toBe(edited);
 
-    expect(capture().out!.events).toEqual([]);
+    expect((await capture()).out!.events).toEqual([]);
   });
 
-  it('reports an edit back to a forgotten text as FORGOTTEN and appends nothing for it', () => {
-    const forgot = mem(['forget', PG, '--project', 'demo', '--reason', 'reverted']);
+  it('reports an edit back to a forgotten text as FORGOTTEN and appends nothing for it', async () => {
+    const forgot = await mem(['forget', PG, '--project', 'demo', '--reason', 'reverted']);
     expect(forgot.code).toBe(0);
     writeFileSync(join(root, NOTE), note().replace(`- ${KONG}`, `- ${PG}`));
     const before = logText();
-    const { out } = capture();
+    const { out } = await capture();
     expect(out!.events).toEqual([]);
     expect(out!.findings).toEqual([expect.objectContaining({ problem: 'forgotten', line: 11 })]);
     expect(logText()).toBe(before);
@@ -158,16 +153,17 @@ describe('mem vault capture', () => {
     lines.splice(pg, 2);
     writeFileSync(join(root, NOTE), lines.join('\n').replace(`- ${KONG}`, `- ${PG}`));
     const before = logText();
-    const result = mem(['vault', 'capture', '--project', 'demo', '--json']);
+    // The built bin in a real process: the exit status a shell sees for a refused capture.
+    const result = memProcess(['--root', root, 'vault', 'capture', '--project', 'demo', '--json']);
     expect(result.code).toBe(1);
     expect((JSON.parse(result.stderr) as { error: { code: string } }).error.code).toBe('FORGOTTEN');
     expect(logText()).toBe(before);
   });
 
   describe('refuses an untrusted vault file, naming it, and appends nothing', () => {
-    const refusal = (reason: string) => {
+    const refusal = async (reason: string) => {
       const before = logText();
-      const result = mem(['vault', 'capture', '--project', 'demo', '--json']);
+      const result = await mem(['vault', 'capture', '--project', 'demo', '--json']);
       expect(result.code).not.toBe(0);
       const error = (
         JSON.parse(result.stderr) as {
@@ -180,27 +176,27 @@ describe('mem vault capture', () => {
       return error;
     };
 
-    it('a note that is a symlink out of the vault', () => {
+    it('a note that is a symlink out of the vault', async () => {
       editNote();
       const outside = join(freshRoot(), 'elsewhere.md');
       writeFileSync(outside, '# not in the vault\n');
       symlinkSync(outside, join(root, 'vault', 'demo', 'leak.md'));
-      expect(refusal('symlink').details.path).toBe('demo/leak.md');
+      expect((await refusal('symlink')).details.path).toBe('demo/leak.md');
     });
 
-    it('a note that is not valid UTF-8', () => {
+    it('a note that is not valid UTF-8', async () => {
       editNote();
       writeFileSync(
         join(root, 'vault', 'demo', 'bad.md'),
         Buffer.from([0x2d, 0x20, 0xc3, 0x28, 0x0a]),
       );
-      expect(refusal('invalid_utf8').details.path).toBe('demo/bad.md');
+      expect((await refusal('invalid_utf8')).details.path).toBe('demo/bad.md');
     });
 
-    it('a note over the size limit', () => {
+    it('a note over the size limit', async () => {
       editNote();
       writeFileSync(join(root, NOTE), note() + 'x'.repeat((1 << 20) + 1));
-      expect(refusal('too_large').details.path).toBe('demo/infra-root-causes.md');
+      expect((await refusal('too_large')).details.path).toBe('demo/infra-root-causes.md');
     });
   });
 });

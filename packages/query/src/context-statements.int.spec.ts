@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logSignatures } from '@mem/core';
 import type { ItemStore } from '@mem/projector-sqlite';
 import { evidence, linedMemory, run, testStore, type TestStore } from '../test/store.js';
 import { assembleContext } from './tool-context.js';
@@ -17,12 +18,28 @@ function lessons(count: number) {
     const b = `kubectl rollout ${i} worked after pushing image tag ${i} to the registry.`;
     return [`kubectl rollout ${i} needs image tag ${i} pushed before it runs.`, [a, b]] as const;
   });
+  // Each line was drawn from a failure of its own: each is a tier-1 sighting of its signature.
+  const memory = linedMemory('r', 'L1', 2 * count, lines);
+  const signed = (memory['lines'] as Record<string, unknown>[]).map((l, i) => ({
+    ...l,
+    signatures: logSignatures(failure(i)).map((s) => ({
+      sig_sha: s.sigSha,
+      signature: s.signature,
+      tool: 'bash',
+    })),
+  }));
   return [
     run('r', 'L1', 'tool-failures'),
     ...lines.flatMap(([, [a, b]], i) => [evidence('r', 2 * i + 1, a), evidence('r', 2 * i + 2, b)]),
-    linedMemory('r', 'L1', 2 * count, lines),
+    { ...memory, lines: signed },
   ];
 }
+
+/** Line i's failure: signatures keep letters, so the module is named in letters. */
+const failure = (i: number) =>
+  `Error: cannot find module ${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}widget`;
+/** A log of the first `count` failures. */
+const failures = (count: number) => Array.from({ length: count }, (_, i) => failure(i)).join('\n');
 
 /** The store with every method call counted by name. */
 function counted(items: ItemStore): { items: ItemStore; calls: Map<string, number> } {
@@ -47,7 +64,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stores.forEach((s) => s.cleanup()));
 
-async function contextCalls(store: TestStore, vectors: boolean) {
+async function contextCalls(store: TestStore, vectors: boolean, signatureSource?: string) {
   // With vectors, a task no line shares a word with: every row is a vector hit alone.
   const task = vectors ? 'deploying containers' : 'kubectl rollout image tag';
   const { items, calls } = counted(store.items);
@@ -56,6 +73,7 @@ async function contextCalls(store: TestStore, vectors: boolean) {
   const bundle = await assembleContext(
     {
       task,
+      ...(signatureSource !== undefined ? { signatureSource } : {}),
       budget: 100_000,
       project: 'demo',
       reachable: ['demo'],
@@ -104,6 +122,18 @@ describe('statements per context request', () => {
       await contextCalls(stores[1]!, true),
     ];
     expect(large.bundle.results).toHaveLength(10); // a page: the default limit
+    expect(large.calls).toEqual(small.calls);
+  });
+
+  it('finds every tier-1 sighting with its chunks in the same number of store calls', async () => {
+    const [small, large] = [
+      await contextCalls(stores[0]!, false, failures(rows[1]!)),
+      await contextCalls(stores[1]!, false, failures(rows[1]!)),
+    ];
+    const tier1 = (r: typeof small) => r.bundle.results.filter((e) => e.tier === 1);
+    expect(tier1(small).length).toBe(3);
+    expect(tier1(large).length).toBeGreaterThan(3); // a log yields a bounded number of signatures
+    for (const e of tier1(large)) expect(e.tier === 1 && e.citations).toHaveLength(2);
     expect(large.calls).toEqual(small.calls);
   });
 });

@@ -92,3 +92,36 @@ describe('a promoted skill over HTTP', () => {
     expect(one.body.error.code).toBe('NOT_FOUND');
   });
 });
+
+describe('a running server and the skills it matches', () => {
+  const contextSkills = async () => {
+    const res = await call(server.url, 'POST', '/memory/context', {
+      token: tokens['alice']!,
+      body: { tool: 'uploads', task: 'upload bugs body buffer', project: 'alpha' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.skills as { name: string }[]).map((s) => s.name);
+  };
+
+  it('sees a skill promoted, and a skill retired, while it runs, on the next context request', async () => {
+    expect(await contextSkills()).toEqual(['upload-bugs']);
+    expect(await contextSkills()).toEqual(['upload-bugs']);
+    await asRoot(registry, 'skill_draft', {
+      from: 'alpha/bugs',
+      name: 'upload-buffers',
+      composer: 'heuristic',
+    });
+    await asRoot(registry, 'skill_promote', {
+      project: 'alpha',
+      name: 'upload-buffers',
+      reason: 'works too',
+    });
+    expect((await contextSkills()).sort()).toEqual(['upload-buffers', 'upload-bugs']);
+    await asRoot(registry, 'skill_retire', {
+      project: 'alpha',
+      name: 'upload-bugs',
+      reason: 'folded into upload-buffers',
+    });
+    expect(await contextSkills()).toEqual(['upload-buffers']);
+  });
+});

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { itemReader, type ItemReader } from './item-reads.js';
 import { LINE_NOTE_SQL, type LineNoteRow } from './line-note-sql.js';
 import { MATCHED_TERMS_SQL } from './matched-terms-sql.js';
+import { pageReader, type PageReader } from './page-reads.js';
 import {
   keywordStatisticsReader,
   type KeywordPosting,
@@ -61,7 +62,7 @@ export interface KeywordRecallOptions {
 }
 
 /** Typed read queries over a sealed `items.sqlite`. Every list has a total order. */
-export interface ItemStore extends ItemReader {
+export interface ItemStore extends ItemReader, PageReader {
   positions(): PositionRow[];
   nodes(filter: NodeFilter): NodeRow[];
   /**
@@ -240,6 +241,7 @@ export function openItemStore(
 
   return {
     ...itemReader(db),
+    ...pageReader(db, NODE_COLUMNS, toNode),
     positions: () => positions.all() as PositionRow[],
     nodes: (filter) =>
       (

@@ -18,3 +18,17 @@ export const LINE_NOTE_SQL = `SELECT m.sha256 AS sha256, m.query_id AS query_id
     AND e.project = m.project AND e.level = m.level AND e.line_sha = @line AND e.kind = 'memory'
     AND e.target_sha = m.sha256
   ORDER BY m.query_id IS NULL, m.query_id, m.sha256 LIMIT 1`;
+
+/**
+ * LINE_NOTE_SQL for many lines in one statement (`@lines`: a JSON array of [project, level,
+ * sha256]): the same walk, correlated per line, so each line still starts at the live memories.
+ */
+export const LINE_NOTES_SQL = `SELECT j.key AS i, m.sha256 AS sha256, m.query_id AS query_id
+  FROM json_each(@lines) j JOIN node m ON m.id = (
+    SELECT c.id FROM node c INDEXED BY node_current_memory CROSS JOIN line_edge e
+    WHERE c.project = json_extract(j.value, '$[0]') AND c.level = json_extract(j.value, '$[1]')
+      AND c.kind = 'memory' AND c.superseded_by IS NULL AND c.deleted_at IS NULL
+      AND e.project = c.project AND e.level = c.level AND e.line_sha = json_extract(j.value, '$[2]')
+      AND e.kind = 'memory' AND e.target_sha = c.sha256
+    ORDER BY c.query_id IS NULL, c.query_id, c.sha256 LIMIT 1)
+  ORDER BY j.key`;

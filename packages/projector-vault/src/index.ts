@@ -29,6 +29,7 @@ export {
 } from './paths.js';
 export { readVaultNotes, type RefusedFile, type VaultNote, type VaultNotes } from './reader.js';
 export { readVaultSkills, type VaultSkill, type VaultSkills } from './skills-reader.js';
+export { vaultSkillsCache, type VaultSkillsCache } from './skills-cache.js';
 export { foldOf, noteLines, type ShownLines } from './shown-lines.js';
 export { skillNotePath } from './paths.js';
 export {

@@ -1,4 +1,4 @@
-import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
+import type { CitedNode, ItemStore, NodeRow } from '@mem/projector-sqlite';
 import { copiedLine } from './copied-line.js';
 import type { Citation } from './result.js';
 
@@ -43,18 +43,7 @@ export function citationsOf(
     seen.add(id);
     const parent = items.citedNode(node.project, sha256, level, maxChars);
     if (!parent || parent.deleted_at !== null) return;
-    const citation: Citation = {
-      level: parent.level,
-      sha256: parent.sha256,
-      source: parent.source,
-      text: parent.text,
-      t: parent.t,
-    };
-    if (maxChars !== null && parent.text_chars > maxChars) {
-      citation.text = `${parent.text}…`;
-      citation.text_chars = parent.text_chars;
-    }
-    out.push(citation);
+    out.push(citationOf(parent, maxChars));
     if (parent.level === 'L1' || parent.level === 'L2') walk(parent.level, parent.sha256);
   };
 
@@ -94,4 +83,43 @@ export function citationsOf(
     }
   } else if (node.level === 'L1' || node.level === 'L2') walk(node.level, node.sha256);
   return out;
+}
+
+/**
+ * citationsOf for each row of a page, in page order, with the same answers. An L1 line (the
+ * commonest row) cites only its own chunks, so the chunks of every L1 line of the page are read
+ * in one statement (ItemStore.lineChunks); the rows whose walk goes deeper are walked one by one.
+ */
+export function citationsOfPage(
+  items: ItemStore,
+  nodes: readonly NodeRow[],
+  mode: CitationMode = 'full',
+): Citation[][] {
+  if (mode === 'none') return nodes.map(() => []);
+  const maxChars = mode === 'excerpt' ? CITATION_EXCERPT_CHARS : null;
+  const lines = nodes.filter((node) => node.kind === 'line' && node.level === 'L1');
+  const chunks = new Map(
+    items.lineChunks(lines, maxChars).map((cited, i) => [lines[i]!, cited] as const),
+  );
+  return nodes.map((node) => {
+    const cited = chunks.get(node);
+    if (cited === undefined) return citationsOf(items, node, mode);
+    return cited.filter((c) => c.deleted_at === null).map((c) => citationOf(c, maxChars));
+  });
+}
+
+/** A cited node as a citation shows it: an excerpt cut in the store ends in an ellipsis and says how long the whole is. */
+function citationOf(parent: CitedNode, maxChars: number | null): Citation {
+  const citation: Citation = {
+    level: parent.level,
+    sha256: parent.sha256,
+    source: parent.source,
+    text: parent.text,
+    t: parent.t,
+  };
+  if (maxChars !== null && parent.text_chars > maxChars) {
+    citation.text = `${parent.text}…`;
+    citation.text_chars = parent.text_chars;
+  }
+  return citation;
 }

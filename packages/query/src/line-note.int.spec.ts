@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemStore } from '@mem/projector-sqlite';
 import { evidence, linedMemory, run, sha, testStore, type TestStore } from '../test/store.js';
-import { noteOf } from './line-note.js';
+import { noteOf, notesOfPage } from './line-note.js';
 
 /*
  * A line a memory kept through a long history: each step of its query wrote a new memory that
@@ -68,5 +68,20 @@ describe('noteOf: a line’s live memory, whatever its history', () => {
   it('is null for a line no live memory holds any more', async () => {
     const gone = store.items.line('demo', 'L1', sha(step(0)))!;
     expect(noteOf(store.items, gone)).toBeNull();
+  });
+
+  it('notesOfPage answers as noteOf for each row of a page, in one store call', () => {
+    const rows = [
+      store.items.line('demo', 'L1', sha(KEPT))!,
+      store.items.line('demo', 'L1', sha(step(0)))!,
+      store.items.memoryHead('demo', 'release')!,
+      store.items.line('demo', 'L1', sha(KEPT))!,
+    ];
+    const { items, calls } = counted(store.items);
+    const notes = notesOfPage(items, rows);
+    expect(Object.fromEntries(calls)).toEqual({ lineNotes: 1 });
+    expect(notes).toEqual(rows.map((row) => noteOf(store.items, row)));
+    expect(notes[0]).not.toBeNull();
+    expect(notes.slice(1, 3)).toEqual([null, null]);
   });
 });

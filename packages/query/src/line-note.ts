@@ -20,12 +20,27 @@ export interface LineNote {
  */
 export function noteOf(items: ItemStore, node: NodeRow): LineNote | null {
   if (node.kind !== 'line' || (node.level !== 'L1' && node.level !== 'L2')) return null;
-  const level = node.level;
-  const memory = items.lineNote(node.project, level, node.sha256);
+  return noteAt(node.project, node.level, items.lineNote(node.project, node.level, node.sha256));
+}
+
+/** noteOf for each row of a page, in page order: the lines' notes in one statement (ItemStore.lineNotes). */
+export function notesOfPage(items: ItemStore, nodes: readonly NodeRow[]): (LineNote | null)[] {
+  const lines = nodes.filter(
+    (node) => node.kind === 'line' && (node.level === 'L1' || node.level === 'L2'),
+  );
+  const notes = new Map(items.lineNotes(lines).map((row, i) => [lines[i]!, row] as const));
+  return nodes.map((node) =>
+    notes.has(node) ? noteAt(node.project, node.level as 'L1' | 'L2', notes.get(node)) : null,
+  );
+}
+
+function noteAt(
+  project: string,
+  level: 'L1' | 'L2',
+  memory: { sha256: string; query_id: string | null } | undefined,
+): LineNote | null {
   if (!memory) return null;
   const path =
-    memory.query_id === null
-      ? indexNotePath(node.project)
-      : queryNotePath(node.project, memory.query_id);
+    memory.query_id === null ? indexNotePath(project) : queryNotePath(project, memory.query_id);
   return { level, sha256: memory.sha256, query_id: memory.query_id, path };
 }

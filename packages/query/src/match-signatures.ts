@@ -1,6 +1,6 @@
 import { logSignatures } from '@mem/core';
 import type { ItemStore } from '@mem/projector-sqlite';
-import { citationsOf, type CitationMode } from './citations.js';
+import { citationsOfPage, type CitationMode } from './citations.js';
 import type { Citation } from './result.js';
 
 /** A line seen before with a signature of the log: the exact tier's hit. */
@@ -49,32 +49,44 @@ export function matchSignatures(
     signatures.map((s) => s.sigSha),
     request.projects,
   );
+  // Every sighting's line in one statement, and the shown lines' citations in one more: a
+  // common failure is seen on many lines.
+  const lines = items.nodesAt(
+    rows.map((row) => ({ project: row.project, level: row.level, sha256: row.line_sha })),
+  );
+  const shown = rows.flatMap((row, i) => {
+    const line = lines[i];
+    if (!line || line.deleted_at !== null) return [];
+    if (
+      line.superseded_by !== null &&
+      !items.node(row.project, line.superseded_by, row.level, 'memory')
+    )
+      return [];
+    return [{ row, line }];
+  });
+  const citations = citationsOfPage(
+    items,
+    shown.map((s) => s.line),
+    request.citations ?? 'excerpt',
+  );
+  const sightings = shown.map(({ row, line }, i) => ({
+    sig_sha: row.sig_sha,
+    seen: {
+      project: row.project,
+      level: row.level,
+      line: { sha256: line.sha256, text: line.text },
+      memory_sha: row.memory_sha,
+      tool: row.tool,
+      seen_count: row.seen_count,
+      first_seen: row.first_seen,
+      last_seen: row.last_seen,
+      citations: citations[i]!,
+    } satisfies SignatureSighting,
+  }));
   return signatures.map((sig) => ({
     sig_sha: sig.sigSha,
     signature: sig.signature,
     raw: sig.raw,
-    seen: rows.flatMap((row): SignatureSighting[] => {
-      if (row.sig_sha !== sig.sigSha) return [];
-      const line = items.line(row.project, row.level, row.line_sha);
-      if (!line || line.deleted_at !== null) return [];
-      if (
-        line.superseded_by !== null &&
-        !items.node(row.project, line.superseded_by, row.level, 'memory')
-      )
-        return [];
-      return [
-        {
-          project: row.project,
-          level: row.level,
-          line: { sha256: line.sha256, text: line.text },
-          memory_sha: row.memory_sha,
-          tool: row.tool,
-          seen_count: row.seen_count,
-          first_seen: row.first_seen,
-          last_seen: row.last_seen,
-          citations: citationsOf(items, line, request.citations ?? 'excerpt'),
-        },
-      ];
-    }),
+    seen: sightings.filter((s) => s.sig_sha === sig.sigSha).map((s) => s.seen),
   }));
 }

@@ -1,8 +1,8 @@
 import { SYSTEM_PROJECT, isMemError } from '@mem/core';
 import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
-import { citationsOf } from './citations.js';
+import { citationsOfPage } from './citations.js';
 import { KEYWORD_POSTINGS_BUDGET, defaultFloor, defaultWeights } from './defaults.js';
-import { noteOf } from './line-note.js';
+import { notesOfPage } from './line-note.js';
 import { coverageDecides, floorPassedBy, type RelevanceFloor } from './floor.js';
 import {
   compareFused,
@@ -121,8 +121,10 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   if (lists.vector_symptom)
     lists.vector_symptom = lists.vector_symptom.filter((hit) => hit.score >= floor.minSimilarity);
   const weights = { ...defaultWeights(embedderName), ...deps.weights };
-  for (const fused of fuse(lists, ran, weights)) {
-    const node = nodes.get(nodeKeyString(fused.key)) ?? lookUp(items, fused.key);
+  const candidates = fuse(lists, ran, weights);
+  lookUpMissing(items, nodes, candidates);
+  for (const fused of candidates) {
+    const node = nodes.get(nodeKeyString(fused.key));
     // Trigger: a vector index ahead of or behind the item store, or an implementation that
     // ignored the filter. Why: the filters already sit inside each recall; this only keeps a
     // forbidden node from ever reaching the caller. Outcome: the candidate is dropped.
@@ -180,7 +182,16 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   annotateMatchedTerms(items, terms, rest);
   for (const { fused } of rest) fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
 
-  const results: QueryHit[] = page.map(({ row: { fused, node }, ranking: order }) => ({
+  const parents = citationsOfPage(
+    items,
+    page.map(({ row }) => row.node),
+    resolved.citations,
+  );
+  const notes = notesOfPage(
+    items,
+    page.map(({ row }) => row.node),
+  );
+  const results: QueryHit[] = page.map(({ row: { fused, node }, ranking: order }, i) => ({
     level: node.level,
     sha256: node.sha256,
     project: node.project,
@@ -189,8 +200,8 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     score: fused.ranking.rerank ? fused.ranking.rerank.score : fused.ranking.rrf_score_micro / 1e6,
     tier: tierOf(node.level),
     ranking: { ...fused.ranking, order },
-    note: noteOf(items, node),
-    parents: citationsOf(items, node, resolved.citations),
+    note: notes[i]!,
+    parents: parents[i]!,
     corrected_by: correctionOf(node),
     superseded_by: node.superseded_by === null ? null : supersessionOf(items, node),
     added_by: additionOf(node),
@@ -216,14 +227,20 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
 }
 
 /**
- * The node a recall hit names. An L1/L2 answer is a line, never a whole memory (issue 11 §3):
- * a hit on a memory sha (a vector index that still embeds memories) is no answer unless the
- * memory is one line, whose line node shares its sha.
+ * Adds to `nodes` the node of each candidate the keyword leg did not bring (a vector hit), all
+ * in one statement. An L1/L2 answer is a line, never a whole memory (issue 11 §3): a hit on a
+ * memory sha (a vector index that still embeds memories) is no answer unless the memory is one
+ * line, whose line node shares its sha (ItemStore.nodesAt).
  */
-function lookUp(items: ItemStore, key: Fused['key']): NodeRow | undefined {
-  if (key.level === 'L1' || key.level === 'L2')
-    return items.line(key.project, key.level, key.sha256);
-  return items.node(key.project, key.sha256, key.level);
+function lookUpMissing(
+  items: ItemStore,
+  nodes: Map<string, NodeRow>,
+  candidates: readonly Fused[],
+): void {
+  const missing = candidates.filter((fused) => !nodes.has(nodeKeyString(fused.key)));
+  items.nodesAt(missing.map((fused) => fused.key)).forEach((node, i) => {
+    if (node) nodes.set(nodeKeyString(missing[i]!.key), node);
+  });
 }
 
 /** The correction a successor line's meta names (the SQLite projector writes it from the `superseded` event). */

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { MemError } from '@mem/core';
-import { readVaultSkills, type VaultSkill } from '@mem/projector-vault';
+import { vaultSkillsCache, type VaultSkill } from '@mem/projector-vault';
 import { canReach, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
 import { skillScopeOf, skillVisible } from './skill-scope.js';
 
 const TOOL = 'skills';
+// One per process: every context request matches skills, and the vault's skills change only
+// by promote / retire (or a hand edit), which the cache's stamp of the tree sees.
+const skillsCache = vaultSkillsCache();
 
 /**
  * The loadable skills this caller may see. A skill whose frontmatter names a `project` (or a
@@ -16,7 +19,7 @@ const TOOL = 'skills';
  */
 export async function visibleSkills(ctx: RegistryContext, caller: Caller): Promise<VaultSkill[]> {
   // A refused SKILL.md is left out: its scope cannot be read, so nobody may see it (nor its name).
-  const { skills } = await readVaultSkills(ctx.engine.paths.vaultDir);
+  const { skills } = await skillsCache.read(ctx.engine.paths.vaultDir);
   return skills.filter((skill) =>
     skillVisible(skillScopeOf(skill.frontmatter), (project) => canReach(caller, project)),
   );

@@ -82,6 +82,64 @@ describe('memory lines carry the failure signatures they were drawn from', () =>
   });
 });
 
+describe('a line drawn chunks after the failure it names', () => {
+  const failing = (source: string): LoopStep => ({ ...failingStep(), source });
+  const later = (text: string, source: string): LoopStep => ({ ...plainStep(text), source });
+  const closedThenOpen = (memory: string): Controller => {
+    let asked = 0;
+    return {
+      ...scripted([]),
+      async answer() {
+        asked += 1;
+        const update = asked > 1;
+        return {
+          text: formatGateAnswer({ think: 'x', update, memory: update ? memory : '', exit: false }),
+          latencyMs: 1,
+        };
+      },
+    };
+  };
+  const runOf = (controller: Controller) =>
+    new GatedRun({
+      level: 'L1',
+      runId: 'run-1',
+      queryId: 'bugs',
+      question: 'What broke?',
+      controller,
+      tokenizer: { name: 'w', count: (t: string) => t.split(/\s+/).length },
+      memoryBudget: 200,
+      chunkTokens: 5000,
+      actOnExit: false,
+    });
+  const line =
+    '`npm ci` failed with "npm ERR! ERESOLVE unable to resolve dependency tree"; fixed: pinned react 18';
+
+  it('names it when the failure was an earlier chunk of the same transcript', async () => {
+    const run = runOf(closedThenOpen(`- ${line}`));
+    const out = [
+      ...(await run.offer(failing('claude:s1'))),
+      ...(await run.offer(later('rerun passed', 'claude:s1'))),
+      ...run.finish(),
+    ];
+    for (const p of out) parsePayload(p);
+    const [memory] = memoriesOf(out);
+    expect(memory!.lines[0]!.signatures?.map((s) => s.signature)).toContain(
+      'npm ERR! ERESOLVE unable to resolve dependency tree',
+    );
+  });
+
+  it('never borrows a failure from another transcript', async () => {
+    const run = runOf(closedThenOpen(`- ${line}`));
+    const out = [
+      ...(await run.offer(failing('claude:s1'))),
+      ...(await run.offer(later('rerun passed', 'claude:s2'))),
+      ...run.finish(),
+    ];
+    const [memory] = memoriesOf(out);
+    expect(memory!.lines[0]!.signatures).toBeUndefined();
+  });
+});
+
 describe('signaturesOfLine', () => {
   // pi-mono-large-session, t96 of the demo: the tsc failure and the line the heuristic drew.
   const chunk = chunkSignatures([

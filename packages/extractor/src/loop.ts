@@ -4,6 +4,7 @@ import {
   isMemError,
   scrubSecrets,
   splitMemoryLines,
+  type FailureSignature,
   type MemoryLineRef,
   type Payload,
 } from '@mem/core';
@@ -13,6 +14,9 @@ import { parseGateAnswer, type GateAnswer } from './protocol.js';
 import { symptomOf } from './symptom.js';
 import { chunkSignatures, signaturesOfLine } from './line-signatures.js';
 import type { LoopLevel } from './prompt.js';
+
+/** Failures remembered per transcript for later chunks' lines (the heuristic carries 16 open). */
+const RECENT_FAILURES = 16;
 
 /** One chunk offered to a run: transcript text at L1, one L1 memory at L2. */
 export interface LoopStep {
@@ -111,6 +115,12 @@ export class GatedRun {
   private readonly forgottenLines = new Set<string>();
   /** Each current memory line → the shas it rests on (what `parents` is derived from). */
   private lineParents: Map<string, readonly string[]>;
+  /**
+   * The failing tool results of each transcript's recent chunks. Why: an error → fix line is
+   * drawn in the chunk where the rerun passes, which may be chunks after the one that failed;
+   * without them the line names no failure and tier 1 of a tool context cannot find it.
+   */
+  private readonly recentFailures = new Map<string, FailureSignature[]>();
   private error: { code: string; message: string } | undefined;
 
   constructor(config: RunConfig) {
@@ -231,6 +241,7 @@ export class GatedRun {
         ...(symptom !== null ? { symptom } : {}),
       });
     }
+    this.rememberFailures(step);
     if (answer.exit && this.config.actOnExit) {
       this.exited = true;
       this.ended = true;
@@ -299,7 +310,7 @@ export class GatedRun {
     const lines: MemoryLineRef[] = [];
     const seen = new Set<string>();
     // Read lazily: most chunks bring no new line about a failure, and most hold no failing result.
-    let failures: ReturnType<typeof chunkSignatures> | undefined;
+    let failures: FailureSignature[] | undefined;
     for (const line of splitMemoryLines(memory)) {
       const kept = this.lineParents.get(line) ?? next.get(line);
       const from = kept ?? step.lineParents?.get(line) ?? step.parents ?? [step.sha256];
@@ -307,9 +318,7 @@ export class GatedRun {
       // Only a line this chunk brought names the failures it was drawn from: a kept line's
       // were named by the event that drew it, and each is one occurrence of the failure.
       const signatures =
-        kept !== undefined
-          ? []
-          : signaturesOfLine(line, (failures ??= chunkSignatures(step.records)));
+        kept !== undefined ? [] : signaturesOfLine(line, (failures ??= this.failuresFor(step)));
       lines.push({
         sha256: contentSha256(line),
         parents: [...from],
@@ -323,6 +332,24 @@ export class GatedRun {
     }
     this.lineParents = next;
     return { parents, lines };
+  }
+
+  /** This chunk's failures, then those of its transcript's recent chunks, each once. */
+  private failuresFor(step: LoopStep): FailureSignature[] {
+    const own = chunkSignatures(step.records);
+    const seen = new Set(own.map((f) => f.sigSha));
+    const earlier = (this.recentFailures.get(step.source) ?? []).filter((f) => !seen.has(f.sigSha));
+    return [...own, ...earlier];
+  }
+
+  /** Keeps this chunk's failures for the lines of the next chunks of the same transcript. */
+  private rememberFailures(step: LoopStep): void {
+    const own = chunkSignatures(step.records);
+    if (own.length === 0) return;
+    const seen = new Set(own.map((f) => f.sigSha));
+    const earlier = (this.recentFailures.get(step.source) ?? []).filter((f) => !seen.has(f.sigSha));
+    // Newest first, bounded: a long session must not make every line compare with every failure.
+    this.recentFailures.set(step.source, [...own, ...earlier].slice(0, RECENT_FAILURES));
   }
 
   private async ask(step: LoopStep): Promise<{ answer: GateAnswer; latencyMs: number }> {

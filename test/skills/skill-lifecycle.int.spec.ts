@@ -93,8 +93,7 @@ describe('mem skill draft / promote / retire', () => {
     // When to use it: the failures the note's lines fix, not the standing query's title.
     const when = /^when_to_use: (".+")$/m.exec(text)![1]!;
     expect(JSON.parse(when)).toMatch(/^When one of these shows up in demo: /);
-    expect(when).toContain('LiveView test: sandbox isolation (Project not found);');
-    expect(when).toContain('Compile errors for missing AnnotationMessageRef;');
+    expect(when).toContain('LiveView test: sandbox isolation (Project not found)');
     expect(when).not.toMatch(/bugs and root causes/i);
     expect(text).toContain('fixed by creating the module file before compiling');
     expect(text).not.toContain('scrolling back in xterm.js');

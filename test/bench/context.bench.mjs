@@ -36,21 +36,6 @@ function ciLog() {
   return lines.join('\n');
 }
 
-/**
- * The demo's standing queries with the pi sessions read before the Claude ones. Why: tier 1
- * needs the buried failure seen before, a memory line drawn from it. Claude first (the demo's
- * order), the heuristic extractor's bounded memories never draw a line from any failing tool
- * result (no failure_signature row at all), so every answer was tier 2; pi first, the
- * tool-failures memory draws "The build is failing because the TUI package hasn't exported
- * the theme interfaces." from this very TS2305 failure, as test/signature-lookup.int.spec.ts does.
- */
-function piFirst(yaml) {
-  const claude = /^ {2}- claude:.*\n/m.exec(yaml)?.[0];
-  const pi = /^ {2}- pi:.*\n/m.exec(yaml)?.[0];
-  if (!claude || !pi) throw new Error('queries/demo.yaml: expected a claude and a pi source');
-  return yaml.replace(claude, '').replace(pi, `${pi}${claude}`);
-}
-
 function mem(...args) {
   const result = spawnSync(process.execPath, [bin, '--root', root, ...args], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`mem ${args.join(' ')}: ${result.stderr}`);
@@ -93,7 +78,9 @@ async function main() {
   mkdirSync(join(root, 'queries'), { recursive: true });
   writeFileSync(
     join(root, 'queries/demo.yaml'),
-    piFirst(readFileSync(join(repo, 'queries/demo.yaml'), 'utf8')),
+    // The demo's own order. Tier 1 needs the buried failure seen before: a memory line drawn
+    // from it ("… error TS2305 … 'EditorTheme'"); the guard below throws if none was.
+    readFileSync(join(repo, 'queries/demo.yaml'), 'utf8'),
   );
   cpSync(join(repo, 'test/fixtures/transcripts'), join(root, 'test/fixtures/transcripts'), {
     recursive: true,

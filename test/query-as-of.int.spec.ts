@@ -16,11 +16,11 @@ const OLD =
 const NEW =
   'Quokka marmalade resolution: the LiveView owner is started with start_owner and the pid is allowed explicitly.';
 const FORGOTTEN =
-  'Credo warning about `length/1` in guard: Changed `when length(message_ids) > 0` to pattern match `[_ | _] = message_ids`.';
+  'Ghostty inline images in tmux: Fixed terminal detection for Ghostty when running inside tmux by checking `GHOSTTY_RESOURCES_DIR` env var. (#299 by @nicobailon)';
 const REASON = 'the shared sandbox was the wrong fix';
 /** Words of both the old and the new text: one question that either line answers. */
 const BOTH = 'LiveView sandbox isolation quokka marmalade';
-const FORGOTTEN_WORDS = 'credo warning length guard message_ids';
+const FORGOTTEN_WORDS = 'ghostty inline images tmux terminal detection';
 
 interface Hit {
   level: string;

@@ -112,7 +112,7 @@ const ranksOf = (raw: RawRanks) => ({
  * One page of find's delivered matches in the band order of packages/query band-order.ts
  * (issue 13 §5), in SQL so LIMIT/OFFSET pages it: relevance is RRF of the BM25 rank (equal
  * scores share a rank, every row ranks 1 without a match) in millionths, its band that over
- * 1,000 (BAND_MICRO); inside a band pins first, then the fused score, relevance plus weighted
+ * 100 (BAND_MICRO); inside a band pins first, then the fused score, relevance plus weighted
  * recency (updated_seq, newest 1), then relevance and creation. Usage is not recorded, so it
  * adds nothing. The ranks are among the delivered matches, what a window sees after WHERE.
  */
@@ -120,7 +120,7 @@ function rankedPageSql(hits: string, from: string, delivered: string, matched: b
   const relevance = matched ? 'rank() OVER (ORDER BY f.score)' : '1';
   return `${hits}SELECT ${ITEM_COLUMNS}, page.relevance_rank, page.recency_rank, page.band, page.fused_score_micro FROM (
       SELECT project, id, relevance_rank, recency_rank, created_seq, pinned,
-        relevance_micro / 1000 AS band,
+        relevance_micro / 100 AS band,
         relevance_micro + CAST(round(@recency_weight * 1000000.0 / (60 + recency_rank)) AS INTEGER) AS fused_score_micro
       FROM (
         SELECT i.project, i.id, i.created_seq, i.pinned, ${relevance} AS relevance_rank,

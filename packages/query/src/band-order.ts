@@ -7,13 +7,14 @@ import { rrfMicro } from './fusion.js';
  */
 
 /**
- * The width of a relevance band, in millionths of fused relevance (RRF, k = 60). Why 1,000:
+ * The width of a relevance band, in millionths of fused relevance (RRF, k = 60). Why 100:
  * adjacent ranks of one list differ by 264 at the head (16,393 → 16,129) and by about 80 at
- * depth 50, so a band holds a handful of near neighbours of one list, whose order is mostly
- * the tie-breaking of nearly equal scores; a match found by a second list (or ranked a few
- * places higher) is a band or more stronger, and recency cannot lift anything over it.
+ * depth 50, so a band holds equal relevance and, deep in a list, a neighbour or two — what
+ * "among equal relevance" means. Trigger for the change from 1,000: on the demo every hit is
+ * found by keyword and vector alike, all within 16,000–18,000, so two bands held the whole
+ * page and recency lifted keyword #8 over #4 (the hexToRgb line fell from 5th to 8th).
  */
-export const BAND_MICRO = 1000;
+export const BAND_MICRO = 100;
 
 /**
  * Delivery counts ranked on saturating buckets (seed 004: 0, 1–2, 3–9, 10+), so use cannot

@@ -21,8 +21,9 @@ describe('orderWithinBands (issue 13 §5)', () => {
   });
 
   it('a temporal cue doubles recency and reverses a tie between relevance and recency', () => {
-    // Same band: the stronger is older, the weaker newer; without a cue the fusion ties.
-    const rows = [row('stronger', 16_393, 1), row('newer', 16_129, 9)];
+    // Same band (near-equal relevance deep in a list): the stronger is older, the weaker
+    // newer; without a cue the fusion ties.
+    const rows = [row('stronger', 12_990, 1), row('newer', 12_920, 9)];
     expect(names(rows)).toEqual(['stronger', 'newer']);
     expect(names(rows, 'latest')).toEqual(['newer', 'stronger']);
     const ranked = orderWithinBands(rows, (r) => r, 'latest');

@@ -121,6 +121,7 @@ export class GatedRun {
    * without them the line names no failure and tier 1 of a tool context cannot find it.
    */
   private readonly recentFailures = new Map<string, FailureSignature[]>();
+  private stepFailures: { step: LoopStep; list: FailureSignature[] } | undefined;
   private error: { code: string; message: string } | undefined;
 
   constructor(config: RunConfig) {
@@ -334,22 +335,25 @@ export class GatedRun {
     return { parents, lines };
   }
 
-  /** This chunk's failures, then those of its transcript's recent chunks, each once. */
+  /**
+   * This chunk's failures, then those of its transcript's recent chunks, each once; read once
+   * per step (a line's attribution and the step's end both ask).
+   */
   private failuresFor(step: LoopStep): FailureSignature[] {
+    if (this.stepFailures?.step === step) return this.stepFailures.list;
     const own = chunkSignatures(step.records);
     const seen = new Set(own.map((f) => f.sigSha));
     const earlier = (this.recentFailures.get(step.source) ?? []).filter((f) => !seen.has(f.sigSha));
-    return [...own, ...earlier];
+    const list = [...own, ...earlier];
+    this.stepFailures = { step, list };
+    return list;
   }
 
   /** Keeps this chunk's failures for the lines of the next chunks of the same transcript. */
   private rememberFailures(step: LoopStep): void {
-    const own = chunkSignatures(step.records);
-    if (own.length === 0) return;
-    const seen = new Set(own.map((f) => f.sigSha));
-    const earlier = (this.recentFailures.get(step.source) ?? []).filter((f) => !seen.has(f.sigSha));
+    const list = this.failuresFor(step);
     // Newest first, bounded: a long session must not make every line compare with every failure.
-    this.recentFailures.set(step.source, [...own, ...earlier].slice(0, RECENT_FAILURES));
+    if (list.length > 0) this.recentFailures.set(step.source, list.slice(0, RECENT_FAILURES));
   }
 
   private async ask(step: LoopStep): Promise<{ answer: GateAnswer; latencyMs: number }> {

@@ -1,11 +1,7 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { itemId } from '@mem/core';
-import { projectStretch } from '@mem/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chainEvents, projected, tempRoot } from '../test/support.js';
+import { sealedStoreOf, tempRoot } from '../test/support.js';
 import { itemReader } from './item-reads.js';
-import { projectorSqlite } from './projector.js';
 
 const P = 'demo';
 const HORIZON = '2026-03-15T00:00:00.000Z';
@@ -38,18 +34,8 @@ describe("orient's due reminders", () => {
   afterEach(() => root.cleanup());
 
   it('are read from one index (a range, no sub-query per reminder), in order, with an exact total', async () => {
-    const handle = await projectorSqlite.init(root.target);
-    await projectStretch(projectorSqlite, handle, P, projected(chainEvents(P, payloads)));
-    await projectorSqlite.seal(handle);
-    await projectorSqlite.close(handle);
-    const db = new Database(join(root.target.stateDir, 'items.sqlite'), { readonly: true });
+    const { db, statements, unrecorded: prepare } = await sealedStoreOf(root.target, P, payloads);
     try {
-      const statements: string[] = [];
-      const prepare = db.prepare.bind(db);
-      db.prepare = (sql: string) => {
-        statements.push(sql);
-        return prepare(sql);
-      };
       const reads = itemReader(db);
       const due = [...reads.dueReminders([P], HORIZON)].map((r) => [r.id, r.remind_at]);
       const tied = [itemId(P, 1), itemId(P, 3)].sort();

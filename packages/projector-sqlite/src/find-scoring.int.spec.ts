@@ -1,11 +1,7 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { itemId } from '@mem/core';
-import { projectStretch } from '@mem/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chainEvents, projected, tempRoot } from '../test/support.js';
+import { sealedStoreOf, tempRoot } from '../test/support.js';
 import { itemReader } from './item-reads.js';
-import { projectorSqlite } from './projector.js';
 
 const P = 'demo';
 const fact = (summary: string, extra: Record<string, unknown> = {}) => ({
@@ -33,18 +29,8 @@ describe('find_items over the item store', () => {
   afterEach(() => root.cleanup());
 
   it('scores the matches once (BM25 in one statement), with exact totals and the page in score order', async () => {
-    const handle = await projectorSqlite.init(root.target);
-    await projectStretch(projectorSqlite, handle, P, projected(chainEvents(P, payloads)));
-    await projectorSqlite.seal(handle);
-    await projectorSqlite.close(handle);
-    const db = new Database(join(root.target.stateDir, 'items.sqlite'), { readonly: true });
+    const { db, statements, unrecorded: prepare } = await sealedStoreOf(root.target, P, payloads);
     try {
-      const statements: string[] = [];
-      const prepare = db.prepare.bind(db);
-      db.prepare = (sql: string) => {
-        statements.push(sql);
-        return prepare(sql);
-      };
       const query = {
         projects: [P],
         match: 'theme OR loader',

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProjectedEvent, ProjectionTarget } from '@mem/engine';
+import { projectStretch, type ProjectedEvent, type ProjectionTarget } from '@mem/engine';
 import Database from 'better-sqlite3';
 import { projectorSqlite } from '../src/projector.js';
 import { sealStore } from '../src/seal.js';
@@ -83,4 +83,32 @@ export async function rebuiltContents(target: ProjectionTarget): Promise<StoreCo
   } finally {
     await projectorSqlite.close(handle);
   }
+}
+
+/**
+ * The sealed store of `payloads` (one project's chain), opened read-only, with every statement
+ * it prepares recorded: what a read-path test counts (statements that score, sub-queries).
+ */
+export async function sealedStoreOf(
+  target: ProjectionTarget,
+  project: string,
+  payloads: Record<string, unknown>[],
+): Promise<{
+  db: Database.Database;
+  statements: string[];
+  /** The connection's own prepare: a statement the test runs that is not counted. */
+  unrecorded: Database.Database['prepare'];
+}> {
+  const handle = await projectorSqlite.init(target);
+  await projectStretch(projectorSqlite, handle, project, projected(chainEvents(project, payloads)));
+  await projectorSqlite.seal(handle);
+  await projectorSqlite.close(handle);
+  const db = new Database(itemStorePath(target.stateDir), { readonly: true });
+  const statements: string[] = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = (sql: string) => {
+    statements.push(sql);
+    return prepare(sql);
+  };
+  return { db, statements, unrecorded: prepare };
 }

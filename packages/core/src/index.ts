@@ -23,6 +23,8 @@ export {
   type Payload,
   type PayloadOf,
 } from './events/catalogue.js';
+export { renderEventCatalogue, type EventReaders } from './events/catalogue-doc.js';
+export { EVENT_SUMMARIES } from './events/summaries.js';
 export {
   lineSignatureField,
   memoryLineField,

@@ -14,12 +14,13 @@ const repo = join(import.meta.dirname, '..');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 const hook = pathToFileURL(join(import.meta.dirname, 'support', 'module-trace.mjs')).href;
 
-/** Modules no command below may load: the embedded Postgres, the tokenizer, the embedder. */
+/** Modules no command below may load: the embedded Postgres, the tokenizer, the embedder, the watcher. */
 const HEAVY: readonly [string, RegExp][] = [
   ['PGlite', /node_modules\/@electric-sql\/pglite/],
   ['the tokenizer', /node_modules\/@lenml\/tokenizer/],
   ['the embedder', /packages\/embed\/dist\//],
   ['the pgvector projection', /packages\/projector-pgvector\/dist\//],
+  ['the file watcher', /node_modules\/chokidar\//],
 ];
 
 let base: string;
@@ -77,8 +78,9 @@ describe('a cold command loads only its own dependencies', () => {
   it('the trace sees what a query loads (the hook works)', () => {
     const run = traced(['query', 'why did the build fail?', '--project', 'demo', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    // Not the tokenizer: a query embeds its text and never chunks it.
-    for (const [what, pattern] of HEAVY.filter(([what]) => what !== 'the tokenizer'))
+    // Not the tokenizer: a query embeds its text and never chunks it; nor does it watch files.
+    const queried = new Set(['the tokenizer', 'the file watcher']);
+    for (const [what, pattern] of HEAVY.filter(([what]) => !queried.has(what)))
       expect(
         run.modules.some((url) => pattern.test(url)),
         what,

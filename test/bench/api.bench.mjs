@@ -74,6 +74,7 @@ async function serve(...args) {
     if (url)
       return {
         url,
+        stderr: () => stderr,
         stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))),
       };
     await new Promise((r) => setTimeout(r, 25));
@@ -140,32 +141,51 @@ async function loadQuery(url, token) {
   return result.requests.average;
 }
 
+/** The p50 of COLD_RUNS runs of `node argv`, each a new process. */
+function timedRuns(argv) {
+  const samples = [];
+  for (let i = 0; i < COLD_RUNS; i += 1) {
+    const t = performance.now();
+    const result = spawnSync(process.execPath, argv, { encoding: 'utf8' });
+    samples.push(performance.now() - t);
+    if (result.status !== 0) throw new Error(`${argv.join(' ')}: ${result.stderr}`);
+  }
+  return percentile(
+    samples.sort((a, b) => a - b),
+    50,
+  );
+}
+
 /**
  * A cold `mem query` on the ingested demo, as an agent calling the CLI in a loop pays it: a new
  * process each time. The baseline is a bare `node -e 0` in the same run (what any Node CLI pays).
  */
 function coldCli() {
-  const timed = (argv) => {
-    const samples = [];
-    for (let i = 0; i < COLD_RUNS; i += 1) {
-      const t = performance.now();
-      const result = spawnSync(process.execPath, argv, { encoding: 'utf8' });
-      samples.push(performance.now() - t);
-      if (result.status !== 0) throw new Error(`${argv.join(' ')}: ${result.stderr}`);
-    }
-    return percentile(
-      samples.sort((a, b) => a - b),
-      50,
-    );
-  };
-  const query = timed([bin, '--root', root, 'query', QUERY, '--project', 'demo', '--json']);
-  const node = timed(['-e', '0']);
+  const query = timedRuns([bin, '--root', root, 'query', QUERY, '--project', 'demo', '--json']);
+  const node = timedRuns(['-e', '0']);
   console.log(`cold CLI (${COLD_RUNS} runs each, p50)`);
   console.log(
     `  mem query  ${fmt(query)} ms  (target <= 1,000 ms); node -e 0 ${fmt(node)} ms; ratio ${fmt(query / node, 1)}x`,
   );
   figure('cli_query_cold_ms', query);
   figure('cli_node_baseline_ms', node);
+}
+
+/**
+ * The same `mem query` while a `mem serve` runs on the root: the CLI forwards it on the warm
+ * socket (.mem/run/cli.sock) instead of starting PGlite, as an agent's loop would with a server up.
+ */
+async function warmCli() {
+  const server = await serve();
+  for (let i = 0; i < 400 && !/warm CLI socket/.test(server.stderr()); i += 1)
+    await new Promise((r) => setTimeout(r, 25));
+  if (!/warm CLI socket/.test(server.stderr()))
+    throw new Error(`no warm socket: ${server.stderr()}`);
+  const query = timedRuns([bin, '--root', root, 'query', QUERY, '--project', 'demo', '--json']);
+  await server.stop();
+  console.log(`warm CLI, through mem serve's socket (${COLD_RUNS} runs, p50)`);
+  console.log(`  mem query  ${fmt(query)} ms  (target <= 1,000 ms)`);
+  figure('cli_query_warm_ms', query);
 }
 
 async function inProcess(token) {
@@ -273,6 +293,7 @@ try {
   await server.stop();
   const local = await inProcess(token);
   coldCli();
+  await warmCli();
   console.log(
     `ratio HTTP / in-process: ${fmt(http / local.raw, 2)} of queryMemory, ${fmt(http / local.invoked, 2)} of registry.invoke (target: >= 1,000 req/s over HTTP)`,
   );

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 // its real path: under --preserve-symlinks-main a relative import would resolve from the link's
 // directory, which holds no dist/ and no node_modules; from the real path it finds both.
 const self = realpathSync(fileURLToPath(import.meta.url));
-const { main } = await import(new URL('../dist/main.js', pathToFileURL(self)).href);
+const dist = (path) => new URL(`../dist/${path}`, pathToFileURL(self)).href;
 
 // `mem log show | head`: a reader that stops early is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -18,4 +18,17 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await main(process.argv);
+// A read a running `mem serve` of the data root answers on its socket, before anything else is
+// loaded (the command tree alone is most of a cold start); otherwise the command runs here.
+const { forwardToWarmServer } = await import(dist('warm/forward.js'));
+const forwarded = await forwardToWarmServer(process.argv.slice(2), {
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+});
+if (forwarded !== null) process.exitCode = forwarded;
+else {
+  const { main } = await import(dist('main.js'));
+  process.exitCode = await main(process.argv);
+}

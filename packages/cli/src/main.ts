@@ -11,6 +11,7 @@ import { processIO, type CliIO } from './io.js';
 import { VERSION } from './version.js';
 import { cliConfig } from './config.js';
 import type { GlobalOptions } from './context.js';
+import type { RegistryOpener } from './open-registry.js';
 import { registerVaultWatch } from './commands/vault-watch.js';
 
 /** MEM_DEBUG, false when the configuration itself is what failed (its stack says nothing more). */
@@ -22,8 +23,14 @@ function debugOn(io: CliIO): boolean {
   }
 }
 
+/** How `mem` runs besides its arguments and IO. */
+export interface MainOptions {
+  /** How registry commands open their registry (default in-process; `mem serve`'s warm socket passes its own). */
+  openRegistry?: RegistryOpener;
+}
+
 /** Builds the `mem` command tree writing to `io`. */
-export function buildProgram(io: CliIO): Command {
+export function buildProgram(io: CliIO, options: MainOptions = {}): Command {
   const program = new Command('mem')
     .description(
       'project memory for coding agents: an append-only event log projected into SQLite and an Obsidian vault',
@@ -46,7 +53,7 @@ export function buildProgram(io: CliIO): Command {
   registerRebuild(program, io);
   registerServe(program, io);
   registerMcp(program, io);
-  registerRegistryCommands(program, io, OPERATIONS);
+  registerRegistryCommands(program, io, OPERATIONS, options.openRegistry);
   registerVaultWatch(program, io);
   for (const command of program.commands) applyExitOverride(command);
   return program;
@@ -58,8 +65,12 @@ function applyExitOverride(command: Command): void {
 }
 
 /** Runs `mem` with `argv` (as process.argv: node, script, ...args) and returns the exit code. */
-export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
-  const program = buildProgram(io);
+export async function main(
+  argv: readonly string[],
+  io: CliIO = processIO(),
+  options: MainOptions = {},
+): Promise<number> {
+  const program = buildProgram(io, options);
   try {
     await program.parseAsync([...argv]);
     return 0;

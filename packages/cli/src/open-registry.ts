@@ -26,6 +26,13 @@ export interface OpenCliRegistryOptions {
   reads?: Reads;
 }
 
+/** How a registry command opens its registry: openCliRegistry, or a running server's (the warm socket). */
+export type RegistryOpener = (
+  io: CliIO,
+  globals: GlobalOptions,
+  options: OpenCliRegistryOptions,
+) => Promise<OpenedRegistry>;
+
 /**
  * The composition root of the registry surfaces (the CLI's generated commands, `mem serve`,
  * `mem mcp`): the engine of `mem`'s other commands, and the query side `mem query` uses.

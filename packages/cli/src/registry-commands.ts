@@ -6,7 +6,7 @@ import { validateInput, type AnyOperation, type CliOption } from '@mem/registry'
 import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
-import { localPrincipal, openCliRegistry } from './open-registry.js';
+import { localPrincipal, openCliRegistry, type RegistryOpener } from './open-registry.js';
 import { readInputFile } from './input-file.js';
 import { ProgressLine } from './progress.js';
 
@@ -112,6 +112,7 @@ export function registerRegistryCommands(
   program: Command,
   io: CliIO,
   operations: readonly AnyOperation[],
+  openRegistry: RegistryOpener = openCliRegistry,
 ): void {
   for (const op of operations) {
     const cli = op.cli;
@@ -167,7 +168,7 @@ export function registerRegistryCommands(
       // A reading operation on a root or project that does not exist is a typo, never an empty answer.
       const existing =
         op.kind === 'read' ? { projects: namedProjects(input['project']) } : undefined;
-      const opened = await openCliRegistry(io, self.optsWithGlobals<GlobalOptions>(), {
+      const opened = await openRegistry(io, self.optsWithGlobals<GlobalOptions>(), {
         runJobs: false,
         reads: op.reads ?? 'stores',
         ...(existing ? { existing } : {}),

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import { type GlobalOptions } from '../context.js';
 import { UsageError } from '../exit.js';
 import type { CliIO } from '../io.js';
-import { openCliRegistry } from '../open-registry.js';
+import { openCliRegistry, type OpenedRegistry } from '../open-registry.js';
+import type { WarmListener } from '../warm/warm-listener.js';
 import { positiveIntFlag } from '../parse-flags.js';
 import { untilSignal } from '../signals.js';
 import {
@@ -112,8 +113,11 @@ export function registerServe(program: Command, io: CliIO): void {
         io.stderr.write(
           `mem serve: listening on ${server.url} (data root ${opened.registry.context.engine.paths.root}${options.jobs ? '' : ', jobs not run here'})\n`,
         );
+        // Several workers would each want the one socket; the cluster's port serves them all.
+        const warm = workers === 1 ? await warmSocket(io, opened, command) : null;
         const signal = await untilSignal();
         io.stderr.write(`mem serve: ${signal}, stopping\n`);
+        await warm?.close();
         await server.close();
         opened.registry.context.jobs.stop();
         const idle = await Promise.race([
@@ -131,6 +135,37 @@ export function registerServe(program: Command, io: CliIO): void {
         leaveCluster();
       },
     );
+}
+
+/**
+ * The warm path of agents' loops (issue 15, target 6): `mem query` and the other reads of the
+ * projections, from another process on this machine, answered here on the registry this server
+ * holds open instead of starting PGlite each time. Why not a daemon the CLI starts itself: an
+ * embedded PGlite serves one process, so a background holder nobody started by hand would turn
+ * every later ingest, rebuild and write's catch-up on this root into a CONFLICT; a `mem serve`
+ * the user runs holds it already, knowingly. A socket that cannot be opened is said, and HTTP
+ * served without it.
+ */
+async function warmSocket(
+  io: CliIO,
+  opened: OpenedRegistry,
+  command: Command,
+): Promise<WarmListener | null> {
+  const { listenWarmSocket } = await import('../warm/warm-listener.js');
+  const { main } = await import('../main.js');
+  try {
+    const warm = await listenWarmSocket({
+      registry: opened.registry,
+      vectorNote: opened.vectorNote,
+      config: cliConfig(io, command.optsWithGlobals<GlobalOptions>()),
+      run: (argv, cliIo, openRegistry) => main(argv, cliIo, { openRegistry }),
+    });
+    io.stderr.write(`mem serve: warm CLI socket ${warm.path}\n`);
+    return warm;
+  } catch (error) {
+    io.stderr.write(`mem serve: no warm CLI socket: ${(error as Error).message}\n`);
+    return null;
+  }
 }
 
 function withValue<K extends string>(

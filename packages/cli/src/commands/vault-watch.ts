@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { watch } from 'chokidar';
 import type { Command } from 'commander';
 import { describeError } from '../exit.js';
 import type { GlobalOptions } from '../context.js';
@@ -55,6 +54,8 @@ export function registerVaultWatch(program: Command, io: CliIO): void {
         }, DEBOUNCE_MS);
       };
       const dir = join(opened.registry.context.engine.target.vaultDir, project);
+      // Loaded here: only a watch needs the watcher, and every command's start would pay it.
+      const { watch } = await import('chokidar');
       const watcher = watch(dir, {
         ignoreInitial: true,
         depth: 0,

@@ -1,0 +1,124 @@
+import { connect, type Socket } from 'node:net';
+import { lstatSync, unlinkSync, type Stats } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { forwardPlan } from './forward-plan.js';
+import type { WarmReply, WarmRequest } from './protocol.js';
+import { trustWarmSocket, warmSocketPath } from './socket-trust.js';
+
+/** How long a socket may take to accept and greet: past it, the server is taken for wedged. */
+const GREETING_MS = 3000;
+
+export interface ForwardIO {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+/**
+ * Runs a read command through the `mem serve` of its data root, when one answers on the warm
+ * socket: its output written to `io`, its exit code returned. Null when the command is not
+ * forwarded, no server answers, or the server declines — the caller then runs it in-process,
+ * which is safe since nothing was done (only reads are forwarded). A stale socket (nothing
+ * listens) is removed; an untrusted one is left alone, and said so on stderr.
+ */
+export async function forwardToWarmServer(
+  args: readonly string[],
+  io: ForwardIO,
+): Promise<number | null> {
+  const plan = forwardPlan(args, io.env, io.cwd);
+  if (!plan) return null;
+  const path = warmSocketPath(plan.root);
+  const trust = trustWarmSocket(path);
+  if (trust.kind === 'absent') return null;
+  if (trust.kind === 'refused') {
+    io.stderr.write(`mem: note: not using ${path}: ${trust.why}; answering in-process\n`);
+    return null;
+  }
+  const request: WarmRequest = { args: [...args], cwd: io.cwd, env: definedOnly(io.env) };
+  const outcome = await exchange(path, request);
+  if (outcome.kind === 'stale') {
+    removeStale(path, trust.stat);
+    return null;
+  }
+  if (outcome.kind === 'silent') {
+    io.stderr.write(`mem: note: ${path} did not answer (${outcome.why}); answering in-process\n`);
+    return null;
+  }
+  if ('declined' in outcome.reply) return null;
+  io.stdout.write(outcome.reply.stdout);
+  io.stderr.write(outcome.reply.stderr);
+  return outcome.reply.code;
+}
+
+type Outcome =
+  { kind: 'stale' } | { kind: 'silent'; why: string } | { kind: 'answered'; reply: WarmReply };
+
+/** One request on a new connection: greeting within GREETING_MS, then the reply, however long the command runs. */
+function exchange(path: string, request: WarmRequest): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const socket: Socket = connect(path);
+    let greeted = false;
+    let buffered = '';
+    const finish = (outcome: Outcome) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(outcome);
+    };
+    const timer = setTimeout(
+      () => finish({ kind: 'silent', why: `no greeting within ${GREETING_MS} ms` }),
+      GREETING_MS,
+    );
+    socket.setEncoding('utf8');
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(
+        error.code === 'ECONNREFUSED' || error.code === 'ENOENT'
+          ? { kind: 'stale' }
+          : { kind: 'silent', why: error.code ?? error.message },
+      ),
+    );
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (!greeted) {
+          greeted = true;
+          clearTimeout(timer);
+          socket.write(`${JSON.stringify(request)}\n`);
+        } else return finish(parseReply(line));
+      }
+    });
+    // The server went away before answering (it stopped, or crashed): the command was a read.
+    socket.on('close', () => finish({ kind: 'silent', why: 'closed before answering' }));
+  });
+}
+
+function parseReply(line: string): Outcome {
+  try {
+    return { kind: 'answered', reply: JSON.parse(line) as WarmReply };
+  } catch {
+    return { kind: 'silent', why: 'an answer that is not JSON' };
+  }
+}
+
+/**
+ * Removes a socket nothing listens on, if it is still the file that refused (same inode):
+ * a server that started meanwhile bound a new one, which is left alone.
+ */
+function removeStale(path: string, refused: Stats): void {
+  const now = lstatSync(path, { throwIfNoEntry: false });
+  if (!now || now.ino !== refused.ino || now.dev !== refused.dev) return;
+  try {
+    unlinkSync(path);
+  } catch {
+    // Another client removed it first.
+  }
+}
+
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}

@@ -1,0 +1,164 @@
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { makePrivateDirectory, type MemConfig } from '@mem/core';
+import type { Registry } from '@mem/registry';
+import { cliConfig } from '../config.js';
+import type { CliIO } from '../io.js';
+import { forwardPlan } from './forward-plan.js';
+import { MAX_REQUEST_BYTES, READY, type WarmReply, type WarmRequest } from './protocol.js';
+import { currentUid, trustWarmSocket, warmSocketPath } from './socket-trust.js';
+import type { RegistryOpener } from '../open-registry.js';
+import { warmOpener } from './warm-opener.js';
+
+/** Runs `mem` with `argv` on `io`, opening registries with `open` (main, injected: main imports serve). */
+export type RunCli = (argv: string[], io: CliIO, open: RegistryOpener) => Promise<number>;
+
+export interface WarmListenerOptions {
+  registry: Registry;
+  vectorNote: string | null;
+  /** The configuration the registry was opened with: a caller's must equal it (its root aside). */
+  config: MemConfig;
+  run: RunCli;
+}
+
+/** A listening warm socket; close() stops it and removes the file. */
+export interface WarmListener {
+  path: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on the data root's warm socket (0600 in a 0700 directory) and runs each forwarded
+ * read command there, on the registry this server already holds open. Throws a MemError
+ * naming why when it cannot (another server answers there, a file that is not a socket, a
+ * directory that is not the owner's): the caller says so and serves HTTP without it.
+ */
+export async function listenWarmSocket(options: WarmListenerOptions): Promise<WarmListener> {
+  const root = options.registry.context.engine.paths.root;
+  const path = warmSocketPath(root);
+  makePrivateDirectory(dirname(path));
+  await clearStale(path);
+  const server = createServer((socket) => serveConnection(socket, root, options));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // The 0700 directory keeps others out until the socket itself is 0600.
+  chmodSync(path, 0o600);
+  const trust = trustWarmSocket(path);
+  if (trust.kind !== 'trusted') {
+    await closeServer(server);
+    throw new Error(`warm socket ${path} ${trust.kind === 'refused' ? trust.why : 'vanished'}`);
+  }
+  return { path, close: () => closeServer(server) };
+}
+
+/** A socket file left by a server that died is removed; one that answers is another server's. */
+async function clearStale(path: string): Promise<void> {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (!stat.isSocket()) throw new Error(`${path} exists and is not a socket`);
+  if (stat.uid !== currentUid()) throw new Error(`${path} is owned by uid ${stat.uid}`);
+  const answered = await new Promise<boolean>((resolve) => {
+    const probe = connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+  if (answered) throw new Error(`another mem serve answers on ${path}`);
+  unlinkSync(path);
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+function serveConnection(socket: Socket, root: string, options: WarmListenerOptions): void {
+  socket.on('error', () => socket.destroy()); // a client that went away: nothing to answer
+  socket.write(`${JSON.stringify(READY)}\n`);
+  let buffered = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    if (buffered.length > MAX_REQUEST_BYTES) return void socket.destroy();
+    const newline = buffered.indexOf('\n');
+    if (newline < 0) return;
+    socket.removeAllListeners('data');
+    void answer(buffered.slice(0, newline), root, options)
+      .catch((error: unknown) => ({ declined: `failed here: ${(error as Error).message}` }))
+      .then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+  });
+}
+
+/** The reply to one request line: the command run here, or why not (the client runs it itself). */
+async function answer(
+  line: string,
+  root: string,
+  options: WarmListenerOptions,
+): Promise<WarmReply> {
+  const request = parseRequest(line);
+  if (!request) return { declined: 'not a request' };
+  const plan = forwardPlan(request.args, request.env, request.cwd);
+  if (!plan) return { declined: 'not a forwarded command' };
+  if (plan.root !== root) return { declined: `another data root (${plan.root})` };
+  if (!sameConfig(request.env, options.config))
+    return { declined: 'the caller is configured otherwise' };
+  let out = '';
+  let err = '';
+  const stdout = new PassThrough().on('data', (d: Buffer) => (out += d.toString('utf8')));
+  const stderr = new PassThrough().on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const io: CliIO = {
+    stdin: Readable.from([]),
+    stdout,
+    stderr,
+    env: request.env,
+    cwd: request.cwd,
+  };
+  const opener = warmOpener(options.registry, options.vectorNote, root);
+  const code = await options.run(['node', 'mem', ...request.args], io, opener.open);
+  if (opener.declined()) return { declined: opener.declined()! };
+  return { code, stdout: out, stderr: err };
+}
+
+function parseRequest(line: string): WarmRequest | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const r = value as Partial<WarmRequest> | null;
+  if (!r || typeof r !== 'object' || typeof r.cwd !== 'string') return null;
+  if (!Array.isArray(r.args) || !r.args.every((a) => typeof a === 'string')) return null;
+  if (!r.env || typeof r.env !== 'object') return null;
+  if (!Object.values(r.env).every((v) => typeof v === 'string')) return null;
+  return r as WarmRequest;
+}
+
+/**
+ * Whether a caller's environment configures mem as this server is (the root aside, which the
+ * socket's place already matched). Why: the answer must be the caller's own — a frozen clock
+ * (MEM_NOW), another floor or embedder gives another answer, so such a caller runs in-process.
+ * An environment that does not load is declined too: in-process it fails as it should.
+ */
+function sameConfig(env: Record<string, string>, config: MemConfig): boolean {
+  let theirs: MemConfig;
+  try {
+    theirs = cliConfig({ env } as CliIO);
+  } catch {
+    return false;
+  }
+  return canonical(theirs) === canonical(config);
+}
+
+function canonical(config: MemConfig): string {
+  const { MEM_ROOT: _root, ...rest } = config;
+  return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

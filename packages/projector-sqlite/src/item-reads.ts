@@ -6,6 +6,7 @@ import type {
   ItemCountRow,
   ItemFindQuery,
   ItemFound,
+  ItemHistoryRow,
   ItemRow,
   ItemTagCountRow,
 } from './item-rows.js';
@@ -133,6 +134,23 @@ function rankedPageSql(hits: string, from: string, delivered: string, matched: b
     ORDER BY page.band DESC, page.pinned DESC, page.fused_score_micro DESC, page.relevance_rank, page.created_seq, page.project, page.id`;
 }
 
+/**
+ * Every live descendant of one item, depth first, children by creation (what resolve's plan and
+ * delete's cascade walk): each step one edge_by_parent range and one item lookup per child, so
+ * the cost follows the subtree, never the project. A path of ids stops a cycle a hand-made log
+ * could hold (the operations refuse one) from recursing forever.
+ */
+const DESCENDANTS_SQL = `WITH RECURSIVE tree(project, id, path, ids) AS (
+    SELECT @project, @id, '', '/' || @id || '/'
+    UNION ALL
+    SELECT c.project, c.id, tree.path || printf('%016d', c.created_seq) || '/', tree.ids || c.id || '/'
+    FROM tree JOIN edge e ON e.project = tree.project AND e.parent_sha = tree.id AND e.parent_level = 'I'
+      AND e.kind = 'parent' AND e.child_level = 'I'
+    JOIN item c ON c.project = e.project AND c.id = e.child_sha AND c.deleted_at IS NULL
+    WHERE instr(tree.ids, '/' || c.id || '/') = 0)
+  SELECT ${ITEM_COLUMNS} FROM tree CROSS JOIN item i ON i.project = tree.project AND i.id = tree.id
+  WHERE tree.path <> '' ORDER BY tree.path`;
+
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
 export function itemReader(db: Database.Database) {
   // Date.parse, as core's freshness verdict parses a TTL (deterministic: no clock is read).
@@ -157,6 +175,28 @@ export function itemReader(db: Database.Database) {
           WHERE ${IN_PROJECTS} AND i.id IN (SELECT value FROM json_each(@ids))
           ORDER BY i.project, i.id`).all({ projects: json(projects), ids: json(ids) }) as RawItem[]
       ).map(toItem),
+
+    /** Every live descendant of `id` in `project`, depth first, children by creation. */
+    descendants: (project: string, id: string): ItemRow[] =>
+      (prepared(DESCENDANTS_SQL).all({ project, id }) as RawItem[]).map(toItem),
+
+    /** Live items of `project` anchored to one of `ids` (edge_by_parent), by creation. */
+    anchoredToAny: (project: string, ids: readonly string[]): ItemRow[] =>
+      (
+        prepared(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project = @project AND ${LIVE}
+          AND i.id IN (SELECT e.child_sha FROM edge e WHERE e.project = @project
+            AND e.parent_sha IN (SELECT value FROM json_each(@ids)) AND e.parent_level = 'I'
+            AND e.kind = 'anchor' AND e.child_level = 'I')
+          ORDER BY i.created_seq, i.id`).all({ project, ids: json(ids) }) as RawItem[]
+      ).map(toItem),
+
+    /** Every event that changed the item `id` of `project` (item_history), in log order. */
+    itemHistory: (project: string, id: string): ItemHistoryRow[] =>
+      prepared(`SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason FROM item_history h
+        WHERE h.project = @project AND h.id = @id ORDER BY h.seq`).all({
+        project,
+        id,
+      }) as ItemHistoryRow[],
 
     findItems: (query: ItemFindQuery): ItemFound => {
       const where = [IN_PROJECTS];

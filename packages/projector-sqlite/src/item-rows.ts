@@ -112,3 +112,15 @@ export interface ItemFound {
   heldBack: ItemRow[];
   heldBackTotal: number;
 }
+
+/** One event that changed an item, as `mem history it-…` lists it. */
+export interface ItemHistoryRow {
+  seq: number;
+  ts: string;
+  /** The event type: item_added, item_updated (a confirm too), item_resolved, item_related, … */
+  type: string;
+  /** The writer's principal and token label, when the event names them. */
+  actor: string | null;
+  token: string | null;
+  reason: string | null;
+}

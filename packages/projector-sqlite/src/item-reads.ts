@@ -27,12 +27,14 @@ function relation(kind: string): string {
 const IN_PROJECTS = `i.project IN (SELECT value FROM json_each(@projects))`;
 const LIVE = `i.deleted_at IS NULL`;
 const UNRESOLVED = `(i.status IS NULL OR i.status NOT IN ('done', 'dropped'))`;
+/** Not filed away: T0 never shows an archived item (migration 0019's partial indexes say the same). */
+const UNARCHIVED = `i.attention <> 'archive'`;
 const hasEdge = (kind: string, target: string) =>
   `EXISTS (SELECT 1 FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
     AND e.parent_level = 'I' AND e.kind = '${kind}' AND e.parent_sha = ${target})`;
 /** Due reminders: item_due_reminder's rows (its WHERE repeated, so the partial index applies) up to a horizon. */
 const DUE_REMINDER = `${IN_PROJECTS} AND i.type = 'reminder' AND ${LIVE} AND ${UNRESOLVED}
-  AND i.remind_at <= @horizon`;
+  AND ${UNARCHIVED} AND i.remind_at <= @horizon`;
 /**
  * Held back by freshness at the caller's clock: its TTL has passed, its review date has passed
  * (knowledge only, which is never open), or it is an unresolved task or thread open since its
@@ -77,7 +79,7 @@ function activitySql(roots: string): string {
   // CROSS JOIN: the roots drive, one primary-key lookup each (joined plainly, SQLite scanned
   // every item of the project and probed the roots).
   return `WITH roots(project, id) AS (${roots})
-  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.tree_activity AS activity, r.tree_open AS open_count
+  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.created_ts, r.tree_activity AS activity, r.tree_open AS open_count
   FROM roots CROSS JOIN item r ON r.project = roots.project AND r.id = roots.id
   ORDER BY r.project, r.created_seq, r.id`;
 }
@@ -285,10 +287,25 @@ export function itemReader(db: Database.Database) {
         }) as RawItem[]
       ).map(toItem),
 
-    /** Live, unresolved threads of `projects` with their activity and open descendants. */
+    /**
+     * What T0 loads of `projects`' rules or facts: live, unanchored and not archived, by
+     * project, then oldest first. The write budget counts unanchored() (archived ones too: a
+     * tier set back to active must not overflow the cap it never checked).
+     */
+    loadedKnowledge: (projects: readonly string[], type: 'rule' | 'fact'): ItemRow[] =>
+      (
+        prepared(`SELECT ${ITEM_COLUMNS} FROM item i INDEXED BY item_unanchored
+          WHERE ${IN_PROJECTS} AND i.type = @type AND i.anchor_count = 0 AND ${LIVE} AND ${UNARCHIVED}
+          ORDER BY i.project, i.created_seq, i.id`).all({
+          projects: json(projects),
+          type,
+        }) as RawItem[]
+      ).map(toItem),
+
+    /** Live, unresolved, unarchived threads of `projects` with their activity and open descendants. */
     openThreads: (projects: readonly string[]): ItemActivityRow[] =>
       activity(
-        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED}`,
+        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED} AND ${UNARCHIVED}`,
         { projects: json(projects) },
       ),
 

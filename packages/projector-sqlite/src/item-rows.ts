@@ -54,6 +54,8 @@ export interface ItemActivityRow {
   status: ItemRow['status'];
   summary: string;
   remind_at: string | null;
+  /** When it was added: an unresolved task or thread is open since then. */
+  created_ts: string;
   activity_ts: string;
   activity_seq: number;
   open_count: number;

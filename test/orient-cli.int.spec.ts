@@ -149,6 +149,54 @@ describe('mem orient (T0)', () => {
     },
     SLOW,
   );
+
+  it(
+    'leaves archived items out of T0 and marks each thread open · N days unresolved from --now',
+    async () => {
+      const due = new Date(Date.now() + 5 * 86_400_000).toISOString();
+      const [rule, archivedRule, fact, archivedFact, thread, archivedThread, reminder, archived] =
+        await add(
+          { type: 'rule', summary: 'Run the tests with npm test' },
+          { type: 'rule', summary: 'Use yarn (retired)' },
+          { type: 'fact', summary: 'CI runs on Node 20' },
+          { type: 'fact', summary: 'CI ran on Node 16' },
+          { type: 'thread', summary: 'Theme loader rework' },
+          { type: 'thread', summary: 'The old migration' },
+          { type: 'reminder', summary: 'Renew the cert', remind_at: due },
+          { type: 'reminder', summary: 'Renew the old cert', remind_at: due },
+        );
+      for (const id of [archivedRule, archivedFact, archivedThread, archived]) {
+        const filed = await mem('items', 'attention', id!, 'archive', '--project', 'demo');
+        expect(filed.code).toBe(0);
+      }
+      const [opened] = json(await mem('items', 'read', thread!, '--json'))['items'];
+      const at = (days: number) =>
+        new Date(Date.parse(opened.created_ts) + days * 86_400_000 + 3_600_000).toISOString();
+
+      const a = memProcess(['--root', root, 'orient', '--now', at(3), '--json']);
+      const b = memProcess(['--root', root, 'orient', '--now', at(3), '--json']);
+      expect(a.code).toBe(0);
+      expect(a.stdout).toBe(b.stdout);
+      const out = json(a);
+      const ids = (section: string) => out[section].items.map((i: { id: string }) => i.id);
+      expect(ids('rules')).toEqual([rule]);
+      expect(ids('facts')).toEqual([fact]);
+      expect(ids('reminders')).toEqual([reminder]);
+      expect(out['reminders']).toMatchObject({ total: 1, omitted: 0 });
+      expect(out['threads']).toMatchObject({
+        total: 1,
+        omitted: 0,
+        items: [{ id: thread, open_marker: 'open · 3 days unresolved' }],
+      });
+
+      // Another clock moves the marker, never the rules+facts prefix.
+      const later = await mem('orient', '--now', at(10), '--json');
+      expect(json(later)['threads'].items[0].open_marker).toBe('open · 10 days unresolved');
+      const prefix = (stdout: string) => stdout.slice(0, stdout.indexOf('"threads"'));
+      expect(prefix(later.stdout)).toBe(prefix(a.stdout));
+    },
+    SLOW,
+  );
 });
 
 describe('the always-loaded budget at write', () => {

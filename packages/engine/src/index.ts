@@ -16,7 +16,13 @@ export {
   type RebuildOptions,
   type RebuildReport,
 } from './engine.js';
-export { extractionLock, ingestJobLock, lockPgliteDir, pgliteLockPath } from './locks.js';
+export {
+  extractionLock,
+  ingestJobLock,
+  itemWriteLock,
+  lockPgliteDir,
+  pgliteLockPath,
+} from './locks.js';
 export type { CatchUpReport } from './catch-up.js';
 export type { AppendInput } from './append-provenance.js';
 export type { VerifyReport, ProjectVerify } from './verify.js';

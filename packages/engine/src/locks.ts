@@ -13,6 +13,7 @@ import { holdFileLock, withFileLock } from '@mem/log';
  * | projections        | every projection: catch-up, rebuild, verify run one at a time | `.mem/projections.lock`               |
  * | extraction         | one extractor (ingest, synthesize) per project at a time    | `.mem/locks/extract-<project>.lock`   |
  * | ingest job         | one run of a queued ingest job per project, across processes | `.mem/locks/job-<project>.lock`       |
+ * | item writes        | one project's item check-then-append (update, resolve, relate, delete, attention, pin, confirm) | `.mem/locks/items-<project>.lock` |
  * | embedded Postgres  | a PGlite data directory, open in one process at a time     | `<dir>.lock` (`.mem/pg.lock`)         |
  */
 
@@ -29,6 +30,15 @@ export function extractionLock(project: string): string {
 /** The exclusive section of one project's queued ingest jobs: a job resumed by two processes would run twice. */
 export function ingestJobLock(project: string): string {
   return `job-${project}`;
+}
+
+/**
+ * The exclusive section of one project's item writes: the store is caught up and the checks
+ * read inside it, and the append lands before it ends, so two writers never both pass a check
+ * the other's write would fail (a second parent, a cycle, a stranded anchor).
+ */
+export function itemWriteLock(project: string): string {
+  return `items-${project}`;
 }
 
 /** The file of a named exclusive section (`engine.exclusive`), e.g. `extract-<project>`. */

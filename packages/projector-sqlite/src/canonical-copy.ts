@@ -22,6 +22,7 @@ export const DATA_TABLES = [
   'item_tag',
   'item_tag_count',
   'item_live_count',
+  'item_history',
   'projection_state',
 ] as const;
 

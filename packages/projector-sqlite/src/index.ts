@@ -35,6 +35,7 @@ export type {
   ItemFindQuery,
   ItemFound,
   FoundItemRow,
+  ItemHistoryRow,
   ItemRow,
   ItemTagCountRow,
 } from './item-rows.js';

@@ -6,6 +6,7 @@ import type {
   ItemCountRow,
   ItemFindQuery,
   ItemFound,
+  ItemHistoryRow,
   ItemRow,
   ItemTagCountRow,
 } from './item-rows.js';
@@ -26,12 +27,14 @@ function relation(kind: string): string {
 const IN_PROJECTS = `i.project IN (SELECT value FROM json_each(@projects))`;
 const LIVE = `i.deleted_at IS NULL`;
 const UNRESOLVED = `(i.status IS NULL OR i.status NOT IN ('done', 'dropped'))`;
+/** Not filed away: T0 never shows an archived item (migration 0019's partial indexes say the same). */
+const UNARCHIVED = `i.attention <> 'archive'`;
 const hasEdge = (kind: string, target: string) =>
   `EXISTS (SELECT 1 FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
     AND e.parent_level = 'I' AND e.kind = '${kind}' AND e.parent_sha = ${target})`;
 /** Due reminders: item_due_reminder's rows (its WHERE repeated, so the partial index applies) up to a horizon. */
 const DUE_REMINDER = `${IN_PROJECTS} AND i.type = 'reminder' AND ${LIVE} AND ${UNRESOLVED}
-  AND i.remind_at <= @horizon`;
+  AND ${UNARCHIVED} AND i.remind_at <= @horizon`;
 /**
  * Held back by freshness at the caller's clock: its TTL has passed, its review date has passed
  * (knowledge only, which is never open), or it is an unresolved task or thread open since its
@@ -76,7 +79,7 @@ function activitySql(roots: string): string {
   // CROSS JOIN: the roots drive, one primary-key lookup each (joined plainly, SQLite scanned
   // every item of the project and probed the roots).
   return `WITH roots(project, id) AS (${roots})
-  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.tree_activity AS activity, r.tree_open AS open_count
+  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.created_ts, r.tree_activity AS activity, r.tree_open AS open_count
   FROM roots CROSS JOIN item r ON r.project = roots.project AND r.id = roots.id
   ORDER BY r.project, r.created_seq, r.id`;
 }
@@ -133,6 +136,23 @@ function rankedPageSql(hits: string, from: string, delivered: string, matched: b
     ORDER BY page.band DESC, page.pinned DESC, page.fused_score_micro DESC, page.relevance_rank, page.created_seq, page.project, page.id`;
 }
 
+/**
+ * Every live descendant of one item, depth first, children by creation (what resolve's plan and
+ * delete's cascade walk): each step one edge_by_parent range and one item lookup per child, so
+ * the cost follows the subtree, never the project. A path of ids stops a cycle a hand-made log
+ * could hold (the operations refuse one) from recursing forever.
+ */
+const DESCENDANTS_SQL = `WITH RECURSIVE tree(project, id, path, ids) AS (
+    SELECT @project, @id, '', '/' || @id || '/'
+    UNION ALL
+    SELECT c.project, c.id, tree.path || printf('%016d', c.created_seq) || '/', tree.ids || c.id || '/'
+    FROM tree JOIN edge e ON e.project = tree.project AND e.parent_sha = tree.id AND e.parent_level = 'I'
+      AND e.kind = 'parent' AND e.child_level = 'I'
+    JOIN item c ON c.project = e.project AND c.id = e.child_sha AND c.deleted_at IS NULL
+    WHERE instr(tree.ids, '/' || c.id || '/') = 0)
+  SELECT ${ITEM_COLUMNS} FROM tree CROSS JOIN item i ON i.project = tree.project AND i.id = tree.id
+  WHERE tree.path <> '' ORDER BY tree.path`;
+
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
 export function itemReader(db: Database.Database) {
   // Date.parse, as core's freshness verdict parses a TTL (deterministic: no clock is read).
@@ -157,6 +177,28 @@ export function itemReader(db: Database.Database) {
           WHERE ${IN_PROJECTS} AND i.id IN (SELECT value FROM json_each(@ids))
           ORDER BY i.project, i.id`).all({ projects: json(projects), ids: json(ids) }) as RawItem[]
       ).map(toItem),
+
+    /** Every live descendant of `id` in `project`, depth first, children by creation. */
+    descendants: (project: string, id: string): ItemRow[] =>
+      (prepared(DESCENDANTS_SQL).all({ project, id }) as RawItem[]).map(toItem),
+
+    /** Live items of `project` anchored to one of `ids` (edge_by_parent), by creation. */
+    anchoredToAny: (project: string, ids: readonly string[]): ItemRow[] =>
+      (
+        prepared(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project = @project AND ${LIVE}
+          AND i.id IN (SELECT e.child_sha FROM edge e WHERE e.project = @project
+            AND e.parent_sha IN (SELECT value FROM json_each(@ids)) AND e.parent_level = 'I'
+            AND e.kind = 'anchor' AND e.child_level = 'I')
+          ORDER BY i.created_seq, i.id`).all({ project, ids: json(ids) }) as RawItem[]
+      ).map(toItem),
+
+    /** Every event that changed the item `id` of `project` (item_history), in log order. */
+    itemHistory: (project: string, id: string): ItemHistoryRow[] =>
+      prepared(`SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason FROM item_history h
+        WHERE h.project = @project AND h.id = @id ORDER BY h.seq`).all({
+        project,
+        id,
+      }) as ItemHistoryRow[],
 
     findItems: (query: ItemFindQuery): ItemFound => {
       const where = [IN_PROJECTS];
@@ -245,10 +287,25 @@ export function itemReader(db: Database.Database) {
         }) as RawItem[]
       ).map(toItem),
 
-    /** Live, unresolved threads of `projects` with their activity and open descendants. */
+    /**
+     * What T0 loads of `projects`' rules or facts: live, unanchored and not archived, by
+     * project, then oldest first. The write budget counts unanchored() (archived ones too: a
+     * tier set back to active must not overflow the cap it never checked).
+     */
+    loadedKnowledge: (projects: readonly string[], type: 'rule' | 'fact'): ItemRow[] =>
+      (
+        prepared(`SELECT ${ITEM_COLUMNS} FROM item i INDEXED BY item_unanchored
+          WHERE ${IN_PROJECTS} AND i.type = @type AND i.anchor_count = 0 AND ${LIVE} AND ${UNARCHIVED}
+          ORDER BY i.project, i.created_seq, i.id`).all({
+          projects: json(projects),
+          type,
+        }) as RawItem[]
+      ).map(toItem),
+
+    /** Live, unresolved, unarchived threads of `projects` with their activity and open descendants. */
     openThreads: (projects: readonly string[]): ItemActivityRow[] =>
       activity(
-        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED}`,
+        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED} AND ${UNARCHIVED}`,
         { projects: json(projects) },
       ),
 

@@ -54,6 +54,8 @@ export interface ItemActivityRow {
   status: ItemRow['status'];
   summary: string;
   remind_at: string | null;
+  /** When it was added: an unresolved task or thread is open since then. */
+  created_ts: string;
   activity_ts: string;
   activity_seq: number;
   open_count: number;
@@ -111,4 +113,16 @@ export interface ItemFound {
   /** The first heldBackLimit matches whose TTL has passed, by creation (delivered or not). */
   heldBack: ItemRow[];
   heldBackTotal: number;
+}
+
+/** One event that changed an item, as `mem history it-…` lists it. */
+export interface ItemHistoryRow {
+  seq: number;
+  ts: string;
+  /** The event type: item_added, item_updated (a confirm too), item_resolved, item_related, … */
+  type: string;
+  /** The writer's principal and token label, when the event names them. */
+  actor: string | null;
+  token: string | null;
+  reason: string | null;
 }

@@ -21,8 +21,32 @@ type ItemEvent = EventOf<(typeof ITEM_HANDLES)[number]>;
 /** The level items are noded at: apart from L0–L2 and R, so no memory read path meets them. */
 const ITEM_LEVEL = 'I';
 
-/** The writes one item event plans. Pure: the item's id and node id come from the event alone. */
+/**
+ * The writes one item event plans, ending in its history row. Pure: the item's id and node id
+ * come from the event alone.
+ */
 export function planItemEvent(e: ItemEvent): PlannedWrite[] {
+  return [...planItemState(e), history(e)];
+}
+
+/** What `mem history it-…` lists of the event: its type, who wrote it (principal, token label) and why. */
+function history(e: ItemEvent): PlannedWrite {
+  return {
+    statement: 'insertItemHistory',
+    params: {
+      project: e.project,
+      id: e.type === 'item_added' ? itemId(e.project, e.seq) : e.item,
+      seq: e.seq,
+      ts: e.ts,
+      type: e.type,
+      actor: e.writer.principal ?? null,
+      token: e.writer.token ?? null,
+      reason: e.reason ?? null,
+    },
+  };
+}
+
+function planItemState(e: ItemEvent): PlannedWrite[] {
   switch (e.type) {
     case 'item_added':
       return added(e);

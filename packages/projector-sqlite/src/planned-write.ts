@@ -372,6 +372,19 @@ export type ItemWrite =
       statement: 'setItemAttention';
       params: { project: string; id: string; attention: 'active' | 'reference' | 'archive' };
     }
-  | { statement: 'setItemPinned'; params: { project: string; id: string; pinned: 0 | 1 } };
+  | { statement: 'setItemPinned'; params: { project: string; id: string; pinned: 0 | 1 } }
+  | { statement: 'insertItemHistory'; params: ItemHistoryParams };
+
+/** One row of an item's history: the event that changed it, who wrote it and why. */
+export interface ItemHistoryParams {
+  project: string;
+  id: string;
+  seq: number;
+  ts: string;
+  type: string;
+  actor: string | null;
+  token: string | null;
+  reason: string | null;
+}
 
 export type StatementName = PlannedWrite['statement'];

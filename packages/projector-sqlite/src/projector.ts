@@ -18,8 +18,10 @@ import { sealStore } from './seal.js';
  * 8: item_due_reminder replaces item_live_reminder (migration 0015).
  * 9: item.review_after, source_uri and source_sha256 (migration 0016), freshness inputs.
  * 10: item.attention and item.pinned (migration 0017), from the attention and pin events.
+ * 11: item_history (migration 0018), one row per event that changed an item; orient's
+ *     open-thread and due-reminder indexes leave archived items out (migration 0019).
  */
-const VERSION = 10;
+const VERSION = 11;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -279,6 +279,13 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   setItemPinned: `
     UPDATE item SET pinned = @pinned WHERE project = @project AND id = @id`,
 
+  // Only for an item the project added: an event naming another id changes nothing, so it is no history.
+  insertItemHistory: `
+    INSERT INTO item_history (project, id, seq, ts, type, actor, token, reason)
+    SELECT @project, @id, @seq, @ts, @type, @actor, @token, @reason
+    WHERE EXISTS (SELECT 1 FROM item WHERE project = @project AND id = @id)
+    ON CONFLICT DO NOTHING`,
+
   resolveItem: `
     UPDATE item SET status = @status, updated_seq = @seq, updated_ts = @ts WHERE project = @project AND id = @id`,
 

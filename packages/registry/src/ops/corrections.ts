@@ -7,7 +7,7 @@ import { defineOperation } from '../operation.js';
 import { readLedger, type LedgerTarget, type MemoryLedger } from './memory-ledger.js';
 import { requireNotForgotten, resolveRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
-import { itemHistory } from './items/history.js';
+import { ITEM_HISTORY_TYPES, itemHistory } from './items/history.js';
 
 const TOOL = 'correct_memory';
 
@@ -328,18 +328,7 @@ export const confirm = defineOperation({
 const historyEntry = z.object({
   seq: z.number(),
   ts: z.string(),
-  type: z.enum([
-    'forgotten',
-    'superseded',
-    'confirmed',
-    'resurfaced',
-    'item_added',
-    'item_updated',
-    'item_resolved',
-    'item_related',
-    'item_unrelated',
-    'item_deleted',
-  ]),
+  type: z.enum(['forgotten', 'superseded', 'confirmed', 'resurfaced', ...ITEM_HISTORY_TYPES]),
   target: z.string(),
   actor: z.string().nullable(),
   token: z.string().nullable(),
@@ -366,7 +355,7 @@ export const history = defineOperation({
   kind: 'read',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
-  reads: 'log',
+  // An item's history reads the item store (item_history); a line's still folds the log.
   http: { method: 'GET', path: '/memory/history' },
   mcp: { tool: TOOL, select: { field: 'action', value: 'history' } },
   cli: {

@@ -5,8 +5,9 @@ import type { RegistryContext } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { projectInput } from '../schemas.js';
 import { writtenOut, type WrittenOut } from './add-items.js';
-import { readItemLedger } from './ledger.js';
-import { caughtUpItems } from './reachable-store.js';
+import type { ItemStore } from '@mem/projector-sqlite';
+import { ledgerOf } from './ledger.js';
+import { underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 
 /*
@@ -36,11 +37,23 @@ export const pinItemInput = z.strictObject({
 type PinInput = z.infer<typeof pinItemInput>;
 
 /** The item's filing as the store holds it now; NOT_FOUND (naming `id`) for an unknown or deleted one. */
-async function filingOf(ctx: RegistryContext, caller: Caller, project: string, id: string) {
+function filingOf(items: ItemStore, project: string, id: string) {
+  const row = requireItem(ledgerOf(project, items.itemsById([project], [id])), id, 'id', true);
+  return { attention: row.attention, pinned: row.pinned };
+}
+
+/** Files the item under its project's item-write lock: `plan` reads its filing, then the append. */
+function refile(
+  ctx: RegistryContext,
+  caller: Caller,
+  project: string,
+  id: string,
+  plan: (now: ReturnType<typeof filingOf>) => Payload | null,
+): Promise<WrittenOut> {
   requireReach(caller, project);
-  requireItem(await readItemLedger(ctx, project), id, 'id', true);
-  const [row] = (await caughtUpItems(ctx, [project])).itemsById([project], [id]);
-  return { attention: row?.attention ?? 'active', pinned: row?.pinned ?? false };
+  return underItemWrite(ctx, project, (items) =>
+    appendOne(ctx, caller, project, id, plan(filingOf(items, project, id))),
+  );
 }
 
 async function appendOne(
@@ -80,9 +93,8 @@ export const setAttentionOp = defineOperation({
     ],
     text: writtenText('filed'),
   },
-  run: async (ctx, caller, input) => {
-    const now = await filingOf(ctx, caller, input.project, input.id);
-    const payload: Payload | null =
+  run: (ctx, caller, input) =>
+    refile(ctx, caller, input.project, input.id, (now) =>
       now.attention === input.attention
         ? null
         : {
@@ -90,9 +102,8 @@ export const setAttentionOp = defineOperation({
             item: input.id,
             attention: input.attention,
             ...(input.reason !== undefined ? { reason: input.reason } : {}),
-          };
-    return appendOne(ctx, caller, input.project, input.id, payload);
-  },
+          },
+    ),
 });
 
 function pinOp(pinned: boolean) {
@@ -118,18 +129,16 @@ function pinOp(pinned: boolean) {
       ],
       text: writtenText(verb),
     },
-    run: async (ctx, caller, input: PinInput) => {
-      const now = await filingOf(ctx, caller, input.project, input.id);
-      const payload: Payload | null =
+    run: (ctx, caller, input: PinInput) =>
+      refile(ctx, caller, input.project, input.id, (now) =>
         now.pinned === pinned
           ? null
           : {
               type: pinned ? 'item_pinned' : 'item_unpinned',
               item: input.id,
               ...(input.reason !== undefined ? { reason: input.reason } : {}),
-            };
-      return appendOne(ctx, caller, input.project, input.id, payload);
-    },
+            },
+      ),
   });
 }
 

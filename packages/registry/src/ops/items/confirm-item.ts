@@ -11,7 +11,8 @@ import { requireCapability, requireReach, writerOf, type Caller } from '../../ca
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
 import type { WrittenOut } from './add-items.js';
-import { readItemLedger } from './ledger.js';
+import { ledgerOf } from './ledger.js';
+import { underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 
 export const confirmItemInput = z.strictObject({
@@ -36,35 +37,37 @@ export async function confirmItem(
   input: z.infer<typeof confirmItemInput>,
 ): Promise<WrittenOut> {
   requireReach(caller, input.project);
-  const ledger = await readItemLedger(ctx, input.project);
-  const item = requireItem(ledger, input.id, 'id', true);
-  if (!fieldApplies('review_after', item.type))
-    throw new MemError(
-      'INVALID_INPUT',
-      `id: ${inapplicableMessage('review_after', item.type)}; resolve a ${item.type} instead`,
-      { field: 'id', type: item.type },
+  return underItemWrite(ctx, input.project, async (items) => {
+    const ledger = ledgerOf(input.project, items.itemsById([input.project], [input.id]));
+    const item = requireItem(ledger, input.id, 'id', true);
+    if (!fieldApplies('review_after', item.type))
+      throw new MemError(
+        'INVALID_INPUT',
+        `id: ${inapplicableMessage('review_after', item.type)}; resolve a ${item.type} instead`,
+        { field: 'id', type: item.type },
+      );
+    if (item.type === 'rule') requireCapability(caller, 'may_write_rules');
+    const now = ctx.recallNow();
+    // Trigger: a review date at or before now. Why: the item would be stale the moment it was
+    // confirmed. Outcome: refused, naming the clock it was read against.
+    if (Date.parse(input.review_after) <= now.getTime())
+      throw new MemError(
+        'INVALID_INPUT',
+        `review_after: expected a date after now (${now.toISOString()}), got ${input.review_after}`,
+        { field: 'review_after', now: now.toISOString() },
+      );
+    const result = await ctx.engine.append(
+      input.project,
+      [
+        {
+          type: 'item_updated',
+          item: item.id,
+          review_after: input.review_after,
+          reason: input.reason ?? CONFIRMED,
+        },
+      ],
+      writerOf(caller),
     );
-  if (item.type === 'rule') requireCapability(caller, 'may_write_rules');
-  const now = ctx.recallNow();
-  // Trigger: a review date at or before now. Why: the item would be stale the moment it was
-  // confirmed. Outcome: refused, naming the clock it was read against.
-  if (Date.parse(input.review_after) <= now.getTime())
-    throw new MemError(
-      'INVALID_INPUT',
-      `review_after: expected a date after now (${now.toISOString()}), got ${input.review_after}`,
-      { field: 'review_after', now: now.toISOString() },
-    );
-  const result = await ctx.engine.append(
-    input.project,
-    [
-      {
-        type: 'item_updated',
-        item: item.id,
-        review_after: input.review_after,
-        reason: input.reason ?? CONFIRMED,
-      },
-    ],
-    writerOf(caller),
-  );
-  return { project: input.project, ids: [item.id], seq: result.last_seq };
+    return { project: input.project, ids: [item.id], seq: result.last_seq };
+  });
 }

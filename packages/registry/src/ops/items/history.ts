@@ -1,25 +1,46 @@
 import type { RegistryContext } from '../../context.js';
-import { readItemLedger } from './ledger.js';
+import { ledgerOf } from './ledger.js';
+import { caughtUpItems } from './reachable-store.js';
 import { requireItem } from './view.js';
 
-/** `mem history it-…`: every event that wrote the item, with who (principal, token label) and why. */
+/**
+ * `mem history it-…`: every event that changed the item — added, updated (a confirm too),
+ * resolved, related, unrelated, deleted, filed by attention, pinned, unpinned — with who
+ * (principal, token label) and why, from the item store's item_history rows (caught up to the
+ * log head), not a fold of the project's log.
+ */
 export async function itemHistory(ctx: RegistryContext, project: string, id: string) {
-  const item = requireItem(await readItemLedger(ctx, project), id, 'ref');
+  const items = await caughtUpItems(ctx, [project]);
+  requireItem(ledgerOf(project, items.itemsById([project], [id])), id, 'ref');
   return {
     project,
     target: id,
     target_kind: 'item' as const,
-    entries: item.mutations.map((e) => ({
+    entries: items.itemHistory(project, id).map((e) => ({
       seq: e.seq,
       ts: e.ts,
-      type: e.type,
+      type: e.type as ItemHistoryType,
       target: id,
-      actor: e.writer.principal ?? null,
-      token: e.writer.token ?? null,
-      reason: e.reason ?? null,
+      actor: e.actor,
+      token: e.token,
+      reason: e.reason,
       before_sha256: null,
       // Items are not content-addressed: the event type and reason say what changed.
       after_sha256: null,
     })),
   };
 }
+
+/** The item event types item_history holds (the projector writes a row for each). */
+export const ITEM_HISTORY_TYPES = [
+  'item_added',
+  'item_updated',
+  'item_resolved',
+  'item_related',
+  'item_unrelated',
+  'item_deleted',
+  'item_attention_set',
+  'item_pinned',
+  'item_unpinned',
+] as const;
+type ItemHistoryType = (typeof ITEM_HISTORY_TYPES)[number];

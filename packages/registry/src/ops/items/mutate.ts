@@ -21,7 +21,9 @@ import {
 import { requireCapability, requireReach, writerOf, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
-import { descendantsOf, readItemLedger, type ItemLedger, type ItemState } from './ledger.js';
+import type { ItemStore } from '@mem/projector-sqlite';
+import { ledgerOf, type ItemState } from './ledger.js';
+import { underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import type { WrittenOut } from './add-items.js';
 import { requireKnowledgeRoom } from './budget.js';
@@ -90,7 +92,16 @@ export async function updateItem(
   input: z.infer<typeof updateItemInput>,
 ): Promise<WrittenOut> {
   requireReach(caller, input.project);
-  const ledger = await readItemLedger(ctx, input.project);
+  return underItemWrite(ctx, input.project, (items) => updateChecked(ctx, caller, input, items));
+}
+
+async function updateChecked(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: z.infer<typeof updateItemInput>,
+  items: ItemStore,
+): Promise<WrittenOut> {
+  const ledger = ledgerOf(input.project, items.itemsById([input.project], [input.id]));
   const item = requireItem(ledger, input.id, 'id', true);
   if (item.type === 'rule') requireCapability(caller, 'may_write_rules');
   for (const field of UPDATABLE)
@@ -120,10 +131,16 @@ export async function updateItem(
       );
     if (input.status !== item.status) requireTransition(id, item.type, item.status, input.status);
   }
-  if (input.summary !== undefined && isKnowledge(item.type) && item.anchors.length === 0)
-    requireKnowledgeRoom(ledger, orientBudget(ctx), [
-      { type: item.type, id, summary: input.summary },
-    ]);
+  if (
+    input.summary !== undefined &&
+    (item.type === 'rule' || item.type === 'fact') &&
+    item.anchors.length === 0
+  )
+    requireKnowledgeRoom(
+      ledgerOf(input.project, items.unanchored([input.project], item.type)),
+      orientBudget(ctx),
+      [{ type: item.type, id, summary: input.summary }],
+    );
   return write(
     ctx,
     caller,
@@ -135,7 +152,7 @@ export async function updateItem(
 
 /** CONFLICT unless relating `item` → `target` keeps the relation's shape (seed 000 §4.4). */
 function checkRelation(
-  ledger: ItemLedger,
+  items: ItemStore,
   item: ItemState,
   relation: string,
   target: ItemState,
@@ -157,7 +174,7 @@ function checkRelation(
         `${item.id} already has the parent ${item.parent}: an item has one parent`,
         { id: item.id, parent: item.parent },
       );
-    if (descendantsOf(ledger, item.id).some((d) => d.id === target.id))
+    if (items.descendants(item.project, item.id).some((d) => d.id === target.id))
       throw new MemError(
         'CONFLICT',
         `${target.id} is under ${item.id}: that parent would make a cycle`,
@@ -194,7 +211,19 @@ export async function relateItems(
   input: z.infer<typeof relateItemsInput>,
 ): Promise<WrittenOut> {
   requireReach(caller, input.project);
-  const ledger = await readItemLedger(ctx, input.project);
+  return underItemWrite(ctx, input.project, (items) => relateChecked(ctx, caller, input, items));
+}
+
+async function relateChecked(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: z.infer<typeof relateItemsInput>,
+  items: ItemStore,
+): Promise<WrittenOut> {
+  const ledger = ledgerOf(
+    input.project,
+    items.itemsById([input.project], [input.item, input.target]),
+  );
   const item = requireItem(ledger, input.item, 'item', true);
   if (item.type === 'rule') requireCapability(caller, 'may_write_rules');
   // The target is looked up in the item's own project only: a parent in another project is NOT_FOUND here.
@@ -237,7 +266,7 @@ export async function relateItems(
       'target: expected another item: an item cannot relate to itself',
       { field: 'target' },
     );
-  checkRelation(ledger, item, input.relation, target);
+  checkRelation(items, item, input.relation, target);
   if (related(item, input.relation, target.id)) return write(ctx, caller, input.project, [], ids);
   return write(
     ctx,
@@ -267,21 +296,33 @@ export async function deleteItems(
   input: z.infer<typeof deleteItemsInput>,
 ): Promise<WrittenOut> {
   requireReach(caller, input.project);
-  const ledger = await readItemLedger(ctx, input.project);
+  return underItemWrite(ctx, input.project, (items) => deleteChecked(ctx, caller, input, items));
+}
+
+async function deleteChecked(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: z.infer<typeof deleteItemsInput>,
+  items: ItemStore,
+): Promise<WrittenOut> {
+  const ledger = ledgerOf(input.project, items.itemsById([input.project], input.ids));
   const doomed = new Set<string>();
   input.ids.forEach((id, i) => {
     const item = requireItem(ledger, id, `ids[${i}]`);
     if (item.deleted) return;
     doomed.add(id);
-    for (const d of descendantsOf(ledger, id)) doomed.add(d.id);
+    for (const d of items.descendants(input.project, id)) doomed.add(d.id);
   });
-  const stranded = [...ledger.items.values()].filter(
-    (k) =>
-      !k.deleted &&
-      !doomed.has(k.id) &&
-      k.anchors.length > 0 &&
-      k.anchors.every((a) => doomed.has(a)),
-  );
+  // Only knowledge anchored to a doomed item can be stranded by deleting it.
+  const stranded = items
+    .anchoredToAny(input.project, [...doomed])
+    .filter(
+      (k) =>
+        !k.deleted &&
+        !doomed.has(k.id) &&
+        k.anchors.length > 0 &&
+        k.anchors.every((a) => doomed.has(a)),
+    );
   if (stranded.length > 0)
     throw new MemError(
       'CONFLICT',

@@ -20,6 +20,7 @@ import {
 } from './slim.js';
 import {
   MAX_FRESHNESS_WARNINGS,
+  freshnessViewOf,
   freshnessWarning,
   warningOf,
   type FreshnessWarning,
@@ -102,7 +103,9 @@ function alwaysLoaded(
   type: 'rule' | 'fact',
   perProject: number,
 ) {
-  const rows = items.unanchored(projects, type);
+  // Trigger: an archived rule or fact. Why: archive is "filed away", and T0 is what loads.
+  // Outcome: left out here; the write cap still counts it (see loadedKnowledge).
+  const rows = items.loadedKnowledge(projects, type);
   const entries = rows.map(knowledgeEntry);
   return {
     rows,
@@ -112,10 +115,25 @@ function alwaysLoaded(
   };
 }
 
-function threads({ projects, items }: ReachableItems, cap: number) {
+/**
+ * Open threads, most recent activity first, each with its open marker at the caller's clock
+ * (core's verdict, as find shows it): fixed data and clock give fixed bytes, and the threads
+ * come after the rules and facts, so a clock moves no byte of that prefix.
+ */
+function threads({ projects, items }: ReachableItems, now: Date, cap: number) {
   const rows = items.openThreads(projects);
   rows.sort((a, b) => byRecency(activityOf(a), activityOf(b)) || byProjectThenId(a, b));
-  return section(rows.map(slimOfRow), cap);
+  return section(
+    rows.map((row) => {
+      // A thread carries no TTL or review date: only its open marker is read.
+      const { open_marker } = freshnessViewOf(
+        { ...row, valid_until: null, review_after: null },
+        now,
+      );
+      return open_marker === null ? slimOfRow(row) : { ...slimOfRow(row), open_marker };
+    }),
+    cap,
+  );
 }
 
 function reminders({ projects, items }: ReachableItems, now: Date, cap: number) {
@@ -198,7 +216,7 @@ export async function orient(
   return {
     rules,
     facts,
-    threads: threads(reach, budget.threads),
+    threads: threads(reach, now, budget.threads),
     reminders: reminders(reach, now, budget.reminders),
     projects: projectCounts(names, reach, budget.projects),
     tags: tags(reach, budget.tags),

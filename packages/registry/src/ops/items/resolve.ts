@@ -13,7 +13,9 @@ import {
 import { requireReach, writerOf, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
-import { descendantsOf, readItemLedger, type ItemLedger } from './ledger.js';
+import type { ItemStore } from '@mem/projector-sqlite';
+import { ledgerOf, stateOf, type ItemLedger } from './ledger.js';
+import { underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import type { WrittenOut } from './add-items.js';
 
@@ -37,7 +39,11 @@ type ResolveInput = z.infer<typeof resolveItemsInput>;
  * for some. Why: cascading `done` would write a false claim into history (seed 000 §4.6).
  * Outcome: CONFLICT listing every open descendant lacking one, so the caller can answer it.
  */
-function plannedResolutions(ledger: ItemLedger, input: ResolveInput): Map<string, ResolvedStatus> {
+function plannedResolutions(
+  ledger: ItemLedger,
+  items: ItemStore,
+  input: ResolveInput,
+): Map<string, ResolvedStatus> {
   const plan = new Map<string, ResolvedStatus>();
   const missing: { id: string; type: string; status: string | null; summary: string }[] = [];
   input.ids.forEach((id, i) => {
@@ -52,7 +58,10 @@ function plannedResolutions(ledger: ItemLedger, input: ResolveInput): Map<string
           type: item.type,
         },
       );
-    for (const child of descendantsOf(ledger, id)) {
+    for (const row of items.descendants(input.project, id)) {
+      // The plan's writes read each planned item's status from the ledger.
+      const child = stateOf(row);
+      ledger.items.set(child.id, child);
       if (isResolved(child.status) || plan.has(child.id)) continue;
       const disposition =
         input.dispositions?.[child.id] ??
@@ -84,9 +93,18 @@ export async function resolveItems(
   input: ResolveInput,
 ): Promise<WrittenOut> {
   requireReach(caller, input.project);
-  const ledger = await readItemLedger(ctx, input.project);
+  return underItemWrite(ctx, input.project, (items) => resolveChecked(ctx, caller, input, items));
+}
+
+async function resolveChecked(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: ResolveInput,
+  items: ItemStore,
+): Promise<WrittenOut> {
+  const ledger = ledgerOf(input.project, items.itemsById([input.project], input.ids));
   const payloads: Payload[] = [];
-  for (const [id, status] of plannedResolutions(ledger, input)) {
+  for (const [id, status] of plannedResolutions(ledger, items, input)) {
     const item = ledger.items.get(id)!;
     if (item.status === status) continue;
     requireTransition(id, item.type, item.status, status);

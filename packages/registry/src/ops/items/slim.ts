@@ -36,6 +36,8 @@ export const slimShape = z.object({
   last_activity: z.string(),
   status: z.string().optional(),
   open_count: z.number().optional(),
+  /** `open · N days unresolved` from the caller's clock: T0's threads carry it (last, so it moves no other byte). */
+  open_marker: z.string().optional(),
 });
 export type Slim = z.infer<typeof slimShape>;
 

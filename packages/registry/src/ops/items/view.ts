@@ -30,18 +30,7 @@ export const itemView = z.object({
 });
 export type ItemView = z.infer<typeof itemView>;
 
-export function viewOf(item: ItemState): ItemView {
-  const { mutations: _mutations, ...view } = item;
-  return {
-    ...view,
-    tags: [...view.tags],
-    anchors: [...view.anchors],
-    blocked_by: [...view.blocked_by],
-    links: [...view.links],
-  };
-}
-
-/** An item row of the SQLite projection as every item operation returns it (viewOf's fields, in its order). */
+/** An item row of the SQLite projection as every item operation returns it. */
 export function viewOfRow(row: ItemRow): ItemView {
   return {
     id: row.id,

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memBin, hermeticEnv } from './support/mem-cli.js';
+import { memBin, hermeticEnv, memInProcess } from './support/mem-cli.js';
 
 /*
  * `mem eval forget` (issue 12, the scorecard) run as the built bin, on a real Claude Code
@@ -52,8 +52,15 @@ describe('mem eval forget', () => {
     expect(run.stdout).not.toContain('Sandbox');
   }, 600_000);
 
-  it('refuses a transcript that is not there, NOT_FOUND naming it', () => {
-    const run = mem(['eval', 'forget', '--transcript', '/nonexistent/t.jsonl', '--json']);
+  // In process: a refusal of an argument, before any scratch root or process exists.
+  it('refuses a transcript that is not there, NOT_FOUND naming it', async () => {
+    const run = await memInProcess([
+      'eval',
+      'forget',
+      '--transcript',
+      '/nonexistent/t.jsonl',
+      '--json',
+    ]);
     expect(run.code).toBe(1);
     const error = (JSON.parse(run.stderr) as { error: { code: string; details: unknown } }).error;
     expect(error).toMatchObject({ code: 'NOT_FOUND', details: { field: 'transcript' } });

@@ -1,13 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contentSha256 } from '@mem/core';
 import { memInProcess } from './support/mem-cli.js';
 
 /*
  * `mem query` and `mem eval retrieval` in process (sources, not dist): exit codes, the JSON
- * shape, the readable list with citations, abstention and usage errors.
+ * shape, the readable list with citations, abstention and usage errors. The cases only read, so
+ * they share one data root (each root's first append opens a new PGlite, seconds on a loaded box);
+ * after each case the demo log is checked unchanged, so a case that wrote would fail here.
  */
 const repo = join(import.meta.dirname, '..');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
@@ -17,11 +19,16 @@ const mem = (...args: string[]) => memInProcess(['--root', root, ...args], { cwd
 const memWith = (env: Record<string, string>, ...args: string[]) =>
   memInProcess(['--root', root, ...args], { env, cwd: root });
 
-beforeEach(async () => {
+let demoLog: Buffer;
+const demoSegment = () => join(root, 'log', 'demo', '000001.jsonl');
+
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-cli-query-'));
   expect((await mem('log', 'append', '--project', 'demo', '--file', sample)).code).toBe(0);
+  demoLog = readFileSync(demoSegment());
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => expect(readFileSync(demoSegment()).equals(demoLog)).toBe(true));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('mem query', () => {
   it('--json prints {results, abstained, recall}: each result with level, sha256, project, text, score, tier, ranking, parents', async () => {
@@ -166,7 +173,7 @@ function longEvidenceBatch(): { file: string; chars: number } {
 
 describe('mem query --citations', () => {
   let chars: number;
-  beforeEach(async () => {
+  beforeAll(async () => {
     const batch = longEvidenceBatch();
     chars = batch.chars;
     expect((await mem('log', 'append', '--project', 'long', '--file', batch.file)).code).toBe(0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMITS, startServer, type RunningServer } from '@mem/server';
 import { call, mint, registryAt, seedIdentity } from './api/support.js';
-import { memProcess } from './support/mem-cli.js';
+import { memInProcess, memProcess } from './support/mem-cli.js';
 
 const repo = join(import.meta.dirname, '..');
 
@@ -44,7 +44,9 @@ describe('mem signature: the exact tier over a real transcript', () => {
   let root: string;
   const env = () => ({ MEM_ROOT: root });
 
-  beforeAll(() => {
+  // The ingest, the file argument and the refusal run in process (a real process loads PGlite
+  // again, seconds each); the raw log piped on stdin stays the built bin.
+  beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'mem-signature-'));
     mkdirSync(join(root, 'queries'));
     mkdirSync(join(root, 'pi'));
@@ -56,7 +58,7 @@ describe('mem signature: the exact tier over a real transcript', () => {
       join(root, 'queries', 'demo.yaml'),
       'project: demo\nsources:\n  - pi:../pi\nqueries:\n  - id: tool-failures\n    question: Which tool calls or commands failed, with what error, and what was the working form?\n',
     );
-    const ingest = memProcess(['ingest', '--project', 'demo'], { env: env(), cwd: root });
+    const ingest = await memInProcess(['ingest', '--project', 'demo'], { env: env(), cwd: root });
     expect(ingest.stderr).toBe('');
     expect(ingest.code).toBe(0);
   }, 600_000);
@@ -80,10 +82,10 @@ describe('mem signature: the exact tier over a real transcript', () => {
     );
   });
 
-  it('finds nothing for a different failure, and reads a file argument the same as stdin', () => {
+  it('finds nothing for a different failure, and reads a file argument the same as stdin', async () => {
     const file = join(root, 'other.log');
     writeFileSync(file, RAW_OTHER);
-    const run = memProcess(['signature', file, '--project', 'demo', '--json'], {
+    const run = await memInProcess(['signature', file, '--project', 'demo', '--json'], {
       env: env(),
       cwd: root,
     });
@@ -129,8 +131,8 @@ describe('mem signature: the exact tier over a real transcript', () => {
     });
   });
 
-  it('refuses a missing file by name, changing nothing', () => {
-    const run = memProcess(['signature', join(root, 'absent.log'), '--project', 'demo'], {
+  it('refuses a missing file by name, changing nothing', async () => {
+    const run = await memInProcess(['signature', join(root, 'absent.log'), '--project', 'demo'], {
       env: env(),
       cwd: root,
     });

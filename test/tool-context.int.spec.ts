@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '@mem/server';
 import { call, mint, registryAt, seedIdentity } from './api/support.js';
-import { memProcess } from './support/mem-cli.js';
+import { memInProcess, memProcess } from './support/mem-cli.js';
 
 const repo = join(import.meta.dirname, '..');
 
@@ -41,7 +41,9 @@ describe('mem context over a real transcript: the same failure from another sess
   let root: string;
   const env = () => ({ MEM_ROOT: root });
 
-  beforeAll(() => {
+  // The ingest and the refusal run in process (a real process loads PGlite again, seconds each);
+  // the tier-1 answer to a log piped on stdin stays the built bin, as an agent's hook runs it.
+  beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'mem-context-'));
     mkdirSync(join(root, 'queries'));
     mkdirSync(join(root, 'pi'));
@@ -53,7 +55,7 @@ describe('mem context over a real transcript: the same failure from another sess
       join(root, 'queries', 'demo.yaml'),
       'project: demo\nsources:\n  - pi:../pi\nqueries:\n  - id: tool-failures\n    question: Which tool calls or commands failed, with what error, and what was the working form?\n',
     );
-    const ingest = memProcess(['ingest', '--project', 'demo'], { env: env(), cwd: root });
+    const ingest = await memInProcess(['ingest', '--project', 'demo'], { env: env(), cwd: root });
     expect(ingest.stderr).toBe('');
     expect(ingest.code).toBe(0);
   }, 600_000);
@@ -77,8 +79,8 @@ describe('mem context over a real transcript: the same failure from another sess
     expect(bundle.budget.used).toBeLessThanOrEqual(bundle.budget.limit);
   });
 
-  it('refuses a budget its tier-1 hit cannot fit, naming the shortfall, and exits non-zero', () => {
-    const run = memProcess(
+  it('refuses a budget its tier-1 hit cannot fit, naming the shortfall, and exits non-zero', async () => {
+    const run = await memInProcess(
       ['context', '--signature-source', '-', '--project', 'demo', '--budget', '3'],
       { env: env(), cwd: root, input: RAW_SAME },
     );

@@ -3,19 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tamperOneRow } from '../packages/projector-sqlite/test/tamper.js';
-import { memProcess } from './support/mem-cli.js';
+import { memInProcess, memProcess } from './support/mem-cli.js';
 
 /*
  * The live item store is written in place (issue 15 §1), so `mem verify` compares it with a
  * rebuild table by table, not byte by byte: one edited row must still fail verify, and the
- * report must name the table it lives in. Real processes, a real file edited with
- * better-sqlite3 between them.
+ * report must name the table it lives in. verify runs as the built bin, a real file edited with
+ * better-sqlite3 between its processes; the appends that make the store run in process.
  */
 const sample = join(import.meta.dirname, 'fixtures', 'extraction-runs.jsonl');
 let root: string;
 const mem = (args: string[]) => memProcess(['--root', root, ...args], { cwd: root });
 
-beforeEach(() => {
+beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-verify-tamper-'));
   // Two appends: the second catches the store up in place, as every append after the first does.
   const lines = readFileSync(sample, 'utf8').trim().split('\n');
@@ -24,7 +24,11 @@ beforeEach(() => {
     ['second.jsonl', lines.slice(15)],
   ] as const) {
     writeFileSync(join(root, name), `${part.join('\n')}\n`);
-    expect(mem(['log', 'append', '--project', 'demo', '--file', join(root, name)]).code).toBe(0);
+    const appended = await memInProcess(
+      ['--root', root, 'log', 'append', '--project', 'demo', '--file', join(root, name)],
+      { cwd: root },
+    );
+    expect(appended.code, appended.stderr).toBe(0);
   }
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));

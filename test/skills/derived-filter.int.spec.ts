@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asRoot, memoryPayloads, registryAt, tempDataRoot } from '../api/support.js';
-import { memProcess } from '../support/mem-cli.js';
+import { memInProcess } from '../support/mem-cli.js';
 
 /*
  * Issue 14 §1, the last piece of the cycle guard: `mem verify --derived-filter` audits that no L0
  * evidence repeats a registered derived artifact (a skill's text, a reference passage) by the
  * ingest's own shingle match. A log written by an older mem without the guard fails it, naming
- * the chunk and the skill; the demo passes.
+ * the chunk and the skill; the demo passes. mem runs in process: the cases are about the audit's
+ * report, not processes (cli.int.spec.ts keeps verify's exit 3 as the built bin).
  */
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -22,8 +23,8 @@ interface Audit {
   problems: { chunk: string; artifact: string; cited_by: number[] }[];
 }
 
-function verify(root: string, ...args: string[]) {
-  const run = memProcess(['--root', root, 'verify', ...args, '--json']);
+async function verify(root: string, ...args: string[]) {
+  const run = await memInProcess(['--root', root, 'verify', ...args, '--json']);
   return {
     code: run.code,
     stderr: run.stderr,
@@ -71,13 +72,13 @@ describe('mem verify --derived-filter', () => {
       `[assistant]\nHere is the skill I follow:\n\n${skill}`,
       'Uploads need client_body_buffer_size 16k, as the skill says.',
     );
-    const appended = memProcess(['--root', root, 'log', 'append', '--project', 'alpha'], {
+    const appended = await memInProcess(['--root', root, 'log', 'append', '--project', 'alpha'], {
       input: pasted.payloads.map((p) => JSON.stringify(p)).join('\n') + '\n',
     });
     expect(appended.code, appended.stderr).toBe(0);
 
-    expect(verify(root, '--project', 'alpha').code).toBe(0);
-    const { code, report } = verify(root, '--project', 'alpha', '--derived-filter');
+    expect((await verify(root, '--project', 'alpha')).code).toBe(0);
+    const { code, report } = await verify(root, '--project', 'alpha', '--derived-filter');
     expect(code).toBe(3);
     const [audit] = report.derived!;
     expect(audit!.ok).toBe(false);
@@ -85,19 +86,26 @@ describe('mem verify --derived-filter', () => {
     expect(audit!.problems[0]).toMatchObject({ chunk: pasted.evidence, artifact: 'skill:uploads' });
     expect(audit!.problems[0]!.cited_by).toHaveLength(1);
 
-    const text = memProcess(['--root', root, 'verify', '--project', 'alpha', '--derived-filter']);
+    const text = await memInProcess([
+      '--root',
+      root,
+      'verify',
+      '--project',
+      'alpha',
+      '--derived-filter',
+    ]);
     expect(text.code).toBe(3);
     expect(text.stdout).toContain(`chunk ${pasted.evidence}`);
     expect(text.stdout).toContain('repeats skill:uploads');
   }, 300_000);
 
-  it('passes on the demo with a promoted skill drawn from it', () => {
+  it('passes on the demo with a promoted skill drawn from it', async () => {
     const root = mkdtempSync(join(tmpdir(), 'mem-derived-'));
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
     cpSync(join(repo, 'log', 'demo'), join(root, 'log', 'demo'), { recursive: true });
-    expect(memProcess(['--root', root, 'rebuild', '--from-log']).code).toBe(0);
-    const mem = (...args: string[]) => memProcess(['--root', root, ...args]);
-    const drafted = mem(
+    expect((await memInProcess(['--root', root, 'rebuild', '--from-log'])).code).toBe(0);
+    const mem = (...args: string[]) => memInProcess(['--root', root, ...args]);
+    const drafted = await mem(
       'skill',
       'draft',
       '--from',
@@ -106,7 +114,7 @@ describe('mem verify --derived-filter', () => {
       'theme-crashes',
     );
     expect(drafted.code, drafted.stderr).toBe(0);
-    const promoted = mem(
+    const promoted = await mem(
       'skill',
       'promote',
       'theme-crashes',
@@ -116,7 +124,7 @@ describe('mem verify --derived-filter', () => {
       'works',
     );
     expect(promoted.code, promoted.stderr).toBe(0);
-    const { code, stderr, report } = verify(root, '--project', 'demo', '--derived-filter');
+    const { code, stderr, report } = await verify(root, '--project', 'demo', '--derived-filter');
     expect(code, stderr).toBe(0);
     expect(report.derived).toEqual([
       expect.objectContaining({ project: 'demo', ok: true, problems: [] }),

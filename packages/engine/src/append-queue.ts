@@ -35,7 +35,9 @@ export class AppendQueue {
   ): Promise<AppendResult> {
     const previous = this.#admitted.get(project) ?? Promise.resolve();
     const admission = previous.then(async () => {
-      const queued = await admit([...(this.#inFlight.get(project) ?? [])]);
+      // A batch known to have failed is not in the log and never will be: nothing counts on it.
+      const inFlight = (this.#inFlight.get(project) ?? []).filter(({ queued }) => !queued.failed);
+      const queued = await admit(inFlight);
       this.#track(project, { payloads, queued });
       return queued;
     });

@@ -10,27 +10,35 @@ export interface AppendInput {
   lines?: readonly number[];
 }
 
+/** Whether assertAppendProvenance reads the log for this batch: only when it holds a memory. */
+export function provenanceReadsLog(parsed: readonly Payload[]): boolean {
+  return parsed.some((payload) => payload.type === 'memory');
+}
+
 /**
  * Refuses (PROVENANCE_FAILED, nothing written) a batch holding a memory that `mem verify` could
  * never pass: every parent must resolve to a node of the right level in the log or earlier in the
  * batch. The payloads are validated already (validateBatch). Reads the project's whole log, so
- * only when the batch holds a memory at all.
+ * only when the batch holds a memory at all; `inFlight` are the payloads of batches queued before
+ * it and not yet durable, counted as if in the log (the caller fails this batch if one fails).
  */
 export async function assertAppendProvenance(
   log: EventLog,
   project: string,
   parsed: readonly Payload[],
   input: AppendInput = {},
+  inFlight: readonly Payload[] = [],
 ): Promise<void> {
   const lineOf = (index: number) => input.lines?.[index] ?? index + 1;
   const at = (index: number) => ({
     ...(input.file !== undefined ? { file: input.file } : {}),
     line: lineOf(index),
   });
-  if (!parsed.some((payload) => payload.type === 'memory')) return;
+  if (!provenanceReadsLog(parsed)) return;
   const check = new ProvenanceCheck(project);
   for await (const { event, segment, line } of log.read(project))
     check.apply(event, { segment, line });
+  for (const payload of inFlight) check.note(payload);
   parsed.forEach((payload, index) => {
     const found = check.admit(payload);
     if (!found) return;

@@ -14,14 +14,19 @@ import {
   extendBatch,
   validateBatch,
   type AppendResult,
-  type EventLog,
+  type EventLogOptions,
   type LogHead,
   type LoggedEvent,
   type ReadOptions,
   type VerifyResult,
 } from '@mem/log';
-import { assertAppendProvenance, type AppendInput } from './append-provenance.js';
-import { admitAgainstTombstones } from './tombstones/admission.js';
+import {
+  assertAppendProvenance,
+  provenanceReadsLog,
+  type AppendInput,
+} from './append-provenance.js';
+import { AppendQueue } from './append-queue.js';
+import { admitAgainstTombstones, tombstonesReadLog } from './tombstones/admission.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
 import {
@@ -52,6 +57,8 @@ export interface EngineOptions {
   projection?: ProjectionOptions;
   /** Segment size of new log segments (tests use tiny ones). */
   segmentBytes?: number;
+  /** The log's fsync (EventLogOptions.fsync): tests count or hold fsyncs; it must call the real one. */
+  fsync?: EventLogOptions['fsync'];
 }
 
 export interface AppendOptions extends AppendInput {
@@ -128,7 +135,7 @@ export class Engine {
    * through append, so no batch skips the provenance check or the catch-up; readers use read,
    * head, projects and verifyLog. Only rebuild appends to it directly (see there).
    */
-  readonly #log: EventLog;
+  readonly #log: GuardedEventLog;
   private readonly projectors: readonly Projector[];
   private options: ProjectionOptions = { ...DEFAULT_PROJECTION_OPTIONS };
   private readonly settings: ProjectionSettings;
@@ -137,8 +144,8 @@ export class Engine {
   /** A catch-up waiting for the projection lock that has not read the log yet (see catchUp). */
   private queuedCatchUp:
     { projects: Set<string> | undefined; done: Promise<CatchUpReport> } | undefined;
-  /** The last checked append of each project in this process (see append). */
-  private readonly appending = new Map<string, Promise<unknown>>();
+  /** The order of this process's appends per project: checked, then queued (see append). */
+  private readonly queue = new AppendQueue();
 
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
@@ -147,6 +154,7 @@ export class Engine {
       {
         dir: this.paths.logDir,
         ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}),
+        ...(options.fsync ? { fsync: options.fsync } : {}),
       },
       this.paths.stateDir,
     );
@@ -183,46 +191,56 @@ export class Engine {
     const { catchUp = 'now', force = false, idempotency, ...input } = options;
     assertProjectName(project);
     assertSettingsInSystem(project, payloads);
-    // Trigger: concurrent appends of this process. Why: the provenance check reads the log
-    // before the append, so a batch's check must see every batch this process queued before it
-    // (a memory whose evidence is still in flight would be refused). Outcome: check and append
-    // run in call order per project; the catch-ups after them are still shared.
     // Validated once, here: the checks read the very payloads (scrubbed, as zod made them) that
     // the log then writes without validating them again. Bad input is refused before queueing.
     const valid = validateBatch(payloads, writer, (index) => ({
       ...(input.file !== undefined ? { file: input.file } : {}),
       line: input.lines?.[index] ?? index + 1,
     }));
-    const previous = this.appending.get(project) ?? Promise.resolve();
-    const appended = previous
-      .catch(() => undefined)
-      .then(async () => {
-        await assertAppendProvenance(this.#log, project, valid.payloads, input);
-        const resurfaced = await admitAgainstTombstones(
-          this.#log,
-          project,
-          valid.payloads,
-          force,
-          input,
-        );
-        const batch = extendBatch(valid, resurfaced);
-        if (!idempotency) return this.#log.appendValidated(project, batch);
-        const record = {
-          type: 'idempotency_recorded',
-          ...idempotency,
-          events: batch.payloads.length,
-        };
-        return withoutRecord(
-          await this.#log.appendValidated(project, extendBatch(batch, [record])),
-        );
-      });
-    this.appending.set(project, appended);
-    try {
-      const result = await appended;
-      return catchUp === 'now' ? await this.projectAppended(result) : result;
-    } finally {
-      if (this.appending.get(project) === appended) this.appending.delete(project);
-    }
+    // Checked and queued in call order per project, while the batches before it may still be
+    // in flight: they then share a group commit (append-queue.ts).
+    const result = await this.queue.run(project, valid.payloads, async (inFlight) => {
+      let counted = inFlight;
+      // Trigger: the batch writes memory text while a forget is in flight. Why: a tombstone is
+      // matched with the seq of its forgotten event, which is not known before it is written.
+      // Outcome: this batch waits until the batches before it are durable, then reads them.
+      if (
+        tombstonesReadLog(valid.payloads) &&
+        inFlight.some(({ payloads }) => payloads.some((payload) => payload.type === 'forgotten'))
+      ) {
+        await this.queue.settled(project);
+        counted = [];
+      }
+      // Only the provenance check counts the batches in flight; if one fails, this one must too.
+      const after = provenanceReadsLog(valid.payloads) ? counted : [];
+      await assertAppendProvenance(
+        this.#log,
+        project,
+        valid.payloads,
+        input,
+        after.flatMap(({ payloads }) => payloads),
+      );
+      const resurfaced = await admitAgainstTombstones(
+        this.#log,
+        project,
+        valid.payloads,
+        force,
+        input,
+      );
+      const batch = extendBatch(valid, resurfaced);
+      const closed = idempotency
+        ? extendBatch(batch, [
+            { type: 'idempotency_recorded', ...idempotency, events: batch.payloads.length },
+          ])
+        : batch;
+      return this.#log.queueGuarded(
+        project,
+        closed,
+        after.map(({ queued }) => queued),
+      );
+    });
+    const written = idempotency ? withoutRecord(result) : result;
+    return catchUp === 'now' ? this.projectAppended(written) : written;
   }
 
   /** Streams a project's events in seq order, validated and chain-checked (empty without a journal). */
@@ -388,7 +406,7 @@ export class Engine {
       );
     }
     return this.withProjectionLock(async () => {
-      await (this.#log as GuardedEventLog).assertTailIntact(project);
+      await this.#log.assertTailIntact(project);
       const result = await this.#log.purge(project, { text, reason: input.reason }, writer);
       await clearCopies(this.paths.stateDir);
       for (const projector of this.projectors)

@@ -1,5 +1,11 @@
 import { assertProjectName, type Writer } from '@mem/core';
-import { EventLog, type AppendResult, type EventLogOptions, type ValidBatch } from '@mem/log';
+import {
+  EventLog,
+  type AppendResult,
+  type EventLogOptions,
+  type QueuedBatch,
+  type ValidBatch,
+} from '@mem/log';
 import { readRecordedHead } from './recorded-heads.js';
 import { findTailBreak, tailBreakError } from './tail-check.js';
 
@@ -29,6 +35,19 @@ export class GuardedEventLog extends EventLog {
   override async appendValidated(project: string, batch: ValidBatch): Promise<AppendResult> {
     await this.assertTailIntact(project);
     return super.appendValidated(project, batch);
+  }
+
+  /**
+   * queueValidated behind the tail check: resolves once the batch is queued in the log, so a
+   * batch queued after this resolves lands after it (`after`: see EventLog.queueValidated).
+   */
+  async queueGuarded(
+    project: string,
+    batch: ValidBatch,
+    after: readonly QueuedBatch[] = [],
+  ): Promise<QueuedBatch> {
+    await this.assertTailIntact(project);
+    return super.queueValidated(project, batch, after);
   }
 
   /** Throws CHAIN_BROKEN naming segment and line when the tail disagrees with the recorded head. */

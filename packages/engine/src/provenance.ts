@@ -81,6 +81,13 @@ export class ProvenanceCheck {
     return null;
   }
 
+  /** Adds the node a payload checked already writes (a batch still in flight), checking nothing. */
+  note(payload: Payload): void {
+    if (payload.type === 'evidence') this.add(payload.sha256, 'L0');
+    else if (payload.type === 'reference') this.add(payload.sha256, 'R');
+    else if (payload.type === 'memory') this.add(payload.sha256, payload.level);
+  }
+
   /** The broken rules of one memory, in parent order; the missing-level problem last. */
   private problemsOf(memory: { level: 'L1' | 'L2'; parents: readonly string[] }): PayloadProblem[] {
     const wanted: NodeLevel = memory.level === 'L1' ? 'L0' : 'L1';

@@ -5,6 +5,7 @@ import {
   LOG_WRITER,
   chainBatch,
   isValidBatch,
+  lineBufferFor,
   notValidated,
   validateBatch,
   type BatchEntry,
@@ -40,10 +41,20 @@ export interface AppendContext {
   groups: Map<string, CommitGroup>;
 }
 
+/** A batch queued in a group commit: its durable result, and whether its group failed. */
+export interface QueuedBatch {
+  readonly durable: Promise<AppendResult>;
+  /** True once nothing of it can be written any more; set under the lock, before a later group commits. */
+  readonly failed: boolean;
+}
+
 /** A validated batch waiting in a group, and how to answer its caller. */
 interface PendingBatch {
   payloads: readonly Payload[];
   writer: BatchEntry['writer'];
+  /** Batches queued before it that its caller's checks counted on: if one failed, so does this. */
+  after: readonly QueuedBatch[];
+  state: { failed: boolean };
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
@@ -69,18 +80,31 @@ export async function appendBatch(
   writer: unknown,
 ): Promise<AppendResult> {
   const project = assertProjectName(projectName);
-  return enqueue(context, project, validateBatch(payloads, writer));
+  return enqueue(context, project, validateBatch(payloads, writer), [], { failed: false });
 }
 
-/** appendBatch for a batch validateBatch made already (the engine checks it first): no second validation. */
-export async function appendValidBatch(
+/**
+ * Queues a batch validateBatch made already (the engine checks it first: no second validation)
+ * in the project's open group, before it returns, so batches queue in call order. `after`: the
+ * queued batches the caller's checks counted on (a memory citing evidence still in flight); if
+ * one of them fails, this one fails too (IO_FAILED) and nothing of it is written.
+ */
+export function queueValidBatch(
   context: AppendContext,
   projectName: string,
   batch: ValidBatch,
-): Promise<AppendResult> {
+  after: readonly QueuedBatch[] = [],
+): QueuedBatch {
   const project = assertProjectName(projectName);
   if (!isValidBatch(batch)) throw notValidated();
-  return enqueue(context, project, batch);
+  const state = { failed: false };
+  const durable = enqueue(context, project, batch, after, state);
+  return {
+    durable,
+    get failed() {
+      return state.failed;
+    },
+  };
 }
 
 /** Joins the project's open group, or opens one and starts committing it. */
@@ -88,9 +112,18 @@ function enqueue(
   context: AppendContext,
   project: string,
   batch: ValidBatch,
+  after: readonly QueuedBatch[],
+  state: { failed: boolean },
 ): Promise<AppendResult> {
   return new Promise((resolve, reject) => {
-    const pending = { payloads: batch.payloads, writer: batch.writer, resolve, reject };
+    const pending = {
+      payloads: batch.payloads,
+      writer: batch.writer,
+      after,
+      state,
+      resolve,
+      reject,
+    };
     const open = context.groups.get(project);
     if (open) {
       open.batches.push(pending);
@@ -102,6 +135,15 @@ function enqueue(
   });
 }
 
+/** The refusal of a batch whose checks counted on a batch queued before it that then failed. */
+function earlierBatchFailed(project: string): MemError {
+  return new MemError(
+    'IO_FAILED',
+    `append to ${project}: a batch queued before this one, which its checks counted on, failed to be written; nothing of this batch was written (append it again)`,
+    { project, rolled_back: true },
+  );
+}
+
 /** Commits one group under the project's lock and answers each of its callers. */
 async function commitGroup(context: AppendContext, project: string, group: CommitGroup) {
   const projectDir = join(context.dir, project);
@@ -109,16 +151,28 @@ async function commitGroup(context: AppendContext, project: string, group: Commi
     // From here on the group is fixed: later writers open the next one.
     if (context.groups.get(project) === group) context.groups.delete(project);
   };
+  let live = group.batches;
   let results: AppendResult[];
   try {
     results = await withSegmentLock(join(projectDir, FIRST_SEGMENT), async (lockFd) => {
       close();
-      settlePurge(projectDir);
       try {
-        return await appendLocked(context, project, projectDir, lockFd, group.batches);
+        settlePurge(projectDir);
+        // Trigger: a batch was checked against batches queued before it, and one of those
+        // failed. Why: its memory may cite evidence that is not in the log. Outcome: it fails
+        // alone, unwritten; the earlier groups' fates are known here, under the lock.
+        live = group.batches.filter((batch) => {
+          if (!batch.after.some((earlier) => earlier.failed)) return true;
+          batch.state.failed = true;
+          batch.reject(earlierBatchFailed(project));
+          return false;
+        });
+        if (live.length === 0) return [];
+        return await appendLocked(context, project, projectDir, lockFd, live);
       } catch (error) {
         // Whatever failed, the cached tail may no longer describe the file.
         context.tails.delete(project);
+        for (const batch of live) batch.state.failed = true;
         throw error;
       }
     });
@@ -127,7 +181,7 @@ async function commitGroup(context: AppendContext, project: string, group: Commi
     for (const batch of group.batches) batch.reject(error);
     return;
   }
-  group.batches.forEach((batch, index) => batch.resolve(results[index]!));
+  live.forEach((batch, index) => batch.resolve(results[index]!));
 }
 
 /** Where the newest segment's complete lines end, the head there, and the recovery a torn tail needs. */
@@ -190,6 +244,10 @@ async function appendLocked(
     const { size, recovery } = tail;
     // Each batch chains after the one before it, with its own ts; a recovery leads the first.
     let head = tail.head;
+    // One buffer for the whole group: the bytes written are the lines as chained, not a join.
+    const out = lineBufferFor(
+      batches.reduce((sum, batch) => sum + batch.payloads.length, recovery ? 1 : 0),
+    );
     const chained = batches.map((batch, index) => {
       const entries: BatchEntry[] = batch.payloads.map((payload) => ({
         payload,
@@ -197,14 +255,11 @@ async function appendLocked(
       }));
       const lead = index === 0 && recovery !== null;
       if (lead) entries.unshift({ payload: recovery, writer: LOG_WRITER });
-      const link = chainBatch(project, head, entries, context.now().toISOString());
+      const link = chainBatch(project, head, entries, context.now().toISOString(), out);
       head = link.head;
       return { link, lead };
     });
-    const bytes =
-      chained.length === 1
-        ? chained[0]!.link.bytes
-        : Buffer.concat(chained.map(({ link }) => link.bytes));
+    const bytes = out.bytes();
     // Rotate before, never within, a group; an empty segment takes any group, however large.
     const rotate = size > 0 && size + bytes.length > context.segmentBytes;
     const target = rotate ? nextSegmentName(newest) : newest;

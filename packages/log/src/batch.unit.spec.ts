@@ -1,7 +1,14 @@
 import { contentSha256, genesisHash, hasErrorCode, type Payload } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
-import { chainBatch, extendBatch, isValidBatch, validateBatch, type ChainLink } from './batch.js';
+import {
+  chainBatch,
+  extendBatch,
+  isValidBatch,
+  lineBufferFor,
+  validateBatch,
+  type ChainLink,
+} from './batch.js';
 import { thrown } from '../../../test/support/thrown.js';
 
 const target = 'a'.repeat(64);
@@ -70,6 +77,24 @@ describe('chainBatch', () => {
     expect(batch.events.map((e) => e.seq)).toEqual([42, 43, 44, 45, 46]);
     expect(batch.events[0]!.prev).toBe(head.hash);
     expect(batch.head.seq).toBe(46);
+  });
+
+  it('chains batches into one shared buffer: the group is their lines in order, each batch its own', () => {
+    const head = { seq: 0, hash: genesisHash('demo') };
+    const ts = '2026-08-17T09:00:00.000Z';
+    const entries = payloads.map((payload) => ({ payload, writer: { kind: 'cli' } }));
+    const apart = [chainBatch('demo', head, entries.slice(0, 2), ts)];
+    apart.push(chainBatch('demo', apart[0]!.head, entries.slice(2), ts));
+    // Room for one event only: the shared buffer has to grow while the batches are chained.
+    const out = lineBufferFor(1);
+    const first = chainBatch('demo', head, entries.slice(0, 2), ts, out);
+    const second = chainBatch('demo', first.head, entries.slice(2), ts, out);
+    expect(out.bytes().toString('utf8')).toBe(
+      apart.map((batch) => batch.bytes.toString('utf8')).join(''),
+    );
+    expect(first.bytes.toString('utf8')).toBe(apart[0]!.bytes.toString('utf8'));
+    expect(second.bytes.toString('utf8')).toBe(apart[1]!.bytes.toString('utf8'));
+    expect(second.head).toEqual(apart[1]!.head);
   });
 });
 

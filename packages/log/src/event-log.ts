@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { MemError, assertProjectName, type Writer } from '@mem/core';
-import { appendBatch, appendValidBatch, type AppendContext } from './append.js';
+import { appendBatch, queueValidBatch, type AppendContext, type QueuedBatch } from './append.js';
 import type { ValidBatch } from './batch.js';
 import { fsyncFile } from './durable-fs.js';
 import { readChainHead } from './chain-head.js';
@@ -76,8 +76,21 @@ export class EventLog {
    * engine does): the same group commit, without validating the payloads a second time. Anything
    * validateBatch did not make is INVALID_INPUT.
    */
-  appendValidated(project: string, batch: ValidBatch): Promise<AppendResult> {
-    return appendValidBatch(this.context, project, batch);
+  async appendValidated(project: string, batch: ValidBatch): Promise<AppendResult> {
+    return queueValidBatch(this.context, project, batch).durable;
+  }
+
+  /**
+   * appendValidated in two steps: queues the batch in its group before returning (so batches
+   * queue in call order) and answers with its durable result and whether it failed. `after`:
+   * the queued batches the caller's checks counted on; if one fails, this one fails unwritten.
+   */
+  queueValidated(
+    project: string,
+    batch: ValidBatch,
+    after: readonly QueuedBatch[] = [],
+  ): QueuedBatch {
+    return queueValidBatch(this.context, project, batch, after);
   }
 
   /** Streams a project's events in seq order, each validated and chain-checked. Empty when the project has no journal. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fsyncFile } from './durable-fs.js';
+import { validateBatch } from './batch.js';
 import { EventLog } from './event-log.js';
 import { tempLogDir, tombstones } from '../test-fixtures/temp-log.js';
 
@@ -91,5 +92,41 @@ describe('group commit', () => {
     await expect(log.append('demo', tombstones(1, 'e'), writer)).resolves.toMatchObject({
       first_seq: 3,
     });
+  });
+
+  it('a batch queued after the ones it counted on fails unwritten when one of them fails; the others are written', async () => {
+    let calls = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    const log = new EventLog({
+      dir: temp.dir,
+      fsync: async (fd) => {
+        calls += 1;
+        await fsyncFile(fd);
+        if (calls !== 1) return;
+        started();
+        await held;
+        throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+      },
+    });
+    const first = log.queueValidated('demo', validateBatch(tombstones(2, 'a'), writer));
+    await inFlight;
+    const counting = log.queueValidated('demo', validateBatch(tombstones(1, 'b'), writer), [first]);
+    const free = log.queueValidated('demo', validateBatch(tombstones(1, 'c'), writer));
+    release();
+    await expect(first.durable).rejects.toMatchObject({ code: 'IO_FAILED' });
+    await expect(counting.durable).rejects.toMatchObject({
+      code: 'IO_FAILED',
+      details: { project: 'demo' },
+    });
+    await expect(free.durable).resolves.toMatchObject({ first_seq: 1, last_seq: 1 });
+    expect([first.failed, counting.failed, free.failed]).toEqual([true, true, false]);
+    const reasons: string[] = [];
+    for await (const { event } of log.read('demo'))
+      if (event.type === 'tombstone') reasons.push(event.reason);
+    expect(reasons).toEqual(['c0']);
+    expect(await log.verify('demo')).toMatchObject({ ok: true, events: 1 });
   });
 });

@@ -27,6 +27,11 @@ export class LineBuffer {
     return this.#buffer.subarray(start, end);
   }
 
+  /** Bytes pushed so far. */
+  get length(): number {
+    return this.#used;
+  }
+
   /** Every line pushed so far, each ending in `\n`. */
   bytes(): Buffer {
     return this.#buffer.subarray(0, this.#used);

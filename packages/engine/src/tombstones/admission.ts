@@ -10,6 +10,11 @@ function writtenLines(payload: Payload): string[] {
   return [];
 }
 
+/** Whether admitAgainstTombstones reads the log for this batch: only when it writes memory text. */
+export function tombstonesReadLog(parsed: readonly Payload[]): boolean {
+  return parsed.some((payload) => writtenLines(payload).length > 0);
+}
+
 /**
  * Tombstones refuse their own return (DESIGN §9): every line of memory text the batch writes is
  * checked against the project's `forgotten` events, the exact hash and then its rewordings.
@@ -25,7 +30,7 @@ export async function admitAgainstTombstones(
   force: boolean,
   input: AppendInput = {},
 ): Promise<Payload[]> {
-  if (!parsed.some((payload) => writtenLines(payload).length > 0)) return [];
+  if (!tombstonesReadLog(parsed)) return [];
   const tombstones = await foldTombstones(log.read(project));
   if (tombstones.size === 0) return [];
   const resurfaced: Payload[] = [];

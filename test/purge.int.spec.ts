@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { contentSha256, uniformLines } from '@mem/core';
 import { Engine } from '@mem/engine';
 import { projectorPgvector } from '@mem/projector-pgvector';
-import { projectorSqlite } from '@mem/projector-sqlite';
+import { canonicalBytes, projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { openRegistry } from '@mem/registry';
 import { startServer } from '@mem/server';
@@ -134,10 +134,10 @@ describe('mem purge', () => {
     const verified = await mem(['verify', '--json']);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     const before = snapshot();
-    const store = readFileSync(join(root, '.mem', 'items.sqlite'));
+    const store = canonicalBytes(join(root, '.mem', 'items.sqlite'));
     expect((await mem(['rebuild', '--from-log'])).code).toBe(0);
     expect(snapshot()).toEqual(before);
-    expect(readFileSync(join(root, '.mem', 'items.sqlite')).equals(store)).toBe(true);
+    expect(canonicalBytes(join(root, '.mem', 'items.sqlite')).equals(store)).toBe(true);
 
     const segment = join(root, 'log', 'demo', '000001.jsonl');
     const lines = readFileSync(segment, 'utf8').split('\n');

@@ -5,6 +5,7 @@ import type { ItemStoreHandle } from './handle.js';
 import { planEvent } from './plan.js';
 import type { PlannedWrite } from './planned-write.js';
 import { isDiskFull } from './disk-full.js';
+import { TEXT_REWRITES } from './text-rewrites.js';
 
 /** Last applied position of `project`, or null. */
 export function readPosition(handle: ItemStoreHandle, project: string): ProjectionPosition | null {
@@ -45,7 +46,10 @@ export function applyEvents(
   db.transaction(() => {
     checkStart(project, readPosition(handle, project), after, 'item store');
     for (const { seq, writes } of plans) {
-      for (const write of writes) run(handle, project, seq, write);
+      for (const write of writes) {
+        run(handle, project, seq, write);
+        if (TEXT_REWRITES.has(write.statement)) handle.rewrote = true;
+      }
     }
     statements.writePosition.run({ project, seq: through.seq, head: through.head });
     // node_fts follows node through the connection's triggers (fts-triggers.ts).

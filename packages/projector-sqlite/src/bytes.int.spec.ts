@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
 import { projectStretch, type ProjectionTarget } from '@mem/engine';
 import type { ItemStoreHandle } from './handle.js';
 import { projectorSqlite } from './projector.js';
+import { canonicalBytes } from './canonical-bytes.js';
 import { sealStore } from './seal.js';
 import type { ChainedEvent } from '../test/support.js';
 
@@ -20,7 +21,7 @@ const A = 'alpha';
 const B = 'beta';
 
 function bytesOf(target: ProjectionTarget): Buffer {
-  return readFileSync(join(target.stateDir, 'items.sqlite'));
+  return canonicalBytes(join(target.stateDir, 'items.sqlite'));
 }
 
 /** What a store holds: its rows (the digest `mem verify` compares) and its canonical bytes. */
@@ -37,7 +38,7 @@ interface Store {
 async function finish(handle: ItemStoreHandle, target: ProjectionTarget): Promise<Store> {
   expect(ftsMatchesNodes(target.stateDir)).toBe(true);
   const digest = await projectorSqlite.digest!(handle);
-  sealStore(handle, projectorSqlite.version, { canonical: true });
+  await sealStore(handle, projectorSqlite.version, { canonical: true });
   await projectorSqlite.close(handle);
   const bytes = bytesOf(target);
   expect(ftsMatchesNodes(target.stateDir)).toBe(true);

@@ -1,5 +1,4 @@
 import { openScratch } from './open-database.js';
-import { fsyncFile } from './store-files.js';
 import { writeMeta } from './store-meta.js';
 
 /** Every table whose rows carry the `project` they were projected from, in copy order. */
@@ -62,8 +61,8 @@ export function writeCanonicalCopy(
   out: string,
   version: number,
 ): void {
-  // A failed copy is deleted, never opened, so it needs no durable journal;
-  // it is fsynced once, whole, before the rename that publishes it.
+  // The copy is never opened as a store: it is installed into the live file page by page
+  // (install-store.ts), whose checkpoint syncs, then deleted. So no durable journal, no fsync.
   const db = openScratch(out, 'fresh item store');
   try {
     // Writing FTS5 shadow tables directly is what SQLite's defensive mode forbids; this
@@ -87,5 +86,4 @@ export function writeCanonicalCopy(
   } finally {
     db.close();
   }
-  fsyncFile(out);
 }

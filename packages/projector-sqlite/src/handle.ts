@@ -18,6 +18,8 @@ export interface ItemStoreHandle {
   dirty: boolean;
   /** Events applied in the open write transaction, not committed yet. */
   uncommitted: number;
+  /** True when a write since the last seal may have dropped or replaced text (text-rewrites.ts). */
+  rewrote: boolean;
 }
 
 export interface PreparedStatements {

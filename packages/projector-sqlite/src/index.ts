@@ -1,5 +1,6 @@
 export { projectorSqlite } from './projector.js';
 export { itemStorePath } from './store-files.js';
+export { canonicalBytes } from './canonical-bytes.js';
 export { planEvent } from './plan.js';
 export { nodeId } from './node-id.js';
 export type { ItemStoreHandle } from './handle.js';

@@ -184,14 +184,23 @@ describe('item store lifecycle', () => {
     }
   });
 
-  it('reset of one project on a missing store does nothing; reset of all removes every file', async () => {
+  it('reset of one project on a missing store does nothing; reset of all empties the file in place and drops a stray journal', async () => {
     await projectorSqlite.reset(root.target, P);
     expect(existsSync(live)).toBe(false);
-    const handle = await projectorSqlite.init(root.target);
+    let handle = await projectorSqlite.init(root.target);
     await projectStretch(projectorSqlite, handle, P, events);
     await projectorSqlite.close(handle);
+    // A rollback journal an older version left: it may hold pages of the old store.
     writeFileSync(`${live}-journal`, '');
+    const inode = statSync(live).ino;
     await projectorSqlite.reset(root.target);
-    expect([existsSync(live), existsSync(`${live}-journal`)]).toEqual([false, false]);
+    expect([statSync(live).ino, existsSync(`${live}-journal`)]).toEqual([inode, false]);
+    handle = await projectorSqlite.init(root.target);
+    try {
+      expect(await projectorSqlite.position(handle, P)).toBeNull();
+      expect(handle.db.prepare('SELECT count(*) AS n FROM node').get()).toEqual({ n: 0 });
+    } finally {
+      await projectorSqlite.close(handle);
+    }
   });
 });

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { MemError, makePrivateDirectory } from '@mem/core';
+import { isDiskFull } from './disk-full.js';
+import { installEmptyStore } from './empty-store.js';
 import { openLive, type ItemStoreHandle } from './handle.js';
 import { loadMigrations, migrate } from './migrations.js';
 import { openWritable } from './open-database.js';
@@ -8,19 +11,25 @@ import { removeDatabaseFiles, storeFiles } from './store-files.js';
 import { readMeta, sqliteVersion, writeMeta } from './store-meta.js';
 
 /**
- * Opens the item store under `stateDir` for projecting, creating it when absent and
- * recreating it (empty: the engine then replays the log) when it was written by another
- * projector version, another schema or another SQLite library, or is not a database at all.
- * It is derived state: dropping it loses nothing the log does not hold. Nothing is sealed
- * here: a file a crash left mid-rebuild still says so, and the next seal writes its copy.
+ * Opens the item store under `stateDir` for projecting, creating it when absent and emptying
+ * it (the engine then replays the log) when it was written by another projector version,
+ * another schema or another SQLite library, or is not a database at all. It is derived state:
+ * dropping it loses nothing the log does not hold. Nothing is sealed here: a file a crash left
+ * mid-rebuild still says so, and the next seal writes its copy.
  */
-export function openStore(stateDir: string, version: number): ItemStoreHandle {
+export async function openStore(stateDir: string, version: number): Promise<ItemStoreHandle> {
   makePrivateDirectory(stateDir);
   const files = storeFiles(stateDir);
   removeDatabaseFiles(files.sealing);
   removeDatabaseFiles(files.ftsScratch);
   let sealed = existsSync(files.live) ? currentSealState(files.live, version) : 'absent';
-  if (sealed === 'incompatible' || sealed === 'absent') {
+  if (sealed === 'incompatible') {
+    // A database other connections may hold (another version's server): emptied in place.
+    await installEmptyStore(files, version);
+    sealed = 'unsealed';
+  } else if (sealed === 'damaged' || sealed === 'absent') {
+    // Trigger: nothing, or no database, at the path. Why: no connection can read it, so no
+    // -wal or -shm of it is shared. Outcome: whatever is there is replaced by a new file.
     removeDatabaseFiles(files.live);
     createEmpty(files.live, version);
     sealed = 'unsealed';
@@ -31,10 +40,11 @@ export function openStore(stateDir: string, version: number): ItemStoreHandle {
     ...openLive(files.live),
     dirty: sealed === 'unsealed',
     uncommitted: 0,
+    rewrote: false,
   };
 }
 
-type SealState = 'sealed' | 'unsealed' | 'incompatible' | 'absent';
+type SealState = 'sealed' | 'unsealed' | 'incompatible' | 'damaged' | 'absent';
 
 function currentSealState(path: string, version: number): SealState {
   let db: Database.Database | undefined;
@@ -49,7 +59,9 @@ function currentSealState(path: string, version: number): SealState {
     // Trigger: the file is not a database, or is damaged. Why: it is droppable derived state.
     // Outcome: recreated empty, and the engine replays the log into it. Any other failure (busy,
     // I/O, a full disk, no permission) leaves the file alone and is reported.
-    if (isDamaged(error)) return 'incompatible';
+    if (isDamaged(error)) return 'damaged';
+    // A full disk is named as such by the projector's namingFullDisk (NO_SPACE).
+    if (isDiskFull(error, dirname(path))) throw error;
     throw new MemError(
       'IO_FAILED',
       `cannot open ${path}: ${(error as Error).message}`,

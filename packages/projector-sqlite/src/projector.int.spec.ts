@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { statSync, readdirSync } from 'node:fs';
 import { projectStretch } from '@mem/engine';
 import { join } from 'node:path';
 import { hasErrorCode } from '@mem/core';
@@ -221,7 +221,7 @@ describe('projectorSqlite on the sample extraction runs', () => {
     }
   });
 
-  it('owns exactly .mem/items.sqlite and leaves no journal beside it; verify compares it by digest, not as a file output', async () => {
+  it('owns exactly .mem/items.sqlite and its WAL, empty once no writer holds it; verify compares it by digest, not as a file output', async () => {
     await projectFixture();
     const live = join(root.target.stateDir, 'items.sqlite');
     // A store caught up in place holds a rebuild's rows, not its bytes: no byte-compared output.
@@ -235,8 +235,29 @@ describe('projectorSqlite on the sample extraction runs', () => {
     const store = openItemStore(live);
     store.search('kong');
     store.close();
-    expect(readdirSync(root.target.stateDir)).toEqual(['items.sqlite']);
+    // A reader of a WAL file creates its -wal and -shm (a read-only one cannot remove them);
+    // with no writer open the -wal holds no page, and no rollback journal is ever left.
+    expect(readdirSync(root.target.stateDir).sort()).toEqual([
+      'items.sqlite',
+      'items.sqlite-shm',
+      'items.sqlite-wal',
+    ]);
+    expect(statSync(`${live}-wal`).size).toBe(0);
+    // A reset empties the file in place (other connections hold it): same inode, no rows,
+    // nothing left in the -wal, and no scratch file beside it.
+    const inode = statSync(live).ino;
     await projectorSqlite.reset(root.target);
-    expect(existsSync(live)).toBe(false);
+    expect(statSync(live).ino).toBe(inode);
+    expect(statSync(`${live}-wal`, { throwIfNoEntry: false })?.size ?? 0).toBe(0);
+    expect(
+      readdirSync(root.target.stateDir).filter((f) => !/^items\.sqlite(-wal|-shm)?$/.test(f)),
+    ).toEqual([]);
+    const emptied = openItemStore(live);
+    try {
+      expect(emptied.positions()).toEqual([]);
+      expect(emptied.nodes({ project: P })).toEqual([]);
+    } finally {
+      emptied.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { applyEvents, commitPending, readPosition } from './apply-events.js';
 import { digestStore } from './digest.js';
 import { namingFullDisk } from './disk-full.js';
 import type { ItemStoreHandle } from './handle.js';
+import { checkpointTruncate } from './open-database.js';
 import { openStore } from './open-store.js';
 import { SQLITE_HANDLES } from './plan.js';
 import { resetStore } from './reset-store.js';
@@ -20,8 +21,9 @@ import { sealStore } from './seal.js';
  * 10: item.attention and item.pinned (migration 0017), from the attention and pin events.
  * 11: item_history (migration 0018), one row per event that changed an item; orient's
  *     open-thread and due-reminder indexes leave archived items out (migration 0019).
+ * 12: the file is in WAL mode (header bytes 18 and 19), installed in place, never renamed.
  */
-const VERSION = 11;
+const VERSION = 12;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {
@@ -55,7 +57,11 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
     // Applied but unsealed work is committed: a catch-up in place loses nothing, and a file
     // mid-rebuild still says so (meta rebuilding), so its next seal writes the canonical copy.
     try {
-      await namingFullDisk(handle.stateDir, 'write', () => commitPending(handle));
+      await namingFullDisk(handle.stateDir, 'write', () => {
+        commitPending(handle);
+        // A catch-up that failed after rewriting text was never sealed: its -wal is truncated here.
+        if (handle.rewrote) checkpointTruncate(handle.db, handle.files.live);
+      });
     } finally {
       handle.db.close();
     }

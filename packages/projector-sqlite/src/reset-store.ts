@@ -1,24 +1,38 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { SYSTEM_PROJECT } from '@mem/core';
 import { DATA_TABLES, SYSTEM_TABLES } from './canonical-copy.js';
+import { installEmptyStore } from './empty-store.js';
+import { checkpointTruncate } from './open-database.js';
 import { openStore } from './open-store.js';
 import { removeDatabaseFiles, storeFiles } from './store-files.js';
 
 /**
- * Drops the item store under `stateDir`: the whole file, or every row of one project (node_fts
- * follows through the connection's triggers). The file is then marked rebuilding, so the seal
- * after the project's replay writes the canonical copy. Call it with no handle open on the store.
+ * Drops the item store under `stateDir`: every row (an empty store installed in place, never
+ * a deleted file: empty-store.ts), or every row of one project (node_fts follows through the
+ * connection's triggers). The file is then marked rebuilding, so the seal after the replay
+ * writes the canonical copy. Call it with no handle open on the store.
  */
-export function resetStore(stateDir: string, version: number, project?: string): void {
+export async function resetStore(
+  stateDir: string,
+  version: number,
+  project?: string,
+): Promise<void> {
   const files = storeFiles(stateDir);
-  if (project === undefined) {
-    removeDatabaseFiles(files.live);
+  if (!existsSync(files.live)) {
     removeDatabaseFiles(files.sealing);
     removeDatabaseFiles(files.ftsScratch);
     return;
   }
-  if (!existsSync(files.live)) return;
-  const handle = openStore(stateDir, version);
+  // Opened first: a file that is no database is replaced, one of another version emptied.
+  const handle = await openStore(stateDir, version);
+  if (project === undefined) {
+    handle.db.close();
+    await installEmptyStore(files, version);
+    // A rollback journal beside a WAL file is no one's (an older version's, rollback-mode
+    // store left it) and may hold pages of the old store: a purge must not leave it.
+    rmSync(`${files.live}-journal`, { force: true });
+    return;
+  }
   try {
     const { db } = handle;
     db.transaction(() => {
@@ -29,6 +43,8 @@ export function resetStore(stateDir: string, version: number, project?: string):
       handle.statements.markUnsealed.run();
       handle.statements.markRebuilding.run();
     }).immediate();
+    // The deleted rows' pages as they were are in the -wal until a checkpoint (seal.ts).
+    checkpointTruncate(db, files.live);
   } finally {
     handle.db.close();
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { projectStretch, type ProjectedEvent, type ProjectionTarget } from '@mem/engine';
 import Database from 'better-sqlite3';
 import { projectorSqlite } from '../src/projector.js';
+import { canonicalBytes } from '../src/canonical-bytes.js';
 import { sealStore } from '../src/seal.js';
 import { itemStorePath } from '../src/store-files.js';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
@@ -67,8 +68,8 @@ export async function canonicalContents(target: ProjectionTarget): Promise<Store
   const handle = await projectorSqlite.init(target);
   try {
     const digest = await projectorSqlite.digest!(handle);
-    sealStore(handle, projectorSqlite.version, { canonical: true });
-    return { digest, bytes: readFileSync(itemStorePath(target.stateDir)) };
+    await sealStore(handle, projectorSqlite.version, { canonical: true });
+    return { digest, bytes: canonicalBytes(itemStorePath(target.stateDir)) };
   } finally {
     await projectorSqlite.close(handle);
   }
@@ -76,7 +77,7 @@ export async function canonicalContents(target: ProjectionTarget): Promise<Store
 
 /** The digest and bytes of a store a rebuild sealed (the digest only reads: the bytes stay). */
 export async function rebuiltContents(target: ProjectionTarget): Promise<StoreContents> {
-  const bytes = readFileSync(itemStorePath(target.stateDir));
+  const bytes = canonicalBytes(itemStorePath(target.stateDir));
   const handle = await projectorSqlite.init(target);
   try {
     return { digest: await projectorSqlite.digest!(handle), bytes };

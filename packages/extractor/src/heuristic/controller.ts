@@ -16,6 +16,7 @@ import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, type ErrorFixCarry } from './error-fix-signals.js';
+import { heldAnswer } from './repeat.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { hedgedDiagnosisSignals } from './hedge-signals.js';
@@ -132,7 +133,14 @@ export function heuristicController(
           : gate.kind === 'random'
             ? random!() < gate.rate
             : best !== undefined && best.score >= gateThreshold;
-      if (!best || !opened) {
+      const held =
+        best !== undefined && opened && gate.kind === 'score'
+          ? heldAnswer(profile, remembered, best)
+          : undefined;
+      if (held !== undefined) {
+        think = `The best sentence scores ${best!.score}${describe(best!)}, but the memory already answers with a line as strong that matches the same terms: "${held.text.slice(0, 80)}".`;
+        next = remembered;
+      } else if (!best || !opened) {
         think = best
           ? `No prose sentence reaches ${gateThreshold}: the best scores ${best.score}${describe(best)}.`
           : 'The chunk has no prose to judge (tool output only).';

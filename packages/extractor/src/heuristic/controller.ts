@@ -173,6 +173,15 @@ export function heuristicController(
 
 /** A signal of the question's own kind outscores any prose sentence: it is evidence by construction. */
 const SIGNAL_SCORE = 1;
+/**
+ * An inferred signal's share of SIGNAL_SCORE. Trigger: a line the heuristic paired from tool runs
+ * (Signal.inferred). Why: when the memory is full, a bug a summary or a person stated must outrank
+ * one the heuristic read off a failing and a passing run — in long sessions such pairs come by the
+ * dozen and, at the same score, the newest crowded the stated ones out by age alone. Outcome: it
+ * still opens the gate and outranks prose of its relevance, but a stated line of the same
+ * relevance outlasts it until about 22 newer lines have aged that line (0.99²² ≈ 0.8).
+ */
+const INFERRED = 0.8;
 
 /**
  * Candidate lines of the chunk, best first (ties keep transcript order): the signals of the
@@ -246,7 +255,10 @@ function scoreChunk(
     }
     out.push({
       ...scored,
-      score: Math.round((SIGNAL_SCORE + scored.relevance) * 1e6) / 1e6,
+      score:
+        Math.round(
+          (SIGNAL_SCORE * (signal.inferred === true ? INFERRED : 1) + scored.relevance) * 1e6,
+        ) / 1e6,
       cues: [...new Set([signal.family, ...scored.cues])],
       text: signal.text,
       ...(signal.rides === true ? { rides: true } : {}),

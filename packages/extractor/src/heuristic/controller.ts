@@ -138,7 +138,7 @@ export function heuristicController(
           ? heldAnswer(profile, remembered, best)
           : undefined;
       if (held !== undefined) {
-        think = `The best sentence scores ${best!.score}${describe(best!)}, but the memory already answers with a line as strong that matches the same terms: "${held.text.slice(0, 80)}".`;
+        think = `The best sentence scores ${best!.score}${describe(best!)}, but the memory already holds a line that matches the same question terms: "${held.text.slice(0, 80)}".`;
         next = remembered;
       } else if (!best || !opened) {
         think = best

@@ -28,7 +28,7 @@ async function second(question: string, first: string, then: string) {
 }
 
 describe('a factual question already answered', () => {
-  it('keeps the memory when a later sentence matches only terms a stronger line holds', async () => {
+  it('keeps the memory when a later sentence matches only terms a remembered line holds', async () => {
     const answer = await second(
       'When did Melanie paint a sunrise over the lake?',
       'Melanie painted a sunrise over the lake last summer.',

@@ -37,6 +37,15 @@ describe('a factual question already answered', () => {
     expect(answer.update).toBe(false);
   });
 
+  it('keeps it too when the later sentence scores higher on the same question terms', async () => {
+    const answer = await second(
+      'When did Melanie paint a sunrise?',
+      'Melanie painted a sunrise.',
+      'Melanie painted a sunrise because dawn calms her.',
+    );
+    expect(answer.update).toBe(false);
+  });
+
   it('still updates on a sentence that matches a question term the memory does not hold', async () => {
     const answer = await second(
       'When did Melanie paint a sunrise over the lake?',

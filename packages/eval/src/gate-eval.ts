@@ -7,6 +7,7 @@ import {
   type LocomoQuestion,
   type LocomoSession,
 } from './locomo.js';
+import { locomoSplit, type LocomoSplit } from './locomo-split.js';
 import { Confusion, round4 } from './metrics.js';
 
 export interface GateScores {
@@ -18,6 +19,9 @@ export interface GateScores {
 }
 
 export interface GateEvalReport {
+  /** The conversations run: a half of LoCoMo by conversation id (locomo-split.ts), or all. */
+  split: LocomoSplit | 'all';
+  conversations: string[];
   questions: number;
   sessions: number;
   memory_budget: number;
@@ -32,6 +36,8 @@ export interface GateEvalOptions {
   memoryBudget?: number;
   /** Extra controllers to evaluate beside the heuristic and its baselines (e.g. an openai one). */
   extra?: Record<string, Controller>;
+  /** Only the conversations of this half (default all); `limit` counts within it. */
+  split?: LocomoSplit | 'all';
   /** Only the first `limit` questions (for quick runs). */
   limit?: number;
   /** Seed of the random baseline. */
@@ -53,10 +59,12 @@ interface Case {
  * budget: a gate that is always open, and a random gate opening at the heuristic's own rate.
  */
 export async function evalGate(
-  conversations: readonly LocomoConversation[],
+  all: readonly LocomoConversation[],
   options: GateEvalOptions,
 ): Promise<GateEvalReport> {
   const budget = options.memoryBudget ?? 1024;
+  const split = options.split ?? 'all';
+  const conversations = locomoSplit(all, split);
   let cases: Case[] = conversations.flatMap((conversation) =>
     conversation.questions
       .filter(
@@ -100,7 +108,14 @@ export async function evalGate(
   );
   for (const [name, controller] of Object.entries(options.extra ?? {}))
     controllers[name] = await runController(name, controller, cases, steps, budget, options);
-  return { questions: cases.length, sessions, memory_budget: budget, controllers };
+  return {
+    split,
+    conversations: conversations.map((c) => c.sampleId),
+    questions: cases.length,
+    sessions,
+    memory_budget: budget,
+    controllers,
+  };
 }
 
 /** One session as one chunk: each turn a record `Speaker: words`. */

@@ -7,6 +7,7 @@ export {
   type LocomoSession,
   type LocomoTurn,
 } from './locomo.js';
+export { LOCOMO_SPLITS, locomoSplit, type LocomoSplit } from './locomo-split.js';
 export {
   evalGate,
   type GateEvalOptions,

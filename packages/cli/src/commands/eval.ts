@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { GateEvalReport } from '@mem/eval';
+import type { GateEvalReport, LocomoSplit } from '@mem/eval';
 import { registerEvalForget } from './eval-forget.js';
 import { registerEvalNotes } from './eval-notes.js';
 import { registerEvalRetrieval } from './eval-retrieval.js';
 import { registerEvalSignatures } from './eval-signatures.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
+import { UsageError } from '../exit.js';
 import { positiveIntFlag } from '../parse-flags.js';
 import { ProgressLine } from '../progress.js';
 
@@ -20,19 +21,26 @@ export function registerEval(program: Command, io: CliIO): void {
       'LoCoMo: gate precision/recall/F1 and answer containment of the heuristic, beside always-update and random baselines',
     )
     .requiredOption('--locomo <file>', 'path to locomo10.json')
-    .option('--limit <n>', 'only the first n questions')
+    .option(
+      '--split <name>',
+      'conversations to run: a half by conversation id (tuning, held-out) or all',
+      'all',
+    )
+    .option('--limit <n>', 'only the first n questions (of the split)')
     .option('--json', 'print the report as JSON')
-    .action(async (options: { locomo: string; limit?: string; json?: boolean }) => {
+    .action(async (options: { locomo: string; split: string; limit?: string; json?: boolean }) => {
       const limit = positiveIntFlag(options.limit, '--limit');
       // Imported on use: the evaluators' graph (tokenizer, embedder, PGlite) is no other command's.
-      const [{ evalGate, loadLocomo }, { qwenTokenizer }] = await Promise.all([
+      const [{ LOCOMO_SPLITS, evalGate, loadLocomo }, { qwenTokenizer }] = await Promise.all([
         import('@mem/eval'),
         import('@mem/chunk'),
       ]);
+      const split = locomoSplitFlag(options.split, LOCOMO_SPLITS);
       const conversations = loadLocomo(resolve(io.cwd, options.locomo));
       const progress = new ProgressLine(io.stderr);
       const report = await evalGate(conversations, {
         tokenizer: qwenTokenizer(),
+        split,
         ...(limit !== undefined ? { limit } : {}),
         onProgress: (done, total, controller) =>
           progress.update(`eval gate: ${controller} ${done}/${total} questions`),
@@ -48,10 +56,18 @@ export function registerEval(program: Command, io: CliIO): void {
   registerEvalSignatures(evaluate, io);
 }
 
+function locomoSplitFlag(value: string, splits: readonly LocomoSplit[]): LocomoSplit | 'all' {
+  if (value === 'all' || (splits as readonly string[]).includes(value))
+    return value as LocomoSplit | 'all';
+  throw new UsageError(
+    `--split: expected one of ${[...splits, 'all'].join(', ')}, got ${JSON.stringify(value)}`,
+  );
+}
+
 function printGate(io: CliIO, report: GateEvalReport): void {
   writeLine(
     io.stdout,
-    `LoCoMo gate evaluation: ${report.questions} questions (categories 1-4 with evidence), ${report.sessions} session decisions per controller, memory budget ${report.memory_budget} tokens`,
+    `LoCoMo gate evaluation (${report.split}: ${report.conversations.join(', ')}): ${report.questions} questions (categories 1-4 with evidence), ${report.sessions} session decisions per controller, memory budget ${report.memory_budget} tokens`,
   );
   writeLine(
     io.stdout,

@@ -16,6 +16,7 @@ import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, type ErrorFixCarry } from './error-fix-signals.js';
+import { heldAnswer } from './repeat.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { hedgedDiagnosisSignals } from './hedge-signals.js';
@@ -132,7 +133,14 @@ export function heuristicController(
           : gate.kind === 'random'
             ? random!() < gate.rate
             : best !== undefined && best.score >= gateThreshold;
-      if (!best || !opened) {
+      const held =
+        best !== undefined && opened && gate.kind === 'score'
+          ? heldAnswer(profile, remembered, best)
+          : undefined;
+      if (held !== undefined) {
+        think = `The best sentence scores ${best!.score}${describe(best!)}, but the memory already holds a line that matches the same question terms: "${held.text.slice(0, 80)}".`;
+        next = remembered;
+      } else if (!best || !opened) {
         think = best
           ? `No prose sentence reaches ${gateThreshold}: the best scores ${best.score}${describe(best)}.`
           : 'The chunk has no prose to judge (tool output only).';
@@ -165,6 +173,15 @@ export function heuristicController(
 
 /** A signal of the question's own kind outscores any prose sentence: it is evidence by construction. */
 const SIGNAL_SCORE = 1;
+/**
+ * An inferred signal's share of SIGNAL_SCORE. Trigger: a line the heuristic paired from tool runs
+ * (Signal.inferred). Why: when the memory is full, a bug a summary or a person stated must outrank
+ * one the heuristic read off a failing and a passing run — in long sessions such pairs come by the
+ * dozen and, at the same score, the newest crowded the stated ones out by age alone. Outcome: it
+ * still opens the gate and outranks prose of its relevance, but a stated line of the same
+ * relevance outlasts it until about 22 newer lines have aged that line (0.99²² ≈ 0.8).
+ */
+const INFERRED = 0.8;
 
 /**
  * Candidate lines of the chunk, best first (ties keep transcript order): the signals of the
@@ -238,7 +255,10 @@ function scoreChunk(
     }
     out.push({
       ...scored,
-      score: Math.round((SIGNAL_SCORE + scored.relevance) * 1e6) / 1e6,
+      score:
+        Math.round(
+          (SIGNAL_SCORE * (signal.inferred === true ? INFERRED : 1) + scored.relevance) * 1e6,
+        ) / 1e6,
       cues: [...new Set([signal.family, ...scored.cues])],
       text: signal.text,
       ...(signal.rides === true ? { rides: true } : {}),

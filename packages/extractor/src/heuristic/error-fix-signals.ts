@@ -187,6 +187,7 @@ export function errorFixSignals(
       signals.push({
         text: `\`${key}\` failed with "${failure.symptom}"; fixed: ${fixes.join('; ')}`,
         family: 'cause',
+        inferred: true,
       });
     } else if (record.role === 'assistant')
       for (const failure of open.values()) failure.prose.push(record.text);

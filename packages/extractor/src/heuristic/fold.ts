@@ -1,4 +1,5 @@
 import type { Tokenizer } from '@mem/chunk';
+import { errorFixLine, sameFailure } from './error-fix-line.js';
 import { scoreSentence, type QuestionProfile } from './score.js';
 import { containment, jaccard, termSet } from './text.js';
 
@@ -60,7 +61,7 @@ export function renderMemory(items: readonly MemoryItem[]): string {
 
 /**
  * Folds candidate sentences into a bounded memory: skips what the memory already says (a
- * near-duplicate, or a line another one contains), appends the rest in order, and while the
+ * near-duplicate, a line another one contains, a failure it holds as one bug), appends the rest in order, and while the
  * memory is over budget drops its weakest line (lowest score, aged by the lines written after
  * it, lowered by how much another line already says it, a new line handicapped against a
  * remembered one; the oldest on a tie). A lone line still over budget is cut to fit, so the
@@ -75,16 +76,20 @@ export function foldMemory(
   const out = [...items];
   const fresh = out.map(() => false);
   const sets = out.map((item) => termSet(item.text));
+  const failures = out.map((item) => errorFixLine(item.text));
   for (const candidate of candidates) {
     const terms = termSet(candidate.text);
+    const failure = errorFixLine(candidate.text);
     const said = (set: ReadonlySet<string>, i: number) =>
       out[i]!.text === candidate.text ||
       jaccard(set, terms) >= DUPLICATE ||
-      containment(terms, set) >= CONTAINED;
+      containment(terms, set) >= CONTAINED ||
+      (failure !== undefined && failures[i] !== undefined && sameFailure(failures[i], failure));
     if (sets.some(said)) continue;
     out.push(candidate);
     fresh.push(true);
     sets.push(terms);
+    failures.push(failure);
   }
   // How much of line i another line of the memory already says (its closest neighbour).
   const overlap = (i: number) => {

@@ -11,6 +11,12 @@ export interface Signal {
    * but too common to be charged an update of its own (each update costs the gate's rate).
    */
   rides?: boolean;
+  /**
+   * Drawn by the heuristic from what the tools did (a failing run and its rerun), not stated by
+   * anyone: a summary's "Errors and fixes" bullet, a user's correction or a commit says the bug
+   * or the choice in words; a pairing of tool runs is the heuristic's own reading, and weighs less.
+   */
+  inferred?: boolean;
 }
 
 /*

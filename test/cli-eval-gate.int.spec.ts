@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memInProcess } from './support/mem-cli.js';
+
+/*
+ * `mem eval gate --split` on the committed LoCoMo file: a half runs only its own conversations
+ * (by conversation id), and a split the command does not know is refused before any run.
+ */
+const locomo = join(import.meta.dirname, 'fixtures', 'locomo', 'locomo10.json');
+let dir: string;
+
+const mem = (...args: string[]) =>
+  memInProcess(['--root', join(dir, 'root'), ...args], { cwd: dir });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mem-eval-gate-'));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('mem eval gate --split', () => {
+  it('runs the held-out half of the conversations only', async () => {
+    const result = await mem(
+      'eval',
+      'gate',
+      '--locomo',
+      locomo,
+      '--split',
+      'held-out',
+      '--limit',
+      '1',
+      '--json',
+    );
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      split: string;
+      conversations: string[];
+      questions: number;
+    };
+    expect(report.split).toBe('held-out');
+    expect(report.conversations).toEqual(['conv-44', 'conv-47', 'conv-48', 'conv-49', 'conv-50']);
+    expect(report.questions).toBe(1);
+  });
+
+  it('refuses an unknown split as a usage error', async () => {
+    const result = await mem('eval', 'gate', '--locomo', locomo, '--split', 'test');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--split');
+    expect(result.stdout).toBe('');
+  });
+});

@@ -12,6 +12,7 @@ export {
   type SearchOptions,
 } from './item-store.js';
 export type {
+  CitedChunkRow,
   CitedNode,
   EdgeRow,
   GateCounts,

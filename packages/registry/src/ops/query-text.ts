@@ -18,6 +18,13 @@ export function queryText(answer: Answer): string {
     `${answer.results.length} result${answer.results.length === 1 ? '' : 's'} in ${scope}${vector}`,
   ];
   answer.results.forEach((hit, i) => lines.push('', ...hitLines(hit, i + 1)));
+  if (answer.freshness_warnings.length > 0) lines.push('');
+  for (const w of answer.freshness_warnings)
+    lines.push(
+      `${w.delivered ? 'delivered' : 'held back'} ${w.level} ${w.sha256.slice(0, 12)}: ${w.state} (${w.reason}: ${w.sources.join(', ')}; next: ${w.next_action} — ${w.hint})`,
+    );
+  if (answer.freshness_warnings_left_out !== undefined)
+    lines.push(`… ${answer.freshness_warnings_left_out} more held back or warned`);
   return lines.join('\n');
 }
 

@@ -54,6 +54,16 @@ function query(root: string, ...flags: string[]): Answer {
   return JSON.parse(out.stdout) as Answer;
 }
 
+interface ContextAnswer {
+  results: {
+    tier: number;
+    sha256?: string;
+    text?: string;
+    line?: { sha256: string; text: string };
+  }[];
+  freshness_warnings: Answer['freshness_warnings'];
+}
+
 const sessionFile = (root: string) => join(root, 'sessions', 's.jsonl');
 const citing = (answer: Answer) => answer.results.filter((r) => r.text.includes(CITED));
 
@@ -128,6 +138,33 @@ describe('mem query: freshness of memory lines', () => {
       const text = mem(root, ['query', CITED, '--project', 'demo']);
       expect(text.code).toBe(0);
       expect(text.stdout).toContain(`held back L1 ${fresh[0]!.sha256.slice(0, 12)}: stale`);
+    },
+  );
+
+  it(
+    'packs no line of a rewritten session into tool context, and names it in the answer',
+    { timeout: 300_000 },
+    () => {
+      const context = (root: string): ContextAnswer => {
+        const out = mem(root, ['context', '--task', CITED, '--project', 'demo', '--json']);
+        expect(out.code, out.stderr).toBe(0);
+        return JSON.parse(out.stdout) as ContextAnswer;
+      };
+      const packed = (answer: ContextAnswer) =>
+        answer.results.filter((r) => (r.text ?? r.line?.text ?? '').includes(CITED));
+      const before = context(ingested);
+      expect(packed(before).length).toBeGreaterThan(0);
+      expect(before.freshness_warnings).toEqual([]);
+
+      const root = variant('context-edited', (file) =>
+        writeFileSync(file, readFileSync(file, 'utf8').replace(CITED, 'starts fine now')),
+      );
+      const after = context(root);
+      expect(packed(after)).toEqual([]);
+      expect(after.freshness_warnings.map((w) => w.sha256).sort()).toEqual(
+        expect.arrayContaining(packed(before).map((r) => r.sha256 ?? r.line!.sha256)),
+      );
+      expect(after.freshness_warnings.every((w) => w.state === 'stale' && !w.delivered)).toBe(true);
     },
   );
 

@@ -118,6 +118,11 @@ export async function judgeLines(
   return { warnings };
 }
 
+/** The line the CLI prints for a warning, under the results. */
+export function lineWarningLine(w: LineFreshnessWarning): string {
+  return `${w.delivered ? 'delivered' : 'held back'} ${w.level} ${w.sha256.slice(0, 12)}: ${w.state} (${w.reason}: ${w.sources.join(', ')}; next: ${w.next_action} — ${w.hint})`;
+}
+
 /** The page's warnings, bounded: the first MAX_LINE_WARNINGS in page order, and how many more. */
 export function boundedWarnings(
   lines: readonly JudgedLine[],

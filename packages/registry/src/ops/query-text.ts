@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { queryOutput } from './query-output.js';
+import { lineWarningLine } from './query-freshness.js';
 
 type Answer = z.infer<typeof queryOutput>;
 type Hit = Answer['results'][number];
@@ -19,10 +20,7 @@ export function queryText(answer: Answer): string {
   ];
   answer.results.forEach((hit, i) => lines.push('', ...hitLines(hit, i + 1)));
   if (answer.freshness_warnings.length > 0) lines.push('');
-  for (const w of answer.freshness_warnings)
-    lines.push(
-      `${w.delivered ? 'delivered' : 'held back'} ${w.level} ${w.sha256.slice(0, 12)}: ${w.state} (${w.reason}: ${w.sources.join(', ')}; next: ${w.next_action} — ${w.hint})`,
-    );
+  lines.push(...answer.freshness_warnings.map(lineWarningLine));
   if (answer.freshness_warnings_left_out !== undefined)
     lines.push(`… ${answer.freshness_warnings_left_out} more held back or warned`);
   return lines.join('\n');

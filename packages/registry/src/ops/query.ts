@@ -61,7 +61,7 @@ export const query = defineOperation({
   mcp: {
     tool: 'query',
     description:
-      'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains. as_of answers as the log stood at a seq or ISO 8601 time (keyword recall only); forgotten text never returns, whatever the as_of. include_superseded adds the lines a correction replaced, marked superseded_by.',
+      'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains. as_of answers as the log stood at a seq or ISO 8601 time (keyword recall only); forgotten text never returns, whatever the as_of. include_superseded adds the lines a correction replaced, marked superseded_by. A line whose cited transcript span was rewritten (stale) or whose session is gone (unknown) is held back and named in freshness_warnings; include_stale delivers it, still named.',
   },
   cli: {
     command: ['query'],

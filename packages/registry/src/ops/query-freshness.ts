@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { NEXT_ACTION, freshnessOf, heldBack, type SourceCheck } from '@mem/core';
+import { NEXT_ACTION, freshnessOf, heldBack, isMemError, type SourceCheck } from '@mem/core';
 import {
   checkCitedSources,
   citedKey,
   loadStandingQueries,
   type CitedChunk,
-  type GroundingIo,
+  type StandingQueries,
 } from '@mem/ingest';
 import type { ItemStore } from '@mem/projector-sqlite';
 import { citationsOf } from '@mem/query';
@@ -67,7 +67,6 @@ export async function judgeLines(
   items: ItemStore,
   lines: readonly JudgedLine[],
   delivered: boolean,
-  io?: GroundingIo,
 ): Promise<LineVerdicts> {
   const memory = lines.filter((l) => l.level === 'L1' || l.level === 'L2');
   const warnings = new Map<string, LineFreshnessWarning>();
@@ -80,10 +79,10 @@ export async function judgeLines(
     const cited = new Map(own.map((l) => [l, citedChunksOf(items, l)]));
     const all = [...cited.values()].flat();
     if (all.length === 0) continue;
-    const config = loadStandingQueries(queriesDir, project, { config: ctx.config });
+    const config = standingQueriesHere(ctx, project);
+    if (config === null) continue;
     const grounding = await checkCitedSources(config, all, {
       cachePath: join(ctx.engine.paths.stateDir, 'cache', 'grounding', `${project}.json`),
-      ...(io ? { io } : {}),
     });
     for (const [line, chunks] of cited) {
       const states = chunks.map((c) => ({ chunk: c, state: grounding.get(citedKey(c)) }));
@@ -116,6 +115,21 @@ export async function judgeLines(
     }
   }
   return { warnings };
+}
+
+/**
+ * The project's standing queries as this machine resolves them. Trigger: the file names a
+ * source directory that is not here (a data root copied without its transcripts). Why: like
+ * a project fed over HTTP, there is nothing on this disk to judge against, and recall must
+ * not fail for it. Outcome: null, the project's lines are not judged.
+ */
+function standingQueriesHere(ctx: RegistryContext, project: string): StandingQueries | null {
+  try {
+    return loadStandingQueries(ctx.engine.paths.queriesDir, project, { config: ctx.config });
+  } catch (error) {
+    if (isMemError(error) && error.code === 'CONFIG_INVALID') return null;
+    throw error;
+  }
 }
 
 /** The line the CLI prints for a warning, under the results. */

@@ -49,3 +49,9 @@ export {
   type CitedChunk,
   type Grounding,
 } from './grounding/source-grounding.js';
+export {
+  checkCitedSources,
+  fsGroundingIo,
+  type CitedSourcesOptions,
+  type GroundingIo,
+} from './grounding/cited-sources.js';

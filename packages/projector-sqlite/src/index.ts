@@ -13,6 +13,7 @@ export {
   type SearchOptions,
 } from './item-store.js';
 export type {
+  CitedChunkRow,
   CitedNode,
   EdgeRow,
   GateCounts,

@@ -11,6 +11,7 @@ import {
   type ReachableSet,
 } from './keyword-statistics.js';
 import type {
+  CitedChunkRow,
   CitedNode,
   EdgeRow,
   FailureSignatureRow,
@@ -100,6 +101,12 @@ export interface ItemStore extends ItemReader, PageReader {
     level: NodeLevel,
     maxChars: number | null,
   ): CitedNode | undefined;
+  /**
+   * The L0 chunks of these evidence shas in `project` as ingest read them (span and chunk
+   * size), the first read of each sha: what a freshness check re-chunks. A sha with no span
+   * (an HTTP-posted transcript's chunk) is left out.
+   */
+  citedChunks(project: string, shas: readonly string[]): CitedChunkRow[];
   /** Provenance edges of the node: to its parents, or from its children. */
   edges(project: string, sha256: string, direction: 'parents' | 'children'): EdgeRow[];
   /** Runs of a standing query (null: the project's L2 synthesis runs), in log order. */
@@ -181,6 +188,13 @@ export function openItemStore(
     WHERE n.project = @project AND n.sha256 = @sha256 AND (@level IS NULL OR n.level = @level)
       AND (CASE WHEN @kind IS NULL THEN n.kind <> 'line' ELSE n.kind = @kind END)
     ORDER BY n.level LIMIT 1`);
+  const citedChunks = db.prepare(`SELECT sha256, source, span_start, span_end, chunk_tokens FROM (
+      SELECT c.sha256, c.source, c.span_start, c.span_end, r.chunk_tokens,
+        row_number() OVER (PARTITION BY c.sha256 ORDER BY c.seq, c.run_id, c.t) AS nth
+      FROM chunk c JOIN run r ON r.project = c.project AND r.run_id = c.run_id
+      WHERE c.project = ? AND c.level = 'L0' AND c.sha256 IN (SELECT value FROM json_each(?))
+        AND c.span_start IS NOT NULL AND c.source IS NOT NULL AND r.chunk_tokens IS NOT NULL)
+    WHERE nth = 1 ORDER BY sha256`);
   const lineEdges = db.prepare(`SELECT project, level, line_sha, kind, target_sha FROM line_edge
     WHERE project = ? AND level = ? AND line_sha = ? ORDER BY kind, target_sha`);
   const lineNote = db.prepare(LINE_NOTE_SQL);
@@ -263,6 +277,8 @@ export function openItemStore(
       return raw ? toNode(raw) : undefined;
     },
     lineEdges: (project, level, sha256) => lineEdges.all(project, level, sha256) as LineEdgeRow[],
+    citedChunks: (project, shas) =>
+      citedChunks.all(project, JSON.stringify(shas)) as CitedChunkRow[],
     lineNote: (project, level, sha256) =>
       lineNote.get({ project, level, line: sha256 }) as LineNoteRow | undefined,
     supersession: (project, sha256) =>

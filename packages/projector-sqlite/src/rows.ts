@@ -105,6 +105,15 @@ export interface CitedNode {
   text_chars: number;
 }
 
+/** An L0 chunk as ingest read it: its source, record span and the chunk size its run packed to. */
+export interface CitedChunkRow {
+  sha256: string;
+  source: string;
+  span_start: number;
+  span_end: number;
+  chunk_tokens: number;
+}
+
 /** A provenance edge: the child memory rests on the parent. */
 export interface EdgeRow {
   project: string;

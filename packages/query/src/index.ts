@@ -89,6 +89,7 @@ export {
   PROJECT_MATCH_BOOST,
   type ContextBundle,
   type ContextDeps,
+  type ContextLine,
   type ContextLeg,
   type ContextRequest,
   type RecallEntry,

@@ -13,7 +13,7 @@ import { countTokens } from './token-counts.js';
 import type { Citation, QueryHit, QueryResult } from './result.js';
 
 /** The legs of a bundle: each runs, and fails, on its own. */
-export type ContextLeg = 'signature' | 'similar' | 'reference' | 'skills';
+export type ContextLeg = 'signature' | 'similar' | 'reference' | 'skills' | 'freshness';
 
 /** What a caller about to use a tool asks (seed 001, "Tool context"): any of tool, task, log. */
 export interface ContextRequest {
@@ -35,6 +35,19 @@ export interface ContextDeps extends QueryDeps {
   tokenizer?: Tokenizer;
   /** The loadable skills the caller may see. */
   skills?: () => Promise<SkillCard[]>;
+  /**
+   * Which of these memory lines must not be packed silently (their cited evidence changed or
+   * is gone), in the order given; the caller keeps the warnings. Absent: nothing is judged.
+   */
+  freshness?: (lines: readonly ContextLine[]) => Promise<readonly boolean[]>;
+}
+
+/** A memory line a bundle would pack, as its freshness is judged. */
+export interface ContextLine {
+  project: string;
+  level: string;
+  sha256: string;
+  text: string;
 }
 
 /** Tier 1: this exact failure happened here before. */
@@ -171,6 +184,22 @@ export async function assembleContext(
     .filter((hit) => !exactLines.has(`${hit.project}\0${hit.sha256}`))
     .map(recallEntry(2))
     .map((e) => ({ ...e, cleared: e.ranking.floor_passed_by.length > 0 }));
+  // Judged before the budget: a held-back line neither takes tokens nor reaches the bundle.
+  const judged: ContextLine[] = [
+    ...exact.map((e) => ({
+      project: e.project,
+      level: e.level,
+      sha256: e.line.sha256,
+      text: e.line.text,
+    })),
+    ...tier2.map((e) => ({ project: e.project, level: e.level, sha256: e.sha256, text: e.text })),
+  ];
+  const held: readonly boolean[] =
+    deps.freshness && judged.length > 0
+      ? await leg('freshness', [] as readonly boolean[], () => deps.freshness!(judged))
+      : [];
+  const freshExact = exact.filter((_, i) => held[i] !== true);
+  const freshTier2 = tier2.filter((_, i) => held[exact.length + i] !== true);
   const tier3 = reference.map(recallEntry(3));
   const skillEntries: SkillEntry[] = skillCards.map((s) => ({
     ...s,
@@ -179,7 +208,7 @@ export async function assembleContext(
   }));
 
   const { kept, report } = fitBudget(
-    { signature: exact, similar: tier2, reference: tier3, skills: skillEntries },
+    { signature: freshExact, similar: freshTier2, reference: tier3, skills: skillEntries },
     request.budget,
   );
   return {

@@ -1,6 +1,7 @@
 export { claudeProjectSource, isCompactionRunFile } from './claude/source.js';
 export { codexSessionSource } from './codex/source.js';
 export { sourceForPath } from './for-path.js';
+export { findJsonlFiles } from './discover.js';
 export { loopFileIdentity, type LoopFileIdentity } from './loop/identity.js';
 export { loopArtifactSource } from './loop/source.js';
 export { transcriptFromText, type InMemoryOptions } from './memory.js';

@@ -60,23 +60,32 @@ export async function checkGrounding(
   for (const chunk of judged) {
     const key = citedKey(chunk);
     if (result.has(key)) continue;
-    const own = records.get(chunk.source);
-    if (own === undefined) {
-      result.set(key, 'gone');
-      continue;
-    }
-    const policy = chunkPolicy({ maxTokens: chunk.chunkTokens });
-    const from = new Map([[chunk.source, chunk.start]]);
-    // Fewer records than the span's end: the session was cut short, so the chunk changed.
-    let same = false;
-    if (own.length >= chunk.end)
-      for await (const c of chunks(fromArray(own.slice(0, chunk.end)), policy, tokenizer, {
-        skipBefore: from,
-      }))
-        same ||= c.sha256 === chunk.sha256;
-    result.set(key, same ? 'unchanged' : 'changed');
+    result.set(key, await groundSpan(records.get(chunk.source), chunk, tokenizer));
   }
   return result;
+}
+
+/**
+ * One cited chunk against its source's records as they read now (`own`, from ordinal 0, at
+ * least up to the span's end when there are that many): re-chunked with the size its run used,
+ * the span's records only. Undefined `own`: the source yields nothing now, so the chunk is gone.
+ */
+export async function groundSpan(
+  own: readonly SourceRecord[] | undefined,
+  chunk: CitedChunk,
+  tokenizer: Tokenizer,
+): Promise<Grounding> {
+  if (own === undefined) return 'gone';
+  // Fewer records than the span's end: the session was cut short, so the chunk changed.
+  if (own.length < chunk.end) return 'changed';
+  const policy = chunkPolicy({ maxTokens: chunk.chunkTokens });
+  const from = new Map([[chunk.source, chunk.start]]);
+  let same = false;
+  for await (const c of chunks(fromArray(own.slice(0, chunk.end)), policy, tokenizer, {
+    skipBefore: from,
+  }))
+    same ||= c.sha256 === chunk.sha256;
+  return same ? 'unchanged' : 'changed';
 }
 
 async function* fromArray(records: readonly SourceRecord[]): AsyncGenerator<SourceRecord> {

@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import { CITATION_MODES, assembleContext, type ContextBundle } from '@mem/query';
+import { CITATION_MODES, assembleContext } from '@mem/query';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
+import {
+  boundedWarnings,
+  judgeLines,
+  lineFreshnessWarning,
+  lineKey,
+  lineWarningLine,
+  type JudgedLine,
+  type LineVerdicts,
+} from './query-freshness.js';
 import { citation, queryHit } from './query-output.js';
 import { visibleProjects } from './reach.js';
 import { projectInput } from './schemas.js';
@@ -60,7 +69,15 @@ const contextOutput = z.object({
     ),
   }),
   notes: z.array(z.object({ leg: z.string(), code: z.string(), message: z.string() })),
+  /**
+   * The memory lines the bundle would have packed whose cited evidence changed or is gone:
+   * never packed, named here (bounded; `freshness_warnings_left_out` counts the rest).
+   */
+  freshness_warnings: z.array(lineFreshnessWarning),
+  freshness_warnings_left_out: z.number().optional(),
 });
+
+type ContextOutput = z.infer<typeof contextOutput>;
 
 /**
  * `mem context` / POST /memory/context (seed 001, "Tool context"): what this memory knows about
@@ -136,7 +153,9 @@ export const context = defineOperation({
     if (input.project !== undefined) requireReach(caller, input.project);
     const view = await ctx.stores.fresh();
     const reachable = await visibleProjects(ctx, caller, view);
-    return assembleContext(
+    const judged: JudgedLine[] = [];
+    let verdicts: LineVerdicts = { warnings: new Map() };
+    const bundle = await assembleContext(
       {
         ...(input.tool !== undefined ? { tool: input.tool } : {}),
         ...(input.task !== undefined ? { task: input.task } : {}),
@@ -157,14 +176,21 @@ export const context = defineOperation({
             description: str(s.frontmatter['description']),
             when_to_use: str(s.frontmatter['when_to_use']),
           })),
+        freshness: async (lines) => {
+          judged.push(...lines);
+          verdicts = await judgeLines(ctx, view.items, lines, false);
+          return lines.map((l) => verdicts.warnings.has(lineKey(l)));
+        },
       },
     );
+    const out: ContextOutput = { ...bundle, ...boundedWarnings(judged, verdicts) };
+    return out;
   },
 });
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-function contextText(out: ContextBundle): string {
+function contextText(out: ContextOutput): string {
   const lines: string[] = [];
   for (const r of out.results) {
     if (r.tier === 1)
@@ -176,6 +202,9 @@ function contextText(out: ContextBundle): string {
   for (const s of out.skills)
     lines.push(`[skill] ${s.name}${s.description ? `: ${s.description}` : ''}`);
   if (lines.length === 0) lines.push('nothing known about this yet');
+  lines.push(...out.freshness_warnings.map(lineWarningLine));
+  if (out.freshness_warnings_left_out !== undefined)
+    lines.push(`… ${out.freshness_warnings_left_out} more held back`);
   const cut = out.budget.dropped.map((d) => `${d.part} −${d.count}`).join(', ');
   lines.push(`${out.budget.used}/${out.budget.limit} tokens${cut ? `; dropped ${cut}` : ''}`);
   return lines.join('\n');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INSUFFICIENT_RECALL, RECALL_LEVELS } from '@mem/query';
+import { lineFreshnessWarning } from './query-freshness.js';
 
 /*
  * The answer of a query, declared whole: the OpenAPI document and the MCP tool list are
@@ -106,6 +107,13 @@ export const queryHit = z.object({
 export const queryOutput = z.object({
   results: z.array(queryHit),
   abstained: z.boolean(),
+  /**
+   * The returned page's memory lines whose cited evidence no longer reads as ingested (a
+   * session rewritten or gone): held back from `results` unless include_stale, named here
+   * either way. Bounded; `freshness_warnings_left_out` counts the rest.
+   */
+  freshness_warnings: z.array(lineFreshnessWarning),
+  freshness_warnings_left_out: z.number().optional(),
   reason: z.literal(INSUFFICIENT_RECALL).optional(),
   recall: z.object({
     signals: z.array(signal),

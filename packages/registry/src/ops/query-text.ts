@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { queryOutput } from './query-output.js';
+import { lineWarningLine } from './query-freshness.js';
 
 type Answer = z.infer<typeof queryOutput>;
 type Hit = Answer['results'][number];
@@ -18,6 +19,10 @@ export function queryText(answer: Answer): string {
     `${answer.results.length} result${answer.results.length === 1 ? '' : 's'} in ${scope}${vector}`,
   ];
   answer.results.forEach((hit, i) => lines.push('', ...hitLines(hit, i + 1)));
+  if (answer.freshness_warnings.length > 0) lines.push('');
+  lines.push(...answer.freshness_warnings.map(lineWarningLine));
+  if (answer.freshness_warnings_left_out !== undefined)
+    lines.push(`… ${answer.freshness_warnings_left_out} more held back or warned`);
   return lines.join('\n');
 }
 

@@ -19,6 +19,7 @@ import { defineOperation } from '../operation.js';
 import { asOfInput, asOfNote, resolveAsOf } from './query-as-of.js';
 import { queryOutput, recallLevel } from './query-output.js';
 import { queryText, queryWarnings } from './query-text.js';
+import { freshPage } from './query-freshness.js';
 import { visibleProjects } from './reach.js';
 import { projectInput } from './schemas.js';
 
@@ -48,6 +49,8 @@ export const query = defineOperation({
     as_of: asOfInput.optional(),
     /** Also the lines a `superseded` event replaced, each marked `superseded_by`. */
     include_superseded: z.boolean().optional(),
+    /** Also the lines whose cited session was rewritten or is gone, each still named in freshness_warnings. */
+    include_stale: z.boolean().optional(),
   }),
   output: queryOutput,
   kind: 'read',
@@ -58,7 +61,7 @@ export const query = defineOperation({
   mcp: {
     tool: 'query',
     description:
-      'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains. as_of answers as the log stood at a seq or ISO 8601 time (keyword recall only); forgotten text never returns, whatever the as_of. include_superseded adds the lines a correction replaced, marked superseded_by.',
+      'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains. as_of answers as the log stood at a seq or ISO 8601 time (keyword recall only); forgotten text never returns, whatever the as_of. include_superseded adds the lines a correction replaced, marked superseded_by. A line whose cited transcript span was rewritten (stale) or whose session is gone (unknown) is held back and named in freshness_warnings; include_stale delivers it, still named.',
   },
   cli: {
     command: ['query'],
@@ -100,6 +103,13 @@ export const query = defineOperation({
         parse: 'boolean',
         description: 'also the lines a correction superseded, each marked superseded_by',
       },
+      {
+        field: 'include_stale',
+        flag: '--include-stale',
+        parse: 'boolean',
+        description:
+          'also the lines whose cited session was rewritten or deleted (each still warned about)',
+      },
     ],
     text: queryText,
     warnings: queryWarnings,
@@ -120,21 +130,27 @@ export const query = defineOperation({
       ...(input.include_superseded ? { includeSuperseded: true } : {}),
     };
     if (input.as_of === undefined) {
-      const answer: Answer = await queryMemory(request, { ...ctx.queryDeps, items: view.items });
-      return answer;
+      const answer = await queryMemory(request, { ...ctx.queryDeps, items: view.items });
+      const fresh = await freshPage(ctx, view.items, answer.results, input.include_stale === true);
+      const out: Answer = { ...answer, ...fresh };
+      return out;
     }
     const points = await resolveAsOf(ctx.engine, input.as_of, input.project, projects);
     const then = await openStoreAsOf(ctx.engine, points);
     try {
       const { floor, weights, keywordStrategy, postingsBudget } = ctx.queryDeps ?? {};
-      const answer: Answer = await queryMemory(request, {
-        items: then.items,
-        ...(floor ? { floor } : {}),
-        ...(weights ? { weights } : {}),
-        ...(keywordStrategy ? { keywordStrategy } : {}),
-        ...(postingsBudget !== undefined ? { postingsBudget } : {}),
-        asOf: { projects: points, note: asOfNote(points) },
-      });
+      // An as-of answer is the log as it stood: today's sources do not judge it.
+      const answer: Answer = {
+        freshness_warnings: [],
+        ...(await queryMemory(request, {
+          items: then.items,
+          ...(floor ? { floor } : {}),
+          ...(weights ? { weights } : {}),
+          ...(keywordStrategy ? { keywordStrategy } : {}),
+          ...(postingsBudget !== undefined ? { postingsBudget } : {}),
+          asOf: { projects: points, note: asOfNote(points) },
+        })),
+      };
       return answer;
     } finally {
       await then.close();
@@ -152,6 +168,7 @@ function abstain(
   return {
     results: [],
     abstained: true,
+    freshness_warnings: [],
     reason: INSUFFICIENT_RECALL,
     recall: {
       signals: ['keyword'],

@@ -1,0 +1,223 @@
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chunkPolicy, chunks, qwenTokenizer, type Chunk, type SourceRecord } from '@mem/chunk';
+import { sourceForPath } from '@mem/sources';
+import type { StandingQueries } from '../standing-queries.js';
+import { checkCitedSources, fsGroundingIo, type GroundingIo } from './cited-sources.js';
+import { citedKey, type CitedChunk } from './source-grounding.js';
+
+/*
+ * The bounded freshness check of cited chunks (issue 13 §4) on real session files: a project
+ * of many Claude sessions of which one is cited. The file system is reached through a counting
+ * seam over the real one, so the test sees every stat, every file read and every record read.
+ */
+const fixture = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  '..',
+  'test',
+  'fixtures',
+  'transcripts',
+  'claude',
+  'spotter-short.jsonl',
+);
+const FIXTURE_SESSION = '55604662-cf2a-4331-851a-ec234028f8ca';
+const SESSIONS = 12;
+const TOKENS = 64;
+// Each copy its own session: every uuid in it (the session's, each entry's) given the copy's prefix.
+const UUID = /[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g;
+const prefix = (n: number) => String(n).padStart(8, '0');
+const id = (n: number) => FIXTURE_SESSION.replace(UUID, `${prefix(n)}$1`);
+
+let root: string;
+let dir: string;
+let config: StandingQueries;
+let cachePath: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'mem-cited-'));
+  dir = join(root, 'claude');
+  mkdirSync(dir);
+  const text = readFileSync(fixture, 'utf8');
+  for (let n = 0; n < SESSIONS; n++)
+    writeFileSync(join(dir, `${id(n)}.jsonl`), text.replace(UUID, `${prefix(n)}$1`));
+  config = {
+    file: join(root, 'queries', 'p.yaml'),
+    project: 'p',
+    sources: [{ entry: `claude:${dir}`, kind: 'claude', dir }],
+    queries: [],
+    synthesis: null,
+    chunkTokens: TOKENS,
+    memoryBudget: 1024,
+  };
+  cachePath = join(root, 'cache', 'grounding', 'p.json');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** The session's chunks as ingest cuts them, each a cited chunk. */
+async function chunksOf(file: string): Promise<Chunk[]> {
+  const out: Chunk[] = [];
+  for await (const c of chunks(
+    sourceForPath(file, 'claude'),
+    chunkPolicy({ maxTokens: TOKENS }),
+    qwenTokenizer(),
+  ))
+    out.push(c);
+  return out;
+}
+
+const cited = (c: Chunk): CitedChunk => ({
+  source: c.source,
+  start: c.span[0],
+  end: c.span[1],
+  sha256: c.sha256,
+  chunkTokens: TOKENS,
+});
+
+function counting() {
+  const calls = { stat: 0, reads: [] as string[][], records: 0, list: 0, scan: 0 };
+  const io: GroundingIo = {
+    stat: (path) => {
+      calls.stat += 1;
+      return fsGroundingIo.stat(path);
+    },
+    records: (kind, files) => {
+      calls.reads.push([...files]);
+      const inner = fsGroundingIo.records(kind, files);
+      return (async function* (): AsyncGenerator<SourceRecord> {
+        for await (const record of inner) {
+          calls.records += 1;
+          yield record;
+        }
+      })();
+    },
+    list: (source) => {
+      calls.list += 1;
+      return fsGroundingIo.list(source);
+    },
+    scan: (source) => {
+      calls.scan += 1;
+      return fsGroundingIo.scan(source);
+    },
+  };
+  return { io, calls };
+}
+
+/** Rewrites the string in a file's JSONL line that holds `text`'s start. */
+function rewriteLine(file: string, line: number, text: string): void {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const probe = text.slice(0, 24);
+  const edit = (value: unknown): unknown =>
+    typeof value === 'string'
+      ? value.includes(probe)
+        ? value.replace(probe, `${probe} (rewritten)`)
+        : value
+      : Array.isArray(value)
+        ? value.map(edit)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, edit(v)]))
+          : value;
+  const before = lines[line - 1]!;
+  lines[line - 1] = JSON.stringify(edit(JSON.parse(before)));
+  expect(lines[line - 1]).not.toBe(before);
+  writeFileSync(file, lines.join('\n'));
+}
+
+const target = () => join(dir, `${id(5)}.jsonl`);
+
+describe('checkCitedSources: bounded by what is cited', () => {
+  it('reads only the cited session, up to the cited span, once; then only stats it', async () => {
+    const all = await chunksOf(target());
+    expect(all.length).toBeGreaterThan(2);
+    const first = cited(all[0]!);
+    const { io, calls } = counting();
+
+    const once = await checkCitedSources(config, [first], { cachePath, io });
+    expect(once.get(citedKey(first))).toBe('unchanged');
+    expect(calls.reads).toEqual([[target()]]);
+    expect(calls.records).toBe(first.end);
+    expect(calls.stat).toBe(1);
+    expect(calls.scan).toBe(0);
+
+    const again = counting();
+    const twice = await checkCitedSources(config, [first], { cachePath, io: again.io });
+    expect(twice.get(citedKey(first))).toBe('unchanged');
+    expect(again.calls).toEqual({ stat: 1, reads: [], records: 0, list: 0, scan: 0 });
+  });
+
+  it('re-reads a grown session once and finds its cited span unchanged', async () => {
+    const first = cited((await chunksOf(target()))[0]!);
+    await checkCitedSources(config, [first], { cachePath });
+    const last = readFileSync(target(), 'utf8').trimEnd().split('\n').at(-1)!;
+    appendFileSync(target(), `${last.replace(/"uuid":"[^"]+"/, '"uuid":"grown-0001"')}\n`);
+
+    const { io, calls } = counting();
+    const grown = await checkCitedSources(config, [first], { cachePath, io });
+    expect(grown.get(citedKey(first))).toBe('unchanged');
+    expect(calls.reads).toHaveLength(1);
+    expect(calls.records).toBe(first.end);
+  });
+
+  it('is changed when a record in the cited span is rewritten, not when one after it is', async () => {
+    const all = await chunksOf(target());
+    const [first, last] = [all[0]!, all.at(-1)!];
+    const record = last.records.at(-1)!;
+    const lastRecord = all
+      .flatMap((c) => c.records)
+      .find((r) => r.ordinal === record.ordinal && r.part === undefined);
+    const text = last.text.slice(lastRecord!.textRange[0], lastRecord!.textRange[1]);
+    await checkCitedSources(config, [cited(first)], { cachePath });
+
+    rewriteLine(target(), record.provenance.line!, text);
+    const after = await checkCitedSources(config, [cited(first)], { cachePath });
+    expect(after.get(citedKey(cited(first)))).toBe('unchanged');
+
+    const inSpan = first.records[0]!;
+    rewriteLine(
+      target(),
+      inSpan.provenance.line!,
+      first.text.slice(inSpan.textRange[0], inSpan.textRange[1]),
+    );
+    const changed = await checkCitedSources(config, [cited(first)], { cachePath });
+    expect(changed.get(citedKey(cited(first)))).toBe('changed');
+  });
+
+  it('is gone when the session is deleted, and stays gone without reading the other sessions', async () => {
+    const first = cited((await chunksOf(target()))[0]!);
+    await checkCitedSources(config, [first], { cachePath });
+    rmSync(target());
+    for (let run = 0; run < 2; run++) {
+      const { io, calls } = counting();
+      const gone = await checkCitedSources(config, [first], { cachePath, io });
+      expect(gone.get(citedKey(first))).toBe('gone');
+      expect(calls.reads).toEqual([]);
+      expect(calls.scan).toBe(0);
+    }
+  });
+
+  it('finds a session its file name does not name by one scan, then by its stat alone', async () => {
+    const renamed = join(dir, 'spotter.jsonl');
+    writeFileSync(renamed, readFileSync(target(), 'utf8'));
+    rmSync(target());
+    const first = cited((await chunksOf(renamed))[0]!);
+    const { io, calls } = counting();
+    expect((await checkCitedSources(config, [first], { cachePath, io })).get(citedKey(first))).toBe(
+      'unchanged',
+    );
+    expect(calls.scan).toBe(1);
+    const again = counting();
+    await checkCitedSources(config, [first], { cachePath, io: again.io });
+    expect(again.calls).toEqual({ stat: 1, reads: [], records: 0, list: 0, scan: 0 });
+  });
+});

@@ -1,0 +1,225 @@
+import { stat } from 'node:fs/promises';
+import { basename, sep } from 'node:path';
+import { qwenTokenizer, type SourceRecord, type Tokenizer } from '@mem/chunk';
+import { isMemError } from '@mem/core';
+import { findJsonlFiles, sourceForPath } from '@mem/sources';
+import type { ResolvedSource, SourceKind, StandingQueries } from '../standing-queries.js';
+import { transcriptSource } from '../transcripts.js';
+import {
+  loadGroundingCache,
+  saveGroundingCache,
+  type FileStamp,
+  type SourceEntry,
+} from './grounding-cache.js';
+import { citedKey, groundSpan, type CitedChunk, type Grounding } from './source-grounding.js';
+
+/** Everything the bounded check does to the file system: a seam a test counts through. */
+export interface GroundingIo {
+  /** The file's stamp, or null when it is gone or cannot be stat'ed. */
+  stat(path: string): Promise<FileStamp | null>;
+  /** The records of `files`, read as one source of `kind` reads them (plan order, one dedup). */
+  records(kind: SourceKind, files: readonly string[]): AsyncIterable<SourceRecord>;
+  /** The JSONL files a configured source would read: names only, no file opened. */
+  list(source: ResolvedSource): Promise<string[]>;
+  /** Every record of a configured source: the last resort when no file name names a source. */
+  scan(source: ResolvedSource): AsyncIterable<SourceRecord>;
+}
+
+export const fsGroundingIo: GroundingIo = {
+  stat: async (path) => {
+    try {
+      const info = await stat(path);
+      return { path, size: info.size, mtime_ms: info.mtimeMs, ino: info.ino };
+    } catch {
+      return null;
+    }
+  },
+  records: (kind, files) => sourceForPath(files, kind),
+  list: async (source) => {
+    if (source.files) return [...source.files];
+    try {
+      return await findJsonlFiles(source.dir!);
+    } catch (error) {
+      // A source directory that is gone holds no session: its citations read as gone.
+      if (isMemError(error) && error.code === 'NOT_FOUND') return [];
+      throw error;
+    }
+  },
+  scan: (source) => transcriptSource(source),
+};
+
+export interface CitedSourcesOptions {
+  /** Where the stamps and groundings of this project's cited sources are kept between queries. */
+  cachePath: string;
+  io?: GroundingIo;
+  /** The tokenizer ingest packs with; asked for only when a span is re-read. */
+  tokenizer?: () => Tokenizer;
+}
+
+/**
+ * The grounding of cited chunks, bounded by what is cited (issue 13 §4): per distinct source,
+ * one stat of each file it was read from; only when a stamp moved (or a chunk was never judged)
+ * are its records read, up to the furthest cited span's end and not past it, and each cited
+ * span re-chunked (checkGrounding's rule: a grown session is not stale). A source's files are
+ * found once, by name (a Claude session's `<id>.jsonl` and `<id>/…`, a pi session's stem), and
+ * remembered; a source no file name names is found by one read of its kind's sources, once.
+ * Only kinds the project's standing queries read are judged (a posted transcript never was
+ * on this disk).
+ */
+export async function checkCitedSources(
+  config: StandingQueries,
+  cited: readonly CitedChunk[],
+  options: CitedSourcesOptions,
+): Promise<Map<string, Grounding>> {
+  const io = options.io ?? fsGroundingIo;
+  const bySource = new Map<string, CitedChunk[]>();
+  for (const chunk of cited)
+    bySource.set(chunk.source, [...(bySource.get(chunk.source) ?? []), chunk]);
+  const result = new Map<string, Grounding>();
+  if (bySource.size === 0) return result;
+  const cache = await loadGroundingCache(options.cachePath);
+  let dirty = false;
+  for (const [source, chunks] of [...bySource].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const kind = source.split(':', 1)[0] as SourceKind;
+    const configured = config.sources.filter((s) => s.kind === kind);
+    if (configured.length === 0) continue;
+    const before = cache.get(source);
+    const entry = await judgeSource(io, configured, source, chunks, before, options.tokenizer);
+    for (const chunk of chunks)
+      result.set(citedKey(chunk), entry.grounding[citedKey(chunk)] ?? 'gone');
+    if (entry !== before) {
+      cache.set(source, entry);
+      dirty = true;
+    }
+  }
+  if (dirty) await saveGroundingCache(options.cachePath, cache);
+  return result;
+}
+
+/** The source's entry now: `before` itself when its stamps and groundings still answer. */
+async function judgeSource(
+  io: GroundingIo,
+  configured: readonly ResolvedSource[],
+  source: string,
+  chunks: readonly CitedChunk[],
+  cached: SourceEntry | undefined,
+  tokenizer: (() => Tokenizer) | undefined,
+): Promise<SourceEntry> {
+  // A cache naming files no configured source reads (a data root copied or re-pointed) is not this project's.
+  const before = cached?.files.every((f) => configured.some((s) => reads(s, f.path)))
+    ? cached
+    : undefined;
+  const gone: SourceEntry = { files: [], grounding: {} };
+  let paths = before?.files.map((f) => f.path) ?? [];
+  let named = false;
+  if (paths.length === 0) {
+    paths = await byName(io, configured, source);
+    named = paths.length > 0;
+  }
+  if (paths.length === 0 && before === undefined) paths = await byScan(io, configured, source);
+  if (paths.length === 0) return before?.files.length === 0 ? before : gone;
+  let stamps = await stampsOf(io, paths);
+  if (stamps === null) return gone;
+  const same = before !== undefined && sameStamps(before.files, stamps);
+  if (same && chunks.every((c) => before.grounding[citedKey(c)] !== undefined)) return before;
+
+  const end = Math.max(...chunks.map((c) => c.end));
+  let own = await recordsOf(io, source, paths, end);
+  if (own.length === 0 && named && before === undefined) {
+    // A file whose name held the id but not the session: find it by its records, once.
+    paths = await byScan(io, configured, source);
+    stamps = paths.length > 0 ? await stampsOf(io, paths) : null;
+    if (stamps === null) return gone;
+    own = await recordsOf(io, source, paths, end);
+  }
+  if (own.length === 0) return gone;
+  const tk = (tokenizer ?? qwenTokenizer)();
+  const grounding: SourceEntry['grounding'] = same ? { ...before.grounding } : {};
+  for (const chunk of chunks) {
+    const found = await groundSpan(own, chunk, tk);
+    if (found !== 'gone') grounding[citedKey(chunk)] = found;
+  }
+  return { files: stamps, grounding };
+}
+
+/** Every file's stamp, or null when one of them is gone. */
+async function stampsOf(io: GroundingIo, paths: readonly string[]): Promise<FileStamp[] | null> {
+  const stamps = await Promise.all(paths.map((p) => io.stat(p)));
+  return stamps.some((s) => s === null) ? null : (stamps as FileStamp[]);
+}
+
+/** The source's records from ordinal 0 up to `end`: records past the furthest cited span never change a verdict. */
+async function recordsOf(
+  io: GroundingIo,
+  source: string,
+  paths: readonly string[],
+  end: number,
+): Promise<SourceRecord[]> {
+  const own: SourceRecord[] = [];
+  for await (const record of io.records(source.split(':', 1)[0] as SourceKind, paths)) {
+    if (record.provenance.source !== source) continue;
+    own.push(record);
+    if (own.length >= end) break;
+  }
+  return own;
+}
+
+/** True when `path` is one a configured source reads: one of its files, or under its directory. */
+function reads(source: ResolvedSource, path: string): boolean {
+  if (source.files) return source.files.includes(path);
+  return (
+    source.dir !== undefined &&
+    path.startsWith(source.dir.endsWith(sep) ? source.dir : `${source.dir}${sep}`)
+  );
+}
+
+function sameStamps(a: readonly FileStamp[], b: readonly FileStamp[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (f, i) =>
+        f.path === b[i]!.path &&
+        f.size === b[i]!.size &&
+        f.mtime_ms === b[i]!.mtime_ms &&
+        f.ino === b[i]!.ino,
+    )
+  );
+}
+
+/** The files whose names name the source: no file is opened. */
+async function byName(
+  io: GroundingIo,
+  configured: readonly ResolvedSource[],
+  source: string,
+): Promise<string[]> {
+  const [kind, id] = [source.split(':', 1)[0], source.slice(source.indexOf(':') + 1)];
+  if (kind !== 'claude' && kind !== 'pi') return [];
+  // A file named for the session or, for Claude, under its `<id>/` tree.
+  const named = (path: string) =>
+    basename(path) === `${id}.jsonl` ||
+    // A session uuid is long enough that a name holding it is that session's (`ccviewer-<id>.jsonl`).
+    (kind === 'claude' && id.length >= 16 && basename(path).includes(id)) ||
+    (kind === 'claude' && path.includes(`${sep}${id}${sep}`));
+  const found: string[] = [];
+  for (const s of configured) found.push(...(await io.list(s)).filter(named));
+  return [...new Set(found)].sort();
+}
+
+/** The files that yield the source's records, by reading its kind's sources whole: once per source. */
+async function byScan(
+  io: GroundingIo,
+  configured: readonly ResolvedSource[],
+  source: string,
+): Promise<string[]> {
+  const found = new Set<string>();
+  for (const s of configured) {
+    try {
+      for await (const record of io.scan(s))
+        if (record.provenance.source === source && record.provenance.file)
+          found.add(record.provenance.file);
+    } catch (error) {
+      if (!(isMemError(error) && error.code === 'NOT_FOUND')) throw error;
+    }
+  }
+  return [...found].sort();
+}

@@ -1,0 +1,203 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { NEXT_ACTION, freshnessOf, heldBack, isMemError, type SourceCheck } from '@mem/core';
+import {
+  checkCitedSources,
+  citedKey,
+  loadStandingQueries,
+  type CitedChunk,
+  type StandingQueries,
+} from '@mem/ingest';
+import type { ItemStore } from '@mem/projector-sqlite';
+import { citationsOf } from '@mem/query';
+import type { RegistryContext } from '../context.js';
+
+/** At most this many line warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
+export const MAX_LINE_WARNINGS = 20;
+
+/** A memory line recall did not deliver silently: its cited evidence no longer reads the same. */
+export const lineFreshnessWarning = z.object({
+  sha256: z.string(),
+  project: z.string(),
+  level: z.enum(['L1', 'L2']),
+  /** `stale`: a cited session was rewritten in the cited span; `unknown`: it is gone or unreadable. */
+  state: z.enum(['stale', 'unknown']),
+  reason: z.enum(['source_changed', 'source_unreadable']),
+  label: z.string(),
+  /** The line's text, so a reader held back from it knows what was held back. */
+  text: z.string(),
+  /** The record sources (`claude:<session>`) whose cited chunks no longer read as ingested. */
+  sources: z.array(z.string()),
+  /** True only under include_stale: the line is in the answer despite the verdict. */
+  delivered: z.boolean(),
+  /** The correction verb (core's NEXT_ACTION): `correct` a changed line, `confirm` an unreadable one. */
+  next_action: z.enum(['confirm', 'correct', 'retire']),
+  /** How: re-ingest the rewritten session, or keep or forget the line by hand. */
+  hint: z.string(),
+});
+export type LineFreshnessWarning = z.infer<typeof lineFreshnessWarning>;
+
+/** A memory line as recall and tool context hand it over. */
+export interface JudgedLine {
+  project: string;
+  level: string;
+  sha256: string;
+  text: string;
+}
+
+export interface LineVerdicts {
+  /** Warnings keyed `project\0level\0sha`: each line recall must not deliver silently. */
+  warnings: Map<string, LineFreshnessWarning>;
+}
+
+export const lineKey = (l: Pick<JudgedLine, 'project' | 'level' | 'sha256'>) =>
+  `${l.project}\0${l.level}\0${l.sha256}`;
+
+/**
+ * Freshness of memory lines on a page (issue 13 §4): a line's input is the digests of the L0
+ * chunks it was drawn from (the store's chunk span and run chunk size); the verdict is core's.
+ * Bounded by the page: only the cited sources of these lines are stat'ed, and only a moved one
+ * is re-read, in the cited span (checkCitedSources). A changed chunk makes the line stale, a
+ * gone one unknown. A project with no standing queries on this machine is not judged: its
+ * transcripts were posted, never on this disk.
+ */
+export async function judgeLines(
+  ctx: RegistryContext,
+  items: ItemStore,
+  lines: readonly JudgedLine[],
+  delivered: boolean,
+): Promise<LineVerdicts> {
+  const memory = lines.filter((l) => l.level === 'L1' || l.level === 'L2');
+  const warnings = new Map<string, LineFreshnessWarning>();
+  const byProject = new Map<string, JudgedLine[]>();
+  for (const line of memory)
+    byProject.set(line.project, [...(byProject.get(line.project) ?? []), line]);
+  for (const [project, own] of [...byProject].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const queriesDir = ctx.engine.paths.queriesDir;
+    if (!existsSync(join(queriesDir, `${project}.yaml`))) continue;
+    const cited = new Map(own.map((l) => [l, citedChunksOf(items, l)]));
+    const all = [...cited.values()].flat();
+    if (all.length === 0) continue;
+    const config = standingQueriesHere(ctx, project);
+    if (config === null) continue;
+    const grounding = await checkCitedSources(config, all, {
+      cachePath: join(ctx.engine.paths.stateDir, 'cache', 'grounding', `${project}.json`),
+    });
+    for (const [line, chunks] of cited) {
+      const states = chunks.map((c) => ({ chunk: c, state: grounding.get(citedKey(c)) }));
+      const changed = states.filter((s) => s.state === 'changed');
+      const gone = states.filter((s) => s.state === 'gone');
+      const source: SourceCheck | null =
+        changed.length > 0 ? 'changed' : gone.length > 0 ? 'unreadable' : null;
+      // A line has no clock-bound input: the epoch stands for "no deadline passed".
+      const verdict = freshnessOf({ source }, new Date(0));
+      if (!heldBack(verdict) || verdict.reason === null) continue;
+      const reason = verdict.reason as LineFreshnessWarning['reason'];
+      warnings.set(lineKey(line), {
+        sha256: line.sha256,
+        project,
+        level: line.level as LineFreshnessWarning['level'],
+        state: verdict.state as LineFreshnessWarning['state'],
+        reason,
+        label: verdict.label,
+        text: line.text,
+        sources: [
+          ...new Set((changed.length > 0 ? changed : gone).map((s) => s.chunk.source)),
+        ].sort(),
+        delivered,
+        next_action: NEXT_ACTION[reason],
+        hint:
+          reason === 'source_changed'
+            ? `re-ingest (mem ingest --project ${project}) and correct the line, or mem confirm ${line.sha256.slice(0, 8)} --project ${project}`
+            : `the cited session is gone: mem confirm ${line.sha256.slice(0, 8)} --project ${project} or mem forget ${line.sha256.slice(0, 8)} --project ${project}`,
+      });
+    }
+  }
+  return { warnings };
+}
+
+/**
+ * The project's standing queries as this machine resolves them. Trigger: the file names a
+ * source directory that is not here (a data root copied without its transcripts). Why: like
+ * a project fed over HTTP, there is nothing on this disk to judge against, and recall must
+ * not fail for it. Outcome: null, the project's lines are not judged.
+ */
+function standingQueriesHere(ctx: RegistryContext, project: string): StandingQueries | null {
+  try {
+    return loadStandingQueries(ctx.engine.paths.queriesDir, project, { config: ctx.config });
+  } catch (error) {
+    if (isMemError(error) && error.code === 'CONFIG_INVALID') return null;
+    throw error;
+  }
+}
+
+/** The line the CLI prints for a warning, under the results. */
+export function lineWarningLine(w: LineFreshnessWarning): string {
+  return `${w.delivered ? 'delivered' : 'held back'} ${w.level} ${w.sha256.slice(0, 12)}: ${w.state} (${w.reason}: ${w.sources.join(', ')}; next: ${w.next_action} — ${w.hint})`;
+}
+
+/** The page's warnings, bounded: the first MAX_LINE_WARNINGS in page order, and how many more. */
+export function boundedWarnings(
+  lines: readonly JudgedLine[],
+  verdicts: LineVerdicts,
+): { freshness_warnings: LineFreshnessWarning[]; freshness_warnings_left_out?: number } {
+  const all = lines.flatMap((l) => {
+    const w = verdicts.warnings.get(lineKey(l));
+    return w ? [w] : [];
+  });
+  const unique = [...new Map(all.map((w) => [lineKey(w), w])).values()];
+  return {
+    freshness_warnings: unique.slice(0, MAX_LINE_WARNINGS),
+    ...(unique.length > MAX_LINE_WARNINGS
+      ? { freshness_warnings_left_out: unique.length - MAX_LINE_WARNINGS }
+      : {}),
+  };
+}
+
+/**
+ * A recall page judged: held-back lines leave `results` unless include_stale; the warnings
+ * name them either way, in page order, bounded.
+ */
+export async function freshPage<Hit extends JudgedLine>(
+  ctx: RegistryContext,
+  items: ItemStore,
+  results: readonly Hit[],
+  includeStale: boolean,
+): Promise<{
+  results: Hit[];
+  freshness_warnings: LineFreshnessWarning[];
+  freshness_warnings_left_out?: number;
+}> {
+  const verdicts = await judgeLines(ctx, items, results, includeStale);
+  return {
+    results: includeStale
+      ? [...results]
+      : results.filter((h) => !verdicts.warnings.has(lineKey(h))),
+    ...boundedWarnings(results, verdicts),
+  };
+}
+
+/**
+ * The L0 chunks a line was drawn from, as ingest read them: its L0 citations (walked whatever
+ * citation mode the caller asked for, so `--citations none` is judged too).
+ */
+function citedChunksOf(items: ItemStore, line: JudgedLine): CitedChunk[] {
+  const node = items.line(line.project, line.level as 'L1' | 'L2', line.sha256);
+  if (!node) return [];
+  const shas = [
+    ...new Set(
+      citationsOf(items, node, 'excerpt')
+        .filter((c) => c.level === 'L0')
+        .map((c) => c.sha256),
+    ),
+  ];
+  if (shas.length === 0) return [];
+  return items.citedChunks(line.project, shas).map((row) => ({
+    source: row.source,
+    start: row.span_start,
+    end: row.span_end,
+    sha256: row.sha256,
+    chunkTokens: row.chunk_tokens,
+  }));
+}

@@ -71,6 +71,7 @@ export {
 export type {
   EmbedRole,
   Embedder,
+  QueryLevel,
   RecallLevel,
   Reranker,
   VectorHit,
@@ -78,6 +79,7 @@ export type {
   VectorRecall,
 } from './ports.js';
 export type { LineNote } from './line-note.js';
+export { itemKey, type ItemHoldBack, type ItemOfHit } from './item-hits.js';
 export {
   matchSignatures,
   type MatchSignaturesRequest,

@@ -1,12 +1,16 @@
 import { z } from 'zod';
+import { ATTENTION_TIERS, ITEM_STATUSES, ITEM_TYPES } from '@mem/core';
 import { INSUFFICIENT_RECALL, RECALL_LEVELS } from '@mem/query';
+import { freshnessWarning } from './items/freshness.js';
 
 /*
  * The answer of a query, declared whole: the OpenAPI document and the MCP tool list are
  * generated from it, and the parity test parses every surface's answer with it.
  */
 
-export const recallLevel = z.enum(RECALL_LEVELS as ['L0', 'L1', 'L2', 'R']);
+export const recallLevel = z.enum(RECALL_LEVELS as ['L0', 'L1', 'L2', 'R', 'I']);
+/** A citation is never a curated item: only provenance is cited. */
+export const citedLevel = z.enum(['L0', 'L1', 'L2', 'R']);
 const signal = z.enum(['keyword', 'vector_text', 'vector_symptom']);
 const vectorRank = z.object({ rank: z.number(), similarity: z.number() });
 
@@ -46,7 +50,7 @@ const ranking = z.object({
 });
 
 export const citation = z.object({
-  level: recallLevel,
+  level: citedLevel,
   sha256: z.string(),
   source: z.string().nullable(),
   text: z.string(),
@@ -59,8 +63,20 @@ const leg = z.enum(['used', 'not configured', 'failed']);
 /** The vector leg also says `skipped`: an as-of answer, which today's vector index cannot give. */
 const vectorLeg = z.enum(['used', 'not configured', 'failed', 'skipped']);
 
-/** One result of a query: a line, passage or chunk, with its ranking and citations. */
+/** One result of a query: a line, curated item, passage or chunk, with its ranking and citations. */
 export const queryHit = z.object({
+  /** What it is (one node model, told apart by kind): `line`, `item`, `evidence` (L0), `reference` (R). */
+  kind: z.enum(['line', 'item', 'evidence', 'reference']),
+  /** A curated item (level I): its id, type, status, attention tier and pin; null otherwise. */
+  item: z
+    .object({
+      id: z.string(),
+      type: z.enum(ITEM_TYPES),
+      status: z.enum(ITEM_STATUSES).nullable(),
+      attention: z.enum(ATTENTION_TIERS),
+      pinned: z.boolean(),
+    })
+    .nullable(),
   level: recallLevel,
   sha256: z.string(),
   project: z.string(),
@@ -107,6 +123,13 @@ export const queryOutput = z.object({
   results: z.array(queryHit),
   abstained: z.boolean(),
   reason: z.literal(INSUFFICIENT_RECALL).optional(),
+  /**
+   * Every recalled curated item whose freshness is not plain (expired, stale, unknown), held
+   * back or delivered (include_stale), as find_items names them. Bounded; oldest first.
+   */
+  freshness_warnings: z.array(freshnessWarning),
+  /** Warnings past the bound, counted, not listed (absent: none). */
+  freshness_warnings_left_out: z.number().optional(),
   recall: z.object({
     signals: z.array(signal),
     vector: vectorLeg,

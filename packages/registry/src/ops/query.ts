@@ -17,6 +17,7 @@ import { openStoreAsOf } from '../as-of-store.js';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { asOfInput, asOfNote, resolveAsOf } from './query-as-of.js';
+import { queryItemFreshness } from './query-items.js';
 import { queryOutput, recallLevel } from './query-output.js';
 import { queryText, queryWarnings } from './query-text.js';
 import { visibleProjects } from './reach.js';
@@ -48,6 +49,8 @@ export const query = defineOperation({
     as_of: asOfInput.optional(),
     /** Also the lines a `superseded` event replaced, each marked `superseded_by`. */
     include_superseded: z.boolean().optional(),
+    /** Deliver expired and stale curated items too (each still named in freshness_warnings). */
+    include_stale: z.boolean().optional(),
   }),
   output: queryOutput,
   kind: 'read',
@@ -74,7 +77,7 @@ export const query = defineOperation({
       {
         field: 'level',
         flag: '--levels <list>',
-        description: `levels to recall, comma-separated: ${DEFAULT_LEVELS.join(',')} (default), L0, R (reference docs only when asked)`,
+        description: `levels to recall, comma-separated: ${DEFAULT_LEVELS.join(',')} (default; I: curated items), L0, R (reference docs only when asked)`,
         parse: 'list',
       },
       {
@@ -100,6 +103,13 @@ export const query = defineOperation({
         parse: 'boolean',
         description: 'also the lines a correction superseded, each marked superseded_by',
       },
+      {
+        field: 'include_stale',
+        flag: '--include-stale',
+        parse: 'boolean',
+        description:
+          'also the expired and stale curated items (each still named in freshness_warnings)',
+      },
     ],
     text: queryText,
     warnings: queryWarnings,
@@ -119,23 +129,29 @@ export const query = defineOperation({
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
       ...(input.include_superseded ? { includeSuperseded: true } : {}),
     };
+    const freshness = queryItemFreshness(ctx, input.include_stale === true);
     if (input.as_of === undefined) {
-      const answer: Answer = await queryMemory(request, { ...ctx.queryDeps, items: view.items });
-      return answer;
+      const answer = await queryMemory(request, {
+        ...ctx.queryDeps,
+        items: view.items,
+        holdBackItems: freshness.holdBack,
+      });
+      return { ...answer, ...freshness.answer() } satisfies Answer;
     }
     const points = await resolveAsOf(ctx.engine, input.as_of, input.project, projects);
     const then = await openStoreAsOf(ctx.engine, points);
     try {
       const { floor, weights, keywordStrategy, postingsBudget } = ctx.queryDeps ?? {};
-      const answer: Answer = await queryMemory(request, {
+      const answer = await queryMemory(request, {
         items: then.items,
         ...(floor ? { floor } : {}),
         ...(weights ? { weights } : {}),
         ...(keywordStrategy ? { keywordStrategy } : {}),
         ...(postingsBudget !== undefined ? { postingsBudget } : {}),
         asOf: { projects: points, note: asOfNote(points) },
+        holdBackItems: freshness.holdBack,
       });
-      return answer;
+      return { ...answer, ...freshness.answer() } satisfies Answer;
     } finally {
       await then.close();
     }
@@ -153,6 +169,7 @@ function abstain(
     results: [],
     abstained: true,
     reason: INSUFFICIENT_RECALL,
+    freshness_warnings: [],
     recall: {
       signals: ['keyword'],
       vector: 'not configured',

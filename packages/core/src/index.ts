@@ -59,6 +59,8 @@ export {
   ATTENTION_TIERS,
   RELATIONS,
   attentionField,
+  fromLineField,
+  type FromLine,
   relationField,
   type AttentionTier,
   type Relation,

@@ -18,8 +18,9 @@ import { sealStore } from './seal.js';
  * 8: item_due_reminder replaces item_live_reminder (migration 0015).
  * 9: item.review_after, source_uri and source_sha256 (migration 0016), freshness inputs.
  * 10: item.attention and item.pinned (migration 0017), from the attention and pin events.
+ * 11: item.from_line (migration 0018), the memory line a fact or rule was promoted from.
  */
-const VERSION = 10;
+const VERSION = 11;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -78,7 +78,7 @@ export type {
   VectorKind,
   VectorRecall,
 } from './ports.js';
-export type { LineNote } from './line-note.js';
+export { noteOf, type LineNote } from './line-note.js';
 export { itemKey, type ItemHoldBack, type ItemOfHit } from './item-hits.js';
 export {
   matchSignatures,

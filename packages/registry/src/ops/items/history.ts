@@ -20,6 +20,8 @@ export async function itemHistory(ctx: RegistryContext, project: string, id: str
       before_sha256: null,
       // Items are not content-addressed: the event type and reason say what changed.
       after_sha256: null,
+      // A promoted fact or rule names the line it came from (issue 13 §1).
+      ...(e.type === 'item_added' && e.from_line ? { from_line: e.from_line } : {}),
     })),
   };
 }

@@ -12,9 +12,39 @@ let cleanup: () => void;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
+let ruler = '';
 const ids: Record<string, string> = {};
 
 const LINE = 'The loader tests run slowly on CI because every theme is parsed twice';
+
+async function headSeq(project: string): Promise<number> {
+  let seq = 0;
+  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
+  return seq;
+}
+
+/**
+ * Binding rules and the question an agent would ask about what each governs (issue 13 §1): a
+ * small labelled set, each question's rule expected among the first three results.
+ */
+const LABELLED: { rule: string; question: string }[] = [
+  { rule: 'Push to the develop branch, never to main', question: 'which branch do I push to?' },
+  {
+    rule: 'Write commit messages in the imperative mood, under 72 characters',
+    question: 'how should commit messages be written?',
+  },
+  {
+    rule: 'Keep secrets in the password vault, never in committed .env files',
+    question: 'where do secrets go?',
+  },
+  { rule: 'Format the code with prettier before every commit', question: 'how do I format code?' },
+  { rule: 'Use Node 20 (see .nvmrc) for every build', question: 'what node version do we use?' },
+  { rule: 'Deploy with `make release`, only from a tagged commit', question: 'how do I deploy?' },
+  {
+    rule: 'Every database migration needs a review by the data team',
+    question: 'who reviews database migrations?',
+  },
+];
 
 async function remember(token: string, project: string, body: Record<string, unknown>) {
   const out = await call(server.url, 'POST', '/memory/remember', {
@@ -31,7 +61,7 @@ beforeAll(async () => {
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
   alice = (await mint(registry, { principal: 'alice' })).secret;
-  const ruler = (
+  ruler = (
     await mint(registry, { principal: 'alice', label: 'ruler', capabilities: ['may_write_rules'] })
   ).secret;
   const admin = (
@@ -154,5 +184,68 @@ describe('GET /memory/query with curated items', () => {
     });
     expect(out.status).toBe(403);
     expect(JSON.stringify(out.body)).not.toContain('make test');
+  });
+});
+
+describe('binding rules found by a question about what they govern', () => {
+  it('each labelled question finds its rule among the first three results', async () => {
+    const rules = new Map<string, string>();
+    for (const { rule } of LABELLED)
+      rules.set(rule, await remember(ruler, 'alpha', { text: rule, type: 'rule' }));
+    const asked = [
+      { question: 'how do I run the tests?', id: ids['rule']! },
+      ...LABELLED.map(({ rule, question }) => ({ question, id: rules.get(rule)! })),
+    ];
+    const missed: string[] = [];
+    for (const { question, id } of asked) {
+      const out = await call(
+        server.url,
+        'GET',
+        `/memory/query?query=${encodeURIComponent(question)}&limit=3`,
+        { token: alice },
+      );
+      const top = out.status === 200 ? (out.body.results as Hit[]).map((h) => h.item?.id) : [];
+      if (!top.includes(id)) missed.push(question);
+    }
+    // Measured on this set: every question finds its rule by keyword (porter stems: migrations
+    // → migration); a question sharing no word with its rule would need the vector leg.
+    expect(missed).toEqual([]);
+  });
+});
+
+describe('POST /memory/remember with from_line', () => {
+  it('promotes a memory line to a rule only with may_write_rules; without it 403 and nothing written', async () => {
+    const line = (
+      (await call(server.url, 'GET', '/memory/query?query=loader+themes+parsed', { token: alice }))
+        .body.results as (Hit & { sha256: string })[]
+    ).find((h) => h.kind === 'line')!;
+    const before = await headSeq('alpha');
+    const refused = await call(server.url, 'POST', '/memory/remember', {
+      token: alice,
+      body: { project: 'alpha', from_line: line.sha256.slice(0, 12), type: 'rule' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('CAPABILITY_REQUIRED');
+    expect(await headSeq('alpha')).toBe(before);
+
+    const promoted = await call(server.url, 'POST', '/memory/remember', {
+      token: ruler,
+      body: {
+        project: 'alpha',
+        from_line: line.sha256.slice(0, 12),
+        type: 'rule',
+        reason: 'binding',
+      },
+    });
+    expect(promoted.status).toBe(201);
+    const read = await call(server.url, 'POST', '/memory/items/read', {
+      token: alice,
+      body: { ids: promoted.body.ids, project: 'alpha' },
+    });
+    expect(read.body.items[0]).toMatchObject({
+      type: 'rule',
+      summary: LINE,
+      from_line: { sha256: line.sha256, level: 'L1', note: 'alpha/bugs.md' },
+    });
   });
 });

@@ -51,7 +51,7 @@ describe('mem query', () => {
       signals: ['keyword', 'vector_text', 'vector_symptom'],
       vector: 'used',
       projects: ['demo'],
-      levels: ['L1', 'L2'],
+      levels: ['L1', 'L2', 'I'],
     });
     const first = body.results[0]!;
     expect(first).toMatchObject({
@@ -126,7 +126,7 @@ describe('mem query', () => {
     const text = await mem('query', 'How do I descale an espresso machine?');
     expect(text).toMatchObject({
       code: 0,
-      stdout: 'insufficient recall: nothing in demo at L1, L2 clears the relevance floor\n',
+      stdout: 'insufficient recall: nothing in demo at L1, L2, I clears the relevance floor\n',
     });
     const json = JSON.parse(
       (await mem('query', 'How do I descale an espresso machine?', '--json')).stdout,

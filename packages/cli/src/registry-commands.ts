@@ -124,7 +124,13 @@ export function registerRegistryCommands(
     const command = parent.command(leaf).description(op.summary);
     const args = cli.args ?? [];
     args.forEach((arg, i) =>
-      command.argument(cli.variadic && i === args.length - 1 ? `<${arg}...>` : `<${arg}>`),
+      command.argument(
+        cli.variadic && i === args.length - 1
+          ? `<${arg}...>`
+          : cli.optionalArgs?.includes(arg)
+            ? `[${arg}]`
+            : `<${arg}>`,
+      ),
     );
     for (const option of cli.options ?? []) {
       if (option.repeatable)
@@ -142,7 +148,7 @@ export function registerRegistryCommands(
       const options = self.opts<Record<string, string | string[] | boolean | undefined>>();
       const input: Record<string, unknown> = {};
       (cli.args ?? []).forEach((field, i) => {
-        input[field] = params[i];
+        if (params[i] !== undefined) input[field] = params[i];
       });
       for (const field of cli.files ?? [])
         if (typeof input[field] === 'string')

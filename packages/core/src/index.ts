@@ -61,6 +61,8 @@ export {
   ATTENTION_TIERS,
   RELATIONS,
   attentionField,
+  fromLineField,
+  type FromLine,
   relationField,
   type AttentionTier,
   type Relation,

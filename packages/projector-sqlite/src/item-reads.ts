@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { OPEN_MAX_DAYS } from '@mem/core';
+import { OPEN_MAX_DAYS, type FromLine } from '@mem/core';
 import type {
   DueReminderRow,
   ItemActivityRow,
@@ -13,7 +13,7 @@ import type {
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
-  i.review_after, i.source_uri, i.source_sha256, i.deleted_at IS NOT NULL AS deleted, i.attention, i.pinned, i.created_seq, i.created_ts, i.updated_seq, i.updated_ts,
+  i.review_after, i.source_uri, i.source_sha256, i.from_line, i.deleted_at IS NOT NULL AS deleted, i.attention, i.pinned, i.created_seq, i.created_ts, i.updated_seq, i.updated_ts,
   (SELECT json_group_array(tag) FROM (SELECT t.tag FROM item_tag t WHERE t.project = i.project AND t.id = i.id ORDER BY t.tag)) AS tags,
   (SELECT e.parent_sha FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
      AND e.parent_level = 'I' AND e.kind = 'parent' ORDER BY e.parent_sha LIMIT 1) AS parent,
@@ -49,8 +49,9 @@ const HELD_BACK = `((i.valid_until IS NOT NULL AND mem_ms(i.valid_until) <= @now
 
 interface RawItem extends Omit<
   ItemRow,
-  'deleted' | 'pinned' | 'tags' | 'anchors' | 'blocked_by' | 'links'
+  'deleted' | 'pinned' | 'tags' | 'anchors' | 'blocked_by' | 'links' | 'from_line'
 > {
+  from_line: string | null;
   deleted: number;
   pinned: number;
   tags: string;
@@ -63,6 +64,7 @@ const toItem = (raw: RawItem): ItemRow => ({
   ...raw,
   deleted: raw.deleted === 1,
   pinned: raw.pinned === 1,
+  from_line: raw.from_line === null ? null : (JSON.parse(raw.from_line) as FromLine),
   tags: JSON.parse(raw.tags) as string[],
   anchors: JSON.parse(raw.anchors) as string[],
   blocked_by: JSON.parse(raw.blocked_by) as string[],

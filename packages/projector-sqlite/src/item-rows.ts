@@ -1,3 +1,5 @@
+import type { FromLine } from '@mem/core';
+
 /** One curated item as the `item` table and its tags and relations hold it (issue 13). */
 export interface ItemRow {
   project: string;
@@ -16,6 +18,8 @@ export interface ItemRow {
   /** Knowledge's cited source and the sha256 it had when written (both or neither). */
   source_uri: string | null;
   source_sha256: string | null;
+  /** The memory line a fact or rule was promoted from (its item_added event's from_line), else null. */
+  from_line: FromLine | null;
   deleted: boolean;
   created_seq: number;
   created_ts: string;

@@ -10,7 +10,8 @@ import type { NodeLevel } from './rows.js';
 
 /**
  * The nodes a keyword recall may return: these projects × these levels, live (not deleted, not
- * superseded), and never a whole memory: an L1/L2 answer is one of its lines (issue 11 §3).
+ * superseded, not an archived item), and never a whole memory: an L1/L2 answer is one of its
+ * lines (issue 11 §3).
  */
 export interface ReachableSet {
   projects: readonly string[];
@@ -41,8 +42,13 @@ export interface KeywordPosting {
   length: number;
 }
 
+// A curated item (level I) filed to archive leaves default recall (issue 13 §5), so it is not in
+// the set: neither a hit nor a count in BM25's statistics (one primary-key lookup by the id its
+// node's meta holds). A deleted item's node is deleted.
 const REACHABLE = `n.project IN (SELECT value FROM json_each(@projects)) AND n.level IN (SELECT value FROM json_each(@levels))
   AND n.deleted_at IS NULL AND n.kind <> 'memory'
+  AND (n.kind <> 'item' OR NOT EXISTS (SELECT 1 FROM item i
+    WHERE i.project = n.project AND i.id = json_extract(n.meta, '$.id') AND i.attention = 'archive'))
   AND (n.superseded_by IS NULL OR (@include_superseded = 1 AND n.kind = 'line' AND EXISTS (
     SELECT 1 FROM superseded_line s WHERE s.project = n.project AND s.sha256 = n.sha256 AND s.target_kind = 'line')))`;
 

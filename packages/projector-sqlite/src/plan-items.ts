@@ -128,6 +128,7 @@ function added(e: EventOf<'item_added'>): PlannedWrite[] {
         review_after: e.review_after ?? null,
         source_uri: e.source_uri ?? null,
         source_sha256: e.source_sha256 ?? null,
+        from_line: e.from_line !== undefined ? canonicalJson(e.from_line) : null,
         seq: e.seq,
         ts: e.ts,
       },

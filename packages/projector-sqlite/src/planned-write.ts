@@ -207,6 +207,8 @@ export interface InsertItemParams {
   review_after: string | null;
   source_uri: string | null;
   source_sha256: string | null;
+  /** The promoted-from line as canonical JSON, or null. */
+  from_line: string | null;
   seq: number;
   ts: string;
 }

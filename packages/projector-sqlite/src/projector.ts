@@ -22,8 +22,9 @@ import { sealStore } from './seal.js';
  * 11: item_history (migration 0018), one row per event that changed an item; orient's
  *     open-thread and due-reminder indexes leave archived items out (migration 0019).
  * 12: the file is in WAL mode (header bytes 18 and 19), installed in place, never renamed.
+ * 13: item.from_line (migration 0020), the memory line a fact or rule was promoted from.
  */
-const VERSION = 12;
+const VERSION = 13;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

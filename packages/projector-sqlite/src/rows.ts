@@ -3,14 +3,15 @@
  * field names (snake_case), so a row and the event it came from read alike.
  */
 
-export type NodeLevel = 'L0' | 'L1' | 'L2' | 'R';
+/** 'I': a curated item's node (issue 13 §1), searched beside lines when a query asks for it. */
+export type NodeLevel = 'L0' | 'L1' | 'L2' | 'R' | 'I';
 
-/** A node: evidence (L0), a memory or one of its lines (L1, L2), or a reference passage (R). */
+/** A node: evidence (L0), a memory or one of its lines (L1, L2), a reference passage (R), or a curated item (I). */
 export interface NodeRow {
   id: number;
   project: string;
   level: NodeLevel;
-  kind: 'evidence' | 'memory' | 'reference' | 'line';
+  kind: 'evidence' | 'memory' | 'reference' | 'line' | 'item';
   query_id: string | null;
   run_id: string | null;
   t: number | null;
@@ -28,7 +29,7 @@ export interface NodeRow {
   superseded_by: string | null;
   /** ts of the first tombstone of this sha in the project, or null. */
   deleted_at: string | null;
-  /** memory: `{lines, parents, tokens}`; line: `{}`; reference: `{heading_path}`; evidence: `{}`. */
+  /** memory: `{lines, parents, tokens}`; line: `{}`; reference: `{heading_path}`; evidence: `{}`; item: `{id, type}`. */
   meta: Record<string, unknown>;
 }
 

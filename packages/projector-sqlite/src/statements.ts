@@ -233,8 +233,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   // Curated items (issue 13). Each item_added is a new item (its id is its event's), so
   // conflicts only guard a hand-made log; every later event names an item by id.
   insertItem: `
-    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, review_after, source_uri, source_sha256, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity)
-    VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, @review_after, @source_uri, @source_sha256, NULL, @seq, @ts, @seq, @ts,
+    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, review_after, source_uri, source_sha256, from_line, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity)
+    VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, @review_after, @source_uri, @source_sha256, @from_line, NULL, @seq, @ts, @seq, @ts,
       @ts || char(31) || printf('%016d', @seq))
     ON CONFLICT DO NOTHING`,
 

@@ -1,5 +1,6 @@
 import type { CitedNode, ItemStore, NodeRow } from '@mem/projector-sqlite';
 import { copiedLine } from './copied-line.js';
+import type { RecallLevel } from './ports.js';
 import type { Citation } from './result.js';
 
 /**
@@ -111,7 +112,8 @@ export function citationsOfPage(
 /** A cited node as a citation shows it: an excerpt cut in the store ends in an ellipsis and says how long the whole is. */
 function citationOf(parent: CitedNode, maxChars: number | null): Citation {
   const citation: Citation = {
-    level: parent.level,
+    // Only provenance is walked, and no item is any node's provenance: never level I.
+    level: parent.level as RecallLevel,
     sha256: parent.sha256,
     source: parent.source,
     text: parent.text,

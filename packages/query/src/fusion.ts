@@ -1,5 +1,5 @@
 import { FUSION_SIGNALS } from '@mem/core';
-import type { RecallLevel } from './ports.js';
+import type { QueryLevel } from './ports.js';
 import type { KeywordRank, Ranking, Signal } from './result.js';
 import { TIER_ORDER, tierOf } from './tier.js';
 
@@ -9,7 +9,7 @@ export const RRF_K = 60;
 /** A node as recall names it. */
 export interface NodeKey {
   project: string;
-  level: RecallLevel;
+  level: QueryLevel;
   sha256: string;
 }
 

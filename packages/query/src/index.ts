@@ -71,13 +71,15 @@ export {
 export type {
   EmbedRole,
   Embedder,
+  QueryLevel,
   RecallLevel,
   Reranker,
   VectorHit,
   VectorKind,
   VectorRecall,
 } from './ports.js';
-export type { LineNote } from './line-note.js';
+export { noteOf, type LineNote } from './line-note.js';
+export { itemKey, type ItemHoldBack, type ItemOfHit } from './item-hits.js';
 export {
   matchSignatures,
   type MatchSignaturesRequest,

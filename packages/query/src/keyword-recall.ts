@@ -1,7 +1,7 @@
 import type { ItemStore, KeywordPosting, KeywordStatistics, NodeRow } from '@mem/projector-sqlite';
 import type { SignalHit } from './fusion.js';
 import { bm25Idf, bm25Term } from './keyword-bm25.js';
-import type { RecallLevel } from './ports.js';
+import type { QueryLevel } from './ports.js';
 
 /**
  * `or`: every node holding a term, ranked by BM25. `and-then-or`: nodes holding every term first
@@ -11,7 +11,7 @@ export type KeywordStrategy = 'or' | 'and-then-or';
 
 export interface RecallFilter {
   projects: readonly string[];
-  levels: readonly RecallLevel[];
+  levels: readonly QueryLevel[];
   /** Also lines a `superseded` event replaced (keyword recall only: the vector index drops them). */
   includeSuperseded?: boolean;
 }

@@ -1,5 +1,5 @@
 import { SYSTEM_PROJECT, isMemError } from '@mem/core';
-import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
+import type { ItemRow, ItemStore, NodeRow } from '@mem/projector-sqlite';
 import { citationsOfPage } from './citations.js';
 import { KEYWORD_POSTINGS_BUDGET, defaultFloor, defaultWeights } from './defaults.js';
 import { notesOfPage } from './line-note.js';
@@ -13,6 +13,7 @@ import {
   type SignalWeights,
 } from './fusion.js';
 import { recallKeyword, type KeywordStrategy, type RecallFilter } from './keyword-recall.js';
+import { itemKey, itemOf, itemRowsOf, type ItemHoldBack } from './item-hits.js';
 import { keywordTerms } from './keyword-terms.js';
 import { annotateMatchedTerms } from './matched-terms.js';
 import type { Embedder, Reranker, VectorRecall } from './ports.js';
@@ -51,6 +52,8 @@ export interface QueryDeps {
    * out), not today's: the vector leg is skipped, since the index holds only today's lines.
    */
   asOf?: { projects: AsOf['projects']; note: string };
+  /** Which recalled curated items to hold back (expired, stale): the caller's verdict. None: every item is delivered. */
+  holdBackItems?: ItemHoldBack;
 }
 
 /** Each recall fetches this many hits (at least): fusion needs more than the page it returns. */
@@ -137,8 +140,9 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
       !resolved.levels.includes(node.level)
     )
       continue;
-    eligible.push({ fused, node });
+    eligible.push({ fused, node, item: null });
   }
+  await attachItems(items, projects, eligible, deps.holdBackItems);
 
   // The floor decides whether there is an answer: when no candidate clears it the query
   // abstains with no rows. When one does, the candidates that cleared it come first (relevance
@@ -191,7 +195,9 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     items,
     page.map(({ row }) => row.node),
   );
-  const results: QueryHit[] = page.map(({ row: { fused, node }, ranking: order }, i) => ({
+  const results: QueryHit[] = page.map(({ row: { fused, node, item }, ranking: order }, i) => ({
+    kind: node.kind as QueryHit['kind'],
+    item: item ? itemOf(item) : null,
     level: node.level,
     sha256: node.sha256,
     project: node.project,
@@ -267,9 +273,39 @@ function additionOf(node: NodeRow): Addition | null {
   return (node.meta.added_by as Addition | undefined) ?? null;
 }
 
+/**
+ * Gives each item candidate its row, in place, and drops the items that have none (deleted,
+ * archived) or that the caller holds back (its freshness verdict). Lines pass untouched.
+ */
+async function attachItems(
+  items: ItemStore,
+  projects: readonly string[],
+  eligible: Candidate[],
+  holdBack: ItemHoldBack | undefined,
+): Promise<void> {
+  const rows = itemRowsOf(
+    items,
+    projects,
+    eligible.map((c) => c.node),
+  );
+  const held = holdBack && rows.size > 0 ? await holdBack([...rows.values()]) : new Set<string>();
+  let kept = 0;
+  for (const candidate of eligible) {
+    if (candidate.node.kind === 'item') {
+      const row = rows.get(candidate.node.id);
+      if (!row || held.has(itemKey(row))) continue;
+      candidate.item = row;
+    }
+    eligible[kept++] = candidate;
+  }
+  eligible.length = kept;
+}
+
 interface Candidate {
   fused: Fused;
   node: NodeRow;
+  /** A curated item's row (its pin, its last activity, what the result says of it); null for anything else. */
+  item: ItemRow | null;
 }
 
 /**
@@ -277,7 +313,7 @@ interface Candidate {
  * fused or rerank score), the line's seq for recency, and no usage (mem records no deliveries:
  * seed 004 counts only packs attached to a handoff, and a query is an inspection, never a write).
  */
-function bandInputOf({ fused, node }: Candidate): OrderInput {
+function bandInputOf({ fused, node, item }: Candidate): OrderInput {
   const { rerank } = fused.ranking;
   return {
     relevanceMicro: rerank ? Math.round(rerank.score * 1e6) : fused.ranking.rrf_score_micro,
@@ -292,9 +328,10 @@ function bandInputOf({ fused, node }: Candidate): OrderInput {
       tierOf(node.level),
       fused.ranking.keyword ? Math.floor(fused.ranking.keyword.bm25_norm) : -1,
     ].join('/'),
-    seq: node.seq,
+    // An item's recency is its last activity (as find_items orders), and its pin leads its band.
+    seq: item ? item.updated_seq : node.seq,
     deliveries: null,
-    pinned: false,
+    pinned: item ? item.pinned : false,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CitationMode } from './citations.js';
-import type { RecallLevel } from './ports.js';
+import type { QueryLevel } from './ports.js';
 
 /**
  * What an agent asks, already checked: the registry's query operation validates every surface's
@@ -12,7 +12,7 @@ export interface QueryRequest {
   /** Only these projects (default: every project the store holds, `_system` aside). */
   projects?: readonly string[];
   /** Only these levels (default DEFAULT_LEVELS: R and L0 only when asked for). */
-  levels?: readonly RecallLevel[];
+  levels?: readonly QueryLevel[];
   /** At most this many results (default DEFAULT_LIMIT, at most MAX_LIMIT). */
   limit?: number;
   /** How much of each citation's text to return (default DEFAULT_CITATIONS). */
@@ -25,16 +25,19 @@ export interface QueryRequest {
 export interface ResolvedRequest {
   text: string;
   projects: string[] | null;
-  levels: RecallLevel[];
+  levels: QueryLevel[];
   limit: number;
   citations: CitationMode;
   includeSuperseded: boolean;
 }
 
 /** Every level a query can recall, in the order answers list them. */
-export const RECALL_LEVELS: readonly RecallLevel[] = ['L0', 'L1', 'L2', 'R'];
-/** What a query recalls unless asked otherwise: memories; R (reference docs) is opt-in. */
-export const DEFAULT_LEVELS: readonly RecallLevel[] = ['L1', 'L2'];
+export const RECALL_LEVELS: readonly QueryLevel[] = ['L0', 'L1', 'L2', 'R', 'I'];
+/**
+ * What a query recalls unless asked otherwise: memory lines and curated items (issue 13 §1: one
+ * search, one ranking, told apart by kind); R (reference docs) and L0 are opt-in.
+ */
+export const DEFAULT_LEVELS: readonly QueryLevel[] = ['L1', 'L2', 'I'];
 /** Results per query unless asked otherwise. */
 export const DEFAULT_LIMIT = 10;
 /** The most results one query returns. */

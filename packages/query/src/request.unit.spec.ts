@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { resolveRequest } from './request.js';
 
 describe('resolveRequest', () => {
-  it('defaults: every project, levels L1 and L2, 10 results, excerpt citations (as every surface)', () => {
+  it('defaults: every project, levels L1, L2 and I (curated items), 10 results, excerpt citations (as every surface)', () => {
     expect(resolveRequest({ text: 'kong' })).toEqual({
       text: 'kong',
       projects: null,
-      levels: ['L1', 'L2'],
+      levels: ['L1', 'L2', 'I'],
       limit: 10,
       citations: 'excerpt',
       includeSuperseded: false,

@@ -1,8 +1,9 @@
 import type { RelevanceFloor } from './floor.js';
 import type { SignalWeights } from './fusion.js';
 import type { LineNote } from './line-note.js';
-import type { RecallLevel } from './ports.js';
+import type { QueryLevel, RecallLevel } from './ports.js';
 import type { BandRanking } from './band-order.js';
+import type { ItemOfHit } from './item-hits.js';
 
 /** The recall signals a query fuses. */
 export type Signal = 'keyword' | 'vector_text' | 'vector_symptom';
@@ -109,7 +110,15 @@ export interface AsOf {
 }
 
 export interface QueryHit {
-  level: RecallLevel;
+  /**
+   * What the result is (seed 003: one node model, told apart by kind): a memory `line`, a
+   * curated `item` (rule, fact, task, thread, reminder), an `evidence` chunk (L0) or a
+   * `reference` passage (R).
+   */
+  kind: 'line' | 'item' | 'evidence' | 'reference';
+  /** A curated item's id, type, status, attention tier and pin; null for every other kind. */
+  item: ItemOfHit | null;
+  level: QueryLevel;
   sha256: string;
   project: string;
   text: string;
@@ -147,7 +156,7 @@ export interface QueryResult {
     /** Terms the keyword recall did not search (the commonest, past the postings budget): still scored, on its best candidates. */
     left_out: string[];
     projects: string[];
-    levels: RecallLevel[];
+    levels: QueryLevel[];
     /** The relevance floor this answer was cut at: the embedder's default, with any override (MEM_QUERY_FLOOR_*). */
     floor: RelevanceFloor;
     /** The fusion weights this answer was ranked by: the embedder's default, with any override (MEM_FUSION_WEIGHTS). */

@@ -1,7 +1,7 @@
 import { MemError } from '@mem/core';
 import type { SignalHit } from './fusion.js';
 import type { RecallFilter } from './keyword-recall.js';
-import type { Embedder, VectorRecall } from './ports.js';
+import type { Embedder, RecallLevel, VectorRecall } from './ports.js';
 
 /** Text-vector and symptom-vector hits of one query embedding, nearest first. */
 export interface VectorLists {
@@ -20,7 +20,9 @@ export async function recallVectors(
   filter: RecallFilter,
   depth: number,
 ): Promise<VectorLists> {
-  if (filter.projects.length === 0) return { text: [], symptom: [] };
+  // Curated items (level I) are not embedded (issue 13 §1: keyword only so far), so the index is asked for the other levels alone.
+  const levels = filter.levels.filter((level): level is RecallLevel => level !== 'I');
+  if (filter.projects.length === 0 || levels.length === 0) return { text: [], symptom: [] };
   const [vector] = await embedder.embed([text], 'query');
   if (!vector || vector.length !== embedder.dims) {
     throw new MemError(
@@ -32,11 +34,11 @@ export async function recallVectors(
     );
   }
   // Only memories carry a symptom (the memory event's field, on their lines): without L1/L2 there is nothing to ask.
-  const memoryLevels = filter.levels.filter((level) => level === 'L1' || level === 'L2');
+  const memoryLevels = levels.filter((level) => level === 'L1' || level === 'L2');
   const [text_ = [], symptom = []] = await vectors.recallEach(
     vector,
     [
-      { kind: 'text', filter },
+      { kind: 'text', filter: { projects: filter.projects, levels } },
       ...(memoryLevels.length > 0
         ? [
             {

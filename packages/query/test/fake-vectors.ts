@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ItemStore } from '@mem/projector-sqlite';
+import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
 import type {
   EmbedRole,
   Embedder,
@@ -90,9 +90,10 @@ export async function fakeVectorRecall(
       }
     }
     const live = [
-      ...items.nodes({ project }).filter((node) => node.kind !== 'memory'),
+      // As the pgvector projection: no whole memory, and no curated item (they are not embedded).
+      ...items.nodes({ project }).filter((node) => node.kind !== 'memory' && node.kind !== 'item'),
       ...items.nodes({ project, kind: 'line' }),
-    ];
+    ] as (NodeRow & { level: RecallLevel })[];
     for (const node of live) {
       const symptom = lineSymptoms.get(`${node.level}\u0000${node.sha256}`);
       const [text, symptomVector] = await embedder.embed(

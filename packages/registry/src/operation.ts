@@ -68,6 +68,8 @@ export interface CliCommand<Out> {
   command: readonly string[];
   /** Input fields taken as positional arguments, in order. */
   args?: readonly string[];
+  /** Of `args`, those the command runs without (`[text]`): the schema decides what else must be given. */
+  optionalArgs?: readonly string[];
   /** Of `args`, those given as a file path (or `-` for stdin) whose UTF-8 content is the field's value. */
   files?: readonly string[];
   /** The last of `args` takes every remaining argument (an input list: `mem items read ID ID`). */

@@ -22,6 +22,7 @@ import {
   tokenRevokedShape,
 } from './admin-payloads.js';
 import { memoryLinesIssues } from './memory-lines.js';
+import { isKnowledge } from '../items/model.js';
 import { ingestAcceptedShape, ingestFinishedShape } from './ingest-payloads.js';
 import { projectionSettingsSetShape } from './settings-payloads.js';
 import { purgedShape } from './purge-payloads.js';
@@ -231,6 +232,12 @@ const itemAdded = defineEvent('item_added', itemAddedShape, {
   check: (value, ctx) => {
     for (const issue of itemDraftIssues(value.item_type, value))
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    if (value.from_line !== undefined && !isKnowledge(value.item_type))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['from_line'],
+        message: `from_line does not apply to a ${value.item_type}: a line is promoted to a fact or rule only`,
+      });
   },
 });
 const itemUpdated = defineEvent('item_updated', itemUpdatedShape);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sha256Field } from './fields.js';
 import { itemFieldsShape } from '../items/draft.js';
 import { itemIdField, itemReasonField, itemTypeField } from '../items/model.js';
 import { resolvedStatusField, itemStatusField } from '../items/status.js';
@@ -18,9 +19,26 @@ import {
  * so every later event names it and a rebuild gives it the same id.
  */
 
+/**
+ * The extracted memory line a fact or rule was promoted from (issue 13 §1, `mem remember
+ * --from-line`): the line's sha and level, the live memory and vault note that held it, and
+ * what the line itself cites. Provenance only: the line stays, and a later forget of it does
+ * not delete the item (a person decided to keep the knowledge).
+ */
+export const fromLineField = z.strictObject({
+  sha256: sha256Field,
+  level: z.enum(['L1', 'L2']),
+  memory: sha256Field,
+  note: z.string().min(1).max(1024),
+  citations: z.array(z.strictObject({ level: z.enum(['L0', 'L1']), sha256: sha256Field })).max(256),
+});
+export type FromLine = z.infer<typeof fromLineField>;
+
 export const itemAddedShape = {
   item_type: itemTypeField,
   ...itemFieldsShape,
+  /** Only on a fact or rule: the memory line it was promoted from. */
+  from_line: fromLineField.optional(),
   reason: itemReasonField.optional(),
 };
 

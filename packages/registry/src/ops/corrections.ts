@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { MemError, contentSha256, itemIdField, synthesisPrefix, type Payload } from '@mem/core';
+import {
+  MemError,
+  contentSha256,
+  fromLineField,
+  itemIdField,
+  synthesisPrefix,
+  type Payload,
+} from '@mem/core';
 import { TombstoneSet, termHashes } from '@mem/engine';
 import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
@@ -335,6 +342,8 @@ const historyEntry = z.object({
   reason: z.string().nullable(),
   before_sha256: z.string().nullable(),
   after_sha256: z.string().nullable(),
+  /** Only on the item_added of a promoted fact or rule: the memory line it came from (hashes and a note path, no text). */
+  from_line: fromLineField.optional(),
 });
 
 /**
@@ -373,7 +382,7 @@ export const history = defineOperation({
         `${out.target_kind} ${out.target} in ${out.project}: ${out.entries.length} mutation${out.entries.length === 1 ? '' : 's'}`,
         ...out.entries.map(
           (e) =>
-            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''} [before ${e.before_sha256 ?? '-'}${e.after_sha256 !== null ? `, after ${e.after_sha256}` : ''}]`,
+            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''} [before ${e.before_sha256 ?? '-'}${e.after_sha256 !== null ? `, after ${e.after_sha256}` : ''}]${e.from_line ? ` from line ${e.from_line.sha256} in ${e.from_line.note}` : ''}`,
         ),
       ].join('\n'),
   },

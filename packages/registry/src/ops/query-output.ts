@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ATTENTION_TIERS, ITEM_STATUSES, ITEM_TYPES } from '@mem/core';
 import { INSUFFICIENT_RECALL, RECALL_LEVELS } from '@mem/query';
+import { freshnessWarning } from './items/freshness.js';
 import { lineFreshnessWarning } from './query-freshness.js';
 
 /*
@@ -7,7 +9,9 @@ import { lineFreshnessWarning } from './query-freshness.js';
  * generated from it, and the parity test parses every surface's answer with it.
  */
 
-export const recallLevel = z.enum(RECALL_LEVELS as ['L0', 'L1', 'L2', 'R']);
+export const recallLevel = z.enum(RECALL_LEVELS as ['L0', 'L1', 'L2', 'R', 'I']);
+/** A citation is never a curated item: only provenance is cited. */
+export const citedLevel = z.enum(['L0', 'L1', 'L2', 'R']);
 const signal = z.enum(['keyword', 'vector_text', 'vector_symptom']);
 const vectorRank = z.object({ rank: z.number(), similarity: z.number() });
 
@@ -47,7 +51,7 @@ const ranking = z.object({
 });
 
 export const citation = z.object({
-  level: recallLevel,
+  level: citedLevel,
   sha256: z.string(),
   source: z.string().nullable(),
   text: z.string(),
@@ -60,8 +64,20 @@ const leg = z.enum(['used', 'not configured', 'failed']);
 /** The vector leg also says `skipped`: an as-of answer, which today's vector index cannot give. */
 const vectorLeg = z.enum(['used', 'not configured', 'failed', 'skipped']);
 
-/** One result of a query: a line, passage or chunk, with its ranking and citations. */
+/** One result of a query: a line, curated item, passage or chunk, with its ranking and citations. */
 export const queryHit = z.object({
+  /** What it is (one node model, told apart by kind): `line`, `item`, `evidence` (L0), `reference` (R). */
+  kind: z.enum(['line', 'item', 'evidence', 'reference']),
+  /** A curated item (level I): its id, type, status, attention tier and pin; null otherwise. */
+  item: z
+    .object({
+      id: z.string(),
+      type: z.enum(ITEM_TYPES),
+      status: z.enum(ITEM_STATUSES).nullable(),
+      attention: z.enum(ATTENTION_TIERS),
+      pinned: z.boolean(),
+    })
+    .nullable(),
   level: recallLevel,
   sha256: z.string(),
   project: z.string(),
@@ -104,17 +120,26 @@ export const queryHit = z.object({
     .nullable(),
 });
 
+/** A record recall did not deliver silently: a curated item or a memory line, told apart by kind. */
+export const queryFreshnessWarning = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('item'), ...freshnessWarning.shape }),
+  z.object({ kind: z.literal('line'), ...lineFreshnessWarning.shape }),
+]);
+export type QueryFreshnessWarning = z.infer<typeof queryFreshnessWarning>;
+
 export const queryOutput = z.object({
   results: z.array(queryHit),
   abstained: z.boolean(),
-  /**
-   * The returned page's memory lines whose cited evidence no longer reads as ingested (a
-   * session rewritten or gone): held back from `results` unless include_stale, named here
-   * either way. Bounded; `freshness_warnings_left_out` counts the rest.
-   */
-  freshness_warnings: z.array(lineFreshnessWarning),
-  freshness_warnings_left_out: z.number().optional(),
   reason: z.literal(INSUFFICIENT_RECALL).optional(),
+  /**
+   * What recall did not deliver plainly, each named with why and what to do: recalled curated
+   * items that are expired, stale or long open (find_items' verdict, oldest first), then the
+   * page's memory lines whose cited session was rewritten or is gone (page order). Held back
+   * unless include_stale, named either way; each list bounded, the rest counted.
+   */
+  freshness_warnings: z.array(queryFreshnessWarning),
+  /** Warnings past the bounds, counted, not listed (absent: none). */
+  freshness_warnings_left_out: z.number().optional(),
   recall: z.object({
     signals: z.array(signal),
     vector: vectorLeg,

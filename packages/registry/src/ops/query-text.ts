@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { warningLine } from './items/freshness.js';
 import type { queryOutput } from './query-output.js';
 import { lineWarningLine } from './query-freshness.js';
 
@@ -10,8 +11,18 @@ export function queryText(answer: Answer): string {
   const scope = `${answer.recall.projects.length > 0 ? answer.recall.projects.join(', ') : '(no projects)'} at ${answer.recall.levels.join(', ')}`;
   // An as-of answer says first what it is: which seqs, which legs, and that forgetting holds.
   const asOf = answer.recall.as_of ? [`as of: ${answer.recall.as_of.note}`] : [];
+  // A held-back item or line is named even when nothing else answers: recall never drops one silently.
+  const warnings = answer.freshness_warnings.map((w) =>
+    w.kind === 'item' ? warningLine(w) : lineWarningLine(w),
+  );
+  if (answer.freshness_warnings_left_out)
+    warnings.push(`… ${answer.freshness_warnings_left_out} more held back or warned`);
   if (answer.abstained)
-    return [...asOf, `${answer.reason}: nothing in ${scope} clears the relevance floor`].join('\n');
+    return [
+      ...asOf,
+      `${answer.reason}: nothing in ${scope} clears the relevance floor`,
+      ...warnings,
+    ].join('\n');
   const vector =
     answer.recall.vector === 'used' ? '' : ` (vector recall ${answer.recall.vector}: keyword only)`;
   const lines = [
@@ -19,10 +30,7 @@ export function queryText(answer: Answer): string {
     `${answer.results.length} result${answer.results.length === 1 ? '' : 's'} in ${scope}${vector}`,
   ];
   answer.results.forEach((hit, i) => lines.push('', ...hitLines(hit, i + 1)));
-  if (answer.freshness_warnings.length > 0) lines.push('');
-  lines.push(...answer.freshness_warnings.map(lineWarningLine));
-  if (answer.freshness_warnings_left_out !== undefined)
-    lines.push(`… ${answer.freshness_warnings_left_out} more held back or warned`);
+  if (warnings.length > 0) lines.push('', ...warnings);
   return lines.join('\n');
 }
 
@@ -34,8 +42,12 @@ export function queryWarnings(answer: Answer): string[] {
 }
 
 function hitLines(hit: Hit, position: number): string[] {
+  // A curated item reads as what it is (`[rule it-…]`), a line by its level and tier.
+  const label = hit.item
+    ? `${hit.item.type} ${hit.item.id}${hit.item.status ? ` ${hit.item.status}` : ''}${hit.item.pinned ? ' pinned' : ''}`
+    : `${hit.level} ${hit.tier}`;
   const lines = [
-    `${position}. [${hit.level} ${hit.tier}] ${hit.project}${hit.source ? `  ${hit.source}` : ''}  ${hit.sha256.slice(0, 12)}  score ${hit.score.toFixed(4)}  (${signals(hit)})`,
+    `${position}. [${label}] ${hit.project}${hit.source ? `  ${hit.source}` : ''}${hit.item ? '' : `  ${hit.sha256.slice(0, 12)}`}  score ${hit.score.toFixed(4)}  (${signals(hit)})`,
   ];
   for (const line of hit.text.split('\n')) lines.push(`   ${line}`);
   if (hit.superseded_by)

@@ -17,9 +17,10 @@ import { openStoreAsOf } from '../as-of-store.js';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { asOfInput, asOfNote, resolveAsOf } from './query-as-of.js';
+import { queryItemFreshness, type QueryFreshness } from './query-items.js';
 import { queryOutput, recallLevel } from './query-output.js';
 import { queryText, queryWarnings } from './query-text.js';
-import { freshPage } from './query-freshness.js';
+import { freshPage, type LineFreshnessWarning } from './query-freshness.js';
 import { visibleProjects } from './reach.js';
 import { projectInput } from './schemas.js';
 
@@ -49,7 +50,7 @@ export const query = defineOperation({
     as_of: asOfInput.optional(),
     /** Also the lines a `superseded` event replaced, each marked `superseded_by`. */
     include_superseded: z.boolean().optional(),
-    /** Also the lines whose cited session was rewritten or is gone, each still named in freshness_warnings. */
+    /** Also the stale and expired curated items and the lines whose cited session was rewritten or is gone, each still named in freshness_warnings. */
     include_stale: z.boolean().optional(),
   }),
   output: queryOutput,
@@ -61,7 +62,7 @@ export const query = defineOperation({
   mcp: {
     tool: 'query',
     description:
-      'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains. as_of answers as the log stood at a seq or ISO 8601 time (keyword recall only); forgotten text never returns, whatever the as_of. include_superseded adds the lines a correction replaced, marked superseded_by. A line whose cited transcript span was rewritten (stale) or whose session is gone (unknown) is held back and named in freshness_warnings; include_stale delivers it, still named.',
+      'Ask the project memory a question (or paste an error). Returns memories with their evidence citations, or abstains. as_of answers as the log stood at a seq or ISO 8601 time (keyword recall only); forgotten text never returns, whatever the as_of. include_superseded adds the lines a correction replaced, marked superseded_by. Curated items (rules, facts, tasks…) come back beside memory lines, told apart by kind. An expired or stale item, and a line whose cited transcript span was rewritten (stale) or whose session is gone (unknown), is held back and named in freshness_warnings; include_stale delivers it, still named.',
   },
   cli: {
     command: ['query'],
@@ -77,7 +78,7 @@ export const query = defineOperation({
       {
         field: 'level',
         flag: '--levels <list>',
-        description: `levels to recall, comma-separated: ${DEFAULT_LEVELS.join(',')} (default), L0, R (reference docs only when asked)`,
+        description: `levels to recall, comma-separated: ${DEFAULT_LEVELS.join(',')} (default; I: curated items), L0, R (reference docs only when asked)`,
         parse: 'list',
       },
       {
@@ -108,7 +109,7 @@ export const query = defineOperation({
         flag: '--include-stale',
         parse: 'boolean',
         description:
-          'also the lines whose cited session was rewritten or deleted (each still warned about)',
+          'also the expired and stale curated items and the lines whose cited session was rewritten or deleted (each still named in freshness_warnings)',
       },
     ],
     text: queryText,
@@ -129,34 +130,63 @@ export const query = defineOperation({
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
       ...(input.include_superseded ? { includeSuperseded: true } : {}),
     };
+    const freshness = queryItemFreshness(ctx, input.include_stale === true);
     if (input.as_of === undefined) {
-      const answer = await queryMemory(request, { ...ctx.queryDeps, items: view.items });
-      const fresh = await freshPage(ctx, view.items, answer.results, input.include_stale === true);
-      const out: Answer = { ...answer, ...fresh };
-      return out;
+      const answer = await queryMemory(request, {
+        ...ctx.queryDeps,
+        items: view.items,
+        holdBackItems: freshness.holdBack,
+      });
+      const lines = await freshPage(ctx, view.items, answer.results, input.include_stale === true);
+      return {
+        ...answer,
+        results: lines.results,
+        ...queryFreshnessOf(freshness.answer(), lines),
+      } satisfies Answer;
     }
     const points = await resolveAsOf(ctx.engine, input.as_of, input.project, projects);
     const then = await openStoreAsOf(ctx.engine, points);
     try {
       const { floor, weights, keywordStrategy, postingsBudget } = ctx.queryDeps ?? {};
-      // An as-of answer is the log as it stood: today's sources do not judge it.
-      const answer: Answer = {
-        freshness_warnings: [],
-        ...(await queryMemory(request, {
-          items: then.items,
-          ...(floor ? { floor } : {}),
-          ...(weights ? { weights } : {}),
-          ...(keywordStrategy ? { keywordStrategy } : {}),
-          ...(postingsBudget !== undefined ? { postingsBudget } : {}),
-          asOf: { projects: points, note: asOfNote(points) },
-        })),
-      };
-      return answer;
+      // An as-of answer is the log as it stood: today's sources do not judge its lines.
+      const answer = await queryMemory(request, {
+        items: then.items,
+        ...(floor ? { floor } : {}),
+        ...(weights ? { weights } : {}),
+        ...(keywordStrategy ? { keywordStrategy } : {}),
+        ...(postingsBudget !== undefined ? { postingsBudget } : {}),
+        asOf: { projects: points, note: asOfNote(points) },
+        holdBackItems: freshness.holdBack,
+      });
+      return { ...answer, ...queryFreshnessOf(freshness.answer(), null) } satisfies Answer;
     } finally {
       await then.close();
     }
   },
 });
+
+/**
+ * One warning list for the answer: the recalled items' (oldest first), then the page's lines'
+ * (page order), each told apart by kind. Each side is bounded by its own gate; what either left
+ * out is counted together.
+ */
+function queryFreshnessOf(
+  items: QueryFreshness,
+  lines: {
+    freshness_warnings: LineFreshnessWarning[];
+    freshness_warnings_left_out?: number;
+  } | null,
+): Pick<Answer, 'freshness_warnings' | 'freshness_warnings_left_out'> {
+  const leftOut =
+    (items.freshness_warnings_left_out ?? 0) + (lines?.freshness_warnings_left_out ?? 0);
+  return {
+    freshness_warnings: [
+      ...items.freshness_warnings.map((w) => ({ kind: 'item' as const, ...w })),
+      ...(lines?.freshness_warnings ?? []).map((w) => ({ kind: 'line' as const, ...w })),
+    ],
+    ...(leftOut > 0 ? { freshness_warnings_left_out: leftOut } : {}),
+  };
+}
 
 /** Nothing to search (the caller reaches no project): the same answer as nothing found. */
 function abstain(
@@ -168,8 +198,8 @@ function abstain(
   return {
     results: [],
     abstained: true,
-    freshness_warnings: [],
     reason: INSUFFICIENT_RECALL,
+    freshness_warnings: [],
     recall: {
       signals: ['keyword'],
       vector: 'not configured',

@@ -4,13 +4,13 @@ import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { visibleProjects } from './reach.js';
 import { projectInput } from './schemas.js';
-import { recallLevel } from './query-output.js';
+import { citedLevel } from './query-output.js';
 
 /** The most characters of raw log one lookup reads: a long CI log, not a whole artefact store. */
 export const MAX_SIGNATURE_SOURCE_CHARS = 4 * 1024 * 1024;
 
 const citation = z.object({
-  level: recallLevel,
+  level: citedLevel,
   sha256: z.string(),
   source: z.string().nullable(),
   text: z.string(),

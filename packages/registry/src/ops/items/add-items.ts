@@ -7,6 +7,7 @@ import {
   itemReasonField,
   itemTypeField,
   isKnowledge,
+  type FromLine,
   type Payload,
 } from '@mem/core';
 import { requireCapability, requireReach, writerOf, type Caller } from '../../caller.js';
@@ -91,7 +92,8 @@ export async function addItems(
   ctx: RegistryContext,
   caller: Caller,
   project: string,
-  drafts: readonly ItemDraft[],
+  // from_line is set by a promotion (promote-line.ts), never taken from a caller's draft.
+  drafts: readonly (ItemDraft & { from_line?: FromLine })[],
   reason?: string,
   effects: RunEffects = {},
 ): Promise<WrittenOut> {

@@ -11,7 +11,7 @@ import { requireItem } from './view.js';
  */
 export async function itemHistory(ctx: RegistryContext, project: string, id: string) {
   const items = await caughtUpItems(ctx, [project]);
-  requireItem(ledgerOf(project, items.itemsById([project], [id])), id, 'ref');
+  const item = requireItem(ledgerOf(project, items.itemsById([project], [id])), id, 'ref');
   return {
     project,
     target: id,
@@ -27,6 +27,9 @@ export async function itemHistory(ctx: RegistryContext, project: string, id: str
       before_sha256: null,
       // Items are not content-addressed: the event type and reason say what changed.
       after_sha256: null,
+      // A promoted fact or rule names the line it came from (issue 13 §1): the item row keeps
+      // its item_added event's from_line.
+      ...(e.type === 'item_added' && item.from_line ? { from_line: item.from_line } : {}),
     })),
   };
 }

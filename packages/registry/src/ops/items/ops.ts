@@ -9,7 +9,10 @@ import {
   tagField,
   summaryField,
 } from '@mem/core';
+import { requireCapability, requireReach, type Caller } from '../../caller.js';
+import type { RegistryContext } from '../../context.js';
 import { defineOperation } from '../../operation.js';
+import { promotedLine, type PromotedLine } from './promote-line.js';
 import { projectInput } from '../schemas.js';
 import {
   addItems,
@@ -92,7 +95,10 @@ export const addItemsOp = defineOperation({
 
 const rememberInput = z.strictObject({
   project: projectInput,
-  text: summaryField,
+  /** The item's summary; with from_line, the line's text unless given (a rewording keeps the provenance). */
+  text: summaryField.optional(),
+  /** Promote this memory line (a sha, a prefix as `mem query` prints it, or its exact text) to a fact or rule. */
+  from_line: z.string().trim().min(1).max(2000).optional(),
   type: itemTypeField,
   anchor: z.array(itemIdField).max(32).optional(),
   parent: itemIdField.optional(),
@@ -120,8 +126,15 @@ export const rememberOp = defineOperation({
   cli: {
     command: ['remember'],
     args: ['text'],
+    optionalArgs: ['text'],
     options: [
       projectFlag,
+      {
+        field: 'from_line',
+        flag: '--from-line <ref>',
+        description:
+          'promote a memory line (sha, sha prefix or exact text) to a fact or rule, citing it',
+      },
       {
         field: 'type',
         flag: '--type <type>',
@@ -169,10 +182,16 @@ export const rememberOp = defineOperation({
   },
   replay: (_input, batch) => addedItems(batch),
   run: async (ctx, caller, input, effects) => {
-    const { project, text, type, anchor, reason, ...rest } = input;
+    const { project, text, type, anchor, reason, from_line, ...rest } = input;
+    const promoted = from_line !== undefined ? await promotion(ctx, caller, input) : null;
+    if (text === undefined && promoted === null)
+      throw new MemError('INVALID_INPUT', 'remember: text: expected the text, or from_line', {
+        field: 'text',
+        expected: 'the item text, or from_line naming a memory line',
+      });
     const draft = itemDraft.safeParse({
       type,
-      summary: text,
+      summary: text ?? promoted!.text,
       ...rest,
       ...(anchor !== undefined ? { anchors: anchor } : {}),
     });
@@ -184,9 +203,30 @@ export const rememberOp = defineOperation({
         expected: issue.message,
       });
     }
-    return addItems(ctx, caller, project, [draft.data], reason, effects);
+    const item = promoted ? { ...draft.data, from_line: promoted.from_line } : draft.data;
+    return addItems(ctx, caller, project, [item], reason, effects);
   },
 });
+
+/**
+ * The line a remember promotes: a fact or rule only, a rule only with may_write_rules (checked
+ * before the line is looked at, as add_items checks it), the caller reaching the project.
+ */
+async function promotion(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: z.infer<typeof rememberInput>,
+): Promise<PromotedLine> {
+  if (input.type !== 'fact' && input.type !== 'rule')
+    throw new MemError(
+      'INVALID_INPUT',
+      `remember: type: a line is promoted to a fact or rule, not a ${input.type}`,
+      { field: 'type', expected: 'fact or rule' },
+    );
+  requireReach(caller, input.project);
+  if (input.type === 'rule') requireCapability(caller, 'may_write_rules');
+  return promotedLine(ctx, input.project, input.from_line!);
+}
 
 /** `read_items` (T2): whole items by explicit id, never filtered by status. */
 export const readItemsOp = defineOperation({

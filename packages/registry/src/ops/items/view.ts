@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemError } from '@mem/core';
+import { MemError, fromLineField } from '@mem/core';
 import type { ItemRow } from '@mem/projector-sqlite';
 import type { ItemLedger, ItemState } from './ledger.js';
 
@@ -18,6 +18,8 @@ export const itemView = z.object({
   review_after: z.string().nullable(),
   source_uri: z.string().nullable(),
   source_sha256: z.string().nullable(),
+  /** Only on a promoted fact or rule: the memory line it came from (line, memory, note, the line's citations). */
+  from_line: fromLineField.optional(),
   parent: z.string().nullable(),
   anchors: z.array(z.string()),
   blocked_by: z.array(z.string()),
@@ -46,6 +48,7 @@ export function viewOfRow(row: ItemRow): ItemView {
     review_after: row.review_after,
     source_uri: row.source_uri,
     source_sha256: row.source_sha256,
+    ...(row.from_line !== null ? { from_line: row.from_line } : {}),
     parent: row.parent,
     anchors: row.anchors,
     blocked_by: row.blocked_by,
@@ -77,5 +80,8 @@ export function requireItem(
 
 /** The one-line form the CLI prints. */
 export function itemLine(item: ItemView): string {
-  return `${item.id} ${item.type}${item.status !== null ? ` [${item.status}]` : ''}${item.deleted ? ' (deleted)' : ''} ${item.summary}`;
+  const from = item.from_line
+    ? ` (from line ${item.from_line.sha256.slice(0, 12)} in ${item.from_line.note})`
+    : '';
+  return `${item.id} ${item.type}${item.status !== null ? ` [${item.status}]` : ''}${item.deleted ? ' (deleted)' : ''} ${item.summary}${from}`;
 }

@@ -1,0 +1,51 @@
+import type { ItemRow, ItemStore, NodeRow } from '@mem/projector-sqlite';
+
+/** What a query result says of the curated item it is (issue 13 §1); null on a line, passage or chunk. */
+export interface ItemOfHit {
+  id: string;
+  type: ItemRow['type'];
+  status: ItemRow['status'];
+  attention: ItemRow['attention'];
+  pinned: boolean;
+}
+
+/**
+ * Decides which recalled items a query holds back (an expired or stale verdict, read by the
+ * caller against its clock and the items' cited sources): the keys (`project NUL id`) to leave
+ * out. The verdict is the registry's (find_items' code), never recomputed here.
+ */
+export type ItemHoldBack = (rows: readonly ItemRow[]) => Promise<ReadonlySet<string>>;
+
+/** The key an item is held back by: its project and id. */
+export function itemKey(row: Pick<ItemRow, 'project' | 'id'>): string {
+  return `${row.project}\u0000${row.id}`;
+}
+
+/**
+ * The item rows of the item nodes among `nodes`, in one statement, by node id. An item node
+ * whose row is gone, deleted or archived has no entry: the keyword set already leaves those
+ * out (keyword-statistics.ts), and this keeps an index out of step from delivering one.
+ */
+export function itemRowsOf(
+  items: ItemStore,
+  projects: readonly string[],
+  nodes: readonly NodeRow[],
+): Map<number, ItemRow> {
+  const ids = [...new Set(nodes.filter((n) => n.kind === 'item').map((n) => n.meta.id as string))];
+  const out = new Map<number, ItemRow>();
+  if (ids.length === 0) return out;
+  for (const row of items.itemsById(projects, ids))
+    if (!row.deleted && row.attention !== 'archive') out.set(row.node_id, row);
+  return out;
+}
+
+/** The item block of a result. */
+export function itemOf(row: ItemRow): ItemOfHit {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    attention: row.attention,
+    pinned: row.pinned,
+  };
+}

@@ -28,7 +28,8 @@ const RETIRE_AFTER_MS = 30_000;
  * events stayed out of this server's projections until it appended itself. Outcome: every
  * project whose log moved (stats of its directory and newest segment) is caught up before the
  * read — a no-op catch-up when the writer already did it — and a replaced `items.sqlite` (a
- * canonical seal renames a new file over it: a new inode) is reopened.
+ * new inode: `.mem/` dropped, or a file that was no database recreated; a rebuild installs in
+ * place through SQLite's backup API and keeps the inode) is reopened.
  */
 export class ProjectionStores {
   private view: (StoreView & { ino: number; mtimeMs: number }) | undefined;

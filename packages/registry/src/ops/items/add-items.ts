@@ -16,6 +16,7 @@ import type { RecordedBatch, RunEffects } from '../../operation.js';
 import { projectInput } from '../schemas.js';
 import type { ItemLedger } from './ledger.js';
 import { draftLedger } from './store-ledger.js';
+import { underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import { requireKnowledgeRoom } from './budget.js';
 import { orientBudget } from './orient.js';
@@ -98,31 +99,35 @@ export async function addItems(
   effects: RunEffects = {},
 ): Promise<WrittenOut> {
   requireReach(caller, project);
-  const ledger = await draftLedger(
-    ctx,
-    project,
-    drafts.flatMap((d) => [...(d.parent !== undefined ? [d.parent] : []), ...(d.anchors ?? [])]),
-    drafts.some((d) => isKnowledge(d.type) && (d.anchors ?? []).length === 0),
-  );
-  drafts.forEach((draft, i) => checkDraft(ledger, caller, draft, i));
-  requireKnowledgeRoom(
-    ledger,
-    orientBudget(ctx),
-    drafts
-      .filter((d) => isKnowledge(d.type) && (d.anchors ?? []).length === 0)
-      .map((d) => ({ type: d.type, summary: d.summary })),
-  );
-  const payloads: Payload[] = drafts.map(({ type, ...fields }) => ({
-    type: 'item_added',
-    item_type: type,
-    ...fields,
-    ...(reason !== undefined ? { reason } : {}),
-  }));
-  const result = await ctx.engine.append(
-    project,
-    payloads,
-    writerOf(caller),
-    effects.idempotency ? { idempotency: effects.idempotency } : {},
-  );
-  return addedItems(result);
+  // The checks and the append are one section under the project's item-write lock: a delete of
+  // a parent or another add's budget check cannot run between them.
+  return underItemWrite(ctx, project, async (items) => {
+    const ledger = draftLedger(
+      items,
+      project,
+      drafts.flatMap((d) => [...(d.parent !== undefined ? [d.parent] : []), ...(d.anchors ?? [])]),
+      drafts.some((d) => isKnowledge(d.type) && (d.anchors ?? []).length === 0),
+    );
+    drafts.forEach((draft, i) => checkDraft(ledger, caller, draft, i));
+    requireKnowledgeRoom(
+      ledger,
+      orientBudget(ctx),
+      drafts
+        .filter((d) => isKnowledge(d.type) && (d.anchors ?? []).length === 0)
+        .map((d) => ({ type: d.type, summary: d.summary })),
+    );
+    const payloads: Payload[] = drafts.map(({ type, ...fields }) => ({
+      type: 'item_added',
+      item_type: type,
+      ...fields,
+      ...(reason !== undefined ? { reason } : {}),
+    }));
+    const result = await ctx.engine.append(
+      project,
+      payloads,
+      writerOf(caller),
+      effects.idempotency ? { idempotency: effects.idempotency } : {},
+    );
+    return addedItems(result);
+  });
 }

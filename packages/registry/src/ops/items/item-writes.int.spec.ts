@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { hasErrorCode } from '@mem/core';
+import { hasErrorCode, itemId } from '@mem/core';
 import {
   asRoot,
   callerFor,
@@ -183,5 +183,41 @@ describe('item writes check against the item store', () => {
     for await (const { event } of engineAt(root).read('alpha'))
       if (event.type === 'item_related') events.push(event);
     expect(events).toHaveLength(1);
+  });
+
+  it('an add racing a delete of its parent never leaves a live child under a deleted parent', async () => {
+    const { root, engine, registry: first } = await setup();
+    const { registry: second } = await registryOn(root);
+    const [thread] = await add(first, [{ type: 'thread', summary: 'Theme loader rework' }]);
+    // The add has checked its parent and is about to append when the delete runs: it holds off
+    // until the delete is done (or 500 ms, if the delete must wait for it).
+    let deleting: Promise<unknown> | undefined;
+    const append = engine.append.bind(engine);
+    vi.spyOn(engine, 'append').mockImplementation(async (...args) => {
+      if (deleting) await Promise.race([deleting, new Promise((r) => setTimeout(r, 500))]);
+      return append(...args);
+    });
+    const adding = refused(
+      asRoot(first, 'add_items', {
+        project: 'alpha',
+        items: [{ type: 'task', summary: 'Port the loader to ESM', parent: thread }],
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    deleting = refused(
+      asRoot(second, 'delete_items', { project: 'alpha', ids: [thread], reason: 'r' }),
+    );
+    const [added, deleted] = await Promise.all([adding, deleting]);
+    expect(deleted).toBeNull();
+    const children: string[] = [];
+    const gone = new Set<string>();
+    for await (const { event } of engineAt(root).read('alpha')) {
+      if (event.type === 'item_added' && event.parent === thread)
+        children.push(itemId('alpha', event.seq));
+      if (event.type === 'item_deleted') gone.add(event.item);
+    }
+    // Either the add came first and the delete cascaded to its child, or the add was refused.
+    if (added === null) expect(children).toHaveLength(1);
+    for (const child of children) expect(gone.has(child)).toBe(true);
   });
 });

@@ -191,10 +191,11 @@ describe('item writes check against the item store', () => {
     const [thread] = await add(first, [{ type: 'thread', summary: 'Theme loader rework' }]);
     // The add has checked its parent and is about to append when the delete runs: it holds off
     // until the delete is done (or 500 ms, if the delete must wait for it).
-    let deleting: Promise<unknown> | undefined;
+    const race: { deleting?: Promise<unknown> } = {};
     const append = engine.append.bind(engine);
     vi.spyOn(engine, 'append').mockImplementation(async (...args) => {
-      if (deleting) await Promise.race([deleting, new Promise((r) => setTimeout(r, 500))]);
+      if (race.deleting)
+        await Promise.race([race.deleting, new Promise((r) => setTimeout(r, 500))]);
       return append(...args);
     });
     const adding = refused(
@@ -204,10 +205,10 @@ describe('item writes check against the item store', () => {
       }),
     );
     await new Promise((r) => setTimeout(r, 50));
-    deleting = refused(
+    race.deleting = refused(
       asRoot(second, 'delete_items', { project: 'alpha', ids: [thread], reason: 'r' }),
     );
-    const [added, deleted] = await Promise.all([adding, deleting]);
+    const [added, deleted] = await Promise.all([adding, race.deleting]);
     expect(deleted).toBeNull();
     const children: string[] = [];
     const gone = new Set<string>();

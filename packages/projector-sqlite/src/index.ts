@@ -2,6 +2,7 @@ export { projectorSqlite } from './projector.js';
 export { itemStorePath } from './store-files.js';
 export { canonicalBytes } from './canonical-bytes.js';
 export { planEvent } from './plan.js';
+export { ITEM_HANDLES } from './plan-items.js';
 export { nodeId } from './node-id.js';
 export type { ItemStoreHandle } from './handle.js';
 export type { PlannedWrite, StatementName } from './planned-write.js';

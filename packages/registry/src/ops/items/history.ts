@@ -1,3 +1,4 @@
+import { ITEM_HANDLES } from '@mem/projector-sqlite';
 import type { RegistryContext } from '../../context.js';
 import { ledgerOf } from './ledger.js';
 import { caughtUpItems } from './reachable-store.js';
@@ -34,16 +35,6 @@ export async function itemHistory(ctx: RegistryContext, project: string, id: str
   };
 }
 
-/** The item event types item_history holds (the projector writes a row for each). */
-export const ITEM_HISTORY_TYPES = [
-  'item_added',
-  'item_updated',
-  'item_resolved',
-  'item_related',
-  'item_unrelated',
-  'item_deleted',
-  'item_attention_set',
-  'item_pinned',
-  'item_unpinned',
-] as const;
+/** The item event types item_history holds: the projector writes a row for each it applies. */
+export const ITEM_HISTORY_TYPES = ITEM_HANDLES;
 type ItemHistoryType = (typeof ITEM_HISTORY_TYPES)[number];

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   copyFileSync,
@@ -12,6 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memProcess } from './support/mem-cli.js';
 
 /*
  * Issue 13 §4, freshness of memory lines in recall, through the built `mem` in real processes:
@@ -21,19 +21,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * back as stale, a deleted session as unknown, a grown one delivers them.
  */
 const repo = join(import.meta.dirname, '..');
-const bin = join(repo, 'packages', 'cli', 'bin', 'mem.js');
 const session = join(repo, 'test', 'fixtures', 'transcripts', 'claude', 'spotter-short.jsonl');
 const CITED = 'doesnt seem to start';
 const SOURCE = 'claude:55604662-cf2a-4331-851a-ec234028f8ca';
 let base: string;
 let ingested: string;
 
+/** The built `mem` in a real process, on `root`, with the suite's hermetic environment. */
 function mem(root: string, args: string[]) {
-  const result = spawnSync(process.execPath, [bin, '--root', root, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, MEM_ROOT: '', OPENAI_BASE_URL: '', MEM_LLM_URL: '' },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return memProcess(['--root', root, ...args]);
 }
 
 interface Answer {

@@ -29,6 +29,8 @@ const LIVE = `i.deleted_at IS NULL`;
 const UNRESOLVED = `(i.status IS NULL OR i.status NOT IN ('done', 'dropped'))`;
 /** Not filed away: T0 never shows an archived item (migration 0019's partial indexes say the same). */
 const UNARCHIVED = `i.attention <> 'archive'`;
+/** An open thread: item_open_thread's WHERE, repeated so the partial index applies. */
+const OPEN_THREAD = `i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED} AND ${UNARCHIVED}`;
 const hasEdge = (kind: string, target: string) =>
   `EXISTS (SELECT 1 FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
     AND e.parent_level = 'I' AND e.kind = '${kind}' AND e.parent_sha = ${target})`;
@@ -339,9 +341,30 @@ export function itemReader(db: Database.Database) {
     /** Live, unresolved, unarchived threads of `projects` with their activity and open descendants. */
     openThreads: (projects: readonly string[]): ItemActivityRow[] =>
       activity(
-        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED} AND ${UNARCHIVED}`,
+        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND ${OPEN_THREAD}`,
         { projects: json(projects) },
       ),
+
+    /**
+     * The open threads of `project`, most recent activity first (tree_activity, binary, then id
+     * descending), read lazily from item_open_thread: a caller that stops at its cap reads only
+     * the rows it took, each one primary-key lookup for its entry.
+     */
+    openThreadsByActivity: function* (project: string): Generator<ItemActivityRow> {
+      const keys = prepared(`SELECT i.project, i.id FROM item i INDEXED BY item_open_thread
+        WHERE i.project = @project AND ${OPEN_THREAD} ORDER BY i.tree_activity DESC, i.id DESC`);
+      const row = prepared(activitySql('SELECT @project, @id'));
+      for (const key of keys.iterate({ project }) as Iterable<{ project: string; id: string }>)
+        yield toActivity(row.get(key) as RawActivity);
+    },
+
+    /** How many open threads `projects` hold: a count over item_open_thread's range (covering). */
+    openThreadCount: (projects: readonly string[]): number =>
+      (
+        prepared(
+          `SELECT count(*) AS open FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND ${OPEN_THREAD}`,
+        ).get({ projects: json(projects) }) as { open: number }
+      ).open,
 
     /**
      * Live, unresolved reminders of `projects` due at or before `horizon` (ISO text, compared as

@@ -24,8 +24,9 @@ import { park, take } from './warm-handles.js';
  *     open-thread and due-reminder indexes leave archived items out (migration 0019).
  * 12: the file is in WAL mode (header bytes 18 and 19), installed in place, never renamed.
  * 13: item.from_line (migration 0020), the memory line a fact or rule was promoted from.
+ * 14: item_open_thread ordered by tree_activity (migration 0021), orient's threads one range.
  */
-const VERSION = 13;
+const VERSION = 14;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -29,6 +29,8 @@ const LIVE = `i.deleted_at IS NULL`;
 const UNRESOLVED = `(i.status IS NULL OR i.status NOT IN ('done', 'dropped'))`;
 /** Not filed away: T0 never shows an archived item (migration 0019's partial indexes say the same). */
 const UNARCHIVED = `i.attention <> 'archive'`;
+/** An open thread: item_open_thread's WHERE, repeated so the partial index applies. */
+const OPEN_THREAD = `i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED} AND ${UNARCHIVED}`;
 const hasEdge = (kind: string, target: string) =>
   `EXISTS (SELECT 1 FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
     AND e.parent_level = 'I' AND e.kind = '${kind}' AND e.parent_sha = ${target})`;
@@ -155,6 +157,35 @@ const DESCENDANTS_SQL = `WITH RECURSIVE tree(project, id, path, ids) AS (
   SELECT ${ITEM_COLUMNS} FROM tree CROSS JOIN item i ON i.project = tree.project AND i.id = tree.id
   WHERE tree.path <> '' ORDER BY tree.path`;
 
+/**
+ * The index a find without a keyword query is driven by: a tag's rows (item_tag_by_tag), a
+ * parent's or an anchor's edges (edge_by_parent), each row then one item lookup. Trigger: a tag,
+ * parent or anchor filter. Why: written as an EXISTS per item, SQLite read every item of the
+ * project (100 k rows for the 250 a tag holds) and probed the filter for each. Outcome: the
+ * statement reads the rows the filter holds, whatever the project's size; a type or status
+ * filter alone still reads the project's items of that type (item_by_type).
+ */
+function structuralDriver(
+  query: ItemFindQuery,
+): { field: keyof ItemFindQuery; from: string; where: string } | null {
+  const projects = `(SELECT value FROM json_each(@projects))`;
+  if (query.tag !== undefined)
+    return {
+      field: 'tag',
+      from: 'FROM item_tag dt CROSS JOIN item i ON i.project = dt.project AND i.id = dt.id',
+      where: `dt.project IN ${projects} AND dt.tag = @tag`,
+    };
+  for (const kind of ['parent', 'anchor'] as const)
+    if (query[kind] !== undefined)
+      return {
+        field: kind,
+        from: 'FROM edge de CROSS JOIN item i ON i.project = de.project AND i.id = de.child_sha',
+        where: `de.project IN ${projects} AND de.parent_sha = @${kind} AND de.parent_level = 'I'
+          AND de.kind = '${kind}' AND de.child_level = 'I'`,
+      };
+  return null;
+}
+
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
 export function itemReader(db: Database.Database) {
   // Date.parse, as core's freshness verdict parses a TTL (deterministic: no clock is read).
@@ -223,9 +254,12 @@ export function itemReader(db: Database.Database) {
           'EXISTS (SELECT 1 FROM item_tag t WHERE t.project = i.project AND t.id = i.id AND t.tag = @tag)',
         ],
       ];
+      const driver = query.match === undefined ? structuralDriver(query) : null;
+      if (driver) where.unshift(driver.where);
       for (const [field, condition] of conditions) {
         if (query[field] === undefined) continue;
-        where.push(condition);
+        // The driving filter is the join itself: checked again per item it would cost a lookup.
+        if (field !== driver?.field) where.push(condition);
         params[field] = query[field];
       }
       // A keyword query joins its FTS5 hits with their BM25 (negative, lower is better), which
@@ -238,7 +272,7 @@ export function itemReader(db: Database.Database) {
         query.match === undefined
           ? ''
           : `WITH hits AS MATERIALIZED (SELECT rowid${scored ? ', bm25(node_fts) AS score' : ''} FROM node_fts WHERE node_fts MATCH @match) `;
-      let from = 'FROM item i';
+      let from = driver?.from ?? 'FROM item i';
       if (query.match !== undefined) {
         from = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
         params.match = query.match;
@@ -307,9 +341,30 @@ export function itemReader(db: Database.Database) {
     /** Live, unresolved, unarchived threads of `projects` with their activity and open descendants. */
     openThreads: (projects: readonly string[]): ItemActivityRow[] =>
       activity(
-        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND i.type = 'thread' AND ${LIVE} AND ${UNRESOLVED} AND ${UNARCHIVED}`,
+        `SELECT i.project, i.id FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND ${OPEN_THREAD}`,
         { projects: json(projects) },
       ),
+
+    /**
+     * The open threads of `project`, most recent activity first (tree_activity, binary, then id
+     * descending), read lazily from item_open_thread: a caller that stops at its cap reads only
+     * the rows it took, each one primary-key lookup for its entry.
+     */
+    openThreadsByActivity: function* (project: string): Generator<ItemActivityRow> {
+      const keys = prepared(`SELECT i.project, i.id FROM item i INDEXED BY item_open_thread
+        WHERE i.project = @project AND ${OPEN_THREAD} ORDER BY i.tree_activity DESC, i.id DESC`);
+      const row = prepared(activitySql('SELECT @project, @id'));
+      for (const key of keys.iterate({ project }) as Iterable<{ project: string; id: string }>)
+        yield toActivity(row.get(key) as RawActivity);
+    },
+
+    /** How many open threads `projects` hold: a count over item_open_thread's range (covering). */
+    openThreadCount: (projects: readonly string[]): number =>
+      (
+        prepared(
+          `SELECT count(*) AS open FROM item i INDEXED BY item_open_thread WHERE ${IN_PROJECTS} AND ${OPEN_THREAD}`,
+        ).get({ projects: json(projects) }) as { open: number }
+      ).open,
 
     /**
      * Live, unresolved reminders of `projects` due at or before `horizon` (ISO text, compared as

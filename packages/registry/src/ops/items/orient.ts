@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DueReminderRow } from '@mem/projector-sqlite';
+import type { DueReminderRow, ItemActivityRow } from '@mem/projector-sqlite';
 import { DEFAULT_ORIENT_BUDGET, isoTimeField, type OrientBudget } from '@mem/core';
 import { requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
@@ -26,6 +26,7 @@ import {
   type FreshnessWarning,
 } from './freshness.js';
 import type { ItemRow } from '@mem/projector-sqlite';
+import { orderedMerge, tiesSorted } from './ordered-merge.js';
 
 /** Reminders due inside this window from the caller's clock are listed (seed 000 §5.1). */
 export const REMINDER_WINDOW_DAYS = 14;
@@ -121,10 +122,23 @@ function alwaysLoaded(
  * come after the rules and facts, so a clock moves no byte of that prefix.
  */
 function threads({ projects, items }: ReachableItems, now: Date, cap: number) {
-  const rows = items.openThreads(projects);
-  rows.sort((a, b) => byRecency(activityOf(a), activityOf(b)) || byProjectThenId(a, b));
-  return section(
-    rows.map((row) => {
+  // Read lazily, newest activity first, from one index range per project (item_open_thread) and
+  // counted apart: only the threads that fit the cap are read, of however many are open. The
+  // store orders activity as binary text, which for the log's ISO instants is byRecency's
+  // order; a run of one activity is put in byProjectThenId's (locale) order.
+  const total = items.openThreadCount(projects);
+  const order = (a: ItemActivityRow, b: ItemActivityRow) =>
+    byRecency(activityOf(a), activityOf(b)) || byProjectThenId(a, b);
+  const rows = tiesSorted(
+    orderedMerge(
+      projects.map((project) => items.openThreadsByActivity(project)),
+      order,
+    ),
+    (a, b) => byRecency(activityOf(a), activityOf(b)) === 0,
+    order,
+  );
+  const shown = fittingPrefix(
+    mapped(rows, (row) => {
       // A thread carries no TTL or review date: only its open marker is read.
       const { open_marker } = freshnessViewOf(
         { ...row, valid_until: null, review_after: null },
@@ -134,6 +148,7 @@ function threads({ projects, items }: ReachableItems, now: Date, cap: number) {
     }),
     cap,
   );
+  return { items: shown, total, omitted: total - shown.length, bytes: listBytes(shown), cap };
 }
 
 function reminders({ projects, items }: ReachableItems, now: Date, cap: number) {

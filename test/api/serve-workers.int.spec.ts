@@ -66,7 +66,7 @@ describe('mem serve --workers', () => {
     expect(existsSync(join(root, '.mem'))).toBe(false);
   }, 60_000);
 
-  it('two workers share one port and one root: each answers with what was written through the port', async () => {
+  it('two workers share one port and one root: each answers with what was written through the port and by a CLI writer beside them, every write once, seqs contiguous', async () => {
     const { root, cleanup } = tempDataRoot(['p']);
     cleanups.push(cleanup);
     await mem(root, ['principal', 'add', 'alice']);
@@ -128,6 +128,48 @@ describe('mem serve --workers', () => {
       });
       expect(found.body.total).toBe(1);
     }
+
+    // Writers at once: remembers through the port (both workers) beside a CLI writer; every
+    // write lands once, seqs stay contiguous, and each worker's next request sees all of them.
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      writes.push(
+        call(url, 'POST', '/memory/remember', {
+          token,
+          body: { project: 'p', type: 'fact', text: `gnuflake fact ${i} through the port` },
+          headers: { connection: 'close' },
+        }).then((r) => expect(r.status, JSON.stringify(r.body)).toBe(201)),
+      );
+    }
+    writes.push(
+      mem(root, [
+        'remember',
+        'gnuflake fact written by the cli',
+        '--type',
+        'fact',
+        '--project',
+        'p',
+      ]),
+    );
+    await Promise.all(writes);
+    for (let i = 0; i < 6; i += 1) {
+      const found = await call(url, 'POST', '/memory/items/find', {
+        token,
+        body: { projects: ['p'], type: 'fact', limit: 50 },
+        headers: { connection: 'close' },
+      });
+      expect(found.body.total, `request ${i}`).toBe(6);
+    }
+    const events = (await mem(root, ['log', 'show', '--project', 'p']))
+      .trim()
+      .split('\n')
+      // mem() returns stdout and stderr together: the events are the JSON lines.
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { seq: number; type: string; summary?: string });
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const facts = events.filter((e) => e.type === 'item_added').map((e) => e.summary);
+    expect(new Set(facts).size).toBe(6);
+    expect(facts).toHaveLength(6);
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

@@ -32,13 +32,16 @@ const BATCH_BYTES = 4 * 1024 * 1024;
  * lowest position any projector holds, checks each batch once, and hands each projector only
  * what it lacks, cut down to the event types it handles.
  * Refuses (PROJECTION_FAILED) when a projection is ahead of the log or its stored chain
- * head is not the log's: the log was replaced, and only a rebuild can fix that.
+ * head is not the log's: the log was replaced, and only a rebuild can fix that. `beforeApply`
+ * runs before each batch a projector is handed (projection-generation.ts: readers learn that
+ * a projection is changing).
  */
 export async function catchUpProject(
   log: EventLog,
   project: string,
   open: readonly OpenProjector[],
   report: CatchUpReport,
+  beforeApply: () => void = () => {},
 ): Promise<ProjectCaughtUp> {
   const head = await log.head(project);
   const positions = new Map<string, ProjectionPosition | null>();
@@ -79,6 +82,7 @@ export async function catchUpProject(
       const done = positions.get(projector.name)?.seq ?? 0;
       const slice = batch.filter(({ event }) => event.seq > done);
       if (slice.length === 0) continue;
+      beforeApply();
       try {
         await projector.project(handle, project, routeBatch(projector.handles, slice));
       } catch (error) {

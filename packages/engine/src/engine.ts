@@ -42,6 +42,11 @@ import type {
   Projector,
 } from './projector.js';
 import { exclusiveLockPath, projectionLockPath, withLock } from './locks.js';
+import {
+  beginProjectionChange,
+  endProjectionChange,
+  settledGeneration,
+} from './projection-generation.js';
 import { furthestHead, readRecordedHead, writeRecordedHead } from './recorded-heads.js';
 import { dataRootAt, type DataRoot } from './root.js';
 import { verifyRoot, type VerifyReport } from './verify.js';
@@ -329,6 +334,16 @@ export class Engine {
   }
 
   /**
+   * The projection generation when no catch-up, rebuild or purge is changing a projection, null
+   * while one is (projection-generation.ts). A read spanning several statements or both stores
+   * that began and ended at one generation saw no commit; otherwise it reads again in
+   * `readCaughtUp`.
+   */
+  settledProjectionGeneration(): number | null {
+    return settledGeneration(this.paths.stateDir);
+  }
+
+  /**
    * Catches up, then runs `read` while still holding the projection lock, so it sees the
    * projections exactly at the log head, never between a catch-up's commit and its seal.
    */
@@ -372,6 +387,7 @@ export class Engine {
       } else if (options.projection && this.fixedOptions) {
         this.options = { ...this.options, ...options.projection };
       }
+      beginProjectionChange(this.paths.stateDir);
       for (const projector of selected)
         await guard(projector, 'reset', () => projector.reset(this.target, options.project));
       const projects =
@@ -407,6 +423,7 @@ export class Engine {
     }
     return this.withProjectionLock(async () => {
       await this.#log.assertTailIntact(project);
+      beginProjectionChange(this.paths.stateDir);
       const result = await this.#log.purge(project, { text, reason: input.reason }, writer);
       await clearCopies(this.paths.stateDir);
       for (const projector of this.projectors)
@@ -543,7 +560,9 @@ export class Engine {
       const changed = new Set<string>();
       const heads = new Map<string, Map<string, ProjectionPosition | null>>();
       for (const project of names) {
-        const caughtUp = await catchUpProject(this.#log, project, open, report);
+        const caughtUp = await catchUpProject(this.#log, project, open, report, () =>
+          beginProjectionChange(this.paths.stateDir),
+        );
         for (const name of caughtUp.changed) changed.add(name);
         heads.set(project, caughtUp.positions);
       }
@@ -596,8 +615,14 @@ export class Engine {
 
   private withProjectionLock<T>(fn: () => Promise<T>): Promise<T> {
     return withLock(projectionLockPath(this.paths.stateDir), async () => {
-      await this.refreshOptions();
-      return fn();
+      try {
+        await this.refreshOptions();
+        return await fn();
+      } finally {
+        // Whatever fn changed is committed or rolled back now (or a crashed holder's odd mark
+        // is left): readers waiting on the generation may read again.
+        endProjectionChange(this.paths.stateDir);
+      }
     });
   }
 }

@@ -13,8 +13,12 @@ import { holdFileLock, withFileLock } from '@mem/log';
  * | projections        | every projection: catch-up, rebuild, verify run one at a time | `.mem/projections.lock`               |
  * | extraction         | one extractor (ingest, synthesize) per project at a time    | `.mem/locks/extract-<project>.lock`   |
  * | ingest job         | one run of a queued ingest job per project, across processes | `.mem/locks/job-<project>.lock`       |
- * | item writes        | one project's item check-then-append (update, resolve, relate, delete, attention, pin, confirm) | `.mem/locks/items-<project>.lock` |
+ * | item writes        | one project's item check-then-append (add, remember, update, resolve, relate, delete, attention, pin, confirm), and an Idempotency-Key's lookup with the write it runs | `.mem/locks/items-<project>.lock` |
  * | embedded Postgres  | a PGlite data directory, open in one process at a time     | `<dir>.lock` (`.mem/pg.lock`)         |
+ *
+ * Readers take no lock: a holder of the projection lock marks the projections as changing in
+ * `.mem/projections.generation` (projection-generation.ts), and a read that saw it move waits
+ * for the lock and reads again.
  */
 
 /** The projection lock's file: catch-up, rebuild and verify hold it. */

@@ -1,9 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_PROJECT } from '@mem/core';
 import { projectorSqlite } from '@mem/projector-sqlite';
-import { Engine } from '@mem/engine';
+import { Engine, itemWriteLock } from '@mem/engine';
 import { asRoot, seedIdentity, tempDataRoot } from '../../../test/api/support.js';
 import { testConfig } from '../../../test/support/test-config.js';
 import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
@@ -95,6 +96,41 @@ describe('recorded idempotency keys', () => {
     })) as { ids: string[] };
     expect(again.ids).not.toEqual((written as { ids: string[] }).ids);
   }, 120_000);
+
+  it("two registries on one root racing one new key write once, the loser answered from the winner's batch", async () => {
+    clock = Date.now();
+    const { root, cleanup } = tempDataRoot(['alpha']);
+    cleanups.push(cleanup);
+    const first = await registryOn(root);
+    await seedIdentity(first, { alice: ['alpha'] });
+    // A second process on the root: its own in-memory key store, which never saw the key.
+    const second = await registryOn(root);
+    // The race, forced: an item write of a third process holds the project's item-write lock
+    // while both ask with the same new key, and lets go a second later.
+    const third = new Engine({ root, projectors: [] });
+    const rounds = [
+      { op: 'remember', input: { ...remember, text: 'The staging database is reset at 2 am' } },
+      {
+        op: 'add_items',
+        input: { project: 'alpha', items: [{ type: 'fact', summary: 'Staging runs Postgres 16' }] },
+      },
+    ];
+    for (const [round, { op, input }] of rounds.entries()) {
+      const options = { idempotencyKey: `race-${round}` };
+      let answers: Promise<unknown[]> | undefined;
+      await third.exclusive(itemWriteLock('alpha'), async () => {
+        answers = Promise.all(
+          [first, second].map((r) => r.invoke(op, r.local('alice'), input, options)),
+        );
+        await delay(1_000);
+      });
+      const [won, lost] = await answers!;
+      expect(lost, `round ${round}`).toEqual(won);
+    }
+    const log = logText(root, 'alpha');
+    expect(log.match(/"type":"item_added"/g)).toHaveLength(rounds.length);
+    expect(log.match(/"type":"idempotency_recorded"/g)).toHaveLength(rounds.length);
+  }, 180_000);
 
   it('a minted token stays in memory: its secret is never written and a new registry forgets the key', async () => {
     const { root, cleanup } = tempDataRoot([]);

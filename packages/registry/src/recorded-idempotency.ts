@@ -3,6 +3,7 @@ import type { IdempotencyRecord } from '@mem/engine';
 import type { RegistryContext } from './context.js';
 import { IDEMPOTENCY_TTL_MS, keyConflict, requestFingerprint } from './idempotency.js';
 import type { AnyOperation, RecordedBatch } from './operation.js';
+import { underItemWrite } from './ops/items/item-write.js';
 
 /** What identifies one keyed call of a recorded operation. */
 export interface KeyedCall {
@@ -20,8 +21,9 @@ export interface KeyedCall {
  * that has not expired (24 h after its event's ts, against the clock) answers: the same request
  * gets the operation's answer stated again from the batch it appended, and writes nothing; a
  * different request is CONFLICT. Without one, the operation runs and its batch carries the
- * record. The lookup is one row of the SQLite projection, caught up to the project's head first,
- * so a write another process made (or one before a restart) is seen.
+ * record. The lookup is one row of the SQLite projection, caught up to the project's head first
+ * inside the project's item-write section, so a write another process made (or one before a
+ * restart, or one racing this one) is seen.
  */
 export async function runRecorded(
   ctx: RegistryContext,
@@ -34,14 +36,17 @@ export async function runRecorded(
     fingerprint: requestFingerprint(call.request),
     op: op.name,
   };
-  if ((await ctx.engine.projects()).includes(call.project))
-    await ctx.engine.catchUp([call.project]);
-  const { items } = await ctx.stores.fresh();
-  const row = items.idempotencyKey(record.key_sha256);
-  const live = row !== undefined && Date.parse(row.ts) > ctx.now().getTime() - IDEMPOTENCY_TTL_MS;
-  if (!live) return run(record);
-  if (row.fingerprint !== record.fingerprint) throw keyConflict();
-  return op.replay(call.request.input, await recordedBatch(ctx, row));
+  // The lookup and the write are one item-write section of the project (engine locks.ts): two
+  // processes racing one new key would otherwise both find no record and both append; the
+  // second now finds the first's record in the store the section caught up, and is answered
+  // from its batch.
+  return underItemWrite(ctx, call.project, async (items): Promise<unknown> => {
+    const row = items.idempotencyKey(record.key_sha256);
+    const live = row !== undefined && Date.parse(row.ts) > ctx.now().getTime() - IDEMPOTENCY_TTL_MS;
+    if (!live) return run(record);
+    if (row.fingerprint !== record.fingerprint) throw keyConflict();
+    return op.replay(call.request.input, await recordedBatch(ctx, row));
+  });
 }
 
 /** The write's events, first_seq..last_seq, read from the log (earlier segments skipped unread). */

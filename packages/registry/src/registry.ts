@@ -54,8 +54,10 @@ export class Registry {
    */
   async authenticate(credential: string | undefined, surface: Surface): Promise<Caller> {
     if (credential === undefined) return anonymousCaller(surface);
-    const { control } = await this.context.stores.fresh();
-    return authenticate(control, credential, surface, this.context.now());
+    // Settled: a rebuild in another process empties the store before it replays it.
+    return this.context.stores.settledRead([], async ({ control }) =>
+      authenticate(control, credential, surface, this.context.now()),
+    );
   }
 
   /** The local root of trust (the CLI): whoever can write the data root. */

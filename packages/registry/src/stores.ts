@@ -63,7 +63,40 @@ export class ProjectionStores {
     }
     // Trigger: `.mem/` was dropped under a running server. Outcome: rebuilt from the log, as always.
     if (!statSync(this.storePath, { throwIfNoEntry: false })) await this.open();
+    // Trigger: another process (or this one) is catching up, rebuilding or purging, so the log
+    // did not move but the stores are being changed, or a rebuild emptied them. Outcome: the
+    // read waits for that writer's projection lock (a catch-up of nothing once it has it).
+    if (this.engine.settledProjectionGeneration() === null) await this.engine.catchUp();
     return this.reopenIfReplaced();
+  }
+
+  /**
+   * Runs `read` on stores no writer changed while it ran: a read of several statements, or of
+   * SQLite and pgvector together (a query: vector hits looked up in the item store), must not
+   * see a batch half applied — pgvector commits a catch-up batch by batch, SQLite at its seal.
+   * The read runs on the fresh stores; when the projection generation moved while it ran
+   * (engine projection-generation.ts), it runs again under the projection lock, caught up, where
+   * no writer can start. `read` must not catch up itself (no `fresh()` inside): it may run
+   * holding the lock. `projects` are caught up first.
+   */
+  async settledRead<T>(
+    projects: readonly string[],
+    read: (view: StoreView) => Promise<T>,
+  ): Promise<T> {
+    const view = await this.fresh();
+    const before = this.engine.settledProjectionGeneration();
+    if (before !== null) {
+      // A failure counts like an answer: a token a rebuild had not replayed yet is no 401.
+      const outcome = await read(view).then(
+        (answer) => ({ answer }),
+        (error: unknown) => ({ error }),
+      );
+      if (this.engine.settledProjectionGeneration() === before) {
+        if ('error' in outcome) throw outcome.error;
+        return outcome.answer;
+      }
+    }
+    return this.engine.readCaughtUp(projects, () => read(this.reopenIfReplaced()));
   }
 
   close(): void {

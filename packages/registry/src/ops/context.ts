@@ -151,40 +151,45 @@ export const context = defineOperation({
   },
   run: async (ctx, caller, input) => {
     if (input.project !== undefined) requireReach(caller, input.project);
-    const view = await ctx.stores.fresh();
-    const reachable = await visibleProjects(ctx, caller, view);
-    const judged: JudgedLine[] = [];
-    let verdicts: LineVerdicts = { warnings: new Map() };
-    const bundle = await assembleContext(
-      {
-        ...(input.tool !== undefined ? { tool: input.tool } : {}),
-        ...(input.task !== undefined ? { task: input.task } : {}),
-        ...(input.signature_source !== undefined
-          ? { signatureSource: input.signature_source }
-          : {}),
-        budget: input.budget,
-        project: input.project ?? null,
-        reachable,
-        citations: input.citations,
-      },
-      {
-        ...ctx.queryDeps,
-        items: view.items,
-        skills: async () =>
-          (await visibleSkills(ctx, caller)).map((s) => ({
-            name: s.name,
-            description: str(s.frontmatter['description']),
-            when_to_use: str(s.frontmatter['when_to_use']),
-          })),
-        freshness: async (lines) => {
-          judged.push(...lines);
-          verdicts = await judgeLines(ctx, view.items, lines, false);
-          return lines.map((l) => verdicts.warnings.has(lineKey(l)));
-        },
+    // Settled (stores.ts): tier 2's vector hits are looked up in the item store.
+    return ctx.stores.settledRead(
+      input.project !== undefined ? [input.project] : [],
+      async (view) => {
+        const reachable = await visibleProjects(ctx, caller, view);
+        const judged: JudgedLine[] = [];
+        let verdicts: LineVerdicts = { warnings: new Map() };
+        const bundle = await assembleContext(
+          {
+            ...(input.tool !== undefined ? { tool: input.tool } : {}),
+            ...(input.task !== undefined ? { task: input.task } : {}),
+            ...(input.signature_source !== undefined
+              ? { signatureSource: input.signature_source }
+              : {}),
+            budget: input.budget,
+            project: input.project ?? null,
+            reachable,
+            citations: input.citations,
+          },
+          {
+            ...ctx.queryDeps,
+            items: view.items,
+            skills: async () =>
+              (await visibleSkills(ctx, caller)).map((s) => ({
+                name: s.name,
+                description: str(s.frontmatter['description']),
+                when_to_use: str(s.frontmatter['when_to_use']),
+              })),
+            freshness: async (lines) => {
+              judged.push(...lines);
+              verdicts = await judgeLines(ctx, view.items, lines, false);
+              return lines.map((l) => verdicts.warnings.has(lineKey(l)));
+            },
+          },
+        );
+        const out: ContextOutput = { ...bundle, ...boundedWarnings(judged, verdicts) };
+        return out;
       },
     );
-    const out: ContextOutput = { ...bundle, ...boundedWarnings(judged, verdicts) };
-    return out;
   },
 });
 

@@ -16,6 +16,7 @@ import {
 import { openStoreAsOf } from '../as-of-store.js';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
+import type { StoreView } from '../stores.js';
 import { asOfInput, asOfNote, resolveAsOf } from './query-as-of.js';
 import { queryItemFreshness, type QueryFreshness } from './query-items.js';
 import { queryOutput, recallLevel } from './query-output.js';
@@ -116,34 +117,44 @@ export const query = defineOperation({
     warnings: queryWarnings,
   },
   run: async (ctx, caller, input) => {
+    const projectsOf = async (view: StoreView) =>
+      input.project ? [...new Set(input.project)].sort() : await visibleProjects(ctx, caller, view);
     for (const project of input.project ?? []) requireReach(caller, project);
-    const view = await ctx.stores.fresh();
-    const projects = input.project
-      ? [...new Set(input.project)].sort()
-      : await visibleProjects(ctx, caller, view);
-    if (projects.length === 0) return abstain(input.level ?? DEFAULT_LEVELS, ctx.queryDeps ?? {});
-    const request = {
+    const requestOf = (projects: string[]) => ({
       text: input.query,
       projects,
       citations: input.citations,
       ...(input.level ? { levels: input.level } : {}),
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
       ...(input.include_superseded ? { includeSuperseded: true } : {}),
-    };
-    const freshness = queryItemFreshness(ctx, input.include_stale === true);
+    });
     if (input.as_of === undefined) {
-      const answer = await queryMemory(request, {
-        ...ctx.queryDeps,
-        items: view.items,
-        holdBackItems: freshness.holdBack,
+      // Settled (stores.ts): vector hits are looked up in the item store, and a catch-up of
+      // another process commits pgvector before SQLite; the answer is of one generation.
+      return ctx.stores.settledRead(input.project ?? [], async (view): Promise<Answer> => {
+        const projects = await projectsOf(view);
+        if (projects.length === 0)
+          return abstain(input.level ?? DEFAULT_LEVELS, ctx.queryDeps ?? {});
+        const freshness = queryItemFreshness(ctx, input.include_stale === true);
+        const answer = await queryMemory(requestOf(projects), {
+          ...ctx.queryDeps,
+          items: view.items,
+          holdBackItems: freshness.holdBack,
+        });
+        const stale = input.include_stale === true;
+        const lines = await freshPage(ctx, view.items, answer.results, stale);
+        return {
+          ...answer,
+          results: lines.results,
+          ...queryFreshnessOf(freshness.answer(), lines),
+        } satisfies Answer;
       });
-      const lines = await freshPage(ctx, view.items, answer.results, input.include_stale === true);
-      return {
-        ...answer,
-        results: lines.results,
-        ...queryFreshnessOf(freshness.answer(), lines),
-      } satisfies Answer;
     }
+    const view = await ctx.stores.fresh();
+    const projects = await projectsOf(view);
+    if (projects.length === 0) return abstain(input.level ?? DEFAULT_LEVELS, ctx.queryDeps ?? {});
+    const request = requestOf(projects);
+    const freshness = queryItemFreshness(ctx, input.include_stale === true);
     const points = await resolveAsOf(ctx.engine, input.as_of, input.project, projects);
     const then = await openStoreAsOf(ctx.engine, points);
     try {

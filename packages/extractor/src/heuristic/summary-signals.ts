@@ -17,6 +17,12 @@ export interface Signal {
    * or the choice in words; a pairing of tool runs is the heuristic's own reading, and weighs less.
    */
   inferred?: boolean;
+  /**
+   * The family is a guess from the speech act (a user's correction, an agent's concession), not
+   * from what the line states: the line router reads its words to decide which note it is for
+   * (a correction may state a bug as well as a choice).
+   */
+  byWords?: boolean;
 }
 
 /*
@@ -88,6 +94,10 @@ export function recordSections(record: ChunkRecord): {
 const CHOICE =
   /\b(?:prefer(?:s|red)?|instead of|rather than|required|requires|must|always|never|established|chosen|chose|convention|pattern|so that|default)\b/i;
 
+/** An item that reports work done: it opens on a past-tense verb of making, or a done mark. */
+const DONE_REPORT =
+  /^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(sections: readonly { heading: string; text: string }[]): {
   signals: Signal[];
@@ -98,7 +108,11 @@ export function sectionSignals(sections: readonly { heading: string; text: strin
   for (const section of sections) {
     const family = headingFamily(section.heading);
     if (family !== undefined) {
-      for (const item of listItems(section.text)) signals.push({ text: item, family });
+      // Trigger: an item under a "Pending" or "Next steps" heading. Why: such sections also list
+      // what was done under a pending task ("Added the close button"). Outcome: a report of work
+      // done is no open line; the pending task and its remaining steps are.
+      const keep = family === 'open' ? (line: string) => !DONE_REPORT.test(line) : undefined;
+      for (const item of listItems(section.text, keep)) signals.push({ text: item, family });
       continue;
     }
     const items = listItems(section.text);

@@ -52,7 +52,11 @@ export function correctionSignals(records: readonly ChunkRecord[]): {
       isHollowSpeech(record.text)
     )
       return;
-    signals.push({ text: `User decision: ${clip(record.text)}`, family: 'decision' });
+    signals.push({
+      text: `User decision: ${clip(record.text)}`,
+      family: 'decision',
+      byWords: true,
+    });
     for (let j = i - 1; j >= 0 && records[j]!.role !== 'user'; j--)
       if (records[j]!.role === 'assistant') rejected.add(j);
   });

@@ -58,7 +58,7 @@ const HEADING = /^(?:#{1,6}[ \t]+(.+?)[ \t#]*|\*\*([^*\n]{1,80}?):?\*\*:?[ \t]*)
  * heading is returned apart, as prose.
  */
 export function recordSections(record: ChunkRecord): {
-  sections: readonly { heading: string; text: string }[];
+  sections: readonly { heading: string; text: string; path?: readonly string[] }[];
   lead: string;
 } {
   if (record.role === 'summary' && record.sections !== undefined && record.sections.length > 0)
@@ -99,14 +99,20 @@ const DONE_REPORT =
   /^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
 
 /** The signal lines of a record's typed sections; the sections left are prose. */
-export function sectionSignals(sections: readonly { heading: string; text: string }[]): {
+export function sectionSignals(
+  sections: readonly { heading: string; text: string; path?: readonly string[] }[],
+): {
   signals: Signal[];
   prose: string[];
 } {
   const signals: Signal[] = [];
   const prose: string[] = [];
   for (const section of sections) {
-    const family = headingFamily(section.heading);
+    // A section whose own heading names no family takes its nearest ancestor's: "### Avoiding
+    // Global State" under "## Key Architecture Decisions" lists decisions.
+    const family = [section.heading, ...[...(section.path ?? [])].reverse()]
+      .map(headingFamily)
+      .find((f) => f !== undefined);
     if (family !== undefined) {
       // Trigger: an item under a "Pending" or "Next steps" heading. Why: such sections also list
       // what was done under a pending task ("Added the close button"). Outcome: a report of work

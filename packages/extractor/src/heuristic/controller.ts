@@ -17,6 +17,7 @@ import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, type ErrorFixCarry } from './error-fix-signals.js';
 import { heldAnswer } from './repeat.js';
+import { labelledBugs } from './labelled-bug-signals.js';
 import { isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
@@ -210,9 +211,13 @@ function scoreChunk(
     ...hedgedDiagnosisSignals(records),
   ];
   const prose: { text: string; pieces: string[] }[] = [];
-  records.forEach((record, i) => {
-    if (!PROSE.has(record.role) || corrections.rejected.has(i) || record.pasted !== undefined)
+  records.forEach((original, i) => {
+    if (!PROSE.has(original.role) || corrections.rejected.has(i) || original.pasted !== undefined)
       return;
+    // An agent's "**Issue**: / **Root cause**: / **Fix**:" lines are one bug line, not prose.
+    const labelled = labelledBugs(original);
+    signals.push(...labelled.signals);
+    const record = labelled.signals.length > 0 ? { ...original, text: labelled.rest } : original;
     const { sections, lead } = recordSections(record);
     if (sections.length > 0) {
       const typed = sectionSignals(sections);

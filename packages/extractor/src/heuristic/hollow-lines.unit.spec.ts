@@ -93,6 +93,7 @@ describe('lines a person joining the project would not keep', () => {
       '  - Added the "Close review session" button in the template',
       '  - ✅ Toggle the session state',
       '  - Run the test suite with the new close case',
+      '- The review API is now clearer and its lifecycle is documented',
     ].join('\n');
     const open = await memoryFor(OPEN, [
       {
@@ -103,6 +104,13 @@ describe('lines a person joining the project would not keep', () => {
     ]);
     expect(open.some((l) => l.includes('review-7'))).toBe(true);
     expect(open.some((l) => l.includes('test suite'))).toBe(true);
-    expect(open.some((l) => /button|Toggle/.test(l))).toBe(false);
+    expect(open.some((l) => /button|Toggle|clearer/.test(l))).toBe(false);
+  });
+
+  it("keeps no agent's offer as an open question, though its subject is dropped", async () => {
+    const open = await memoryFor(OPEN, [
+      agent('Want to file an issue for cleaning up the session manager API or leave it?'),
+    ]);
+    expect(open).toEqual([]);
   });
 });

@@ -94,9 +94,12 @@ export function recordSections(record: ChunkRecord): {
 const CHOICE =
   /\b(?:prefer(?:s|red)?|instead of|rather than|required|requires|must|always|never|established|chosen|chose|convention|pattern|so that|default)\b/i;
 
-/** An item that reports work done: it opens on a past-tense verb of making, or a done mark. */
+/**
+ * An item that reports work done or sums up where things stand: it opens on a past-tense verb
+ * of making or a done mark, or says what is now so ("The API is now clearer").
+ */
 const DONE_REPORT =
-  /^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
+  /\b(?:is|are) now\b|\b(?:has|have) been\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
 
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(

@@ -60,7 +60,12 @@ export function labelledBugs(record: ChunkRecord): { signals: Signal[]; rest: st
   const say = (part: { label: string; text: string[] } | undefined, name: string) =>
     part === undefined
       ? []
-      : [`${name}: ${part.text.filter((t) => t !== '').join('; ').replace(/:;/gu, ':')}`];
+      : [
+          `${name}: ${part.text
+            .filter((t) => t !== '')
+            .join('; ')
+            .replace(/:;/gu, ':')}`,
+        ];
   const text = [
     ...say(symptom, symptom?.label ?? 'Issue'),
     ...say(cause, 'Root cause'),

@@ -32,8 +32,10 @@ const SYMPTOM =
 const NOT_SYMPTOM =
   /^(?:errors?|exceptions?)[ -](?:handling|handler|recovery|reporting|messages?|boundar(?:y|ies)|codes?|types?|classes?)\b/iu;
 /** An error a design returns or raises on purpose ("returns a typed error") is a choice. */
-const DESIGNED = /\b(?:return(?:s|ed|ing)?|raise[sd]?|rais(?:es|ing)|emit(?:s|ted)?|gives?|reports?) (?:an? |the )?(?:\w+ )?$/iu;
-const NEGATED = /\b(?:never|no longer|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
+const DESIGNED =
+  /\b(?:return(?:s|ed|ing)?|raise[sd]?|rais(?:es|ing)|emit(?:s|ted)?|gives?|reports?) (?:an? |the )?(?:\w+ )?$/iu;
+const NEGATED =
+  /\b(?:never|no longer|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
 
 /** A fix or cause stated: the line reports a bug's resolution even without its symptom's words. */
 const RESOLVED =

@@ -31,9 +31,7 @@ describe('routeLine', () => {
   });
 
   it('a choice with its reason is a decision, whatever cue words it holds', () => {
-    expect(routeLine('Writes go through one lock file because NFS has no flock')).toBe(
-      'decision',
-    );
+    expect(routeLine('Writes go through one lock file because NFS has no flock')).toBe('decision');
     expect(routeLine('A malformed config never crashes startup: it falls back to defaults')).toBe(
       'decision',
     );

@@ -99,12 +99,23 @@ describe('mem eval notes', () => {
     });
     expect(report.overall.tuning).toEqual(report.overall.all);
     expect(report.overall['held-out']).toBeUndefined();
+    // The line router alone on the labelled statements of the files run, synthesis left out.
+    const routed = ['architecture-decisions', 'bugs-and-root-causes', 'open-questions'];
+    const statements = report.files.reduce(
+      (n: number, f: { per_query: Record<string, { findings: number }> }) =>
+        n + routed.reduce((m, q) => m + f.per_query[q]!.findings, 0),
+      0,
+    );
+    expect(report.routing.all).toMatchObject({ statements });
+    expect(report.routing.all.routed).toBe(statements - report.routing.all.misrouted.length);
+    expect(report.routing.tuning).toEqual(report.routing.all);
   }, 300_000);
 
   it('prints a readable table without --json', async () => {
     const result = await mem('eval', 'notes', '--gold', subsetGold(), '--controller', 'heuristic');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/overall all: \d+\/\d+ findings in their note/);
+    expect(result.stdout).toMatch(/routing all: \d+\/\d+ gold statements routed to their question/);
     expect(result.stdout).toContain('claude/spotter-short.jsonl');
   }, 300_000);
 

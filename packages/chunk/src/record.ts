@@ -25,6 +25,11 @@ export interface RecordProvenance {
 export interface SummarySection {
   heading: string;
   text: string;
+  /**
+   * The headings of the sections this one sits in, outermost first ("Key Architecture
+   * Decisions" above "### Avoiding Global State"); absent at the top level.
+   */
+  path?: string[];
 }
 
 /** What a user record really is when it was pasted, not spoken: a JSON value, JSON lines, or tool output. */

@@ -40,6 +40,7 @@ export {
   type Keyword,
   type LoadedGoldSet,
 } from './gold-set.js';
+export { scoreRouting, type RouteScore } from './route-score.js';
 export { memoryLines } from './memory-lines.js';
 export {
   compileNoise,

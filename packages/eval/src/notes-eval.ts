@@ -17,6 +17,7 @@ import {
 import { SYNTHESIS_KEY, type GoldFile, type GoldSplit, type LoadedGoldSet } from './gold-set.js';
 import { memoryLines } from './memory-lines.js';
 import { round4 } from './metrics.js';
+import { scoreRouting, type RouteScore } from './route-score.js';
 import {
   compileNoise,
   scoreFile,
@@ -60,6 +61,8 @@ export interface NotesEvalReport {
   files: NotesFileReport[];
   /** Pooled per split present in the run, and over all files run. */
   overall: Partial<Record<GoldSplit | 'all', NotesSummary>>;
+  /** The line router alone on the gold statements of each split run (no extraction involved). */
+  routing: Partial<Record<GoldSplit | 'all', RouteScore>>;
 }
 
 /**
@@ -119,6 +122,12 @@ export async function evalNotes(
       if (of.length > 0) overall[s] = summarize(of);
     }
     overall.all = summarize(reports);
+    const routing: NotesEvalReport['routing'] = {};
+    for (const s of ['tuning', 'held-out'] as const) {
+      const of = files.filter((f) => f.split === s);
+      if (of.length > 0) routing[s] = scoreRouting(gold, of);
+    }
+    routing.all = scoreRouting(gold, files);
     return {
       gold: gold.file,
       labelled_by: gold.labelled_by,
@@ -126,6 +135,7 @@ export async function evalNotes(
       split,
       files: reports,
       overall,
+      routing,
     };
   } finally {
     if (options.scratchRoot === undefined) await rm(root, { recursive: true, force: true });

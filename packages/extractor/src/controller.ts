@@ -5,7 +5,7 @@ export interface ChunkRecord {
   role: string;
   text: string;
   /** `summary` records only: the compaction summary's titled parts (a "Key decisions" bullet answers the decisions question). */
-  sections?: readonly { heading: string; text: string }[];
+  sections?: readonly { heading: string; text: string; path?: readonly string[] }[];
   /** `user` records only: set when the text is a paste (JSON, JSONL, a tool dump), not the user's words. */
   pasted?: string;
 }

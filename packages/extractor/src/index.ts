@@ -20,3 +20,4 @@ export {
 } from './heuristic/score.js';
 export { sentences, terms } from './heuristic/text.js';
 export { symptomOf } from './symptom.js';
+export { routeLine, routedKinds, LINE_KINDS, type LineKind } from './heuristic/route.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { GoldSplit, NotesEvalReport, NotesSummary } from '@mem/eval';
+import type { GoldSplit, NotesEvalReport, NotesSummary, RouteScore } from '@mem/eval';
 import { CONTROLLERS, chooseController, type ControllerName } from '@mem/ingest';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
@@ -92,6 +92,12 @@ function printNotes(io: CliIO, report: NotesEvalReport): void {
     writeLine(
       io.stdout,
       `  ${`overall ${name}: ${summary.in_note}/${summary.findings} findings in their note, ${summary.anywhere} anywhere, ${summary.noise_lines}/${summary.lines} noise lines`.padEnd(69)} ${pct(summary.recall_in_note)} ${pct(summary.recall_anywhere)} ${pct(summary.noise_share)} ${String(summary.lines_per_note).padStart(7)}`,
+    );
+  }
+  for (const [name, routing] of Object.entries<RouteScore>(report.routing)) {
+    writeLine(
+      io.stdout,
+      `  routing ${name}: ${routing.routed}/${routing.statements} gold statements routed to their question by the line router ${pct(routing.accuracy)}`,
     );
   }
   writeLine(

@@ -34,7 +34,12 @@ export function concessionSignals(records: readonly ChunkRecord[]): Signal[] {
     if (match === null) continue;
     const stated = sentences(text.slice(match[0].length)).find((s) => !isChatter(s));
     if (stated === undefined || stated.length > LINE_CHARS || SELF.test(stated)) continue;
-    out.push({ text: `Corrected: ${stated.trim()}`, family: 'decision', rides: true });
+    out.push({
+      text: `Corrected: ${stated.trim()}`,
+      family: 'decision',
+      rides: true,
+      byWords: true,
+    });
   }
   return out;
 }

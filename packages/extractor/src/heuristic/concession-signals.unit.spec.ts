@@ -35,11 +35,13 @@ describe('the agent conceding a correction', () => {
         family: 'decision',
         text: 'Corrected: The queue entry is appended, not inserted.',
         rides: true,
+        byWords: true,
       },
       {
         family: 'decision',
         text: 'Corrected: the cache key must include the locale.',
         rides: true,
+        byWords: true,
       },
     ]);
   });

@@ -17,6 +17,8 @@ import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, type ErrorFixCarry } from './error-fix-signals.js';
 import { heldAnswer } from './repeat.js';
+import { labelledBugs } from './labelled-bug-signals.js';
+import { isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { hedgedDiagnosisSignals } from './hedge-signals.js';
@@ -209,9 +211,13 @@ function scoreChunk(
     ...hedgedDiagnosisSignals(records),
   ];
   const prose: { text: string; pieces: string[] }[] = [];
-  records.forEach((record, i) => {
-    if (!PROSE.has(record.role) || corrections.rejected.has(i) || record.pasted !== undefined)
+  records.forEach((original, i) => {
+    if (!PROSE.has(original.role) || corrections.rejected.has(i) || original.pasted !== undefined)
       return;
+    // An agent's "**Issue**: / **Root cause**: / **Fix**:" lines are one bug line, not prose.
+    const labelled = labelledBugs(original);
+    signals.push(...labelled.signals);
+    const record = labelled.signals.length > 0 ? { ...original, text: labelled.rest } : original;
     const { sections, lead } = recordSections(record);
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
@@ -234,9 +240,18 @@ function scoreChunk(
       });
     }
   });
+  // The notes a line may enter are decided by what the line is (route.ts), where the question
+  // asks for a kind of finding; the L2 synthesis and factual questions read every line.
+  const kinds = input.level === 'L1' ? routedKinds(input.question) : new Set<LineKind>();
   for (const signal of signals) {
     if (isChatter(signal.text)) continue;
     const scored = scoreSentence(profile, signal.text);
+    const kind = kinds.size > 0 ? signalKinds(signal) : undefined;
+    if (kind !== undefined) {
+      if (![...kind].some((k) => kinds.has(k))) continue;
+      out.push(signalCandidate(scored, signal));
+      continue;
+    }
     if (!profile.intents.has(signal.family)) {
       // Trigger: a signal read off the chunk for another question (an "Errors and fixes" bullet
       // asked by the decisions query). Why: a line may answer more than one question — a fix
@@ -253,16 +268,7 @@ function scoreChunk(
         });
       continue;
     }
-    out.push({
-      ...scored,
-      score:
-        Math.round(
-          (SIGNAL_SCORE * (signal.inferred === true ? INFERRED : 1) + scored.relevance) * 1e6,
-        ) / 1e6,
-      cues: [...new Set([signal.family, ...scored.cues])],
-      text: signal.text,
-      ...(signal.rides === true ? { rides: true } : {}),
-    });
+    out.push(signalCandidate(scored, signal));
   }
   const errorSeen = records.some(
     (r) => !PROSE.has(r.role) && /\b(?:error|failed|exception|traceback)\b/i.test(r.text),
@@ -275,6 +281,7 @@ function scoreChunk(
     for (const piece of pieces) {
       const text = withoutChatter(piece);
       if (text === '' || isChatter(text) || isVenting(text)) continue;
+      if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.
@@ -290,6 +297,33 @@ function scoreChunk(
     .map((c, i) => ({ c, i }))
     .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
     .map(({ c }) => c);
+}
+
+/** A signal of the question's own kind: evidence by construction, scored above any prose. */
+function signalCandidate(scored: SentenceScore, signal: Signal): Candidate {
+  return {
+    ...scored,
+    score:
+      Math.round(
+        (SIGNAL_SCORE * (signal.inferred === true ? INFERRED : 1) + scored.relevance) * 1e6,
+      ) / 1e6,
+    cues: [...new Set([signal.family, ...scored.cues])],
+    text: signal.text,
+    ...(signal.rides === true ? { rides: true } : {}),
+  };
+}
+
+/**
+ * The kinds of finding a signal is: the family its structure names (a summary's "Errors and
+ * fixes" item is a bug whatever its words), unless that family was guessed from the speech act,
+ * when its words decide. A bug whose words leave it unsettled ("the root cause is still
+ * unknown") is an open question as well. A standing rule is no kind the router assigns.
+ */
+function signalKinds(signal: Signal): ReadonlySet<LineKind> | undefined {
+  if (signal.byWords === true) return new Set([routeLine(signal.text)]);
+  if (signal.family === 'rule') return undefined;
+  const kind = signal.family === 'error' ? 'cause' : signal.family;
+  return new Set(kind === 'cause' && isUnsettled(signal.text) ? [kind, 'open'] : [kind]);
 }
 
 /** Whether a line's own words carry a strong cue of a family the question asks for. */

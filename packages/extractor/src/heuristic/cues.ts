@@ -85,7 +85,15 @@ export function cuesIn(sentence: string): Cue[] {
  */
 function isOpenQuestion(sentence: string): boolean {
   if (!/\?\s*$/.test(sentence) || sentence.split(/\s+/).length < 6) return false;
-  return !/\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b/i.test(
+  return !isOffer(sentence);
+}
+
+/**
+ * The agent offering its next step or asking leave to go on ("Want me to…?", "Should I
+ * proceed?"); "Want to file an issue?" is "Do you want to…?" with its subject dropped.
+ */
+export function isOffer(sentence: string): boolean {
+  return /\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b|^(?:\[thinking\]\s*)?want to\b/i.test(
     sentence,
   );
 }

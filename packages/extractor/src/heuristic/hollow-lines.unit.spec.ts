@@ -86,4 +86,31 @@ describe('lines a person joining the project would not keep', () => {
       'Migrate the importer to the streaming parser (blocked on the schema review)',
     ]);
   });
+
+  it('keeps a pending task and its remaining steps, not the work done under it', async () => {
+    const pending = [
+      '- review-7 (in_progress): Close the review session, needs tests and a commit',
+      '  - Added the "Close review session" button in the template',
+      '  - ✅ Toggle the session state',
+      '  - Run the test suite with the new close case',
+      '- The review API is now clearer and its lifecycle is documented',
+    ].join('\n');
+    const open = await memoryFor(OPEN, [
+      {
+        role: 'summary',
+        text: `## Pending tasks\n${pending}`,
+        sections: [{ heading: 'Pending tasks', text: pending }],
+      },
+    ]);
+    expect(open.some((l) => l.includes('review-7'))).toBe(true);
+    expect(open.some((l) => l.includes('test suite'))).toBe(true);
+    expect(open.some((l) => /button|Toggle|clearer/.test(l))).toBe(false);
+  });
+
+  it("keeps no agent's offer as an open question, though its subject is dropped", async () => {
+    const open = await memoryFor(OPEN, [
+      agent('Want to file an issue for cleaning up the session manager API or leave it?'),
+    ]);
+    expect(open).toEqual([]);
+  });
 });

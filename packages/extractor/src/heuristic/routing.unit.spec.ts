@@ -4,10 +4,11 @@ import type { ChunkRecord } from '../controller.js';
 import { heuristicController } from './controller.js';
 
 /*
- * Routing: a signal is read off a chunk's structure for one question (an "Errors and fixes"
- * bullet for the bugs question, a "Key decisions" bullet for the decisions one), but its line
- * may answer another question too. Every standing query judges it by its own words, so it lands
- * in each note whose question it answers — and only there.
+ * Routing: a line enters the note of the kind of finding it is (route.ts), not every note one of
+ * its cue words belongs to. A signal read off a chunk's structure is the kind its structure names
+ * (an "Errors and fixes" bullet is a bug, a "Key decisions" bullet a choice), so a fix that names
+ * a choice and a choice whose reason was a bug each land in one note; a bug left unsettled is
+ * an open question as well.
  */
 
 const words = {
@@ -47,19 +48,16 @@ const APPEND_ONLY =
   'Sessions were lost on a crash because the file was rewritten in place: we decided to make the session file append-only instead of rewriting it';
 const TYPO = 'Fixed a typo in the README heading';
 
-describe('a line answers every question it answers', () => {
-  it('a fix that states a design choice lands in the bugs note and the decisions note', async () => {
+describe('a line lands in the note of what it is', () => {
+  it('a fix that states a design choice lands in the bugs note only', async () => {
     const record = summary([{ heading: 'Errors and fixes', items: [APPEND_ONLY, TYPO] }]);
     const bugs = await memoryFor(BUGS, record);
     expect(bugs).toContain('append-only');
     expect(bugs).toContain('typo');
-    const decisions = await memoryFor(DECISIONS, record);
-    expect(decisions).toContain('append-only');
-    // The plain fix names no choice: it stays in its own note.
-    expect(decisions).not.toContain('typo');
+    expect(await memoryFor(DECISIONS, record)).toBe('');
   });
 
-  it('a decision whose reason is a bug found lands in the bugs note too', async () => {
+  it('a decision whose reason is a bug found lands in the decisions note only', async () => {
     const record = summary([
       {
         heading: 'Key decisions',
@@ -69,10 +67,10 @@ describe('a line answers every question it answers', () => {
         ],
       },
     ]);
-    const bugs = await memoryFor(BUGS, record);
-    expect(bugs).toContain('write-ahead lock file');
-    expect(bugs).not.toContain('Tailwind');
-    expect(await memoryFor(DECISIONS, record)).toContain('Tailwind');
+    expect(await memoryFor(BUGS, record)).toBe('');
+    const decisions = await memoryFor(DECISIONS, record);
+    expect(decisions).toContain('write-ahead lock file');
+    expect(decisions).toContain('Tailwind');
   });
 
   it('a pending item that is still an open question lands in the open note, a plain task does not leave its note', async () => {

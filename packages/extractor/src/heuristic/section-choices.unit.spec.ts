@@ -109,3 +109,33 @@ describe('a choice stated in a descriptive section of a summary', () => {
     expect(prose.join('\n')).toContain('Responsive layout');
   });
 });
+
+describe('a section under a heading that names its family', () => {
+  it('takes the family of the heading it sits under when its own names none', async () => {
+    const resolution = '1. settings.json apiKeys\n2. Environment variables last';
+    const state = '- AgentSession takes an injected resolver in its config, not a global lookup';
+    const record: ChunkRecord = {
+      role: 'summary',
+      text: `## Key Architecture Decisions\n### API Key Resolution Priority\n${resolution}\n### Avoiding Global State\n${state}`,
+      sections: [
+        { heading: 'Key Architecture Decisions', text: '' },
+        {
+          heading: 'API Key Resolution Priority',
+          text: resolution,
+          path: ['Key Architecture Decisions'],
+        },
+        { heading: 'Avoiding Global State', text: state, path: ['Key Architecture Decisions'] },
+      ],
+    };
+    const signals = sectionSignals(record.sections!).signals;
+    expect(signals.map((s) => s.family)).toEqual(['decision', 'decision', 'decision']);
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: DECISIONS,
+      memory: '',
+      chunk: { text: record.text, records: [record] },
+      memoryBudget: 400,
+    });
+    expect(parseGateAnswer(reply.text).memory).toContain('injected resolver');
+  });
+});

@@ -17,6 +17,12 @@ export interface Signal {
    * or the choice in words; a pairing of tool runs is the heuristic's own reading, and weighs less.
    */
   inferred?: boolean;
+  /**
+   * The family is a guess from the speech act (a user's correction, an agent's concession), not
+   * from what the line states: the line router reads its words to decide which note it is for
+   * (a correction may state a bug as well as a choice).
+   */
+  byWords?: boolean;
 }
 
 /*
@@ -52,7 +58,7 @@ const HEADING = /^(?:#{1,6}[ \t]+(.+?)[ \t#]*|\*\*([^*\n]{1,80}?):?\*\*:?[ \t]*)
  * heading is returned apart, as prose.
  */
 export function recordSections(record: ChunkRecord): {
-  sections: readonly { heading: string; text: string }[];
+  sections: readonly { heading: string; text: string; path?: readonly string[] }[];
   lead: string;
 } {
   if (record.role === 'summary' && record.sections !== undefined && record.sections.length > 0)
@@ -88,17 +94,34 @@ export function recordSections(record: ChunkRecord): {
 const CHOICE =
   /\b(?:prefer(?:s|red)?|instead of|rather than|required|requires|must|always|never|established|chosen|chose|convention|pattern|so that|default)\b/i;
 
+/**
+ * An item that reports work done or sums up where things stand: it opens on a past-tense verb
+ * of making or a done mark, or says what is now so ("The API is now clearer").
+ */
+const DONE_REPORT =
+  /\b(?:is|are) now\b|\b(?:has|have) been\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
-export function sectionSignals(sections: readonly { heading: string; text: string }[]): {
+export function sectionSignals(
+  sections: readonly { heading: string; text: string; path?: readonly string[] }[],
+): {
   signals: Signal[];
   prose: string[];
 } {
   const signals: Signal[] = [];
   const prose: string[] = [];
   for (const section of sections) {
-    const family = headingFamily(section.heading);
+    // A section whose own heading names no family takes its nearest ancestor's: "### Avoiding
+    // Global State" under "## Key Architecture Decisions" lists decisions.
+    const family = [section.heading, ...[...(section.path ?? [])].reverse()]
+      .map(headingFamily)
+      .find((f) => f !== undefined);
     if (family !== undefined) {
-      for (const item of listItems(section.text)) signals.push({ text: item, family });
+      // Trigger: an item under a "Pending" or "Next steps" heading. Why: such sections also list
+      // what was done under a pending task ("Added the close button"). Outcome: a report of work
+      // done is no open line; the pending task and its remaining steps are.
+      const keep = family === 'open' ? (line: string) => !DONE_REPORT.test(line) : undefined;
+      for (const item of listItems(section.text, keep)) signals.push({ text: item, family });
       continue;
     }
     const items = listItems(section.text);

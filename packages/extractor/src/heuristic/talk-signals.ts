@@ -1,5 +1,6 @@
 import type { ChunkRecord } from '../controller.js';
 import { isChatter } from './chatter.js';
+import { isOffer } from './cues.js';
 import { isHollowSpeech } from './hollow.js';
 import type { Signal } from './summary-signals.js';
 import { termSet } from './text.js';
@@ -17,8 +18,6 @@ const QUESTION = /\?\s*$/;
 const NOT_HOW = /^\s*(?:that|this|it)(?:'s| is) not (?:how|what|the way)\b/i;
 const PROBLEM =
   /\b(?:doesn'?t|does not|isn'?t|is not|won'?t|can'?t|cannot|not working|fails?|failing|broken|crash\w*)\b/i;
-const OFFER =
-  /\b(?:want me to|should i|shall i|would you like|do you want|can i|may i|ready to|proceed|go ahead)\b/i;
 // An agent's question that opens on a verb proposes its own next step ("Run the tests too?"):
 // an offer to the user, not a question the project left open.
 const PROPOSED_STEP =
@@ -52,7 +51,11 @@ export function correctionSignals(records: readonly ChunkRecord[]): {
       isHollowSpeech(record.text)
     )
       return;
-    signals.push({ text: `User decision: ${clip(record.text)}`, family: 'decision' });
+    signals.push({
+      text: `User decision: ${clip(record.text)}`,
+      family: 'decision',
+      byWords: true,
+    });
     for (let j = i - 1; j >= 0 && records[j]!.role !== 'user'; j--)
       if (records[j]!.role === 'assistant') rejected.add(j);
   });
@@ -75,7 +78,7 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     const lastLine = text.split('\n').at(-1)!.trim();
     const asks =
       QUESTION.test(lastLine) &&
-      !OFFER.test(lastLine) &&
+      !isOffer(lastLine) &&
       !(record.role === 'assistant' && PROPOSED_STEP.test(lastLine)) &&
       lastLine.split(/\s+/).length >= 4;
     // "This is not how it works" states how things are (a decision line), not a malfunction.

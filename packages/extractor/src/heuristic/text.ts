@@ -177,8 +177,10 @@ const SHORT_ITEM_WORDS = 12;
  * The items of a list section, kept whole: each item one line; an item's sub-items carry it
  * as their lead-in when it is short (a task id, a file), and a list of short items under one
  * lead-in is one line ("Alternatives: a; b; c"). A line outside any list is an item of its own.
+ * `keep`, when given, drops the list lines it refuses (a top-level one with its sub-items)
+ * before they are grouped.
  */
-export function listItems(text: string): string[] {
+export function listItems(text: string, keep?: (line: string) => boolean): string[] {
   const items: string[] = [];
   let parent: { text: string; children: string[] } | undefined;
   const close = () => {
@@ -201,6 +203,7 @@ export function listItems(text: string): string[] {
   // Indentation counts from the section's own margin: a summary nests its whole list under a
   // numbered heading ("2. Key Technical Concepts:" then "   - …"), and those are top-level items.
   const margin = Math.min(...lines.map((raw) => raw.length - raw.trimStart().length));
+  let refused = false;
   for (const raw of lines) {
     const indent = raw.length - raw.trimStart().length - margin;
     const bare = raw
@@ -208,6 +211,15 @@ export function listItems(text: string): string[] {
       .replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '')
       .replace(/^\*\*([^*]+?):?\*\*:?/u, '$1:')
       .replace(/\*\*/g, '');
+    if (keep !== undefined && !keep(bare)) {
+      if (indent <= 1) {
+        close();
+        refused = true;
+      }
+      continue;
+    }
+    if (indent > 1 && refused) continue;
+    refused = false;
     if (indent <= 1 || parent === undefined) {
       close();
       parent = { text: bare, children: [] };

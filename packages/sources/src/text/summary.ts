@@ -37,21 +37,36 @@ export function summaryRecord(
   return { text, sections: summarySections(text) };
 }
 
-/** Splits a summary at its heading lines; text before the first heading is not a section. */
+/**
+ * Splits a summary at its heading lines; text before the first heading is not a section. Each
+ * section keeps the path of markdown headings above it: a "### Avoiding Global State" under
+ * "## Key Architecture Decisions" is a decision because of its parent. A numbered or bold
+ * heading has no level of its own and sits under the markdown headings open at that point.
+ */
 export function summarySections(text: string): SummarySection[] {
   const sections: SummarySection[] = [];
-  let current: { heading: string; lines: string[] } | undefined;
+  const open: { level: number; heading: string }[] = [];
+  let current: { heading: string; path: string[]; lines: string[] } | undefined;
   const close = (): void => {
-    if (current !== undefined)
-      sections.push({ heading: current.heading, text: dedent(current.lines).trim() });
+    if (current === undefined) return;
+    sections.push({
+      heading: current.heading,
+      text: dedent(current.lines).trim(),
+      ...(current.path.length > 0 ? { path: current.path } : {}),
+    });
   };
   for (const line of text.split('\n')) {
     const match = HEADING.exec(line.trimEnd());
-    const heading = match?.[1] ?? match?.[2] ?? match?.[3];
-    if (heading !== undefined) {
-      close();
-      current = { heading: heading.trim(), lines: [] };
-    } else current?.lines.push(line);
+    const heading = (match?.[1] ?? match?.[2] ?? match?.[3])?.trim();
+    if (heading === undefined) {
+      current?.lines.push(line);
+      continue;
+    }
+    close();
+    const level = /^#+/.exec(line.trimStart())?.[0].length;
+    if (level !== undefined) while ((open.at(-1)?.level ?? 0) >= level) open.pop();
+    current = { heading, path: open.map((h) => h.heading), lines: [] };
+    if (level !== undefined) open.push({ level, heading });
   }
   close();
   return sections;

@@ -1,0 +1,84 @@
+import { questionIntents } from './cues.js';
+
+/**
+ * Which kind of finding a line is, read from what it says rather than from a cue word that
+ * happens to occur in it: an open question asks something the session did not answer or marks
+ * work as still pending; a bug states a symptom (something failed, broke, was missing, wrong
+ * or refused) or its fix; a decision states a choice of how the system is built — the rest.
+ */
+export type LineKind = 'decision' | 'cause' | 'open';
+
+/** The kinds the router assigns, so a question that asks for none of them is never routed. */
+export const LINE_KINDS: readonly LineKind[] = ['decision', 'cause', 'open'];
+
+/**
+ * Asking: a sentence that ends in a question mark, or a statement that something was asked or
+ * is still to be settled ("whether … is unresolved", "was never diagnosed", "is not started").
+ * An unsettled marker outranks a symptom: a failure whose cause nobody found is an open question.
+ */
+const ASKS = /\?(?:\s|["'`)\]]|$)/u;
+const UNSETTLED =
+  /(?:^|\s)whether\b|\b(?:unresolved|unexplained|unanswered|undecided|unclear|unknown|tbd|pending|in[_ -]progress|(?:was|were|is|are) (?:raised|asked)|(?:was|were|is|are)? ?never (?:diagnosed|decided|found|explained|resolved|answered|settled|fixed)|not (?:yet )?(?:started|done|decided|diagnosed|explained|resolved|answered|settled|implemented|investigated)|still (?:needs?|open|to|has to|unknown|unclear)|remains? (?:to|open|unclear|unknown)|left open|is open|^(?:still )?needs? to\b|\(open\b|blocked by|needs?: )/iu;
+/** A to-do marker ("TODO: …"); "todo" alone is as often a name (a TODO app). */
+const TODO = /\bTODO:/u;
+
+/**
+ * A symptom: a run that failed or threw, a thing broken, missing, wrong, refused or stale, two
+ * parts that disagree. Naming an error mechanism ("error handling", "returns an error") is a
+ * design, not a symptom; a negated one ("never crashes", "no longer throws") is a choice made.
+ */
+const SYMPTOM =
+  /\b(?:fail(?:s|ed|ing|ures?)?|errors?|exceptions?|threw|throws?|throwing|crash(?:es|ed|ing)?|broke|broken|breaks?|bugs?|regressions?|missing|wrong(?:ly)?|incorrect(?:ly)?|mismatch(?:es|ed)?|discrepanc(?:y|ies)|invalid|warn(?:s|ed|ing|ings)?|refused|refuses|rejected|stale|undefined|unsupported|not supported|cannot|can't|couldn't|could not|unable|blocked on|hangs?|hung|stuck|timed? out|timeouts?|not found|ignored|ignores|leak(?:s|ed|ing)?|(?:does|do|did)(?:n't| not) (?:work|start|match|compile|exist|update|support)|not working|not set correctly|no such)\b/giu;
+const NOT_SYMPTOM =
+  /^(?:errors?|exceptions?)[ -](?:handling|handler|recovery|reporting|messages?|boundar(?:y|ies)|codes?|types?|classes?)\b/iu;
+/** An error a design returns or raises on purpose ("returns a typed error") is a choice. */
+const DESIGNED =
+  /\b(?:return(?:s|ed|ing)?|raise[sd]?|rais(?:es|ing)|emit(?:s|ted)?|gives?|reports?) (?:an? |the )?(?:\w+ )?$/iu;
+const NEGATED =
+  /\b(?:never|no longer|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
+
+/** A fix or cause stated: the line reports a bug's resolution even without its symptom's words. */
+const RESOLVED =
+  /\b(?:fixed|fixes|fixing|root[- ]cause|caused by|the (?:issue|problem|bug|culprit) (?:was|is)|worked around|workaround)\b/iu;
+/** "fixes #288" in a feature's commit names the issue it closes, not a symptom. */
+const ISSUE_REFERENCE = /\bfix(?:es|ed)?\s+#\d+/giu;
+
+/** Whether the line states a symptom (not negated, not an error mechanism) or a bug's fix. */
+function statesBug(text: string): boolean {
+  const plain = text.replace(ISSUE_REFERENCE, '');
+  if (RESOLVED.test(plain)) return true;
+  for (const match of plain.matchAll(SYMPTOM)) {
+    const at = match.index;
+    if (NOT_SYMPTOM.test(plain.slice(at))) continue;
+    const before = plain.slice(Math.max(0, at - 24), at);
+    if (NEGATED.test(before) || DESIGNED.test(before)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Whether the line asks something or marks something as still to be done or settled. */
+export function isUnsettled(text: string): boolean {
+  return ASKS.test(text) || UNSETTLED.test(text) || TODO.test(text);
+}
+
+/** The kind of finding a line is: open, bug (`cause`) or decision, in that order of precedence. */
+export function routeLine(text: string): LineKind {
+  if (isUnsettled(text)) return 'open';
+  if (statesBug(text)) return 'cause';
+  return 'decision';
+}
+
+/**
+ * The kinds a standing question asks for, by its wording: a question about bugs or failures
+ * takes bug lines, one about decisions the choices, one about open questions the unsettled.
+ * Empty for a question that asks for none (a factual one): such a question is not routed.
+ */
+export function routedKinds(question: string): ReadonlySet<LineKind> {
+  const intents = questionIntents(question);
+  const kinds = new Set<LineKind>();
+  if (intents.has('decision')) kinds.add('decision');
+  if (intents.has('cause') || intents.has('error')) kinds.add('cause');
+  if (intents.has('open')) kinds.add('open');
+  return kinds;
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,5 +123,22 @@ describe('mem query: curated items on the vector leg', () => {
   it('verify finds the pgvector projection, items included, equal to a fresh rebuild', async () => {
     const run = await mem(['verify', '--json']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
+  });
+
+  it('a purged item text leaves the vector leg and every file of the data root', async () => {
+    const secret = 'pytest runs on the laptop of Ines Moreau-Okafor, 12 Rue Cler';
+    const id = await remember('alpha', secret, 'fact');
+    const before = await mem(['query', QUESTION, '--project', 'alpha', '--json']);
+    expect(before.stdout).toContain(id);
+    const purge = await mem(['purge', secret, '--project', 'alpha', '--reason', 'personal data']);
+    expect(purge.code, purge.stderr).toBe(0);
+    const after = await mem(['query', QUESTION, '--project', 'alpha', '--limit', '50', '--json']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).not.toContain('Moreau-Okafor');
+    const holding = readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .filter((file) => readFileSync(file).includes('Moreau-Okafor'));
+    expect(holding).toEqual([]);
   });
 });

@@ -10,8 +10,14 @@ import { projectorPgvector } from '@mem/projector-pgvector';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { usePglite } from '../packages/projector-pgvector/test/pglite-servers.js';
-import { pgvectorMemoryChain } from '../packages/projector-pgvector/test/memory-chain.js';
-import { sqliteMemoryChain } from '../packages/projector-sqlite/test/memory-chain.js';
+import {
+  pgvectorMemoryChain,
+  pgvectorRecallableItems,
+} from '../packages/projector-pgvector/test/memory-chain.js';
+import {
+  sqliteMemoryChain,
+  sqliteRecallableItems,
+} from '../packages/projector-sqlite/test/memory-chain.js';
 import { vaultMemoryChain } from '../packages/projector-vault/test/memory-chain.js';
 import { projectLogs } from './support/arbitraries.js';
 import { memoryChainLogs } from './support/chain-arbitraries.js';
@@ -24,7 +30,9 @@ import type { MemoryChainView } from './support/memory-chain.js';
  * tombstone marks a sha; a parent's level resolved when its edge is written) are written three
  * times: SQL in projector-sqlite, PL/pgSQL in the pgvector migrations, JS in the vault's fold.
  * For random logs the three must say the same, per project — and, after forgotten, superseded
- * (a successor text), confirmed and vault-added lines, which lines are live.
+ * (a successor text), confirmed and vault-added lines, which lines are live. And curated items
+ * (issue 13 §1): the items SQLite lets recall return (not deleted, not archived) are exactly those
+ * with a live pgvector vector, of the same text.
  */
 
 async function applyAll(
@@ -90,7 +98,15 @@ describe('memory-chain rules: the three projections agree', () => {
         project,
         views: { sqlite, pgvector: sqlite, vault: sqlite },
       });
+      const items = sqliteRecallableItems(target.stateDir, project);
+      expect({
+        project,
+        items: await pgvectorRecallableItems(shared.db, pgTarget.stateDir, project),
+      }).toEqual({ project, items });
       count(exercised, sqlite, logs[project]!);
+      exercised.items += items.length;
+      exercised.hiddenItems +=
+        logs[project]!.filter(({ event }) => event.type === 'item_added').length - items.length;
     }
     rmSync(dir, { recursive: true, force: true });
     return exercised;
@@ -119,6 +135,8 @@ describe('memory-chain rules: the three projections agree', () => {
     expect(seen.superseded).toBeGreaterThan(0);
     expect(seen.corrections).toBeGreaterThan(0);
     expect(seen.liveLines).toBeGreaterThan(0);
+    expect(seen.items).toBeGreaterThan(0);
+    expect(seen.hiddenItems).toBeGreaterThan(0);
   }, 120_000);
 
   it('agree where chains share, return to and lose texts (memoryChainLogs)', async () => {
@@ -146,6 +164,9 @@ interface Exercised {
   /** Forgotten, superseded, confirmed and added lines (issue 12). */
   corrections: number;
   liveLines: number;
+  /** Items recall may return, and items deleted or archived. */
+  items: number;
+  hiddenItems: number;
 }
 
 function noneExercised(): Exercised {
@@ -158,6 +179,8 @@ function noneExercised(): Exercised {
     superseded: 0,
     corrections: 0,
     liveLines: 0,
+    items: 0,
+    hiddenItems: 0,
   };
 }
 

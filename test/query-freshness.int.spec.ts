@@ -138,11 +138,19 @@ describe('mem query: freshness of memory lines', () => {
   );
 
   it(
-    'packs no line of a rewritten session into tool context, and names it in the answer',
+    'packs no line of a rewritten session into tool context unless --include-stale, and names it in the answer',
     { timeout: 300_000 },
     () => {
-      const context = (root: string): ContextAnswer => {
-        const out = mem(root, ['context', '--task', CITED, '--project', 'demo', '--json']);
+      const context = (root: string, ...flags: string[]): ContextAnswer => {
+        const out = mem(root, [
+          'context',
+          '--task',
+          CITED,
+          '--project',
+          'demo',
+          ...flags,
+          '--json',
+        ]);
         expect(out.code, out.stderr).toBe(0);
         return JSON.parse(out.stdout) as ContextAnswer;
       };
@@ -161,6 +169,15 @@ describe('mem query: freshness of memory lines', () => {
         expect.arrayContaining(packed(before).map((r) => r.sha256 ?? r.line!.sha256)),
       );
       expect(after.freshness_warnings.every((w) => w.state === 'stale' && !w.delivered)).toBe(true);
+
+      const asked = context(root, '--include-stale');
+      expect(packed(asked).map((r) => r.sha256 ?? r.line!.sha256)).toEqual(
+        packed(before).map((r) => r.sha256 ?? r.line!.sha256),
+      );
+      expect(asked.freshness_warnings.map((w) => w.sha256).sort()).toEqual(
+        after.freshness_warnings.map((w) => w.sha256).sort(),
+      );
+      expect(asked.freshness_warnings.every((w) => w.state === 'stale' && w.delivered)).toBe(true);
     },
   );
 

@@ -10,7 +10,8 @@ import { call, mint, registryAt, seedIdentity } from './support.js';
  * Issue 13 §4 over real HTTP, on a copy of the shipped demo (its log, its standing queries and
  * the transcripts they read): the user message a demo line was drawn from is rewritten on disk,
  * so `GET /memory/query` holds the line back with a warning, `include_stale=true` delivers it
- * still warned about, and `POST /memory/context` does not pack it.
+ * still warned about, and `POST /memory/context` does not pack it unless asked with
+ * `include_stale`, which packs it still named in `freshness_warnings`.
  */
 const repo = join(import.meta.dirname, '..', '..');
 const SAID = 'this exploded when i restarted with -r';
@@ -101,6 +102,17 @@ describe('freshness of memory lines over HTTP', () => {
       };
       expect(bundle.results.some((r) => (r.text ?? r.line?.text ?? '').includes(LINE))).toBe(false);
       expect(bundle.freshness_warnings.some((w) => w.text.includes(LINE))).toBe(true);
+
+      const asked = await call(server.url, 'POST', '/memory/context', {
+        token,
+        body: { task: LINE, project: 'demo', include_stale: true },
+      });
+      expect(asked.status).toBe(200);
+      const packed = asked.body as typeof bundle;
+      expect(packed.results.some((r) => (r.text ?? r.line?.text ?? '').includes(LINE))).toBe(true);
+      const named = packed.freshness_warnings.filter((w) => w.text.includes(LINE));
+      expect(named.length).toBeGreaterThan(0);
+      expect(named.every((w) => w.delivered && w.state === 'stale')).toBe(true);
     },
   );
 });

@@ -74,6 +74,9 @@ const projectPlan = fc.record({
       type: fc.constantFrom('thread', 'task', 'fact'),
       summary: sentence,
       update: fc.option(sentence),
+      detail: fc.option(sentence),
+      // Archive hides an item from recall, any other tier shows it again.
+      attention: fc.array(fc.constantFrom('archive', 'reference', 'active'), { maxLength: 2 }),
       resolve: fc.constantFrom(null, 'done', 'dropped'),
       relate: fc.boolean(),
       remove: fc.boolean(),
@@ -343,7 +346,8 @@ function appendCorrections(
 }
 
 /**
- * Curated items after the extraction: each added, maybe updated, resolved (work items), related
+ * Curated items after the extraction: each added, maybe reworded, given a detail, filed under
+ * attention tiers, resolved (work items), related
  * to the thread before it (a task as its child, a fact anchored to it) and deleted. Ids follow
  * from the item_added event's seq, which is its place in the project's log.
  */
@@ -361,6 +365,10 @@ function appendItems(out: Payload[], items: ProjectPlan['items'], project: strin
     const id = itemId(project, out.length);
     if (item.update !== null)
       out.push({ type: 'item_updated', item: id, summary: item.update, reason: 'reworded' });
+    if (item.detail !== null)
+      out.push({ type: 'item_updated', item: id, detail: item.detail, reason: 'detailed' });
+    for (const attention of item.attention)
+      out.push({ type: 'item_attention_set', item: id, attention });
     if (item.type !== 'fact' && item.resolve !== null)
       out.push({ type: 'item_resolved', item: id, from: 'open', status: item.resolve });
     if (item.remove) out.push({ type: 'item_deleted', item: id, reason: 'removed in a test' });

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheFileName, hashEmbedder } from '@mem/embed';
-import type { Payload } from '@mem/core';
+import { itemId, type Payload } from '@mem/core';
 import { pgliteHeld } from '../../../test/support/pglite-lock.js';
 import { usePglite, usePgliteWire } from '../test/pglite-servers.js';
 import { applyLogs, chainEvents, payload, projected, sha, tempTargets } from '../test/support.js';
@@ -14,7 +14,7 @@ import { projectorPgvector } from './projector.js';
 import { quoteIdent, sharedSchemaFor } from './schema/identifiers.js';
 import { openVectorRecall } from './vector-recall.js';
 
-/** A log that touches every table: two projects, chains, an L2, references, symptoms, a tombstone. */
+/** A log that touches every table: two projects, chains, an L2, references, symptoms, a tombstone, items. */
 const LOGS: Record<string, Payload[]> = {
   alpha: [
     payload.run('a1', 'infra-root-causes'),
@@ -56,6 +56,17 @@ const LOGS: Record<string, Payload[]> = {
     ),
     payload.reference('kubectl get pods --all-namespaces lists pods in every namespace'),
     payload.tombstone('proxy-body-size 0 fixed it'),
+    {
+      type: 'item_added',
+      item_type: 'rule',
+      summary: 'Raise proxy-body-size before large uploads',
+    },
+    {
+      type: 'item_updated',
+      item: itemId('alpha', 10),
+      detail: 'Kong buffers bodies over 10KB otherwise.',
+      reason: 'why',
+    },
   ],
   beta: [
     payload.run('b1', 'infra-root-causes'),
@@ -109,6 +120,7 @@ describe('one projection on every backend', () => {
       'failure_signature',
       'memory_edge',
       'memory_head',
+      'memory_item',
       'memory_line',
       'memory_line_edge',
       'memory_line_successor',

@@ -50,6 +50,10 @@ const TABLES: Readonly<Record<string, { columns: string[]; order: string[] }>> =
     ],
     order: ['sha256', 'project', 'level'],
   },
+  memory_item: {
+    columns: ['project', 'id', 'sha256', 'summary', 'detail', 'archived', 'seq', 'deleted_at'],
+    order: ['id', 'project'],
+  },
   memory_line: {
     columns: [
       'project',

@@ -7,6 +7,7 @@ export type {
   RecallRequest,
   VectorHit,
   VectorKind,
+  VectorLevel,
   VectorRecall,
 } from './recall-types.js';
 export type { PgvectorBackendOptions, PgvectorOptions } from './options.js';

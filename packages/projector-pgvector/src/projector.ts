@@ -17,11 +17,11 @@ import { loadMigrations } from './schema/migrations.js';
 import { prepareSchema } from './schema/prepare-schema.js';
 
 /** Bump when the same log would give different rows (planner, statements, normaliser). */
-export const PGVECTOR_VERSION = 4;
+export const PGVECTOR_VERSION = 5;
 
 /**
  * The pgvector projection: memory nodes and their lines, provenance edges, text and symptom
- * vectors (per line at L1/L2), failure signatures and supersessions, in PGlite under
+ * vectors (per line at L1/L2, per curated item at I), failure signatures and supersessions, in PGlite under
  * `<stateDir>/pg/` or in Postgres at DATABASE_URL.
  */
 export function projectorPgvector(options: PgvectorOptions = {}): Projector<PgvectorHandle> {

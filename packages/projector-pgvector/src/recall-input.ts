@@ -1,8 +1,8 @@
 import { MemError } from '@mem/core';
-import type { RecallLevel, VectorKind } from './recall-types.js';
+import type { VectorKind, VectorLevel } from './recall-types.js';
 
 const KINDS: readonly VectorKind[] = ['text', 'symptom'];
-const LEVELS: readonly RecallLevel[] = ['L0', 'L1', 'L2', 'R'];
+const LEVELS: readonly VectorLevel[] = ['L0', 'L1', 'L2', 'R', 'I'];
 export const MAX_RECALL_LIMIT = 1000;
 
 /**
@@ -48,7 +48,7 @@ export function checkRecallInput(
   if (
     !Array.isArray(levels) ||
     levels.length === 0 ||
-    !levels.every((l) => LEVELS.includes(l as RecallLevel))
+    !levels.every((l) => LEVELS.includes(l as VectorLevel))
   ) {
     throw bad('filter.levels', `expected a non-empty list of ${LEVELS.join(', ')}`);
   }

@@ -3,10 +3,13 @@ export type VectorKind = 'text' | 'symptom';
 
 export type RecallLevel = 'L0' | 'L1' | 'L2' | 'R';
 
+/** A level the index holds vectors at: the memory levels, and I, curated items (issue 13 §1). */
+export type VectorLevel = RecallLevel | 'I';
+
 /** One node found by similarity. */
 export interface VectorHit {
   project: string;
-  level: RecallLevel;
+  level: VectorLevel;
   sha256: string;
   /** Cosine distance, 0 = identical. */
   distance: number;
@@ -15,7 +18,7 @@ export interface VectorHit {
 /** Which projects and levels a recall may return: applied inside the ANN query, never after it. */
 export interface RecallFilter {
   projects: readonly string[];
-  levels: readonly RecallLevel[];
+  levels: readonly VectorLevel[];
 }
 
 /** One recall of a batch: a vector kind and its filter. */

@@ -9,6 +9,7 @@ import { readMeta } from './schema/prepare-schema.js';
 /** Every table holding a project's rows, children before parents. */
 const PROJECT_TABLES = [
   'memory_vector',
+  'memory_item',
   'memory_line_edge',
   'memory_line_successor',
   'memory_line',

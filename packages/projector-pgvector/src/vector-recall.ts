@@ -4,7 +4,7 @@ import { embeddedDir, openBackend, type Backend } from './backend/open-backend.j
 import { backendConfig, type PgvectorBackendOptions } from './options.js';
 import { PGVECTOR_VERSION } from './projector.js';
 import { checkRecallInput } from './recall-input.js';
-import type { RecallLevel, VectorHit, VectorRecall } from './recall-types.js';
+import type { VectorHit, VectorLevel, VectorRecall } from './recall-types.js';
 import { quoteIdent } from './schema/identifiers.js';
 import { loadMigrations } from './schema/migrations.js';
 import { readMeta } from './schema/prepare-schema.js';
@@ -129,7 +129,7 @@ interface Row {
   request: number;
   exact: boolean;
   project: string;
-  level: RecallLevel;
+  level: VectorLevel;
   sha256: string;
   distance: number | string;
 }

@@ -54,3 +54,19 @@ export async function pgvectorMemoryChain(
   for (const line of live.rows) view.live[line.level].push(line.sha256);
   return view;
 }
+
+/** The items of `project` with a live text vector, each as [node sha, text], by sha (issue 13 §1). */
+export async function pgvectorRecallableItems(
+  db: PGlite,
+  stateDir: string,
+  project: string,
+): Promise<[string, string][]> {
+  const s = quoteIdent(sharedSchemaFor(stateDir));
+  const rows = await db.query<{ sha256: string; text: string }>(
+    `SELECT i.sha256, ${s}.item_text(i.summary, i.detail) AS text FROM ${s}.memory_item i
+     JOIN ${s}.memory_vector v ON v.project = i.project AND v.level = 'I' AND v.node_sha = i.sha256 AND v.kind = 'text' AND v.live
+     WHERE i.project = $1 ORDER BY i.sha256 COLLATE "C"`,
+    [project],
+  );
+  return rows.rows.map((r) => [r.sha256, r.text]);
+}

@@ -59,3 +59,24 @@ export function sqliteMemoryChain(stateDir: string, project: string): MemoryChai
     db.close();
   }
 }
+
+/**
+ * The curated items of `project` that recall may return (issue 13 §1): neither deleted nor
+ * archived, each as [node sha, text], by sha. What the pgvector projection must hold a live
+ * vector of, with the same text.
+ */
+export function sqliteRecallableItems(stateDir: string, project: string): [string, string][] {
+  const db = new Database(itemStorePath(stateDir), { readonly: true, fileMustExist: true });
+  try {
+    return (
+      db
+        .prepare(
+          `SELECT n.sha256, n.text FROM item i JOIN node n ON n.id = i.node_id
+           WHERE i.project = ? AND i.deleted_at IS NULL AND i.attention <> 'archive' ORDER BY n.sha256`,
+        )
+        .all(project) as { sha256: string; text: string }[]
+    ).map((r) => [r.sha256, r.text]);
+  } finally {
+    db.close();
+  }
+}

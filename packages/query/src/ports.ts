@@ -5,12 +5,17 @@
  */
 
 export type { EmbedRole, Embedder, Reranker } from '@mem/embed';
-export type { RecallLevel, VectorHit, VectorKind, VectorRecall } from '@mem/projector-pgvector';
-import type { RecallLevel } from '@mem/projector-pgvector';
+export type {
+  RecallLevel,
+  VectorHit,
+  VectorKind,
+  VectorLevel,
+  VectorRecall,
+} from '@mem/projector-pgvector';
+import type { VectorLevel } from '@mem/projector-pgvector';
 
 /**
- * A level a query recalls: the vector index's levels, and `I`, curated items (issue 13 §1:
- * one search over lines and items). Items are recalled by keyword only: the vector index
- * embeds no item (see ITEM_LEVEL).
+ * A level a query recalls: the memory levels and `I`, curated items (issue 13 §1: one search
+ * over lines and items), each by keyword and by vector.
  */
-export type QueryLevel = RecallLevel | 'I';
+export type QueryLevel = VectorLevel;

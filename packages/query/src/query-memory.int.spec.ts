@@ -342,10 +342,11 @@ describe('queryMemory: vector side', () => {
       vector: 'used',
       errors: [],
     });
-    expect(vectors.calls.map((c) => c.kind).sort()).toEqual(['symptom', 'text']);
-    expect(
-      vectors.calls.every((c) => c.projects.join() === 'demo' && c.levels.join() === 'L1,L2'),
-    ).toBe(true);
+    // Text vectors at every default level, curated items (I) included; symptoms at L1/L2 only.
+    expect(vectors.calls.map((c) => [c.kind, c.projects.join(), c.levels.join()]).sort()).toEqual([
+      ['symptom', 'demo', 'L1,L2'],
+      ['text', 'demo', 'L1,L2,I'],
+    ]);
     expect(result.results[0]!.sha256).toBe(line(M_KONG));
     expect(result.results[0]!.ranking.keyword?.rank).toBe(1);
     expect(result.results[0]!.ranking.vector_text).not.toBeNull();

@@ -1,7 +1,7 @@
 import { MemError } from '@mem/core';
 import type { SignalHit } from './fusion.js';
 import type { RecallFilter } from './keyword-recall.js';
-import type { Embedder, RecallLevel, VectorRecall } from './ports.js';
+import type { Embedder, VectorRecall } from './ports.js';
 
 /** Text-vector and symptom-vector hits of one query embedding, nearest first. */
 export interface VectorLists {
@@ -11,7 +11,8 @@ export interface VectorLists {
 
 /**
  * Embeds the query once and recalls both vector kinds with the filters inside the ANN query.
- * The symptom kind is what lets a pasted error find a memory written as prose.
+ * The symptom kind is what lets a pasted error find a memory written as prose. An item has a
+ * text vector only: a hit on one is the item's node (its node sha, as the item store keys it).
  */
 export async function recallVectors(
   vectors: VectorRecall,
@@ -20,8 +21,8 @@ export async function recallVectors(
   filter: RecallFilter,
   depth: number,
 ): Promise<VectorLists> {
-  // Curated items (level I) are not embedded (issue 13 §1: keyword only so far), so the index is asked for the other levels alone.
-  const levels = filter.levels.filter((level): level is RecallLevel => level !== 'I');
+  // Curated items (level I) are embedded beside lines (issue 13 §1): the index is asked every level.
+  const { levels } = filter;
   if (filter.projects.length === 0 || levels.length === 0) return { text: [], symptom: [] };
   const [vector] = await embedder.embed([text], 'query');
   if (!vector || vector.length !== embedder.dims) {

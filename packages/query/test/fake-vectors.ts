@@ -3,9 +3,9 @@ import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
 import type {
   EmbedRole,
   Embedder,
-  RecallLevel,
   VectorHit,
   VectorKind,
+  VectorLevel,
   VectorRecall,
 } from '../src/ports.js';
 
@@ -51,7 +51,7 @@ function embedOne(text: string): Float32Array {
 
 interface Entry {
   project: string;
-  level: RecallLevel;
+  level: VectorLevel;
   sha256: string;
   kind: VectorKind;
   vector: Float32Array;
@@ -61,7 +61,7 @@ export interface FakeVectorRecall extends VectorRecall {
   readonly calls: {
     kind: VectorKind;
     projects: readonly string[];
-    levels: readonly RecallLevel[];
+    levels: readonly VectorLevel[];
     limit: number;
   }[];
 }
@@ -70,7 +70,8 @@ export interface FakeVectorRecall extends VectorRecall {
  * An exact (brute-force) vector recall over every live node of the projects (text vectors) and
  * the given symptoms (symptom vectors, keyed by memory text), embedded by `embedder`. As in the
  * pgvector projection, L1/L2 vectors are lines: each live line gets its text, and the symptom
- * of the first live memory holding it that has one; whole memories get none.
+ * of the first live memory holding it that has one; whole memories get none; a curated item
+ * its text while neither deleted nor archived.
  */
 export async function fakeVectorRecall(
   items: ItemStore,
@@ -89,11 +90,22 @@ export async function fakeVectorRecall(
         if (!lineSymptoms.has(key)) lineSymptoms.set(key, symptom);
       }
     }
+    const itemNodes = items.nodes({ project, kind: 'item' });
+    const recallable = new Set(
+      items
+        .itemsById(
+          [project],
+          itemNodes.map((node) => node.meta.id as string),
+        )
+        .filter((row) => !row.deleted && row.attention !== 'archive')
+        .map((row) => row.node_id),
+    );
     const live = [
-      // As the pgvector projection: no whole memory, and no curated item (they are not embedded).
+      // As the pgvector projection: no whole memory; an item while recall may return it.
       ...items.nodes({ project }).filter((node) => node.kind !== 'memory' && node.kind !== 'item'),
       ...items.nodes({ project, kind: 'line' }),
-    ] as (NodeRow & { level: RecallLevel })[];
+      ...itemNodes.filter((node) => recallable.has(node.id)),
+    ] as (NodeRow & { level: VectorLevel })[];
     for (const node of live) {
       const symptom = lineSymptoms.get(`${node.level}\u0000${node.sha256}`);
       const [text, symptomVector] = await embedder.embed(

@@ -4,7 +4,7 @@ import type { SeqWrite } from './run-writes.js';
 import { lineVectorTexts, vectorTexts } from '../plan/vector-texts.js';
 
 /**
- * Embeds every text a batch's nodes and lines may need, each distinct text once, before the transaction
+ * Embeds every text a batch's nodes, lines and items may need, each distinct text once, before the transaction
  * opens (an embedder may be a remote model: no locks are held while it answers). A vector of the
  * wrong dimension or with a non-finite value is MODEL_FAILED naming the embedder.
  */
@@ -12,8 +12,11 @@ export async function embedNodeTexts(
   embedder: Embedder,
   writes: readonly SeqWrite[],
   forgotten: ReadonlySet<string> = new Set(),
+  itemTexts: Iterable<string | null> = [],
 ): Promise<Map<string, Float32Array>> {
   const texts = new Set<string>();
+  // The text each item write leaves (itemTextsAfter): an item is embedded as a line is, a document.
+  for (const text of itemTexts) if (text !== null) texts.add(text);
   for (const { write } of writes) {
     if (write.statement === 'insertNode')
       for (const { text } of vectorTexts(write.params)) texts.add(text);

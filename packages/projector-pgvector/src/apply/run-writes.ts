@@ -3,6 +3,7 @@ import type { Sql } from '../backend/sql.js';
 import { sqlState } from '../backend/sql.js';
 import { foldSignatures, type SignatureFold } from '../plan/fold-signatures.js';
 import type {
+  ItemTextWrite,
   LinesParams,
   NodeParams,
   PlannedWrite,
@@ -11,11 +12,18 @@ import type {
 import { lineVectorTexts, vectorTexts } from '../plan/vector-texts.js';
 import type { VectorSource } from './insert-vectors.js';
 import type { StatementSql } from './statements.js';
+import { vectorLiteral } from './vector-literal.js';
 
 /** A planned write and the seq of the event that planned it (for error messages). */
 export interface SeqWrite {
   seq: number;
   write: PlannedWrite;
+}
+
+/** The text each item write leaves (itemTextsAfter) and the batch's embeddings of them. */
+export interface ItemVectors {
+  texts: ReadonlyMap<ItemTextWrite, string | null>;
+  embeddings: ReadonlyMap<string, Float32Array>;
 }
 
 /** Nodes sent in one insertNodes statement at most. */
@@ -26,13 +34,15 @@ const NODE_RUN = 1000;
  * say) goes as one array statement; nothing else can sit between them, so their subqueries see
  * what one-by-one inserts would. Signature folds are summed per batch and sent last, in one call.
  * Returns the nodes and lines that were really created (first occurrence of their key), in
- * order, with their vector texts: those, and only those, get vectors.
+ * order, with their vector texts: those, and only those, get vectors. An item's vector goes
+ * with the write that sets its text (the last one stands), carried in `items`.
  */
 export async function runWrites(
   tx: Sql,
   sql: StatementSql,
   project: string,
   writes: readonly SeqWrite[],
+  items: ItemVectors,
 ): Promise<VectorSource[]> {
   const created: VectorSource[] = [];
   const signatures: SignatureParams[] = [];
@@ -93,6 +103,26 @@ export async function runWrites(
         ]),
       );
       created.push(...textVectorsAt(rows, p.sha256, p.seq, p.text));
+      i += 1;
+      continue;
+    }
+    if (write.statement === 'insertItem' || write.statement === 'updateItemText') {
+      const [text, vector] = itemVector(seq, write, items);
+      const p = write.params;
+      const params =
+        write.statement === 'insertItem'
+          ? [
+              p.project,
+              p.id,
+              write.params.sha256,
+              p.summary,
+              p.detail,
+              write.params.seq,
+              text,
+              vector,
+            ]
+          : [p.project, p.id, p.summary, p.detail, text, vector];
+      await run(seq, write.statement, () => tx.query(sql[write.statement], params));
       i += 1;
       continue;
     }
@@ -184,7 +214,13 @@ function paramsOf(
     PlannedWrite,
     {
       statement:
-        'insertNode' | 'foldSignature' | 'insertLines' | 'insertSuccessorLines' | 'insertAddedLine';
+        | 'insertNode'
+        | 'foldSignature'
+        | 'insertLines'
+        | 'insertSuccessorLines'
+        | 'insertAddedLine'
+        | 'insertItem'
+        | 'updateItemText';
     }
   >,
 ): unknown[] {
@@ -221,7 +257,40 @@ function paramsOf(
       const p = write.params;
       return [p.project, p.level, p.memory_sha, p.shas];
     }
+    case 'setItemAttention': {
+      const p = write.params;
+      return [p.project, p.id, p.archived];
+    }
+    case 'deleteItem': {
+      const p = write.params;
+      return [p.project, p.id, p.ts];
+    }
   }
+}
+
+/**
+ * The text an item write leaves and its vector literal; nulls for a write naming no item. A
+ * text the batch did not embed is a fault of the shell, never skipped: the item would be
+ * silently missing from vector recall.
+ */
+function itemVector(
+  seq: number,
+  write: ItemTextWrite,
+  items: ItemVectors,
+): [string | null, string | null] {
+  const text = items.texts.get(write) ?? null;
+  if (text === null) return [null, null];
+  const vector = items.embeddings.get(text);
+  if (!vector)
+    throw new MemError(
+      'PROJECTION_FAILED',
+      `seq ${seq}: item ${write.params.id} text not embedded`,
+      {
+        seq,
+        statement: write.statement,
+      },
+    );
+  return [text, vectorLiteral(vector)];
 }
 
 /** Runs one statement; a database error becomes PROJECTION_FAILED naming the event and statement. */

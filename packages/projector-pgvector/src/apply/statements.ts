@@ -9,6 +9,7 @@ export type StatementSql = Readonly<
     | 'foldSignatures'
     | 'insertVectors'
     | 'forgottenTexts'
+    | 'storedItems'
     | 'readPosition'
     | 'writePosition'
     | 'lockProject',
@@ -42,5 +43,10 @@ export function statementSql(schema: string): StatementSql {
     insertSuccessorLines: `SELECT created_level AS level FROM ${s}.insert_successor_lines($1, $2, $3, $4, $5)`,
     holdSuccessors: `SELECT ${s}.hold_successors($1, $2, $3, $4)`,
     insertAddedLine: `SELECT created_level AS level FROM ${s}.insert_added_line($1, $2, $3, $4, $5)`,
+    storedItems: `SELECT id, summary, detail FROM ${s}.memory_item WHERE project = $1 AND id = ANY($2) ORDER BY id`,
+    insertItem: `SELECT ${s}.insert_item($1, $2, $3, $4, $5, $6, $7, $8)`,
+    updateItemText: `SELECT ${s}.update_item_text($1, $2, $3, $4, $5, $6)`,
+    setItemAttention: `SELECT ${s}.set_item_attention($1, $2, $3)`,
+    deleteItem: `SELECT ${s}.delete_item($1, $2, $3)`,
   };
 }

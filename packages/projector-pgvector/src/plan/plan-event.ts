@@ -1,9 +1,11 @@
 import { MemError, memoryLines, type EventOf, type EventType, type LogEvent } from '@mem/core';
+import { ITEM_VECTOR_HANDLES, planItemEvent } from './plan-items.js';
 import type { NodeParams, PlannedWrite } from './planned-write.js';
 
 /**
  * The event types that change rows here. chunk, gate, run_end, recovery, administration, ingest
- * bookkeeping and projection settings (they shape the vault only) hold nothing to recall: the
+ * bookkeeping and projection settings (they shape the vault only) hold nothing to recall, nor do
+ * an item's status, relations and pins (the query reads those from the item store): the
  * engine hands the projector none of them, they only advance its position.
  */
 export const PGVECTOR_HANDLES = [
@@ -15,6 +17,7 @@ export const PGVECTOR_HANDLES = [
   'forgotten',
   'superseded',
   'line_added',
+  ...ITEM_VECTOR_HANDLES,
 ] as const satisfies readonly EventType[];
 
 /** An event the pgvector projection handles. */
@@ -105,6 +108,11 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
           },
         },
       ];
+    case 'item_added':
+    case 'item_updated':
+    case 'item_attention_set':
+    case 'item_deleted':
+      return planItemEvent(event);
     default:
       return unknownType(event);
   }

@@ -125,6 +125,37 @@ export interface HoldSuccessorsParams {
   shas: string[];
 }
 
+/** A curated item added (issue 13 §1): its row, and a text vector at level I under `sha256`, its node sha. */
+export interface InsertItemParams {
+  project: string;
+  id: string;
+  sha256: string;
+  summary: string;
+  detail: string | null;
+  seq: number;
+}
+
+/** The summary and detail an `item_updated` sets (null: kept); the text, and so the vector, follows. */
+export interface UpdateItemTextParams {
+  project: string;
+  id: string;
+  summary: string | null;
+  detail: string | null;
+}
+
+/** An item's attention tier as the vector sees it: archived leaves recall. */
+export interface ItemAttentionParams {
+  project: string;
+  id: string;
+  archived: boolean;
+}
+
+export interface DeleteItemParams {
+  project: string;
+  id: string;
+  ts: string;
+}
+
 /** One write an event plans: a named statement and its parameters. */
 export type PlannedWrite =
   | { statement: 'insertRun'; params: RunParams }
@@ -139,6 +170,13 @@ export type PlannedWrite =
   | { statement: 'supersede'; params: SupersedeParams }
   | { statement: 'insertSuccessorLines'; params: SuccessorLinesParams }
   | { statement: 'insertAddedLine'; params: AddedLineParams }
-  | { statement: 'holdSuccessors'; params: HoldSuccessorsParams };
+  | { statement: 'holdSuccessors'; params: HoldSuccessorsParams }
+  | { statement: 'insertItem'; params: InsertItemParams }
+  | { statement: 'updateItemText'; params: UpdateItemTextParams }
+  | { statement: 'setItemAttention'; params: ItemAttentionParams }
+  | { statement: 'deleteItem'; params: DeleteItemParams };
+
+/** The writes that set an item's text: the shell embeds the text each leaves (item-texts.ts). */
+export type ItemTextWrite = Extract<PlannedWrite, { statement: 'insertItem' | 'updateItemText' }>;
 
 export type StatementName = PlannedWrite['statement'];

@@ -71,7 +71,8 @@ const contextOutput = z.object({
   notes: z.array(z.object({ leg: z.string(), code: z.string(), message: z.string() })),
   /**
    * The memory lines the bundle would have packed whose cited evidence changed or is gone:
-   * never packed, named here (bounded; `freshness_warnings_left_out` counts the rest).
+   * packed only under include_stale, named here either way (bounded;
+   * `freshness_warnings_left_out` counts the rest).
    */
   freshness_warnings: z.array(lineFreshnessWarning),
   freshness_warnings_left_out: z.number().optional(),
@@ -104,6 +105,8 @@ export const context = defineOperation({
       budget: z.int().min(1).max(MAX_CONTEXT_BUDGET).default(DEFAULT_CONTEXT_BUDGET),
       project: projectInput.optional(),
       citations: z.enum(CITATION_MODES).default('excerpt'),
+      /** As on query: a stale or unknown line is packed too, still named in freshness_warnings. */
+      include_stale: z.boolean().optional(),
     })
     .refine(
       (i) => i.tool !== undefined || i.task !== undefined || i.signature_source !== undefined,
@@ -120,7 +123,7 @@ export const context = defineOperation({
   mcp: {
     tool: 'context',
     description:
-      'Before using a tool or on a failure: give a tool name, a task or a raw failing log; returns what failed here before (tier 1), similar lessons (tier 2), docs (tier 3) and skills, within a token budget.',
+      'Before using a tool or on a failure: give a tool name, a task or a raw failing log; returns what failed here before (tier 1), similar lessons (tier 2), docs (tier 3) and skills, within a token budget. A line whose cited transcript span was rewritten or whose session is gone is left out and named in freshness_warnings; include_stale packs it, still named.',
   },
   cli: {
     command: ['context'],
@@ -145,6 +148,13 @@ export const context = defineOperation({
         description: `tokens the bundle may take (default ${DEFAULT_CONTEXT_BUDGET})`,
         parse: 'integer',
       },
+      {
+        field: 'include_stale',
+        flag: '--include-stale',
+        parse: 'boolean',
+        description:
+          'also pack the lines whose cited session was rewritten or deleted (each still named in freshness_warnings)',
+      },
     ],
     text: contextText,
     warnings: (out) => out.notes.map((n) => `context: ${n.leg} left out (${n.code}): ${n.message}`),
@@ -156,6 +166,7 @@ export const context = defineOperation({
       input.project !== undefined ? [input.project] : [],
       async (view) => {
         const reachable = await visibleProjects(ctx, caller, view);
+        const includeStale = input.include_stale === true;
         const judged: JudgedLine[] = [];
         let verdicts: LineVerdicts = { warnings: new Map() };
         const bundle = await assembleContext(
@@ -181,8 +192,9 @@ export const context = defineOperation({
               })),
             freshness: async (lines) => {
               judged.push(...lines);
-              verdicts = await judgeLines(ctx, view.items, lines, false);
-              return lines.map((l) => verdicts.warnings.has(lineKey(l)));
+              verdicts = await judgeLines(ctx, view.items, lines, includeStale);
+              // Held back unless asked for; named in the warnings either way.
+              return lines.map((l) => !includeStale && verdicts.warnings.has(lineKey(l)));
             },
           },
         );

@@ -74,6 +74,7 @@ const projectPlan = fc.record({
       type: fc.constantFrom('thread', 'task', 'fact'),
       summary: sentence,
       update: fc.option(sentence),
+      log: fc.option(sentence),
       resolve: fc.constantFrom(null, 'done', 'dropped'),
       relate: fc.boolean(),
       remove: fc.boolean(),
@@ -343,9 +344,10 @@ function appendCorrections(
 }
 
 /**
- * Curated items after the extraction: each added, maybe updated, resolved (work items), related
- * to the thread before it (a task as its child, a fact anchored to it) and deleted. Ids follow
- * from the item_added event's seq, which is its place in the project's log.
+ * Curated items after the extraction: each added, maybe updated, logged (a child's log moves
+ * its thread's activity), resolved (work items), related to the thread before it (a task as its
+ * child, a fact anchored to it) and deleted. Ids follow from the item_added event's seq, which
+ * is its place in the project's log.
  */
 function appendItems(out: Payload[], items: ProjectPlan['items'], project: string): void {
   let thread: string | null = null;
@@ -361,6 +363,13 @@ function appendItems(out: Payload[], items: ProjectPlan['items'], project: strin
     const id = itemId(project, out.length);
     if (item.update !== null)
       out.push({ type: 'item_updated', item: id, summary: item.update, reason: 'reworded' });
+    if (item.log !== null)
+      out.push({
+        type: 'item_logged',
+        item: id,
+        text: item.log,
+        ...(item.update !== null ? { conversation: 'session-1' } : {}),
+      });
     if (item.type !== 'fact' && item.resolve !== null)
       out.push({ type: 'item_resolved', item: id, from: 'open', status: item.resolve });
     if (item.remove) out.push({ type: 'item_deleted', item: id, reason: 'removed in a test' });

@@ -23,8 +23,10 @@ import { sealStore } from './seal.js';
  *     open-thread and due-reminder indexes leave archived items out (migration 0019).
  * 12: the file is in WAL mode (header bytes 18 and 19), installed in place, never renamed.
  * 13: item.from_line (migration 0020), the memory line a fact or rule was promoted from.
+ * 14: item_logged (add_log): item_history.text and conversation (migration 0021), and the
+ *     entry moves the item's activity.
  */
-const VERSION = 13;
+const VERSION = 14;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

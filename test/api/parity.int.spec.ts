@@ -172,6 +172,12 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
   set_attention: () => ({ project: 'alpha', id: seededThread, attention: 'reference' }),
   pin_item: () => ({ project: 'alpha', id: seededThread }),
   unpin_item: () => ({ project: 'alpha', id: seededThread }),
+  add_log: (s, who) => ({
+    project: 'alpha',
+    id: seededThread,
+    text: `Logged over ${s} by ${who}`,
+    conversation: `parity-${s}`,
+  }),
   purge: (s, who) => ({
     project: 'alpha',
     ref: PURGE_TEXTS[`${s}-${who}`] ?? PURGE_TEXTS['http-admin']!,

@@ -77,6 +77,7 @@ const projectPlan = fc.record({
       detail: fc.option(sentence),
       // Archive hides an item from recall, any other tier shows it again.
       attention: fc.array(fc.constantFrom('archive', 'reference', 'active'), { maxLength: 2 }),
+      log: fc.option(sentence),
       resolve: fc.constantFrom(null, 'done', 'dropped'),
       relate: fc.boolean(),
       remove: fc.boolean(),
@@ -347,9 +348,9 @@ function appendCorrections(
 
 /**
  * Curated items after the extraction: each added, maybe reworded, given a detail, filed under
- * attention tiers, resolved (work items), related
- * to the thread before it (a task as its child, a fact anchored to it) and deleted. Ids follow
- * from the item_added event's seq, which is its place in the project's log.
+ * attention tiers, logged (a child's log moves its thread's activity), resolved (work items),
+ * related to the thread before it (a task as its child, a fact anchored to it) and deleted. Ids
+ * follow from the item_added event's seq, which is its place in the project's log.
  */
 function appendItems(out: Payload[], items: ProjectPlan['items'], project: string): void {
   let thread: string | null = null;
@@ -369,6 +370,13 @@ function appendItems(out: Payload[], items: ProjectPlan['items'], project: strin
       out.push({ type: 'item_updated', item: id, detail: item.detail, reason: 'detailed' });
     for (const attention of item.attention)
       out.push({ type: 'item_attention_set', item: id, attention });
+    if (item.log !== null)
+      out.push({
+        type: 'item_logged',
+        item: id,
+        text: item.log,
+        ...(item.update !== null ? { conversation: 'session-1' } : {}),
+      });
     if (item.type !== 'fact' && item.resolve !== null)
       out.push({ type: 'item_resolved', item: id, from: 'open', status: item.resolve });
     if (item.remove) out.push({ type: 'item_deleted', item: id, reason: 'removed in a test' });

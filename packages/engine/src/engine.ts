@@ -84,6 +84,12 @@ export interface AppendOptions extends AppendInput {
    * write answers the same with a key as without one.
    */
   idempotency?: IdempotencyRecord;
+  /**
+   * The seq the batch's first event must get: a batch whose payloads name ids derived from its
+   * own seqs (add_items' in-batch refs). If the log moved past the head it was built on, the
+   * batch is refused unwritten (CONFLICT) and the caller builds it again.
+   */
+  firstSeq?: number;
 }
 
 /** What an idempotency_recorded event holds besides the size of the batch it closes. */
@@ -193,7 +199,7 @@ export class Engine {
     writer: Writer,
     options: AppendOptions = {},
   ): Promise<AppendResult> {
-    const { catchUp = 'now', force = false, idempotency, ...input } = options;
+    const { catchUp = 'now', force = false, idempotency, firstSeq, ...input } = options;
     assertProjectName(project);
     assertSettingsInSystem(project, payloads);
     // Validated once, here: the checks read the very payloads (scrubbed, as zod made them) that
@@ -242,6 +248,7 @@ export class Engine {
         project,
         closed,
         after.map(({ queued }) => queued),
+        firstSeq,
       );
     });
     const written = idempotency ? withoutRecord(result) : result;

@@ -45,9 +45,10 @@ export class GuardedEventLog extends EventLog {
     project: string,
     batch: ValidBatch,
     after: readonly QueuedBatch[] = [],
+    firstSeq?: number,
   ): Promise<QueuedBatch> {
     await this.assertTailIntact(project);
-    return super.queueValidated(project, batch, after);
+    return super.queueValidated(project, batch, after, firstSeq);
   }
 
   /** Throws CHAIN_BROKEN naming segment and line when the tail disagrees with the recorded head. */

@@ -54,6 +54,8 @@ interface PendingBatch {
   writer: BatchEntry['writer'];
   /** Batches queued before it that its caller's checks counted on: if one failed, so does this. */
   after: readonly QueuedBatch[];
+  /** The seq its first event must get (ids derived from it are in its payloads), or it is refused unwritten. */
+  firstSeq: number | undefined;
   state: { failed: boolean };
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
@@ -80,25 +82,35 @@ export async function appendBatch(
   writer: unknown,
 ): Promise<AppendResult> {
   const project = assertProjectName(projectName);
-  return enqueue(context, project, validateBatch(payloads, writer), [], { failed: false });
+  return enqueue(
+    context,
+    project,
+    validateBatch(payloads, writer),
+    [],
+    { failed: false },
+    undefined,
+  );
 }
 
 /**
  * Queues a batch validateBatch made already (the engine checks it first: no second validation)
  * in the project's open group, before it returns, so batches queue in call order. `after`: the
  * queued batches the caller's checks counted on (a memory citing evidence still in flight); if
- * one of them fails, this one fails too (IO_FAILED) and nothing of it is written.
+ * one of them fails, this one fails too (IO_FAILED) and nothing of it is written. `firstSeq`:
+ * the seq the batch's first event must get (an optimistic expectation, decided under the lock);
+ * if another writer got there first, the batch fails unwritten with CONFLICT.
  */
 export function queueValidBatch(
   context: AppendContext,
   projectName: string,
   batch: ValidBatch,
   after: readonly QueuedBatch[] = [],
+  firstSeq?: number,
 ): QueuedBatch {
   const project = assertProjectName(projectName);
   if (!isValidBatch(batch)) throw notValidated();
   const state = { failed: false };
-  const durable = enqueue(context, project, batch, after, state);
+  const durable = enqueue(context, project, batch, after, state, firstSeq);
   return {
     durable,
     get failed() {
@@ -114,12 +126,14 @@ function enqueue(
   batch: ValidBatch,
   after: readonly QueuedBatch[],
   state: { failed: boolean },
+  firstSeq: number | undefined,
 ): Promise<AppendResult> {
   return new Promise((resolve, reject) => {
     const pending = {
       payloads: batch.payloads,
       writer: batch.writer,
       after,
+      firstSeq,
       state,
       resolve,
       reject,
@@ -144,6 +158,15 @@ function earlierBatchFailed(project: string): MemError {
   );
 }
 
+/** The refusal of a batch whose first event would not get the seq it was built for. */
+function seqMoved(project: string, expected: number, actual: number): MemError {
+  return new MemError(
+    'CONFLICT',
+    `append to ${project}: the batch was built for seq ${expected}, but the log is at seq ${actual - 1} (another writer appended first); nothing of it was written`,
+    { project, expected_first_seq: expected, first_seq: actual, rolled_back: true },
+  );
+}
+
 /** Commits one group under the project's lock and answers each of its callers. */
 async function commitGroup(context: AppendContext, project: string, group: CommitGroup) {
   const projectDir = join(context.dir, project);
@@ -152,7 +175,7 @@ async function commitGroup(context: AppendContext, project: string, group: Commi
     if (context.groups.get(project) === group) context.groups.delete(project);
   };
   let live = group.batches;
-  let results: AppendResult[];
+  let results: (AppendResult | MemError)[];
   try {
     results = await withSegmentLock(join(projectDir, FIRST_SEGMENT), async (lockFd) => {
       close();
@@ -181,7 +204,11 @@ async function commitGroup(context: AppendContext, project: string, group: Commi
     for (const batch of group.batches) batch.reject(error);
     return;
   }
-  live.forEach((batch, index) => batch.resolve(results[index]!));
+  live.forEach((batch, index) => {
+    const result = results[index]!;
+    if (result instanceof MemError) batch.reject(result);
+    else batch.resolve(result);
+  });
 }
 
 /** Where the newest segment's complete lines end, the head there, and the recovery a torn tail needs. */
@@ -228,13 +255,40 @@ function locateTail(
   return { head, size: end.end, recovery, torn: readRange(fd, end.end, stat.size) };
 }
 
+/**
+ * The batches of a group that keep their expectations: a batch built for a first seq it would
+ * not get is refused (CONFLICT), and so is a later one that counted on a refused one. Trigger:
+ * a batch's payloads name ids derived from its own seqs (add_items' in-batch refs). Why: another
+ * writer (another process, an ingest) may append between the caller's read of the head and this
+ * lock. Outcome: it is refused unwritten; the caller reads the head again and rebuilds.
+ */
+function keepExpected(
+  project: string,
+  batches: readonly PendingBatch[],
+  firstSeq: number,
+): (PendingBatch | MemError)[] {
+  let next = firstSeq;
+  return batches.map((batch) => {
+    if (batch.after.some((earlier) => earlier.failed)) {
+      batch.state.failed = true;
+      return earlierBatchFailed(project);
+    }
+    if (batch.firstSeq !== undefined && batch.firstSeq !== next) {
+      batch.state.failed = true;
+      return seqMoved(project, batch.firstSeq, next);
+    }
+    next += batch.payloads.length;
+    return batch;
+  });
+}
+
 async function appendLocked(
   context: AppendContext,
   project: string,
   projectDir: string,
   lockFd: number,
-  batches: readonly PendingBatch[],
-): Promise<AppendResult[]> {
+  group: readonly PendingBatch[],
+): Promise<(AppendResult | MemError)[]> {
   const newest = lastSegmentSync(projectDir, context.tails.get(project)?.segment);
   const newestPath = join(projectDir, newest);
   const newestFd = newest === FIRST_SEGMENT ? lockFd : openSegment(newestPath);
@@ -242,6 +296,10 @@ async function appendLocked(
     const stat = fstatSync(newestFd);
     const tail = locateTail(context, project, projectDir, newest, newestFd, stat);
     const { size, recovery } = tail;
+    // A recovery leads the first batch written, so that batch starts one seq later.
+    const decided = keepExpected(project, group, tail.head.seq + 1 + (recovery ? 1 : 0));
+    const batches = decided.filter((d): d is PendingBatch => !(d instanceof MemError));
+    if (batches.length === 0) return decided as MemError[];
     // Each batch chains after the one before it, with its own ts; a recovery leads the first.
     let head = tail.head;
     // One buffer for the whole group: the bytes written are the lines as chained, not a join.
@@ -281,16 +339,20 @@ async function appendLocked(
       size: (rotate ? 0 : size) + bytes.length,
       head,
     });
-    return chained.map(({ link, lead }) => {
-      const appended = link.events.slice(lead ? 1 : 0);
-      return {
-        project,
-        appended: appended.length,
-        first_seq: appended[0]!.seq,
-        last_seq: link.head.seq,
-        events: link.events,
-      };
-    });
+    const byBatch = new Map(
+      chained.map(({ link, lead }, index) => {
+        const appended = link.events.slice(lead ? 1 : 0);
+        const result: AppendResult = {
+          project,
+          appended: appended.length,
+          first_seq: appended[0]!.seq,
+          last_seq: link.head.seq,
+          events: link.events,
+        };
+        return [batches[index]!, result] as const;
+      }),
+    );
+    return decided.map((d) => (d instanceof MemError ? d : byBatch.get(d)!));
   } finally {
     if (newestFd !== lockFd) closeSync(newestFd);
   }

@@ -84,13 +84,15 @@ export class EventLog {
    * appendValidated in two steps: queues the batch in its group before returning (so batches
    * queue in call order) and answers with its durable result and whether it failed. `after`:
    * the queued batches the caller's checks counted on; if one fails, this one fails unwritten.
+   * `firstSeq`: the seq its first event must get, or it fails unwritten (CONFLICT).
    */
   queueValidated(
     project: string,
     batch: ValidBatch,
     after: readonly QueuedBatch[] = [],
+    firstSeq?: number,
   ): QueuedBatch {
-    return queueValidBatch(this.context, project, batch, after);
+    return queueValidBatch(this.context, project, batch, after, firstSeq);
   }
 
   /** Streams a project's events in seq order, each validated and chain-checked. Empty when the project has no journal. */

@@ -129,4 +129,7 @@ export interface ItemHistoryRow {
   actor: string | null;
   token: string | null;
   reason: string | null;
+  /** What an item_logged entry said, and the conversation label it carried (null elsewhere). */
+  text: string | null;
+  conversation: string | null;
 }

@@ -14,6 +14,7 @@ export const ITEM_HANDLES = [
   'item_attention_set',
   'item_pinned',
   'item_unpinned',
+  'item_logged',
 ] as const;
 
 type ItemEvent = EventOf<(typeof ITEM_HANDLES)[number]>;
@@ -42,6 +43,8 @@ function history(e: ItemEvent): PlannedWrite {
       actor: e.writer.principal ?? null,
       token: e.writer.token ?? null,
       reason: e.reason ?? null,
+      text: e.type === 'item_logged' ? e.text : null,
+      conversation: e.type === 'item_logged' ? (e.conversation ?? null) : null,
     },
   };
 }
@@ -86,6 +89,9 @@ function planItemState(e: ItemEvent): PlannedWrite[] {
           params: { project: e.project, id: e.item, pinned: e.type === 'item_pinned' ? 1 : 0 },
         },
       ];
+    case 'item_logged':
+      // A log entry changes no field, but it is activity: its thread's recency moves (seed 000 §6).
+      return [touched(e)];
   }
 }
 
@@ -183,8 +189,8 @@ function edge(e: EventOf<'item_related' | 'item_unrelated'>) {
   return { project: e.project, item: e.item, target: e.target, relation: e.relation };
 }
 
-/** A relation added or removed is activity on the item, as the ledger counts it. */
-function touched(e: EventOf<'item_related' | 'item_unrelated'>): PlannedWrite {
+/** A relation added or removed, or a log entry, is activity on the item, as the ledger counts it. */
+function touched(e: EventOf<'item_related' | 'item_unrelated' | 'item_logged'>): PlannedWrite {
   return {
     statement: 'touchItem',
     params: { project: e.project, id: e.item, seq: e.seq, ts: e.ts },

@@ -132,6 +132,7 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
     case 'item_attention_set':
     case 'item_pinned':
     case 'item_unpinned':
+    case 'item_logged':
       return planItemEvent(event);
     default:
       return unknownType(event);

@@ -387,6 +387,9 @@ export interface ItemHistoryParams {
   actor: string | null;
   token: string | null;
   reason: string | null;
+  /** An item_logged entry's text and conversation label; null on every other event's row. */
+  text: string | null;
+  conversation: string | null;
 }
 
 export type StatementName = PlannedWrite['statement'];

@@ -25,8 +25,10 @@ import { park, take } from './warm-handles.js';
  * 12: the file is in WAL mode (header bytes 18 and 19), installed in place, never renamed.
  * 13: item.from_line (migration 0020), the memory line a fact or rule was promoted from.
  * 14: item_open_thread ordered by tree_activity (migration 0021), orient's threads one range.
+ * 15: item_logged (add_log): item_history.text and conversation (migration 0022), and the
+ *     entry moves the item's activity.
  */
-const VERSION = 14;
+const VERSION = 15;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

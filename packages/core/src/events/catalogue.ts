@@ -41,6 +41,7 @@ import {
   itemAddedShape,
   itemAttentionSetShape,
   itemDeletedShape,
+  itemLoggedShape,
   itemPinnedShape,
   itemUnpinnedShape,
   itemRelatedShape,
@@ -257,6 +258,7 @@ const itemDeleted = defineEvent('item_deleted', itemDeletedShape);
 const itemAttentionSet = defineEvent('item_attention_set', itemAttentionSetShape);
 const itemPinned = defineEvent('item_pinned', itemPinnedShape);
 const itemUnpinned = defineEvent('item_unpinned', itemUnpinnedShape);
+const itemLogged = defineEvent('item_logged', itemLoggedShape);
 
 /** Every event type mem knows, in catalogue order. */
 export const EVENT_DEFINITIONS = [
@@ -301,6 +303,7 @@ export const EVENT_DEFINITIONS = [
   itemAttentionSet,
   itemPinned,
   itemUnpinned,
+  itemLogged,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -349,6 +352,7 @@ export const payloadSchema = z.discriminatedUnion('type', [
   itemAttentionSet.payload,
   itemPinned.payload,
   itemUnpinned.payload,
+  itemLogged.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -394,6 +398,7 @@ export const eventSchema = z.discriminatedUnion('type', [
   itemAttentionSet.event,
   itemPinned.event,
   itemUnpinned.event,
+  itemLogged.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

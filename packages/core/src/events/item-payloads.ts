@@ -118,3 +118,35 @@ export const itemUnpinnedShape = {
   item: itemIdField,
   reason: itemReasonField.optional(),
 };
+
+/** The most characters one log entry on an item holds (add_log refuses longer, naming this cap). */
+export const MAX_ITEM_LOG_CHARS = 4_000;
+
+/** What an `add_log` appends to an item's history: a note of progress, never a change of its fields. */
+export const itemLogTextField = z
+  .string()
+  .trim()
+  .min(1, 'expected a non-empty log text')
+  .max(MAX_ITEM_LOG_CHARS, `expected a log text of at most ${MAX_ITEM_LOG_CHARS} characters`);
+
+/**
+ * The conversation a log entry was written in (seed 000 §6.3): a label the client chooses, an
+ * opaque string mem never interprets or checks against a registry.
+ */
+export const conversationLabelField = z
+  .string()
+  .trim()
+  .min(1, 'expected a non-empty conversation label')
+  .max(200, 'expected a conversation label of at most 200 characters');
+
+/**
+ * A history entry on an item (seed 000 §6 `add_log`): the item's fields stay as they are, but it
+ * is activity, so the item's last activity (and its tree's, up the parent chain) moves. Who wrote
+ * it is the envelope's writer, as for every item event.
+ */
+export const itemLoggedShape = {
+  item: itemIdField,
+  text: itemLogTextField,
+  conversation: conversationLabelField.optional(),
+  reason: itemReasonField.optional(),
+};

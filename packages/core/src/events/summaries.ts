@@ -62,4 +62,6 @@ export const EVENT_SUMMARIES: Record<EventType, string> = {
     "An item's attention tier: active, reference or archive (archive leaves default recall).",
   item_pinned: 'An item pinned: it ranks first among equal relevance.',
   item_unpinned: 'A pin removed.',
+  item_logged:
+    'A history entry on an item (its text, an optional conversation label): activity that moves its thread, never its fields.',
 };

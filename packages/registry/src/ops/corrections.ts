@@ -344,6 +344,9 @@ const historyEntry = z.object({
   after_sha256: z.string().nullable(),
   /** Only on the item_added of a promoted fact or rule: the memory line it came from (hashes and a note path, no text). */
   from_line: fromLineField.optional(),
+  /** Only on an item_logged entry (add_log): what was logged, and the conversation label it carried. */
+  text: z.string().optional(),
+  conversation: z.string().optional(),
 });
 
 /**
@@ -382,7 +385,7 @@ export const history = defineOperation({
         `${out.target_kind} ${out.target} in ${out.project}: ${out.entries.length} mutation${out.entries.length === 1 ? '' : 's'}`,
         ...out.entries.map(
           (e) =>
-            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''} [before ${e.before_sha256 ?? '-'}${e.after_sha256 !== null ? `, after ${e.after_sha256}` : ''}]${e.from_line ? ` from line ${e.from_line.sha256} in ${e.from_line.note}` : ''}`,
+            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''} [before ${e.before_sha256 ?? '-'}${e.after_sha256 !== null ? `, after ${e.after_sha256}` : ''}]${e.from_line ? ` from line ${e.from_line.sha256} in ${e.from_line.note}` : ''}${e.conversation !== undefined ? ` in conversation ${e.conversation}` : ''}${e.text !== undefined ? `\n    ${e.text}` : ''}`,
         ),
       ].join('\n'),
   },

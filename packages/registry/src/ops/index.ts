@@ -30,6 +30,7 @@ import {
 } from './items/ops.js';
 import { openItemOp, orientOp } from './items/orient-ops.js';
 import { pinItemOp, setAttentionOp, unpinItemOp } from './items/attention.js';
+import { addLogOp } from './items/log-item.js';
 
 /** Every operation mem offers, in the order the surfaces list them. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -55,6 +56,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   setAttentionOp,
   pinItemOp,
   unpinItemOp,
+  addLogOp,
   openItemOp,
   reviewScan,
   reviewList,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   MemError,
+  isMemError,
   itemDraftIssues,
   itemFieldsShape,
   itemId,
@@ -20,6 +21,7 @@ import { underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import { requireKnowledgeRoom } from './budget.js';
 import { orientBudget } from './orient.js';
+import { batchRefsShape, checkBatchRefs, resolveBatchRefs, usesBatchRefs } from './batch-refs.js';
 
 /** The most items one add_items call writes: one batch, one append, one catch-up. */
 export const MAX_ADD_ITEMS = 100;
@@ -33,10 +35,22 @@ export const itemDraft = z
   });
 export type ItemDraft = z.infer<typeof itemDraft>;
 
+/** An item of an add_items batch: a draft that may name, and be named by, other items of the batch (batch-refs.ts). */
+export const batchDraft = z
+  .strictObject({ type: itemTypeField, ...itemFieldsShape, ...batchRefsShape })
+  .superRefine((value, ctx) => {
+    for (const issue of itemDraftIssues(value.type, value))
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  });
+export type BatchDraft = z.infer<typeof batchDraft>;
+
+/** How often a batch with in-batch refs is rebuilt when other writers keep moving the head. */
+const REF_BATCH_ATTEMPTS = 5;
+
 export const addItemsInput = z.strictObject({
   project: projectInput,
   items: z
-    .array(itemDraft)
+    .array(batchDraft)
     .min(1, 'expected at least one item')
     .max(MAX_ADD_ITEMS, `expected at most ${MAX_ADD_ITEMS} items in one batch`),
   reason: itemReasonField.optional(),
@@ -55,7 +69,7 @@ export type WrittenOut = z.infer<typeof writtenOut>;
  * anchors on live work items, rules only with may_write_rules. Every failure names
  * `items[i].field`; nothing is appended unless all pass, so a batch is all or nothing.
  */
-function checkDraft(ledger: ItemLedger, caller: Caller, draft: ItemDraft, index: number): void {
+function checkDraft(ledger: ItemLedger, caller: Caller, draft: BatchDraft, index: number): void {
   if (draft.type === 'rule') requireCapability(caller, 'may_write_rules');
   const targets = [
     ...(draft.parent !== undefined ? [{ field: `items[${index}].parent`, id: draft.parent }] : []),
@@ -84,21 +98,49 @@ export function addedItems(batch: RecordedBatch): WrittenOut {
   return { project: batch.project, ids, seq: batch.last_seq };
 }
 
+// from_line is set by a promotion (promote-line.ts), never taken from a caller's draft.
+type AddDraft = BatchDraft & { from_line?: FromLine };
+
 /**
  * Appends the drafts as one atomic batch and returns their ids, in input order. With an
  * Idempotency-Key's record (`effects.idempotency`), the batch carries it: the answer is then
- * addedItems of the batch, whoever asks again.
+ * addedItems of the batch, whoever asks again. A batch whose items name each other by ref is
+ * built for the head it read; if another writer appended first, it is built again.
  */
 export async function addItems(
   ctx: RegistryContext,
   caller: Caller,
   project: string,
-  // from_line is set by a promotion (promote-line.ts), never taken from a caller's draft.
-  drafts: readonly (ItemDraft & { from_line?: FromLine })[],
+  drafts: readonly AddDraft[],
   reason?: string,
   effects: RunEffects = {},
 ): Promise<WrittenOut> {
   requireReach(caller, project);
+  checkBatchRefs(drafts);
+  const refs = usesBatchRefs(drafts);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await addUnderLock(ctx, caller, project, drafts, refs, reason, effects);
+    } catch (error) {
+      const moved =
+        isMemError(error) &&
+        error.code === 'CONFLICT' &&
+        (error.details as { expected_first_seq?: unknown } | undefined)?.expected_first_seq !==
+          undefined;
+      if (!refs || !moved || attempt >= REF_BATCH_ATTEMPTS) throw error;
+    }
+  }
+}
+
+function addUnderLock(
+  ctx: RegistryContext,
+  caller: Caller,
+  project: string,
+  drafts: readonly AddDraft[],
+  refs: boolean,
+  reason: string | undefined,
+  effects: RunEffects,
+): Promise<WrittenOut> {
   // The checks and the append are one section under the project's item-write lock: a delete of
   // a parent or another add's budget check cannot run between them.
   return underItemWrite(ctx, project, async (items) => {
@@ -106,28 +148,34 @@ export async function addItems(
       items,
       project,
       drafts.flatMap((d) => [...(d.parent !== undefined ? [d.parent] : []), ...(d.anchors ?? [])]),
-      drafts.some((d) => isKnowledge(d.type) && (d.anchors ?? []).length === 0),
+      drafts.some(unanchoredKnowledge),
     );
+    // Parent and anchors by id name items already in the store; the refs were checked before.
     drafts.forEach((draft, i) => checkDraft(ledger, caller, draft, i));
     requireKnowledgeRoom(
       ledger,
       orientBudget(ctx),
-      drafts
-        .filter((d) => isKnowledge(d.type) && (d.anchors ?? []).length === 0)
-        .map((d) => ({ type: d.type, summary: d.summary })),
+      drafts.filter(unanchoredKnowledge).map((d) => ({ type: d.type, summary: d.summary })),
     );
-    const payloads: Payload[] = drafts.map(({ type, ...fields }) => ({
+    const firstSeq = refs ? (await ctx.engine.head(project)).seq + 1 : undefined;
+    const resolved = resolveBatchRefs(project, drafts, firstSeq ?? 0);
+    const payloads: Payload[] = resolved.map(({ type, ...fields }) => ({
       type: 'item_added',
       item_type: type,
       ...fields,
       ...(reason !== undefined ? { reason } : {}),
     }));
-    const result = await ctx.engine.append(
-      project,
-      payloads,
-      writerOf(caller),
-      effects.idempotency ? { idempotency: effects.idempotency } : {},
-    );
+    const result = await ctx.engine.append(project, payloads, writerOf(caller), {
+      ...(effects.idempotency ? { idempotency: effects.idempotency } : {}),
+      ...(firstSeq !== undefined ? { firstSeq } : {}),
+    });
     return addedItems(result);
   });
+}
+
+/** Knowledge with no anchor, by id or by ref: the always-loaded set's budget counts it. */
+function unanchoredKnowledge(d: AddDraft): boolean {
+  return (
+    isKnowledge(d.type) && (d.anchors ?? []).length === 0 && (d.anchor_refs ?? []).length === 0
+  );
 }

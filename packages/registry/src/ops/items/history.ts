@@ -6,7 +6,7 @@ import { requireItem } from './view.js';
 
 /**
  * `mem history it-…`: every event that changed the item — added, updated (a confirm too),
- * resolved, related, unrelated, deleted, filed by attention, pinned, unpinned — with who
+ * resolved, related, unrelated, deleted, filed by attention, pinned, unpinned, logged — with who
  * (principal, token label) and why, from the item store's item_history rows (caught up to the
  * log head), not a fold of the project's log.
  */
@@ -31,6 +31,9 @@ export async function itemHistory(ctx: RegistryContext, project: string, id: str
       // A promoted fact or rule names the line it came from (issue 13 §1): the item row keeps
       // its item_added event's from_line.
       ...(e.type === 'item_added' && item.from_line ? { from_line: item.from_line } : {}),
+      // A log entry (add_log) is its own history: what it said and the conversation it named.
+      ...(e.text !== null ? { text: e.text } : {}),
+      ...(e.conversation !== null ? { conversation: e.conversation } : {}),
     })),
   };
 }

@@ -15,6 +15,7 @@ import {
 import { recallKeyword, type KeywordStrategy, type RecallFilter } from './keyword-recall.js';
 import { itemKey, itemOf, itemRowsOf, type ItemHoldBack } from './item-hits.js';
 import { keywordTerms } from './keyword-terms.js';
+import { foldPage, type FoldInput, type FoldedRow } from './fold-duplicates.js';
 import { annotateMatchedTerms } from './matched-terms.js';
 import type { Embedder, Reranker, VectorRecall } from './ports.js';
 import { rerankCandidates } from './rerank.js';
@@ -24,6 +25,7 @@ import {
   type AsOf,
   type Addition,
   type Correction,
+  type FoldedHit,
   type QueryHit,
   type QueryResult,
   type Signal,
@@ -180,7 +182,12 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   }
   const cue = temporalCue(resolved.text);
   const ordered = orderWithinBands(eligible, bandInputOf, cue);
-  const page = answered ? ordered.slice(0, resolved.limit) : [];
+  const folds = !answered
+    ? []
+    : resolved.fold
+      ? foldPage(ordered, ({ row }) => foldInputOf(row), resolved.limit)
+      : ordered.slice(0, resolved.limit).map((row) => ({ row, folded: [] }));
+  const page = folds.map((f) => f.row);
   const annotated = new Set(undecided);
   const rest = page.map((p) => p.row).filter((row) => !annotated.has(row));
   annotateMatchedTerms(items, terms, rest);
@@ -195,6 +202,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     items,
     page.map(({ row }) => row.node),
   );
+  const lineage = foldedHitsOf(items, folds);
   const results: QueryHit[] = page.map(({ row: { fused, node, item }, ranking: order }, i) => ({
     kind: node.kind as QueryHit['kind'],
     item: item ? itemOf(item) : null,
@@ -205,12 +213,13 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     source: node.source,
     score: fused.ranking.rerank ? fused.ranking.rerank.score : fused.ranking.rrf_score_micro / 1e6,
     tier: tierOf(node.level),
-    ranking: { ...fused.ranking, order },
+    ranking: { ...fused.ranking, order, ...(resolved.fold ? { folded: lineage[i]!.length } : {}) },
     note: notes[i]!,
     parents: parents[i]!,
     corrected_by: correctionOf(node),
     superseded_by: node.superseded_by === null ? null : supersessionOf(items, node),
     added_by: additionOf(node),
+    ...(resolved.fold ? { folded: lineage[i]! } : {}),
   }));
   return {
     results,
@@ -230,6 +239,41 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
       ...(deps.asOf ? { as_of: { ...deps.asOf, legs: ran } } : {}),
     },
   };
+}
+
+/** What the fold compares of a candidate: its kind, place and text, and a promoted item's line. */
+function foldInputOf({ node, item }: Candidate): FoldInput {
+  return {
+    kind: node.kind,
+    project: node.project,
+    level: node.level,
+    sha256: node.sha256,
+    text: node.text,
+    fromLine: item?.from_line ? { sha256: item.from_line.sha256, level: item.from_line.level } : null,
+  };
+}
+
+/** Each page row's folded hits, named: kind, sha or item id, level, note (one statement for the notes). */
+function foldedHitsOf(
+  items: ItemStore,
+  folds: readonly FoldedRow<{ row: Candidate }>[],
+): FoldedHit[][] {
+  const nodes = folds.flatMap((f) => f.folded.map(({ row }) => row.row.node));
+  const notes = notesOfPage(items, nodes);
+  let at = 0;
+  return folds.map((f) =>
+    f.folded.map(({ row: { row }, rank, reason }) => ({
+      kind: row.node.kind as FoldedHit['kind'],
+      sha256: row.node.sha256,
+      item_id: row.item ? row.item.id : null,
+      level: row.node.level,
+      project: row.node.project,
+      text: row.node.text,
+      note: notes[at++]!,
+      rank,
+      reason,
+    })),
+  );
 }
 
 /**

@@ -23,8 +23,9 @@ import { sealStore } from './seal.js';
  *     open-thread and due-reminder indexes leave archived items out (migration 0019).
  * 12: the file is in WAL mode (header bytes 18 and 19), installed in place, never renamed.
  * 13: item.from_line (migration 0020), the memory line a fact or rule was promoted from.
+ * 14: line_pin (migration 0021), from the line_pinned and line_unpinned events.
  */
-const VERSION = 13;
+const VERSION = 14;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -181,7 +181,9 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     eligible.sort(byFloorThenRank);
   }
   const cue = temporalCue(resolved.text);
-  const ordered = orderWithinBands(eligible, bandInputOf, cue);
+  // A pinned line leads its band as a pinned item does (one statement for every candidate line).
+  const pins = items.pinnedLines(eligible.map((c) => c.node).filter((n) => n.kind === 'line'));
+  const ordered = orderWithinBands(eligible, (c) => bandInputOf(c, pins), cue);
   const folds = !answered
     ? []
     : resolved.fold
@@ -357,7 +359,7 @@ interface Candidate {
  * fused or rerank score), the line's seq for recency, and no usage (mem records no deliveries:
  * seed 004 counts only packs attached to a handoff, and a query is an inspection, never a write).
  */
-function bandInputOf({ fused, node, item }: Candidate): OrderInput {
+function bandInputOf({ fused, node, item }: Candidate, pins: ReadonlySet<NodeRow>): OrderInput {
   const { rerank } = fused.ranking;
   return {
     relevanceMicro: rerank ? Math.round(rerank.score * 1e6) : fused.ranking.rrf_score_micro,
@@ -372,10 +374,11 @@ function bandInputOf({ fused, node, item }: Candidate): OrderInput {
       tierOf(node.level),
       fused.ranking.keyword ? Math.floor(fused.ranking.keyword.bm25_norm) : -1,
     ].join('/'),
-    // An item's recency is its last activity (as find_items orders), and its pin leads its band.
+    // An item's recency is its last activity (as find_items orders); its pin, or a line's
+    // (`mem pin`), leads its band.
     seq: item ? item.updated_seq : node.seq,
     deliveries: null,
-    pinned: item ? item.pinned : false,
+    pinned: item ? item.pinned : pins.has(node),
   };
 }
 

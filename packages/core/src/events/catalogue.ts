@@ -30,6 +30,8 @@ import {
   confirmedShape,
   forgottenShape,
   lineAddedShape,
+  linePinnedShape,
+  lineUnpinnedShape,
   resurfacedShape,
   supersededShape,
 } from './correction-payloads.js';
@@ -183,6 +185,8 @@ const superseded = defineEvent('superseded', supersededShape, {
   },
 });
 const confirmed = defineEvent('confirmed', confirmedShape);
+const linePinned = defineEvent('line_pinned', linePinnedShape);
+const lineUnpinned = defineEvent('line_unpinned', lineUnpinnedShape);
 const lineAdded = defineEvent('line_added', lineAddedShape, {
   check: (value, ctx) => {
     if ((value.level === 'L1') !== (value.query_id !== null))
@@ -301,6 +305,8 @@ export const EVENT_DEFINITIONS = [
   itemAttentionSet,
   itemPinned,
   itemUnpinned,
+  linePinned,
+  lineUnpinned,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -349,6 +355,8 @@ export const payloadSchema = z.discriminatedUnion('type', [
   itemAttentionSet.payload,
   itemPinned.payload,
   itemUnpinned.payload,
+  linePinned.payload,
+  lineUnpinned.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -394,6 +402,8 @@ export const eventSchema = z.discriminatedUnion('type', [
   itemAttentionSet.event,
   itemPinned.event,
   itemUnpinned.event,
+  linePinned.event,
+  lineUnpinned.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

@@ -62,4 +62,6 @@ export const EVENT_SUMMARIES: Record<EventType, string> = {
     "An item's attention tier: active, reference or archive (archive leaves default recall).",
   item_pinned: 'An item pinned: it ranks first among equal relevance.',
   item_unpinned: 'A pin removed.',
+  line_pinned: 'A memory line pinned: it ranks first among equal relevance.',
+  line_unpinned: "A memory line's pin removed.",
 };

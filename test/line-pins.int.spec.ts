@@ -34,7 +34,9 @@ interface Hit {
 }
 
 function asked(): Hit[] {
-  const run = memProcess(['--root', root, 'query', QUESTION, '--project', 'demo', '--json'], { env });
+  const run = memProcess(['--root', root, 'query', QUESTION, '--project', 'demo', '--json'], {
+    env,
+  });
   expect(run.code, run.stderr).toBe(0);
   return (JSON.parse(run.stdout) as { results: Hit[] }).results;
 }
@@ -63,10 +65,22 @@ describe('mem pin / mem unpin a memory line', () => {
     expect(before[0]!.ranking.order.band).toBe(before[1]!.ranking.order.band);
 
     const ref = contentSha256(OLDER).slice(0, 12);
-    const pin = await mem('pin', ref, '--project', 'demo', '--reason', 'staging goes first', '--json');
+    const pin = await mem(
+      'pin',
+      ref,
+      '--project',
+      'demo',
+      '--reason',
+      'staging goes first',
+      '--json',
+    );
     expect(pin.code, pin.stderr).toBe(0);
     expect(json(pin)).toMatchObject({ target: contentSha256(OLDER), level: 'L1', pinned: true });
-    const event = logBytes().trim().split('\n').map((l) => JSON.parse(l)).at(-1);
+    const event = logBytes()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .at(-1);
     expect(event).toMatchObject({
       type: 'line_pinned',
       target: contentSha256(OLDER),
@@ -85,7 +99,14 @@ describe('mem pin / mem unpin a memory line', () => {
     expect(json(again)['seq']).toBeNull();
     expect(logBytes()).toBe(bytes);
 
-    const unpin = await mem('unpin', ref, '--project', 'demo', '--reason', 'order no longer matters');
+    const unpin = await mem(
+      'unpin',
+      ref,
+      '--project',
+      'demo',
+      '--reason',
+      'order no longer matters',
+    );
     expect(unpin.code, unpin.stderr).toBe(0);
     expect(asked().map((h) => h.text)).toEqual([NEWER, OLDER]);
   });
@@ -99,8 +120,16 @@ describe('mem pin / mem unpin a memory line', () => {
     const first = await pin(contentSha256(NEWER).slice(0, 12));
     expect(first.code, first.stderr).toBe(0);
     expect(
-      (await mem('forget', contentSha256(NEWER).slice(0, 12), '--project', 'demo', '--reason', 'wrong'))
-        .code,
+      (
+        await mem(
+          'forget',
+          contentSha256(NEWER).slice(0, 12),
+          '--project',
+          'demo',
+          '--reason',
+          'wrong',
+        )
+      ).code,
     ).toBe(0);
     expect(asked().map((h) => h.text)).toEqual([OLDER]);
     expect(

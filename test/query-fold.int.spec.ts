@@ -24,7 +24,12 @@ const OTHERS = [
   'The hexToRgb helper parses three- and six-digit colours',
 ];
 const bugs = memoryPayloads('run-bugs', `Seen: ${FINDING}`, `${FINDING}\n${OTHERS[0]}`, 'bugs');
-const cache = memoryPayloads('run-cache', `Seen: ${REWORDED}`, `${REWORDED}\n${OTHERS[1]}`, 'cache');
+const cache = memoryPayloads(
+  'run-cache',
+  `Seen: ${REWORDED}`,
+  `${REWORDED}\n${OTHERS[1]}`,
+  'cache',
+);
 const colours = memoryPayloads('run-colours', `Seen: ${OTHERS[2]}`, OTHERS[2]!, 'colours');
 const COPY = `[bugs] ${FINDING}`;
 
@@ -134,18 +139,28 @@ function query(...args: string[]): Hit[] {
 
 describe('mem query folds duplicates with their lineage', () => {
   it('answers one result for four hits saying one thing, names the folded hits, and refills the page', () => {
-    const results = query('theme loader invalid hex colour hexToRgb', '--project', 'demo', '--limit', '3');
+    const results = query(
+      'theme loader invalid hex colour hexToRgb',
+      '--project',
+      'demo',
+      '--limit',
+      '3',
+    );
     expect(results).toHaveLength(3);
     const texts = results.map((r) => r.text);
     // One of the four copies stands for them all; the other two results say other things.
-    const copies = results.filter((r) => [FINDING, REWORDED, COPY].includes(r.text) || r.kind === 'item');
+    const copies = results.filter(
+      (r) => [FINDING, REWORDED, COPY].includes(r.text) || r.kind === 'item',
+    );
     expect(copies).toHaveLength(1);
     expect(new Set(texts).size).toBe(3);
     const [head] = copies;
     const lineage = head!.folded!;
     expect(head!.ranking.folded).toBe(3);
     expect(lineage).toHaveLength(3);
-    const named = [head!, ...lineage].map((f) => ('item_id' in f ? f : { ...f, item_id: f.item?.id ?? null }));
+    const named = [head!, ...lineage].map((f) =>
+      'item_id' in f ? f : { ...f, item_id: f.item?.id ?? null },
+    );
     expect(named.map((f) => [f.kind, f.level, f.item_id ?? f.sha256]).sort()).toEqual(
       [
         ['item', 'I', factId],

@@ -251,7 +251,9 @@ function foldInputOf({ node, item }: Candidate): FoldInput {
     level: node.level,
     sha256: node.sha256,
     text: node.text,
-    fromLine: item?.from_line ? { sha256: item.from_line.sha256, level: item.from_line.level } : null,
+    fromLine: item?.from_line
+      ? { sha256: item.from_line.sha256, level: item.from_line.level }
+      : null,
   };
 }
 

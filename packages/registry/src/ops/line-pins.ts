@@ -101,14 +101,10 @@ export const unpinLine = defineOperation({
       sha256: target.sha256,
     }));
     const [pinned] = [...items.pinnedLines(keys)];
-    if (pinned === undefined)
-      return {
-        project: input.project,
-        target: target.sha256,
-        level: (items.line(input.project, 'L2', target.sha256) ? 'L2' : 'L1') as 'L1' | 'L2',
-        pinned: false,
-        seq: null,
-      };
+    if (pinned === undefined) {
+      const level: PinOut['level'] = items.line(input.project, 'L2', target.sha256) ? 'L2' : 'L1';
+      return { project: input.project, target: target.sha256, level, pinned: false, seq: null };
+    }
     const written = await ctx.engine.append(
       input.project,
       [

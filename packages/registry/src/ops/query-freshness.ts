@@ -185,7 +185,8 @@ export async function freshPage<Hit extends JudgedLine & { folded?: readonly Fol
             ...hit,
             folded: folded.map((f) => ({
               ...f,
-              freshness: f.kind === 'line' ? (verdicts.warnings.get(lineKey(f))?.state ?? null) : null,
+              freshness:
+                f.kind === 'line' ? (verdicts.warnings.get(lineKey(f))?.state ?? null) : null,
             })),
           },
     ),

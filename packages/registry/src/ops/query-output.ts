@@ -140,7 +140,6 @@ export const queryHit = z.object({
   added_by: z
     .object({ seq: z.number(), actor: z.string().nullable(), reason: z.string() })
     .nullable(),
-
 });
 
 /** A record recall did not deliver silently: a curated item or a memory line, told apart by kind. */

@@ -178,6 +178,8 @@ for (const fixture of fixtures) {
               ...(c.projects ? { projects: c.projects } : {}),
               ...(c.levels ? { levels: c.levels } : {}),
               ...(c.limit ? { limit: c.limit } : {}),
+              // As `mem query` asks: duplicates folded into the best-ranked (issue 13 §5).
+              fold: true,
             },
             deps,
           );

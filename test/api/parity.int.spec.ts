@@ -131,6 +131,17 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     note: 'still true',
   }),
   history: () => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.' }),
+  // The runbook's line stays live (supersede's probe replaces the uploads line): pinned once, then a no-op.
+  pin_line: (s, who) => ({
+    project: 'alpha',
+    ref: 'Fixed the failed deploy by pinning the lockfile.',
+    reason: `parity ${s} ${who}`,
+  }),
+  unpin_line: (s, who) => ({
+    project: 'alpha',
+    ref: 'Fixed the failed deploy by pinning the lockfile.',
+    reason: `parity ${s} ${who}`,
+  }),
   review_scan: () => ({ project: 'alpha' }),
   review_list: () => ({ project: 'alpha' }),
   review_keep: (s, who) => decideProbe('keep', s, who),

@@ -64,7 +64,7 @@ const projectPlan = fc.record({
   tombstones: fc.array(fc.nat(), { maxLength: 2 }),
   corrections: fc.array(
     fc.record({
-      kind: fc.constantFrom('forget', 'supersede', 'confirm', 'add'),
+      kind: fc.constantFrom('forget', 'supersede', 'confirm', 'add', 'pin', 'unpin'),
       pick: fc.nat(),
     }),
     { maxLength: 4 },
@@ -287,7 +287,7 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string, project: string): Pay
 
 /**
  * Corrections of the L1 notes' lines after the extraction (issue 12): forgotten, superseded by
- * a successor text, confirmed, and lines added in the vault under a line. A line already
+ * a successor text, confirmed, pinned and unpinned, and lines added in the vault under a line. A line already
  * forgotten or superseded is not corrected again (the registry refuses that); new texts use
  * words of their own, so no tombstone refuses them as a rewording on an engine append.
  */
@@ -307,6 +307,17 @@ function appendCorrections(
     const target = { target: line.sha, target_kind: 'line' as const, before_sha256: line.sha };
     if (correction.kind === 'confirm') {
       out.push({ type: 'confirmed', ...target });
+      return;
+    }
+    // A pin (issue 13 §5) and an unpin, pinned or not (the registry writes none then; the
+    // projection must not care).
+    if (correction.kind === 'pin' || correction.kind === 'unpin') {
+      out.push({
+        type: correction.kind === 'pin' ? 'line_pinned' : 'line_unpinned',
+        target: line.sha,
+        level: 'L1',
+        reason: `${correction.kind} in a test`,
+      });
       return;
     }
     if (correction.kind === 'forget') {

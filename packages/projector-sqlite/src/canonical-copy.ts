@@ -13,6 +13,7 @@ export const DATA_TABLES = [
   'memory_head',
   'forgotten_line',
   'superseded_line',
+  'line_pin',
   'review_finding',
   'idempotency_key',
   'ingest_job',

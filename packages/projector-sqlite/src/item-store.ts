@@ -88,6 +88,10 @@ export interface ItemStore extends ItemReader, PageReader {
   lineNote(project: string, level: 'L1' | 'L2', sha256: string): LineNoteRow | undefined;
   /** The supersession of the line `sha256` by a `superseded` event (not by its memory's chain), if any. */
   supersession(project: string, sha256: string): SupersessionRow | undefined;
+  /** Which of these lines are pinned (line_pin), in one statement: the ones given that are. */
+  pinnedLines<T extends { project: string; level: string; sha256: string }>(
+    lines: readonly T[],
+  ): Set<T>;
   /** The newest record of an idempotency key (by its sha), or undefined: one index lookup. */
   idempotencyKey(keySha256: string): IdempotencyKeyRow | undefined;
   /** The open review findings of `project` (none decided), oldest first. */
@@ -200,6 +204,9 @@ export function openItemStore(
   const lineNote = db.prepare(LINE_NOTE_SQL);
   const supersession = db.prepare(`SELECT after_sha256, seq, actor, reason FROM superseded_line
     WHERE project = ? AND sha256 = ? AND target_kind = 'line'`);
+  const pinnedLines = db.prepare(`SELECT p.project, p.level, p.sha256 FROM line_pin p
+    JOIN json_each(?) j ON p.project = j.value ->> 0 AND p.level = j.value ->> 1 AND p.sha256 = j.value ->> 2
+    ORDER BY p.project, p.level, p.sha256`);
   const signatures =
     db.prepare(`SELECT project, sig_sha, signature, tool, level, line_sha, memory_sha, seen_count, first_seen, last_seen
     FROM failure_signature WHERE sig_sha IN (SELECT value FROM json_each(@shas)) AND project IN (SELECT value FROM json_each(@projects))
@@ -283,6 +290,14 @@ export function openItemStore(
       lineNote.get({ project, level, line: sha256 }) as LineNoteRow | undefined,
     supersession: (project, sha256) =>
       supersession.get(project, sha256) as SupersessionRow | undefined,
+    pinnedLines: (lines) => {
+      if (lines.length === 0) return new Set();
+      const rows = pinnedLines.all(
+        JSON.stringify(lines.map((l) => [l.project, l.level, l.sha256])),
+      ) as { project: string; level: string; sha256: string }[];
+      const pinned = new Set(rows.map((r) => pinnedLineKey(r)));
+      return new Set(lines.filter((l) => pinned.has(pinnedLineKey(l))));
+    },
     failureSignatures: (sigShas, projects) =>
       signatures.all({
         shas: JSON.stringify(sigShas),
@@ -359,4 +374,9 @@ export function openItemStore(
     },
     close: () => db.close(),
   };
+}
+
+/** A line node's key: its project, level and sha256. */
+function pinnedLineKey(line: { project: string; level: string; sha256: string }): string {
+  return `${line.project}\u0000${line.level}\u0000${line.sha256}`;
 }

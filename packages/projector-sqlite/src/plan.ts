@@ -36,6 +36,8 @@ export const SQLITE_HANDLES = [
   'forgotten',
   'superseded',
   'line_added',
+  'line_pinned',
+  'line_unpinned',
   'review_opened',
   'review_decided',
   'idempotency_recorded',
@@ -121,6 +123,27 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
             ts: event.ts,
             seq: event.seq,
           },
+        },
+      ];
+    case 'line_pinned':
+      return [
+        {
+          statement: 'pinLine',
+          params: {
+            project: event.project,
+            level: event.level,
+            sha256: event.target,
+            seq: event.seq,
+            actor: event.writer.principal ?? null,
+            reason: event.reason,
+          },
+        },
+      ];
+    case 'line_unpinned':
+      return [
+        {
+          statement: 'unpinLine',
+          params: { project: event.project, level: event.level, sha256: event.target },
         },
       ];
     case 'item_added':

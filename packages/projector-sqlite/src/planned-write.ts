@@ -375,6 +375,18 @@ export type ItemWrite =
       params: { project: string; id: string; attention: 'active' | 'reference' | 'archive' };
     }
   | { statement: 'setItemPinned'; params: { project: string; id: string; pinned: 0 | 1 } }
+  | {
+      statement: 'pinLine';
+      params: {
+        project: string;
+        level: 'L1' | 'L2';
+        sha256: string;
+        seq: number;
+        actor: string | null;
+        reason: string;
+      };
+    }
+  | { statement: 'unpinLine'; params: { project: string; level: 'L1' | 'L2'; sha256: string } }
   | { statement: 'insertItemHistory'; params: ItemHistoryParams };
 
 /** One row of an item's history: the event that changed it, who wrote it and why. */

@@ -27,8 +27,9 @@ import { park, take } from './warm-handles.js';
  * 14: item_open_thread ordered by tree_activity (migration 0021), orient's threads one range.
  * 15: item_logged (add_log): item_history.text and conversation (migration 0022), and the
  *     entry moves the item's activity.
+ * 16: line_pin (migration 0023), from the line_pinned and line_unpinned events.
  */
-const VERSION = 15;
+const VERSION = 16;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -279,6 +279,14 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   setItemPinned: `
     UPDATE item SET pinned = @pinned WHERE project = @project AND id = @id`,
 
+  // A pin again replaces the row: the newest pin names who pinned it and why.
+  pinLine: `
+    INSERT OR REPLACE INTO line_pin (project, level, sha256, seq, actor, reason)
+    VALUES (@project, @level, @sha256, @seq, @actor, @reason)`,
+
+  unpinLine: `
+    DELETE FROM line_pin WHERE project = @project AND level = @level AND sha256 = @sha256`,
+
   // Only for an item the project added: an event naming another id changes nothing, so it is no history.
   insertItemHistory: `
     INSERT INTO item_history (project, id, seq, ts, type, actor, token, reason, text, conversation)

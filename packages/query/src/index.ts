@@ -59,6 +59,7 @@ export {
   type Citation,
   type Correction,
   type KeywordRank,
+  type FoldedHit,
   type QueryHit,
   type QueryResult,
   type AsOf,

@@ -15,6 +15,7 @@ import {
 import { recallKeyword, type KeywordStrategy, type RecallFilter } from './keyword-recall.js';
 import { itemKey, itemOf, itemRowsOf, type ItemHoldBack } from './item-hits.js';
 import { keywordTerms } from './keyword-terms.js';
+import { foldPage, type FoldInput, type FoldedRow } from './fold-duplicates.js';
 import { annotateMatchedTerms } from './matched-terms.js';
 import type { Embedder, Reranker, VectorRecall } from './ports.js';
 import { rerankCandidates } from './rerank.js';
@@ -24,6 +25,7 @@ import {
   type AsOf,
   type Addition,
   type Correction,
+  type FoldedHit,
   type QueryHit,
   type QueryResult,
   type Signal,
@@ -179,8 +181,15 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     eligible.sort(byFloorThenRank);
   }
   const cue = temporalCue(resolved.text);
-  const ordered = orderWithinBands(eligible, bandInputOf, cue);
-  const page = answered ? ordered.slice(0, resolved.limit) : [];
+  // A pinned line leads its band as a pinned item does (one statement for every candidate line).
+  const pins = items.pinnedLines(eligible.map((c) => c.node).filter((n) => n.kind === 'line'));
+  const ordered = orderWithinBands(eligible, (c) => bandInputOf(c, pins), cue);
+  const folds = !answered
+    ? []
+    : resolved.fold
+      ? foldPage(ordered, ({ row }) => foldInputOf(row), resolved.limit)
+      : ordered.slice(0, resolved.limit).map((row) => ({ row, folded: [] }));
+  const page = folds.map((f) => f.row);
   const annotated = new Set(undecided);
   const rest = page.map((p) => p.row).filter((row) => !annotated.has(row));
   annotateMatchedTerms(items, terms, rest);
@@ -195,6 +204,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     items,
     page.map(({ row }) => row.node),
   );
+  const lineage = foldedHitsOf(items, folds);
   const results: QueryHit[] = page.map(({ row: { fused, node, item }, ranking: order }, i) => ({
     kind: node.kind as QueryHit['kind'],
     item: item ? itemOf(item) : null,
@@ -205,12 +215,13 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
     source: node.source,
     score: fused.ranking.rerank ? fused.ranking.rerank.score : fused.ranking.rrf_score_micro / 1e6,
     tier: tierOf(node.level),
-    ranking: { ...fused.ranking, order },
+    ranking: { ...fused.ranking, order, ...(resolved.fold ? { folded: lineage[i]!.length } : {}) },
     note: notes[i]!,
     parents: parents[i]!,
     corrected_by: correctionOf(node),
     superseded_by: node.superseded_by === null ? null : supersessionOf(items, node),
     added_by: additionOf(node),
+    ...(resolved.fold ? { folded: lineage[i]! } : {}),
   }));
   return {
     results,
@@ -230,6 +241,43 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
       ...(deps.asOf ? { as_of: { ...deps.asOf, legs: ran } } : {}),
     },
   };
+}
+
+/** What the fold compares of a candidate: its kind, place and text, and a promoted item's line. */
+function foldInputOf({ node, item }: Candidate): FoldInput {
+  return {
+    kind: node.kind,
+    project: node.project,
+    level: node.level,
+    sha256: node.sha256,
+    text: node.text,
+    fromLine: item?.from_line
+      ? { sha256: item.from_line.sha256, level: item.from_line.level }
+      : null,
+  };
+}
+
+/** Each page row's folded hits, named: kind, sha or item id, level, note (one statement for the notes). */
+function foldedHitsOf(
+  items: ItemStore,
+  folds: readonly FoldedRow<{ row: Candidate }>[],
+): FoldedHit[][] {
+  const nodes = folds.flatMap((f) => f.folded.map(({ row }) => row.row.node));
+  const notes = notesOfPage(items, nodes);
+  let at = 0;
+  return folds.map((f) =>
+    f.folded.map(({ row: { row }, rank, reason }) => ({
+      kind: row.node.kind as FoldedHit['kind'],
+      sha256: row.node.sha256,
+      item_id: row.item ? row.item.id : null,
+      level: row.node.level,
+      project: row.node.project,
+      text: row.node.text,
+      note: notes[at++]!,
+      rank,
+      reason,
+    })),
+  );
 }
 
 /**
@@ -313,7 +361,7 @@ interface Candidate {
  * fused or rerank score), the line's seq for recency, and no usage (mem records no deliveries:
  * seed 004 counts only packs attached to a handoff, and a query is an inspection, never a write).
  */
-function bandInputOf({ fused, node, item }: Candidate): OrderInput {
+function bandInputOf({ fused, node, item }: Candidate, pins: ReadonlySet<NodeRow>): OrderInput {
   const { rerank } = fused.ranking;
   return {
     relevanceMicro: rerank ? Math.round(rerank.score * 1e6) : fused.ranking.rrf_score_micro,
@@ -328,10 +376,11 @@ function bandInputOf({ fused, node, item }: Candidate): OrderInput {
       tierOf(node.level),
       fused.ranking.keyword ? Math.floor(fused.ranking.keyword.bm25_norm) : -1,
     ].join('/'),
-    // An item's recency is its last activity (as find_items orders), and its pin leads its band.
+    // An item's recency is its last activity (as find_items orders); its pin, or a line's
+    // (`mem pin`), leads its band.
     seq: item ? item.updated_seq : node.seq,
     deliveries: null,
-    pinned: item ? item.pinned : false,
+    pinned: item ? item.pinned : pins.has(node),
   };
 }
 

@@ -19,6 +19,12 @@ export interface QueryRequest {
   citations?: CitationMode;
   /** Also the lines a `superseded` event replaced, each marked with its successor (default false). */
   includeSuperseded?: boolean;
+  /**
+   * Fold the hits that say one thing into the best-ranked, its `folded` list naming the others
+   * (fold-duplicates.ts), and refill the page (default false: `mem query` asks for it; tool
+   * context packs lines by its own budget).
+   */
+  fold?: boolean;
 }
 
 /** A request with every default applied, projects and levels sorted and unique. */
@@ -29,6 +35,7 @@ export interface ResolvedRequest {
   limit: number;
   citations: CitationMode;
   includeSuperseded: boolean;
+  fold: boolean;
 }
 
 /** Every level a query can recall, in the order answers list them. */
@@ -65,5 +72,6 @@ export function resolveRequest(request: QueryRequest): ResolvedRequest {
     limit: request.limit ?? DEFAULT_LIMIT,
     citations: request.citations ?? DEFAULT_CITATIONS,
     includeSuperseded: request.includeSuperseded ?? false,
+    fold: request.fold ?? false,
   };
 }

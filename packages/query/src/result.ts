@@ -4,6 +4,7 @@ import type { LineNote } from './line-note.js';
 import type { QueryLevel, RecallLevel } from './ports.js';
 import type { BandRanking } from './band-order.js';
 import type { ItemOfHit } from './item-hits.js';
+import type { FoldReason } from './fold-duplicates.js';
 
 /** The recall signals a query fuses. */
 export type Signal = 'keyword' | 'vector_text' | 'vector_symptom';
@@ -53,6 +54,8 @@ export interface Ranking {
   floor_passed_by: Signal[];
   /** Its place inside its relevance band (recency, usage, pin, temporal cue); null until ordered. */
   order: BandRanking | null;
+  /** How many hits that say the same thing folded into this one (only when the query folds). */
+  folded?: number;
 }
 
 /** A citation: a node the result rests on, walked down the provenance edges. */
@@ -109,6 +112,27 @@ export interface AsOf {
   note: string;
 }
 
+/**
+ * A hit that folded into a result because it says the same thing (issue 13 §5): its lineage,
+ * named so a reader can open it. Its text is the result's, in other words or another place.
+ */
+export interface FoldedHit {
+  kind: 'line' | 'item';
+  sha256: string;
+  /** A curated item's id; null for a line. */
+  item_id: string | null;
+  level: QueryLevel;
+  project: string;
+  /** Its own text: what it says, in its words. */
+  text: string;
+  /** The memory and vault note a line belongs to; null for an item. */
+  note: LineNote | null;
+  /** Its place in the answer's order before the fold (1-based): it ranked below the result. */
+  rank: number;
+  /** `near_duplicate`: core's rule, the synthesis's; `promoted_from`: an item and the line it was promoted from. */
+  reason: FoldReason;
+}
+
 export interface QueryHit {
   /**
    * What the result is (seed 003: one node model, told apart by kind): a memory `line`, a
@@ -137,6 +161,8 @@ export interface QueryHit {
   superseded_by: Supersession | null;
   /** A line added in the vault: the capture that wrote it, cited in place of chunks; else null. */
   added_by: Addition | null;
+  /** Only when the query folds: the hits that said the same thing, best-ranked first. */
+  folded?: FoldedHit[];
 }
 
 export interface QueryResult {

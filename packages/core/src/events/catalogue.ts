@@ -30,6 +30,8 @@ import {
   confirmedShape,
   forgottenShape,
   lineAddedShape,
+  linePinnedShape,
+  lineUnpinnedShape,
   resurfacedShape,
   supersededShape,
 } from './correction-payloads.js';
@@ -184,6 +186,8 @@ const superseded = defineEvent('superseded', supersededShape, {
   },
 });
 const confirmed = defineEvent('confirmed', confirmedShape);
+const linePinned = defineEvent('line_pinned', linePinnedShape);
+const lineUnpinned = defineEvent('line_unpinned', lineUnpinnedShape);
 const lineAdded = defineEvent('line_added', lineAddedShape, {
   check: (value, ctx) => {
     if ((value.level === 'L1') !== (value.query_id !== null))
@@ -304,6 +308,8 @@ export const EVENT_DEFINITIONS = [
   itemPinned,
   itemUnpinned,
   itemLogged,
+  linePinned,
+  lineUnpinned,
 ] as const;
 
 export const EVENT_TYPES = EVENT_DEFINITIONS.map((d) => d.type);
@@ -353,6 +359,8 @@ export const payloadSchema = z.discriminatedUnion('type', [
   itemPinned.payload,
   itemUnpinned.payload,
   itemLogged.payload,
+  linePinned.payload,
+  lineUnpinned.payload,
 ]);
 
 /** Logged events: envelope + payload + `prev`, a discriminated union on `type`. */
@@ -399,6 +407,8 @@ export const eventSchema = z.discriminatedUnion('type', [
   itemPinned.event,
   itemUnpinned.event,
   itemLogged.event,
+  linePinned.event,
+  lineUnpinned.event,
 ]);
 
 export type Payload = z.infer<typeof payloadSchema>;

@@ -57,6 +57,19 @@ export const confirmedShape = {
 };
 
 /**
+ * A memory line pinned (issue 13 §5): it leads its relevance band in recall, as a pinned item
+ * does, never above a stronger match. Names the line by sha and level (a line node's key); who
+ * pinned it is the envelope's writer, and the payload says why. Unpinned the same way.
+ */
+export const linePinnedShape = {
+  target: sha256Field,
+  level: z.enum(['L1', 'L2']),
+  reason: reasonField,
+};
+
+export const lineUnpinnedShape = linePinnedShape;
+
+/**
  * A forced write of a line a tombstone refuses (`--force`). Recorded beside the write so the
  * review queue can open a `resurfacing` finding from it later.
  */

@@ -64,4 +64,6 @@ export const EVENT_SUMMARIES: Record<EventType, string> = {
   item_unpinned: 'A pin removed.',
   item_logged:
     'A history entry on an item (its text, an optional conversation label): activity that moves its thread, never its fields.',
+  line_pinned: 'A memory line pinned: it ranks first among equal relevance.',
+  line_unpinned: "A memory line's pin removed.",
 };

@@ -90,7 +90,7 @@ export const forget = defineOperation({
     tool: TOOL,
     select: { field: 'action', value: 'forget' },
     description:
-      'Forget, supersede or confirm a memory line, or read its mutation history (hashes only).',
+      'Forget, supersede, confirm, pin or unpin a memory line, or read its mutation history (hashes only).',
   },
   cli: {
     command: ['forget'],

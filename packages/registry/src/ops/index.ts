@@ -13,6 +13,7 @@ import { query } from './query.js';
 import { matchSignature } from './signatures.js';
 import { context } from './context.js';
 import { confirm, forget, history, supersede } from './corrections.js';
+import { pinLine, unpinLine } from './line-pins.js';
 import { reviewDismiss, reviewKeep, reviewList, reviewScan, reviewSupersede } from './review.js';
 import { skillGet, skillList } from './skills.js';
 import { skillDraft, skillPromote, skillRetire } from './skill-lifecycle.js';
@@ -43,6 +44,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   supersede,
   confirm,
   history,
+  pinLine,
+  unpinLine,
   orientOp,
   rememberOp,
   addItemsOp,

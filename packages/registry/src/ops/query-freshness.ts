@@ -10,7 +10,7 @@ import {
   type StandingQueries,
 } from '@mem/ingest';
 import type { ItemStore } from '@mem/projector-sqlite';
-import { citationsOf } from '@mem/query';
+import { citationsOf, type FoldedHit } from '@mem/query';
 import type { RegistryContext } from '../context.js';
 
 /** At most this many line warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
@@ -157,25 +157,53 @@ export function boundedWarnings(
 
 /**
  * A recall page judged: held-back lines leave `results` unless include_stale; the warnings
- * name them either way, in page order, bounded.
+ * name them either way, in page order, bounded. The lines folded into a result are judged
+ * too (each says what its result says, but rests on its own evidence): a stale one keeps its
+ * verdict in `freshness` and is named among the warnings, right after its result, so a stale
+ * line never hides silently behind a fresh one.
  */
-export async function freshPage<Hit extends JudgedLine>(
+export async function freshPage<Hit extends JudgedLine & { folded?: readonly FoldedHit[] }>(
   ctx: RegistryContext,
   items: ItemStore,
   results: readonly Hit[],
   includeStale: boolean,
 ): Promise<{
-  results: Hit[];
+  results: (Omit<Hit, 'folded'> & { folded?: JudgedFolded[] })[];
   freshness_warnings: LineFreshnessWarning[];
   freshness_warnings_left_out?: number;
 }> {
-  const verdicts = await judgeLines(ctx, items, results, includeStale);
+  const judged = results.flatMap((h) => [h, ...(h.folded ?? []).filter((f) => f.kind === 'line')]);
+  const verdicts = await judgeLines(ctx, items, judged, includeStale);
+  const kept = includeStale
+    ? [...results]
+    : results.filter((h) => !verdicts.warnings.has(lineKey(h)));
   return {
-    results: includeStale
-      ? [...results]
-      : results.filter((h) => !verdicts.warnings.has(lineKey(h))),
-    ...boundedWarnings(results, verdicts),
+    results: kept.map(({ folded, ...hit }) =>
+      folded === undefined
+        ? hit
+        : {
+            ...hit,
+            folded: folded.map((f) => ({
+              ...f,
+              freshness:
+                f.kind === 'line' ? (verdicts.warnings.get(lineKey(f))?.state ?? null) : null,
+            })),
+          },
+    ),
+    ...boundedWarnings(judged, verdicts),
   };
+}
+
+/** A folded hit with its verdict: a line's `stale` or `unknown`, else null (fresh, or an item). */
+export type JudgedFolded = FoldedHit & { freshness: LineFreshnessWarning['state'] | null };
+
+/** Folded hits of an answer that is not judged (as of a past seq): no verdict. */
+export function unjudgedFolded<Hit extends { folded?: readonly FoldedHit[] }>(
+  results: readonly Hit[],
+): (Omit<Hit, 'folded'> & { folded?: JudgedFolded[] })[] {
+  return results.map(({ folded, ...hit }) =>
+    folded === undefined ? hit : { ...hit, folded: folded.map((f) => ({ ...f, freshness: null })) },
+  );
 }
 
 /**

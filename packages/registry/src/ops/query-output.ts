@@ -48,6 +48,35 @@ const ranking = z.object({
   rerank: z.object({ rank: z.number(), score: z.number() }).nullable(),
   floor_passed_by: z.array(signal),
   order: bandRanking,
+  /** How many hits saying the same thing folded into this one (the `folded` list names them). */
+  folded: z.number().optional(),
+});
+
+const lineNote = z.object({
+  level: z.enum(['L1', 'L2']),
+  sha256: z.string(),
+  query_id: z.string().nullable(),
+  path: z.string(),
+});
+
+/**
+ * A hit folded into a result because it says the same thing (issue 13 §5): its lineage. A
+ * folded line's freshness stays visible: `stale` or `unknown` when its cited session was
+ * rewritten or is gone (it is then also named in freshness_warnings), else null.
+ */
+export const foldedHit = z.object({
+  kind: z.enum(['line', 'item']),
+  sha256: z.string(),
+  item_id: z.string().nullable(),
+  level: recallLevel,
+  project: z.string(),
+  /** Its own text: what it says, in its words. */
+  text: z.string(),
+  note: lineNote.nullable(),
+  /** Its place in the answer's order before the fold (1-based). */
+  rank: z.number(),
+  reason: z.enum(['near_duplicate', 'promoted_from']),
+  freshness: z.enum(['stale', 'unknown']).nullable(),
 });
 
 export const citation = z.object({
@@ -87,14 +116,7 @@ export const queryHit = z.object({
   tier: z.enum(['memory', 'evidence', 'reference']),
   ranking,
   /** The memory an L1/L2 line belongs to and its vault note; null for L0 and R. */
-  note: z
-    .object({
-      level: z.enum(['L1', 'L2']),
-      sha256: z.string(),
-      query_id: z.string().nullable(),
-      path: z.string(),
-    })
-    .nullable(),
+  note: lineNote.nullable(),
   parents: z.array(citation),
   /** The successor text of a superseded line: the `superseded` event that wrote it; else null. */
   corrected_by: z
@@ -127,8 +149,11 @@ export const queryFreshnessWarning = z.discriminatedUnion('kind', [
 ]);
 export type QueryFreshnessWarning = z.infer<typeof queryFreshnessWarning>;
 
+/** A query's result: a hit, and the hits that said the same thing, best-ranked first (ranking.folded counts them). */
+export const foldedQueryHit = queryHit.extend({ folded: z.array(foldedHit).optional() });
+
 export const queryOutput = z.object({
-  results: z.array(queryHit),
+  results: z.array(foldedQueryHit),
   abstained: z.boolean(),
   reason: z.literal(INSUFFICIENT_RECALL).optional(),
   /**

@@ -59,6 +59,11 @@ function hitLines(hit: Hit, position: number): string[] {
     lines.push(
       `   in ${hit.note.path} (${hit.note.query_id ?? 'synthesis'}, memory ${hit.note.sha256.slice(0, 12)})`,
     );
+  // Its lineage: the hits that said the same thing and folded into it, each with its verdict.
+  for (const f of hit.folded ?? [])
+    lines.push(
+      `   folded ${f.item_id ? `${f.kind} ${f.item_id}` : `${f.level} ${f.sha256.slice(0, 12)}`}${f.note ? ` in ${f.note.path}` : ''} (#${f.rank}, ${f.reason.replace('_', ' ')}${f.freshness ? `, ${f.freshness}` : ''})`,
+    );
   for (const parent of hit.parents) {
     const where = [parent.source, parent.t !== null ? `t${parent.t}` : null]
       .filter((x) => x !== null)

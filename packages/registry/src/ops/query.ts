@@ -21,7 +21,7 @@ import { asOfInput, asOfNote, resolveAsOf } from './query-as-of.js';
 import { queryItemFreshness, type QueryFreshness } from './query-items.js';
 import { queryOutput, recallLevel } from './query-output.js';
 import { queryText, queryWarnings } from './query-text.js';
-import { freshPage, type LineFreshnessWarning } from './query-freshness.js';
+import { freshPage, unjudgedFolded, type LineFreshnessWarning } from './query-freshness.js';
 import { visibleProjects } from './reach.js';
 import { projectInput } from './schemas.js';
 
@@ -127,6 +127,8 @@ export const query = defineOperation({
       ...(input.level ? { levels: input.level } : {}),
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
       ...(input.include_superseded ? { includeSuperseded: true } : {}),
+      // One result for the hits that say one thing, its lineage in `folded` (issue 13 §5).
+      fold: true,
     });
     if (input.as_of === undefined) {
       // Settled (stores.ts): vector hits are looked up in the item store, and a catch-up of
@@ -169,7 +171,11 @@ export const query = defineOperation({
         asOf: { projects: points, note: asOfNote(points) },
         holdBackItems: freshness.holdBack,
       });
-      return { ...answer, ...queryFreshnessOf(freshness.answer(), null) } satisfies Answer;
+      return {
+        ...answer,
+        results: unjudgedFolded(answer.results),
+        ...queryFreshnessOf(freshness.answer(), null),
+      } satisfies Answer;
     } finally {
       await then.close();
     }

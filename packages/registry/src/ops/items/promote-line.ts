@@ -1,6 +1,6 @@
 import { MemError, type FromLine } from '@mem/core';
 import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
-import { citationsOf, noteOf } from '@mem/query';
+import { citationsOf, noteOf, type LineNote } from '@mem/query';
 import type { RegistryContext } from '../../context.js';
 import { readLedger, type LedgerTarget } from '../memory-ledger.js';
 import { requireNotForgotten, resolveRef } from '../memory-ref.js';
@@ -24,25 +24,7 @@ export async function promotedLine(
   project: string,
   ref: string,
 ): Promise<PromotedLine> {
-  const ledger = await readLedger(ctx, project);
-  const target = lineOf(resolveRef(ledger, project, ref, 'from_line'), project);
-  requireNotForgotten(ledger, project, target, 'from_line');
-  const successor = ledger.superseded.get(target.sha256);
-  if (successor !== undefined)
-    throw new MemError(
-      'CONFLICT',
-      `from_line: line ${target.sha256} in ${project} was superseded by ${successor}; promote the line in force`,
-      { field: 'from_line', project, target: target.sha256, superseded_by: successor },
-    );
-  const items = (await ctx.stores.fresh()).items;
-  const node = liveLine(items, project, target.sha256);
-  const note = node ? noteOf(items, node) : null;
-  if (!node || !note)
-    throw new MemError(
-      'CONFLICT',
-      `from_line: line ${target.sha256} in ${project} is held by no live memory; nothing to promote`,
-      { field: 'from_line', project, target: target.sha256 },
-    );
+  const { items, node, note } = await liveLineOf(ctx, project, ref, 'from_line', 'promote');
   const citations = citationsOf(items, node, 'excerpt')
     .filter((c) => c.level === 'L0' || c.level === 'L1')
     .map((c) => ({ level: c.level as 'L0' | 'L1', sha256: c.sha256 }));
@@ -58,16 +40,50 @@ export async function promotedLine(
   };
 }
 
+/**
+ * The live memory line `ref` names, its node and note in the caught-up item store; refused as
+ * promotedLine says (NOT_FOUND, INVALID_INPUT, CONFLICT), naming `field` and what it would `verb`.
+ * Shared by promotion and pins: both act on a line in force, never on a forgotten or replaced one.
+ */
+export async function liveLineOf(
+  ctx: RegistryContext,
+  project: string,
+  ref: string,
+  field: string,
+  verb: string,
+): Promise<{ items: ItemStore; node: NodeRow; note: LineNote }> {
+  const ledger = await readLedger(ctx, project);
+  const target = lineOf(resolveRef(ledger, project, ref, field), project, field);
+  requireNotForgotten(ledger, project, target, field);
+  const successor = ledger.superseded.get(target.sha256);
+  if (successor !== undefined)
+    throw new MemError(
+      'CONFLICT',
+      `${field}: line ${target.sha256} in ${project} was superseded by ${successor}; ${verb} the line in force`,
+      { field, project, target: target.sha256, superseded_by: successor },
+    );
+  const items = (await ctx.stores.fresh()).items;
+  const node = liveLine(items, project, target.sha256);
+  const note = node ? noteOf(items, node) : null;
+  if (!node || !note)
+    throw new MemError(
+      'CONFLICT',
+      `${field}: line ${target.sha256} in ${project} is held by no live memory; nothing to ${verb}`,
+      { field, project, target: target.sha256 },
+    );
+  return { items, node, note };
+}
+
 /** A one-line memory's sha is its line's too: that names the line. A memory of more lines is no line. */
-function lineOf(target: LedgerTarget, project: string): LedgerTarget {
+function lineOf(target: LedgerTarget, project: string, field: string): LedgerTarget {
   if (target.kind === 'line') return target;
   const [only, ...more] = target.lines;
   if (only && more.length === 0 && only.sha256 === target.sha256)
     return { ...target, kind: 'line' };
   throw new MemError(
     'INVALID_INPUT',
-    `from_line: ${target.sha256} in ${project} is a memory of ${target.lines.length} lines; name one of its lines`,
-    { field: 'from_line', project, target: target.sha256, expected: 'a memory line' },
+    `${field}: ${target.sha256} in ${project} is a memory of ${target.lines.length} lines; name one of its lines`,
+    { field, project, target: target.sha256, expected: 'a memory line' },
   );
 }
 

@@ -1,0 +1,82 @@
+import { lineTokens, nearDuplicateTokens } from '@mem/core';
+
+/*
+ * Issue 13 §5, seed 004: duplicates folded with their lineage. Hits that say one thing (the
+ * same finding in two notes, the L2 synthesis's `[query] ` copy of an L1 line, a fact promoted
+ * from a line) take one place on a page: the best-ranked stands for them, the others ride on
+ * it as its `folded` list. "The same thing" is core's near-duplicate rule, the one the
+ * synthesis folds by (near-duplicate.ts), or an item's `from_line` naming the line.
+ */
+
+/** What the fold reads of a row. */
+export interface FoldInput {
+  kind: string;
+  project: string;
+  level: string;
+  sha256: string;
+  text: string;
+  /** A promoted item's line (item_added.from_line); null for anything else. */
+  fromLine: { sha256: string; level: string } | null;
+}
+
+/** Why a row folded into the one that stands for it. */
+export type FoldReason = 'near_duplicate' | 'promoted_from';
+
+/** A page row and the rows that folded into it, each with its place in the unfolded order (1-based) and why. */
+export interface FoldedRow<T> {
+  row: T;
+  folded: { row: T; rank: number; reason: FoldReason }[];
+}
+
+/** Only memory lines and curated items fold: a chunk or a manual passage is evidence, not a finding. */
+const FOLDABLE = new Set(['line', 'item']);
+
+/**
+ * The page of `limit` distinct rows out of `rows` (given in answer order): each row that says
+ * what an earlier page row says folds into it, and the page is refilled from further down, so
+ * `limit` counts distinct results. Rows past the page that repeat a page row fold too, so a
+ * lineage names every recalled copy. Never across projects. Compared with the row standing for
+ * the group only (near-duplicate is not transitive), so the result is one pass, deterministic.
+ */
+export function foldPage<T>(
+  rows: readonly T[],
+  inputOf: (row: T) => FoldInput,
+  limit: number,
+): FoldedRow<T>[] {
+  const page: { out: FoldedRow<T>; input: FoldInput; tokens: Set<string> }[] = [];
+  rows.forEach((row, index) => {
+    const input = inputOf(row);
+    const foldable = FOLDABLE.has(input.kind);
+    const tokens = foldable ? lineTokens(input.text) : new Set<string>();
+    if (foldable)
+      for (const held of page) {
+        const reason = foldReason(held.input, held.tokens, input, tokens);
+        if (reason === null) continue;
+        held.out.folded.push({ row, rank: index + 1, reason });
+        return;
+      }
+    if (page.length < limit) page.push({ out: { row, folded: [] }, input, tokens });
+  });
+  return page.map((p) => p.out);
+}
+
+function foldReason(
+  held: FoldInput,
+  heldTokens: ReadonlySet<string>,
+  row: FoldInput,
+  rowTokens: ReadonlySet<string>,
+): FoldReason | null {
+  if (!FOLDABLE.has(held.kind) || held.project !== row.project) return null;
+  if (promotedFrom(held, row) || promotedFrom(row, held)) return 'promoted_from';
+  return nearDuplicateTokens(heldTokens, rowTokens) ? 'near_duplicate' : null;
+}
+
+/** Whether `item` is a fact or rule promoted from the line `line`. */
+function promotedFrom(item: FoldInput, line: FoldInput): boolean {
+  return (
+    item.fromLine !== null &&
+    line.kind === 'line' &&
+    item.fromLine.sha256 === line.sha256 &&
+    item.fromLine.level === line.level
+  );
+}

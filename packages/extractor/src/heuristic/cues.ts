@@ -61,9 +61,33 @@ const INTENTS: Record<CueFamily, RegExp> = {
   rule: /\b(?:know before|should (?:someone|one|i|we|a newcomer) know|conventions?|rules?|guidelines?|how to work|before working)\b/i,
 };
 
-/** The cue families a question asks about. Empty for plain factual questions. */
+/**
+ * A person's name past the question's first word: a capital then lower-case letters only, with
+ * an optional possessive ("Gina", "Joanna's"). Identifiers and acronyms (TypeScript, MCP, PGlite)
+ * have capitals or digits inside and are no one's name.
+ */
+const NAMED = /^\p{Lu}\p{Ll}+(?:['’]s)?[?,.!]?$/u;
+
+/**
+ * The cue families a question asks about. Empty for plain factual questions.
+ *
+ * Trigger: a question naming a person ("When did Gina design a limited collection?", "Why did
+ * Jon decide to start his studio?", "When did Joanna's laptop crash?"). Why: it asks for facts
+ * about them, and its cue words are its topic — a design, a decision, a convention, a charity
+ * cause — not a kind of evidence; read as intents, every session where they decide or design
+ * anything opened the gate (on LoCoMo's tuning half, 24 such questions made 166 false updates
+ * to 23 right ones). A standing question of a project asks for a kind of evidence across it
+ * and names no one. Outcome: it is a factual question, judged by its terms and held answers.
+ */
 export function questionIntents(question: string): Set<CueFamily> {
   const out = new Set<CueFamily>();
+  if (
+    question
+      .split(/\s+/)
+      .slice(1)
+      .some((word) => NAMED.test(word))
+  )
+    return out;
   for (const family of CUE_FAMILIES) if (INTENTS[family].test(question)) out.add(family);
   return out;
 }

@@ -62,11 +62,25 @@ const INTENTS: Record<CueFamily, RegExp> = {
 };
 
 /**
- * A person's name past the question's first word: a capital then lower-case letters only, with
- * an optional possessive ("Gina", "Joanna's"). Identifiers and acronyms (TypeScript, MCP, PGlite)
- * have capitals or digits inside and are no one's name.
+ * A person named as the question's subject: a capitalised word (a capital then lower-case
+ * letters only) in the possessive ("Joanna's laptop") or right after an auxiliary ("did Gina",
+ * "does John", "Would Caroline"). Identifiers and acronyms (TypeScript, MCP, PGlite) have
+ * capitals inside and are no one's name; a project or tool a standing question merely mentions
+ * ("bugs found in Poimen", "decisions about Vite") is no subject.
  */
-const NAMED = /^\p{Lu}\p{Ll}+(?:['’]s)?[?,.!]?$/u;
+const NAME = /^\p{Lu}\p{Ll}+[?,.!]?$/u;
+const POSSESSIVE_NAME = /^\p{Lu}\p{Ll}+['’]s[?,.!]?$/u;
+const AUXILIARY =
+  /^(?:do|does|did|is|was|are|were|has|have|had|will|would|can|could|should|might|may)$/i;
+
+function namesAPerson(question: string): boolean {
+  const words = question.split(/\s+/);
+  return words.some(
+    (word, i) =>
+      i > 0 &&
+      (POSSESSIVE_NAME.test(word) || (NAME.test(word) && AUXILIARY.test(words[i - 1] ?? ''))),
+  );
+}
 
 /**
  * The cue families a question asks about. Empty for plain factual questions.
@@ -81,13 +95,7 @@ const NAMED = /^\p{Lu}\p{Ll}+(?:['’]s)?[?,.!]?$/u;
  */
 export function questionIntents(question: string): Set<CueFamily> {
   const out = new Set<CueFamily>();
-  if (
-    question
-      .split(/\s+/)
-      .slice(1)
-      .some((word) => NAMED.test(word))
-  )
-    return out;
+  if (namesAPerson(question)) return out;
   for (const family of CUE_FAMILIES) if (INTENTS[family].test(question)) out.add(family);
   return out;
 }

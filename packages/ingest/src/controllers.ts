@@ -8,8 +8,9 @@ import {
 } from '@mem/extractor';
 import { chatEndpointFromEnv } from '@mem/llm';
 
-export const CONTROLLERS = ['heuristic', 'openai'] as const;
-export type ControllerName = (typeof CONTROLLERS)[number];
+import type { ControllerName } from './definitions.js';
+
+export { CONTROLLERS, type ControllerName } from './definitions.js';
 
 /**
  * The controller to run: the one asked for, else `openai` when MEM_LLM_URL is set, else the

@@ -1,14 +1,14 @@
 import type { KeyedSerial, MemConfig } from '@mem/core';
 import type { Engine } from '@mem/engine';
-import type { IngestJobs, JobAcceptance } from '@mem/ingest';
 import type { QueryDeps } from '@mem/query';
+import type { IngestRuntime } from './ingest-runtime.js';
 import type { ProjectionStores } from './stores.js';
 
 /** What operation implementations work with: one data root, its stores and its job runner. */
 export interface RegistryContext {
   engine: Engine;
   stores: ProjectionStores;
-  jobs: IngestJobs;
+  jobs: IngestRuntime;
   /** loadConfig's result: what ingest jobs resolve sources and choose controllers by. */
   config: MemConfig;
   /** mem's version, as /version reports it. */
@@ -19,7 +19,7 @@ export interface RegistryContext {
   /** The `_system` check-then-append section: one administration write at a time. */
   serial: KeyedSerial;
   /** Ingest acceptances: one per ingest_id, queued on `jobs`. */
-  acceptance: JobAcceptance;
+  acceptance: Pick<IngestRuntime, 'accept'>;
   /** The vector side of a query (embedder, pgvector recall, reranker) when configured; keyword-only without. */
   queryDeps?: Omit<QueryDeps, 'items'>;
 }

@@ -1,8 +1,9 @@
 import { KeyedSerial, type MemConfig } from '@mem/core';
 import type { Engine } from '@mem/engine';
-import { IngestJobs, JobAcceptance, type LiveJob } from '@mem/ingest';
+import type { LiveJob } from '@mem/ingest';
 import type { QueryDeps } from '@mem/query';
 import type { RegistryContext } from './context.js';
+import { IngestRuntime } from './ingest-runtime.js';
 import { OPERATIONS } from './ops/index.js';
 import { Registry } from './registry.js';
 import { ProjectionStores } from './stores.js';
@@ -34,7 +35,7 @@ export async function openRegistry(options: OpenRegistryOptions): Promise<Regist
   const stores = new ProjectionStores(options.engine);
   const runJobs = options.runJobs ?? true;
   if (options.openStores ?? true) await stores.open();
-  const jobs = new IngestJobs({
+  const jobs = new IngestRuntime({
     engine: options.engine,
     findJob: async (jobId) => (await stores.fresh()).control.ingestJob(jobId),
     config: options.config,
@@ -50,10 +51,10 @@ export async function openRegistry(options: OpenRegistryOptions): Promise<Regist
     now: options.now ?? (() => new Date()),
     recallNow: options.recallNow ?? options.now ?? (() => new Date()),
     serial: new KeyedSerial(),
-    acceptance: new JobAcceptance(options.engine, jobs),
+    acceptance: jobs,
     ...(options.queryDeps ? { queryDeps: options.queryDeps } : {}),
   };
   const registry = new Registry(context, OPERATIONS);
-  if (runJobs) jobs.resume((await stores.fresh()).control.unfinishedIngestJobs());
+  if (runJobs) await jobs.resume((await stores.fresh()).control.unfinishedIngestJobs());
   return registry;
 }

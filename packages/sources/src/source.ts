@@ -7,10 +7,9 @@ import type { TranscriptReader } from './reader.js';
 import { RecordSink } from './sink.js';
 import { StatsCollector, type SourceStats } from './stats.js';
 import { UuidSet } from './uuid-set.js';
+import type { TranscriptKind } from './kinds.js';
 
-/** The transcript formats this package reads. */
-export const TRANSCRIPT_KINDS = ['claude', 'pi', 'loop', 'codex'] as const;
-export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
+export { TRANSCRIPT_KINDS, type TranscriptKind } from './kinds.js';
 
 /** A `RecordSource` that also reports what it read. */
 export interface TranscriptSource extends RecordSource {

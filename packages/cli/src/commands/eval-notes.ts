@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { GoldSplit, NotesEvalReport, NotesSummary, RouteScore } from '@mem/eval';
-import { CONTROLLERS, chooseController, type ControllerName } from '@mem/ingest';
+import { CONTROLLERS, type ControllerName } from '@mem/ingest/definitions';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 import { ProgressLine } from '../progress.js';
@@ -45,10 +45,8 @@ export function registerEvalNotes(evaluate: Command, io: CliIO): void {
     .option('--json', 'print the report as JSON')
     .action(
       async (options: { gold: string; split: string; controller?: string; json?: boolean }) => {
-        const [{ GOLD_SPLITS, evalNotes, loadGoldSet }, { qwenTokenizer }] = await Promise.all([
-          import('@mem/eval'),
-          import('@mem/chunk'),
-        ]);
+        const [{ GOLD_SPLITS, evalNotes, loadGoldSet }, { qwenTokenizer }, { chooseController }] =
+          await Promise.all([import('@mem/eval'), import('@mem/chunk'), import('@mem/ingest')]);
         const split = splitFlag(options.split, GOLD_SPLITS);
         const controllerName = controllerFlag(options.controller);
         const gold = loadGoldSet(resolve(io.cwd, options.gold));

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { SignatureEvalReport } from '@mem/eval';
-import { SOURCE_KINDS, transcriptSource, type SourceKind } from '@mem/ingest';
+import { SOURCE_KINDS } from '@mem/ingest/definitions';
+import type { SourceKind } from '@mem/ingest';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
 
@@ -18,6 +19,7 @@ export function registerEvalSignatures(evaluate: Command, io: CliIO): void {
     )
     .option('--json', 'print the report as JSON')
     .action(async (entries: string[], options: { json?: boolean }) => {
+      const { transcriptSource } = await import('@mem/ingest'); // on use: see eval.ts
       const sources = entries.map((entry) => {
         const colon = entry.indexOf(':');
         const kind = entry.slice(0, colon);

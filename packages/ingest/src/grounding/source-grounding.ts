@@ -1,6 +1,7 @@
 import { chunkPolicy, chunks, qwenTokenizer, type SourceRecord, type Tokenizer } from '@mem/chunk';
 import { isMemError } from '@mem/core';
 import type { StandingQueries } from '../standing-queries.js';
+import { citedKey } from '../definitions.js';
 import { transcriptSource } from '../transcripts.js';
 
 /** One chunk a memory line cites, as the log recorded it at ingest. */
@@ -19,9 +20,7 @@ export interface CitedChunk {
 /** What became of a cited chunk: re-read the same, re-read different, or its source no longer there. */
 export type Grounding = 'unchanged' | 'changed' | 'gone';
 
-/** The key a cited chunk's grounding is reported under. */
-export const citedKey = (c: Omit<CitedChunk, 'chunkTokens'>) =>
-  `${c.source}@${c.start}-${c.end}:${c.sha256}`;
+export { citedKey } from '../definitions.js';
 
 /**
  * Re-reads the project's standing-query sources as they are now and re-chunks each cited

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import { MemError, type ingestRecordField } from '@mem/core';
 import { scrubSecrets, transcriptFromText } from '@mem/sources';
+import { MAX_RECORDS } from '../definitions.js';
+
+export { MAX_RECORDS } from '../definitions.js';
 
 /** One normalised, scrubbed record as an `ingest_accepted` event stores it. */
 export type IngestRecord = z.infer<typeof ingestRecordField>;
@@ -11,9 +14,6 @@ export interface PostedRecord {
   text: string;
   timestamp?: string | undefined;
 }
-
-/** The most records one job may carry (a bounded event, a bounded job). */
-export const MAX_RECORDS = 20_000;
 
 /**
  * Records as posted: secrets scrubbed (the same scrubber the transcript adapters run), the

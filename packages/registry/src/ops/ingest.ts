@@ -7,15 +7,11 @@ import {
   scrubSecrets,
   sha256Hex,
 } from '@mem/core';
-import {
-  MAX_RECORDS,
-  loadStandingQueries,
-  recordsFromPosted,
-  recordsFromTranscript,
-} from '@mem/ingest';
+import { MAX_RECORDS } from '@mem/ingest/definitions';
 import type { IngestJobRow } from '@mem/projector-sqlite';
 import { canReach, requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
+import { loadIngest, type Ingest } from '../ingest-module.js';
 import { defineOperation } from '../operation.js';
 import { errorView, projectInput } from './schemas.js';
 
@@ -81,7 +77,11 @@ function liveStatus(
 }
 
 /** The project's standing queries must exist before a job is accepted: a job without them could only fail. */
-function checkStandingQueries(ctx: RegistryContext, project: string): void {
+function checkStandingQueries(
+  ctx: RegistryContext,
+  project: string,
+  { loadStandingQueries }: Ingest,
+): void {
   try {
     loadStandingQueries(ctx.engine.paths.queriesDir, project, {
       config: ctx.config,
@@ -125,7 +125,8 @@ export const ingestSubmit = defineOperation({
   run: async (ctx, caller, posted) => {
     const input = scrubbedIdentity(posted);
     requireReach(caller, input.project);
-    checkStandingQueries(ctx, input.project);
+    const ingest = await loadIngest();
+    checkStandingQueries(ctx, input.project, ingest);
     const format = input.transcript !== undefined ? (input.format ?? 'claude') : 'records';
     const ingestId =
       input.ingest_id ??
@@ -140,13 +141,13 @@ export const ingestSubmit = defineOperation({
         (await ctx.stores.fresh()).control.ingestJobByIngestId(input.project, ingestId),
       records: async () =>
         input.transcript !== undefined
-          ? recordsFromTranscript(
+          ? ingest.recordsFromTranscript(
               input.transcript,
               format as 'claude' | 'pi',
               ingestId,
               input.source,
             )
-          : recordsFromPosted(input.records ?? [], input.source),
+          : ingest.recordsFromPosted(input.records ?? [], input.source),
     });
     if ('existing' in accepted) return answerExisting(ctx, accepted.existing);
     const { jobId } = accepted;

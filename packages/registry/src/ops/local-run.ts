@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryIdField } from '@mem/core';
-import { CONTROLLERS, localDryRun, localIngest, localSynthesize } from '@mem/ingest';
+import { CONTROLLERS } from '@mem/ingest/definitions';
 import { defineOperation, type LocalOnly } from '../operation.js';
 import { dryRunReport, ingestReport, synthesizeReport } from './local-run-output.js';
 import {
@@ -11,6 +11,7 @@ import {
   unreadSourceLines,
 } from './local-run-text.js';
 import { projectInput } from './schemas.js';
+import { loadIngest } from '../ingest-module.js';
 
 /*
  * Trigger: the sources a project's standing queries name are paths on this machine (a Claude
@@ -78,6 +79,7 @@ export const ingestLocal = defineOperation({
       config: ctx.config,
       ...(input.controller ? { controller: input.controller } : {}),
     };
+    const { localDryRun, localIngest } = await loadIngest();
     if (input.dry_run) return localDryRun(run);
     const progress = effects?.progress;
     return localIngest({
@@ -122,7 +124,7 @@ export const synthesizeLocal = defineOperation({
     failure: (out) => failedRuns([out]),
   },
   run: async (ctx, _caller, input) =>
-    localSynthesize({
+    (await loadIngest()).localSynthesize({
       engine: ctx.engine,
       project: input.project,
       config: ctx.config,

@@ -2,16 +2,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { NEXT_ACTION, freshnessOf, heldBack, isMemError, type SourceCheck } from '@mem/core';
-import {
-  checkCitedSources,
-  citedKey,
-  loadStandingQueries,
-  type CitedChunk,
-  type StandingQueries,
-} from '@mem/ingest';
+import type { CitedChunk, StandingQueries } from '@mem/ingest';
+import { citedKey } from '@mem/ingest/definitions';
 import type { ItemStore } from '@mem/projector-sqlite';
 import { citationsOf, type FoldedHit } from '@mem/query';
 import type { RegistryContext } from '../context.js';
+import { loadIngest, type Ingest } from '../ingest-module.js';
 
 /** At most this many line warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
 export const MAX_LINE_WARNINGS = 20;
@@ -79,9 +75,10 @@ export async function judgeLines(
     const cited = new Map(own.map((l) => [l, citedChunksOf(items, l)]));
     const all = [...cited.values()].flat();
     if (all.length === 0) continue;
-    const config = standingQueriesHere(ctx, project);
+    const ingest = await loadIngest();
+    const config = standingQueriesHere(ctx, project, ingest.loadStandingQueries);
     if (config === null) continue;
-    const grounding = await checkCitedSources(config, all, {
+    const grounding = await ingest.checkCitedSources(config, all, {
       cachePath: join(ctx.engine.paths.stateDir, 'cache', 'grounding', `${project}.json`),
     });
     for (const [line, chunks] of cited) {
@@ -123,7 +120,11 @@ export async function judgeLines(
  * a project fed over HTTP, there is nothing on this disk to judge against, and recall must
  * not fail for it. Outcome: null, the project's lines are not judged.
  */
-function standingQueriesHere(ctx: RegistryContext, project: string): StandingQueries | null {
+function standingQueriesHere(
+  ctx: RegistryContext,
+  project: string,
+  loadStandingQueries: Ingest['loadStandingQueries'],
+): StandingQueries | null {
   try {
     return loadStandingQueries(ctx.engine.paths.queriesDir, project, { config: ctx.config });
   } catch (error) {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { corpusNameField } from '@mem/core';
-import { addCorpus, listCorpora, removeCorpus, syncCorpora } from '@mem/ingest';
 import { writerOf } from '../caller.js';
 import { defineOperation, type LocalOnly } from '../operation.js';
 import { projectInput } from './schemas.js';
+import { loadIngest } from '../ingest-module.js';
 
 /*
  * Trigger: a reference corpus is a documentation tree on this machine. Why local-only: a token
@@ -80,7 +80,7 @@ export const refAdd = defineOperation({
     text: syncText,
   },
   run: async (ctx, caller, input) =>
-    addCorpus(ctx.engine, {
+    (await loadIngest()).addCorpus(ctx.engine, {
       project: input.project,
       name: input.name,
       target: input.path,
@@ -113,7 +113,9 @@ export const refSync = defineOperation({
         : out.corpora.map(syncText).join('\n'),
   },
   run: async (ctx, caller, input) => ({
-    corpora: await syncCorpora(ctx.engine, {
+    corpora: await (
+      await loadIngest()
+    ).syncCorpora(ctx.engine, {
       ...(input.project !== undefined ? { project: input.project } : {}),
       ...(input.name !== undefined ? { name: input.name } : {}),
       writer: writerOf(caller),
@@ -152,7 +154,7 @@ export const refRemove = defineOperation({
       `removed corpus ${out.project}/${out.name}: ${out.passages_tombstoned} passages tombstoned (seq ${out.seq})`,
   },
   run: async (ctx, caller, input) =>
-    removeCorpus(ctx.engine, {
+    (await loadIngest()).removeCorpus(ctx.engine, {
       name: input.name,
       ...(input.project !== undefined ? { project: input.project } : {}),
       writer: writerOf(caller),
@@ -195,9 +197,8 @@ export const refList = defineOperation({
             .join('\n'),
   },
   run: async (ctx, _caller, input) => ({
-    corpora: await listCorpora(
-      ctx.engine,
-      input.project !== undefined ? [input.project] : undefined,
-    ),
+    corpora: await (
+      await loadIngest()
+    ).listCorpora(ctx.engine, input.project !== undefined ? [input.project] : undefined),
   }),
 });

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Payload } from '@mem/core';
-import { checkGrounding, loadStandingQueries, type Grounding } from '@mem/ingest';
+import type { Grounding } from '@mem/ingest';
+import { loadIngest } from '../ingest-module.js';
 import { requireReach, writerOf } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
@@ -32,6 +33,7 @@ async function readGrounding(
 ): Promise<Map<string, Grounding>> {
   const queriesDir = ctx.engine.paths.queriesDir;
   if (!existsSync(join(queriesDir, `${project}.yaml`))) return new Map();
+  const { checkGrounding, loadStandingQueries } = await loadIngest();
   const config = loadStandingQueries(queriesDir, project, { config: ctx.config });
   return checkGrounding(config, [...queue.evidence.values()]);
 }

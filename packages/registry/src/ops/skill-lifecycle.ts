@@ -2,13 +2,13 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MemError, skillNameField, type LogEvent, type Payload } from '@mem/core';
-import { composeSkill } from '@mem/ingest';
 import { foldOf, noteLines, queryTitle, skillNotePath } from '@mem/projector-vault';
 import type { VaultFold } from '@mem/projector-vault';
 import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
 import { projectInput } from './schemas.js';
+import { loadIngest } from '../ingest-module.js';
 
 const TOOL = 'skill_write';
 
@@ -152,7 +152,9 @@ export const skillDraft = defineOperation({
       );
     await requireOwnName(ctx, fold, name.data);
     const title = note === 'index' ? `State of ${project}` : queryTitle(note);
-    const { composer, text } = await composeSkill(
+    const { composer, text } = await (
+      await loadIngest()
+    ).composeSkill(
       {
         name: name.data,
         project,

@@ -1,5 +1,6 @@
 import type { Engine } from '@mem/engine';
-import { auditDerivedEvidence, type DerivedAudit } from '@mem/ingest';
+import type { DerivedAudit } from '@mem/ingest';
+import { loadIngest } from '../ingest-module.js';
 
 /**
  * `mem verify --derived-filter`: the cycle guard audited per project verify walked. Only a
@@ -11,6 +12,7 @@ export async function withDerivedFilter<R extends VerifiedProjects>(
   report: R,
 ): Promise<R & { derived: DerivedAudit[] }> {
   const derived: DerivedAudit[] = [];
+  const { auditDerivedEvidence } = await loadIngest();
   for (const { project, chain } of report.projects)
     if (chain.ok) derived.push(await auditDerivedEvidence(project, engine.read(project)));
   return { ...report, ok: report.ok && derived.every((d) => d.ok), derived };

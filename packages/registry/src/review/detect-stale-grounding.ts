@@ -1,5 +1,5 @@
 import type { CitedChunk, Grounding } from '@mem/ingest';
-import { citedKey } from '@mem/ingest';
+import { citedKey } from '@mem/ingest/definitions';
 import { short, type Finding, type LiveLine } from './finding.js';
 
 /*

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveRequest } from './request.js';
 
 describe('resolveRequest', () => {
-  it('defaults: every project, levels L1, L2 and I (curated items), 10 results, excerpt citations (as every surface)', () => {
+  it('defaults: every project, levels L1, L2 and I (curated items), 10 results, excerpt citations (as every surface), no folding unless asked (mem query asks)', () => {
     expect(resolveRequest({ text: 'kong' })).toEqual({
       text: 'kong',
       projects: null,
@@ -10,6 +10,7 @@ describe('resolveRequest', () => {
       limit: 10,
       citations: 'excerpt',
       includeSuperseded: false,
+      fold: false,
     });
   });
 

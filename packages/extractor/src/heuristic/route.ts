@@ -43,10 +43,18 @@ const RESOLVED =
 /** "fixes #288" in a feature's commit names the issue it closes, not a symptom. */
 const ISSUE_REFERENCE = /\bfix(?:es|ed)?\s+#\d+/giu;
 
+/**
+ * A request to the agent: the line opens (after a filler such as "ok," or "now") with a verb in
+ * the imperative. Its "fixed" is a step asked for ("run the tests after you fixed them up",
+ * "commit and push, comment 'fixed in the next release'"), not a fix it reports.
+ */
+const REQUEST =
+  /^(?:(?:ok(?:ay)?|alright|all right|right|good|great|now|then|so|and|please|pls)[,.!]?\s+)*(?:please\s+)?(?:run|commit|push|add|make|update|write|create|check|use|do|try|remove|change|comment|go|rerun|re-run|build|test|revert|merge|rebase|release|publish|tag|open|close|file|ship)\b/iu;
+
 /** Whether the line states a symptom (not negated, not an error mechanism) or a bug's fix. */
 function statesBug(text: string): boolean {
   const plain = text.replace(ISSUE_REFERENCE, '');
-  if (RESOLVED.test(plain)) return true;
+  if (RESOLVED.test(plain) && !REQUEST.test(plain.trim())) return true;
   for (const match of plain.matchAll(SYMPTOM)) {
     const at = match.index;
     if (NOT_SYMPTOM.test(plain.slice(at))) continue;

@@ -30,6 +30,16 @@ describe('routeLine', () => {
     );
   });
 
+  it('a request to the agent is no reported fix, though it says "fixed"', () => {
+    expect(routeLine('run the importer tests after you fixed them up')).not.toBe('cause');
+    expect(
+      routeLine('alright, commit and push, comment with "Thanks, fixed in the next release"'),
+    ).not.toBe('cause');
+    // A request that names a symptom still states it.
+    expect(routeLine('run the upload test again, it failed with a timeout on CI')).toBe('cause');
+    expect(routeLine('The retry loop was fixed by capping the backoff')).toBe('cause');
+  });
+
   it('a choice with its reason is a decision, whatever cue words it holds', () => {
     expect(routeLine('Writes go through one lock file because NFS has no flock')).toBe('decision');
     expect(routeLine('A malformed config never crashes startup: it falls back to defaults')).toBe(

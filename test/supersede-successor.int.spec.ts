@@ -33,8 +33,8 @@ interface Hit {
 // In process: the cases are about recall after a correction, not about processes.
 const mem = (...args: string[]) => memInProcess(['--root', root, ...args]);
 
-async function query(text: string): Promise<Hit[]> {
-  const out = await mem('query', text, '--project', 'demo', '--json');
+async function query(text: string, ...flags: string[]): Promise<Hit[]> {
+  const out = await mem('query', text, '--project', 'demo', '--json', ...flags);
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
   return (JSON.parse(out.stdout) as { results: Hit[] }).results;
@@ -91,7 +91,8 @@ describe('a superseded line lives on as its successor text', () => {
   });
 
   it('finds the L2 copy’s successor too', async () => {
-    const hit = (await query('quokka marmalade resolution')).find(
+    // At L2 alone: beside its L1 line the copy is folded under it (issue 13 §5).
+    const hit = (await query('quokka marmalade resolution', '--levels', 'L2')).find(
       (h) => h.sha256 === contentSha256(COPY_NEW),
     );
     expect(hit?.level).toBe('L2');
@@ -102,6 +103,14 @@ describe('a superseded line lives on as its successor text', () => {
       ...oldParents.map((p) => p.sha256),
     ]);
     expect(hit!.corrected_by).toMatchObject({ seq: supersededSeq + 1, reason: REASON });
+    // At the default levels the copy is folded under its L1 line, named by its sha.
+    type Folding = Hit & { folded?: { sha256?: string; level?: string }[] };
+    const hits: Folding[] = await query('quokka marmalade resolution');
+    const l1 = hits.find((h) => h.sha256 === contentSha256(NEW));
+    expect(l1?.folded?.map((f) => [f.level, f.sha256])).toContainEqual([
+      'L2',
+      contentSha256(COPY_NEW),
+    ]);
   });
 
   it('no longer answers the old words with the old line', async () => {

@@ -183,15 +183,6 @@ export class Engine {
     this.options = this.fixedOptions ?? (await this.settings.read());
   }
 
-  /**
-   * Lets go of every file the projectors keep open between operations (a parked SQLite
-   * connection): a data root the process is done with can then be unmounted or moved. The
-   * engine stays usable; its next operation opens what it needs again.
-   */
-  async close(): Promise<void> {
-    for (const projector of this.projectors) await projector.release?.(this.target);
-  }
-
   projectorNames(): string[] {
     return this.projectors.map((p) => p.name);
   }

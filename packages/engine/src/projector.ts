@@ -86,11 +86,6 @@ export interface Projector<Handle = unknown> {
    */
   digest?(handle: Handle): Promise<Record<string, string>>;
   close(handle: Handle): Promise<void>;
-  /**
-   * Lets go of what the projector keeps open between operations at `target` (a connection
-   * `close` parked for the next `init`): after it, the process holds no file of the projection.
-   */
-  release?(target: ProjectionTarget): Promise<void>;
   /** Drops the projection at `target` (one project, or all). Must leave files it does not own alone. */
   reset(target: ProjectionTarget, project?: string): Promise<void>;
 }

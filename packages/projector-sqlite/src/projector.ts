@@ -8,7 +8,7 @@ import { openStore } from './open-store.js';
 import { SQLITE_HANDLES } from './plan.js';
 import { resetStore } from './reset-store.js';
 import { sealStore } from './seal.js';
-import { evict, park, take } from './warm-handles.js';
+import { park, take } from './warm-handles.js';
 
 /**
  * Bump when the same log would give different bytes (schema, statements, canonical copy).
@@ -79,9 +79,6 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
     }
     // Kept open for the next init: what it costs to open is most of a small catch-up.
     park(handle);
-  },
-  async release(target) {
-    evict(target.stateDir);
   },
   async reset(target, project) {
     return namingFullDisk(target.stateDir, 'reset', () =>

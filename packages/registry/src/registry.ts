@@ -70,7 +70,6 @@ export class Registry {
     this.context.jobs.stop();
     await this.context.jobs.idle();
     this.context.stores.close();
-    await this.context.engine.close();
   }
 
   /** Validates, authorizes and runs `name` for `caller`. */

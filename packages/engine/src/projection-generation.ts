@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /*
@@ -54,6 +54,12 @@ function readGeneration(stateDir: string): number | null {
   return /^\d+\n$/.test(text) ? Number(text.trim()) : null;
 }
 
+/**
+ * Written beside and renamed over, so a reader sees the old number or the new one, never a
+ * file half written (which it could only treat as "changing" and wait on).
+ */
 function writeGeneration(stateDir: string, value: number): void {
-  writeFileSync(generationPath(stateDir), `${value}\n`, { mode: 0o600 });
+  const path = generationPath(stateDir);
+  writeFileSync(`${path}.next`, `${value}\n`, { mode: 0o600 });
+  renameSync(`${path}.next`, path);
 }

@@ -31,6 +31,7 @@ export type {
 } from './rows.js';
 export type { KeywordRecallOptions } from './item-store.js';
 export type { LineNoteRow } from './line-note-sql.js';
+export type { LineRefReader, LineRefRow } from './line-refs.js';
 export type {
   DueReminderRow,
   ItemActivityRow,

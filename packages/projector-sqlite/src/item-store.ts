@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { itemReader, type ItemReader } from './item-reads.js';
 import { LINE_NOTE_SQL, type LineNoteRow } from './line-note-sql.js';
+import { lineRefReader, type LineRefReader } from './line-refs.js';
 import { MATCHED_TERMS_SQL } from './matched-terms-sql.js';
 import { pageReader, type PageReader } from './page-reads.js';
 import {
@@ -63,7 +64,7 @@ export interface KeywordRecallOptions {
 }
 
 /** Typed read queries over a sealed `items.sqlite`. Every list has a total order. */
-export interface ItemStore extends ItemReader, PageReader {
+export interface ItemStore extends ItemReader, PageReader, LineRefReader {
   positions(): PositionRow[];
   nodes(filter: NodeFilter): NodeRow[];
   /**
@@ -263,6 +264,7 @@ export function openItemStore(
   return {
     ...itemReader(db),
     ...pageReader(db, NODE_COLUMNS, toNode),
+    ...lineRefReader(db),
     positions: () => positions.all() as PositionRow[],
     nodes: (filter) =>
       (

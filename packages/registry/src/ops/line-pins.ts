@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { requireReach, writerOf } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { liveLineOf } from './items/promote-line.js';
-import { readLedger } from './memory-ledger.js';
-import { resolveRef } from './memory-ref.js';
+import { resolveStoredRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
 
 /*
@@ -75,8 +74,8 @@ export const pinLine = defineOperation({
 });
 
 /**
- * `mem unpin REF`: the ref is resolved against the log (unknown NOT_FOUND) but the line need
- * not be in force: a line forgotten after it was pinned can still lose its pin (it never
+ * `mem unpin REF`: the ref is resolved in the item store's line and memory nodes (unknown
+ * NOT_FOUND), never by folding the log; the line need not be in force: a line forgotten after it was pinned can still lose its pin (it never
  * returned to recall either way). Unpinning an unpinned line writes nothing.
  */
 export const unpinLine = defineOperation({
@@ -92,9 +91,8 @@ export const unpinLine = defineOperation({
   cli: { command: ['unpin'], args: ['ref'], options: cliOptions, text: pinText },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    const ledger = await readLedger(ctx, input.project);
-    const target = resolveRef(ledger, input.project, input.ref);
     const items = (await ctx.stores.fresh()).items;
+    const target = resolveStoredRef(items, input.project, input.ref);
     const keys = (['L1', 'L2'] as const).map((level) => ({
       project: input.project,
       level,

@@ -1,4 +1,5 @@
 import { MemError, contentSha256 } from '@mem/core';
+import type { LineRefReader, LineRefRow } from '@mem/projector-sqlite';
 import type { LedgerTarget, MemoryLedger } from './memory-ledger.js';
 
 /** The shortest sha prefix a ref may use: shorter ones name too much to be worth resolving. */
@@ -16,15 +17,50 @@ export function resolveRef(
   ref: string,
   field = 'ref',
 ): LedgerTarget {
+  return resolveAmong(
+    project,
+    ref,
+    field,
+    (prefix) => [...ledger.targets.values()].filter((target) => target.sha256.startsWith(prefix)),
+    (sha256) => {
+      const target = ledger.targets.get(sha256);
+      return target ? [target] : [];
+    },
+  );
+}
+
+/**
+ * resolveRef over the item store's line and memory nodes instead of a fold of the log: the
+ * same refs, the same NOT_FOUND and AMBIGUOUS_REF, forgotten and superseded lines included
+ * (a forgotten node keeps its sha). For an operation that needs only the sha (unpin).
+ */
+export function resolveStoredRef(
+  items: LineRefReader,
+  project: string,
+  ref: string,
+  field = 'ref',
+): LineRefRow {
+  return resolveAmong(
+    project,
+    ref,
+    field,
+    (prefix) => items.lineRefs(project, prefix),
+    (sha256) => items.lineRefs(project, sha256),
+  );
+}
+
+function resolveAmong<T extends { sha256: string; kind: string }>(
+  project: string,
+  ref: string,
+  field: string,
+  byPrefix: (prefix: string) => T[],
+  bySha: (sha256: string) => T[],
+): T {
   const trimmed = ref.trim();
   const lowered = trimmed.toLowerCase();
-  let candidates: LedgerTarget[] = [];
-  if (PREFIX.test(lowered))
-    candidates = [...ledger.targets.values()].filter((target) => target.sha256.startsWith(lowered));
-  if (candidates.length === 0) {
-    const byText = ledger.targets.get(contentSha256(trimmed));
-    if (byText) candidates = [byText];
-  }
+  let candidates: T[] = [];
+  if (PREFIX.test(lowered)) candidates = byPrefix(lowered);
+  if (candidates.length === 0) candidates = bySha(contentSha256(trimmed));
   if (candidates.length === 0) {
     throw new MemError(
       'NOT_FOUND',

@@ -121,8 +121,9 @@ export const reviewList = defineOperation({
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    const view = await ctx.stores.fresh();
-    return { project: input.project, findings: view.items.openFindings(input.project) };
+    return ctx.stores.settledRead([input.project], ({ items }) =>
+      Promise.resolve({ project: input.project, findings: items.openFindings(input.project) }),
+    );
   },
 });
 

@@ -21,7 +21,7 @@ import { bandRanking } from '../query-output.js';
 import type { Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
-import { reachableItems } from './reachable-store.js';
+import { settledItems } from './reachable-store.js';
 import { itemView, viewOfRow } from './view.js';
 import {
   MAX_FRESHNESS_WARNINGS,
@@ -96,23 +96,20 @@ export async function readItems(
   caller: Caller,
   input: z.infer<typeof readItemsInput>,
 ) {
-  const { projects, items } = await reachableItems(
-    ctx,
-    caller,
-    input.project ? [input.project] : undefined,
-  );
-  // An id is a hash of its project and seq: two projects holding one id is a hand-made log,
-  // and the first project in order answers for it, as the per-project fold did.
-  const byId = new Map<string, ItemRow>();
-  for (const row of items.itemsById(projects, [...new Set(input.ids)]))
-    if (!byId.has(row.id)) byId.set(row.id, row);
-  return {
-    items: input.ids.map((id, i) => {
-      const item = byId.get(id);
-      if (!item) throw notFound(id, i);
-      return viewOfRow(item);
-    }),
-  };
+  return settledItems(ctx, caller, input.project ? [input.project] : undefined, (reach) => {
+    // An id is a hash of its project and seq: two projects holding one id is a hand-made log,
+    // and the first project in order answers for it, as the per-project fold did.
+    const byId = new Map<string, ItemRow>();
+    for (const row of reach.items.itemsById(reach.projects, [...new Set(input.ids)]))
+      if (!byId.has(row.id)) byId.set(row.id, row);
+    return {
+      items: input.ids.map((id, i) => {
+        const item = byId.get(id);
+        if (!item) throw notFound(id, i);
+        return viewOfRow(item);
+      }),
+    };
+  });
 }
 
 function notFound(id: string, index: number): MemError {
@@ -156,7 +153,33 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
   const includeStale = input.include_stale === true;
   const limit = input.limit ?? 50;
   const offset = input.offset ?? 0;
-  const { projects, items } = await reachableItems(ctx, caller, input.projects);
+  return settledItems(ctx, caller, input.projects, ({ projects, items }) =>
+    findIn(ctx, input, { projects, items, terms, now, includeStale, limit, offset }),
+  );
+}
+
+/** One find over one state of the item store (findItems runs it as a settled read). */
+async function findIn(
+  ctx: RegistryContext,
+  input: FindInput,
+  {
+    projects,
+    items,
+    terms,
+    now,
+    includeStale,
+    limit,
+    offset,
+  }: {
+    projects: string[];
+    items: ItemStore;
+    terms: string[];
+    now: Date;
+    includeStale: boolean;
+    limit: number;
+    offset: number;
+  },
+) {
   const match = matchExpression(terms, 'OR');
   const cue = input.query !== undefined ? temporalCue(input.query) : null;
   const weights = bandWeights(cue);

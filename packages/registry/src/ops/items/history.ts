@@ -1,7 +1,6 @@
-import { ITEM_HANDLES } from '@mem/projector-sqlite';
+import { ITEM_HANDLES, type ItemStore } from '@mem/projector-sqlite';
 import type { RegistryContext } from '../../context.js';
 import { ledgerOf } from './ledger.js';
-import { caughtUpItems } from './reachable-store.js';
 import { requireItem } from './view.js';
 
 /**
@@ -10,8 +9,14 @@ import { requireItem } from './view.js';
  * (principal, token label) and why, from the item store's item_history rows (caught up to the
  * log head), not a fold of the project's log.
  */
-export async function itemHistory(ctx: RegistryContext, project: string, id: string) {
-  const items = await caughtUpItems(ctx, [project]);
+export function itemHistory(ctx: RegistryContext, project: string, id: string) {
+  // Settled (stores.ts): the item and its rows are read from one state of the store.
+  return ctx.stores.settledRead([project], ({ items }) =>
+    Promise.resolve(historyOf(items, project, id)),
+  );
+}
+
+function historyOf(items: ItemStore, project: string, id: string) {
   const item = requireItem(ledgerOf(project, items.itemsById([project], [id])), id, 'ref');
   return {
     project,

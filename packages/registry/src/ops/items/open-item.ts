@@ -4,7 +4,7 @@ import type { Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
 import type { ItemActivityRow, ItemRow } from '@mem/projector-sqlite';
-import { reachableItems } from './reachable-store.js';
+import { settledItems } from './reachable-store.js';
 import { activityOf, byRecency, oneLine, refShape, slimOfRow, slimShape } from './slim.js';
 import { itemView, viewOfRow } from './view.js';
 import { freshnessView, freshnessViewOf } from './freshness.js';
@@ -47,52 +47,50 @@ export async function openItem(
   caller: Caller,
   input: z.infer<typeof openItemInput>,
 ) {
-  const { projects, items } = await reachableItems(
-    ctx,
-    caller,
-    input.project !== undefined ? [input.project] : undefined,
-  );
-  // The first project in order holding it live answers (ids are per-project hashes).
-  const item = items
-    .itemsById(projects, [input.id])
-    .filter((row) => !row.deleted)
-    .sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0))[0];
-  if (!item)
-    throw new MemError(
-      'NOT_FOUND',
-      `id: no live item ${input.id} in a project this caller reaches`,
-      {
-        field: 'id',
-        id: input.id,
-      },
+  const named = input.project !== undefined ? [input.project] : undefined;
+  return settledItems(ctx, caller, named, async ({ projects, items }) => {
+    // The first project in order holding it live answers (ids are per-project hashes).
+    const item = items
+      .itemsById(projects, [input.id])
+      .filter((row) => !row.deleted)
+      .sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0))[0];
+    if (!item)
+      throw new MemError(
+        'NOT_FOUND',
+        `id: no live item ${input.id} in a project this caller reaches`,
+        {
+          field: 'id',
+          id: input.id,
+        },
+      );
+    const keep = (c: ItemActivityRow) =>
+      input.status !== undefined ? c.status === input.status : !isResolved(c.status);
+    const children = items
+      .children(item.project, item.id)
+      .filter(keep)
+      .sort((a, b) => byRecency(activityOf(a), activityOf(b)) || a.id.localeCompare(b.id));
+    const shown = children.slice(0, input.limit ?? DEFAULT_OPEN_CHILDREN);
+    const linked = new Map(
+      items
+        .itemsById([item.project], item.links)
+        .filter((l) => !l.deleted)
+        .map((l) => [l.id, l]),
     );
-  const keep = (c: ItemActivityRow) =>
-    input.status !== undefined ? c.status === input.status : !isResolved(c.status);
-  const children = items
-    .children(item.project, item.id)
-    .filter(keep)
-    .sort((a, b) => byRecency(activityOf(a), activityOf(b)) || a.id.localeCompare(b.id));
-  const shown = children.slice(0, input.limit ?? DEFAULT_OPEN_CHILDREN);
-  const linked = new Map(
-    items
-      .itemsById([item.project], item.links)
-      .filter((l) => !l.deleted)
-      .map((l) => [l.id, l]),
-  );
-  const source = await checkSource(item, ctx.engine.paths.root);
-  return {
-    item: viewOfRow(item),
-    freshness: freshnessViewOf(item, ctx.recallNow(), source),
-    children: {
-      items: shown.map(slimOfRow),
-      total: children.length,
-      omitted: children.length - shown.length,
-    },
-    rules: items.anchoredTo(item.project, item.id, 'rule').map(slimOfRow),
-    facts: items.anchoredTo(item.project, item.id, 'fact').map(slimOfRow),
-    links: item.links
-      .map((id) => linked.get(id))
-      .filter((l): l is ItemRow => l !== undefined)
-      .map((l) => ({ id: l.id, summary: oneLine(l.summary) })),
-  };
+    const source = await checkSource(item, ctx.engine.paths.root);
+    return {
+      item: viewOfRow(item),
+      freshness: freshnessViewOf(item, ctx.recallNow(), source),
+      children: {
+        items: shown.map(slimOfRow),
+        total: children.length,
+        omitted: children.length - shown.length,
+      },
+      rules: items.anchoredTo(item.project, item.id, 'rule').map(slimOfRow),
+      facts: items.anchoredTo(item.project, item.id, 'fact').map(slimOfRow),
+      links: item.links
+        .map((id) => linked.get(id))
+        .filter((l): l is ItemRow => l !== undefined)
+        .map((l) => ({ id: l.id, summary: oneLine(l.summary) })),
+    };
+  });
 }

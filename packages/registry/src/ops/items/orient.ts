@@ -5,7 +5,7 @@ import { requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
 import { visibleProjects } from '../reach.js';
-import { reachableItems, type ReachableItems } from './reachable-store.js';
+import { settledItems, type ReachableItems } from './reachable-store.js';
 import {
   activityOf,
   byRecency,
@@ -218,30 +218,29 @@ export async function orient(
   if (input.project !== undefined) requireReach(caller, input.project);
   const now = input.now !== undefined ? new Date(input.now) : ctx.recallNow();
   const budget = orientBudget(ctx);
-  const reach = await reachableItems(
-    ctx,
-    caller,
-    input.project !== undefined ? [input.project] : undefined,
-  );
-  const names =
-    input.project !== undefined ? [input.project] : await visibleNames(ctx, caller, reach);
-  const { rows: ruleRows, ...rules } = alwaysLoaded(reach, 'rule', budget.rules);
-  const { rows: factRows, ...facts } = alwaysLoaded(reach, 'fact', budget.facts);
-  const warnings = knowledgeWarnings([...ruleRows, ...factRows], now);
-  return {
-    rules,
-    facts,
-    threads: threads(reach, now, budget.threads),
-    reminders: reminders(reach, now, budget.reminders),
-    projects: projectCounts(names, reach, budget.projects),
-    tags: tags(reach, budget.tags),
-    now: now.toISOString(),
-    window_days: REMINDER_WINDOW_DAYS,
-    freshness_warnings: warnings.slice(0, MAX_FRESHNESS_WARNINGS),
-    ...(warnings.length > MAX_FRESHNESS_WARNINGS
-      ? { freshness_warnings_left_out: warnings.length - MAX_FRESHNESS_WARNINGS }
-      : {}),
-  };
+  const named = input.project !== undefined ? [input.project] : undefined;
+  // Settled: every section of one orientation is read from one state of the store, never the
+  // rules of one and the threads of the next another process's catch-up or rebuild wrote.
+  return settledItems(ctx, caller, named, async (reach) => {
+    const names = named ?? (await visibleNames(ctx, caller, reach));
+    const { rows: ruleRows, ...rules } = alwaysLoaded(reach, 'rule', budget.rules);
+    const { rows: factRows, ...facts } = alwaysLoaded(reach, 'fact', budget.facts);
+    const warnings = knowledgeWarnings([...ruleRows, ...factRows], now);
+    return {
+      rules,
+      facts,
+      threads: threads(reach, now, budget.threads),
+      reminders: reminders(reach, now, budget.reminders),
+      projects: projectCounts(names, reach, budget.projects),
+      tags: tags(reach, budget.tags),
+      now: now.toISOString(),
+      window_days: REMINDER_WINDOW_DAYS,
+      freshness_warnings: warnings.slice(0, MAX_FRESHNESS_WARNINGS),
+      ...(warnings.length > MAX_FRESHNESS_WARNINGS
+        ? { freshness_warnings_left_out: warnings.length - MAX_FRESHNESS_WARNINGS }
+        : {}),
+    };
+  });
 }
 
 /** Orient delivers every rule and fact, so each one not plainly fresh is warned about as delivered. */
@@ -256,7 +255,7 @@ async function visibleNames(
   caller: Caller,
   reach: ReachableItems,
 ): Promise<string[]> {
-  const names = new Set(await visibleProjects(ctx, caller, await ctx.stores.fresh()));
+  const names = new Set(await visibleProjects(ctx, caller, reach.view));
   for (const project of reach.projects) names.add(project);
   return [...names];
 }

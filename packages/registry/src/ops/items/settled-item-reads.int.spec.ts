@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import { open, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '@mem/engine';
+import { projectorSqlite } from '@mem/projector-sqlite';
+import { asRoot, tempDataRoot } from '../../../../../test/api/support.js';
+import { testConfig } from '../../../../../test/support/test-config.js';
+import { openRegistry } from '../../open.js';
+import type { Registry } from '../../registry.js';
+
+/*
+ * Issue 15 §4: an item read of several statements must answer from one state of the item
+ * store, never from two. find_items reads its page, awaits the page's cited sources, then reads
+ * the terms each delivered item holds. Two registries on one root; the fact's cited source is
+ * a FIFO, so the reader waits inside its read, on a real file, until the other registry's
+ * update (and its catch-up) has landed.
+ */
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function registryOn(root: string): Promise<Registry> {
+  const registry = await openRegistry({
+    engine: new Engine({ root, projectors: [projectorSqlite] }),
+    version: '0.0.0-test',
+    config: testConfig(),
+    runJobs: false,
+  });
+  cleanups.push(() => registry.close());
+  return registry;
+}
+
+type Found = { items: { id: string; summary: string; matched_terms?: string[] }[] };
+
+describe('an item read straddling another registry’s write', () => {
+  it('find_items answers from one state: the matched terms are those of the summary it returns', async () => {
+    const { root, cleanup } = tempDataRoot(['alpha']);
+    cleanups.push(cleanup);
+    const writer = await registryOn(root);
+    const source = join(root, 'cited.txt');
+    const { ids } = (await asRoot(writer, 'add_items', {
+      project: 'alpha',
+      items: [
+        {
+          type: 'fact',
+          summary: 'Zebracorn builds cache their wheels',
+          source_uri: 'cited.txt',
+          source_sha256: '0'.repeat(64),
+        },
+      ],
+    })) as { ids: string[] };
+    const reader = await registryOn(root);
+    // Warm: the reader's store is open and caught up before the read that is raced.
+    await asRoot(reader, 'find_items', { projects: ['alpha'] });
+
+    execFileSync('mkfifo', [source]);
+    const found = asRoot(reader, 'find_items', {
+      projects: ['alpha'],
+      query: 'zebracorn wheels gallop',
+      include_stale: true,
+    }) as Promise<Found>;
+    // Opening the FIFO for writing returns once the reader opened it: it is inside its read.
+    const inTheRead = await open(source, 'w');
+    await asRoot(writer, 'update_item', {
+      project: 'alpha',
+      id: ids[0],
+      summary: 'Zebracorn horses gallop at dawn',
+      reason: 'reworded',
+    });
+    // A read taken again finds a plain file where the FIFO was; the waiting one reads to EOF.
+    await rm(source);
+    await writeFile(source, 'cited\n');
+    await inTheRead.close();
+
+    const [item] = (await found).items;
+    const words = new Set(item!.summary.toLowerCase().split(/\s+/));
+    expect(item!.matched_terms!.every((term) => words.has(term))).toBe(true);
+    expect(item).toMatchObject({
+      summary: 'Zebracorn horses gallop at dawn',
+      matched_terms: ['zebracorn', 'gallop'],
+    });
+  }, 120_000);
+});

@@ -28,7 +28,12 @@ const engine = new Engine({
   root,
   projectors: [projectorSqlite, projectorVault, pg.projectorPgvector({ config })],
 });
-const hold = await pg.holdEmbeddedPglite({ stateDir: engine.paths.stateDir, config });
+// As `mem query` opens it: a one-shot command, so PGlite starts on V8's baseline compiler.
+const hold = await pg.holdEmbeddedPglite({
+  stateDir: engine.paths.stateDir,
+  config,
+  quickStart: true,
+});
 mark('open_pglite');
 await engine.catchUp();
 mark('catch_up');

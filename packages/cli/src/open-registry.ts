@@ -24,6 +24,8 @@ export interface OpenCliRegistryOptions {
   existing?: { projects: readonly string[] };
   /** What the operations to run read (default `vectors`: everything a server offers); nothing more is opened. */
   reads?: Reads;
+  /** The process runs one operation and exits (a CLI command, not `mem serve` or `mem mcp`): opened for a quick start. */
+  oneShot?: boolean;
 }
 
 /** How a registry command opens its registry: openCliRegistry, or a running server's (the warm socket). */
@@ -54,7 +56,9 @@ export async function openCliRegistry(
   if (reads === 'vectors') {
     // Imported here: the embedder and the vector recall are a query's alone (issue 15, target 6).
     const { openQueryDeps } = await import('./query-deps.js');
-    query = await openQueryDeps(engine, cliConfig(io, globals));
+    query = await openQueryDeps(engine, cliConfig(io, globals), {
+      oneShot: options.oneShot === true,
+    });
   }
   // The registry keeps its own item store current per request; only the vector side is taken.
   const { items: _items, ...vectorSide } = query?.deps ?? {};

@@ -19,10 +19,21 @@ export interface OpenQueryDeps {
  * (MEM_EMBED_URL: an OpenAI-compatible model, else the hash embedder) and reranker
  * (MEM_RERANK_URL, optional), and the floor and weights the environment sets (MEM_QUERY_FLOOR_*,
  * MEM_FUSION_WEIGHTS). A data root without a pgvector projection queries on keywords alone, and says why.
+ * `oneShot`: the process ends after this query (a CLI command), so PGlite starts on V8's baseline
+ * compiler.
  */
-export async function openQueryDeps(engine: Engine, config: MemConfig): Promise<OpenQueryDeps> {
+export async function openQueryDeps(
+  engine: Engine,
+  config: MemConfig,
+  options: { oneShot?: boolean } = {},
+): Promise<OpenQueryDeps> {
   // One PGlite open for the catch-up and the recall both: the hold keeps it open between them.
-  const hold = await holdEmbeddedPglite({ stateDir: engine.paths.stateDir, config });
+  // A one-shot command compiles it for a quick start; a server keeps V8's optimizing tier.
+  const hold = await holdEmbeddedPglite({
+    stateDir: engine.paths.stateDir,
+    config,
+    quickStart: options.oneShot === true,
+  });
   try {
     await engine.catchUp();
     return await openCaughtUp(engine, config);

@@ -177,6 +177,7 @@ export function registerRegistryCommands(
       const opened = await openRegistry(io, self.optsWithGlobals<GlobalOptions>(), {
         runJobs: false,
         reads: op.reads ?? 'stores',
+        oneShot: true,
         ...(existing ? { existing } : {}),
       });
       try {

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasErrorCode } from '@mem/core';
 import { embeddedDir } from './backend/open-backend.js';
-import { acquirePglite } from './backend/pglite-registry.js';
+import { acquirePglite, isPgliteOpen } from './backend/pglite-registry.js';
+import { preferBaselineWasm } from './backend/wasm-tier.js';
 import { backendConfig, type PgvectorBackendOptions } from './options.js';
 
 /**
@@ -14,12 +15,17 @@ import { backendConfig, type PgvectorBackendOptions } from './options.js';
  * the catch-up skips it and the recall says why, as without a hold).
  */
 export async function holdEmbeddedPglite(
-  options: PgvectorBackendOptions & { stateDir: string },
+  options: PgvectorBackendOptions & {
+    stateDir: string;
+    /** A one-shot process (a CLI read): the first open compiles Postgres for a quick start (wasm-tier.ts). */
+    quickStart?: boolean;
+  },
 ): Promise<{ release(): Promise<void> }> {
   const config = backendConfig(options);
   const dir = embeddedDir(options.stateDir);
   const none = { release: async () => undefined };
   if (config.pglite || config.databaseUrl || !existsSync(join(dir, 'PG_VERSION'))) return none;
+  if (options.quickStart && !isPgliteOpen(dir)) preferBaselineWasm();
   try {
     return await acquirePglite(dir);
   } catch (error) {

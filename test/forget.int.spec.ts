@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { contentSha256, sha256Hex, uniformLines } from '@mem/core';
 import { memInProcess } from './support/mem-cli.js';
+import { seededRoots } from './support/seeded-root.js';
 
 /*
  * Issue 12: a forgotten line refuses its own return, through `mem` (in process) on a real data
@@ -74,11 +74,23 @@ const events = () =>
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-beforeEach(async () => {
-  root = mkdtempSync(join(tmpdir(), 'mem-forget-'));
-  expect((await mem(['log', 'append', '--project', 'demo', '--file', sample])).code).toBe(0);
+// The sample appended once for the file; each case forgets and re-adds in its own copy.
+const seeded = seededRoots('mem-forget-', async (seed) => {
+  const appended = await memInProcess([
+    '--root',
+    seed,
+    'log',
+    'append',
+    '--project',
+    'demo',
+    '--file',
+    sample,
+  ]);
+  expect(appended.code, appended.stderr).toBe(0);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+beforeEach(() => {
+  root = seeded();
+});
 
 async function forgetLine() {
   const prefix = contentSha256(FORGOTTEN_LINE).slice(0, 10);

@@ -1,15 +1,8 @@
-import {
-  appendFileSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { memInProcess, memProcess, type MemRun } from './support/mem-cli.js';
+import { seededRoots } from './support/seeded-root.js';
 
 /*
  * Tampering with the tail of a log (issue 9, item 7): the chain walk alone cannot see an edited,
@@ -68,12 +61,25 @@ async function expectLocated(line: number, mem: Mem = inProcess): Promise<void> 
   expect(readFileSync(segment).equals(before)).toBe(true);
 }
 
-beforeEach(async () => {
-  root = mkdtempSync(join(tmpdir(), 'mem-tail-'));
-  segment = join(root, 'log', 'demo', '000001.jsonl');
-  expect((await inProcess(['log', 'append', '--project', 'demo', '--file', sample])).code).toBe(0);
+// The sample appended once for the file; each case tampers with its own copy.
+const seeded = seededRoots('mem-tail-', async (seed) => {
+  const appended = await memInProcess([
+    '--root',
+    seed,
+    'log',
+    'append',
+    '--project',
+    'demo',
+    '--file',
+    sample,
+  ]);
+  expect(appended.code, appended.stderr).toBe(0);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+beforeEach(() => {
+  root = seeded();
+  segment = join(root, 'log', 'demo', '000001.jsonl');
+});
 
 describe('a tampered log tail', () => {
   it('an edited last line is located by verify and refused by append, as the built bin', async () => {

@@ -7,7 +7,9 @@
 //      holds bytes, so CJK (3 bytes a character) fills it with fewer items, never more bytes
 //   3. find_items p50/p95 (a keyword query, a tag-and-type filter, alternating; a page of 20)
 //   4. add_items of 100 tasks under a thread, p50/p95, catch-up included
-import { mkdtempSync, rmSync } from 'node:fs';
+// BENCH_ORIENT_KEEP=DIR keeps each seeded root under DIR/<script>-<size> and reuses it on the
+// next run (seeding 100 k items takes minutes); a reused root has the previous run's added tasks.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../packages/core/dist/index.js';
@@ -17,6 +19,7 @@ import { openRegistry } from '../../packages/registry/dist/index.js';
 import { figure } from './figures.mjs';
 
 const ITEMS = Number(process.env.BENCH_ORIENT_ITEMS ?? 100_000);
+const KEEP = process.env.BENCH_ORIENT_KEEP;
 const RUNS = Number(process.env.BENCH_ORIENT_RUNS ?? 50);
 const NOW = '2026-03-01T00:00:00Z';
 const size = ITEMS >= 1000 ? `${Math.round(ITEMS / 1000)}k` : `${ITEMS}`;
@@ -101,7 +104,10 @@ async function seed(registry, caller, script) {
 }
 
 for (const script of ['en', 'cjk']) {
-  const root = mkdtempSync(join(tmpdir(), `mem-orient-bench-${script}-`));
+  const kept = KEEP ? join(KEEP, `${script}-${size}`) : undefined;
+  const reused = kept !== undefined && existsSync(join(kept, '.mem'));
+  if (kept) mkdirSync(kept, { recursive: true });
+  const root = kept ?? mkdtempSync(join(tmpdir(), `mem-orient-bench-${script}-`));
   try {
     const engine = new Engine({ root, projectors: [projectorSqlite] });
     const registry = await openRegistry({
@@ -112,10 +118,13 @@ for (const script of ['en', 'cjk']) {
     });
     const caller = registry.local('bench');
     const started = performance.now();
-    await seed(registry, caller, script);
-    console.log(
-      `${script}: seeded ${ITEMS} items in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
+    if (reused) console.log(`${script}: reusing the seeded root ${root}`);
+    else {
+      await seed(registry, caller, script);
+      console.log(
+        `${script}: seeded ${ITEMS} items in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
     const times = [];
     /** @type {any} */
     let out;
@@ -167,6 +176,6 @@ for (const script of ['en', 'cjk']) {
     figure(`add_items_100_${size}${suffix}_p95_ms`, percentile(adds, 95));
     await registry.close();
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    if (!kept) rmSync(root, { recursive: true, force: true });
   }
 }

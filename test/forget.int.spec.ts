@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { contentSha256, sha256Hex, uniformLines } from '@mem/core';
-import { memInProcess } from './support/mem-cli.js';
+import { appendedInProcess, memInProcess } from './support/mem-cli.js';
 import { seededRoots } from './support/seeded-root.js';
 
 /*
@@ -75,19 +75,7 @@ const events = () =>
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 // The sample appended once for the file; each case forgets and re-adds in its own copy.
-const seeded = seededRoots('mem-forget-', async (seed) => {
-  const appended = await memInProcess([
-    '--root',
-    seed,
-    'log',
-    'append',
-    '--project',
-    'demo',
-    '--file',
-    sample,
-  ]);
-  expect(appended.code, appended.stderr).toBe(0);
-});
+const seeded = seededRoots('mem-forget-', (seed) => appendedInProcess(seed, sample));
 beforeEach(() => {
   root = seeded();
 });

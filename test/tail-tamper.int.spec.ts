@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { memInProcess, memProcess, type MemRun } from './support/mem-cli.js';
+import { appendedInProcess, memInProcess, memProcess, type MemRun } from './support/mem-cli.js';
 import { seededRoots } from './support/seeded-root.js';
 
 /*
@@ -62,19 +62,7 @@ async function expectLocated(line: number, mem: Mem = inProcess): Promise<void> 
 }
 
 // The sample appended once for the file; each case tampers with its own copy.
-const seeded = seededRoots('mem-tail-', async (seed) => {
-  const appended = await memInProcess([
-    '--root',
-    seed,
-    'log',
-    'append',
-    '--project',
-    'demo',
-    '--file',
-    sample,
-  ]);
-  expect(appended.code, appended.stderr).toBe(0);
-});
+const seeded = seededRoots('mem-tail-', (seed) => appendedInProcess(seed, sample));
 
 beforeEach(() => {
   root = seeded();

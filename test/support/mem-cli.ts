@@ -62,6 +62,22 @@ export async function memInProcess(
   return { code, stdout: out, stderr: err };
 }
 
+/** `mem log append --project demo --file FILE` into `root`, in process; fails the test unless it exits 0. */
+export async function appendedInProcess(root: string, file: string): Promise<void> {
+  const appended = await memInProcess([
+    '--root',
+    root,
+    'log',
+    'append',
+    '--project',
+    'demo',
+    '--file',
+    file,
+  ]);
+  if (appended.code !== 0)
+    throw new Error(`mem log append exited ${appended.code}: ${appended.stderr}`);
+}
+
 /** Runs the built `mem <args>` in a real child process with the same hermetic environment. */
 export function memProcess(args: readonly string[], options: MemRunOptions = {}): MemRun {
   const result = spawnSync(process.execPath, [memBin, ...args], {

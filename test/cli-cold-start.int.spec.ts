@@ -57,18 +57,42 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 function traced(args: readonly string[]): {
   code: number | null;
   stderr: string;
+  /** The URLs the process resolved, chunks of the bundle as they are. */
+  resolved: string[];
+  /** The same, each chunk followed by the module files it holds. */
   modules: string[];
 } {
   const trace = join(base, `trace-${Math.random().toString(36).slice(2)}.txt`);
   const run = memProcess(['--root', root, ...args], {
     env: { NODE_OPTIONS: `--import=${hook}`, MEM_TEST_MODULE_TRACE: trace },
   });
-  // One line per resolution: the URL, a tab, the importing module's URL.
+  // One line per resolution: the URL, a tab, the importing module's URL. A chunk of the
+  // bundle stands for the modules the bundler put in it.
   const modules = readFileSync(trace, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => line.split('\t')[0]!);
-  return { code: run.code, stderr: run.stderr, modules };
+  return {
+    code: run.code,
+    stderr: run.stderr,
+    resolved: modules,
+    modules: modules.flatMap(unbundled),
+  };
+}
+
+const bundle = join(repo, 'packages', 'cli', 'dist', 'bundle');
+const chunks = (
+  JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8')) as {
+    chunks: Record<string, string[]>;
+  }
+).chunks;
+/** A resolved URL, or, for a chunk of the bundle, the URL and the module files it holds. */
+function unbundled(url: string): string[] {
+  const chunk = /\/packages\/cli\/dist\/bundle\/([^/]+\.js)$/.exec(url)?.[1];
+  if (chunk === undefined) return [url];
+  const held = chunks[chunk];
+  if (held === undefined) throw new Error(`${url} is not in the bundle's manifest`);
+  return [url, ...held.map((path) => pathToFileURL(join(repo, path)).href)];
 }
 
 /*
@@ -90,6 +114,16 @@ const LIGHT: readonly string[][] = [
 ];
 
 describe('a cold command loads only its own dependencies', () => {
+  it('runs the bundle `npm run build` made, not dist/ (a bundle older than a build is not run)', () => {
+    const run = traced(['--version']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(
+      run.resolved.some((url) => url.endsWith('/packages/cli/dist/bundle/main.js')),
+      'dist/bundle/main.js not loaded: run `npm run build` (tsc -b alone leaves the bundle stale)',
+    ).toBe(true);
+    expect(run.resolved.filter((url) => url.endsWith('/packages/cli/dist/main.js'))).toEqual([]);
+  }, 180_000);
+
   it('the trace sees what a query loads (the hook works)', () => {
     const run = traced(['query', 'why did the build fail?', '--project', 'demo', '--json']);
     expect(run.code, run.stderr).toBe(0);

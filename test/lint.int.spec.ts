@@ -52,8 +52,9 @@ describe('eslint with the repository config', () => {
     expect(manifest.scripts['lint']).toBe('eslint .');
     expect(manifest.scripts['format:check']).toBe('prettier --check .');
     expect(manifest.scripts['test']).toBe(
-      'tsc -b && tsc -p tsconfig.specs.json && tsc -p tsconfig.bench.json && eslint . && prettier --check . && vitest run',
+      'npm run build --silent && tsc -p tsconfig.specs.json && tsc -p tsconfig.bench.json && eslint . && prettier --check . && vitest run',
     );
+    expect(manifest.scripts['build']).toBe('tsc -b && node packages/cli/bundle.mjs');
   });
 });
 

@@ -241,6 +241,12 @@ describe('mem query --citations', () => {
       message: expect.stringMatching(/^--citations: /),
       details: { field: 'citations', expected: 'one of "excerpt", "full", "none"' },
     });
+    // Said as the flag and what is wrong with its value, not as zod's words for the field.
+    expect(JSON.parse(result.stderr).error.message).toBe(
+      '--citations: expected one of "excerpt", "full", "none", got "some"',
+    );
+    const limit = await mem('query', 'kong', '--limit', 'many', '--json');
+    expect(JSON.parse(limit.stderr).error.message).toBe('--limit: expected number, got "many"');
   });
 });
 

@@ -74,9 +74,16 @@ function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
   const field = String(error.details['field'] ?? '').split(/[[.]/)[0];
   const option = options.find((o) => o.field === field);
   if (!option) return error;
-  return new MemError(error.code, `${option.flag.split(' ')[0]}: ${error.message}`, error.details, {
-    cause: error,
-  });
+  const flag = option.flag.split(' ')[0]!;
+  // Trigger: the flag's own value is refused (not a field inside it). Outcome: the flag and
+  // what is wrong with it (`--reason: missing, expected string`), not the field's name again.
+  const issues = error.details['issues'];
+  const first = Array.isArray(issues) ? (issues[0] as { field?: unknown; problem?: unknown }) : {};
+  const said =
+    first.field === option.field && typeof first.problem === 'string'
+      ? `${flag}: ${first.problem}`
+      : `${flag}: ${error.message}`;
+  return new MemError(error.code, said, error.details, { cause: error });
 }
 
 /** The projects a reading operation names (one or a list), which must exist. */

@@ -25,6 +25,47 @@ function expectedOf(issue: z.core.$ZodIssue): string {
   }
 }
 
+/** The value an issue's path points at in the input, or undefined where the path leaves it. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path)
+    value =
+      value === null || typeof value !== 'object'
+        ? undefined
+        : (value as Record<PropertyKey, unknown>)[key];
+  return value;
+}
+
+function shown(value: unknown): string {
+  return (JSON.stringify(value) ?? String(value)).slice(0, 80);
+}
+
+/**
+ * What is wrong, said as a person would: `missing, expected string`, `expected number, got
+ * "abc"`, not zod's "Invalid input: expected string, received undefined".
+ */
+function problemOf(issue: z.core.$ZodIssue, input: unknown): string {
+  if (issue.code === 'unrecognized_keys')
+    return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+  if (issue.code === 'invalid_type') {
+    const value = valueAt(input, issue.path);
+    if (value === undefined) return `missing, expected ${issue.expected}`;
+    return `expected ${issue.expected}, got ${shown(value)}`;
+  }
+  if (issue.code === 'invalid_value' || issue.code === 'too_big' || issue.code === 'too_small') {
+    const value = valueAt(input, issue.path);
+    // A too-long string or list is not echoed back: its length says what is wrong.
+    const got =
+      typeof value === 'string' || Array.isArray(value)
+        ? issue.code === 'invalid_value'
+          ? shown(value)
+          : `${value.length}`
+        : shown(value);
+    return `expected ${expectedOf(issue)}, got ${got}`;
+  }
+  return issue.message;
+}
+
 /**
  * Parses an operation's input. INVALID_INPUT names the first bad field and the expected shape
  * (seed 000 §6: "which field, and what shape was expected"); `details.issues` lists them all.
@@ -37,11 +78,7 @@ export function validateInput<T>(schema: z.ZodType<T>, input: unknown, operation
       issue.code === 'unrecognized_keys'
         ? fieldPath([...issue.path, issue.keys[0] ?? ''])
         : fieldPath(issue.path) || '(input)';
-    const problem =
-      issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
-        : issue.message;
-    return { field, expected: expectedOf(issue), problem };
+    return { field, expected: expectedOf(issue), problem: problemOf(issue, input) };
   });
   const first = issues[0]!;
   const said = /expected/i.test(first.problem)

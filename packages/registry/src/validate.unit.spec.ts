@@ -38,6 +38,17 @@ describe('validateInput', () => {
     });
   });
 
+  it("says what is wrong as a person would, not in zod's words", () => {
+    const problem = (input: unknown) =>
+      (invalid(input).details as unknown as { issues: { problem: string }[] }).issues[0]!.problem;
+    expect(problem({})).toBe('missing, expected string');
+    expect(problem({ project: 'a', limit: 'x' })).toBe('expected number, got "x"');
+    expect(problem({ project: 'a', limit: 500 })).toBe('expected at most 100, got 500');
+    expect(problem({ project: 'a', limit: 0 })).toBe('expected at least 1, got 0');
+    expect(problem({ project: 'a', level: ['L9'] })).toBe('expected one of "L1", "L2", got "L9"');
+    expect(problem({ project: 'a'.repeat(5), limit: 2.5 })).toMatch(/^expected int/u);
+  });
+
   it('returns the parsed input when it is valid', () => {
     expect(validateInput(schema, { project: 'a', limit: 3 }, 'query')).toEqual({
       project: 'a',

@@ -125,6 +125,22 @@ describe('reading from a seq', () => {
     expect(isMemError(early) && early.message).toContain('seq 101 where seq 100 was expected');
   });
 
+  it('names the fragment that ends an older segment at its line, after a seek into that segment', async () => {
+    const log = await seeded(6_000, 600_000);
+    const all = await readAll(log);
+    const second = all.filter(({ segment }) => segment === '000002.jsonl');
+    const file = join(temp.dir, 'demo', '000002.jsonl');
+    const bytes = readFileSync(file);
+    expect(bytes.length).toBeGreaterThan(200_000);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 1));
+    const error = await failure(log, { fromSeq: second.at(-3)!.event.seq });
+    expect(hasErrorCode(error, 'LOG_CORRUPT')).toBe(true);
+    expect(isMemError(error) && error.details).toMatchObject({
+      segment: '000002.jsonl',
+      line: second.length,
+    });
+  });
+
   it('does not read damage before the seq it starts from, as it never read earlier segments', async () => {
     const log = await seeded(20_000);
     const lines = readFileSync(SEGMENT(), 'utf8').split('\n');

@@ -177,10 +177,11 @@ async function* walkSegment(
           options.onTornTail?.({ segment: where.segment, bytes: raw.bytes.length });
           return;
         }
-        if (from.offset > 0) await rewalkPrefix(where, handle, raw.offset, state, options);
+        const before =
+          from.offset > 0 ? await rewalkPrefix(where, handle, raw.offset, state, options) : line;
         throw lineError(
           'LOG_CORRUPT',
-          { ...where, line: line + 1 },
+          { ...where, line: before + 1 },
           'the last line of a segment that is not the newest has no "\\n"',
         );
       }
@@ -308,7 +309,8 @@ async function lineAt(
 
 /**
  * Walks the segment from its start up to `end` with a fresh state, only to throw what is
- * wrong there with the real line number; returns when it finds nothing (the caller rethrows).
+ * wrong there with the real line number; when it finds nothing, returns the number of lines
+ * before `end` (the caller then throws its own error at the next one).
  */
 async function rewalkPrefix(
   where: LineLocation,
@@ -316,7 +318,7 @@ async function rewalkPrefix(
   end: number,
   state: WalkState,
   options: WalkOptions,
-): Promise<void> {
+): Promise<number> {
   const fresh = walkState(null, state.fromSeq, options.prev);
   const readAt: ReadAt = async (buffer, position) => {
     const wanted = Math.min(buffer.length, end - position);
@@ -324,8 +326,9 @@ async function rewalkPrefix(
   };
   let line = 0;
   for await (const raw of splitLines(readAt, 0)) {
-    if (!raw.terminated) return;
+    if (!raw.terminated) break;
     line += 1;
     resolveLine(raw.bytes, { ...where, line }, fresh);
   }
+  return line;
 }

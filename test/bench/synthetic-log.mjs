@@ -4,6 +4,7 @@ import {
   contentSha256,
   genesisHash,
   seededRandom,
+  serializeEvent,
   sha256Hex,
   uniformLines,
 } from '../../packages/core/dist/index.js';
@@ -43,9 +44,11 @@ function vocabulary(random, size) {
  * Yields `total` chained events of one project: L1 runs of 200 chunks (chunk + gate each;
  * 5% of gates open and add evidence ~400 B + a cumulative memory of up to 24 bullets), and
  * every 10th run an L2 synthesis over 20 L1 memories. Generated lazily: nothing is held
- * but the current run's memory.
+ * but the current run's memory. With `lines`, each also carries its log line (serializeEvent)
+ * and `hash` is that line's sha256, so the lines make a real log (a bench that catches up
+ * from it); without, any unique hash stands in, which is all a projector checks.
  */
-export function* syntheticLog(project, total, seed = 1) {
+export function* syntheticLog(project, total, seed = 1, { lines = false } = {}) {
   const random = seededRandom(seed);
   const words = vocabulary(random, 5000);
   const sentence = (n) =>
@@ -65,6 +68,11 @@ export function* syntheticLog(project, total, seed = 1) {
       ...payload,
       prev,
     };
+    if (lines) {
+      const line = serializeEvent(event);
+      prev = sha256Hex(line);
+      return { event, hash: prev, line };
+    }
     // The projector checks the chain (prev = previous hash), not the line bytes: any unique hash will do.
     const hash = sha256Hex(`${project}:${seq}`);
     prev = hash;

@@ -34,8 +34,12 @@ export async function* walkLog(
   const fromSeq = Math.max(1, Math.floor(options.fromSeq ?? 1));
   const { segments, start, handles } = await openSnapshot(project, projectDir, fromSeq);
   try {
+    const seek = handles.length > 0 ? await seekBefore(handles[0]!, fromSeq) : START;
+    // A walk that starts mid-segment has no link yet: its first line becomes one.
     const state = walkState(
-      start === 0 ? { seq: 0, hash: genesisHash(project), segment: null, line: 0 } : null,
+      start === 0 && seek.offset === 0
+        ? { seq: 0, hash: genesisHash(project), segment: null, line: 0 }
+        : null,
       fromSeq,
       options.prev,
     );
@@ -47,6 +51,7 @@ export async function* walkLog(
         index === segments.length - 1,
         state,
         options,
+        index === start ? seek : START,
       );
     }
     const unaccepted = unacceptedBreak(state);
@@ -159,11 +164,12 @@ async function* walkSegment(
   isNewest: boolean,
   state: WalkState,
   options: WalkOptions,
+  from: SeekPoint,
 ): AsyncGenerator<LoggedEvent> {
   const readAt: ReadAt = async (buffer, position) =>
     (await handle.read(buffer, 0, buffer.length, position)).bytesRead;
-  let line = 0;
-  let start = 0;
+  let line = from.line;
+  let start = from.offset;
   restart: for (;;) {
     for await (const raw of splitLines(readAt, start)) {
       if (!raw.terminated) {
@@ -171,9 +177,11 @@ async function* walkSegment(
           options.onTornTail?.({ segment: where.segment, bytes: raw.bytes.length });
           return;
         }
+        const before =
+          from.offset > 0 ? await rewalkPrefix(where, handle, raw.offset, state, options) : line;
         throw lineError(
           'LOG_CORRUPT',
-          { ...where, line: line + 1 },
+          { ...where, line: before + 1 },
           'the last line of a segment that is not the newest has no "\\n"',
         );
       }
@@ -190,6 +198,12 @@ async function* walkSegment(
           start = raw.offset;
           continue restart;
         }
+        // Trigger: a bad line in a walk that started mid-segment. Why: its line number was
+        // counted by seq from the segment's first line, which holds only where the skipped part
+        // is a whole chain. Outcome: the segment is walked again from its start up to this line,
+        // counting, so the error names the real line (or an earlier break the skip passed over).
+        if (from.offset > 0 && isMemError(error))
+          await rewalkPrefix(where, handle, raw.offset + raw.bytes.length + 1, state, options);
         throw error;
       }
       if (logged) yield logged;
@@ -206,4 +220,115 @@ async function changedUnderUs(handle: FileHandle, raw: RawLine): Promise<boolean
     !buffer.subarray(0, raw.bytes.length).equals(raw.bytes) ||
     buffer[raw.bytes.length] !== 0x0a
   );
+}
+
+/** Where a segment's walk starts: a line start and the number of lines before it. */
+interface SeekPoint {
+  offset: number;
+  line: number;
+}
+
+const START: SeekPoint = { offset: 0, line: 0 };
+
+/** Below this many bytes between the bounds, the walk reads on instead of searching further. */
+const SEEK_SPAN = 64 * 1024;
+/** Bytes read per probe of the search: a line start and its seq prefix are nearly always in it. */
+const PROBE = 4096;
+
+/**
+ * Where the walk of the segment holding `fromSeq` starts: the start of the line before
+ * `fromSeq` (or a line shortly before it), found by bisecting the file on the seq each line
+ * starts with, so reading from seq N costs O(log segment + new lines), not O(segment). Trigger:
+ * a catch-up reads a few new events at the end of a 64 MiB segment. Why it is safe: nothing
+ * is trusted but the bytes read now — a line starts after a `\n` (JSON escapes every other),
+ * its seq is its first field, and the walk from there checks seq and prev as always, hashing
+ * the line before `fromSeq` for the first one's prev; the search only lands on a line whose
+ * seq is below `fromSeq`. Anything unexpected (a line without the seq prefix, a segment whose
+ * first seq is unreadable) stops the search where it stands, down to offset 0: the old walk.
+ * Lines are numbered by seq from the segment's first line (line = seq − first + 1), which is
+ * the count wherever the skipped lines are a whole chain; a walk that meets a bad line
+ * counts them (rewalkPrefix). What it gives up: damage in the skipped part of the segment is
+ * no longer seen by a read from a later seq, as damage in earlier segments never was (`mem
+ * verify` walks every line).
+ */
+async function seekBefore(handle: FileHandle, fromSeq: number): Promise<SeekPoint> {
+  if (fromSeq <= 2) return START;
+  const { size } = await handle.stat();
+  if (size <= SEEK_SPAN) return START;
+  const first = await lineAt(handle, 0, size);
+  if (first === null || first.seq >= fromSeq - 1) return START;
+  let low = { offset: 0, seq: first.seq };
+  let high = size;
+  while (high - low.offset > SEEK_SPAN) {
+    const middle = low.offset + Math.floor((high - low.offset) / 2);
+    const found = await lineAt(handle, middle, high);
+    if (found === null || found.seq >= fromSeq) {
+      // No whole line starts in [middle, high), or the first one is at or after fromSeq: the
+      // line before fromSeq starts before middle. (A line without the seq prefix lands here
+      // too and only narrows the search towards offset 0.)
+      high = middle;
+      continue;
+    }
+    low = found;
+    if (found.seq === fromSeq - 1) break;
+  }
+  return { offset: low.offset, line: low.seq - first.seq };
+}
+
+/**
+ * The first line that starts at or after `from` (right after a `\n`, or at 0) and before
+ * `limit`, with the seq it starts with; null when there is none or its seq prefix is not
+ * there. Scans forward through a long line block by block.
+ */
+async function lineAt(
+  handle: FileHandle,
+  from: number,
+  limit: number,
+): Promise<{ offset: number; seq: number } | null> {
+  let offset = from;
+  if (from > 0) {
+    // The byte before `from` may be the `\n` that makes `from` itself a line start.
+    let position = from - 1;
+    offset = -1;
+    const block = Buffer.allocUnsafe(PROBE);
+    while (offset === -1 && position < limit) {
+      const n = (await handle.read(block, 0, Math.min(PROBE, limit - position), position))
+        .bytesRead;
+      if (n === 0) return null;
+      const newline = block.subarray(0, n).indexOf(0x0a);
+      if (newline !== -1) offset = position + newline + 1;
+      position += n;
+    }
+  }
+  if (offset === -1 || offset >= limit) return null;
+  const head = Buffer.alloc(32);
+  const n = (await handle.read(head, 0, head.length, offset)).bytesRead;
+  const seq = peekSeq(head.subarray(0, n));
+  return seq === null ? null : { offset, seq };
+}
+
+/**
+ * Walks the segment from its start up to `end` with a fresh state, only to throw what is
+ * wrong there with the real line number; when it finds nothing, returns the number of lines
+ * before `end` (the caller then throws its own error at the next one).
+ */
+async function rewalkPrefix(
+  where: LineLocation,
+  handle: FileHandle,
+  end: number,
+  state: WalkState,
+  options: WalkOptions,
+): Promise<number> {
+  const fresh = walkState(null, state.fromSeq, options.prev);
+  const readAt: ReadAt = async (buffer, position) => {
+    const wanted = Math.min(buffer.length, end - position);
+    return wanted <= 0 ? 0 : (await handle.read(buffer, 0, wanted, position)).bytesRead;
+  };
+  let line = 0;
+  for await (const raw of splitLines(readAt, 0)) {
+    if (!raw.terminated) break;
+    line += 1;
+    resolveLine(raw.bytes, { ...where, line }, fresh);
+  }
+  return line;
 }

@@ -1,8 +1,9 @@
-import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { MemError, makePrivateDirectory } from '@mem/core';
 import { lockPgliteDir } from '@mem/engine';
+import { initCluster } from './pglite-initdb.js';
 import { pgliteStartParams } from './pglite-settings.js';
 
 interface Entry {
@@ -33,7 +34,7 @@ export async function acquirePglite(
     // PGlite makes its own files inside; an owner-only directory keeps them all owner-only.
     makePrivateDirectory(key);
     const unlock = lockPgliteDir(key);
-    // Copied under the lock, so no other process opens the half-copied cluster.
+    // Created under the lock: one creator at a time, and nobody opens a cluster while it is made.
     const created: Entry = { db: createPglite(key, template), refs: 0, unlock };
     open.set(key, created);
     created.db.catch(() => {
@@ -86,41 +87,20 @@ function assertCluster(template: string): void {
   }
 }
 
-/** Copies `template` into `dir`; a failed copy (a full disk) takes back what it wrote, so the next open starts clean. */
-function copyCluster(template: string, dir: string): void {
-  try {
-    cpSync(template, dir, { recursive: true });
-  } catch (error) {
-    for (const entry of readdirSync(template))
-      rmSync(join(dir, entry), { recursive: true, force: true });
-    throw error;
-  }
-}
-
 async function createPglite(dir: string, template: string | null | undefined): Promise<PGlite> {
   try {
-    // initdb is most of a new cluster's cost (seconds); a copy of one made once is the same cluster.
-    if (template && !isCluster(dir)) copyCluster(template, dir);
     // Imported on first open, not with the projector: a process that never opens the embedded
     // Postgres (DATABASE_URL, or a command that keeps only SQLite current) never loads it.
     const [{ PGlite }, { vector }] = await Promise.all([
       import('@electric-sql/pglite'),
       import('@electric-sql/pglite-pgvector'),
     ]);
-    const options = {
-      extensions: { vector },
-      startParams: pgliteStartParams(PGlite.defaultStartParams),
-    };
-    const initdb = !isCluster(dir);
-    const db = await PGlite.create(dir, options);
-    if (!initdb) return db;
-    // The instance that ran initdb keeps initdb's module and an in-memory copy of the new
-    // cluster (~700 MB resident, ~300 MB of it ArrayBuffers) for as long as it lives; the same
-    // cluster reopened holds ~300 MB. A process that creates its projection (a first ingest) goes
-    // on for hours, so it trades a second start (seconds) for that.
-    await db.close();
-    return await PGlite.create(dir, options);
+    const startParams = pgliteStartParams(PGlite.defaultStartParams);
+    // initdb (seconds, ~790 MB) runs in a child; tests copy the template, made once, instead.
+    if (!isCluster(dir)) await initCluster(dir, startParams, template);
+    return await PGlite.create(dir, { extensions: { vector }, startParams });
   } catch (error) {
+    if (error instanceof MemError) throw error;
     throw new MemError(
       'IO_FAILED',
       `cannot open the embedded Postgres (PGlite) at ${dir}: ${(error as Error).message}`,

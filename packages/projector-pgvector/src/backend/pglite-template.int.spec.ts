@@ -9,7 +9,7 @@ import { embeddedDir, openBackend } from './open-backend.js';
 // The suite initialises PGlite once (test/support/pglite-template.global.ts): a new embedded
 // projection copies MEM_TEST_PGLITE_TEMPLATE instead of running initdb. These pin that the copy
 // is what opens, that an existing cluster is never overwritten, and that a bad template is refused.
-// Each of the two below runs initdb (and its reopen) in process: ~60 s on a loaded 2-core runner.
+// Each of the two below runs initdb (in a child process): ~60 s on a loaded 2-core runner.
 const INITDB_TEST_MS = 240_000;
 const TABLES = `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`;
 

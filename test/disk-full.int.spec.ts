@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '@mem/engine';
-import { projectorSqlite, releaseParkedStore } from '@mem/projector-sqlite';
+import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { memoryPayloads } from './api/support.js';
 import { mountTmpfs, tmpfsSupport, type SmallTmpfs } from './support/tmpfs.js';
@@ -182,8 +182,6 @@ onTmpfs(
         await engine.catchUp(['demo']);
         const report = await engine.verify({ project: 'demo' });
         expect(report.ok).toBe(true);
-        // The connection the item store's projector parked holds a file on the tmpfs.
-        releaseParkedStore(engine.paths.stateDir);
       }, 120_000);
     }
   },

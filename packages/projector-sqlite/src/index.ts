@@ -1,5 +1,4 @@
 export { projectorSqlite } from './projector.js';
-export { evict as releaseParkedStore } from './warm-handles.js';
 export { itemStorePath } from './store-files.js';
 export { canonicalBytes } from './canonical-bytes.js';
 export { planEvent } from './plan.js';

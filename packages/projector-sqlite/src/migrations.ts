@@ -66,20 +66,3 @@ export function migrate(
   }
   return true;
 }
-
-/** Whether `db` holds exactly the migrations of this build, by name and sha256. */
-export function migrationsMatch(db: Database.Database): boolean {
-  const hasLedger = db
-    .prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`)
-    .get();
-  if (!hasLedger) return false;
-  const applied = db.prepare('SELECT name, sha256 FROM schema_migrations ORDER BY name').all() as {
-    name: string;
-    sha256: string;
-  }[];
-  const expected = loadMigrations();
-  return (
-    applied.length === expected.length &&
-    applied.every((row, i) => row.name === expected[i]?.name && row.sha256 === expected[i]?.sha256)
-  );
-}

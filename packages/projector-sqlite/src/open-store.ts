@@ -5,7 +5,7 @@ import { MemError, makePrivateDirectory } from '@mem/core';
 import { isDiskFull } from './disk-full.js';
 import { installEmptyStore } from './empty-store.js';
 import { openLive, type ItemStoreHandle } from './handle.js';
-import { migrate, migrationsMatch } from './migrations.js';
+import { loadMigrations, migrate } from './migrations.js';
 import { openWritable } from './open-database.js';
 import { removeDatabaseFiles, storeFiles } from './store-files.js';
 import { readMeta, sqliteVersion, writeMeta } from './store-meta.js';
@@ -71,6 +71,22 @@ function currentSealState(path: string, version: number): SealState {
   } finally {
     db?.close();
   }
+}
+
+function migrationsMatch(db: Database.Database): boolean {
+  const hasLedger = db
+    .prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`)
+    .get();
+  if (!hasLedger) return false;
+  const applied = db.prepare('SELECT name, sha256 FROM schema_migrations ORDER BY name').all() as {
+    name: string;
+    sha256: string;
+  }[];
+  const expected = loadMigrations();
+  return (
+    applied.length === expected.length &&
+    applied.every((row, i) => row.name === expected[i]?.name && row.sha256 === expected[i]?.sha256)
+  );
 }
 
 function createEmpty(path: string, version: number): void {

@@ -8,7 +8,6 @@ import { openStore } from './open-store.js';
 import { SQLITE_HANDLES } from './plan.js';
 import { resetStore } from './reset-store.js';
 import { sealStore } from './seal.js';
-import { park, take } from './warm-handles.js';
 
 /**
  * Bump when the same log would give different bytes (schema, statements, canonical copy).
@@ -37,12 +36,7 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
   version: VERSION,
   handles: SQLITE_HANDLES,
   async init(target) {
-    // The connection the last close parked, when it still fits the file (warm-handles.ts).
-    return namingFullDisk(
-      target.stateDir,
-      'open',
-      async () => take(target.stateDir, VERSION) ?? openStore(target.stateDir, VERSION),
-    );
+    return namingFullDisk(target.stateDir, 'open', () => openStore(target.stateDir, VERSION));
   },
   async position(handle, project) {
     return readPosition(handle, project);
@@ -73,12 +67,9 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
         // A catch-up that failed after rewriting text was never sealed: its -wal is truncated here.
         if (handle.rewrote) checkpointTruncate(handle.db, handle.files.live);
       });
-    } catch (error) {
+    } finally {
       handle.db.close();
-      throw error;
     }
-    // Kept open for the next init: what it costs to open is most of a small catch-up.
-    park(handle);
   },
   async reset(target, project) {
     return namingFullDisk(target.stateDir, 'reset', () =>

@@ -5,7 +5,6 @@ import { installEmptyStore } from './empty-store.js';
 import { checkpointTruncate } from './open-database.js';
 import { openStore } from './open-store.js';
 import { removeDatabaseFiles, storeFiles } from './store-files.js';
-import { evict } from './warm-handles.js';
 
 /**
  * Drops the item store under `stateDir`: every row (an empty store installed in place, never
@@ -19,8 +18,6 @@ export async function resetStore(
   project?: string,
 ): Promise<void> {
   const files = storeFiles(stateDir);
-  // Held alone from here: a parked connection would outlive the rows it cached.
-  evict(stateDir);
   if (!existsSync(files.live)) {
     removeDatabaseFiles(files.sealing);
     removeDatabaseFiles(files.ftsScratch);

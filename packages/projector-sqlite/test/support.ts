@@ -8,7 +8,6 @@ import { canonicalBytes } from '../src/canonical-bytes.js';
 import { sealStore } from '../src/seal.js';
 import { itemStorePath } from '../src/store-files.js';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
-import { evict } from '../src/warm-handles.js';
 
 export { chainEvents, type ChainedEvent };
 
@@ -28,11 +27,7 @@ export function tempRoot(): { root: string; target: ProjectionTarget; cleanup: (
   return {
     root,
     target: { stateDir: join(root, '.mem'), vaultDir: join(root, 'vault'), options: {} },
-    cleanup: () => {
-      // The connection a close parked (warm-handles.ts) is let go with its root.
-      evict(join(root, '.mem'));
-      rmSync(root, { recursive: true, force: true });
-    },
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
 

@@ -4,7 +4,6 @@ import {
   itemStorePath,
   openControlStore,
   openItemStore,
-  releaseParkedStore,
   type ControlStore,
   type ItemStore,
 } from '@mem/projector-sqlite';
@@ -106,9 +105,6 @@ export class ProjectionStores {
       this.view.items.close();
       this.view = undefined;
     }
-    // The projector's connection parked between catch-ups (projector-sqlite warm-handles.ts):
-    // a closed registry holds no file of its data root.
-    releaseParkedStore(this.engine.paths.stateDir);
   }
 
   private reopenIfReplaced(): StoreView {

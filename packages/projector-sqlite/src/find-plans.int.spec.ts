@@ -25,6 +25,7 @@ const base: ItemFindQuery = {
   now: new Date('2026-03-01T00:00:00Z'),
   limit: 20,
   offset: 0,
+  candidates: 1000,
   heldBackLimit: 20,
 };
 

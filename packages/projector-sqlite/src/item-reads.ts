@@ -38,16 +38,40 @@ const hasEdge = (kind: string, target: string) =>
 const DUE_REMINDER = `${IN_PROJECTS} AND i.type = 'reminder' AND ${LIVE} AND ${UNRESOLVED}
   AND ${UNARCHIVED} AND i.remind_at <= @horizon`;
 /**
+ * Whether the ISO instant in `column` is at or before the cutoff @{cut}_ms, read as Date.parse
+ * reads it (registered as mem_ms). Trigger: find's totals judge every match. Why: a JavaScript
+ * call per row was ~40 % of a count over 32 k matches. Outcome: the instant's first 19
+ * characters (to the second) decide by text against the cutoff's — the log's and the items'
+ * instants are ISO-8601 UTC with a four-digit year (core's isoTimeField and the envelope's ts),
+ * so text order there is time order — and only an instant in the cutoff's own second is parsed.
+ */
+const atOrBefore = (column: string, cut: string) =>
+  `(CASE WHEN substr(${column}, 1, 19) < @${cut}_second THEN 1
+    WHEN substr(${column}, 1, 19) > @${cut}_second THEN 0
+    ELSE mem_ms(${column}) <= @${cut}_ms END)`;
+
+/**
  * Held back by freshness at the caller's clock: its TTL has passed, its review date has passed
  * (knowledge only, which is never open), or it is an unresolved task or thread open since its
  * creation for OPEN_MAX_DAYS or more. This is core's heldBack(freshnessOf(...)) over the inputs
- * a row holds, with the same parse (Date.parse, registered as mem_ms) so a boundary instant
- * agrees. A cited source is re-read by the caller for the page it delivers, not here.
+ * a row holds, with the same parse (Date.parse) so a boundary instant agrees. A cited source
+ * is re-read by the caller for the page it delivers, not here. Its parameters: heldBackParams.
  */
-const HELD_BACK = `((i.valid_until IS NOT NULL AND mem_ms(i.valid_until) <= @now_ms)
-  OR (i.review_after IS NOT NULL AND mem_ms(i.review_after) <= @now_ms)
-  OR (i.type IN ('task', 'thread') AND ${UNRESOLVED}
-      AND mem_ms(i.created_ts) + ${OPEN_MAX_DAYS * 86_400_000} <= @now_ms))`;
+const HELD_BACK = `((i.valid_until IS NOT NULL AND ${atOrBefore('i.valid_until', 'now')})
+  OR (i.review_after IS NOT NULL AND ${atOrBefore('i.review_after', 'now')})
+  OR (i.type IN ('task', 'thread') AND ${UNRESOLVED} AND ${atOrBefore('i.created_ts', 'opened')}))`;
+
+/** HELD_BACK's cutoffs at `now`: the clock itself, and OPEN_MAX_DAYS before it (open since). */
+function heldBackParams(now: Date): Record<string, unknown> {
+  const opened = now.getTime() - OPEN_MAX_DAYS * 86_400_000;
+  const second = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+  return {
+    now_ms: now.getTime(),
+    now_second: second(now.getTime()),
+    opened_ms: opened,
+    opened_second: second(opened),
+  };
+}
 
 interface RawItem extends Omit<
   ItemRow,
@@ -121,23 +145,43 @@ const ranksOf = (raw: RawRanks) => ({
  * scores share a rank, every row ranks 1 without a match) in millionths, its band that over
  * 100 (BAND_MICRO); inside a band pins first, then the fused score, relevance plus weighted
  * recency (updated_seq, newest 1), then relevance and creation. Usage is not recorded, so it
- * adds nothing. The ranks are among the delivered matches, what a window sees after WHERE.
+ * adds nothing. The ranks are among the ranked set: every delivered match without a keyword
+ * query, the candidates (keywordCandidatesSql) with one.
  */
-function rankedPageSql(hits: string, from: string, delivered: string, matched: boolean): string {
-  const relevance = matched ? 'rank() OVER (ORDER BY f.score)' : '1';
-  return `${hits}SELECT ${ITEM_COLUMNS}, page.relevance_rank, page.recency_rank, page.band, page.fused_score_micro FROM (
+function rankedPageSql(ranked: string, relevance: string): string {
+  return `${ranked}SELECT ${ITEM_COLUMNS}, page.relevance_rank, page.recency_rank, page.band, page.fused_score_micro FROM (
       SELECT project, id, relevance_rank, recency_rank, created_seq, pinned,
         relevance_micro / 100 AS band,
         relevance_micro + CAST(round(@recency_weight * 1000000.0 / (60 + recency_rank)) AS INTEGER) AS fused_score_micro
       FROM (
-        SELECT i.project, i.id, i.created_seq, i.pinned, ${relevance} AS relevance_rank,
-          rank() OVER (ORDER BY i.updated_seq DESC) AS recency_rank,
+        SELECT r.project, r.id, r.created_seq, r.pinned, ${relevance} AS relevance_rank,
+          rank() OVER (ORDER BY r.updated_seq DESC) AS recency_rank,
           CAST(round(1000000.0 / (60 + ${relevance})) AS INTEGER) AS relevance_micro
-        ${from} AND ${delivered})
+        FROM ranked r)
       ORDER BY band DESC, pinned DESC, fused_score_micro DESC, relevance_rank, created_seq, project, id
       LIMIT @limit OFFSET @offset) page
     JOIN item i ON i.project = page.project AND i.id = page.id
     ORDER BY page.band DESC, page.pinned DESC, page.fused_score_micro DESC, page.relevance_rank, page.created_seq, page.project, page.id`;
+}
+
+/**
+ * A keyword find's ranked set: the best @candidates delivered matches by BM25 (FTS5's `rank`,
+ * bm25 with no weights), read in that order and cut there. Trigger: a query matching most of a
+ * large project ("theme loader" over 100 k items). Why: ranking every match (two window
+ * functions and the page sort over all of them, and each match joined to its item) cost
+ * seconds, and a page never needs a match more than @candidates places down by relevance.
+ * Outcome: FTS5 scores and sorts the hits itself (ORDER BY rank is consumed by its index, no
+ * temporary B-tree), the join stops at the candidate cap, and the window functions see at most
+ * that many rows. Relevance first still holds: every match left out scores no better than the
+ * last candidate. What moves: the recency rank is among the candidates, not among every match
+ * (equal when the matches fit the cap); among matches tied with the last candidate, FTS5's
+ * order decides which are in. The total still counts every match.
+ */
+function keywordCandidatesSql(where: string): string {
+  return `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq, f.rank AS score
+    FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
+    WHERE node_fts MATCH @match AND ${where}
+    ORDER BY f.rank LIMIT @candidates) `;
 }
 
 /**
@@ -237,7 +281,7 @@ export function itemReader(db: Database.Database) {
       const where = [IN_PROJECTS];
       const params: Record<string, unknown> = {
         projects: json(query.projects),
-        now_ms: query.now.getTime(),
+        ...heldBackParams(query.now),
       };
       if (!query.includeDeleted) where.push(LIVE);
       where.push('i.attention IN (SELECT value FROM json_each(@attention))');
@@ -262,16 +306,15 @@ export function itemReader(db: Database.Database) {
         if (field !== driver?.field) where.push(condition);
         params[field] = query[field];
       }
-      // A keyword query joins its FTS5 hits with their BM25 (negative, lower is better), which
-      // the page's bands rank by (rankedPageSql). Trigger: a subquery on the right of the join.
-      // Why: SQLite ran the MATCH again per item row (2,000 items, 5 s). Outcome: the hits are
-      // materialised once and drive the join (item_by_node). Only the page's statement scores:
-      // the totals and the held-back list (by creation) read the same hits unscored, so BM25
+      // The totals and the held-back list (by creation) of a keyword query join its FTS5 hits,
+      // unscored. Trigger: a subquery on the right of the join. Why: SQLite ran the MATCH again
+      // per item row (2,000 items, 5 s). Outcome: the hits are materialised once and drive the
+      // join (item_by_node). Only the page's statement scores (keywordCandidatesSql), so BM25
       // runs once per match, not once per statement.
-      const hitsOf = (scored: boolean) =>
+      const hits =
         query.match === undefined
           ? ''
-          : `WITH hits AS MATERIALIZED (SELECT rowid${scored ? ', bm25(node_fts) AS score' : ''} FROM node_fts WHERE node_fts MATCH @match) `;
+          : `WITH hits AS MATERIALIZED (SELECT rowid FROM node_fts WHERE node_fts MATCH @match) `;
       let from = driver?.from ?? 'FROM item i';
       if (query.match !== undefined) {
         from = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
@@ -280,15 +323,28 @@ export function itemReader(db: Database.Database) {
       from = `${from} WHERE ${where.join(' AND ')}`;
       const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
       const counts = prepared(
-        `${hitsOf(false)}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
+        `${hits}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
       ).get(params) as { matched: number; held: number };
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
+      const page =
+        query.match === undefined
+          ? rankedPageSql(
+              `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq ${from} AND ${delivered}) `,
+              '1',
+            )
+          : rankedPageSql(
+              keywordCandidatesSql(`${where.join(' AND ')} AND ${delivered}`),
+              'rank() OVER (ORDER BY r.score)',
+            );
       const items = (
-        prepared(rankedPageSql(hitsOf(true), from, delivered, query.match !== undefined)).all({
+        prepared(page).all({
           ...params,
           recency_weight: query.recencyWeight,
           limit: query.limit,
           offset: query.offset,
+          ...(query.match !== undefined
+            ? { candidates: Math.max(query.candidates, query.offset + query.limit) }
+            : {}),
         }) as (RawItem & RawRanks)[]
       ).map((raw) => ({ ...toItem(raw), ...ranksOf(raw) }));
       // The page is chosen on its sort keys alone and only its rows get their tags and
@@ -296,7 +352,7 @@ export function itemReader(db: Database.Database) {
       const heldBack =
         counts.held > 0
           ? (
-              prepared(`${hitsOf(false)}SELECT ${ITEM_COLUMNS} FROM (
+              prepared(`${hits}SELECT ${ITEM_COLUMNS} FROM (
                 SELECT i.project, i.id ${from} AND ${HELD_BACK} ${byCreation} LIMIT @limit) page
               JOIN item i ON i.project = page.project AND i.id = page.id ${byCreation}`).all({
                 ...params,

@@ -106,6 +106,11 @@ export interface ItemFindQuery {
   now: Date;
   limit: number;
   offset: number;
+  /**
+   * A keyword query ranks only its best this many delivered matches by BM25 (at least
+   * offset + limit): the page's ranks are among them, the total still counts every match.
+   */
+  candidates: number;
   /** How many of the held-back matches to list. */
   heldBackLimit: number;
 }

@@ -35,6 +35,12 @@ import { checkSource } from './source-check.js';
 
 export const MAX_READ_IDS = 50;
 export const MAX_FIND_LIMIT = 200;
+/**
+ * How many of a keyword query's best matches by BM25 a page is ranked among (issue 13 §5:
+ * relevance first, then recency fused in, over this bounded set; the total counts every
+ * match). Five full pages of MAX_FIND_LIMIT: a page deeper than that ranks among offset + limit.
+ */
+export const FIND_CANDIDATES = 1000;
 
 export const readItemsInput = z.strictObject({
   ids: z
@@ -198,6 +204,7 @@ async function findIn(
     now,
     limit,
     offset,
+    candidates: FIND_CANDIDATES,
     heldBackLimit: MAX_FRESHNESS_WARNINGS,
   });
   // The page's cited sources are re-read (bounded by the page, never every item): one that

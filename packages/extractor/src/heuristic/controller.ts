@@ -85,7 +85,12 @@ export function heuristicController(
   // so that a remembered signal line is weighed as the evidence it was, not re-read as plain
   // words. Keyed by the exact memory text: any other memory (a resumed run, another project)
   // is scored by its words, so the answer depends only on the run's own inputs.
-  const lastAnswered = new Map<string, { memory: string; scores: Map<string, number> }>();
+  // It also keeps the open questions that chunk asked in its last turn: the next chunk's
+  // opening reply can answer only those.
+  const lastAnswered = new Map<
+    string,
+    { memory: string; scores: Map<string, number>; lastTurn: Set<string> }
+  >();
   // Per transcript: the failures its latest chunk left open, so a pass in the next chunk pairs
   // with them, and that chunk's error → fix lines, so every question asked of one chunk reads
   // the same lines (the chunk is offered once per standing query).
@@ -121,6 +126,7 @@ export function heuristicController(
         ? answersLatestOpen(
             remembered.map((item) => item.text),
             input.chunk.records,
+            last?.memory === input.memory ? last.lastTurn : undefined,
           )
         : undefined;
       // The protocol has no empty memory: a lone line stays until something replaces it.
@@ -165,6 +171,13 @@ export function heuristicController(
       lastAnswered.set(input.question, {
         memory,
         scores: new Map(next.map((item) => [item.text, item.score])),
+        lastTurn: profile.intents.has('open')
+          ? new Set(
+              openQuestionSignals(input.chunk.records)
+                .filter((s) => s.lastTurn === true)
+                .map((s) => s.text),
+            )
+          : new Set(),
       });
       const exit = memory !== '' && tokenizer.count(memory) >= exitFill * input.memoryBudget;
       const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit });

@@ -21,6 +21,7 @@ import { labelledBugs } from './labelled-bug-signals.js';
 import { isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
+import { findingsSignals } from './findings-signals.js';
 import { hedgedDiagnosisSignals } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
@@ -222,6 +223,7 @@ function scoreChunk(
     ...changelogSignals(records),
     ...openQuestionSignals(records),
     ...hedgedDiagnosisSignals(records),
+    ...findingsSignals(records),
   ];
   const prose: { text: string; pieces: string[] }[] = [];
   records.forEach((original, i) => {

@@ -13,7 +13,7 @@ import { memInProcess } from './support/mem-cli.js';
 const repo = join(import.meta.dirname, '..');
 const NOTE = join('vault', 'demo', 'architecture-decisions.md');
 const ADDED = 'Palette swaps go through the zanzibar compositor since the vault edit';
-const FIRST_LINE = '742b7f1f';
+const FIRST_LINE = 'f6301668';
 const roots: string[] = [];
 let root: string;
 

@@ -80,4 +80,38 @@ describe('a question answered in the next chunk', () => {
     const memory = next.update ? next.memory : first.memory;
     expect(memory).toContain('compaction entry after the cut point');
   });
+
+  it('stays open when the user spoke after it in its own chunk (the next reply answers that)', async () => {
+    // One controller over both chunks, as a run is: it knows which question the first chunk
+    // asked in its last turn. Here the user asked, then made another request.
+    const controller = heuristicController(words);
+    const ask = async (memory: string, records: ChunkRecord[]) =>
+      parseGateAnswer(
+        (
+          await controller.answer({
+            level: 'L1',
+            question: OPEN,
+            memory,
+            chunk: { text: records.map((r) => r.text).join('\n'), records },
+            memoryBudget: 300,
+          })
+        ).text,
+      );
+    const first = await ask('', [
+      earlier,
+      asked,
+      { role: 'tool_call', text: 'read {"path":"session.ts"}' },
+      { role: 'user', text: 'write a little poem about the session file instead' },
+    ]);
+    expect(first.memory).toContain('compaction entry after the cut point');
+    const next = await ask(first.memory, [
+      {
+        role: 'assistant',
+        text: 'The session file keeps every entry, the compaction entry too, line after line.',
+      },
+      { role: 'user', text: 'is the version header still unresolved for old session files?' },
+    ]);
+    const memory = next.update ? next.memory : first.memory;
+    expect(memory).toContain('compaction entry after the cut point');
+  });
 });

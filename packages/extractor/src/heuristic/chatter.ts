@@ -20,9 +20,10 @@ const RAW_OUTPUT =
   /^(?:\s*\d+→|\s*[{[]\s*"|\s*at \S+ \(|\s*\$ |\s*➜ |```|[+-]?\s*\d+\s+[-+]\s|\S+\.\w+\(\d+,\d+\): (?:error|warning)\b)|Command running in background with ID|[─│┌┐└┘├┤┬┴┼]{2,}/;
 // A summary's empty answer ("None mentioned", "No open items identified"), the repository's
 // state ("On `main` branch", "Latest release: v2.1"), or a report that the work is done: true
-// when written, and nothing a later reader needs.
+// when written, and nothing a later reader needs. "None of the tools are installed" states a
+// finding: "none" and "nothing" are empty only alone or with "yet", "so far" or "mentioned".
 const NOTHING =
-  /^(?:none|nothing|n\/a|no (?:\w+ ){0,3}?(?:mentioned|identified|noted|reported|found|pending|remaining|outstanding)\b)/i;
+  /^(?:(?:none|nothing|n\/a)(?:\s+(?:yet|so far|at (?:this|the moment)|(?:was |were )?(?:mentioned|identified|noted|reported|found|pending|remaining|outstanding)))?\s*[.!]?\s*$|no (?:\w+ ){0,3}?(?:mentioned|identified|noted|reported|found|pending|remaining|outstanding)\b)/i;
 const REPO_STATE =
   /^(?:on `?[\w./-]+`? branch\b|(?:latest|current) (?:release|version)\s*:|(?:the )?(?:working tree|branch) (?:is )?(?:clean|up to date))/i;
 const WORK_DONE =

@@ -21,6 +21,7 @@ import { labelledBugs } from './labelled-bug-signals.js';
 import { isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
+import { findingsSignals } from './findings-signals.js';
 import { hedgedDiagnosisSignals } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
@@ -85,7 +86,12 @@ export function heuristicController(
   // so that a remembered signal line is weighed as the evidence it was, not re-read as plain
   // words. Keyed by the exact memory text: any other memory (a resumed run, another project)
   // is scored by its words, so the answer depends only on the run's own inputs.
-  const lastAnswered = new Map<string, { memory: string; scores: Map<string, number> }>();
+  // It also keeps the open questions that chunk asked in its last turn: the next chunk's
+  // opening reply can answer only those.
+  const lastAnswered = new Map<
+    string,
+    { memory: string; scores: Map<string, number>; lastTurn: Set<string> }
+  >();
   // Per transcript: the failures its latest chunk left open, so a pass in the next chunk pairs
   // with them, and that chunk's error → fix lines, so every question asked of one chunk reads
   // the same lines (the chunk is offered once per standing query).
@@ -121,6 +127,7 @@ export function heuristicController(
         ? answersLatestOpen(
             remembered.map((item) => item.text),
             input.chunk.records,
+            last?.memory === input.memory ? last.lastTurn : undefined,
           )
         : undefined;
       // The protocol has no empty memory: a lone line stays until something replaces it.
@@ -165,6 +172,13 @@ export function heuristicController(
       lastAnswered.set(input.question, {
         memory,
         scores: new Map(next.map((item) => [item.text, item.score])),
+        lastTurn: profile.intents.has('open')
+          ? new Set(
+              openQuestionSignals(input.chunk.records)
+                .filter((s) => s.lastTurn === true)
+                .map((s) => s.text),
+            )
+          : new Set(),
       });
       const exit = memory !== '' && tokenizer.count(memory) >= exitFill * input.memoryBudget;
       const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit });
@@ -209,6 +223,7 @@ function scoreChunk(
     ...changelogSignals(records),
     ...openQuestionSignals(records),
     ...hedgedDiagnosisSignals(records),
+    ...findingsSignals(records),
   ];
   const prose: { text: string; pieces: string[] }[] = [];
   records.forEach((original, i) => {

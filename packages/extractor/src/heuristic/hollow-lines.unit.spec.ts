@@ -87,6 +87,20 @@ describe('lines a person joining the project would not keep', () => {
     ]);
   });
 
+  it('reads "None of …" as a statement, not as an empty answer', async () => {
+    const decisions = await memoryFor(
+      'What architectural decisions were made, with reasoning and rejected alternatives?',
+      [
+        agent(
+          'Key findings:\n\n- None of the lint tools are in the project yet\n- None mentioned\n- Nothing',
+        ),
+      ],
+    );
+    expect(decisions.map((l) => l.replace(/^- /, ''))).toEqual([
+      'None of the lint tools are in the project yet',
+    ]);
+  });
+
   it('keeps a pending task and its remaining steps, not the work done under it', async () => {
     const pending = [
       '- review-7 (in_progress): Close the review session, needs tests and a commit',

@@ -147,6 +147,23 @@ describe('heuristic signals', () => {
     expect(answered.some((l) => l.includes('Why does the production build'))).toBe(false);
   });
 
+  it('takes a user question as answered only by the reply before the user speaks again', async () => {
+    // The agent acts on the question with tools and says "Done."; a later reply to another
+    // request (a poem that names the same words) is no answer to it.
+    const open = await memoryFor(OPEN, [
+      { role: 'user', text: 'Spawn worker instances via tmux, or maybe a custom task tool?' },
+      { role: 'tool_call', text: 'edit {"path":"README.md"}' },
+      { role: 'tool_result', text: 'edit result:\nSuccessfully replaced text in README.md.' },
+      { role: 'assistant', text: 'Done.' },
+      { role: 'user', text: 'write a little poem instead' },
+      {
+        role: 'assistant',
+        text: 'Workers spawn in tmux panes, a custom task tool takes the reins.',
+      },
+    ]);
+    expect(open.some((l) => l.includes('Spawn worker instances via tmux'))).toBe(true);
+  });
+
   it('never keeps process chatter, tables, thinking or bare headings as lines', async () => {
     const bugs = await memoryFor(BUGS, [
       {

@@ -23,6 +23,11 @@ export interface Signal {
    * (a correction may state a bug as well as a choice).
    */
   byWords?: boolean;
+  /**
+   * An open question asked in the chunk's last turn (nobody spoke to the agent after it): the
+   * next chunk may open with the agent's reply to it.
+   */
+  lastTurn?: boolean;
 }
 
 /*

@@ -67,8 +67,8 @@ const ANSWER_OVERLAP = 1;
 
 /**
  * Questions (a user's, or the agent's to the user) and user problem reports that nothing later
- * in the chunk answers: an agent reply sharing terms with a user's question, any user reply to
- * the agent's.
+ * in the chunk answers: an agent reply of the same turn sharing terms with a user's question,
+ * any user reply to the agent's.
  */
 export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
   const out: Signal[] = [];
@@ -91,17 +91,27 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     if (isHollowSpeech(record.role === 'user' ? text : lastLine)) return;
     const terms = termSet(record.role === 'user' ? text : lastLine);
     const later = records.slice(i + 1).filter((r) => spoken(r) && !r.text.startsWith('[thinking]'));
+    // Trigger: a user question. Why: the agent answers it in its reply, before the user speaks
+    // again; what it says after a later request (a poem, the next task) shares words by chance.
+    // Outcome: only the replies of the same turn can answer it (answersLatestOpen reads the
+    // turn on across a chunk boundary the same way).
+    const nextUser = later.findIndex((r) => r.role === 'user');
+    const reply = nextUser < 0 ? later : later.slice(0, nextUser);
     const answered =
       record.role === 'assistant'
-        ? later.some((r) => r.role === 'user')
-        : later.some(
+        ? nextUser >= 0
+        : reply.some(
             (r) =>
               r.role === 'assistant' &&
               !isChatter(r.text) &&
               [...termSet(r.text)].filter((t) => terms.has(t)).length >= ANSWER_OVERLAP,
           );
     if (!answered)
-      out.push({ text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`, family: 'open' });
+      out.push({
+        text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`,
+        family: 'open',
+        ...(nextUser < 0 ? { lastTurn: true } : {}),
+      });
   });
   return out;
 }
@@ -110,11 +120,20 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
  * Whether this chunk opens by answering the memory's latest open question: the agent's replies
  * before the user speaks again continue the previous chunk's last turn, so one sharing a term
  * with the question takes it up (the same test as within a chunk; a chunk boundary falls
- * anywhere in a turn). Only the latest `Open:` line can be the turn being answered.
+ * anywhere in a turn). Only the latest `Open:` line can be the turn being answered, and, where
+ * the previous chunk is known, only if it was asked in that chunk's last turn.
  */
-export function answersLatestOpen(lines: readonly string[], records: readonly ChunkRecord[]) {
+export function answersLatestOpen(
+  lines: readonly string[],
+  records: readonly ChunkRecord[],
+  lastTurn?: ReadonlySet<string>,
+) {
   const latest = lines.findLastIndex((line) => line.startsWith('Open: '));
   if (latest < 0) return undefined;
+  // Trigger: the previous chunk is known (`lastTurn`, its questions asked in its last turn).
+  // Why: a question the user spoke after was not the turn this chunk continues; the agent's
+  // reply here answers the user's later words. Outcome: only a last-turn question can leave.
+  if (lastTurn !== undefined && !lastTurn.has(lines[latest]!)) return undefined;
   const terms = termSet(lines[latest]!.slice('Open: '.length));
   for (const record of records) {
     if (record.role === 'user' && record.pasted === undefined) return undefined;

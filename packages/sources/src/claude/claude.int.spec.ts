@@ -15,8 +15,9 @@ const EXPECTED: Record<
 > = {
   'spotter-short.jsonl': {
     lines: 15,
-    // One response over 5 lines (blank text, thinking, text, 2 tool_use) → 1 assistant + 2 tool_call.
-    records: { user: 1, assistant: 1, tool_call: 2, tool_result: 2, system: 1 },
+    // One response over 5 lines (blank text, thinking, text, 2 tool_use) → the thinking and the
+    // spoken text as 2 assistant records, + 2 tool_call.
+    records: { user: 1, assistant: 2, tool_call: 2, tool_result: 2, system: 1 },
     skipped: { 'file-history-snapshot': 1, progress: 3, 'system:local_command': 2 },
   },
   'spotter-tool_heavy.jsonl': {
@@ -34,7 +35,7 @@ const EXPECTED: Record<
   },
   'spotter-subagent.jsonl': {
     lines: 96,
-    records: { user: 2, assistant: 7, tool_call: 16, tool_result: 16, system: 1 },
+    records: { user: 2, assistant: 11, tool_call: 16, tool_result: 16, system: 1 },
     skipped: { 'file-history-snapshot': 3, meta: 1, progress: 44, 'system:stop_hook_summary': 1 },
   },
   'spotter-258c7280-subagents-agent-a881341.jsonl': {
@@ -86,7 +87,7 @@ describe('Claude Code adapter over the real transcripts', () => {
     const records = await collect(
       sourceForPath(transcript('claude', 'spotter-short.jsonl'), 'claude'),
     );
-    const [user, assistant, bash, glob, bashResult, globResult, interrupted] = records;
+    const [user, thinking, assistant, bash, glob, bashResult, globResult, interrupted] = records;
     expect(user).toEqual({
       role: 'user',
       text: 'mix phx.server doesnt seem to start',
@@ -99,18 +100,26 @@ describe('Claude Code adapter over the real transcripts', () => {
         entry: '7d48cbd2-6615-4dd8-87f6-38f12b8167d6',
       },
     });
-    expect(assistant?.role).toBe('assistant');
-    expect(assistant?.provenance).toMatchObject({
+    // The thinking block and the text after it are one response but two records: a reader of
+    // the spoken text must not find it behind a "[thinking]" prefix.
+    expect(thinking?.role).toBe('assistant');
+    expect(thinking?.provenance).toMatchObject({
       line: 6,
       entry: expect.stringMatching(/^msg_01MKH1cc/u),
     });
-    expect(assistant?.text).toMatch(
+    expect(thinking?.text).toMatch(
       /^\[thinking\] The user is having trouble starting their Phoenix server\./u,
     );
-    expect(assistant?.text).toContain(
-      'Let me check the project structure and try running the server',
+    expect(thinking?.text).not.toContain('Let me check the project structure');
+    expect(assistant?.role).toBe('assistant');
+    expect(assistant?.provenance).toMatchObject({
+      line: 7,
+      entry: thinking?.provenance.entry,
+    });
+    expect(assistant?.text).toMatch(
+      /^Let me check the project structure and try running the server/u,
     );
-    expect(assistant?.text).not.toMatch(/signature|^\s/u);
+    for (const r of [thinking, assistant]) expect(r?.text).not.toMatch(/signature|^\s/u);
     expect(bash?.text).toBe('Bash {"command":"mix phx.server 2>&1 | head -80","timeout":30000}');
     expect(glob?.text).toBe('Glob {"pattern":"mix.exs","path":"/home/marco/projects/spotter"}');
     expect(bashResult?.text).toMatch(/^Bash error:\nThe user doesn't want to proceed/u);
@@ -229,7 +238,7 @@ describe('claudeProjectSource over a project directory', () => {
     expect(stats.duplicateUuids).toBe(9);
     expect(stats.skipped['duplicate-uuid']).toBe(9);
     expect(stats.records).toEqual({
-      assistant: 6,
+      assistant: 7,
       summary: 0,
       system: 3,
       tool_call: 10,

@@ -37,6 +37,8 @@ interface PendingText {
   id: string | undefined;
   origin: RecordOrigin;
   texts: string[];
+  /** Thinking and spoken text of one response are separate records, never one merged text. */
+  thinking: boolean;
 }
 
 /**
@@ -131,7 +133,7 @@ export class ClaudeReader implements TranscriptReader {
       if (type === 'text') this.addText(id, origin, str(block.text));
       else if (type === 'thinking') {
         if (this.sink.thinking)
-          this.addText(id, origin, prefixed('[thinking] ', str(block.thinking)));
+          this.addText(id, origin, prefixed('[thinking] ', str(block.thinking)), true);
         else this.sink.skip('thinking');
       } else if (type === 'redacted_thinking') this.sink.skip('redacted-thinking');
       else if (type === 'tool_use') this.toolUse(block, origin);
@@ -185,9 +187,17 @@ export class ClaudeReader implements TranscriptReader {
     return true;
   }
 
-  private addText(id: string | undefined, origin: RecordOrigin, text: string | undefined): void {
+  private addText(
+    id: string | undefined,
+    origin: RecordOrigin,
+    text: string | undefined,
+    thinking = false,
+  ): void {
     if (text === undefined || text.trim() === '') return;
-    this.pending ??= { id, origin: { ...origin, entry: id ?? origin.entry }, texts: [] };
+    // Trigger: spoken text after a thinking block (or the reverse) in one response. Outcome: the
+    // pending record is emitted first, so "[thinking]" never hides the answer that follows it.
+    if (this.pending !== undefined && this.pending.thinking !== thinking) this.flush();
+    this.pending ??= { id, origin: { ...origin, entry: id ?? origin.entry }, texts: [], thinking };
     this.pending.texts.push(text);
   }
 

@@ -132,25 +132,33 @@ export class PiReader implements TranscriptReader {
   }
 
   private assistant(message: JsonObject, origin: RecordOrigin): void {
-    const texts: string[] = [];
+    // Runs of spoken text and of thinking, in order: each run is one record, so the answer after
+    // a thinking block is never read as part of the "[thinking]" record before it.
+    const runs: { thinking: boolean; texts: string[] }[] = [];
+    const push = (text: string, thinking: boolean): void => {
+      if (text.trim() === '') return;
+      const last = runs.at(-1);
+      if (last?.thinking === thinking) last.texts.push(text);
+      else runs.push({ thinking, texts: [text] });
+    };
     const calls: string[] = [];
     for (const block of arr(message.content)) {
       if (!isObject(block)) continue;
       const type = str(block.type);
-      if (type === 'text') texts.push(str(block.text) ?? '');
+      if (type === 'text') push(str(block.text) ?? '', false);
       else if (type === 'thinking') {
         const thinking = str(block.thinking) ?? '';
         // A redacted thinking block keeps its payload in the signature: nothing readable.
         if (!this.sink.thinking || block.redacted === true) this.sink.skip('thinking');
-        else if (thinking.trim() !== '') texts.push(`[thinking] ${thinking}`);
+        else push(`[thinking] ${thinking}`, true);
       } else if (type === 'toolCall')
         calls.push(`${str(block.name) ?? 'tool'} ${compactJson(block.arguments)}`);
-      else if (type === 'image') texts.push(this.image(block));
+      else if (type === 'image') push(this.image(block), false);
       else this.sink.skip(kindLabel('block', type));
     }
     let emitted = 0;
-    const prose = texts.filter((t) => t.trim() !== '').join('\n\n');
-    if (prose !== '' && this.sink.emit('assistant', prose, origin)) emitted += 1;
+    for (const run of runs)
+      if (this.sink.emit('assistant', run.texts.join('\n\n'), origin)) emitted += 1;
     for (const call of calls) if (this.sink.emit('tool_call', call, origin)) emitted += 1;
     const error = str(message.errorMessage);
     if (
@@ -160,7 +168,7 @@ export class PiReader implements TranscriptReader {
     )
       emitted += 1;
     // Trigger: an aborted turn with `content: []`. Outcome: counted, so every line is accounted for.
-    if (emitted === 0 && prose === '' && calls.length === 0) this.sink.skip('empty');
+    if (emitted === 0 && runs.length === 0 && calls.length === 0) this.sink.skip('empty');
   }
 
   /** Text of a pi `content`: a string, or text / image blocks (images become counted placeholders). */

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { parseGateAnswer } from '../protocol.js';
+import type { ChunkRecord } from '../controller.js';
+import { heuristicController } from './controller.js';
+import { findingsSignals } from './findings-signals.js';
+
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const DECISIONS =
+  'What architectural decisions were made, with reasoning and rejected alternatives?';
+
+async function memoryFor(records: ChunkRecord[]): Promise<string[]> {
+  const reply = await heuristicController(words).answer({
+    level: 'L1',
+    question: DECISIONS,
+    memory: '',
+    chunk: { text: records.map((r) => r.text).join('\n'), records },
+    memoryBudget: 300,
+  });
+  const answer = parseGateAnswer(reply.text);
+  return answer.update ? answer.memory.split('\n') : [];
+}
+
+// A research reply: how the plugin loader works, under a heading that says these are its notes.
+const notes: ChunkRecord = {
+  role: 'assistant',
+  text: [
+    'Based on the loader source, here is how plugins are found:',
+    '',
+    '```ts',
+    'const dirs = [globalDir, projectDir];',
+    '```',
+    '',
+    '### Important Notes',
+    '',
+    '1. **No `manifest.yaml` support exists** - the loader reads only `plugin.json`',
+    '2. Project plugins shadow global plugins of the same name',
+    '3. Keep plugin init fast since it runs on every start',
+  ].join('\n'),
+};
+
+// A lead-in at the end of a chatty line, then a list, then prose that is no finding.
+const leadIn: ChunkRecord = {
+  role: 'assistant',
+  text: [
+    'Good - I have enough context now. Key findings:',
+    '',
+    '- **No official installer** exists for the lint plugins — they are plain dependencies',
+    '- The build already pins the compiler version in `.tool-versions`',
+    '',
+    'Before drafting the plan, I need to clarify two things with you.',
+  ].join('\n'),
+};
+
+describe("an agent's findings list", () => {
+  it('keeps the items under a findings heading or lead-in as decision lines', () => {
+    expect(findingsSignals([notes, leadIn]).map((s) => [s.family, s.text])).toEqual([
+      ['decision', 'No `manifest.yaml` support exists - the loader reads only `plugin.json`'],
+      ['decision', 'Project plugins shadow global plugins of the same name'],
+      ['decision', 'Keep plugin init fast since it runs on every start'],
+      [
+        'decision',
+        'No official installer exists for the lint plugins — they are plain dependencies',
+      ],
+      ['decision', 'The build already pins the compiler version in `.tool-versions`'],
+    ]);
+  });
+
+  it('reads nothing off a list under another lead-in, or off thinking', () => {
+    expect(
+      findingsSignals([
+        { role: 'assistant', text: 'Next steps:\n- Add the manifest reader\n- Update the docs' },
+        { role: 'assistant', text: '[thinking] Key findings:\n- The loader reads plugin.json' },
+        { role: 'user', text: 'Key findings:\n- the loader reads only plugin.json files' },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('opens the decisions note with them, though no item has a cue word', async () => {
+    const decisions = await memoryFor([notes]);
+    expect(decisions.some((l) => l.includes('Project plugins shadow global plugins'))).toBe(true);
+    expect(decisions.some((l) => l.includes('manifest.yaml'))).toBe(true);
+  });
+});

@@ -260,7 +260,8 @@ describe('bad freshness input', () => {
         '--source-sha256',
         'abc123',
       ],
-      'source_sha256',
+      // The CLI names the flag the user typed, and what is wrong with its value.
+      '--source-sha256: expected a sha256 digest',
     );
   });
 

@@ -80,7 +80,8 @@ async function initdbInChild(dir: string, startParams: readonly string[]): Promi
       dir,
       JSON.stringify(startParams),
     ],
-    { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: process.env },
+    // The child inherits this process's environment (spawn's default); nothing here reads it.
+    { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
   );
   let stderr = '';
   child.stderr?.setEncoding('utf8');

@@ -41,6 +41,7 @@ export { copiedText, synthesisPrefix } from './events/synthesis-copy.js';
 export { lineTokens, nearDuplicate, nearDuplicateTokens } from './events/near-duplicate.js';
 export { hasPurgeMarker, purgeMarker } from './events/purge-payloads.js';
 export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
+export { issueField, issueValue } from './zod-issues.js';
 export { serializeEvent } from './events/serialize.js';
 export {
   CAPABILITIES,

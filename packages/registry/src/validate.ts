@@ -1,12 +1,5 @@
 import type { z } from 'zod';
-import { MemError } from '@mem/core';
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path)
-    out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
-  return out;
-}
+import { MemError, issueField, issueValue } from '@mem/core';
 
 function expectedOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
@@ -25,17 +18,6 @@ function expectedOf(issue: z.core.$ZodIssue): string {
   }
 }
 
-/** The value an issue's path points at in the input, or undefined where the path leaves it. */
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path)
-    value =
-      value === null || typeof value !== 'object'
-        ? undefined
-        : (value as Record<PropertyKey, unknown>)[key];
-  return value;
-}
-
 function shown(value: unknown): string {
   return (JSON.stringify(value) ?? String(value)).slice(0, 80);
 }
@@ -48,12 +30,12 @@ function problemOf(issue: z.core.$ZodIssue, input: unknown): string {
   if (issue.code === 'unrecognized_keys')
     return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
   if (issue.code === 'invalid_type') {
-    const value = valueAt(input, issue.path);
+    const value = issueValue(input, issue.path);
     if (value === undefined) return `missing, expected ${issue.expected}`;
     return `expected ${issue.expected}, got ${shown(value)}`;
   }
   if (issue.code === 'invalid_value' || issue.code === 'too_big' || issue.code === 'too_small') {
-    const value = valueAt(input, issue.path);
+    const value = issueValue(input, issue.path);
     // A too-long string or list is not echoed back: its length says what is wrong.
     const got =
       typeof value === 'string' || Array.isArray(value)
@@ -76,8 +58,8 @@ export function validateInput<T>(schema: z.ZodType<T>, input: unknown, operation
   const issues = result.error.issues.map((issue) => {
     const field =
       issue.code === 'unrecognized_keys'
-        ? fieldPath([...issue.path, issue.keys[0] ?? ''])
-        : fieldPath(issue.path) || '(input)';
+        ? issueField([...issue.path, issue.keys[0] ?? ''])
+        : issueField(issue.path) || '(input)';
     return { field, expected: expectedOf(issue), problem: problemOf(issue, input) };
   });
   const first = issues[0]!;

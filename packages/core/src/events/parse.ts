@@ -7,22 +7,15 @@ import { where, type InputLocation } from './location.js';
 import { hasPurgeMarker } from './purge-payloads.js';
 import type { RawEvent } from './upcast.js';
 import { upcastEvent } from './versions.js';
+import { issueField, issueValue } from '../zod-issues.js';
 
 export type { InputLocation } from './location.js';
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
 
 function describeIssue(
   issue: z.core.$ZodIssue,
   input: unknown,
 ): { field: string; problem: string } {
-  const field = fieldPath(issue.path);
+  const field = issueField(issue.path);
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((k) => JSON.stringify(k)).join(', ');
     return {
@@ -31,12 +24,7 @@ function describeIssue(
     };
   }
   if (issue.code === 'invalid_type') {
-    let value: unknown = input;
-    for (const key of issue.path)
-      value =
-        value === null || typeof value !== 'object'
-          ? undefined
-          : (value as Record<PropertyKey, unknown>)[key];
+    const value = issueValue(input, issue.path);
     if (value === undefined) return { field, problem: `missing field, expected ${issue.expected}` };
     return {
       field,

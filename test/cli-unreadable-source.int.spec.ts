@@ -74,4 +74,28 @@ describe('mem ingest over a source it could not read', () => {
       ],
     });
   });
+
+  it('a source that read no file says so and why, never "read before" (Codex sessions of another cwd)', () => {
+    const sessions = join(root, 'codex', '2025', '09');
+    mkdirSync(sessions, { recursive: true });
+    writeFileSync(
+      join(sessions, 'rollout-1.jsonl'),
+      JSON.stringify({ type: 'session_meta', payload: { id: 's', cwd: '/home/me/other' } }) + '\n',
+    );
+    writeFileSync(
+      join(root, 'queries', 'demo.yaml'),
+      `project: demo\nsources:\n  - source: codex:${join(root, 'codex')}\n    cwd: /home/me/proj\n  - claude:${join(root, 'queries')}\nqueries:\n  - id: bugs\n    question: What bugs were found?\n`,
+    );
+    const run = mem(['ingest', '--project', 'demo']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/was read before/u);
+    const all = run.stdout + run.stderr;
+    expect(all).toContain(
+      `codex:${join(root, 'codex')}: no file read (1 file skipped: other-cwd 1)`,
+    );
+    expect(all).toContain(
+      `claude:${join(root, 'queries')}: no file read (no transcript file found)`,
+    );
+    expect(all).toContain('nothing read — 2 of 2 sources yielded no record');
+  });
 });

@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isMemError, loadConfig } from '@mem/core';
@@ -145,5 +145,91 @@ describe('codex sources', () => {
     expect(() => loadStandingQueries(join(root, 'queries'), 'proj', { config })).toThrow(
       /set MEM_CODEX_SESSIONS to move it/u,
     );
+  });
+
+  it('a codex name may nest (Codex files by date: codex:2025/09); never out of the root', () => {
+    mkdirSync(join(root, 'codex', '2025', '09'), { recursive: true });
+    const config = loadConfig({ MEM_CODEX_SESSIONS: join(root, 'codex') });
+    const load = () => loadStandingQueries(join(root, 'queries'), 'proj', { config });
+    write(
+      'project: proj\nsources:\n  - codex:2025/09\nqueries:\n  - id: bugs\n    question: What broke?\n',
+    );
+    expect(load().sources).toEqual([
+      { entry: 'codex:2025/09', kind: 'codex', dir: join(root, 'codex', '2025', '09') },
+    ]);
+    for (const bad of ['codex:2025/../..', 'codex:2025//09', 'claude:a/b']) {
+      write(
+        `project: proj\nsources:\n  - ${bad}\nqueries:\n  - id: bugs\n    question: What broke?\n`,
+      );
+      expect(load, bad).toThrow(/sources\[0\]: missing directory/u);
+    }
+  });
+
+  it('a codex source takes a cwd filter: ~ expands, relative is refused, other kinds are refused', () => {
+    mkdirSync(join(root, 'codex', '2025'), { recursive: true });
+    const config = loadConfig({ MEM_CODEX_SESSIONS: join(root, 'codex') });
+    const load = () => loadStandingQueries(join(root, 'queries'), 'proj', { config });
+    const file = (entry: string) =>
+      `project: proj\nsources:\n${entry}\nqueries:\n  - id: bugs\n    question: What broke?\n`;
+    write(file('  - source: codex:2025\n    cwd: /home/me/proj'));
+    expect(load().sources).toEqual([
+      {
+        entry: 'codex:2025',
+        kind: 'codex',
+        dir: join(root, 'codex', '2025'),
+        cwd: '/home/me/proj',
+      },
+    ]);
+    write(file('  - source: codex:2025\n    cwd: ~/proj'));
+    expect(load().sources[0]?.cwd).toBe(join(homedir(), 'proj'));
+    const refusals: Array<[string, RegExp]> = [
+      [
+        '  - source: codex:2025\n    cwd: proj',
+        /proj\.yaml:4: sources\[0\]\.cwd: expected an absolute directory/u,
+      ],
+      [
+        '  - source: claude:-home-me-proj\n    cwd: /home/me/proj',
+        /sources\[0\]\.cwd: a cwd filter applies only to codex sources/u,
+      ],
+      [
+        '  - source: codex:2031\n    cwd: /home/me/proj',
+        /sources\[0\]\.source: missing directory/u,
+      ],
+      ['  - source: codex:2025\n    cwd: /x\n    since: 2025', /unexpected field "since"/u],
+    ];
+    for (const [entry, message] of refusals) {
+      write(file(entry));
+      expect(() =>
+        loadStandingQueries(join(root, 'queries'), 'proj', {
+          config: { ...config, MEM_CLAUDE_PROJECTS: join(root, 'home', '.claude', 'projects') },
+        }),
+      ).toThrow(message);
+    }
+  });
+});
+
+describe("the README's standing-queries example", () => {
+  it('loads as written, every source kind resolved (the README stays true)', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const after = readme.slice(readme.indexOf("A project's standing questions live in"));
+    const yaml = /```yaml\n([\s\S]*?)```/u.exec(after)?.[1];
+    expect(yaml).toContain('project: poimen');
+    writeFileSync(join(root, 'queries', 'poimen.yaml'), yaml!);
+    mkdirSync(join(root, 'queries', 'artifacts'));
+    mkdirSync(join(root, 'claude', '-Users-me-workplace-Poimen'), { recursive: true });
+    mkdirSync(join(root, 'pi', '--Users-me-workplace-Poimen--'), { recursive: true });
+    mkdirSync(join(root, 'codex', '2026', '11'), { recursive: true });
+    const config = loadConfig({
+      MEM_CLAUDE_PROJECTS: join(root, 'claude'),
+      MEM_PI_SESSIONS: join(root, 'pi'),
+      MEM_CODEX_SESSIONS: join(root, 'codex'),
+    });
+    const loaded = loadStandingQueries(join(root, 'queries'), 'poimen', { config });
+    expect(loaded.sources.map((s) => [s.kind, s.dir, s.cwd])).toEqual([
+      ['claude', join(root, 'claude', '-Users-me-workplace-Poimen'), undefined],
+      ['pi', join(root, 'pi', '--Users-me-workplace-Poimen--'), undefined],
+      ['codex', join(root, 'codex', '2026', '11'), join(homedir(), 'workplace', 'Poimen')],
+      ['loop', join(root, 'queries', 'artifacts'), undefined],
+    ]);
   });
 });

@@ -12,16 +12,25 @@ export const SOURCE_KINDS = TRANSCRIPT_KINDS;
 export type SourceKind = TranscriptKind;
 const question = z.string().trim().min(1, 'expected a non-empty question');
 
+const sourceEntry = z
+  .string()
+  .regex(
+    /^[a-z]+:.+$/,
+    'expected "<kind>:<name or path>", e.g. "claude:-home-me-proj" or "pi:./sessions"',
+  );
+
 const fileSchema = z.strictObject({
   project: projectNameSchema,
   sources: z
     .array(
-      z
-        .string()
-        .regex(
-          /^[a-z]+:.+$/,
-          'expected "<kind>:<name or path>", e.g. "claude:-home-me-proj" or "pi:./sessions"',
-        ),
+      z.union([
+        sourceEntry,
+        /** A source with a filter: `{ source: "codex:2026/11", cwd: "/home/me/proj" }`. */
+        z.strictObject({
+          source: sourceEntry,
+          cwd: z.string().trim().min(1, 'expected a directory'),
+        }),
+      ]),
     )
     .min(1, 'expected at least one source'),
   queries: z
@@ -42,6 +51,8 @@ export interface ResolvedSource {
   /** A directory to walk, or explicit files (a glob or a single file). */
   dir?: string;
   files?: string[];
+  /** Codex only: read only the sessions that started in this directory or under it. */
+  cwd?: string;
 }
 
 export interface StandingQueries {
@@ -148,11 +159,26 @@ export function loadStandingQueries(
   const sources =
     options.resolveSources === false
       ? []
-      : data.sources.map((entry, i) =>
-          resolveSource(entry, base, config, options.glob ?? defaultGlob, (message) =>
-            fail(['sources', i], message),
-          ),
-        );
+      : data.sources.map((entry, i) => {
+          const [text, cwd] =
+            typeof entry === 'string' ? [entry, undefined] : [entry.source, entry.cwd];
+          const at = typeof entry === 'string' ? ['sources', i] : ['sources', i, 'source'];
+          const resolved = resolveSource(
+            text,
+            base,
+            config,
+            options.glob ?? defaultGlob,
+            (message) => fail(at, message),
+          );
+          return cwd === undefined
+            ? resolved
+            : {
+                ...resolved,
+                cwd: sessionDirectory(resolved.kind, cwd, (message) =>
+                  fail(['sources', i, 'cwd'], message),
+                ),
+              };
+        });
   return {
     file,
     project,
@@ -229,12 +255,39 @@ function resolveSource(
   const { variable, fallback } = SESSION_ROOTS[sourceKind];
   const root = config[variable] ?? fallback();
   const dir = join(root, value);
-  if (value.includes('/') || value === '..' || !existsSync(dir) || !statSync(dir).isDirectory()) {
+  // Codex files its sessions by date (`2026/11/05`), so its names may nest; never out of the root.
+  const nests =
+    sourceKind === 'codex' &&
+    value.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+  if (
+    (value.includes('/') && !nests) ||
+    value === '..' ||
+    value === '.' ||
+    !existsSync(dir) ||
+    !statSync(dir).isDirectory()
+  ) {
     fail(
       `missing directory ${dir} (a ${sourceKind} project directory name resolves under ${root}; set ${variable} to move it)`,
     );
   }
   return { entry, kind: sourceKind, dir };
+}
+
+/**
+ * A `cwd` filter's directory: absolute, or `~/…` under the home directory. Only Codex needs one:
+ * its files are filed by date, while a Claude or pi directory already holds one project.
+ */
+function sessionDirectory(kind: SourceKind, cwd: string, fail: (message: string) => never): string {
+  if (kind !== 'codex')
+    fail(
+      `a cwd filter applies only to codex sources: a ${kind} directory is already one project's`,
+    );
+  const dir = cwd === '~' ? homedir() : cwd.startsWith('~/') ? join(homedir(), cwd.slice(2)) : cwd;
+  if (!isAbsolute(dir) && !/^[A-Za-z]:[\\/]/u.test(dir))
+    fail(
+      `expected an absolute directory (the session's cwd as Codex recorded it), got ${JSON.stringify(cwd)}`,
+    );
+  return dir;
 }
 
 function lineOf(doc: Document, lines: LineCounter, path: (string | number)[]): number | undefined {

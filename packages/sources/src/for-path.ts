@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { MemError } from '@mem/core';
 import { planClaudeFiles } from './claude/source.js';
-import { codexFile, isRolloutFile } from './codex/source.js';
+import { planCodexFiles, isRolloutFile, type CodexFilter } from './codex/source.js';
 import { findJsonlFiles, pathKind, sortPaths } from './discover.js';
 import {
   loopArtifactsUnder,
@@ -19,16 +19,20 @@ import {
   type TranscriptSource,
 } from './source.js';
 
+/** Which of a source's files belong to the project: only Codex needs one (its files are by date). */
+export type SourceFilter = CodexFilter;
+
 /**
  * A source of `kind` over paths (already glob-expanded): a directory is walked like the
  * directory sources do, a file is read as is. Files are read in a stable sorted order, each
- * once. A missing path fails with NOT_FOUND when iteration starts; an unknown kind fails now
- * with INVALID_INPUT.
+ * once. A missing path fails with NOT_FOUND when iteration starts; an unknown kind, or a
+ * `filter.cwd` on a kind other than codex, fails now with INVALID_INPUT.
  */
 export function sourceForPath(
   paths: string | readonly string[],
   kind: TranscriptKind,
   options?: AdapterOptions,
+  filter: SourceFilter = {},
 ): TranscriptSource {
   if (!(TRANSCRIPT_KINDS as readonly string[]).includes(kind)) {
     throw new MemError(
@@ -40,11 +44,26 @@ export function sourceForPath(
       },
     );
   }
+  if (filter.cwd !== undefined && kind !== 'codex') {
+    throw new MemError(
+      'INVALID_INPUT',
+      `a cwd filter applies only to codex sources (${kind} files are already one project's)`,
+      { field: 'cwd', kind },
+    );
+  }
   const list = typeof paths === 'string' ? [paths] : [...paths];
-  return new PlannedTranscriptSource(kind, () => planPaths(list, kind), resolveOptions(options));
+  return new PlannedTranscriptSource(
+    kind,
+    () => planPaths(list, kind, filter),
+    resolveOptions(options),
+  );
 }
 
-async function planPaths(paths: readonly string[], kind: TranscriptKind): Promise<SourcePlan> {
+async function planPaths(
+  paths: readonly string[],
+  kind: TranscriptKind,
+  filter: SourceFilter,
+): Promise<SourcePlan> {
   const files: string[] = [];
   const loop: LoopArtifact[] = [];
   for (const path of paths) {
@@ -63,7 +82,7 @@ async function planPaths(paths: readonly string[], kind: TranscriptKind): Promis
   }
   if (kind === 'claude') return planClaudeFiles(sortPaths(files));
   if (kind === 'pi') return { files: sortPaths(files).map(piFile), skippedFiles: {} };
-  if (kind === 'codex') return { files: sortPaths(files).map(codexFile), skippedFiles: {} };
+  if (kind === 'codex') return planCodexFiles(sortPaths(files), filter);
   const unique = [...new Map(loop.map((a) => [a.path, a])).values()];
   return { files: sortLoopArtifacts(unique).map(loopFile), skippedFiles: {} };
 }

@@ -32,13 +32,27 @@ export function dryRunText(report: DryRunOutput): string {
 }
 
 /**
- * One line per source that had lines but yielded no record (a wrong kind, a format the reader does
- * not know): why it read nothing, with the commonest unknown line kinds. Empty when none.
+ * One line per source that yielded no record: one that had lines (a wrong kind, a format the
+ * reader does not know), with the commonest unknown line kinds; and one that read no file at
+ * all (none there, or every file skipped, e.g. Codex sessions of other directories), with the
+ * skipped files by reason. Empty when every source yielded a record.
  */
 export function unreadSourceLines(report: IngestOutput): string[] {
   return report.sources
-    .filter((s) => s.stats.lines > 0 && Object.values(s.stats.records).every((n) => n === 0))
+    .filter((s) => Object.values(s.stats.records).every((n) => n === 0))
+    .filter((s) => s.stats.lines > 0 || s.stats.files === 0)
     .map((s) => {
+      if (s.stats.files === 0) {
+        const skipped = Object.entries(s.stats.filesSkipped);
+        const why =
+          skipped.length === 0
+            ? 'no transcript file found'
+            : `${plural(
+                skipped.reduce((n, [, k]) => n + k, 0),
+                'file',
+              )} skipped: ${skipped.map(([reason, n]) => `${reason} ${n}`).join(', ')}`;
+        return `  warning: ${s.entry}: no file read (${why})`;
+      }
       const top = s.stats.unknown.top.map((k) => `${k.kind} ${k.count}`).join(', ');
       return `  warning: ${s.entry}: no record from ${s.stats.lines} lines (${s.stats.unknown.count} unknown${top === '' ? '' : `: ${top}`}; ${s.stats.invalidJson.count} not JSON)`;
     });

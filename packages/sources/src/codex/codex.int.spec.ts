@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sourceForPath } from '../for-path.js';
@@ -83,6 +86,68 @@ describe('Codex rollout reader over the committed fixture', () => {
         { count: 1, kind: 'unknown:event_msg:new_event' },
         { count: 1, kind: 'unknown:response_item:hologram' },
       ],
+    });
+  });
+});
+
+describe('a cwd filter: Codex files its sessions by date, a project reads only its own', () => {
+  const meta = (cwd: string | null) =>
+    JSON.stringify({
+      timestamp: '2025-09-20T10:00:00.000Z',
+      type: 'session_meta',
+      payload:
+        cwd === null
+          ? { id: 'x' }
+          : { id: `id-${cwd.length}`, cwd, instructions: 'x'.repeat(40_000) },
+    });
+  const message = (text: string) =>
+    JSON.stringify({
+      timestamp: '2025-09-20T10:00:01.000Z',
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+    });
+
+  async function tree(files: Record<string, string[]>): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'mem-codex-cwd-'));
+    for (const [name, lines] of Object.entries(files)) {
+      await mkdir(dirname(join(dir, name)), { recursive: true });
+      await writeFile(join(dir, name), lines.map((l) => `${l}\n`).join(''));
+    }
+    return dir;
+  }
+
+  it('keeps sessions that started in the directory or under it; counts the others by reason', async () => {
+    const dir = await tree({
+      '2025/09/20/rollout-a.jsonl': [meta('/home/dev/app'), message('in the app')],
+      '2025/09/20/rollout-b.jsonl': [meta('/home/dev/app/packages/ui/'), message('under it')],
+      '2025/09/21/rollout-c.jsonl': [meta('/home/dev/app2'), message('a sibling, not under it')],
+      '2025/09/21/rollout-d.jsonl': [meta('/home/dev/other'), message('another project')],
+      '2025/09/22/rollout-e.jsonl': [meta(null), message('no cwd recorded')],
+      '2025/09/22/rollout-f.jsonl': [message('the old format: no session_meta')],
+      '2025/09/22/rollout-g.jsonl': [],
+    });
+    const source = sourceForPath(dir, 'codex', undefined, { cwd: '/home/dev/app/' });
+    const records = await collect(source);
+    expect(records.map((r) => r.text)).toEqual(['in the app', 'under it']);
+    expect(source.stats().files).toBe(2);
+    expect(source.stats().filesSkipped).toEqual({ 'cwd-unknown': 3, 'other-cwd': 2 });
+    // The directory source takes the same filter; no filter reads every rollout.
+    const all = codexSessionSource(dir);
+    expect((await collect(all)).length).toBe(6);
+    const one = codexSessionSource(dir, undefined, { cwd: '/home/dev/other' });
+    expect((await collect(one)).map((r) => r.text)).toEqual(['another project']);
+  });
+
+  it('refuses a cwd filter on a kind whose files are already one project’s, before reading', () => {
+    let error: unknown;
+    try {
+      sourceForPath(SESSIONS, 'claude', undefined, { cwd: '/home/dev/app' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'cwd', kind: 'claude' },
     });
   });
 });

@@ -17,6 +17,10 @@ const SHORT_CLAUDE = new URL(
   '../../../test/fixtures/transcripts/claude/spotter-short.jsonl',
   import.meta.url,
 );
+const CODEX_ROLLOUT = new URL(
+  '../../sources/src/codex/__fixtures__/sessions/2025/09/20/rollout-2025-09-20T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl',
+  import.meta.url,
+);
 const PLANTED = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -254,6 +258,46 @@ describe('ingest jobs', () => {
     expect(new Set(chunkEvents.map((e) => (e as { sha256: string }).sha256)).size).toBe(3);
   });
 
+  it('reads a posted Codex CLI rollout with the Codex reader (format codex)', async () => {
+    const { registry, alice } = await setup();
+    const job = (await registry.invoke('ingest_submit', alice, {
+      project: 'alpha',
+      source: 'agent:codex',
+      transcript: readFileSync(CODEX_ROLLOUT, 'utf8'),
+      format: 'codex',
+    })) as Job;
+    await registry.context.jobs.idle();
+    expect(
+      (await registry.invoke('ingest_status', alice, { job_id: job.job_id })) as object,
+    ).toMatchObject({ status: 'done', format: 'codex' });
+    const accepted = (await events(registry, 'alpha'))[0] as {
+      format: string;
+      records: { role: string; text: string; source: string; line?: number }[];
+    };
+    expect(accepted.format).toBe('codex');
+    // The same records the reader gives for the file: the event echo and harness text left out.
+    expect(accepted.records.map((r) => [r.role, r.text.split('\n')[0], r.line])).toEqual([
+      ['user', 'Why does the theme loader crash on startup?', 6],
+      ['assistant', '[thinking] **Inspecting the theme loader**', 8],
+      [
+        'tool_call',
+        'shell {"command":["bash","-lc","npm test -- theme"],"workdir":"/home/dev/theme-app"}',
+        10,
+      ],
+      ['tool_result', 'shell error:', 11],
+      ['tool_call', 'apply_patch *** Begin Patch', 14],
+      ['tool_result', 'apply_patch result:', 15],
+      ['tool_call', 'web_search {"type":"search","query":"css hex color validation regex"}', 17],
+      [
+        'assistant',
+        'The loader crashed because hexToRgb threw on an invalid hex colour; it now falls back to the dark theme.',
+        18,
+      ],
+      ['summary', '## Key decisions', 21],
+    ]);
+    expect(new Set(accepted.records.map((r) => r.source))).toEqual(new Set(['agent:codex']));
+  });
+
   it("a posted transcript's evidence keeps the caller's source label", async () => {
     const { registry, alice } = await setup();
     const job = (await registry.invoke('ingest_submit', alice, {
@@ -281,6 +325,7 @@ describe('ingest jobs', () => {
       { project: 'alpha', source: 'agent:x' },
       { project: 'alpha', source: 'agent:x', records, transcript: 'x' },
       { project: 'alpha', source: 'agent:x', records, format: 'claude' },
+      { project: 'alpha', source: 'agent:x', transcript: '{}\n', format: 'gemini' },
       { project: 'alpha', source: 'agent:x', records: [{ role: 'robot', text: 'hi' }] },
       { project: 'alpha', source: 'agent x', records },
       { project: 'alpha', source: 'agent:x', transcript: 'not a transcript\n{"also": "not"}\n' },

@@ -39,7 +39,7 @@ export const ingestAcceptedShape = {
   /** Who sent it, as the caller named it (`agent:<uuid>`, `ci:nightly`). */
   source: sourceField,
   /** What was posted: explicit records, or a transcript in one of the adapters' formats. */
-  format: z.enum(['records', 'claude', 'pi']),
+  format: z.enum(['records', 'claude', 'pi', 'codex']),
   records: z.array(ingestRecordField).min(1, 'expected at least one record'),
 };
 

@@ -10,7 +10,7 @@ export interface AcceptRequest {
   project: string;
   ingestId: string;
   source: string;
-  format: 'records' | 'claude' | 'pi';
+  format: 'records' | 'claude' | 'pi' | 'codex';
   writer: Writer;
   /** The job the control store already holds under this ingest_id, as of now. */
   existing: () => Promise<IngestJobRow | undefined>;

@@ -29,7 +29,7 @@ export function recordsFromPosted(posted: readonly PostedRecord[], source: strin
 }
 
 /**
- * A raw Claude Code or pi transcript, read by the same adapter code as files (secrets scrubbed,
+ * A raw Claude Code, pi or Codex CLI transcript, read by the same adapter code as files (secrets scrubbed,
  * media dropped, tool text capped), each record under the caller's `source` label: the
  * adapter's own URI (`pi:sha256:…`) names the posted text, which tells a reader nothing. The
  * record's line and entry id stay: they locate it inside the transcript. INVALID_INPUT naming
@@ -37,7 +37,7 @@ export function recordsFromPosted(posted: readonly PostedRecord[], source: strin
  */
 export async function recordsFromTranscript(
   transcript: string,
-  format: 'claude' | 'pi',
+  format: 'claude' | 'pi' | 'codex',
   name: string,
   label: string,
 ): Promise<IngestRecord[]> {

@@ -39,7 +39,7 @@ const submitInput = z
       .max(MAX_RECORDS)
       .optional(),
     transcript: z.string().min(1).optional(),
-    format: z.enum(['claude', 'pi']).optional(),
+    format: z.enum(['claude', 'pi', 'codex']).optional(),
   })
   .superRefine((value, ctx) => {
     if ((value.records === undefined) === (value.transcript === undefined)) {
@@ -47,7 +47,7 @@ const submitInput = z
         code: 'custom',
         path: ['records'],
         message:
-          'expected exactly one of "records" (an array of {role, text, timestamp?}) or "transcript" (a Claude Code or pi JSONL string)',
+          'expected exactly one of "records" (an array of {role, text, timestamp?}) or "transcript" (a Claude Code, pi or Codex CLI JSONL string)',
       });
     }
     if (value.format !== undefined && value.transcript === undefined) {
@@ -101,7 +101,7 @@ function checkStandingQueries(
 }
 
 /**
- * Accepts an ingest job: records, or a raw Claude Code / pi transcript read by the same
+ * Accepts an ingest job: records, or a raw Claude Code / pi / Codex CLI transcript read by the same
  * adapters as files (scrubbed at acceptance). The acceptance is an event in the project's log,
  * so the job survives a restart. Idempotent by `ingest_id` (default: the sha256 of the batch):
  * the same id returns the same job while it is queued or running, and CONFLICT with that job
@@ -143,7 +143,7 @@ export const ingestSubmit = defineOperation({
         input.transcript !== undefined
           ? ingest.recordsFromTranscript(
               input.transcript,
-              format as 'claude' | 'pi',
+              format as 'claude' | 'pi' | 'codex',
               ingestId,
               input.source,
             )

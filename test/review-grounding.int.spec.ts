@@ -3,10 +3,13 @@ import {
   appendFileSync,
   copyFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +106,36 @@ describe('mem review scan: stale grounding', () => {
       const before = logText(root);
       expect(scan(root)).toEqual([]);
       expect(logText(root)).toBe(before);
+    },
+  );
+
+  it(
+    'judges a session by its stamps, as query freshness does: re-read only once size, mtime or inode moved',
+    { timeout: 300_000 },
+    () => {
+      const pinned = 1_700_000_000; // whole seconds: the stamp survives utimes exactly
+      const root = variant('stamped', (file) => utimesSync(file, pinned, pinned));
+      const file = sessionFile(root);
+      expect(scan(root).filter((f) => f.kind === 'stale_grounding')).toEqual([]);
+      expect(existsSync(join(root, '.mem', 'cache', 'grounding', 'demo.json'))).toBe(true);
+      // The cited words rewritten in place (content identity ignores case, so a word changes),
+      // same length, same inode, the mtime put back: the
+      // stamps say nothing moved, so the second scan reads no session (it would flag it).
+      const text = readFileSync(file, 'utf8');
+      const edited = text.replace(CITED, CITED.replace('start', 'stall'));
+      expect(edited.length).toBe(text.length);
+      const ino = statSync(file).ino;
+      writeFileSync(file, edited);
+      utimesSync(file, pinned, pinned);
+      expect(statSync(file).ino).toBe(ino);
+      expect(scan(root)).toEqual([]);
+      // Once the mtime moves, the session is re-read and the edit is found.
+      utimesSync(file, pinned + 60, pinned + 60);
+      const opened = scan(root).filter((f) => f.kind === 'stale_grounding');
+      expect(opened.length).toBeGreaterThan(0);
+      expect(opened.every((f) => /changed: its records no longer chunk/.test(f.explanation))).toBe(
+        true,
+      );
     },
   );
 

@@ -8,6 +8,7 @@ import type { ItemStore } from '@mem/projector-sqlite';
 import { citationsOf, type FoldedHit } from '@mem/query';
 import type { RegistryContext } from '../context.js';
 import { loadIngest, type Ingest } from '../ingest-module.js';
+import { groundingCachePath } from './grounding-cache-path.js';
 
 /** At most this many line warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
 export const MAX_LINE_WARNINGS = 20;
@@ -79,7 +80,7 @@ export async function judgeLines(
     const config = standingQueriesHere(ctx, project, ingest.loadStandingQueries);
     if (config === null) continue;
     const grounding = await ingest.checkCitedSources(config, all, {
-      cachePath: join(ctx.engine.paths.stateDir, 'cache', 'grounding', `${project}.json`),
+      cachePath: groundingCachePath(ctx, project),
     });
     for (const [line, chunks] of cited) {
       const states = chunks.map((c) => ({ chunk: c, state: grounding.get(citedKey(c)) }));

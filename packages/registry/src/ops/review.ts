@@ -11,6 +11,7 @@ import { foldQueue, type ReviewQueue } from '../review/queue.js';
 import { resolveOpenFinding } from '../review/resolve-finding.js';
 import { planScan } from '../review/scan.js';
 import { supersedePlan } from '../review/supersede-plan.js';
+import { groundingCachePath } from './grounding-cache-path.js';
 import { projectInput } from './schemas.js';
 
 const TOOL = 'review';
@@ -22,8 +23,10 @@ async function readQueue(ctx: RegistryContext, project: string): Promise<ReviewQ
 }
 
 /**
- * What became of the chunks the queue's live lines cite, re-read from the project's standing
- * query sources on this machine. Trigger: no `queries/<project>.yaml` (a project fed over HTTP
+ * What became of the chunks the queue's live lines cite, judged from the project's standing
+ * query sources on this machine as query freshness judges them (checkCitedSources): one stat
+ * per file of each cited source, and a re-read only where a stamp moved since either last
+ * looked (the cache they share). Trigger: no `queries/<project>.yaml` (a project fed over HTTP
  * only). Why: there is no source here to judge against. Outcome: no stale-grounding findings.
  */
 async function readGrounding(
@@ -33,9 +36,11 @@ async function readGrounding(
 ): Promise<Map<string, Grounding>> {
   const queriesDir = ctx.engine.paths.queriesDir;
   if (!existsSync(join(queriesDir, `${project}.yaml`))) return new Map();
-  const { checkGrounding, loadStandingQueries } = await loadIngest();
+  const { checkCitedSources, loadStandingQueries } = await loadIngest();
   const config = loadStandingQueries(queriesDir, project, { config: ctx.config });
-  return checkGrounding(config, [...queue.evidence.values()]);
+  return checkCitedSources(config, [...queue.evidence.values()], {
+    cachePath: groundingCachePath(ctx, project),
+  });
 }
 
 const findingView = z.object({

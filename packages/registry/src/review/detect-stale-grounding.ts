@@ -4,8 +4,8 @@ import { short, type Finding, type LiveLine } from './finding.js';
 
 /*
  * Stale grounding: a live line whose cited evidence no longer reads the same from its source.
- * The digest at ingest is the evidence sha (the chunk's content sha); `checkGrounding` in
- * @mem/ingest re-reads and re-chunks the source to judge it. One finding per line, naming the
+ * The digest at ingest is the evidence sha (the chunk's content sha); `checkCitedSources` in
+ * @mem/ingest re-reads (where its stamps moved) and re-chunks the source to judge it. One finding per line, naming the
  * line and each stale evidence, so the same staleness is the same finding on every scan. The
  * explanation names the source and records, never the text.
  */

@@ -10,7 +10,7 @@ import type { ReviewQueue } from './queue.js';
  * The findings a scan appends: every detector's, stamped with its deterministic id, less those
  * the log already has. A finding already opened is never reopened, decided or not: a dismissed
  * duplicate stays dismissed until its lines change (new lines are new subjects, a new id).
- * `grounding` is what @mem/ingest's checkGrounding found of the cited chunks (empty: none judged).
+ * `grounding` is what @mem/ingest's checkCitedSources found of the cited chunks (empty: none judged).
  */
 export function planScan(
   queue: ReviewQueue,

@@ -9,6 +9,7 @@ import { citationsOf, type FoldedHit } from '@mem/query';
 import type { RegistryContext } from '../context.js';
 import { loadIngest, type Ingest } from '../ingest-module.js';
 import { groundingCachePath } from './grounding-cache-path.js';
+import { resolvedStandingQueries } from './standing-queries-here.js';
 
 /** At most this many line warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
 export const MAX_LINE_WARNINGS = 20;
@@ -127,7 +128,7 @@ function standingQueriesHere(
   loadStandingQueries: Ingest['loadStandingQueries'],
 ): StandingQueries | null {
   try {
-    return loadStandingQueries(ctx.engine.paths.queriesDir, project, { config: ctx.config });
+    return resolvedStandingQueries(ctx, project, loadStandingQueries);
   } catch (error) {
     if (isMemError(error) && error.code === 'CONFIG_INVALID') return null;
     throw error;

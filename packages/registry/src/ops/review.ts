@@ -12,6 +12,7 @@ import { resolveOpenFinding } from '../review/resolve-finding.js';
 import { planScan } from '../review/scan.js';
 import { supersedePlan } from '../review/supersede-plan.js';
 import { groundingCachePath } from './grounding-cache-path.js';
+import { resolvedStandingQueries } from './standing-queries-here.js';
 import { projectInput } from './schemas.js';
 
 const TOOL = 'review';
@@ -37,7 +38,7 @@ async function readGrounding(
   const queriesDir = ctx.engine.paths.queriesDir;
   if (!existsSync(join(queriesDir, `${project}.yaml`))) return new Map();
   const { checkCitedSources, loadStandingQueries } = await loadIngest();
-  const config = loadStandingQueries(queriesDir, project, { config: ctx.config });
+  const config = resolvedStandingQueries(ctx, project, loadStandingQueries);
   return checkCitedSources(config, [...queue.evidence.values()], {
     cachePath: groundingCachePath(ctx, project),
   });

@@ -1,0 +1,67 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isMemError } from '@mem/core';
+import { loadStandingQueries } from '@mem/ingest';
+import type { RegistryContext } from '../context.js';
+import { resolvedStandingQueries } from './standing-queries-here.js';
+
+let root: string;
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** The two fields the memo reads of a registry context: where queries live, and the config. */
+function contextAt(dir: string): RegistryContext {
+  return { engine: { paths: { queriesDir: dir } }, config: {} } as unknown as RegistryContext;
+}
+
+const yaml = (source: string, question = 'What broke?') =>
+  `project: proj\nsources:\n  - ${source}\nqueries:\n  - id: bugs\n    question: ${question}\n`;
+
+describe('resolvedStandingQueries: the YAML read once per change of its file', () => {
+  it('reads the file again only when its stamp moves; a refusal is never kept', () => {
+    root = mkdtempSync(join(tmpdir(), 'mem-sq-here-'));
+    const queries = join(root, 'queries');
+    mkdirSync(join(root, 'sessions'), { recursive: true });
+    mkdirSync(queries);
+    const file = join(queries, 'proj.yaml');
+    writeFileSync(file, yaml('claude:../sessions'));
+    let loads = 0;
+    const counting: typeof loadStandingQueries = (...args) => {
+      loads += 1;
+      return loadStandingQueries(...args);
+    };
+    const ctx = contextAt(queries);
+    const first = resolvedStandingQueries(ctx, 'proj', counting);
+    expect(resolvedStandingQueries(ctx, 'proj', counting)).toBe(first);
+    expect(loads).toBe(1);
+    // Another registry keeps its own.
+    resolvedStandingQueries(contextAt(queries), 'proj', counting);
+    expect(loads).toBe(2);
+
+    writeFileSync(file, yaml('claude:../sessions', 'What changed?'));
+    utimesSync(file, 1_800_000_000, 1_800_000_000);
+    expect(resolvedStandingQueries(ctx, 'proj', counting).queries[0]?.question).toBe(
+      'What changed?',
+    );
+    expect(loads).toBe(3);
+
+    // A source that is not here is refused each time, and seen once it exists.
+    writeFileSync(file, yaml('claude:../later'));
+    utimesSync(file, 1_800_000_100, 1_800_000_100);
+    for (let i = 0; i < 2; i += 1) {
+      let error: unknown;
+      try {
+        resolvedStandingQueries(ctx, 'proj', counting);
+      } catch (e) {
+        error = e;
+      }
+      expect(isMemError(error) && error.code === 'CONFIG_INVALID').toBe(true);
+    }
+    mkdirSync(join(root, 'later'));
+    expect(resolvedStandingQueries(ctx, 'proj', counting).sources[0]?.dir).toBe(
+      join(root, 'later'),
+    );
+    expect(loads).toBe(6);
+  });
+});

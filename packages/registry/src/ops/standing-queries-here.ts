@@ -1,0 +1,43 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StandingQueries } from '@mem/ingest';
+import type { RegistryContext } from '../context.js';
+import type { Ingest } from '../ingest-module.js';
+
+interface Known {
+  stamp: string;
+  queries: StandingQueries;
+}
+type Resolved = Map<string, Known>;
+
+/** Per registry: each project's standing queries, with the stamp of the file they were read from. */
+const resolved = new WeakMap<RegistryContext, Resolved>();
+
+/**
+ * loadStandingQueries, read again only when `queries/<project>.yaml` moved (size, mtime or
+ * inode): a query judged its lines' freshness by parsing the YAML and resolving every source
+ * on each request (0.37 of 9.6 ms CPU per query on the demo). A refusal is not kept, so a
+ * source directory made later is seen on the next call; a directory removed later reads as
+ * gone when its sessions are looked for (checkCitedSources), as before.
+ */
+export function resolvedStandingQueries(
+  ctx: RegistryContext,
+  project: string,
+  loadStandingQueries: Ingest['loadStandingQueries'],
+): StandingQueries {
+  const file = join(ctx.engine.paths.queriesDir, `${project}.yaml`);
+  let stamp: string | null = null;
+  try {
+    const info = statSync(file);
+    stamp = `${info.size}:${info.mtimeMs}:${info.ino}`;
+  } catch {
+    // No file: loadStandingQueries names it in its refusal.
+  }
+  const byProject: Resolved = resolved.get(ctx) ?? new Map<string, Known>();
+  resolved.set(ctx, byProject);
+  const known = byProject.get(project);
+  if (stamp !== null && known?.stamp === stamp) return known.queries;
+  const queries = loadStandingQueries(ctx.engine.paths.queriesDir, project, { config: ctx.config });
+  if (stamp !== null) byProject.set(project, { stamp, queries });
+  return queries;
+}

@@ -182,6 +182,10 @@ describe('codex sources', () => {
     ]);
     write(file('  - source: codex:2025\n    cwd: ~/proj'));
     expect(load().sources[0]?.cwd).toBe(join(homedir(), 'proj'));
+    write(file('  - source: codex:2025\n    cwd: /home/me/proj/../other/'));
+    expect(load().sources[0]?.cwd).toBe('/home/me/other/');
+    write(file('  - source: codex:2025\n    cwd: C:\\Users\\me\\proj'));
+    expect(load().sources[0]?.cwd).toBe('C:\\Users\\me\\proj');
     const refusals: Array<[string, RegExp]> = [
       [
         '  - source: codex:2025\n    cwd: proj',

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { z } from 'zod';
@@ -283,11 +283,13 @@ function sessionDirectory(kind: SourceKind, cwd: string, fail: (message: string)
       `a cwd filter applies only to codex sources: a ${kind} directory is already one project's`,
     );
   const dir = cwd === '~' ? homedir() : cwd.startsWith('~/') ? join(homedir(), cwd.slice(2)) : cwd;
-  if (!isAbsolute(dir) && !/^[A-Za-z]:[\\/]/u.test(dir))
+  if (/^[A-Za-z]:[\\/]/u.test(dir)) return dir; // a Windows session's cwd, compared as written
+  if (!isAbsolute(dir))
     fail(
       `expected an absolute directory (the session's cwd as Codex recorded it), got ${JSON.stringify(cwd)}`,
     );
-  return dir;
+  // Codex records a resolved cwd: `/a/b/../c` and `/a/c/` name the directory it would write.
+  return normalize(dir);
 }
 
 function lineOf(doc: Document, lines: LineCounter, path: (string | number)[]): number | undefined {

@@ -221,3 +221,54 @@ describe('checkCitedSources: bounded by what is cited', () => {
     expect(again.calls).toEqual({ stat: 1, reads: [], records: 0, list: 0, scan: 0 });
   });
 });
+
+describe('checkCitedSources over Codex rollouts', () => {
+  const rollout = join(
+    import.meta.dirname,
+    '..',
+    '..',
+    '..',
+    'sources',
+    'src',
+    'codex',
+    '__fixtures__',
+    'sessions',
+    '2025',
+    '09',
+    '20',
+    'rollout-2025-09-20T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl',
+  );
+  const session = (n: number) => `0199a1b2-c3d4-7e5f-8a9b-${String(n).padStart(12, '0')}`;
+
+  it('finds the cited session by its rollout name: one file read, no scan of the others', async () => {
+    const codex = join(root, 'codex', '2025', '09', '20');
+    mkdirSync(codex, { recursive: true });
+    const text = readFileSync(rollout, 'utf8');
+    for (let n = 0; n < SESSIONS; n++)
+      writeFileSync(
+        join(codex, `rollout-2025-09-20T10-00-${String(n).padStart(2, '0')}-${session(n)}.jsonl`),
+        text.replaceAll('0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', session(n)),
+      );
+    const cwd = join(root, 'codex');
+    const codexConfig: StandingQueries = {
+      ...config,
+      sources: [{ entry: 'codex:2025', kind: 'codex', dir: cwd }],
+    };
+    const file = join(codex, `rollout-2025-09-20T10-00-07-${session(7)}.jsonl`);
+    const out: Chunk[] = [];
+    for await (const c of chunks(
+      sourceForPath(file, 'codex'),
+      chunkPolicy({ maxTokens: TOKENS }),
+      qwenTokenizer(),
+    ))
+      out.push(c);
+    const first = cited(out[0]!);
+    expect(first.source).toBe(`codex:${session(7)}`);
+
+    const { io, calls } = counting();
+    const judged = await checkCitedSources(codexConfig, [first], { cachePath, io });
+    expect(judged.get(citedKey(first))).toBe('unchanged');
+    expect(calls.reads).toEqual([[file]]);
+    expect(calls.scan).toBe(0);
+  });
+});

@@ -61,7 +61,8 @@ export interface CitedSourcesOptions {
  * one stat of each file it was read from; only when a stamp moved (or a chunk was never judged)
  * are its records read, up to the furthest cited span's end and not past it, and each cited
  * span re-chunked (checkGrounding's rule: a grown session is not stale). A source's files are
- * found once, by name (a Claude session's `<id>.jsonl` and `<id>/…`, a pi session's stem), and
+ * found once, by name (a Claude session's `<id>.jsonl` and `<id>/…`, a pi session's stem, a
+ * Codex rollout's `rollout-<time>-<id>.jsonl`), and
  * remembered; a source no file name names is found by one read of its kind's sources, once.
  * Only kinds the project's standing queries read are judged (a posted transcript never was
  * on this disk).
@@ -193,10 +194,15 @@ async function byName(
   source: string,
 ): Promise<string[]> {
   const [kind, id] = [source.split(':', 1)[0], source.slice(source.indexOf(':') + 1)];
-  if (kind !== 'claude' && kind !== 'pi') return [];
-  // A file named for the session or, for Claude, under its `<id>/` tree.
+  if (kind !== 'claude' && kind !== 'pi' && kind !== 'codex') return [];
+  // A file named for the session or, for Claude, under its `<id>/` tree; a Codex rollout is
+  // `rollout-<time>-<session id>.jsonl` (the id its session_meta gives the source).
   const named = (path: string) =>
     basename(path) === `${id}.jsonl` ||
+    (kind === 'codex' &&
+      id.length >= 16 &&
+      basename(path).startsWith('rollout-') &&
+      basename(path).endsWith(`-${id}.jsonl`)) ||
     // A session uuid is long enough that a name holding it is that session's (`ccviewer-<id>.jsonl`).
     (kind === 'claude' && id.length >= 16 && basename(path).includes(id)) ||
     (kind === 'claude' && path.includes(`${sep}${id}${sep}`));

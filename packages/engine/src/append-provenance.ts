@@ -1,5 +1,5 @@
 import { MemError, type Payload } from '@mem/core';
-import type { EventLog } from '@mem/log';
+import type { AppendFold } from './append-fold.js';
 import { ProvenanceCheck } from './provenance.js';
 
 /** Where the payloads of an append came from, for errors that name the input line. */
@@ -18,12 +18,13 @@ export function provenanceReadsLog(parsed: readonly Payload[]): boolean {
 /**
  * Refuses (PROVENANCE_FAILED, nothing written) a batch holding a memory that `mem verify` could
  * never pass: every parent must resolve to a node of the right level in the log or earlier in the
- * batch. The payloads are validated already (validateBatch). Reads the project's whole log, so
- * only when the batch holds a memory at all; `inFlight` are the payloads of batches queued before
- * it and not yet durable, counted as if in the log (the caller fails this batch if one fails).
+ * batch. The payloads are validated already (validateBatch). Asks for the log's fold
+ * (append-fold.ts) only when the batch holds a memory at all; `inFlight` are the payloads
+ * of batches queued before it and not yet durable, counted as if in the log (the caller fails
+ * this batch if one fails).
  */
 export async function assertAppendProvenance(
-  log: EventLog,
+  fold: () => Promise<AppendFold>,
   project: string,
   parsed: readonly Payload[],
   input: AppendInput = {},
@@ -35,9 +36,7 @@ export async function assertAppendProvenance(
     line: lineOf(index),
   });
   if (!provenanceReadsLog(parsed)) return;
-  const check = new ProvenanceCheck(project);
-  for await (const { event, segment, line } of log.read(project))
-    check.apply(event, { segment, line });
+  const check = new ProvenanceCheck(project, (await fold()).provenance);
   for (const payload of inFlight) check.note(payload);
   parsed.forEach((payload, index) => {
     const found = check.admit(payload);

@@ -25,6 +25,7 @@ import {
   provenanceReadsLog,
   type AppendInput,
 } from './append-provenance.js';
+import { AppendFolds, type AppendFold } from './append-fold.js';
 import { AppendQueue } from './append-queue.js';
 import { admitAgainstTombstones, tombstonesReadLog } from './tombstones/admission.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
@@ -157,6 +158,8 @@ export class Engine {
     { projects: Set<string> | undefined; done: Promise<CatchUpReport> } | undefined;
   /** The order of this process's appends per project: checked, then queued (see append). */
   private readonly queue = new AppendQueue();
+  /** What the append checks fold from each project's log, advanced by its new events. */
+  private readonly folds: AppendFolds;
 
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
@@ -171,6 +174,7 @@ export class Engine {
     );
     this.fixedOptions = options.projection;
     this.settings = new ProjectionSettings(this.#log);
+    this.folds = new AppendFolds(this.#log);
   }
 
   /** Where the live projections are written. */
@@ -224,20 +228,17 @@ export class Engine {
       }
       // Only the provenance check counts the batches in flight; if one fails, this one must too.
       const after = provenanceReadsLog(valid.payloads) ? counted : [];
+      // Both checks read one fold of the log, caught up once, and only if either needs it.
+      let folded: Promise<AppendFold> | undefined;
+      const fold = () => (folded ??= this.folds.current(project));
       await assertAppendProvenance(
-        this.#log,
+        fold,
         project,
         valid.payloads,
         input,
         after.flatMap(({ payloads }) => payloads),
       );
-      const resurfaced = await admitAgainstTombstones(
-        this.#log,
-        project,
-        valid.payloads,
-        force,
-        input,
-      );
+      const resurfaced = await admitAgainstTombstones(fold, project, valid.payloads, force, input);
       const batch = extendBatch(valid, resurfaced);
       const closed = idempotency
         ? extendBatch(batch, [

@@ -38,7 +38,14 @@ export class ProvenanceCheck {
   private problemCount = 0;
   private readonly levels = new Map<string, number>();
 
-  constructor(private readonly project: string) {}
+  /**
+   * `base`: a check whose nodes this one counts too, without changing it (the log's fold, kept
+   * between appends, under the batch being checked).
+   */
+  constructor(
+    private readonly project: string,
+    private readonly base?: ProvenanceCheck,
+  ) {}
 
   get total(): number {
     return this.problemCount;
@@ -95,7 +102,7 @@ export class ProvenanceCheck {
     let resting = 0;
     memory.parents.forEach((parent, index) => {
       const field = `parents[${index}]`;
-      const levels = this.levels.get(parent.slice(0, 16)) ?? 0;
+      const levels = this.levelsOf(parent.slice(0, 16));
       if (levels === 0) {
         problems.push({
           code: 'parent_unresolved',
@@ -133,6 +140,10 @@ export class ProvenanceCheck {
         });
     }
     return problems;
+  }
+
+  private levelsOf(key: string): number {
+    return (this.levels.get(key) ?? 0) | (this.base?.levelsOf(key) ?? 0);
   }
 
   private add(sha: string, level: NodeLevel): void {

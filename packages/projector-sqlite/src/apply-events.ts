@@ -68,7 +68,7 @@ export function commitPending(handle: ItemStoreHandle): void {
 
 function run(handle: ItemStoreHandle, project: string, seq: number, write: PlannedWrite): void {
   try {
-    handle.statements.planned[write.statement].run(write.params);
+    handle.statements.planned(write.statement).run(write.params);
   } catch (error) {
     if (isMemError(error)) throw error;
     const code = (error as { code?: unknown }).code;

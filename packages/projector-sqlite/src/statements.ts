@@ -71,8 +71,18 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   // tombstoned). Otherwise its superseded_by names the latest (by seq) memory holding it: the
   // one whose retirement retired it. Run after a memory's chain moved (the lines of the new
   // head and of the memories it superseded) and after a tombstone (the lines of its target).
-  // A line's own tombstone is deleted_at, as for every node.
+  // A line's own tombstone is deleted_at, as for every node. The lines to refresh are two
+  // indexed lookups: the memory's own lines, and the lines of the memories it superseded
+  // (node_superseded_memory); one OR over both read every line_edge row of the project.
   refreshLines: `
+    WITH touched (level, line_sha) AS (
+      SELECT e.level, e.line_sha FROM node m CROSS JOIN line_edge e
+      WHERE m.project = @project AND m.sha256 = @sha256 AND m.kind = 'memory'
+        AND e.project = m.project AND e.level = m.level AND e.target_sha = m.sha256 AND e.kind = 'memory'
+      UNION
+      SELECT e.level, e.line_sha FROM node m CROSS JOIN line_edge e
+      WHERE m.project = @project AND m.superseded_by = @sha256 AND m.kind = 'memory'
+        AND e.project = m.project AND e.level = m.level AND e.target_sha = m.sha256 AND e.kind = 'memory')
     UPDATE node SET superseded_by = CASE
       WHEN EXISTS (SELECT 1 FROM superseded_line s WHERE s.project = node.project AND s.sha256 = node.sha256 AND s.target_kind = 'line')
         THEN (SELECT s.after_sha256 FROM superseded_line s WHERE s.project = node.project AND s.sha256 = node.sha256 AND s.target_kind = 'line')
@@ -83,9 +93,7 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
             WHERE e.project = node.project AND e.level = node.level AND e.line_sha = node.sha256 AND e.kind = 'memory'
             ORDER BY m.seq DESC, m.sha256 LIMIT 1)
     END
-    WHERE project = @project AND kind = 'line' AND (level, sha256) IN (
-      SELECT e.level, e.line_sha FROM line_edge e JOIN node m ON m.project = e.project AND m.level = e.level AND m.sha256 = e.target_sha AND m.kind = 'memory'
-      WHERE e.project = @project AND e.kind = 'memory' AND (m.sha256 = @sha256 OR m.superseded_by = @sha256))`,
+    WHERE project = @project AND kind = 'line' AND (level, sha256) IN (SELECT level, line_sha FROM touched)`,
 
   // run and run_end each fill their half of the row; the first of each wins.
   startRun: `

@@ -1,7 +1,6 @@
 import { MemError, contentSha256, splitMemoryLines, type Payload } from '@mem/core';
-import type { EventLog } from '@mem/log';
+import type { AppendFold } from '../append-fold.js';
 import type { AppendInput } from '../append-provenance.js';
-import { foldTombstones } from './tombstone-set.js';
 
 /** The lines of memory text a payload writes: a memory's lines, a supersession's new text, an added line. */
 function writtenLines(payload: Payload): string[] {
@@ -20,18 +19,18 @@ export function tombstonesReadLog(parsed: readonly Payload[]): boolean {
  * checked against the project's `forgotten` events, the exact hash and then its rewordings.
  * Unforced, the first hit is FORGOTTEN naming the tombstone, and nothing is written. Forced,
  * the batch goes through and a `resurfaced` event per hit is returned to append with it (the
- * review queue reads them). The payloads are validated already (validateBatch). Reads the
- * project's log only when the batch writes memory text.
+ * review queue reads them). The payloads are validated already (validateBatch). Asks for the
+ * log's fold (append-fold.ts) only when the batch writes memory text.
  */
 export async function admitAgainstTombstones(
-  log: EventLog,
+  fold: () => Promise<AppendFold>,
   project: string,
   parsed: readonly Payload[],
   force: boolean,
   input: AppendInput = {},
 ): Promise<Payload[]> {
   if (!tombstonesReadLog(parsed)) return [];
-  const tombstones = await foldTombstones(log.read(project));
+  const { tombstones } = await fold();
   if (tombstones.size === 0) return [];
   const resurfaced: Payload[] = [];
   for (const [index, payload] of parsed.entries()) {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { registerOrientTriggers } from './orient-triggers.js';
 import { registerFtsTriggers } from './fts-triggers.js';
+import { registerItemFtsTriggers } from './item-fts.js';
 import { registerForgottenText } from './forgotten-text.js';
 import { openWritable } from './open-database.js';
 import type { StatementName } from './planned-write.js';
@@ -33,6 +34,7 @@ export interface PreparedStatements {
 export function prepareStatements(db: Database.Database): PreparedStatements {
   registerForgottenText(db);
   registerFtsTriggers(db);
+  registerItemFtsTriggers(db);
   registerOrientTriggers(db);
   const planned = Object.fromEntries(
     Object.entries(STATEMENT_SQL).map(([name, sql]) => [name, db.prepare(sql)]),

@@ -27,8 +27,9 @@ import { sealStore } from './seal.js';
  * 15: item_logged (add_log): item_history.text and conversation (migration 0022), and the
  *     entry moves the item's activity.
  * 16: line_pin (migration 0023), from the line_pinned and line_unpinned events.
+ * 17: item_fts and the held-back indexes (migration 0024): a keyword find's total in FTS5.
  */
-const VERSION = 16;
+const VERSION = 17;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

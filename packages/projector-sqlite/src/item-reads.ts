@@ -9,6 +9,7 @@ import type {
   ItemHistoryRow,
   ItemRow,
   ItemTagCountRow,
+  KnowledgeRow,
 } from './item-rows.js';
 import { itemScopeMatch } from './item-fts.js';
 
@@ -465,17 +466,17 @@ export function itemReader(db: Database.Database) {
     /**
      * What T0 loads of `projects`' rules or facts: live, unanchored and not archived, by
      * project, then oldest first. The write budget counts unanchored() (archived ones too: a
-     * tier set back to active must not overflow the cap it never checked).
+     * tier set back to active must not overflow the cap it never checked). Only the columns
+     * T0 reads: its tags and relations were three sub-queries a row that orient threw away.
      */
-    loadedKnowledge: (projects: readonly string[], type: 'rule' | 'fact'): ItemRow[] =>
-      (
-        prepared(`SELECT ${ITEM_COLUMNS} FROM item i INDEXED BY item_unanchored
+    loadedKnowledge: (projects: readonly string[], type: 'rule' | 'fact'): KnowledgeRow[] =>
+      prepared(`SELECT i.project, i.id, i.type, i.status, i.summary, i.created_ts, i.valid_until, i.review_after
+          FROM item i INDEXED BY item_unanchored
           WHERE ${IN_PROJECTS} AND i.type = @type AND i.anchor_count = 0 AND ${LIVE} AND ${UNARCHIVED}
           ORDER BY i.project, i.created_seq, i.id`).all({
-          projects: json(projects),
-          type,
-        }) as RawItem[]
-      ).map(toItem),
+        projects: json(projects),
+        type,
+      }) as KnowledgeRow[],
 
     /** Live, unresolved, unarchived threads of `projects` with their activity and open descendants. */
     openThreads: (projects: readonly string[]): ItemActivityRow[] =>
@@ -514,18 +515,14 @@ export function itemReader(db: Database.Database) {
       projects: readonly string[],
       horizon: string,
     ): Generator<DueReminderRow, void, undefined> {
-      const keys =
-        prepared(`SELECT i.project, i.id, i.status, i.remind_at FROM item i INDEXED BY item_due_reminder
-        WHERE ${DUE_REMINDER} ORDER BY i.remind_at, i.project, i.id`);
-      const summary = prepared(
-        `SELECT i.summary FROM item i WHERE i.project = @project AND i.id = @id`,
-      );
       // The iterator holds the statement until it is finished or returned: a caller that stops
-      // early (orient at its cap) returns it, which resets the statement.
-      for (const key of keys.iterate({ projects: json(projects), horizon }) as Iterable<
-        Omit<DueReminderRow, 'summary'>
-      >)
-        yield { ...key, ...(summary.get(key) as { summary: string }) };
+      // early (orient at its cap) returns it, which resets the statement. The index holds the
+      // summary (migration 0024): a run of one instant is read whole to be ordered, row-free.
+      yield* prepared(`SELECT i.project, i.id, i.status, i.remind_at, i.summary FROM item i INDEXED BY item_due_reminder
+        WHERE ${DUE_REMINDER} ORDER BY i.remind_at, i.project, i.id`).iterate({
+        projects: json(projects),
+        horizon,
+      }) as Iterable<DueReminderRow>;
     },
 
     /** How many reminders dueReminders would yield: a count over the same index range. */

@@ -12,6 +12,7 @@ import type {
   KnowledgeRow,
 } from './item-rows.js';
 import { itemScopeMatch } from './item-fts.js';
+import { TOKENIZE } from './keyword-statistics.js';
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
@@ -311,6 +312,23 @@ export function itemReader(db: Database.Database) {
   };
   const json = (values: readonly string[]) => JSON.stringify(values);
 
+  // A page's text, tokenised as node_fts tokenises it, for matchedTermsOfPage (created on first use).
+  let pageText: { clear: Database.Statement; fill: Database.Statement; terms: Database.Statement };
+  const pageTextStatements = () => {
+    if (pageText) return pageText;
+    db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.item_page_text USING fts5 (text, ${TOKENIZE})`,
+    );
+    pageText = {
+      clear: db.prepare('DELETE FROM temp.item_page_text'),
+      fill: db.prepare(`INSERT INTO temp.item_page_text (rowid, text)
+        SELECT n.id, n.text FROM node n WHERE n.id IN (SELECT value FROM json_each(@ids))`),
+      terms: db.prepare(`SELECT f.rowid AS id, t.key AS term FROM json_each(@matches) t
+        JOIN temp.item_page_text f WHERE item_page_text MATCH t.value ORDER BY f.rowid, t.key`),
+    };
+    return pageText;
+  };
+
   const activity = (roots: string, params: Record<string, unknown>) =>
     (prepared(activitySql(roots)).all(params) as RawActivity[]).map(toActivity);
 
@@ -450,6 +468,40 @@ export function itemReader(db: Database.Database) {
         heldBack,
         heldBackTotal: counts.held,
       };
+    },
+
+    /**
+     * Which of `matches` (MATCH expressions, each typically one quoted term) each of the nodes
+     * `nodeIds` holds: node id -> indexes into `matches`, ascending. Trigger: a find's page
+     * (at most MAX_FIND_LIMIT items) of a query whose terms each match most of the store
+     * ("theme loader" over 100 k items). Why: matched over node_fts, each term read all of its
+     * postings (~100 k a term), since FTS5 does not seek a MATCH by rowid (matched-terms-sql.ts).
+     * Outcome: the page's texts are indexed alone in a TEMP FTS5 table with node_fts's
+     * tokenizer, and each term is matched there: the cost follows the page. A match depends on
+     * the document's own tokens only, so the answer is node_fts's.
+     */
+    matchedTermsOfPage: (
+      matches: readonly string[],
+      nodeIds: readonly number[],
+    ): Map<number, number[]> => {
+      const out = new Map<number, number[]>();
+      if (matches.length === 0 || nodeIds.length === 0) return out;
+      const { clear, fill, terms } = pageTextStatements();
+      clear.run();
+      try {
+        fill.run({ ids: JSON.stringify(nodeIds) });
+        for (const { id, term } of terms.all({ matches: json(matches) }) as {
+          id: number;
+          term: number;
+        }[]) {
+          const list = out.get(id);
+          if (list) list.push(term);
+          else out.set(id, [term]);
+        }
+      } finally {
+        clear.run();
+      }
+      return out;
     },
 
     /** Live rules or facts of `projects` with no anchor, by project, then oldest first (item_unanchored). */

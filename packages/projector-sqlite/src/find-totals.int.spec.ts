@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { OPEN_MAX_DAYS, itemId } from '@mem/core';
-import { projectStretch } from '@mem/engine';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectStretch, type ProjectionTarget } from '@mem/engine';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   canonicalContents,
   chainEvents,
@@ -155,8 +155,8 @@ describe('a keyword find counted in item_fts', () => {
   ] as const;
 
   /** Both projects' logs in one rebuild (one catch-up, sealed canonically). */
-  async function rebuild() {
-    const handle = await projectorSqlite.init(root.target);
+  async function rebuild(target: ProjectionTarget) {
+    const handle = await projectorSqlite.init(target);
     for (const [project, events] of logs)
       await projectStretch(projectorSqlite, handle, project, projected(events));
     await projectorSqlite.seal(handle);
@@ -164,50 +164,58 @@ describe('a keyword find counted in item_fts', () => {
   }
 
   /** Both projects' logs caught up one event at a time, each catch-up sealed in place. */
-  async function eventByEvent() {
+  async function eventByEvent(target: ProjectionTarget) {
     for (const [project, events] of logs)
       for (const event of events) {
-        const handle = await projectorSqlite.init(root.target);
+        const handle = await projectorSqlite.init(target);
         await projectStretch(projectorSqlite, handle, project, projected([event]));
         await projectorSqlite.seal(handle);
         await projectorSqlite.close(handle);
       }
   }
 
-  it.each(queries)(
-    '%s: its total, held-back count and held-back list are the ones the rows give, caught up event by event or rebuilt',
-    async (_, filter) => {
-      for (const build of [eventByEvent, rebuild]) {
-        root.cleanup();
-        root = tempRoot();
-        await build();
-        const db = new Database(store(), { readonly: true });
-        try {
-          for (const match of ['"loader"', '"theme" OR "cache"', '"renderer"', '"chore"']) {
-            const query: ItemFindQuery = { ...base, ...filter, match };
-            const found = itemReader(db).findItems(query);
-            expect(
-              {
-                total: found.total,
-                heldBackTotal: found.heldBackTotal,
-                heldBack: found.heldBack.map((r) => r.id),
-              },
-              `${match}, ${build.name}`,
-            ).toEqual(expected(db, query));
-          }
-        } finally {
-          db.close();
+  describe.each([
+    ['caught up event by event', eventByEvent],
+    ['rebuilt', rebuild],
+  ] as const)('%s', (_, build) => {
+    // One store per build, read by every filter set (each read only reads).
+    let built: ReturnType<typeof tempRoot>;
+    let db: Database.Database;
+    beforeAll(async () => {
+      built = tempRoot();
+      await build(built.target);
+      db = new Database(join(built.target.stateDir, 'items.sqlite'), { readonly: true });
+    });
+    afterAll(() => {
+      db.close();
+      built.cleanup();
+    });
+
+    it.each(queries)(
+      '%s: its total, held-back count and held-back list are the ones the rows give',
+      (_, filter) => {
+        for (const match of ['"loader"', '"theme" OR "cache"', '"renderer"', '"chore"']) {
+          const query: ItemFindQuery = { ...base, ...filter, match };
+          const found = itemReader(db).findItems(query);
+          expect(
+            {
+              total: found.total,
+              heldBackTotal: found.heldBackTotal,
+              heldBack: found.heldBack.map((r) => r.id),
+            },
+            match,
+          ).toEqual(expected(db, query));
         }
-      }
-    },
-  );
+      },
+    );
+  });
 
   it('caught up event by event, item_fts holds what a rebuild indexes (digest), and the canonical bytes agree', async () => {
-    await rebuild();
+    await rebuild(root.target);
     const whole = await rebuiltContents(root.target);
     root.cleanup();
     root = tempRoot();
-    await eventByEvent();
+    await eventByEvent(root.target);
     const caughtUp = await canonicalContents(root.target);
     expect(caughtUp.digest['item_fts']).toBeDefined();
     expect(caughtUp.digest).toEqual(whole.digest);
@@ -215,7 +223,7 @@ describe('a keyword find counted in item_fts', () => {
   });
 
   it('counts in item_fts and judges freshness on the rows that can be held: no statement joins every hit to its item', async () => {
-    await rebuild();
+    await rebuild(root.target);
     const db = new Database(store(), { readonly: true });
     const statements: string[] = [];
     const prepare = db.prepare.bind(db);

@@ -165,7 +165,9 @@ onTmpfs(
       it(`${where}: the append is durable, the error is NO_SPACE naming the file, and the next catch-up redoes it`, async () => {
         const root = join(base, 'root');
         mkdirSync(root);
-        fs = mountTmpfs(join(root, dir), 1024 * 1024);
+        // Room for run-1's store as a rebuild writes it (live file, FTS scratch and canonical
+        // copy side by side, migration 0025's item_fts in each); fill() then leaves none.
+        fs = mountTmpfs(join(root, dir), 2 * 1024 * 1024);
         const engine = new Engine({ root, projectors: [projectorSqlite, projectorVault] });
         await engine.append('demo', big('run-1'), { kind: 'cli' });
         fs.fill(0);

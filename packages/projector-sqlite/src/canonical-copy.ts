@@ -32,12 +32,16 @@ export const SYSTEM_TABLES = ['principal', 'registered_project', 'membership', '
 /** Every table a projected row lives in, in copy order. projector_meta and schema_migrations are written fresh. */
 export const COPIED_TABLES = [...DATA_TABLES, ...SYSTEM_TABLES] as const;
 
-/** FTS5's own tables behind node_fts (external content: no _content table). */
+/** FTS5's own tables behind node_fts (external content) and item_fts (contentless): no _content table. */
 const FTS_SHADOW_TABLES = [
   'node_fts_config',
   'node_fts_data',
   'node_fts_docsize',
   'node_fts_idx',
+  'item_fts_config',
+  'item_fts_data',
+  'item_fts_docsize',
+  'item_fts_idx',
 ] as const;
 
 /**

@@ -4,7 +4,7 @@ import { COPIED_TABLES } from './canonical-copy.js';
 
 /**
  * A sha256 per table over its rows in a total order (every column, left to right), and one
- * for node_fts: what `mem verify` compares between the live store and a rebuild. Rows, not
+ * each for node_fts and item_fts: what `mem verify` compares between the live store and a rebuild. Rows, not
  * bytes: a store caught up in place holds the same rows as a rebuild in a different b-tree
  * and FTS5 segment layout. projector_meta (seal state) and schema_migrations (checked by
  * init) are left out.
@@ -21,7 +21,27 @@ export function digestStore(db: Database.Database): Record<string, string> {
     out[table] = digestRows(db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`));
   }
   out['node_fts'] = digestFts(db);
+  out['item_fts'] = digestItemFts(db);
   return out;
+}
+
+/**
+ * item_fts's digest: every token instance (text and scope) and each document's size. It is
+ * contentless, so FTS5 cannot check it against its rows; a rebuild indexes the rows afresh,
+ * and an index out of step with them digests differently.
+ */
+function digestItemFts(db: Database.Database): string {
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.item_fts_digest USING fts5vocab (main, item_fts, instance)`,
+  );
+  const hash = createHash('sha256');
+  hash.update(
+    digestRows(
+      db.prepare(`SELECT term, doc, col, offset FROM temp.item_fts_digest ORDER BY 1, 2, 3, 4`),
+    ),
+  );
+  hash.update(digestRows(db.prepare(`SELECT id, sz FROM item_fts_docsize ORDER BY id`)));
+  return hash.digest('hex');
 }
 
 function digestFts(db: Database.Database): string {

@@ -60,6 +60,25 @@ describe("orient's due reminders", () => {
       db.close();
     }
   });
+
+  it('carry their summaries from that index: a run of one instant, read whole to be ordered, costs no item row', async () => {
+    const { db, statements } = await sealedStoreOf(root.target, P, payloads);
+    try {
+      const due = [...itemReader(db).dueReminders([P], HORIZON)];
+      expect(due.map((r) => [r.id, r.summary])).toEqual([
+        [itemId(P, 2), 'Renew the cert'],
+        ...[
+          [itemId(P, 1), 'Rotate the key'],
+          [itemId(P, 3), 'Tied one'],
+        ].sort(),
+      ]);
+      // One statement, over item_due_reminder alone (a summary looked up per reminder before).
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toContain('INDEXED BY item_due_reminder');
+    } finally {
+      db.close();
+    }
+  });
 });
 
 /** Each named parameter of `sql` bound to null: a plan needs them bound, not meaningful. */

@@ -1,7 +1,9 @@
+import { buildItemFts } from './item-fts.js';
 import { openScratch } from './open-database.js';
 
 /**
- * Builds node_fts for the node rows of `source` in a scratch file at `out`: the same schema
+ * Builds node_fts for the node rows of `source` in a scratch file at `out`, and item_fts for
+ * its item rows (item-fts.ts, in node id order into a new table): the same schema
  * (the migrations), node copied in rowid order, then FTS5 'rebuild'. 'rebuild' starts from a
  * new structure record (its write counter included; 'optimize' would keep it) and indexes
  * node in rowid order, so the shadow rows it writes depend on node alone. The canonical copy
@@ -17,6 +19,7 @@ export function buildFtsScratch(source: string, out: string): void {
     db.transaction(() => {
       db.exec(`INSERT INTO main.node SELECT * FROM live.node`);
       db.exec(`INSERT INTO main.node_fts (node_fts) VALUES ('rebuild')`);
+      buildItemFts(db, 'live');
     })();
     db.exec('DETACH DATABASE live');
   } finally {

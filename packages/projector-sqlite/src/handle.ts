@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { registerOrientTriggers } from './orient-triggers.js';
 import { registerFtsTriggers } from './fts-triggers.js';
+import { registerItemFtsTriggers } from './item-fts.js';
 import { registerForgottenText } from './forgotten-text.js';
 import { openWritable } from './open-database.js';
 import type { StatementName } from './planned-write.js';
@@ -34,6 +35,7 @@ export interface PreparedStatements {
 export function prepareStatements(db: Database.Database): PreparedStatements {
   registerForgottenText(db);
   registerFtsTriggers(db);
+  registerItemFtsTriggers(db);
   registerOrientTriggers(db);
   // Trigger: every catch-up opens the store. Why: preparing all 52 planned statements was most
   // of an open (8.6 of 12.7 ms), and a small batch runs a few of them. Outcome: each is

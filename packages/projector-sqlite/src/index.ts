@@ -34,6 +34,7 @@ export type { LineNoteRow } from './line-note-sql.js';
 export type { LineRefReader, LineRefRow } from './line-refs.js';
 export type {
   DueReminderRow,
+  KnowledgeRow,
   ItemActivityRow,
   ItemCountRow,
   ItemFindQuery,

@@ -9,7 +9,10 @@ import type {
   ItemHistoryRow,
   ItemRow,
   ItemTagCountRow,
+  KnowledgeRow,
 } from './item-rows.js';
+import { itemScopeMatch } from './item-fts.js';
+import { TOKENIZE } from './keyword-statistics.js';
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
@@ -230,6 +233,71 @@ function structuralDriver(
   return null;
 }
 
+/**
+ * The totals and the held-back list (by creation) of a keyword query its scope does not
+ * cover (a tag, parent or anchor filter) join its FTS5 hits, unscored. Trigger: a subquery on
+ * the right of the join. Why: SQLite ran the MATCH again per item row (2,000 items, 5 s).
+ * Outcome: the hits are materialised once and drive the join (item_by_node). Only the page's
+ * statement scores (keywordCandidatesSql), so BM25 runs once per match, not once per statement.
+ */
+const HITS = `WITH hits AS MATERIALIZED (SELECT rowid FROM node_fts WHERE node_fts MATCH @match) `;
+const HITS_FROM = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
+
+/**
+ * item_fts's MATCH for a keyword find (item-fts.ts): its text within the find's projects,
+ * liveness, tiers, type and status. Null when a filter item_fts does not hold (tag, parent,
+ * anchor) is given, or the scope is empty: the hits are then joined to their items.
+ */
+function scopedMatch(query: ItemFindQuery): string | null {
+  if (query.match === undefined) return null;
+  if (query.tag !== undefined || query.parent !== undefined || query.anchor !== undefined)
+    return null;
+  return itemScopeMatch(query.match, {
+    projects: query.projects,
+    live: !query.includeDeleted,
+    attention: query.attention,
+    ...(query.type !== undefined ? { type: query.type } : {}),
+    ...(query.status !== undefined ? { status: query.status } : {}),
+  });
+}
+
+/**
+ * The rows of a keyword find's projects that freshness may hold back at `now` (an expiry or a
+ * review date at or before its second, an unresolved task or thread created at or before the
+ * open cutoff's), each read from its partial index (migration 0025) and kept when item_fts
+ * matches it by rowid (@scope). Trigger: a find's exact total less what it holds back. Why:
+ * judged on every match, the held-back count read each match's item row. Outcome: the count
+ * costs the rows that can be held, whatever the number of matches; HELD_BACK still decides.
+ * A bound is the cutoff's second followed by U+10FFFF: every instant whose first 19
+ * characters are at or before the second sorts below it (atOrBefore reads those characters).
+ */
+function heldCandidates(
+  where: readonly string[],
+  scope: string,
+  now: Date,
+): { with: string; from: string; params: Record<string, unknown> } {
+  const { now_second, opened_second } = heldBackParams(now) as Record<string, string>;
+  const inProjects = `c.project IN (SELECT value FROM json_each(@projects))`;
+  return {
+    with: `WITH held(project, id) AS (
+      SELECT c.project, c.id FROM item c INDEXED BY item_expiring
+        WHERE ${inProjects} AND c.valid_until IS NOT NULL AND c.valid_until < @now_bound
+      UNION SELECT c.project, c.id FROM item c INDEXED BY item_review_due
+        WHERE ${inProjects} AND c.review_after IS NOT NULL AND c.review_after < @now_bound
+      UNION SELECT c.project, c.id FROM item c INDEXED BY item_open_work
+        WHERE ${inProjects} AND c.type IN ('task', 'thread')
+          AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.created_ts < @opened_bound) `,
+    from: `FROM held CROSS JOIN item i ON i.project = held.project AND i.id = held.id
+      WHERE ${where.join(' AND ')}
+        AND i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)`,
+    params: {
+      scope,
+      now_bound: `${now_second}\u{10FFFF}`,
+      opened_bound: `${opened_second}\u{10FFFF}`,
+    },
+  };
+}
+
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
 export function itemReader(db: Database.Database) {
   // Date.parse, as core's freshness verdict parses a TTL (deterministic: no clock is read).
@@ -243,6 +311,23 @@ export function itemReader(db: Database.Database) {
     return statement;
   };
   const json = (values: readonly string[]) => JSON.stringify(values);
+
+  // A page's text, tokenised as node_fts tokenises it, for matchedTermsOfPage (created on first use).
+  let pageText: { clear: Database.Statement; fill: Database.Statement; terms: Database.Statement };
+  const pageTextStatements = () => {
+    if (pageText) return pageText;
+    db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.item_page_text USING fts5 (text, ${TOKENIZE})`,
+    );
+    pageText = {
+      clear: db.prepare('DELETE FROM temp.item_page_text'),
+      fill: db.prepare(`INSERT INTO temp.item_page_text (rowid, text)
+        SELECT n.id, n.text FROM node n WHERE n.id IN (SELECT value FROM json_each(@ids))`),
+      terms: db.prepare(`SELECT f.rowid AS id, t.key AS term FROM json_each(@matches) t
+        JOIN temp.item_page_text f WHERE item_page_text MATCH t.value ORDER BY f.rowid, t.key`),
+    };
+    return pageText;
+  };
 
   const activity = (roots: string, params: Record<string, unknown>) =>
     (prepared(activitySql(roots)).all(params) as RawActivity[]).map(toActivity);
@@ -306,25 +391,40 @@ export function itemReader(db: Database.Database) {
         if (field !== driver?.field) where.push(condition);
         params[field] = query[field];
       }
-      // The totals and the held-back list (by creation) of a keyword query join its FTS5 hits,
-      // unscored. Trigger: a subquery on the right of the join. Why: SQLite ran the MATCH again
-      // per item row (2,000 items, 5 s). Outcome: the hits are materialised once and drive the
-      // join (item_by_node). Only the page's statement scores (keywordCandidatesSql), so BM25
-      // runs once per match, not once per statement.
-      const hits =
+      if (query.match !== undefined) params.match = query.match;
+      // Without a keyword query the filters' rows are read from their driver (the page reads
+      // them too); with one, the total is counted in item_fts and the held-back ones from the
+      // rows that can be held (heldCandidates), or else both from the joined hits.
+      const from = `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
+      const scope = query.match !== undefined ? scopedMatch(query) : null;
+      const matches =
         query.match === undefined
-          ? ''
-          : `WITH hits AS MATERIALIZED (SELECT rowid FROM node_fts WHERE node_fts MATCH @match) `;
-      let from = driver?.from ?? 'FROM item i';
-      if (query.match !== undefined) {
-        from = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
-        params.match = query.match;
-      }
-      from = `${from} WHERE ${where.join(' AND ')}`;
-      const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
-      const counts = prepared(
-        `${hits}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
-      ).get(params) as { matched: number; held: number };
+          ? { with: '', from, params: {} }
+          : scope !== null
+            ? heldCandidates(where, scope, query.now)
+            : { with: HITS, from: `${HITS_FROM} WHERE ${where.join(' AND ')}`, params: {} };
+      const counts =
+        query.match !== undefined && scope !== null
+          ? {
+              matched: (
+                prepared(
+                  `SELECT count(*) AS matched FROM item_fts WHERE item_fts MATCH @scope`,
+                ).get({
+                  scope,
+                }) as { matched: number }
+              ).matched,
+              held: (
+                prepared(
+                  `${matches.with}SELECT count(*) AS held ${matches.from} AND ${HELD_BACK}`,
+                ).get({
+                  ...params,
+                  ...matches.params,
+                }) as { held: number }
+              ).held,
+            }
+          : (prepared(
+              `${matches.with}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${matches.from}`,
+            ).get(params) as { matched: number; held: number });
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
       const page =
         query.match === undefined
@@ -349,13 +449,15 @@ export function itemReader(db: Database.Database) {
       ).map((raw) => ({ ...toItem(raw), ...ranksOf(raw) }));
       // The page is chosen on its sort keys alone and only its rows get their tags and
       // relations: computing them for every match before the sort cost a subquery per match.
+      const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
       const heldBack =
         counts.held > 0
           ? (
-              prepared(`${hits}SELECT ${ITEM_COLUMNS} FROM (
-                SELECT i.project, i.id ${from} AND ${HELD_BACK} ${byCreation} LIMIT @limit) page
+              prepared(`${matches.with}SELECT ${ITEM_COLUMNS} FROM (
+                SELECT i.project, i.id ${matches.from} AND ${HELD_BACK} ${byCreation} LIMIT @limit) page
               JOIN item i ON i.project = page.project AND i.id = page.id ${byCreation}`).all({
                 ...params,
+                ...matches.params,
                 limit: query.heldBackLimit,
               }) as RawItem[]
             ).map(toItem)
@@ -366,6 +468,40 @@ export function itemReader(db: Database.Database) {
         heldBack,
         heldBackTotal: counts.held,
       };
+    },
+
+    /**
+     * Which of `matches` (MATCH expressions, each typically one quoted term) each of the nodes
+     * `nodeIds` holds: node id -> indexes into `matches`, ascending. Trigger: a find's page
+     * (at most MAX_FIND_LIMIT items) of a query whose terms each match most of the store
+     * ("theme loader" over 100 k items). Why: matched over node_fts, each term read all of its
+     * postings (~100 k a term), since FTS5 does not seek a MATCH by rowid (matched-terms-sql.ts).
+     * Outcome: the page's texts are indexed alone in a TEMP FTS5 table with node_fts's
+     * tokenizer, and each term is matched there: the cost follows the page. A match depends on
+     * the document's own tokens only, so the answer is node_fts's.
+     */
+    matchedTermsOfPage: (
+      matches: readonly string[],
+      nodeIds: readonly number[],
+    ): Map<number, number[]> => {
+      const out = new Map<number, number[]>();
+      if (matches.length === 0 || nodeIds.length === 0) return out;
+      const { clear, fill, terms } = pageTextStatements();
+      clear.run();
+      try {
+        fill.run({ ids: JSON.stringify(nodeIds) });
+        for (const { id, term } of terms.all({ matches: json(matches) }) as {
+          id: number;
+          term: number;
+        }[]) {
+          const list = out.get(id);
+          if (list) list.push(term);
+          else out.set(id, [term]);
+        }
+      } finally {
+        clear.run();
+      }
+      return out;
     },
 
     /** Live rules or facts of `projects` with no anchor, by project, then oldest first (item_unanchored). */
@@ -382,17 +518,17 @@ export function itemReader(db: Database.Database) {
     /**
      * What T0 loads of `projects`' rules or facts: live, unanchored and not archived, by
      * project, then oldest first. The write budget counts unanchored() (archived ones too: a
-     * tier set back to active must not overflow the cap it never checked).
+     * tier set back to active must not overflow the cap it never checked). Only the columns
+     * T0 reads: its tags and relations were three sub-queries a row that orient threw away.
      */
-    loadedKnowledge: (projects: readonly string[], type: 'rule' | 'fact'): ItemRow[] =>
-      (
-        prepared(`SELECT ${ITEM_COLUMNS} FROM item i INDEXED BY item_unanchored
+    loadedKnowledge: (projects: readonly string[], type: 'rule' | 'fact'): KnowledgeRow[] =>
+      prepared(`SELECT i.project, i.id, i.type, i.status, i.summary, i.created_ts, i.valid_until, i.review_after
+          FROM item i INDEXED BY item_unanchored
           WHERE ${IN_PROJECTS} AND i.type = @type AND i.anchor_count = 0 AND ${LIVE} AND ${UNARCHIVED}
           ORDER BY i.project, i.created_seq, i.id`).all({
-          projects: json(projects),
-          type,
-        }) as RawItem[]
-      ).map(toItem),
+        projects: json(projects),
+        type,
+      }) as KnowledgeRow[],
 
     /** Live, unresolved, unarchived threads of `projects` with their activity and open descendants. */
     openThreads: (projects: readonly string[]): ItemActivityRow[] =>
@@ -431,18 +567,14 @@ export function itemReader(db: Database.Database) {
       projects: readonly string[],
       horizon: string,
     ): Generator<DueReminderRow, void, undefined> {
-      const keys =
-        prepared(`SELECT i.project, i.id, i.status, i.remind_at FROM item i INDEXED BY item_due_reminder
-        WHERE ${DUE_REMINDER} ORDER BY i.remind_at, i.project, i.id`);
-      const summary = prepared(
-        `SELECT i.summary FROM item i WHERE i.project = @project AND i.id = @id`,
-      );
       // The iterator holds the statement until it is finished or returned: a caller that stops
-      // early (orient at its cap) returns it, which resets the statement.
-      for (const key of keys.iterate({ projects: json(projects), horizon }) as Iterable<
-        Omit<DueReminderRow, 'summary'>
-      >)
-        yield { ...key, ...(summary.get(key) as { summary: string }) };
+      // early (orient at its cap) returns it, which resets the statement. The index holds the
+      // summary (migration 0025): a run of one instant is read whole to be ordered, row-free.
+      yield* prepared(`SELECT i.project, i.id, i.status, i.remind_at, i.summary FROM item i INDEXED BY item_due_reminder
+        WHERE ${DUE_REMINDER} ORDER BY i.remind_at, i.project, i.id`).iterate({
+        projects: json(projects),
+        horizon,
+      }) as Iterable<DueReminderRow>;
     },
 
     /** How many reminders dueReminders would yield: a count over the same index range. */

@@ -65,6 +65,15 @@ export interface ItemActivityRow {
   open_count: number;
 }
 
+/**
+ * An always-loaded rule or fact as T0 reads it: what its entry shows and its freshness verdict
+ * reads, never its tags or relations (T0 shows neither).
+ */
+export type KnowledgeRow = Pick<
+  ItemRow,
+  'project' | 'id' | 'type' | 'status' | 'summary' | 'created_ts' | 'valid_until' | 'review_after'
+>;
+
 /** A due reminder as orient lists it. */
 export interface DueReminderRow {
   project: string;

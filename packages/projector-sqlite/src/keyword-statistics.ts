@@ -53,7 +53,7 @@ const REACHABLE = `n.project IN (SELECT value FROM json_each(@projects)) AND n.l
     SELECT 1 FROM superseded_line s WHERE s.project = n.project AND s.sha256 = n.sha256 AND s.target_kind = 'line')))`;
 
 /** The tokenizer of node_fts (migrations/sqlite/0001_init.sql): query terms are tokenised by FTS5 itself. */
-const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
+export const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 
 /** Reachable sets are recomputed when another connection changed the file, else kept (a server asks the same sets). */
 const CACHED_SETS = 64;

@@ -28,8 +28,9 @@ import { sealStore } from './seal.js';
  *     entry moves the item's activity.
  * 16: line_pin (migration 0023), from the line_pinned and line_unpinned events.
  * 17: node_superseded_memory (migration 0024), the index refreshLines looks superseded memories up by.
+ * 18: item_fts and the held-back indexes (migration 0025): a keyword find's total in FTS5.
  */
-const VERSION = 17;
+const VERSION = 18;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -281,7 +281,7 @@ function matchedTermsOf(
   const out = new Map<number, string[]>();
   if (terms.length === 0) return out;
   const expressions = terms.map((term) => matchExpression([term], 'OR')!);
-  const held = items.matchedTerms(
+  const held = items.matchedTermsOfPage(
     expressions,
     rows.map((r) => r.node_id),
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DueReminderRow, ItemActivityRow } from '@mem/projector-sqlite';
+import type { DueReminderRow, ItemActivityRow, KnowledgeRow } from '@mem/projector-sqlite';
 import { DEFAULT_ORIENT_BUDGET, isoTimeField, type OrientBudget } from '@mem/core';
 import { requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
@@ -25,7 +25,6 @@ import {
   warningOf,
   type FreshnessWarning,
 } from './freshness.js';
-import type { ItemRow } from '@mem/projector-sqlite';
 import { orderedMerge, tiesSorted } from './ordered-merge.js';
 
 /** Reminders due inside this window from the caller's clock are listed (seed 000 §5.1). */
@@ -244,7 +243,7 @@ export async function orient(
 }
 
 /** Orient delivers every rule and fact, so each one not plainly fresh is warned about as delivered. */
-function knowledgeWarnings(rows: readonly ItemRow[], now: Date): FreshnessWarning[] {
+function knowledgeWarnings(rows: readonly KnowledgeRow[], now: Date): FreshnessWarning[] {
   return rows
     .map((row) => warningOf(row, now, true))
     .filter((w): w is FreshnessWarning => w !== null);

@@ -51,6 +51,7 @@ export interface HeuristicOptions {
 
 /** Roles whose text is judged at L1: what people and the agent *said*, not raw tool output. */
 const PROSE = new Set(['user', 'assistant', 'summary', 'memory']);
+const QUESTION_END = /\?\s*$/;
 
 interface Candidate extends SentenceScore {
   text: string;
@@ -225,7 +226,7 @@ function scoreChunk(
     ...hedgedDiagnosisSignals(records),
     ...findingsSignals(records),
   ];
-  const prose: { text: string; pieces: string[] }[] = [];
+  const prose: { text: string; pieces: string[]; spoken: boolean }[] = [];
   records.forEach((original, i) => {
     if (!PROSE.has(original.role) || corrections.rejected.has(i) || original.pasted !== undefined)
       return;
@@ -234,12 +235,14 @@ function scoreChunk(
     signals.push(...labelled.signals);
     const record = labelled.signals.length > 0 ? { ...original, text: labelled.rest } : original;
     const { sections, lead } = recordSections(record);
+    const spoken = record.role === 'user' || record.role === 'assistant';
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
       signals.push(...typed.signals);
       prose.push({
         text: record.text,
         pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)),
+        spoken,
       });
     } else {
       // An L1 memory is judged line by line: each line is already one finding.
@@ -252,6 +255,7 @@ function scoreChunk(
                 .map((line) => line.replace(/^\s*-\s+/, '').trim())
                 .filter((line) => line !== '')
             : units(record.text),
+        spoken,
       });
     }
   });
@@ -292,10 +296,17 @@ function scoreChunk(
     profile,
     prose.map((p) => p.text),
   );
-  for (const { pieces } of prose) {
+  for (const { pieces, spoken } of prose) {
     for (const piece of pieces) {
       const text = withoutChatter(piece);
       if (text === '' || isChatter(text) || isVenting(text)) continue;
+      // Trigger: a question someone asked in the conversation. Why: whether it is open depends
+      // on the turn (did the agent answer it, did the user reply), which openQuestionSignals
+      // reads; as prose it entered the open note however it was answered ("… a bad name for
+      // this no? alternatives?" with the agent's alternatives right after) and past the filters
+      // for the agent's own proposals ("Run `npm run check` to verify…?"). Outcome: a question
+      // in speech is a line only as that reader's "Open:" line.
+      if (spoken && QUESTION_END.test(text)) continue;
       if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic

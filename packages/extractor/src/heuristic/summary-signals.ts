@@ -106,6 +106,15 @@ const CHOICE =
 const DONE_REPORT =
   /\b(?:is|are) now\b|\b(?:has|have) been\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
 
+/**
+ * An item that hands work on instead of doing it: an issue, ticket or bead filed for it, a
+ * refactor proposed, work deferred. A summary lists "Issue #296 - Created issue documenting
+ * OAuth/API key mess" among the completed tasks, but what was completed is the filing: the work
+ * it names is still to do, which is what the open-questions question asks.
+ */
+const DEFERRED =
+  /\b(?:created|filed|opened|raised)\s+(?:an?\s+|new\s+|the\s+|(?:github|follow-?up)\s+)*(?:issues?|tickets?|beads?|todos?)\b|\bproposed\s+(?:an?\s+)?(?:refactor\w*|redesign|rewrite|migration)\b|\b(?:deferred|postponed)\b|\bleft for (?:later|a follow-?up)\b/i;
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(
   sections: readonly { heading: string; text: string; path?: readonly string[] }[],
@@ -126,10 +135,15 @@ export function sectionSignals(
       // what was done under a pending task ("Added the close button"). Outcome: a report of work
       // done is no open line; the pending task and its remaining steps are.
       const keep = family === 'open' ? (line: string) => !DONE_REPORT.test(line) : undefined;
-      for (const item of listItems(section.text, keep)) signals.push({ text: item, family });
+      for (const item of listItems(section.text, keep))
+        signals.push({ text: item, family: DEFERRED.test(item) ? 'open' : family });
       continue;
     }
-    const items = listItems(section.text);
+    const all = listItems(section.text);
+    // Work handed on to an issue is open whatever section lists it (a "Completed Tasks" item).
+    for (const item of all.filter((line) => DEFERRED.test(line)))
+      signals.push({ text: item, family: 'open' });
+    const items = all.filter((line) => !DEFERRED.test(line));
     const choices = items.filter((item) => CHOICE.test(item));
     // A section with no stated choice stays prose whole (its layout kept for the sentence split).
     if (choices.length === 0) {

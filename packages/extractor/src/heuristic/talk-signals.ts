@@ -1,5 +1,5 @@
 import type { ChunkRecord } from '../controller.js';
-import { isChatter } from './chatter.js';
+import { withoutChatter } from './chatter.js';
 import { isOffer } from './cues.js';
 import { isHollowSpeech, withoutAbuse } from './hollow.js';
 import type { Signal } from './summary-signals.js';
@@ -64,7 +64,12 @@ export function correctionSignals(records: readonly ChunkRecord[]): {
   return { signals, rejected };
 }
 
-/** A reply that shares a content term with a question takes it up: the question is not left open. */
+/**
+ * A reply that shares a content term with a question takes it up: the question is not left open.
+ * The reply is read without its chatter sentences: "I see. `loadSessionFromEntries` already
+ * handles this…" answers, though it opens on narration ("I see"), and "Looking at the code:"
+ * alone does not.
+ */
 const ANSWER_OVERLAP = 1;
 
 /**
@@ -105,8 +110,8 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
         : reply.some(
             (r) =>
               r.role === 'assistant' &&
-              !isChatter(r.text) &&
-              [...termSet(r.text)].filter((t) => terms.has(t)).length >= ANSWER_OVERLAP,
+              [...termSet(withoutChatter(r.text))].filter((t) => terms.has(t)).length >=
+                ANSWER_OVERLAP,
           );
     if (!answered)
       out.push({
@@ -139,13 +144,8 @@ export function answersLatestOpen(
   const terms = termSet(lines[latest]!.slice('Open: '.length));
   for (const record of records) {
     if (record.role === 'user' && record.pasted === undefined) return undefined;
-    if (
-      record.role !== 'assistant' ||
-      record.text.startsWith('[thinking]') ||
-      isChatter(record.text)
-    )
-      continue;
-    const shared = [...termSet(record.text)].filter((t) => terms.has(t)).length;
+    if (record.role !== 'assistant' || record.text.startsWith('[thinking]')) continue;
+    const shared = [...termSet(withoutChatter(record.text))].filter((t) => terms.has(t)).length;
     if (shared >= ANSWER_OVERLAP) return latest;
   }
   return undefined;

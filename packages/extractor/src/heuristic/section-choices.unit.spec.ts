@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGateAnswer } from '../protocol.js';
 import type { ChunkRecord } from '../controller.js';
 import { heuristicController } from './controller.js';
+import { isChatter } from './chatter.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
 
 const words = {
@@ -137,5 +138,36 @@ describe('a section under a heading that names its family', () => {
       memoryBudget: 400,
     });
     expect(parseGateAnswer(reply.text).memory).toContain('injected resolver');
+  });
+
+  it('keeps no feature label that names nothing, and keeps the items that name a part', () => {
+    const built = [
+      '- Custom `useTodos` hook with `useReducer`',
+      '- localStorage persistence across sessions',
+      '- Complete CRUD operations with error handling',
+      '- Real-time filtering and computed statistics',
+    ].join('\n');
+    const { signals } = sectionSignals([{ heading: 'Advanced State Management', text: built }]);
+    expect(signals.map((s) => s.text)).toEqual([
+      'Custom `useTodos` hook with `useReducer`',
+      'localStorage persistence across sessions',
+      'Complete CRUD operations with error handling',
+    ]);
+  });
+});
+
+describe('a step of a pending list that is a command alone', () => {
+  it('is no line; the task it belongs to and the steps that say what they do are', () => {
+    const steps = [
+      '- spotter-gqc.6 (in_progress): Close project review session, needs tests and a commit',
+      '- Run `mix test` and `mix credo --strict`',
+      '- `bd close spotter-gqc.6`',
+    ].join('\n');
+    const { signals } = sectionSignals([{ heading: 'Pending Tasks', text: steps }]);
+    const kept = signals.map((s) => s.text).filter((text) => !isChatter(text));
+    expect(kept).toEqual([
+      'spotter-gqc.6 (in_progress): Close project review session, needs tests and a commit',
+      'Run `mix test` and `mix credo --strict`',
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import type { ChunkRecord } from '../controller.js';
 import type { CueFamily } from './cues.js';
-import { listItems } from './text.js';
+import { listItems, namesSomething } from './text.js';
 
 /** A line the heuristic reads off the structure of a chunk rather than off cue words. */
 export interface Signal {
@@ -115,6 +115,20 @@ const DONE_REPORT =
 const DEFERRED =
   /\b(?:created|filed|opened|raised)\s+(?:an?\s+|new\s+|the\s+|(?:github|follow-?up)\s+)*(?:issues?|tickets?|beads?|todos?)\b|\bproposed\s+(?:an?\s+)?(?:refactor\w*|redesign|rewrite|migration)\b|\b(?:deferred|postponed)\b|\bleft for (?:later|a follow-?up)\b/i;
 
+/** A list item this short says one thing only if it names what it is about. */
+const LABEL_WORDS = 6;
+
+/**
+ * An item of a decisions section that names nothing ("Real-time filtering and computed
+ * statistics" under "Advanced State Management"): a feature label from a report of what was
+ * built, not a choice; without a named part, tool or identifier no reader can act on it. Its
+ * neighbours that name one ("Custom `useTodos` hook with `useReducer`", "localStorage
+ * persistence across sessions") are the choices.
+ */
+function isFeatureLabel(item: string): boolean {
+  return item.split(/\s+/u).length <= LABEL_WORDS && !namesSomething(item);
+}
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(
   sections: readonly { heading: string; text: string; path?: readonly string[] }[],
@@ -135,8 +149,13 @@ export function sectionSignals(
       // what was done under a pending task ("Added the close button"). Outcome: a report of work
       // done is no open line; the pending task and its remaining steps are.
       const keep = family === 'open' ? (line: string) => !DONE_REPORT.test(line) : undefined;
-      for (const item of listItems(section.text, keep))
+      // In an ordered list ("1. settings.json apiKeys … 4. Environment variables") the position
+      // is the fact, so a short item there is no label.
+      const ordered = /^\s*\d+[.)]\s/mu.test(section.text);
+      for (const item of listItems(section.text, keep)) {
+        if (family === 'decision' && !ordered && isFeatureLabel(item)) continue;
         signals.push({ text: item, family: DEFERRED.test(item) ? 'open' : family });
+      }
       continue;
     }
     const all = listItems(section.text);

@@ -253,3 +253,19 @@ export function containment(part: ReadonlySet<string>, whole: ReadonlySet<string
   for (const term of part) if (whole.has(term)) shared += 1;
   return shared / part.size;
 }
+
+/**
+ * Whether a unit names something a reader can look up: a code span or quoted string, an
+ * identifier (camelCase, PascalCase, ALLCAPS), a name with a digit, a dot, a slash or a colon
+ * inside it (Next.js, src/, localhost:3001), or a capitalised word past the first (a product,
+ * a person).
+ */
+export function namesSomething(text: string): boolean {
+  if (/`[^`]+`|"[^"]+"/u.test(text)) return true;
+  return text
+    .split(/\s+/u)
+    .some(
+      (word, i) =>
+        /\p{Ll}\p{Lu}|\p{Lu}{2,}|\d|\w[./:\\]\w/u.test(word) || (i > 0 && /^\p{Lu}/u.test(word)),
+    );
+}

@@ -129,7 +129,17 @@ describe('a section under a heading that names its family', () => {
       ],
     };
     const signals = sectionSignals(record.sections!).signals;
-    expect(signals.map((s) => s.family)).toEqual(['decision', 'decision', 'decision']);
+    // Each item read under its heading: the heading is the subject the items leave out.
+    expect(signals.map((s) => [s.family, s.text])).toEqual([
+      [
+        'decision',
+        'API Key Resolution Priority: settings.json apiKeys; Environment variables last',
+      ],
+      [
+        'decision',
+        'Avoiding Global State: AgentSession takes an injected resolver in its config, not a global lookup',
+      ],
+    ]);
     const reply = await heuristicController(words).answer({
       level: 'L1',
       question: DECISIONS,
@@ -168,6 +178,39 @@ describe('a step of a pending list that is a command alone', () => {
     expect(kept).toEqual([
       'spotter-gqc.6 (in_progress): Close project review session, needs tests and a commit',
       'Run `mix test` and `mix credo --strict`',
+    ]);
+  });
+});
+
+describe('a summary whose reader gave its sections no heading path', () => {
+  it('reads the path off the markdown: a topic section under a decisions heading is decisions, its work report is not', () => {
+    const state =
+      '- `AgentSession` now takes `resolveApiKey` in its config\n- Implementation: `sdk.ts` and `agent-session.ts` were updated';
+    const text = `# Checkpoint\n## Completed Tasks\n- Released v0.27.3\n## Key Architecture Decisions\n### Avoiding Global State\n${state}\n## Important Files\n- sdk.ts`;
+    const record: ChunkRecord = {
+      role: 'summary',
+      text,
+      sections: [
+        { heading: 'Checkpoint', text: '', path: [] },
+        { heading: 'Completed Tasks', text: '- Released v0.27.3', path: [] },
+        { heading: 'Key Architecture Decisions', text: '', path: [] },
+        { heading: 'Avoiding Global State', text: state, path: [] },
+        { heading: 'Important Files', text: '- sdk.ts', path: [] },
+      ],
+    };
+    const { sections } = recordSections(record);
+    expect(sections.map((s) => s.path)).toEqual([
+      [],
+      ['Checkpoint'],
+      ['Checkpoint'],
+      ['Checkpoint', 'Key Architecture Decisions'],
+      ['Checkpoint'],
+    ]);
+    expect(sectionSignals(sections).signals).toEqual([
+      {
+        family: 'decision',
+        text: 'Avoiding Global State: `AgentSession` now takes `resolveApiKey` in its config',
+      },
     ]);
   });
 });

@@ -305,8 +305,11 @@ function scoreChunk(
       // reads; as prose it entered the open note however it was answered ("… a bad name for
       // this no? alternatives?" with the agent's alternatives right after) and past the filters
       // for the agent's own proposals ("Run `npm run check` to verify…?"). Outcome: a question
-      // in speech is a line only as that reader's "Open:" line.
-      if (spoken && QUESTION_END.test(text)) continue;
+      // in speech is a line only as that reader's "Open:" line, where the standing question asks
+      // for kinds of finding; a factual question (LoCoMo's "When did Caroline go to the support
+      // group?") reads every line, and a question said in the conversation may carry the fact
+      // ("Did you see the photos from my trip to Paris?").
+      if (kinds.size > 0 && spoken && QUESTION_END.test(text)) continue;
       if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic

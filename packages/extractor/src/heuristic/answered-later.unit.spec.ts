@@ -158,6 +158,32 @@ describe('a question answered in its own turn', () => {
   });
 });
 
+describe("a question ending an agent's headed report", () => {
+  it("is no item of the report's list", async () => {
+    const BUGS =
+      'What bugs or failures were found, what was the root cause, and how were they fixed?';
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: BUGS,
+      memory: '',
+      chunk: {
+        text: '',
+        records: [
+          {
+            role: 'assistant',
+            text: '**Fixes:**\n- Error handling: fixed the wrong claim that tool_call hooks time out; only errors block\n- Ready for custom-tools.md or rpc.md?',
+          },
+        ],
+      },
+      memoryBudget: 300,
+    });
+    const answer = parseGateAnswer(reply.text);
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('only errors block');
+    expect(answer.memory).not.toContain('Ready for');
+  });
+});
+
 describe('work handed on to an issue', () => {
   it('is open even when a summary lists it among the completed tasks', async () => {
     const text =

@@ -226,6 +226,12 @@ function scoreChunk(
     ...hedgedDiagnosisSignals(records),
     ...findingsSignals(records),
   ];
+  // The notes a line may enter are decided by what the line is (route.ts), where the question
+  // asks for a kind of finding; the L2 synthesis and factual questions read every line.
+  const kinds = input.level === 'L1' ? routedKinds(input.question) : new Set<LineKind>();
+  // A question in speech is a line only as openQuestionSignals' "Open:" line (see the prose loop).
+  const asksInSpeech = (spoken: boolean, text: string) =>
+    kinds.size > 0 && spoken && QUESTION_END.test(text);
   const prose: { text: string; pieces: string[]; spoken: boolean }[] = [];
   records.forEach((original, i) => {
     if (!PROSE.has(original.role) || corrections.rejected.has(i) || original.pasted !== undefined)
@@ -238,7 +244,8 @@ function scoreChunk(
     const spoken = record.role === 'user' || record.role === 'assistant';
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
-      signals.push(...typed.signals);
+      // An agent's report ends its headed lists with "Ready for custom-tools.md or rpc.md?".
+      signals.push(...typed.signals.filter((signal) => !asksInSpeech(spoken, signal.text)));
       prose.push({
         text: record.text,
         pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)),
@@ -259,9 +266,6 @@ function scoreChunk(
       });
     }
   });
-  // The notes a line may enter are decided by what the line is (route.ts), where the question
-  // asks for a kind of finding; the L2 synthesis and factual questions read every line.
-  const kinds = input.level === 'L1' ? routedKinds(input.question) : new Set<LineKind>();
   for (const signal of signals) {
     if (isChatter(signal.text)) continue;
     const scored = scoreSentence(profile, signal.text);
@@ -309,7 +313,7 @@ function scoreChunk(
       // for kinds of finding; a factual question (LoCoMo's "When did Caroline go to the support
       // group?") reads every line, and a question said in the conversation may carry the fact
       // ("Did you see the photos from my trip to Paris?").
-      if (kinds.size > 0 && spoken && QUESTION_END.test(text)) continue;
+      if (asksInSpeech(spoken, text)) continue;
       if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic

@@ -111,4 +111,18 @@ describe("an agent's findings list", () => {
       'Now if the config file is deleted while the server runs: The server falls back to the built-in defaults and logs the change once',
     ]);
   });
+
+  it('leaves out an item the transcript cut off mid-way, and keeps the items before it', () => {
+    const cut: ChunkRecord = {
+      role: 'assistant',
+      text: [
+        'Now invalid themes will:',
+        '1. **On startup (`initTheme`)**: Log error, fall back to dark theme, continue running',
+        '2. **During theme switch (`',
+      ].join('\n'),
+    };
+    expect(findingsSignals([cut]).map((s) => s.text)).toEqual([
+      'Now invalid themes will: On startup (`initTheme`): Log error, fall back to dark theme, continue running',
+    ]);
+  });
 });

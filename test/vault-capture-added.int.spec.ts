@@ -13,7 +13,7 @@ import { memInProcess } from './support/mem-cli.js';
 const repo = join(import.meta.dirname, '..');
 const NOTE = join('vault', 'demo', 'architecture-decisions.md');
 const ADDED = 'Palette swaps go through the zanzibar compositor since the vault edit';
-const FIRST_LINE = 'f6301668';
+const FIRST_LINE = 'a3b09971';
 const roots: string[] = [];
 let root: string;
 

@@ -114,4 +114,89 @@ describe('a question answered in the next chunk', () => {
     const memory = next.update ? next.memory : first.memory;
     expect(memory).toContain('compaction entry after the cut point');
   });
+
+  it('leaves when the answer opens on narration ("I see."): the reply is read without its chatter', async () => {
+    const first = await step('', [earlier, asked]);
+    const answer: ChunkRecord = {
+      role: 'assistant',
+      text: 'I see. The session file is append-only: the compaction entry records firstKeptEntryIndex.',
+    };
+    const found: ChunkRecord = {
+      role: 'user',
+      text: 'is it still unresolved whether the version header is required?',
+    };
+    const next = await step(first.memory, [answer, found]);
+    expect(next.update).toBe(true);
+    expect(next.memory).not.toContain('compaction entry after the cut point');
+  });
+});
+
+describe('a question answered in its own turn', () => {
+  it('is no line, neither as an open question nor as prose; nor is the agent offering its next step', async () => {
+    const answer = await step('', [
+      {
+        role: 'user',
+        text: 'loadSessionFromEntries is kind of a bad name for this no? alternatives?',
+      },
+      {
+        role: 'assistant',
+        text: 'It does more than load. Some alternatives: buildSessionContext or reconstructSession.',
+      },
+      {
+        role: 'assistant',
+        text: 'The rename is done.\nRun `npm run check` to verify the session-manager.ts change compiles?',
+      },
+      {
+        role: 'user',
+        text: 'yes, and is the version header still required for old session files?',
+      },
+    ]);
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('version header');
+    expect(answer.memory).not.toContain('bad name');
+    expect(answer.memory).not.toContain('npm run check');
+  });
+});
+
+describe("a question ending an agent's headed report", () => {
+  it("is no item of the report's list", async () => {
+    const BUGS =
+      'What bugs or failures were found, what was the root cause, and how were they fixed?';
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: BUGS,
+      memory: '',
+      chunk: {
+        text: '',
+        records: [
+          {
+            role: 'assistant',
+            text: '**Fixes:**\n- Error handling: fixed the wrong claim that tool_call hooks time out; only errors block\n- Ready for custom-tools.md or rpc.md?',
+          },
+        ],
+      },
+      memoryBudget: 300,
+    });
+    const answer = parseGateAnswer(reply.text);
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('only errors block');
+    expect(answer.memory).not.toContain('Ready for');
+  });
+});
+
+describe('work handed on to an issue', () => {
+  it('is open even when a summary lists it among the completed tasks', async () => {
+    const text =
+      '1. **Issue #296 - Created issue documenting OAuth/API key mess**\n   - Proposed refactor to consolidate key handling in coding-agent\n2. **Issue #288 - Allow startup without API keys**\n   - sdk.ts no longer throws when no model is available';
+    const answer = await step('', [
+      {
+        role: 'summary',
+        text: `## Completed Tasks\n${text}`,
+        sections: [{ heading: 'Completed Tasks', text }],
+      },
+    ]);
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('OAuth/API key mess');
+    expect(answer.memory).not.toContain('#288');
+  });
 });

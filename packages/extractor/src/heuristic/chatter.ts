@@ -31,6 +31,9 @@ const WORK_DONE =
 // A check that passes, said alone: the state of one moment, not how the project works.
 const CHECK_PASSES =
   /^(?:`[^`]+`|the (?:build|tests?|checks?|lint\w*|type ?check)|all (?:tests|checks|code))\s+(?:now\s+|still\s+)?(?:pass(?:es)?|succeeds?|is green|compiles?)\b(?:\s+\w+ly)?\s*[.!]?$/i;
+// A command or identifier alone ("`bd close spotter-gqc.6`"): a step of a list whose item above
+// says what it is for; on its own it states nothing.
+const BARE_CODE = /^`[^`]+`[.;]?$/;
 // A line that stops on a comma or an article was cut mid-sentence by the transcript's layout.
 const CUT_OFF = /(?:,|\b(?:the|a|an|and|or|to|of|with))\s*$/i;
 
@@ -51,6 +54,7 @@ export function isChatter(unit: string): boolean {
       BARE_HEADING,
       RAW_OUTPUT,
       CUT_OFF,
+      BARE_CODE,
       NOTHING,
       REPO_STATE,
       WORK_DONE,

@@ -51,6 +51,7 @@ export interface HeuristicOptions {
 
 /** Roles whose text is judged at L1: what people and the agent *said*, not raw tool output. */
 const PROSE = new Set(['user', 'assistant', 'summary', 'memory']);
+const QUESTION_END = /\?\s*$/;
 
 interface Candidate extends SentenceScore {
   text: string;
@@ -225,7 +226,13 @@ function scoreChunk(
     ...hedgedDiagnosisSignals(records),
     ...findingsSignals(records),
   ];
-  const prose: { text: string; pieces: string[] }[] = [];
+  // The notes a line may enter are decided by what the line is (route.ts), where the question
+  // asks for a kind of finding; the L2 synthesis and factual questions read every line.
+  const kinds = input.level === 'L1' ? routedKinds(input.question) : new Set<LineKind>();
+  // A question in speech is a line only as openQuestionSignals' "Open:" line (see the prose loop).
+  const asksInSpeech = (spoken: boolean, text: string) =>
+    kinds.size > 0 && spoken && QUESTION_END.test(text);
+  const prose: { text: string; pieces: string[]; spoken: boolean }[] = [];
   records.forEach((original, i) => {
     if (!PROSE.has(original.role) || corrections.rejected.has(i) || original.pasted !== undefined)
       return;
@@ -234,12 +241,15 @@ function scoreChunk(
     signals.push(...labelled.signals);
     const record = labelled.signals.length > 0 ? { ...original, text: labelled.rest } : original;
     const { sections, lead } = recordSections(record);
+    const spoken = record.role === 'user' || record.role === 'assistant';
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
-      signals.push(...typed.signals);
+      // An agent's report ends its headed lists with "Ready for custom-tools.md or rpc.md?".
+      signals.push(...typed.signals.filter((signal) => !asksInSpeech(spoken, signal.text)));
       prose.push({
         text: record.text,
         pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)),
+        spoken,
       });
     } else {
       // An L1 memory is judged line by line: each line is already one finding.
@@ -252,12 +262,10 @@ function scoreChunk(
                 .map((line) => line.replace(/^\s*-\s+/, '').trim())
                 .filter((line) => line !== '')
             : units(record.text),
+        spoken,
       });
     }
   });
-  // The notes a line may enter are decided by what the line is (route.ts), where the question
-  // asks for a kind of finding; the L2 synthesis and factual questions read every line.
-  const kinds = input.level === 'L1' ? routedKinds(input.question) : new Set<LineKind>();
   for (const signal of signals) {
     if (isChatter(signal.text)) continue;
     const scored = scoreSentence(profile, signal.text);
@@ -292,10 +300,20 @@ function scoreChunk(
     profile,
     prose.map((p) => p.text),
   );
-  for (const { pieces } of prose) {
+  for (const { pieces, spoken } of prose) {
     for (const piece of pieces) {
       const text = withoutChatter(piece);
       if (text === '' || isChatter(text) || isVenting(text)) continue;
+      // Trigger: a question someone asked in the conversation. Why: whether it is open depends
+      // on the turn (did the agent answer it, did the user reply), which openQuestionSignals
+      // reads; as prose it entered the open note however it was answered ("… a bad name for
+      // this no? alternatives?" with the agent's alternatives right after) and past the filters
+      // for the agent's own proposals ("Run `npm run check` to verify…?"). Outcome: a question
+      // in speech is a line only as that reader's "Open:" line, where the standing question asks
+      // for kinds of finding; a factual question (LoCoMo's "When did Caroline go to the support
+      // group?") reads every line, and a question said in the conversation may carry the fact
+      // ("Did you see the photos from my trip to Paris?").
+      if (asksInSpeech(spoken, text)) continue;
       if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
       const scored = scoreSentence(profile, text, discount);
       // An error in the tool output with a cause or fix stated in prose is the classic

@@ -47,3 +47,37 @@ describe('a user correction of how the system works', () => {
     expect(open.some((l) => l.includes('append only'))).toBe(false);
   });
 });
+
+describe('a user telling the agent to use one thing, not another', () => {
+  it('is a decision line with its rejected alternative', async () => {
+    const decisions = await memoryFor(DECISIONS, [
+      {
+        role: 'assistant',
+        text: 'The themes map each colour to a 256-colour palette index.',
+      },
+      { role: 'user', text: 'use plain rgb hex values in the theme files, not palette indices!' },
+    ]);
+    expect(decisions).toEqual([
+      '- User decision: use plain rgb hex values in the theme files, not palette indices!',
+    ]);
+  });
+
+  it('keeps the rule without the abuse it was said with', async () => {
+    const decisions = await memoryFor(DECISIONS, [
+      {
+        role: 'user',
+        text: 'omfg use the damn rgb hex values in the fucking theme files, not palette indices!',
+      },
+    ]);
+    expect(decisions).toEqual([
+      '- User decision: use the rgb hex values in the theme files, not palette indices!',
+    ]);
+  });
+
+  it('is no decision when "not" only negates what follows inside the sentence', async () => {
+    const decisions = await memoryFor(DECISIONS, [
+      { role: 'user', text: 'use the logger we have, it is not slow at all in my runs' },
+    ]);
+    expect(decisions.some((l) => l.startsWith('- User decision'))).toBe(false);
+  });
+});

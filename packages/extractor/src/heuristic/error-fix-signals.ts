@@ -1,7 +1,7 @@
 import type { ChunkRecord } from '../controller.js';
 import { isChatter } from './chatter.js';
 import { cuesIn } from './cues.js';
-import { callKey } from './run-signals.js';
+import { callKey, editedFile } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { sentences } from './text.js';
 
@@ -29,8 +29,6 @@ const DIAGNOSTIC =
   /\berror\s+[A-Z]{1,4}\d{2,5}\b|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*(?:FAIL|FAILED|ERROR)\b|\bpanic:|\bassert\w*\b.*\bfail/;
 // Tool chatter printed before the failure: a package manager's or runtime's warning.
 const WARNING = /^(?:npm |yarn |pnpm )?warn(?:ing)?\b/i;
-// Calls that change a file: what the agent did between a failure and its pass is the fix.
-const EDIT_TOOL = /^(?:edit|multiedit|write|notebookedit|str_replace\w*|apply_patch)\b/i;
 const EDITS_NAMED = 3;
 // A failure never rerun stays open only so long: a long session must not carry every failure.
 const OPEN_KEPT = 16;
@@ -97,14 +95,6 @@ const FIX_VERB =
 function fixBetween(prose: readonly string[]): string | undefined {
   const said = prose.flatMap((text) => sentences(text)).filter((s) => !isChatter(s));
   return said.find((s) => cuesIn(s).some((c) => c.family === 'cause') || FIX_VERB.test(s));
-}
-
-/** The file a call edits, or undefined when it is no edit. */
-function editedFile(call: string): string | undefined {
-  if (!EDIT_TOOL.test(call.trim())) return undefined;
-  // An edit's key is its file, read even from an input the source cut off.
-  const key = callKey(call);
-  return key !== call.trim() ? key : undefined;
 }
 
 /** What a transcript's chunks hand on: failures not yet rerun, and the symptoms already a line. */

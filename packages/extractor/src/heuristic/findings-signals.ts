@@ -14,6 +14,18 @@ import { listItems } from './text.js';
 /** A lead-in that names what follows as findings, notes or discrepancies found. */
 const FINDINGS =
   /\b(?:(?:key|main|important|notable)\s+(?:findings?|notes?|points?|facts|details|takeaways?)|findings|caveats?|gotchas?|takeaways?|(?:found|noticed|discovered|spotted)\s+(?:(?:some|a few|several|these|the following|two|three|four|\d+)\s+)?(?:discrepanc(?:y|ies)|inconsistenc(?:y|ies)|mismatch(?:es)?))\b/iu;
+/**
+ * A lead-in that says how something behaves now ("Context usage in the footer now:", "Now
+ * invalid themes will:", "Now if you delete the theme file:"): its items describe the system
+ * after a change, and the lead-in names their subject, so each item keeps it. What a document
+ * now says ("The docs now explain:") is no behaviour: only "…now:", "Now if/when…:" and
+ * "Now … will:" lead-ins count.
+ */
+const NOW =
+  /\bnow\s*:\s*$|^now,?\s+(?:if|when(?:ever)?|on|after|once)\b|^now\b[^:]*\bwill\s*:\s*$/iu;
+/** …but the agent announcing its own next step ("Now let me update:", "Now I'll add:") is narration. */
+const OWN_STEP =
+  /\b(?:let me|let's|i(?:'ll| will| need| should| can|'m)|we(?:'ll| will| need| should))\b/iu;
 /** A markdown heading or a bold line alone, its text captured. */
 const HEADING = /^(?:#{1,6}[ \t]+(.+?)[ \t#]*|\*\*([^*\n]{1,80}?):?\*\*:?[ \t]*)$/u;
 const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\S/u;
@@ -22,8 +34,8 @@ const MIN_WORDS = 4;
 
 /**
  * Findings lines of the agent's spoken records: the list items under a findings heading (to the
- * next heading) or under a line that ends in a findings lead-in and a colon (to the first line
- * that is neither an item nor indented under one).
+ * next heading) or under a line that ends in a findings or "now" lead-in and a colon (to the
+ * first line that is neither an item nor indented under one).
  */
 export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
   const out: Signal[] = [];
@@ -37,7 +49,16 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
       const leadIn = title === undefined && /:\s*$/u.test(line) && !ITEM.test(lines[i]!);
       // The lead-in's last sentence names the list: "Good, I have enough context. Key findings:".
       const named = title ?? (leadIn ? line.split(/(?<=[.!?])\s+/u).at(-1)! : undefined);
-      if (named === undefined || !FINDINGS.test(named)) continue;
+      if (named === undefined) continue;
+      const findings = FINDINGS.test(named);
+      // A bare "Now:" (a before/after comparison) names no subject for its items.
+      const now =
+        !findings &&
+        leadIn &&
+        NOW.test(named.replace(/\*\*/gu, '')) &&
+        !OWN_STEP.test(named) &&
+        named.split(/\s+/u).length > 1;
+      if (!findings && !now) continue;
       const block: string[] = [];
       let j = i + 1;
       for (; j < lines.length; j++) {
@@ -49,7 +70,12 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
         // so the list reader does not cut it into "No installer: exists for…".
         block.push(next.replace(/^(\s*(?:[-*+]|\d+[.)])\s+)\*\*([^*]+)\*\*(?=\s+[^\s:])/u, '$1$2'));
       }
-      for (const item of listItems(block.join('\n')))
+      // The items of a "now" list are read under their lead-in (indented below it), so each
+      // line names its subject; a findings lead-in ("Key findings") names none.
+      const items = now
+        ? listItems([named.replace(/\*\*/gu, ''), ...block.map((l) => `  ${l}`)].join('\n'))
+        : listItems(block.join('\n'));
+      for (const item of items)
         if (item.split(/\s+/u).length >= MIN_WORDS) out.push({ text: item, family: 'decision' });
       i = j - 1;
     }

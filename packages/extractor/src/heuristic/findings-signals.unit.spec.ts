@@ -83,4 +83,46 @@ describe("an agent's findings list", () => {
     expect(decisions.some((l) => l.includes('Project plugins shadow global plugins'))).toBe(true);
     expect(decisions.some((l) => l.includes('manifest.yaml'))).toBe(true);
   });
+
+  it('keeps a list of how things work now under its lead-in, the lead-in naming the subject', () => {
+    const now: ChunkRecord = {
+      role: 'assistant',
+      text: [
+        'Done!',
+        '',
+        '**Disk usage** in the status bar now:',
+        '- Normal (0-80%): default color',
+        '- Warning (80-95%): yellow',
+        '',
+        'Now if the config file is deleted while the server runs:',
+        '1. The watcher sees a `rename` event and checks that the file is gone',
+        '2. The server falls back to the built-in defaults and logs the change once',
+        '',
+        'Now let me update the tests:',
+        '- add a case for the deleted config file and the fallback defaults',
+        '',
+        'Now:',
+        '- `statusColor`: `#8abeb7` (accent) for every level',
+      ].join('\n'),
+    };
+    expect(findingsSignals([now]).map((s) => s.text)).toEqual([
+      'Disk usage in the status bar now: Normal (0-80%): default color; Warning (80-95%): yellow',
+      'Now if the config file is deleted while the server runs: The watcher sees a `rename` event and checks that the file is gone',
+      'Now if the config file is deleted while the server runs: The server falls back to the built-in defaults and logs the change once',
+    ]);
+  });
+
+  it('leaves out an item the transcript cut off mid-way, and keeps the items before it', () => {
+    const cut: ChunkRecord = {
+      role: 'assistant',
+      text: [
+        'Now invalid themes will:',
+        '1. **On startup (`initTheme`)**: Log error, fall back to dark theme, continue running',
+        '2. **During theme switch (`',
+      ].join('\n'),
+    };
+    expect(findingsSignals([cut]).map((s) => s.text)).toEqual([
+      'Now invalid themes will: On startup (`initTheme`): Log error, fall back to dark theme, continue running',
+    ]);
+  });
 });

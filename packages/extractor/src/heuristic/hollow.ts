@@ -17,6 +17,21 @@ const MIN_TERMS_NAMING_CODE = 2;
 // Venting that also asks or corrects must say that much more to be worth a line.
 const MIN_TERMS_ABUSIVE = 5;
 
+// An exclamation that carries only the speaker's mood ("omfg, use…").
+const EXCLAMATION = /\b(?:omfg|omg|ffs|jfc|ugh+)\b[,!.]*/gi;
+
+/**
+ * A person's words without the abuse and exclamations in them: the rule a user shouted at the
+ * agent ("omfg use fucking rgb values, no indices!") is kept as what it says, not how.
+ */
+export function withoutAbuse(text: string): string {
+  return text
+    .replace(ABUSE, ' ')
+    .replace(EXCLAMATION, ' ')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
 /** True when a piece of text is abuse with too little else in it to be a finding. */
 export function isVenting(text: string): boolean {
   return text.search(ABUSE) >= 0 && termSet(text.replace(ABUSE, ' ')).size < MIN_TERMS_ABUSIVE;

@@ -65,4 +65,21 @@ describe('a question about a named person', () => {
     });
     expect(parseGateAnswer(reply.text).update).toBe(false);
   });
+
+  it('reads a question said in the conversation as a line: it may carry the fact asked about', async () => {
+    const records: ChunkRecord[] = [
+      'Gina: Did you like the limited collection of hoodies I designed for the store last week?',
+      'Jon: Loved them, the colours are great.',
+    ].map((text) => ({ role: 'user', text }));
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: 'When did Gina design a limited collection of hoodies?',
+      memory: '',
+      chunk: { text: records.map((r) => r.text).join('\n'), records },
+      memoryBudget: 200,
+    });
+    const answer = parseGateAnswer(reply.text);
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('limited collection of hoodies');
+  });
 });

@@ -66,19 +66,46 @@ const HOUSEKEEPING =
 const FIX_SUBJECT =
   /\b(?:fix(?:e[sd]|ing)?|hotfix|bugs?|bugfix|resolv(?:e[sd]?|ing)|repair(?:s|ed|ing)?|regressions?)\b/i;
 
+const EDIT_TOOL = /^(?:edit|multiedit|write|notebookedit|str_replace\w*|apply_patch)\b/i;
+
+/** The file a call edits (what the agent did between a failure and its pass is the fix), or undefined when it is no edit. */
+export function editedFile(call: string): string | undefined {
+  if (!EDIT_TOOL.test(call.trim())) return undefined;
+  // An edit's key is its file, read even from an input the source cut off.
+  const key = callKey(call);
+  return key !== call.trim() ? key : undefined;
+}
+
+/**
+ * A file that documents the system rather than being it: prose (markdown, text), or anything
+ * under a docs or examples folder. An example shows how to use an API; it decides nothing about it.
+ */
+const DOCUMENT = /\.(?:md|mdx|markdown|rst|txt|adoc)$|(?:^|[\\/])(?:docs?|examples?)[\\/]/i;
+
 /**
  * The subject of each `git commit -m` in the chunk's tool calls, housekeeping aside: a fix is a
- * bug line, else a decision.
+ * bug line, else a decision. A commit whose edits (those the chunk shows since its previous
+ * commit) all touched documents is housekeeping too, whatever its subject says: "Clarify
+ * keepRecentTokens is configurable" or "Improve compaction diagrams with legend" records a
+ * rewording of the docs, and the decision it describes, if any, was committed with the code.
  */
 export function commitSignals(records: readonly ChunkRecord[]): Signal[] {
   const out: Signal[] = [];
+  let edited: string[] = [];
   for (const record of records) {
     if (record.role !== 'tool_call') continue;
+    const file = editedFile(record.text);
+    if (file !== undefined) {
+      edited.push(file);
+      continue;
+    }
     const match = COMMIT.exec(callKey(record.text));
     const message = (match?.[1] ?? match?.[2] ?? match?.[3])?.replace(/\\(["\\])/g, '$1').trim();
     if (message === undefined || message === '') continue;
+    const documents = edited.length > 0 && edited.every((path) => DOCUMENT.test(path));
+    edited = [];
     const subject = message.split('\n')[0]!.trim();
-    if (HOUSEKEEPING.test(subject)) continue;
+    if (HOUSEKEEPING.test(subject) || documents) continue;
     out.push({
       text: `Commit: ${subject}`,
       family: FIX_SUBJECT.test(subject) ? 'cause' : 'decision',

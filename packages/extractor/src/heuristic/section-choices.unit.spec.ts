@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGateAnswer } from '../protocol.js';
 import type { ChunkRecord } from '../controller.js';
 import { heuristicController } from './controller.js';
+import { isChatter } from './chatter.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
 
 const words = {
@@ -128,7 +129,17 @@ describe('a section under a heading that names its family', () => {
       ],
     };
     const signals = sectionSignals(record.sections!).signals;
-    expect(signals.map((s) => s.family)).toEqual(['decision', 'decision', 'decision']);
+    // Each item read under its heading: the heading is the subject the items leave out.
+    expect(signals.map((s) => [s.family, s.text])).toEqual([
+      [
+        'decision',
+        'API Key Resolution Priority: settings.json apiKeys; Environment variables last',
+      ],
+      [
+        'decision',
+        'Avoiding Global State: AgentSession takes an injected resolver in its config, not a global lookup',
+      ],
+    ]);
     const reply = await heuristicController(words).answer({
       level: 'L1',
       question: DECISIONS,
@@ -137,5 +148,69 @@ describe('a section under a heading that names its family', () => {
       memoryBudget: 400,
     });
     expect(parseGateAnswer(reply.text).memory).toContain('injected resolver');
+  });
+
+  it('keeps no feature label that names nothing, and keeps the items that name a part', () => {
+    const built = [
+      '- Custom `useTodos` hook with `useReducer`',
+      '- localStorage persistence across sessions',
+      '- Complete CRUD operations with error handling',
+      '- Real-time filtering and computed statistics',
+    ].join('\n');
+    const { signals } = sectionSignals([{ heading: 'Advanced State Management', text: built }]);
+    expect(signals.map((s) => s.text)).toEqual([
+      'Custom `useTodos` hook with `useReducer`',
+      'localStorage persistence across sessions',
+      'Complete CRUD operations with error handling',
+    ]);
+  });
+});
+
+describe('a step of a pending list that is a command alone', () => {
+  it('is no line; the task it belongs to and the steps that say what they do are', () => {
+    const steps = [
+      '- spotter-gqc.6 (in_progress): Close project review session, needs tests and a commit',
+      '- Run `mix test` and `mix credo --strict`',
+      '- `bd close spotter-gqc.6`',
+    ].join('\n');
+    const { signals } = sectionSignals([{ heading: 'Pending Tasks', text: steps }]);
+    const kept = signals.map((s) => s.text).filter((text) => !isChatter(text));
+    expect(kept).toEqual([
+      'spotter-gqc.6 (in_progress): Close project review session, needs tests and a commit',
+      'Run `mix test` and `mix credo --strict`',
+    ]);
+  });
+});
+
+describe('a summary whose reader gave its sections no heading path', () => {
+  it('reads the path off the markdown: a topic section under a decisions heading is decisions, its work report is not', () => {
+    const state =
+      '- `AgentSession` now takes `resolveApiKey` in its config\n- Implementation: `sdk.ts` and `agent-session.ts` were updated';
+    const text = `# Checkpoint\n## Completed Tasks\n- Released v0.27.3\n## Key Architecture Decisions\n### Avoiding Global State\n${state}\n## Important Files\n- sdk.ts`;
+    const record: ChunkRecord = {
+      role: 'summary',
+      text,
+      sections: [
+        { heading: 'Checkpoint', text: '', path: [] },
+        { heading: 'Completed Tasks', text: '- Released v0.27.3', path: [] },
+        { heading: 'Key Architecture Decisions', text: '', path: [] },
+        { heading: 'Avoiding Global State', text: state, path: [] },
+        { heading: 'Important Files', text: '- sdk.ts', path: [] },
+      ],
+    };
+    const { sections } = recordSections(record);
+    expect(sections.map((s) => s.path)).toEqual([
+      [],
+      ['Checkpoint'],
+      ['Checkpoint'],
+      ['Checkpoint', 'Key Architecture Decisions'],
+      ['Checkpoint'],
+    ]);
+    expect(sectionSignals(sections).signals).toEqual([
+      {
+        family: 'decision',
+        text: 'Avoiding Global State: `AgentSession` now takes `resolveApiKey` in its config',
+      },
+    ]);
   });
 });

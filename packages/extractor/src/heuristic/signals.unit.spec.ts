@@ -127,6 +127,32 @@ describe('heuristic signals', () => {
     ]);
   });
 
+  it('reads no decision out of a commit whose edits touched only documents, whatever its subject', async () => {
+    const edit = (path: string): ChunkRecord => ({
+      role: 'tool_call',
+      text: `edit ${JSON.stringify({ path, oldText: 'a', newText: 'b' })}`,
+    });
+    const commit = (subject: string): ChunkRecord => ({
+      role: 'tool_call',
+      text: `bash {"command":"git add -A && git commit -m \\"${subject}\\" && git push"}`,
+    });
+    const decisions = await memoryFor(DECISIONS, [
+      edit('/repo/packages/agent/docs/hooks.md'),
+      commit('Clarify keepRecentTokens is configurable'),
+      edit('/repo/packages/agent/examples/hooks/full-compaction.ts'),
+      commit('Update full-compaction example to use resolveApiKey'),
+      edit('/repo/packages/agent/src/core/agent-session.ts'),
+      edit('/repo/packages/agent/docs/hooks.md'),
+      commit('Add previousSummary to before_compact hook event'),
+      commit('Use injected resolveApiKey in AgentSession'),
+    ]);
+    // The code commit is a decision; one whose edits the chunk does not show is judged by its subject.
+    expect(decisions).toEqual([
+      '- Commit: Add previousSummary to before_compact hook event',
+      '- Commit: Use injected resolveApiKey in AgentSession',
+    ]);
+  });
+
   it('keeps a question nobody answered as open, and drops one answered later', async () => {
     const open = await memoryFor(OPEN, [
       { role: 'user', text: 'mix phx.server doesnt seem to start' },

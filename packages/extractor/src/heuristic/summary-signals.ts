@@ -1,6 +1,6 @@
 import type { ChunkRecord } from '../controller.js';
 import type { CueFamily } from './cues.js';
-import { listItems } from './text.js';
+import { listItems, namesSomething } from './text.js';
 
 /** A line the heuristic reads off the structure of a chunk rather than off cue words. */
 export interface Signal {
@@ -67,7 +67,7 @@ export function recordSections(record: ChunkRecord): {
   lead: string;
 } {
   if (record.role === 'summary' && record.sections !== undefined && record.sections.length > 0)
-    return { sections: record.sections, lead: '' };
+    return { sections: withHeadingPaths(record.text, record.sections), lead: '' };
   if (record.role !== 'assistant' || record.text.startsWith('[thinking]'))
     return { sections: [], lead: record.text };
   const sections: { heading: string; lines: string[] }[] = [];
@@ -90,6 +90,51 @@ export function recordSections(record: ChunkRecord): {
   };
 }
 
+type Section = { heading: string; text: string; path?: readonly string[] };
+
+/** A heading's words, for matching a section to its line: no markup, numbering or closing colon. */
+function headingWords(text: string): string {
+  return text
+    .replace(/^#{1,6}\s+/u, '')
+    .replace(/^\s*(?:[-*+]\s+|\d+[.)]\s*)/u, '')
+    .replace(/[*_`]/gu, '')
+    .replace(/[\s:#]+$/u, '')
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * The sections of a summary with the headings they sit under, read off its markdown where the
+ * reader gave none (an empty or missing path): "### Avoiding Global State" under "## Key
+ * Architecture Decisions" is a decision section though its own heading names no kind. Each
+ * section is found at the first line after the previous one that carries its heading; its path
+ * is the "#" headings open above that line. A section not found keeps what it had.
+ */
+function withHeadingPaths(text: string, sections: readonly Section[]): readonly Section[] {
+  const lines = text.split('\n');
+  let cursor = 0;
+  return sections.map((section) => {
+    if (section.path !== undefined && section.path.length > 0) return section;
+    const words = headingWords(section.heading);
+    let found = -1;
+    for (let i = cursor; i < lines.length && found < 0; i++)
+      if (words !== '' && headingWords(lines[i]!) === words) found = i;
+    if (found < 0) return section;
+    cursor = found + 1;
+    const open: { level: number; title: string }[] = [];
+    for (let i = 0; i < found; i++) {
+      const match = /^(#{1,6})\s+(.+?)[\s#]*$/u.exec(lines[i]!.trim());
+      if (match === null) continue;
+      const level = match[1]!.length;
+      while (open.length > 0 && open.at(-1)!.level >= level) open.pop();
+      open.push({ level, title: match[2]!.replace(/[*_`]/gu, '').trim() });
+    }
+    const own = /^(#{1,6})\s/u.exec(lines[found]!.trim())?.[1]!.length;
+    const above = own === undefined ? open : open.filter((h) => h.level < own);
+    return { ...section, path: above.map((h) => h.title) };
+  });
+}
+
 /**
  * An item of a descriptive section ("Key Technical Concepts", "Files and Code Sections") that
  * states a choice with its reason or its rule: what was preferred over what, what is required,
@@ -106,6 +151,37 @@ const CHOICE =
 const DONE_REPORT =
   /\b(?:is|are) now\b|\b(?:has|have) been\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
 
+/**
+ * An item that hands work on instead of doing it: an issue, ticket or bead filed for it, a
+ * refactor proposed, work deferred. A summary lists "Issue #296 - Created issue documenting
+ * OAuth/API key mess" among the completed tasks, but what was completed is the filing: the work
+ * it names is still to do, which is what the open-questions question asks.
+ */
+const DEFERRED =
+  /\b(?:created|filed|opened|raised)\s+(?:an?\s+|new\s+|the\s+|(?:github|follow-?up)\s+)*(?:issues?|tickets?|beads?|todos?)\b|\bproposed\s+(?:an?\s+)?(?:refactor\w*|redesign|rewrite|migration)\b|\b(?:deferred|postponed)\b|\bleft for (?:later|a follow-?up)\b/i;
+
+/**
+ * A decision's "Implementation:" item (beside its "Decision:" and "Rationale:") reports where the
+ * change was made ("Type and emission sites in `agent-session.ts` were updated"): the work, not
+ * the choice.
+ */
+const WORK_LABEL =
+  /^(?:implementation|files? (?:changed|modified|touched)|changes made|examples? updates?)\s*:/iu;
+
+/** A list item this short says one thing only if it names what it is about. */
+const LABEL_WORDS = 6;
+
+/**
+ * An item of a decisions section that names nothing ("Real-time filtering and computed
+ * statistics" under "Advanced State Management"): a feature label from a report of what was
+ * built, not a choice; without a named part, tool or identifier no reader can act on it. Its
+ * neighbours that name one ("Custom `useTodos` hook with `useReducer`", "localStorage
+ * persistence across sessions") are the choices.
+ */
+function isFeatureLabel(item: string): boolean {
+  return item.split(/\s+/u).length <= LABEL_WORDS && !namesSomething(item);
+}
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(
   sections: readonly { heading: string; text: string; path?: readonly string[] }[],
@@ -118,18 +194,46 @@ export function sectionSignals(
   for (const section of sections) {
     // A section whose own heading names no family takes its nearest ancestor's: "### Avoiding
     // Global State" under "## Key Architecture Decisions" lists decisions.
-    const family = [section.heading, ...[...(section.path ?? [])].reverse()]
+    const own = headingFamily(section.heading);
+    const family = [...[...(section.path ?? [])].reverse()]
       .map(headingFamily)
-      .find((f) => f !== undefined);
+      .reduce((found, f) => found ?? f, own);
     if (family !== undefined) {
+      // Trigger: a section whose heading names its topic, not its kind ("### Avoiding Global
+      // State" under "## Key Architecture Decisions"). Why: the heading is the subject its items
+      // leave out ("`AgentSession` now takes `resolveApiKey` in config" is there to avoid
+      // global state; "4. Environment variables" is a place in a resolution order). Outcome:
+      // the items are read under the heading as their lead-in, as a list under "…:" is.
+      const text =
+        own === undefined && section.heading.trim() !== ''
+          ? `${section.heading}:\n${section.text
+              .split('\n')
+              .map((line) => `  ${line}`)
+              .join('\n')}`
+          : section.text;
       // Trigger: an item under a "Pending" or "Next steps" heading. Why: such sections also list
       // what was done under a pending task ("Added the close button"). Outcome: a report of work
       // done is no open line; the pending task and its remaining steps are.
-      const keep = family === 'open' ? (line: string) => !DONE_REPORT.test(line) : undefined;
-      for (const item of listItems(section.text, keep)) signals.push({ text: item, family });
+      const keep =
+        family === 'open'
+          ? (line: string) => !DONE_REPORT.test(line)
+          : family === 'decision'
+            ? (line: string) => !WORK_LABEL.test(line)
+            : undefined;
+      // In an ordered list ("1. settings.json apiKeys … 4. Environment variables") the position
+      // is the fact, so a short item there is no label.
+      const ordered = /^\s*\d+[.)]\s/mu.test(section.text);
+      for (const item of listItems(text, keep)) {
+        if (family === 'decision' && !ordered && isFeatureLabel(item)) continue;
+        signals.push({ text: item, family: DEFERRED.test(item) ? 'open' : family });
+      }
       continue;
     }
-    const items = listItems(section.text);
+    const all = listItems(section.text);
+    // Work handed on to an issue is open whatever section lists it (a "Completed Tasks" item).
+    for (const item of all.filter((line) => DEFERRED.test(line)))
+      signals.push({ text: item, family: 'open' });
+    const items = all.filter((line) => !DEFERRED.test(line));
     const choices = items.filter((item) => CHOICE.test(item));
     // A section with no stated choice stays prose whole (its layout kept for the sentence split).
     if (choices.length === 0) {

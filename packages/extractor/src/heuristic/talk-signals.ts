@@ -1,7 +1,7 @@
 import type { ChunkRecord } from '../controller.js';
-import { isChatter } from './chatter.js';
+import { withoutChatter } from './chatter.js';
 import { isOffer } from './cues.js';
-import { isHollowSpeech } from './hollow.js';
+import { isHollowSpeech, withoutAbuse } from './hollow.js';
 import type { Signal } from './summary-signals.js';
 import { termSet } from './text.js';
 
@@ -11,9 +11,11 @@ import { termSet } from './text.js';
  * nobody answered in the chunk is an open question.
  */
 
-// "this is not how it works" corrects the agent's picture of the system as surely as a "no".
+// "this is not how it works" corrects the agent's picture of the system as surely as a "no";
+// "use X, not Y" names the choice and the rejected alternative (the "not Y" closes the sentence:
+// "use the logger, it is not slow" negates something else).
 const CORRECTION =
-  /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|(?:that|this|it)(?:'s| is) (?:wrong|not)\b|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b/i;
+  /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|(?:that|this|it)(?:'s| is) (?:wrong|not)\b|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b|\buse [^.?!,]{1,80},\s*(?:not|no|never)\s+[^\s.?!,]+(?:\s+[^\s.?!,]+){0,3}\s*[.!]*\s*$/i;
 const QUESTION = /\?\s*$/;
 const NOT_HOW = /^\s*(?:that|this|it)(?:'s| is) not (?:how|what|the way)\b/i;
 const PROBLEM =
@@ -52,7 +54,7 @@ export function correctionSignals(records: readonly ChunkRecord[]): {
     )
       return;
     signals.push({
-      text: `User decision: ${clip(record.text)}`,
+      text: `User decision: ${clip(withoutAbuse(record.text))}`,
       family: 'decision',
       byWords: true,
     });
@@ -62,7 +64,12 @@ export function correctionSignals(records: readonly ChunkRecord[]): {
   return { signals, rejected };
 }
 
-/** A reply that shares a content term with a question takes it up: the question is not left open. */
+/**
+ * A reply that shares a content term with a question takes it up: the question is not left open.
+ * The reply is read without its chatter sentences: "I see. `loadSessionFromEntries` already
+ * handles this…" answers, though it opens on narration ("I see"), and "Looking at the code:"
+ * alone does not.
+ */
 const ANSWER_OVERLAP = 1;
 
 /**
@@ -103,8 +110,8 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
         : reply.some(
             (r) =>
               r.role === 'assistant' &&
-              !isChatter(r.text) &&
-              [...termSet(r.text)].filter((t) => terms.has(t)).length >= ANSWER_OVERLAP,
+              [...termSet(withoutChatter(r.text))].filter((t) => terms.has(t)).length >=
+                ANSWER_OVERLAP,
           );
     if (!answered)
       out.push({
@@ -137,13 +144,8 @@ export function answersLatestOpen(
   const terms = termSet(lines[latest]!.slice('Open: '.length));
   for (const record of records) {
     if (record.role === 'user' && record.pasted === undefined) return undefined;
-    if (
-      record.role !== 'assistant' ||
-      record.text.startsWith('[thinking]') ||
-      isChatter(record.text)
-    )
-      continue;
-    const shared = [...termSet(record.text)].filter((t) => terms.has(t)).length;
+    if (record.role !== 'assistant' || record.text.startsWith('[thinking]')) continue;
+    const shared = [...termSet(withoutChatter(record.text))].filter((t) => terms.has(t)).length;
     if (shared >= ANSWER_OVERLAP) return latest;
   }
   return undefined;

@@ -173,6 +173,10 @@ const LIST_ITEM = /^(?:[-*+]\s+|\d+[.)]\s+)/u;
 /** Items this short are parts of one statement: the list stays one line. */
 const SHORT_ITEM_WORDS = 12;
 
+/** An opening parenthesis, or an opening backtick (an odd count of them), at the very end. */
+const cutItem = (line: string) =>
+  /\(\s*$/u.test(line) || (/`\s*$/u.test(line) && (line.match(/`/gu)?.length ?? 0) % 2 === 1);
+
 /**
  * The items of a list section, kept whole: each item one line; an item's sub-items carry it
  * as their lead-in when it is short (a task id, a file), and a list of short items under one
@@ -211,7 +215,11 @@ export function listItems(text: string, keep?: (line: string) => boolean): strin
       .replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '')
       .replace(/^\*\*([^*]+?):?\*\*:?/u, '$1:')
       .replace(/\*\*/g, '');
-    if (keep !== undefined && !keep(bare)) {
+    // A list line that stops on an opening bracket or backtick ("**During theme switch (`") was
+    // cut off by the transcript (an interrupted reply): it says nothing yet, and joined to its
+    // siblings it would leave their line hanging.
+    const cut = cutItem(bare);
+    if (cut || (keep !== undefined && !keep(bare))) {
       if (indent <= 1) {
         close();
         refused = true;
@@ -252,4 +260,20 @@ export function containment(part: ReadonlySet<string>, whole: ReadonlySet<string
   let shared = 0;
   for (const term of part) if (whole.has(term)) shared += 1;
   return shared / part.size;
+}
+
+/**
+ * Whether a unit names something a reader can look up: a code span or quoted string, an
+ * identifier (camelCase, PascalCase, ALLCAPS), a name with a digit, a dot, a slash or a colon
+ * inside it (Next.js, src/, localhost:3001), or a capitalised word past the first (a product,
+ * a person).
+ */
+export function namesSomething(text: string): boolean {
+  if (/`[^`]+`|"[^"]+"/u.test(text)) return true;
+  return text
+    .split(/\s+/u)
+    .some(
+      (word, i) =>
+        /\p{Ll}\p{Lu}|\p{Lu}{2,}|\d|\w[./:\\]\w/u.test(word) || (i > 0 && /^\p{Lu}/u.test(word)),
+    );
 }

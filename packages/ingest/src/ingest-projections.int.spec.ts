@@ -69,7 +69,8 @@ describe('the projections an ingest opens', () => {
     // Many appends happened between the two SQLite opens: the loop ran with nothing else open.
     expect(report.chunks).toBeGreaterThan(10);
     expect(report.appended).toBe(head);
-    expect(opens.get('sqlite')).toEqual([0, head]);
+    // SQLite again at the end twice: caught up and sealed on its own first, then with the rest.
+    expect(opens.get('sqlite')).toEqual([0, head, head]);
     expect(opens.get('vault')).toEqual([head]);
     expect((await engine.verify()).ok).toBe(true);
   });

@@ -179,6 +179,9 @@ async function ingestLocked(
     sources.push({ entry, stats: source.stats() });
   }
   await append(runs.flatMap((run) => run.finish()));
+  // SQLite first, sealed and closed, then the rest (the embedded Postgres): its pages then
+  // overlap no SQLite seal, so the process peak is the larger of the two, not their sum.
+  await engine.readCaughtUp([project], () => undefined, { reads: ITEM_STORE_READS });
   await engine.catchUp([project]);
 
   return {

@@ -5,7 +5,7 @@ import { GatedRun, type Controller, type RunSummary } from '@mem/extractor';
 import type { SourceStats, TranscriptSource } from '@mem/sources';
 import { DerivedManifest } from './derived.js';
 import { skillArtifactTexts } from './skill-artifacts.js';
-import { priorState, referenceTexts, withItemStore } from './prior-state.js';
+import { ITEM_STORE_READS, priorState, referenceTexts, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
 import { selectQueries, type StandingQueries } from './standing-queries.js';
 import { stepFromChunk } from './steps.js';
@@ -100,39 +100,43 @@ async function ingestLocked(
   const tombstones = await foldTombstones(engine.read(project));
   const refuses = (line: string) => tombstones.match(line) !== null;
   for (const text of await skillArtifactTexts(engine.read(project))) manifest.register(text);
-  const runs = await engine.readCaughtUp([project], () =>
-    withItemStore(engine.paths.stateDir, (store) => {
-      for (const text of referenceTexts(store, project)) manifest.register(text);
-      const priors = queries.map((query) => priorState(store, project, query.id));
-      // Chunk each source from where every query has read it up to: a transcript that grew since
-      // the last ingest is read from its new records on, not re-chunked (and re-gated) from its
-      // old tail. A query that has read less sees the rest; chunks it saw before are skipped by sha.
-      const positions =
-        options.resumeByPosition === false ? [] : priors.flatMap((p) => Object.keys(p.progress));
-      for (const source of new Set(positions)) {
-        skipBefore.set(source, Math.min(...priors.map((p) => p.progress[source] ?? 0)));
-      }
-      return queries.map((query, i) => {
-        const prior = priors[i]!;
-        return new GatedRun({
-          level: 'L1',
-          runId: newRunId(
-            options.runLabel !== undefined ? `${query.id}@${options.runLabel}` : query.id,
-            options.now?.(),
-          ),
-          queryId: query.id,
-          question: query.question,
-          controller,
-          tokenizer,
-          memoryBudget: config.memoryBudget,
-          chunkTokens: config.chunkTokens,
-          actOnExit: false,
-          previous: prior.previous,
-          seen: prior.seen,
-          refuses,
+  const runs = await engine.readCaughtUp(
+    [project],
+    () =>
+      withItemStore(engine.paths.stateDir, (store) => {
+        for (const text of referenceTexts(store, project)) manifest.register(text);
+        const priors = queries.map((query) => priorState(store, project, query.id));
+        // Chunk each source from where every query has read it up to: a transcript that grew since
+        // the last ingest is read from its new records on, not re-chunked (and re-gated) from its
+        // old tail. A query that has read less sees the rest; chunks it saw before are skipped by sha.
+        const positions =
+          options.resumeByPosition === false ? [] : priors.flatMap((p) => Object.keys(p.progress));
+        for (const source of new Set(positions)) {
+          skipBefore.set(source, Math.min(...priors.map((p) => p.progress[source] ?? 0)));
+        }
+        return queries.map((query, i) => {
+          const prior = priors[i]!;
+          return new GatedRun({
+            level: 'L1',
+            runId: newRunId(
+              options.runLabel !== undefined ? `${query.id}@${options.runLabel}` : query.id,
+              options.now?.(),
+            ),
+            queryId: query.id,
+            question: query.question,
+            controller,
+            tokenizer,
+            memoryBudget: config.memoryBudget,
+            chunkTokens: config.chunkTokens,
+            actOnExit: false,
+            previous: prior.previous,
+            seen: prior.seen,
+            refuses,
+          });
         });
-      });
-    }),
+      }),
+    // Only SQLite: the embedded Postgres opens at the final catch-up, not for the whole loop.
+    { reads: ITEM_STORE_READS },
   );
 
   let appended = 0;
@@ -175,6 +179,9 @@ async function ingestLocked(
     sources.push({ entry, stats: source.stats() });
   }
   await append(runs.flatMap((run) => run.finish()));
+  // SQLite first, sealed and closed, then the rest (the embedded Postgres): its pages then
+  // overlap no SQLite seal, so the process peak is the larger of the two, not their sum.
+  await engine.readCaughtUp([project], () => undefined, { reads: ITEM_STORE_READS });
   await engine.catchUp([project]);
 
   return {

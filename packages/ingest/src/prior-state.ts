@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { memoryLines, type MemoryLineRef } from '@mem/core';
-import { itemStorePath, openItemStore, type ItemStore, type NodeRow } from '@mem/projector-sqlite';
+import {
+  itemStorePath,
+  openItemStore,
+  projectorSqlite,
+  type ItemStore,
+  type NodeRow,
+} from '@mem/projector-sqlite';
 import type { PreviousMemory } from '@mem/extractor';
 
 /** What a new run of one query (or of the synthesis, queryId null) continues from. */
@@ -10,6 +16,12 @@ export interface PriorState {
   /** Per source, the record ordinal the query's earlier runs have read up to. */
   progress: Record<string, number>;
 }
+
+/**
+ * The projections withItemStore reads, for `readCaughtUp`'s `reads`: the SQLite store alone, so
+ * an ingest opens no embedded Postgres before its final catch-up (issue 15 target 5).
+ */
+export const ITEM_STORE_READS: readonly string[] = [projectorSqlite.name];
 
 /** Reads the SQLite projection (caught up by the caller) for the loop's starting point. */
 export function withItemStore<T>(stateDir: string, read: (store: ItemStore | null) => T): T {

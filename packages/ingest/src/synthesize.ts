@@ -2,7 +2,7 @@ import type { Tokenizer } from '@mem/chunk';
 import { MemError, type Writer } from '@mem/core';
 import { extractionLock, foldTombstones, type Engine } from '@mem/engine';
 import { GatedRun, lineStrength, type Controller, type RunSummary } from '@mem/extractor';
-import { currentMemory, priorState, withItemStore } from './prior-state.js';
+import { ITEM_STORE_READS, currentMemory, priorState, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
 import { synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
 import type { StandingQueries } from './standing-queries.js';
@@ -56,15 +56,19 @@ async function synthesizeLocked(
   // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
   const tombstones = await foldTombstones(engine.read(project));
   const refuses = (line: string) => tombstones.match(line) !== null;
-  const { memories, prior } = await engine.readCaughtUp([project], () =>
-    withItemStore(engine.paths.stateDir, (store) => {
-      const memories: SynthesisInput[] = [];
-      for (const query of config.queries) {
-        const memory = store ? currentMemory(store, project, query.id) : null;
-        if (memory) memories.push({ queryId: query.id, sha256: memory.sha256, text: memory.text });
-      }
-      return { memories, prior: priorState(store, project, null) };
-    }),
+  const { memories, prior } = await engine.readCaughtUp(
+    [project],
+    () =>
+      withItemStore(engine.paths.stateDir, (store) => {
+        const memories: SynthesisInput[] = [];
+        for (const query of config.queries) {
+          const memory = store ? currentMemory(store, project, query.id) : null;
+          if (memory)
+            memories.push({ queryId: query.id, sha256: memory.sha256, text: memory.text });
+        }
+        return { memories, prior: priorState(store, project, null) };
+      }),
+    { reads: ITEM_STORE_READS },
   );
   const steps = synthesisSteps(memories, lineStrength(synthesis.question));
   const run = new GatedRun({

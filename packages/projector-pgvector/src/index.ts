@@ -1,6 +1,7 @@
 export { projectorPgvector, PGVECTOR_VERSION } from './projector.js';
 export { openVectorRecall, type OpenVectorRecallOptions } from './vector-recall.js';
 export { holdEmbeddedPglite } from './hold.js';
+export { preferBaselineWasm } from './backend/wasm-tier.js';
 export type {
   RecallFilter,
   RecallLevel,

@@ -4,6 +4,7 @@ import { itemStorePath, openControlStore } from '@mem/projector-sqlite';
 import { existsSync } from 'node:fs';
 import { chooseController } from '../controllers.js';
 import { ingest, type IngestEngine } from '../ingest.js';
+import { ITEM_STORE_READS } from '../prior-state.js';
 import { loadStandingQueries } from '../standing-queries.js';
 import { newRecords, occurrenceKeys } from './record-identity.js';
 import { acceptedRecordsSource } from './records-source.js';
@@ -116,15 +117,19 @@ async function knownRecords(
   source: string,
 ): Promise<Set<string>> {
   const store = itemStorePath(engine.paths.stateDir);
-  const earlier = await engine.readCaughtUp([spec.project], () => {
-    if (!existsSync(store)) return [];
-    const control = openControlStore(store);
-    try {
-      return control.doneIngestJobs(spec.project, source, spec.acceptedSeq);
-    } finally {
-      control.close();
-    }
-  });
+  const earlier = await engine.readCaughtUp(
+    [spec.project],
+    () => {
+      if (!existsSync(store)) return [];
+      const control = openControlStore(store);
+      try {
+        return control.doneIngestJobs(spec.project, source, spec.acceptedSeq);
+      } finally {
+        control.close();
+      }
+    },
+    { reads: ITEM_STORE_READS },
+  );
   const known = new Set<string>();
   for (const job of earlier) {
     const event = await acceptedEvent(engine, {

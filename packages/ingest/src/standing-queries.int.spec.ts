@@ -200,6 +200,11 @@ describe('codex sources', () => {
         /sources\[0\]\.source: missing directory/u,
       ],
       ['  - source: codex:2025\n    cwd: /x\n    since: 2025', /unexpected field "since"/u],
+      [
+        '  - sorce: codex:2025\n    cwd: /x',
+        /sources\[0\]: expected "<kind>:<name or path>", or a mapping with "source" and "cwd" \(a Codex filter\), got the fields "sorce", "cwd"/u,
+      ],
+      ['  - 42', /sources\[0\]: expected "<kind>:<name or path>", or a mapping .*, got 42/u],
     ];
     for (const [entry, message] of refusals) {
       write(file(entry));

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { z } from 'zod';
-import { MemError, projectNameSchema, queryIdField, type MemConfig } from '@mem/core';
+import { MemError, issueValue, projectNameSchema, queryIdField, type MemConfig } from '@mem/core';
 import { TRANSCRIPT_KINDS, type TranscriptKind } from '@mem/sources';
 
 /** Source kinds a standing-query file may name: the transcript formats @mem/sources reads. */
@@ -126,7 +126,8 @@ export function loadStandingQueries(
     });
   };
 
-  const parsed = fileSchema.safeParse(doc.toJS());
+  const raw: unknown = doc.toJS();
+  const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
@@ -135,7 +136,10 @@ export function loadStandingQueries(
         ? `unexpected field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
         : issue.code === 'invalid_type' && issue.input === undefined
           ? `missing field, ${issue.message.replace(/^Invalid input: /, '')}`
-          : issue.message;
+          : issue.code === 'invalid_union'
+            ? // A source entry that is neither form: zod alone says only "Invalid input".
+              `expected "<kind>:<name or path>", or a mapping with "source" and "cwd" (a Codex filter)${fieldsOf(issueValue(raw, issue.path))}`
+            : issue.message;
     fail(path, message);
   }
   const data = parsed.data!;
@@ -290,6 +294,15 @@ function sessionDirectory(kind: SourceKind, cwd: string, fail: (message: string)
     );
   // Codex records a resolved cwd: `/a/b/../c` and `/a/c/` name the directory it would write.
   return normalize(dir);
+}
+
+/** `, got the fields "a", "b"` for a mapping, `, got <JSON>` for anything else. */
+function fieldsOf(input: unknown): string {
+  if (input !== null && typeof input === 'object' && !Array.isArray(input))
+    return `, got the fields ${Object.keys(input)
+      .map((k) => JSON.stringify(k))
+      .join(', ')}`;
+  return `, got ${JSON.stringify(input) ?? String(input)}`;
 }
 
 function lineOf(doc: Document, lines: LineCounter, path: (string | number)[]): number | undefined {

@@ -1,51 +1,30 @@
-import { open } from 'node:fs/promises';
-import { MemError } from '@mem/core';
 import { isObject, str } from '../json.js';
+import { fileBlocks, splitLines } from '../lines.js';
+import { parseLine } from '../parse-line.js';
+import { StatsCollector } from '../stats.js';
 
-/** A `session_meta` line is short; one that has not ended by here is not read further (newer CLIs embed instructions, a few KiB). */
+/** A `session_meta` line is short; one longer than this is not read (newer CLIs embed instructions, a few KiB). */
 const MAX_FIRST_LINE_BYTES = 1024 * 1024;
 const BLOCK_BYTES = 16 * 1024;
 
 /**
- * The directory a rollout's session started in: its first line's `session_meta.payload.cwd`.
- * Null when the first line is not a readable `session_meta` with a cwd (the old format wrote
- * none, a file may be empty or cut). Reads only the first line, never the whole file.
+ * The directory a rollout's session started in: its first line's `session_meta.payload.cwd`,
+ * read with the readers' own line splitter and parser and nothing after it. Null when the
+ * first line is not a readable `session_meta` with a cwd (the old format wrote none, a file may
+ * be empty or cut). I/O failures are the readers' NOT_FOUND / IO_FAILED.
  */
 export async function rolloutSessionCwd(path: string): Promise<string | null> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (cause) {
-    throw new MemError('IO_FAILED', `cannot open transcript ${path}`, { path }, { cause });
-  }
-  try {
-    const parts: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const block = Buffer.alloc(BLOCK_BYTES);
-      const { bytesRead } = await handle.read(block, 0, BLOCK_BYTES, total);
-      if (bytesRead === 0) break;
-      const end = block.subarray(0, bytesRead).indexOf(0x0a);
-      parts.push(block.subarray(0, end === -1 ? bytesRead : end));
-      total += bytesRead;
-      if (end !== -1) break;
-      if (total >= MAX_FIRST_LINE_BYTES) return null;
-    }
-    return metaCwd(Buffer.concat(parts).toString('utf8'));
-  } catch (cause) {
-    throw new MemError('IO_FAILED', `cannot read transcript ${path}`, { path }, { cause });
-  } finally {
-    await handle.close();
-  }
+  const lines = splitLines(fileBlocks(path, BLOCK_BYTES), path, new StatsCollector(), {
+    maxLineBytes: MAX_FIRST_LINE_BYTES,
+    finalLine: 'yield',
+  });
+  // Returning from the loop closes the file: only the first line's blocks are read.
+  for await (const first of lines)
+    return first.line === 1 ? metaCwd(parseLine(first.text).values[0]) : null;
+  return null;
 }
 
-function metaCwd(line: string): string | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
+function metaCwd(value: unknown): string | null {
   if (!isObject(value) || value.type !== 'session_meta' || !isObject(value.payload)) return null;
   const cwd = str(value.payload.cwd);
   return cwd === undefined || cwd === '' ? null : cwd;

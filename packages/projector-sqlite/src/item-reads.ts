@@ -65,7 +65,14 @@ const HELD_BACK = `((i.valid_until IS NOT NULL AND ${atOrBefore('i.valid_until',
   OR (i.type IN ('task', 'thread') AND ${UNRESOLVED} AND ${atOrBefore('i.created_ts', 'opened')}))`;
 
 /** HELD_BACK's cutoffs at `now`: the clock itself, and OPEN_MAX_DAYS before it (open since). */
-function heldBackParams(now: Date): Record<string, unknown> {
+interface HeldBackParams {
+  now_ms: number;
+  now_second: string;
+  opened_ms: number;
+  opened_second: string;
+}
+
+function heldBackParams(now: Date): HeldBackParams {
   const opened = now.getTime() - OPEN_MAX_DAYS * 86_400_000;
   const second = (ms: number) => new Date(ms).toISOString().slice(0, 19);
   return {
@@ -274,9 +281,8 @@ function scopedMatch(query: ItemFindQuery): string | null {
 function heldCandidates(
   where: readonly string[],
   scope: string,
-  now: Date,
+  { now_second, opened_second }: HeldBackParams,
 ): { with: string; from: string; params: Record<string, unknown> } {
-  const { now_second, opened_second } = heldBackParams(now) as Record<string, string>;
   const inProjects = `c.project IN (SELECT value FROM json_each(@projects))`;
   return {
     with: `WITH held(project, id) AS (
@@ -364,10 +370,8 @@ export function itemReader(db: Database.Database) {
 
     findItems: (query: ItemFindQuery): ItemFound => {
       const where = [IN_PROJECTS];
-      const params: Record<string, unknown> = {
-        projects: json(query.projects),
-        ...heldBackParams(query.now),
-      };
+      const held = heldBackParams(query.now);
+      const params: Record<string, unknown> = { projects: json(query.projects), ...held };
       if (!query.includeDeleted) where.push(LIVE);
       where.push('i.attention IN (SELECT value FROM json_each(@attention))');
       params.attention = json(query.attention);
@@ -396,15 +400,15 @@ export function itemReader(db: Database.Database) {
       // them too); with one, the total is counted in item_fts and the held-back ones from the
       // rows that can be held (heldCandidates), or else both from the joined hits.
       const from = `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
-      const scope = query.match !== undefined ? scopedMatch(query) : null;
+      const scope = scopedMatch(query);
       const matches =
         query.match === undefined
           ? { with: '', from, params: {} }
           : scope !== null
-            ? heldCandidates(where, scope, query.now)
+            ? heldCandidates(where, scope, held)
             : { with: HITS, from: `${HITS_FROM} WHERE ${where.join(' AND ')}`, params: {} };
       const counts =
-        query.match !== undefined && scope !== null
+        scope !== null
           ? {
               matched: (
                 prepared(

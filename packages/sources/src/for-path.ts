@@ -19,9 +19,6 @@ import {
   type TranscriptSource,
 } from './source.js';
 
-/** Which of a source's files belong to the project: only Codex needs one (its files are by date). */
-export type SourceFilter = CodexFilter;
-
 /**
  * A source of `kind` over paths (already glob-expanded): a directory is walked like the
  * directory sources do, a file is read as is. Files are read in a stable sorted order, each
@@ -32,7 +29,7 @@ export function sourceForPath(
   paths: string | readonly string[],
   kind: TranscriptKind,
   options?: AdapterOptions,
-  filter: SourceFilter = {},
+  filter: CodexFilter = {},
 ): TranscriptSource {
   if (!(TRANSCRIPT_KINDS as readonly string[]).includes(kind)) {
     throw new MemError(
@@ -62,7 +59,7 @@ export function sourceForPath(
 async function planPaths(
   paths: readonly string[],
   kind: TranscriptKind,
-  filter: SourceFilter,
+  filter: CodexFilter,
 ): Promise<SourcePlan> {
   const files: string[] = [];
   const loop: LoopArtifact[] = [];

@@ -1,6 +1,6 @@
 export { claudeProjectSource, isCompactionRunFile } from './claude/source.js';
 export { codexSessionSource, type CodexFilter } from './codex/source.js';
-export { sourceForPath, type SourceFilter } from './for-path.js';
+export { sourceForPath } from './for-path.js';
 export { findJsonlFiles } from './discover.js';
 export { loopFileIdentity, type LoopFileIdentity } from './loop/identity.js';
 export { loopArtifactSource } from './loop/source.js';

@@ -26,7 +26,12 @@ import { hedgedDiagnosisSignals } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
-import { answersLatestOpen, correctionSignals, openQuestionSignals } from './talk-signals.js';
+import {
+  QUESTION,
+  answersLatestOpen,
+  correctionSignals,
+  openQuestionSignals,
+} from './talk-signals.js';
 import { sentences, units } from './text.js';
 
 export interface HeuristicOptions {
@@ -51,7 +56,6 @@ export interface HeuristicOptions {
 
 /** Roles whose text is judged at L1: what people and the agent *said*, not raw tool output. */
 const PROSE = new Set(['user', 'assistant', 'summary', 'memory']);
-const QUESTION_END = /\?\s*$/;
 
 interface Candidate extends SentenceScore {
   text: string;
@@ -231,7 +235,7 @@ function scoreChunk(
   const kinds = input.level === 'L1' ? routedKinds(input.question) : new Set<LineKind>();
   // A question in speech is a line only as openQuestionSignals' "Open:" line (see the prose loop).
   const asksInSpeech = (spoken: boolean, text: string) =>
-    kinds.size > 0 && spoken && QUESTION_END.test(text);
+    kinds.size > 0 && spoken && QUESTION.test(text);
   const prose: { text: string; pieces: string[]; spoken: boolean }[] = [];
   records.forEach((original, i) => {
     if (!PROSE.has(original.role) || corrections.rejected.has(i) || original.pasted !== undefined)

@@ -16,7 +16,8 @@ import { termSet } from './text.js';
 // "use the logger, it is not slow" negates something else).
 const CORRECTION =
   /^\s*(?:no\b|nope\b|don'?t\b|do not\b|never\b|stop\b|(?:that|this|it)(?:'s| is) (?:wrong|not)\b|wrong\b)|\b(?:use|try|prefer) [^.?!]{1,80}? instead\b|\buse [^.?!,]{1,80},\s*(?:not|no|never)\s+[^\s.?!,]+(?:\s+[^\s.?!,]+){0,3}\s*[.!]*\s*$/i;
-const QUESTION = /\?\s*$/;
+/** Text that ends on a question mark. */
+export const QUESTION = /\?\s*$/;
 const NOT_HOW = /^\s*(?:that|this|it)(?:'s| is) not (?:how|what|the way)\b/i;
 const PROBLEM =
   /\b(?:doesn'?t|does not|isn'?t|is not|won'?t|can'?t|cannot|not working|fails?|failing|broken|crash\w*)\b/i;

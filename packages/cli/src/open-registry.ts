@@ -52,7 +52,7 @@ export async function openCliRegistry(
   const engine = options.existing
     ? await openExistingEngine(io, globals, options.existing.projects, projections)
     : await openEngine(io, globals, projections);
-  if (options.oneShot && reads === 'self' && projections === 'all') {
+  if (options.oneShot && reads === 'self') {
     // A local run (`mem ingest`, `mem synthesize`, a reference corpus) opens PGlite once, for
     // the catch-up of what it wrote: on the baseline compiler its peak RSS is ~65 MB lower
     // (wasm-tier.ts; issue 15 target 5). The module is loaded already (projectorsFor, 'all').

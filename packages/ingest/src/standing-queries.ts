@@ -53,6 +53,8 @@ export interface ResolvedSource {
   files?: string[];
   /** Codex only: read only the sessions that started in this directory or under it. */
   cwd?: string;
+  /** True when `files` is a glob's expansion at load time: a file made later is not in it. */
+  globbed?: true;
 }
 
 export interface StandingQueries {
@@ -247,7 +249,7 @@ function resolveSource(
       const files = glob(value, base);
       if (files.length === 0)
         fail(`the glob ${JSON.stringify(value)} matches no file (relative to ${base})`);
-      return { entry, kind: sourceKind, files };
+      return { entry, kind: sourceKind, files, globbed: true };
     }
     if (!existsSync(target)) fail(`missing directory or file ${target}`);
     return statSync(target).isDirectory()

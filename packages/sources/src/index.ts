@@ -1,5 +1,5 @@
 export { claudeProjectSource, isCompactionRunFile } from './claude/source.js';
-export { codexSessionSource, type CodexFilter } from './codex/source.js';
+export { codexSessionSource, isRolloutFile, type CodexFilter } from './codex/source.js';
 export { sourceForPath } from './for-path.js';
 export { findJsonlFiles } from './discover.js';
 export { loopFileIdentity, type LoopFileIdentity } from './loop/identity.js';

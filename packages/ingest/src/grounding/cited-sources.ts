@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, sep } from 'node:path';
 import { qwenTokenizer, type SourceRecord, type Tokenizer } from '@mem/chunk';
 import { isMemError } from '@mem/core';
-import { findJsonlFiles, sourceForPath } from '@mem/sources';
+import { findJsonlFiles, isRolloutFile, sourceForPath } from '@mem/sources';
 import type { ResolvedSource, SourceKind, StandingQueries } from '../standing-queries.js';
 import { transcriptSource } from '../transcripts.js';
 import {
@@ -201,7 +201,7 @@ async function byName(
     basename(path) === `${id}.jsonl` ||
     (kind === 'codex' &&
       id.length >= 16 &&
-      basename(path).startsWith('rollout-') &&
+      isRolloutFile(path) &&
       basename(path).endsWith(`-${id}.jsonl`)) ||
     // A session uuid is long enough that a name holding it is that session's (`ccviewer-<id>.jsonl`).
     (kind === 'claude' && id.length >= 16 && basename(path).includes(id)) ||

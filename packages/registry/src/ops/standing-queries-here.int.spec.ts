@@ -64,4 +64,22 @@ describe('resolvedStandingQueries: the YAML read once per change of its file', (
     );
     expect(loads).toBe(6);
   });
+
+  it('never keeps a file with a glob source: a session file made later is listed on the next call', () => {
+    root = mkdtempSync(join(tmpdir(), 'mem-sq-glob-'));
+    const queries = join(root, 'queries');
+    mkdirSync(join(root, 'sessions'), { recursive: true });
+    mkdirSync(queries);
+    writeFileSync(join(root, 'sessions', 'a.jsonl'), '');
+    writeFileSync(join(queries, 'proj.yaml'), yaml('claude:../sessions/*.jsonl'));
+    const ctx = contextAt(queries);
+    expect(resolvedStandingQueries(ctx, 'proj', loadStandingQueries).sources[0]?.files).toEqual([
+      join(root, 'sessions', 'a.jsonl'),
+    ]);
+    writeFileSync(join(root, 'sessions', 'b.jsonl'), '');
+    expect(resolvedStandingQueries(ctx, 'proj', loadStandingQueries).sources[0]?.files).toEqual([
+      join(root, 'sessions', 'a.jsonl'),
+      join(root, 'sessions', 'b.jsonl'),
+    ]);
+  });
 });

@@ -16,7 +16,8 @@ const resolved = new WeakMap<RegistryContext, Resolved>();
 /**
  * loadStandingQueries, read again only when `queries/<project>.yaml` moved (size, mtime or
  * inode): a query judged its lines' freshness by parsing the YAML and resolving every source
- * on each request (0.37 of 9.6 ms CPU per query on the demo). A refusal is not kept, so a
+ * on each request (0.37 of 9.6 ms CPU per query on the demo). A refusal, or a file with a glob
+ * source, is not kept, so a
  * source directory made later is seen on the next call; a directory removed later reads as
  * gone when its sessions are looked for (checkCitedSources), as before.
  */
@@ -38,6 +39,9 @@ export function resolvedStandingQueries(
   const known = byProject.get(project);
   if (stamp !== null && known?.stamp === stamp) return known.queries;
   const queries = loadStandingQueries(ctx.engine.paths.queriesDir, project, { config: ctx.config });
-  if (stamp !== null) byProject.set(project, { stamp, queries });
+  // A glob is expanded when the file is loaded: kept, a session file made later would never be
+  // looked for (its citations would read as gone). Such a project is loaded on every call.
+  if (stamp !== null && !queries.sources.some((s) => s.globbed))
+    byProject.set(project, { stamp, queries });
   return queries;
 }

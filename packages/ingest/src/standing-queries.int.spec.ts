@@ -242,3 +242,11 @@ describe("the README's standing-queries example", () => {
     ]);
   });
 });
+
+describe('a field of the wrong type', () => {
+  it('is named as the wrong type, not as missing (zod 4 leaves the value out of its issue)', () => {
+    write(`${VALID}chunk_tokens: abc\n`);
+    expect(failure().message).toMatch(/chunk_tokens: expected number, received string/u);
+    expect(failure().message).not.toMatch(/missing field/u);
+  });
+});

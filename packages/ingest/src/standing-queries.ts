@@ -136,12 +136,12 @@ export function loadStandingQueries(
     const message =
       issue.code === 'unrecognized_keys'
         ? `unexpected field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
-        : issue.code === 'invalid_type' && issue.input === undefined
+        : issue.code === 'invalid_type' && issueValue(raw, issue.path) === undefined
           ? `missing field, ${issue.message.replace(/^Invalid input: /, '')}`
           : issue.code === 'invalid_union'
             ? // A source entry that is neither form: zod alone says only "Invalid input".
               `expected "<kind>:<name or path>", or a mapping with "source" and "cwd" (a Codex filter)${fieldsOf(issueValue(raw, issue.path))}`
-            : issue.message;
+            : issue.message.replace(/^Invalid input: /, '');
     fail(path, message);
   }
   const data = parsed.data!;

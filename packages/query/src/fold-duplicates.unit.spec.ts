@@ -52,4 +52,29 @@ describe('foldPage', () => {
     expect(page.map((p) => p.row.sha256)).toEqual(['i']);
     expect(page[0]!.folded.map((f) => f.reason)).toEqual(['promoted_from']);
   });
+
+  it('keeps two curated facts apart that differ in the value they state', () => {
+    const item = (sha256: string, text: string): FoldInput => ({
+      kind: 'item',
+      project: 'demo',
+      level: 'I',
+      sha256,
+      text,
+      fromLine: null,
+    });
+    const page = foldPage(
+      [
+        item('s', 'Deploy the release to the staging hosts before tagging it'),
+        item('c', 'Deploy the release to the canary hosts before tagging it'),
+        item('n', 'Do not deploy the release to the staging hosts before tagging it'),
+      ],
+      (r) => r,
+      10,
+    );
+    expect(page.map((p) => [p.row.sha256, p.folded.length])).toEqual([
+      ['s', 0],
+      ['c', 0],
+      ['n', 0],
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ export { ERROR_CODES, MemError, hasErrorCode, isMemError, type ErrorCode } from 
 export { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from './file-modes.js';
 export { ioError, isNoSpaceErrno } from './io-error.js';
 export { createPrivateFile, makePrivateDirectory } from './private-fs.js';
+export { fsyncDirectory, fsyncPath } from './durable-sync.js';
 export { contentSha256, genesisHash, normalizeText, sha256Hex } from './identity.js';
 export { seededRandom } from './random.js';
 export { scrubSecrets, type ScrubResult } from './scrub/scrub.js';

@@ -5,29 +5,21 @@ import {
   existsSync,
   fchmodSync,
   fsync,
-  fsyncSync,
   mkdirSync,
   openSync,
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE, ioError } from '@mem/core';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE, fsyncDirectory, ioError } from '@mem/core';
 
 const fsyncAsync = promisify(fsync);
 
 /** Read + append: O_APPEND makes every write land at the current end, even after a truncate. */
 const APPEND = constants.O_RDWR | constants.O_APPEND;
 
-/** fsync a directory, so an entry created in it survives a power cut. */
-export function fsyncDirectory(path: string): void {
-  const fd = openSync(path, constants.O_RDONLY);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+/** fsync a directory, so an entry created in it survives a power cut (core's, which skips Windows). */
+export { fsyncDirectory };
 
 /** mkdir -p with private modes, fsyncing the parent of every directory it creates. Disk full is NO_SPACE naming it. */
 export function ensureDirectory(path: string): void {

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The item store's files under a target's state dir. */
@@ -28,26 +28,4 @@ export function storeFiles(stateDir: string): StoreFiles {
 export function removeDatabaseFiles(path: string): void {
   for (const suffix of ['', '-journal', '-wal', '-shm'])
     rmSync(`${path}${suffix}`, { force: true });
-}
-
-/** fsync a file's contents. */
-export function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** fsync a directory, making a rename inside it durable. */
-export function fsyncDirectory(path: string): void {
-  // Windows cannot open a directory for fsync; its renames are durable by other means.
-  if (process.platform === 'win32') return;
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,17 +1,8 @@
 import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  cpSync,
-  fsyncSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { MemError } from '@mem/core';
+import { MemError, fsyncDirectory, fsyncPath } from '@mem/core';
 
 /** Prefix of the sibling directory a new cluster is made in before it is renamed into place. */
 export const INIT_PREFIX = '.init-';
@@ -60,7 +51,7 @@ export async function initCluster(
     else await initdbInChild(temp, startParams);
     fsyncTree(temp);
     renameInto(temp, dir);
-    fsyncPath(dirname(dir));
+    fsyncDirectory(dirname(dir));
   } catch (error) {
     rmSync(temp, { recursive: true, force: true });
     throw error;
@@ -131,15 +122,7 @@ function renameInto(temp: string, dir: string): void {
 /** fsyncs every file and directory under `root`, so the renamed cluster is whole after a power cut too. */
 function fsyncTree(root: string): void {
   for (const entry of readdirSync(root, { withFileTypes: true, recursive: true }))
-    if (entry.isFile() || entry.isDirectory()) fsyncPath(join(entry.parentPath, entry.name));
-  fsyncPath(root);
-}
-
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+    if (entry.isFile()) fsyncPath(join(entry.parentPath, entry.name));
+    else if (entry.isDirectory()) fsyncDirectory(join(entry.parentPath, entry.name));
+  fsyncDirectory(root);
 }

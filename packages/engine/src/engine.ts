@@ -179,7 +179,7 @@ export class Engine {
     );
     this.fixedOptions = options.projection;
     this.settings = new ProjectionSettings(this.#log);
-    this.folds = new AppendFolds(this.#log);
+    this.folds = new AppendFolds(this.#log, this.paths.stateDir);
   }
 
   /** Where the live projections are written. */

@@ -10,7 +10,8 @@ export interface TombstoneHit {
   match: 'exact' | 'reword';
 }
 
-interface TombstoneLine {
+/** One refused line of a tombstone, as the set keeps it (and a saved fold records it). */
+export interface TombstoneLine {
   sha256: string;
   terms: readonly string[];
   tombstone: string;
@@ -33,16 +34,25 @@ export class TombstoneSet {
 
   add(event: Pick<EventOf<'forgotten'>, 'target' | 'seq' | 'reason' | 'refuses'>): void {
     for (const line of event.refuses) {
-      const entry = {
+      this.restore({
         sha256: line.sha256,
         terms: line.terms,
         tombstone: event.target,
         seq: event.seq,
         reason: event.reason,
-      };
-      this.exact.set(line.sha256, entry);
-      this.lines.push(entry);
+      });
     }
+  }
+
+  /** Every refused line in the order added (a saved fold records them). */
+  entries(): readonly TombstoneLine[] {
+    return this.lines;
+  }
+
+  /** Adds a line `entries` gave, in the same order. */
+  restore(entry: TombstoneLine): void {
+    this.exact.set(entry.sha256, entry);
+    this.lines.push(entry);
   }
 
   /** The tombstone `text` runs into, or null. */

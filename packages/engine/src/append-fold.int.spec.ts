@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { contentSha256, hasErrorCode, uniformLines } from '@mem/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from './engine.js';
+import { foldTombstones } from './tombstones/tombstone-set.js';
 import { termHashes } from './tombstones/reword.js';
 
 /*
@@ -320,5 +321,26 @@ describe('the append fold is saved, and a fresh process starts from it', () => {
     await append(engineAt(root), [forget('- builds on lima-7 wait', 'host lima-7 here')]);
     await engineAt(root).purge('demo', { ref: 'lima-7', reason: 'a host name' }, writer);
     expect(existsSync(join(root, '.mem', 'append-folds'))).toBe(false);
+  });
+});
+
+describe('a writer asks the engine for the tombstones instead of folding the log', () => {
+  it('tombstones() reads the new tail of a folded log and matches what a fold of the whole log refuses', async () => {
+    const root = newRoot();
+    const engine = engineAt(root);
+    await grownLog(engine, 2000, [forget('- the deploys ran on friday', 'a stale note')]);
+    await append(engine, [forget('- the cache lives on host seven', 'moved')]);
+    const bytes = await bytesReadBy(root, () => engine.tombstones('demo'));
+    expect(bytes).toBeLessThan(logBytes(root) / 4);
+    const set = await engine.tombstones('demo');
+    const whole = await foldTombstones(engine.read('demo'));
+    for (const line of [
+      '- the deploys ran on friday',
+      '- the cache lives on host seven',
+      '- the deploys ran on a friday',
+      '- nothing was forgotten here',
+    ])
+      expect(set.match(line)).toEqual(whole.match(line));
+    expect(set.size).toBe(2);
   });
 });

@@ -28,6 +28,7 @@ import {
 import { AppendFolds, type AppendFold } from './append-fold.js';
 import { AppendQueue } from './append-queue.js';
 import { admitAgainstTombstones, tombstonesReadLog } from './tombstones/admission.js';
+import { TombstoneSet } from './tombstones/tombstone-set.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
 import {
@@ -259,6 +260,18 @@ export class Engine {
     });
     const written = idempotency ? withoutRecord(result) : result;
     return catchUp === 'now' ? this.projectAppended(written) : written;
+  }
+
+  /**
+   * The project's tombstones as its log holds them now (a copy): from the fold the append checks
+   * keep, so only the events since it was last advanced are read (a writer that drops forgotten
+   * lines before it appends: ingest, synthesize). Batches still in flight are not in it.
+   */
+  async tombstones(project: string): Promise<TombstoneSet> {
+    assertProjectName(project);
+    return this.queue.inTurn(project, async () =>
+      TombstoneSet.copyOf((await this.folds.current(project)).tombstones),
+    );
   }
 
   /** Streams a project's events in seq order, validated and chain-checked (empty without a journal). */

@@ -28,6 +28,13 @@ export class TombstoneSet {
   private readonly exact = new Map<string, TombstoneLine>();
   private readonly lines: TombstoneLine[] = [];
 
+  /** A set holding the same lines as `other`, in the same order, that `other`'s later adds do not change. */
+  static copyOf(other: TombstoneSet): TombstoneSet {
+    const copy = new TombstoneSet();
+    for (const entry of other.entries()) copy.restore(entry);
+    return copy;
+  }
+
   get size(): number {
     return this.lines.length;
   }

@@ -1,10 +1,19 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentSha256, hasErrorCode, uniformLines } from '@mem/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from './engine.js';
+import { foldTombstones } from './tombstones/tombstone-set.js';
 import { termHashes } from './tombstones/reword.js';
 
 /*
@@ -221,5 +230,117 @@ describe('the append checks fold the log once and read only its new tail', () =>
     );
     expect(hasErrorCode(after, 'FORGOTTEN')).toBe(true);
     expect((after as Error).message).not.toContain('lima-7 here');
+  });
+});
+
+/** A log of `pairs` evidence + memory pairs written by `engine`, then one memory append (which folds it). */
+async function grownLog(engine: Engine, pairs: number, before: unknown[] = []): Promise<string> {
+  for (let start = 0; start < pairs; start += 500) {
+    const batch = [];
+    for (let n = start; n < Math.min(pairs, start + 500); n += 1) {
+      const text = `evidence ${n}: the deploy of build ${n} waited on the cache warm-up`;
+      batch.push(evidence(text), memory(`- build ${n} waited on the cache`, contentSha256(text)));
+    }
+    await append(engine, batch);
+  }
+  if (before.length > 0) await append(engine, before);
+  const first = 'evidence 0: the deploy of build 0 waited on the cache warm-up';
+  await append(engine, [memory('- the fold is warm now', contentSha256(first))]);
+  return first;
+}
+
+const foldFile = (root: string) => join(root, '.mem', 'append-folds', 'demo.fold');
+
+describe('the append fold is saved, and a fresh process starts from it', () => {
+  it("a fresh engine's first memory append reads the log's new tail, not the log, and checks against the saved nodes and tombstones", async () => {
+    const root = newRoot();
+    const first = await grownLog(engineAt(root), 2000, [
+      forget('- the deploys ran on friday', 'a stale note'),
+    ]);
+    // A process that folds the log saves what it folded (2,000 pairs: more than 1,000 events).
+    expect(statSync(foldFile(root)).size).toBeGreaterThan(0);
+    await append(engineAt(root), [evidence('a line another writer added')]);
+    const fresh = engineAt(root);
+    const bytes = await bytesReadBy(root, () =>
+      append(fresh, [memory('- build zero waited on the cache', contentSha256(first))]),
+    );
+    expect(bytes).toBeLessThan(logBytes(root) / 4);
+    const unknown = await refusal(
+      append(engineAt(root), [memory('- rests on nothing', 'f'.repeat(64))]),
+    );
+    expect(hasErrorCode(unknown, 'PROVENANCE_FAILED')).toBe(true);
+    const forgotten = await refusal(
+      append(engineAt(root), [memory('- the deploys ran on friday', contentSha256(first))]),
+    );
+    expect(hasErrorCode(forgotten, 'FORGOTTEN')).toBe(true);
+    expect((forgotten as Error).message).toContain('reason: a stale note');
+  });
+
+  it('a saved fold whose log was replaced is discarded: refusals follow the new log', async () => {
+    const root = newRoot();
+    const first = await grownLog(engineAt(root), 600);
+    expect(statSync(foldFile(root)).size).toBeGreaterThan(0);
+    rmSync(join(root, 'log', 'demo'), { recursive: true });
+    const replacing = 'the queue drains every minute';
+    await append(engineAt(root), [evidence(replacing), evidence('and retries three times')]);
+    const refused = await refusal(
+      append(engineAt(root), [memory('- build zero waited', contentSha256(first))]),
+    );
+    expect(hasErrorCode(refused, 'PROVENANCE_FAILED')).toBe(true);
+    expect(existsSync(foldFile(root))).toBe(false);
+    await expect(
+      append(engineAt(root), [memory('- the queue drains', contentSha256(replacing))]),
+    ).resolves.toMatchObject({ first_seq: 3 });
+  });
+
+  it('a saved fold of a log since cut shorter is discarded', async () => {
+    const root = newRoot();
+    await grownLog(engineAt(root), 600);
+    const dir = join(root, 'log', 'demo');
+    const segment = join(dir, readdirSync(dir).sort()[0]!);
+    const lines = readFileSync(segment, 'utf8').split('\n');
+    // The first 100 pairs stay; the memory of pair 300 cites evidence that is gone now.
+    writeFileSync(segment, `${lines.slice(0, 200).join('\n')}\n`);
+    const gone = 'evidence 300: the deploy of build 300 waited on the cache warm-up';
+    const refused = await refusal(
+      append(engineAt(root), [memory('- build 300 waited', contentSha256(gone))]),
+    );
+    expect(hasErrorCode(refused, 'PROVENANCE_FAILED')).toBe(true);
+    expect(existsSync(foldFile(root))).toBe(false);
+  });
+
+  it('a damaged saved fold is ignored, and a purge drops every saved fold', async () => {
+    const root = newRoot();
+    const first = await grownLog(engineAt(root), 600, [evidence('the builds run on host lima-7')]);
+    const bytes = readFileSync(foldFile(root));
+    bytes[bytes.length - 40]! ^= 0xff;
+    writeFileSync(foldFile(root), bytes);
+    await expect(
+      append(engineAt(root), [memory('- build zero again', contentSha256(first))]),
+    ).resolves.toMatchObject({ appended: 1 });
+    await append(engineAt(root), [forget('- builds on lima-7 wait', 'host lima-7 here')]);
+    await engineAt(root).purge('demo', { ref: 'lima-7', reason: 'a host name' }, writer);
+    expect(existsSync(join(root, '.mem', 'append-folds'))).toBe(false);
+  });
+});
+
+describe('a writer asks the engine for the tombstones instead of folding the log', () => {
+  it('tombstones() reads the new tail of a folded log and matches what a fold of the whole log refuses', async () => {
+    const root = newRoot();
+    const engine = engineAt(root);
+    await grownLog(engine, 2000, [forget('- the deploys ran on friday', 'a stale note')]);
+    await append(engine, [forget('- the cache lives on host seven', 'moved')]);
+    const bytes = await bytesReadBy(root, () => engine.tombstones('demo'));
+    expect(bytes).toBeLessThan(logBytes(root) / 4);
+    const set = await engine.tombstones('demo');
+    const whole = await foldTombstones(engine.read('demo'));
+    for (const line of [
+      '- the deploys ran on friday',
+      '- the cache lives on host seven',
+      '- the deploys ran on a friday',
+      '- nothing was forgotten here',
+    ])
+      expect(set.match(line)).toEqual(whole.match(line));
+    expect(set.size).toBe(2);
   });
 });

@@ -49,6 +49,21 @@ export class AppendQueue {
     return admission.then((queued) => queued.durable);
   }
 
+  /**
+   * Runs `read` in the admission order of `project` without queueing a batch: after the
+   * admissions before it, and before those after it (a reader of the append checks' fold).
+   */
+  inTurn<T>(project: string, read: () => Promise<T>): Promise<T> {
+    const previous = this.#admitted.get(project) ?? Promise.resolve();
+    const result = previous.then(read);
+    const admitted = result.then(ignore, ignore);
+    this.#admitted.set(project, admitted);
+    void admitted.then(() => {
+      if (this.#admitted.get(project) === admitted) this.#admitted.delete(project);
+    });
+    return result;
+  }
+
   /** Settles once every batch in flight now is durable or failed. */
   async settled(project: string): Promise<void> {
     await Promise.all(

@@ -28,6 +28,7 @@ import {
 import { AppendFolds, type AppendFold } from './append-fold.js';
 import { AppendQueue } from './append-queue.js';
 import { admitAgainstTombstones, tombstonesReadLog } from './tombstones/admission.js';
+import { TombstoneSet } from './tombstones/tombstone-set.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
 import {
@@ -160,6 +161,11 @@ export class Engine {
   private readonly queue = new AppendQueue();
   /** What the append checks fold from each project's log, advanced by its new events. */
   private readonly folds: AppendFolds;
+  /**
+   * Handles of reusable projectors (`Projector.reusable`) kept open between catch-ups. Taken
+   * out while an operation holds them, so a handle is never shared by two.
+   */
+  readonly #kept = new Map<Projector, unknown>();
 
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
@@ -174,7 +180,7 @@ export class Engine {
     );
     this.fixedOptions = options.projection;
     this.settings = new ProjectionSettings(this.#log);
-    this.folds = new AppendFolds(this.#log);
+    this.folds = new AppendFolds(this.#log, this.paths.stateDir);
   }
 
   /** Where the live projections are written. */
@@ -254,6 +260,18 @@ export class Engine {
     });
     const written = idempotency ? withoutRecord(result) : result;
     return catchUp === 'now' ? this.projectAppended(written) : written;
+  }
+
+  /**
+   * The project's tombstones as its log holds them now (a copy): from the fold the append checks
+   * keep, so only the events since it was last advanced are read (a writer that drops forgotten
+   * lines before it appends: ingest, synthesize). Batches still in flight are not in it.
+   */
+  async tombstones(project: string): Promise<TombstoneSet> {
+    assertProjectName(project);
+    return this.queue.inTurn(project, async () =>
+      TombstoneSet.copyOf((await this.folds.current(project)).tombstones),
+    );
   }
 
   /** Streams a project's events in seq order, validated and chain-checked (empty without a journal). */
@@ -392,6 +410,7 @@ export class Engine {
     const selected = this.select(options.only);
     if (options.project !== undefined) assertProjectName(options.project);
     return this.withProjectionLock(async () => {
+      await this.close();
       await this.checkBackends(selected);
       // The log is the only input: a new setting is appended before the replay that uses it, so
       // a rebuild that fails half-way is finished by the next catch-up under the same setting.
@@ -443,6 +462,7 @@ export class Engine {
     }
     return this.withProjectionLock(async () => {
       await this.#log.assertTailIntact(project);
+      await this.close();
       beginProjectionChange(this.paths.stateDir);
       const result = await this.#log.purge(project, { text, reason: input.reason }, writer);
       await clearCopies(this.paths.stateDir);
@@ -546,7 +566,8 @@ export class Engine {
 
   /**
    * Projectors are opened per locked operation and closed after it: another process may
-   * seal (replace) a projection between two of ours, so a handle must never outlive the lock.
+   * seal (replace) a projection between two of ours. A reusable projector's handle is kept
+   * instead, and asked under the next lock whether it still serves (`openProjector`).
    */
   private async catchUpLocked(
     projects: readonly string[] | undefined,
@@ -559,10 +580,7 @@ export class Engine {
     try {
       for (const projector of selected) {
         try {
-          open.push({
-            projector,
-            handle: await guard(projector, 'open', () => projector.init(this.target)),
-          });
+          open.push({ projector, handle: await this.openProjector(projector) });
         } catch (error) {
           // Trigger: a projection whose store another live process holds (the embedded PGlite
           // of a running `mem serve`). Why: the log write already succeeded, and the holder
@@ -597,8 +615,14 @@ export class Engine {
       throw error;
     } finally {
       // Close every projector even if one fails, and never let a close error mask the first one.
+      // After a success a reusable one stays open for the next catch-up; after a failure every
+      // one is closed (a close commits what was applied and truncates a rewrite's -wal).
       let closeFailure: unknown = null;
       for (const { projector, handle } of open) {
+        if (failure === null && projector.reusable) {
+          this.#kept.set(projector, handle);
+          continue;
+        }
         try {
           await guard(projector, 'close', () => projector.close(handle));
         } catch (error) {
@@ -608,6 +632,43 @@ export class Engine {
       // eslint-disable-next-line no-unsafe-finally, @typescript-eslint/only-throw-error -- only when nothing failed before, so no error is hidden
       if (closeFailure !== null && failure === null) throw closeFailure;
     }
+  }
+
+  /**
+   * A projector's handle for one locked operation: the one kept from the last catch-up when the
+   * projector says it still serves the target, else a fresh one (the stale one closed).
+   */
+  private async openProjector(projector: Projector): Promise<unknown> {
+    const kept = this.#kept.get(projector);
+    if (kept !== undefined) {
+      this.#kept.delete(projector);
+      let serves = false;
+      try {
+        serves = await guard(projector, 'reopen', () => projector.reusable!(kept, this.target));
+      } finally {
+        if (!serves) await guard(projector, 'close', () => projector.close(kept));
+      }
+      if (serves) return kept;
+    }
+    return guard(projector, 'open', () => projector.init(this.target));
+  }
+
+  /**
+   * Closes the handles kept between catch-ups: before a rebuild or purge resets the projections
+   * (a reset wants no handle open on them), and when the caller is done with the engine.
+   */
+  async close(): Promise<void> {
+    let failure: unknown = null;
+    for (const [projector, handle] of [...this.#kept]) {
+      this.#kept.delete(projector);
+      try {
+        await guard(projector, 'close', () => projector.close(handle));
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the first close failure, rethrown after every handle was closed
+    if (failure !== null) throw failure;
   }
 
   /**

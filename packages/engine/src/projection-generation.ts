@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ioError } from '@mem/core';
 
 /*
  * The projection generation: a sequence lock over every projection of a data root, kept in
@@ -60,6 +61,12 @@ function readGeneration(stateDir: string): number | null {
  */
 function writeGeneration(stateDir: string, value: number): void {
   const path = generationPath(stateDir);
-  writeFileSync(`${path}.next`, `${value}\n`, { mode: 0o600 });
-  renameSync(`${path}.next`, path);
+  try {
+    writeFileSync(`${path}.next`, `${value}\n`, { mode: 0o600 });
+    renameSync(`${path}.next`, path);
+  } catch (error) {
+    // A full disk is NO_SPACE naming this file: with the item store kept open between
+    // catch-ups, this mark is the first write of a catch-up under `.mem/`.
+    throw ioError('write', `${path}.next`, error);
+  }
 }

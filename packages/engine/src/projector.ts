@@ -86,6 +86,13 @@ export interface Projector<Handle = unknown> {
    */
   digest?(handle: Handle): Promise<Record<string, string>>;
   close(handle: Handle): Promise<void>;
+  /**
+   * Optional: whether a handle `init` opened may serve the next catch-up too, checked under the
+   * projection lock before it is reused (the projection at `target` is still the one it opened,
+   * at this version). Projectors that define it are kept open by the engine between catch-ups
+   * (an open costs more than a small batch); the others are opened and closed per operation.
+   */
+  reusable?(handle: Handle, target: ProjectionTarget): Promise<boolean>;
   /** Drops the projection at `target` (one project, or all). Must leave files it does not own alone. */
   reset(target: ProjectionTarget, project?: string): Promise<void>;
 }

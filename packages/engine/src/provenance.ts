@@ -142,6 +142,16 @@ export class ProvenanceCheck {
     return problems;
   }
 
+  /** Every node folded so far: 16 hex characters of its sha and its levels, one bit each (a saved fold). */
+  nodes(): IterableIterator<[string, number]> {
+    return this.levels.entries();
+  }
+
+  /** Adds a node a saved fold recorded (`nodes`), checking nothing. */
+  restore(key: string, levels: number): void {
+    this.levels.set(key, levels);
+  }
+
   private levelsOf(key: string): number {
     return (this.levels.get(key) ?? 0) | (this.base?.levelsOf(key) ?? 0);
   }

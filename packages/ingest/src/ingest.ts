@@ -1,6 +1,6 @@
 import { chunks, chunkPolicy, type Tokenizer } from '@mem/chunk';
 import type { Payload, Writer } from '@mem/core';
-import { extractionLock, foldTombstones, type Engine } from '@mem/engine';
+import { extractionLock, type Engine } from '@mem/engine';
 import { GatedRun, type Controller, type RunSummary } from '@mem/extractor';
 import type { SourceStats, TranscriptSource } from '@mem/sources';
 import { DerivedManifest } from './derived.js';
@@ -25,7 +25,7 @@ export interface IngestProgress {
  */
 export type IngestEngine = Pick<
   Engine,
-  'paths' | 'append' | 'read' | 'exclusive' | 'readCaughtUp' | 'catchUp'
+  'paths' | 'append' | 'read' | 'tombstones' | 'exclusive' | 'readCaughtUp' | 'catchUp'
 >;
 
 export interface IngestOptions {
@@ -97,7 +97,7 @@ async function ingestLocked(
   const skipBefore = new Map<string, number>();
   // Read under the extraction lock, before any run starts: a line forgotten from here on is
   // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
-  const tombstones = await foldTombstones(engine.read(project));
+  const tombstones = await engine.tombstones(project);
   const refuses = (line: string) => tombstones.match(line) !== null;
   for (const text of await skillArtifactTexts(engine.read(project))) manifest.register(text);
   const runs = await engine.readCaughtUp(

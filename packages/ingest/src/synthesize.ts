@@ -1,6 +1,6 @@
 import type { Tokenizer } from '@mem/chunk';
 import { MemError, type Writer } from '@mem/core';
-import { extractionLock, foldTombstones, type Engine } from '@mem/engine';
+import { extractionLock, type Engine } from '@mem/engine';
 import { GatedRun, lineStrength, type Controller, type RunSummary } from '@mem/extractor';
 import { ITEM_STORE_READS, currentMemory, priorState, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
@@ -54,7 +54,7 @@ async function synthesizeLocked(
   const project = config.project;
   // Read under the extraction lock, before any run starts: a line forgotten from here on is
   // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
-  const tombstones = await foldTombstones(engine.read(project));
+  const tombstones = await engine.tombstones(project);
   const refuses = (line: string) => tombstones.match(line) !== null;
   const { memories, prior } = await engine.readCaughtUp(
     [project],

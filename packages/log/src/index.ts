@@ -1,6 +1,6 @@
 export { extendBatch, validateBatch, type LocatePayload, type ValidBatch } from './batch.js';
 export { DEFAULT_SEGMENT_BYTES, EventLog } from './event-log.js';
-export { fsyncFile } from './durable-fs.js';
+export { fsyncDirectory, fsyncFile } from './durable-fs.js';
 export { FIRST_SEGMENT, segmentIndex, segmentName } from './segment-name.js';
 export { holdFileLock, withFileLock } from './project-lock.js';
 export { CHAIN_BREAK_CODES } from './types.js';

@@ -13,6 +13,8 @@ import type { StoreFiles } from './store-files.js';
 export interface ItemStoreHandle {
   readonly files: StoreFiles;
   readonly stateDir: string;
+  /** The live file's device and inode when it was opened (reuse-store.ts). */
+  readonly identity: string | null;
   db: Database.Database;
   statements: PreparedStatements;
   /** True when the live file holds writes since its last seal (sealed = '0'). */

@@ -7,6 +7,7 @@ import { installEmptyStore } from './empty-store.js';
 import { openLive, type ItemStoreHandle } from './handle.js';
 import { loadMigrations, migrate } from './migrations.js';
 import { openWritable } from './open-database.js';
+import { fileIdentity } from './reuse-store.js';
 import { removeDatabaseFiles, storeFiles } from './store-files.js';
 import { readMeta, sqliteVersion, writeMeta } from './store-meta.js';
 
@@ -34,10 +35,12 @@ export async function openStore(stateDir: string, version: number): Promise<Item
     createEmpty(files.live, version);
     sealed = 'unsealed';
   }
+  const live = openLive(files.live);
   return {
     files,
     stateDir,
-    ...openLive(files.live),
+    identity: fileIdentity(files.live),
+    ...live,
     dirty: sealed === 'unsealed',
     uncommitted: 0,
     rewrote: false,

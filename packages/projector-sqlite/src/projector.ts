@@ -7,6 +7,7 @@ import { checkpointTruncate } from './open-database.js';
 import { openStore } from './open-store.js';
 import { SQLITE_HANDLES } from './plan.js';
 import { resetStore } from './reset-store.js';
+import { storeServes } from './reuse-store.js';
 import { sealStore } from './seal.js';
 
 /**
@@ -72,6 +73,11 @@ export const projectorSqlite: Projector<ItemStoreHandle> = {
     } finally {
       handle.db.close();
     }
+  },
+  async reusable(handle, target) {
+    return namingFullDisk(handle.stateDir, 'read', () =>
+      storeServes(handle, target.stateDir, VERSION),
+    );
   },
   async reset(target, project) {
     return namingFullDisk(target.stateDir, 'reset', () =>

@@ -65,11 +65,12 @@ export class Registry {
     return localCaller(principal);
   }
 
-  /** Stops taking new jobs, waits for the running one, closes the stores. */
+  /** Stops taking new jobs, waits for the running one, closes the stores and the engine's kept handles. */
   async close(): Promise<void> {
     this.context.jobs.stop();
     await this.context.jobs.idle();
     this.context.stores.close();
+    await this.context.engine.close();
   }
 
   /** Validates, authorizes and runs `name` for `caller`. */

@@ -10,7 +10,8 @@ export interface TombstoneHit {
   match: 'exact' | 'reword';
 }
 
-interface TombstoneLine {
+/** One refused line of a tombstone, as the set keeps it (and a saved fold records it). */
+export interface TombstoneLine {
   sha256: string;
   terms: readonly string[];
   tombstone: string;
@@ -27,22 +28,38 @@ export class TombstoneSet {
   private readonly exact = new Map<string, TombstoneLine>();
   private readonly lines: TombstoneLine[] = [];
 
+  /** A set holding the same lines as `other`, in the same order, that `other`'s later adds do not change. */
+  static copyOf(other: TombstoneSet): TombstoneSet {
+    const copy = new TombstoneSet();
+    for (const entry of other.entries()) copy.restore(entry);
+    return copy;
+  }
+
   get size(): number {
     return this.lines.length;
   }
 
   add(event: Pick<EventOf<'forgotten'>, 'target' | 'seq' | 'reason' | 'refuses'>): void {
     for (const line of event.refuses) {
-      const entry = {
+      this.restore({
         sha256: line.sha256,
         terms: line.terms,
         tombstone: event.target,
         seq: event.seq,
         reason: event.reason,
-      };
-      this.exact.set(line.sha256, entry);
-      this.lines.push(entry);
+      });
     }
+  }
+
+  /** Every refused line in the order added (a saved fold records them). */
+  entries(): readonly TombstoneLine[] {
+    return this.lines;
+  }
+
+  /** Adds a line `entries` gave, in the same order. */
+  restore(entry: TombstoneLine): void {
+    this.exact.set(entry.sha256, entry);
+    this.lines.push(entry);
   }
 
   /** The tombstone `text` runs into, or null. */

@@ -45,6 +45,7 @@ const engine: IngestEngine = {
   append: (project, payloads, writer, options) =>
     local.append(project, payloads, writer, { ...options, catchUp: 'later' }),
   read: (project, options) => local.read(project, options),
+  tombstones: (project) => local.tombstones(project),
   exclusive: (name, fn) => local.exclusive(name, fn),
   readCaughtUp: async (projects, read) => {
     await catchUpOnMain(projects);

@@ -161,7 +161,7 @@ onTmpfs(
     for (const [where, dir, expectedPath] of [
       // Under `.mem/` the first write of a catch-up is the projection generation's mark (the
       // item store stays open between catch-ups), so the file named is that one.
-      ['the SQLite item store', '.mem', '.mem/'],
+      ['the SQLite item store', '.mem', '.mem/projections.generation'],
       ['the vault', 'vault', 'vault/'],
     ] as const) {
       it(`${where}: the append is durable, the error is NO_SPACE naming the file, and the next catch-up redoes it`, async () => {

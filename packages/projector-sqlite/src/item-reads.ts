@@ -13,6 +13,7 @@ import type {
 } from './item-rows.js';
 import { itemScopeMatch } from './item-fts.js';
 import { TOKENIZE } from './keyword-statistics.js';
+import { KEYWORD_BUDGET, boundedCandidates } from './keyword-candidates.js';
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
@@ -195,6 +196,14 @@ function keywordCandidatesSql(where: string): string {
 }
 
 /**
+ * A keyword find's ranked set when boundedCandidates proved it: @candidates, a JSON array of
+ * [node id, relevance rank], each joined to its item (item_by_node). The ranks are the ones
+ * keywordCandidatesSql's rank() gives the same rows.
+ */
+const BOUNDED_CANDIDATES = `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq, c.value ->> 1 AS relevance
+    FROM json_each(@candidates) c CROSS JOIN item i ON i.node_id = c.value ->> 0) `;
+
+/**
  * Every live descendant of one item, depth first, children by creation (what resolve's plan and
  * delete's cascade walk): each step one edge_by_parent range and one item lookup per child, so
  * the cost follows the subtree, never the project. A path of ids stops a cycle a hand-made log
@@ -255,11 +264,11 @@ const HITS_FROM = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
  * liveness, tiers, type and status. Null when a filter item_fts does not hold (tag, parent,
  * anchor) is given, or the scope is empty: the hits are then joined to their items.
  */
-function scopedMatch(query: ItemFindQuery): string | null {
-  if (query.match === undefined) return null;
+function scopedMatch(query: ItemFindQuery, match: string | undefined): string | null {
+  if (match === undefined) return null;
   if (query.tag !== undefined || query.parent !== undefined || query.anchor !== undefined)
     return null;
-  return itemScopeMatch(query.match, {
+  return itemScopeMatch(match, {
     projects: query.projects,
     live: !query.includeDeleted,
     attention: query.attention,
@@ -305,7 +314,10 @@ function heldCandidates(
 }
 
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
-export function itemReader(db: Database.Database) {
+export function itemReader(
+  db: Database.Database,
+  { keywordBudget = KEYWORD_BUDGET }: { keywordBudget?: number } = {},
+) {
   // Date.parse, as core's freshness verdict parses a TTL (deterministic: no clock is read).
   db.function('mem_ms', { deterministic: true }, (iso: unknown) =>
     typeof iso === 'string' ? Date.parse(iso) : null,
@@ -369,6 +381,10 @@ export function itemReader(db: Database.Database) {
       }) as ItemHistoryRow[],
 
     findItems: (query: ItemFindQuery): ItemFound => {
+      const match =
+        query.phrases !== undefined && query.phrases.length > 0
+          ? query.phrases.join(' OR ')
+          : undefined;
       const where = [IN_PROJECTS];
       const held = heldBackParams(query.now);
       const params: Record<string, unknown> = { projects: json(query.projects), ...held };
@@ -387,7 +403,7 @@ export function itemReader(db: Database.Database) {
           'EXISTS (SELECT 1 FROM item_tag t WHERE t.project = i.project AND t.id = i.id AND t.tag = @tag)',
         ],
       ];
-      const driver = query.match === undefined ? structuralDriver(query) : null;
+      const driver = match === undefined ? structuralDriver(query) : null;
       if (driver) where.unshift(driver.where);
       for (const [field, condition] of conditions) {
         if (query[field] === undefined) continue;
@@ -395,14 +411,14 @@ export function itemReader(db: Database.Database) {
         if (field !== driver?.field) where.push(condition);
         params[field] = query[field];
       }
-      if (query.match !== undefined) params.match = query.match;
+      if (match !== undefined) params.match = match;
       // Without a keyword query the filters' rows are read from their driver (the page reads
       // them too); with one, the total is counted in item_fts and the held-back ones from the
       // rows that can be held (heldCandidates), or else both from the joined hits.
       const from = `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
-      const scope = scopedMatch(query);
+      const scope = scopedMatch(query, match);
       const matches =
-        query.match === undefined
+        match === undefined
           ? { with: '', from, params: {} }
           : scope !== null
             ? heldCandidates(where, scope, held)
@@ -430,25 +446,41 @@ export function itemReader(db: Database.Database) {
               `${matches.with}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${matches.from}`,
             ).get(params) as { matched: number; held: number });
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
+      const candidates = Math.max(query.candidates, query.offset + query.limit);
+      const bounded =
+        match === undefined
+          ? null
+          : boundedCandidates(prepared, {
+              phrases: query.phrases!,
+              match,
+              delivered: `${where.join(' AND ')} AND ${delivered}`,
+              params,
+              k: candidates,
+              budget: keywordBudget,
+            });
       const page =
-        query.match === undefined
+        match === undefined
           ? rankedPageSql(
               `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq ${from} AND ${delivered}) `,
               '1',
             )
-          : rankedPageSql(
-              keywordCandidatesSql(`${where.join(' AND ')} AND ${delivered}`),
-              'rank() OVER (ORDER BY r.score)',
-            );
+          : bounded !== null
+            ? rankedPageSql(BOUNDED_CANDIDATES, 'r.relevance')
+            : rankedPageSql(
+                keywordCandidatesSql(`${where.join(' AND ')} AND ${delivered}`),
+                'rank() OVER (ORDER BY r.score)',
+              );
       const items = (
         prepared(page).all({
           ...params,
           recency_weight: query.recencyWeight,
           limit: query.limit,
           offset: query.offset,
-          ...(query.match !== undefined
-            ? { candidates: Math.max(query.candidates, query.offset + query.limit) }
-            : {}),
+          ...(bounded !== null
+            ? { candidates: JSON.stringify(bounded.map((c) => [c.node_id, c.relevance])) }
+            : match !== undefined
+              ? { candidates }
+              : {}),
         }) as (RawItem & RawRanks)[]
       ).map((raw) => ({ ...toItem(raw), ...ranksOf(raw) }));
       // The page is chosen on its sort keys alone and only its rows get their tags and

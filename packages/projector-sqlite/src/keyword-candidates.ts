@@ -82,16 +82,18 @@ export function boundedCandidates(
   // A match holding no searched phrase scores below the left-out phrases' bound; the K-th must
   // beat it (the margin covers rounding in the bound's sum, never a real score gap). Each
   // left-out phrase weighs at most by the idf of its hits so far (one past the budget); when
-  // that is too loose, its hits are counted whole inside SQLite (one row back) and tried again.
+  // that is too loose, its hits are counted on inside SQLite (one row back) up to half the
+  // rows, where its idf reaches FTS5's floor, and the bound tried again.
   const rows = ftsRowCount(prepared);
   const kth = -scored[k - 1]!.score;
   const leftOut = phrases.map((_, i) => i).filter((i) => !searched.includes(i));
   const beats = () =>
     kth > leftOut.reduce((sum, i) => sum + idf(rows, hits[i]!) * (K1 + 1), 0) * (1 + 1e-9);
   if (!beats()) {
-    const total = prepared('SELECT count(*) AS hits FROM node_fts WHERE node_fts MATCH @phrase');
+    const cap = Math.ceil(rows / 2);
     for (const i of leftOut)
-      if (hits[i]! > budget) hits[i] = (total.get({ phrase: phrases[i] }) as { hits: number }).hits;
+      if (hits[i]! > budget)
+        hits[i] = (count.get({ phrase: phrases[i], cap }) as { hits: number }).hits;
     if (!beats()) return null;
   }
   const out: KeywordCandidate[] = [];

@@ -24,21 +24,32 @@ const fact = (summary: string, extra: Record<string, unknown> = {}) => ({
 });
 
 /**
- * 240 items hold "common"; 15 of them "zephyr" (equal texts but two: they tie in BM25, so the cut
- * at the candidate cap falls inside a tie), 105 others "quorum" (weak: in 44 % of the items), 6
- * "xylem"; one zephyr is deleted, one archived, one expires. Tasks and facts alternate by 16.
+ * A thread, then 240 items holding "common"; 15 of them "zephyr" (equal texts but two: they tie
+ * in BM25, so the cut at the candidate cap falls inside a tie), 105 others "quorum" (weak: in
+ * 44 % of the items), 6 "xylem"; one zephyr is deleted, one archived, one expires. Tasks and
+ * facts alternate by 16; every fourth task is under the thread, every fourth fact anchored to
+ * it; each item has one of three tags.
  */
-const payloads: Record<string, unknown>[] = Array.from({ length: 240 }, (_, i) => ({
-  ...fact(
-    `common ${i % 16 === 3 ? `zephyr${i % 48 === 3 ? ' zephyr' : ''}` : i % 2 === 1 ? 'quorum' : 'filler'} note ${i}${i % 40 === 7 ? ' xylem' : ''}`,
-    i === 51 ? { valid_until: '2026-01-01T00:00:00.000Z' } : {},
-  ),
-  ...(Math.floor(i / 16) % 2 === 0 ? { item_type: 'task' } : {}),
-}));
-payloads.push(
-  { type: 'item_deleted', item: itemId(P, 20), reason: 'wrong' },
-  { type: 'item_attention_set', item: itemId(P, 36), attention: 'archive', reason: 'filed' },
-);
+const THREAD = itemId(P, 1);
+const item = (i: number) => itemId(P, i + 2);
+const payloads: Record<string, unknown>[] = [
+  { type: 'item_added', item_type: 'thread', summary: 'The home thread' },
+  ...Array.from({ length: 240 }, (_, i) => {
+    const task = Math.floor(i / 16) % 2 === 0;
+    return {
+      ...fact(
+        `common ${i % 16 === 3 ? `zephyr${i % 48 === 3 ? ' zephyr' : ''}` : i % 2 === 1 ? 'quorum' : 'filler'} note ${i}${i % 40 === 7 ? ' xylem' : ''}`,
+        i === 51 ? { valid_until: '2026-01-01T00:00:00.000Z' } : {},
+      ),
+      tags: [`t${i % 3}`],
+      ...(task ? { item_type: 'task' } : {}),
+      ...(task && i % 4 === 0 ? { parent: THREAD } : {}),
+      ...(!task && i % 4 === 3 ? { anchors: [THREAD] } : {}),
+    };
+  }),
+  { type: 'item_deleted', item: item(19), reason: 'wrong' },
+  { type: 'item_attention_set', item: item(35), attention: 'archive', reason: 'filed' },
+];
 
 const base: ItemFindQuery = {
   projects: [P],
@@ -128,6 +139,13 @@ describe('a keyword find with a selective term', () => {
     ['zephyr and quorum', { phrases: ['"quorum"', '"zephyr"'], candidates: 8 }, true],
     ['xylem too', { phrases: ['"common"', '"xylem"', '"zephyr"', '"quorum"'] }, true],
     ['more candidates than the searched terms hold', { candidates: 40, limit: 20 }, false],
+    // A tag, parent or anchor drives the find: only its matches are scored.
+    ['a tag', { tag: 't1', candidates: 20, limit: 10 }, true],
+    ['a tag, a page past the cap', { tag: 't2', candidates: 5, offset: 6, limit: 5 }, true],
+    ['a tag and a type, stale too', { tag: 't0', type: 'fact', includeStale: true }, true],
+    ['a parent', { parent: THREAD, phrases: ['"filler"', '"note"'], candidates: 200 }, true],
+    ['an anchor', { anchor: THREAD, phrases: ['"zephyr"', '"quorum"'] }, true],
+    ['an anchor, deleted too', { anchor: THREAD, includeDeleted: true, limit: 50 }, true],
   ])('%s: the same answer as ranking every match', (_, change, proven) => {
     const query = { ...base, ...change };
     const exhaustive = find(query, 0);

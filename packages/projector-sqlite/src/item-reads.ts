@@ -13,7 +13,7 @@ import type {
 } from './item-rows.js';
 import { itemScopeMatch } from './item-fts.js';
 import { TOKENIZE } from './keyword-statistics.js';
-import { KEYWORD_BUDGET, boundedCandidates } from './keyword-candidates.js';
+import { KEYWORD_BUDGET, boundedCandidates, rankedCandidates } from './keyword-candidates.js';
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
@@ -347,6 +347,27 @@ export function itemReader(
     return pageText;
   };
 
+  /**
+   * Every match of a keyword find that a tag, parent or anchor filter drives: the filter's
+   * items (`from`, the driver joined to its items and filtered) whose nodes match, each scored
+   * by FTS5 under the whole query and judged for freshness. Trigger: a keyword find with a tag
+   * filter (a few hundred items of 100 k). Why: every hit was joined to its item for the
+   * totals, and the page's ORDER BY rank scored every hit to find the few the filter holds.
+   * Outcome: FTS5 walks the hits' postings but scores only the filter's rows (`+rowid IN`);
+   * totals, held-back list and candidates come from those rows, ordered as FTS5 orders them.
+   */
+  const drivenMatches = (from: string, params: Record<string, unknown>) => {
+    const rows = prepared(`SELECT f.rowid AS node_id, f.rank AS score, ${HELD_BACK} AS held
+      FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
+      WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(params) as {
+      node_id: number;
+      score: number;
+      held: number;
+    }[];
+    const held = rows.filter((r) => r.held === 1).length;
+    return { rows, counts: { matched: rows.length, held } };
+  };
+
   const activity = (roots: string, params: Record<string, unknown>) =>
     (prepared(activitySql(roots)).all(params) as RawActivity[]).map(toActivity);
 
@@ -403,7 +424,9 @@ export function itemReader(
           'EXISTS (SELECT 1 FROM item_tag t WHERE t.project = i.project AND t.id = i.id AND t.tag = @tag)',
         ],
       ];
-      const driver = match === undefined ? structuralDriver(query) : null;
+      // A tag, parent or anchor filter drives the find, with a keyword query too (unless the
+      // reference ranking is asked: keywordBudget 0).
+      const driver = match === undefined || keywordBudget > 0 ? structuralDriver(query) : null;
       if (driver) where.unshift(driver.where);
       for (const [field, condition] of conditions) {
         if (query[field] === undefined) continue;
@@ -416,15 +439,17 @@ export function itemReader(
       // them too); with one, the total is counted in item_fts and the held-back ones from the
       // rows that can be held (heldCandidates), or else both from the joined hits.
       const from = `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
+      const driven = match !== undefined && driver !== null ? drivenMatches(from, params) : null;
       const scope = scopedMatch(query, match);
       const matches =
-        match === undefined
+        match === undefined || driven !== null
           ? { with: '', from, params: {} }
           : scope !== null
             ? heldCandidates(where, scope, held)
             : { with: HITS, from: `${HITS_FROM} WHERE ${where.join(' AND ')}`, params: {} };
-      const counts =
-        scope !== null
+      const counts = driven
+        ? driven.counts
+        : scope !== null
           ? {
               matched: (
                 prepared(
@@ -447,8 +472,12 @@ export function itemReader(
             ).get(params) as { matched: number; held: number });
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
       const candidates = Math.max(query.candidates, query.offset + query.limit);
-      const bounded =
-        match === undefined
+      const bounded = driven
+        ? rankedCandidates(
+            driven.rows.filter((r) => query.includeStale || r.held === 0),
+            candidates,
+          )
+        : match === undefined
           ? null
           : boundedCandidates(prepared, {
               phrases: query.phrases!,
@@ -487,17 +516,29 @@ export function itemReader(
       // relations: computing them for every match before the sort cost a subquery per match.
       const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
       const heldBack =
-        counts.held > 0
+        driven && counts.held > 0
           ? (
-              prepared(`${matches.with}SELECT ${ITEM_COLUMNS} FROM (
+              prepared(`SELECT ${ITEM_COLUMNS} FROM item i
+                WHERE i.node_id IN (SELECT value FROM json_each(@ids)) ${byCreation} LIMIT @limit`).all(
+                {
+                  ids: JSON.stringify(
+                    driven.rows.filter((r) => r.held === 1).map((r) => r.node_id),
+                  ),
+                  limit: query.heldBackLimit,
+                },
+              ) as RawItem[]
+            ).map(toItem)
+          : counts.held > 0
+            ? (
+                prepared(`${matches.with}SELECT ${ITEM_COLUMNS} FROM (
                 SELECT i.project, i.id ${matches.from} AND ${HELD_BACK} ${byCreation} LIMIT @limit) page
               JOIN item i ON i.project = page.project AND i.id = page.id ${byCreation}`).all({
-                ...params,
-                ...matches.params,
-                limit: query.heldBackLimit,
-              }) as RawItem[]
-            ).map(toItem)
-          : [];
+                  ...params,
+                  ...matches.params,
+                  limit: query.heldBackLimit,
+                }) as RawItem[]
+              ).map(toItem)
+            : [];
       return {
         total: query.includeStale ? counts.matched : counts.matched - counts.held,
         items,

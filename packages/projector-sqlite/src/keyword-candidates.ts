@@ -77,7 +77,6 @@ export function boundedCandidates(
     searched: searched.map((i) => phrases[i]).join(' OR '),
   }) as { node_id: number; score: number }[];
   if (scored.length < k) return null;
-  // FTS5's order: rank (bm25 negated) ascending, then rowid.
   scored.sort((a, b) => a.score - b.score || a.node_id - b.node_id);
   // A match holding no searched phrase scores below the left-out phrases' bound; the K-th must
   // beat it (the margin covers rounding in the bound's sum, never a real score gap). Each
@@ -96,10 +95,22 @@ export function boundedCandidates(
         hits[i] = (count.get({ phrase: phrases[i], cap }) as { hits: number }).hits;
     if (!beats()) return null;
   }
+  return rankedCandidates(scored, k);
+}
+
+/**
+ * The `k` best of `scored` (FTS5 ranks: bm25 negated) in FTS5's ORDER BY rank order — rank, then
+ * rowid — each with its relevance rank (rank() over the score: equal scores share one).
+ */
+export function rankedCandidates(
+  scored: readonly { node_id: number; score: number }[],
+  k: number,
+): KeywordCandidate[] {
+  const sorted = [...scored].sort((a, b) => a.score - b.score || a.node_id - b.node_id);
   const out: KeywordCandidate[] = [];
-  for (let i = 0; i < k; i += 1) {
-    const tied = i > 0 && scored[i]!.score === scored[i - 1]!.score;
-    out.push({ node_id: scored[i]!.node_id, relevance: tied ? out[i - 1]!.relevance : i + 1 });
+  for (let i = 0; i < Math.min(k, sorted.length); i += 1) {
+    const tied = i > 0 && sorted[i]!.score === sorted[i - 1]!.score;
+    out.push({ node_id: sorted[i]!.node_id, relevance: tied ? out[i - 1]!.relevance : i + 1 });
   }
   return out;
 }

@@ -186,7 +186,7 @@ function rankedPageSql(ranked: string, relevance: string): string {
  * that many rows. Relevance first still holds: every match left out scores no better than the
  * last candidate. What moves: the recency rank is among the candidates, not among every match
  * (equal when the matches fit the cap); among matches tied with the last candidate, FTS5's
- * order decides which are in. The total still counts every match.
+ * order decides which are in: rowid order (rankedCandidates orders them so). The total still counts every match.
  */
 function keywordCandidatesSql(where: string): string {
   return `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq, f.rank AS score
@@ -436,8 +436,10 @@ export function itemReader(
       }
       if (match !== undefined) params.match = match;
       // Without a keyword query the filters' rows are read from their driver (the page reads
-      // them too); with one, the total is counted in item_fts and the held-back ones from the
-      // rows that can be held (heldCandidates), or else both from the joined hits.
+      // them too); with one and a driver, totals, held-back list and candidates come from the
+      // driver's matches (drivenMatches); with one alone, the total is counted in item_fts and
+      // the held-back ones from the rows that can be held (heldCandidates); in the reference
+      // ranking (keywordBudget 0) with a tag, parent or anchor, both from the joined hits.
       const from = `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
       const driven = match !== undefined && driver !== null ? drivenMatches(from, params) : null;
       const scope = scopedMatch(query, match);

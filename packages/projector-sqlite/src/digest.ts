@@ -20,42 +20,27 @@ export function digestStore(db: Database.Database): Record<string, string> {
     const order = Array.from({ length: columns }, (_, i) => i + 1).join(', ');
     out[table] = digestRows(db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`));
   }
-  out['node_fts'] = digestFts(db);
-  out['item_fts'] = digestItemFts(db);
+  for (const table of ['node_fts', 'item_fts'] as const) out[table] = digestFts(db, table);
   return out;
 }
 
 /**
- * item_fts's digest: every token instance (text and scope) and each document's size. It is
- * contentless, so FTS5 cannot check it against its rows; a rebuild indexes the rows afresh,
- * and an index out of step with them digests differently.
+ * An FTS5 index's digest: every token instance and each document's size. node_fts's begins with
+ * FTS5's integrity check against node; item_fts is contentless, so FTS5 cannot check it against
+ * rows, and a rebuild indexes the rows afresh: an index out of step with them digests differently.
  */
-function digestItemFts(db: Database.Database): string {
+function digestFts(db: Database.Database, table: 'node_fts' | 'item_fts'): string {
   db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.item_fts_digest USING fts5vocab (main, item_fts, instance)`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_digest USING fts5vocab (main, ${table}, instance)`,
   );
   const hash = createHash('sha256');
+  if (table === 'node_fts') hash.update(`integrity:${ftsIntegrity(db)}\n`);
   hash.update(
     digestRows(
-      db.prepare(`SELECT term, doc, col, offset FROM temp.item_fts_digest ORDER BY 1, 2, 3, 4`),
+      db.prepare(`SELECT term, doc, col, offset FROM temp.${table}_digest ORDER BY 1, 2, 3, 4`),
     ),
   );
-  hash.update(digestRows(db.prepare(`SELECT id, sz FROM item_fts_docsize ORDER BY id`)));
-  return hash.digest('hex');
-}
-
-function digestFts(db: Database.Database): string {
-  db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.node_fts_digest USING fts5vocab (main, node_fts, instance)`,
-  );
-  const hash = createHash('sha256');
-  hash.update(`integrity:${ftsIntegrity(db)}\n`);
-  hash.update(
-    digestRows(
-      db.prepare(`SELECT term, doc, col, offset FROM temp.node_fts_digest ORDER BY 1, 2, 3, 4`),
-    ),
-  );
-  hash.update(digestRows(db.prepare(`SELECT id, sz FROM node_fts_docsize ORDER BY id`)));
+  hash.update(digestRows(db.prepare(`SELECT id, sz FROM ${table}_docsize ORDER BY id`)));
   return hash.digest('hex');
 }
 

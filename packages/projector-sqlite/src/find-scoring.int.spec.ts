@@ -33,7 +33,7 @@ describe('find_items over the item store', () => {
     try {
       const query = {
         projects: [P],
-        match: 'theme OR loader',
+        phrases: ['theme', 'loader'],
         includeDeleted: false,
         includeStale: false,
         now: new Date('2026-03-01T00:00:00.000Z'),
@@ -82,7 +82,7 @@ describe('find_items over the item store', () => {
     try {
       const query = {
         projects: [P],
-        match: 'cache',
+        phrases: ['cache'],
         includeDeleted: false,
         includeStale: false,
         now: new Date('2026-03-01T00:00:00.000Z'),
@@ -143,7 +143,7 @@ describe('find_items over the item store', () => {
     try {
       const found = itemReader(db).findItems({
         projects: [P],
-        match: 'theme',
+        phrases: ['theme'],
         includeDeleted: false,
         includeStale: false,
         now,

@@ -61,7 +61,7 @@ const payloadsB = [
   { type: 'item_added', item_type: 'fact', summary: 'Loader facts elsewhere' },
 ];
 
-const base: Omit<ItemFindQuery, 'match'> = {
+const base: Omit<ItemFindQuery, 'phrases'> = {
   projects: [A],
   includeDeleted: false,
   attention: ['active', 'reference'],
@@ -112,7 +112,9 @@ interface Row {
 function expected(db: Database.Database, query: ItemFindQuery) {
   const hits = new Set(
     (
-      db.prepare(`SELECT rowid FROM node_fts WHERE node_fts MATCH ?`).all(query.match) as {
+      db
+        .prepare(`SELECT rowid FROM node_fts WHERE node_fts MATCH ?`)
+        .all(query.phrases!.join(' OR ')) as {
         rowid: number;
       }[]
     ).map((r) => r.rowid),
@@ -194,8 +196,8 @@ describe('a keyword find counted in item_fts', () => {
     it.each(queries)(
       '%s: its total, held-back count and held-back list are the ones the rows give',
       (_, filter) => {
-        for (const match of ['"loader"', '"theme" OR "cache"', '"renderer"', '"chore"']) {
-          const query: ItemFindQuery = { ...base, ...filter, match };
+        for (const phrases of [['"loader"'], ['"theme"', '"cache"'], ['"renderer"'], ['"chore"']]) {
+          const query: ItemFindQuery = { ...base, ...filter, phrases };
           const found = itemReader(db).findItems(query);
           expect(
             {
@@ -203,7 +205,7 @@ describe('a keyword find counted in item_fts', () => {
               heldBackTotal: found.heldBackTotal,
               heldBack: found.heldBack.map((r) => r.id),
             },
-            match,
+            phrases.join(' OR '),
           ).toEqual(expected(db, query));
         }
       },
@@ -232,7 +234,7 @@ describe('a keyword find counted in item_fts', () => {
       return prepare(sql);
     };
     try {
-      const found = itemReader(db).findItems({ ...base, now: LATER, match: '"loader"' });
+      const found = itemReader(db).findItems({ ...base, now: LATER, phrases: ['"loader"'] });
       expect(found.heldBackTotal).toBeGreaterThan(0);
       const counts = statements.filter((sql) => /count\(\*\)/.test(sql));
       expect(counts.some((sql) => /FROM item_fts WHERE item_fts MATCH/.test(sql))).toBe(true);

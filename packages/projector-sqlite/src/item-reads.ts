@@ -13,6 +13,7 @@ import type {
 } from './item-rows.js';
 import { itemScopeMatch } from './item-fts.js';
 import { TOKENIZE } from './keyword-statistics.js';
+import { KEYWORD_BUDGET, boundedCandidates, rankedCandidates } from './keyword-candidates.js';
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
@@ -185,7 +186,7 @@ function rankedPageSql(ranked: string, relevance: string): string {
  * that many rows. Relevance first still holds: every match left out scores no better than the
  * last candidate. What moves: the recency rank is among the candidates, not among every match
  * (equal when the matches fit the cap); among matches tied with the last candidate, FTS5's
- * order decides which are in. The total still counts every match.
+ * order decides which are in: rowid order (rankedCandidates orders them so). The total still counts every match.
  */
 function keywordCandidatesSql(where: string): string {
   return `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq, f.rank AS score
@@ -193,6 +194,14 @@ function keywordCandidatesSql(where: string): string {
     WHERE node_fts MATCH @match AND ${where}
     ORDER BY f.rank LIMIT @candidates) `;
 }
+
+/**
+ * A keyword find's ranked set when boundedCandidates proved it: @candidates, a JSON array of
+ * [node id, relevance rank], each joined to its item (item_by_node). The ranks are the ones
+ * keywordCandidatesSql's rank() gives the same rows.
+ */
+const BOUNDED_CANDIDATES = `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq, c.value ->> 1 AS relevance
+    FROM json_each(@candidates) c CROSS JOIN item i ON i.node_id = c.value ->> 0) `;
 
 /**
  * Every live descendant of one item, depth first, children by creation (what resolve's plan and
@@ -255,11 +264,11 @@ const HITS_FROM = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
  * liveness, tiers, type and status. Null when a filter item_fts does not hold (tag, parent,
  * anchor) is given, or the scope is empty: the hits are then joined to their items.
  */
-function scopedMatch(query: ItemFindQuery): string | null {
-  if (query.match === undefined) return null;
+function scopedMatch(query: ItemFindQuery, match: string | undefined): string | null {
+  if (match === undefined) return null;
   if (query.tag !== undefined || query.parent !== undefined || query.anchor !== undefined)
     return null;
-  return itemScopeMatch(query.match, {
+  return itemScopeMatch(match, {
     projects: query.projects,
     live: !query.includeDeleted,
     attention: query.attention,
@@ -305,7 +314,10 @@ function heldCandidates(
 }
 
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
-export function itemReader(db: Database.Database) {
+export function itemReader(
+  db: Database.Database,
+  { keywordBudget = KEYWORD_BUDGET }: { keywordBudget?: number } = {},
+) {
   // Date.parse, as core's freshness verdict parses a TTL (deterministic: no clock is read).
   db.function('mem_ms', { deterministic: true }, (iso: unknown) =>
     typeof iso === 'string' ? Date.parse(iso) : null,
@@ -333,6 +345,27 @@ export function itemReader(db: Database.Database) {
         JOIN temp.item_page_text f WHERE item_page_text MATCH t.value ORDER BY f.rowid, t.key`),
     };
     return pageText;
+  };
+
+  /**
+   * Every match of a keyword find that a tag, parent or anchor filter drives: the filter's
+   * items (`from`, the driver joined to its items and filtered) whose nodes match, each scored
+   * by FTS5 under the whole query and judged for freshness. Trigger: a keyword find with a tag
+   * filter (a few hundred items of 100 k). Why: every hit was joined to its item for the
+   * totals, and the page's ORDER BY rank scored every hit to find the few the filter holds.
+   * Outcome: FTS5 walks the hits' postings but scores only the filter's rows (`+rowid IN`);
+   * totals, held-back list and candidates come from those rows, ordered as FTS5 orders them.
+   */
+  const drivenMatches = (from: string, params: Record<string, unknown>) => {
+    const rows = prepared(`SELECT f.rowid AS node_id, f.rank AS score, ${HELD_BACK} AS held
+      FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
+      WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(params) as {
+      node_id: number;
+      score: number;
+      held: number;
+    }[];
+    const held = rows.filter((r) => r.held === 1).length;
+    return { rows, counts: { matched: rows.length, held } };
   };
 
   const activity = (roots: string, params: Record<string, unknown>) =>
@@ -369,6 +402,10 @@ export function itemReader(db: Database.Database) {
       }) as ItemHistoryRow[],
 
     findItems: (query: ItemFindQuery): ItemFound => {
+      const match =
+        query.phrases !== undefined && query.phrases.length > 0
+          ? query.phrases.join(' OR ')
+          : undefined;
       const where = [IN_PROJECTS];
       const held = heldBackParams(query.now);
       const params: Record<string, unknown> = { projects: json(query.projects), ...held };
@@ -387,7 +424,9 @@ export function itemReader(db: Database.Database) {
           'EXISTS (SELECT 1 FROM item_tag t WHERE t.project = i.project AND t.id = i.id AND t.tag = @tag)',
         ],
       ];
-      const driver = query.match === undefined ? structuralDriver(query) : null;
+      // A tag, parent or anchor filter drives the find, with a keyword query too (unless the
+      // reference ranking is asked: keywordBudget 0).
+      const driver = match === undefined || keywordBudget > 0 ? structuralDriver(query) : null;
       if (driver) where.unshift(driver.where);
       for (const [field, condition] of conditions) {
         if (query[field] === undefined) continue;
@@ -395,20 +434,24 @@ export function itemReader(db: Database.Database) {
         if (field !== driver?.field) where.push(condition);
         params[field] = query[field];
       }
-      if (query.match !== undefined) params.match = query.match;
+      if (match !== undefined) params.match = match;
       // Without a keyword query the filters' rows are read from their driver (the page reads
-      // them too); with one, the total is counted in item_fts and the held-back ones from the
-      // rows that can be held (heldCandidates), or else both from the joined hits.
+      // them too); with one and a driver, totals, held-back list and candidates come from the
+      // driver's matches (drivenMatches); with one alone, the total is counted in item_fts and
+      // the held-back ones from the rows that can be held (heldCandidates); in the reference
+      // ranking (keywordBudget 0) with a tag, parent or anchor, both from the joined hits.
       const from = `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
-      const scope = scopedMatch(query);
+      const driven = match !== undefined && driver !== null ? drivenMatches(from, params) : null;
+      const scope = scopedMatch(query, match);
       const matches =
-        query.match === undefined
+        match === undefined || driven !== null
           ? { with: '', from, params: {} }
           : scope !== null
             ? heldCandidates(where, scope, held)
             : { with: HITS, from: `${HITS_FROM} WHERE ${where.join(' AND ')}`, params: {} };
-      const counts =
-        scope !== null
+      const counts = driven
+        ? driven.counts
+        : scope !== null
           ? {
               matched: (
                 prepared(
@@ -430,42 +473,74 @@ export function itemReader(db: Database.Database) {
               `${matches.with}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${matches.from}`,
             ).get(params) as { matched: number; held: number });
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
+      const candidates = Math.max(query.candidates, query.offset + query.limit);
+      const bounded = driven
+        ? rankedCandidates(
+            driven.rows.filter((r) => query.includeStale || r.held === 0),
+            candidates,
+          )
+        : match === undefined
+          ? null
+          : boundedCandidates(prepared, {
+              phrases: query.phrases!,
+              match,
+              delivered: `${where.join(' AND ')} AND ${delivered}`,
+              params,
+              k: candidates,
+              budget: keywordBudget,
+            });
       const page =
-        query.match === undefined
+        match === undefined
           ? rankedPageSql(
               `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq ${from} AND ${delivered}) `,
               '1',
             )
-          : rankedPageSql(
-              keywordCandidatesSql(`${where.join(' AND ')} AND ${delivered}`),
-              'rank() OVER (ORDER BY r.score)',
-            );
+          : bounded !== null
+            ? rankedPageSql(BOUNDED_CANDIDATES, 'r.relevance')
+            : rankedPageSql(
+                keywordCandidatesSql(`${where.join(' AND ')} AND ${delivered}`),
+                'rank() OVER (ORDER BY r.score)',
+              );
       const items = (
         prepared(page).all({
           ...params,
           recency_weight: query.recencyWeight,
           limit: query.limit,
           offset: query.offset,
-          ...(query.match !== undefined
-            ? { candidates: Math.max(query.candidates, query.offset + query.limit) }
-            : {}),
+          ...(bounded !== null
+            ? { candidates: JSON.stringify(bounded.map((c) => [c.node_id, c.relevance])) }
+            : match !== undefined
+              ? { candidates }
+              : {}),
         }) as (RawItem & RawRanks)[]
       ).map((raw) => ({ ...toItem(raw), ...ranksOf(raw) }));
       // The page is chosen on its sort keys alone and only its rows get their tags and
       // relations: computing them for every match before the sort cost a subquery per match.
       const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
       const heldBack =
-        counts.held > 0
+        driven && counts.held > 0
           ? (
-              prepared(`${matches.with}SELECT ${ITEM_COLUMNS} FROM (
+              prepared(`SELECT ${ITEM_COLUMNS} FROM item i
+                WHERE i.node_id IN (SELECT value FROM json_each(@ids)) ${byCreation} LIMIT @limit`).all(
+                {
+                  ids: JSON.stringify(
+                    driven.rows.filter((r) => r.held === 1).map((r) => r.node_id),
+                  ),
+                  limit: query.heldBackLimit,
+                },
+              ) as RawItem[]
+            ).map(toItem)
+          : counts.held > 0
+            ? (
+                prepared(`${matches.with}SELECT ${ITEM_COLUMNS} FROM (
                 SELECT i.project, i.id ${matches.from} AND ${HELD_BACK} ${byCreation} LIMIT @limit) page
               JOIN item i ON i.project = page.project AND i.id = page.id ${byCreation}`).all({
-                ...params,
-                ...matches.params,
-                limit: query.heldBackLimit,
-              }) as RawItem[]
-            ).map(toItem)
-          : [];
+                  ...params,
+                  ...matches.params,
+                  limit: query.heldBackLimit,
+                }) as RawItem[]
+              ).map(toItem)
+            : [];
       return {
         total: query.includeStale ? counts.matched : counts.matched - counts.held,
         items,

@@ -106,8 +106,11 @@ export interface ItemFindQuery {
   attention: readonly ('active' | 'reference' | 'archive')[];
   /** The weight of recency in the fused score inside a band (2 under a temporal cue). */
   recencyWeight: number;
-  /** An FTS5 MATCH expression over the item's summary and detail (the caller escapes user text). */
-  match?: string;
+  /**
+   * A keyword query over the item's summary and detail: any of these FTS5 phrases, each one
+   * term (the caller escapes user text); none or absent, no keyword query.
+   */
+  phrases?: readonly string[];
   includeDeleted: boolean;
   /** Deliver items held back by freshness too. */
   includeStale: boolean;

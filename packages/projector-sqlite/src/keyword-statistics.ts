@@ -158,17 +158,32 @@ export function keywordStatisticsReader(db: Database.Database) {
 
 /**
  * The token count of a node_fts_docsize row: `sz` holds one varint per column (node_fts has
- * one), in SQLite's varint format — big-endian 7-bit groups, high bit set on all but the last,
- * the ninth byte whole. FTS5 has no SQL function for a row's length; this record is what its
- * own bm25() reads.
+ * one). FTS5 has no SQL function for a row's length; this record is what its own bm25() reads.
  */
 export function docsizeTokens(sz: Uint8Array): number {
+  return varints(sz)[0] ?? 0;
+}
+
+/**
+ * The varints of an FTS5 record (a docsize row, the averages record), in SQLite's varint
+ * format: big-endian 7-bit groups, high bit set on all but the last, the ninth byte whole.
+ */
+export function varints(bytes: Uint8Array): number[] {
+  const out: number[] = [];
   let value = 0;
-  for (let i = 0; i < sz.length && i < 9; i += 1) {
-    const byte = sz[i]!;
-    if (i === 8) return value * 256 + byte;
+  let length = 0;
+  for (const byte of bytes) {
+    if (length === 8) {
+      out.push(value * 256 + byte);
+      value = length = 0;
+      continue;
+    }
     value = value * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return value;
+    length += 1;
+    if ((byte & 0x80) === 0) {
+      out.push(value);
+      value = length = 0;
+    }
   }
-  return value;
+  return out;
 }

@@ -186,7 +186,8 @@ async function findIn(
     offset: number;
   },
 ) {
-  const match = matchExpression(terms, 'OR');
+  // Each term one phrase: the query is their OR (matchExpression quotes each).
+  const phrases = terms.map((term) => matchExpression([term], 'OR')!);
   const cue = input.query !== undefined ? temporalCue(input.query) : null;
   const weights = bandWeights(cue);
   const found = items.findItems({
@@ -196,7 +197,7 @@ async function findIn(
     ...(input.parent !== undefined ? { parent: input.parent } : {}),
     ...(input.anchor !== undefined ? { anchor: input.anchor } : {}),
     ...(input.tag !== undefined ? { tag: input.tag } : {}),
-    ...(match !== null ? { match } : {}),
+    phrases,
     includeDeleted: input.include_deleted === true,
     attention: attentionOf(input),
     recencyWeight: weights.recency,
@@ -221,6 +222,7 @@ async function findIn(
   const matched = matchedTermsOf(
     items,
     terms,
+    phrases,
     delivered.map(({ row }) => row),
   );
   const heldWarnings = found.heldBack
@@ -272,17 +274,17 @@ function rankingOf(row: FoundItemRow, cue: string | null): BandRanking {
   };
 }
 
-/** The query's terms each returned item holds (node id → terms, in query order). */
+/** The query's terms each returned item holds (node id → terms, in query order); `phrases` are the terms' MATCH phrases. */
 function matchedTermsOf(
   items: ItemStore,
   terms: readonly string[],
+  phrases: readonly string[],
   rows: readonly ItemRow[],
 ): Map<number, string[]> {
   const out = new Map<number, string[]>();
   if (terms.length === 0) return out;
-  const expressions = terms.map((term) => matchExpression([term], 'OR')!);
   const held = items.matchedTermsOfPage(
-    expressions,
+    phrases,
     rows.map((r) => r.node_id),
   );
   for (const [node, indexes] of held)

@@ -164,20 +164,47 @@ function sumOfSquares(v: Float32Array): number {
 }
 
 /**
- * pgvector 0.8's `<=>` bit for bit: float32 products summed in float32 in index order, the
- * similarity divided in double by sqrt(Σa² · Σb²), clamped to [-1, 1], subtracted from 1.
- * (JavaScript rounds each step to float32 with Math.fround; a float32 product or sum computed
- * in double and rounded once is the float32 result. Checked against PGlite's own distances in
- * vector-snapshot.int.spec.ts.)
+ * pgvector 0.8's `<=>` bit for bit, for each row: float32 products summed in float32 in index
+ * order, the similarity divided in double by sqrt(Σa² · Σb²), clamped to [-1, 1], subtracted
+ * from 1. (JavaScript rounds each step to float32 with Math.fround; a float32 product or sum
+ * computed in double and rounded once is the float32 result. Checked against PGlite's own
+ * distances in vector-snapshot.int.spec.ts.) Four rows at a time: each row's sum is one chain of
+ * dependent additions, so four independent chains keep the CPU busy (~2-5x faster, measured),
+ * and each row's additions stay in index order.
  */
-export function cosineDistance(a: Float32Array, aNorm: number, b: Row): number {
-  const v = b.vector;
-  let dot = 0;
-  for (let i = 0; i < v.length; i++) dot = Math.fround(dot + Math.fround(a[i]! * v[i]!));
-  let similarity = dot / Math.sqrt(aNorm * b.norm);
-  if (similarity > 1) similarity = 1;
-  else if (similarity < -1) similarity = -1;
-  return 1 - similarity;
+export function cosineDistances(a: Float32Array, aNorm: number, rows: readonly Row[]): number[] {
+  const dots = new Array<number>(rows.length);
+  const f = Math.fround;
+  let r = 0;
+  for (; r + 4 <= rows.length; r += 4) {
+    const [v0, v1, v2, v3] = [
+      rows[r]!.vector,
+      rows[r + 1]!.vector,
+      rows[r + 2]!.vector,
+      rows[r + 3]!.vector,
+    ];
+    let [d0, d1, d2, d3] = [0, 0, 0, 0];
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i]!;
+      d0 = f(d0 + f(x * v0[i]!));
+      d1 = f(d1 + f(x * v1[i]!));
+      d2 = f(d2 + f(x * v2[i]!));
+      d3 = f(d3 + f(x * v3[i]!));
+    }
+    [dots[r], dots[r + 1], dots[r + 2], dots[r + 3]] = [d0, d1, d2, d3];
+  }
+  for (; r < rows.length; r++) {
+    const v = rows[r]!.vector;
+    let dot = 0;
+    for (let i = 0; i < a.length; i++) dot = f(dot + f(a[i]! * v[i]!));
+    dots[r] = dot;
+  }
+  return rows.map((row, k) => {
+    let similarity = dots[k]! / Math.sqrt(aNorm * row.norm);
+    if (similarity > 1) similarity = 1;
+    else if (similarity < -1) similarity = -1;
+    return 1 - similarity;
+  });
 }
 
 function answer(
@@ -204,19 +231,23 @@ function answer(
   }
   const norm = sumOfSquares(vector);
   return chosen.map((mine) => {
-    const hits: VectorHit[] = [];
-    for (const { project, rows, levels } of mine) {
-      for (const row of rows) {
-        if (!levels.has(row.level)) continue;
-        hits.push({
-          project,
-          level: row.level,
-          sha256: row.sha256,
-          distance: cosineDistance(vector, norm, row),
-        });
-      }
-    }
-    return hits.sort(byDistanceThenKey).slice(0, limit);
+    const keys: { project: string; row: Row }[] = [];
+    for (const { project, rows, levels } of mine)
+      for (const row of rows) if (levels.has(row.level)) keys.push({ project, row });
+    const distances = cosineDistances(
+      vector,
+      norm,
+      keys.map((k) => k.row),
+    );
+    return keys
+      .map(({ project, row }, k): VectorHit => ({
+        project,
+        level: row.level,
+        sha256: row.sha256,
+        distance: distances[k]!,
+      }))
+      .sort(byDistanceThenKey)
+      .slice(0, limit);
   });
 }
 

@@ -6,6 +6,7 @@ import { usePglite } from '../test/pglite-servers.js';
 import { applyLogs, payload, tempTargets } from '../test/support.js';
 import { projectorPgvector } from './projector.js';
 import { quoteIdent, sharedSchemaFor } from './schema/identifiers.js';
+import { EXACT_SCAN_MAX } from './vector-snapshot.js';
 
 /*
  * An HNSW graph is shared by every project's rows: an approximate walk for project A visits,
@@ -42,8 +43,11 @@ describe('recall_vectors: a function of the reachable projects alone', () => {
   }, 60_000);
   afterAll(() => temp.cleanup());
 
-  /** recall_vectors as the read side calls it: 18 rows wanted, fewer than alpha's 30 live vectors, so the ANN path is open. */
-  const recall = async (target: ProjectionTarget, projects: string[]) => {
+  /**
+   * recall_vectors as the read side calls it: 18 rows wanted, fewer than alpha's 30 live vectors,
+   * so the ANN path is open while `exactMax` (p_exact_max) is under 30; 0 is 0003's rules.
+   */
+  const recall = async (target: ProjectionTarget, projects: string[], exactMax = 0) => {
     const [query] = await embedder.embed(['kong memory'], 'query');
     const schema = quoteIdent(sharedSchemaFor(target.stateDir));
     const result = await shared.db.query<{
@@ -52,8 +56,8 @@ describe('recall_vectors: a function of the reachable projects alone', () => {
       sha256: string;
       distance: number;
     }>(
-      `SELECT exact, project, sha256, distance FROM ${schema}.recall_vectors('text', $1::vector, $2::text[], ARRAY['L1', 'L2'], 18, 100, false) ORDER BY distance, sha256`,
-      [vectorLiteral(query!), projects],
+      `SELECT exact, project, sha256, distance FROM ${schema}.recall_vectors('text', $1::vector, $2::text[], ARRAY['L1', 'L2'], 18, 100, false, $3) ORDER BY distance, sha256`,
+      [vectorLiteral(query!), projects, exactMax],
     );
     return result.rows;
   };
@@ -75,5 +79,21 @@ describe('recall_vectors: a function of the reachable projects alone', () => {
   it('keeps the HNSW index when the filter covers every project that has vectors', async () => {
     expect((await recall(alone, ['alpha'])).some((r) => !r.exact)).toBe(true);
     expect((await recall(mixed, ['alpha', 'beta'])).some((r) => !r.exact)).toBe(true);
+  });
+
+  it('scans exactly, whoever holds vectors, when the filter passes at most p_exact_max rows; the same rows the HNSW path found here', async () => {
+    for (const [target, projects] of [
+      [alone, ['alpha']],
+      [mixed, ['alpha', 'beta']],
+    ] as const) {
+      const exact = await recall(target, [...projects], EXACT_SCAN_MAX);
+      expect(exact.length).toBe(18);
+      expect(exact.every((r) => r.exact)).toBe(true);
+      const strip = (rows: typeof exact) =>
+        rows.map(({ project, sha256, distance }) => ({ project, sha256, distance }));
+      expect(strip(exact)).toEqual(strip(await recall(target, [...projects], 0)));
+    }
+    // Past the threshold (30 rows > 29): the ANN path is open again.
+    expect((await recall(alone, ['alpha'], 29)).some((r) => !r.exact)).toBe(true);
   });
 });

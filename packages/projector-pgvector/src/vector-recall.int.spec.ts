@@ -319,7 +319,12 @@ describe('filter-then-recall', () => {
         ],
       },
     );
-    const recall = await openVectorRecall({ pglite: shared.db, stateDir: target.stateDir });
+    // 30 rows are under the exact-scan threshold: 0 opens the ANN path this test is about.
+    const recall = await openVectorRecall({
+      pglite: shared.db,
+      stateDir: target.stateDir,
+      exactScanMax: 0,
+    });
     try {
       await shared.db.exec(
         'SET hnsw.max_scan_tuples = 1; SET enable_seqscan = off; SET enable_sort = off',

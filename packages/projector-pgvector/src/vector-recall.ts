@@ -4,16 +4,22 @@ import { embeddedDir, openBackend, type Backend } from './backend/open-backend.j
 import { backendConfig, type PgvectorBackendOptions } from './options.js';
 import { PGVECTOR_VERSION } from './projector.js';
 import { checkRecallInput } from './recall-input.js';
-import type { VectorHit, VectorLevel, VectorRecall } from './recall-types.js';
+import type { VectorLevel, VectorRecall } from './recall-types.js';
 import { quoteIdent } from './schema/identifiers.js';
 import { loadMigrations } from './schema/migrations.js';
 import { readMeta } from './schema/prepare-schema.js';
+import { byDistanceThenKey, EXACT_SCAN_MAX, VectorSnapshot } from './vector-snapshot.js';
 
 export interface OpenVectorRecallOptions extends PgvectorBackendOptions {
   /** The state directory of the projection (`<root>/.mem`). */
   stateDir: string;
   /** The embedder name the caller embeds queries with: another one in the projection is CONFIG_INVALID. */
   expectEmbedder?: string;
+  /**
+   * Filters that pass at most this many live vectors are answered by an exact scan (default
+   * EXACT_SCAN_MAX). Tests only: 0 keeps the HNSW rules for any filter that passes enough rows.
+   */
+  exactScanMax?: number;
 }
 
 /** Extra candidates fetched beyond `limit`, so ties at the cut are broken by key, not by scan order. */
@@ -71,35 +77,58 @@ export async function openVectorRecall(options: OpenVectorRecallOptions): Promis
         },
       );
     }
-    return recallOver(backend, Number(meta['dims']), embedder);
+    return recallOver(
+      backend,
+      Number(meta['dims']),
+      embedder,
+      options.exactScanMax ?? EXACT_SCAN_MAX,
+    );
   } catch (error) {
     await backend.client.close();
     throw error;
   }
 }
 
-function recallOver(backend: Backend, dims: number, embedder: string): VectorRecall {
+function recallOver(
+  backend: Backend,
+  dims: number,
+  embedder: string,
+  exactScanMax: number,
+): VectorRecall {
   const s = quoteIdent(backend.schema);
+  const { client } = backend;
+  // A read where the client has one: it leaves SqlClient.changes where it was, so recalls the
+  // database answers do not drop the copy.
+  const query = <Row>(text: string, params: readonly unknown[]) =>
+    client.read ? client.read<Row>(text, params) : client.query<Row>(text, params);
+  // The copy answers what the exact scan would: only where the threshold is the one it mirrors.
+  const snapshot =
+    client.changes && client.read && exactScanMax === EXACT_SCAN_MAX
+      ? new VectorSnapshot({ changes: client.changes, read: query, schema: s })
+      : null;
   const recallEach: VectorRecall['recallEach'] = async (vector, requests, limit) => {
     for (const { kind, filter } of requests)
       checkRecallInput(kind, vector, filter, limit, dims, embedder);
     if (requests.length === 0) return [];
+    const copied = await snapshot?.recallEach(vector, requests, limit);
+    if (copied) return copied;
     const fetch = limit + TIE_SLACK;
     const efSearch = Math.min(1000, Math.max(100, fetch * 4));
-    // recall_vectors (migrations/postgres/0003_reads.sql) once per request, all in one statement:
+    // recall_vectors (migrations/postgres/0009_recall_exact_below.sql) once per request, all in one statement:
     // in PGlite a statement's fixed cost (~0.5-1 ms with a vector parameter) is most of a recall.
     const params: unknown[] = [
       vectorLiteral(vector),
       fetch,
       efSearch,
       backend.extension.iterativeScan,
+      exactScanMax,
     ];
     const selects = requests.map(({ kind, filter }, i) => {
       params.push(kind, [...filter.projects], [...filter.levels]);
       const [k, projects, levels] = [params.length - 2, params.length - 1, params.length];
-      return `SELECT ${i} AS request, r.* FROM ${s}.recall_vectors($${k}, $1::vector, $${projects}::text[], $${levels}::text[], $2, $3, $4) r`;
+      return `SELECT ${i} AS request, r.* FROM ${s}.recall_vectors($${k}, $1::vector, $${projects}::text[], $${levels}::text[], $2, $3, $4, $5) r`;
     });
-    const rows = await backend.client.query<Row>(selects.join(' UNION ALL '), params);
+    const rows = await query<Row>(selects.join(' UNION ALL '), params);
     return requests.map((_, i) => {
       const mine = rows.filter((r) => r.request === i);
       // Exact rows, when the function ran an exact scan, are the answer; else the ANN rows are.
@@ -132,13 +161,4 @@ interface Row {
   level: VectorLevel;
   sha256: string;
   distance: number | string;
-}
-
-/** Distance, then project, level and sha byte-wise: the same hits in the same order on every backend. */
-function byDistanceThenKey(a: VectorHit, b: VectorHit): number {
-  if (a.distance !== b.distance) return a.distance - b.distance;
-  for (const key of ['project', 'level', 'sha256'] as const) {
-    if (a[key] !== b[key]) return a[key] < b[key] ? -1 : 1;
-  }
-  return 0;
 }

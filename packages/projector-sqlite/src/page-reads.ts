@@ -39,13 +39,17 @@ export function pageReader<Raw>(
     JOIN node n ON n.project = ${key(0)} AND n.sha256 = ${key(2)} AND n.level = ${key(1)}
       AND (CASE WHEN n.level IN ('L1', 'L2') THEN n.kind = 'line' ELSE n.kind <> 'line' END)
     ORDER BY j.key, n.id`);
+  // CROSS JOIN fixes the order: each line's edges by line_edge's key, then each target by
+  // node's (project, sha256, level). Left to choose (no statistics, the keys are expressions),
+  // the planner walked every L0 node of the project per line: 5.4 ms for 25 lines on the demo
+  // (384 nodes), 0.4 ms so; the rows and their order are the same (issue 15 target 3).
   const chunks = db.prepare(`SELECT j.key AS i, n.level, n.sha256, n.source, n.t, n.deleted_at,
       length(n.text) AS text_chars,
       CASE WHEN @maxChars IS NULL THEN n.text ELSE substr(n.text, 1, @maxChars) END AS text
     FROM json_each(@lines) j
-    JOIN line_edge e ON e.project = ${key(0)} AND e.level = ${key(1)} AND e.line_sha = ${key(2)}
+    CROSS JOIN line_edge e ON e.project = ${key(0)} AND e.level = ${key(1)} AND e.line_sha = ${key(2)}
       AND e.kind = 'parent'
-    JOIN node n ON n.project = e.project AND n.sha256 = e.target_sha AND n.level = 'L0'
+    CROSS JOIN node n ON n.project = e.project AND n.sha256 = e.target_sha AND n.level = 'L0'
       AND n.kind <> 'line'
     ORDER BY j.key, e.target_sha, n.id`);
   const notes = db.prepare(LINE_NOTES_SQL);

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { basename, sep } from 'node:path';
 import { qwenTokenizer, type SourceRecord, type Tokenizer } from '@mem/chunk';
 import { isMemError } from '@mem/core';
@@ -26,12 +26,16 @@ export interface GroundingIo {
 }
 
 export const fsGroundingIo: GroundingIo = {
-  stat: async (path) => {
+  // Sync on purpose: one stat of a local file is ~10 µs, where fs.promises.stat cost ~0.3 ms of
+  // the server's CPU per query under load (profile of mem serve at 175 req/s, issue 15 target 3).
+  stat: (path) => {
     try {
-      const info = await stat(path);
-      return { path, size: info.size, mtime_ms: info.mtimeMs, ino: info.ino };
+      const info = statSync(path, { throwIfNoEntry: false });
+      return Promise.resolve(
+        info ? { path, size: info.size, mtime_ms: info.mtimeMs, ino: info.ino } : null,
+      );
     } catch {
-      return null;
+      return Promise.resolve(null);
     }
   },
   records: (kind, files) => sourceForPath(files, kind),

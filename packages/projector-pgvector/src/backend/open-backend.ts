@@ -71,7 +71,7 @@ export async function openBackend(
     const dir = embeddedDir(stateDir);
     if (!create && !existsSync(join(dir, 'PG_VERSION'))) return null;
     const { db, release } = await acquirePglite(dir, config.pgliteTemplate);
-    client = pgliteClient(db, release);
+    client = pgliteClient(db, release, { counted: true });
     schema = EMBEDDED_SCHEMA;
     where = `the embedded Postgres at ${dir}`;
   }

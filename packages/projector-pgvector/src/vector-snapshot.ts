@@ -1,0 +1,261 @@
+import type { ChangeCount } from './backend/sql.js';
+import type { RecallRequest, VectorHit, VectorKind, VectorLevel } from './recall-types.js';
+
+/**
+ * A filter that lets at most this many live vectors through is answered by an exact scan
+ * (recall_vectors' p_exact_max, migrations/postgres/0009): on every backend, and here from the copy.
+ */
+export const EXACT_SCAN_MAX = 1000;
+/** A project with more live vectors than this (both kinds) is not copied: its recalls ask the database. */
+const PROJECT_ROWS_MAX = 2 * EXACT_SCAN_MAX;
+/** Rows copied in all (~3 kB each at 768 dimensions): past this, projects not yet copied ask the database. */
+const TOTAL_ROWS_MAX = 8 * EXACT_SCAN_MAX;
+
+interface Row {
+  level: VectorLevel;
+  sha256: string;
+  vector: Float32Array;
+  /** Σ x², summed as pgvector sums it (see cosineDistance). */
+  norm: number;
+}
+
+/** A project's live rows, by kind; null: too many to copy, or one the copy cannot score as pgvector does. */
+type ProjectRows = Record<VectorKind, Row[]> | null;
+
+/** What a read that writes nothing needs of the database (SqlClient.read and SqlClient.changes). */
+export interface SnapshotSource {
+  changes: ChangeCount;
+  read: <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
+  /** The projection's schema, quoted. */
+  schema: string;
+}
+
+/**
+ * An in-process copy of the live vectors of the projects a process recalls from, for the
+ * embedded PGlite alone (issue 15 target 3). Why: a recall of a few hundred vectors cost ~3.8 ms
+ * of CPU in PGlite (WASM, a statement's fixed cost, plpgsql), 40 % of a query; the same exact scan
+ * here costs microseconds per vector. The projection stays the source: a project is copied from
+ * it, and only while no statement but reads has run on the database since (SqlClient.changes:
+ * this process opened the PGlite and is the only writer), so a catch-up, rebuild or purge drops
+ * the copy. A project is copied the second time it is recalled in one such span, so a one-shot
+ * query never pays for a copy. The answer is the database's: only filters its exact scan answers
+ * (at most EXACT_SCAN_MAX rows) are answered here, with pgvector's float arithmetic, ordered by
+ * the same key; anything else, or a write in flight, returns null and the database answers.
+ * Project isolation holds as in SQL: a request reads the rows of its projects alone.
+ */
+export class VectorSnapshot {
+  /** `changes.started` when the copy was made; -1: none. */
+  private stamp = -1;
+  private readonly projects = new Map<string, ProjectRows>();
+  /** Projects recalled once since `stamp`: the next recall copies them. */
+  private readonly asked = new Set<string>();
+  private rows = 0;
+  private loading = false;
+
+  constructor(private readonly source: SnapshotSource) {}
+
+  /** Hits per request as recall_vectors' exact scan gives them, or null: ask the database. */
+  async recallEach(
+    vector: Float32Array,
+    requests: readonly RecallRequest[],
+    limit: number,
+  ): Promise<VectorHit[][] | null> {
+    const { changes } = this.source;
+    if (changes.started !== changes.finished) return null; // a write in flight: wait for it there
+    if (changes.started !== this.stamp) this.reset(changes.started);
+    const wanted = [...new Set(requests.flatMap((r) => r.filter.projects))];
+    const missing = wanted.filter((p) => !this.projects.has(p));
+    if (missing.length > 0) {
+      if (this.loading || !missing.every((p) => this.asked.has(p))) {
+        for (const p of missing) this.asked.add(p);
+        return null;
+      }
+      const copied = await this.copy(missing);
+      if (copied === null) return null;
+      return answer(vector, requests, limit, (p) => copied.get(p) ?? this.projects.get(p));
+    }
+    return answer(vector, requests, limit, (p) => this.projects.get(p));
+  }
+
+  private reset(stamp: number): void {
+    this.stamp = stamp;
+    this.projects.clear();
+    this.asked.clear();
+    this.rows = 0;
+  }
+
+  /**
+   * Copies `projects` from the database: their rows, or null when a statement other than a
+   * read started or finished meanwhile (then nothing is kept and the database answers).
+   */
+  private async copy(projects: readonly string[]): Promise<Map<string, ProjectRows> | null> {
+    const { changes, read, schema } = this.source;
+    const before = { started: changes.started, finished: changes.finished };
+    this.loading = true;
+    try {
+      const counts = await read<{ project: string; n: number }>(
+        `SELECT project, count(*)::integer AS n FROM ${schema}.memory_vector
+         WHERE live AND project = ANY($1::text[]) GROUP BY project`,
+        [projects],
+      );
+      const sizes = new Map(counts.map((c) => [c.project, c.n]));
+      const small: string[] = [];
+      let total = this.rows;
+      for (const p of projects) {
+        const n = sizes.get(p) ?? 0;
+        if (n > PROJECT_ROWS_MAX || total + n > TOTAL_ROWS_MAX) continue;
+        small.push(p);
+        total += n;
+      }
+      // vector_send is pgvector's binary form (int16 dims, int16 unused, float4s, big-endian);
+      // base64 text, because PGlite decodes a bytea column character by character (4x the CPU).
+      const rows =
+        small.length === 0
+          ? []
+          : await read<{
+              project: string;
+              level: VectorLevel;
+              kind: VectorKind;
+              sha: string;
+              b: string;
+            }>(
+              `SELECT project, level, kind, node_sha AS sha, encode(vector_send(embedding), 'base64') AS b
+               FROM ${schema}.memory_vector WHERE live AND project = ANY($1::text[])`,
+              [small],
+            );
+      if (changes.started !== before.started || changes.finished !== before.finished) return null;
+      const copied = new Map<string, ProjectRows>(projects.map((p) => [p, null]));
+      for (const p of small) copied.set(p, { text: [], symptom: [] });
+      for (const r of rows) {
+        const own = copied.get(r.project);
+        if (!own) continue;
+        const row = decode(r);
+        // A zero or non-finite vector has no cosine distance pgvector and this agree on: not copied.
+        if (row === null) copied.set(r.project, null);
+        else own[r.kind].push(row);
+      }
+      for (const [p, own] of copied) {
+        this.projects.set(p, own);
+        if (own) this.rows += own.text.length + own.symptom.length;
+      }
+      return copied;
+    } finally {
+      this.loading = false;
+    }
+  }
+}
+
+function decode(r: { level: VectorLevel; sha: string; b: string }): Row | null {
+  const bytes = Buffer.from(r.b, 'base64');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dims = view.getInt16(0);
+  const vector = new Float32Array(dims);
+  for (let i = 0; i < dims; i++) vector[i] = view.getFloat32(4 + 4 * i);
+  const norm = sumOfSquares(vector);
+  if (!(norm > 0) || !Number.isFinite(norm)) return null;
+  return { level: r.level, sha256: r.sha, vector, norm };
+}
+
+/** Σ x² in float32, element by element, as pgvector's vector_cosine_distance sums it. */
+function sumOfSquares(v: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum = Math.fround(sum + Math.fround(v[i]! * v[i]!));
+  return sum;
+}
+
+/**
+ * pgvector 0.8's `<=>` bit for bit, for each row: float32 products summed in float32 in index
+ * order, the similarity divided in double by sqrt(Σa² · Σb²), clamped to [-1, 1], subtracted
+ * from 1. (JavaScript rounds each step to float32 with Math.fround; a float32 product or sum
+ * computed in double and rounded once is the float32 result. Checked against PGlite's own
+ * distances in vector-snapshot.int.spec.ts.) Four rows at a time: each row's sum is one chain of
+ * dependent additions, so four independent chains keep the CPU busy (~2-5x faster, measured),
+ * and each row's additions stay in index order.
+ */
+export function cosineDistances(a: Float32Array, aNorm: number, rows: readonly Row[]): number[] {
+  const dots = new Array<number>(rows.length);
+  const f = Math.fround;
+  let r = 0;
+  for (; r + 4 <= rows.length; r += 4) {
+    const [v0, v1, v2, v3] = [
+      rows[r]!.vector,
+      rows[r + 1]!.vector,
+      rows[r + 2]!.vector,
+      rows[r + 3]!.vector,
+    ];
+    let [d0, d1, d2, d3] = [0, 0, 0, 0];
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i]!;
+      d0 = f(d0 + f(x * v0[i]!));
+      d1 = f(d1 + f(x * v1[i]!));
+      d2 = f(d2 + f(x * v2[i]!));
+      d3 = f(d3 + f(x * v3[i]!));
+    }
+    [dots[r], dots[r + 1], dots[r + 2], dots[r + 3]] = [d0, d1, d2, d3];
+  }
+  for (; r < rows.length; r++) {
+    const v = rows[r]!.vector;
+    let dot = 0;
+    for (let i = 0; i < a.length; i++) dot = f(dot + f(a[i]! * v[i]!));
+    dots[r] = dot;
+  }
+  return rows.map((row, k) => {
+    let similarity = dots[k]! / Math.sqrt(aNorm * row.norm);
+    if (similarity > 1) similarity = 1;
+    else if (similarity < -1) similarity = -1;
+    return 1 - similarity;
+  });
+}
+
+function answer(
+  vector: Float32Array,
+  requests: readonly RecallRequest[],
+  limit: number,
+  rowsOf: (project: string) => ProjectRows | undefined,
+): VectorHit[][] | null {
+  const chosen: { project: string; rows: Row[]; levels: ReadonlySet<VectorLevel> }[][] = [];
+  for (const { kind, filter } of requests) {
+    const levels = new Set(filter.levels);
+    const mine: (typeof chosen)[number] = [];
+    let passed = 0;
+    for (const project of new Set(filter.projects)) {
+      const own = rowsOf(project);
+      if (!own) return null;
+      const rows = own[kind];
+      for (const row of rows) if (levels.has(row.level)) passed += 1;
+      mine.push({ project, rows, levels });
+    }
+    // Past EXACT_SCAN_MAX the database may walk its HNSW index: only it can give that answer.
+    if (passed > EXACT_SCAN_MAX) return null;
+    chosen.push(mine);
+  }
+  const norm = sumOfSquares(vector);
+  return chosen.map((mine) => {
+    const keys: { project: string; row: Row }[] = [];
+    for (const { project, rows, levels } of mine)
+      for (const row of rows) if (levels.has(row.level)) keys.push({ project, row });
+    const distances = cosineDistances(
+      vector,
+      norm,
+      keys.map((k) => k.row),
+    );
+    return keys
+      .map(({ project, row }, k): VectorHit => ({
+        project,
+        level: row.level,
+        sha256: row.sha256,
+        distance: distances[k]!,
+      }))
+      .sort(byDistanceThenKey)
+      .slice(0, limit);
+  });
+}
+
+/** Distance, then project, level and sha byte-wise: the same hits in the same order on every backend. */
+export function byDistanceThenKey(a: VectorHit, b: VectorHit): number {
+  if (a.distance !== b.distance) return a.distance - b.distance;
+  for (const key of ['project', 'level', 'sha256'] as const) {
+    if (a[key] !== b[key]) return a[key] < b[key] ? -1 : 1;
+  }
+  return 0;
+}

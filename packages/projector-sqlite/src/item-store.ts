@@ -28,6 +28,7 @@ import type {
   RunRow,
   SearchHit,
 } from './rows.js';
+import { CITED_CHUNKS_SQL } from './cited-chunks-sql.js';
 
 export interface OpenItemStoreOptions {
   /** Only read-only access is offered: writes go through the log and the projector. */
@@ -203,13 +204,7 @@ export function openItemStore(
     WHERE n.project = @project AND n.sha256 = @sha256 AND (@level IS NULL OR n.level = @level)
       AND (CASE WHEN @kind IS NULL THEN n.kind <> 'line' ELSE n.kind = @kind END)
     ORDER BY n.level LIMIT 1`);
-  const citedChunks = db.prepare(`SELECT sha256, source, span_start, span_end, chunk_tokens FROM (
-      SELECT c.sha256, c.source, c.span_start, c.span_end, r.chunk_tokens,
-        row_number() OVER (PARTITION BY c.sha256 ORDER BY c.seq, c.run_id, c.t) AS nth
-      FROM chunk c JOIN run r ON r.project = c.project AND r.run_id = c.run_id
-      WHERE c.project = ? AND c.level = 'L0' AND c.sha256 IN (SELECT value FROM json_each(?))
-        AND c.span_start IS NOT NULL AND c.source IS NOT NULL AND r.chunk_tokens IS NOT NULL)
-    WHERE nth = 1 ORDER BY sha256`);
+  const citedChunks = db.prepare(CITED_CHUNKS_SQL);
   const lineEdges = db.prepare(`SELECT project, level, line_sha, kind, target_sha FROM line_edge
     WHERE project = ? AND level = ? AND line_sha = ? ORDER BY kind, target_sha`);
   const lineNote = db.prepare(LINE_NOTE_SQL);

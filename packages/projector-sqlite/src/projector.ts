@@ -30,8 +30,9 @@ import { sealStore } from './seal.js';
  * 16: line_pin (migration 0023), from the line_pinned and line_unpinned events.
  * 17: node_superseded_memory (migration 0024), the index refreshLines looks superseded memories up by.
  * 18: item_fts and the held-back indexes (migration 0025): a keyword find's total in FTS5.
+ * 19: chunk_by_sha (migration 0026), the index citedChunks probes.
  */
-const VERSION = 18;
+const VERSION = 19;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -1,5 +1,6 @@
 import type { ChunkRecord } from '../controller.js';
-import { withoutChatter } from './chatter.js';
+import { carriesOut } from './carried-out.js';
+import { replyContent } from './chatter.js';
 import { isOffer } from './cues.js';
 import { isHollowSpeech, withoutAbuse } from './hollow.js';
 import type { Signal } from './summary-signals.js';
@@ -105,15 +106,19 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     // turn on across a chunk boundary the same way).
     const nextUser = later.findIndex((r) => r.role === 'user');
     const reply = nextUser < 0 ? later : later.slice(0, nextUser);
+    // A user's request is closed by doing it as well as by an answer: the turn's tool calls
+    // (records `later` leaves out) edit and the agent reports it done, or it commits.
+    const turn = records.slice(i + 1);
+    const turnEnd = turn.findIndex((r) => r.role === 'user' && r.pasted === undefined);
     const answered =
       record.role === 'assistant'
         ? nextUser >= 0
         : reply.some(
             (r) =>
               r.role === 'assistant' &&
-              [...termSet(withoutChatter(r.text))].filter((t) => terms.has(t)).length >=
+              [...termSet(replyContent(r.text))].filter((t) => terms.has(t)).length >=
                 ANSWER_OVERLAP,
-          );
+          ) || carriesOut(turnEnd < 0 ? turn : turn.slice(0, turnEnd));
     if (!answered)
       out.push({
         text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`,
@@ -143,10 +148,14 @@ export function answersLatestOpen(
   // reply here answers the user's later words. Outcome: only a last-turn question can leave.
   if (lastTurn !== undefined && !lastTurn.has(lines[latest]!)) return undefined;
   const terms = termSet(lines[latest]!.slice('Open: '.length));
-  for (const record of records) {
-    if (record.role === 'user' && record.pasted === undefined) return undefined;
+  const turnEnd = records.findIndex((r) => r.role === 'user' && r.pasted === undefined);
+  const turn = turnEnd < 0 ? records : records.slice(0, turnEnd);
+  // The turn goes on from the previous chunk, where its edits may lie: a report of work done
+  // here closes the request.
+  if (carriesOut(turn, true)) return latest;
+  for (const record of turn) {
     if (record.role !== 'assistant' || record.text.startsWith('[thinking]')) continue;
-    const shared = [...termSet(withoutChatter(record.text))].filter((t) => terms.has(t)).length;
+    const shared = [...termSet(replyContent(record.text))].filter((t) => terms.has(t)).length;
     if (shared >= ANSWER_OVERLAP) return latest;
   }
   return undefined;

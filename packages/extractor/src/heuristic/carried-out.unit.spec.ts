@@ -113,6 +113,28 @@ describe('a request the agent carries out', () => {
   });
 });
 
+describe('a request the user follows at once with a second message', () => {
+  it('is carried out by the turn after both (pi-mono-session: "skills look good, do we need to update README.md as well wrt skills?" then "we should probably reference existing skill repositorys in skills.md as well")', async () => {
+    const step = run();
+    const memory = await step([
+      {
+        role: 'user',
+        text: 'skills look good, do we need to update README.md as well wrt skills?',
+      },
+      {
+        role: 'user',
+        text: 'we should probably reference existing skill repositories in skills.md as well',
+      },
+      { role: 'tool_call', text: 'edit {"path":"README.md","oldText":"a","newText":"b"}' },
+      { role: 'tool_call', text: 'edit {"path":"docs/skills.md","oldText":"a","newText":"b"}' },
+      { role: 'assistant', text: 'Done. Updated: the shorter section and a list of repositories.' },
+      unresolved,
+    ]);
+    expect(memory).toContain('session header');
+    expect(memory).not.toContain('wrt skills');
+  });
+});
+
 describe('an answer whose subject is the question\'s "it"', () => {
   it('answers: "It\'s using the `marked` package, not vendored"', async () => {
     const step = run();

@@ -99,7 +99,12 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     if (!asks && !reports) return;
     if (isHollowSpeech(record.role === 'user' ? text : lastLine)) return;
     const terms = termSet(record.role === 'user' ? text : lastLine);
-    const later = records.slice(i + 1).filter((r) => spoken(r) && !r.text.startsWith('[thinking]'));
+    // Trigger: the user speaks again before the agent does anything (two messages in a row, a
+    // "continue" after a turn cut off empty). Why: the agent's next turn takes up both.
+    // Outcome: a user question's turn is the one after the last of them.
+    let from = i + 1;
+    if (record.role === 'user') while (records[from]?.role === 'user') from += 1;
+    const later = records.slice(from).filter((r) => spoken(r) && !r.text.startsWith('[thinking]'));
     // Trigger: a user question. Why: the agent answers it in its reply, before the user speaks
     // again; what it says after a later request (a poem, the next task) shares words by chance.
     // Outcome: only the replies of the same turn can answer it (answersLatestOpen reads the
@@ -108,7 +113,7 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     const reply = nextUser < 0 ? later : later.slice(0, nextUser);
     // A user's request is closed by doing it as well as by an answer: the turn's tool calls
     // (records `later` leaves out) edit and the agent reports it done, or it commits.
-    const turn = records.slice(i + 1);
+    const turn = records.slice(from);
     const turnEnd = turn.findIndex((r) => r.role === 'user' && r.pasted === undefined);
     const answered =
       record.role === 'assistant'

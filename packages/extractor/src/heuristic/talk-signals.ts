@@ -4,7 +4,7 @@ import { replyContent } from './chatter.js';
 import { isOffer } from './cues.js';
 import { isHollowSpeech, withoutAbuse } from './hollow.js';
 import type { Signal } from './summary-signals.js';
-import { termSet } from './text.js';
+import { namesSomething, termSet } from './text.js';
 
 /*
  * Signals read off who said what to whom: a user correction is a decision with its rejected
@@ -27,6 +27,25 @@ const PROBLEM =
 const PROPOSED_STEP =
   /^(?:also\s+)?(?:run|rename|add|update|remove|delete|commit|push|create|install|fix|change|move|apply|merge|deploy|implement|write|document|mention|bump|release)\b/i;
 const LINE_CHARS = 300;
+/**
+ * A version-control or release step: what the agent should do with the work, not how the
+ * project is built ("stop commiting everything").
+ */
+const WORKFLOW =
+  /\b(?:commit\w*|push\w*|amend\w*|rebas\w*|merg(?:e|es|ed|ing)|stag(?:e|es|ed|ing)|deploy\w*|publish\w*|releas(?:e|es|ed|ing))\b/i;
+/** A correction this short that names nothing says only what to do next. */
+const INSTRUCTION_WORDS = 6;
+
+/**
+ * A user correction of the agent's process ("stop commiting everything"): a short one on a
+ * workflow step that names no part of the project. An instruction for the session, no
+ * decision a later reader of the project needs.
+ */
+function isProcessInstruction(text: string): boolean {
+  return (
+    WORKFLOW.test(text) && text.split(/\s+/).length <= INSTRUCTION_WORDS && !namesSomething(text)
+  );
+}
 
 function clip(text: string): string {
   const flat = text.trim().replace(/\s*\n\s*/g, ' ');
@@ -52,7 +71,8 @@ export function correctionSignals(records: readonly ChunkRecord[]): {
       /\?/.test(record.text) ||
       !CORRECTION.test(record.text) ||
       record.text.length > LINE_CHARS * 2 ||
-      isHollowSpeech(record.text)
+      isHollowSpeech(record.text) ||
+      isProcessInstruction(record.text)
     )
       return;
     signals.push({

@@ -151,3 +151,33 @@ describe('an answer whose subject is the question\'s "it"', () => {
     expect(memory).not.toContain('vendored');
   });
 });
+
+describe("the agent's question ending a chunk", () => {
+  const offer: ChunkRecord = {
+    role: 'assistant',
+    text: "The README hooks section already lists the use cases. Anything specific you'd like to add or change in the hooks intro?",
+  };
+
+  it('is answered by the user speaking first in the next chunk', async () => {
+    const step = run();
+    expect(await step([unresolved, offer])).toContain('hooks intro');
+    const memory = await step([
+      { role: 'user', text: 'could repeat it in hooks.md after the first paragraph' },
+      { role: 'user', text: 'is the version header still unresolved for old session files?' },
+    ]);
+    expect(memory).toContain('version header');
+    expect(memory).not.toContain('hooks intro');
+  });
+
+  it('stays while the agent alone goes on speaking', async () => {
+    const step = run();
+    await step([unresolved, offer]);
+    const memory = await step([
+      {
+        role: 'assistant',
+        text: 'Is it still unresolved whether the hooks intro should name the examples directory?',
+      },
+    ]);
+    expect(memory).toContain('Anything specific');
+  });
+});

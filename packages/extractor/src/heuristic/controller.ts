@@ -97,7 +97,12 @@ export function heuristicController(
   // the next update, whichever chunk makes it.
   const lastAnswered = new Map<
     string,
-    { memory: string; scores: Map<string, number>; lastTurn: Set<string>; closed: Set<string> }
+    {
+      memory: string;
+      scores: Map<string, number>;
+      lastTurn: Map<string, 'user' | 'agent'>;
+      closed: Set<string>;
+    }
   >();
   // Per transcript: the failures its latest chunk left open, so a pass in the next chunk pairs
   // with them, and that chunk's error → fix lines, so every question asked of one chunk reads
@@ -186,17 +191,17 @@ export function heuristicController(
         scores: new Map(next.map((item) => [item.text, item.score])),
         closed: new Set(next.filter((item) => closed.has(item.text)).map((item) => item.text)),
         lastTurn: !profile.intents.has('open')
-          ? new Set()
+          ? new Map<string, 'user' | 'agent'>()
           : input.chunk.records.some((r) => r.role === 'user' && r.pasted === undefined)
-            ? new Set(
-                openQuestionSignals(input.chunk.records)
-                  .filter((s) => s.lastTurn === true)
-                  .map((s) => s.text),
+            ? new Map(
+                openQuestionSignals(input.chunk.records).flatMap((s) =>
+                  s.lastTurn === undefined ? [] : [[s.text, s.lastTurn] as const],
+                ),
               )
             : // Trigger: a chunk in which the user never speaks. Why: it is the middle of one
               // long turn, and the request that opened it may be done in the next chunk.
               // Outcome: the previous chunk's last-turn questions stay answerable.
-              new Set(last?.memory === input.memory ? last.lastTurn : []),
+              new Map(last?.memory === input.memory ? last.lastTurn : []),
       });
       const exit = memory !== '' && tokenizer.count(memory) >= exitFill * input.memoryBudget;
       const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit });

@@ -24,10 +24,10 @@ export interface Signal {
    */
   byWords?: boolean;
   /**
-   * An open question asked in the chunk's last turn (nobody spoke to the agent after it): the
-   * next chunk may open with the agent's reply to it.
+   * An open question asked in the chunk's last turn, and by whom: the next chunk may open with
+   * the agent's reply to a user's question, or with the user's reply to the agent's.
    */
-  lastTurn?: boolean;
+  lastTurn?: 'user' | 'agent';
 }
 
 /*

@@ -148,7 +148,7 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
       out.push({
         text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`,
         family: 'open',
-        ...(nextUser < 0 ? { lastTurn: true } : {}),
+        ...(nextUser < 0 ? { lastTurn: record.role === 'user' ? 'user' : 'agent' } : {}),
       });
   });
   return out;
@@ -164,7 +164,7 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
 export function answersLatestOpen(
   lines: readonly string[],
   records: readonly ChunkRecord[],
-  lastTurn?: ReadonlySet<string>,
+  lastTurn?: ReadonlyMap<string, 'user' | 'agent'>,
 ) {
   const latest = lines.findLastIndex((line) => line.startsWith('Open: '));
   if (latest < 0) return undefined;
@@ -172,8 +172,11 @@ export function answersLatestOpen(
   // Why: a question the user spoke after was not the turn this chunk continues; the agent's
   // reply here answers the user's later words. Outcome: only a last-turn question can leave.
   if (lastTurn !== undefined && !lastTurn.has(lines[latest]!)) return undefined;
-  const terms = termSet(lines[latest]!.slice('Open: '.length));
   const turnEnd = records.findIndex((r) => r.role === 'user' && r.pasted === undefined);
+  // The agent's question, asked last, is answered by whatever the user says next (as within a
+  // chunk): "Anything specific you'd like to add?" then "could repeat it in hooks.md".
+  if (lastTurn?.get(lines[latest]!) === 'agent') return turnEnd >= 0 ? latest : undefined;
+  const terms = termSet(lines[latest]!.slice('Open: '.length));
   const turn = turnEnd < 0 ? records : records.slice(0, turnEnd);
   // The turn goes on from the previous chunk, where its edits may lie: a report of work done
   // here closes the request.

@@ -28,6 +28,20 @@ interface Candidate {
   order: number;
 }
 
+export interface SynthesisBatching {
+  /** Lines per step after the first. */
+  batchLines?: number;
+  /**
+   * The L2 memory's budget and the tokenizer's count: the first step reads as many of the
+   * strongest lines as the budget holds (never fewer than `batchLines`). Trigger: a synthesis
+   * starts from an empty memory. Why: filling it six lines a step made every step an update
+   * until it was full, so the share of steps that update grew as the L1 notes got shorter and
+   * cleaner (a project with 78 L1 lines updated on 4 of 13 steps). Outcome: one step fills
+   * the memory, the later ones update only where a line outweighs what it holds.
+   */
+  fill?: { tokens: number; count: (text: string) => number };
+}
+
 /**
  * The L2 pass's chunk stream (pure): every line of the current L1 memories, near-duplicates
  * across notes folded into one candidate resting on each memory that said it (the first
@@ -40,8 +54,9 @@ interface Candidate {
 export function synthesisSteps(
   memories: readonly SynthesisInput[],
   strength: (line: string) => number,
-  batchLines = SYNTHESIS_BATCH_LINES,
+  batching: SynthesisBatching = {},
 ): LoopStep[] {
+  const batchLines = batching.batchLines ?? SYNTHESIS_BATCH_LINES;
   const candidates: Candidate[] = [];
   for (const memory of memories) {
     for (const line of splitMemoryLines(memory.text)) {
@@ -68,8 +83,10 @@ export function synthesisSteps(
     (a, b) => b.score - a.score || b.queries.size - a.queries.size || a.order - b.order,
   );
   const steps: LoopStep[] = [];
-  for (let i = 0; i < candidates.length; i += batchLines) {
-    const batch = candidates.slice(i, i + batchLines);
+  for (let i = 0; i < candidates.length;) {
+    const size = i === 0 ? firstBatchLines(candidates, batchLines, batching.fill) : batchLines;
+    const batch = candidates.slice(i, i + size);
+    i += size;
     const text = batch.map((c) => `- ${c.text}`).join('\n');
     const queries = [...new Set(batch.flatMap((c) => [...c.queries]))].sort();
     steps.push({
@@ -83,4 +100,22 @@ export function synthesisSteps(
     });
   }
   return steps;
+}
+
+/** How many of the strongest candidates the first step reads: as many as `fill` holds. */
+function firstBatchLines(
+  candidates: readonly Candidate[],
+  batchLines: number,
+  fill: SynthesisBatching['fill'],
+): number {
+  if (fill === undefined) return batchLines;
+  let lines = 0;
+  let text = '';
+  for (const candidate of candidates) {
+    const next = `${text}${text === '' ? '' : '\n'}- ${candidate.text}`;
+    if (fill.count(next) > fill.tokens) break;
+    text = next;
+    lines += 1;
+  }
+  return Math.max(lines, batchLines);
 }

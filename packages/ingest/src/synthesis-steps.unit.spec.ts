@@ -29,14 +29,30 @@ describe('synthesisSteps', () => {
   ];
 
   it('reads many lines per step, in batches', () => {
-    const steps = synthesisSteps(memories, byLength, 2);
+    const steps = synthesisSteps(memories, byLength, { batchLines: 2 });
     expect(steps.map((s) => s.records.length)).toEqual([2, 2, 1]);
     expect(steps[0]!.records.every((r) => r.role === 'memory')).toBe(true);
     expect(synthesisSteps(memories, byLength).map((s) => s.records.length)).toEqual([5]);
   });
 
+  it('reads in its first step as many of the strongest lines as the memory budget holds', () => {
+    const words = (text: string) => text.split(/\s+/).length;
+    // The three strongest lines come to 44 words with their markers; the fourth would pass 50.
+    const steps = synthesisSteps(memories, byLength, {
+      batchLines: 2,
+      fill: { tokens: 50, count: words },
+    });
+    expect(steps.map((s) => s.records.length)).toEqual([3, 2]);
+    // A budget smaller than one batch still reads a whole batch.
+    const small = synthesisSteps(memories, byLength, {
+      batchLines: 2,
+      fill: { tokens: 5, count: words },
+    });
+    expect(small.map((s) => s.records.length)).toEqual([2, 2, 1]);
+  });
+
   it('folds near-duplicates across notes into one line resting on every memory that said it', () => {
-    const steps = synthesisSteps(memories, byLength, 2);
+    const steps = synthesisSteps(memories, byLength, { batchLines: 2 });
     const lines = steps.flatMap((s) => s.records.map((r) => r.text));
     for (const [i, a] of lines.entries())
       for (const b of lines.slice(i + 1)) expect(nearDuplicate(a, b)).toBe(false);
@@ -49,7 +65,7 @@ describe('synthesisSteps', () => {
   });
 
   it('offers lines strongest first and is deterministic', () => {
-    const lines = synthesisSteps(memories, byLength, 2).flatMap((s) =>
+    const lines = synthesisSteps(memories, byLength, { batchLines: 2 }).flatMap((s) =>
       s.records.map((r) => r.text),
     );
     expect(lines).toEqual([
@@ -59,7 +75,9 @@ describe('synthesisSteps', () => {
       '[open] Does messagesToSummarize include the last compaction?',
       '[decisions] setTheme returns an error instead of logging',
     ]);
-    expect(synthesisSteps(memories, byLength, 2)).toEqual(synthesisSteps(memories, byLength, 2));
+    expect(synthesisSteps(memories, byLength, { batchLines: 2 })).toEqual(
+      synthesisSteps(memories, byLength, { batchLines: 2 }),
+    );
   });
 
   it('keeps the prefix of a line that already is a synthesis copy', () => {

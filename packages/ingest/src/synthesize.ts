@@ -70,7 +70,9 @@ async function synthesizeLocked(
       }),
     { reads: ITEM_STORE_READS },
   );
-  const steps = synthesisSteps(memories, lineStrength(synthesis.question));
+  const steps = synthesisSteps(memories, lineStrength(synthesis.question), {
+    fill: { tokens: config.memoryBudget, count: (text) => tokenizer.count(text) },
+  });
   const run = new GatedRun({
     level: 'L2',
     runId: newRunId('synthesis', options.now?.()),

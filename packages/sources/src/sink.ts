@@ -29,7 +29,7 @@ export interface OriginOverride {
 
 /** What a reader knows about a record beyond its text. */
 export interface RecordExtra {
-  /** A summary's sections; their text is scrubbed like the record's. */
+  /** A summary's sections; their headings, paths and text are scrubbed like the record's. */
   sections?: readonly SummarySection[] | undefined;
   /** A user text that is a paste; counted under `pasted` in the stats. */
   pasted?: PastedKind | undefined;
@@ -83,6 +83,11 @@ export class RecordSink {
       record.sections = extra.sections.map((s) => ({
         heading: scrubSecrets(s.heading).text,
         text: scrubSecrets(s.text).text,
+        // The headings above a section are what make "### Avoiding Global State" a decision;
+        // a reader that found them must not lose them here (absent at the top level).
+        ...(s.path !== undefined && s.path.length > 0
+          ? { path: s.path.map((h) => scrubSecrets(h).text) }
+          : {}),
       }));
     }
     if (extra.pasted !== undefined) {

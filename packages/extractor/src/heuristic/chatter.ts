@@ -39,6 +39,15 @@ const CUT_OFF = /(?:,|\b(?:the|a|an|and|or|to|of|with))\s*$/i;
 
 /** True when a unit of prose is process chatter or layout, never knowledge. */
 export function isChatter(unit: string): boolean {
+  return isChatterBut(unit, false);
+}
+
+/**
+ * `isChatter`, save that a sentence whose subject is a "this"/"it" may pass: in a reply the
+ * pronoun is the question's subject ("how was markdown rendering added?" — "It's using the
+ * `marked` package, not vendored").
+ */
+function isChatterBut(unit: string, dangling: boolean): boolean {
   const text = unit.trim();
   if (text.startsWith('[thinking]')) return true;
   if (/:\s*$/.test(text)) return true;
@@ -49,7 +58,7 @@ export function isChatter(unit: string): boolean {
       THINKING_ALOUD,
       STEP,
       I_WILL,
-      DANGLING,
+      ...(dangling ? [] : [DANGLING]),
       TABLE_ROW,
       BARE_HEADING,
       RAW_OUTPUT,
@@ -71,5 +80,15 @@ const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`([])/u;
  */
 export function withoutChatter(unit: string): string {
   const kept = unit.split(SENTENCE_BREAK).filter((sentence) => !isChatter(sentence));
+  return kept.join(' ').trim();
+}
+
+/**
+ * What a reply says to a question, for telling whether it answers: its sentences without the
+ * chatter, but with those that speak of the question's subject as "it" ("It's using the
+ * `marked` package").
+ */
+export function replyContent(unit: string): string {
+  const kept = unit.split(SENTENCE_BREAK).filter((sentence) => !isChatterBut(sentence, true));
   return kept.join(' ').trim();
 }

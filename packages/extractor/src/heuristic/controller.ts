@@ -93,9 +93,16 @@ export function heuristicController(
   // is scored by its words, so the answer depends only on the run's own inputs.
   // It also keeps the open questions that chunk asked in its last turn: the next chunk's
   // opening reply can answer only those.
+  // And the open lines a later chunk answered while the memory did not change: they leave with
+  // the next update, whichever chunk makes it.
   const lastAnswered = new Map<
     string,
-    { memory: string; scores: Map<string, number>; lastTurn: Set<string> }
+    {
+      memory: string;
+      scores: Map<string, number>;
+      lastTurn: Map<string, 'user' | 'agent'>;
+      closed: Set<string>;
+    }
   >();
   // Per transcript: the failures its latest chunk left open, so a pass in the next chunk pairs
   // with them, and that chunk's error → fix lines, so every question asked of one chunk reads
@@ -135,9 +142,14 @@ export function heuristicController(
             last?.memory === input.memory ? last.lastTurn : undefined,
           )
         : undefined;
-      // The protocol has no empty memory: a lone line stays until something replaces it.
-      const previous =
-        remembered.length > 1 ? remembered.filter((_, i) => i !== answered) : remembered;
+      // Trigger: a chunk that answers an open line but writes nothing (its gate stays shut). Why:
+      // an update of its own would cost the rate ingest holds to 30 %, and the turn that did the
+      // work often spans chunks none of which opens the gate. Outcome: the line is marked closed
+      // and leaves with the next update.
+      const closed = new Set(last?.memory === input.memory ? last.closed : []);
+      if (answered !== undefined) closed.add(remembered[answered]!.text);
+      // Read only by an update, which folds in at least one line: the memory is never empty.
+      const previous = remembered.filter((item) => !closed.has(item.text));
       let update = false;
       let next: MemoryItem[];
       let think: string;
@@ -177,13 +189,19 @@ export function heuristicController(
       lastAnswered.set(input.question, {
         memory,
         scores: new Map(next.map((item) => [item.text, item.score])),
-        lastTurn: profile.intents.has('open')
-          ? new Set(
-              openQuestionSignals(input.chunk.records)
-                .filter((s) => s.lastTurn === true)
-                .map((s) => s.text),
-            )
-          : new Set(),
+        closed: new Set(next.filter((item) => closed.has(item.text)).map((item) => item.text)),
+        lastTurn: !profile.intents.has('open')
+          ? new Map<string, 'user' | 'agent'>()
+          : input.chunk.records.some((r) => r.role === 'user' && r.pasted === undefined)
+            ? new Map(
+                openQuestionSignals(input.chunk.records).flatMap((s) =>
+                  s.lastTurn === undefined ? [] : [[s.text, s.lastTurn] as const],
+                ),
+              )
+            : // Trigger: a chunk in which the user never speaks. Why: it is the middle of one
+              // long turn, and the request that opened it may be done in the next chunk.
+              // Outcome: the previous chunk's last-turn questions stay answerable.
+              new Map(last?.memory === input.memory ? last.lastTurn : []),
       });
       const exit = memory !== '' && tokenizer.count(memory) >= exitFill * input.memoryBudget;
       const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit });

@@ -81,3 +81,16 @@ describe('a user telling the agent to use one thing, not another', () => {
     expect(decisions.some((l) => l.startsWith('- User decision'))).toBe(false);
   });
 });
+
+describe('a user correcting how the agent works, not how the project is built', () => {
+  it('is no decision ("stop commiting everything"); a correction naming a part still is', async () => {
+    const lines = await memoryFor(DECISIONS, [
+      { role: 'assistant', text: 'Committed the theme loader change and pushed it to main.' },
+      { role: 'user', text: 'stop commiting everything' },
+      { role: 'assistant', text: 'The export writes every theme colour into the HTML header.' },
+      { role: 'user', text: 'no, push only `theme.json` changes through the release script' },
+    ]);
+    expect(lines.some((l) => l.includes('stop commiting'))).toBe(false);
+    expect(lines.some((l) => l.includes('release script'))).toBe(true);
+  });
+});

@@ -100,11 +100,27 @@ export function questionIntents(question: string): Set<CueFamily> {
   return out;
 }
 
+/**
+ * A choice stated with the alternative it passed over: "Pi relies on CLI tools invoked via bash
+ * rather than MCP", "Footer now uses `dim` instead of `muted`". "Instead of" alone is a weak cue
+ * (it is everywhere in prose); said as how a part is, not by the speaker about their own step
+ * ("I'll read it rather than guess"), nor hedged ("it might be loading light instead of dark"),
+ * nor proposed ("the loader should catch this instead of crashing"), it is a decision.
+ */
+const ALTERNATIVE = /\b(?:instead of|rather than)\b/i;
+const NOT_STATED =
+  /^(?:i|i'm|i'll|we|we'll|let's|you|please|if|maybe|perhaps)\b|\b(?:might|would|could|should|may|bet|option|options|either)\b/i;
+
+function statesChoice(sentence: string): boolean {
+  return ALTERNATIVE.test(sentence) && !NOT_STATED.test(sentence.replace(/^[^\p{L}`]+/u, ''));
+}
+
 /** The cues present in a sentence, in family order, each at its strongest. */
 export function cuesIn(sentence: string): Cue[] {
   const out: Cue[] = [];
   for (const family of CUE_FAMILIES) {
-    if (CUES[family].strong.test(sentence)) out.push({ family, strength: 'strong' });
+    if (CUES[family].strong.test(sentence) || (family === 'decision' && statesChoice(sentence)))
+      out.push({ family, strength: 'strong' });
     else if (CUES[family].weak.test(sentence) || (family === 'open' && isOpenQuestion(sentence)))
       out.push({ family, strength: 'weak' });
   }

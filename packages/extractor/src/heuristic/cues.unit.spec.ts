@@ -40,3 +40,24 @@ describe('a mismatch the agent notices', () => {
     expect(parseGateAnswer(reply.text).memory).toContain('discrepancy in the types');
   });
 });
+
+describe('a choice stated with the alternative it passed over', () => {
+  it('is a strong decision cue when said as how a part is', () => {
+    for (const sentence of [
+      'Pi relies on CLI tools invoked via bash rather than MCP.',
+      'Footer now uses `"dim"` (#666666) instead of `"muted"` (#808080), making it dimmer.',
+      'Updated `getThinkingBorderColor()` to use the dedicated tokens instead of mapping to generic colors',
+    ])
+      expect(cuesIn(sentence)).toContainEqual({ family: 'decision', strength: 'strong' });
+  });
+
+  it('stays weak when the speaker narrates, hedges or proposes', () => {
+    for (const sentence of [
+      "I'll read the file rather than guess its layout.",
+      'If VS Code has a light background, it might be loading the `light` theme instead of `dark`.',
+      'The theme loader should catch this error gracefully instead of crashing.',
+      'We have two options: wrap the heading in `toolText` instead of just bold.',
+    ])
+      expect(cuesIn(sentence)).toContainEqual({ family: 'decision', strength: 'weak' });
+  });
+});

@@ -9,6 +9,13 @@ export interface MemoryItem {
   score: number;
 }
 
+/** The label a signal line opens on ("Open: ", "User reports: "): how it was found, not what it says. */
+const SIGNAL_LABEL = /^(?:open|unresolved|user reports|user decision|corrected|commit):\s+/i;
+
+function unlabelled(text: string): string {
+  return text.replace(SIGNAL_LABEL, '');
+}
+
 /** Two sentences this similar (content-term Jaccard) say the same thing. */
 const DUPLICATE = 0.7;
 /**
@@ -86,6 +93,26 @@ export function foldMemory(
       containment(terms, set) >= CONTAINED ||
       (failure !== undefined && failures[i] !== undefined && sameFailure(failures[i], failure));
     if (sets.some(said)) continue;
+    // Trigger: a line of this same chunk whose every point the candidate makes, and more
+    // ("User reports: scrolling in xterm.js does not work?" beside "Open: scrolling in xterm.js
+    // does not work? websearch xterm.js tmux interactions", two signals of one message). Why:
+    // kept apart they are one finding twice. Outcome: the fuller line takes the shorter one's
+    // place, at the stronger score; labels aside, it must hold every content term of the other
+    // (a line that drops "exit code 0" is no fuller one). A remembered line stays: replacing it would be an update
+    // the chunk makes for nothing new.
+    const point = termSet(unlabelled(candidate.text));
+    const within = out.findIndex((item, i) => {
+      if (fresh[i] !== true) return false;
+      const said = termSet(unlabelled(item.text));
+      return said.size > 0 && containment(said, point) === 1;
+    });
+    if (within >= 0) {
+      out[within] = { text: candidate.text, score: Math.max(candidate.score, out[within]!.score) };
+      sets[within] = terms;
+      failures[within] = failure;
+      fresh[within] = true;
+      continue;
+    }
     out.push(candidate);
     fresh.push(true);
     sets.push(terms);

@@ -52,6 +52,13 @@ export function callKey(call: string): string {
 const COMMIT =
   /\bgit\s+commit\b[^\n]*?\s-m\s+(?:"((?:[^"\\]|\\.)+)"|'([^']+)'|"?\$\(cat <<'?EOF'?\n([\s\S]+?)\n\s*EOF)/;
 
+/** The message of a `git commit -m` call, or undefined when the call commits nothing. */
+export function commitMessage(call: string): string | undefined {
+  const match = COMMIT.exec(callKey(call));
+  const message = (match?.[1] ?? match?.[2] ?? match?.[3])?.replace(/\\(["\\])/g, '$1').trim();
+  return message === undefined || message === '' ? undefined : message;
+}
+
 /**
  * A commit that only ships or documents work (a release, a version bump, a changelog, readme or
  * docs edit) records no decision and no fix: the change it describes was committed on its own.
@@ -99,9 +106,8 @@ export function commitSignals(records: readonly ChunkRecord[]): Signal[] {
       edited.push(file);
       continue;
     }
-    const match = COMMIT.exec(callKey(record.text));
-    const message = (match?.[1] ?? match?.[2] ?? match?.[3])?.replace(/\\(["\\])/g, '$1').trim();
-    if (message === undefined || message === '') continue;
+    const message = commitMessage(record.text);
+    if (message === undefined) continue;
     const documents = edited.length > 0 && edited.every((path) => DOCUMENT.test(path));
     edited = [];
     const subject = message.split('\n')[0]!.trim();

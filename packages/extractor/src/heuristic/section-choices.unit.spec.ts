@@ -214,3 +214,53 @@ describe('a summary whose reader gave its sections no heading path', () => {
     ]);
   });
 });
+
+describe("a summary whose reader gave its sections' heading paths", () => {
+  // A Claude summary's numbered sections with a bash block indented under one of them.
+  const files = '   - `build.sh`: packs the theme files';
+  const text = [
+    '1. Primary Request and Intent:',
+    '   Ship the theme loader',
+    '2. Key Technical Concepts:',
+    '   ```bash',
+    '   # Fix the permissions before the build',
+    '   chmod +x build.sh',
+    '   ```',
+    '3. Files and Code Sections:',
+    files,
+  ].join('\n');
+
+  it('keeps them as given: a section at the top level sits under nothing', () => {
+    const record: ChunkRecord = {
+      role: 'summary',
+      text: `# Checkpoint\n## Key Decisions\n- Themes are JSON files\n## Files\n${files}`,
+      sections: [
+        { heading: 'Checkpoint', text: '' },
+        { heading: 'Key Decisions', text: '- Themes are JSON files', path: ['Checkpoint'] },
+        // The reader's split, not the markdown's: what it says is what the extractor reads.
+        { heading: 'Files', text: files },
+      ],
+    };
+    expect(recordSections(record).sections.map((s) => s.path)).toEqual([
+      undefined,
+      ['Checkpoint'],
+      undefined,
+    ]);
+  });
+
+  it('reads none off an indented comment in a code block when it falls back to the markdown', () => {
+    const record: ChunkRecord = {
+      role: 'summary',
+      text,
+      sections: [
+        { heading: 'Primary Request and Intent', text: 'Ship the theme loader' },
+        { heading: 'Key Technical Concepts', text: text.split('\n').slice(3, 7).join('\n') },
+        { heading: 'Files and Code Sections', text: files },
+      ],
+    };
+    const { sections } = recordSections(record);
+    expect(sections.map((s) => s.path)).toEqual([[], [], []]);
+    // Under the comment read as a heading, the file list would have been "fixes".
+    expect(sectionSignals(sections).signals.filter((s) => s.family === 'cause')).toEqual([]);
+  });
+});

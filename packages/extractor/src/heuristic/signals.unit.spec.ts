@@ -174,13 +174,14 @@ describe('heuristic signals', () => {
   });
 
   it('takes a user question as answered only by the reply before the user speaks again', async () => {
-    // The agent acts on the question with tools and says "Done."; a later reply to another
-    // request (a poem that names the same words) is no answer to it.
+    // The agent only looks into the question (an edit reported done would carry it out:
+    // carried-out.unit.spec); a later reply to another request (a poem that names the same
+    // words) is no answer to it.
     const open = await memoryFor(OPEN, [
       { role: 'user', text: 'Spawn worker instances via tmux, or maybe a custom task tool?' },
-      { role: 'tool_call', text: 'edit {"path":"README.md"}' },
-      { role: 'tool_result', text: 'edit result:\nSuccessfully replaced text in README.md.' },
-      { role: 'assistant', text: 'Done.' },
+      { role: 'tool_call', text: 'read {"path":"README.md"}' },
+      { role: 'tool_result', text: 'read result:\n## Philosophy' },
+      { role: 'assistant', text: 'Let me look at the README first.' },
       { role: 'user', text: 'write a little poem instead' },
       {
         role: 'assistant',

@@ -24,10 +24,10 @@ export interface Signal {
    */
   byWords?: boolean;
   /**
-   * An open question asked in the chunk's last turn (nobody spoke to the agent after it): the
-   * next chunk may open with the agent's reply to it.
+   * An open question asked in the chunk's last turn, and by whom: the next chunk may open with
+   * the agent's reply to a user's question, or with the user's reply to the agent's.
    */
-  lastTurn?: boolean;
+  lastTurn?: 'user' | 'agent';
 }
 
 /*
@@ -104,17 +104,21 @@ function headingWords(text: string): string {
 }
 
 /**
- * The sections of a summary with the headings they sit under, read off its markdown where the
- * reader gave none (an empty or missing path): "### Avoiding Global State" under "## Key
- * Architecture Decisions" is a decision section though its own heading names no kind. Each
- * section is found at the first line after the previous one that carries its heading; its path
- * is the "#" headings open above that line. A section not found keeps what it had.
+ * The sections of a summary with the headings they sit under. The sources' readers give each
+ * section its path; a record whose sections carry none at all (one built by a caller that split
+ * the summary itself) has its paths read off its markdown: "### Avoiding Global State" under
+ * "## Key Architecture Decisions" is a decision section though its own heading names no kind.
+ * Each section is found at the first line after the previous one that carries its heading; its
+ * path is the "#" headings open above that line. A section not found keeps what it had.
  */
 function withHeadingPaths(text: string, sections: readonly Section[]): readonly Section[] {
+  // Trigger: any section with a path. Why: the reader then gave every section its path, and a
+  // top-level section's is absent by design; reading the markdown again could only disagree.
+  if (sections.some((section) => section.path !== undefined && section.path.length > 0))
+    return sections;
   const lines = text.split('\n');
   let cursor = 0;
   return sections.map((section) => {
-    if (section.path !== undefined && section.path.length > 0) return section;
     const words = headingWords(section.heading);
     let found = -1;
     for (let i = cursor; i < lines.length && found < 0; i++)
@@ -122,14 +126,16 @@ function withHeadingPaths(text: string, sections: readonly Section[]): readonly 
     if (found < 0) return section;
     cursor = found + 1;
     const open: { level: number; title: string }[] = [];
+    // A heading starts at the margin, as the sources' splitter reads it: an indented "# Rebuild"
+    // is a comment in a summary's code block, not a heading that sections sit under.
     for (let i = 0; i < found; i++) {
-      const match = /^(#{1,6})\s+(.+?)[\s#]*$/u.exec(lines[i]!.trim());
+      const match = /^(#{1,6})\s+(.+?)[\s#]*$/u.exec(lines[i]!.trimEnd());
       if (match === null) continue;
       const level = match[1]!.length;
       while (open.length > 0 && open.at(-1)!.level >= level) open.pop();
       open.push({ level, title: match[2]!.replace(/[*_`]/gu, '').trim() });
     }
-    const own = /^(#{1,6})\s/u.exec(lines[found]!.trim())?.[1]!.length;
+    const own = /^(#{1,6})\s/u.exec(lines[found]!.trimEnd())?.[1]!.length;
     const above = own === undefined ? open : open.filter((h) => h.level < own);
     return { ...section, path: above.map((h) => h.title) };
   });

@@ -1,9 +1,10 @@
 import type { ChunkRecord } from '../controller.js';
-import { withoutChatter } from './chatter.js';
+import { carriesOut } from './carried-out.js';
+import { replyContent } from './chatter.js';
 import { isOffer } from './cues.js';
 import { isHollowSpeech, withoutAbuse } from './hollow.js';
 import type { Signal } from './summary-signals.js';
-import { termSet } from './text.js';
+import { namesSomething, termSet } from './text.js';
 
 /*
  * Signals read off who said what to whom: a user correction is a decision with its rejected
@@ -26,6 +27,25 @@ const PROBLEM =
 const PROPOSED_STEP =
   /^(?:also\s+)?(?:run|rename|add|update|remove|delete|commit|push|create|install|fix|change|move|apply|merge|deploy|implement|write|document|mention|bump|release)\b/i;
 const LINE_CHARS = 300;
+/**
+ * A version-control or release step: what the agent should do with the work, not how the
+ * project is built ("stop commiting everything").
+ */
+const WORKFLOW =
+  /\b(?:commit\w*|push\w*|amend\w*|rebas\w*|merg(?:e|es|ed|ing)|stag(?:e|es|ed|ing)|deploy\w*|publish\w*|releas(?:e|es|ed|ing))\b/i;
+/** A correction this short that names nothing says only what to do next. */
+const INSTRUCTION_WORDS = 6;
+
+/**
+ * A user correction of the agent's process ("stop commiting everything"): a short one on a
+ * workflow step that names no part of the project. An instruction for the session, no
+ * decision a later reader of the project needs.
+ */
+function isProcessInstruction(text: string): boolean {
+  return (
+    WORKFLOW.test(text) && text.split(/\s+/).length <= INSTRUCTION_WORDS && !namesSomething(text)
+  );
+}
 
 function clip(text: string): string {
   const flat = text.trim().replace(/\s*\n\s*/g, ' ');
@@ -51,7 +71,8 @@ export function correctionSignals(records: readonly ChunkRecord[]): {
       /\?/.test(record.text) ||
       !CORRECTION.test(record.text) ||
       record.text.length > LINE_CHARS * 2 ||
-      isHollowSpeech(record.text)
+      isHollowSpeech(record.text) ||
+      isProcessInstruction(record.text)
     )
       return;
     signals.push({
@@ -98,27 +119,36 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     if (!asks && !reports) return;
     if (isHollowSpeech(record.role === 'user' ? text : lastLine)) return;
     const terms = termSet(record.role === 'user' ? text : lastLine);
-    const later = records.slice(i + 1).filter((r) => spoken(r) && !r.text.startsWith('[thinking]'));
+    // Trigger: the user speaks again before the agent does anything (two messages in a row, a
+    // "continue" after a turn cut off empty). Why: the agent's next turn takes up both.
+    // Outcome: a user question's turn is the one after the last of them.
+    let from = i + 1;
+    if (record.role === 'user') while (records[from]?.role === 'user') from += 1;
+    const later = records.slice(from).filter((r) => spoken(r) && !r.text.startsWith('[thinking]'));
     // Trigger: a user question. Why: the agent answers it in its reply, before the user speaks
     // again; what it says after a later request (a poem, the next task) shares words by chance.
     // Outcome: only the replies of the same turn can answer it (answersLatestOpen reads the
     // turn on across a chunk boundary the same way).
     const nextUser = later.findIndex((r) => r.role === 'user');
     const reply = nextUser < 0 ? later : later.slice(0, nextUser);
+    // A user's request is closed by doing it as well as by an answer: the turn's tool calls
+    // (records `later` leaves out) edit and the agent reports it done, or it commits.
+    const turn = records.slice(from);
+    const turnEnd = turn.findIndex((r) => r.role === 'user' && r.pasted === undefined);
     const answered =
       record.role === 'assistant'
         ? nextUser >= 0
         : reply.some(
             (r) =>
               r.role === 'assistant' &&
-              [...termSet(withoutChatter(r.text))].filter((t) => terms.has(t)).length >=
+              [...termSet(replyContent(r.text))].filter((t) => terms.has(t)).length >=
                 ANSWER_OVERLAP,
-          );
+          ) || carriesOut(turnEnd < 0 ? turn : turn.slice(0, turnEnd));
     if (!answered)
       out.push({
         text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`,
         family: 'open',
-        ...(nextUser < 0 ? { lastTurn: true } : {}),
+        ...(nextUser < 0 ? { lastTurn: record.role === 'user' ? 'user' : 'agent' } : {}),
       });
   });
   return out;
@@ -134,7 +164,7 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
 export function answersLatestOpen(
   lines: readonly string[],
   records: readonly ChunkRecord[],
-  lastTurn?: ReadonlySet<string>,
+  lastTurn?: ReadonlyMap<string, 'user' | 'agent'>,
 ) {
   const latest = lines.findLastIndex((line) => line.startsWith('Open: '));
   if (latest < 0) return undefined;
@@ -142,11 +172,18 @@ export function answersLatestOpen(
   // Why: a question the user spoke after was not the turn this chunk continues; the agent's
   // reply here answers the user's later words. Outcome: only a last-turn question can leave.
   if (lastTurn !== undefined && !lastTurn.has(lines[latest]!)) return undefined;
+  const turnEnd = records.findIndex((r) => r.role === 'user' && r.pasted === undefined);
+  // The agent's question, asked last, is answered by whatever the user says next (as within a
+  // chunk): "Anything specific you'd like to add?" then "could repeat it in hooks.md".
+  if (lastTurn?.get(lines[latest]!) === 'agent') return turnEnd >= 0 ? latest : undefined;
   const terms = termSet(lines[latest]!.slice('Open: '.length));
-  for (const record of records) {
-    if (record.role === 'user' && record.pasted === undefined) return undefined;
+  const turn = turnEnd < 0 ? records : records.slice(0, turnEnd);
+  // The turn goes on from the previous chunk, where its edits may lie: a report of work done
+  // here closes the request.
+  if (carriesOut(turn, true)) return latest;
+  for (const record of turn) {
     if (record.role !== 'assistant' || record.text.startsWith('[thinking]')) continue;
-    const shared = [...termSet(withoutChatter(record.text))].filter((t) => terms.has(t)).length;
+    const shared = [...termSet(replyContent(record.text))].filter((t) => terms.has(t)).length;
     if (shared >= ANSWER_OVERLAP) return latest;
   }
   return undefined;

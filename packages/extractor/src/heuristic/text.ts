@@ -201,9 +201,16 @@ export function listItems(text: string, keep?: (line: string) => boolean): strin
     }
     parent = undefined;
   };
-  const lines = text
-    .split('\n')
-    .filter((raw) => raw.trim() !== '' && !raw.trim().startsWith('```'));
+  // A fenced block is code or a sample payload, never an item: its lines ("{", "\"cwd\": …")
+  // grouped as a list became lines such as `{: "session_id": "abc123",; …`.
+  let inFence = false;
+  const lines = text.split('\n').filter((raw) => {
+    if (raw.trim().startsWith('```')) {
+      inFence = !inFence;
+      return false;
+    }
+    return !inFence && raw.trim() !== '';
+  });
   // Indentation counts from the section's own margin: a summary nests its whole list under a
   // numbered heading ("2. Key Technical Concepts:" then "   - …"), and those are top-level items.
   const margin = Math.min(...lines.map((raw) => raw.length - raw.trimStart().length));

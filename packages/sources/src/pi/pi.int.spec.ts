@@ -57,6 +57,11 @@ describe('pi adapter over the real sessions', () => {
       'Project Overview',
       'Session Progress',
     ]);
+    // The headings a section sits under survive the sink: "Avoiding Global State" is a
+    // decision only because it lies under "Key Architecture Decisions".
+    const avoiding = summary?.sections?.find((s) => s.heading === 'Avoiding Global State');
+    expect(avoiding?.path).toEqual(['Context Checkpoint Summary', 'Key Architecture Decisions']);
+    expect(summary?.sections?.[0]?.path).toBeUndefined();
   });
 
   for (const [name, expected] of Object.entries(EXPECTED)) {

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { foldMemory } from './fold.js';
+import { listItems } from './text.js';
+
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+
+const report =
+  'User reports: scrolling back in xterm.js still does not work (maybe because outer web catches it)?';
+const open =
+  'Open: scrolling back in xterm.js still does not work (maybe because outer web catches it)? websearch xterm.js tmux interactions';
+
+describe('two lines of one chunk, one saying all the other says and more', () => {
+  it('fold into the fuller line, in the shorter one’s place', () => {
+    const folded = foldMemory(
+      [{ text: 'spotter-gqc.7 is not started', score: 1 }],
+      [
+        { text: report, score: 1 },
+        { text: 'The build issue might be related to the configuration', score: 1 },
+        { text: open, score: 1 },
+      ],
+      1000,
+      words,
+    );
+    expect(folded.map((item) => item.text)).toEqual([
+      'spotter-gqc.7 is not started',
+      open,
+      'The build issue might be related to the configuration',
+    ]);
+  });
+
+  it('leave a remembered line alone (replacing it would be an update for nothing new)', () => {
+    const folded = foldMemory(
+      [{ text: report, score: 1 }],
+      [{ text: open, score: 1 }],
+      1000,
+      words,
+    );
+    expect(folded.map((item) => item.text)).toEqual([report, open]);
+  });
+
+  it('stay apart when the longer one drops a term of the shorter', () => {
+    const short = 'JSON is only processed on exit code 0';
+    const long = 'Important: you must exit for JSON output to be processed by the hook runner';
+    const folded = foldMemory(
+      [],
+      [
+        { text: short, score: 1 },
+        { text: long, score: 1 },
+      ],
+      1000,
+      words,
+    );
+    expect(folded.map((item) => item.text)).toEqual([short, long]);
+  });
+});
+
+describe('a fenced block inside a list section', () => {
+  it('is no item: a sample payload never becomes a line', () => {
+    const section = [
+      '- SessionStart hooks cannot block the session from starting',
+      '```json',
+      '{',
+      '  "session_id": "abc123",',
+      '  "source": "startup"',
+      '}',
+      '```',
+      '- Exit code 2 shows stderr to the user but does not block the session',
+    ].join('\n');
+    expect(listItems(section)).toEqual([
+      'SessionStart hooks cannot block the session from starting',
+      'Exit code 2 shows stderr to the user but does not block the session',
+    ]);
+  });
+});

@@ -131,9 +131,35 @@ function sentence(rng, n) {
   return out.join(' ');
 }
 
+/**
+ * Entry ids as Claude Code writes them: canonical UUIDs (v4-shaped, from a generator of their
+ * own, so the text is the same either way). BENCH_INGEST_IDS=counter gives the short ids
+ * (`u-1`, `a-1`, ...) earlier runs used, which no real transcript has: the reader's dedup set
+ * keeps those as strings, a UUID as a number.
+ */
+function entryIds() {
+  if (process.env.BENCH_INGEST_IDS === 'counter') return (kind, i) => `${kind}-${i}`;
+  const rng = seededRandom(7);
+  const hex = (digits) =>
+    Array.from({ length: digits }, () => Math.floor(rng() * 16).toString(16)).join('');
+  const ids = new Map();
+  return (kind, i) => {
+    const key = `${kind}-${i}`;
+    let id = ids.get(key);
+    if (id === undefined) {
+      // Only the current exchange's ids are asked for again (as parents).
+      if (kind === 'u') ids.clear();
+      id = `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(rng() * 4)]}${hex(3)}-${hex(12)}`;
+      ids.set(key, id);
+    }
+    return id;
+  };
+}
+
 async function generateTranscript(file, megabytes) {
   const out = createWriteStream(file);
   const rng = seededRandom(42);
+  const id = entryIds();
   let written = 0;
   let i = 0;
   const target = megabytes * 1024 * 1024;
@@ -151,7 +177,7 @@ async function generateTranscript(file, megabytes) {
       {
         ...base,
         type: 'user',
-        uuid: `u-${i}`,
+        uuid: id('u', i),
         parentUuid: null,
         timestamp: ts,
         message: { role: 'user', content: `${sentence(rng, 20)}?` },
@@ -160,8 +186,8 @@ async function generateTranscript(file, megabytes) {
       {
         ...base,
         type: 'assistant',
-        uuid: `a-${i}`,
-        parentUuid: `u-${i}`,
+        uuid: id('a', i),
+        parentUuid: id('u', i),
         timestamp: ts,
         message: {
           id: `msg_${i}`,
@@ -188,8 +214,8 @@ async function generateTranscript(file, megabytes) {
       {
         ...base,
         type: 'user',
-        uuid: `r-${i}`,
-        parentUuid: `a-${i}`,
+        uuid: id('r', i),
+        parentUuid: id('a', i),
         timestamp: ts,
         message: {
           role: 'user',

@@ -4,6 +4,7 @@ import { cliConfig } from './config.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from './context.js';
 import type { CliIO } from './io.js';
 import type { OpenQueryDeps } from './query-deps.js';
+import { preferSmallHeap } from './small-heap.js';
 import { VERSION } from './version.js';
 
 /** A registry over the data root of `globals`, and how to release it. */
@@ -58,6 +59,8 @@ export async function openCliRegistry(
     // (wasm-tier.ts; issue 15 target 5). The module is loaded already (projectorsFor, 'all').
     const { preferBaselineWasm } = await import('@mem/projector-pgvector');
     preferBaselineWasm();
+    // And a JavaScript heap sized to what is live, not to V8's speed-first growth (small-heap.ts).
+    preferSmallHeap();
   }
   let query: OpenQueryDeps | undefined;
   if (reads === 'vectors') {

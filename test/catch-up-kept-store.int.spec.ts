@@ -111,4 +111,28 @@ describe('the engine keeps the item store open between catch-ups', () => {
     expect((await engine.verify()).ok).toBe(true);
     await engine.close();
   });
+
+  it('keeps no handle from a catch-up that close() ran beside', async () => {
+    const root = newRoot();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let sealing!: () => void;
+    const sealed = new Promise<void>((resolve) => (sealing = resolve));
+    const projector: Projector = {
+      ...projectorSqlite,
+      seal: async (handle) => {
+        sealing();
+        await held;
+        return projectorSqlite.seal(handle as never);
+      },
+    };
+    const engine = new Engine({ root, projectors: [projector] });
+    const [a] = batches(14);
+    const appended = engine.append('proj-1', a!, { kind: 'test' });
+    await sealed;
+    await engine.close();
+    release();
+    await appended;
+    expect(openStoreFiles(root)).toEqual([]);
+  });
 });

@@ -166,6 +166,8 @@ export class Engine {
    * out while an operation holds them, so a handle is never shared by two.
    */
   readonly #kept = new Map<Projector, unknown>();
+  /** Set by close(): no handle is kept after it. */
+  #closed = false;
 
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
@@ -410,7 +412,7 @@ export class Engine {
     const selected = this.select(options.only);
     if (options.project !== undefined) assertProjectName(options.project);
     return this.withProjectionLock(async () => {
-      await this.close();
+      await this.releaseKept();
       await this.checkBackends(selected);
       // The log is the only input: a new setting is appended before the replay that uses it, so
       // a rebuild that fails half-way is finished by the next catch-up under the same setting.
@@ -462,7 +464,7 @@ export class Engine {
     }
     return this.withProjectionLock(async () => {
       await this.#log.assertTailIntact(project);
-      await this.close();
+      await this.releaseKept();
       beginProjectionChange(this.paths.stateDir);
       const result = await this.#log.purge(project, { text, reason: input.reason }, writer);
       await clearCopies(this.paths.stateDir);
@@ -619,7 +621,7 @@ export class Engine {
       // one is closed (a close commits what was applied and truncates a rewrite's -wal).
       let closeFailure: unknown = null;
       for (const { projector, handle } of open) {
-        if (failure === null && projector.reusable) {
+        if (failure === null && projector.reusable && !this.#closed) {
           this.#kept.set(projector, handle);
           continue;
         }
@@ -654,10 +656,17 @@ export class Engine {
   }
 
   /**
-   * Closes the handles kept between catch-ups: before a rebuild or purge resets the projections
-   * (a reset wants no handle open on them), and when the caller is done with the engine.
+   * The caller is done with the engine: the handles kept between catch-ups are closed, and none
+   * is kept from now on — a catch-up running meanwhile (close takes no lock) closes its own
+   * when it ends, and a later one opens and closes per call.
    */
   async close(): Promise<void> {
+    this.#closed = true;
+    await this.releaseKept();
+  }
+
+  /** Closes the handles kept between catch-ups: before a rebuild or purge resets the projections (a reset wants no handle open on them), and at close. */
+  private async releaseKept(): Promise<void> {
     let failure: unknown = null;
     for (const [projector, handle] of [...this.#kept]) {
       this.#kept.delete(projector);

@@ -1,5 +1,6 @@
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -315,12 +316,36 @@ describe('the append fold is saved, and a fresh process starts from it', () => {
     const bytes = readFileSync(foldFile(root));
     bytes[bytes.length - 40]! ^= 0xff;
     writeFileSync(foldFile(root), bytes);
-    await expect(
-      append(engineAt(root), [memory('- build zero again', contentSha256(first))]),
-    ).resolves.toMatchObject({ appended: 1 });
+    // Ignored means folded from the log's start: the whole log is read, not its tail.
+    const whole = logBytes(root);
+    const read = await bytesReadBy(root, () =>
+      expect(
+        append(engineAt(root), [memory('- build zero again', contentSha256(first))]),
+      ).resolves.toMatchObject({ appended: 1 }),
+    );
+    expect(read).toBeGreaterThanOrEqual(whole);
     await append(engineAt(root), [forget('- builds on lima-7 wait', 'host lima-7 here')]);
     await engineAt(root).purge('demo', { ref: 'lima-7', reason: 'a host name' }, writer);
     expect(existsSync(join(root, '.mem', 'append-folds'))).toBe(false);
+  });
+});
+
+describe('a saved fold is a cache: trouble with it never fails an append', () => {
+  it("an unreadable fold is folded past, and a dead writer's temporary file is removed", async () => {
+    const root = newRoot();
+    const first = await grownLog(engineAt(root), 600, [evidence('the builds run on host lima-7')]);
+    rmSync(foldFile(root));
+    mkdirSync(foldFile(root)); // EISDIR on read
+    await expect(
+      append(engineAt(root), [memory('- build zero again', contentSha256(first))]),
+    ).resolves.toMatchObject({ appended: 1 });
+    rmSync(foldFile(root), { recursive: true });
+    // A writer that died between create and rename (pid 2^22 + 1 is above Linux's pid_max).
+    const dead = `${foldFile(root)}.${2 ** 22 + 1}.0a1b2c3d`;
+    writeFileSync(dead, 'a whole fold, once');
+    await grownLog(engineAt(root), 600);
+    expect(existsSync(foldFile(root))).toBe(true);
+    expect(existsSync(dead)).toBe(false);
   });
 });
 

@@ -6,9 +6,12 @@ import { closeSync, constants, fsyncSync, openSync } from 'node:fs';
  * below holds everywhere: errors are the caller's to type (each names its own step).
  */
 
-/** fsync a file's bytes (opened read-only: fsync needs no write access on POSIX). */
+/**
+ * fsync a file's bytes. Opened read-only on POSIX (fsync needs no write access there); on
+ * Windows read-write, as its flush refuses a handle without write access.
+ */
 export function fsyncPath(path: string): void {
-  const fd = openSync(path, constants.O_RDONLY);
+  const fd = openSync(path, process.platform === 'win32' ? constants.O_RDWR : constants.O_RDONLY);
   try {
     fsyncSync(fd);
   } finally {

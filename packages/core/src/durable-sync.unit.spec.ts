@@ -21,6 +21,19 @@ describe('durable sync', () => {
     }
   });
 
+  it('opens a file read-write on Windows, whose flush needs write access', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mem-durable-'));
+    try {
+      // The open mode shows on a path only read access can open (a directory: EISDIR for
+      // read-write, whoever the user is).
+      expect(() => fsyncPath(dir)).not.toThrow();
+      Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+      expect(() => fsyncPath(dir)).toThrow(/EISDIR/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('never opens a directory on Windows, which cannot fsync one', () => {
     Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
     expect(() => fsyncDirectory(join(tmpdir(), 'mem-no-such-directory'))).not.toThrow();

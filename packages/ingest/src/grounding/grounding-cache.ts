@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -91,13 +92,17 @@ export async function loadGroundingCache(path: string): Promise<Map<string, Sour
   return sources;
 }
 
-/** Written whole to a temporary file and renamed: a reader never sees half a cache. */
+/**
+ * Written whole to a temporary file and renamed: a reader never sees half a cache. The
+ * temporary name is the save's own, so two saves at once (two requests of one server) never
+ * write one file; the last rename wins, each whole.
+ */
 export async function saveGroundingCache(
   path: string,
   sources: ReadonlyMap<string, SourceEntry>,
 ): Promise<void> {
   const sorted = Object.fromEntries([...sources].sort(([a], [b]) => (a < b ? -1 : 1)));
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await mkdir(dirname(path), { recursive: true });
   await writeFile(tmp, `${JSON.stringify({ version: 1, sources: sorted })}\n`);
   await rename(tmp, path);

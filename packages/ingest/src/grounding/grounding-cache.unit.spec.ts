@@ -73,3 +73,15 @@ describe('loadGroundingCache', () => {
     expect([...(await loadGroundingCache(path)).keys()]).toEqual(['claude:c']);
   });
 });
+
+describe('saveGroundingCache', () => {
+  it('two saves at once each rename a whole file of their own, and the cache is one of them', async () => {
+    const saves = [1, 2, 3, 4].map((n) =>
+      saveGroundingCache(path, new Map([['claude:a', entry({ [`k${n}`]: 'unchanged' })]])),
+    );
+    await expect(Promise.all(saves)).resolves.toBeDefined();
+    const kept = Object.keys((await loadGroundingCache(path)).get('claude:a')?.grounding ?? {});
+    expect(kept).toHaveLength(1);
+    expect(['k1', 'k2', 'k3', 'k4']).toContain(kept[0]);
+  });
+});

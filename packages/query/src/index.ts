@@ -1,4 +1,10 @@
-export { queryMemory, recallDepth, rerankDepth, type QueryDeps } from './query-memory.js';
+export {
+  lineKeyOf,
+  queryMemory,
+  recallDepth,
+  rerankDepth,
+  type QueryDeps,
+} from './query-memory.js';
 export { CITATION_EXCERPT_CHARS, citationsOf, type CitationMode } from './citations.js';
 export {
   resolveRequest,

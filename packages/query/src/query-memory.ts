@@ -56,6 +56,16 @@ export interface QueryDeps {
   asOf?: { projects: AsOf['projects']; note: string };
   /** Which recalled curated items to hold back (expired, stale): the caller's verdict. None: every item is delivered. */
   holdBackItems?: ItemHoldBack;
+  /**
+   * Memory lines (lineKeyOf) this recall leaves out before it ranks and folds: the caller held
+   * them back, so their fresh duplicates stand on their own instead of folding into them.
+   */
+  withoutLines?: ReadonlySet<string>;
+}
+
+/** A memory line's identity as `withoutLines` names it. */
+export function lineKeyOf(line: { project: string; level: string; sha256: string }): string {
+  return `${line.project}\0${line.level}\0${line.sha256}`;
 }
 
 /** Each recall fetches this many hits (at least): fusion needs more than the page it returns. */
@@ -139,7 +149,8 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
       (node.superseded_by !== null &&
         !(resolved.includeSuperseded && supersessionOf(items, node))) ||
       !projects.includes(node.project) ||
-      !resolved.levels.includes(node.level)
+      !resolved.levels.includes(node.level) ||
+      (node.kind === 'line' && deps.withoutLines?.has(lineKeyOf(node)))
     )
       continue;
     eligible.push({ fused, node, item: null });

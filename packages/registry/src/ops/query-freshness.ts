@@ -5,7 +5,7 @@ import { NEXT_ACTION, freshnessOf, heldBack, isMemError, type SourceCheck } from
 import type { CitedChunk, StandingQueries } from '@mem/ingest';
 import { citedKey } from '@mem/ingest/definitions';
 import type { ItemStore } from '@mem/projector-sqlite';
-import { citationsOf, type FoldedHit } from '@mem/query';
+import { citationsOf, lineKeyOf, type FoldedHit } from '@mem/query';
 import type { RegistryContext } from '../context.js';
 import { loadIngest, type Ingest } from '../ingest-module.js';
 import { groundingCachePath } from './grounding-cache-path.js';
@@ -49,8 +49,7 @@ export interface LineVerdicts {
   warnings: Map<string, LineFreshnessWarning>;
 }
 
-export const lineKey = (l: Pick<JudgedLine, 'project' | 'level' | 'sha256'>) =>
-  `${l.project}\0${l.level}\0${l.sha256}`;
+export const lineKey = (l: Pick<JudgedLine, 'project' | 'level' | 'sha256'>) => lineKeyOf(l);
 
 /**
  * Freshness of memory lines on a page (issue 13 §4): a line's input is the digests of the L0
@@ -231,4 +230,43 @@ function citedChunksOf(items: ItemStore, line: JudgedLine): CitedChunk[] {
     sha256: row.sha256,
     chunkTokens: row.chunk_tokens,
   }));
+}
+
+/**
+ * The lines of a judged page that left `results` while hits were folded into them: recall
+ * runs again without them, so those duplicates stand on their own (query.ts).
+ */
+export function heldBackWithDuplicates(
+  page: readonly (JudgedLine & { kind: string; folded?: readonly unknown[] })[],
+  kept: readonly Pick<JudgedLine, 'project' | 'level' | 'sha256'>[],
+): Set<string> {
+  const delivered = new Set(kept.map(lineKey));
+  return new Set(
+    page
+      .filter((hit) => hit.kind === 'line' && (hit.folded?.length ?? 0) > 0)
+      .map(lineKey)
+      .filter((key) => !delivered.has(key)),
+  );
+}
+
+/**
+ * The warnings of a page recalled again without `hidden`: theirs from the first page (they
+ * are still held back, and named first), then the second page's, bounded as one list.
+ */
+export function withHiddenWarnings(
+  first: { freshness_warnings: LineFreshnessWarning[] },
+  hidden: ReadonlySet<string>,
+  second: { freshness_warnings: LineFreshnessWarning[]; freshness_warnings_left_out?: number },
+): { freshness_warnings: LineFreshnessWarning[]; freshness_warnings_left_out?: number } {
+  const all = [
+    ...first.freshness_warnings.filter((w) => hidden.has(lineKey(w))),
+    ...second.freshness_warnings,
+  ];
+  const unique = [...new Map(all.map((w) => [lineKey(w), w])).values()];
+  const leftOut =
+    (second.freshness_warnings_left_out ?? 0) + Math.max(0, unique.length - MAX_LINE_WARNINGS);
+  return {
+    freshness_warnings: unique.slice(0, MAX_LINE_WARNINGS),
+    ...(leftOut > 0 ? { freshness_warnings_left_out: leftOut } : {}),
+  };
 }

@@ -21,7 +21,13 @@ import { asOfInput, asOfNote, resolveAsOf } from './query-as-of.js';
 import { queryItemFreshness, type QueryFreshness } from './query-items.js';
 import { queryOutput, recallLevel } from './query-output.js';
 import { queryText, queryWarnings } from './query-text.js';
-import { freshPage, unjudgedFolded, type LineFreshnessWarning } from './query-freshness.js';
+import {
+  freshPage,
+  heldBackWithDuplicates,
+  unjudgedFolded,
+  withHiddenWarnings,
+  type LineFreshnessWarning,
+} from './query-freshness.js';
 import { visibleProjects } from './reach.js';
 import { projectInput } from './schemas.js';
 
@@ -137,18 +143,32 @@ export const query = defineOperation({
         const projects = await projectsOf(view);
         if (projects.length === 0)
           return abstain(input.level ?? DEFAULT_LEVELS, ctx.queryDeps ?? {});
-        const freshness = queryItemFreshness(ctx, input.include_stale === true);
-        const answer = await queryMemory(requestOf(projects), {
-          ...ctx.queryDeps,
-          items: view.items,
-          holdBackItems: freshness.holdBack,
-        });
         const stale = input.include_stale === true;
-        const lines = await freshPage(ctx, view.items, answer.results, stale);
+        const recall = async (withoutLines?: ReadonlySet<string>) => {
+          const freshness = queryItemFreshness(ctx, stale);
+          const answer = await queryMemory(requestOf(projects), {
+            ...ctx.queryDeps,
+            items: view.items,
+            holdBackItems: freshness.holdBack,
+            ...(withoutLines ? { withoutLines } : {}),
+          });
+          const lines = await freshPage(ctx, view.items, answer.results, stale);
+          return { freshness, answer, lines };
+        };
+        const first = await recall();
+        // Trigger: a line held back (its cited session rewritten or gone) that had hits folded
+        // into it. Why: they say the same on their own evidence, and leaving with a line the
+        // caller never sees would hide them silently. Outcome: recall runs once more without
+        // the held-back lines, which stay named among the warnings.
+        const hidden = heldBackWithDuplicates(first.answer.results, first.lines.results);
+        const { freshness, answer, lines } = hidden.size > 0 ? await recall(hidden) : first;
         return {
           ...answer,
           results: lines.results,
-          ...queryFreshnessOf(freshness.answer(), lines),
+          ...queryFreshnessOf(
+            freshness.answer(),
+            hidden.size > 0 ? withHiddenWarnings(first.lines, hidden, lines) : lines,
+          ),
         } satisfies Answer;
       });
     }

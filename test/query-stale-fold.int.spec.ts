@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSha256 } from '@mem/core';
 import { memoryPayloads } from './api/support.js';
-import { memInProcess, memProcess } from './support/mem-cli.js';
+import { appendedInProcess, memProcess } from './support/mem-cli.js';
 
 /*
  * Issue 13 §4/§5: a line held back for freshness never takes its duplicates with it. Two notes
@@ -56,18 +56,7 @@ beforeAll(async () => {
     file,
     [...unjudged, ...stale.payloads].map((p) => JSON.stringify(p)).join('\n') + '\n',
   );
-  const appended = await memInProcess([
-    '--root',
-    root,
-    'log',
-    'append',
-    '--project',
-    'demo',
-    '--file',
-    file,
-  ]);
-  expect(appended.stderr).toBe('');
-  expect(appended.code).toBe(0);
+  await appendedInProcess(root, file);
 }, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

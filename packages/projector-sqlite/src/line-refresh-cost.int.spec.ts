@@ -1,14 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { contentSha256, uniformLines, type Payload } from '@mem/core';
-import { projectStretch } from '@mem/engine';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chainEvents } from '../../../test/support/events.js';
-import { projectorSqlite } from './projector.js';
+import { sealedStore, threadBytesRead } from '../../../test/support/sealed-store.js';
 import { STATEMENT_SQL } from './statements.js';
-import { itemStorePath } from './store-files.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -68,35 +63,16 @@ function payloads(chains: number, versions: number): Payload[] {
 
 /** A sealed store of `chains` memory chains, and the sha of its newest memory. */
 async function store(chains: number): Promise<{ path: string; newest: string; edges: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'mem-line-refresh-'));
-  dirs.push(dir);
-  const target = { stateDir: dir, vaultDir: join(dir, 'vault'), options: {} };
-  const events = chainEvents('demo', payloads(chains, 6));
-  const handle = await projectorSqlite.init(target);
-  await projectStretch(
-    projectorSqlite,
-    handle,
-    'demo',
-    events.map(({ event, hash }) => ({ event, hash })),
-  );
-  await projectorSqlite.seal(handle);
-  await projectorSqlite.close(handle);
+  const { path, events } = await sealedStore(dirs, 'mem-line-refresh-', payloads(chains, 6));
   const newest = events.findLast(({ event }) => event.type === 'memory')!.event as {
     sha256: string;
   };
-  const path = itemStorePath(dir);
   const db = new Database(path, { readonly: true });
   const { edges } = db.prepare(`SELECT count(*) AS edges FROM line_edge`).get() as {
     edges: number;
   };
   db.close();
   return { path, newest: newest.sha256, edges };
-}
-
-/** Bytes this thread read from files (/proc: every pread of a page, cached by the OS or not). */
-function bytesRead(): number {
-  const io = readFileSync('/proc/thread-self/io', 'utf8');
-  return Number(/^rchar: (\d+)$/m.exec(io)![1]);
 }
 
 /**
@@ -108,9 +84,9 @@ function refreshCost(path: string, sha256: string): { bytes: number; changes: nu
   try {
     const statement = db.prepare(STATEMENT_SQL.refreshLines);
     db.exec('BEGIN');
-    const before = bytesRead();
+    const before = threadBytesRead();
     const { changes } = statement.run({ project: 'demo', sha256 });
-    const bytes = bytesRead() - before;
+    const bytes = threadBytesRead() - before;
     db.exec('ROLLBACK');
     return { bytes, changes };
   } finally {

@@ -1,15 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { contentSha256, uniformLines, type Payload } from '@mem/core';
-import { projectStretch } from '@mem/engine';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chainEvents } from '../../../test/support/events.js';
+import { sealedStore, threadBytesRead } from '../../../test/support/sealed-store.js';
 import { pageReader, type NodeKey } from './page-reads.js';
-import { projectorSqlite } from './projector.js';
 import type { NodeRow } from './rows.js';
-import { itemStorePath } from './store-files.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -65,26 +60,7 @@ function payloads(others: number): Payload[] {
 }
 
 async function store(others: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'mem-page-reads-'));
-  dirs.push(dir);
-  const target = { stateDir: dir, vaultDir: join(dir, 'vault'), options: {} };
-  const handle = await projectorSqlite.init(target);
-  const events = chainEvents('demo', payloads(others));
-  await projectStretch(
-    projectorSqlite,
-    handle,
-    'demo',
-    events.map(({ event, hash }) => ({ event, hash })),
-  );
-  await projectorSqlite.seal(handle);
-  await projectorSqlite.close(handle);
-  return itemStorePath(dir);
-}
-
-/** Bytes this thread read from files (/proc: every pread of a page, cached by the OS or not). */
-function bytesRead(): number {
-  const io = readFileSync('/proc/thread-self/io', 'utf8');
-  return Number(/^rchar: (\d+)$/m.exec(io)![1]);
+  return (await sealedStore(dirs, 'mem-page-reads-', payloads(others))).path;
 }
 
 /** The memory's lines' cited chunks, and the bytes read for them on a fresh connection. */
@@ -96,9 +72,9 @@ function lineChunks(path: string): { cited: number; bytes: number } {
     ).slice(0, 4);
     expect(lines).toHaveLength(4);
     const reader = pageReader(db, 'n.id', (raw) => raw as NodeRow);
-    const before = bytesRead();
+    const before = threadBytesRead();
     const chunks = reader.lineChunks(lines, 200);
-    const bytes = bytesRead() - before;
+    const bytes = threadBytesRead() - before;
     expect(chunks.map((c) => c.map((n) => n.text.slice(0, 10)))).toEqual(
       lines.map(() => ['evidence 0']),
     );

@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { projectStretch } from '@mem/engine';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contentSha256, type Payload, uniformLines } from '@mem/core';
-import { chainEvents } from '../../../test/support/events.js';
+import { sealedStore } from '../../../test/support/sealed-store.js';
 import { openItemStore } from './item-store.js';
-import { projectorSqlite } from './projector.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -74,26 +70,14 @@ function step(runId: string, t: number, evidence: string, memory: string): Paylo
 
 describe('memory heads', () => {
   it('keeps a head per query when two queries write the same memory text', async () => {
-    const events = chainEvents('demo', [
+    const { path } = await sealedStore(dirs, 'mem-heads-', [
       run('ra', 'a'),
       ...step('ra', 1, 'kong broke because of buffering', '- kong broke'),
       run('rb', 'b'),
       ...step('rb', 1, 'pg raced its mount', '- pg raced'),
       ...step('rb', 2, 'kong broke because of buffering, again', '- kong broke'),
     ]);
-    const dir = mkdtempSync(join(tmpdir(), 'mem-heads-'));
-    dirs.push(dir);
-    const target = { stateDir: dir, vaultDir: join(dir, 'vault'), options: {} };
-    const handle = await projectorSqlite.init(target);
-    await projectStretch(
-      projectorSqlite,
-      handle,
-      'demo',
-      events.map(({ event, hash }) => ({ event, hash })),
-    );
-    await projectorSqlite.seal(handle);
-    await projectorSqlite.close(handle);
-    const store = openItemStore(join(dir, 'items.sqlite'));
+    const store = openItemStore(path);
     try {
       expect(store.memoryHead('demo', 'a')?.text).toBe('- kong broke');
       expect(store.memoryHead('demo', 'b')?.text).toBe('- kong broke');

@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import { MemError, issueField, issueValue } from '@mem/core';
 
+/** `1 character`, `3 items`: a bound with its unit, in the right number. */
+function sized(n: number | bigint, origin: string): string {
+  const unit = origin === 'string' ? 'character' : origin === 'array' ? 'item' : '';
+  if (unit === '') return String(n);
+  return `${String(n)} ${unit}${Number(n) === 1 ? '' : 's'}`;
+}
+
 function expectedOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
@@ -10,9 +17,9 @@ function expectedOf(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'too_big':
-      return `at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`;
+      return `at most ${sized(issue.maximum, issue.origin)}`;
     case 'too_small':
-      return `at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`;
+      return `at least ${sized(issue.minimum, issue.origin)}`;
     default:
       return issue.message;
   }
@@ -41,7 +48,11 @@ function problemOf(issue: z.core.$ZodIssue, input: unknown): string {
       typeof value === 'string' || Array.isArray(value)
         ? issue.code === 'invalid_value'
           ? shown(value)
-          : `${value.length}`
+          : value.length === 0
+            ? typeof value === 'string'
+              ? 'an empty string'
+              : 'an empty list'
+            : sized(value.length, typeof value === 'string' ? 'string' : 'array')
         : shown(value);
     return `expected ${expectedOf(issue)}, got ${got}`;
   }

@@ -49,6 +49,30 @@ describe('validateInput', () => {
     expect(problem({ project: 'a'.repeat(5), limit: 2.5 })).toMatch(/^expected int/u);
   });
 
+  it('gives a length with its unit in the right number, and calls nothing empty', () => {
+    const texts = z.strictObject({
+      query: z.string().min(1).max(3),
+      tags: z.array(z.string()).min(1),
+    });
+    const first = (input: unknown) => {
+      try {
+        validateInput(texts, input, 'query');
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('expected INVALID_INPUT');
+    };
+    expect(first({ query: '', tags: ['a'] })).toBe(
+      'query: query: expected at least 1 character, got an empty string',
+    );
+    expect(first({ query: 'abcd', tags: ['a'] })).toBe(
+      'query: query: expected at most 3 characters, got 4 characters',
+    );
+    expect(first({ query: 'a', tags: [] })).toBe(
+      'query: tags: expected at least 1 item, got an empty list',
+    );
+  });
+
   it('returns the parsed input when it is valid', () => {
     expect(validateInput(schema, { project: 'a', limit: 3 }, 'query')).toEqual({
       project: 'a',

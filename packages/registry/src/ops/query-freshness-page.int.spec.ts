@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Engine } from '@mem/engine';
 import { projectorSqlite, type ItemStore, type NodeRow } from '@mem/projector-sqlite';
 import { memoryPayloads, tempDataRoot } from '../../../../test/api/support.js';
@@ -40,8 +40,13 @@ beforeAll(async () => {
     'alpha',
     ids.flatMap(
       (id, i) =>
-        memoryPayloads(`run-${i}`, `evidence ${i} of the page`, `- finding ${i} of the page`, id)
-          .payloads,
+        memoryPayloads(
+          `run-${i}`,
+          `evidence ${i} of the page`,
+          // Words of its own: no line near-duplicates another, so none folds.
+          `- finding alpha${i} bravo${i} charlie${i}`,
+          id,
+        ).payloads,
     ),
     { kind: 'cli' },
   );
@@ -90,6 +95,32 @@ describe('judgeLines: a page of lines judged in a bounded number of store reads'
       expect([...alone.warnings.values()]).toEqual(
         [...many.warnings.values()].filter((w) => w.sha256 === line.sha256),
       );
+    }
+  });
+});
+
+describe('a query answer judged for freshness', () => {
+  it("reads its page lines' citations once, whichever mode it answers in", async () => {
+    const view = await registry.context.stores.fresh();
+    const chunks = vi.spyOn(view.items, 'lineChunks');
+    try {
+      for (const citations of ['excerpt', 'full', 'none'] as const) {
+        chunks.mockClear();
+        const answer = (await registry.invoke('query', registry.local('root'), {
+          query: 'finding',
+          project: ['alpha'],
+          limit: 5,
+          citations,
+        })) as { results: unknown[]; freshness_warnings: { state: string }[] };
+        // Every line of the page is held back (its session is gone): the answer only names them.
+        expect(answer.results).toEqual([]);
+        expect(answer.freshness_warnings.map((w) => w.state)).toEqual(
+          Array.from({ length: 5 }, () => 'unknown'),
+        );
+        expect(chunks, citations).toHaveBeenCalledTimes(1);
+      }
+    } finally {
+      chunks.mockRestore();
     }
   });
 });

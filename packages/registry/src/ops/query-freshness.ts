@@ -42,7 +42,15 @@ export interface JudgedLine {
   level: string;
   sha256: string;
   text: string;
+  /**
+   * The line's citations as the caller already read them (any mode but `none`: the same walk,
+   * only the text differs); absent, they are read here.
+   */
+  cited?: readonly Cited[];
 }
+
+/** A citation as freshness reads it. */
+type Cited = { level: string; sha256: string };
 
 export interface LineVerdicts {
   /** Warnings keyed `project\0level\0sha`: each line recall must not deliver silently. */
@@ -165,17 +173,24 @@ export function boundedWarnings(
  * verdict in `freshness` and is named among the warnings, right after its result, so a stale
  * line never hides silently behind a fresh one.
  */
-export async function freshPage<Hit extends JudgedLine & { folded?: readonly FoldedHit[] }>(
+export async function freshPage<
+  Hit extends JudgedLine & { folded?: readonly FoldedHit[]; parents: readonly Cited[] },
+>(
   ctx: RegistryContext,
   items: ItemStore,
   results: readonly Hit[],
   includeStale: boolean,
+  /** The results' `parents` are their citations (the answer's mode is not `none`): not read again. */
+  citedOnPage: boolean,
 ): Promise<{
   results: (Omit<Hit, 'folded'> & { folded?: JudgedFolded[] })[];
   freshness_warnings: LineFreshnessWarning[];
   freshness_warnings_left_out?: number;
 }> {
-  const judged = results.flatMap((h) => [h, ...(h.folded ?? []).filter((f) => f.kind === 'line')]);
+  const judged = results.flatMap((h) => [
+    citedOnPage ? { ...h, cited: h.parents } : h,
+    ...(h.folded ?? []).filter((f) => f.kind === 'line'),
+  ]);
   const verdicts = await judgeLines(ctx, items, judged, includeStale);
   const kept = includeStale
     ? [...results]
@@ -221,18 +236,19 @@ function citedChunksOfPage(
   project: string,
   lines: readonly JudgedLine[],
 ): CitedChunk[][] {
-  const nodes = items.nodesAt(
-    lines.map((l) => ({ project, level: l.level as 'L1' | 'L2', sha256: l.sha256 })),
-  );
+  const unread = lines.filter((l) => l.cited === undefined);
+  const nodes = unread.length === 0 ? [] : items.nodesAt(unread.map((l) => keyOf(project, l)));
   const found = nodes.filter((node) => node !== undefined);
-  const citations = citationsOfPage(items, found, 'excerpt');
-  const shasOf = new Map(
-    found.map((node, i) => [
-      node,
-      [...new Set(citations[i]!.filter((c) => c.level === 'L0').map((c) => c.sha256))].sort(),
-    ]),
+  const read = new Map(
+    found.length === 0
+      ? []
+      : citationsOfPage(items, found, 'excerpt').map((cited, i) => [lineKey(found[i]!), cited]),
   );
-  const all = [...new Set([...shasOf.values()].flat())];
+  const l0 = (cited: readonly Cited[]) =>
+    [...new Set(cited.filter((c) => c.level === 'L0').map((c) => c.sha256))].sort();
+  // A line the store does not hold cites nothing (it was read here and not found).
+  const shasOf = lines.map((l) => l0(l.cited ?? read.get(lineKey({ ...l, project })) ?? []));
+  const all = [...new Set(shasOf.flat())];
   const spans = new Map(
     (all.length === 0 ? [] : items.citedChunks(project, all)).map((row) => [
       row.sha256,
@@ -245,10 +261,14 @@ function citedChunksOfPage(
       } satisfies CitedChunk,
     ]),
   );
-  return nodes.map((node) =>
-    node === undefined ? [] : shasOf.get(node)!.flatMap((sha) => spans.get(sha) ?? []),
-  );
+  return shasOf.map((shas) => shas.flatMap((sha) => spans.get(sha) ?? []));
 }
+
+const keyOf = (project: string, line: JudgedLine) => ({
+  project,
+  level: line.level as 'L1' | 'L2',
+  sha256: line.sha256,
+});
 
 /**
  * The lines of a judged page that left `results` while hits were folded into them: recall

@@ -5,7 +5,12 @@ export {
   rerankDepth,
   type QueryDeps,
 } from './query-memory.js';
-export { CITATION_EXCERPT_CHARS, citationsOf, type CitationMode } from './citations.js';
+export {
+  CITATION_EXCERPT_CHARS,
+  citationsOf,
+  citationsOfPage,
+  type CitationMode,
+} from './citations.js';
 export {
   resolveRequest,
   CITATION_MODES,

@@ -53,8 +53,10 @@ export function createApp(registry: Registry, options: AppOptions = {}): Hono<En
 
   app.use('*', async (c, next) => {
     const started = performance.now();
-    await next();
+    // Before the route answers: set on a finished response, a header re-makes it around its
+    // body as a stream, which the adapter then reads back before writing it (issue 15 target 3).
     c.header('x-mem-version', version);
+    await next();
     log?.(
       JSON.stringify({
         ts: new Date().toISOString(),

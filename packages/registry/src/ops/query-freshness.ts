@@ -5,7 +5,7 @@ import { NEXT_ACTION, freshnessOf, heldBack, isMemError, type SourceCheck } from
 import type { CitedChunk, StandingQueries } from '@mem/ingest';
 import { citedKey } from '@mem/ingest/definitions';
 import type { ItemStore } from '@mem/projector-sqlite';
-import { citationsOf, lineKeyOf, type FoldedHit } from '@mem/query';
+import { citationsOfPage, lineKeyOf, type FoldedHit } from '@mem/query';
 import type { RegistryContext } from '../context.js';
 import { loadIngest, type Ingest } from '../ingest-module.js';
 import { groundingCachePath } from './grounding-cache-path.js';
@@ -42,7 +42,15 @@ export interface JudgedLine {
   level: string;
   sha256: string;
   text: string;
+  /**
+   * The line's citations as the caller already read them (any mode but `none`: the same walk,
+   * only the text differs); absent, they are read here.
+   */
+  cited?: readonly Cited[];
 }
+
+/** A citation as freshness reads it. */
+type Cited = { level: string; sha256: string };
 
 export interface LineVerdicts {
   /** Warnings keyed `project\0level\0sha`: each line recall must not deliver silently. */
@@ -73,8 +81,9 @@ export async function judgeLines(
   for (const [project, own] of [...byProject].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const queriesDir = ctx.engine.paths.queriesDir;
     if (!existsSync(join(queriesDir, `${project}.yaml`))) continue;
-    const cited = new Map(own.map((l) => [l, citedChunksOf(items, l)]));
-    const all = [...cited.values()].flat();
+    const chunks = citedChunksOfPage(items, project, own);
+    const cited = new Map(own.map((l, i) => [l, chunks[i]!]));
+    const all = chunks.flat();
     if (all.length === 0) continue;
     const ingest = await loadIngest();
     const config = standingQueriesHere(ctx, project, ingest.loadStandingQueries);
@@ -164,17 +173,24 @@ export function boundedWarnings(
  * verdict in `freshness` and is named among the warnings, right after its result, so a stale
  * line never hides silently behind a fresh one.
  */
-export async function freshPage<Hit extends JudgedLine & { folded?: readonly FoldedHit[] }>(
+export async function freshPage<
+  Hit extends JudgedLine & { folded?: readonly FoldedHit[]; parents: readonly Cited[] },
+>(
   ctx: RegistryContext,
   items: ItemStore,
   results: readonly Hit[],
   includeStale: boolean,
+  /** The results' `parents` are their citations (the answer's mode is not `none`): not read again. */
+  citedOnPage: boolean,
 ): Promise<{
   results: (Omit<Hit, 'folded'> & { folded?: JudgedFolded[] })[];
   freshness_warnings: LineFreshnessWarning[];
   freshness_warnings_left_out?: number;
 }> {
-  const judged = results.flatMap((h) => [h, ...(h.folded ?? []).filter((f) => f.kind === 'line')]);
+  const judged = results.flatMap((h) => [
+    citedOnPage ? { ...h, cited: h.parents } : h,
+    ...(h.folded ?? []).filter((f) => f.kind === 'line'),
+  ]);
   const verdicts = await judgeLines(ctx, items, judged, includeStale);
   const kept = includeStale
     ? [...results]
@@ -209,28 +225,50 @@ export function unjudgedFolded<Hit extends { folded?: readonly FoldedHit[] }>(
 }
 
 /**
- * The L0 chunks a line was drawn from, as ingest read them: its L0 citations (walked whatever
- * citation mode the caller asked for, so `--citations none` is judged too).
+ * The L0 chunks each line of one project was drawn from, as ingest read them: its L0 citations
+ * (walked whatever citation mode the caller asked for, so `--citations none` is judged too), in
+ * sha order. Read for the page at once (issue 15 target 3): the lines in one statement, their
+ * citations as citationsOfPage reads a page, and every cited chunk's span in one more; it cost
+ * four statements a line (the line, its edges, each cited chunk, their spans).
  */
-function citedChunksOf(items: ItemStore, line: JudgedLine): CitedChunk[] {
-  const node = items.line(line.project, line.level as 'L1' | 'L2', line.sha256);
-  if (!node) return [];
-  const shas = [
-    ...new Set(
-      citationsOf(items, node, 'excerpt')
-        .filter((c) => c.level === 'L0')
-        .map((c) => c.sha256),
-    ),
-  ];
-  if (shas.length === 0) return [];
-  return items.citedChunks(line.project, shas).map((row) => ({
-    source: row.source,
-    start: row.span_start,
-    end: row.span_end,
-    sha256: row.sha256,
-    chunkTokens: row.chunk_tokens,
-  }));
+function citedChunksOfPage(
+  items: ItemStore,
+  project: string,
+  lines: readonly JudgedLine[],
+): CitedChunk[][] {
+  const unread = lines.filter((l) => l.cited === undefined);
+  const nodes = unread.length === 0 ? [] : items.nodesAt(unread.map((l) => keyOf(project, l)));
+  const found = nodes.filter((node) => node !== undefined);
+  const read = new Map(
+    found.length === 0
+      ? []
+      : citationsOfPage(items, found, 'excerpt').map((cited, i) => [lineKey(found[i]!), cited]),
+  );
+  const l0 = (cited: readonly Cited[]) =>
+    [...new Set(cited.filter((c) => c.level === 'L0').map((c) => c.sha256))].sort();
+  // A line the store does not hold cites nothing (it was read here and not found).
+  const shasOf = lines.map((l) => l0(l.cited ?? read.get(lineKey({ ...l, project })) ?? []));
+  const all = [...new Set(shasOf.flat())];
+  const spans = new Map(
+    (all.length === 0 ? [] : items.citedChunks(project, all)).map((row) => [
+      row.sha256,
+      {
+        source: row.source,
+        start: row.span_start,
+        end: row.span_end,
+        sha256: row.sha256,
+        chunkTokens: row.chunk_tokens,
+      } satisfies CitedChunk,
+    ]),
+  );
+  return shasOf.map((shas) => shas.flatMap((sha) => spans.get(sha) ?? []));
 }
+
+const keyOf = (project: string, line: JudgedLine) => ({
+  project,
+  level: line.level as 'L1' | 'L2',
+  sha256: line.sha256,
+});
 
 /**
  * The lines of a judged page that left `results` while hits were folded into them: recall

@@ -152,7 +152,13 @@ export const query = defineOperation({
             holdBackItems: freshness.holdBack,
             ...(withoutLines ? { withoutLines } : {}),
           });
-          const lines = await freshPage(ctx, view.items, answer.results, stale);
+          const lines = await freshPage(
+            ctx,
+            view.items,
+            answer.results,
+            stale,
+            input.citations !== 'none',
+          );
           return { freshness, answer, lines };
         };
         const first = await recall();

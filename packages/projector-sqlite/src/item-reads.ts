@@ -26,7 +26,7 @@ import {
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
-  i.review_after, i.source_uri, i.source_sha256, i.from_line, i.deleted_at IS NOT NULL AS deleted, i.attention, i.pinned, i.created_seq, i.created_ts, i.updated_seq, i.updated_ts,
+  i.review_after, i.source_uri, i.source_sha256, i.from_line, i.deleted_at IS NOT NULL AS deleted, i.attention, i.pinned, i.created_seq, i.created_ts, i.opened_ts, i.updated_seq, i.updated_ts,
   (SELECT json_group_array(tag) FROM (SELECT t.tag FROM item_tag t WHERE t.project = i.project AND t.id = i.id ORDER BY t.tag)) AS tags,
   (SELECT e.parent_sha FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
      AND e.parent_level = 'I' AND e.kind = 'parent' ORDER BY e.parent_sha LIMIT 1) AS parent,
@@ -65,14 +65,15 @@ const atOrBefore = (column: string, cut: string) =>
 
 /**
  * Held back by freshness at the caller's clock: its TTL has passed, its review date has passed
- * (knowledge only, which is never open), or it is an unresolved task or thread open since its
- * creation for OPEN_MAX_DAYS or more. This is core's heldBack(freshnessOf(...)) over the inputs
- * a row holds, with the same parse (Date.parse) so a boundary instant agrees. A cited source
- * is re-read by the caller for the page it delivers, not here. Its parameters: heldBackParams.
+ * (knowledge only, which is never open), or it is an unresolved task or thread open since it
+ * last became open (opened_ts, migration 0027) for OPEN_MAX_DAYS or more. This is core's
+ * heldBack(freshnessOf(...)) over the inputs a row holds, with the same parse (Date.parse) so a
+ * boundary instant agrees. A cited source is re-read by the caller for the page it delivers,
+ * not here. Its parameters: heldBackParams.
  */
 const HELD_BACK = `((i.valid_until IS NOT NULL AND ${atOrBefore('i.valid_until', 'now')})
   OR (i.review_after IS NOT NULL AND ${atOrBefore('i.review_after', 'now')})
-  OR (i.type IN ('task', 'thread') AND ${UNRESOLVED} AND ${atOrBefore('i.created_ts', 'opened')}))`;
+  OR (i.type IN ('task', 'thread') AND ${UNRESOLVED} AND ${atOrBefore('i.opened_ts', 'opened')}))`;
 
 /** HELD_BACK's cutoffs at `now`: the clock itself, and OPEN_MAX_DAYS before it (open since). */
 interface HeldBackParams {
@@ -127,7 +128,7 @@ function activitySql(roots: string): string {
   // CROSS JOIN: the roots drive, one primary-key lookup each (joined plainly, SQLite scanned
   // every item of the project and probed the roots).
   return `WITH roots(project, id) AS (${roots})
-  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.created_ts, r.tree_activity AS activity, r.tree_open AS open_count
+  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.created_ts, r.opened_ts, r.tree_activity AS activity, r.tree_open AS open_count
   FROM roots CROSS JOIN item r ON r.project = roots.project AND r.id = roots.id
   ORDER BY r.project, r.created_seq, r.id`;
 }
@@ -294,8 +295,8 @@ function scopedMatch(
 
 /**
  * The rows of a keyword find's projects that freshness may hold back at `now` (an expiry or a
- * review date at or before its second, an unresolved task or thread created at or before the
- * open cutoff's), each read from its partial index (migration 0025) and kept when item_fts
+ * review date at or before its second, an unresolved task or thread opened at or before the
+ * open cutoff's), each read from its partial index (migrations 0025, 0027) and kept when item_fts
  * matches it by rowid (@scope). Trigger: a find's exact total less what it holds back. Why:
  * judged on every match, the held-back count read each match's item row. Outcome: the count
  * costs the rows that can be held, whatever the number of matches; HELD_BACK still decides.
@@ -316,7 +317,7 @@ function heldCandidates(
         WHERE ${inProjects} AND c.review_after IS NOT NULL AND c.review_after < @now_bound
       UNION SELECT c.project, c.id FROM item c INDEXED BY item_open_work
         WHERE ${inProjects} AND c.type IN ('task', 'thread')
-          AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.created_ts < @opened_bound) `,
+          AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.opened_ts < @opened_bound) `,
     from: `FROM held CROSS JOIN item i ON i.project = held.project AND i.id = held.id
       WHERE ${where.join(' AND ')}
         AND i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)`,

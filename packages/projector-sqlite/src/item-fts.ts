@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AttentionTier, ItemStatus, ItemType } from '@mem/core';
+import { varints } from './keyword-statistics.js';
 
 /*
  * item_fts (migration 0025): each item's text beside its scope, so that a keyword find counts
@@ -61,17 +62,69 @@ export interface ItemScopeFilter {
 const codeOf = (codes: Record<string, number>, value: string) =>
   Object.hasOwn(codes, value) ? codes[value]! : 9;
 
+/** Which of a filter's scope terms every row of item_fts holds (universalScope). */
+export interface UniversalScope {
+  projects: boolean;
+  live: boolean;
+  attention: boolean;
+}
+
+/**
+ * Which of `filter`'s project, liveness and tier terms hold every row of item_fts, so that its
+ * MATCH leaves them out. Trigger: the exact total of "theme loader 7" over a 100 k-item project
+ * with nothing deleted or archived: ANDing three scope words each held by every row tripled
+ * FTS5's walk (~18 → 8 ms CPU). Outcome: each is checked from what holds few rows — the
+ * deleted rows (l0), the rows of the tiers left out, and the project's live count kept in
+ * item_live_count beside its deleted rows — against item_fts's row count (its averages
+ * record); a term any row lacks stays in the MATCH.
+ */
+export function universalScope(
+  prepared: (sql: string) => Database.Statement,
+  filter: ItemScopeFilter,
+): UniversalScope {
+  const count = prepared('SELECT count(*) AS n FROM item_fts WHERE item_fts MATCH @m');
+  const matching = (m: string) => (count.get({ m }) as { n: number }).n;
+  const rows = itemFtsRowCount(prepared);
+  const left = (Object.keys(TIER_CODE) as AttentionTier[]).filter(
+    (tier) => !filter.attention.includes(tier),
+  );
+  const attention = matching(anyOf(['a0', ...left.map((tier) => `a${TIER_CODE[tier]}`)])) === 0;
+  const deleted = matching(anyOf(['l0']));
+  const live = deleted === 0;
+  const projects = anyOf(filter.projects.map(projectToken));
+  const liveInProjects = (
+    prepared(`SELECT coalesce(sum(c.items), 0) AS n FROM item_live_count c
+      WHERE c.project IN (SELECT value FROM json_each(@projects))`).get({
+      projects: JSON.stringify(filter.projects),
+    }) as { n: number }
+  ).n;
+  const deletedInProjects = deleted === 0 ? 0 : matching(`${anyOf(['l0'])} AND ${projects}`);
+  return { projects: liveInProjects + deletedInProjects === rows, live, attention };
+}
+
+/** The rows item_fts holds: the first varint of FTS5's averages record (id 1). */
+function itemFtsRowCount(prepared: (sql: string) => Database.Statement): number {
+  const row = prepared('SELECT block FROM item_fts_data WHERE id = 1').get() as
+    { block: Uint8Array } | undefined;
+  return row ? varints(row.block)[0]! : 0;
+}
+
 /**
  * The MATCH over item_fts of a keyword match (`text`, an FTS5 expression over node_fts's one
- * column) within `filter`; null when the filter holds nothing (no project or no tier).
+ * column) within `filter`; null when the filter holds nothing (no project or no tier). The
+ * terms `universal` names as held by every row are left out: they match every row.
  */
-export function itemScopeMatch(text: string, filter: ItemScopeFilter): string | null {
+export function itemScopeMatch(
+  text: string,
+  filter: ItemScopeFilter,
+  universal: UniversalScope = { projects: false, live: false, attention: false },
+): string | null {
   if (filter.projects.length === 0 || filter.attention.length === 0) return null;
   const terms = [
     `text : (${text})`,
-    anyOf(filter.projects.map(projectToken)),
-    ...(filter.live ? [anyOf(['l1'])] : []),
-    anyOf(filter.attention.map((tier) => `a${TIER_CODE[tier]}`)),
+    ...(universal.projects ? [] : [anyOf(filter.projects.map(projectToken))]),
+    ...(filter.live && !universal.live ? [anyOf(['l1'])] : []),
+    ...(universal.attention ? [] : [anyOf(filter.attention.map((tier) => `a${TIER_CODE[tier]}`))]),
     ...(filter.type !== undefined ? [anyOf([`t${codeOf(TYPE_CODE, filter.type)}`])] : []),
     ...(filter.status !== undefined ? [anyOf([`s${codeOf(STATUS_CODE, filter.status)}`])] : []),
   ];

@@ -11,13 +11,22 @@ import type {
   ItemTagCountRow,
   KnowledgeRow,
 } from './item-rows.js';
-import { itemScopeMatch } from './item-fts.js';
+import { itemScopeMatch, universalScope } from './item-fts.js';
 import { TOKENIZE } from './keyword-statistics.js';
-import { KEYWORD_BUDGET, boundedCandidates, rankedCandidates } from './keyword-candidates.js';
+import {
+  FLOOR_SCORED,
+  KEYWORD_BUDGET,
+  boundedCandidates,
+  floorCandidates,
+  floorRankedCandidates,
+  rankedCandidates,
+  splitAtFloor,
+  type FloorSplit,
+} from './keyword-candidates.js';
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
-  i.review_after, i.source_uri, i.source_sha256, i.from_line, i.deleted_at IS NOT NULL AS deleted, i.attention, i.pinned, i.created_seq, i.created_ts, i.updated_seq, i.updated_ts,
+  i.review_after, i.source_uri, i.source_sha256, i.from_line, i.deleted_at IS NOT NULL AS deleted, i.attention, i.pinned, i.created_seq, i.created_ts, i.opened_ts, i.updated_seq, i.updated_ts,
   (SELECT json_group_array(tag) FROM (SELECT t.tag FROM item_tag t WHERE t.project = i.project AND t.id = i.id ORDER BY t.tag)) AS tags,
   (SELECT e.parent_sha FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
      AND e.parent_level = 'I' AND e.kind = 'parent' ORDER BY e.parent_sha LIMIT 1) AS parent,
@@ -56,14 +65,15 @@ const atOrBefore = (column: string, cut: string) =>
 
 /**
  * Held back by freshness at the caller's clock: its TTL has passed, its review date has passed
- * (knowledge only, which is never open), or it is an unresolved task or thread open since its
- * creation for OPEN_MAX_DAYS or more. This is core's heldBack(freshnessOf(...)) over the inputs
- * a row holds, with the same parse (Date.parse) so a boundary instant agrees. A cited source
- * is re-read by the caller for the page it delivers, not here. Its parameters: heldBackParams.
+ * (knowledge only, which is never open), or it is an unresolved task or thread open since it
+ * last became open (opened_ts, migration 0027) for OPEN_MAX_DAYS or more. This is core's
+ * heldBack(freshnessOf(...)) over the inputs a row holds, with the same parse (Date.parse) so a
+ * boundary instant agrees. A cited source is re-read by the caller for the page it delivers,
+ * not here. Its parameters: heldBackParams.
  */
 const HELD_BACK = `((i.valid_until IS NOT NULL AND ${atOrBefore('i.valid_until', 'now')})
   OR (i.review_after IS NOT NULL AND ${atOrBefore('i.review_after', 'now')})
-  OR (i.type IN ('task', 'thread') AND ${UNRESOLVED} AND ${atOrBefore('i.created_ts', 'opened')}))`;
+  OR (i.type IN ('task', 'thread') AND ${UNRESOLVED} AND ${atOrBefore('i.opened_ts', 'opened')}))`;
 
 /** HELD_BACK's cutoffs at `now`: the clock itself, and OPEN_MAX_DAYS before it (open since). */
 interface HeldBackParams {
@@ -118,7 +128,7 @@ function activitySql(roots: string): string {
   // CROSS JOIN: the roots drive, one primary-key lookup each (joined plainly, SQLite scanned
   // every item of the project and probed the roots).
   return `WITH roots(project, id) AS (${roots})
-  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.created_ts, r.tree_activity AS activity, r.tree_open AS open_count
+  SELECT r.project, r.id, r.type, r.status, r.summary, r.remind_at, r.created_ts, r.opened_ts, r.tree_activity AS activity, r.tree_open AS open_count
   FROM roots CROSS JOIN item r ON r.project = roots.project AND r.id = roots.id
   ORDER BY r.project, r.created_seq, r.id`;
 }
@@ -264,23 +274,29 @@ const HITS_FROM = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
  * liveness, tiers, type and status. Null when a filter item_fts does not hold (tag, parent,
  * anchor) is given, or the scope is empty: the hits are then joined to their items.
  */
-function scopedMatch(query: ItemFindQuery, match: string | undefined): string | null {
+function scopedMatch(
+  prepared: (sql: string) => Database.Statement,
+  query: ItemFindQuery,
+  match: string | undefined,
+): string | null {
   if (match === undefined) return null;
   if (query.tag !== undefined || query.parent !== undefined || query.anchor !== undefined)
     return null;
-  return itemScopeMatch(match, {
+  const filter = {
     projects: query.projects,
     live: !query.includeDeleted,
     attention: query.attention,
     ...(query.type !== undefined ? { type: query.type } : {}),
     ...(query.status !== undefined ? { status: query.status } : {}),
-  });
+  };
+  if (filter.projects.length === 0 || filter.attention.length === 0) return null;
+  return itemScopeMatch(match, filter, universalScope(prepared, filter));
 }
 
 /**
  * The rows of a keyword find's projects that freshness may hold back at `now` (an expiry or a
- * review date at or before its second, an unresolved task or thread created at or before the
- * open cutoff's), each read from its partial index (migration 0025) and kept when item_fts
+ * review date at or before its second, an unresolved task or thread opened at or before the
+ * open cutoff's), each read from its partial index (migrations 0025, 0027) and kept when item_fts
  * matches it by rowid (@scope). Trigger: a find's exact total less what it holds back. Why:
  * judged on every match, the held-back count read each match's item row. Outcome: the count
  * costs the rows that can be held, whatever the number of matches; HELD_BACK still decides.
@@ -301,7 +317,7 @@ function heldCandidates(
         WHERE ${inProjects} AND c.review_after IS NOT NULL AND c.review_after < @now_bound
       UNION SELECT c.project, c.id FROM item c INDEXED BY item_open_work
         WHERE ${inProjects} AND c.type IN ('task', 'thread')
-          AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.created_ts < @opened_bound) `,
+          AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.opened_ts < @opened_bound) `,
     from: `FROM held CROSS JOIN item i ON i.project = held.project AND i.id = held.id
       WHERE ${where.join(' AND ')}
         AND i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)`,
@@ -316,7 +332,15 @@ function heldCandidates(
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
 export function itemReader(
   db: Database.Database,
-  { keywordBudget = KEYWORD_BUDGET }: { keywordBudget?: number } = {},
+  {
+    keywordBudget = KEYWORD_BUDGET,
+    floorScored = FLOOR_SCORED,
+  }: {
+    /** Postings a keyword find may search to prove its candidates (0: rank every match; the specs' reference). */
+    keywordBudget?: number;
+    /** Past this many matches a phrase at FTS5's idf floor adds no relevance (keyword-candidates.ts, DECISION). */
+    floorScored?: number;
+  } = {},
 ) {
   // Date.parse, as core's freshness verdict parses a TTL (deterministic: no clock is read).
   db.function('mem_ms', { deterministic: true }, (iso: unknown) =>
@@ -356,16 +380,49 @@ export function itemReader(
    * Outcome: FTS5 walks the hits' postings but scores only the filter's rows (`+rowid IN`);
    * totals, held-back list and candidates come from those rows, ordered as FTS5 orders them.
    */
-  const drivenMatches = (from: string, params: Record<string, unknown>) => {
-    const rows = prepared(`SELECT f.rowid AS node_id, f.rank AS score, ${HELD_BACK} AS held
+  const drivenMatches = (from: string, params: Record<string, unknown>, scored: boolean) => {
+    // Unscored when a floor phrase is in the query: drivenFloorCandidates scores the rows then.
+    const rows =
+      prepared(`SELECT f.rowid AS node_id, ${scored ? 'f.rank' : '0'} AS score, ${HELD_BACK} AS held
       FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
       WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(params) as {
-      node_id: number;
-      score: number;
-      held: number;
-    }[];
+        node_id: number;
+        score: number;
+        held: number;
+      }[];
     const held = rows.filter((r) => r.held === 1).length;
     return { rows, counts: { matched: rows.length, held } };
+  };
+
+  /**
+   * The candidates of a driven find with a floor phrase (keyword-candidates.ts, DECISION): the
+   * driver's delivered matches holding an above-floor phrase, scored by FTS5 under those
+   * phrases' OR, then the ones holding floor phrases only, in rowid order.
+   */
+  const drivenFloorCandidates = (
+    rows: readonly { node_id: number }[],
+    above: readonly string[],
+    k: number,
+  ) => {
+    const scores = new Map(
+      above.length === 0 || rows.length === 0
+        ? []
+        : (
+            prepared(`SELECT f.rowid AS node_id, f.rank AS score FROM node_fts f
+              WHERE node_fts MATCH @above AND +f.rowid IN (SELECT value FROM json_each(@ids))`).all(
+              {
+                above: above.join(' OR '),
+                ids: JSON.stringify(rows.map((r) => r.node_id)),
+              },
+            ) as { node_id: number; score: number }[]
+          ).map((r) => [r.node_id, r.score]),
+    );
+    const scored = rows.flatMap((r) => {
+      const score = scores.get(r.node_id);
+      return score === undefined ? [] : [{ node_id: r.node_id, score }];
+    });
+    const floorOnly = rows.filter((r) => !scores.has(r.node_id)).map((r) => r.node_id);
+    return floorRankedCandidates(scored, floorOnly, k);
   };
 
   const activity = (roots: string, params: Record<string, unknown>) =>
@@ -441,8 +498,16 @@ export function itemReader(
       // the held-back ones from the rows that can be held (heldCandidates); in the reference
       // ranking (keywordBudget 0) with a tag, parent or anchor, both from the joined hits.
       const from = `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
-      const driven = match !== undefined && driver !== null ? drivenMatches(from, params) : null;
-      const scope = scopedMatch(query, match);
+      // A phrase at FTS5's idf floor with more than floorScored matches adds no relevance
+      // (keyword-candidates.ts, DECISION): with one, the candidates are chosen by that rule;
+      // without, exactly as before.
+      const split: FloorSplit | null =
+        match === undefined
+          ? null
+          : splitAtFloor(prepared, query.phrases!, keywordBudget, floorScored);
+      const driven =
+        match !== undefined && driver !== null ? drivenMatches(from, params, split === null) : null;
+      const scope = scopedMatch(prepared, query, match);
       const matches =
         match === undefined || driven !== null
           ? { with: '', from, params: {} }
@@ -474,21 +539,35 @@ export function itemReader(
             ).get(params) as { matched: number; held: number });
       const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
       const candidates = Math.max(query.candidates, query.offset + query.limit);
-      const bounded = driven
-        ? rankedCandidates(
-            driven.rows.filter((r) => query.includeStale || r.held === 0),
-            candidates,
-          )
-        : match === undefined
-          ? null
-          : boundedCandidates(prepared, {
-              phrases: query.phrases!,
-              match,
-              delivered: `${where.join(' AND ')} AND ${delivered}`,
-              params,
-              k: candidates,
-              budget: keywordBudget,
-            });
+      const deliveredRows = driven?.rows.filter((r) => query.includeStale || r.held === 0);
+      const bounded =
+        driven && split
+          ? drivenFloorCandidates(
+              deliveredRows!,
+              split.above.map((i) => query.phrases![i]!),
+              candidates,
+            )
+          : driven
+            ? rankedCandidates(deliveredRows!, candidates)
+            : match === undefined
+              ? null
+              : split
+                ? floorCandidates(prepared, {
+                    phrases: query.phrases!,
+                    split,
+                    delivered: `${where.join(' AND ')} AND ${delivered}`,
+                    params,
+                    k: candidates,
+                    budget: keywordBudget,
+                  })
+                : boundedCandidates(prepared, {
+                    phrases: query.phrases!,
+                    match,
+                    delivered: `${where.join(' AND ')} AND ${delivered}`,
+                    params,
+                    k: candidates,
+                    budget: keywordBudget,
+                  });
       const page =
         match === undefined
           ? rankedPageSql(

@@ -23,6 +23,8 @@ export interface ItemRow {
   deleted: boolean;
   created_seq: number;
   created_ts: string;
+  /** A task's or thread's last opening: its creation, or the update that last set it open (null for other types). */
+  opened_ts: string | null;
   updated_seq: number;
   updated_ts: string;
   /** Sorted. */
@@ -58,8 +60,10 @@ export interface ItemActivityRow {
   status: ItemRow['status'];
   summary: string;
   remind_at: string | null;
-  /** When it was added: an unresolved task or thread is open since then. */
+  /** When it was added. */
   created_ts: string;
+  /** When a task or thread last became open (ItemRow.opened_ts): an unresolved one is open since then. */
+  opened_ts: string | null;
   activity_ts: string;
   activity_seq: number;
   open_count: number;

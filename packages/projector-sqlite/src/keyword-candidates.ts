@@ -47,17 +47,17 @@ export function boundedCandidates(
     params: Record<string, unknown>;
     k: number;
     budget: number;
+    /** Each phrase's hits if counted already (to one past the budget). */
+    hits?: readonly number[];
   },
 ): KeywordCandidate[] | null {
   const { phrases, k, budget } = query;
   if (phrases.length < 2 || budget < k) return null;
   // Each phrase's hits, read to one past the budget: a phrase held by more is counted as that.
-  const count = prepared(
-    'SELECT count(*) AS hits FROM (SELECT rowid FROM node_fts WHERE node_fts MATCH @phrase LIMIT @cap)',
-  );
-  const hits = phrases.map(
-    (phrase) => (count.get({ phrase, cap: budget + 1 }) as { hits: number }).hits,
-  );
+  const count = countStatement(prepared);
+  const hits =
+    query.hits?.slice() ??
+    phrases.map((phrase) => (count.get({ phrase, cap: budget + 1 }) as { hits: number }).hits);
   const byRarity = phrases.map((_, i) => i).sort((a, b) => hits[a]! - hits[b]! || a - b);
   const searched: number[] = [];
   let postings = 0;
@@ -113,6 +113,157 @@ export function rankedCandidates(
     out.push({ node_id: sorted[i]!.node_id, relevance: tied ? out[i - 1]!.relevance : i + 1 });
   }
   return out;
+}
+
+const countStatement = (prepared: (sql: string) => Database.Statement) =>
+  prepared(
+    'SELECT count(*) AS hits FROM (SELECT rowid FROM node_fts WHERE node_fts MATCH @phrase LIMIT @cap)',
+  );
+
+/*
+ * DECISION (stop 28, issue 13 §5 "relevance first: a weaker keyword match never displaces a
+ * stronger one"): a phrase that is both at FTS5's idf floor — held by at least half of
+ * node_fts's rows, where bm25() clamps its idf to IDF_FLOOR (1e-6) — and held by more than
+ * FLOOR_SCORED rows ("common") adds nothing to a find's relevance. Trigger: "theme loader 7" over
+ * 100 k items, "theme" and "loader" in every one: the number matched one item, and the other
+ * 999 of the best 1,000 differed only by 1e-6 × each text's term-frequency and length
+ * normalisation, so choosing them exactly had FTS5 score all 100 k matches (~113 ms CPU). Why:
+ * at the floor BM25 says the word does not tell matches apart (FTS5 clamps only to keep scores
+ * positive); what is left of it is how often and in how short a text the word occurs. Where
+ * that is cheap (a floor phrase with at most FLOOR_SCORED matches, so every small project) it
+ * still orders matches exactly as before: "tokenizer tokenizer" outranks "tokenizer" in a
+ * two-item store whatever the recency. Past it, no exact order of those matches exists without
+ * scoring every one, and none is a stronger match in BM25's sense, so they tie. So a match
+ * holding an above-floor phrase still outranks every match holding common phrases only, as it
+ * did. What it means for a find with a common phrase:
+ *   - relevance is BM25 over the find's other phrases, scored by FTS5 under their OR alone (a
+ *     common word no longer adds its 1e-6 share), ties at the cut by rowid;
+ *   - a match holding only common phrases has no relevance: all such matches tie, one rank past
+ *     every match holding another phrase; when those are fewer than K, the rest of the
+ *     candidates are common-only matches in rowid order — the order FTS5's ORDER BY rank broke
+ *     ties in at the cut before (node ids are hashes of a node's key: fixed, not by time) — and
+ *     the page orders them as any tie: pins, then recency among the candidates;
+ *   - a find whose phrases are all common ranks every match equal (relevance rank 1).
+ * What does not change: the total and held-back list count every match; matched_terms still
+ * name common words an item holds; a find with no common phrase ranks exactly as before.
+ * Left: the common-only candidates are not the most recent of them (that needs the items read
+ * by recency and matched one by one); `mem query`'s keyword leg scores its own way.
+ */
+
+/** A floor phrase with more matches than this is "common" (DECISION above): FTS5 no longer scores it. */
+export const FLOOR_SCORED = 5_000;
+
+/** A find's phrases split into common ones and the rest, with each one's hits (counted to one past the larger of budget and FLOOR_SCORED). */
+export interface FloorSplit {
+  /** Indexes into the phrases of those that are not common: their relevance counts. */
+  above: number[];
+  /** Indexes of the common ones. */
+  floor: number[];
+  hits: number[];
+}
+
+/**
+ * Splits `phrases` into common ones (the DECISION above) and the rest, or null when none is
+ * common (the find ranks as before). Each phrase's hits are counted to one past the larger of
+ * the budget and `floorScored`; one held by more is at the floor when FTS5 yields a row at
+ * half the rows' offset (no count past it).
+ */
+export function splitAtFloor(
+  prepared: (sql: string) => Database.Statement,
+  phrases: readonly string[],
+  budget: number,
+  floorScored: number = FLOOR_SCORED,
+): FloorSplit | null {
+  const rows = ftsRowCount(prepared);
+  const half = Math.ceil(rows / 2);
+  const cap = Math.max(budget, floorScored) + 1;
+  const count = countStatement(prepared);
+  const hits = phrases.map((phrase) => (count.get({ phrase, cap }) as { hits: number }).hits);
+  // idf = ln((rows - n + 0.5) / (n + 0.5)) ≤ 0 exactly when n ≥ rows / 2.
+  const atHalf = (phrase: string) =>
+    prepared('SELECT rowid FROM node_fts WHERE node_fts MATCH @phrase LIMIT 1 OFFSET @offset').get({
+      phrase,
+      offset: half - 1,
+    }) !== undefined;
+  const common = (i: number) => hits[i]! > floorScored && (hits[i]! >= half || atHalf(phrases[i]!));
+  const floor = phrases.map((_, i) => i).filter(common);
+  if (floor.length === 0) return null;
+  return { above: phrases.map((_, i) => i).filter((i) => !floor.includes(i)), floor, hits };
+}
+
+/**
+ * `scored` (matches holding an above-floor phrase, FTS5 ranks over those phrases) ranked as
+ * rankedCandidates does, then `floorOnly` (delivered matches holding only floor phrases, none
+ * of them in `scored`) in rowid order, each one rank past the scored ones, up to `k` in all.
+ */
+export function floorRankedCandidates(
+  scored: readonly { node_id: number; score: number }[],
+  floorOnly: readonly number[],
+  k: number,
+): KeywordCandidate[] {
+  const head = rankedCandidates(scored, k);
+  const relevance = head.length + 1;
+  const tail = [...floorOnly]
+    .sort((a, b) => a - b)
+    .slice(0, k - head.length)
+    .map((node_id) => ({ node_id, relevance }));
+  return [...head, ...tail];
+}
+
+/**
+ * The K best delivered matches of a find with a floor phrase (the DECISION above): the best
+ * of its above-floor phrases (proven by boundedCandidates, else every such match scored by
+ * FTS5 under their OR), then, when fewer than K, delivered matches of its floor phrases only,
+ * read in rowid order from FTS5 and stopped at K: no floor-only match is scored.
+ */
+export function floorCandidates(
+  prepared: (sql: string) => Database.Statement,
+  query: {
+    phrases: readonly string[];
+    split: FloorSplit;
+    delivered: string;
+    params: Record<string, unknown>;
+    k: number;
+    budget: number;
+  },
+): KeywordCandidate[] {
+  const { phrases, split, delivered, params, k } = query;
+  let scored: { node_id: number; score: number }[] = [];
+  if (split.above.length > 0) {
+    const above = split.above.map((i) => phrases[i]!);
+    const match = above.join(' OR ');
+    const bounded = boundedCandidates(prepared, {
+      phrases: above,
+      match,
+      delivered,
+      params,
+      k,
+      budget: query.budget,
+      hits: split.above.map((i) => split.hits[i]!),
+    });
+    if (bounded !== null) return bounded;
+    scored = prepared(`SELECT f.rowid AS node_id, f.rank AS score
+      FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
+      WHERE node_fts MATCH @match AND ${delivered} ORDER BY f.rank LIMIT @k`).all({
+      ...params,
+      match,
+      k,
+    }) as { node_id: number; score: number }[];
+    if (scored.length >= k) return rankedCandidates(scored, k);
+  }
+  // Every delivered above-floor match is in `scored` (fewer than K): the rest hold floor phrases only.
+  const floorOnly = (
+    prepared(`SELECT f.rowid AS node_id FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
+      WHERE node_fts MATCH @floor AND ${delivered}
+        AND +f.rowid NOT IN (SELECT value FROM json_each(@taken))
+      ORDER BY f.rowid LIMIT @left`).all({
+      ...params,
+      floor: split.floor.map((i) => phrases[i]).join(' OR '),
+      taken: JSON.stringify(scored.map((r) => r.node_id)),
+      left: k - scored.length,
+    }) as { node_id: number }[]
+  ).map((r) => r.node_id);
+  return floorRankedCandidates(scored, floorOnly, k);
 }
 
 /** FTS5's bm25() idf of a phrase matching `hits` of `rows` rows (clamped at IDF_FLOOR). */

@@ -32,7 +32,7 @@ import { sealStore } from './seal.js';
  * 18: item_fts and the held-back indexes (migration 0025): a keyword find's total in FTS5.
  * 19: chunk_by_sha (migration 0026), the index citedChunks probes.
  */
-const VERSION = 19;
+const VERSION = 20;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -241,9 +241,9 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   // Curated items (issue 13). Each item_added is a new item (its id is its event's), so
   // conflicts only guard a hand-made log; every later event names an item by id.
   insertItem: `
-    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, review_after, source_uri, source_sha256, from_line, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity)
+    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, review_after, source_uri, source_sha256, from_line, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity, opened_ts)
     VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, @review_after, @source_uri, @source_sha256, @from_line, NULL, @seq, @ts, @seq, @ts,
-      @ts || char(31) || printf('%016d', @seq))
+      @ts || char(31) || printf('%016d', @seq), CASE WHEN @type IN ('task', 'thread') THEN @ts END)
     ON CONFLICT DO NOTHING`,
 
   updateItem: `
@@ -253,6 +253,9 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       remind_at = coalesce(@remind_at, remind_at), valid_until = coalesce(@valid_until, valid_until),
       review_after = coalesce(@review_after, review_after), source_uri = coalesce(@source_uri, source_uri),
       source_sha256 = coalesce(@source_sha256, source_sha256),
+      -- Work set open from another status is open from now (migration 0027).
+      opened_ts = CASE WHEN @status = 'open' AND status IS NOT 'open' AND type IN ('task', 'thread')
+        THEN @ts ELSE opened_ts END,
       updated_seq = @seq, updated_ts = @ts
     WHERE project = @project AND id = @id`,
 

@@ -12,7 +12,7 @@ import type { ItemState } from './ledger.js';
 /** What an item's verdict reads: the ledger's state and the projection's row both carry it. */
 type Fresh = Pick<
   ItemState,
-  'id' | 'project' | 'type' | 'status' | 'created_ts' | 'valid_until' | 'review_after'
+  'id' | 'project' | 'type' | 'status' | 'opened_ts' | 'valid_until' | 'review_after'
 >;
 
 /** At most this many warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
@@ -49,13 +49,14 @@ export const freshnessWarning = z.object({
 export type FreshnessWarning = z.infer<typeof freshnessWarning>;
 
 /**
- * When an item counts as an open question: an unresolved task or thread is open from its
- * creation (seed 004's open marker, set by the person who opened it), so past OPEN_MAX_DAYS it
- * is a question that died unanswered. Knowledge and reminders are never open.
+ * When an item counts as an open question: an unresolved task or thread is open from when it
+ * last became open — its creation, or the update that last set it `open` (seed 004's open
+ * marker, set by the person who opened it) — so past OPEN_MAX_DAYS it is a question that died
+ * unanswered. Knowledge and reminders are never open.
  */
-export function openSince(item: Pick<Fresh, 'type' | 'status' | 'created_ts'>): string | null {
+export function openSince(item: Pick<Fresh, 'type' | 'status' | 'opened_ts'>): string | null {
   if (item.type !== 'task' && item.type !== 'thread') return null;
-  return isResolved(item.status) ? null : item.created_ts;
+  return isResolved(item.status) ? null : item.opened_ts;
 }
 
 /** An item's verdict now, given what its cited source read as (null: it cites none, or it was not judged). */

@@ -242,10 +242,13 @@ export async function orient(
   });
 }
 
-/** Orient delivers every rule and fact, so each one not plainly fresh is warned about as delivered. */
+/**
+ * Orient delivers every rule and fact, so each one not plainly fresh is warned about as
+ * delivered. Knowledge is never an open question: it has no opening.
+ */
 function knowledgeWarnings(rows: readonly KnowledgeRow[], now: Date): FreshnessWarning[] {
   return rows
-    .map((row) => warningOf(row, now, true))
+    .map((row) => warningOf({ ...row, opened_ts: null }, now, true))
     .filter((w): w is FreshnessWarning => w !== null);
 }
 

@@ -1,0 +1,146 @@
+import { itemId } from '@mem/core';
+import type Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealedStoreOf, tempRoot } from '../test/support.js';
+import { itemReader } from './item-reads.js';
+import type { ItemFindQuery } from './item-rows.js';
+
+/*
+ * The DECISION in keyword-candidates.ts: a phrase held by at least half of node_fts's rows
+ * (FTS5's idf floor) and by more than floorScored of them ("common"; 5,000 in use, 20 here so
+ * that 60 items show it) adds no relevance. A match holding another phrase ranks by BM25 over
+ * those phrases alone; matches holding common phrases only tie one rank past them, taken into
+ * the candidates in rowid order; a find of common phrases alone ranks every match 1. Under
+ * floorScored a floor phrase still ranks as FTS5 scores it.
+ */
+const FLOOR_SCORED = 20;
+
+const P = 'floor';
+/**
+ * 60 items, every one holding "common" and "note" (at the floor); texts of four lengths, so
+ * BM25 at the floor would still order them by length; 6 hold "zephyr" (above it), one twice.
+ * Item 24 (a zephyr) is deleted, item 23 expires; tags t0, t1, t2 in turn.
+ */
+const text = (i: number) =>
+  `common note ${i}${i % 10 === 4 ? ` zephyr${i === 14 ? ' zephyr' : ''}` : ''}${' filler'.repeat(i % 4)}`;
+const payloads: Record<string, unknown>[] = [
+  ...Array.from({ length: 60 }, (_, i) => ({
+    type: 'item_added',
+    item_type: 'fact',
+    summary: text(i),
+    tags: [`t${i % 3}`],
+    ...(i === 23 ? { valid_until: '2026-01-01T00:00:00.000Z' } : {}),
+  })),
+  { type: 'item_deleted', item: itemId(P, 25), reason: 'wrong' },
+];
+const base: ItemFindQuery = {
+  projects: [P],
+  phrases: ['"zephyr"', '"common"'],
+  includeDeleted: false,
+  attention: ['active', 'reference'],
+  recencyWeight: 0,
+  includeStale: false,
+  now: new Date('2026-03-01T00:00:00Z'),
+  limit: 10,
+  offset: 0,
+  candidates: 10,
+  heldBackLimit: 5,
+};
+
+let root: ReturnType<typeof tempRoot>;
+let db: Database.Database;
+let prepare: Database.Database['prepare'];
+beforeAll(async () => {
+  root = tempRoot();
+  ({ db, unrecorded: prepare } = await sealedStoreOf(root.target, P, payloads));
+});
+afterAll(() => {
+  db.close();
+  root.cleanup();
+});
+
+const find = (query: ItemFindQuery, keywordBudget?: number, floorScored = FLOOR_SCORED) =>
+  itemReader(db, {
+    floorScored,
+    ...(keywordBudget === undefined ? {} : { keywordBudget }),
+  }).findItems(query);
+const ranked = (found: ReturnType<typeof find>) =>
+  found.items.map((r) => ({ id: r.id, relevance: r.relevance_rank }));
+
+/** Delivered items (live, not expired) of `where`, in node id order. */
+const deliveredByRowid = (where: string) =>
+  prepare(`SELECT i.id, i.created_seq, i.updated_seq FROM item i
+      WHERE i.deleted_at IS NULL AND i.valid_until IS NULL AND ${where} ORDER BY i.node_id`).all() as {
+    id: string;
+    created_seq: number;
+    updated_seq: number;
+  }[];
+const zephyrs = `i.summary LIKE '%zephyr%'`;
+
+describe('a keyword find with a phrase at FTS5’s idf floor', () => {
+  it('ranks the matches of its other phrases by them alone, then ties the floor-only matches, taken in rowid order', () => {
+    const found = find(base);
+    const alone = find({ ...base, phrases: ['"zephyr"'] });
+    // The five delivered zephyr matches, as "zephyr" alone ranks them (item 14 holds it twice).
+    expect(alone.items).toHaveLength(5);
+    expect(alone.items[0]!.id).toBe(itemId(P, 15));
+    expect(ranked(found).slice(0, 5)).toEqual(ranked(alone));
+    // The other five: one rank past them, the first delivered non-zephyr items by node id,
+    // ordered as a tie is (no recency weight: by creation).
+    const rest = deliveredByRowid(`NOT ${zephyrs}`)
+      .slice(0, 5)
+      .sort((a, b) => a.created_seq - b.created_seq)
+      .map((r) => ({ id: r.id, relevance: 6 }));
+    expect(ranked(found).slice(5)).toEqual(rest);
+    // The total still counts every delivered match: 60 less the deleted and the expired one.
+    expect(found.total).toBe(58);
+    expect(found.heldBackTotal).toBe(1);
+  });
+
+  it('ranks every match equal when all its phrases are at the floor, the page by recency', () => {
+    const found = find({ ...base, phrases: ['"common"', '"note"'], recencyWeight: 1, limit: 4 });
+    const candidates = deliveredByRowid('1').slice(0, 10);
+    const newest = [...candidates].sort((a, b) => b.updated_seq - a.updated_seq).slice(0, 4);
+    expect(found.items.map((r) => r.id)).toEqual(newest.map((r) => r.id));
+    expect(found.items.map((r) => [r.relevance_rank, r.recency_rank])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [1, 4],
+    ]);
+    expect(found.total).toBe(58);
+  });
+
+  it('ranks a floor phrase as FTS5 scores it while it has at most floorScored matches', () => {
+    const query = { ...base, phrases: ['"common"', '"note"'], limit: 58, candidates: 58 };
+    const scored = find(query, undefined, 60);
+    // BM25 at the floor, each text holding each word once: shorter texts first.
+    const words = scored.items.map((r) => r.summary.split(' ').length);
+    expect(words).toEqual([...words].sort((a, b) => a - b));
+    expect(new Set(scored.items.map((r) => r.relevance_rank)).size).toBeGreaterThan(1);
+    expect(find(query).items.every((r) => r.relevance_rank === 1)).toBe(true);
+  });
+
+  it.each<[string, Partial<ItemFindQuery>]>([
+    ['a tag', { tag: 't0' }],
+    ['a tag, stale ones too', { tag: 't2', includeStale: true }],
+    ['a tag, a later page', { tag: 't1', offset: 4, limit: 4 }],
+    ['a tag, floor phrases only', { tag: 't1', phrases: ['"note"'] }],
+  ])('%s: the driven find answers as the reference ranking does', (_, change) => {
+    const query = { ...base, ...change };
+    const driven = find(query);
+    const reference = find(query, 0);
+    expect(ranked(driven)).toEqual(ranked(reference));
+    expect([driven.total, driven.heldBackTotal]).toEqual([
+      reference.total,
+      reference.heldBackTotal,
+    ]);
+    // Floor-only matches share one rank, past every zephyr match.
+    const above = (r: { summary: string }) =>
+      query.phrases!.includes('"zephyr"') && r.summary.includes('zephyr');
+    const floorOnly = driven.items.filter((r) => !above(r));
+    expect(new Set(floorOnly.map((r) => r.relevance_rank)).size).toBeLessThanOrEqual(1);
+    for (const r of driven.items.filter(above))
+      expect(floorOnly.every((f) => f.relevance_rank > r.relevance_rank)).toBe(true);
+  });
+});

@@ -13,6 +13,8 @@ import {
   type TestStore,
 } from '../test/store.js';
 import { KEYWORD_POSTINGS_BUDGET } from './defaults.js';
+import type { Fused } from './fusion.js';
+import { annotateMatchedTerms } from './matched-terms.js';
 import { keywordTerms } from './keyword-terms.js';
 import { recallKeyword, type RecallFilter } from './keyword-recall.js';
 
@@ -88,6 +90,14 @@ function hashOf(items: ItemStore, budget: number, questions: ReturnType<typeof a
   return hash.digest('hex');
 }
 
+/** The hits as annotateMatchedTerms takes them: each its keyword rank and node. */
+function rowsOf({ hits, nodes }: ReturnType<typeof recallKeyword>) {
+  return hits.map((hit, i) => ({
+    fused: { ranking: { keyword: { ...hit.keyword!, rank: i + 1, bm25: hit.score } } } as Fused,
+    node: nodes[i]!,
+  }));
+}
+
 describe('recallKeyword over set indexes', () => {
   it('gives node_fts answers, hit for hit, float for float', () => {
     const questions = asks();
@@ -103,5 +113,39 @@ describe('recallKeyword over set indexes', () => {
       expect(hashOf(store.items, budget, questions)).toBe(expected);
       expect(hashOf(store.items, budget, questions)).toBe(expected);
     }
+  });
+
+  it('knows the matched terms of its hits as FTS5 matches them, asking FTS5 only about phrases', () => {
+    const questions = asks();
+    let asked = 0;
+    const counted = new Proxy(store.items, {
+      get(target, name, receiver) {
+        if (name === 'matchedTerms')
+          return (matches: readonly string[], ids: readonly number[]) => {
+            asked += matches.length;
+            return target.matchedTerms(matches, ids);
+          };
+        return Reflect.get(target, name, receiver) as unknown;
+      },
+    });
+    let phrases = 0;
+    for (const [n, { terms, filter }] of questions.entries()) {
+      // Every fifth ask also searches two words as one term: a phrase of two FTS5 tokens.
+      const asking =
+        n % 5 === 0 && terms.length > 1 ? [...terms, `${terms[0]}_${terms[1]}`] : terms;
+      if (asking !== terms) phrases += 1;
+      const recalled = recallKeyword(counted, asking, filter, 50, 'or', 60);
+      const fromFts = rowsOf(recalled);
+      annotateMatchedTerms(store.items, asking, fromFts);
+      const fromRecall = rowsOf(recalled);
+      const before = asked;
+      annotateMatchedTerms(counted, asking, fromRecall, recalled.held);
+      expect(fromRecall.map((r) => r.fused.ranking.keyword)).toEqual(
+        fromFts.map((r) => r.fused.ranking.keyword),
+      );
+      // FTS5 is asked about the phrase alone, and only when there are hits.
+      expect(asked - before).toBe(asking !== terms && recalled.hits.length > 0 ? 1 : 0);
+    }
+    expect(phrases).toBeGreaterThan(20);
   });
 });

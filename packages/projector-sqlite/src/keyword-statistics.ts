@@ -84,6 +84,10 @@ export function keywordStatisticsReader(
   options: { setIndexes?: boolean } = {},
 ) {
   const indexing = options.setIndexes !== false;
+  // Temp tables in memory, never in a temp file: a reachable set's own index (set-index.ts)
+  // holds its texts' tokens, and a forgotten text must not outlive its store on disk. Set
+  // first: changing it drops the connection's temp tables (the others are made on first use).
+  db.pragma('temp_store = MEMORY');
   db.function('mem_docsize_tokens', { deterministic: true }, (sz: unknown) =>
     docsizeTokens(sz as Uint8Array),
   );
@@ -132,7 +136,7 @@ export function keywordStatisticsReader(
     if (version !== cachedVersion || sets.size >= CACHED_SETS) {
       clearSets.run();
       sets.clear();
-      for (const index of indexes) index.slot = null;
+      for (const index of indexes) index.release();
       cachedVersion = version;
     }
     const key = JSON.stringify([set.projects, set.levels, set.includeSuperseded === true]);

@@ -169,8 +169,26 @@ describe('a reachable set read from its own index', () => {
       expect(reads(indexed, tokens)).toEqual(expected);
       expect(reads(indexed, tokens)).toEqual(expected);
 
-      // Another connection writes: each set is read afresh, and indexed afresh.
+      // In memory only, never a temp file: the indexes hold the sets' tokens.
+      expect(db.pragma('temp_store', { simple: true })).toBe(2);
+      const pooled = db
+        .prepare(`SELECT name FROM temp.sqlite_master WHERE name GLOB 'set_fts_*_row'`)
+        .pluck()
+        .all() as string[];
+      const indexedTokens = () =>
+        pooled.reduce(
+          (sum, name) =>
+            sum + (db.prepare(`SELECT count(*) FROM temp.${name}`).pluck().get() as number),
+          0,
+        );
+      expect(pooled.length).toBeGreaterThanOrEqual(4);
+      expect(indexedTokens()).toBeGreaterThan(0);
+
+      // Another connection writes: each set is read afresh, and indexed afresh; until then the
+      // indexes of the old contents are emptied (a forgotten text's tokens leave with them).
       await project('p4', payloadsOf('p4', 99).slice(0, 60));
+      indexed.statistics(SETS[0]!);
+      expect(indexedTokens()).toBe(0);
       const after = tokensOf(plain);
       const changed = reads(reference, after);
       expect(changed).not.toEqual(expected);

@@ -38,6 +38,8 @@ export const SET_INDEX_AFTER_READS = 8;
 export interface SetIndex {
   slot: number | null;
   fill(slot: number): void;
+  /** Empties the table (the store changed: a forgotten text's tokens leave with it). */
+  release(): void;
   postings(token: string, slot: number, options: PostingsOptions): KeywordPosting[];
   frequency(token: string): number;
 }
@@ -71,6 +73,11 @@ export function setIndex(db: Database.Database, tokenize: string, n: number): Se
         fill.run(slot);
       })();
       index.slot = slot;
+    },
+    release() {
+      if (index.slot === null) return;
+      clear.run();
+      index.slot = null;
     },
     postings: (token, slot, options) =>
       (options.ids === undefined

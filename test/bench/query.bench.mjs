@@ -8,7 +8,9 @@
 // Target: p95 <= 20 ms (no remote model calls on the embedded defaults). The machine is shared:
 // read the ratios, and the uptime load average printed beside them.
 // Environment: BENCH_QUERY_SIZES (default "10000,100000"), BENCH_QUERY_N (queries per kind, default 200),
-// BENCH_QUERY_KEEP (a directory to keep the stores in and reuse).
+// BENCH_QUERY_KEEP (a directory to keep the stores in and reuse), BENCH_QUERY_VECTOR=off (build and
+// time the SQLite projection alone: no PGlite, whose 100k build takes most of two hours; prints
+// the keyword-only and raw FTS5 columns and their figures, not the embedded defaults' column).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -47,6 +49,7 @@ function nodeCount(file) {
 const SIZES = (process.env.BENCH_QUERY_SIZES ?? '10000,100000').split(',').map(Number);
 const N = Number(process.env.BENCH_QUERY_N ?? 200);
 const PROJECTS = 5;
+const VECTOR = process.env.BENCH_QUERY_VECTOR !== 'off';
 
 /** A Zipf-distributed vocabulary of pseudo-words, plus English function words at their usual rate. */
 function language(random) {
@@ -221,10 +224,10 @@ for (const size of SIZES) {
   const root = kept ?? mkdtempSync(join(tmpdir(), 'mem-bench-query-'));
   try {
     const { byProject, heads, random, sentence } = corpus(size);
-    const vector = vectorSide(join(root, '.mem'));
+    const vector = VECTOR ? vectorSide(join(root, '.mem')) : null;
     const engine = new Engine({
       root,
-      projectors: [projectorSqlite, vector.projector],
+      projectors: vector ? [projectorSqlite, vector.projector] : [projectorSqlite],
     });
     let started = performance.now();
     if (!reuse) {
@@ -245,15 +248,15 @@ for (const size of SIZES) {
     await engine.catchUp();
     const caughtUp = performance.now() - started;
     const items = openItemStore(join(root, '.mem', 'items.sqlite'));
-    const vectors = await vector.open();
-    const deps = { items, vectors, embedder: vector.embedder };
+    const vectors = vector ? await vector.open() : null;
+    const deps = vector ? { items, vectors, embedder: vector.embedder } : null;
     console.log(
       `load average ${loadavg()
         .map((x) => x.toFixed(1))
         .join(' ')} on ${cpus().length} cores`,
     );
     console.log(
-      `${nodeCount(join(root, '.mem', 'items.sqlite')).toLocaleString('en-US')} nodes in ${PROJECTS} projects (log ${ms(appended)}, catch-up ${ms(caughtUp)}); vector side: ${vector.embedder.name}`,
+      `${nodeCount(join(root, '.mem', 'items.sqlite')).toLocaleString('en-US')} nodes in ${PROJECTS} projects (log ${ms(appended)}, catch-up ${ms(caughtUp)}); vector side: ${vector ? vector.embedder.name : 'off'}`,
     );
 
     // Questions: 3–6 words of a live memory in a question frame; unrelated: words the store lacks;
@@ -293,19 +296,24 @@ for (const size of SIZES) {
     const sizeLabel = size % 1000 === 0 ? `${size / 1000}k` : String(size);
     for (const [name, make] of Object.entries(kinds)) {
       const requests = Array.from({ length: N }, make);
-      for (const r of requests.slice(0, 10)) await queryMemory(r, deps); // warm the page cache and statements
+      // Warm the page cache and statements.
+      for (const r of requests.slice(0, 10)) await queryMemory(r, deps ?? keywordOnly);
       const mem = [];
       const keyword = [];
       const raw = [];
       let abstained = 0;
       for (const request of requests) {
-        let t = performance.now();
-        const result = await queryMemory(request, deps);
-        mem.push(performance.now() - t);
-        if (result.abstained) abstained += 1;
+        let t;
+        if (deps) {
+          t = performance.now();
+          const result = await queryMemory(request, deps);
+          mem.push(performance.now() - t);
+          if (result.abstained) abstained += 1;
+        }
         t = performance.now();
-        await queryMemory(request, keywordOnly);
+        const alone = await queryMemory(request, keywordOnly);
         keyword.push(performance.now() - t);
+        if (!deps && alone.abstained) abstained += 1;
         // The raw baseline: one FTS5 OR query of the same terms, ranked by bm25, no filters,
         // no fusion, no floor, no citations.
         const match = matchExpression(keywordTerms(request.text).terms, 'OR');
@@ -314,17 +322,21 @@ for (const size of SIZES) {
         raw.push(performance.now() - t);
       }
       const cell = (samples) =>
-        `p50 ${ms(pct(samples, 50))}, p95 ${ms(pct(samples, 95))}`.padEnd(26);
+        (samples.length === 0
+          ? 'not run'
+          : `p50 ${ms(pct(samples, 50))}, p95 ${ms(pct(samples, 95))}`
+        ).padEnd(26);
+      const head = deps ? mem : keyword;
       console.log(
-        `  ${name.padEnd(34)} ${cell(mem)} ${cell(keyword)} ${cell(raw)} ${`${(pct(mem, 95) / Math.max(pct(raw, 95), 1e-3)).toFixed(1)}x`.padEnd(10)} ${abstained}/${N}`,
+        `  ${name.padEnd(34)} ${cell(mem)} ${cell(keyword)} ${cell(raw)} ${`${(pct(head, 95) / Math.max(pct(raw, 95), 1e-3)).toFixed(1)}x`.padEnd(10)} ${abstained}/${N}`,
       );
       const key = `query_${sizeLabel}${figureKey[name]}`;
-      figure(`${key}_p95_ms`, pct(mem, 95));
+      if (deps) figure(`${key}_p95_ms`, pct(mem, 95));
       figure(`${key}_keyword_p95_ms`, pct(keyword, 95));
       figure(`${key}_raw_fts_p95_ms`, pct(raw, 95));
     }
     items.close();
-    await vectors.close();
+    await vectors?.close();
   } finally {
     if (kept === null) rmSync(root, { recursive: true, force: true });
   }

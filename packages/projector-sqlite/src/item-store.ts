@@ -33,6 +33,11 @@ import { CITED_CHUNKS_SQL } from './cited-chunks-sql.js';
 export interface OpenItemStoreOptions {
   /** Only read-only access is offered: writes go through the log and the projector. */
   readonly?: true;
+  /**
+   * false: every keyword postings read goes to node_fts, no reachable set gets its own index
+   * (set-index.ts) — the reference the set indexes are tested and measured against.
+   */
+  keywordSetIndexes?: boolean;
 }
 
 export interface NodeFilter {
@@ -183,7 +188,7 @@ export const READER_CACHE_KIB = 64 * 1024;
 /** Opens `items.sqlite` read-only. */
 export function openItemStore(
   path: string,
-  _options: OpenItemStoreOptions = { readonly: true },
+  options: OpenItemStoreOptions = { readonly: true },
 ): ItemStore {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   db.pragma(`cache_size = -${READER_CACHE_KIB}`);
@@ -263,7 +268,9 @@ export function openItemStore(
   const byIds = db.prepare(
     `SELECT ${NODE_COLUMNS} FROM json_each(@ids) j JOIN node n ON n.id = j.value ORDER BY j.key`,
   );
-  const statistics = keywordStatisticsReader(db);
+  const statistics = keywordStatisticsReader(db, {
+    setIndexes: options.keywordSetIndexes !== false,
+  });
   const matchedTerms = db.prepare(MATCHED_TERMS_SQL);
 
   return {

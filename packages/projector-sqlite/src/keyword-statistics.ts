@@ -1,5 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { NodeLevel } from './rows.js';
+import {
+  SET_INDEX_AFTER_READS,
+  SET_INDEX_MAX_TOKENS,
+  SET_INDEX_SHARE,
+  SET_INDEXES,
+  setIndex,
+  type SetIndex,
+} from './set-index.js';
 
 /**
  * What BM25 counts, read over exactly one reachable set of nodes — never over the whole FTS5
@@ -57,6 +65,8 @@ export const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 
 /** Reachable sets are recomputed when another connection changed the file, else kept (a server asks the same sets). */
 const CACHED_SETS = 64;
+/** Terms whose FTS5 tokens are kept (the tokenizer never changes on a connection). */
+const CACHED_TERMS = 4_096;
 
 /**
  * The keyword statistics reader of an open item store. Temp tables only (a read-only
@@ -66,8 +76,18 @@ const CACHED_SETS = 64;
  * lengths. Decision: a posting's reachability is one lookup in that small table, not a read of
  * its node row and the set's filters — that read was most of a keyword recall's time, paid on
  * every posting of every term (a 100k-node store: a common term's thousands, each query).
+ * A set much smaller than the index gets its own (set-index.ts) once it has been read often
+ * enough since the file last changed; its postings are then read there, the same rows.
  */
-export function keywordStatisticsReader(db: Database.Database) {
+export function keywordStatisticsReader(
+  db: Database.Database,
+  options: { setIndexes?: boolean } = {},
+) {
+  const indexing = options.setIndexes !== false;
+  // Temp tables in memory, never in a temp file: a reachable set's own index (set-index.ts)
+  // holds its texts' tokens, and a forgotten text must not outlive its store on disk. Set
+  // first: changing it drops the connection's temp tables (the others are made on first use).
+  db.pragma('temp_store = MEMORY');
   db.function('mem_docsize_tokens', { deterministic: true }, (sz: unknown) =>
     docsizeTokens(sz as Uint8Array),
   );
@@ -101,16 +121,22 @@ export function keywordStatisticsReader(db: Database.Database) {
     FROM temp.node_fts_instance i CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc
     WHERE i.term = @token AND i.doc IN (SELECT value FROM json_each(@ids))
     GROUP BY i.doc ORDER BY i.doc`);
-  const sets = new Map<string, { slot: number; statistics: KeywordStatistics }>();
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const indexRows = db.prepare('SELECT block FROM node_fts_data WHERE id = 1').pluck();
+  const sets = new Map<string, Reached>();
+  const indexes: SetIndex[] = [];
+  const cachedTokens = new Map<string, string[]>();
   let cachedVersion = -1;
   let nextSlot = 0;
+  let lastUse = 0;
 
   /** The set's slot in `reachable`, filled on first ask after the file last changed. */
-  const reached = (set: ReachableSet) => {
-    const version = db.pragma('data_version', { simple: true }) as number;
+  const reached = (set: ReachableSet): Reached => {
+    const version = dataVersion.get() as number;
     if (version !== cachedVersion || sets.size >= CACHED_SETS) {
       clearSets.run();
       sets.clear();
+      for (const index of indexes) index.release();
       cachedVersion = version;
     }
     const key = JSON.stringify([set.projects, set.levels, set.includeSuperseded === true]);
@@ -123,30 +149,90 @@ export function keywordStatisticsReader(db: Database.Database) {
         levels: JSON.stringify(set.levels),
         include_superseded: set.includeSuperseded === true ? 1 : 0,
       });
-      entry = { slot, statistics: totals.get(slot) as KeywordStatistics };
+      entry = {
+        slot,
+        statistics: totals.get(slot) as KeywordStatistics,
+        reads: 0,
+        large: false,
+        index: null,
+        lastUse: 0,
+      };
       sets.set(key, entry);
     }
     return entry;
   };
 
+  /**
+   * The set's own index, when it has one or has now earned one (SET_INDEX_AFTER_READS reads
+   * from node_fts since the file last changed, and small beside node_fts); else null.
+   */
+  const indexOf = (entry: Reached): SetIndex | null => {
+    if (entry.index?.slot === entry.slot) {
+      entry.lastUse = lastUse += 1;
+      return entry.index;
+    }
+    entry.index = null;
+    entry.reads += 1;
+    if (!indexing || entry.reads <= SET_INDEX_AFTER_READS || entry.large) return null;
+    const { nodes, tokens } = entry.statistics;
+    const block = indexRows.get() as Uint8Array | undefined;
+    const rows = block ? (varints(block)[0] ?? 0) : 0;
+    entry.large = nodes * SET_INDEX_SHARE > rows || tokens > SET_INDEX_MAX_TOKENS;
+    if (entry.large) return null;
+    // The least recently used sets give their tables way while the tokens would not fit.
+    const owners = [...sets.values()]
+      .filter((s) => s.index !== null)
+      .sort((a, b) => a.lastUse - b.lastUse);
+    let held = owners.reduce((sum, s) => sum + s.statistics.tokens, 0);
+    while (
+      owners.length > 0 &&
+      (held + tokens > SET_INDEX_MAX_TOKENS || owners.length >= SET_INDEXES)
+    ) {
+      const oldest = owners.shift()!;
+      held -= oldest.statistics.tokens;
+      oldest.index!.slot = null;
+      oldest.index = null;
+    }
+    let index = indexes.find((candidate) => candidate.slot === null);
+    if (!index) {
+      index = setIndex(db, TOKENIZE, indexes.length);
+      indexes.push(index);
+    }
+    index.fill(entry.slot);
+    entry.index = index;
+    entry.lastUse = lastUse += 1;
+    return index;
+  };
+
   return {
     statistics: (set: ReachableSet): KeywordStatistics => ({ ...reached(set).statistics }),
     tokens(terms: readonly string[]): string[][] {
-      const out = terms.map((): string[] => []);
-      db.transaction(() => {
-        clearTerms.run();
-        terms.forEach((term, i) => addTerm.run(i, term));
-        for (const { doc, term } of termTokens.all() as { doc: number; term: string }[])
-          if (!out[doc]!.includes(term)) out[doc]!.push(term);
-        clearTerms.run();
-      })();
-      return out;
+      const unknown = [...new Set(terms.filter((term) => !cachedTokens.has(term)))];
+      if (unknown.length > 0) {
+        const out = unknown.map((): string[] => []);
+        db.transaction(() => {
+          clearTerms.run();
+          unknown.forEach((term, i) => addTerm.run(i, term));
+          for (const { doc, term } of termTokens.all() as { doc: number; term: string }[])
+            if (!out[doc]!.includes(term)) out[doc]!.push(term);
+          clearTerms.run();
+        })();
+        if (cachedTokens.size + unknown.length > CACHED_TERMS) cachedTokens.clear();
+        unknown.forEach((term, i) => cachedTokens.set(term, out[i]!));
+      }
+      return terms.map((term) => [...cachedTokens.get(term)!]);
     },
     frequency(token: string, set: ReachableSet): number {
-      return (frequency.get({ token, slot: reached(set).slot }) as { df: number }).df;
+      const entry = reached(set);
+      const index = indexOf(entry);
+      if (index) return index.frequency(token);
+      return (frequency.get({ token, slot: entry.slot }) as { df: number }).df;
     },
     postings(token: string, set: ReachableSet, options: PostingsOptions = {}): KeywordPosting[] {
-      const { slot } = reached(set);
+      const entry = reached(set);
+      const { slot } = entry;
+      const index = indexOf(entry);
+      if (index) return index.postings(token, slot, options);
       return (
         options.ids === undefined
           ? postings.all({ token, slot, limit: options.limit ?? -1 })
@@ -154,6 +240,19 @@ export function keywordStatisticsReader(db: Database.Database) {
       ) as KeywordPosting[];
     },
   };
+}
+
+/** A reachable set asked since the file last changed: its slot, statistics and own index. */
+interface Reached {
+  slot: number;
+  statistics: KeywordStatistics;
+  /** Postings reads taken from node_fts (see SET_INDEX_AFTER_READS). */
+  reads: number;
+  /** Too large beside node_fts or SET_INDEX_MAX_TOKENS to be indexed. */
+  large: boolean;
+  index: SetIndex | null;
+  /** When its index was last read (a counter): the least recent gives way first. */
+  lastUse: number;
 }
 
 /**

@@ -80,9 +80,9 @@ export function recallKeyword(
   depth: number,
   strategy: KeywordStrategy,
   budget: number,
-): { hits: SignalHit[]; nodes: NodeRow[]; leftOut: string[] } {
+): { hits: SignalHit[]; nodes: NodeRow[]; leftOut: string[]; held: TermsHeld } {
   if (terms.length === 0 || filter.projects.length === 0 || filter.levels.length === 0)
-    return { hits: [], nodes: [], leftOut: [] };
+    return { hits: [], nodes: [], leftOut: [], held: { byNode: new Map(), others: [] } };
   const set = {
     projects: filter.projects,
     levels: filter.levels,
@@ -113,7 +113,8 @@ export function recallKeyword(
     const whole = read.get(token)!.length === df.get(token)! ? read.get(token)! : null;
     addPostings(candidates, token, whole ?? items.tokenPostings(token, set), scoring);
   }
-  if (candidates.size === 0) return { hits: [], nodes: [], leftOut };
+  if (candidates.size === 0)
+    return { hits: [], nodes: [], leftOut, held: { byNode: new Map(), others: [] } };
   // `and-then-or`: nodes holding every searched term first; each group in BM25 order.
   const groups = strategy === 'and-then-or' && kept.length > 1;
   for (const node of candidates.values())
@@ -156,7 +157,35 @@ export function recallKeyword(
     }),
     nodes,
     leftOut,
+    held: termsHeld(tokensOf, top),
   };
+}
+
+/**
+ * Which terms each hit holds, for the terms FTS5 indexes as one token (`others`: the indexes
+ * of the rest, a phrase of several tokens or none, which FTS5 must still be asked about).
+ */
+export interface TermsHeld {
+  /** Node id → indexes into the terms, ascending: the one-token terms the node holds. */
+  byNode: ReadonlyMap<number, readonly number[]>;
+  others: readonly number[];
+}
+
+/**
+ * TermsHeld of the hits, from the tokens their postings brought: every hit is among the best
+ * candidates, which every term's postings were read for (searched, or rescored), so a
+ * one-token term is held exactly when its token's postings hold the node — what
+ * `MATCH '"term"'` finds, asked of FTS5 one term at a time (matched-terms.ts).
+ */
+function termsHeld(tokensOf: readonly string[][], top: readonly Candidate[]): TermsHeld {
+  const single = tokensOf.map((ts) => (ts.length === 1 ? ts[0]! : null));
+  const byNode = new Map<number, number[]>();
+  for (const hit of top)
+    byNode.set(
+      hit.id,
+      single.flatMap((token, i) => (token !== null && hit.tokens.has(token) ? [i] : [])),
+    );
+  return { byNode, others: single.flatMap((token, i) => (token === null ? [i] : [])) };
 }
 
 interface Candidate {

@@ -165,7 +165,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   // Coverage (matched terms, one FTS5 lookup per term and row) decides the floor only for a
   // keyword hit that neither its BM25 nor a vector clears; the page's rows get theirs below.
   const undecided = eligible.filter(({ fused }) => coverageDecides(fused.ranking, floor));
-  annotateMatchedTerms(items, terms, undecided);
+  annotateMatchedTerms(items, terms, undecided, keyword.held);
   for (const { fused } of eligible)
     fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
   const byFloorThenRank = (a: Candidate, b: Candidate) =>
@@ -203,7 +203,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   const page = folds.map((f) => f.row);
   const annotated = new Set(undecided);
   const rest = page.map((p) => p.row).filter((row) => !annotated.has(row));
-  annotateMatchedTerms(items, terms, rest);
+  annotateMatchedTerms(items, terms, rest, keyword.held);
   for (const { fused } of rest) fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
 
   const parents = citationsOfPage(

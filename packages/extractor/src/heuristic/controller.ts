@@ -15,14 +15,14 @@ import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
-import { errorFixSignals, type ErrorFixCarry } from './error-fix-signals.js';
+import { errorFixSignals, latestOpenFailure, type ErrorFixCarry } from './error-fix-signals.js';
 import { heldAnswer } from './repeat.js';
 import { labelledBugs } from './labelled-bug-signals.js';
 import { isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { findingsSignals } from './findings-signals.js';
-import { hedgedDiagnosisSignals } from './hedge-signals.js';
+import { hedgedDiagnosisSignals, type Failure } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
@@ -107,14 +107,28 @@ export function heuristicController(
   // Per transcript: the failures its latest chunk left open, so a pass in the next chunk pairs
   // with them, and that chunk's error → fix lines, so every question asked of one chunk reads
   // the same lines (the chunk is offered once per standing query).
-  const failures = new Map<string, { text: string; signals: Signal[]; carry: ErrorFixCarry }>();
-  const errorFixOf = (chunk: ControllerInput['chunk']): Signal[] => {
-    if (chunk.source === undefined) return errorFixSignals(chunk.records).signals;
+  // It also keeps what the chunk inherited: the failure still open when it began, which a guess
+  // at its cause names (hedge-signals.ts).
+  const failures = new Map<
+    string,
+    { text: string; signals: Signal[]; carry: ErrorFixCarry; before: ErrorFixCarry | undefined }
+  >();
+  const errorFixOf = (
+    chunk: ControllerInput['chunk'],
+  ): { signals: Signal[]; before: Failure | undefined } => {
+    if (chunk.source === undefined)
+      return { signals: errorFixSignals(chunk.records).signals, before: undefined };
     const last = failures.get(chunk.source);
-    if (last?.text === chunk.text) return last.signals;
+    if (last?.text === chunk.text)
+      return { signals: last.signals, before: latestOpenFailure(last.before) };
     const read = errorFixSignals(chunk.records, last?.carry);
-    failures.set(chunk.source, { text: chunk.text, signals: read.signals, carry: read.carry });
-    return read.signals;
+    failures.set(chunk.source, {
+      text: chunk.text,
+      signals: read.signals,
+      carry: read.carry,
+      before: last?.carry,
+    });
+    return { signals: read.signals, before: latestOpenFailure(last?.carry) };
   };
 
   return {
@@ -231,7 +245,7 @@ const INFERRED = 0.8;
 function scoreChunk(
   profile: QuestionProfile,
   input: ControllerInput,
-  errorFix: readonly Signal[],
+  errorFix: { signals: readonly Signal[]; before: Failure | undefined },
 ): Candidate[] {
   const out: Candidate[] = [];
   const records = input.chunk.records;
@@ -239,13 +253,13 @@ function scoreChunk(
   const signals = [
     ...corrections.signals,
     ...concessionSignals(records),
-    ...errorFix,
+    ...errorFix.signals,
     ...reportedCrashSignals(records),
     ...userReportSignals(records),
     ...commitSignals(records),
     ...changelogSignals(records),
     ...openQuestionSignals(records),
-    ...hedgedDiagnosisSignals(records),
+    ...hedgedDiagnosisSignals(records, errorFix.before),
     ...findingsSignals(records),
   ];
   // The notes a line may enter are decided by what the line is (route.ts), where the question

@@ -28,8 +28,9 @@ import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
 import {
   QUESTION,
-  answersLatestOpen,
+  answersOpen,
   correctionSignals,
+  turnEndIn,
   openQuestionSignals,
 } from './talk-signals.js';
 import { sentences, units } from './text.js';
@@ -148,20 +149,20 @@ export function heuristicController(
         input.memory,
         last?.memory === input.memory ? last.scores : undefined,
       );
-      // A question the previous chunk left open and this one opens by answering is no longer open.
+      // Questions the previous chunk left open and this one opens by answering are no longer open.
       const answered = profile.intents.has('open')
-        ? answersLatestOpen(
+        ? answersOpen(
             remembered.map((item) => item.text),
             input.chunk.records,
             last?.memory === input.memory ? last.lastTurn : undefined,
           )
-        : undefined;
+        : [];
       // Trigger: a chunk that answers an open line but writes nothing (its gate stays shut). Why:
       // an update of its own would cost the rate ingest holds to 30 %, and the turn that did the
       // work often spans chunks none of which opens the gate. Outcome: the line is marked closed
       // and leaves with the next update.
       const closed = new Set(last?.memory === input.memory ? last.closed : []);
-      if (answered !== undefined) closed.add(remembered[answered]!.text);
+      for (const i of answered) closed.add(remembered[i]!.text);
       // Read only by an update, which folds in at least one line: the memory is never empty.
       const previous = remembered.filter((item) => !closed.has(item.text));
       let update = false;
@@ -206,16 +207,18 @@ export function heuristicController(
         closed: new Set(next.filter((item) => closed.has(item.text)).map((item) => item.text)),
         lastTurn: !profile.intents.has('open')
           ? new Map<string, 'user' | 'agent'>()
-          : input.chunk.records.some((r) => r.role === 'user' && r.pasted === undefined)
-            ? new Map(
-                openQuestionSignals(input.chunk.records).flatMap((s) =>
-                  s.lastTurn === undefined ? [] : [[s.text, s.lastTurn] as const],
-                ),
-              )
-            : // Trigger: a chunk in which the user never speaks. Why: it is the middle of one
-              // long turn, and the request that opened it may be done in the next chunk.
+          : new Map([
+              // Trigger: a chunk in which the user never ends the agent's turn (never speaks,
+              // or only adds to the work while it runs: turnEndIn). Why: it is the middle of
+              // one long turn, and the requests that opened it may be done in the next chunk.
               // Outcome: the previous chunk's last-turn questions stay answerable.
-              new Map(last?.memory === input.memory ? last.lastTurn : []),
+              ...(turnEndIn(input.chunk.records) < 0 && last?.memory === input.memory
+                ? last.lastTurn
+                : []),
+              ...openQuestionSignals(input.chunk.records).flatMap((s) =>
+                s.lastTurn === undefined ? [] : [[s.text, s.lastTurn] as const],
+              ),
+            ]),
       });
       const exit = memory !== '' && tokenizer.count(memory) >= exitFill * input.memoryBudget;
       const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit });

@@ -249,3 +249,55 @@ describe('a request the user adds to while the agent is at work', () => {
     expect(memory).toContain('syntax highlighting');
   });
 });
+
+describe('a request that names a file', () => {
+  const docs: ChunkRecord = {
+    role: 'user',
+    text: 'can we improve the custom compaction docs in hooks.md so they show resolveApiKey?',
+  };
+  const editDocs = (result: string): ChunkRecord[] => [
+    { role: 'tool_call', text: 'read {"path":"/repo/packages/coding-agent/docs/hooks.md"}' },
+    { role: 'tool_result', text: 'read result: ## Custom compaction' },
+    {
+      role: 'tool_call',
+      text: 'edit {"path":"/repo/packages/coding-agent/docs/hooks.md","oldText":"a","newText":"b"}',
+    },
+    { role: 'tool_result', text: result },
+  ];
+  const next: ChunkRecord = { role: 'user', text: 'ok, now bump the patch version and release' };
+
+  it('is carried out by an edit of that file, though the agent never says it is done', async () => {
+    const step = run();
+    const memory = await step([
+      docs,
+      ...editDocs('edit result: Successfully replaced text in docs/hooks.md.'),
+      next,
+      unresolved,
+    ]);
+    expect(memory).toContain('session header');
+    expect(memory).not.toContain('compaction docs');
+  });
+
+  it('stays open when that edit failed, or only another file was edited', async () => {
+    expect(
+      await run()([
+        docs,
+        ...editDocs('edit error: Could not find the exact text in docs/hooks.md.'),
+        next,
+        unresolved,
+      ]),
+    ).toContain('compaction docs');
+    expect(await run()([docs, ...editing, next, unresolved])).toContain('compaction docs');
+  });
+
+  it('is carried out across chunks when the next chunk edits that file', async () => {
+    const step = run();
+    expect(await step([docs])).toContain('compaction docs');
+    const memory = await step([
+      ...editDocs('edit result: Successfully replaced text in docs/hooks.md.'),
+      next,
+      unresolved,
+    ]);
+    expect(memory).not.toContain('compaction docs');
+  });
+});

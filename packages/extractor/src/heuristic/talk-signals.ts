@@ -1,5 +1,5 @@
 import type { ChunkRecord } from '../controller.js';
-import { carriesOut } from './carried-out.js';
+import { carriesOut, namedFiles } from './carried-out.js';
 import { replyContent } from './chatter.js';
 import { isOffer } from './cues.js';
 import { isHollowSpeech, withoutAbuse } from './hollow.js';
@@ -168,7 +168,7 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
               r.role === 'assistant' &&
               [...termSet(replyContent(r.text))].filter((t) => terms.has(t)).length >=
                 ANSWER_OVERLAP,
-          ) || carriesOut(turnEnd < 0 ? turn : turn.slice(0, turnEnd));
+          ) || carriesOut(turnEnd < 0 ? turn : turn.slice(0, turnEnd), false, namedFiles(text));
     if (!answered)
       out.push({
         text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`,
@@ -207,8 +207,14 @@ export function answersOpen(
   // work done or commits here. Why: a turn that took up a request and then one the user added
   // while it worked ("oh, and …", turnEndIn) does both before it says "Done."; only the latest
   // line leaving kept the first request open. Outcome: every request of that turn leaves.
-  if (lastTurn !== undefined && carriesOut(turn, true)) {
-    const closed = lines.flatMap((line, i) => (lastTurn.get(line) === 'user' ? [i] : []));
+  if (lastTurn !== undefined) {
+    const done = carriesOut(turn, true);
+    // A request naming a file is done by an edit of that file, whichever request it was.
+    const closed = lines.flatMap((line, i) =>
+      lastTurn.get(line) === 'user' && (done || carriesOut(turn, false, namedFiles(line)))
+        ? [i]
+        : [],
+    );
     if (closed.length > 0) return closed;
   }
   // Trigger: the previous chunk is known (`lastTurn`, its questions asked in its last turn).

@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../controller.js';
+import { failed } from './error-fix-signals.js';
 import { commitMessage, editedFile } from './run-signals.js';
 
 /*
@@ -26,16 +27,50 @@ function reportsDone(record: ChunkRecord): boolean {
 }
 
 /**
- * Whether the agent's records after a request carry it out: a commit, or an edit followed by a
- * report that the work is done. `continued`: the records continue a turn that began in an
- * earlier chunk, whose edits that chunk held, so the report alone is enough.
+ * A file a request names: a path with a folder (`@packages/coding-agent/docs/hooks.md`,
+ * `src/core/sdk.ts`) or a file name with an extension (`custom-tools.md`), without the `@` a
+ * harness puts before a mentioned file.
  */
-export function carriesOut(replies: readonly ChunkRecord[], continued = false): boolean {
+const NAMED_FILE =
+  /(?:^|[\s`'"(@])((?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,5})(?=$|[\s`'",;:)?!]|\.(?:\s|$))/gu;
+
+/** The files a request names. */
+export function namedFiles(text: string): string[] {
+  return [...text.matchAll(NAMED_FILE)].map((match) => match[1]!);
+}
+
+/** Whether an edited path is a file the request named: the same path, or its trailing part. */
+function isNamed(path: string, named: readonly string[]): boolean {
+  const edited = path.replace(/\\/gu, '/');
+  return named.some((name) => edited === name || edited.endsWith(`/${name}`));
+}
+
+/**
+ * Whether the agent's records after a request carry it out: a commit, an edit followed by a
+ * report that the work is done, or an edit of a file the request named (`named`) that did not
+ * fail. `continued`: the records continue a turn that began in an earlier chunk, whose edits
+ * that chunk held, so the report alone is enough.
+ * Trigger for `named`: "we need to improve the custom compaction docs in hooks.md" and the agent
+ * edits docs/hooks.md, then moves on without a "Done." (its report is the diff, or a next
+ * request interrupts it). Why: editing the very file the user pointed at is doing the request.
+ * Outcome: the request is closed once that edit's result comes back without an error.
+ */
+export function carriesOut(
+  replies: readonly ChunkRecord[],
+  continued = false,
+  named: readonly string[] = [],
+): boolean {
   let edited = continued;
+  let editingNamed = false;
   for (const record of replies) {
     if (record.role === 'tool_call') {
       if (commitMessage(record.text) !== undefined) return true;
-      if (editedFile(record.text) !== undefined) edited = true;
+      const file = editedFile(record.text);
+      if (file !== undefined) edited = true;
+      editingNamed = file !== undefined && isNamed(file, named);
+    } else if (record.role === 'tool_result') {
+      if (editingNamed && !failed(record.text)) return true;
+      editingNamed = false;
     } else if (edited && reportsDone(record)) return true;
   }
   return false;

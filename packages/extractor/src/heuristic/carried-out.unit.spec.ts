@@ -181,3 +181,123 @@ describe("the agent's question ending a chunk", () => {
     expect(memory).toContain('Anything specific');
   });
 });
+
+describe('a request the user adds to while the agent is at work', () => {
+  // The shape of pi-mono-compact 338–445: a request, the agent reading, the user adding to it
+  // between two tool runs, the agent doing both and committing after the addition.
+  const highlight: ChunkRecord = {
+    role: 'user',
+    text: 'ah good, can we also add syntax highlighting like we do in @packages/coding-agent/src/modes/interactive/components/tool-execution.ts for the read tool?',
+  };
+  const lookup: ChunkRecord[] = [
+    { role: 'assistant', text: 'Let me check how syntax highlighting is done in those files:' },
+    {
+      role: 'tool_call',
+      text: 'bash {"command":"grep -n highlight src/components/tool-execution.ts"}',
+    },
+    {
+      role: 'tool_result',
+      text: 'bash result: 16:import { highlightCode, theme } from "../theme/theme.js";',
+    },
+  ];
+  const addition: ChunkRecord = {
+    role: 'user',
+    text: 'oh, and it would also be nice to display compaction events as expandable blocks, like we do in the tui',
+  };
+  const commit: ChunkRecord[] = [
+    ...editing,
+    {
+      role: 'tool_call',
+      text: 'bash {"command":"git add -A && git commit -m \\"Add syntax highlighting to HTML export using highlight.js\\""}',
+    },
+    {
+      role: 'tool_result',
+      text: 'bash result: [main 3f2a1c0] Add syntax highlighting to HTML export',
+    },
+  ];
+
+  it('is carried out by the turn that goes on past the addition', async () => {
+    const step = run();
+    const memory = await step([highlight, ...lookup, addition, ...commit, unresolved]);
+    expect(memory).toContain('session header');
+    expect(memory).not.toContain('syntax highlighting');
+  });
+
+  it('leaves the memory when that turn commits chunks later, past an added question', async () => {
+    const step = run();
+    expect(await step([highlight, ...lookup])).toContain('syntax highlighting');
+    // The user asks more while the agent works: the addition does not end the turn.
+    expect(await step([...reading.slice(1), request, ...editing.slice(0, 2)])).toContain(
+      'syntax highlighting',
+    );
+    const memory = await step([...commit, done, unresolved]);
+    expect(memory).toContain('session header');
+    expect(memory).not.toContain('syntax highlighting');
+    expect(memory).not.toContain('dark theme');
+  });
+
+  it('stays open when the user speaks after the agent has replied', async () => {
+    const step = run();
+    const memory = await step([
+      highlight,
+      ...lookup,
+      { role: 'assistant', text: 'Two palettes exist, dark and light.' },
+      { role: 'user', text: 'fine, then write a short poem about colours instead' },
+      ...commit,
+      unresolved,
+    ]);
+    expect(memory).toContain('syntax highlighting');
+  });
+});
+
+describe('a request that names a file', () => {
+  const docs: ChunkRecord = {
+    role: 'user',
+    text: 'can we improve the custom compaction docs in hooks.md so they show resolveApiKey?',
+  };
+  const editDocs = (result: string): ChunkRecord[] => [
+    { role: 'tool_call', text: 'read {"path":"/repo/packages/coding-agent/docs/hooks.md"}' },
+    { role: 'tool_result', text: 'read result: ## Custom compaction' },
+    {
+      role: 'tool_call',
+      text: 'edit {"path":"/repo/packages/coding-agent/docs/hooks.md","oldText":"a","newText":"b"}',
+    },
+    { role: 'tool_result', text: result },
+  ];
+  const next: ChunkRecord = { role: 'user', text: 'ok, now bump the patch version and release' };
+
+  it('is carried out by an edit of that file, though the agent never says it is done', async () => {
+    const step = run();
+    const memory = await step([
+      docs,
+      ...editDocs('edit result: Successfully replaced text in docs/hooks.md.'),
+      next,
+      unresolved,
+    ]);
+    expect(memory).toContain('session header');
+    expect(memory).not.toContain('compaction docs');
+  });
+
+  it('stays open when that edit failed, or only another file was edited', async () => {
+    expect(
+      await run()([
+        docs,
+        ...editDocs('edit error: Could not find the exact text in docs/hooks.md.'),
+        next,
+        unresolved,
+      ]),
+    ).toContain('compaction docs');
+    expect(await run()([docs, ...editing, next, unresolved])).toContain('compaction docs');
+  });
+
+  it('is carried out across chunks when the next chunk edits that file', async () => {
+    const step = run();
+    expect(await step([docs])).toContain('compaction docs');
+    const memory = await step([
+      ...editDocs('edit result: Successfully replaced text in docs/hooks.md.'),
+      next,
+      unresolved,
+    ]);
+    expect(memory).not.toContain('compaction docs');
+  });
+});

@@ -34,6 +34,11 @@ const CHECK_PASSES =
 // A command or identifier alone ("`bd close spotter-gqc.6`"): a step of a list whose item above
 // says what it is for; on its own it states nothing.
 const BARE_CODE = /^`[^`]+`[.;]?$/;
+// A step that only runs commands ("Run `mix compile --warnings-as-errors`", "Run `mix test` and
+// `mix credo --strict`"): a pending task's checklist, which says what to type, not what is left
+// to find out or why. "Run `npm test` before every commit" says more, and stays.
+const BARE_RUN =
+  /^(?:run|rerun|re-run|execute)\s+`[^`]+`(?:\s*(?:,|and|then|&&|,\s*then)\s*`[^`]+`)*\s*(?:again\s*)?[.;]?$/i;
 // A line that stops on a comma or an article was cut mid-sentence by the transcript's layout.
 const CUT_OFF = /(?:,|\b(?:the|a|an|and|or|to|of|with))\s*$/i;
 
@@ -64,6 +69,7 @@ function isChatterBut(unit: string, dangling: boolean): boolean {
       RAW_OUTPUT,
       CUT_OFF,
       BARE_CODE,
+      BARE_RUN,
       NOTHING,
       REPO_STATE,
       WORK_DONE,

@@ -15,21 +15,22 @@ import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
 import { concessionSignals } from './concession-signals.js';
-import { errorFixSignals, type ErrorFixCarry } from './error-fix-signals.js';
+import { errorFixSignals, latestOpenFailure, type ErrorFixCarry } from './error-fix-signals.js';
 import { heldAnswer } from './repeat.js';
 import { labelledBugs } from './labelled-bug-signals.js';
 import { isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { findingsSignals } from './findings-signals.js';
-import { hedgedDiagnosisSignals } from './hedge-signals.js';
+import { hedgedDiagnosisSignals, type Failure } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
 import {
   QUESTION,
-  answersLatestOpen,
+  answersOpen,
   correctionSignals,
+  turnEndIn,
   openQuestionSignals,
 } from './talk-signals.js';
 import { sentences, units } from './text.js';
@@ -107,14 +108,28 @@ export function heuristicController(
   // Per transcript: the failures its latest chunk left open, so a pass in the next chunk pairs
   // with them, and that chunk's error → fix lines, so every question asked of one chunk reads
   // the same lines (the chunk is offered once per standing query).
-  const failures = new Map<string, { text: string; signals: Signal[]; carry: ErrorFixCarry }>();
-  const errorFixOf = (chunk: ControllerInput['chunk']): Signal[] => {
-    if (chunk.source === undefined) return errorFixSignals(chunk.records).signals;
+  // It also keeps what the chunk inherited: the failure still open when it began, which a guess
+  // at its cause names (hedge-signals.ts).
+  const failures = new Map<
+    string,
+    { text: string; signals: Signal[]; carry: ErrorFixCarry; before: ErrorFixCarry | undefined }
+  >();
+  const errorFixOf = (
+    chunk: ControllerInput['chunk'],
+  ): { signals: Signal[]; before: Failure | undefined } => {
+    if (chunk.source === undefined)
+      return { signals: errorFixSignals(chunk.records).signals, before: undefined };
     const last = failures.get(chunk.source);
-    if (last?.text === chunk.text) return last.signals;
+    if (last?.text === chunk.text)
+      return { signals: last.signals, before: latestOpenFailure(last.before) };
     const read = errorFixSignals(chunk.records, last?.carry);
-    failures.set(chunk.source, { text: chunk.text, signals: read.signals, carry: read.carry });
-    return read.signals;
+    failures.set(chunk.source, {
+      text: chunk.text,
+      signals: read.signals,
+      carry: read.carry,
+      before: last?.carry,
+    });
+    return { signals: read.signals, before: latestOpenFailure(last?.carry) };
   };
 
   return {
@@ -134,20 +149,20 @@ export function heuristicController(
         input.memory,
         last?.memory === input.memory ? last.scores : undefined,
       );
-      // A question the previous chunk left open and this one opens by answering is no longer open.
+      // Questions the previous chunk left open and this one opens by answering are no longer open.
       const answered = profile.intents.has('open')
-        ? answersLatestOpen(
+        ? answersOpen(
             remembered.map((item) => item.text),
             input.chunk.records,
             last?.memory === input.memory ? last.lastTurn : undefined,
           )
-        : undefined;
+        : [];
       // Trigger: a chunk that answers an open line but writes nothing (its gate stays shut). Why:
       // an update of its own would cost the rate ingest holds to 30 %, and the turn that did the
       // work often spans chunks none of which opens the gate. Outcome: the line is marked closed
       // and leaves with the next update.
       const closed = new Set(last?.memory === input.memory ? last.closed : []);
-      if (answered !== undefined) closed.add(remembered[answered]!.text);
+      for (const i of answered) closed.add(remembered[i]!.text);
       // Read only by an update, which folds in at least one line: the memory is never empty.
       const previous = remembered.filter((item) => !closed.has(item.text));
       let update = false;
@@ -192,16 +207,18 @@ export function heuristicController(
         closed: new Set(next.filter((item) => closed.has(item.text)).map((item) => item.text)),
         lastTurn: !profile.intents.has('open')
           ? new Map<string, 'user' | 'agent'>()
-          : input.chunk.records.some((r) => r.role === 'user' && r.pasted === undefined)
-            ? new Map(
-                openQuestionSignals(input.chunk.records).flatMap((s) =>
-                  s.lastTurn === undefined ? [] : [[s.text, s.lastTurn] as const],
-                ),
-              )
-            : // Trigger: a chunk in which the user never speaks. Why: it is the middle of one
-              // long turn, and the request that opened it may be done in the next chunk.
+          : new Map([
+              // Trigger: a chunk in which the user never ends the agent's turn (never speaks,
+              // or only adds to the work while it runs: turnEndIn). Why: it is the middle of
+              // one long turn, and the requests that opened it may be done in the next chunk.
               // Outcome: the previous chunk's last-turn questions stay answerable.
-              new Map(last?.memory === input.memory ? last.lastTurn : []),
+              ...(turnEndIn(input.chunk.records) < 0 && last?.memory === input.memory
+                ? last.lastTurn
+                : []),
+              ...openQuestionSignals(input.chunk.records).flatMap((s) =>
+                s.lastTurn === undefined ? [] : [[s.text, s.lastTurn] as const],
+              ),
+            ]),
       });
       const exit = memory !== '' && tokenizer.count(memory) >= exitFill * input.memoryBudget;
       const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit });
@@ -231,7 +248,7 @@ const INFERRED = 0.8;
 function scoreChunk(
   profile: QuestionProfile,
   input: ControllerInput,
-  errorFix: readonly Signal[],
+  errorFix: { signals: readonly Signal[]; before: Failure | undefined },
 ): Candidate[] {
   const out: Candidate[] = [];
   const records = input.chunk.records;
@@ -239,13 +256,13 @@ function scoreChunk(
   const signals = [
     ...corrections.signals,
     ...concessionSignals(records),
-    ...errorFix,
+    ...errorFix.signals,
     ...reportedCrashSignals(records),
     ...userReportSignals(records),
     ...commitSignals(records),
     ...changelogSignals(records),
     ...openQuestionSignals(records),
-    ...hedgedDiagnosisSignals(records),
+    ...hedgedDiagnosisSignals(records, errorFix.before),
     ...findingsSignals(records),
   ];
   // The notes a line may enter are decided by what the line is (route.ts), where the question

@@ -62,7 +62,8 @@ function fixingEdits(failure: OpenFailure): string[] {
   return failure.edits.filter((file) => failure.output.includes(file.split('/').at(-1)!));
 }
 
-function failed(result: string): boolean {
+/** Whether a tool result reports a failure (the harness's error flag, a non-zero exit, a trace). */
+export function failed(result: string): boolean {
   if (REJECTED.test(result)) return false;
   const header = HEADER.exec(result);
   if (header?.[1] === 'error') return true;
@@ -71,7 +72,7 @@ function failed(result: string): boolean {
 }
 
 /** The line of a failing result that says what went wrong, or undefined when none does. */
-function symptomOf(result: string): string | undefined {
+export function symptomOf(result: string): string | undefined {
   const lines = result
     .replace(HEADER, '')
     .replace(/<\/?[a-z_]+>/g, '')
@@ -104,6 +105,14 @@ export interface ErrorFixCarry {
 }
 
 const NOTHING_CARRIED: ErrorFixCarry = { open: new Map(), said: new Set() };
+
+/** The latest failure a carry holds still open: its command and symptom. */
+export function latestOpenFailure(
+  carry: ErrorFixCarry | undefined,
+): { command: string; symptom: string } | undefined {
+  const last = carry === undefined ? undefined : [...carry.open].at(-1);
+  return last === undefined ? undefined : { command: last[0], symptom: last[1].symptom };
+}
 
 /** The tool a call rendered as `<name> {json}` names. */
 function toolOf(call: string): string {

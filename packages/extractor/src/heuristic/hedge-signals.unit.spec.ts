@@ -27,29 +27,60 @@ describe('a line ending in a colon that no list follows', () => {
   });
 });
 
+// The ccviewer subagent's build: two failing runs, then the guess (records as the Claude reader
+// renders them).
+const BUILD_FAILS: ChunkRecord[] = [
+  {
+    role: 'tool_call',
+    text: 'Bash {"command":"npm run build","description":"Build the TODO app"}',
+  },
+  {
+    role: 'tool_result',
+    text: 'Bash error: npm warn Unknown env config "store-dir". This will stop working in the next major version of npm.\n\n> Build error occurred\n[TypeError: generate is not a function]\n\n> todo-app@0.1.0 build\n> next build',
+  },
+  { role: 'assistant', text: 'There seems to be a build issue. Let me check the package.json:' },
+  { role: 'tool_call', text: 'Read {"file_path":"/path/to/Demo/todo-app/package.json"}' },
+  {
+    role: 'tool_result',
+    text: 'Read result: {"name": "todo-app", "scripts": {"build": "next build"}}',
+  },
+];
+
 describe('a diagnosis the agent only guesses at', () => {
-  it('is an open line; a cause it states firmly, or a guess it then confirms, is not', () => {
+  it('is an open line naming what failed; a cause it states firmly, or a guess it then confirms, is not', () => {
     const records: ChunkRecord[] = [
+      ...BUILD_FAILS,
       {
         role: 'assistant',
         text: 'The build issue might be related to the configuration. Let me try starting just the development server.',
       },
       { role: 'assistant', text: 'The crash is caused by a missing env var.' },
-      { role: 'assistant', text: 'The timeout may be caused by the proxy.' },
-      { role: 'assistant', text: 'Confirmed: the timeout was the proxy, fixed by a bypass rule.' },
+      { role: 'assistant', text: 'The timeout in `fetchFeed` may be caused by the proxy.' },
+      {
+        role: 'assistant',
+        text: 'Confirmed: the timeout in `fetchFeed` was the proxy, fixed by a bypass rule.',
+      },
     ];
     expect(hedgedDiagnosisSignals(records)).toEqual([
       {
         family: 'open',
-        text: 'Unresolved: The build issue might be related to the configuration.',
+        text: 'Unresolved: `npm run build` failed with "TypeError: generate is not a function"; the build issue might be related to the configuration.',
       },
     ]);
   });
 
+  it('that names nothing and follows no failing run is no line; one that names its subject is', () => {
+    expect(
+      hedgedDiagnosisSignals([
+        { role: 'assistant', text: 'The build issue might be related to the configuration.' },
+        { role: 'assistant', text: 'The flicker may be caused by `renderFrame` redrawing twice.' },
+      ]).map((s) => s.text),
+    ).toEqual(['Unresolved: The flicker may be caused by `renderFrame` redrawing twice.']);
+  });
+
   it('enters the open-questions memory', async () => {
     const records: ChunkRecord[] = [
-      { role: 'tool_call', text: 'Bash {"command":"npm run build"}' },
-      { role: 'tool_result', text: 'Bash error: exit code 1' },
+      ...BUILD_FAILS,
       { role: 'assistant', text: 'The build issue might be related to the configuration.' },
     ];
     const reply = await heuristicController(words).answer({
@@ -60,7 +91,7 @@ describe('a diagnosis the agent only guesses at', () => {
       memoryBudget: 200,
     });
     expect(parseGateAnswer(reply.text).memory).toContain(
-      '- Unresolved: The build issue might be related to the configuration.',
+      '- Unresolved: `npm run build` failed with "TypeError: generate is not a function"; the build issue might be related to the configuration.',
     );
   });
 });

@@ -121,6 +121,42 @@ describe('lines a person joining the project would not keep', () => {
     expect(open.some((l) => /button|Toggle|clearer/.test(l))).toBe(false);
   });
 
+  it('keeps no command-only checklist step, no "now has" report and no repeated lead-in', async () => {
+    // The shapes of the spotter compaction's "Pending Tasks", pi's "### Current State" and a
+    // completed-tasks item whose sub-items say what the filed issue holds.
+    const pending = [
+      '- spotter-gqc.6 (in_progress): Close project review session — needs tests, commit, push',
+      '- Run `mix compile --warnings-as-errors`',
+      '- Run `mix test` and `mix credo --strict`',
+      '- Run `mix test` before every push: the LiveView tests share one sandbox',
+    ].join('\n');
+    const state = [
+      '- Both `custom-tools.md` and README.md have been updated',
+      '- The custom-tools.md now has a proper intro explaining use cases and when to use vs alternatives',
+    ].join('\n');
+    const completed = [
+      '3. **Issue #296 - Created issue documenting OAuth/API key mess**',
+      '   - Documented current scattered state across ai package and coding-agent',
+      '   - Proposed refactor to consolidate in coding-agent with no global state in ai package',
+    ].join('\n');
+    const open = await memoryFor(OPEN, [
+      {
+        role: 'summary',
+        text: `## Pending Tasks\n${pending}\n### Current State\n${state}\n## Completed Tasks\n${completed}`,
+        sections: [
+          { heading: 'Pending Tasks', text: pending },
+          { heading: 'Current State', text: state },
+          { heading: 'Completed Tasks', text: completed },
+        ],
+      },
+    ]);
+    expect(open).toEqual([
+      '- spotter-gqc.6 (in_progress): Close project review session — needs tests, commit, push',
+      '- Run `mix test` before every push: the LiveView tests share one sandbox',
+      '- Issue #296 - Created issue documenting OAuth/API key mess: Documented current scattered state across ai package and coding-agent; Proposed refactor to consolidate in coding-agent with no global state in ai package',
+    ]);
+  });
+
   it("keeps no agent's offer as an open question, though its subject is dropped", async () => {
     const open = await memoryFor(OPEN, [
       agent('Want to file an issue for cleaning up the session manager API or leave it?'),

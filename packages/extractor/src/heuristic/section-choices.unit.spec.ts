@@ -167,17 +167,18 @@ describe('a section under a heading that names its family', () => {
 });
 
 describe('a step of a pending list that is a command alone', () => {
-  it('is no line; the task it belongs to and the steps that say what they do are', () => {
+  it('is no line, nor is a step that only runs commands; the task and a step that says why are', () => {
     const steps = [
       '- spotter-gqc.6 (in_progress): Close project review session, needs tests and a commit',
       '- Run `mix test` and `mix credo --strict`',
       '- `bd close spotter-gqc.6`',
+      '- Run `mix ecto.reset` first: the review migrations changed the sessions table',
     ].join('\n');
     const { signals } = sectionSignals([{ heading: 'Pending Tasks', text: steps }]);
     const kept = signals.map((s) => s.text).filter((text) => !isChatter(text));
     expect(kept).toEqual([
       'spotter-gqc.6 (in_progress): Close project review session, needs tests and a commit',
-      'Run `mix test` and `mix credo --strict`',
+      'Run `mix ecto.reset` first: the review migrations changed the sessions table',
     ]);
   });
 });

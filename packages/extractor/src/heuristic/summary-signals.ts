@@ -152,10 +152,11 @@ const CHOICE =
 
 /**
  * An item that reports work done or sums up where things stand: it opens on a past-tense verb
- * of making or a done mark, or says what is now so ("The API is now clearer").
+ * of making or a done mark, or says what is now so ("The API is now clearer", "The
+ * custom-tools.md now has a proper intro …" under "### Current State").
  */
 const DONE_REPORT =
-  /\b(?:is|are) now\b|\b(?:has|have) been\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
+  /\b(?:is|are) now\b|\bnow (?:has|have|includes?|contains?|uses|shows|supports|documents|explains|handles|passes)\b|\b(?:has|have) been\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
 
 /**
  * An item that hands work on instead of doing it: an issue, ticket or bead filed for it, a

@@ -1,5 +1,5 @@
 import type { ChunkRecord } from '../controller.js';
-import { carriesOut } from './carried-out.js';
+import { carriesOut, namedFiles } from './carried-out.js';
 import { replyContent } from './chatter.js';
 import { isOffer } from './cues.js';
 import { isHollowSpeech, withoutAbuse } from './hollow.js';
@@ -86,6 +86,31 @@ export function correctionSignals(records: readonly ChunkRecord[]): {
   return { signals, rejected };
 }
 
+/** A message that takes the turn elsewhere rather than adding to it. */
+const REDIRECT =
+  /\b(?:instead|forget (?:it|that|about)|never ?mind|scratch that|cancel|stop|wait)\b/i;
+
+/**
+ * Where the agent's turn that `records` continue ends: at the first user message it did not
+ * take up while working, or -1 when it runs to their end.
+ * Trigger: a user message whose nearest record before it (past other user messages) is a tool
+ * result, and that adds to the work rather than redirecting it. Why: the user wrote while the
+ * agent was still at work ("oh, and it would also be nice to …" between two tool runs, a queued
+ * message); the agent goes on with the turn it was in and does the first request as well as the
+ * addition, so the commit or the "Done." that closes the first comes after the second.
+ * Outcome: such a message does not end the turn. A message after the agent's spoken reply,
+ * after an interruption (a `system` record) or a call still without its result, one saying
+ * "instead" or "stop", or one with nothing before it, does.
+ */
+export function turnEndIn(records: readonly ChunkRecord[]): number {
+  return records.findIndex((r, k) => {
+    if (r.role !== 'user' || r.pasted !== undefined) return false;
+    let j = k - 1;
+    while (j >= 0 && records[j]!.role === 'user') j -= 1;
+    return j < 0 || records[j]!.role !== 'tool_result' || REDIRECT.test(r.text);
+  });
+}
+
 /**
  * A reply that shares a content term with a question takes it up: the question is not left open.
  * The reply is read without its chatter sentences: "I see. `loadSessionFromEntries` already
@@ -127,14 +152,14 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
     const later = records.slice(from).filter((r) => spoken(r) && !r.text.startsWith('[thinking]'));
     // Trigger: a user question. Why: the agent answers it in its reply, before the user speaks
     // again; what it says after a later request (a poem, the next task) shares words by chance.
-    // Outcome: only the replies of the same turn can answer it (answersLatestOpen reads the
+    // Outcome: only the replies of the same turn can answer it (answersOpen reads the
     // turn on across a chunk boundary the same way).
     const nextUser = later.findIndex((r) => r.role === 'user');
     const reply = nextUser < 0 ? later : later.slice(0, nextUser);
     // A user's request is closed by doing it as well as by an answer: the turn's tool calls
     // (records `later` leaves out) edit and the agent reports it done, or it commits.
     const turn = records.slice(from);
-    const turnEnd = turn.findIndex((r) => r.role === 'user' && r.pasted === undefined);
+    const turnEnd = turnEndIn(turn);
     const answered =
       record.role === 'assistant'
         ? nextUser >= 0
@@ -143,48 +168,68 @@ export function openQuestionSignals(records: readonly ChunkRecord[]): Signal[] {
               r.role === 'assistant' &&
               [...termSet(replyContent(r.text))].filter((t) => terms.has(t)).length >=
                 ANSWER_OVERLAP,
-          ) || carriesOut(turnEnd < 0 ? turn : turn.slice(0, turnEnd));
+          ) || carriesOut(turnEnd < 0 ? turn : turn.slice(0, turnEnd), false, namedFiles(text));
     if (!answered)
       out.push({
         text: `Open: ${clip(record.role === 'user' ? text : lastLine)}`,
         family: 'open',
-        ...(nextUser < 0 ? { lastTurn: record.role === 'user' ? 'user' : 'agent' } : {}),
+        // A user's request is in the chunk's last turn while that turn runs to the chunk's end,
+        // past messages the user added while the agent worked (turnEndIn).
+        ...(record.role === 'user'
+          ? turnEnd < 0
+            ? { lastTurn: 'user' as const }
+            : {}
+          : nextUser < 0
+            ? { lastTurn: 'agent' as const }
+            : {}),
       });
   });
   return out;
 }
 
 /**
- * Whether this chunk opens by answering the memory's latest open question: the agent's replies
- * before the user speaks again continue the previous chunk's last turn, so one sharing a term
- * with the question takes it up (the same test as within a chunk; a chunk boundary falls
- * anywhere in a turn). Only the latest `Open:` line can be the turn being answered, and, where
- * the previous chunk is known, only if it was asked in that chunk's last turn.
+ * The memory's open lines this chunk closes as it opens: the agent's replies before the user
+ * speaks again continue the previous chunk's last turn, so one sharing a term with the latest
+ * question takes it up (the same test as within a chunk; a chunk boundary falls anywhere in a
+ * turn), and work that turn carries out closes the user's requests of that turn. Where the
+ * previous chunk is known (`lastTurn`), only lines asked in its last turn can leave.
  */
-export function answersLatestOpen(
+export function answersOpen(
   lines: readonly string[],
   records: readonly ChunkRecord[],
   lastTurn?: ReadonlyMap<string, 'user' | 'agent'>,
-) {
+): number[] {
   const latest = lines.findLastIndex((line) => line.startsWith('Open: '));
-  if (latest < 0) return undefined;
+  if (latest < 0) return [];
+  const turnEnd = turnEndIn(records);
+  const turn = turnEnd < 0 ? records : records.slice(0, turnEnd);
+  // Trigger: the turn goes on from the previous chunk, where its edits may lie, and reports
+  // work done or commits here. Why: a turn that took up a request and then one the user added
+  // while it worked ("oh, and …", turnEndIn) does both before it says "Done."; only the latest
+  // line leaving kept the first request open. Outcome: every request of that turn leaves.
+  if (lastTurn !== undefined) {
+    const done = carriesOut(turn, true);
+    // A request naming a file is done by an edit of that file, whichever request it was.
+    const closed = lines.flatMap((line, i) =>
+      lastTurn.get(line) === 'user' && (done || carriesOut(turn, false, namedFiles(line)))
+        ? [i]
+        : [],
+    );
+    if (closed.length > 0) return closed;
+  }
   // Trigger: the previous chunk is known (`lastTurn`, its questions asked in its last turn).
   // Why: a question the user spoke after was not the turn this chunk continues; the agent's
   // reply here answers the user's later words. Outcome: only a last-turn question can leave.
-  if (lastTurn !== undefined && !lastTurn.has(lines[latest]!)) return undefined;
-  const turnEnd = records.findIndex((r) => r.role === 'user' && r.pasted === undefined);
+  if (lastTurn !== undefined && !lastTurn.has(lines[latest]!)) return [];
   // The agent's question, asked last, is answered by whatever the user says next (as within a
   // chunk): "Anything specific you'd like to add?" then "could repeat it in hooks.md".
-  if (lastTurn?.get(lines[latest]!) === 'agent') return turnEnd >= 0 ? latest : undefined;
+  if (lastTurn?.get(lines[latest]!) === 'agent') return turnEnd >= 0 ? [latest] : [];
   const terms = termSet(lines[latest]!.slice('Open: '.length));
-  const turn = turnEnd < 0 ? records : records.slice(0, turnEnd);
-  // The turn goes on from the previous chunk, where its edits may lie: a report of work done
-  // here closes the request.
-  if (carriesOut(turn, true)) return latest;
+  if (carriesOut(turn, true)) return [latest];
   for (const record of turn) {
     if (record.role !== 'assistant' || record.text.startsWith('[thinking]')) continue;
     const shared = [...termSet(replyContent(record.text))].filter((t) => terms.has(t)).length;
-    if (shared >= ANSWER_OVERLAP) return latest;
+    if (shared >= ANSWER_OVERLAP) return [latest];
   }
-  return undefined;
+  return [];
 }

@@ -172,6 +172,12 @@ const LIST_ITEM = /^(?:[-*+]\s+|\d+[.)]\s+)/u;
 
 /** Items this short are parts of one statement: the list stays one line. */
 const SHORT_ITEM_WORDS = 12;
+/**
+ * An item and its sub-items this short in all are one statement however long one sub-item is:
+ * "Issue #296 - Created issue documenting OAuth/API key mess" with what the issue documents and
+ * proposes (9 and 13 words) was two lines that each repeated the item. Three short items' worth.
+ */
+const ONE_LINE_WORDS = 3 * SHORT_ITEM_WORDS;
 
 /** An opening parenthesis, or an opening backtick (an odd count of them), at the very end. */
 const cutItem = (line: string) =>
@@ -180,7 +186,7 @@ const cutItem = (line: string) =>
 /**
  * The items of a list section, kept whole: each item one line; an item's sub-items carry it
  * as their lead-in when it is short (a task id, a file), and a list of short items under one
- * lead-in is one line ("Alternatives: a; b; c"). A line outside any list is an item of its own.
+ * lead-in, or an item whose sub-items fit one line with it, is one line ("Alternatives: a; b; c"). A line outside any list is an item of its own.
  * `keep`, when given, drops the list lines it refuses (a top-level one with its sub-items)
  * before they are grouped.
  */
@@ -191,8 +197,12 @@ export function listItems(text: string, keep?: (line: string) => boolean): strin
     if (parent === undefined) return;
     const { text: head, children } = parent;
     const lead = head.replace(/[\s:]+$/u, '');
+    const words = [head, ...children].reduce((n, text) => n + text.split(/\s+/).length, 0);
     if (children.length === 0) items.push(head);
-    else if (children.every((c) => c.split(/\s+/).length <= SHORT_ITEM_WORDS))
+    else if (
+      children.every((c) => c.split(/\s+/).length <= SHORT_ITEM_WORDS) ||
+      words <= ONE_LINE_WORDS
+    )
       items.push(`${lead}: ${children.join('; ')}`);
     else {
       if (!/:\s*$/.test(head) && head.split(/\s+/).length > SHORT_ITEM_WORDS) items.push(head);

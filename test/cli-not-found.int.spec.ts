@@ -121,6 +121,7 @@ describe('a project that does not exist, in a data root that does', () => {
     ['log', 'show', '--project', 'nope'],
     ['rebuild', '--from-log', '--project', 'nope'],
     ['project', 'status', 'nope'],
+    ['items', 'find', '--query', 'loader', '--project', 'nope'],
   ];
 
   it.each(PROJECT_READING.map((args) => [args.join(' '), args]))(

@@ -37,6 +37,14 @@ const CASES: readonly [string[], string][] = [
     'mem: --limit: expected at least 1, got -1 [INVALID_INPUT]',
   ],
   [
+    ['query', 'why did the build fail?', '--project', 'demo', '--limit', '5.5'],
+    'mem: --limit: expected int, got 5.5 [INVALID_INPUT]',
+  ],
+  [
+    ['context', '--project', 'demo'],
+    'mem: context: expected at least one of --tool, --task, --signature-source [INVALID_INPUT]',
+  ],
+  [
     ['context', '--project', 'demo', '--task', 'x', '--budget', '-5'],
     'mem: --budget: expected at least 1, got -5 [INVALID_INPUT]',
   ],

@@ -24,9 +24,9 @@ function parseOption(option: CliOption, value: string | string[]): unknown {
       .map((v) => v.trim())
       .filter((v) => v !== '');
   const last = values.at(-1)!;
-  // A negative number is parsed too, so the schema says what is wrong with it (`expected at
-  // least 1, got -5`), not that `-5` is no number.
-  if (option.parse === 'integer' && /^-?\d+$/.test(last) && Number.isSafeInteger(Number(last)))
+  // A negative or fractional number is parsed too, so the schema says what is wrong with it
+  // (`expected at least 1, got -5`, `expected int, got 5.5`), not that it is no number.
+  if (option.parse === 'integer' && /^-?\d+(\.\d+)?$/.test(last) && Number.isFinite(Number(last)))
     return Number(last);
   return last;
 }
@@ -75,6 +75,7 @@ function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a validation error's field is a path string
   const field = String(error.details['field'] ?? '').split(/[[.]/)[0];
   const option = options.find((o) => o.field === field);
+  if (field === '(input)') return withFlagNames(options, error);
   if (!option) return error;
   const flag = option.flag.split(' ')[0]!;
   // Trigger: the flag's own value is refused (not a field inside it). Outcome: the flag and
@@ -90,6 +91,22 @@ function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
       ? `${flag}: ${first.problem}`
       : `${flag}: ${withoutOperation(error.message, option.field)}`;
   return new MemError(error.code, said, error.details, { cause: error });
+}
+
+/**
+ * A refusal of the input as a whole (`context: (input): expected at least one of tool, task,
+ * signature_source`) in the flags the user types: `context: expected at least one of --tool,
+ * --task, --signature-source`.
+ */
+function withFlagNames(options: readonly CliOption[], error: MemError): MemError {
+  const at = error.message.indexOf(': (input): ');
+  if (at < 0) return error;
+  let said = error.message.slice(at + ': (input): '.length);
+  for (const option of options)
+    said = said.replace(new RegExp(`\\b${option.field}\\b`, 'g'), option.flag.split(' ')[0]!);
+  return new MemError(error.code, `${error.message.slice(0, at)}: ${said}`, error.details, {
+    cause: error,
+  });
 }
 
 /**

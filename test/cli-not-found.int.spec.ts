@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -100,6 +109,42 @@ describe('a data root that does not exist', () => {
   });
 });
 
+describe('a data root that is a file', () => {
+  // `--root` naming a file (or a path under one): a bare ENOTDIR, and from the built bin a
+  // stack trace out of the warm-socket check, before; now one typed line naming the root.
+  it('the built bin: mem query exits 1 naming the root, no stack trace, the file untouched', () => {
+    const root = join(base, 'a-file');
+    writeFileSync(root, 'not a data root\n');
+    const result = memReal(root, ['query', 'why did the build fail?']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `mem: the data root ${root} is a file, not a directory (--root or $MEM_ROOT names the data root) [INVALID_INPUT]`,
+    );
+    expect(readFileSync(root, 'utf8')).toBe('not a data root\n');
+  });
+
+  const ANY: readonly string[][] = [
+    ['verify'],
+    ['project', 'add', 'demo'],
+    ['log', 'append', '--project', 'demo', '--file', sample],
+  ];
+  it.each(ANY.map((args) => [args.join(' '), args]))(
+    'mem %s exits 1 naming the root, reading or writing',
+    async (_name, args) => {
+      const file = join(base, 'a-file');
+      writeFileSync(file, 'not a data root\n');
+      for (const root of [file, join(file, 'under')]) {
+        const result = await mem(root, args);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(`the data root ${root} is`);
+        expect(result.stderr).toContain('[INVALID_INPUT]');
+        expect(result.stderr).not.toContain('ENOTDIR');
+      }
+      expect(readFileSync(file, 'utf8')).toBe('not a data root\n');
+    },
+  );
+});
+
 describe('a project that does not exist, in a data root that does', () => {
   // One root for the whole block (an append builds every projection: seconds): the refused
   // commands change nothing, and the last test only adds projects other than "nope".
@@ -121,6 +166,7 @@ describe('a project that does not exist, in a data root that does', () => {
     ['log', 'show', '--project', 'nope'],
     ['rebuild', '--from-log', '--project', 'nope'],
     ['project', 'status', 'nope'],
+    ['items', 'find', '--query', 'loader', '--project', 'nope'],
   ];
 
   it.each(PROJECT_READING.map((args) => [args.join(' '), args]))(

@@ -76,3 +76,22 @@ it('mem vault watch captures a saved edit as superseded, and exits 0 on SIGTERM'
   expect(await exited).toEqual({ code: 0, signal: null });
   expect(stderr).not.toContain('error');
 }, 300_000);
+
+it('mem vault watch on a project that does not exist exits 1 with NOT_FOUND naming it, watching nothing', () => {
+  const before = logText();
+  const run = spawnSync(
+    process.execPath,
+    [bin, '--root', root, 'vault', 'watch', '--project', 'nope'],
+    {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  expect(run.status).toBe(1);
+  expect(run.stderr).toContain('no project "nope"');
+  expect(run.stderr).toContain('[NOT_FOUND]');
+  expect(run.stderr).not.toContain('watching');
+  expect(readdirSync(join(root, 'log'))).toEqual(['demo']);
+  expect(logText()).toBe(before);
+}, 120_000);

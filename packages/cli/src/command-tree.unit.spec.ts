@@ -46,6 +46,17 @@ describe('the CLI command tree', () => {
     expect(leaves(buildProgram(io)).sort()).toEqual([...declared, ...HAND_WRITTEN].sort());
   });
 
+  it('says what each command group is for in --help, not "<name> commands"', () => {
+    const groups = buildProgram(io).commands.filter((command) => command.commands.length > 0);
+    expect(groups.map((group) => group.name())).toEqual(
+      expect.arrayContaining(['items', 'review', 'skill', 'vault', 'ref']),
+    );
+    const bare = groups.filter(
+      (group) => group.description() === '' || group.description() === `${group.name()} commands`,
+    );
+    expect(bare.map((group) => group.name())).toEqual([]);
+  });
+
   it('runs ingest and synthesize as registry operations, not hand-written commands', () => {
     expect(declared).toEqual(expect.arrayContaining(['ingest', 'synthesize']));
   });

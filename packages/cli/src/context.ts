@@ -1,7 +1,7 @@
 import { Engine, leftoverSettingsFile, resolveDataRoot, type Projector } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { cliConfig } from './config.js';
-import { requireDataRoot, requireProjects } from './existence.js';
+import { refuseFileRoot, requireDataRoot, requireProjects } from './existence.js';
 import type { CliIO } from './io.js';
 
 /** Global options every command sees. */
@@ -47,6 +47,7 @@ export async function openEngine(
 ): Promise<Engine> {
   const config = cliConfig(io, globals);
   const { root } = resolveDataRoot(config, io.cwd);
+  refuseFileRoot(root);
   const engine = new Engine({ root, projectors: await projectorsFor(projections, config) });
   const leftover = leftoverSettingsFile(engine.paths.vaultDir);
   if (leftover) {

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MemError, SYSTEM_PROJECT } from '@mem/core';
 import type { DataRoot, Engine } from '@mem/engine';
@@ -13,12 +13,47 @@ import type { DataRoot, Engine } from '@mem/engine';
  * `_system` (`mem project add`). Writing commands create what they write and skip these checks.
  */
 
+/** The entry at `path`, or undefined where there is none, also under a file (ENOTDIR: `--root` naming a file). */
+function statIfAny(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
 function isDirectory(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return statIfAny(path)?.isDirectory() ?? false;
 }
 
 function isFile(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  return statIfAny(path)?.isFile() ?? false;
+}
+
+/**
+ * INVALID_INPUT naming `root` when it, or a directory above it, is a file: no command can read
+ * or create a data root there. Why a check of its own: otherwise each command fails on its first
+ * file operation with a bare `ENOTDIR … stat 'ROOT/log'`.
+ */
+export function refuseFileRoot(root: string): void {
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(root, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+    throw new MemError(
+      'INVALID_INPUT',
+      `the data root ${root} is under a file, not a directory (--root or $MEM_ROOT names the data root)`,
+      { root },
+    );
+  }
+  if (stat && !stat.isDirectory())
+    throw new MemError(
+      'INVALID_INPUT',
+      `the data root ${root} is a file, not a directory (--root or $MEM_ROOT names the data root)`,
+      { root },
+    );
 }
 
 /** NOT_FOUND naming the path, unless `paths` is a data root. Reads only. */

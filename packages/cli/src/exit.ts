@@ -43,11 +43,14 @@ export function describeError(error: unknown, json: boolean): string | null {
     if (isMemError(error)) return JSON.stringify({ error: error.toJSON() });
     return JSON.stringify({
       error: {
-        code: error instanceof UsageError ? 'USAGE' : 'INTERNAL',
+        code: error instanceof UsageError ? 'INVALID_INPUT' : 'INTERNAL',
         message: (error as Error).message,
       },
     });
   }
   if (isMemError(error)) return `mem: ${error.message} [${error.code}]`;
+  // A flag the command refused itself (`--port`, `--from-seq`, `--only`): the same code a
+  // registry operation's refused input carries, so every bad input reads alike.
+  if (error instanceof UsageError) return `mem: ${error.message} [INVALID_INPUT]`;
   return `mem: ${(error as Error).message ?? String(error)}`;
 }

@@ -24,7 +24,9 @@ function parseOption(option: CliOption, value: string | string[]): unknown {
       .map((v) => v.trim())
       .filter((v) => v !== '');
   const last = values.at(-1)!;
-  if (option.parse === 'integer' && /^\d+$/.test(last) && Number.isSafeInteger(Number(last)))
+  // A negative or fractional number is parsed too, so the schema says what is wrong with it
+  // (`expected at least 1, got -5`, `expected int, got 5.5`), not that it is no number.
+  if (option.parse === 'integer' && /^-?\d+(\.\d+)?$/.test(last) && Number.isFinite(Number(last)))
     return Number(last);
   return last;
 }
@@ -73,17 +75,49 @@ function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a validation error's field is a path string
   const field = String(error.details['field'] ?? '').split(/[[.]/)[0];
   const option = options.find((o) => o.field === field);
+  if (field === '(input)') return withFlagNames(options, error);
   if (!option) return error;
   const flag = option.flag.split(' ')[0]!;
   // Trigger: the flag's own value is refused (not a field inside it). Outcome: the flag and
   // what is wrong with it (`--reason: missing, expected string`), not the field's name again.
   const issues = error.details['issues'];
   const first = Array.isArray(issues) ? (issues[0] as { field?: unknown; problem?: unknown }) : {};
+  // A value inside a list flag (`level[1]`) is named by the problem itself (`got "L9"`).
+  const ownValue =
+    typeof first.field === 'string' &&
+    (first.field === option.field || first.field.startsWith(`${option.field}[`));
   const said =
-    first.field === option.field && typeof first.problem === 'string'
+    ownValue && typeof first.problem === 'string'
       ? `${flag}: ${first.problem}`
-      : `${flag}: ${error.message}`;
+      : `${flag}: ${withoutOperation(error.message, option.field)}`;
   return new MemError(error.code, said, error.details, { cause: error });
+}
+
+/**
+ * A refusal of the input as a whole (`context: (input): expected at least one of tool, task,
+ * signature_source`) in the flags the user types: `context: expected at least one of --tool,
+ * --task, --signature-source`.
+ */
+function withFlagNames(options: readonly CliOption[], error: MemError): MemError {
+  const at = error.message.indexOf(': (input): ');
+  if (at < 0) return error;
+  let said = error.message.slice(at + ': (input): '.length);
+  for (const option of options)
+    said = said.replace(new RegExp(`\\b${option.field}\\b`, 'g'), option.flag.split(' ')[0]!);
+  return new MemError(error.code, `${error.message.slice(0, at)}: ${said}`, error.details, {
+    cause: error,
+  });
+}
+
+/**
+ * What is wrong, once the flag names the field: `seq 9 is past the head` out of `query: as_of:
+ * seq 9 is past the head`, so the user reads `--as-of: seq 9 …`, not `--as-of: query: as_of: …`.
+ * A message of another shape is kept whole.
+ */
+function withoutOperation(message: string, field: string): string {
+  const at = message.indexOf(`: ${field}: `);
+  if (at < 0 || /[\s:]/.test(message.slice(0, at))) return message;
+  return message.slice(at + field.length + 4);
 }
 
 /** The projects a reading operation names (one or a list), which must exist. */
@@ -100,6 +134,14 @@ const GROUPS: Record<string, string> = {
     'people who can be members of projects and hold tokens (runs locally, as the root of trust)',
   project: 'projects: register, list, status, members (runs locally, as the root of trust)',
   token: 'tokens for mem serve and mem mcp: mint (the secret is shown once), list, revoke',
+  items:
+    'curated rules, facts, tasks, threads and reminders: add, read, find, open, log, resolve, file',
+  review:
+    'review findings (resurfacing, contradiction, duplicate, stale grounding): scan, list, resolve',
+  skill: 'skills drawn from memory notes: draft, promote (agents load it), retire',
+  vault:
+    "the Obsidian vault: capture a person's edits of L1/L2 notes as events, once or on every save",
+  ref: 'reference corpora (documentation trees read into R passages): add, sync, list, rm',
 };
 
 function groupCommand(parent: Command, name: string): Command {
@@ -180,7 +222,9 @@ export function registerRegistryCommands(
       }
       // A reading operation on a root or project that does not exist is a typo, never an empty answer.
       const existing =
-        op.kind === 'read' ? { projects: namedProjects(input['project']) } : undefined;
+        op.kind === 'read'
+          ? { projects: [...namedProjects(input['project']), ...namedProjects(input['projects'])] }
+          : undefined;
       const opened = await openRegistry(io, self.optsWithGlobals<GlobalOptions>(), {
         runJobs: false,
         reads: op.reads ?? 'stores',

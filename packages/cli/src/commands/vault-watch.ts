@@ -30,7 +30,12 @@ export function registerVaultWatch(program: Command, io: CliIO): void {
     .action(async (options: { project: string; json?: boolean }, command: Command) => {
       const project = projectFlag(options.project);
       const globals = command.optsWithGlobals<GlobalOptions>();
-      const opened = await openCliRegistry(io, globals, { runJobs: false, reads: 'log' });
+      // A typo in --project is NOT_FOUND naming it, never a watch of a directory that will not come.
+      const opened = await openCliRegistry(io, globals, {
+        runJobs: false,
+        reads: 'log',
+        existing: { projects: [project] },
+      });
       const caller = opened.registry.local(localPrincipal());
       const capture = async () => {
         try {

@@ -23,13 +23,26 @@ export type SocketTrust =
  * is neither a directory nor a socket.
  */
 export function trustWarmSocket(path: string, uid = currentUid()): SocketTrust {
-  const socket = lstatSync(path, { throwIfNoEntry: false });
+  const socket = lstatIfAny(path);
   if (!socket) return { kind: 'absent' };
   const dir = dirname(path);
   const why =
-    refusal(dir, lstatSync(dir, { throwIfNoEntry: false }), 'directory', 0o700, uid) ??
+    refusal(dir, lstatIfAny(dir), 'directory', 0o700, uid) ??
     refusal(path, socket, 'socket', 0o600, uid);
   return why ? { kind: 'refused', why } : { kind: 'trusted', stat: socket };
+}
+
+/**
+ * The entry at `path`, or undefined where there is none: also where a parent is a file
+ * (ENOTDIR: `--root` naming a file), which the command then reports as no data root.
+ */
+function lstatIfAny(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
 }
 
 function refusal(

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { MemError } from '@mem/core';
+import { UsageError, describeError, exitCodeFor } from './exit.js';
+
+describe('a flag a command refused itself (UsageError)', () => {
+  const refused = new UsageError('--port: expected 0-65535, got "99999"');
+
+  it('exits 2 and names its code, as a refused registry input does', () => {
+    expect(exitCodeFor(refused)).toBe(2);
+    expect(describeError(refused, false)).toBe(
+      'mem: --port: expected 0-65535, got "99999" [INVALID_INPUT]',
+    );
+  });
+
+  it('--json gives the same code', () => {
+    expect(JSON.parse(describeError(refused, true)!)).toEqual({
+      error: { code: 'INVALID_INPUT', message: '--port: expected 0-65535, got "99999"' },
+    });
+  });
+
+  it('a usage error caused by a MemError keeps that error and its code', () => {
+    const cause = new MemError('INVALID_PROJECT', '--project: bad name', { field: 'project' });
+    expect(describeError(new UsageError(cause.message, { cause }), false)).toBe(
+      'mem: --project: bad name [INVALID_PROJECT]',
+    );
+  });
+});

@@ -21,7 +21,8 @@ function expectedOf(issue: z.core.$ZodIssue): string {
     case 'too_small':
       return `at least ${sized(issue.minimum, issue.origin)}`;
     default:
-      return issue.message;
+      // A schema's own message says `expected …`; the shape is what follows the word.
+      return issue.message.replace(/^expected /iu, '');
   }
 }
 

@@ -73,6 +73,22 @@ describe('validateInput', () => {
     );
   });
 
+  it("gives a schema's own 'expected …' message as the shape, without the word twice", () => {
+    const when = z.strictObject({
+      now: z.string().regex(/^\d{4}-/u, 'expected an ISO-8601 timestamp'),
+    });
+    const error = (() => {
+      try {
+        validateInput(when, { now: 'yesterday' }, 'orient');
+      } catch (caught) {
+        return caught as Error & { details: { expected: string } };
+      }
+      throw new Error('expected INVALID_INPUT');
+    })();
+    expect(error.details.expected).toBe('an ISO-8601 timestamp');
+    expect(error.message).toBe('orient: now: expected an ISO-8601 timestamp');
+  });
+
   it('returns the parsed input when it is valid', () => {
     expect(validateInput(schema, { project: 'a', limit: 3 }, 'query')).toEqual({
       project: 'a',

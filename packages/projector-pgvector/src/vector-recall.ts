@@ -8,7 +8,7 @@ import type { VectorLevel, VectorRecall } from './recall-types.js';
 import { quoteIdent } from './schema/identifiers.js';
 import { loadMigrations } from './schema/migrations.js';
 import { readMeta } from './schema/prepare-schema.js';
-import { byDistanceThenKey, EXACT_SCAN_MAX, VectorSnapshot } from './vector-snapshot.js';
+import { byDistanceThenKey, EXACT_SCAN_MAX, TIE_SLACK, VectorSnapshot } from './vector-snapshot.js';
 
 export interface OpenVectorRecallOptions extends PgvectorBackendOptions {
   /** The state directory of the projection (`<root>/.mem`). */
@@ -21,9 +21,6 @@ export interface OpenVectorRecallOptions extends PgvectorBackendOptions {
    */
   exactScanMax?: number;
 }
-
-/** Extra candidates fetched beyond `limit`, so ties at the cut are broken by key, not by scan order. */
-const TIE_SLACK = 16;
 
 /**
  * Opens the read side of the projection at `stateDir` (same backend options as the projector).

@@ -228,6 +228,77 @@ describe('VectorSnapshot: the embedded projection copied in process', () => {
     }
   });
 
+  it('answers past EXACT_SCAN_MAX where another project holds vectors (the database scans exactly there too), copying a large project without its R rows', async () => {
+    // epsilon: 1,400 live memory lines (text and symptom) and 1,400 references, 4,200 live
+    // vectors: past the per-project copy, so it is copied without R; zeta holds vectors, so
+    // recall_vectors scans epsilon's 1,400 lines exactly, as the copy does. Before, every recall
+    // of such a project went to PGlite (the query bench at 100 k: 2,880 lines a project).
+    const other = temp.target();
+    await applyLogs(projectorPgvector({ config, embedder }), other, {
+      epsilon: content('epsilon', 1400),
+      zeta: content('zeta', 3),
+    });
+    const client = (await openBackend(
+      { pgliteTemplate: config.MEM_TEST_PGLITE_TEMPLATE },
+      other.stateDir,
+      { create: false },
+    ))!.client;
+    try {
+      const copy = new VectorSnapshot({
+        changes: client.changes!,
+        read: <T>(text: string, params: readonly unknown[]) => client.read!<T>(text, params),
+        schema: quoteIdent(backend.schema),
+      });
+      const schema = quoteIdent(backend.schema);
+      const lines: RecallRequest[] = [
+        { kind: 'text', filter: { projects: ['epsilon'], levels: ['L1', 'L2', 'I'] } },
+        { kind: 'symptom', filter: { projects: ['epsilon'], levels: ['L1', 'L2'] } },
+      ];
+      const [first, ...rest] = [
+        ...queries().slice(0, 4),
+        ...(await embedder.embed(['epsilon kong memory 7 ingress timeout'], 'query')),
+      ];
+      expect(await copy.recallEach(first!, lines, 10)).toBeNull(); // first recall: the database
+      let compared = 0;
+      for (const vector of [first!, ...rest]) {
+        const mine = await copy.recallEach(vector, lines, 10);
+        expect(mine).not.toBeNull();
+        for (const [i, { kind, filter }] of lines.entries()) {
+          const rows = await client.read!<VectorHit & { exact: boolean }>(
+            `SELECT exact, project, level, sha256, distance FROM ${schema}.recall_vectors($1, $2::vector, $3::text[], $4::text[], 26, 100, $5, $6)`,
+            [
+              kind,
+              vectorLiteral(vector),
+              [...filter.projects],
+              [...filter.levels],
+              true,
+              EXACT_SCAN_MAX,
+            ],
+          );
+          expect(rows.length).toBeGreaterThan(0);
+          expect(rows.every((r) => r.exact)).toBe(true);
+          const theirs = rows
+            .map(({ project, level, sha256, distance }) => ({ project, level, sha256, distance }))
+            .sort(byDistanceThenKey)
+            .slice(0, 10);
+          // Five symptom texts in all: past 16 ties at the cut the database keeps any of them
+          // (as before; see TIE_SLACK), so symptoms compare by distance, text lines hit for hit.
+          if (kind === 'text') expect(mine![i]).toEqual(theirs);
+          else expect(mine![i]!.map((h) => h.distance)).toEqual(theirs.map((h) => h.distance));
+          compared += mine![i]!.length;
+        }
+      }
+      expect(compared).toBe(5 * 2 * 10);
+      // R was not copied: a request for it goes to the database.
+      const passages: RecallRequest[] = [
+        { kind: 'text', filter: { projects: ['epsilon'], levels: ['R'] } },
+      ];
+      expect(await copy.recallEach(first!, passages, 10)).toBeNull();
+    } finally {
+      await client.close();
+    }
+  }, 300_000);
+
   it('openVectorRecall on the embedded PGlite answers as the database does, first recall and later', async () => {
     const recall = await openVectorRecall({ config, stateDir: target.stateDir });
     try {

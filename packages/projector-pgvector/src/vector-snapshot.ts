@@ -6,10 +6,19 @@ import type { RecallRequest, VectorHit, VectorKind, VectorLevel } from './recall
  * (recall_vectors' p_exact_max, migrations/postgres/0009): on every backend, and here from the copy.
  */
 export const EXACT_SCAN_MAX = 1000;
-/** A project with more live vectors than this (both kinds) is not copied: its recalls ask the database. */
-const PROJECT_ROWS_MAX = 2 * EXACT_SCAN_MAX;
-/** Rows copied in all (~3 kB each at 768 dimensions): past this, projects not yet copied ask the database. */
-const TOTAL_ROWS_MAX = 8 * EXACT_SCAN_MAX;
+/** Extra candidates a recall fetches beyond its limit (recall_vectors' p_fetch = limit + this). */
+export const TIE_SLACK = 16;
+/**
+ * A project with more live vectors than this (both kinds) is copied without its reference
+ * passages (R), and not at all when the rest is larger still: those recalls ask the database.
+ */
+const PROJECT_ROWS_MAX = 4 * EXACT_SCAN_MAX;
+/**
+ * Rows copied in all (~3 kB each at 768 dimensions, so ~49 MB): past this, projects not yet
+ * copied ask the database. 16 x, not 8 x: the query bench's 100 k store has 2,880 live memory
+ * lines in each of 5 projects, and each project's recall of them was an exact scan in PGlite.
+ */
+const TOTAL_ROWS_MAX = 16 * EXACT_SCAN_MAX;
 
 interface Row {
   level: VectorLevel;
@@ -19,8 +28,11 @@ interface Row {
   norm: number;
 }
 
-/** A project's live rows, by kind; null: too many to copy, or one the copy cannot score as pgvector does. */
-type ProjectRows = Record<VectorKind, Row[]> | null;
+/**
+ * A project's live rows, by kind, and whether its R rows are among them (a large project is
+ * copied without them); null: too many to copy, or one the copy cannot score as pgvector does.
+ */
+type ProjectRows = (Record<VectorKind, Row[]> & { withR: boolean }) | null;
 
 /** What a read that writes nothing needs of the database (SqlClient.read and SqlClient.changes). */
 export interface SnapshotSource {
@@ -47,6 +59,12 @@ export class VectorSnapshot {
   /** `changes.started` when the copy was made; -1: none. */
   private stamp = -1;
   private readonly projects = new Map<string, ProjectRows>();
+  /**
+   * Per kind, the projects holding a live vector of it (recall_vectors asks projection_state the
+   * same): while one outside a request's projects does, the database answers it by an exact scan
+   * at any size, so the copy may answer it too.
+   */
+  private holders: Record<VectorKind, ReadonlySet<string>> | null = null;
   /** Projects recalled once since `stamp`: the next recall copies them. */
   private readonly asked = new Set<string>();
   private rows = 0;
@@ -72,9 +90,15 @@ export class VectorSnapshot {
       }
       const copied = await this.copy(missing);
       if (copied === null) return null;
-      return answer(vector, requests, limit, (p) => copied.get(p) ?? this.projects.get(p));
+      return answer(
+        vector,
+        requests,
+        limit,
+        (p) => copied.get(p) ?? this.projects.get(p),
+        this.holders,
+      );
     }
-    return answer(vector, requests, limit, (p) => this.projects.get(p));
+    return answer(vector, requests, limit, (p) => this.projects.get(p), this.holders);
   }
 
   private reset(stamp: number): void {
@@ -82,6 +106,7 @@ export class VectorSnapshot {
     this.projects.clear();
     this.asked.clear();
     this.rows = 0;
+    this.holders = null;
   }
 
   /**
@@ -93,19 +118,40 @@ export class VectorSnapshot {
     const before = { started: changes.started, finished: changes.finished };
     this.loading = true;
     try {
-      const counts = await read<{ project: string; n: number }>(
-        `SELECT project, count(*)::integer AS n FROM ${schema}.memory_vector
-         WHERE live AND project = ANY($1::text[]) GROUP BY project`,
+      // One statement: each project's live rows (and its R rows among them), then, per kind, the
+      // projects holding a live vector of it, as recall_vectors asks projection_state.
+      const facts = await read<{
+        what: 'size' | VectorKind;
+        project: string;
+        n: number;
+        r: number;
+      }>(
+        `SELECT 'size' AS what, project, count(*)::integer AS n,
+                (count(*) FILTER (WHERE level = 'R'))::integer AS r
+         FROM ${schema}.memory_vector WHERE live AND project = ANY($1::text[]) GROUP BY project
+         UNION ALL
+         SELECT k.kind, ps.project, 0, 0
+         FROM ${schema}.projection_state ps CROSS JOIN (VALUES ('text'), ('symptom')) k(kind)
+         WHERE EXISTS (SELECT 1 FROM ${schema}.memory_vector o WHERE o.kind = k.kind AND o.live AND o.project = ps.project)`,
         [projects],
       );
-      const sizes = new Map(counts.map((c) => [c.project, c.n]));
+      const counts = facts.filter((f) => f.what === 'size');
+      const holders = {
+        text: new Set(facts.filter((f) => f.what === 'text').map((f) => f.project)),
+        symptom: new Set(facts.filter((f) => f.what === 'symptom').map((f) => f.project)),
+      };
+      const sizes = new Map(counts.map((c) => [c.project, c]));
       const small: string[] = [];
+      const withR = new Set<string>();
       let total = this.rows;
       for (const p of projects) {
-        const n = sizes.get(p) ?? 0;
-        if (n > PROJECT_ROWS_MAX || total + n > TOTAL_ROWS_MAX) continue;
+        const { n, r } = sizes.get(p) ?? { n: 0, r: 0 };
+        const whole = n <= PROJECT_ROWS_MAX;
+        const rows = whole ? n : n - r;
+        if (rows > PROJECT_ROWS_MAX || total + rows > TOTAL_ROWS_MAX) continue;
         small.push(p);
-        total += n;
+        if (whole) withR.add(p);
+        total += rows;
       }
       // vector_send is pgvector's binary form (int16 dims, int16 unused, float4s, big-endian);
       // base64 text, because PGlite decodes a bytea column character by character (4x the CPU).
@@ -120,12 +166,13 @@ export class VectorSnapshot {
               b: string;
             }>(
               `SELECT project, level, kind, node_sha AS sha, encode(vector_send(embedding), 'base64') AS b
-               FROM ${schema}.memory_vector WHERE live AND project = ANY($1::text[])`,
-              [small],
+               FROM ${schema}.memory_vector WHERE live AND project = ANY($1::text[])
+                 AND (level <> 'R' OR project = ANY($2::text[]))`,
+              [small, [...withR]],
             );
       if (changes.started !== before.started || changes.finished !== before.finished) return null;
       const copied = new Map<string, ProjectRows>(projects.map((p) => [p, null]));
-      for (const p of small) copied.set(p, { text: [], symptom: [] });
+      for (const p of small) copied.set(p, { text: [], symptom: [], withR: withR.has(p) });
       for (const r of rows) {
         const own = copied.get(r.project);
         if (!own) continue;
@@ -138,6 +185,7 @@ export class VectorSnapshot {
         this.projects.set(p, own);
         if (own) this.rows += own.text.length + own.symptom.length;
       }
+      this.holders = holders;
       return copied;
     } finally {
       this.loading = false;
@@ -212,6 +260,7 @@ function answer(
   requests: readonly RecallRequest[],
   limit: number,
   rowsOf: (project: string) => ProjectRows | undefined,
+  holders: Record<VectorKind, ReadonlySet<string>> | null,
 ): VectorHit[][] | null {
   const chosen: { project: string; rows: Row[]; levels: ReadonlySet<VectorLevel> }[][] = [];
   for (const { kind, filter } of requests) {
@@ -220,13 +269,18 @@ function answer(
     let passed = 0;
     for (const project of new Set(filter.projects)) {
       const own = rowsOf(project);
-      if (!own) return null;
+      if (!own || (!own.withR && levels.has('R'))) return null;
       const rows = own[kind];
       for (const row of rows) if (levels.has(row.level)) passed += 1;
       mine.push({ project, rows, levels });
     }
-    // Past EXACT_SCAN_MAX the database may walk its HNSW index: only it can give that answer.
-    if (passed > EXACT_SCAN_MAX) return null;
+    // Past EXACT_SCAN_MAX the database walks its HNSW index (only it can give that answer)
+    // unless it too scans exactly: fewer rows than it fetches, or another project holds vectors
+    // of this kind (recall_vectors, migrations/postgres/0009).
+    if (passed > EXACT_SCAN_MAX && passed >= limit + TIE_SLACK) {
+      const others = [...(holders?.[kind] ?? [])].some((p) => !filter.projects.includes(p));
+      if (!holders || !others) return null;
+    }
     chosen.push(mine);
   }
   const norm = sumOfSquares(vector);

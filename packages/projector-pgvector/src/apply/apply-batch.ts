@@ -2,7 +2,7 @@ import type { ProjectionBatch } from '@mem/engine';
 import type { PgvectorHandle } from '../handle.js';
 import { planEvent } from '../plan/plan-event.js';
 import { readPosition } from '../position.js';
-import { countVectorsWritten } from './analyze.js';
+import { analyzeGrown, countVectorsWritten } from './analyze.js';
 import { checkStart } from '@mem/engine';
 import { deferIndexesForLoad } from './deferred-indexes.js';
 import { embedNodeTexts } from './embed-nodes.js';
@@ -55,4 +55,6 @@ export async function applyBatch(
   });
   // After the commit: a failed batch forgot nothing, so its texts' cached vectors must stay.
   if (dropped.length > 0) handle.embedder.forget?.(dropped);
+  // The next batch's plans are made for the tables as they are now, not as they were at the first.
+  await analyzeGrown(client, schema);
 }

@@ -148,6 +148,19 @@ describe('keywordRecall and matchedTerms', () => {
     });
   });
 
+  it('ftsTokens answers a call of known and new terms when the new ones fill its cache', () => {
+    // 4,096 terms are kept (keyword-statistics.ts); a pasted log brings up to 32 at once.
+    // One call of 4,096 new terms leaves the cache full, whatever it held before.
+    const fillers = Array.from({ length: 4_096 }, (_, i) => `filler${i}`);
+    expect(store.ftsTokens(fillers)).toEqual(fillers.map((term) => [term]));
+    expect(store.ftsTokens(['filler7', 'Buffering', 'newword'])).toEqual([
+      ['filler7'],
+      ['buffer'],
+      ['newword'],
+    ]);
+    expect(store.ftsTokens(['filler7', 'Buffering'])).toEqual([['filler7'], ['buffer']]);
+  });
+
   it('ftsTokens tokenises as node_fts does; tokenPostings stay inside the set', () => {
     expect(store.ftsTokens(['Buffering', 'Kong', 'café'])).toEqual([
       ['buffer'],

@@ -208,6 +208,7 @@ export function keywordStatisticsReader(
     statistics: (set: ReachableSet): KeywordStatistics => ({ ...reached(set).statistics }),
     tokens(terms: readonly string[]): string[][] {
       const unknown = [...new Set(terms.filter((term) => !cachedTokens.has(term)))];
+      const fresh = new Map<string, string[]>();
       if (unknown.length > 0) {
         const out = unknown.map((): string[] => []);
         db.transaction(() => {
@@ -217,10 +218,13 @@ export function keywordStatisticsReader(
             if (!out[doc]!.includes(term)) out[doc]!.push(term);
           clearTerms.run();
         })();
-        if (cachedTokens.size + unknown.length > CACHED_TERMS) cachedTokens.clear();
-        unknown.forEach((term, i) => cachedTokens.set(term, out[i]!));
+        unknown.forEach((term, i) => fresh.set(term, out[i]!));
       }
-      return terms.map((term) => [...cachedTokens.get(term)!]);
+      // Answered before the cache is cleared: a full cache drops the known terms of this call too.
+      const answer = terms.map((term) => [...(fresh.get(term) ?? cachedTokens.get(term)!)]);
+      if (cachedTokens.size + fresh.size > CACHED_TERMS) cachedTokens.clear();
+      for (const [term, tokens] of fresh) cachedTokens.set(term, tokens);
+      return answer;
     },
     frequency(token: string, set: ReachableSet): number {
       const entry = reached(set);

@@ -1,5 +1,11 @@
 import type Database from 'better-sqlite3';
-import { LINE_NOTES_SQL, type LineNoteRow } from './line-note-sql.js';
+import {
+  LINE_FIRST_MAX_EDGES,
+  LINE_MEMORY_EDGES_SQL,
+  LINE_NOTES_BY_LINE_SQL,
+  LINE_NOTES_SQL,
+  type LineNoteRow,
+} from './line-note-sql.js';
 import type { CitedNode, NodeLevel, NodeRow } from './rows.js';
 
 /** A node as a recall hit names it. */
@@ -53,6 +59,8 @@ export function pageReader<Raw>(
       AND n.kind <> 'line'
     ORDER BY j.key, e.target_sha, n.id`);
   const notes = db.prepare(LINE_NOTES_SQL);
+  const notesByLine = db.prepare(LINE_NOTES_BY_LINE_SQL);
+  const memoryEdges = db.prepare(LINE_MEMORY_EDGES_SQL);
   const asJson = (keys: readonly NodeKey[]) =>
     JSON.stringify(keys.map((k) => [k.project, k.level, k.sha256]));
 
@@ -81,10 +89,24 @@ export function pageReader<Raw>(
     lineNotes: (lines) => {
       const out: (LineNoteRow | undefined)[] = lines.map(() => undefined);
       if (lines.length === 0) return out;
-      for (const { i, ...note } of notes.all({ lines: asJson(lines) }) as (LineNoteRow & {
-        i: number;
-      })[])
-        out[i] = note;
+      // Short-lived lines walk their own edges, the rest the live memories (line-note-sql.ts).
+      const short: number[] = [];
+      const long: number[] = [];
+      for (const { i, edges } of memoryEdges.all({
+        lines: asJson(lines),
+        cap: LINE_FIRST_MAX_EDGES,
+      }) as { i: number; edges: number }[])
+        (edges < LINE_FIRST_MAX_EDGES ? short : long).push(i);
+      for (const [statement, at] of [
+        [notesByLine, short],
+        [notes, long],
+      ] as const) {
+        if (at.length === 0) continue;
+        const rows = statement.all({ lines: asJson(at.map((i) => lines[i]!)) }) as (LineNoteRow & {
+          i: number;
+        })[];
+        for (const { i, ...note } of rows) out[at[i]!] = note;
+      }
       return out;
     },
   };

@@ -9,7 +9,9 @@ import { noteOf, notesOfPage } from './line-note.js';
  * are superseded. Its note is the newest; finding it must not read the history.
  */
 const KEPT = 'The release script must run from the repository root, or the tag is wrong.';
-const STEPS = 30;
+// More memory edges than LINE_FIRST_MAX_EDGES: a page walks KEPT from the live memories and
+// its short-lived lines from their own edges (line-note-sql.ts), and both must agree with noteOf.
+const STEPS = 40;
 const step = (i: number) => `Step ${i} of the release checklist was reviewed and signed off.`;
 
 let store: TestStore;
@@ -76,6 +78,7 @@ describe('noteOf: a line’s live memory, whatever its history', () => {
       store.items.line('demo', 'L1', sha(step(0)))!,
       store.items.memoryHead('demo', 'release')!,
       store.items.line('demo', 'L1', sha(KEPT))!,
+      store.items.line('demo', 'L1', sha(step(STEPS - 1)))!,
     ];
     const { items, calls } = counted(store.items);
     const notes = notesOfPage(items, rows);
@@ -83,5 +86,7 @@ describe('noteOf: a line’s live memory, whatever its history', () => {
     expect(notes).toEqual(rows.map((row) => noteOf(store.items, row)));
     expect(notes[0]).not.toBeNull();
     expect(notes.slice(1, 3)).toEqual([null, null]);
+    // The newest step's line, one edge to the live memory: walked from its own edge.
+    expect(notes[4]).toEqual(notes[0]);
   });
 });

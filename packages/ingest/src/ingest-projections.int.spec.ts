@@ -72,8 +72,8 @@ describe('the projections an ingest opens', () => {
     // Many appends happened between the two SQLite opens: the loop ran with nothing else open.
     expect(report.chunks).toBeGreaterThan(10);
     expect(report.appended).toBe(head);
-    // SQLite opened once, before the loop, and kept open through both final catch-ups (on its
-    // own first, then with the rest: the engine keeps a reusable store between catch-ups).
+    // SQLite opened once, before the loop, and kept open through the final catch-ups (its own
+    // first, then one per other projection: the engine keeps a reusable store between them).
     expect(opens.get('sqlite')).toEqual([0]);
     expect(opens.get('vault')).toEqual([head]);
     expect((await engine.verify()).ok).toBe(true);

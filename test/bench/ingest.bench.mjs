@@ -245,13 +245,35 @@ function measuredIngest(root) {
   // before collecting, so RSS says more about the collector than about what is retained.
   const heap = process.env.BENCH_INGEST_HEAP_MB;
   const script = `
-    // Where the peak sits: V8's heap, or external memory (PGlite's WebAssembly heap is counted there).
+    // Where the peak sits, resident (from /proc/self/smaps where there is one): V8's heap; the
+    // WebAssembly memory (PGlite's Postgres heap: an anonymous mapping of >= 128 MB, of which
+    // only the touched pages are resident, while 'external' counts all of it); malloc's main
+    // heap (SQLite, and what glibc keeps after it frees); mapped files (node's own code).
+    const { readFileSync } = await import('node:fs');
+    const resident = () => {
+      let text;
+      try { text = readFileSync('/proc/self/smaps', 'utf8'); } catch { return null; }
+      const kib = { wasm: 0, malloc: 0, files: 0 };
+      let size = 0, name = '', writable = false;
+      for (const line of text.split("\\n")) {
+        const head = /^[0-9a-f]+-[0-9a-f]+ (\\S+) \\S+ \\S+ \\S+\\s*(.*)$/.exec(line);
+        if (head) { writable = head[1].startsWith('rw'); name = head[2]; continue; }
+        const field = /^(Size|Rss):\\s+(\\d+)/.exec(line);
+        if (!field) continue;
+        if (field[1] === 'Size') { size = Number(field[2]); continue; }
+        const rss = Number(field[2]);
+        if (name === '' && writable && size >= 128 * 1024) kib.wasm += rss;
+        else if (name === '[heap]') kib.malloc += rss;
+        else if (name.startsWith('/')) kib.files += rss;
+      }
+      return kib;
+    };
     let peak = { rss: 0 };
-    setInterval(() => { const m = process.memoryUsage(); if (m.rss > peak.rss) peak = m; }, 250).unref();
+    setInterval(() => { const m = process.memoryUsage(); if (m.rss > peak.rss) peak = { ...m, resident: resident() }; }, 250).unref();
     const { main } = await import(${JSON.stringify(dist('cli'))});
     const code = await main(['node', 'mem', '--root', ${JSON.stringify(root)}, 'ingest', '--project', 'bench', '--json'], { stdin: process.stdin, stdout: { write() {} }, stderr: process.stderr, env: process.env, cwd: process.cwd() });
     const mb = (n) => Math.round(n / 1048576);
-    console.log(JSON.stringify({ code, maxRssMB: process.resourceUsage().maxRSS / 1024, atPeak: { heapTotalMB: mb(peak.heapTotal ?? 0), externalMB: mb(peak.external ?? 0), arrayBuffersMB: mb(peak.arrayBuffers ?? 0) } }));
+    console.log(JSON.stringify({ code, maxRssMB: process.resourceUsage().maxRSS / 1024, atPeak: { heapTotalMB: mb(peak.heapTotal ?? 0), externalMB: mb(peak.external ?? 0), arrayBuffersMB: mb(peak.arrayBuffers ?? 0), ...(peak.resident ? { wasmResidentMB: mb(peak.resident.wasm * 1024), mallocMB: mb(peak.resident.malloc * 1024), filesMB: mb(peak.resident.files * 1024) } : {}) } }));
   `;
   const node = [...(heap ? [`--max-old-space-size=${heap}`] : []), '-e', script];
   const timed = existsSync('/usr/bin/time');
@@ -263,7 +285,7 @@ function measuredIngest(root) {
   );
   const seconds = (performance.now() - start) / 1000;
   const last = child.stdout.trim().split('\n').at(-1) ?? '{}';
-  /** @type {{ code?: number, maxRssMB?: number, atPeak?: { heapTotalMB: number, externalMB: number, arrayBuffersMB: number } }} */
+  /** @type {{ code?: number, maxRssMB?: number, atPeak?: { heapTotalMB: number, externalMB: number, arrayBuffersMB: number, wasmResidentMB?: number, mallocMB?: number, filesMB?: number } }} */
   let result = {};
   try {
     result = JSON.parse(last);
@@ -304,7 +326,7 @@ async function bigIngest() {
   );
   if (result.atPeak)
     console.log(
-      `  at the sampled peak: V8 heap ${result.atPeak.heapTotalMB} MB, external ${result.atPeak.externalMB} MB (PGlite's WebAssembly heap), array buffers ${result.atPeak.arrayBuffersMB} MB`,
+      `  at the sampled peak: V8 heap ${result.atPeak.heapTotalMB} MB, external ${result.atPeak.externalMB} MB (PGlite's WebAssembly memory as mapped), array buffers ${result.atPeak.arrayBuffersMB} MB${result.atPeak.wasmResidentMB === undefined ? '' : `; resident: WebAssembly memory ${result.atPeak.wasmResidentMB} MB, malloc heap ${result.atPeak.mallocMB} MB, mapped files ${result.atPeak.filesMB} MB`}`,
     );
   if (result.code === 0 && Number.isFinite(result.maxRssMB)) {
     figure(`ingest_${label}_peak_rss_mb`, result.maxRssMB);

@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qwenTokenizer } from '@mem/chunk';
+import { hashEmbedder } from '@mem/embed';
 import { Engine, type Projector } from '@mem/engine';
 import { heuristicController, synthesisController } from '@mem/extractor';
+import { projectorPgvector } from '@mem/projector-pgvector';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
+import { usePglite } from '../../projector-pgvector/test/pglite-servers.js';
 import { ingest } from './ingest.js';
 import { loadStandingQueries } from './standing-queries.js';
 import { synthesize } from './synthesize.js';
@@ -69,8 +72,8 @@ describe('the projections an ingest opens', () => {
     // Many appends happened between the two SQLite opens: the loop ran with nothing else open.
     expect(report.chunks).toBeGreaterThan(10);
     expect(report.appended).toBe(head);
-    // SQLite opened once, before the loop, and kept open through both final catch-ups (on its
-    // own first, then with the rest: the engine keeps a reusable store between catch-ups).
+    // SQLite opened once, before the loop, and kept open through the final catch-ups (its own
+    // first, then one per other projection: the engine keeps a reusable store between them).
     expect(opens.get('sqlite')).toEqual([0]);
     expect(opens.get('vault')).toEqual([head]);
     expect((await engine.verify()).ok).toBe(true);
@@ -93,5 +96,56 @@ describe('the projections an ingest opens', () => {
     expect(opens.get('sqlite')).toBeUndefined();
     expect(opens.get('vault')).toEqual([head]);
     expect((await engine.verify()).ok).toBe(true);
+  });
+});
+
+describe('the final catch-up of an ingest', () => {
+  const shared = usePglite();
+  let own: string;
+  afterAll(() => rmSync(own, { recursive: true, force: true }));
+
+  // Caught up together, the vault's fold of the whole project was held while the embedded
+  // Postgres ran (issue 15 target 5): each projection is opened and closed before the next.
+  it('opens one projection at a time, SQLite first, each closed before the next opens', async () => {
+    own = mkdtempSync(join(tmpdir(), 'mem-ingest-final-'));
+    cpSync(join(root, 'queries'), join(own, 'queries'), { recursive: true });
+    cpSync(join(fixtures, 'claude'), join(own, 'sessions', 'claude'), { recursive: true });
+    const steps: string[] = [];
+    const traced = <H>(projector: Projector<H>): Projector<H> => ({
+      ...projector,
+      init: async (target) => {
+        steps.push(`open ${projector.name}`);
+        return projector.init(target);
+      },
+      close: async (handle) => {
+        steps.push(`close ${projector.name}`);
+        return projector.close(handle);
+      },
+    });
+    const pgvector = projectorPgvector({ pglite: shared.db, embedder: hashEmbedder(16) });
+    const engine = new Engine({
+      root: own,
+      projectors: [traced(projectorSqlite), traced(projectorVault), traced(pgvector)],
+    });
+    try {
+      const report = await ingest({
+        engine,
+        config: loadStandingQueries(join(own, 'queries'), 'demo'),
+        controller: heuristicController(tokenizer),
+        tokenizer,
+      });
+      expect(report.appended).toBeGreaterThan(0);
+      // SQLite stays open from the loop on (reusable); the others follow one by one.
+      expect(steps).toEqual([
+        'open sqlite',
+        'open vault',
+        'close vault',
+        'open pgvector',
+        'close pgvector',
+      ]);
+      expect((await engine.verify()).ok).toBe(true);
+    } finally {
+      await engine.close();
+    }
   });
 });

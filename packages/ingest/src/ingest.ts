@@ -4,6 +4,7 @@ import { extractionLock, type Engine } from '@mem/engine';
 import { GatedRun, type Controller, type RunSummary } from '@mem/extractor';
 import type { SourceStats, TranscriptSource } from '@mem/sources';
 import { DerivedManifest } from './derived.js';
+import { catchUpEach } from './final-catch-up.js';
 import { skillArtifactTexts } from './skill-artifacts.js';
 import { ITEM_STORE_READS, priorState, referenceTexts, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
@@ -25,7 +26,14 @@ export interface IngestProgress {
  */
 export type IngestEngine = Pick<
   Engine,
-  'paths' | 'append' | 'read' | 'tombstones' | 'exclusive' | 'readCaughtUp' | 'catchUp'
+  | 'paths'
+  | 'append'
+  | 'read'
+  | 'tombstones'
+  | 'exclusive'
+  | 'readCaughtUp'
+  | 'catchUp'
+  | 'projectorNames'
 >;
 
 export interface IngestOptions {
@@ -179,10 +187,9 @@ async function ingestLocked(
     sources.push({ entry, stats: source.stats() });
   }
   await append(runs.flatMap((run) => run.finish()));
-  // SQLite first, sealed and closed, then the rest (the embedded Postgres): its pages then
-  // overlap no SQLite seal, so the process peak is the larger of the two, not their sum.
-  await engine.readCaughtUp([project], () => undefined, { reads: ITEM_STORE_READS });
-  await engine.catchUp([project]);
+  // One projection at a time, SQLite first: the embedded Postgres overlaps neither the SQLite
+  // seal nor the vault's fold (final-catch-up.ts).
+  await catchUpEach(engine, project);
 
   return {
     project,

@@ -2,6 +2,7 @@ import type { Tokenizer } from '@mem/chunk';
 import { MemError, type Writer } from '@mem/core';
 import { extractionLock, type Engine } from '@mem/engine';
 import { GatedRun, lineStrength, type Controller, type RunSummary } from '@mem/extractor';
+import { catchUpEach } from './final-catch-up.js';
 import { ITEM_STORE_READS, currentMemory, priorState, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
 import { synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
@@ -95,7 +96,7 @@ async function synthesizeLocked(
   }
   const end = run.finish();
   if (end.length > 0) await engine.append(project, end, writer, { catchUp: 'later' });
-  await engine.catchUp([project]);
+  await catchUpEach(engine, project);
   return {
     ...run.summary(),
     project,

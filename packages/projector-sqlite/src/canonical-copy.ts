@@ -1,4 +1,4 @@
-import { openScratch } from './open-database.js';
+import { attachScratch, openScratch } from './open-database.js';
 import { writeMeta } from './store-meta.js';
 
 /** Every table whose rows carry the `project` they were projected from, in copy order. */
@@ -73,8 +73,8 @@ export function writeCanonicalCopy(
     // Writing FTS5 shadow tables directly is what SQLite's defensive mode forbids; this
     // connection does nothing else, and copies rows FTS5 itself wrote.
     db.unsafeMode(true);
-    db.prepare('ATTACH DATABASE ? AS live').run(source);
-    db.prepare('ATTACH DATABASE ? AS fts').run(ftsSource);
+    attachScratch(db, source, 'live');
+    attachScratch(db, ftsSource, 'fts');
     db.transaction(() => {
       // `SELECT *` between identical schemas lets SQLite copy raw records in key order (the
       // transfer optimisation): the same rows give the same pages.

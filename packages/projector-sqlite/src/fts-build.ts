@@ -1,5 +1,5 @@
 import { buildItemFts } from './item-fts.js';
-import { openScratch } from './open-database.js';
+import { attachScratch, openScratch } from './open-database.js';
 
 /**
  * Builds node_fts for the node rows of `source` in a scratch file at `out`, and item_fts for
@@ -15,7 +15,7 @@ import { openScratch } from './open-database.js';
 export function buildFtsScratch(source: string, out: string): void {
   const db = openScratch(out, 'FTS scratch file');
   try {
-    db.prepare('ATTACH DATABASE ? AS live').run(source);
+    attachScratch(db, source, 'live');
     db.transaction(() => {
       db.exec(`INSERT INTO main.node SELECT * FROM live.node`);
       db.exec(`INSERT INTO main.node_fts (node_fts) VALUES ('rebuild')`);

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { checkpointTruncate, openWritable } from './open-database.js';
+import { SCRATCH_CACHE_KIB, checkpointTruncate, openWritable } from './open-database.js';
 
 /**
  * Makes the database at `built` (a canonical copy, or an empty store) the content of the live
@@ -28,6 +28,7 @@ import { checkpointTruncate, openWritable } from './open-database.js';
 export async function installStore(built: string, live: string): Promise<void> {
   const source = new Database(built, { readonly: true, fileMustExist: true });
   try {
+    source.pragma(`cache_size = -${SCRATCH_CACHE_KIB}`);
     // The first step copies nothing (better-sqlite3 starts at 0 pages); the progress
     // callback then asks for every remaining page in one step: no open write transaction
     // on `live` waits across turns of the event loop.

@@ -57,9 +57,27 @@ export function checkpointTruncate(db: Database.Database, path: string): void {
 }
 
 /**
+ * The page cache, in KiB, of each database a canonical seal opens beside the live store (the
+ * FTS scratch, the copy, the stores they attach, the copy read by the install): SQLite's own
+ * default, not better-sqlite3's 16,000. Trigger: those files are written and read once, in key
+ * order, so a cache saves them next to nothing. Why: four such caches filled up to 64 MB of
+ * malloc'd pages during the seal, and glibc kept them resident after the connections closed
+ * (freed, but under later allocations), through the rest of the process: ~35 MB at a 100 MB
+ * ingest's seal, ~77 MB at 1 GB, all of it under the embedded Postgres opened next (issue 15
+ * target 5).
+ */
+export const SCRATCH_CACHE_KIB = 2000;
+
+/** Attaches `path` as `schema` to a scratch connection, with the scratch page cache. */
+export function attachScratch(db: Database.Database, path: string, schema: string): void {
+  db.prepare(`ATTACH DATABASE ? AS ${schema}`).run(path);
+  db.pragma(`${schema}.cache_size = -${SCRATCH_CACHE_KIB}`);
+}
+
+/**
  * A fresh, migrated scratch database at `path` (any old one removed) for files that are built
  * whole and then installed into the live store (install-store.ts) or thrown away: no durable
- * journal, no fsync (the install's checkpoint syncs the live file).
+ * journal, no fsync (the install's checkpoint syncs the live file), a small page cache.
  */
 export function openScratch(path: string, purpose: string): Database.Database {
   removeDatabaseFiles(path);
@@ -69,6 +87,7 @@ export function openScratch(path: string, purpose: string): Database.Database {
     db.pragma(`page_size = ${PAGE_SIZE}`);
     db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
+    db.pragma(`cache_size = -${SCRATCH_CACHE_KIB}`);
     if (!migrate(db))
       throw new MemError('PROJECTION_FAILED', `cannot migrate the ${purpose} at ${path}`, { path });
     return db;

@@ -55,6 +55,8 @@ const engine: IngestEngine = {
     await catchUpOnMain(projects);
     return { applied: [] };
   },
+  // None of its own: the main thread's catch-up covers them all.
+  projectorNames: () => [],
 };
 
 let tokenizer: Tokenizer | undefined;

@@ -81,9 +81,14 @@ const CACHED_TERMS = 4_096;
  */
 export function keywordStatisticsReader(
   db: Database.Database,
-  options: { setIndexes?: boolean } = {},
+  options: {
+    setIndexes?: boolean;
+    /** The pool's bounds (set-index.ts's SET_INDEXES and SET_INDEX_MAX_TOKENS): specs lower them. */
+    setIndexPool?: { tables: number; tokens: number };
+  } = {},
 ) {
   const indexing = options.setIndexes !== false;
+  const pool = options.setIndexPool ?? { tables: SET_INDEXES, tokens: SET_INDEX_MAX_TOKENS };
   // Temp tables in memory, never in a temp file: a reachable set's own index (set-index.ts)
   // holds its texts' tokens, and a forgotten text must not outlive its store on disk. Set
   // first: changing it drops the connection's temp tables (the others are made on first use).
@@ -177,20 +182,19 @@ export function keywordStatisticsReader(
     const { nodes, tokens } = entry.statistics;
     const block = indexRows.get() as Uint8Array | undefined;
     const rows = block ? (varints(block)[0] ?? 0) : 0;
-    entry.large = nodes * SET_INDEX_SHARE > rows || tokens > SET_INDEX_MAX_TOKENS;
+    entry.large = nodes * SET_INDEX_SHARE > rows || tokens > pool.tokens;
     if (entry.large) return null;
-    // The least recently used sets give their tables way while the tokens would not fit.
+    // The least recently used sets give their tables way while the tokens would not fit. A
+    // table given way is emptied at once: one not refilled now would keep its set's tokens
+    // (a forgotten text's among them) past the next change of the store, and outside the cap.
     const owners = [...sets.values()]
       .filter((s) => s.index !== null)
       .sort((a, b) => a.lastUse - b.lastUse);
     let held = owners.reduce((sum, s) => sum + s.statistics.tokens, 0);
-    while (
-      owners.length > 0 &&
-      (held + tokens > SET_INDEX_MAX_TOKENS || owners.length >= SET_INDEXES)
-    ) {
+    while (owners.length > 0 && (held + tokens > pool.tokens || owners.length >= pool.tables)) {
       const oldest = owners.shift()!;
       held -= oldest.statistics.tokens;
-      oldest.index!.slot = null;
+      oldest.index!.release();
       oldest.index = null;
     }
     let index = indexes.find((candidate) => candidate.slot === null);

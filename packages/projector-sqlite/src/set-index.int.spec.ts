@@ -227,4 +227,51 @@ describe('a reachable set read from its own index', () => {
       db.close();
     }
   });
+
+  it('a set that gives its table way leaves it empty, so no old text outlives a change of the store', async () => {
+    // The store itself (this case runs last): the write below must reach this connection.
+    const db = new Database(file, { readonly: true });
+    const other = new Database(file, { readonly: true });
+    try {
+      const probe = keywordStatisticsReader(other, { setIndexes: false });
+      const small = SETS.slice(0, 4).map((set) => ({ set, tokens: probe.statistics(set).tokens }));
+      // Two sets fill the pool's token cap; a third, larger than the older one, must push both
+      // out (the cap would still be passed with only the older gone) and take one table.
+      small.sort((a, b) => a.tokens - b.tokens);
+      const [a, b] = [small[0]!, small[1]!];
+      const c = small.find(
+        (x) => x !== a && x !== b && x.tokens > a.tokens && x.tokens <= a.tokens + b.tokens,
+      )!;
+      expect(c).toBeDefined();
+      const reader = keywordStatisticsReader(db, {
+        setIndexPool: { tables: 16, tokens: a.tokens + b.tokens },
+      });
+      const token = tokensOf(db).find((t) => probe.postings(t, a.set).length > 0)!;
+      const earn = (set: ReachableSet) => {
+        for (let i = 0; i <= SET_INDEX_AFTER_READS; i += 1) reader.postings(token, set);
+      };
+      /** How many pooled tables hold any token. */
+      const filled = () =>
+        (
+          db
+            .prepare("SELECT name FROM temp.sqlite_master WHERE name GLOB 'set_fts_[0-9]*_row'")
+            .pluck()
+            .all() as string[]
+        ).filter(
+          (name) => (db.prepare(`SELECT count(*) FROM temp.${name}`).pluck().get() as number) > 0,
+        ).length;
+      earn(a.set);
+      earn(b.set);
+      expect(filled()).toBe(2);
+      earn(c.set);
+      expect(filled()).toBe(1);
+      // Another connection writes; the next read empties every table.
+      await project('p5', payloadsOf('p5', 99, 'pool'));
+      reader.postings(token, a.set);
+      expect(filled()).toBe(0);
+    } finally {
+      db.close();
+      other.close();
+    }
+  });
 });

@@ -161,6 +161,11 @@ export interface ItemStore extends ItemReader, PageReader, LineRefReader {
    * node id → indexes into `matches`, ascending. One FTS5 match per expression (MATCHED_TERMS_SQL).
    */
   matchedTerms(matches: readonly string[], nodeIds: readonly number[]): Map<number, number[]>;
+  /**
+   * This connection's PRAGMA data_version: it moves when another connection commits to the
+   * store. Whatever a reader keeps of the store's text between calls is dropped when it moves.
+   */
+  changeMark(): number;
   close(): void;
 }
 
@@ -268,6 +273,7 @@ export function openItemStore(
   const byIds = db.prepare(
     `SELECT ${NODE_COLUMNS} FROM json_each(@ids) j JOIN node n ON n.id = j.value ORDER BY j.key`,
   );
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const statistics = keywordStatisticsReader(db, {
     setIndexes: options.keywordSetIndexes !== false,
   });
@@ -367,6 +373,7 @@ export function openItemStore(
           limit: options.limit,
         }) as (RawNode & { bm25: number })[]
       ).map(({ bm25, ...raw }) => ({ node: toNode(raw), bm25 })),
+    changeMark: () => dataVersion.get() as number,
     keywordStatistics: (set) => statistics.statistics(set),
     ftsTokens: (terms) => statistics.tokens(terms),
     tokenFrequency: (token, set) => statistics.frequency(token, set),

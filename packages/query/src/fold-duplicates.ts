@@ -42,7 +42,9 @@ export function foldPage<T>(
   rows: readonly T[],
   inputOf: (row: T) => FoldInput,
   limit: number,
+  store?: FoldStoreMark,
 ): FoldedRow<T>[] {
+  if (store) keepFor(store);
   const page: { out: FoldedRow<T>; input: FoldInput; tokens: ReadonlySet<string> }[] = [];
   rows.forEach((row, index) => {
     const input = inputOf(row);
@@ -61,6 +63,27 @@ export function foldPage<T>(
 }
 
 const NO_TOKENS: ReadonlySet<string> = new Set();
+
+/**
+ * The store a page was read from and its change mark (ItemStore.changeMark). The kept tokens
+ * and pairs hold the texts of the rows folded: they are dropped whenever the store or its mark
+ * moves, so a forgotten or purged line's words leave the process with the next query after its
+ * tombstone is projected, as the keyword reader's tables do.
+ */
+export interface FoldStoreMark {
+  store: object;
+  mark: number;
+}
+
+let keptFor: FoldStoreMark | null = null;
+
+function keepFor(store: FoldStoreMark): void {
+  if (keptFor?.store === store.store && keptFor.mark === store.mark) return;
+  keptTokens.clear();
+  keptPairs.clear();
+  pairsKept = 0;
+  keptFor = { store: store.store, mark: store.mark };
+}
 
 /** How many texts' tokens are kept from one page to the next. */
 export const FOLD_TOKENS_KEPT = 4096;

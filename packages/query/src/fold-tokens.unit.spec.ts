@@ -57,6 +57,26 @@ describe('the fold tokens a text once', () => {
     ]);
   });
 
+  it('drops every kept text and pair when the store or its change mark moves', () => {
+    const rows = [
+      line('a', 'A forgotten line about the staging database password rotation'),
+      line('b', 'A forgotten line about the staging database password rotation.'),
+    ];
+    const store = {};
+    foldPage(rows, (r) => r, 1, { store, mark: 1 });
+    lineTokens.mockClear();
+    nearDuplicateTokens.mockClear();
+    foldPage(rows, (r) => r, 1, { store, mark: 1 });
+    expect(lineTokens).toHaveBeenCalledTimes(0);
+    expect(nearDuplicateTokens).toHaveBeenCalledTimes(0);
+    // Another connection committed (a tombstone, say): nothing kept is read again.
+    foldPage(rows, (r) => r, 1, { store, mark: 2 });
+    expect(lineTokens).toHaveBeenCalledTimes(2);
+    expect(nearDuplicateTokens).toHaveBeenCalledTimes(1);
+    foldPage(rows, (r) => r, 1, { store: {}, mark: 2 });
+    expect(lineTokens).toHaveBeenCalledTimes(4);
+  });
+
   it('keeps at most FOLD_TOKENS_KEPT texts, the oldest leaving first', () => {
     const oldest = 'the first text of many kept for the fold';
     tokensOf(oldest);

@@ -198,7 +198,10 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   const folds = !answered
     ? []
     : resolved.fold
-      ? foldPage(ordered, ({ row }) => foldInputOf(row), resolved.limit)
+      ? foldPage(ordered, ({ row }) => foldInputOf(row), resolved.limit, {
+          store: items,
+          mark: items.changeMark(),
+        })
       : ordered.slice(0, resolved.limit).map((row) => ({ row, folded: [] }));
   const page = folds.map((f) => f.row);
   const annotated = new Set(undecided);

@@ -61,16 +61,18 @@ export function carriesOut(
   named: readonly string[] = [],
 ): boolean {
   let edited = continued;
-  let editingNamed = false;
+  // Calls waiting for their results, oldest first: parallel calls ([call, call, result,
+  // result]) get their results in call order, and records carry no call id to pair them by.
+  const pending: boolean[] = [];
   for (const record of replies) {
     if (record.role === 'tool_call') {
       if (commitMessage(record.text) !== undefined) return true;
       const file = editedFile(record.text);
       if (file !== undefined) edited = true;
-      editingNamed = file !== undefined && isNamed(file, named);
+      pending.push(file !== undefined && isNamed(file, named));
     } else if (record.role === 'tool_result') {
+      const editingNamed = pending.shift() ?? false;
       if (editingNamed && !failed(record.text)) return true;
-      editingNamed = false;
     } else if (edited && reportsDone(record)) return true;
   }
   return false;

@@ -290,6 +290,21 @@ describe('a request that names a file', () => {
     expect(await run()([docs, ...editing, next, unresolved])).toContain('compaction docs');
   });
 
+  it('pairs parallel calls with their results in call order', () => {
+    const named = ['hooks.md'];
+    const edit = {
+      role: 'tool_call',
+      text: 'edit {"path":"/repo/docs/hooks.md","oldText":"a","newText":"b"}',
+    };
+    const read = { role: 'tool_call', text: 'read {"path":"/repo/docs/other.md"}' };
+    const ok = { role: 'tool_result', text: 'result: done' };
+    const error = { role: 'tool_result', text: 'edit error: Could not find the exact text.' };
+    // [read, edit, read's result, the edit's error]: the failed edit carries nothing out.
+    expect(carriesOut([read, edit, ok, error], false, named)).toBe(false);
+    // [edit, read, the edit's result, read's result]: the edit went through.
+    expect(carriesOut([edit, read, ok, ok], false, named)).toBe(true);
+  });
+
   it('is carried out across chunks when the next chunk edits that file', async () => {
     const step = run();
     expect(await step([docs])).toContain('compaction docs');

@@ -23,9 +23,11 @@ const payloads = [
   { type: 'item_updated', item: itemId(P, 1), status: 'open', reason: 'r' }, // T0 + 2 s: opened now
   { type: 'item_updated', item: itemId(P, 2), summary: 'ship the theme loader', reason: 'r' }, // no status
   task('fix the loader cache', 'in_progress'), // seq 5, T0 + 4 s
-  { type: 'item_updated', item: itemId(P, 5), status: 'open', reason: 'r' }, // T0 + 5 s: back to open
+  { type: 'item_updated', item: itemId(P, 5), status: 'open', reason: 'r' }, // T0 + 5 s: open work still
   { type: 'item_updated', item: itemId(P, 2), status: 'open', reason: 'r' }, // T0 + 6 s: open already
   { type: 'item_added', item_type: 'fact', summary: 'the loader caches themes' }, // never open
+  task('review the loader', 'proposed'), // seq 9, T0 + 8 s
+  { type: 'item_updated', item: itemId(P, 9), status: 'in_progress', reason: 'r' }, // T0 + 9 s: opened
 ];
 
 describe('opened_ts', () => {
@@ -35,19 +37,21 @@ describe('opened_ts', () => {
   });
   afterEach(() => root.cleanup());
 
-  it('is a task’s creation, or the update that last set it open from another status', async () => {
+  it('is a task’s creation, or the update that last made it open work (open or in progress) from a status that is not', async () => {
     const { db } = await sealedStoreOf(root.target, P, payloads);
     try {
       const reads = itemReader(db);
       const rows = reads.itemsById(
         [P],
-        [1, 2, 5, 8].map((seq) => itemId(P, seq)),
+        [1, 2, 5, 8, 9].map((seq) => itemId(P, seq)),
       );
       expect(Object.fromEntries(rows.map((r) => [r.id, [r.created_ts, r.opened_ts]]))).toEqual({
         [itemId(P, 1)]: [at(0), at(2)],
         [itemId(P, 2)]: [at(1), at(1)],
-        [itemId(P, 5)]: [at(4), at(5)],
+        [itemId(P, 5)]: [at(4), at(4)],
         [itemId(P, 8)]: [at(7), null],
+        // A proposal taken straight to in progress is open from then, not from its proposal.
+        [itemId(P, 9)]: [at(8), at(9)],
       });
       // Open for OPEN_MAX_DAYS at 1.5 s past T0's: only the task open since T0 + 1 s is held
       // back (created at T0, the proposed task was opened at T0 + 2 s).
@@ -72,7 +76,7 @@ describe('opened_ts', () => {
         ).toEqual([itemId(P, 2)]);
         expect(found.heldBackTotal).toBe(1);
         expect(found.items.map((r) => r.id).sort()).toEqual(
-          [1, 5, 8].map((seq) => itemId(P, seq)).sort(),
+          [1, 5, 8, 9].map((seq) => itemId(P, seq)).sort(),
         );
       }
     } finally {

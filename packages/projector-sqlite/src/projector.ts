@@ -31,8 +31,10 @@ import { sealStore } from './seal.js';
  * 17: node_superseded_memory (migration 0024), the index refreshLines looks superseded memories up by.
  * 18: item_fts and the held-back indexes (migration 0025): a keyword find's total in FTS5.
  * 19: chunk_by_sha (migration 0026), the index citedChunks probes.
+ * 20: item.opened_ts (migration 0027): when a task or thread last became open.
+ * 21: opened_ts also moves when a proposal goes straight to in progress (open work).
  */
-const VERSION = 20;
+const VERSION = 21;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -253,8 +253,11 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
       remind_at = coalesce(@remind_at, remind_at), valid_until = coalesce(@valid_until, valid_until),
       review_after = coalesce(@review_after, review_after), source_uri = coalesce(@source_uri, source_uri),
       source_sha256 = coalesce(@source_sha256, source_sha256),
-      -- Work set open from another status is open from now (migration 0027).
-      opened_ts = CASE WHEN @status = 'open' AND status IS NOT 'open' AND type IN ('task', 'thread')
+      -- Work set open or in progress from a status that is neither (proposed) is open from
+      -- now (migration 0027); open and in progress are both open work, so moving between them
+      -- keeps the instant (a proposal taken straight to in progress opens it too).
+      opened_ts = CASE WHEN @status IN ('open', 'in_progress')
+          AND coalesce(status, '') NOT IN ('open', 'in_progress') AND type IN ('task', 'thread')
         THEN @ts ELSE opened_ts END,
       updated_seq = @seq, updated_ts = @ts
     WHERE project = @project AND id = @id`,

@@ -5,6 +5,7 @@ import {
   SET_INDEX_MAX_TOKENS,
   SET_INDEX_SHARE,
   SET_INDEXES,
+  postingsReader,
   setIndex,
   type SetIndex,
 } from './set-index.js';
@@ -112,20 +113,12 @@ export function keywordStatisticsReader(
     'SELECT count(*) AS nodes, coalesce(sum(length), 0) AS tokens FROM temp.reachable WHERE slot = ?',
   );
   const clearSets = db.prepare('DELETE FROM temp.reachable');
-  // CROSS JOIN keeps the term's postings as the outer loop: each is one lookup in `reachable`.
-  const postings = db.prepare(`SELECT i.doc AS id, count(*) AS tf, r.length AS length
-    FROM temp.node_fts_instance i CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc
-    WHERE i.term = @token GROUP BY i.doc ORDER BY i.doc LIMIT @limit`);
+  const postings = postingsReader(db, 'temp.node_fts_instance');
   // A term's document frequency in the set is counted inside SQLite: one row back, however
   // many nodes hold it (a pasted log's commonest words are held by thousands).
   const frequency = db.prepare(`SELECT count(*) AS df
     FROM (SELECT DISTINCT doc FROM temp.node_fts_instance WHERE term = @token) i
     CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc`);
-  // The IN filter runs on each posting before the lookup, so only the candidates' rows come back.
-  const candidatePostings = db.prepare(`SELECT i.doc AS id, count(*) AS tf, r.length AS length
-    FROM temp.node_fts_instance i CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc
-    WHERE i.term = @token AND i.doc IN (SELECT value FROM json_each(@ids))
-    GROUP BY i.doc ORDER BY i.doc`);
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const indexRows = db.prepare('SELECT block FROM node_fts_data WHERE id = 1').pluck();
   const sets = new Map<string, Reached>();
@@ -240,12 +233,7 @@ export function keywordStatisticsReader(
       const entry = reached(set);
       const { slot } = entry;
       const index = indexOf(entry);
-      if (index) return index.postings(token, slot, options);
-      return (
-        options.ids === undefined
-          ? postings.all({ token, slot, limit: options.limit ?? -1 })
-          : candidatePostings.all({ token, slot, ids: JSON.stringify(options.ids) })
-      ) as KeywordPosting[];
+      return index ? index.postings(token, slot, options) : postings(token, slot, options);
     },
   };
 }

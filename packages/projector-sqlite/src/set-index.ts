@@ -44,6 +44,30 @@ export interface SetIndex {
   frequency(token: string): number;
 }
 
+/**
+ * A term's postings in the reachable set of `slot`, read from the fts5vocab instance table
+ * `instances` (node_fts's, or a set index's): one pair of statements for both, so both give the
+ * same rows. CROSS JOIN keeps the term's postings as the outer loop, each one lookup in
+ * `reachable`; with `ids`, the IN filter runs on each posting before the lookup, so only the
+ * candidates' rows come back.
+ */
+export function postingsReader(
+  db: Database.Database,
+  instances: string,
+): (token: string, slot: number, options: PostingsOptions) => KeywordPosting[] {
+  const all = db.prepare(`SELECT i.doc AS id, count(*) AS tf, r.length AS length
+    FROM ${instances} i CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc
+    WHERE i.term = @token GROUP BY i.doc ORDER BY i.doc LIMIT @limit`);
+  const candidates = db.prepare(`SELECT i.doc AS id, count(*) AS tf, r.length AS length
+    FROM ${instances} i CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc
+    WHERE i.term = @token AND i.doc IN (SELECT value FROM json_each(@ids))
+    GROUP BY i.doc ORDER BY i.doc`);
+  return (token, slot, options) =>
+    (options.ids === undefined
+      ? all.all({ token, slot, limit: options.limit ?? -1 })
+      : candidates.all({ token, slot, ids: JSON.stringify(options.ids) })) as KeywordPosting[];
+}
+
 /** The `n`th pooled index table of a connection, created on first use. */
 export function setIndex(db: Database.Database, tokenize: string, n: number): SetIndex {
   const table = `set_fts_${n}`;
@@ -54,14 +78,7 @@ export function setIndex(db: Database.Database, tokenize: string, n: number): Se
   const clear = db.prepare(`INSERT INTO temp.${table} (${table}) VALUES ('delete-all')`);
   const fill = db.prepare(`INSERT INTO temp.${table} (rowid, text)
     SELECT n.id, n.text FROM temp.reachable r JOIN node n ON n.id = r.id WHERE r.slot = ?`);
-  // The statements of node_fts (keyword-statistics.ts), over the set's own instances.
-  const postings = db.prepare(`SELECT i.doc AS id, count(*) AS tf, r.length AS length
-    FROM temp.${table}_instance i CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc
-    WHERE i.term = @token GROUP BY i.doc ORDER BY i.doc LIMIT @limit`);
-  const candidatePostings = db.prepare(`SELECT i.doc AS id, count(*) AS tf, r.length AS length
-    FROM temp.${table}_instance i CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = i.doc
-    WHERE i.term = @token AND i.doc IN (SELECT value FROM json_each(@ids))
-    GROUP BY i.doc ORDER BY i.doc`);
+  const postings = postingsReader(db, `temp.${table}_instance`);
   const frequency = db
     .prepare(`SELECT coalesce((SELECT doc FROM temp.${table}_row WHERE term = ?), 0)`)
     .pluck();
@@ -79,14 +96,7 @@ export function setIndex(db: Database.Database, tokenize: string, n: number): Se
       clear.run();
       index.slot = null;
     },
-    postings: (token, slot, options) =>
-      (options.ids === undefined
-        ? postings.all({ token, slot, limit: options.limit ?? -1 })
-        : candidatePostings.all({
-            token,
-            slot,
-            ids: JSON.stringify(options.ids),
-          })) as KeywordPosting[],
+    postings,
     frequency: (token) => frequency.get(token) as number,
   };
   return index;

@@ -213,7 +213,7 @@ describe('orient (T0) over a CJK-heavy store', () => {
 });
 
 describe('orient (T0) over several projects', () => {
-  it("merges each project's threads and due reminders: projects in locale order, exact totals", async () => {
+  it("merges each project's threads, due reminders and tags: projects in locale order, exact totals", async () => {
     // "b-x" and "b_x" sort one way as code units and the other in locale order.
     const projects = ['alpha', 'b-x', 'b_x'];
     const { root, cleanup } = tempDataRoot(projects);
@@ -224,8 +224,8 @@ describe('orient (T0) over several projects', () => {
     for (const project of projects) {
       threads.push(
         ...(await add(registry, project, [
-          { type: 'thread', summary: `${project} のスレッド一` },
-          { type: 'thread', summary: `${project} のスレッド二` },
+          { type: 'thread', summary: `${project} のスレッド一`, tags: ['shared', project] },
+          { type: 'thread', summary: `${project} のスレッド二`, tags: ['shared', project] },
         ])),
       );
       const days = [2, 2, 5, 30];
@@ -250,6 +250,12 @@ describe('orient (T0) over several projects', () => {
     expect(new Set(out.threads.items.map((t) => t.id))).toEqual(new Set(threads));
     expect(out.reminders).toMatchObject({ total: 9, omitted: 0 });
     expect(out.reminders.items.map((r) => r.id)).toEqual(due.map((r) => r.id));
+    // Tags summed over the projects, most used first, then in locale order ("b_x" before "b-x").
+    expect(out.tags).toMatchObject({ total: 4, omitted: 0 });
+    expect(out.tags.items).toEqual([
+      { tag: 'shared', count: 6 },
+      ...[...projects].sort((a, b) => a.localeCompare(b)).map((tag) => ({ tag, count: 2 })),
+    ]);
     expect((await orient(registry)).text).toBe(text);
   });
 });

@@ -247,7 +247,10 @@ export async function orient(
  * delivered. Knowledge is never an open question: it has no opening.
  */
 function knowledgeWarnings(rows: readonly KnowledgeRow[], now: Date): FreshnessWarning[] {
+  // Knowledge cites no source here and is never open, so only a TTL or a review date can make
+  // its verdict anything but fresh: a row with neither is not judged (each verdict was garbage).
   return rows
+    .filter((row) => row.valid_until !== null || row.review_after !== null)
     .map((row) => warningOf({ ...row, opened_ts: null }, now, true))
     .filter((w): w is FreshnessWarning => w !== null);
 }

@@ -1,10 +1,13 @@
 /** Grapheme clusters, so a cut never separates a base from its combining marks or an emoji from its ZWJ parts. */
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
-const encoder = new TextEncoder();
-
-/** The UTF-8 length of `text`: what an orientation budget counts (bytes track tokens across scripts; characters do not). */
+/**
+ * The UTF-8 length of `text`: what an orientation budget counts (bytes track tokens across
+ * scripts; characters do not). Counted, not encoded: orient measures every entry it lists, and
+ * an encoded copy of each was most of its garbage. A lone surrogate counts 3 bytes, as
+ * TextEncoder writes it (U+FFFD).
+ */
 export function utf8Bytes(text: string): number {
-  return encoder.encode(text).length;
+  return Buffer.byteLength(text, 'utf8');
 }
 
 /**

@@ -13,6 +13,12 @@ describe('truncateUtf8', () => {
     expect(utf8Bytes('👨‍👩‍👧')).toBe(18);
   });
 
+  it('counts what TextEncoder writes, a lone surrogate as its 3-byte replacement', () => {
+    const encoder = new TextEncoder();
+    for (const text of ['', 'abc', 'テーマ', '👨‍👩‍👧‍👦', '\ud800', 'a\udc00b', 'x\ud83d', '\ufffd'])
+      expect(utf8Bytes(text)).toBe(encoder.encode(text).length);
+  });
+
   it('never splits a CJK character, whatever the cut', () => {
     const text = 'テーマローダーの移行は来週から始まる';
     for (let max = 0; max <= utf8Bytes(text) + 2; max++) {

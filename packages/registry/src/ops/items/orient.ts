@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DueReminderRow, ItemActivityRow, KnowledgeRow } from '@mem/projector-sqlite';
+import type { ItemActivityRow, KnowledgeRow } from '@mem/projector-sqlite';
 import { DEFAULT_ORIENT_BUDGET, isoTimeField, type OrientBudget } from '@mem/core';
 import { requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
@@ -85,8 +85,16 @@ export function orientBudget(ctx: RegistryContext): OrientBudget {
   return ctx.config.MEM_ORIENT_BUDGET ?? DEFAULT_ORIENT_BUDGET;
 }
 
+/** Code-unit order: SQLite's binary order. */
+const binary = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Projects in locale order, then ids in code-unit order. An id is `it-` and 12 lowercase hex
+ * (core's itemId), where the two orders agree, so ids compare as SQLite sorts them: a project's
+ * index range is then already in this order (see reminders).
+ */
 const byProjectThenId = (a: { project: string; id: string }, b: { project: string; id: string }) =>
-  a.project.localeCompare(b.project) || a.id.localeCompare(b.id);
+  a.project.localeCompare(b.project) || binary(a.id, b.id);
 
 function section<T>(entries: readonly T[], cap: number) {
   const { items, omitted } = fitting(entries, cap);
@@ -153,35 +161,27 @@ function threads({ projects, items }: ReachableItems, now: Date, cap: number) {
 function reminders({ projects, items }: ReachableItems, now: Date, cap: number) {
   const horizon = new Date(now.getTime() + REMINDER_WINDOW_DAYS * DAY_MS).toISOString();
   // Overdue reminders that are still open are listed too (first): due is not a window's start.
-  // Read lazily and counted apart: only the entries that fit the cap are read (of thousands due).
+  // Read lazily and counted apart: each project's due range is read in remind_at, id order
+  // (item_due_reminder), merged by remind_at (binary), project, id; only the entries that fit
+  // the cap are read, plus one a project, of thousands due.
   const total = items.dueReminderCount(projects, horizon);
   const shown = fittingPrefix(
-    mapped(tiesByProjectThenId(items.dueReminders(projects, horizon)), (i) => ({
-      id: i.id,
-      project: i.project,
-      summary: oneLine(i.summary),
-      status: i.status!,
-      remind_at: i.remind_at,
-    })),
+    mapped(
+      orderedMerge(
+        projects.map((project) => items.dueReminders(project, horizon)),
+        (a, b) => binary(a.remind_at, b.remind_at) || byProjectThenId(a, b),
+      ),
+      (i) => ({
+        id: i.id,
+        project: i.project,
+        summary: oneLine(i.summary),
+        status: i.status!,
+        remind_at: i.remind_at,
+      }),
+    ),
     cap,
   );
   return { items: shown, total, omitted: total - shown.length, bytes: listBytes(shown), cap };
-}
-
-/**
- * Reminders in orient's order: the store yields them by remind_at, and each run of one instant
- * is put in byProjectThenId's (locale) order, which binary order may not match.
- */
-function* tiesByProjectThenId(rows: Iterable<DueReminderRow>): Generator<DueReminderRow> {
-  let run: DueReminderRow[] = [];
-  for (const row of rows) {
-    if (run.length > 0 && run[0]!.remind_at !== row.remind_at) {
-      yield* run.sort(byProjectThenId);
-      run = [];
-    }
-    run.push(row);
-  }
-  yield* run.sort(byProjectThenId);
 }
 
 function* mapped<T, U>(rows: Iterable<T>, map: (row: T) => U): Generator<U> {
@@ -247,7 +247,10 @@ export async function orient(
  * delivered. Knowledge is never an open question: it has no opening.
  */
 function knowledgeWarnings(rows: readonly KnowledgeRow[], now: Date): FreshnessWarning[] {
+  // Knowledge cites no source here and is never open, so only a TTL or a review date can make
+  // its verdict anything but fresh: a row with neither is not judged (each verdict was garbage).
   return rows
+    .filter((row) => row.valid_until !== null || row.review_after !== null)
     .map((row) => warningOf({ ...row, opened_ts: null }, now, true))
     .filter((w): w is FreshnessWarning => w !== null);
 }

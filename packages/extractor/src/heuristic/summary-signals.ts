@@ -175,6 +175,14 @@ const DEFERRED =
 const WORK_LABEL =
   /^(?:implementation|files? (?:changed|modified|touched)|changes made|examples? updates?)\s*:/iu;
 
+/**
+ * An item that quotes the user ("The user said: "new beads were added. tackle them" — meaning
+ * …"): the compaction prompt asks the writer to back its next step with the latest request,
+ * verbatim. The quote is that step's evidence, not a task of its own.
+ */
+const USER_QUOTE =
+  /^(?:as\s+)?(?:the\s+)?user(?:'s)?\s+(?:(?:last|latest|most recent|own|explicit)\s+)?(?:said|says|asked|wrote|replied|requested|(?:message|request|instruction|words?)\s+(?:was|were|is))\s*:?\s*["“'`]/iu;
+
 /** A list item this short says one thing only if it names what it is about. */
 const LABEL_WORDS = 6;
 
@@ -230,8 +238,15 @@ export function sectionSignals(
       // In an ordered list ("1. settings.json apiKeys … 4. Environment variables") the position
       // is the fact, so a short item there is no label.
       const ordered = /^\s*\d+[.)]\s/mu.test(section.text);
-      for (const item of listItems(text, keep)) {
+      const items = listItems(text, keep);
+      // Trigger: a pending section that quotes the user beside the steps it lists ("Complete
+      // gqc.6 by adding tests …", then "The user said: "… tackle them" — meaning …"). Why: the
+      // quote repeats, in the user's words, a task the section already states. Outcome: the
+      // quote is a line only where nothing else in the section states the pending work.
+      const quotes = family === 'open' && items.some((item) => !USER_QUOTE.test(item));
+      for (const item of items) {
         if (family === 'decision' && !ordered && isFeatureLabel(item)) continue;
+        if (quotes && USER_QUOTE.test(item)) continue;
         signals.push({ text: item, family: DEFERRED.test(item) ? 'open' : family });
       }
       continue;

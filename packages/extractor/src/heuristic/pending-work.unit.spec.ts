@@ -138,3 +138,37 @@ describe("a summary's quote of the user in its pending steps", () => {
     expect(signals.map((s) => s.text)).toContain(said);
   });
 });
+
+describe('a pending item whose file a later section of the same summary reports done', () => {
+  // The shape of pi-mono-session's last checkpoint: the history summary's "Remaining Work",
+  // then the split turn's own summary, which did the first item.
+  const remaining = [
+    '1. **custom-tools.md** (`/Users/me/pi-mono/packages/coding-agent/docs/custom-tools.md`)',
+    '   - Verify against source: `/Users/me/pi-mono/packages/coding-agent/src/core/custom-tools/`',
+    '2. **rpc.md** (`/Users/me/pi-mono/packages/coding-agent/docs/rpc.md`)',
+    '   - Verify against source: `/Users/me/pi-mono/packages/coding-agent/src/modes/rpc/`',
+  ].join('\n');
+  const turn = [
+    '1. **Added intro section to custom-tools.md** explaining what custom tools are for',
+    '2. **Verified accuracy**: checked that the docs match `types.ts`',
+  ].join('\n');
+
+  it('is no open line; the item whose file nothing reports done stays', () => {
+    const { signals } = sectionSignals([
+      { heading: 'Remaining Work', text: remaining },
+      { heading: 'Work Completed', text: turn },
+    ]);
+    const open = signals.filter((s) => s.family === 'open').map((s) => s.text);
+    expect(open.some((text) => text.includes('rpc.md'))).toBe(true);
+    expect(open.some((text) => text.includes('custom-tools.md'))).toBe(false);
+  });
+
+  it('stays open when the report comes before it (the pending item is the later word)', () => {
+    const { signals } = sectionSignals([
+      { heading: 'Work Completed', text: turn },
+      { heading: 'Remaining Work', text: remaining },
+    ]);
+    const open = signals.filter((s) => s.family === 'open').map((s) => s.text);
+    expect(open.some((text) => text.includes('custom-tools.md'))).toBe(true);
+  });
+});

@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../controller.js';
+import { namedFiles } from './carried-out.js';
 import type { CueFamily } from './cues.js';
 import { listItems, namesSomething } from './text.js';
 
@@ -197,6 +198,28 @@ function isFeatureLabel(item: string): boolean {
   return item.split(/\s+/u).length <= LABEL_WORDS && !namesSomething(item);
 }
 
+/** A file's name without its folders: how a summary names a file it names by path elsewhere. */
+const baseName = (path: string) => path.split('/').at(-1)!;
+
+/**
+ * The files a section reports work done on: named on a line that reports it ("**Added intro
+ * section to custom-tools.md**", "Both `custom-tools.md` and README.md have been updated").
+ */
+function reportedFiles(text: string): Set<string> {
+  return new Set(
+    text
+      .split('\n')
+      .map((line) =>
+        line
+          .trim()
+          .replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '')
+          .replace(/\*\*/gu, ''),
+      )
+      .filter((line) => DONE_REPORT.test(line))
+      .flatMap((line) => namedFiles(line).map(baseName)),
+  );
+}
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(
   sections: readonly { heading: string; text: string; path?: readonly string[] }[],
@@ -206,7 +229,10 @@ export function sectionSignals(
 } {
   const signals: Signal[] = [];
   const prose: string[] = [];
-  for (const section of sections) {
+  // Per signal, the section it came from: a later section may report its pending work done.
+  const from: number[] = [];
+  for (const [at, section] of sections.entries()) {
+    while (from.length < signals.length) from.push(at - 1);
     // A section whose own heading names no family takes its nearest ancestor's: "### Avoiding
     // Global State" under "## Key Architecture Decisions" lists decisions.
     const own = headingFamily(section.heading);
@@ -265,5 +291,18 @@ export function sectionSignals(
     for (const item of choices) signals.push({ text: item, family: 'decision' });
     prose.push(items.filter((item) => !CHOICE.test(item)).join('\n'));
   }
-  return { signals, prose };
+  while (from.length < signals.length) from.push(sections.length - 1);
+  // Trigger: a pending item naming a file that a later section reports done (a split-turn
+  // summary: the history's "Remaining Work: custom-tools.md …", then the turn's own "Added intro
+  // section to custom-tools.md"). Why: the later section is the later word on that file, as a
+  // later edit of it is (pending-work.ts). Outcome: the item is no open line.
+  const reported = sections.map((section) => reportedFiles(section.text));
+  const later = (at: number) => new Set(reported.slice(at + 1).flatMap((files) => [...files]));
+  const done = (signal: Signal, at: number) => {
+    if (signal.family !== 'open') return false;
+    const files = namedFiles(signal.text).map(baseName);
+    const after = later(at);
+    return files.length > 0 && files.every((file) => after.has(file));
+  };
+  return { signals: signals.filter((signal, i) => !done(signal, from[i]!)), prose };
 }

@@ -46,33 +46,43 @@ function isNamed(path: string, named: readonly string[]): boolean {
 }
 
 /**
+ * Whether `records` edit a file `named` lists and that edit's result came back without an error.
+ * Trigger: a request or a pending task naming the file it is about ("we need to improve the
+ * custom compaction docs in hooks.md", a summary's "update `docs/hooks.md` to document …").
+ * Why: editing the very file pointed at is doing the work, whether or not a "Done." follows.
+ */
+export function editsNamedFile(records: readonly ChunkRecord[], named: readonly string[]): boolean {
+  if (named.length === 0) return false;
+  // Calls waiting for their results, oldest first: parallel calls ([call, call, result,
+  // result]) get their results in call order, and records carry no call id to pair them by.
+  const pending: boolean[] = [];
+  for (const record of records) {
+    if (record.role === 'tool_call') {
+      const file = editedFile(record.text);
+      pending.push(file !== undefined && isNamed(file, named));
+    } else if (record.role === 'tool_result' && (pending.shift() ?? false) && !failed(record.text))
+      return true;
+  }
+  return false;
+}
+
+/**
  * Whether the agent's records after a request carry it out: a commit, an edit followed by a
  * report that the work is done, or an edit of a file the request named (`named`) that did not
- * fail. `continued`: the records continue a turn that began in an earlier chunk, whose edits
- * that chunk held, so the report alone is enough.
- * Trigger for `named`: "we need to improve the custom compaction docs in hooks.md" and the agent
- * edits docs/hooks.md, then moves on without a "Done." (its report is the diff, or a next
- * request interrupts it). Why: editing the very file the user pointed at is doing the request.
- * Outcome: the request is closed once that edit's result comes back without an error.
+ * fail (editsNamedFile). `continued`: the records continue a turn that began in an earlier
+ * chunk, whose edits that chunk held, so the report alone is enough.
  */
 export function carriesOut(
   replies: readonly ChunkRecord[],
   continued = false,
   named: readonly string[] = [],
 ): boolean {
+  if (editsNamedFile(replies, named)) return true;
   let edited = continued;
-  // Calls waiting for their results, oldest first: parallel calls ([call, call, result,
-  // result]) get their results in call order, and records carry no call id to pair them by.
-  const pending: boolean[] = [];
   for (const record of replies) {
     if (record.role === 'tool_call') {
       if (commitMessage(record.text) !== undefined) return true;
-      const file = editedFile(record.text);
-      if (file !== undefined) edited = true;
-      pending.push(file !== undefined && isNamed(file, named));
-    } else if (record.role === 'tool_result') {
-      const editingNamed = pending.shift() ?? false;
-      if (editingNamed && !failed(record.text)) return true;
+      if (editedFile(record.text) !== undefined) edited = true;
     } else if (edited && reportsDone(record)) return true;
   }
   return false;

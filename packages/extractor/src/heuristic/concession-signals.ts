@@ -1,5 +1,6 @@
 import type { ChunkRecord } from '../controller.js';
 import { isChatter } from './chatter.js';
+import { pastesCrash } from './report-signals.js';
 import type { Signal } from './summary-signals.js';
 import { sentences } from './text.js';
 
@@ -25,10 +26,19 @@ export function concessionSignals(records: readonly ChunkRecord[]): Signal[] {
   // agent finding its own slip ("I'm an idiot, those are already correct"), not the user's
   // correction restated.
   let looked = false;
+  // Whether the user last pasted a crash. Trigger: "invalid themes must NEVER explode" over a
+  // stack, and the agent's "You're right - invalid themes should never crash the app". Why: that
+  // concedes a bug report, not a design the user set right; the crash and its fix are a bug
+  // line (report-signals.ts), and the concession repeated it in the user's words in every note.
+  // Outcome: no line.
+  let crash = false;
   for (const record of records) {
-    if (record.role === 'user' && record.pasted === undefined) looked = false;
+    if (record.role === 'user' && record.pasted === undefined) {
+      looked = false;
+      crash = pastesCrash(record.text);
+    }
     if (record.role === 'tool_call') looked = true;
-    if (record.role !== 'assistant' || looked) continue;
+    if (record.role !== 'assistant' || looked || crash) continue;
     const text = record.text.trim();
     const match = CONCESSION.exec(text);
     if (match === null) continue;

@@ -26,6 +26,7 @@ import { hedgedDiagnosisSignals, type Failure } from './hedge-signals.js';
 import { userReportSignals } from './malfunction-signals.js';
 import { reportedCrashSignals } from './report-signals.js';
 import { recordSections, sectionSignals } from './summary-signals.js';
+import { doneLater, pendingWork } from './pending-work.js';
 import {
   QUESTION,
   answersOpen,
@@ -114,6 +115,8 @@ export function heuristicController(
     string,
     { text: string; signals: Signal[]; carry: ErrorFixCarry; before: ErrorFixCarry | undefined }
   >();
+  // Per transcript: the pending items its summaries named a file in, until a chunk edits it.
+  const pending = pendingWork();
   const errorFixOf = (
     chunk: ControllerInput['chunk'],
   ): { signals: Signal[]; before: Failure | undefined } => {
@@ -163,6 +166,13 @@ export function heuristicController(
       // and leaves with the next update.
       const closed = new Set(last?.memory === input.memory ? last.closed : []);
       for (const i of answered) closed.add(remembered[i]!.text);
+      if (profile.intents.has('open'))
+        for (const text of pending.done(
+          input.question,
+          input.chunk,
+          remembered.map((item) => item.text),
+        ))
+          closed.add(text);
       // Read only by an update, which folds in at least one line: the memory is never empty.
       const previous = remembered.filter((item) => !closed.has(item.text));
       let update = false;
@@ -284,7 +294,13 @@ function scoreChunk(
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
       // An agent's report ends its headed lists with "Ready for custom-tools.md or rpc.md?".
-      signals.push(...typed.signals.filter((signal) => !asksInSpeech(spoken, signal.text)));
+      // A pending item the chunk then does (an edit of the file it names) is not open.
+      signals.push(
+        ...typed.signals.filter(
+          (signal) =>
+            !asksInSpeech(spoken, signal.text) && !doneLater(signal, records.slice(i + 1)),
+        ),
+      );
       prose.push({
         text: record.text,
         pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)),

@@ -18,6 +18,13 @@ const EDITS = /^(?:edit|write|multiedit|multi_edit|str_replace\w*|apply_patch|cr
 const FIX_VERB =
   /\b(?:added|adds?|changed|replaced|wrapped|falls? back|fall(?:ing)? back|catch(?:es)?|guards?|validates?|now)\b/i;
 const COMMENT = /^\s*(?:\/\/|#|\/?\*+)\s*(.+?)\s*(?:\*\/)?$/;
+/**
+ * A sentence that says what the code ought to do ("The theme loader should catch this error
+ * gracefully instead of crashing"): the agent's aim before it edits, not the change it made.
+ */
+const PRESCRIBES = /\b(?:should|must|ought to|needs? to|has to|have to)\b/i;
+/** Where new code handles an error: its comment says how the crash is handled now. */
+const CATCH = /\b(?:catch|except|rescue)\b/;
 const FIX_CHARS = 200;
 
 /** The error message, the first frame of a pasted stack and the files of all its frames. */
@@ -72,9 +79,21 @@ function editOf(call: string): { path: string; added: string } | undefined {
   }
 }
 
-/** The first comment of new code that says what it does (a few words, not commented-out code). */
+/**
+ * The comment of new code that says what it does (a few words, not commented-out code): the first
+ * one in its error handler, else the first one. Trigger: a crash fixed by wrapping the call that
+ * threw ("// Preview theme on selection change", then "catch (error) { // Ignore errors during
+ * preview … }"). Why: the handler is the fix of a crash; the comment above the wrapped call names
+ * what the code was doing already. Outcome: the handler's comment is the fix.
+ */
 function commentIn(code: string): string | undefined {
-  for (const line of code.split('\n')) {
+  const lines = code.split('\n');
+  const handler = lines.findIndex((line) => CATCH.test(line) && !COMMENT.test(line));
+  return (handler < 0 ? undefined : firstComment(lines.slice(handler))) ?? firstComment(lines);
+}
+
+function firstComment(lines: readonly string[]): string | undefined {
+  for (const line of lines) {
     const said = COMMENT.exec(line)?.[1];
     if (said !== undefined && said.split(/\s+/).length >= 3 && !/[;{}=]\s*$|\(\)/.test(said))
       return said;
@@ -85,6 +104,11 @@ function commentIn(code: string): string | undefined {
 function clip(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > FIX_CHARS ? `${flat.slice(0, FIX_CHARS).trimEnd()}…` : flat;
+}
+
+/** Whether a user's message pastes a crash: an error line and the stack under it. */
+export function pastesCrash(text: string): boolean {
+  return crashIn(text) !== undefined;
 }
 
 /** One bug line per pasted crash that the agent later edits code for, within the chunk. */
@@ -100,7 +124,10 @@ export function reportedCrashSignals(records: readonly ChunkRecord[]): Signal[] 
       if (next.role === 'user') break;
       if (next.role === 'assistant' && said === undefined)
         said = sentences(next.text).find(
-          (s) => !isChatter(s) && (FIX_VERB.test(s) || cuesIn(s).some((c) => c.family === 'cause')),
+          (s) =>
+            !isChatter(s) &&
+            !PRESCRIBES.test(s) &&
+            (FIX_VERB.test(s) || cuesIn(s).some((c) => c.family === 'cause')),
         );
       const edit = next.role === 'tool_call' ? editOf(next.text) : undefined;
       if (edit !== undefined) edits.push(edit);

@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../controller.js';
+import { namedFiles } from './carried-out.js';
 import type { CueFamily } from './cues.js';
 import { listItems, namesSomething } from './text.js';
 
@@ -175,6 +176,14 @@ const DEFERRED =
 const WORK_LABEL =
   /^(?:implementation|files? (?:changed|modified|touched)|changes made|examples? updates?)\s*:/iu;
 
+/**
+ * An item that quotes the user ("The user said: "new beads were added. tackle them" — meaning
+ * …"): the compaction prompt asks the writer to back its next step with the latest request,
+ * verbatim. The quote is that step's evidence, not a task of its own.
+ */
+const USER_QUOTE =
+  /^(?:as\s+)?(?:the\s+)?user(?:'s)?\s+(?:(?:last|latest|most recent|own|explicit)\s+)?(?:said|says|asked|wrote|replied|requested|(?:message|request|instruction|words?)\s+(?:was|were|is))\s*:?\s*["“'`]/iu;
+
 /** A list item this short says one thing only if it names what it is about. */
 const LABEL_WORDS = 6;
 
@@ -189,6 +198,28 @@ function isFeatureLabel(item: string): boolean {
   return item.split(/\s+/u).length <= LABEL_WORDS && !namesSomething(item);
 }
 
+/** A file's name without its folders: how a summary names a file it names by path elsewhere. */
+const baseName = (path: string) => path.split('/').at(-1)!;
+
+/**
+ * The files a section reports work done on: named on a line that reports it ("**Added intro
+ * section to custom-tools.md**", "Both `custom-tools.md` and README.md have been updated").
+ */
+function reportedFiles(text: string): Set<string> {
+  return new Set(
+    text
+      .split('\n')
+      .map((line) =>
+        line
+          .trim()
+          .replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '')
+          .replace(/\*\*/gu, ''),
+      )
+      .filter((line) => DONE_REPORT.test(line))
+      .flatMap((line) => namedFiles(line).map(baseName)),
+  );
+}
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(
   sections: readonly { heading: string; text: string; path?: readonly string[] }[],
@@ -198,7 +229,10 @@ export function sectionSignals(
 } {
   const signals: Signal[] = [];
   const prose: string[] = [];
-  for (const section of sections) {
+  // Per signal, the section it came from: a later section may report its pending work done.
+  const from: number[] = [];
+  for (const [at, section] of sections.entries()) {
+    while (from.length < signals.length) from.push(at - 1);
     // A section whose own heading names no family takes its nearest ancestor's: "### Avoiding
     // Global State" under "## Key Architecture Decisions" lists decisions.
     const own = headingFamily(section.heading);
@@ -230,8 +264,15 @@ export function sectionSignals(
       // In an ordered list ("1. settings.json apiKeys … 4. Environment variables") the position
       // is the fact, so a short item there is no label.
       const ordered = /^\s*\d+[.)]\s/mu.test(section.text);
-      for (const item of listItems(text, keep)) {
+      const items = listItems(text, keep);
+      // Trigger: a pending section that quotes the user beside the steps it lists ("Complete
+      // gqc.6 by adding tests …", then "The user said: "… tackle them" — meaning …"). Why: the
+      // quote repeats, in the user's words, a task the section already states. Outcome: the
+      // quote is a line only where nothing else in the section states the pending work.
+      const quotes = family === 'open' && items.some((item) => !USER_QUOTE.test(item));
+      for (const item of items) {
         if (family === 'decision' && !ordered && isFeatureLabel(item)) continue;
+        if (quotes && USER_QUOTE.test(item)) continue;
         signals.push({ text: item, family: DEFERRED.test(item) ? 'open' : family });
       }
       continue;
@@ -250,5 +291,18 @@ export function sectionSignals(
     for (const item of choices) signals.push({ text: item, family: 'decision' });
     prose.push(items.filter((item) => !CHOICE.test(item)).join('\n'));
   }
-  return { signals, prose };
+  while (from.length < signals.length) from.push(sections.length - 1);
+  // Trigger: a pending item naming a file that a later section reports done (a split-turn
+  // summary: the history's "Remaining Work: custom-tools.md …", then the turn's own "Added intro
+  // section to custom-tools.md"). Why: the later section is the later word on that file, as a
+  // later edit of it is (pending-work.ts). Outcome: the item is no open line.
+  const reported = sections.map((section) => reportedFiles(section.text));
+  const later = (at: number) => new Set(reported.slice(at + 1).flatMap((files) => [...files]));
+  const done = (signal: Signal, at: number) => {
+    if (signal.family !== 'open') return false;
+    const files = namedFiles(signal.text).map(baseName);
+    const after = later(at);
+    return files.length > 0 && files.every((file) => after.has(file));
+  };
+  return { signals: signals.filter((signal, i) => !done(signal, from[i]!)), prose };
 }

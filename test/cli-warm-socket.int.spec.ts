@@ -94,10 +94,13 @@ async function stop(child: ChildProcess): Promise<void> {
  * `mem <args>` in a real process with a module trace. Spawned, not spawnSync: a listener of
  * this process must be able to accept (and count) the command's connection while it runs.
  */
-async function traced(args: readonly string[]): Promise<MemRun & { modules: string[] }> {
+async function traced(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<MemRun & { modules: string[] }> {
   const trace = join(base, `trace-${Math.random().toString(36).slice(2)}.txt`);
   const child = spawn(process.execPath, [memBin, '--root', root, ...args], {
-    env: hermeticEnv({ NODE_OPTIONS: `--import=${hook}`, MEM_TEST_MODULE_TRACE: trace }),
+    env: hermeticEnv({ ...env, NODE_OPTIONS: `--import=${hook}`, MEM_TEST_MODULE_TRACE: trace }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -178,6 +181,13 @@ describe('mem query through a running mem serve', () => {
         cold,
       );
     }
+    // MEM_TOKEN is `mem mcp`'s credential, no setting of a CLI read (which runs as the local
+    // root): a shell that exports it for an agent runtime still answers through the socket.
+    const withToken = await traced(CASES[0]!, { MEM_TOKEN: 'mem_0123456789ab_notatoken' });
+    expect(withToken.modules.filter((url) => PGLITE.test(url))).toEqual([]);
+    expect({ code: withToken.code, stdout: withToken.stdout, stderr: withToken.stderr }).toEqual(
+      inProcess.get(CASES[0]!.join(' ')),
+    );
   }, 300_000);
 
   it('a write stays in-process while the server runs, and the next query through the socket sees it', async () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { lockPgliteDir } from '@mem/engine';
 import { pgliteHeld } from '../support/pglite-lock.js';
 import { memoryPayloads, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
 import { hermeticEnv } from '../support/mem-cli.js';
@@ -229,6 +230,27 @@ describe('`mem mcp` as a JSON-RPC peer', () => {
     mcp.end();
     expect(await mcp.exited).toBe(0);
     expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(false);
+  });
+
+  it('says at start why recall is keyword-only while another process holds the embedded Postgres', async () => {
+    const { root, cleanup } = tempDataRoot(['alpha']);
+    cleanups.push(cleanup);
+    const registry = await registryAt(root, { runJobs: false });
+    await seedIdentity(registry, { alice: ['alpha'] });
+    const token = await mint(registry, { principal: 'alice', label: 'agent-runtime' });
+    await registry.close();
+    // What a running `mem serve` on the root holds.
+    const release = lockPgliteDir(join(root, '.mem', 'pg'));
+    cleanups.push(release);
+
+    const mcp = rawMcp(root, { MEM_TOKEN: token.secret });
+    mcp.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    expect(await mcp.next()).toMatchObject({ id: 1, result: {} });
+    mcp.end();
+    expect(await mcp.exited).toBe(0);
+    // On this fresh root the holder also kept the catch-up from building the projection: the
+    // note names whichever it met (held, or not built); either way the answers are keyword-only.
+    expect(mcp.stderr()).toMatch(/^mem mcp: note: .*: keyword recall only$/m);
   });
 
   it('says at start that MEM_TOKEN is not a valid token', async () => {

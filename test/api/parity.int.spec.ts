@@ -274,11 +274,17 @@ function httpRequest(
   return { path: qs ? `${path}?${qs}` : path };
 }
 
-async function overHttp(
+/** One surface's answer: `ok` and the output, or the error's code and its details (the message may name a CLI flag instead of the field). */
+interface Answer {
+  outcome: string;
+  body: unknown;
+}
+
+async function answerHttp(
   op: AnyRemoteOperation,
   who: Who,
   input: Record<string, unknown>,
-): Promise<string> {
+): Promise<Answer> {
   const request = httpRequest(op, input);
   const answer = await call(server.url, op.http.method, request.path, {
     ...(who !== 'anonymous' ? { token: tokens[who]! } : {}),
@@ -287,14 +293,24 @@ async function overHttp(
   // The answer is what the declared output schema says, no more: the OpenAPI document cannot drift.
   if (answer.status < 300 && answer.status !== 204)
     expect(outputDrift(op, answer.body), `${op.name} over HTTP`).toBeNull();
-  return answer.status < 300 ? 'ok' : answer.body.error.code;
+  return answer.status < 300
+    ? { outcome: 'ok', body: answer.body }
+    : { outcome: answer.body.error.code, body: answer.body.error.details };
 }
 
-async function overMcp(
+async function overHttp(
   op: AnyRemoteOperation,
   who: Who,
   input: Record<string, unknown>,
 ): Promise<string> {
+  return (await answerHttp(op, who, input)).outcome;
+}
+
+async function answerMcp(
+  op: AnyRemoteOperation,
+  who: Who,
+  input: Record<string, unknown>,
+): Promise<Answer> {
   const args = {
     ...input,
     ...(op.mcp.select ? { [op.mcp.select.field]: op.mcp.select.value } : {}),
@@ -303,15 +319,25 @@ async function overMcp(
     isError?: boolean;
     content: { text: string }[];
   };
-  if (!result.isError)
-    expect(outputDrift(op, JSON.parse(result.content[0]!.text)), `${op.name} over MCP`).toBeNull();
-  return result.isError ? JSON.parse(result.content[0]!.text).error.code : 'ok';
+  const body = JSON.parse(result.content[0]!.text);
+  if (!result.isError) expect(outputDrift(op, body), `${op.name} over MCP`).toBeNull();
+  return result.isError
+    ? { outcome: body.error.code, body: body.error.details }
+    : { outcome: 'ok', body };
+}
+
+async function overMcp(
+  op: AnyRemoteOperation,
+  who: Who,
+  input: Record<string, unknown>,
+): Promise<string> {
+  return (await answerMcp(op, who, input)).outcome;
 }
 
 async function overCli(
   op: AnyOperation,
   input: Record<string, unknown>,
-): Promise<{ code: number; outcome: string; stdout: string }> {
+): Promise<{ code: number; outcome: string; stdout: string; details?: unknown }> {
   const cli = op.cli!;
   const argv = [
     '--root',
@@ -349,11 +375,9 @@ async function overCli(
   });
   if (code === 0 && !cli.json)
     expect(outputDrift(op, JSON.parse(out)), `${op.name} over the CLI`).toBeNull();
-  return {
-    code,
-    outcome: code === 0 ? 'ok' : (JSON.parse(err.trim().split('\n').at(-1)!).error.code as string),
-    stdout: out,
-  };
+  if (code === 0) return { code, outcome: 'ok', stdout: out };
+  const { error } = JSON.parse(err.trim().split('\n').at(-1)!);
+  return { code, outcome: error.code as string, stdout: out, details: error.details };
 }
 
 /** The events of `project`'s log, as the engine reads them. */
@@ -671,6 +695,219 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
     // Every operation is on one side or the other: none is missing from HTTP and MCP unannounced.
     expect([...registry.remote, ...local].length).toBe(registry.operations.length);
   });
+
+  it('the item flow answers alike on HTTP, MCP and the CLI: the same ids in the same order, the same refusals with the same details', async () => {
+    const op = (name: string) => registry.operation(name) as AnyRemoteOperation;
+    const head = async () => (await registry.context.engine.head('alpha')).seq;
+    /** One write or read on one surface (the admin's token on HTTP and MCP, the local root on the CLI). */
+    async function on(
+      surface: Surface | 'cli',
+      name: string,
+      input: Record<string, unknown>,
+    ): Promise<any> {
+      if (surface === 'http') return answerHttp(op(name), 'admin', input);
+      if (surface === 'mcp') return answerMcp(op(name), 'admin', input);
+      const cli = await overCli(op(name), input);
+      return {
+        outcome: cli.outcome,
+        body: cli.outcome === 'ok' ? JSON.parse(cli.stdout) : cli.details,
+      };
+    }
+    /** The same read, or a refused write, on every surface: one answer, byte for byte. */
+    async function alike(name: string, input: Record<string, unknown>): Promise<any> {
+      const http = await on('http', name, input);
+      expect(await on('mcp', name, input), `${name} over MCP`).toEqual(http);
+      expect(await on('cli', name, input), `${name} over the CLI`).toEqual(http);
+      return http;
+    }
+    const SURFACES = ['http', 'mcp', 'cli'] as const;
+
+    // Each surface adds a thread, two tasks under it and a fact anchored to it as one batch.
+    const trees: string[][] = [];
+    for (const surface of SURFACES) {
+      const added = await on(surface, 'add_items', {
+        project: 'alpha',
+        items: [
+          { type: 'thread', summary: `Flow thread over ${surface}`, ref: 't' },
+          { type: 'task', summary: `Port the flow loader (${surface})`, parent_ref: 't' },
+          { type: 'task', summary: `Drop the flow shim (${surface})`, parent_ref: 't' },
+          {
+            type: 'fact',
+            summary: `The flow loader caches themes (${surface})`,
+            anchor_refs: ['t'],
+          },
+        ],
+      });
+      expect(added.outcome, surface).toBe('ok');
+      expect(added.body.ids).toHaveLength(4);
+      trees.push(added.body.ids);
+    }
+    const [viaHttp, viaMcp, viaCli] = trees as [string[], string[], string[]];
+    const rule = (
+      await on('http', 'remember', { project: 'alpha', type: 'rule', text: 'Flow rule' })
+    ).body.ids[0];
+    let seq = await head();
+
+    // Refused writes: the same code and details everywhere, and nothing written.
+    const bad = await alike('add_items', {
+      project: 'alpha',
+      items: [
+        { type: 'task', summary: 'Fine on its own' },
+        { type: 'task', summary: 'Expires?', valid_until: '2027-01-01T00:00:00Z' },
+      ],
+    });
+    expect(bad).toMatchObject({
+      outcome: 'INVALID_INPUT',
+      body: { field: 'items[1].valid_until' },
+    });
+    const full = await alike('add_items', {
+      project: 'alpha',
+      items: Array.from({ length: 9 }, (_, i) => ({
+        type: 'rule',
+        summary: `Flow rule ${i}: ${'check the bundle before a release; '.repeat(13)}`,
+      })),
+    });
+    expect(full).toMatchObject({
+      outcome: 'BUDGET_EXCEEDED',
+      body: { section: 'rules', cap: expect.any(Number), count: expect.any(Number) },
+    });
+    expect(full.body.candidates.map((c: { id: string }) => c.id)).toContain(rule);
+    const open = await alike('resolve_items', {
+      project: 'alpha',
+      ids: [viaHttp[0]],
+      status: 'done',
+    });
+    expect(open.outcome).toBe('CONFLICT');
+    expect(open.body.open_descendants.map((d: { id: string }) => d.id).sort()).toEqual(
+      [viaHttp[1], viaHttp[2]].sort(),
+    );
+    const cycle = await alike('relate_items', {
+      project: 'alpha',
+      item: viaMcp[0],
+      relation: 'parent',
+      target: viaMcp[1],
+    });
+    expect(cycle.outcome).toBe('CONFLICT');
+    expect(await head()).toBe(seq);
+
+    // Reads: orientation, the opened thread, finds by filter and by keyword, reads by id.
+    const now = '2026-03-01T00:00:00Z';
+    const t0 = await alike('orient', { project: 'alpha', now });
+    expect(t0.body.rules.items.map((r: { id: string }) => r.id)).toContain(rule);
+    expect(t0.body.threads.items.slice(0, 3).map((t: { id: string }) => t.id)).toEqual([
+      viaCli[0],
+      viaMcp[0],
+      viaHttp[0],
+    ]);
+    const t1 = await alike('open', { id: viaMcp[0] });
+    expect(t1.body.children.items.map((c: { id: string }) => c.id).sort()).toEqual(
+      [viaMcp[1], viaMcp[2]].sort(),
+    );
+    expect(t1.body.facts.map((f: { id: string }) => f.id)).toEqual([viaMcp[3]]);
+    const children = await alike('find_items', { projects: ['alpha'], parent: viaCli[0] });
+    expect(children.body.total).toBe(2);
+    const keyword = await alike('find_items', {
+      projects: ['alpha'],
+      query: 'loader',
+      limit: 4,
+      offset: 1,
+    });
+    expect(keyword.body).toMatchObject({ total: 6, truncated: true });
+    expect(keyword.body.items).toHaveLength(4);
+    const read = await alike('read_items', { ids: [viaCli[2], viaHttp[0]] });
+    expect(read.body.items.map((i: { id: string }) => i.id)).toEqual([viaCli[2], viaHttp[0]]);
+
+    // Writes on one surface, seen alike on all: a task resolved (again: nothing to write), a
+    // thread resolved with a disposition for its open task, relations, a log per surface.
+    expect(
+      (await on('cli', 'resolve_items', { project: 'alpha', ids: [viaHttp[1]], status: 'done' }))
+        .outcome,
+    ).toBe('ok');
+    const again = await alike('resolve_items', {
+      project: 'alpha',
+      ids: [viaHttp[1]],
+      status: 'done',
+    });
+    expect(again.body.ids).toEqual([]);
+    const closed = await on('mcp', 'resolve_items', {
+      project: 'alpha',
+      ids: [viaHttp[0]],
+      status: 'done',
+      descendants: 'dropped',
+    });
+    expect(closed.body.ids).toEqual([viaHttp[2], viaHttp[0]]);
+    await on('http', 'relate_items', {
+      project: 'alpha',
+      item: viaCli[0],
+      relation: 'link',
+      target: viaMcp[0],
+    });
+    await on('cli', 'relate_items', {
+      project: 'alpha',
+      item: viaCli[1],
+      relation: 'blocked_by',
+      target: viaCli[2],
+    });
+    for (const surface of SURFACES)
+      expect(
+        (
+          await on(surface, 'add_log', {
+            project: 'alpha',
+            id: viaCli[0],
+            text: `Seen over ${surface}`,
+          })
+        ).outcome,
+      ).toBe('ok');
+    const t1Cli = await alike('open', { id: viaCli[0] });
+    expect(t1Cli.body.links).toEqual([{ id: viaMcp[0], summary: 'Flow thread over mcp' }]);
+    const history = await alike('history', { project: 'alpha', ref: viaCli[0] });
+    expect(
+      history.body.entries
+        .filter((e: { type: string }) => e.type === 'item_logged')
+        .map((e: { text: string }) => e.text),
+    ).toEqual(SURFACES.map((s) => `Seen over ${s}`));
+    expect(
+      (await alike('find_items', { projects: ['alpha'], status: 'done', query: 'flow' })).body
+        .total,
+    ).toBe(2);
+
+    // Freshness: an expired fact is held back and named alike, and delivered when asked.
+    const expired = (
+      await on('cli', 'remember', {
+        project: 'alpha',
+        type: 'fact',
+        text: 'The flow staging cluster runs Postgres 9.6',
+        valid_until: '2020-01-01T00:00:00Z',
+      })
+    ).body.ids[0];
+    seq = await head();
+    const held = await alike('find_items', { projects: ['alpha'], query: 'staging postgres' });
+    expect(held.body.items).toEqual([]);
+    expect(held.body.freshness_warnings).toEqual([
+      expect.objectContaining({ id: expired, state: 'expired', delivered: false }),
+    ]);
+    const delivered = await alike('find_items', {
+      projects: ['alpha'],
+      query: 'staging postgres',
+      include_stale: true,
+    });
+    expect(delivered.body.items.map((i: { id: string }) => i.id)).toEqual([expired]);
+    expect(
+      (await alike('orient', { project: 'alpha', now })).body.freshness_warnings,
+    ).toContainEqual(expect.objectContaining({ id: expired, delivered: true }));
+    // The query names it alike on HTTP and MCP; the CLI answers from the root's own vector
+    // projection too (this registry projects none), so there it is named among the others.
+    const asked = { query: 'staging postgres', project: ['alpha'] };
+    const [http, mcp, cli] = await Promise.all(
+      SURFACES.map(async (surface) => (await on(surface, 'query', asked)).body),
+    );
+    expect(mcp).toEqual(http);
+    expect(http.freshness_warnings).toEqual([
+      expect.objectContaining({ id: expired, state: 'expired', delivered: false }),
+    ]);
+    expect(cli.freshness_warnings).toContainEqual(http.freshness_warnings[0]);
+    expect(await head()).toBe(seq);
+  }, 600_000);
 
   it('the local ingest dry run answers its declared shape over the CLI and writes nothing', async () => {
     const op = registry.operation('ingest_local');

@@ -185,6 +185,27 @@ describe('GET /memory/query with curated items', () => {
     expect(out.status).toBe(403);
     expect(JSON.stringify(out.body)).not.toContain('make test');
   });
+
+  it('an answer that holds back its only matches is 200 naming them, never a bodiless 204; a query matching nothing is 204', async () => {
+    const expired = await remember(alice, 'alpha', {
+      text: 'The staging cluster runs Postgres 9.6',
+      type: 'fact',
+      valid_until: '2020-01-01T00:00:00Z',
+    });
+    const held = await call(server.url, 'GET', '/memory/query?query=staging+postgres+cluster', {
+      token: alice,
+    });
+    expect(held.status).toBe(200);
+    expect(held.body).toMatchObject({ results: [], abstained: true });
+    expect(held.body.freshness_warnings).toEqual([
+      expect.objectContaining({ id: expired, state: 'expired', delivered: false }),
+    ]);
+
+    const nothing = await call(server.url, 'GET', '/memory/query?query=zebra+quasar+marmalade', {
+      token: alice,
+    });
+    expect(nothing.status).toBe(204);
+  });
 });
 
 describe('binding rules found by a question about what they govern', () => {

@@ -75,9 +75,11 @@ export function validateInput<T>(schema: z.ZodType<T>, input: unknown, operation
     return { field, expected: expectedOf(issue), problem: problemOf(issue, input) };
   });
   const first = issues[0]!;
-  const said = /expected/i.test(first.problem)
-    ? first.problem
-    : `${first.problem} (expected ${first.expected})`;
+  // A schema's own refusal is its problem and its shape at once: said once, not "X (expected X)".
+  const said =
+    /expected/i.test(first.problem) || first.problem === first.expected
+      ? first.problem
+      : `${first.problem} (expected ${first.expected})`;
   throw new MemError('INVALID_INPUT', `${operation}: ${first.field}: ${said}`, {
     field: first.field,
     expected: first.expected,

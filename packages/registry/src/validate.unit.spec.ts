@@ -89,6 +89,33 @@ describe('validateInput', () => {
     expect(error.message).toBe('orient: now: expected an ISO-8601 timestamp');
   });
 
+  it("says a schema's own refusal once: not 'X (expected X)'", () => {
+    // add_items' refinement of a field that does not apply, as the walk on a real server read it.
+    const task = z.strictObject({ valid_until: z.string().optional() }).superRefine((v, ctx) => {
+      if (v.valid_until !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['valid_until'],
+          message: 'valid_until does not apply to a task: it applies to rule, fact only',
+        });
+    });
+    const error = (() => {
+      try {
+        validateInput(task, { valid_until: '2027-01-01T00:00:00Z' }, 'add_items');
+      } catch (caught) {
+        return caught as Error & { details: { field: string; expected: string } };
+      }
+      throw new Error('expected INVALID_INPUT');
+    })();
+    expect(error.message).toBe(
+      'add_items: valid_until: valid_until does not apply to a task: it applies to rule, fact only',
+    );
+    expect(error.details).toMatchObject({
+      field: 'valid_until',
+      expected: 'valid_until does not apply to a task: it applies to rule, fact only',
+    });
+  });
+
   it('returns the parsed input when it is valid', () => {
     expect(validateInput(schema, { project: 'a', limit: 3 }, 'query')).toEqual({
       project: 'a',

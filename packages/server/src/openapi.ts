@@ -70,7 +70,10 @@ function operationObject(op: AnyRemoteOperation): JsonSchema {
       content: { 'application/json': { schema: outputJsonSchema(op) } },
     },
   };
-  if (op.http.empty) responses['204'] = { description: 'nothing relevant: the query abstained' };
+  if (op.http.empty)
+    responses['204'] = {
+      description: 'nothing relevant: the query abstained and held nothing back',
+    };
   for (const status of ERROR_STATUSES) {
     if (op.auth.access === 'open' && status !== 500) continue;
     responses[String(status)] = {

@@ -20,6 +20,10 @@ export function registerMcp(program: Command, io: CliIO): void {
         runJobs: options.jobs,
         log,
       });
+      // Trigger: the vector side could not open (a running `mem serve` holds the embedded
+      // PGlite, or none was built). Why: every answer is then keyword-only, and an agent
+      // runtime's log is where its operator looks. Outcome: one line at start, as `mem query` says.
+      if (opened.vectorNote) log(`mem mcp: note: ${opened.vectorNote}`);
       // Loaded here, not at startup: only `mem mcp` needs the MCP SDK.
       const { serveMcpStdio } = await import('@mem/mcp');
       try {

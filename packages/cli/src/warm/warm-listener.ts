@@ -158,7 +158,13 @@ function sameConfig(env: Record<string, string>, config: MemConfig): boolean {
   return canonical(theirs) === canonical(config);
 }
 
+/**
+ * The settings an answer depends on. MEM_ROOT is matched by the socket's place; MEM_TOKEN is
+ * `mem mcp`'s credential, which a CLI read (the local root) never uses, so a shell that
+ * exports it for an agent runtime is still answered here rather than in-process, where a
+ * running server's PGlite leaves it keyword-only.
+ */
 function canonical(config: MemConfig): string {
-  const { MEM_ROOT: _root, ...rest } = config;
+  const { MEM_ROOT: _root, MEM_TOKEN: _token, ...rest } = config;
   return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -37,7 +37,8 @@ type Answer = z.infer<typeof queryOutput>;
  * Hybrid query with citations, federated: over every project the caller reaches, or the ones
  * it names (each must be reachable, else 403 naming it). Fans out inside one recall whose
  * project filter is the reachable set, so another project's nodes, counts or totals never
- * enter the answer. Abstains (HTTP 204) when nothing clears the relevance floor. This schema
+ * enter the answer. Abstains when nothing clears the relevance floor (HTTP 204, unless it held
+ * something back: then 200 with its freshness_warnings). This schema
  * is the one validator of a query, on every surface; the defaults are the query package's.
  * `as_of` answers from the log as it stood then (as-of-store.ts), keyword recall only, and
  * never with forgotten text; `include_superseded` adds the lines a correction replaced.
@@ -65,7 +66,14 @@ export const query = defineOperation({
   idempotent: true,
   auth: { access: 'token', project: 'project' },
   reads: 'vectors',
-  http: { method: 'GET', path: '/memory/query', empty: (out) => out.abstained },
+  // Trigger: an abstention that held items or lines back. Why: its freshness_warnings are the
+  // answer (what to confirm, correct or retire), and a 204 has no body. Outcome: 204 only when
+  // nothing matched at all.
+  http: {
+    method: 'GET',
+    path: '/memory/query',
+    empty: (out) => out.abstained && out.freshness_warnings.length === 0,
+  },
   mcp: {
     tool: 'query',
     description:

@@ -230,6 +230,45 @@ describe('`mem mcp` as a JSON-RPC peer', () => {
     mcp.end();
     expect(await mcp.exited).toBe(0);
     expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(false);
+
+    // The projection exists now; another process holding it (a running `mem serve`) leaves this
+    // one keyword-only, and the answer itself says so: an MCP client never sees the stderr note.
+    const release = lockPgliteDir(join(root, '.mem', 'pg'));
+    cleanups.push(release);
+    const held = rawMcp(root, { MEM_TOKEN: token.secret });
+    cleanups.push(() => void held.end());
+    held.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    );
+    expect(await held.next()).toMatchObject({ id: 1, result: { serverInfo: { name: 'mem' } } });
+    held.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    held.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'query',
+          arguments: { query: 'why were the restarts flaky', level: ['L1'] },
+        },
+      }),
+    );
+    const keywordOnly = JSON.parse((await held.next()).result.content[0].text);
+    expect(keywordOnly.recall).toMatchObject({ signals: ['keyword'], vector: 'failed' });
+    expect(keywordOnly.recall.errors).toEqual([
+      expect.objectContaining({ leg: 'vector', code: 'CONFLICT' }),
+    ]);
+    held.end();
+    expect(await held.exited).toBe(0);
   });
 
   it('says at start why recall is keyword-only while another process holds the embedded Postgres', async () => {

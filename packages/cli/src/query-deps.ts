@@ -50,6 +50,7 @@ async function openCaughtUp(engine: Engine, config: MemConfig): Promise<OpenQuer
     const reranker = rerankerFromEnv(config);
     let vectors: QueryDeps['vectors'] = null;
     let vectorNote: string | null = null;
+    let vectorsUnavailable: QueryDeps['vectorsUnavailable'] = null;
     try {
       vectors = await openVectorRecall({
         stateDir: engine.paths.stateDir,
@@ -62,12 +63,22 @@ async function openCaughtUp(engine: Engine, config: MemConfig): Promise<OpenQuer
       // answers. Outcome: keyword only, and a note on stderr saying why.
       if (hasErrorCode(error, 'NOT_FOUND'))
         vectorNote = `no vector projection under ${engine.paths.stateDir} (mem rebuild --from-log builds it): keyword recall only`;
-      else if (hasErrorCode(error, 'CONFLICT'))
+      else if (hasErrorCode(error, 'CONFLICT')) {
         vectorNote = `${(error as Error).message}: keyword recall only`;
-      else throw error;
+        // The answer says so too (recall.vector 'failed' with this error): an MCP or JSON
+        // client never sees this stderr note.
+        vectorsUnavailable = { code: 'CONFLICT', message: (error as Error).message };
+      } else throw error;
     }
     return {
-      deps: { items, vectors, embedder: vectors ? embedder : null, reranker, ...tuning },
+      deps: {
+        items,
+        vectors,
+        embedder: vectors ? embedder : null,
+        reranker,
+        vectorsUnavailable,
+        ...tuning,
+      },
       vectorNote,
       close: async () => {
         items.close();

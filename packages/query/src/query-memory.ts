@@ -61,6 +61,12 @@ export interface QueryDeps {
    * them back, so their fresh duplicates stand on their own instead of folding into them.
    */
   withoutLines?: ReadonlySet<string>;
+  /**
+   * Why the vector side could not be opened although this root has one (another process holds
+   * the embedded PGlite): the answer says `vector: 'failed'` with this error, so a client that
+   * never sees the opener's stderr (MCP, JSON) knows its answer is keyword-only.
+   */
+  vectorsUnavailable?: { code: string; message: string } | null;
 }
 
 /** A memory line's identity as `withoutLines` names it. */
@@ -125,6 +131,9 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
       vector = 'failed';
       errors.push({ leg: 'vector', ...describe(error) });
     }
+  } else if (!deps.vectors && deps.vectorsUnavailable && !deps.asOf) {
+    vector = 'failed';
+    errors.push({ leg: 'vector', ...deps.vectorsUnavailable });
   }
 
   const eligible: Candidate[] = [];

@@ -21,7 +21,7 @@ import {
   floorRankedCandidates,
   rankedCandidates,
   splitAtFloor,
-  type FloorSplit,
+  type KeywordCandidate,
 } from './keyword-candidates.js';
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
@@ -329,6 +329,308 @@ function heldCandidates(
   };
 }
 
+type Prepare = (sql: string) => Database.Statement;
+
+/** What every strategy of a find reads: the query and the statement parts its filters make. */
+interface FindFrame {
+  prepared: Prepare;
+  query: ItemFindQuery;
+  /** The conditions on `i` every delivered match meets (the driver's own first when there is one). */
+  where: string[];
+  /** The filters' items: the driver (or `item i`) with `where`. */
+  from: string;
+  params: Record<string, unknown>;
+  held: HeldBackParams;
+  /** HELD_BACK negated, or '1' when held-back matches are delivered too. */
+  delivered: string;
+  /** How many candidates a keyword find ranks (at least offset + limit). */
+  k: number;
+  keywordBudget: number;
+  floorScored: number;
+}
+
+/** A keyword find's frame: its phrases and their OR. */
+interface KeywordFrame extends FindFrame {
+  phrases: readonly string[];
+  match: string;
+}
+
+/** The rows a find's held-back list and held count read: a CTE, its FROM … WHERE, their params. */
+interface FindMatches {
+  with: string;
+  from: string;
+  params: Record<string, unknown>;
+}
+
+/** What a strategy answers: the totals, the page's ranked set and the held-back list. */
+interface FindPlan {
+  counts: { matched: number; held: number };
+  /** The page's ranked set (rankedPageSql's CTE), its relevance expression and parameters. */
+  ranked: { sql: string; relevance: string; params: Record<string, unknown> };
+  /** The first `limit` held-back matches, by creation (read only when counts.held > 0). */
+  heldBack: (limit: number) => RawItem[];
+}
+
+const BY_CREATION = 'ORDER BY i.created_seq, i.project, i.id';
+
+/**
+ * The statement parts of `query`'s filters. Each filter given adds its condition and its
+ * parameter; one not given adds neither, so the statement a filter set makes is the one SQLite
+ * plans (and caches) for it. A tag, parent or anchor filter drives the find (structuralDriver),
+ * with a keyword query too unless the reference ranking is asked (keywordBudget 0).
+ */
+function findFrame(
+  prepared: Prepare,
+  query: ItemFindQuery,
+  match: string | undefined,
+  { keywordBudget, floorScored }: { keywordBudget: number; floorScored: number },
+): FindFrame & { driver: ReturnType<typeof structuralDriver> } {
+  const where = [IN_PROJECTS];
+  const held = heldBackParams(query.now);
+  const params: Record<string, unknown> = { projects: JSON.stringify(query.projects), ...held };
+  if (!query.includeDeleted) where.push(LIVE);
+  where.push('i.attention IN (SELECT value FROM json_each(@attention))');
+  params.attention = JSON.stringify(query.attention);
+  const conditions: [keyof ItemFindQuery, string][] = [
+    ['type', 'i.type = @type'],
+    ['status', 'i.status = @status'],
+    ['parent', hasEdge('parent', '@parent')],
+    ['anchor', hasEdge('anchor', '@anchor')],
+    [
+      'tag',
+      'EXISTS (SELECT 1 FROM item_tag t WHERE t.project = i.project AND t.id = i.id AND t.tag = @tag)',
+    ],
+  ];
+  const driver = match === undefined || keywordBudget > 0 ? structuralDriver(query) : null;
+  if (driver) where.unshift(driver.where);
+  for (const [field, condition] of conditions) {
+    if (query[field] === undefined) continue;
+    // The driving filter is the join itself: checked again per item it would cost a lookup.
+    if (field !== driver?.field) where.push(condition);
+    params[field] = query[field];
+  }
+  if (match !== undefined) params.match = match;
+  return {
+    prepared,
+    query,
+    where,
+    from: `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`,
+    params,
+    held,
+    delivered: query.includeStale ? '1' : `NOT ${HELD_BACK}`,
+    k: Math.max(query.candidates, query.offset + query.limit),
+    keywordBudget,
+    floorScored,
+    driver,
+  };
+}
+
+/**
+ * A find's strategy, by its query: without a keyword query the filters' rows (filterFind); with
+ * one and a tag, parent or anchor driver, the driver's matches (drivenFind); with one whose
+ * filters item_fts holds, the total counted there (scopedFind); else, in the reference ranking
+ * with a tag, parent or anchor, the hits joined to their items (joinedFind).
+ */
+function choosePlan(frame: ReturnType<typeof findFrame>): FindPlan {
+  const { query, driver } = frame;
+  const phrases = query.phrases ?? [];
+  if (phrases.length === 0) return filterFind(frame);
+  const keyword: KeywordFrame = { ...frame, phrases, match: phrases.join(' OR ') };
+  if (driver !== null) return drivenFind(keyword);
+  const scope = scopedMatch(frame.prepared, query, keyword.match);
+  if (scope !== null) return scopedFind(keyword, scope);
+  return joinedFind(keyword);
+}
+
+/** The held-back list of `matches`, by creation, each row read with its tags and relations. */
+const heldBackOf =
+  ({ prepared, params }: FindFrame, matches: FindMatches) =>
+  (limit: number): RawItem[] =>
+    prepared(`${matches.with}SELECT ${ITEM_COLUMNS} FROM (
+      SELECT i.project, i.id ${matches.from} AND ${HELD_BACK} ${BY_CREATION} LIMIT @limit) page
+    JOIN item i ON i.project = page.project AND i.id = page.id ${BY_CREATION}`).all({
+      ...params,
+      ...matches.params,
+      limit,
+    }) as RawItem[];
+
+/** A find without a keyword query: the filters' rows (read from their driver), every one relevance 1. */
+function filterFind(frame: FindFrame): FindPlan {
+  const { prepared, from, params, delivered } = frame;
+  return {
+    counts: prepared(
+      `SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
+    ).get(params) as { matched: number; held: number },
+    ranked: {
+      sql: `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq ${from} AND ${delivered}) `,
+      relevance: '1',
+      params: {},
+    },
+    heldBack: heldBackOf(frame, { with: '', from, params: {} }),
+  };
+}
+
+/** A ranked set of proven candidates (BOUNDED_CANDIDATES). */
+const boundedRanked = (candidates: readonly KeywordCandidate[]): FindPlan['ranked'] => ({
+  sql: BOUNDED_CANDIDATES,
+  relevance: 'r.relevance',
+  params: { candidates: JSON.stringify(candidates.map((c) => [c.node_id, c.relevance])) },
+});
+
+/**
+ * A keyword find a tag, parent or anchor filter drives: totals, held-back list and candidates
+ * from the driver's matches (drivenMatches), ranked by FTS5's scores, or under a floor phrase
+ * by the above-floor phrases' (drivenFloorCandidates).
+ */
+function drivenFind(frame: KeywordFrame): FindPlan {
+  const { prepared, query, phrases, k } = frame;
+  const split = splitAtFloor(prepared, phrases, frame.keywordBudget, frame.floorScored);
+  const driven = drivenMatches(prepared, frame.from, frame.params, split === null);
+  const delivered = driven.rows.filter((r) => query.includeStale || r.held === 0);
+  const candidates = split
+    ? drivenFloorCandidates(
+        prepared,
+        delivered,
+        split.above.map((i) => phrases[i]!),
+        k,
+      )
+    : rankedCandidates(delivered, k);
+  return {
+    counts: driven.counts,
+    ranked: boundedRanked(candidates),
+    heldBack: (limit) =>
+      prepared(`SELECT ${ITEM_COLUMNS} FROM item i
+        WHERE i.node_id IN (SELECT value FROM json_each(@ids)) ${BY_CREATION} LIMIT @limit`).all({
+        ids: JSON.stringify(driven.rows.filter((r) => r.held === 1).map((r) => r.node_id)),
+        limit,
+      }) as RawItem[],
+  };
+}
+
+/**
+ * A keyword find whose filters item_fts holds: the total is counted in item_fts (@scope), the
+ * held-back ones from the rows that can be held (heldCandidates).
+ */
+function scopedFind(frame: KeywordFrame, scope: string): FindPlan {
+  const { prepared, params } = frame;
+  const matches = heldCandidates(frame.where, scope, frame.held);
+  const matched = (
+    prepared(`SELECT count(*) AS matched FROM item_fts WHERE item_fts MATCH @scope`).get({
+      scope,
+    }) as { matched: number }
+  ).matched;
+  const held = (
+    prepared(`${matches.with}SELECT count(*) AS held ${matches.from} AND ${HELD_BACK}`).get({
+      ...params,
+      ...matches.params,
+    }) as { held: number }
+  ).held;
+  return {
+    counts: { matched, held },
+    ranked: keywordRanked(frame),
+    heldBack: heldBackOf(frame, matches),
+  };
+}
+
+/**
+ * A keyword find in the reference ranking (keywordBudget 0) with a tag, parent or anchor
+ * filter: totals and held-back list from the hits joined to their items (HITS).
+ */
+function joinedFind(frame: KeywordFrame): FindPlan {
+  const matches = {
+    with: HITS,
+    from: `${HITS_FROM} WHERE ${frame.where.join(' AND ')}`,
+    params: {},
+  };
+  return {
+    counts: frame
+      .prepared(
+        `${matches.with}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${matches.from}`,
+      )
+      .get(frame.params) as { matched: number; held: number },
+    ranked: keywordRanked(frame),
+    heldBack: heldBackOf(frame, matches),
+  };
+}
+
+/**
+ * The ranked set of a keyword find no driver holds: under a floor phrase chosen by that rule
+ * (floorCandidates, keyword-candidates.ts DECISION); else the candidates a bound proves
+ * (boundedCandidates); else the best @candidates by FTS5's rank over every match.
+ */
+function keywordRanked(frame: KeywordFrame): FindPlan['ranked'] {
+  const { prepared, phrases, match, params, k, keywordBudget: budget } = frame;
+  const delivered = `${frame.where.join(' AND ')} AND ${frame.delivered}`;
+  const split = splitAtFloor(prepared, phrases, budget, frame.floorScored);
+  const bounded = split
+    ? floorCandidates(prepared, { phrases, split, delivered, params, k, budget })
+    : boundedCandidates(prepared, { phrases, match, delivered, params, k, budget });
+  if (bounded !== null) return boundedRanked(bounded);
+  return {
+    sql: keywordCandidatesSql(delivered),
+    relevance: 'rank() OVER (ORDER BY r.score)',
+    params: { candidates: k },
+  };
+}
+
+/**
+ * Every match of a keyword find that a tag, parent or anchor filter drives: the filter's
+ * items (`from`, the driver joined to its items and filtered) whose nodes match, each scored
+ * by FTS5 under the whole query and judged for freshness. Trigger: a keyword find with a tag
+ * filter (a few hundred items of 100 k). Why: every hit was joined to its item for the
+ * totals, and the page's ORDER BY rank scored every hit to find the few the filter holds.
+ * Outcome: FTS5 walks the hits' postings but scores only the filter's rows (`+rowid IN`);
+ * totals, held-back list and candidates come from those rows, ordered as FTS5 orders them.
+ */
+function drivenMatches(
+  prepared: Prepare,
+  from: string,
+  params: Record<string, unknown>,
+  scored: boolean,
+) {
+  // Unscored when a floor phrase is in the query: drivenFloorCandidates scores the rows then.
+  const rows =
+    prepared(`SELECT f.rowid AS node_id, ${scored ? 'f.rank' : '0'} AS score, ${HELD_BACK} AS held
+    FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
+    WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(params) as {
+      node_id: number;
+      score: number;
+      held: number;
+    }[];
+  const held = rows.filter((r) => r.held === 1).length;
+  return { rows, counts: { matched: rows.length, held } };
+}
+
+/**
+ * The candidates of a driven find with a floor phrase (keyword-candidates.ts, DECISION): the
+ * driver's delivered matches holding an above-floor phrase, scored by FTS5 under those
+ * phrases' OR, then the ones holding floor phrases only, in rowid order.
+ */
+function drivenFloorCandidates(
+  prepared: Prepare,
+  rows: readonly { node_id: number }[],
+  above: readonly string[],
+  k: number,
+) {
+  const scores = new Map(
+    above.length === 0 || rows.length === 0
+      ? []
+      : (
+          prepared(`SELECT f.rowid AS node_id, f.rank AS score FROM node_fts f
+            WHERE node_fts MATCH @above AND +f.rowid IN (SELECT value FROM json_each(@ids))`).all({
+            above: above.join(' OR '),
+            ids: JSON.stringify(rows.map((r) => r.node_id)),
+          }) as { node_id: number; score: number }[]
+        ).map((r) => [r.node_id, r.score]),
+  );
+  const scored = rows.flatMap((r) => {
+    const score = scores.get(r.node_id);
+    return score === undefined ? [] : [{ node_id: r.node_id, score }];
+  });
+  const floorOnly = rows.filter((r) => !scores.has(r.node_id)).map((r) => r.node_id);
+  return floorRankedCandidates(scored, floorOnly, k);
+}
+
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
 export function itemReader(
   db: Database.Database,
@@ -371,60 +673,6 @@ export function itemReader(
     return pageText;
   };
 
-  /**
-   * Every match of a keyword find that a tag, parent or anchor filter drives: the filter's
-   * items (`from`, the driver joined to its items and filtered) whose nodes match, each scored
-   * by FTS5 under the whole query and judged for freshness. Trigger: a keyword find with a tag
-   * filter (a few hundred items of 100 k). Why: every hit was joined to its item for the
-   * totals, and the page's ORDER BY rank scored every hit to find the few the filter holds.
-   * Outcome: FTS5 walks the hits' postings but scores only the filter's rows (`+rowid IN`);
-   * totals, held-back list and candidates come from those rows, ordered as FTS5 orders them.
-   */
-  const drivenMatches = (from: string, params: Record<string, unknown>, scored: boolean) => {
-    // Unscored when a floor phrase is in the query: drivenFloorCandidates scores the rows then.
-    const rows =
-      prepared(`SELECT f.rowid AS node_id, ${scored ? 'f.rank' : '0'} AS score, ${HELD_BACK} AS held
-      FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
-      WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(params) as {
-        node_id: number;
-        score: number;
-        held: number;
-      }[];
-    const held = rows.filter((r) => r.held === 1).length;
-    return { rows, counts: { matched: rows.length, held } };
-  };
-
-  /**
-   * The candidates of a driven find with a floor phrase (keyword-candidates.ts, DECISION): the
-   * driver's delivered matches holding an above-floor phrase, scored by FTS5 under those
-   * phrases' OR, then the ones holding floor phrases only, in rowid order.
-   */
-  const drivenFloorCandidates = (
-    rows: readonly { node_id: number }[],
-    above: readonly string[],
-    k: number,
-  ) => {
-    const scores = new Map(
-      above.length === 0 || rows.length === 0
-        ? []
-        : (
-            prepared(`SELECT f.rowid AS node_id, f.rank AS score FROM node_fts f
-              WHERE node_fts MATCH @above AND +f.rowid IN (SELECT value FROM json_each(@ids))`).all(
-              {
-                above: above.join(' OR '),
-                ids: JSON.stringify(rows.map((r) => r.node_id)),
-              },
-            ) as { node_id: number; score: number }[]
-          ).map((r) => [r.node_id, r.score]),
-    );
-    const scored = rows.flatMap((r) => {
-      const score = scores.get(r.node_id);
-      return score === undefined ? [] : [{ node_id: r.node_id, score }];
-    });
-    const floorOnly = rows.filter((r) => !scores.has(r.node_id)).map((r) => r.node_id);
-    return floorRankedCandidates(scored, floorOnly, k);
-  };
-
   const activity = (roots: string, params: Record<string, unknown>) =>
     (prepared(activitySql(roots)).all(params) as RawActivity[]).map(toActivity);
 
@@ -459,172 +707,32 @@ export function itemReader(
       }) as ItemHistoryRow[],
 
     findItems: (query: ItemFindQuery): ItemFound => {
-      const match =
-        query.phrases !== undefined && query.phrases.length > 0
-          ? query.phrases.join(' OR ')
-          : undefined;
-      const where = [IN_PROJECTS];
-      const held = heldBackParams(query.now);
-      const params: Record<string, unknown> = { projects: json(query.projects), ...held };
-      if (!query.includeDeleted) where.push(LIVE);
-      where.push('i.attention IN (SELECT value FROM json_each(@attention))');
-      params.attention = json(query.attention);
-      // Each filter given adds its condition and its parameter; one not given adds neither, so
-      // the statement a filter set makes is the one SQLite plans (and caches) for it.
-      const conditions: [keyof ItemFindQuery, string][] = [
-        ['type', 'i.type = @type'],
-        ['status', 'i.status = @status'],
-        ['parent', hasEdge('parent', '@parent')],
-        ['anchor', hasEdge('anchor', '@anchor')],
-        [
-          'tag',
-          'EXISTS (SELECT 1 FROM item_tag t WHERE t.project = i.project AND t.id = i.id AND t.tag = @tag)',
-        ],
-      ];
-      // A tag, parent or anchor filter drives the find, with a keyword query too (unless the
-      // reference ranking is asked: keywordBudget 0).
-      const driver = match === undefined || keywordBudget > 0 ? structuralDriver(query) : null;
-      if (driver) where.unshift(driver.where);
-      for (const [field, condition] of conditions) {
-        if (query[field] === undefined) continue;
-        // The driving filter is the join itself: checked again per item it would cost a lookup.
-        if (field !== driver?.field) where.push(condition);
-        params[field] = query[field];
-      }
-      if (match !== undefined) params.match = match;
-      // Without a keyword query the filters' rows are read from their driver (the page reads
-      // them too); with one and a driver, totals, held-back list and candidates come from the
-      // driver's matches (drivenMatches); with one alone, the total is counted in item_fts and
-      // the held-back ones from the rows that can be held (heldCandidates); in the reference
-      // ranking (keywordBudget 0) with a tag, parent or anchor, both from the joined hits.
-      const from = `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
-      // A phrase at FTS5's idf floor with more than floorScored matches adds no relevance
-      // (keyword-candidates.ts, DECISION): with one, the candidates are chosen by that rule;
-      // without, exactly as before.
-      const split: FloorSplit | null =
-        match === undefined
-          ? null
-          : splitAtFloor(prepared, query.phrases!, keywordBudget, floorScored);
-      const driven =
-        match !== undefined && driver !== null ? drivenMatches(from, params, split === null) : null;
-      const scope = scopedMatch(prepared, query, match);
-      const matches =
-        match === undefined || driven !== null
-          ? { with: '', from, params: {} }
-          : scope !== null
-            ? heldCandidates(where, scope, held)
-            : { with: HITS, from: `${HITS_FROM} WHERE ${where.join(' AND ')}`, params: {} };
-      const counts = driven
-        ? driven.counts
-        : scope !== null
-          ? {
-              matched: (
-                prepared(
-                  `SELECT count(*) AS matched FROM item_fts WHERE item_fts MATCH @scope`,
-                ).get({
-                  scope,
-                }) as { matched: number }
-              ).matched,
-              held: (
-                prepared(
-                  `${matches.with}SELECT count(*) AS held ${matches.from} AND ${HELD_BACK}`,
-                ).get({
-                  ...params,
-                  ...matches.params,
-                }) as { held: number }
-              ).held,
-            }
-          : (prepared(
-              `${matches.with}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${matches.from}`,
-            ).get(params) as { matched: number; held: number });
-      const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
-      const candidates = Math.max(query.candidates, query.offset + query.limit);
-      const deliveredRows = driven?.rows.filter((r) => query.includeStale || r.held === 0);
-      const bounded =
-        driven && split
-          ? drivenFloorCandidates(
-              deliveredRows!,
-              split.above.map((i) => query.phrases![i]!),
-              candidates,
-            )
-          : driven
-            ? rankedCandidates(deliveredRows!, candidates)
-            : match === undefined
-              ? null
-              : split
-                ? floorCandidates(prepared, {
-                    phrases: query.phrases!,
-                    split,
-                    delivered: `${where.join(' AND ')} AND ${delivered}`,
-                    params,
-                    k: candidates,
-                    budget: keywordBudget,
-                  })
-                : boundedCandidates(prepared, {
-                    phrases: query.phrases!,
-                    match,
-                    delivered: `${where.join(' AND ')} AND ${delivered}`,
-                    params,
-                    k: candidates,
-                    budget: keywordBudget,
-                  });
-      const page =
-        match === undefined
-          ? rankedPageSql(
-              `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq ${from} AND ${delivered}) `,
-              '1',
-            )
-          : bounded !== null
-            ? rankedPageSql(BOUNDED_CANDIDATES, 'r.relevance')
-            : rankedPageSql(
-                keywordCandidatesSql(`${where.join(' AND ')} AND ${delivered}`),
-                'rank() OVER (ORDER BY r.score)',
-              );
+      const phrases = query.phrases ?? [];
+      const frame = findFrame(
+        prepared,
+        query,
+        phrases.length > 0 ? phrases.join(' OR ') : undefined,
+        { keywordBudget, floorScored },
+      );
+      const plan = choosePlan(frame);
+      const { sql, relevance, params } = plan.ranked;
       const items = (
-        prepared(page).all({
-          ...params,
+        prepared(rankedPageSql(sql, relevance)).all({
+          ...frame.params,
           recency_weight: query.recencyWeight,
           limit: query.limit,
           offset: query.offset,
-          ...(bounded !== null
-            ? { candidates: JSON.stringify(bounded.map((c) => [c.node_id, c.relevance])) }
-            : match !== undefined
-              ? { candidates }
-              : {}),
+          ...params,
         }) as (RawItem & RawRanks)[]
       ).map((raw) => ({ ...toItem(raw), ...ranksOf(raw) }));
       // The page is chosen on its sort keys alone and only its rows get their tags and
       // relations: computing them for every match before the sort cost a subquery per match.
-      const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
-      const heldBack =
-        driven && counts.held > 0
-          ? (
-              prepared(`SELECT ${ITEM_COLUMNS} FROM item i
-                WHERE i.node_id IN (SELECT value FROM json_each(@ids)) ${byCreation} LIMIT @limit`).all(
-                {
-                  ids: JSON.stringify(
-                    driven.rows.filter((r) => r.held === 1).map((r) => r.node_id),
-                  ),
-                  limit: query.heldBackLimit,
-                },
-              ) as RawItem[]
-            ).map(toItem)
-          : counts.held > 0
-            ? (
-                prepared(`${matches.with}SELECT ${ITEM_COLUMNS} FROM (
-                SELECT i.project, i.id ${matches.from} AND ${HELD_BACK} ${byCreation} LIMIT @limit) page
-              JOIN item i ON i.project = page.project AND i.id = page.id ${byCreation}`).all({
-                  ...params,
-                  ...matches.params,
-                  limit: query.heldBackLimit,
-                }) as RawItem[]
-              ).map(toItem)
-            : [];
+      const { matched, held } = plan.counts;
       return {
-        total: query.includeStale ? counts.matched : counts.matched - counts.held,
+        total: query.includeStale ? matched : matched - held,
         items,
-        heldBack,
-        heldBackTotal: counts.held,
+        heldBack: held > 0 ? plan.heldBack(query.heldBackLimit).map(toItem) : [],
+        heldBackTotal: held,
       };
     },
 

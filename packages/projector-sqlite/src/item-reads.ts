@@ -294,20 +294,21 @@ function scopedMatch(
 }
 
 /**
- * The rows of a keyword find's projects that freshness may hold back at `now` (an expiry or a
- * review date at or before its second, an unresolved task or thread opened at or before the
- * open cutoff's), each read from its partial index (migrations 0025, 0027) and kept when item_fts
- * matches it by rowid (@scope). Trigger: a find's exact total less what it holds back. Why:
- * judged on every match, the held-back count read each match's item row. Outcome: the count
- * costs the rows that can be held, whatever the number of matches; HELD_BACK still decides.
- * A bound is the cutoff's second followed by U+10FFFF: every instant whose first 19
- * characters are at or before the second sorts below it (atOrBefore reads those characters).
+ * The rows of a find's projects that freshness may hold back at `now` (an expiry or a review
+ * date at or before its second, an unresolved task or thread opened at or before the open
+ * cutoff's), each read from its partial index (migrations 0025, 0027) and kept when `where`
+ * (conditions on `i`) holds: a keyword find's adds that item_fts matches it by rowid
+ * (@scope). Trigger: a find's exact total less what it holds back. Why: judged on every match,
+ * the held-back count read each match's item row (a parent's 14 k children: ~44 ms of HELD_BACK
+ * over rows whose dates sit past their text). Outcome: the count costs the rows that can be
+ * held, whatever the number of matches; HELD_BACK still decides. A bound is the cutoff's second
+ * followed by U+10FFFF: every instant whose first 19 characters are at or before the second
+ * sorts below it (atOrBefore reads those characters).
  */
 function heldCandidates(
   where: readonly string[],
-  scope: string,
   { now_second, opened_second }: HeldBackParams,
-): { with: string; from: string; params: Record<string, unknown> } {
+): FindMatches {
   const inProjects = `c.project IN (SELECT value FROM json_each(@projects))`;
   return {
     with: `WITH held(project, id) AS (
@@ -319,10 +320,8 @@ function heldCandidates(
         WHERE ${inProjects} AND c.type IN ('task', 'thread')
           AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.opened_ts < @opened_bound) `,
     from: `FROM held CROSS JOIN item i ON i.project = held.project AND i.id = held.id
-      WHERE ${where.join(' AND ')}
-        AND i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)`,
+      WHERE ${where.join(' AND ')}`,
     params: {
-      scope,
       now_bound: `${now_second}\u{10FFFF}`,
       opened_bound: `${opened_second}\u{10FFFF}`,
     },
@@ -337,6 +336,8 @@ interface FindFrame {
   query: ItemFindQuery;
   /** The conditions on `i` every delivered match meets (the driver's own first when there is one). */
   where: string[];
+  /** The same conditions on `i` alone: the driver's filter as a condition too. */
+  itemWhere: string[];
   /** The filters' items: the driver (or `item i`) with `where`. */
   from: string;
   params: Record<string, unknown>;
@@ -402,11 +403,13 @@ function findFrame(
     ],
   ];
   const driver = match === undefined || keywordBudget > 0 ? structuralDriver(query) : null;
+  const itemWhere = [...where];
   if (driver) where.unshift(driver.where);
   for (const [field, condition] of conditions) {
     if (query[field] === undefined) continue;
     // The driving filter is the join itself: checked again per item it would cost a lookup.
     if (field !== driver?.field) where.push(condition);
+    itemWhere.push(condition);
     params[field] = query[field];
   }
   if (match !== undefined) params.match = match;
@@ -414,6 +417,7 @@ function findFrame(
     prepared,
     query,
     where,
+    itemWhere,
     from: `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`,
     params,
     held,
@@ -479,15 +483,25 @@ const boundedRanked = (candidates: readonly KeywordCandidate[]): FindPlan['ranke
 
 /**
  * A keyword find a tag, parent or anchor filter drives: totals, held-back list and candidates
- * from the driver's matches (drivenMatches), ranked by FTS5's scores, or under a floor phrase
- * by the above-floor phrases' (drivenFloorCandidates).
+ * from the driver's matches (drivenMatches) less the held ones among them (heldCandidates),
+ * ranked by FTS5's scores, or under a floor phrase by the above-floor phrases'
+ * (drivenFloorCandidates).
  */
 function drivenFind(frame: KeywordFrame): FindPlan {
   const { prepared, query, phrases, k } = frame;
   const split = splitAtFloor(prepared, phrases, frame.keywordBudget, frame.floorScored);
-  const driven = drivenMatches(prepared, frame.from, frame.params, split === null);
-  const delivered = driven.rows.filter((r) => query.includeStale || r.held === 0);
-  const candidates = split
+  const rows = drivenMatches(prepared, frame.from, frame.params, split === null);
+  const candidates = heldCandidates([...frame.itemWhere, HELD_BACK], frame.held);
+  const matched = new Set(rows.map((r) => r.node_id));
+  const held = new Set(
+    (
+      prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
+        .pluck()
+        .all({ ...frame.params, ...candidates.params }) as number[]
+    ).filter((id) => matched.has(id)),
+  );
+  const delivered = query.includeStale ? rows : rows.filter((r) => !held.has(r.node_id));
+  const ranked = split
     ? drivenFloorCandidates(
         prepared,
         delivered,
@@ -496,12 +510,12 @@ function drivenFind(frame: KeywordFrame): FindPlan {
       )
     : rankedCandidates(delivered, k);
   return {
-    counts: driven.counts,
-    ranked: boundedRanked(candidates),
+    counts: { matched: rows.length, held: held.size },
+    ranked: boundedRanked(ranked),
     heldBack: (limit) =>
       prepared(`SELECT ${ITEM_COLUMNS} FROM item i
         WHERE i.node_id IN (SELECT value FROM json_each(@ids)) ${BY_CREATION} LIMIT @limit`).all({
-        ids: JSON.stringify(driven.rows.filter((r) => r.held === 1).map((r) => r.node_id)),
+        ids: JSON.stringify([...held]),
         limit,
       }) as RawItem[],
   };
@@ -513,7 +527,11 @@ function drivenFind(frame: KeywordFrame): FindPlan {
  */
 function scopedFind(frame: KeywordFrame, scope: string): FindPlan {
   const { prepared, params } = frame;
-  const matches = heldCandidates(frame.where, scope, frame.held);
+  const candidates = heldCandidates(
+    [...frame.where, 'i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)'],
+    frame.held,
+  );
+  const matches = { ...candidates, params: { ...candidates.params, scope } };
   const matched = (
     prepared(`SELECT count(*) AS matched FROM item_fts WHERE item_fts MATCH @scope`).get({
       scope,
@@ -576,29 +594,23 @@ function keywordRanked(frame: KeywordFrame): FindPlan['ranked'] {
 /**
  * Every match of a keyword find that a tag, parent or anchor filter drives: the filter's
  * items (`from`, the driver joined to its items and filtered) whose nodes match, each scored
- * by FTS5 under the whole query and judged for freshness. Trigger: a keyword find with a tag
- * filter (a few hundred items of 100 k). Why: every hit was joined to its item for the
- * totals, and the page's ORDER BY rank scored every hit to find the few the filter holds.
- * Outcome: FTS5 walks the hits' postings but scores only the filter's rows (`+rowid IN`);
- * totals, held-back list and candidates come from those rows, ordered as FTS5 orders them.
+ * by FTS5 under the whole query when `scored`. Trigger: a keyword find with a tag filter (a
+ * few hundred items of 100 k). Why: every hit was joined to its item for the totals, and the
+ * page's ORDER BY rank scored every hit to find the few the filter holds. Outcome: FTS5 walks
+ * the hits' postings but scores only the filter's rows (`+rowid IN`), and no hit is joined to
+ * its item: freshness is judged on the rows that can be held (drivenFind).
  */
 function drivenMatches(
   prepared: Prepare,
   from: string,
   params: Record<string, unknown>,
   scored: boolean,
-) {
+): { node_id: number; score: number }[] {
   // Unscored when a floor phrase is in the query: drivenFloorCandidates scores the rows then.
-  const rows =
-    prepared(`SELECT f.rowid AS node_id, ${scored ? 'f.rank' : '0'} AS score, ${HELD_BACK} AS held
-    FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
-    WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(params) as {
-      node_id: number;
-      score: number;
-      held: number;
-    }[];
-  const held = rows.filter((r) => r.held === 1).length;
-  return { rows, counts: { matched: rows.length, held } };
+  return prepared(`SELECT f.rowid AS node_id, ${scored ? 'f.rank' : '0'} AS score
+    FROM node_fts f WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(
+    params,
+  ) as { node_id: number; score: number }[];
 }
 
 /**

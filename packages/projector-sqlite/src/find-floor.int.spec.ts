@@ -1,5 +1,5 @@
 import { itemId } from '@mem/core';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealedStoreOf, tempRoot } from '../test/support.js';
 import { itemReader } from './item-reads.js';
@@ -78,6 +78,40 @@ const deliveredByRowid = (where: string) =>
 const zephyrs = `i.summary LIKE '%zephyr%'`;
 
 describe('a keyword find with a phrase at FTS5’s idf floor', () => {
+  it('learns what each phrase is once while the store is unchanged, and again after another connection commits', () => {
+    // A read-only connection of its own, each run of a phrase's count or walk counted.
+    const reader = new Database(db.name, { readonly: true });
+    const writer = new Database(db.name);
+    try {
+      let reads = 0;
+      const prepareOf = reader.prepare.bind(reader);
+      reader.prepare = (sql: string) => {
+        const statement = prepareOf(sql);
+        if (!sql.includes('MATCH @phrase')) return statement;
+        const get = statement.get.bind(statement);
+        return Object.assign(statement, {
+          get: (...args: unknown[]) => ((reads += 1), get(...args)),
+        }) as typeof statement;
+      };
+      // A budget of 0 counts each phrase to floorScored + 1 only: "note" is walked to half the rows.
+      const items = itemReader(reader, { floorScored: FLOOR_SCORED, keywordBudget: 0 });
+      const ids = (phrases: string[]) =>
+        items.findItems({ ...base, phrases }).items.map((r) => r.id);
+      const first = ids(['"zephyr"', '"note"']);
+      expect(reads).toBe(3);
+      expect(ids(['"note"', '"zephyr"'])).toEqual(first);
+      expect(reads).toBe(3);
+      // A commit that changes a page (one that rewrote a value as it was would not count).
+      writer.prepare("INSERT INTO projector_meta (key, value) VALUES ('spec', '1')").run();
+      writer.prepare("DELETE FROM projector_meta WHERE key = 'spec'").run();
+      expect(ids(['"zephyr"', '"note"'])).toEqual(first);
+      expect(reads).toBe(6);
+    } finally {
+      writer.close();
+      reader.close();
+    }
+  });
+
   it('ranks the matches of its other phrases by them alone, then ties the floor-only matches, taken in rowid order', () => {
     const found = find(base);
     const alone = find({ ...base, phrases: ['"zephyr"'] });

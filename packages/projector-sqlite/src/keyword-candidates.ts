@@ -292,7 +292,7 @@ function idf(rows: number, hits: number): number {
 }
 
 /** The rows node_fts holds, as bm25() reads it: the first varint of FTS5's averages record (id 1). */
-function ftsRowCount(prepared: (sql: string) => Database.Statement): number {
+export function ftsRowCount(prepared: (sql: string) => Database.Statement): number {
   const row = prepared('SELECT block FROM node_fts_data WHERE id = 1').get() as
     { block: Uint8Array } | undefined;
   return row ? varints(row.block)[0]! : 0;

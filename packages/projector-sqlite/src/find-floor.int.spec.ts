@@ -86,14 +86,14 @@ describe('a keyword find with a phrase at FTS5’s idf floor', () => {
     try {
       let reads = 0;
       const prepareOf = reader.prepare.bind(reader);
-      reader.prepare = (sql: string) => {
+      reader.prepare = ((sql: string) => {
         const statement = prepareOf(sql);
         if (!sql.includes('MATCH @phrase')) return statement;
         const get = statement.get.bind(statement);
         return Object.assign(statement, {
           get: (...args: unknown[]) => ((reads += 1), get(...args)),
-        }) as typeof statement;
-      };
+        });
+      }) as typeof reader.prepare;
       // A budget of 0 counts each phrase to floorScored + 1 only: "note" is walked to half the rows.
       const items = itemReader(reader, { floorScored: FLOOR_SCORED, keywordBudget: 0 });
       const ids = (phrases: string[]) =>

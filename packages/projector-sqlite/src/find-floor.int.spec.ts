@@ -1,5 +1,5 @@
 import { itemId } from '@mem/core';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealedStoreOf, tempRoot } from '../test/support.js';
 import { itemReader } from './item-reads.js';
@@ -50,9 +50,10 @@ const base: ItemFindQuery = {
 let root: ReturnType<typeof tempRoot>;
 let db: Database.Database;
 let prepare: Database.Database['prepare'];
+let statements: string[];
 beforeAll(async () => {
   root = tempRoot();
-  ({ db, unrecorded: prepare } = await sealedStoreOf(root.target, P, payloads));
+  ({ db, statements, unrecorded: prepare } = await sealedStoreOf(root.target, P, payloads));
 });
 afterAll(() => {
   db.close();
@@ -78,6 +79,40 @@ const deliveredByRowid = (where: string) =>
 const zephyrs = `i.summary LIKE '%zephyr%'`;
 
 describe('a keyword find with a phrase at FTS5’s idf floor', () => {
+  it('learns what each phrase is once while the store is unchanged, and again after another connection commits', () => {
+    // A read-only connection of its own, each run of a phrase's count or walk counted.
+    const reader = new Database(db.name, { readonly: true });
+    const writer = new Database(db.name);
+    try {
+      let reads = 0;
+      const prepareOf = reader.prepare.bind(reader);
+      reader.prepare = ((sql: string) => {
+        const statement = prepareOf(sql);
+        if (!sql.includes('MATCH @phrase')) return statement;
+        const get = statement.get.bind(statement);
+        return Object.assign(statement, {
+          get: (...args: unknown[]) => ((reads += 1), get(...args)),
+        });
+      }) as typeof reader.prepare;
+      // A budget of 0 counts each phrase to floorScored + 1 only: "note" is walked to half the rows.
+      const items = itemReader(reader, { floorScored: FLOOR_SCORED, keywordBudget: 0 });
+      const ids = (phrases: string[]) =>
+        items.findItems({ ...base, phrases }).items.map((r) => r.id);
+      const first = ids(['"zephyr"', '"note"']);
+      expect(reads).toBe(3);
+      expect(ids(['"note"', '"zephyr"'])).toEqual(first);
+      expect(reads).toBe(3);
+      // A commit that changes a page (one that rewrote a value as it was would not count).
+      writer.prepare("INSERT INTO projector_meta (key, value) VALUES ('spec', '1')").run();
+      writer.prepare("DELETE FROM projector_meta WHERE key = 'spec'").run();
+      expect(ids(['"zephyr"', '"note"'])).toEqual(first);
+      expect(reads).toBe(6);
+    } finally {
+      writer.close();
+      reader.close();
+    }
+  });
+
   it('ranks the matches of its other phrases by them alone, then ties the floor-only matches, taken in rowid order', () => {
     const found = find(base);
     const alone = find({ ...base, phrases: ['"zephyr"'] });
@@ -142,5 +177,40 @@ describe('a keyword find with a phrase at FTS5’s idf floor', () => {
     expect(new Set(floorOnly.map((r) => r.relevance_rank)).size).toBeLessThanOrEqual(1);
     for (const r of driven.items.filter(above))
       expect(floorOnly.every((f) => f.relevance_rank > r.relevance_rank)).toBe(true);
+  });
+
+  // A filter holding few items is read from its side, each item looked up in node_fts by rowid
+  // (PROBE_POSTINGS lowered: in 60 rows a walk is always cheaper).
+  it.each<[string, Partial<ItemFindQuery>]>([
+    ['a tag', { tag: 't0' }],
+    ['a tag, stale ones too', { tag: 't2', includeStale: true }],
+    ['a tag, a later page', { tag: 't1', offset: 4, limit: 4 }],
+    ['a tag, floor phrases only', { tag: 't1', phrases: ['"note"'] }],
+  ])('%s, read item by item: answers as the reference ranking does', (_, change) => {
+    const query = { ...base, ...change };
+    const from = statements.length;
+    const probed = itemReader(db, { floorScored: FLOOR_SCORED, probePostings: 0.01 }).findItems(
+      query,
+    );
+    const reference = find(query, 0);
+    expect(ranked(probed)).toEqual(ranked(reference));
+    expect([probed.total, probed.heldBackTotal, probed.heldBack.map((r) => r.id)]).toEqual([
+      reference.total,
+      reference.heldBackTotal,
+      reference.heldBack.map((r) => r.id),
+    ]);
+    const plans = statements
+      .slice(from)
+      .filter((sql) => sql.includes('node_fts MATCH @match'))
+      .map((sql) =>
+        (
+          prepare(`EXPLAIN QUERY PLAN ${sql}`).all(
+            Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map((m) => [m[1]!, null])),
+          ) as { detail: string }[]
+        )
+          .map((r) => r.detail)
+          .join('\n'),
+      );
+    expect(plans.some((plan) => /SCAN f VIRTUAL TABLE INDEX 0:=M/.test(plan))).toBe(true);
   });
 });

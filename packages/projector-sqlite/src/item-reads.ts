@@ -19,9 +19,12 @@ import {
   boundedCandidates,
   floorCandidates,
   floorRankedCandidates,
+  ftsRowCount,
   rankedCandidates,
   splitAtFloor,
   type FloorSplit,
+  type KeywordCandidate,
+  type PhraseFloor,
 } from './keyword-candidates.js';
 
 /** What every item read selects: the row, its tags and relations as sorted JSON arrays. */
@@ -295,20 +298,21 @@ function scopedMatch(
 }
 
 /**
- * The rows of a keyword find's projects that freshness may hold back at `now` (an expiry or a
- * review date at or before its second, an unresolved task or thread opened at or before the
- * open cutoff's), each read from its partial index (migrations 0025, 0027) and kept when item_fts
- * matches it by rowid (@scope). Trigger: a find's exact total less what it holds back. Why:
- * judged on every match, the held-back count read each match's item row. Outcome: the count
- * costs the rows that can be held, whatever the number of matches; HELD_BACK still decides.
- * A bound is the cutoff's second followed by U+10FFFF: every instant whose first 19
- * characters are at or before the second sorts below it (atOrBefore reads those characters).
+ * The rows of a find's projects that freshness may hold back at `now` (an expiry or a review
+ * date at or before its second, an unresolved task or thread opened at or before the open
+ * cutoff's), each read from its partial index (migrations 0025, 0027) and kept when `where`
+ * (conditions on `i`) holds: a keyword find's adds that item_fts matches it by rowid
+ * (@scope). Trigger: a find's exact total less what it holds back. Why: judged on every match,
+ * the held-back count read each match's item row (a parent's 14 k children: ~44 ms of HELD_BACK
+ * over rows whose dates sit past their text). Outcome: the count costs the rows that can be
+ * held, whatever the number of matches; HELD_BACK still decides. A bound is the cutoff's second
+ * followed by U+10FFFF: every instant whose first 19 characters are at or before the second
+ * sorts below it (atOrBefore reads those characters).
  */
 function heldCandidates(
   where: readonly string[],
-  scope: string,
   { now_second, opened_second }: HeldBackParams,
-): { with: string; from: string; params: Record<string, unknown> } {
+): FindMatches {
   const inProjects = `c.project IN (SELECT value FROM json_each(@projects))`;
   return {
     with: `WITH held(project, id) AS (
@@ -320,14 +324,391 @@ function heldCandidates(
         WHERE ${inProjects} AND c.type IN ('task', 'thread')
           AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.opened_ts < @opened_bound) `,
     from: `FROM held CROSS JOIN item i ON i.project = held.project AND i.id = held.id
-      WHERE ${where.join(' AND ')}
-        AND i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)`,
+      WHERE ${where.join(' AND ')}`,
     params: {
-      scope,
       now_bound: `${now_second}\u{10FFFF}`,
       opened_bound: `${opened_second}\u{10FFFF}`,
     },
   };
+}
+
+type Prepare = (sql: string) => Database.Statement;
+
+/** Phrases whose floor split a read-only reader keeps (itemReader). */
+const CACHED_PHRASES = 4_096;
+
+/** What every strategy of a find reads: the query and the statement parts its filters make. */
+interface FindFrame {
+  prepared: Prepare;
+  query: ItemFindQuery;
+  /** The conditions on `i` every delivered match meets (the driver's own first when there is one). */
+  where: string[];
+  /** The same conditions on `i` alone: the driver's filter as a condition too. */
+  itemWhere: string[];
+  /** The filters' items: the driver (or `item i`) with `where`. */
+  from: string;
+  params: Record<string, unknown>;
+  held: HeldBackParams;
+  /** HELD_BACK negated, or '1' when held-back matches are delivered too. */
+  delivered: string;
+  /** How many candidates a keyword find ranks (at least offset + limit). */
+  k: number;
+  keywordBudget: number;
+  floorScored: number;
+  /** What splitAtFloor learnt of each phrase since the store last changed (itemReader's). */
+  phraseFloors: Map<string, PhraseFloor>;
+  /** Postings FTS5 walks in the time it looks one phrase up in one row (PROBE_POSTINGS). */
+  probePostings: number;
+}
+
+/** A keyword find's frame: its phrases and their OR. */
+interface KeywordFrame extends FindFrame {
+  phrases: readonly string[];
+  match: string;
+}
+
+/** The rows a find's held-back list and held count read: a CTE, its FROM … WHERE, their params. */
+interface FindMatches {
+  with: string;
+  from: string;
+  params: Record<string, unknown>;
+}
+
+/** What a strategy answers: the totals, the page's ranked set and the held-back list. */
+interface FindPlan {
+  counts: { matched: number; held: number };
+  /** The page's ranked set (rankedPageSql's CTE), its relevance expression and parameters. */
+  ranked: { sql: string; relevance: string; params: Record<string, unknown> };
+  /** The first `limit` held-back matches, by creation (read only when counts.held > 0). */
+  heldBack: (limit: number) => RawItem[];
+}
+
+const BY_CREATION = 'ORDER BY i.created_seq, i.project, i.id';
+
+/**
+ * The statement parts of `query`'s filters. Each filter given adds its condition and its
+ * parameter; one not given adds neither, so the statement a filter set makes is the one SQLite
+ * plans (and caches) for it. A tag, parent or anchor filter drives the find (structuralDriver),
+ * with a keyword query too unless the reference ranking is asked (keywordBudget 0).
+ */
+function findFrame(
+  prepared: Prepare,
+  query: ItemFindQuery,
+  match: string | undefined,
+  settings: Pick<FindFrame, 'keywordBudget' | 'floorScored' | 'phraseFloors' | 'probePostings'>,
+): FindFrame & { driver: ReturnType<typeof structuralDriver> } {
+  const where = [IN_PROJECTS];
+  const held = heldBackParams(query.now);
+  const params: Record<string, unknown> = { projects: JSON.stringify(query.projects), ...held };
+  if (!query.includeDeleted) where.push(LIVE);
+  where.push('i.attention IN (SELECT value FROM json_each(@attention))');
+  params.attention = JSON.stringify(query.attention);
+  const conditions: [keyof ItemFindQuery, string][] = [
+    ['type', 'i.type = @type'],
+    ['status', 'i.status = @status'],
+    ['parent', hasEdge('parent', '@parent')],
+    ['anchor', hasEdge('anchor', '@anchor')],
+    [
+      'tag',
+      'EXISTS (SELECT 1 FROM item_tag t WHERE t.project = i.project AND t.id = i.id AND t.tag = @tag)',
+    ],
+  ];
+  const driver = match === undefined || settings.keywordBudget > 0 ? structuralDriver(query) : null;
+  const itemWhere = [...where];
+  if (driver) where.unshift(driver.where);
+  for (const [field, condition] of conditions) {
+    if (query[field] === undefined) continue;
+    // The driving filter is the join itself: checked again per item it would cost a lookup.
+    if (field !== driver?.field) where.push(condition);
+    itemWhere.push(condition);
+    params[field] = query[field];
+  }
+  if (match !== undefined) params.match = match;
+  return {
+    prepared,
+    query,
+    where,
+    itemWhere,
+    from: `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`,
+    params,
+    held,
+    delivered: query.includeStale ? '1' : `NOT ${HELD_BACK}`,
+    k: Math.max(query.candidates, query.offset + query.limit),
+    ...settings,
+    driver,
+  };
+}
+
+/**
+ * A find's strategy, by its query: without a keyword query the filters' rows (filterFind); with
+ * one and a tag, parent or anchor driver, the driver's matches (drivenFind); with one whose
+ * filters item_fts holds, the total counted there (scopedFind); else, in the reference ranking
+ * with a tag, parent or anchor, the hits joined to their items (joinedFind).
+ */
+function choosePlan(frame: ReturnType<typeof findFrame>): FindPlan {
+  const { query, driver } = frame;
+  const phrases = query.phrases ?? [];
+  if (phrases.length === 0) return filterFind(frame);
+  const keyword: KeywordFrame = { ...frame, phrases, match: phrases.join(' OR ') };
+  if (driver !== null) return drivenFind(keyword);
+  const scope = scopedMatch(frame.prepared, query, keyword.match);
+  if (scope !== null) return scopedFind(keyword, scope);
+  return joinedFind(keyword);
+}
+
+/** The held-back list of `matches`, by creation, each row read with its tags and relations. */
+const heldBackOf =
+  ({ prepared, params }: FindFrame, matches: FindMatches) =>
+  (limit: number): RawItem[] =>
+    prepared(`${matches.with}SELECT ${ITEM_COLUMNS} FROM (
+      SELECT i.project, i.id ${matches.from} AND ${HELD_BACK} ${BY_CREATION} LIMIT @limit) page
+    JOIN item i ON i.project = page.project AND i.id = page.id ${BY_CREATION}`).all({
+      ...params,
+      ...matches.params,
+      limit,
+    }) as RawItem[];
+
+/** A find without a keyword query: the filters' rows (read from their driver), every one relevance 1. */
+function filterFind(frame: FindFrame): FindPlan {
+  const { prepared, from, params, delivered } = frame;
+  return {
+    counts: prepared(
+      `SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${from}`,
+    ).get(params) as { matched: number; held: number },
+    ranked: {
+      sql: `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq ${from} AND ${delivered}) `,
+      relevance: '1',
+      params: {},
+    },
+    heldBack: heldBackOf(frame, { with: '', from, params: {} }),
+  };
+}
+
+/** A ranked set of proven candidates (BOUNDED_CANDIDATES). */
+const boundedRanked = (candidates: readonly KeywordCandidate[]): FindPlan['ranked'] => ({
+  sql: BOUNDED_CANDIDATES,
+  relevance: 'r.relevance',
+  params: { candidates: JSON.stringify(candidates.map((c) => [c.node_id, c.relevance])) },
+});
+
+/**
+ * A keyword find a tag, parent or anchor filter drives: totals, held-back list and candidates
+ * from the driver's matches (drivenMatches) less the held ones among them (heldCandidates),
+ * ranked by FTS5's scores, or under a floor phrase by the above-floor phrases'
+ * (drivenFloorCandidates).
+ */
+function drivenFind(frame: KeywordFrame): FindPlan {
+  const { prepared, query, phrases, k } = frame;
+  const split = splitAtFloor(
+    prepared,
+    phrases,
+    frame.keywordBudget,
+    frame.floorScored,
+    frame.phraseFloors,
+  );
+  const rows =
+    split !== null && fewDriven(frame, split)
+      ? probedMatches(prepared, frame.from, frame.params)
+      : drivenMatches(prepared, frame.from, frame.params, split === null);
+  const candidates = heldCandidates([...frame.itemWhere, HELD_BACK], frame.held);
+  const matched = new Set(rows.map((r) => r.node_id));
+  const held = new Set(
+    (
+      prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
+        .pluck()
+        .all({ ...frame.params, ...candidates.params }) as number[]
+    ).filter((id) => matched.has(id)),
+  );
+  const delivered = query.includeStale ? rows : rows.filter((r) => !held.has(r.node_id));
+  const ranked = split
+    ? drivenFloorCandidates(
+        prepared,
+        delivered,
+        split.above.map((i) => phrases[i]!),
+        k,
+      )
+    : rankedCandidates(delivered, k);
+  return {
+    counts: { matched: rows.length, held: held.size },
+    ranked: boundedRanked(ranked),
+    heldBack: (limit) =>
+      prepared(`SELECT ${ITEM_COLUMNS} FROM item i
+        WHERE i.node_id IN (SELECT value FROM json_each(@ids)) ${BY_CREATION} LIMIT @limit`).all({
+        ids: JSON.stringify([...held]),
+        limit,
+      }) as RawItem[],
+  };
+}
+
+/**
+ * A keyword find whose filters item_fts holds: the total is counted in item_fts (@scope), the
+ * held-back ones from the rows that can be held (heldCandidates).
+ */
+function scopedFind(frame: KeywordFrame, scope: string): FindPlan {
+  const { prepared, params } = frame;
+  const candidates = heldCandidates(
+    [...frame.where, 'i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)'],
+    frame.held,
+  );
+  const matches = { ...candidates, params: { ...candidates.params, scope } };
+  const matched = (
+    prepared(`SELECT count(*) AS matched FROM item_fts WHERE item_fts MATCH @scope`).get({
+      scope,
+    }) as { matched: number }
+  ).matched;
+  const held = (
+    prepared(`${matches.with}SELECT count(*) AS held ${matches.from} AND ${HELD_BACK}`).get({
+      ...params,
+      ...matches.params,
+    }) as { held: number }
+  ).held;
+  return {
+    counts: { matched, held },
+    ranked: keywordRanked(frame),
+    heldBack: heldBackOf(frame, matches),
+  };
+}
+
+/**
+ * A keyword find in the reference ranking (keywordBudget 0) with a tag, parent or anchor
+ * filter: totals and held-back list from the hits joined to their items (HITS).
+ */
+function joinedFind(frame: KeywordFrame): FindPlan {
+  const matches = {
+    with: HITS,
+    from: `${HITS_FROM} WHERE ${frame.where.join(' AND ')}`,
+    params: {},
+  };
+  return {
+    counts: frame
+      .prepared(
+        `${matches.with}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${matches.from}`,
+      )
+      .get(frame.params) as { matched: number; held: number },
+    ranked: keywordRanked(frame),
+    heldBack: heldBackOf(frame, matches),
+  };
+}
+
+/**
+ * The ranked set of a keyword find no driver holds: under a floor phrase chosen by that rule
+ * (floorCandidates, keyword-candidates.ts DECISION); else the candidates a bound proves
+ * (boundedCandidates); else the best @candidates by FTS5's rank over every match.
+ */
+function keywordRanked(frame: KeywordFrame): FindPlan['ranked'] {
+  const { prepared, phrases, match, params, k, keywordBudget: budget } = frame;
+  const delivered = `${frame.where.join(' AND ')} AND ${frame.delivered}`;
+  const split = splitAtFloor(prepared, phrases, budget, frame.floorScored, frame.phraseFloors);
+  const bounded = split
+    ? floorCandidates(prepared, { phrases, split, delivered, params, k, budget })
+    : boundedCandidates(prepared, { phrases, match, delivered, params, k, budget });
+  if (bounded !== null) return boundedRanked(bounded);
+  return {
+    sql: keywordCandidatesSql(delivered),
+    relevance: 'rank() OVER (ORDER BY r.score)',
+    params: { candidates: k },
+  };
+}
+
+/**
+ * Every match of a keyword find that a tag, parent or anchor filter drives: the filter's
+ * items (`from`, the driver joined to its items and filtered) whose nodes match, each scored
+ * by FTS5 under the whole query when `scored`. Trigger: a keyword find with a tag filter (a
+ * few hundred items of 100 k). Why: every hit was joined to its item for the totals, and the
+ * page's ORDER BY rank scored every hit to find the few the filter holds. Outcome: FTS5 walks
+ * the hits' postings but scores only the filter's rows (`+rowid IN`), and no hit is joined to
+ * its item: freshness is judged on the rows that can be held (drivenFind).
+ */
+function drivenMatches(
+  prepared: Prepare,
+  from: string,
+  params: Record<string, unknown>,
+  scored: boolean,
+): { node_id: number; score: number }[] {
+  // Unscored when a floor phrase is in the query: drivenFloorCandidates scores the rows then.
+  return prepared(`SELECT f.rowid AS node_id, ${scored ? 'f.rank' : '0'} AS score
+    FROM node_fts f WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(
+    params,
+  ) as { node_id: number; score: number }[];
+}
+
+/**
+ * Postings FTS5 walks (a node_fts MATCH, ~30 ns each) in the time it looks one phrase up in one
+ * row by rowid (~16 µs: each lookup sets up the phrase's iterators afresh). Measured at 114 k
+ * items: an anchor's 50 items probed 2.5 ms against 11 ms walked for "theme loader 7", a tag's
+ * 250 12.1 against 11.5.
+ */
+export const PROBE_POSTINGS = 530;
+
+/**
+ * Whether a driven find with a floor phrase reads its matches cheaper from the driver's side
+ * (probedMatches) than by walking the phrases' postings (drivenMatches): its filter holds so
+ * few items that a rowid lookup of each phrase in each costs less than the walk, whose postings
+ * are at least half of node_fts's rows per common phrase (splitAtFloor) and the hits of the
+ * others. The filter's items are counted only up to that many.
+ */
+function fewDriven(frame: KeywordFrame, split: FloorSplit): boolean {
+  const { prepared, phrases } = frame;
+  const walked =
+    split.floor.length * Math.ceil(ftsRowCount(prepared) / 2) +
+    split.above.reduce((sum, i) => sum + split.hits[i]!, 0);
+  const most = Math.floor(walked / (phrases.length * frame.probePostings));
+  if (most === 0) return false;
+  const { n } = prepared(`SELECT count(*) AS n FROM (SELECT 1 ${frame.from} LIMIT @most)`).get({
+    ...frame.params,
+    most: most + 1,
+  }) as { n: number };
+  return n <= most;
+}
+
+/**
+ * drivenMatches' rows (unscored) read from the driver's side: each of the filter's items
+ * looked up in node_fts by rowid. Trigger: a keyword find over an anchor's 50 items, which
+ * walked every posting of "theme" and "loader" (114 k each) to keep 50. Why a walk: FTS5
+ * scores and counts by walking, and a lookup per row sets its iterators up afresh (fewDriven
+ * weighs the two). Outcome: the cost follows the filter's items; only unscored matches are read
+ * so (a row's rank would count each phrase's hits again per lookup).
+ */
+function probedMatches(
+  prepared: Prepare,
+  from: string,
+  params: Record<string, unknown>,
+): { node_id: number; score: number }[] {
+  return prepared(`SELECT k.node_id, 0 AS score FROM (SELECT DISTINCT i.node_id ${from}) k
+    CROSS JOIN node_fts f ON f.rowid = k.node_id WHERE node_fts MATCH @match`).all(params) as {
+    node_id: number;
+    score: number;
+  }[];
+}
+
+/**
+ * The candidates of a driven find with a floor phrase (keyword-candidates.ts, DECISION): the
+ * driver's delivered matches holding an above-floor phrase, scored by FTS5 under those
+ * phrases' OR, then the ones holding floor phrases only, in rowid order.
+ */
+function drivenFloorCandidates(
+  prepared: Prepare,
+  rows: readonly { node_id: number }[],
+  above: readonly string[],
+  k: number,
+) {
+  const scores = new Map(
+    above.length === 0 || rows.length === 0
+      ? []
+      : (
+          prepared(`SELECT f.rowid AS node_id, f.rank AS score FROM node_fts f
+            WHERE node_fts MATCH @above AND +f.rowid IN (SELECT value FROM json_each(@ids))`).all({
+            above: above.join(' OR '),
+            ids: JSON.stringify(rows.map((r) => r.node_id)),
+          }) as { node_id: number; score: number }[]
+        ).map((r) => [r.node_id, r.score]),
+  );
+  const scored = rows.flatMap((r) => {
+    const score = scores.get(r.node_id);
+    return score === undefined ? [] : [{ node_id: r.node_id, score }];
+  });
+  const floorOnly = rows.filter((r) => !scores.has(r.node_id)).map((r) => r.node_id);
+  return floorRankedCandidates(scored, floorOnly, k);
 }
 
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
@@ -336,11 +717,14 @@ export function itemReader(
   {
     keywordBudget = KEYWORD_BUDGET,
     floorScored = FLOOR_SCORED,
+    probePostings = PROBE_POSTINGS,
   }: {
     /** Postings a keyword find may search to prove its candidates (0: rank every match; the specs' reference). */
     keywordBudget?: number;
     /** Past this many matches a phrase at FTS5's idf floor adds no relevance (keyword-candidates.ts, DECISION). */
     floorScored?: number;
+    /** PROBE_POSTINGS (specs lower it so that a small store's filters are probed). */
+    probePostings?: number;
   } = {},
 ) {
   // Date.parse, as core's freshness verdict parses a TTL (deterministic: no clock is read).
@@ -370,6 +754,28 @@ export function itemReader(
   };
   const json = (values: readonly string[]) => JSON.stringify(values);
 
+  /*
+   * What splitAtFloor learnt of each phrase (its hits to the cap, whether it is common), kept
+   * while the store does not change. Trigger: "theme loader N" at 114 k items walked "theme" and
+   * "loader" to half the rows on every find to prove them common (~5 ms of ~25). Outcome: on a
+   * read-only connection (a server's readers: nothing written on it) the answers are kept until
+   * PRAGMA data_version moves, when another connection committed, as the keyword statistics
+   * reader keeps its sets; a writable connection learns afresh each find. The first find after
+   * a write pays the walks.
+   */
+  const floors = new Map<string, PhraseFloor>();
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let floorsVersion = -1;
+  const phraseFloors = (): Map<string, PhraseFloor> => {
+    if (!db.readonly) return new Map();
+    const version = dataVersion.get() as number;
+    if (version !== floorsVersion || floors.size >= CACHED_PHRASES) {
+      floors.clear();
+      floorsVersion = version;
+    }
+    return floors;
+  };
+
   // A page's text, tokenised as node_fts tokenises it, for matchedTermsOfPage (created on first use).
   let pageText: { clear: Database.Statement; fill: Database.Statement; terms: Database.Statement };
   const pageTextStatements = () => {
@@ -385,60 +791,6 @@ export function itemReader(
         JOIN temp.item_page_text f WHERE item_page_text MATCH t.value ORDER BY f.rowid, t.key`),
     };
     return pageText;
-  };
-
-  /**
-   * Every match of a keyword find that a tag, parent or anchor filter drives: the filter's
-   * items (`from`, the driver joined to its items and filtered) whose nodes match, each scored
-   * by FTS5 under the whole query and judged for freshness. Trigger: a keyword find with a tag
-   * filter (a few hundred items of 100 k). Why: every hit was joined to its item for the
-   * totals, and the page's ORDER BY rank scored every hit to find the few the filter holds.
-   * Outcome: FTS5 walks the hits' postings but scores only the filter's rows (`+rowid IN`);
-   * totals, held-back list and candidates come from those rows, ordered as FTS5 orders them.
-   */
-  const drivenMatches = (from: string, params: Record<string, unknown>, scored: boolean) => {
-    // Unscored when a floor phrase is in the query: drivenFloorCandidates scores the rows then.
-    const rows =
-      prepared(`SELECT f.rowid AS node_id, ${scored ? 'f.rank' : '0'} AS score, ${HELD_BACK} AS held
-      FROM node_fts f CROSS JOIN item i ON i.node_id = f.rowid
-      WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(params) as {
-        node_id: number;
-        score: number;
-        held: number;
-      }[];
-    const held = rows.filter((r) => r.held === 1).length;
-    return { rows, counts: { matched: rows.length, held } };
-  };
-
-  /**
-   * The candidates of a driven find with a floor phrase (keyword-candidates.ts, DECISION): the
-   * driver's delivered matches holding an above-floor phrase, scored by FTS5 under those
-   * phrases' OR, then the ones holding floor phrases only, in rowid order.
-   */
-  const drivenFloorCandidates = (
-    rows: readonly { node_id: number }[],
-    above: readonly string[],
-    k: number,
-  ) => {
-    const scores = new Map(
-      above.length === 0 || rows.length === 0
-        ? []
-        : (
-            prepared(`SELECT f.rowid AS node_id, f.rank AS score FROM node_fts f
-              WHERE node_fts MATCH @above AND +f.rowid IN (SELECT value FROM json_each(@ids))`).all(
-              {
-                above: above.join(' OR '),
-                ids: JSON.stringify(rows.map((r) => r.node_id)),
-              },
-            ) as { node_id: number; score: number }[]
-          ).map((r) => [r.node_id, r.score]),
-    );
-    const scored = rows.flatMap((r) => {
-      const score = scores.get(r.node_id);
-      return score === undefined ? [] : [{ node_id: r.node_id, score }];
-    });
-    const floorOnly = rows.filter((r) => !scores.has(r.node_id)).map((r) => r.node_id);
-    return floorRankedCandidates(scored, floorOnly, k);
   };
 
   const activity = (roots: string, params: Record<string, unknown>) =>
@@ -475,172 +827,32 @@ export function itemReader(
       }) as ItemHistoryRow[],
 
     findItems: (query: ItemFindQuery): ItemFound => {
-      const match =
-        query.phrases !== undefined && query.phrases.length > 0
-          ? query.phrases.join(' OR ')
-          : undefined;
-      const where = [IN_PROJECTS];
-      const held = heldBackParams(query.now);
-      const params: Record<string, unknown> = { projects: json(query.projects), ...held };
-      if (!query.includeDeleted) where.push(LIVE);
-      where.push('i.attention IN (SELECT value FROM json_each(@attention))');
-      params.attention = json(query.attention);
-      // Each filter given adds its condition and its parameter; one not given adds neither, so
-      // the statement a filter set makes is the one SQLite plans (and caches) for it.
-      const conditions: [keyof ItemFindQuery, string][] = [
-        ['type', 'i.type = @type'],
-        ['status', 'i.status = @status'],
-        ['parent', hasEdge('parent', '@parent')],
-        ['anchor', hasEdge('anchor', '@anchor')],
-        [
-          'tag',
-          'EXISTS (SELECT 1 FROM item_tag t WHERE t.project = i.project AND t.id = i.id AND t.tag = @tag)',
-        ],
-      ];
-      // A tag, parent or anchor filter drives the find, with a keyword query too (unless the
-      // reference ranking is asked: keywordBudget 0).
-      const driver = match === undefined || keywordBudget > 0 ? structuralDriver(query) : null;
-      if (driver) where.unshift(driver.where);
-      for (const [field, condition] of conditions) {
-        if (query[field] === undefined) continue;
-        // The driving filter is the join itself: checked again per item it would cost a lookup.
-        if (field !== driver?.field) where.push(condition);
-        params[field] = query[field];
-      }
-      if (match !== undefined) params.match = match;
-      // Without a keyword query the filters' rows are read from their driver (the page reads
-      // them too); with one and a driver, totals, held-back list and candidates come from the
-      // driver's matches (drivenMatches); with one alone, the total is counted in item_fts and
-      // the held-back ones from the rows that can be held (heldCandidates); in the reference
-      // ranking (keywordBudget 0) with a tag, parent or anchor, both from the joined hits.
-      const from = `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
-      // A phrase at FTS5's idf floor with more than floorScored matches adds no relevance
-      // (keyword-candidates.ts, DECISION): with one, the candidates are chosen by that rule;
-      // without, exactly as before.
-      const split: FloorSplit | null =
-        match === undefined
-          ? null
-          : splitAtFloor(prepared, query.phrases!, keywordBudget, floorScored);
-      const driven =
-        match !== undefined && driver !== null ? drivenMatches(from, params, split === null) : null;
-      const scope = scopedMatch(prepared, query, match);
-      const matches =
-        match === undefined || driven !== null
-          ? { with: '', from, params: {} }
-          : scope !== null
-            ? heldCandidates(where, scope, held)
-            : { with: HITS, from: `${HITS_FROM} WHERE ${where.join(' AND ')}`, params: {} };
-      const counts = driven
-        ? driven.counts
-        : scope !== null
-          ? {
-              matched: (
-                prepared(
-                  `SELECT count(*) AS matched FROM item_fts WHERE item_fts MATCH @scope`,
-                ).get({
-                  scope,
-                }) as { matched: number }
-              ).matched,
-              held: (
-                prepared(
-                  `${matches.with}SELECT count(*) AS held ${matches.from} AND ${HELD_BACK}`,
-                ).get({
-                  ...params,
-                  ...matches.params,
-                }) as { held: number }
-              ).held,
-            }
-          : (prepared(
-              `${matches.with}SELECT count(*) AS matched, coalesce(sum(${HELD_BACK}), 0) AS held ${matches.from}`,
-            ).get(params) as { matched: number; held: number });
-      const delivered = query.includeStale ? '1' : `NOT ${HELD_BACK}`;
-      const candidates = Math.max(query.candidates, query.offset + query.limit);
-      const deliveredRows = driven?.rows.filter((r) => query.includeStale || r.held === 0);
-      const bounded =
-        driven && split
-          ? drivenFloorCandidates(
-              deliveredRows!,
-              split.above.map((i) => query.phrases![i]!),
-              candidates,
-            )
-          : driven
-            ? rankedCandidates(deliveredRows!, candidates)
-            : match === undefined
-              ? null
-              : split
-                ? floorCandidates(prepared, {
-                    phrases: query.phrases!,
-                    split,
-                    delivered: `${where.join(' AND ')} AND ${delivered}`,
-                    params,
-                    k: candidates,
-                    budget: keywordBudget,
-                  })
-                : boundedCandidates(prepared, {
-                    phrases: query.phrases!,
-                    match,
-                    delivered: `${where.join(' AND ')} AND ${delivered}`,
-                    params,
-                    k: candidates,
-                    budget: keywordBudget,
-                  });
-      const page =
-        match === undefined
-          ? rankedPageSql(
-              `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq ${from} AND ${delivered}) `,
-              '1',
-            )
-          : bounded !== null
-            ? rankedPageSql(BOUNDED_CANDIDATES, 'r.relevance')
-            : rankedPageSql(
-                keywordCandidatesSql(`${where.join(' AND ')} AND ${delivered}`),
-                'rank() OVER (ORDER BY r.score)',
-              );
+      const phrases = query.phrases ?? [];
+      const frame = findFrame(
+        prepared,
+        query,
+        phrases.length > 0 ? phrases.join(' OR ') : undefined,
+        { keywordBudget, floorScored, probePostings, phraseFloors: phraseFloors() },
+      );
+      const plan = choosePlan(frame);
+      const { sql, relevance, params } = plan.ranked;
       const items = (
-        prepared(page).all({
-          ...params,
+        prepared(rankedPageSql(sql, relevance)).all({
+          ...frame.params,
           recency_weight: query.recencyWeight,
           limit: query.limit,
           offset: query.offset,
-          ...(bounded !== null
-            ? { candidates: JSON.stringify(bounded.map((c) => [c.node_id, c.relevance])) }
-            : match !== undefined
-              ? { candidates }
-              : {}),
+          ...params,
         }) as (RawItem & RawRanks)[]
       ).map((raw) => ({ ...toItem(raw), ...ranksOf(raw) }));
       // The page is chosen on its sort keys alone and only its rows get their tags and
       // relations: computing them for every match before the sort cost a subquery per match.
-      const byCreation = 'ORDER BY i.created_seq, i.project, i.id';
-      const heldBack =
-        driven && counts.held > 0
-          ? (
-              prepared(`SELECT ${ITEM_COLUMNS} FROM item i
-                WHERE i.node_id IN (SELECT value FROM json_each(@ids)) ${byCreation} LIMIT @limit`).all(
-                {
-                  ids: JSON.stringify(
-                    driven.rows.filter((r) => r.held === 1).map((r) => r.node_id),
-                  ),
-                  limit: query.heldBackLimit,
-                },
-              ) as RawItem[]
-            ).map(toItem)
-          : counts.held > 0
-            ? (
-                prepared(`${matches.with}SELECT ${ITEM_COLUMNS} FROM (
-                SELECT i.project, i.id ${matches.from} AND ${HELD_BACK} ${byCreation} LIMIT @limit) page
-              JOIN item i ON i.project = page.project AND i.id = page.id ${byCreation}`).all({
-                  ...params,
-                  ...matches.params,
-                  limit: query.heldBackLimit,
-                }) as RawItem[]
-              ).map(toItem)
-            : [];
+      const { matched, held } = plan.counts;
       return {
-        total: query.includeStale ? counts.matched : counts.matched - counts.held,
+        total: query.includeStale ? matched : matched - held,
         items,
-        heldBack,
-        heldBackTotal: counts.held,
+        heldBack: held > 0 ? plan.heldBack(query.heldBackLimit).map(toItem) : [],
+        heldBackTotal: held,
       };
     },
 

@@ -46,8 +46,9 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
     weak: /\b(?:error|failed|failing|failure|timed? out|timeout|refused|denied|not found|cannot|can't|broken)\b/i,
   },
   rule: {
+    // A breaking change is what someone must know before working on the code: callers change.
     strong:
-      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
+      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
     weak: /\b(?:process|required|requires|by default)\b/i,
   },
 };

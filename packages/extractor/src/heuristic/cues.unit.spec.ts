@@ -4,6 +4,7 @@ import { parseGateAnswer } from '../protocol.js';
 import { heuristicController } from './controller.js';
 import { cuesIn } from './cues.js';
 import { routeLine } from './route.js';
+import { lineStrength } from '../synthesis/strength.js';
 
 const words = {
   name: 'words',
@@ -97,6 +98,26 @@ describe('a cause stated as what was causing the symptom', () => {
     });
     expect(parseGateAnswer(reply.text).memory).toContain(
       'The debug prints were causing the rendering artifacts',
+    );
+  });
+});
+
+describe('a breaking change', () => {
+  it('is a strong rule cue: what someone must know before working on the code', () => {
+    expect(cuesIn('The `onSave` change is a breaking change for plugin authors.')).toContainEqual({
+      family: 'rule',
+      strength: 'strong',
+    });
+  });
+
+  it('outweighs a plain line for the synthesis question', () => {
+    const strength = lineStrength(
+      'What is the current state of this project, and what should someone know before working on it?',
+    );
+    expect(
+      strength('[architecture-decisions] Add breaking changes to CHANGELOG.md under [Unreleased]'),
+    ).toBeGreaterThan(
+      strength('[architecture-decisions] Add new entries to CHANGELOG.md under [Unreleased]'),
     );
   });
 });

@@ -1,5 +1,8 @@
 import type { ChunkRecord } from '../controller.js';
+import { carriesOut } from './carried-out.js';
+import { isHollowSpeech } from './hollow.js';
 import type { Signal } from './summary-signals.js';
+import { turnEndIn } from './talk-signals.js';
 import { sentences, termSet } from './text.js';
 
 /*
@@ -7,7 +10,8 @@ import { sentences, termSet } from './text.js';
  * you want a patch release?") and the user answers with one of the options ("minor, this is a
  * big change"). The user's reply alone says nothing a later reader can use; with the question
  * it answers, it is a decision with its rejected alternative — the kind of line the decisions
- * question asks for, and one nobody states anywhere else in the session.
+ * question asks for, and one nobody states anywhere else in the session. Likewise a user's
+ * suggestion ("… or maybe a custom tool?") that the agent then carries out.
  */
 
 /** An agent's question that offers alternatives: "X or Y?", "Or do you want …?", "either …". */
@@ -71,6 +75,38 @@ export function choiceSignals(records: readonly ChunkRecord[]): Signal[] {
       text: `User decision: ${reply} (asked: "${clipped}")`,
       family: 'decision',
     });
+  });
+  return out;
+}
+
+/**
+ * A user's suggestion put as a question: an alternative offered ("… or maybe a custom tool like
+ * Claude's task tool?", "how about a lockfile?", "why not cache it on disk?"). "What about X?"
+ * is left out: it is as often a reminder of something missed as a proposal.
+ */
+const SUGGESTS =
+  /\b(?:or maybe|or perhaps|how about|why not|what if we|maybe we (?:could|should))\b[^?]*\?\s*$/i;
+/** A suggestion is said in a sentence or two. */
+const SUGGESTION_CHARS = 300;
+
+/**
+ * One decision line per suggestion of the user's that the agent's turn then carries out (an
+ * edit reported done, an edit of a file the suggestion names, or a commit: carriesOut). Trigger:
+ * the user proposes an alternative in a question and the agent adopts it without a word of
+ * agreement a cue could catch ("Spawn pi instances via tmux. or maybe custom tool similar to
+ * claude's task tool?", then the README edited). Why: the question form kept it out of every
+ * decision reader, and as an open question it was answered. Outcome: "User decision: <text>".
+ */
+export function adoptedSuggestionSignals(records: readonly ChunkRecord[]): Signal[] {
+  const out: Signal[] = [];
+  records.forEach((record, i) => {
+    if (record.role !== 'user' || !spoken(record)) return;
+    const text = record.text.trim().replace(/\s+/g, ' ');
+    if (text.length > SUGGESTION_CHARS || !SUGGESTS.test(text) || isHollowSpeech(text)) return;
+    const turn = records.slice(i + 1);
+    const end = turnEndIn(turn);
+    if (!carriesOut(end < 0 ? turn : turn.slice(0, end))) return;
+    out.push({ text: `User decision: ${text}`, family: 'decision' });
   });
   return out;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkRecord } from '../controller.js';
 import { parseGateAnswer } from '../protocol.js';
-import { choiceSignals } from './choice-signals.js';
+import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
 import { heuristicController } from './controller.js';
 
 const words = {
@@ -70,6 +70,54 @@ describe('a user picking an option the agent offered', () => {
     });
     expect(parseGateAnswer(reply.text).memory).toContain(
       'User decision: disk, restarts are common on the build box (asked: "Or do you want the disk cache from the start?")',
+    );
+  });
+});
+
+describe('a user suggestion the agent carries out', () => {
+  const suggestion: ChunkRecord = {
+    role: 'user',
+    text: 'Run workers as separate processes. or maybe a thread pool like the indexer uses?',
+  };
+  const adopted: ChunkRecord[] = [
+    suggestion,
+    { role: 'assistant', text: '[thinking] The user suggests a thread pool. Let me update it.' },
+    { role: 'tool_call', text: 'edit {"path":"docs/workers.md","oldText":"a","newText":"b"}' },
+    { role: 'tool_result', text: 'Successfully replaced text in docs/workers.md.' },
+    { role: 'assistant', text: 'Done. The workers section now mentions both options.' },
+  ];
+
+  it('is a decision line; one the agent only discusses, or a reminder, is not', () => {
+    expect(adoptedSuggestionSignals(adopted)).toEqual([
+      {
+        family: 'decision',
+        text: 'User decision: Run workers as separate processes. or maybe a thread pool like the indexer uses?',
+      },
+    ]);
+    expect(
+      adoptedSuggestionSignals([
+        suggestion,
+        { role: 'assistant', text: 'A thread pool would share memory with the indexer, though.' },
+      ]),
+    ).toEqual([]);
+    expect(
+      adoptedSuggestionSignals([
+        { ...suggestion, text: 'what about the retry limit?' },
+        ...adopted.slice(1),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('enters the decisions memory', async () => {
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: DECISIONS,
+      memory: '',
+      chunk: { text: adopted.map((r) => r.text).join('\n'), records: adopted },
+      memoryBudget: 200,
+    });
+    expect(parseGateAnswer(reply.text).memory).toContain(
+      'User decision: Run workers as separate processes. or maybe a thread pool like the indexer uses?',
     );
   });
 });

@@ -14,7 +14,7 @@ import { analyzeUnit } from './analysis.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
-import { choiceSignals } from './choice-signals.js';
+import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
 import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, latestOpenFailure, type ErrorFixCarry } from './error-fix-signals.js';
 import { heldAnswer } from './repeat.js';
@@ -257,6 +257,7 @@ function scoreChunk(
   const signals = [
     ...corrections.signals,
     ...choiceSignals(records),
+    ...adoptedSuggestionSignals(records),
     ...concessionSignals(records),
     ...errorFix.signals,
     ...reportedCrashSignals(records),

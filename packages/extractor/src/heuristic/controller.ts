@@ -14,6 +14,7 @@ import { analyzeUnit } from './analysis.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
+import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
 import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, latestOpenFailure, type ErrorFixCarry } from './error-fix-signals.js';
 import { heldAnswer } from './repeat.js';
@@ -265,6 +266,8 @@ function scoreChunk(
   const corrections = correctionSignals(records);
   const signals = [
     ...corrections.signals,
+    ...choiceSignals(records),
+    ...adoptedSuggestionSignals(records),
     ...concessionSignals(records),
     ...errorFix.signals,
     ...reportedCrashSignals(records),

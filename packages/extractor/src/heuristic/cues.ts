@@ -2,8 +2,9 @@
  * Cues of evidence in agent-session prose, by family, each strong or weak. A standing
  * question's wording picks which families count fully (its intents); the others count a
  * little. A strong cue of an asked-for family ("the root cause was", "we decided", "still
- * unresolved", "a discrepancy between": two parts disagreeing is a bug found) is evidence by
- * itself; a weak one ("fixed", "because") only adds to relevance.
+ * unresolved", "a discrepancy between": two parts disagreeing is a bug found; "the prints were
+ * causing the artifacts", "a stale lockfile caused the drift": a cause said of its symptom) is
+ * evidence by itself; a weak one ("fixed", "because") only adds to relevance.
  */
 export type CueFamily = 'cause' | 'decision' | 'open' | 'error' | 'rule';
 
@@ -27,7 +28,7 @@ export interface Cue {
 const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   cause: {
     strong:
-      /\b(?:root[- ]cause|caused by|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b/i,
+      /\b(?:root[- ]cause|caused by|(?:was|were|is|are) (?:\w+ )?causing|caused (?:the|this|that|these|those|it|them|an?)|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b/i,
     weak: /\b(?:because|due to|fixed|fixes|resolved|workaround|so that)\b/i,
   },
   decision: {
@@ -45,8 +46,9 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
     weak: /\b(?:error|failed|failing|failure|timed? out|timeout|refused|denied|not found|cannot|can't|broken)\b/i,
   },
   rule: {
+    // A breaking change is what someone must know before working on the code: callers change.
     strong:
-      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
+      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
     weak: /\b(?:process|required|requires|by default)\b/i,
   },
 };

@@ -3,6 +3,8 @@ import type { ChunkRecord } from '../controller.js';
 import { parseGateAnswer } from '../protocol.js';
 import { heuristicController } from './controller.js';
 import { cuesIn } from './cues.js';
+import { routeLine } from './route.js';
+import { lineStrength } from '../synthesis/strength.js';
 
 const words = {
   name: 'words',
@@ -59,5 +61,63 @@ describe('a choice stated with the alternative it passed over', () => {
       'We have two options: wrap the heading in `toolText` instead of just bold.',
     ])
       expect(cuesIn(sentence)).toContainEqual({ family: 'decision', strength: 'weak' });
+  });
+});
+
+describe('a cause stated as what was causing the symptom', () => {
+  it('is a strong cause cue, and the line is a bug', () => {
+    for (const sentence of [
+      'The stray print statements were causing the garbled output in the status bar.',
+      'The retry wrapper is what was causing the duplicate uploads.',
+      'A stale lockfile caused the version drift on CI.',
+    ]) {
+      expect(cuesIn(sentence)).toContainEqual({ family: 'cause', strength: 'strong' });
+      expect(routeLine(sentence)).toBe('cause');
+    }
+    // "causing" with nothing said to be doing it is no cause stated.
+    expect(cuesIn('Avoid causing extra renders.')).not.toContainEqual({
+      family: 'cause',
+      strength: 'strong',
+    });
+  });
+
+  it('enters the bugs memory though it names no failure word', async () => {
+    const records: ChunkRecord[] = [
+      { role: 'user', text: 'revert that, it was the debug prints in render.ts' },
+      {
+        role: 'assistant',
+        text: 'Got it! The debug prints were causing the rendering artifacts, and they are gone now.',
+      },
+    ];
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: BUGS,
+      memory: '',
+      chunk: { text: records.map((r) => r.text).join('\n'), records },
+      memoryBudget: 200,
+    });
+    expect(parseGateAnswer(reply.text).memory).toContain(
+      'The debug prints were causing the rendering artifacts',
+    );
+  });
+});
+
+describe('a breaking change', () => {
+  it('is a strong rule cue: what someone must know before working on the code', () => {
+    expect(cuesIn('The `onSave` change is a breaking change for plugin authors.')).toContainEqual({
+      family: 'rule',
+      strength: 'strong',
+    });
+  });
+
+  it('outweighs a plain line for the synthesis question', () => {
+    const strength = lineStrength(
+      'What is the current state of this project, and what should someone know before working on it?',
+    );
+    expect(
+      strength('[architecture-decisions] Add breaking changes to CHANGELOG.md under [Unreleased]'),
+    ).toBeGreaterThan(
+      strength('[architecture-decisions] Add new entries to CHANGELOG.md under [Unreleased]'),
+    );
   });
 });

@@ -39,7 +39,7 @@ const NEGATED =
 
 /** A fix or cause stated: the line reports a bug's resolution even without its symptom's words. */
 const RESOLVED =
-  /\b(?:fixed|fixes|fixing|root[- ]cause|caused by|the (?:issue|problem|bug|culprit) (?:was|is)|worked around|workaround)\b/iu;
+  /\b(?:fixed|fixes|fixing|root[- ]cause|caused by|(?:was|were|is|are) (?:\w+ )?causing|caused (?:the|this|that|these|those|it|them|an?)|the (?:issue|problem|bug|culprit) (?:was|is)|worked around|workaround)\b/iu;
 /** "fixes #288" in a feature's commit names the issue it closes, not a symptom. */
 const ISSUE_REFERENCE = /\bfix(?:es|ed)?\s+#\d+/giu;
 

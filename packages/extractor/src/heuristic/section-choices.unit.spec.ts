@@ -265,3 +265,19 @@ describe("a summary whose reader gave its sections' heading paths", () => {
     expect(sectionSignals(sections).signals.filter((s) => s.family === 'cause')).toEqual([]);
   });
 });
+
+describe('a summary section of the patterns a session established', () => {
+  it('lists conventions: each item is a decision signal', () => {
+    const items = [
+      '- Read the source files before trusting the docs',
+      '- Run `npm run lint` after every change',
+      '- Add breaking changes to CHANGELOG.md under [Unreleased]',
+    ].join('\n');
+    const { signals } = sectionSignals([{ heading: 'Key Patterns Established', text: items }]);
+    expect(signals.map((s) => [s.family, s.text])).toEqual([
+      ['decision', 'Read the source files before trusting the docs'],
+      ['decision', 'Run `npm run lint` after every change'],
+      ['decision', 'Add breaking changes to CHANGELOG.md under [Unreleased]'],
+    ]);
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { ChunkRecord } from '../controller.js';
+import { parseGateAnswer } from '../protocol.js';
+import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
+import { heuristicController } from './controller.js';
+
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const DECISIONS =
+  'What architectural decisions were made, with reasoning and rejected alternatives?';
+
+const asked: ChunkRecord = {
+  role: 'assistant',
+  text: 'The cache can live in memory (fast, lost on restart) or on disk. I would keep it in memory for now.\n\nOr do you want the disk cache from the start?',
+};
+
+describe('a user picking an option the agent offered', () => {
+  it('is a decision line carrying the question it answers', () => {
+    expect(
+      choiceSignals([asked, { role: 'user', text: 'disk, restarts are common on the build box' }]),
+    ).toEqual([
+      {
+        family: 'decision',
+        text: 'User decision: disk, restarts are common on the build box (asked: "Or do you want the disk cache from the start?")',
+      },
+    ]);
+  });
+
+  it('is no line for a plain yes, a new request, a question back, or a question with no options', () => {
+    const none = (reply: string, question: ChunkRecord = asked) =>
+      expect(choiceSignals([question, { role: 'user', text: reply }])).toEqual([]);
+    none('yes, go ahead');
+    none('rename the module first'); // opens on no word the agent offered
+    none('disk or memory, which is faster?');
+    none('disk, restarts are common', {
+      role: 'assistant',
+      text: 'The cache lives on disk now. Should I run the tests?',
+    });
+    // A bare option picks the next task and gives no reason.
+    none('hooks', {
+      role: 'assistant',
+      text: 'Done with the theme docs. Ready to move on to hooks.md, custom-tools.md, or rpc.md?',
+    });
+    none('disk', asked);
+    // Which task comes next is the session's order of work, not a decision about the project.
+    none('custom-tools.md, as before we need to establish what they are good for', {
+      role: 'assistant',
+      text: 'Added the entry to the CHANGELOG. Ready for custom-tools.md or rpc.md?',
+    });
+    // A long reply is a message of its own, read by the other signals.
+    none(
+      'disk, because the build box restarts every night and we lose the warm cache each time, which costs us ten minutes per run',
+    );
+  });
+
+  it('enters the decisions memory', async () => {
+    const records: ChunkRecord[] = [
+      asked,
+      { role: 'user', text: 'disk, restarts are common on the build box' },
+      { role: 'tool_call', text: 'edit {"path":"src/cache.ts"}' },
+    ];
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: DECISIONS,
+      memory: '',
+      chunk: { text: records.map((r) => r.text).join('\n'), records },
+      memoryBudget: 200,
+    });
+    expect(parseGateAnswer(reply.text).memory).toContain(
+      'User decision: disk, restarts are common on the build box (asked: "Or do you want the disk cache from the start?")',
+    );
+  });
+});
+
+describe('a user suggestion the agent carries out', () => {
+  const suggestion: ChunkRecord = {
+    role: 'user',
+    text: 'Run workers as separate processes. or maybe a thread pool like the indexer uses?',
+  };
+  const adopted: ChunkRecord[] = [
+    suggestion,
+    { role: 'assistant', text: '[thinking] The user suggests a thread pool. Let me update it.' },
+    { role: 'tool_call', text: 'edit {"path":"docs/workers.md","oldText":"a","newText":"b"}' },
+    { role: 'tool_result', text: 'Successfully replaced text in docs/workers.md.' },
+    { role: 'assistant', text: 'Done. The workers section now mentions both options.' },
+  ];
+
+  it('is a decision line; one the agent only discusses, or a reminder, is not', () => {
+    expect(adoptedSuggestionSignals(adopted)).toEqual([
+      {
+        family: 'decision',
+        text: 'User decision: Run workers as separate processes. or maybe a thread pool like the indexer uses?',
+      },
+    ]);
+    expect(
+      adoptedSuggestionSignals([
+        suggestion,
+        { role: 'assistant', text: 'A thread pool would share memory with the indexer, though.' },
+      ]),
+    ).toEqual([]);
+    expect(
+      adoptedSuggestionSignals([
+        { ...suggestion, text: 'what about the retry limit?' },
+        ...adopted.slice(1),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('enters the decisions memory', async () => {
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: DECISIONS,
+      memory: '',
+      chunk: { text: adopted.map((r) => r.text).join('\n'), records: adopted },
+      memoryBudget: 200,
+    });
+    expect(parseGateAnswer(reply.text).memory).toContain(
+      'User decision: Run workers as separate processes. or maybe a thread pool like the indexer uses?',
+    );
+  });
+});

@@ -6,7 +6,10 @@
 //   2. update_item of one task's summary, p50/p95
 //   3. resolve_items of one task, p50/p95
 // Issue 13 §6: an update or resolve that folds the log grows with the project; one that reads
-// the item store does not. Prints `uptime`'s load beside the figures: the box is shared.
+// the item store does not. Prints `uptime`'s load beside the figures: the box is shared, so
+// each call's CPU time (user + system of the process) is reported beside its wall time.
+// BENCH_ITEM_WRITES_PROJECTIONS=all keeps the vault and pgvector (embedded defaults: PGlite and
+// the hash embedder) current too, as `mem serve` does; by default SQLite alone.
 import { loadavg } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import { figure } from './figures.mjs';
 
 const ITEMS = Number(process.env.BENCH_ITEM_WRITES_ITEMS ?? 10_000);
 const RUNS = Number(process.env.BENCH_ITEM_WRITES_RUNS ?? 20);
+const ALL = process.env.BENCH_ITEM_WRITES_PROJECTIONS === 'all';
 const size = ITEMS >= 1000 ? `${Math.round(ITEMS / 1000)}k` : `${ITEMS}`;
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -27,31 +31,50 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-/** Milliseconds of each of `runs` calls of `call(i)`, sorted. */
+/** Wall and CPU milliseconds of each of `runs` calls of `call(i)`, each list sorted. */
 async function timed(runs, call) {
-  const times = [];
+  const wall = [];
+  const cpu = [];
   for (let i = 0; i < runs; i++) {
+    const c = process.cpuUsage();
     const t = performance.now();
     await call(i);
-    times.push(performance.now() - t);
+    wall.push(performance.now() - t);
+    const used = process.cpuUsage(c);
+    cpu.push((used.user + used.system) / 1000);
   }
-  return times.sort((a, b) => a - b);
+  const sorted = (list) => list.sort((a, b) => a - b);
+  return { wall: sorted(wall), cpu: sorted(cpu) };
 }
 
-function report(name, times) {
-  const p50 = percentile(times, 50);
-  const p95 = percentile(times, 95);
-  console.log(`${name}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (load ${load()})`);
-  figure(`${name}_p50_ms_${size}`, p50);
-  figure(`${name}_p95_ms_${size}`, p95);
+function report(name, { wall, cpu }) {
+  const [p50, p95] = [percentile(wall, 50), percentile(wall, 95)];
+  const [cpu50, cpu95] = [percentile(cpu, 50), percentile(cpu, 95)];
+  console.log(
+    `${name}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms; CPU p50 ${cpu50.toFixed(1)} ms, p95 ${cpu95.toFixed(1)} ms (load ${load()})`,
+  );
+  const suffix = `${ALL ? '_all' : ''}_${size}`;
+  figure(`${name}_p50_ms${suffix}`, p50);
+  figure(`${name}_p95_ms${suffix}`, p95);
+  figure(`${name}_cpu_p50_ms${suffix}`, cpu50);
+  figure(`${name}_cpu_p95_ms${suffix}`, cpu95);
+}
+
+/** The projections the engine keeps current: SQLite alone, or every one `mem serve` keeps. */
+async function projectors(config) {
+  if (!ALL) return [projectorSqlite];
+  const { projectorVault } = await import('../../packages/projector-vault/dist/index.js');
+  const { projectorPgvector } = await import('../../packages/projector-pgvector/dist/index.js');
+  return [projectorSqlite, projectorVault, projectorPgvector({ config })];
 }
 
 const root = mkdtempSync(join(tmpdir(), 'mem-item-writes-bench-'));
 try {
-  const engine = new Engine({ root, projectors: [projectorSqlite] });
+  const config = loadConfig({});
+  const engine = new Engine({ root, projectors: await projectors(config) });
   const registry = await openRegistry({
     engine,
-    config: loadConfig({}),
+    config,
     version: 'bench',
     runJobs: false,
   });

@@ -27,7 +27,8 @@ const TODO = /\bTODO:/u;
 /**
  * A symptom: a run that failed or threw, a thing broken, missing, wrong, refused or stale, two
  * parts that disagree. Naming an error mechanism ("error handling", "returns an error") is a
- * design, not a symptom; a negated one ("never crashes", "no longer throws") is a choice made.
+ * design, not a symptom; a negated one ("never crashes", "no longer throws") is a choice made,
+ * and one denied ("passed with no errors") a success.
  */
 const SYMPTOM =
   /\b(?:fail(?:s|ed|ing|ures?)?|errors?|exceptions?|threw|throws?|throwing|crash(?:es|ed|ing)?|broke|broken|breaks?|bugs?|regressions?|missing|wrong(?:ly)?|incorrect(?:ly)?|mismatch(?:es|ed)?|discrepanc(?:y|ies)|invalid|warn(?:s|ed|ing|ings)?|refused|refuses|rejected|stale|undefined|unsupported|not supported|cannot|can't|couldn't|could not|unable|blocked on|hangs?|hung|stuck|timed? out|timeouts?|not found|ignored|ignores|leak(?:s|ed|ing)?|(?:does|do|did)(?:n't| not) (?:work|start|match|compile|exist|update|support)|not working|not set correctly|no such)\b/giu;
@@ -37,7 +38,7 @@ const NOT_SYMPTOM =
 const DESIGNED =
   /\b(?:return(?:s|ed|ing)?|raise[sd]?|rais(?:es|ing)|emit(?:s|ted)?|gives?|reports?) (?:an? |the )?(?:\w+ )?$/iu;
 const NEGATED =
-  /\b(?:never|no longer|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
+  /\b(?:never|no longer|no|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
 
 /** A fix or cause stated: the line reports a bug's resolution even without its symptom's words. */
 const RESOLVED =

@@ -86,6 +86,7 @@ describe('tool failures', () => {
     expect(routeLine('Scrolling back in the terminal view still does not work')).toBe('cause');
     expect(routeLine('Fixed the incorrect claim about event timeouts in the docs')).toBe('cause');
     expect(isToolFailure('Added tests for width padding and edge cases')).toBe(false);
+    expect(routeLine('The TypeScript compilation passed with no errors')).toBe('decision');
     expect(
       isToolFailure('The build no longer fails since the cache is keyed by the lockfile'),
     ).toBe(false);

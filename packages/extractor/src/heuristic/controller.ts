@@ -19,7 +19,7 @@ import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, latestOpenFailure, type ErrorFixCarry } from './error-fix-signals.js';
 import { heldAnswer } from './repeat.js';
 import { labelledBugs } from './labelled-bug-signals.js';
-import { isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
+import { isToolFailure, isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { findingsSignals } from './findings-signals.js';
@@ -407,14 +407,17 @@ function signalCandidate(scored: SentenceScore, signal: Signal): Candidate {
 /**
  * The kinds of finding a signal is: the family its structure names (a summary's "Errors and
  * fixes" item is a bug whatever its words), unless that family was guessed from the speech act,
- * when its words decide. A bug whose words leave it unsettled ("the root cause is still
- * unknown") is an open question as well. A standing rule is no kind the router assigns.
+ * when its words decide. A bug's words say whether it is a tool failure (a run that failed,
+ * an error quoted from its output) or another bug; one whose words leave it unsettled ("the
+ * root cause is still unknown") is an open question as well. A standing rule is no kind the
+ * router assigns.
  */
 function signalKinds(signal: Signal): ReadonlySet<LineKind> | undefined {
   if (signal.byWords === true) return new Set([routeLine(signal.text)]);
   if (signal.family === 'rule') return undefined;
-  const kind = signal.family === 'error' ? 'cause' : signal.family;
-  return new Set(kind === 'cause' && isUnsettled(signal.text) ? [kind, 'open'] : [kind]);
+  if (signal.family === 'decision' || signal.family === 'open') return new Set([signal.family]);
+  const kind = isToolFailure(signal.text) ? 'tool' : 'cause';
+  return new Set(isUnsettled(signal.text) ? [kind, 'open'] : [kind]);
 }
 
 /** Whether a line's own words carry a strong cue of a family the question asks for. */

@@ -4,12 +4,14 @@ import { questionIntents } from './cues.js';
  * Which kind of finding a line is, read from what it says rather than from a cue word that
  * happens to occur in it: an open question asks something the session did not answer or marks
  * work as still pending; a bug states a symptom (something failed, broke, was missing, wrong
- * or refused) or its fix; a decision states a choice of how the system is built — the rest.
+ * or refused) or its fix; a tool failure is a bug of a run (a command, build, compile, test
+ * run, migration failing, or an error quoted from a run's output); a decision states a choice
+ * of how the system is built — the rest.
  */
-export type LineKind = 'decision' | 'cause' | 'open';
+export type LineKind = 'decision' | 'cause' | 'tool' | 'open';
 
 /** The kinds the router assigns, so a question that asks for none of them is never routed. */
-export const LINE_KINDS: readonly LineKind[] = ['decision', 'cause', 'open'];
+export const LINE_KINDS: readonly LineKind[] = ['decision', 'cause', 'tool', 'open'];
 
 /**
  * Asking: a sentence that ends in a question mark, or a statement that something was asked or
@@ -25,7 +27,8 @@ const TODO = /\bTODO:/u;
 /**
  * A symptom: a run that failed or threw, a thing broken, missing, wrong, refused or stale, two
  * parts that disagree. Naming an error mechanism ("error handling", "returns an error") is a
- * design, not a symptom; a negated one ("never crashes", "no longer throws") is a choice made.
+ * design, not a symptom; a negated one ("never crashes", "no longer throws") is a choice made,
+ * and one denied ("passed with no errors") a success.
  */
 const SYMPTOM =
   /\b(?:fail(?:s|ed|ing|ures?)?|errors?|exceptions?|threw|throws?|throwing|crash(?:es|ed|ing)?|broke|broken|breaks?|bugs?|regressions?|missing|wrong(?:ly)?|incorrect(?:ly)?|mismatch(?:es|ed)?|discrepanc(?:y|ies)|invalid|warn(?:s|ed|ing|ings)?|refused|refuses|rejected|stale|undefined|unsupported|not supported|cannot|can't|couldn't|could not|unable|blocked on|hangs?|hung|stuck|timed? out|timeouts?|not found|ignored|ignores|leak(?:s|ed|ing)?|(?:does|do|did)(?:n't| not) (?:work|start|match|compile|exist|update|support)|not working|not set correctly|no such)\b/giu;
@@ -35,7 +38,7 @@ const NOT_SYMPTOM =
 const DESIGNED =
   /\b(?:return(?:s|ed|ing)?|raise[sd]?|rais(?:es|ing)|emit(?:s|ted)?|gives?|reports?) (?:an? |the )?(?:\w+ )?$/iu;
 const NEGATED =
-  /\b(?:never|no longer|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
+  /\b(?:never|no longer|no|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
 
 /** A fix or cause stated: the line reports a bug's resolution even without its symptom's words. */
 const RESOLVED =
@@ -55,14 +58,51 @@ const REQUEST =
 function statesBug(text: string): boolean {
   const plain = text.replace(ISSUE_REFERENCE, '');
   if (RESOLVED.test(plain) && !REQUEST.test(plain.trim())) return true;
+  return symptoms(plain).length > 0;
+}
+
+/**
+ * A run named as what failed: a compile, build, test, migration, type check, lint, install, a
+ * command or tool call, a script or a DSL. A bug in the product ("users couldn't start the
+ * agent", "the component wasn't padded") names none of them, and a changelog's fix neither.
+ */
+const RUN =
+  /\b(?:compil(?:e|es|er|ers|ation|ing)|builds?|tests?|test (?:runs?|suites?)|specs?|migrations?|type[- ]?check(?:s|er|ing)?|lint(?:er|ing)?|tsc|install(?:s|ation)?|commands?|tool calls?|scripts?|DSL|syntax)\b/giu;
+/** How near (in characters) a symptom must be to the run it is said of. */
+const NEAR = 48;
+/**
+ * An error quoted from a run's output: a failure word followed by the message in quotes
+ * ('failed with "src/x.ts(3,5): error TS2322 …"', 'Crash "Invalid hex color"'), an error code
+ * (TS2322, ENOENT) or an exit status. A paraphrase ("threw an error before …") is not one.
+ */
+const QUOTED =
+  /\b(?:errors?|crash(?:es|ed)?|fail(?:s|ed|ure)|exceptions?|panic(?:ked)?|threw)(?: with)?:?\s+["“`]/iu;
+const ERROR_CODE =
+  /\berror [A-Z]{1,4}\d{3,5}\b|\b(?:TS|CS)\d{4}\b|\bE(?:NOENT|ACCES|PERM|ADDRINUSE|CONNREFUSED)\b|\b(?:exit(?:ed)? (?:with )?(?:code|status) [1-9]\d*|non-zero exit)\b/u;
+
+/** The symptoms the line states, each at its offset: not negated, not an error mechanism. */
+function symptoms(plain: string): number[] {
+  const out: number[] = [];
   for (const match of plain.matchAll(SYMPTOM)) {
     const at = match.index;
     if (NOT_SYMPTOM.test(plain.slice(at))) continue;
     const before = plain.slice(Math.max(0, at - 24), at);
     if (NEGATED.test(before) || DESIGNED.test(before)) continue;
-    return true;
+    out.push(at);
   }
-  return false;
+  return out;
+}
+
+/**
+ * Whether a bug line is a tool failure: an error quoted from a run's output, or a symptom said
+ * near a run it names ("Compile errors for missing X", "the migration uses ALTER TABLE MODIFY
+ * (unsupported in SQLite)", "the sed command didn't work").
+ */
+export function isToolFailure(text: string): boolean {
+  const plain = text.replace(ISSUE_REFERENCE, '');
+  if (QUOTED.test(plain) || ERROR_CODE.test(plain)) return true;
+  const runs = [...plain.matchAll(RUN)].map((match) => match.index);
+  return symptoms(plain).some((at) => runs.some((run) => Math.abs(run - at) <= NEAR));
 }
 
 /** Whether the line asks something or marks something as still to be done or settled. */
@@ -70,23 +110,37 @@ export function isUnsettled(text: string): boolean {
   return ASKS.test(text) || UNSETTLED.test(text) || TODO.test(text);
 }
 
-/** The kind of finding a line is: open, bug (`cause`) or decision, in that order of precedence. */
+/**
+ * The kind of finding a line is: open, bug — a tool failure (`tool`) or another (`cause`) — or
+ * decision, in that order of precedence.
+ */
 export function routeLine(text: string): LineKind {
   if (isUnsettled(text)) return 'open';
-  if (statesBug(text)) return 'cause';
+  if (statesBug(text)) return isToolFailure(text) ? 'tool' : 'cause';
   return 'decision';
 }
 
+/** A question about runs: which tool calls, commands, builds, compiles, tests or migrations. */
+const ASKS_RUNS =
+  /\b(?:tool (?:calls?|failures?|errors?)|commands?|builds?|compil\w*|test runs?|migrations?)\b/iu;
+/** A question about bugs at large, beyond the runs that failed. */
+const ASKS_BUGS = /\b(?:bugs?|root[- ]causes?|regressions?|incidents?|outages?|defects?)\b/iu;
+
 /**
  * The kinds a standing question asks for, by its wording: a question about bugs or failures
- * takes bug lines, one about decisions the choices, one about open questions the unsettled.
- * Empty for a question that asks for none (a factual one): such a question is not routed.
+ * takes bug lines (tool failures among them), one about which runs failed (tool calls,
+ * commands, builds) only the tool failures, one about decisions the choices, one about open
+ * questions the unsettled. Empty for a question that asks for none (a factual one): such a
+ * question is not routed.
  */
 export function routedKinds(question: string): ReadonlySet<LineKind> {
   const intents = questionIntents(question);
   const kinds = new Set<LineKind>();
   if (intents.has('decision')) kinds.add('decision');
-  if (intents.has('cause') || intents.has('error')) kinds.add('cause');
+  if (intents.has('cause') || intents.has('error')) {
+    if (!ASKS_RUNS.test(question) || ASKS_BUGS.test(question)) kinds.add('cause');
+    kinds.add('tool');
+  }
   if (intents.has('open')) kinds.add('open');
   return kinds;
 }

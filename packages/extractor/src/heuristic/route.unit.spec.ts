@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { routeLine, routedKinds } from './route.js';
+import { isToolFailure, routeLine, routedKinds } from './route.js';
 
 /*
  * The line router reads what a line states: a question asked or work marked pending is open, a
- * symptom or a fix is a bug, any other statement of how the system is built is a decision.
- * Cue words of another kind do not move a line: a decision's "because" is its reason, a design
- * that returns an error is a choice, a failure nobody explained is still open.
+ * symptom or a fix is a bug (a tool failure where what failed is a run), any other statement
+ * of how the system is built is a decision. Cue words of another kind do not move a line: a
+ * decision's "because" is its reason, a design that returns an error is a choice, a failure
+ * nobody explained is still open.
  */
 describe('routeLine', () => {
   it('a question, a "whether" and work still pending are open', () => {
@@ -22,8 +23,8 @@ describe('routeLine', () => {
   });
 
   it('a symptom or a fix is a bug', () => {
-    expect(routeLine('The upload test failed with a timeout on CI')).toBe('cause');
-    expect(routeLine('Stale artifacts broke the build; a clean rebuild fixed it')).toBe('cause');
+    expect(routeLine('The upload failed with a timeout behind the proxy')).toBe('cause');
+    expect(routeLine('Stale artifacts broke the build; a clean rebuild fixed it')).toBe('tool');
     expect(routeLine('The worker ignored the configured retry limit')).toBe('cause');
     expect(routeLine('The parser does not support nested tables, so it was rewritten')).toBe(
       'cause',
@@ -31,12 +32,12 @@ describe('routeLine', () => {
   });
 
   it('a request to the agent is no reported fix, though it says "fixed"', () => {
-    expect(routeLine('run the importer tests after you fixed them up')).not.toBe('cause');
+    expect(routeLine('run the importer tests after you fixed them up')).toBe('decision');
     expect(
       routeLine('alright, commit and push, comment with "Thanks, fixed in the next release"'),
-    ).not.toBe('cause');
+    ).toBe('decision');
     // A request that names a symptom still states it.
-    expect(routeLine('run the upload test again, it failed with a timeout on CI')).toBe('cause');
+    expect(routeLine('run the upload test again, it failed with a timeout on CI')).toBe('tool');
     expect(routeLine('The retry loop was fixed by capping the backoff')).toBe('cause');
   });
 
@@ -51,9 +52,57 @@ describe('routeLine', () => {
   });
 });
 
+describe('tool failures', () => {
+  it('routes a run that failed, or an error quoted from its output, as a tool failure', () => {
+    expect(routeLine('Compile errors for a missing module: fixed by creating the file')).toBe(
+      'tool',
+    );
+    expect(routeLine('The sed command did not work because of the multiline format')).toBe('tool');
+    expect(
+      routeLine(
+        'The generated migration uses ALTER TABLE (unsupported in SQLite): rewritten by hand',
+      ),
+    ).toBe('tool');
+    expect(routeLine('The upload test failed with a timeout on CI')).toBe('tool');
+    expect(
+      routeLine('`make check` failed with "src/a.ts(3,5): error TS2322"; fixed the type'),
+    ).toBe('tool');
+    expect(routeLine('Crash "Invalid hex color: #000cc" at hexToRgb; fixed with a fallback')).toBe(
+      'tool',
+    );
+    expect(routeLine('Schema DSL error "Cannot accept [:state]"; fixed by declaring it')).toBe(
+      'tool',
+    );
+  });
+
+  it('keeps a bug of the product, a changelog fix or a user report as a bug, not a tool failure', () => {
+    expect(routeLine('Users could not log in because the session loader threw an error')).toBe(
+      'cause',
+    );
+    expect(routeLine('Fixed terminal detection inside tmux by checking an env var')).toBe('cause');
+    expect(routeLine('The renderer returned lines that were not padded, a wrong width')).toBe(
+      'cause',
+    );
+    expect(routeLine('Scrolling back in the terminal view still does not work')).toBe('cause');
+    expect(routeLine('Fixed the incorrect claim about event timeouts in the docs')).toBe('cause');
+    expect(isToolFailure('Added tests for width padding and edge cases')).toBe(false);
+    expect(routeLine('The TypeScript compilation passed with no errors')).toBe('decision');
+    expect(
+      isToolFailure('The build no longer fails since the cache is keyed by the lockfile'),
+    ).toBe(false);
+  });
+});
+
 describe('routedKinds', () => {
   it('names the kinds a question asks for, none for a factual one', () => {
-    expect([...routedKinds('What bugs or failures were found?')]).toEqual(['cause']);
+    expect([...routedKinds('What bugs or failures were found?')]).toEqual(['cause', 'tool']);
+    expect([
+      ...routedKinds('Which tool calls or commands failed, with what error, and what was the fix?'),
+    ]).toEqual(['tool']);
+    expect([...routedKinds('Which builds failed, and what bugs caused them?')]).toEqual([
+      'cause',
+      'tool',
+    ]);
     expect([...routedKinds('What architectural decisions were made?')]).toEqual(['decision']);
     expect([...routedKinds('What questions were raised and left unresolved?')]).toEqual(['open']);
     expect(routedKinds('When did Caroline move to Sweden?').size).toBe(0);

@@ -89,6 +89,32 @@ describe('a line lands in the note of what it is', () => {
   });
 });
 
+describe('a question about tool calls and commands takes the tool failures only', () => {
+  const TOOLS =
+    'Which tool calls or commands failed, with what error, and what was the working form?';
+
+  it('a failed run and a quoted error are kept, a bug of the product and a changelog fix are not', async () => {
+    const record = summary([
+      {
+        heading: 'Errors and fixes',
+        items: [
+          'The generated migration used ALTER COLUMN, unsupported by SQLite: rewritten as a table copy',
+          'Build failed with "error TS2345: Argument of type string is not assignable"; fixed the signature',
+          'Users could not log in because the session loader threw before the prompt: it now waits',
+          'Fixed terminal detection inside tmux by checking the session env var',
+        ],
+      },
+    ]);
+    const tools = await memoryFor(TOOLS, record);
+    expect(tools).toContain('ALTER COLUMN');
+    expect(tools).toContain('TS2345');
+    expect(tools).not.toContain('log in');
+    expect(tools).not.toContain('tmux');
+    const bugs = await memoryFor(BUGS, record);
+    for (const kept of ['ALTER COLUMN', 'TS2345', 'log in', 'tmux']) expect(bugs).toContain(kept);
+  });
+});
+
 describe("a commit's subject routes by its words, not by an identifier's letters", () => {
   const commit = (subject: string): ChunkRecord => ({
     role: 'tool_call',

@@ -12,6 +12,8 @@ export interface OpenedRegistry {
   registry: Registry;
   /** Why the vector side is missing, when it was asked for and is (a line for stderr), else null. */
   vectorNote: string | null;
+  /** The vector side exists but another process holds it: a query's own answer says so (recall.vector 'failed'). */
+  vectorsHeld: boolean;
   close(): Promise<void>;
 }
 
@@ -102,6 +104,7 @@ export async function openCliRegistry(
     return {
       registry,
       vectorNote: query?.vectorNote ?? null,
+      vectorsHeld: Boolean(query?.deps.vectorsUnavailable),
       close: async () => {
         await registry.close();
         await query?.close();

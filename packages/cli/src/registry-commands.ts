@@ -232,7 +232,10 @@ export function registerRegistryCommands(
         ...(existing ? { existing } : {}),
       });
       try {
-        if (opened.vectorNote) io.stderr.write(`mem: note: ${opened.vectorNote}\n`);
+        // A query whose vector side is held elsewhere says so in its answer (and its warning
+        // line): the note would say it a second time.
+        if (opened.vectorNote && !(opened.vectorsHeld && op.name === 'query'))
+          io.stderr.write(`mem: note: ${opened.vectorNote}\n`);
         const progress = cli.progress ? new ProgressLine(io.stderr) : undefined;
         let output: unknown;
         try {

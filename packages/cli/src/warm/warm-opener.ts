@@ -31,7 +31,7 @@ export function warmOpener(
     await requireProjects(engine, options.existing!.projects);
     // As in-process: only a query's opening has a vector side to report on.
     const note = options.reads === 'vectors' ? vectorNote : null;
-    return { registry, vectorNote: note, close: async () => {} };
+    return { registry, vectorNote: note, vectorsHeld: false, close: async () => {} };
   };
   return { open, declined: () => declined };
 }

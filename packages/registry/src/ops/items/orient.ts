@@ -132,7 +132,8 @@ function threads({ projects, items }: ReachableItems, now: Date, cap: number) {
   // Read lazily, newest activity first, from one index range per project (item_open_thread) and
   // counted apart: only the threads that fit the cap are read, of however many are open. The
   // store orders activity as binary text, which for the log's ISO instants is byRecency's
-  // order; a run of one activity is put in byProjectThenId's (locale) order.
+  // order; a run of one activity is put in byProjectThenId's order (projects
+  // in locale order, ids in code-unit order).
   const total = items.openThreadCount(projects);
   const order = (a: ItemActivityRow, b: ItemActivityRow) =>
     byRecency(activityOf(a), activityOf(b)) || byProjectThenId(a, b);

@@ -2,10 +2,14 @@ import { analyzeUnit } from './analysis.js';
 import { ASKED_ONLY, questionIntents, type CueFamily } from './cues.js';
 import { terms } from './text.js';
 import { datesIn, withoutDates, type CalendarDate } from './dates.js';
+import { rarity } from './word-frequency.js';
 
 /** What the heuristic knows about a standing question. */
 export interface QuestionProfile {
-  /** Content term → weight. Specific tokens (names, identifiers, numbers) weigh double. */
+  /**
+   * Content term → weight. Specific tokens (names, identifiers, numbers) weigh double; in a
+   * factual question a plain word weighs by how rare it is in English (word-frequency.ts).
+   */
   weights: Map<string, number>;
   totalWeight: number;
   intents: Set<CueFamily>;
@@ -43,16 +47,23 @@ export function profileQuestion(question: string): QuestionProfile {
   const weights = new Map<string, number>();
   const dates = datesIn(question);
   const words = withoutDates(question).split(/\s+/);
+  const intents = questionIntents(question);
   words.forEach((word, i) => {
     const specific = (i > 0 && /^\p{Lu}/u.test(word)) || /\d|[._/]\p{L}/u.test(word);
-    for (const term of terms(word))
-      weights.set(term, Math.max(weights.get(term) ?? 0, specific ? 2 : 1));
+    // Trigger: a plain word of a question that asks for no kind of evidence ("For how long has
+    // Nate had his turtles?"). Why: such a question is judged by its terms alone, and a common
+    // word ("long") matched anywhere in a chat ("Long time no see!") opened the gate as surely
+    // as the rare one that names the topic ("turtles"). Outcome: the plain word weighs by its
+    // rarity in spoken English, 0.5 to 2. A question asking for kinds of findings keeps its
+    // weights: its words name the kind ("bugs", "decisions"), which the cues judge.
+    const weight = specific ? 2 : terms(word).length > 0 && intents.size === 0 ? rarity(word) : 1;
+    for (const term of terms(word)) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
   });
   // A date is one specific term however many words it is written in.
   if (dates.length > 0) weights.set(DATE_TERM, 2);
   let totalWeight = 0;
   for (const w of weights.values()) totalWeight += w;
-  return { weights, totalWeight, intents: questionIntents(question), dates };
+  return { weights, totalWeight, intents, dates };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Controller, ControllerAnswer, ControllerInput } from '../controlle
 import { formatGateAnswer } from '../protocol.js';
 import { foldMemory, parseMemory, renderMemory, type MemoryItem } from './fold.js';
 import {
+  DATE_TERM,
   chunkDiscounts,
   profileQuestion,
   scoreSentence,
@@ -11,6 +12,7 @@ import {
   type SentenceScore,
 } from './score.js';
 import { analyzeUnit } from './analysis.js';
+import { bearsDate, datesIn } from './dates.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
 import { changelogSignals } from './changelog-signals.js';
@@ -324,9 +326,14 @@ function scoreChunk(
       });
     }
   });
+  // A chunk dated on the day or month the question names holds that date for every sentence.
+  const given =
+    profile.dates.length > 0 && bearsDate(profile.dates, datesIn(input.chunk.text))
+      ? new Set([DATE_TERM])
+      : undefined;
   for (const signal of signals) {
     if (isChatter(signal.text)) continue;
-    const scored = scoreSentence(profile, signal.text);
+    const scored = scoreSentence(profile, signal.text, undefined, given);
     const kind = kinds.size > 0 ? signalKinds(signal) : undefined;
     if (kind !== undefined) {
       if (![...kind].some((k) => kinds.has(k))) continue;
@@ -373,7 +380,7 @@ function scoreChunk(
       // ("Did you see the photos from my trip to Paris?").
       if (asksInSpeech(spoken, text)) continue;
       if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
-      const scored = scoreSentence(profile, text, discount);
+      const scored = scoreSentence(profile, text, discount, given);
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.
       const resolves = errorSeen && scored.cues.includes('cause') && profile.intents.has('cause');

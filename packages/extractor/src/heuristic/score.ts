@@ -1,14 +1,27 @@
 import { analyzeUnit } from './analysis.js';
 import { ASKED_ONLY, questionIntents, type CueFamily } from './cues.js';
 import { terms } from './text.js';
+import { datesIn, withoutDates, type CalendarDate } from './dates.js';
+import { rarity } from './word-frequency.js';
 
 /** What the heuristic knows about a standing question. */
 export interface QuestionProfile {
-  /** Content term → weight. Specific tokens (names, identifiers, numbers) weigh double. */
+  /**
+   * Content term → weight. Specific tokens (names, identifiers, numbers) weigh double; in a
+   * factual question a plain word weighs by how rare it is in English (word-frequency.ts).
+   */
   weights: Map<string, number>;
   totalWeight: number;
   intents: Set<CueFamily>;
+  /** The dates the question names ("in May 2022"): matched by a chunk's date, not by words. */
+  dates: CalendarDate[];
 }
+
+/**
+ * The weight key of a question's dates: covered in every sentence of a chunk that bears one of
+ * them (`given` of scoreSentence), never by a sentence's own words.
+ */
+export const DATE_TERM = '@date';
 
 export interface SentenceScore {
   score: number;
@@ -32,30 +45,49 @@ const DISCOUNT = 0.35;
 
 export function profileQuestion(question: string): QuestionProfile {
   const weights = new Map<string, number>();
-  const words = question.split(/\s+/);
+  const dates = datesIn(question);
+  const words = withoutDates(question).split(/\s+/);
+  const intents = questionIntents(question);
   words.forEach((word, i) => {
     const specific = (i > 0 && /^\p{Lu}/u.test(word)) || /\d|[._/]\p{L}/u.test(word);
-    for (const term of terms(word))
-      weights.set(term, Math.max(weights.get(term) ?? 0, specific ? 2 : 1));
+    // Trigger: a plain word of a question that asks for no kind of evidence ("For how long has
+    // Nate had his turtles?"). Why: such a question is judged by its terms alone, and a common
+    // word ("long") matched anywhere in a chat ("Long time no see!") opened the gate as surely
+    // as the rare one that names the topic ("turtles"). Outcome: the plain word weighs by its
+    // rarity in spoken English, 0.5 to 2. A question asking for kinds of findings keeps its
+    // weights: its words name the kind ("bugs", "decisions"), which the cues judge.
+    const weight = specific ? 2 : terms(word).length > 0 && intents.size === 0 ? rarity(word) : 1;
+    for (const term of terms(word)) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
   });
+  // A date is one specific term however many words it is written in.
+  if (dates.length > 0) weights.set(DATE_TERM, 2);
   let totalWeight = 0;
   for (const w of weights.values()) totalWeight += w;
-  return { weights, totalWeight, intents: questionIntents(question) };
+  return { weights, totalWeight, intents, dates };
 }
 
 /**
  * Scores one sentence against a question: term relevance plus evidence cues. `discount`
  * lowers terms that run through the whole chunk (a speaker's name on every turn, a project
- * name on every line): a term everywhere distinguishes nothing.
+ * name on every line): a term everywhere distinguishes nothing. `given` are question terms the
+ * chunk as a whole holds for each of its sentences (DATE_TERM when it bears the asked date).
  */
 export function scoreSentence(
   profile: QuestionProfile,
   sentence: string,
   discount?: ReadonlyMap<string, number>,
+  given?: ReadonlySet<string>,
 ): SentenceScore {
   const unit = analyzeUnit(sentence);
   const matched: string[] = [];
   let covered = 0;
+  for (const term of given ?? []) {
+    const weight = profile.weights.get(term);
+    if (weight !== undefined && !unit.terms.has(term)) {
+      covered += weight;
+      matched.push(term);
+    }
+  }
   for (const term of unit.terms) {
     const weight = profile.weights.get(term);
     if (weight !== undefined) {

@@ -24,19 +24,20 @@ export const projectInput = projectNameSchema.refine((name) => name !== '_system
  * surface validates, and `project: "alpha"` means the same over all three.
  */
 export function listInput<T extends z.ZodType<string, string>>(item: T, min: number, max: number) {
+  // A preprocess, not a union: a bad value keeps its place in the error (`level[1]`), and the
+  // JSON Schema keeps the item's shape (enum, pattern); the description says a string is taken.
   return z
-    .union([z.string(), z.array(item)], {
-      error: 'expected a list of values, or one string of comma-separated values',
-    })
-    .transform((value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((part) => part.trim())
-            .filter((part) => part !== '')
-        : value,
+    .preprocess(
+      (value) =>
+        typeof value === 'string'
+          ? value
+              .split(',')
+              .map((part) => part.trim())
+              .filter((part) => part !== '')
+          : value,
+      z.array(item).min(min).max(max),
     )
-    .pipe(z.array(item).min(min).max(max));
+    .describe('a list, or one string of comma-separated values');
 }
 
 export const principalInput = principalNameField;

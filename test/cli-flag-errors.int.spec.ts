@@ -57,6 +57,10 @@ const CASES: readonly [string[], string][] = [
     'mem: --only: expected one of sqlite, vault, pgvector, got "mysql" [INVALID_INPUT]',
   ],
   [['serve', '--port', '99999'], 'mem: --port: expected 0-65535, got "99999" [INVALID_INPUT]'],
+  // The hand-written commands' INVALID_INPUT exited 1 where a registry command's exits 2: one
+  // rule now, by the error's code (exit.ts).
+  [['log', 'append', '--project', 'demo'], 'mem: stdin: no events to append'],
+  [['eval', 'gate', '--locomo', sample], `mem: ${sample}: not LoCoMo JSON`],
 ];
 
 describe('a flag typed wrong', () => {

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { MemError, serializeEvent } from '@mem/core';
+import { MemError, isMemError, serializeEvent } from '@mem/core';
+import { UsageError } from '../exit.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from '../context.js';
 import { readAll, writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag, projectFlag } from '../parse-flags.js';
@@ -41,7 +42,15 @@ export function registerLog(program: Command, io: CliIO): void {
           );
         }
         const input = options.file ?? 'stdin';
-        const { payloads, lines } = parsePayloadLines(text, input);
+        let parsed: ReturnType<typeof parsePayloadLines>;
+        try {
+          parsed = parsePayloadLines(text, input);
+        } catch (error) {
+          // A payload line that is no event is the input refused (exit 2), its code kept (INVALID_EVENT).
+          if (!isMemError(error)) throw error;
+          throw new UsageError(error.message, { cause: error });
+        }
+        const { payloads, lines } = parsed;
         const engine = await openEngine(io, globals);
         const result = await engine.append(
           project,

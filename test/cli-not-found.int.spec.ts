@@ -230,6 +230,39 @@ describe('a project that does not exist, in a data root that does', () => {
     60_000,
   );
 
+  // An unknown run id printed nothing and exited 0.
+  it('mem log show --run with an unknown run id exits 1 with NOT_FOUND naming it; a known one prints its events', async () => {
+    const unknown = await mem(root, ['log', 'show', '--project', 'demo', '--run', 'nosuch']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr.trim()).toBe(`mem: no events of run "nosuch" in demo's log [NOT_FOUND]`);
+    const run = (JSON.parse(readFileSync(sample, 'utf8').split('\n')[0]!) as { run_id: string })
+      .run_id;
+    const known = await mem(root, ['log', 'show', '--project', 'demo', '--run', run]);
+    expect(known.code).toBe(0);
+    expect(known.stdout.trim().split('\n').length).toBeGreaterThan(1);
+  });
+
+  // A missing --file was IO_FAILED; removing an unknown principal said "was not a member", exit 0.
+  it('a file or a principal that is not there is NOT_FOUND naming it, and nothing is written', async () => {
+    const missing = join(shared, 'missing.jsonl');
+    const before = logBytes();
+    const append = await mem(root, ['log', 'append', '--project', 'demo', '--file', missing]);
+    expect(append.code).toBe(1);
+    expect(append.stderr).toContain(missing);
+    expect(append.stderr).toContain('[NOT_FOUND]');
+    expect(logBytes()).toBe(before);
+    expect((await mem(root, ['project', 'add', 'members'])).code).toBe(0);
+    const registered = logBytes();
+    const remove = await mem(root, ['project', 'remove-member', 'members', 'nosuch', '--json']);
+    expect(remove.code).toBe(1);
+    expect(JSON.parse(remove.stderr).error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { principal: 'nosuch' },
+    });
+    expect(logBytes()).toBe(registered);
+  });
+
   it('--json names the project in the error details', async () => {
     const result = await mem(root, ['verify', '--project', 'nope', '--json']);
     expect(result.code).toBe(1);

@@ -7,7 +7,7 @@ import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
 import { localPrincipal, openCliRegistry, type RegistryOpener } from './open-registry.js';
-import { readInputFile } from './input-file.js';
+import { readInputFile, unreadableFileCode } from './input-file.js';
 import { ProgressLine } from './progress.js';
 
 /** A registry operation's input was refused: exit 2, and `--json` still shows its error code. */
@@ -42,9 +42,14 @@ function readJsonlFile(cwd: string, option: CliOption, value: string | string[])
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new MemError('IO_FAILED', `cannot read ${path}: ${(error as Error).message}`, {
-      file: path,
-    });
+    throw new MemError(
+      unreadableFileCode(error),
+      `cannot read ${path}: ${(error as Error).message}`,
+      {
+        field: option.field,
+        file: path,
+      },
+    );
   }
   const out: unknown[] = [];
   text.split('\n').forEach((raw, index) => {
@@ -114,7 +119,8 @@ function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
 /**
  * A problem that names fields (`expected remind_at: a reminder is a time trigger`, `due does
  * not apply to a rule`) in the flags the user typed: `--remind-at`, `--due`. Replaced: the
- * refused flag's own field, and every field with an underscore (never an English word: the
+ * refused flag's own field where it opens the problem, and every field with an underscore
+ * anywhere (never an English word, unlike `project` in "expected a project name"; the
  * source_uri/source_sha256 pair's message names both). HTTP and MCP keep the field names.
  */
 function inFlagWords(
@@ -123,8 +129,10 @@ function inFlagWords(
   own: CliOption | undefined,
 ): string {
   let said = problem;
+  if (own && said.startsWith(`${own.field} `))
+    said = `${own.flag.split(' ')[0]!}${said.slice(own.field.length)}`;
   for (const option of options) {
-    if (option !== own && !option.field.includes('_')) continue;
+    if (!option.field.includes('_')) continue;
     said = said.replace(
       new RegExp(`(?<![\\w.[-])${option.field}(?![\\w.[-])`, 'g'),
       option.flag.split(' ')[0]!,
@@ -240,15 +248,19 @@ export function registerRegistryCommands(
       (cli.args ?? []).forEach((field, i) => {
         if (params[i] !== undefined) input[field] = params[i];
       });
+      // A file or stdin refused (missing, empty) is said as the flag that named it, like a field.
+      const fileText = (field: string, path: string) =>
+        readInputFile(io, field, path).catch((error: unknown) => {
+          throw usageError(cli.options ?? [], error);
+        });
       for (const field of cli.files ?? [])
-        if (typeof input[field] === 'string')
-          input[field] = await readInputFile(io, field, input[field]);
+        if (typeof input[field] === 'string') input[field] = await fileText(field, input[field]);
       for (const option of cli.options ?? []) {
         const key = self.options.find((o) => o.flags === option.flag)?.attributeName();
         const value = key !== undefined ? options[key] : undefined;
         if (option.parse === 'boolean' && value === true) input[option.field] = true;
         else if (option.parse === 'text-file' && typeof value === 'string')
-          input[option.field] = await readInputFile(io, option.field, value);
+          input[option.field] = await fileText(option.field, value);
         else if (typeof value === 'string' || Array.isArray(value))
           input[option.field] =
             option.parse === 'jsonl-file'

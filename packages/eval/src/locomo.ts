@@ -45,8 +45,10 @@ export function loadLocomo(path: string): LocomoConversation[] {
     // that is there and is no LoCoMo JSON is the input refused (INVALID_INPUT, exit 2).
     const code = (error as NodeJS.ErrnoException).code;
     throw new MemError(
-      code === 'ENOENT' ? 'NOT_FOUND' : 'IO_FAILED',
-      `${path}: cannot read LoCoMo JSON (${code ?? (error as Error).message})`,
+      code === 'ENOENT' ? 'NOT_FOUND' : code === 'EISDIR' ? 'INVALID_INPUT' : 'IO_FAILED',
+      code === 'EISDIR'
+        ? `${path}: a directory, expected the LoCoMo JSON file`
+        : `${path}: cannot read LoCoMo JSON (${code ?? (error as Error).message})`,
       { file: path },
     );
   }

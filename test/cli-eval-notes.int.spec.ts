@@ -119,13 +119,13 @@ describe('mem eval notes', () => {
     expect(result.stdout).toContain('claude/spotter-short.jsonl');
   }, 300_000);
 
-  it('refuses a bad --split (exit 2), a split with no file and a gold set that is not one (exit 1, typed), writing nothing', async () => {
+  it('refuses a bad --split (exit 2), a split with no file (exit 2: INVALID_INPUT, as every refused input) and a gold set that is not one (exit 1, typed), writing nothing', async () => {
     const gold = subsetGold();
     const bad = await mem('eval', 'notes', '--gold', gold, '--split', 'train');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--split');
     const empty = await mem('eval', 'notes', '--gold', gold, '--split', 'held-out', '--json');
-    expect(empty.code).toBe(1);
+    expect(empty.code).toBe(2);
     expect(JSON.parse(empty.stderr).error).toMatchObject({ code: 'INVALID_INPUT' });
     writeFileSync(join(dir, 'broken.gold.json'), JSON.stringify({ version: 1, files: [] }));
     for (const file of [join(dir, 'broken.gold.json'), join(dir, 'missing.gold.json')]) {

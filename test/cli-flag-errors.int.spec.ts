@@ -12,6 +12,8 @@ import { appendedInProcess, memInProcess } from './support/mem-cli.js';
  * byte for byte what it was.
  */
 const sample = join(import.meta.dirname, 'fixtures', 'extraction-runs.jsonl');
+/** A directory where a file is expected. */
+const aDirectory = join(import.meta.dirname, 'fixtures');
 let base: string;
 let root: string;
 const logFile = () => readFileSync(join(root, 'log', 'demo', '000001.jsonl'));
@@ -57,6 +59,19 @@ const CASES: readonly [string[], string][] = [
     'mem: --only: expected one of sqlite, vault, pgvector, got "mysql" [INVALID_INPUT]',
   ],
   [['serve', '--port', '99999'], 'mem: --port: expected 0-65535, got "99999" [INVALID_INPUT]'],
+  // The hand-written commands' INVALID_INPUT exited 1 where a registry command's exits 2: one
+  // rule now, by the error's code (exit.ts).
+  [['log', 'append', '--project', 'demo'], 'mem: stdin: no events to append'],
+  [['eval', 'gate', '--locomo', sample], `mem: ${sample}: not LoCoMo JSON`],
+  // A directory where a file goes: IO_FAILED (exit 1) before, for log append and eval gate.
+  [['log', 'append', '--project', 'demo', '--file', aDirectory], `mem: cannot read ${aDirectory}`],
+  [['eval', 'gate', '--locomo', aDirectory], `mem: ${aDirectory}: a directory, expected`],
+  // Nothing piped in said "at least 1 character": now that stdin is empty, and how to give it.
+  [['signature', '-'], 'mem: source: stdin is empty; pipe the text in'],
+  [
+    ['context', '--project', 'demo', '--signature-source', '-'],
+    'mem: --signature-source: stdin is empty; pipe the text in',
+  ],
 ];
 
 describe('a flag typed wrong', () => {

@@ -112,11 +112,11 @@ describe('a data root that does not exist', () => {
 describe('a data root that is a file', () => {
   // `--root` naming a file (or a path under one): a bare ENOTDIR, and from the built bin a
   // stack trace out of the warm-socket check, before; now one typed line naming the root.
-  it('the built bin: mem query exits 1 naming the root, no stack trace, the file untouched', () => {
+  it('the built bin: mem query exits 2 (a refused --root) naming the root, no stack trace, the file untouched', () => {
     const root = join(base, 'a-file');
     writeFileSync(root, 'not a data root\n');
     const result = memReal(root, ['query', 'why did the build fail?']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(
       `mem: the data root ${root} is a file, not a directory (--root or $MEM_ROOT names the data root) [INVALID_INPUT]`,
     );
@@ -129,13 +129,13 @@ describe('a data root that is a file', () => {
     ['log', 'append', '--project', 'demo', '--file', sample],
   ];
   it.each(ANY.map((args) => [args.join(' '), args]))(
-    'mem %s exits 1 naming the root, reading or writing',
+    'mem %s exits 2 naming the root, reading or writing',
     async (_name, args) => {
       const file = join(base, 'a-file');
       writeFileSync(file, 'not a data root\n');
       for (const root of [file, join(file, 'under')]) {
         const result = await mem(root, args);
-        expect(result.code).toBe(1);
+        expect(result.code).toBe(2);
         expect(result.stderr).toContain(`the data root ${root} is`);
         expect(result.stderr).toContain('[INVALID_INPUT]');
         expect(result.stderr).not.toContain('ENOTDIR');
@@ -181,6 +181,87 @@ describe('a project that does not exist, in a data root that does', () => {
       expect(existsSync(join(root, 'vault', 'nope'))).toBe(false);
     },
   );
+
+  /** Every byte under log/: a refused write appends nothing anywhere (not even to _system). */
+  const logBytes = () =>
+    readdirSync(join(root, 'log'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map(
+        (entry) =>
+          `${entry.parentPath}/${entry.name}:${readFileSync(join(entry.parentPath, entry.name), 'hex')}`,
+      )
+      .sort()
+      .join('\n');
+
+  // Writes skipped the check: `vault capture --project nope` appended 0 events and exited 0,
+  // `forget … --project nope` said "no line …". Each write that acts on what a project holds
+  // now refuses an unknown project as a read does; only a write that may be a project's first
+  // (log append, remember, items add, ref add, project add) creates it.
+  const item = 'it-000000000000';
+  const PROJECT_WRITING: readonly string[][] = [
+    ['vault', 'capture', '--project', 'nope'],
+    ['forget', 'abc123', '--project', 'nope', '--reason', 'x'],
+    ['supersede', 'abc123', '--by', 'better', '--project', 'nope', '--reason', 'x'],
+    ['confirm', 'abc123', '--project', 'nope'],
+    ['pin', 'abc123', '--project', 'nope', '--reason', 'x'],
+    ['items', 'resolve', item, '--project', 'nope', '--status', 'done'],
+    ['items', 'log', item, 'a note', '--project', 'nope'],
+    ['items', 'pin', item, '--project', 'nope'],
+    ['review', 'scan', '--project', 'nope'],
+    ['ref', 'sync', '--project', 'nope'],
+    ['skill', 'retire', 'some-skill', '--project', 'nope', '--reason', 'x'],
+    ['purge', 'some text', '--project', 'nope', '--reason', 'x'],
+    ['ingest', '--project', 'nope'],
+  ];
+
+  it.each(PROJECT_WRITING.map((args) => [args.join(' '), args]))(
+    'mem %s exits 1 with NOT_FOUND naming the project, and writes nothing',
+    async (_name, args) => {
+      const before = logBytes();
+      const result = await mem(root, args);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('no project "nope"');
+      expect(result.stderr).toContain('NOT_FOUND');
+      expect(logBytes()).toBe(before);
+      expect(existsSync(join(root, 'log', 'nope'))).toBe(false);
+      expect(existsSync(join(root, 'vault', 'nope'))).toBe(false);
+    },
+    60_000,
+  );
+
+  // An unknown run id printed nothing and exited 0.
+  it('mem log show --run with an unknown run id exits 1 with NOT_FOUND naming it; a known one prints its events', async () => {
+    const unknown = await mem(root, ['log', 'show', '--project', 'demo', '--run', 'nosuch']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr.trim()).toBe(`mem: no events of run "nosuch" in demo's log [NOT_FOUND]`);
+    const run = (JSON.parse(readFileSync(sample, 'utf8').split('\n')[0]!) as { run_id: string })
+      .run_id;
+    const known = await mem(root, ['log', 'show', '--project', 'demo', '--run', run]);
+    expect(known.code).toBe(0);
+    expect(known.stdout.trim().split('\n').length).toBeGreaterThan(1);
+  });
+
+  // A missing --file was IO_FAILED; removing an unknown principal said "was not a member", exit 0.
+  it('a file or a principal that is not there is NOT_FOUND naming it, and nothing is written', async () => {
+    const missing = join(shared, 'missing.jsonl');
+    const before = logBytes();
+    const append = await mem(root, ['log', 'append', '--project', 'demo', '--file', missing]);
+    expect(append.code).toBe(1);
+    expect(append.stderr).toContain(missing);
+    expect(append.stderr).toContain('[NOT_FOUND]');
+    expect(logBytes()).toBe(before);
+    expect((await mem(root, ['project', 'add', 'members'])).code).toBe(0);
+    const registered = logBytes();
+    const remove = await mem(root, ['project', 'remove-member', 'members', 'nosuch', '--json']);
+    expect(remove.code).toBe(1);
+    expect(JSON.parse(remove.stderr).error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { principal: 'nosuch' },
+    });
+    expect(logBytes()).toBe(registered);
+  });
 
   it('--json names the project in the error details', async () => {
     const result = await mem(root, ['verify', '--project', 'nope', '--json']);

@@ -308,6 +308,9 @@ describe('mem eval retrieval', () => {
   it('a missing file is a runtime error naming it (exit 1)', async () => {
     const result = await mem('eval', 'retrieval', '--locomo', 'nope.json', '--json');
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(JSON.parse(result.stderr).error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { file: expect.stringMatching(/\/nope\.json$/) },
+    });
   });
 });

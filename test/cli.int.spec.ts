@@ -53,13 +53,13 @@ describe('mem log append', () => {
     expect(result.stdout).toMatch(/appended 21 events to demo \(seq 1\.\.21\)/);
   });
 
-  it('refuses the whole batch when one line is bad: exit 1, names line, field and shape, appends nothing', async () => {
+  it('refuses the whole batch when one line is bad: exit 2 (its input refused), names line, field and shape, appends nothing', async () => {
     const lines = readFileSync(sample, 'utf8').trim().split('\n');
     lines[4] = lines[4]!.replace('"t":2', '"t":"two"');
     const bad = join(root, 'bad.jsonl');
     writeFileSync(bad, `${lines.join('\n')}\n`);
     const result = await mem(['log', 'append', '--project', 'demo', '--file', bad]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/line 5: gate\.t: expected number, got "two"/);
     expect(result.stderr).toContain('[INVALID_EVENT]');
     expect(existsSync(join(root, 'log', 'demo'))).toBe(false);
@@ -83,7 +83,7 @@ describe('mem log append', () => {
       join(root, 'json.jsonl'),
       '--json',
     ]);
-    expect(notJson.code).toBe(1);
+    expect(notJson.code).toBe(2);
     expect(JSON.parse(notJson.stderr).error).toMatchObject({
       code: 'INVALID_EVENT',
       details: { line: 2 },
@@ -210,13 +210,13 @@ describe('projection settings live in the log', () => {
       ['log', 'append', '--project', '_system', '--json'],
       '{"type":"projection_settings_set","emit_evidence_notes":"yes"}\n',
     );
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr).error).toMatchObject({ code: 'INVALID_EVENT' });
     const elsewhere = await mem(
       ['log', 'append', '--project', 'demo', '--json'],
       '{"type":"projection_settings_set","emit_evidence_notes":true}\n',
     );
-    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.code).toBe(2);
     expect(JSON.parse(elsewhere.stderr).error).toMatchObject({
       code: 'INVALID_INPUT',
       details: { project: 'demo' },
@@ -257,11 +257,12 @@ describe('usage errors exit 2', () => {
 });
 
 describe('mem ingest', () => {
-  it('fails clearly (exit 1) when the project has no standing queries', () => {
+  it('fails clearly (exit 1) when the project has no standing queries (nor anything else: NOT_FOUND)', () => {
+    mkdirSync(join(root, 'queries'));
     const result = memReal(['ingest', '--project', 'nothing']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /queries\/nothing\.yaml: cannot read the standing queries of project nothing.*\[CONFIG_INVALID\]/,
+      /no project "nothing" under .*no queries\/nothing\.yaml.*\[NOT_FOUND\]/,
     );
   });
 

@@ -119,7 +119,7 @@ describe('a review date on knowledge', () => {
     ]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('INVALID_INPUT');
-    expect(run.stderr).toContain('review_after');
+    expect(run.stderr).toContain('--review-after');
     expect(logLines()).toBe(before);
   });
 });
@@ -242,7 +242,7 @@ describe('bad freshness input', () => {
         '--review-after',
         '2030-01-01T00:00:00Z',
       ],
-      'review_after does not apply to a task',
+      '--review-after does not apply to a task',
     );
   });
 
@@ -277,7 +277,8 @@ describe('bad freshness input', () => {
         '--source',
         'runbook.md',
       ],
-      'source_sha256',
+      // The flags the user typed, not the fields they feed (source_uri, source_sha256).
+      '--source and --source-sha256 together',
     );
   });
 
@@ -295,7 +296,7 @@ describe('bad freshness input', () => {
         '--reason',
         'x',
       ],
-      'review_after',
+      '--review-after does not apply to a task',
     );
   });
 });

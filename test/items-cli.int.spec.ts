@@ -198,7 +198,7 @@ describe('curated items over the CLI', () => {
     const cases: [string[], string][] = [
       [
         ['remember', 'x', '--type', 'rule', '--project', 'demo', '--due', '2026-02-01T00:00:00Z'],
-        'due',
+        '--due does not apply to a rule',
       ],
       [
         [
@@ -211,9 +211,10 @@ describe('curated items over the CLI', () => {
           '--valid-until',
           '2026-02-01T00:00:00Z',
         ],
-        'valid_until',
+        // The flag the user typed, not the field it feeds (valid_until).
+        '--valid-until does not apply to a task',
       ],
-      [['remember', 'x', '--type', 'reminder', '--project', 'demo'], 'remind_at'],
+      [['remember', 'x', '--type', 'reminder', '--project', 'demo'], '--remind-at: missing'],
       [['remember', 'x', '--type', 'task', '--project', 'demo', '--parent', factId!], 'parent'],
       [
         ['remember', 'x', '--type', 'task', '--project', 'demo', '--parent', 'it-000000000000'],

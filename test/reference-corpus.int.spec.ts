@@ -279,8 +279,8 @@ describe('mem ref add | sync | list | rm over a real documentation tree', () => 
       'x',
       '--json',
     );
-    expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toContain('INVALID_INPUT');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('NOT_FOUND');
     const badName = await mem(
       'ref',
       'add',

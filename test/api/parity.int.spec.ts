@@ -664,6 +664,27 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
     }
   });
 
+  // MCP refused `project: "alpha"` (expected array) while HTTP's `project=alpha,beta` was a list:
+  // one rule now, the schema's (listInput): a JSON list, or one string of comma-separated names.
+  it('a list field takes one name, a comma-separated string or a list, alike on HTTP, MCP and the CLI', async () => {
+    const op = registry.operation('query') as AnyRemoteOperation;
+    const asked = { query: 'uploads buffer' };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...asked, project: 'alpha' }, 'ok'],
+      // alpha twice: the one project the admin reaches whatever the walk before removed (beta).
+      [{ ...asked, project: 'alpha, alpha' }, 'ok'],
+      [{ ...asked, project: ['alpha', 'alpha'] }, 'ok'],
+      [{ ...asked, project: 'alpha', level: 'L1,L2' }, 'ok'],
+      [{ ...asked, project: 'alpha,Not A Name' }, 'INVALID_INPUT'],
+      [{ ...asked, project: 'alpha', level: 'L1,L9' }, 'INVALID_INPUT'],
+    ];
+    for (const [input, expected] of cases) {
+      expect(await overHttp(op, 'admin', input), JSON.stringify(input)).toBe(expected);
+      expect(await overMcp(op, 'admin', input), JSON.stringify(input)).toBe(expected);
+      expect((await overCli(op, input)).outcome, JSON.stringify(input)).toBe(expected);
+    }
+  });
+
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {
     const local = registry.operations.filter((op) => op.local);
     expect(local.map((op) => op.name).sort()).toEqual([

@@ -10,7 +10,9 @@ import type { DataRoot, Engine } from '@mem/engine';
  * A data root exists when its directory holds `log/` (the source of truth) or `queries/` (the
  * standing questions a root has before its first ingest). A project exists when it has a
  * journal under `log/`, standing questions in `queries/<project>.yaml`, or was registered in
- * `_system` (`mem project add`). Writing commands create what they write and skip these checks.
+ * `_system` (`mem project add`). A writing command naming a project checks it too, unless it
+ * may be the project's first write (`log append`, `remember`, `items add`, `ref add`, `project
+ * add`: an operation's `startsProject`), which creates what it writes.
  */
 
 /** The entry at `path`, or undefined where there is none, also under a file (ENOTDIR: `--root` naming a file). */

@@ -14,11 +14,21 @@ export class VerificationFailed extends Error {
   override name = 'VerificationFailed';
 }
 
+/**
+ * The codes that say the caller's input was refused (a flag, an argument, a file or stdin it
+ * gave): a usage error, exit 2, from every command, whichever part of mem threw it. Why by
+ * code: `mem log append` and `mem eval gate` exited 1 on the INVALID_INPUT a registry command
+ * exits 2 on. A refusal that depends on what the data root holds (NOT_FOUND, CONFLICT,
+ * FORGOTTEN, BUDGET_EXCEEDED) is a runtime error, exit 1.
+ */
+const INPUT_REFUSED: ReadonlySet<string> = new Set(['INVALID_INPUT', 'INVALID_PROJECT']);
+
 export function exitCodeFor(error: unknown): number {
   if (error instanceof VerificationFailed) return EXIT.verification;
   // A broken chain is a failed verification wherever it is found (an append refused after a tampered tail).
   if (hasErrorCode(error, 'CHAIN_BROKEN')) return EXIT.verification;
   if (error instanceof UsageError) return EXIT.usage;
+  if (isMemError(error) && INPUT_REFUSED.has(error.code)) return EXIT.usage;
   if (error instanceof CommanderError) {
     return error.code === 'commander.helpDisplayed' ||
       error.code === 'commander.version' ||

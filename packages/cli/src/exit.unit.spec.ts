@@ -2,6 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { MemError } from '@mem/core';
 import { UsageError, describeError, exitCodeFor } from './exit.js';
 
+describe('one exit code per error code, whichever command threw it', () => {
+  it('a refused input (INVALID_INPUT, INVALID_PROJECT) exits 2, thrown bare as by log append or eval gate', () => {
+    expect(exitCodeFor(new MemError('INVALID_INPUT', 'x.json: not LoCoMo JSON'))).toBe(2);
+    expect(exitCodeFor(new MemError('INVALID_PROJECT', '--project: bad name'))).toBe(2);
+  });
+
+  it('a refusal that depends on what the root holds exits 1', () => {
+    for (const code of ['NOT_FOUND', 'CONFLICT', 'FORGOTTEN', 'IO_FAILED'] as const)
+      expect(exitCodeFor(new MemError(code, 'x')), code).toBe(1);
+  });
+});
+
 describe('a flag a command refused itself (UsageError)', () => {
   const refused = new UsageError('--port: expected 0-65535, got "99999"');
 

@@ -6,21 +6,46 @@ import type { CliIO } from './io.js';
 /**
  * The UTF-8 text of a file argument: `-` reads stdin to its end, anything else is a path from
  * the working directory. A missing file is NOT_FOUND and an unreadable one INVALID_INPUT, each
- * naming the field and the path, before anything is opened.
+ * naming the field and the path, before anything is opened; so is an empty one (or stdin with
+ * nothing piped in), said as such and how to give the text, not as "at least 1 character".
  */
 export async function readInputFile(io: CliIO, field: string, path: string): Promise<string> {
-  if (path === '-') {
-    const parts: Buffer[] = [];
-    for await (const part of io.stdin)
-      parts.push(typeof part === 'string' ? Buffer.from(part) : (part as Buffer));
-    return Buffer.concat(parts).toString('utf8');
-  }
+  const text = path === '-' ? await readStdin(io) : await readPath(io, field, path);
+  if (text.trim() === '')
+    throw new MemError(
+      'INVALID_INPUT',
+      path === '-'
+        ? `${field}: stdin is empty; pipe the text in (\`- < FILE\`, \`CMD | mem … -\`) or give the file's path instead of -`
+        : `${field}: ${path} is empty; give a file that holds the text, or - and pipe it in`,
+      { field, path },
+    );
+  return text;
+}
+
+async function readStdin(io: CliIO): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of io.stdin)
+    parts.push(typeof part === 'string' ? Buffer.from(part) : (part as Buffer));
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/**
+ * The code of a file the user named that cannot be read: NOT_FOUND where nothing is there
+ * (exit 1), INVALID_INPUT where a directory is (exit 2), IO_FAILED otherwise. One rule for
+ * every file flag and argument (`log append --file`, `items add --file`, `signature FILE`).
+ */
+export function unreadableFileCode(error: unknown): 'NOT_FOUND' | 'INVALID_INPUT' | 'IO_FAILED' {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? 'NOT_FOUND' : code === 'EISDIR' ? 'INVALID_INPUT' : 'IO_FAILED';
+}
+
+async function readPath(io: CliIO, field: string, path: string): Promise<string> {
   try {
     return await readFile(resolve(io.cwd, path), 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new MemError(
-      code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT',
+      unreadableFileCode(error),
       `${field}: cannot read ${path} (${code ?? (error as Error).message}); give a file or - for stdin`,
       { field, path },
     );

@@ -25,6 +25,11 @@ export interface OpenCliRegistryOptions {
    * anything is created; and it keeps current only the projections it reads.
    */
   existing?: { projects: readonly string[] };
+  /**
+   * A writing command naming these projects: the data root and each project must exist
+   * (NOT_FOUND), checked before anything is written. Every projection is kept current.
+   */
+  writesTo?: { projects: readonly string[] };
   /** What the operations to run read (default `vectors`: everything a server offers); nothing more is opened. */
   reads?: Reads;
   /** The process runs one operation and exits (a CLI command, not `mem serve` or `mem mcp`): opened for a quick start. */
@@ -52,8 +57,9 @@ export async function openCliRegistry(
   // reads: the others catch up on their next open (a query catches pgvector up before recall).
   const projections =
     reads === 'control' ? 'control' : reads === 'stores' && options.existing ? 'stores' : 'all';
-  const engine = options.existing
-    ? await openExistingEngine(io, globals, options.existing.projects, projections)
+  const mustExist = options.existing ?? options.writesTo;
+  const engine = mustExist
+    ? await openExistingEngine(io, globals, mustExist.projects, projections)
     : await openEngine(io, globals, projections);
   if (options.oneShot && reads === 'self') {
     // A local run (`mem ingest`, `mem synthesize`, a reference corpus) opens PGlite once, for

@@ -1,11 +1,16 @@
-import { assertProjectName, isMemError } from '@mem/core';
+import { MemError, assertProjectName, isMemError } from '@mem/core';
 import { UsageError } from './exit.js';
 
 export function projectFlag(value: unknown, flag = '--project'): string {
   try {
     return assertProjectName(value);
   } catch (error) {
-    throw new UsageError(`${flag}: ${isMemError(error) ? error.message : String(error)}`);
+    if (!isMemError(error)) throw error;
+    // The flag's name, and the code a registry command gives the same refusal (INVALID_PROJECT).
+    const said = new MemError(error.code, `${flag}: ${error.message}`, error.details, {
+      cause: error,
+    });
+    throw new UsageError(said.message, { cause: said });
   }
 }
 

@@ -7,7 +7,7 @@ import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
 import { localPrincipal, openCliRegistry, type RegistryOpener } from './open-registry.js';
-import { readInputFile } from './input-file.js';
+import { readInputFile, unreadableFileCode } from './input-file.js';
 import { ProgressLine } from './progress.js';
 
 /** A registry operation's input was refused: exit 2, and `--json` still shows its error code. */
@@ -42,9 +42,14 @@ function readJsonlFile(cwd: string, option: CliOption, value: string | string[])
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new MemError('IO_FAILED', `cannot read ${path}: ${(error as Error).message}`, {
-      file: path,
-    });
+    throw new MemError(
+      unreadableFileCode(error),
+      `cannot read ${path}: ${(error as Error).message}`,
+      {
+        field: option.field,
+        file: path,
+      },
+    );
   }
   const out: unknown[] = [];
   text.split('\n').forEach((raw, index) => {
@@ -62,10 +67,14 @@ function readJsonlFile(cwd: string, option: CliOption, value: string | string[])
   return out;
 }
 
-/** A refused input (INVALID_INPUT, INVALID_PROJECT) as a usage error, exit 2; anything else as it is. */
+/**
+ * A refused input (INVALID_INPUT, INVALID_PROJECT) as a usage error, exit 2; another error that
+ * names a field of a flag (`from_line: no line …`, NOT_FOUND) said as the flag, its code kept.
+ */
 function usageError(options: readonly CliOption[], error: unknown): unknown {
-  if (!isMemError(error) || (error.code !== 'INVALID_INPUT' && error.code !== 'INVALID_PROJECT'))
-    return error;
+  if (!isMemError(error)) return error;
+  if (error.code !== 'INVALID_INPUT' && error.code !== 'INVALID_PROJECT')
+    return typeof error.details['field'] === 'string' ? inFlagTerms(options, error) : error;
   const refused = inFlagTerms(options, error);
   return new RegistryUsageError(refused.message, { cause: refused });
 }
@@ -76,7 +85,14 @@ function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
   const field = String(error.details['field'] ?? '').split(/[[.]/)[0];
   const option = options.find((o) => o.field === field);
   if (field === '(input)') return withFlagNames(options, error);
-  if (!option) return error;
+  if (!option) {
+    // A positional argument's field (`remember: text: expected the text, or from_line`): its
+    // flags still read as flags.
+    const said = inFlagWords(error.message, options, undefined);
+    return said === error.message
+      ? error
+      : new MemError(error.code, said, error.details, { cause: error });
+  }
   const flag = option.flag.split(' ')[0]!;
   // Trigger: the flag's own value is refused (not a field inside it). Outcome: the flag and
   // what is wrong with it (`--reason: missing, expected string`), not the field's name again.
@@ -86,11 +102,43 @@ function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
   const ownValue =
     typeof first.field === 'string' &&
     (first.field === option.field || first.field.startsWith(`${option.field}[`));
-  const said =
+  const problem = inFlagWords(
     ownValue && typeof first.problem === 'string'
-      ? `${flag}: ${first.problem}`
-      : `${flag}: ${withoutOperation(error.message, option.field)}`;
+      ? first.problem
+      : withoutOperation(error.message, option.field),
+    options,
+    option,
+  );
+  const said =
+    /^[ :]/.test(problem.slice(flag.length)) && problem.startsWith(flag)
+      ? problem
+      : `${flag}: ${problem}`;
   return new MemError(error.code, said, error.details, { cause: error });
+}
+
+/**
+ * A problem that names fields (`expected remind_at: a reminder is a time trigger`, `due does
+ * not apply to a rule`) in the flags the user typed: `--remind-at`, `--due`. Replaced: the
+ * refused flag's own field where it opens the problem, and every field with an underscore
+ * anywhere (never an English word, unlike `project` in "expected a project name"; the
+ * source_uri/source_sha256 pair's message names both). HTTP and MCP keep the field names.
+ */
+function inFlagWords(
+  problem: string,
+  options: readonly CliOption[],
+  own: CliOption | undefined,
+): string {
+  let said = problem;
+  if (own && said.startsWith(`${own.field} `))
+    said = `${own.flag.split(' ')[0]!}${said.slice(own.field.length)}`;
+  for (const option of options) {
+    if (!option.field.includes('_')) continue;
+    said = said.replace(
+      new RegExp(`(?<![\\w.[-])${option.field}(?![\\w.[-])`, 'g'),
+      option.flag.split(' ')[0]!,
+    );
+  }
+  return said;
 }
 
 /**
@@ -115,12 +163,13 @@ function withFlagNames(options: readonly CliOption[], error: MemError): MemError
  * A message of another shape is kept whole.
  */
 function withoutOperation(message: string, field: string): string {
+  if (message.startsWith(`${field}: `)) return message.slice(field.length + 2);
   const at = message.indexOf(`: ${field}: `);
   if (at < 0 || /[\s:]/.test(message.slice(0, at))) return message;
   return message.slice(at + field.length + 4);
 }
 
-/** The projects a reading operation names (one or a list), which must exist. */
+/** The projects an operation names (one or a list), which must exist. */
 function namedProjects(value: unknown): string[] {
   const names = Array.isArray(value) ? value : value === undefined ? [] : [value];
   return names.flatMap((name) => {
@@ -199,15 +248,19 @@ export function registerRegistryCommands(
       (cli.args ?? []).forEach((field, i) => {
         if (params[i] !== undefined) input[field] = params[i];
       });
+      // A file or stdin refused (missing, empty) is said as the flag that named it, like a field.
+      const fileText = (field: string, path: string) =>
+        readInputFile(io, field, path).catch((error: unknown) => {
+          throw usageError(cli.options ?? [], error);
+        });
       for (const field of cli.files ?? [])
-        if (typeof input[field] === 'string')
-          input[field] = await readInputFile(io, field, input[field]);
+        if (typeof input[field] === 'string') input[field] = await fileText(field, input[field]);
       for (const option of cli.options ?? []) {
         const key = self.options.find((o) => o.flags === option.flag)?.attributeName();
         const value = key !== undefined ? options[key] : undefined;
         if (option.parse === 'boolean' && value === true) input[option.field] = true;
         else if (option.parse === 'text-file' && typeof value === 'string')
-          input[option.field] = await readInputFile(io, option.field, value);
+          input[option.field] = await fileText(option.field, value);
         else if (typeof value === 'string' || Array.isArray(value))
           input[option.field] =
             option.parse === 'jsonl-file'
@@ -220,16 +273,20 @@ export function registerRegistryCommands(
       } catch (error) {
         throw usageError(cli.options ?? [], error);
       }
-      // A reading operation on a root or project that does not exist is a typo, never an empty answer.
-      const existing =
-        op.kind === 'read'
-          ? { projects: [...namedProjects(input['project']), ...namedProjects(input['projects'])] }
+      // A reading operation on a root or project that does not exist is a typo, never an empty
+      // answer; so is a write naming one, unless it may be the project's first (startsProject).
+      const named = [...namedProjects(input['project']), ...namedProjects(input['projects'])];
+      const existing = op.kind === 'read' ? { projects: named } : undefined;
+      const writesTo =
+        op.kind === 'write' && !op.startsProject && named.length > 0
+          ? { projects: named }
           : undefined;
       const opened = await openRegistry(io, self.optsWithGlobals<GlobalOptions>(), {
         runJobs: false,
         reads: op.reads ?? 'stores',
         oneShot: true,
         ...(existing ? { existing } : {}),
+        ...(writesTo ? { writesTo } : {}),
       });
       try {
         // A query whose vector side is held elsewhere says so in its answer (and its warning

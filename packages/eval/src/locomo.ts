@@ -37,15 +37,28 @@ export interface LocomoConversation {
  * evidence ids are cleaned as the README describes.
  */
 export function loadLocomo(path: string): LocomoConversation[] {
-  let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (error) {
+    // A file that is not there is NOT_FOUND (exit 1), as every file argument of the CLI; one
+    // that is there and is no LoCoMo JSON is the input refused (INVALID_INPUT, exit 2).
+    const code = (error as NodeJS.ErrnoException).code;
     throw new MemError(
-      'INVALID_INPUT',
-      `${path}: cannot read LoCoMo JSON (${(error as Error).message})`,
+      code === 'ENOENT' ? 'NOT_FOUND' : code === 'EISDIR' ? 'INVALID_INPUT' : 'IO_FAILED',
+      code === 'EISDIR'
+        ? `${path}: a directory, expected the LoCoMo JSON file`
+        : `${path}: cannot read LoCoMo JSON (${code ?? (error as Error).message})`,
       { file: path },
     );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new MemError('INVALID_INPUT', `${path}: not LoCoMo JSON (${(error as Error).message})`, {
+      file: path,
+    });
   }
   if (!Array.isArray(raw))
     throw new MemError('INVALID_INPUT', `${path}: expected a JSON array of conversations`, {

@@ -133,6 +133,12 @@ interface OperationCore<In, Out> {
    * batch, passes `effects.idempotency` to it, and answers from that batch alone (no secret).
    */
   replay?: (input: In, batch: RecordedBatch) => Out;
+  /**
+   * A write that may be a project's first (remember, add_items, ref_add): it may name a project
+   * that does not exist yet, and creates it. The CLI refuses every other write naming a project
+   * that does not exist (NOT_FOUND), as it refuses a read: a typo must not look like success.
+   */
+  startsProject?: boolean;
   /** Removes or revokes something (drives MCP's destructiveHint). */
   destructive?: boolean;
   auth: Authorization;

@@ -48,7 +48,11 @@ export function queryInput(params: URLSearchParams, schema: JsonSchema): Record<
         key,
         values.length === 1 && values[0] === '*'
           ? '*'
-          : values.flatMap((v) => v.split(',')).filter((v) => v !== ''),
+          : values
+              .flatMap((v) => v.split(','))
+              // Trimmed as the CLI's list flags and the schema's listInput trim: `a, b` is two names on every surface.
+              .map((v) => v.trim())
+              .filter((v) => v !== ''),
       );
       continue;
     }

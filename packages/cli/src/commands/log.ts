@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { MemError, serializeEvent } from '@mem/core';
+import { MemError, isMemError, serializeEvent } from '@mem/core';
+import { UsageError } from '../exit.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from '../context.js';
 import { readAll, writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag, projectFlag } from '../parse-flags.js';
 import { parsePayloadLines } from './payload-lines.js';
+import { unreadableFileCode } from '../input-file.js';
 
 export function registerLog(program: Command, io: CliIO): void {
   const log = program.command('log').description('append to and read the event log');
@@ -35,13 +37,21 @@ export function registerLog(program: Command, io: CliIO): void {
           text = file !== undefined ? await readFile(file, 'utf8') : await readAll(io.stdin);
         } catch (error) {
           throw new MemError(
-            'IO_FAILED',
+            file !== undefined ? unreadableFileCode(error) : 'IO_FAILED',
             `cannot read ${file ?? 'stdin'}: ${(error as Error).message}`,
             { file },
           );
         }
         const input = options.file ?? 'stdin';
-        const { payloads, lines } = parsePayloadLines(text, input);
+        let parsed: ReturnType<typeof parsePayloadLines>;
+        try {
+          parsed = parsePayloadLines(text, input);
+        } catch (error) {
+          // A payload line that is no event is the input refused (exit 2), its code kept (INVALID_EVENT).
+          if (!isMemError(error)) throw error;
+          throw new UsageError(error.message, { cause: error });
+        }
+        const { payloads, lines } = parsed;
         const engine = await openEngine(io, globals);
         const result = await engine.append(
           project,
@@ -76,6 +86,7 @@ export function registerLog(program: Command, io: CliIO): void {
         const fromSeq = positiveIntFlag(options.fromSeq, '--from-seq');
         // It reads the log alone: no projection is opened, caught up, or even imported.
         const engine = await openExistingEngine(io, globals, [project], 'log');
+        let shown = 0;
         for await (const { event } of engine.read(
           project,
           fromSeq !== undefined ? { fromSeq } : {},
@@ -83,7 +94,16 @@ export function registerLog(program: Command, io: CliIO): void {
           if (options.run !== undefined && (!('run_id' in event) || event.run_id !== options.run))
             continue;
           io.stdout.write(`${serializeEvent(event)}\n`);
+          shown++;
         }
+        // A run id that matches nothing is a typo, never an empty answer (a run always logs its
+        // `run` event, so an id that exists prints at least that, unless --from-seq is past it).
+        if (options.run !== undefined && shown === 0)
+          throw new MemError(
+            'NOT_FOUND',
+            `no events of run ${JSON.stringify(options.run)} in ${project}'s log${fromSeq !== undefined ? ` from seq ${fromSeq}` : ''}`,
+            { run: options.run, project },
+          );
       },
     );
 }

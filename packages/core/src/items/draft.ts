@@ -54,7 +54,7 @@ export function itemDraftIssues(type: ItemType, fields: DraftFields): ItemIssue[
   if (type === 'reminder' && fields.remind_at === undefined)
     issues.push({
       path: ['remind_at'],
-      message: 'expected remind_at: a reminder is a time trigger',
+      message: 'missing, expected an ISO-8601 time: a reminder is a time trigger',
     });
   // A citation is a path and the digest it had: one without the other cannot be checked.
   if (

@@ -24,8 +24,9 @@ export function corpusTarget(target: string, cwd: string): { root: string; globs
   try {
     isFile = statSync(path).isFile();
   } catch (cause) {
+    // A path that is not there is NOT_FOUND (exit 1), as every missing file the CLI is given.
     throw new MemError(
-      'INVALID_INPUT',
+      'NOT_FOUND',
       `${target}: no such file or directory`,
       { field: 'path', path: target },
       { cause },

@@ -66,20 +66,7 @@ export const memberAdd = defineOperation({
   },
   run: async (ctx, caller, input) =>
     writeSystem(ctx, caller, ({ control }) => {
-      if (!control.registeredProject(input.project)) {
-        throw new MemError(
-          'NOT_FOUND',
-          `no project ${input.project}: register it first (mem project add ${input.project})`,
-          { field: 'project', project: input.project },
-        );
-      }
-      if (!control.principal(input.principal)) {
-        throw new MemError(
-          'NOT_FOUND',
-          `no principal ${input.principal}: add it first (mem principal add ${input.principal})`,
-          { field: 'principal', principal: input.principal },
-        );
-      }
+      requireParties(control, input);
       const member = control.membershipsOf(input.principal).includes(input.project);
       return {
         payloads: member
@@ -116,6 +103,8 @@ export const memberRemove = defineOperation({
   },
   run: async (ctx, caller, input) =>
     writeSystem(ctx, caller, ({ control }) => {
+      // An unknown project or principal is a typo, never "was not a member" (exit 0).
+      requireParties(control, input);
       const member = control.membershipsOf(input.principal).includes(input.project);
       return {
         payloads: member
@@ -125,3 +114,22 @@ export const memberRemove = defineOperation({
       };
     }),
 });
+
+/** NOT_FOUND naming the membership's project (unregistered) or principal (never added). */
+function requireParties(
+  control: { registeredProject(name: string): unknown; principal(name: string): unknown },
+  input: { project: string; principal: string },
+): void {
+  if (!control.registeredProject(input.project))
+    throw new MemError(
+      'NOT_FOUND',
+      `no project ${input.project}: register it first (mem project add ${input.project})`,
+      { field: 'project', project: input.project },
+    );
+  if (!control.principal(input.principal))
+    throw new MemError(
+      'NOT_FOUND',
+      `no principal ${input.principal}: add it first (mem principal add ${input.principal})`,
+      { field: 'principal', principal: input.principal },
+    );
+}

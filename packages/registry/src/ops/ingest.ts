@@ -115,6 +115,7 @@ export const ingestSubmit = defineOperation({
   output: jobOut,
   kind: 'write',
   idempotent: true,
+  startsProject: true,
   auth: { access: 'token', project: 'project' },
   http: { method: 'POST', path: '/memory/ingest', status: 202 },
   mcp: {

@@ -29,7 +29,7 @@ import {
   type LineFreshnessWarning,
 } from './query-freshness.js';
 import { visibleProjects } from './reach.js';
-import { projectInput } from './schemas.js';
+import { listInput, projectInput } from './schemas.js';
 
 type Answer = z.infer<typeof queryOutput>;
 
@@ -49,8 +49,8 @@ export const query = defineOperation({
     'ask the memory: keyword and vector recall fused, with L0 citations; abstains when nothing is relevant',
   input: z.strictObject({
     query: z.string().trim().min(1).max(2000),
-    project: z.array(projectInput).min(1).max(100).optional(),
-    level: z.array(recallLevel).min(1).max(RECALL_LEVELS.length).optional(),
+    project: listInput(projectInput, 1, 100).optional(),
+    level: listInput(recallLevel, 1, RECALL_LEVELS.length).optional(),
     limit: z.int().min(1).max(MAX_LIMIT).optional(),
     /** How much of each citation's text to return (DEFAULT_CITATIONS says why excerpts). */
     citations: z.enum(CITATION_MODES).default(DEFAULT_CITATIONS),

@@ -62,6 +62,7 @@ export const refAdd = defineOperation({
   output: syncOut,
   kind: 'write',
   idempotent: true,
+  startsProject: true,
   auth: { access: 'admin', project: 'project' },
   reads: 'self',
   local: LOCAL,

@@ -3,7 +3,7 @@ import { CITATION_MODES, matchSignatures, type SignatureMatch } from '@mem/query
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
 import { visibleProjects } from './reach.js';
-import { projectInput } from './schemas.js';
+import { listInput, projectInput } from './schemas.js';
 import { citedLevel } from './query-output.js';
 
 /** The most characters of raw log one lookup reads: a long CI log, not a whole artefact store. */
@@ -54,7 +54,7 @@ export const matchSignature = defineOperation({
         MAX_SIGNATURE_SOURCE_CHARS,
         `expected at most ${MAX_SIGNATURE_SOURCE_CHARS} characters of log`,
       ),
-    project: z.array(projectInput).min(1).max(100).optional(),
+    project: listInput(projectInput, 1, 100).optional(),
     citations: z.enum(CITATION_MODES).default('excerpt'),
   }),
   output: z.object({ signatures: z.array(signatureMatch) }),

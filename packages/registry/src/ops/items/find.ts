@@ -20,7 +20,7 @@ import {
 import { bandRanking } from '../query-output.js';
 import type { Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
-import { projectInput } from '../schemas.js';
+import { listInput, projectInput } from '../schemas.js';
 import { settledItems } from './reachable-store.js';
 import { itemView, viewOfRow } from './view.js';
 import {
@@ -51,7 +51,7 @@ export const readItemsInput = z.strictObject({
 });
 
 export const findItemsInput = z.strictObject({
-  projects: z.array(projectInput).max(64).optional(),
+  projects: listInput(projectInput, 0, 64).optional(),
   type: itemTypeField.optional(),
   status: z.enum(ITEM_STATUSES).optional(),
   parent: itemIdField.optional(),

@@ -65,6 +65,7 @@ export const addItemsOp = defineOperation({
   output: writtenOut,
   kind: 'write',
   idempotent: false,
+  startsProject: true,
   auth: { access: 'token', project: 'project' },
   http: { method: 'POST', path: '/memory/items', status: 201 },
   mcp: {
@@ -120,6 +121,7 @@ export const rememberOp = defineOperation({
   output: writtenOut,
   kind: 'write',
   idempotent: false,
+  startsProject: true,
   auth: { access: 'token', project: 'project' },
   http: { method: 'POST', path: '/memory/remember', status: 201 },
   mcp: { tool: TOOL, select: { field: 'action', value: 'remember' } },

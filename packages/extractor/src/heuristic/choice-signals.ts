@@ -17,6 +17,14 @@ import { sentences, termSet } from './text.js';
 /** An agent's question that offers alternatives: "X or Y?", "Or do you want …?", "either …". */
 const OFFERS_CHOICE = /(?:^|\s)(?:or|either)\s[^?]*\?\s*$/i;
 /**
+ * The question asks for a preference or a choice of action ("Should I …, or …?", "Or do you want
+ * …?", "Which approach …?"). An either-or question about facts ("Is the error still happening, or
+ * is it fixed now?", "Does the crash happen on Windows or on macOS?") is answered by a fact, and
+ * the answer decides nothing.
+ */
+const ASKS_CHOICE =
+  /\b(?:(?:should|shall) (?:i|we)|do you (?:want|prefer|need)|would you (?:like|prefer|rather)|prefer(?:s|red|ence)?|want me to|which (?:one|option|approach|way|version|variant|of (?:these|those|the)))\b/i;
+/**
  * A question about which piece of work comes next ("Ready for custom-tools.md or rpc.md?",
  * "Move on to the importer, or the exporter first?"): the answer orders the session's tasks,
  * it decides nothing about the project.
@@ -57,7 +65,8 @@ export function choiceSignals(records: readonly ChunkRecord[]): Signal[] {
     const asked = records[j];
     if (asked?.role !== 'assistant') return;
     const question = sentences(asked.text.trim()).at(-1)?.trim() ?? '';
-    if (!OFFERS_CHOICE.test(question) || NEXT_TASK.test(question)) return;
+    if (!OFFERS_CHOICE.test(question) || !ASKS_CHOICE.test(question) || NEXT_TASK.test(question))
+      return;
     // The option picked: the reply's opening words up to its first pause ("minor, this is …");
     // what follows is its reason. A bare option ("hooks" to "Ready to move on to hooks.md,
     // custom-tools.md, or rpc.md?") picks the next task, and says no reason a reader could weigh.

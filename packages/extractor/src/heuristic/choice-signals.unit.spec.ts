@@ -49,6 +49,19 @@ describe('a user picking an option the agent offered', () => {
       role: 'assistant',
       text: 'Added the entry to the CHANGELOG. Ready for custom-tools.md or rpc.md?',
     });
+    // An either-or question about facts is answered by a fact: nothing is decided.
+    none('still happening, same stack trace in the console', {
+      role: 'assistant',
+      text: 'I restarted the dev server. Is the error still happening, or is it fixed now?',
+    });
+    none('macOS, Sonoma 14.2 with the M1 laptop', {
+      role: 'assistant',
+      text: 'That stack trace points at the renderer. Does the crash happen on Windows or on macOS?',
+    });
+    none('config file, under ~/.config/uploader/settings.json', {
+      role: 'assistant',
+      text: 'The request is rejected with 401. Is the API key set in your environment or in the config file?',
+    });
     // A long reply is a message of its own, read by the other signals.
     none(
       'disk, because the build box restarts every night and we lose the warm cache each time, which costs us ten minutes per run',

@@ -91,10 +91,13 @@ export function choiceSignals(records: readonly ChunkRecord[]): Signal[] {
 /**
  * A user's suggestion put as a question: an alternative offered ("… or maybe a custom tool like
  * Claude's task tool?", "how about a lockfile?", "why not cache it on disk?"). "What about X?"
- * is left out: it is as often a reminder of something missed as a proposal.
+ * is left out: it is as often a reminder of something missed as a proposal. "Why not"/"how about"
+ * open a proposal only at a sentence's start with an action or a thing after them ("Why not cache
+ * it on disk?", "How about a lockfile?"); elsewhere they ask about a fact ("The tests pass
+ * locally, why not in CI?", "Why not?").
  */
 const SUGGESTS =
-  /\b(?:or maybe|or perhaps|how about|why not|what if we|maybe we (?:could|should))\b[^?]*\?\s*$/i;
+  /\b(?:or maybe|or perhaps|what if we|maybe we (?:could|should))\b[^?]*\?\s*$|(?:^|[.!?;:]\s+)(?:how about (?:we |you |i )?(?:a|an|\p{L}+ing)\s|why not (?:just )?(?!(?:in|on|at|for|with|from|to|by|of|here|there|now|yet|then|this|that|it|so|as|also|both|all|anymore|when|where|there)\b)\p{L}+\s)[^?]*\?\s*$/iu;
 /** A suggestion is said in a sentence or two. */
 const SUGGESTION_CHARS = 300;
 
@@ -114,7 +117,13 @@ export function adoptedSuggestionSignals(records: readonly ChunkRecord[]): Signa
     if (text.length > SUGGESTION_CHARS || !SUGGESTS.test(text) || isHollowSpeech(text)) return;
     const turn = records.slice(i + 1);
     const end = turnEndIn(turn);
-    if (!carriesOut(end < 0 ? turn : turn.slice(0, end))) return;
+    const done = end < 0 ? turn : turn.slice(0, end);
+    if (!carriesOut(done)) return;
+    // The work done is the suggestion's: the turn names one of its content terms. A fix of
+    // something else that happens to follow the question adopts nothing.
+    const proposed = termSet(text);
+    const worked = termSet(done.map((r) => r.text).join(' '));
+    if (![...proposed].some((t) => worked.has(t))) return;
     out.push({ text: `User decision: ${text}`, family: 'decision' });
   });
   return out;

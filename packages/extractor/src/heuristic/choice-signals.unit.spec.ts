@@ -121,6 +121,38 @@ describe('a user suggestion the agent carries out', () => {
     ).toEqual([]);
   });
 
+  it('is no line for a "why not" or "how about" that asks about a fact, or work on something else', () => {
+    const fixedCi: ChunkRecord[] = [
+      {
+        role: 'tool_call',
+        text: 'edit {"path":".github/workflows/ci.yml","oldText":"a","newText":"b"}',
+      },
+      { role: 'tool_result', text: 'Successfully replaced text in .github/workflows/ci.yml.' },
+      {
+        role: 'assistant',
+        text: 'Fixed the CI workflow: the test job now installs the fixtures first.',
+      },
+    ];
+    const none = (text: string, turn: ChunkRecord[] = fixedCi) =>
+      expect(adoptedSuggestionSignals([{ role: 'user', text }, ...turn])).toEqual([]);
+    none('The tests pass locally, why not in CI?');
+    none('The page still renders blank. Why not?');
+    // A proposal, but the turn's work shares no term with it.
+    none('Why not cache the thumbnails on disk?');
+    // The same proposal carried out is a decision.
+    expect(
+      adoptedSuggestionSignals([
+        { role: 'user', text: 'The page loads slowly. Why not cache the thumbnails on disk?' },
+        {
+          role: 'tool_call',
+          text: 'edit {"path":"src/thumbnails.ts","oldText":"a","newText":"b"}',
+        },
+        { role: 'tool_result', text: 'Successfully replaced text in src/thumbnails.ts.' },
+        { role: 'assistant', text: 'Done. Thumbnails are now cached on disk under .cache/.' },
+      ]),
+    ).toHaveLength(1);
+  });
+
   it('enters the decisions memory', async () => {
     const reply = await heuristicController(words).answer({
       level: 'L1',

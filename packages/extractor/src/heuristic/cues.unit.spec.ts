@@ -81,6 +81,20 @@ describe('a cause stated as what was causing the symptom', () => {
     });
   });
 
+  it('is no cause stated in a question, in doubt or denied', () => {
+    for (const sentence of [
+      'I am not sure yet what is causing the hang in the upload handler.',
+      'The cache was not causing the slowdown in the dashboard; the query plan was.',
+      'What is causing this crash?',
+      'Is this causing the failure?',
+    ])
+      expect(cuesIn(sentence)).not.toContainEqual({ family: 'cause', strength: 'strong' });
+    // The router reads the same alternation: a denied cause is no bug's resolution.
+    expect(
+      routeLine('The cache was not causing the slowdown in the dashboard; the query plan was.'),
+    ).not.toBe('cause');
+  });
+
   it('enters the bugs memory though it names no failure word', async () => {
     const records: ChunkRecord[] = [
       { role: 'user', text: 'revert that, it was the debug prints in render.ts' },

@@ -59,8 +59,9 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   },
   rule: {
     // A breaking change is what someone must know before working on the code: callers change.
+    // One denied ("no breaking changes", "not a breaking change", "non-breaking") is none.
     strong:
-      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
+      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?<!\b(?:no|not an?|isn't an?|without|any|zero) |\bnon-|\bnon )breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
     weak: /\b(?:process|required|requires|by default)\b/i,
   },
 };

@@ -124,6 +124,15 @@ describe('a breaking change', () => {
     });
   });
 
+  it('is no rule cue when denied', () => {
+    for (const sentence of [
+      'All 214 tests pass, no breaking changes.',
+      'This is not a breaking change.',
+      'A non-breaking change: the old option still works.',
+    ])
+      expect(cuesIn(sentence)).not.toContainEqual({ family: 'rule', strength: 'strong' });
+  });
+
   it('outweighs a plain line for the synthesis question', () => {
     const strength = lineStrength(
       'What is the current state of this project, and what should someone know before working on it?',

@@ -37,7 +37,9 @@ export interface Signal {
  * question, a "Pending tasks" bullet the open one. The heading names the family; each item of
  * the section is one line, kept whole. A heading that names a design area ("State Management",
  * "Persistence", "Data model") lists how that part was built: its items are choices. "Key
- * Patterns Established" lists the conventions the session settled on, as "Conventions" does.
+ * Patterns Established" lists the conventions the session settled on, as "Conventions" does; a
+ * heading that merely says "patterns" ("Search Patterns Tried", "Anti-patterns Found", "Usage
+ * Patterns") lists what was seen or tried, no choice.
  */
 const HEADING_FAMILY: readonly [RegExp, CueFamily][] = [
   [/\b(?:errors?|fix(?:es)?|bugs?|problems?|issues? (?:found|fixed)|troubleshoot\w*)\b/i, 'cause'],
@@ -46,7 +48,7 @@ const HEADING_FAMILY: readonly [RegExp, CueFamily][] = [
     'open',
   ],
   [
-    /\b(?:decisions?|architect\w*|design|approach|conventions?|patterns?|preferences?|rules?|constraints?|structure|stack|technolog\w*|configuration|setup|state management|persistence|storage|data (?:model|layer|flow)|schema)\b/i,
+    /\b(?:decisions?|architect\w*|design|approach|conventions?|(?:key|established|code|coding|design) patterns?|patterns? (?:established|adopted)|preferences?|rules?|constraints?|structure|stack|technolog\w*|configuration|setup|state management|persistence|storage|data (?:model|layer|flow)|schema)\b/i,
     'decision',
   ],
 ];

@@ -129,6 +129,21 @@ describe("a summary's quote of the user in its pending steps", () => {
     expect(signals.map((s) => [s.family, s.text])).toEqual([['open', quote]]);
   });
 
+  it('is the line when it quotes a request no other item states', () => {
+    const separate =
+      'The user\'s latest request was: "also make the upload command exit non-zero when any file fails"';
+    const { signals } = sectionSignals([
+      {
+        heading: 'Pending Tasks',
+        text: `- Finish the intro section of docs/hooks.md\n- ${separate}`,
+      },
+    ]);
+    expect(signals.map((s) => s.text)).toEqual([
+      'Finish the intro section of docs/hooks.md',
+      separate,
+    ]);
+  });
+
   it('is kept in a decisions section, where the quote may be the choice itself', () => {
     const said =
       'The user said: "use rgb values in the themes, no rgb indices" for every theme file.';

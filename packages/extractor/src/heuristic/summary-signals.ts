@@ -1,7 +1,7 @@
 import type { ChunkRecord } from '../controller.js';
 import { namedFiles } from './carried-out.js';
 import type { CueFamily } from './cues.js';
-import { listItems, namesSomething } from './text.js';
+import { listItems, namesSomething, termSet } from './text.js';
 
 /** A line the heuristic reads off the structure of a chunk rather than off cue words. */
 export interface Signal {
@@ -187,6 +187,9 @@ const WORK_LABEL =
 const USER_QUOTE =
   /^(?:as\s+)?(?:the\s+)?user(?:'s)?\s+(?:(?:last|latest|most recent|own|explicit)\s+)?(?:said|says|asked|wrote|replied|requested|(?:message|request|instruction|words?)\s+(?:was|were|is))\s*:?\s*["“'`]/iu;
 
+/** Content terms a user's quote shares with another item of its section when it repeats that task. */
+const QUOTE_SHARED = 2;
+
 /** A list item this short says one thing only if it names what it is about. */
 const LABEL_WORDS = 6;
 
@@ -271,11 +274,18 @@ export function sectionSignals(
       // Trigger: a pending section that quotes the user beside the steps it lists ("Complete
       // gqc.6 by adding tests …", then "The user said: "… tackle them" — meaning …"). Why: the
       // quote repeats, in the user's words, a task the section already states. Outcome: the
-      // quote is a line only where nothing else in the section states the pending work.
-      const quotes = family === 'open' && items.some((item) => !USER_QUOTE.test(item));
+      // quote is no line where another item of the section shares its terms (QUOTE_SHARED);
+      // a quote of a separate request ("also make the upload command exit non-zero …") stays.
+      const siblings = items.filter((item) => !USER_QUOTE.test(item)).map(termSet);
+      const repeats = (item: string) => {
+        const quoted = termSet(item.replace(USER_QUOTE, ''));
+        return siblings.some(
+          (terms) => [...quoted].filter((t) => terms.has(t)).length >= QUOTE_SHARED,
+        );
+      };
       for (const item of items) {
         if (family === 'decision' && !ordered && isFeatureLabel(item)) continue;
-        if (quotes && USER_QUOTE.test(item)) continue;
+        if (family === 'open' && USER_QUOTE.test(item) && repeats(item)) continue;
         signals.push({ text: item, family: DEFERRED.test(item) ? 'open' : family });
       }
       continue;

@@ -186,4 +186,21 @@ describe('a pending item whose file a later section of the same summary reports 
     const open = signals.filter((s) => s.family === 'open').map((s) => s.text);
     expect(open.some((text) => text.includes('custom-tools.md'))).toBe(true);
   });
+
+  it('stays open when the later section only mentions its file: a bug, or a state not a done one', () => {
+    const pending = {
+      heading: 'Pending Tasks',
+      text: '- Update README.md with the new --dry-run flag',
+    };
+    for (const later of [
+      { heading: 'Errors and fixes', text: '- README.md has been failing the markdown link check' },
+      { heading: 'Notes', text: '- README.md has been the entry point for new users' },
+      { heading: 'Next Steps', text: '- Updated README.md badges are still to review' },
+    ]) {
+      const open = sectionSignals([pending, later])
+        .signals.filter((s) => s.family === 'open')
+        .map((s) => s.text);
+      expect(open).toContain('Update README.md with the new --dry-run flag');
+    }
+  });
 });

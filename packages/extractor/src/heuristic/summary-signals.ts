@@ -160,7 +160,7 @@ const CHOICE =
  * custom-tools.md now has a proper intro …" under "### Current State").
  */
 const DONE_REPORT =
-  /\b(?:is|are) now\b|\bnow (?:has|have|includes?|contains?|uses|shows|supports|documents|explains|handles|passes)\b|\b(?:has|have) been\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
+  /\b(?:is|are) now\b|\bnow (?:has|have|includes?|contains?|uses|shows|supports|documents|explains|handles|passes)\b|\b(?:has|have) been (?:\w+ly )?(?:added|updated|fixed|written|rewritten|documented|created|implemented|removed|changed|replaced|moved|renamed|resolved|addressed|completed|finished|merged|pushed|committed|verified|installed|configured|refactored|done)\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
 
 /**
  * An item that hands work on instead of doing it: an issue, ticket or bead filed for it, a
@@ -226,6 +226,16 @@ function reportedFiles(text: string): Set<string> {
   );
 }
 
+/**
+ * The family a section answers: its own heading's, else its nearest ancestor's ("### Avoiding
+ * Global State" under "## Key Architecture Decisions" lists decisions).
+ */
+function sectionFamily(section: { heading: string; path?: readonly string[] }) {
+  return [...[...(section.path ?? [])].reverse()]
+    .map(headingFamily)
+    .reduce((found, f) => found ?? f, headingFamily(section.heading));
+}
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(
   sections: readonly { heading: string; text: string; path?: readonly string[] }[],
@@ -241,10 +251,8 @@ export function sectionSignals(
     while (from.length < signals.length) from.push(at - 1);
     // A section whose own heading names no family takes its nearest ancestor's: "### Avoiding
     // Global State" under "## Key Architecture Decisions" lists decisions.
+    const family = sectionFamily(section);
     const own = headingFamily(section.heading);
-    const family = [...[...(section.path ?? [])].reverse()]
-      .map(headingFamily)
-      .reduce((found, f) => found ?? f, own);
     if (family !== undefined) {
       // Trigger: a section whose heading names its topic, not its kind ("### Avoiding Global
       // State" under "## Key Architecture Decisions"). Why: the heading is the subject its items
@@ -309,7 +317,17 @@ export function sectionSignals(
   // summary: the history's "Remaining Work: custom-tools.md …", then the turn's own "Added intro
   // section to custom-tools.md"). Why: the later section is the later word on that file, as a
   // later edit of it is (pending-work.ts). Outcome: the item is no open line.
-  const reported = sections.map((section) => reportedFiles(section.text));
+  // Only a section that reports work can: a bug section's "README.md has been failing the link
+  // check" or another pending list says nothing of that file's task being done. A "Current
+  // State" section (an open heading) sums up what is so, and is read.
+  const reported = sections.map((section) => {
+    const family = sectionFamily(section);
+    const closes =
+      family === undefined ||
+      family === 'decision' ||
+      (family === 'open' && /\bcurrent (?:work|state)\b/iu.test(section.heading));
+    return closes ? reportedFiles(section.text) : new Set<string>();
+  });
   const later = (at: number) => new Set(reported.slice(at + 1).flatMap((files) => [...files]));
   const done = (signal: Signal, at: number) => {
     if (signal.family !== 'open') return false;

@@ -17,6 +17,14 @@ import { sentences, termSet } from './text.js';
 /** An agent's question that offers alternatives: "X or Y?", "Or do you want …?", "either …". */
 const OFFERS_CHOICE = /(?:^|\s)(?:or|either)\s[^?]*\?\s*$/i;
 /**
+ * The question asks for a preference or a choice of action ("Should I …, or …?", "Or do you want
+ * …?", "Which approach …?"). An either-or question about facts ("Is the error still happening, or
+ * is it fixed now?", "Does the crash happen on Windows or on macOS?") is answered by a fact, and
+ * the answer decides nothing.
+ */
+const ASKS_CHOICE =
+  /\b(?:(?:should|shall) (?:i|we)|do you (?:want|prefer|need)|would you (?:like|prefer|rather)|prefer(?:s|red|ence)?|want me to|which (?:one|option|approach|way|version|variant|of (?:these|those|the)))\b/i;
+/**
  * A question about which piece of work comes next ("Ready for custom-tools.md or rpc.md?",
  * "Move on to the importer, or the exporter first?"): the answer orders the session's tasks,
  * it decides nothing about the project.
@@ -57,7 +65,8 @@ export function choiceSignals(records: readonly ChunkRecord[]): Signal[] {
     const asked = records[j];
     if (asked?.role !== 'assistant') return;
     const question = sentences(asked.text.trim()).at(-1)?.trim() ?? '';
-    if (!OFFERS_CHOICE.test(question) || NEXT_TASK.test(question)) return;
+    if (!OFFERS_CHOICE.test(question) || !ASKS_CHOICE.test(question) || NEXT_TASK.test(question))
+      return;
     // The option picked: the reply's opening words up to its first pause ("minor, this is …");
     // what follows is its reason. A bare option ("hooks" to "Ready to move on to hooks.md,
     // custom-tools.md, or rpc.md?") picks the next task, and says no reason a reader could weigh.
@@ -82,10 +91,13 @@ export function choiceSignals(records: readonly ChunkRecord[]): Signal[] {
 /**
  * A user's suggestion put as a question: an alternative offered ("… or maybe a custom tool like
  * Claude's task tool?", "how about a lockfile?", "why not cache it on disk?"). "What about X?"
- * is left out: it is as often a reminder of something missed as a proposal.
+ * is left out: it is as often a reminder of something missed as a proposal. "Why not"/"how about"
+ * open a proposal only at a sentence's start with an action or a thing after them ("Why not cache
+ * it on disk?", "How about a lockfile?"); elsewhere they ask about a fact ("The tests pass
+ * locally, why not in CI?", "Why not?").
  */
 const SUGGESTS =
-  /\b(?:or maybe|or perhaps|how about|why not|what if we|maybe we (?:could|should))\b[^?]*\?\s*$/i;
+  /\b(?:or maybe|or perhaps|what if we|maybe we (?:could|should))\b[^?]*\?\s*$|(?:^|[.!?;:]\s+)(?:how about (?:we |you |i )?(?:a|an|\p{L}+ing)\s|why not (?:just )?(?!(?:in|on|at|for|with|from|to|by|of|here|there|now|yet|then|this|that|it|so|as|also|both|all|anymore|when|where|there)\b)\p{L}+\s)[^?]*\?\s*$/iu;
 /** A suggestion is said in a sentence or two. */
 const SUGGESTION_CHARS = 300;
 
@@ -105,7 +117,13 @@ export function adoptedSuggestionSignals(records: readonly ChunkRecord[]): Signa
     if (text.length > SUGGESTION_CHARS || !SUGGESTS.test(text) || isHollowSpeech(text)) return;
     const turn = records.slice(i + 1);
     const end = turnEndIn(turn);
-    if (!carriesOut(end < 0 ? turn : turn.slice(0, end))) return;
+    const done = end < 0 ? turn : turn.slice(0, end);
+    if (!carriesOut(done)) return;
+    // The work done is the suggestion's: the turn names one of its content terms. A fix of
+    // something else that happens to follow the question adopts nothing.
+    const proposed = termSet(text);
+    const worked = termSet(done.map((r) => r.text).join(' '));
+    if (![...proposed].some((t) => worked.has(t))) return;
     out.push({ text: `User decision: ${text}`, family: 'decision' });
   });
   return out;

@@ -49,6 +49,19 @@ describe('a user picking an option the agent offered', () => {
       role: 'assistant',
       text: 'Added the entry to the CHANGELOG. Ready for custom-tools.md or rpc.md?',
     });
+    // An either-or question about facts is answered by a fact: nothing is decided.
+    none('still happening, same stack trace in the console', {
+      role: 'assistant',
+      text: 'I restarted the dev server. Is the error still happening, or is it fixed now?',
+    });
+    none('macOS, Sonoma 14.2 with the M1 laptop', {
+      role: 'assistant',
+      text: 'That stack trace points at the renderer. Does the crash happen on Windows or on macOS?',
+    });
+    none('config file, under ~/.config/uploader/settings.json', {
+      role: 'assistant',
+      text: 'The request is rejected with 401. Is the API key set in your environment or in the config file?',
+    });
     // A long reply is a message of its own, read by the other signals.
     none(
       'disk, because the build box restarts every night and we lose the warm cache each time, which costs us ten minutes per run',
@@ -106,6 +119,38 @@ describe('a user suggestion the agent carries out', () => {
         ...adopted.slice(1),
       ]),
     ).toEqual([]);
+  });
+
+  it('is no line for a "why not" or "how about" that asks about a fact, or work on something else', () => {
+    const fixedCi: ChunkRecord[] = [
+      {
+        role: 'tool_call',
+        text: 'edit {"path":".github/workflows/ci.yml","oldText":"a","newText":"b"}',
+      },
+      { role: 'tool_result', text: 'Successfully replaced text in .github/workflows/ci.yml.' },
+      {
+        role: 'assistant',
+        text: 'Fixed the CI workflow: the test job now installs the fixtures first.',
+      },
+    ];
+    const none = (text: string, turn: ChunkRecord[] = fixedCi) =>
+      expect(adoptedSuggestionSignals([{ role: 'user', text }, ...turn])).toEqual([]);
+    none('The tests pass locally, why not in CI?');
+    none('The page still renders blank. Why not?');
+    // A proposal, but the turn's work shares no term with it.
+    none('Why not cache the thumbnails on disk?');
+    // The same proposal carried out is a decision.
+    expect(
+      adoptedSuggestionSignals([
+        { role: 'user', text: 'The page loads slowly. Why not cache the thumbnails on disk?' },
+        {
+          role: 'tool_call',
+          text: 'edit {"path":"src/thumbnails.ts","oldText":"a","newText":"b"}',
+        },
+        { role: 'tool_result', text: 'Successfully replaced text in src/thumbnails.ts.' },
+        { role: 'assistant', text: 'Done. Thumbnails are now cached on disk under .cache/.' },
+      ]),
+    ).toHaveLength(1);
   });
 
   it('enters the decisions memory', async () => {

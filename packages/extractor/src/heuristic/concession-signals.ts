@@ -30,13 +30,15 @@ export function concessionSignals(records: readonly ChunkRecord[]): Signal[] {
   // stack, and the agent's "You're right - invalid themes should never crash the app". Why: that
   // concedes a bug report, not a design the user set right; the crash and its fix are a bug
   // line (report-signals.ts), and the concession repeated it in the user's words in every note.
-  // Outcome: no line.
+  // Outcome: no line. The crash is judged on every user record: a reader marks a message that is
+  // mostly stack frames a paste ("layouts must NEVER explode" over eight frames), and a paste
+  // beside the user's words adds its crash to theirs.
   let crash = false;
   for (const record of records) {
     if (record.role === 'user' && record.pasted === undefined) {
       looked = false;
       crash = pastesCrash(record.text);
-    }
+    } else if (record.role === 'user') crash ||= pastesCrash(record.text);
     if (record.role === 'tool_call') looked = true;
     if (record.role !== 'assistant' || looked || crash) continue;
     const text = record.text.trim();

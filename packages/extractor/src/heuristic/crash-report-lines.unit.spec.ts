@@ -73,4 +73,27 @@ describe('the agent conceding a pasted crash', () => {
       'Corrected: The sidebar is drawn first.',
     ]);
   });
+
+  it('is no corrected design when the reader marked the crash a paste (most of its lines are a stack)', () => {
+    const frames = Array.from(
+      { length: 8 },
+      (_, i) => `    at frame${i} (/home/me/app/src/layout/layout.ts:${10 + i}:3)`,
+    );
+    const records: ChunkRecord[] = [
+      {
+        role: 'user',
+        pasted: 'tool-output',
+        text: [
+          'layouts must NEVER explode',
+          'Error: Slot reference not found: sidebarWidth',
+          ...frames,
+        ].join('\n'),
+      },
+      {
+        role: 'assistant',
+        text: "You're absolutely right - broken layouts should never crash the app. Let me wrap it:",
+      },
+    ];
+    expect(concessionSignals(records)).toEqual([]);
+  });
 });

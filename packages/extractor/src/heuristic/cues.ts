@@ -25,10 +25,22 @@ export interface Cue {
   strength: CueStrength;
 }
 
+/**
+ * A cause stated as what was causing a symptom ("the prints were causing the artifacts", "the
+ * retry wrapper is what was causing the duplicates"), as a regular-expression source for an
+ * alternation (flags `iu`); the cause cue here and the line router both use it. Not a cause
+ * stated: a question ("What is causing this crash?", "Is this causing the failure?"), doubt ("not
+ * sure yet what is causing the hang", "whether the cache is causing it") or a negation ("the
+ * cache was not causing the slowdown").
+ */
+export const STATED_CAUSING = String.raw`(?<!\b(?:not sure|unsure|unclear|wonder(?:ing)?|whether|if|find out|figure out|(?:don't|do not) know|no idea)\b.*)(?<!(?<!\b(?:is|was|are|were)\s)\bwhat\s)\b(?:was|were|is|are) (?:(?!(?:not|never|no)\b)\w+ )?causing\b(?![^?]*\?)`;
+
 const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   cause: {
-    strong:
-      /\b(?:root[- ]cause|caused by|(?:was|were|is|are) (?:\w+ )?causing|caused (?:the|this|that|these|those|it|them|an?)|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b/i,
+    strong: new RegExp(
+      String.raw`\b(?:root[- ]cause|caused by|${STATED_CAUSING}|caused (?:the|this|that|these|those|it|them|an?)|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b`,
+      'iu',
+    ),
     weak: /\b(?:because|due to|fixed|fixes|resolved|workaround|so that)\b/i,
   },
   decision: {
@@ -47,8 +59,9 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   },
   rule: {
     // A breaking change is what someone must know before working on the code: callers change.
+    // One denied ("no breaking changes", "not a breaking change", "non-breaking") is none.
     strong:
-      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
+      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?<!\b(?:no|not an?|isn't an?|without|any|zero) |\bnon-|\bnon )breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
     weak: /\b(?:process|required|requires|by default)\b/i,
   },
 };

@@ -81,6 +81,20 @@ describe('a cause stated as what was causing the symptom', () => {
     });
   });
 
+  it('is no cause stated in a question, in doubt or denied', () => {
+    for (const sentence of [
+      'I am not sure yet what is causing the hang in the upload handler.',
+      'The cache was not causing the slowdown in the dashboard; the query plan was.',
+      'What is causing this crash?',
+      'Is this causing the failure?',
+    ])
+      expect(cuesIn(sentence)).not.toContainEqual({ family: 'cause', strength: 'strong' });
+    // The router reads the same alternation: a denied cause is no bug's resolution.
+    expect(
+      routeLine('The cache was not causing the slowdown in the dashboard; the query plan was.'),
+    ).not.toBe('cause');
+  });
+
   it('enters the bugs memory though it names no failure word', async () => {
     const records: ChunkRecord[] = [
       { role: 'user', text: 'revert that, it was the debug prints in render.ts' },
@@ -108,6 +122,15 @@ describe('a breaking change', () => {
       family: 'rule',
       strength: 'strong',
     });
+  });
+
+  it('is no rule cue when denied', () => {
+    for (const sentence of [
+      'All 214 tests pass, no breaking changes.',
+      'This is not a breaking change.',
+      'A non-breaking change: the old option still works.',
+    ])
+      expect(cuesIn(sentence)).not.toContainEqual({ family: 'rule', strength: 'strong' });
   });
 
   it('outweighs a plain line for the synthesis question', () => {

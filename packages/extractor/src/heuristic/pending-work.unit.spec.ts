@@ -129,6 +129,21 @@ describe("a summary's quote of the user in its pending steps", () => {
     expect(signals.map((s) => [s.family, s.text])).toEqual([['open', quote]]);
   });
 
+  it('is the line when it quotes a request no other item states', () => {
+    const separate =
+      'The user\'s latest request was: "also make the upload command exit non-zero when any file fails"';
+    const { signals } = sectionSignals([
+      {
+        heading: 'Pending Tasks',
+        text: `- Finish the intro section of docs/hooks.md\n- ${separate}`,
+      },
+    ]);
+    expect(signals.map((s) => s.text)).toEqual([
+      'Finish the intro section of docs/hooks.md',
+      separate,
+    ]);
+  });
+
   it('is kept in a decisions section, where the quote may be the choice itself', () => {
     const said =
       'The user said: "use rgb values in the themes, no rgb indices" for every theme file.';
@@ -170,5 +185,22 @@ describe('a pending item whose file a later section of the same summary reports 
     ]);
     const open = signals.filter((s) => s.family === 'open').map((s) => s.text);
     expect(open.some((text) => text.includes('custom-tools.md'))).toBe(true);
+  });
+
+  it('stays open when the later section only mentions its file: a bug, or a state not a done one', () => {
+    const pending = {
+      heading: 'Pending Tasks',
+      text: '- Update README.md with the new --dry-run flag',
+    };
+    for (const later of [
+      { heading: 'Errors and fixes', text: '- README.md has been failing the markdown link check' },
+      { heading: 'Notes', text: '- README.md has been the entry point for new users' },
+      { heading: 'Next Steps', text: '- Updated README.md badges are still to review' },
+    ]) {
+      const open = sectionSignals([pending, later])
+        .signals.filter((s) => s.family === 'open')
+        .map((s) => s.text);
+      expect(open).toContain('Update README.md with the new --dry-run flag');
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { questionIntents } from './cues.js';
+import { questionIntents, STATED_CAUSING } from './cues.js';
 
 /**
  * Which kind of finding a line is, read from what it says rather than from a cue word that
@@ -41,8 +41,10 @@ const NEGATED =
   /\b(?:never|no longer|no|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
 
 /** A fix or cause stated: the line reports a bug's resolution even without its symptom's words. */
-const RESOLVED =
-  /\b(?:fixed|fixes|fixing|root[- ]cause|caused by|(?:was|were|is|are) (?:\w+ )?causing|caused (?:the|this|that|these|those|it|them|an?)|the (?:issue|problem|bug|culprit) (?:was|is)|worked around|workaround)\b/iu;
+const RESOLVED = new RegExp(
+  String.raw`\b(?:fixed|fixes|fixing|root[- ]cause|caused by|${STATED_CAUSING}|caused (?:the|this|that|these|those|it|them|an?)|the (?:issue|problem|bug|culprit) (?:was|is)|worked around|workaround)\b`,
+  'iu',
+);
 /** "fixes #288" in a feature's commit names the issue it closes, not a symptom. */
 const ISSUE_REFERENCE = /\bfix(?:es|ed)?\s+#\d+/giu;
 

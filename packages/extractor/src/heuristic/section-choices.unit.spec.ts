@@ -280,4 +280,15 @@ describe('a summary section of the patterns a session established', () => {
       ['decision', 'Add breaking changes to CHANGELOG.md under [Unreleased]'],
     ]);
   });
+
+  it('is only a section of established patterns: searched, found or used patterns are no choices', () => {
+    const items = [
+      '- grep for `onSave` across packages/',
+      '- the plugin loader reads `hooks.json` twice',
+    ].join('\n');
+    for (const heading of ['Search Patterns Tried', 'Anti-patterns Found', 'Usage Patterns'])
+      expect(
+        sectionSignals([{ heading, text: items }]).signals.filter((s) => s.family === 'decision'),
+      ).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import type { ChunkRecord } from '../controller.js';
 import { namedFiles } from './carried-out.js';
 import type { CueFamily } from './cues.js';
-import { listItems, namesSomething } from './text.js';
+import { listItems, namesSomething, termSet } from './text.js';
 
 /** A line the heuristic reads off the structure of a chunk rather than off cue words. */
 export interface Signal {
@@ -37,7 +37,9 @@ export interface Signal {
  * question, a "Pending tasks" bullet the open one. The heading names the family; each item of
  * the section is one line, kept whole. A heading that names a design area ("State Management",
  * "Persistence", "Data model") lists how that part was built: its items are choices. "Key
- * Patterns Established" lists the conventions the session settled on, as "Conventions" does.
+ * Patterns Established" lists the conventions the session settled on, as "Conventions" does; a
+ * heading that merely says "patterns" ("Search Patterns Tried", "Anti-patterns Found", "Usage
+ * Patterns") lists what was seen or tried, no choice.
  */
 const HEADING_FAMILY: readonly [RegExp, CueFamily][] = [
   [/\b(?:errors?|fix(?:es)?|bugs?|problems?|issues? (?:found|fixed)|troubleshoot\w*)\b/i, 'cause'],
@@ -46,7 +48,7 @@ const HEADING_FAMILY: readonly [RegExp, CueFamily][] = [
     'open',
   ],
   [
-    /\b(?:decisions?|architect\w*|design|approach|conventions?|patterns?|preferences?|rules?|constraints?|structure|stack|technolog\w*|configuration|setup|state management|persistence|storage|data (?:model|layer|flow)|schema)\b/i,
+    /\b(?:decisions?|architect\w*|design|approach|conventions?|(?:key|established|code|coding|design) patterns?|patterns? (?:established|adopted)|preferences?|rules?|constraints?|structure|stack|technolog\w*|configuration|setup|state management|persistence|storage|data (?:model|layer|flow)|schema)\b/i,
     'decision',
   ],
 ];
@@ -158,7 +160,7 @@ const CHOICE =
  * custom-tools.md now has a proper intro …" under "### Current State").
  */
 const DONE_REPORT =
-  /\b(?:is|are) now\b|\bnow (?:has|have|includes?|contains?|uses|shows|supports|documents|explains|handles|passes)\b|\b(?:has|have) been\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
+  /\b(?:is|are) now\b|\bnow (?:has|have|includes?|contains?|uses|shows|supports|documents|explains|handles|passes)\b|\b(?:has|have) been (?:\w+ly )?(?:added|updated|fixed|written|rewritten|documented|created|implemented|removed|changed|replaced|moved|renamed|resolved|addressed|completed|finished|merged|pushed|committed|verified|installed|configured|refactored|done)\b|^[^\p{L}✅]*(?:✅|(?:added|created|fixed|implemented|updated|removed|changed|replaced|wrote|moved|renamed|installed|configured|verified|confirmed|completed|finished|merged|pushed|committed)\b)/iu;
 
 /**
  * An item that hands work on instead of doing it: an issue, ticket or bead filed for it, a
@@ -184,6 +186,9 @@ const WORK_LABEL =
  */
 const USER_QUOTE =
   /^(?:as\s+)?(?:the\s+)?user(?:'s)?\s+(?:(?:last|latest|most recent|own|explicit)\s+)?(?:said|says|asked|wrote|replied|requested|(?:message|request|instruction|words?)\s+(?:was|were|is))\s*:?\s*["“'`]/iu;
+
+/** Content terms a user's quote shares with another item of its section when it repeats that task. */
+const QUOTE_SHARED = 2;
 
 /** A list item this short says one thing only if it names what it is about. */
 const LABEL_WORDS = 6;
@@ -221,6 +226,16 @@ function reportedFiles(text: string): Set<string> {
   );
 }
 
+/**
+ * The family a section answers: its own heading's, else its nearest ancestor's ("### Avoiding
+ * Global State" under "## Key Architecture Decisions" lists decisions).
+ */
+function sectionFamily(section: { heading: string; path?: readonly string[] }) {
+  return [...[...(section.path ?? [])].reverse()]
+    .map(headingFamily)
+    .reduce((found, f) => found ?? f, headingFamily(section.heading));
+}
+
 /** The signal lines of a record's typed sections; the sections left are prose. */
 export function sectionSignals(
   sections: readonly { heading: string; text: string; path?: readonly string[] }[],
@@ -236,10 +251,8 @@ export function sectionSignals(
     while (from.length < signals.length) from.push(at - 1);
     // A section whose own heading names no family takes its nearest ancestor's: "### Avoiding
     // Global State" under "## Key Architecture Decisions" lists decisions.
+    const family = sectionFamily(section);
     const own = headingFamily(section.heading);
-    const family = [...[...(section.path ?? [])].reverse()]
-      .map(headingFamily)
-      .reduce((found, f) => found ?? f, own);
     if (family !== undefined) {
       // Trigger: a section whose heading names its topic, not its kind ("### Avoiding Global
       // State" under "## Key Architecture Decisions"). Why: the heading is the subject its items
@@ -269,11 +282,18 @@ export function sectionSignals(
       // Trigger: a pending section that quotes the user beside the steps it lists ("Complete
       // gqc.6 by adding tests …", then "The user said: "… tackle them" — meaning …"). Why: the
       // quote repeats, in the user's words, a task the section already states. Outcome: the
-      // quote is a line only where nothing else in the section states the pending work.
-      const quotes = family === 'open' && items.some((item) => !USER_QUOTE.test(item));
+      // quote is no line where another item of the section shares its terms (QUOTE_SHARED);
+      // a quote of a separate request ("also make the upload command exit non-zero …") stays.
+      const siblings = items.filter((item) => !USER_QUOTE.test(item)).map(termSet);
+      const repeats = (item: string) => {
+        const quoted = termSet(item.replace(USER_QUOTE, ''));
+        return siblings.some(
+          (terms) => [...quoted].filter((t) => terms.has(t)).length >= QUOTE_SHARED,
+        );
+      };
       for (const item of items) {
         if (family === 'decision' && !ordered && isFeatureLabel(item)) continue;
-        if (quotes && USER_QUOTE.test(item)) continue;
+        if (family === 'open' && USER_QUOTE.test(item) && repeats(item)) continue;
         signals.push({ text: item, family: DEFERRED.test(item) ? 'open' : family });
       }
       continue;
@@ -297,7 +317,17 @@ export function sectionSignals(
   // summary: the history's "Remaining Work: custom-tools.md …", then the turn's own "Added intro
   // section to custom-tools.md"). Why: the later section is the later word on that file, as a
   // later edit of it is (pending-work.ts). Outcome: the item is no open line.
-  const reported = sections.map((section) => reportedFiles(section.text));
+  // Only a section that reports work can: a bug section's "README.md has been failing the link
+  // check" or another pending list says nothing of that file's task being done. A "Current
+  // State" section (an open heading) sums up what is so, and is read.
+  const reported = sections.map((section) => {
+    const family = sectionFamily(section);
+    const closes =
+      family === undefined ||
+      family === 'decision' ||
+      (family === 'open' && /\bcurrent (?:work|state)\b/iu.test(section.heading));
+    return closes ? reportedFiles(section.text) : new Set<string>();
+  });
   const later = (at: number) => new Set(reported.slice(at + 1).flatMap((files) => [...files]));
   const done = (signal: Signal, at: number) => {
     if (signal.family !== 'open') return false;

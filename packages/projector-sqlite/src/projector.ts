@@ -33,8 +33,9 @@ import { sealStore } from './seal.js';
  * 19: chunk_by_sha (migration 0026), the index citedChunks probes.
  * 20: item.opened_ts (migration 0027): when a task or thread last became open.
  * 21: opened_ts also moves when a proposal goes straight to in progress (open work).
+ * 22: item_history.relation and other (migration 0028): what a relate or unrelate named.
  */
-const VERSION = 21;
+const VERSION = 22;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

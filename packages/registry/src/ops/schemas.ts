@@ -17,6 +17,21 @@ export const projectInput = projectNameSchema.refine((name) => name !== '_system
   message: 'expected a project, not the reserved "_system"',
 });
 
+/**
+ * Projects a caller names under `project`: one name, names joined by commas (as the CLI's
+ * `--project a,b` gives them), or a list. Parsed to a list, each name checked as projectInput.
+ */
+export const projectListInput = (max: number) => {
+  const list = z.array(projectInput).min(1, 'expected at least one project').max(max);
+  return z.union([
+    list,
+    z
+      .string()
+      .transform((names) => names.split(',').map((name) => name.trim()))
+      .pipe(list),
+  ]);
+};
+
 export const principalInput = principalNameField;
 export const tokenIdInput = tokenIdField;
 export const labelInput = tokenLabelField;

@@ -265,7 +265,7 @@ export const findItemsOp = defineOperation({
     command: ['items', 'find'],
     options: [
       {
-        field: 'projects',
+        field: 'project',
         flag: '--project <list>',
         parse: 'list',
         description: 'only these projects (default: every one reachable)',

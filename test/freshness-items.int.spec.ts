@@ -148,3 +148,73 @@ describe('orient on the recall clock', () => {
     expect(named['reminders']).toMatchObject({ total: 0 });
   });
 });
+
+describe('freshness warnings on open (T1)', () => {
+  it('names an expired and a stale anchored fact, delivered, with the reason and next action', async () => {
+    const run = await mem([
+      'remember',
+      'Theme loader rework',
+      '--type',
+      'thread',
+      '--project',
+      'demo',
+      '--json',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const [thread] = json(run)['ids'] as string[];
+    const expired = await remember(
+      'The loader runs on Node 18',
+      '--anchor',
+      thread!,
+      '--valid-until',
+      '2030-06-01T00:00:00Z',
+    );
+    const stale = await remember(
+      'Themes are cached per user',
+      '--anchor',
+      thread!,
+      '--review-after',
+      '2030-07-01T00:00:00Z',
+    );
+    const fresh = await remember('Themes live in themes/', '--anchor', thread!);
+
+    const opened = json(await mem(['items', 'open', thread!, '--json']));
+    const listed = (opened['facts'] as { id: string }[]).map((f) => f.id);
+    expect([...listed].sort()).toEqual([expired, stale, fresh].sort());
+    // In the order the facts are listed.
+    const expected: Record<string, unknown> = {
+      [expired]: {
+        id: expired,
+        project: 'demo',
+        state: 'expired',
+        reason: 'expired',
+        label: 'expired',
+        delivered: true,
+        next_action: 'retire',
+        valid_until: '2030-06-01T00:00:00Z',
+        review_after: null,
+        open_days: 0,
+        open_marker: null,
+      },
+      [stale]: expect.objectContaining({
+        id: stale,
+        state: 'stale',
+        reason: 'review_due',
+        delivered: true,
+        next_action: 'confirm',
+        review_after: '2030-07-01T00:00:00Z',
+      }),
+    };
+    expect(opened['freshness_warnings']).toEqual(
+      listed.filter((id) => id !== fresh).map((id) => expected[id]),
+    );
+    const text = await mem(['items', 'open', thread!]);
+    expect(text.stdout).toContain(`delivered ${expired}: expired (next: retire)`);
+    expect(text.stdout).toContain(`delivered ${stale}:`);
+
+    const before = json(
+      await mem(['items', 'open', thread!, '--json'], { MEM_NOW: '2030-05-01T00:00:00Z' }),
+    );
+    expect(before['freshness_warnings']).toEqual([]);
+  });
+});

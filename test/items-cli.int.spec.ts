@@ -162,6 +162,46 @@ describe('curated items over the CLI', () => {
     });
   });
 
+  it('history names the relation and the other item of a relate and an unrelate', async () => {
+    const add = async (summary: string) => {
+      const run = await mem('remember', summary, '--type', 'task', '--project', 'demo', '--json');
+      expect(run.code, run.stderr).toBe(0);
+      return (json(run)['ids'] as string[])[0]!;
+    };
+    const task = await add('Port the loader to ESM');
+    const other = await add('Drop the CommonJS build');
+    for (const extra of [[], ['--remove', '--reason', 'not blocking after all']]) {
+      const run = await mem(
+        'items',
+        'relate',
+        task,
+        '--project',
+        'demo',
+        '--relation',
+        'blocked_by',
+        '--target',
+        other,
+        ...extra,
+      );
+      expect(run.code, run.stderr).toBe(0);
+    }
+    const history = await mem('history', task, '--project', 'demo', '--json');
+    expect(json(history)['entries']).toMatchObject([
+      { type: 'item_added' },
+      { type: 'item_related', relation: 'blocked_by', related: other },
+      {
+        type: 'item_unrelated',
+        relation: 'blocked_by',
+        related: other,
+        reason: 'not blocking after all',
+      },
+    ]);
+    const text = (await mem('history', task, '--project', 'demo')).stdout;
+    expect(text).toMatch(new RegExp(`item_related by \\S+ blocked_by ${other}`));
+    expect(text).toContain(`: not blocking after all blocked_by ${other}`);
+    expect(text).not.toContain('[before -]');
+  });
+
   it('items add --file is one atomic batch: one bad item and nothing is written, naming its index and field', async () => {
     const file = join(root, 'items.jsonl');
     writeFileSync(

@@ -251,6 +251,49 @@ describe('the always-loaded budget at write', () => {
   );
 });
 
+describe('archiving frees always-loaded room, as orient shows it', () => {
+  it(
+    'the refusal names real commands; archiving a candidate frees its room; filing it back over the cap is refused',
+    async () => {
+      env = { MEM_ORIENT_BUDGET: 'facts=300' };
+      const first = await remember('事実その一：テーマはキャッシュされる', 'fact');
+      await remember('Fact two: CI runs on Node 20', 'fact');
+      await remember('Fact three: the vault is rebuilt from the log', 'fact');
+      const refused = await mem(
+        'remember',
+        'Fact four: one too many',
+        '--type',
+        'fact',
+        '--project',
+        'demo',
+      );
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('BUDGET_EXCEEDED');
+      // Operations that exist, as commands, never a "retire" no command performs.
+      expect(refused.stderr).toContain(`mem items attention ${first} archive --project demo`);
+      expect(refused.stderr).toContain('mem items relate');
+      expect(refused.stderr).not.toMatch(/\bretire\b/);
+
+      const archived = await mem('items', 'attention', first, 'archive', '--project', 'demo');
+      expect(archived.code, archived.stderr).toBe(0);
+      // Orient no longer loads it, and the write budget agrees: the refused fact now fits.
+      expect(json(await mem('orient', '--now', NOW, '--json'))['facts'].items).toHaveLength(2);
+      const fourth = await remember('Fact four: one too many', 'fact');
+      const orientation = json(await mem('orient', '--now', NOW, '--json'));
+      expect(orientation['facts'].items.map((i: { id: string }) => i.id)).toContain(fourth);
+      expect(orientation['facts'].bytes).toBeLessThanOrEqual(300);
+
+      // Filing it back into T0 is a write that grows the section: refused, nothing written.
+      const before = logBytes('demo');
+      const back = await mem('items', 'attention', first, 'active', '--project', 'demo');
+      expect(back.code).not.toBe(0);
+      expect(back.stderr).toContain('BUDGET_EXCEEDED');
+      expect(logBytes('demo')).toBe(before);
+    },
+    SLOW,
+  );
+});
+
 describe('mem items open (T1)', () => {
   it(
     'returns the thread, its open children most recent first with an exact overflow count, anchored rules then facts, links as refs',

@@ -148,6 +148,42 @@ describe('items over HTTP', () => {
     expect(named.body).toMatchObject({ total: 0 });
   });
 
+  it('find_items takes project as every item op does: one name, comma-separated or a list', async () => {
+    const added = await call(server.url, 'POST', '/memory/items', {
+      token: alice,
+      body: { project: 'alpha', items: [{ type: 'fact', summary: 'Parity of the project field' }] },
+    });
+    expect(added.status).toBe(201);
+    const [id] = (added.body as { ids: string[] }).ids;
+    const ids = async (body: Record<string, unknown>) => {
+      const found = await call(server.url, 'POST', '/memory/items/find', {
+        token: alice,
+        body: { query: 'parity', ...body },
+      });
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      return (found.body as { items: { id: string }[] }).items.map((i) => i.id);
+    };
+    for (const project of ['alpha', 'alpha,beta', ['alpha'], ['alpha', 'beta']])
+      expect(await ids({ project })).toEqual([id]);
+    expect(await ids({ project: 'beta' })).toEqual([]);
+    // The older spelling still answers; naming both is refused, naming the field.
+    expect(await ids({ projects: ['alpha'] })).toEqual([id]);
+    const both = await call(server.url, 'POST', '/memory/items/find', {
+      token: alice,
+      body: { project: 'alpha', projects: ['alpha'] },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'projects' },
+    });
+    const bad = await call(server.url, 'POST', '/memory/items/find', {
+      token: alice,
+      body: { project: 'alpha,' },
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('find_items names an expired item in freshness_warnings, held back or delivered, and never one of another project', async () => {
     // A deadline long past on any day this runs: the verdict needs no frozen clock here.
     const expired = (await registry.invoke('add_items', registry.local('local:test'), {

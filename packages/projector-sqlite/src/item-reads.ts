@@ -820,7 +820,7 @@ export function itemReader(
 
     /** Every event that changed the item `id` of `project` (item_history), in log order. */
     itemHistory: (project: string, id: string): ItemHistoryRow[] =>
-      prepared(`SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason, h.text, h.conversation FROM item_history h
+      prepared(`SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason, h.text, h.conversation, h.relation, h.other FROM item_history h
         WHERE h.project = @project AND h.id = @id ORDER BY h.seq`).all({
         project,
         id,
@@ -890,11 +890,16 @@ export function itemReader(
       return out;
     },
 
-    /** Live rules or facts of `projects` with no anchor, by project, then oldest first (item_unanchored). */
+    /**
+     * The always-loaded rules or facts of `projects`, as the write budget counts them: live,
+     * unanchored and not archived, by project, then oldest first (item_unanchored). The same set
+     * T0 loads (loadedKnowledge): archiving one frees its room, and filing it back is a write
+     * set_attention checks against the cap.
+     */
     unanchored: (projects: readonly string[], type: 'rule' | 'fact'): ItemRow[] =>
       (
         prepared(`SELECT ${ITEM_COLUMNS} FROM item i INDEXED BY item_unanchored
-          WHERE ${IN_PROJECTS} AND i.type = @type AND i.anchor_count = 0 AND ${LIVE}
+          WHERE ${IN_PROJECTS} AND i.type = @type AND i.anchor_count = 0 AND ${LIVE} AND ${UNARCHIVED}
           ORDER BY i.project, i.created_seq, i.id`).all({
           projects: json(projects),
           type,
@@ -903,9 +908,8 @@ export function itemReader(
 
     /**
      * What T0 loads of `projects`' rules or facts: live, unanchored and not archived, by
-     * project, then oldest first. The write budget counts unanchored() (archived ones too: a
-     * tier set back to active must not overflow the cap it never checked). Only the columns
-     * T0 reads: its tags and relations were three sub-queries a row that orient threw away.
+     * project, then oldest first — unanchored()'s set, which the write budget counts. Only the
+     * columns T0 reads: its tags and relations were three sub-queries a row that orient threw away.
      */
     loadedKnowledge: (projects: readonly string[], type: 'rule' | 'fact'): KnowledgeRow[] =>
       prepared(`SELECT i.project, i.id, i.type, i.status, i.summary, i.created_ts, i.valid_until, i.review_after

@@ -1,4 +1,4 @@
-import type { FromLine } from '@mem/core';
+import type { FromLine, Relation } from '@mem/core';
 
 /** One curated item as the `item` table and its tags and relations hold it (issue 13). */
 export interface ItemRow {
@@ -153,4 +153,7 @@ export interface ItemHistoryRow {
   /** What an item_logged entry said, and the conversation label it carried (null elsewhere). */
   text: string | null;
   conversation: string | null;
+  /** What an item_related or item_unrelated event related: the relation and the other item (null elsewhere). */
+  relation: Relation | null;
+  other: string | null;
 }

@@ -45,6 +45,9 @@ function history(e: ItemEvent): PlannedWrite {
       reason: e.reason ?? null,
       text: e.type === 'item_logged' ? e.text : null,
       conversation: e.type === 'item_logged' ? (e.conversation ?? null) : null,
+      ...(e.type === 'item_related' || e.type === 'item_unrelated'
+        ? { relation: e.relation, other: e.target }
+        : { relation: null, other: null }),
     },
   };
 }

@@ -402,6 +402,9 @@ export interface ItemHistoryParams {
   /** An item_logged entry's text and conversation label; null on every other event's row. */
   text: string | null;
   conversation: string | null;
+  /** An item_related or item_unrelated event's relation and the other item (null elsewhere). */
+  relation: string | null;
+  other: string | null;
 }
 
 export type StatementName = PlannedWrite['statement'];

@@ -34,8 +34,9 @@ import { sealStore } from './seal.js';
  * 20: item.opened_ts (migration 0027): when a task or thread last became open.
  * 21: opened_ts also moves when a proposal goes straight to in progress (open work).
  * 22: an item's node id is its project's range and its seq (node-id.ts itemNodeId), not a hash.
+ * 23: item_history.relation and other (migration 0028): what a relate or unrelate named.
  */
-const VERSION = 22;
+const VERSION = 23;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -24,6 +24,18 @@ describe('the MCP projection of the registry', () => {
     }
   });
 
+  it('names every action a folded tool runs in its description, so an agent reading it knows they exist', () => {
+    for (const tool of tools.filter((t) => t.selectField !== null))
+      for (const action of tool.operations.keys())
+        expect(tool.description, `${tool.name}: ${action}`).toMatch(
+          new RegExp(`\\b${action}\\b`, 'i'),
+        );
+    const items = tools.find((t) => t.name === 'items')!;
+    expect([...items.operations.keys()]).toEqual(
+      expect.arrayContaining(['open', 'log', 'relate', 'update', 'confirm', 'attention', 'pin']),
+    );
+  });
+
   it('derives annotations from the read/write class, never by hand', () => {
     for (const tool of tools) {
       const ops = [...tool.operations.values()];

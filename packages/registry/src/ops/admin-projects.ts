@@ -20,7 +20,8 @@ export const projectAdd = defineOperation({
   mcp: {
     tool: TOOL,
     select: { field: 'action', value: 'add' },
-    description: 'Register projects and manage their members. Admin.',
+    description:
+      'Register projects (add) and manage their members (add_member, remove_member). Admin.',
   },
   cli: { command: ['project', 'add'], args: ['name'], text: (out) => `added project ${out.name}` },
   run: async (ctx, caller, input) =>

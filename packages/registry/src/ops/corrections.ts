@@ -4,6 +4,7 @@ import {
   contentSha256,
   fromLineField,
   itemIdField,
+  relationField,
   synthesisPrefix,
   type Payload,
 } from '@mem/core';
@@ -347,7 +348,16 @@ const historyEntry = z.object({
   /** Only on an item_logged entry (add_log): what was logged, and the conversation label it carried. */
   text: z.string().optional(),
   conversation: z.string().optional(),
+  /** Only on an item_related or item_unrelated entry: the relation, and the other item it named. */
+  relation: relationField.optional(),
+  related: z.string().optional(),
 });
+
+/** A line's or memory's hashes; an item is not content-addressed, so it has none to print. */
+function hashes(e: { before_sha256: string | null; after_sha256: string | null }): string {
+  if (e.before_sha256 === null && e.after_sha256 === null) return '';
+  return ` [before ${e.before_sha256 ?? '-'}${e.after_sha256 !== null ? `, after ${e.after_sha256}` : ''}]`;
+}
 
 /**
  * `mem history`: the mutation ledger of one target (and, for a line, of the memory it came
@@ -385,7 +395,7 @@ export const history = defineOperation({
         `${out.target_kind} ${out.target} in ${out.project}: ${out.entries.length} mutation${out.entries.length === 1 ? '' : 's'}`,
         ...out.entries.map(
           (e) =>
-            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''} [before ${e.before_sha256 ?? '-'}${e.after_sha256 !== null ? `, after ${e.after_sha256}` : ''}]${e.from_line ? ` from line ${e.from_line.sha256} in ${e.from_line.note}` : ''}${e.conversation !== undefined ? ` in conversation ${e.conversation}` : ''}${e.text !== undefined ? `\n    ${e.text}` : ''}`,
+            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''}${hashes(e)}${e.relation !== undefined ? ` ${e.relation} ${e.related ?? '?'}` : ''}${e.from_line ? ` from line ${e.from_line.sha256} in ${e.from_line.note}` : ''}${e.conversation !== undefined ? ` in conversation ${e.conversation}` : ''}${e.text !== undefined ? `\n    ${e.text}` : ''}`,
         ),
       ].join('\n'),
   },

@@ -121,7 +121,8 @@ export const ingestSubmit = defineOperation({
   mcp: {
     tool: TOOL,
     select: { field: 'action', value: 'submit' },
-    description: "Submit records or a transcript to a project's standing queries, or poll a job.",
+    description:
+      "Submit records or a transcript to a project's standing queries, or poll a job's status.",
   },
   run: async (ctx, caller, posted) => {
     const input = scrubbedIdentity(posted);

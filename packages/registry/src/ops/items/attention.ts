@@ -1,12 +1,20 @@
 import { z } from 'zod';
-import { attentionField, itemIdField, itemReasonField, type Payload } from '@mem/core';
+import {
+  attentionField,
+  itemIdField,
+  itemReasonField,
+  type AttentionTier,
+  type Payload,
+} from '@mem/core';
 import { requireReach, writerOf, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { projectInput } from '../schemas.js';
 import { writtenOut, type WrittenOut } from './add-items.js';
 import type { ItemStore } from '@mem/projector-sqlite';
-import { ledgerOf } from './ledger.js';
+import { alwaysLoaded, ledgerOf } from './ledger.js';
+import { requireKnowledgeRoom } from './budget.js';
+import { orientBudget } from './orient.js';
 import { underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 
@@ -39,7 +47,28 @@ type PinInput = z.infer<typeof pinItemInput>;
 /** The item's filing as the store holds it now; NOT_FOUND (naming `id`) for an unknown or deleted one. */
 function filingOf(items: ItemStore, project: string, id: string) {
   const row = requireItem(ledgerOf(project, items.itemsById([project], [id])), id, 'id', true);
-  return { attention: row.attention, pinned: row.pinned };
+  return { attention: row.attention, pinned: row.pinned, row };
+}
+
+/**
+ * BUDGET_EXCEEDED unless an archived rule or fact filed back (active or reference) fits the
+ * always-loaded cap. Trigger: archiving freed its room (T0 and the budget leave it out). Why:
+ * filing it back grows the section like a new write. Outcome: refused with the cap and the
+ * candidates, as add_items is; anything else refiled passes.
+ */
+function requireRoomToReturn(
+  ctx: RegistryContext,
+  items: ItemStore,
+  project: string,
+  now: ReturnType<typeof filingOf>,
+  attention: AttentionTier,
+): void {
+  const back = { ...now.row, attention };
+  if (now.attention !== 'archive' || !alwaysLoaded(back)) return;
+  const type = back.type as 'rule' | 'fact';
+  requireKnowledgeRoom(ledgerOf(project, items.unanchored([project], type)), orientBudget(ctx), [
+    { type, summary: back.summary },
+  ]);
 }
 
 /** Files the item under its project's item-write lock: `plan` reads its filing, then the append. */
@@ -48,11 +77,11 @@ function refile(
   caller: Caller,
   project: string,
   id: string,
-  plan: (now: ReturnType<typeof filingOf>) => Payload | null,
+  plan: (now: ReturnType<typeof filingOf>, items: ItemStore) => Payload | null,
 ): Promise<WrittenOut> {
   requireReach(caller, project);
   return underItemWrite(ctx, project, (items) =>
-    appendOne(ctx, caller, project, id, plan(filingOf(items, project, id))),
+    appendOne(ctx, caller, project, id, plan(filingOf(items, project, id), items)),
   );
 }
 
@@ -94,16 +123,16 @@ export const setAttentionOp = defineOperation({
     text: writtenText('filed'),
   },
   run: (ctx, caller, input) =>
-    refile(ctx, caller, input.project, input.id, (now) =>
-      now.attention === input.attention
-        ? null
-        : {
-            type: 'item_attention_set',
-            item: input.id,
-            attention: input.attention,
-            ...(input.reason !== undefined ? { reason: input.reason } : {}),
-          },
-    ),
+    refile(ctx, caller, input.project, input.id, (now, items) => {
+      if (now.attention === input.attention) return null;
+      requireRoomToReturn(ctx, items, input.project, now, input.attention);
+      return {
+        type: 'item_attention_set',
+        item: input.id,
+        attention: input.attention,
+        ...(input.reason !== undefined ? { reason: input.reason } : {}),
+      };
+    }),
 });
 
 function pinOp(pinned: boolean) {

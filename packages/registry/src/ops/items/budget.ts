@@ -5,6 +5,25 @@ import { knowledgeEntry, listBytes, type KnowledgeEntry } from './slim.js';
 /** How many retirement candidates a refusal names. */
 const CANDIDATES = 5;
 
+/**
+ * The operations that take an always-loaded item out of T0 or shrink it, each as its command
+ * (`ID` the candidate, `THREAD` the thread or task it is about). Archive files it away (orient
+ * stops loading it, and the budget stops counting it); an anchor loads it only when its thread
+ * is opened; a shorter summary costs fewer bytes. Deleting is admin-only, so it is not offered.
+ */
+function nextActions(project: string, id: string) {
+  // A project name is a plain word (core's projectNameSchema): it needs no shell quoting.
+  const p = project;
+  return [
+    { action: 'archive', command: `mem items attention ${id} archive --project ${p}` },
+    {
+      action: 'anchor',
+      command: `mem items relate ${id} --relation anchor --target THREAD --project ${p}`,
+    },
+    { action: 'update', command: `mem items update ${id} --summary TEXT --project ${p}` },
+  ];
+}
+
 /** One always-loaded entry a write adds or rewrites (`id` absent for a new item). */
 export interface KnowledgeChange {
   type: ItemType;
@@ -16,7 +35,8 @@ export interface KnowledgeChange {
  * BUDGET_EXCEEDED unless the project's unanchored rules and facts, after `changes`, each fit
  * their cap (seed 000 §5.2). Trigger: a write would grow an always-loaded section past it. Why:
  * those sections are never cut at read, so the cap has to hold at write. Outcome: refused with
- * the cap, the current bytes and count, and the oldest members as retirement candidates; a write
+ * the cap, the current bytes and count, the oldest members as candidates and the commands that
+ * make room (archive, anchor, a shorter summary); a write
  * that does not grow an over-full section (the cap lowered since) passes.
  */
 export function requireKnowledgeRoom(
@@ -55,9 +75,11 @@ export function requireKnowledgeRoom(
       summary: m.summary,
       created_ts: m.created_ts,
     }));
+    const oldest = candidates[0]?.id ?? 'ID';
+    const next_actions = nextActions(ledger.project, oldest);
     throw new MemError(
       'BUDGET_EXCEEDED',
-      `${section}: the always-loaded ${section} of project ${JSON.stringify(ledger.project)} would take ${needed} bytes, over their cap of ${cap} (${members.length} ${section}, ${bytes} bytes now). Anchor it to a thread or task so it loads only when that is opened, or retire one of the oldest: ${candidates.map((c) => c.id).join(', ') || '(none)'}`,
+      `${section}: the always-loaded ${section} of project ${JSON.stringify(ledger.project)} would take ${needed} bytes, over their cap of ${cap} (${members.length} ${section}, ${bytes} bytes now). Anchor it to a thread or task so it loads only when that is opened, or make room among the oldest (${candidates.map((c) => c.id).join(', ') || 'none'}): archive one (${next_actions[0]!.command}), anchor one (${next_actions[1]!.command}) or shorten one (${next_actions[2]!.command})`,
       {
         section,
         project: ledger.project,
@@ -67,6 +89,7 @@ export function requireKnowledgeRoom(
         needed,
         candidates,
         suggestion: 'anchor',
+        next_actions,
       },
     );
   }

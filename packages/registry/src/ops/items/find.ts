@@ -50,8 +50,13 @@ export const readItemsInput = z.strictObject({
   project: projectInput.optional(),
 });
 
+const MAX_FIND_PROJECTS = 64;
+
 export const findItemsInput = z.strictObject({
-  projects: listInput(projectInput, 0, 64).optional(),
+  /** Only these projects: one name, a comma-separated string or a list (as every item op names it). */
+  project: listInput(projectInput, 1, MAX_FIND_PROJECTS).optional(),
+  /** The older spelling of `project`, still taken; naming both is refused. */
+  projects: listInput(projectInput, 0, MAX_FIND_PROJECTS).optional(),
   type: itemTypeField.optional(),
   status: z.enum(ITEM_STATUSES).optional(),
   parent: itemIdField.optional(),
@@ -159,9 +164,18 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
   const includeStale = input.include_stale === true;
   const limit = input.limit ?? 50;
   const offset = input.offset ?? 0;
-  return settledItems(ctx, caller, input.projects, ({ projects, items }) =>
+  return settledItems(ctx, caller, namedProjects(input), ({ projects, items }) =>
     findIn(ctx, input, { projects, items, terms, now, includeStale, limit, offset }),
   );
+}
+
+/** The projects a find names: `project`, or its older spelling `projects`, never both. */
+function namedProjects(input: FindInput): string[] | undefined {
+  if (input.project !== undefined && input.projects !== undefined)
+    throw new MemError('INVALID_INPUT', 'projects: name the projects once, under project', {
+      field: 'projects',
+    });
+  return input.project ?? input.projects;
 }
 
 /** One find over one state of the item store (findItems runs it as a settled read). */

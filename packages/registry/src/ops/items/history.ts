@@ -39,6 +39,9 @@ function historyOf(items: ItemStore, project: string, id: string) {
       // A log entry (add_log) is its own history: what it said and the conversation it named.
       ...(e.text !== null ? { text: e.text } : {}),
       ...(e.conversation !== null ? { conversation: e.conversation } : {}),
+      // A relate or unrelate names the relation and the other item it was to.
+      ...(e.relation !== null ? { relation: e.relation } : {}),
+      ...(e.other !== null ? { related: e.other } : {}),
     })),
   };
 }

@@ -22,9 +22,19 @@ export function stateOf(row: ItemRow): ItemState {
   return state;
 }
 
-/** Live rules or facts with no anchor among the ledger's items: the always-loaded set, oldest first. */
+/** True for a live rule or fact with no anchor that is not archived: one T0 loads. */
+export function alwaysLoaded(i: ItemState): boolean {
+  return (
+    !i.deleted &&
+    (i.type === 'rule' || i.type === 'fact') &&
+    i.anchors.length === 0 &&
+    i.attention !== 'archive'
+  );
+}
+
+/** The ledger's always-loaded rules or facts (live, unanchored, not archived), oldest first. */
 export function unanchored(ledger: ItemLedger, type: 'rule' | 'fact'): ItemState[] {
   return [...ledger.items.values()]
-    .filter((i) => !i.deleted && i.type === type && i.anchors.length === 0)
+    .filter((i) => i.type === type && alwaysLoaded(i))
     .sort((a, b) => a.created_seq - b.created_seq);
 }

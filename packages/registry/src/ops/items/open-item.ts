@@ -7,7 +7,14 @@ import type { ItemActivityRow, ItemRow } from '@mem/projector-sqlite';
 import { settledItems } from './reachable-store.js';
 import { activityOf, byRecency, oneLine, refShape, slimOfRow, slimShape } from './slim.js';
 import { itemView, viewOfRow } from './view.js';
-import { freshnessView, freshnessViewOf } from './freshness.js';
+import {
+  MAX_FRESHNESS_WARNINGS,
+  freshnessView,
+  freshnessViewOf,
+  freshnessWarning,
+  warningOf,
+  type FreshnessWarning,
+} from './freshness.js';
 import { checkSource } from './source-check.js';
 
 /** Children one `open` returns unless asked for fewer; a wide thread pages past it. */
@@ -36,6 +43,13 @@ export const openItemOut = z.object({
   rules: z.array(slimShape),
   facts: z.array(slimShape),
   links: z.array(refShape),
+  /**
+   * The anchored rules and facts above that are expired or past their review date at the
+   * caller's clock: still listed (as orient lists them), never silently. Bounded;
+   * `freshness_warnings_left_out` counts the rest.
+   */
+  freshness_warnings: z.array(freshnessWarning),
+  freshness_warnings_left_out: z.number().optional(),
 });
 
 /**
@@ -77,20 +91,45 @@ export async function openItem(
         .map((l) => [l.id, l]),
     );
     const source = await checkSource(item, ctx.engine.paths.root);
+    const now = ctx.recallNow();
+    const rules = items.anchoredTo(item.project, item.id, 'rule');
+    const facts = items.anchoredTo(item.project, item.id, 'fact');
+    const listed = [...rules, ...facts].map((k) => k.id);
+    const full = new Map(items.itemsById([item.project], listed).map((k) => [k.id, k]));
+    const warnings = anchoredWarnings(
+      listed.map((id) => full.get(id)).filter((k): k is ItemRow => k !== undefined),
+      now,
+    );
     return {
       item: viewOfRow(item),
-      freshness: freshnessViewOf(item, ctx.recallNow(), source),
+      freshness: freshnessViewOf(item, now, source),
       children: {
         items: shown.map(slimOfRow),
         total: children.length,
         omitted: children.length - shown.length,
       },
-      rules: items.anchoredTo(item.project, item.id, 'rule').map(slimOfRow),
-      facts: items.anchoredTo(item.project, item.id, 'fact').map(slimOfRow),
+      rules: rules.map(slimOfRow),
+      facts: facts.map(slimOfRow),
       links: item.links
         .map((id) => linked.get(id))
         .filter((l): l is ItemRow => l !== undefined)
         .map((l) => ({ id: l.id, summary: oneLine(l.summary) })),
+      freshness_warnings: warnings.slice(0, MAX_FRESHNESS_WARNINGS),
+      ...(warnings.length > MAX_FRESHNESS_WARNINGS
+        ? { freshness_warnings_left_out: warnings.length - MAX_FRESHNESS_WARNINGS }
+        : {}),
     };
   });
+}
+
+/**
+ * T1 delivers every anchored rule and fact (as T0 does its unanchored ones), so each one past
+ * its valid_until or review date is named as delivered, in the order listed: rules, then facts.
+ * Knowledge is never an open question.
+ */
+function anchoredWarnings(rows: readonly ItemRow[], now: Date): FreshnessWarning[] {
+  return rows
+    .filter((row) => !row.deleted && (row.valid_until !== null || row.review_after !== null))
+    .map((row) => warningOf({ ...row, opened_ts: null }, now, true))
+    .filter((w): w is FreshnessWarning => w !== null);
 }

@@ -72,7 +72,7 @@ export const addItemsOp = defineOperation({
     tool: TOOL,
     select: { field: 'action', value: 'add' },
     description:
-      'Curated items: add, remember, read, find and resolve rules, facts, tasks, threads and reminders.',
+      'Curated items (rules, facts, tasks, threads, reminders): add a batch or remember one, read by id, find by filters and keywords, open a thread or task (T1: its open children and anchored knowledge), log an entry on one, relate two (parent, anchor, blocked_by, link), update fields, confirm knowledge still holds, resolve work as done or dropped, file one under an attention tier (active, reference, archive), pin or unpin it, delete (admin).',
   },
   cli: {
     command: ['items', 'add'],
@@ -267,7 +267,7 @@ export const findItemsOp = defineOperation({
     command: ['items', 'find'],
     options: [
       {
-        field: 'projects',
+        field: 'project',
         flag: '--project <list>',
         parse: 'list',
         description: 'only these projects (default: every one reachable)',

@@ -106,6 +106,10 @@ export const openItemOp = defineOperation({
         ...(out.links.length > 0
           ? ['links:', ...out.links.map((l) => `  ${l.id} ${l.summary}`)]
           : []),
+        ...out.freshness_warnings.map(warningLine),
+        ...(out.freshness_warnings_left_out !== undefined
+          ? [`  … ${out.freshness_warnings_left_out} more`]
+          : []),
       ].join('\n'),
   },
   run: (ctx, caller, input) => openItem(ctx, caller, input),

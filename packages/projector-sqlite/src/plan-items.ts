@@ -1,6 +1,6 @@
 import { itemId, sha256Hex, type EventOf } from '@mem/core';
 import { canonicalJson } from './canonical-json.js';
-import { itemNodeId } from './node-id.js';
+import { nodeId } from './node-id.js';
 import type { PlannedWrite } from './planned-write.js';
 
 /** The curated-item events the item store applies (issue 13). */
@@ -101,7 +101,7 @@ function planItemState(e: ItemEvent): PlannedWrite[] {
 function added(e: EventOf<'item_added'>): PlannedWrite[] {
   const id = itemId(e.project, e.seq);
   const sha256 = sha256Hex(`${e.project}\u0000${e.seq}`);
-  const node = itemNodeId(e.project, e.seq, sha256);
+  const node = nodeId(e.project, ITEM_LEVEL, sha256);
   const status = e.status ?? (['task', 'thread', 'reminder'].includes(e.item_type) ? 'open' : null);
   const writes: PlannedWrite[] = [
     {

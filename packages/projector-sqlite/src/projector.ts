@@ -33,8 +33,10 @@ import { sealStore } from './seal.js';
  * 19: chunk_by_sha (migration 0026), the index citedChunks probes.
  * 20: item.opened_ts (migration 0027): when a task or thread last became open.
  * 21: opened_ts also moves when a proposal goes straight to in progress (open work).
- * 22: an item's node id is its project's range and its seq (node-id.ts itemNodeId), not a hash.
- * 23: item_history.relation and other (migration 0028): what a relate or unrelate named.
+ * 22: (stop 29, undone at 23) item node ids in their project's range: two project names with
+ *     one range made the store refuse every later catch-up.
+ * 23: item_history.relation and other (migration 0028): what a relate or unrelate named; item
+ *     node ids hashed again (nodeId), as before 22.
  */
 const VERSION = 23;
 

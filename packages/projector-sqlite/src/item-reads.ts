@@ -764,10 +764,12 @@ export function itemReader(
    * a write pays the walks.
    */
   const floors = new Map<string, PhraseFloor>();
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  // Prepared on the first find: a reader that never finds (orient's) prepares nothing for it.
+  let dataVersion: Database.Statement | undefined;
   let floorsVersion = -1;
   const phraseFloors = (): Map<string, PhraseFloor> => {
     if (!db.readonly) return new Map();
+    dataVersion ??= db.prepare('PRAGMA data_version').pluck();
     const version = dataVersion.get() as number;
     if (version !== floorsVersion || floors.size >= CACHED_PHRASES) {
       floors.clear();

@@ -179,9 +179,12 @@ describe('items over HTTP', () => {
     });
     const bad = await call(server.url, 'POST', '/memory/items/find', {
       token: alice,
-      body: { project: 'alpha,' },
+      body: { project: ' , ' },
     });
+    // One list rule on every surface (listInput): empty parts are dropped, and no name is left.
     expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'project' } });
+    expect(await ids({ project: 'alpha,' })).toEqual([id]);
   });
 
   it('find_items names an expired item in freshness_warnings, held back or delivered, and never one of another project', async () => {

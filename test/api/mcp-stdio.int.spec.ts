@@ -76,6 +76,35 @@ describe('`mem mcp` over stdio, driven by the official SDK client', () => {
   });
 });
 
+/** Initializes a raw `mem mcp` and asks its `query` tool at L1: the answer's JSON. */
+async function rawQuery(mcp: ReturnType<typeof rawMcp>, query: string): Promise<any> {
+  mcp.send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    }),
+  );
+  expect(await mcp.next()).toMatchObject({ id: 1, result: { serverInfo: { name: 'mem' } } });
+  mcp.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  mcp.send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'query', arguments: { query, level: ['L1'] } },
+    }),
+  );
+  const answer = await mcp.next();
+  expect(answer).toMatchObject({ id: 2, result: {} });
+  return JSON.parse(answer.result.content[0].text);
+}
+
 /** `mem mcp` as a raw process: lines written to its stdin, JSON lines read from its stdout. */
 function rawMcp(root: string, env: Record<string, string>) {
   const child = spawn(process.execPath, [BIN, 'mcp', '--no-jobs'], {
@@ -196,34 +225,8 @@ describe('`mem mcp` as a JSON-RPC peer', () => {
 
     const mcp = rawMcp(root, { MEM_TOKEN: token.secret });
     cleanups.push(() => void mcp.end());
-    mcp.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      }),
-    );
-    expect(await mcp.next()).toMatchObject({ id: 1, result: { serverInfo: { name: 'mem' } } });
-    mcp.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    mcp.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: {
-          name: 'query',
-          arguments: { query: 'why were the restarts flaky', level: ['L1'] },
-        },
-      }),
-    );
-    const answer = await mcp.next();
-    expect(answer).toMatchObject({ id: 2, result: {} });
-    expect(JSON.parse(answer.result.content[0].text).recall.signals).toContain('vector_text');
+    const answer = await rawQuery(mcp, 'why were the restarts flaky');
+    expect(answer.recall.signals).toContain('vector_text');
     // The lock is held while the vector projection is open: the check below would pass vacuously otherwise.
     expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(true);
 
@@ -237,32 +240,7 @@ describe('`mem mcp` as a JSON-RPC peer', () => {
     cleanups.push(release);
     const held = rawMcp(root, { MEM_TOKEN: token.secret });
     cleanups.push(() => void held.end());
-    held.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      }),
-    );
-    expect(await held.next()).toMatchObject({ id: 1, result: { serverInfo: { name: 'mem' } } });
-    held.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    held.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: {
-          name: 'query',
-          arguments: { query: 'why were the restarts flaky', level: ['L1'] },
-        },
-      }),
-    );
-    const keywordOnly = JSON.parse((await held.next()).result.content[0].text);
+    const keywordOnly = await rawQuery(held, 'why were the restarts flaky');
     expect(keywordOnly.recall).toMatchObject({ signals: ['keyword'], vector: 'failed' });
     expect(keywordOnly.recall.errors).toEqual([
       expect.objectContaining({ leg: 'vector', code: 'CONFLICT' }),

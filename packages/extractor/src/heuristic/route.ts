@@ -122,9 +122,17 @@ export function routeLine(text: string): LineKind {
   return 'decision';
 }
 
-/** A question about runs: which tool calls, commands, builds, compiles, tests or migrations. */
-const ASKS_RUNS =
-  /\b(?:tool (?:calls?|failures?|errors?)|commands?|builds?|compil\w*|test runs?|migrations?)\b/iu;
+/**
+ * A question about runs that failed: tool calls or their failures, or commands, builds, compiles,
+ * test runs or migrations said to fail ("failed builds", "which commands failed"). A run named
+ * otherwise is no such question: "What errors happened, and which commands fixed them?" asks
+ * for every bug, the commands being the fix.
+ */
+const RUN_NOUN = String.raw`(?:commands?|builds?|compil\w*|test runs?|migrations?)`;
+const ASKS_RUNS = new RegExp(
+  String.raw`\b(?:tool (?:calls?|failures?|errors?)|(?:failed|failing|broken) ${RUN_NOUN}|${RUN_NOUN}\b[^.?;]{0,40}?\b(?:fail\w*|broke\w*|errored|crash\w*))\b`,
+  'iu',
+);
 /** A question about bugs at large, beyond the runs that failed. */
 const ASKS_BUGS = /\b(?:bugs?|root[- ]causes?|regressions?|incidents?|outages?|defects?)\b/iu;
 

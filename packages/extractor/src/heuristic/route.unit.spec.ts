@@ -103,6 +103,18 @@ describe('routedKinds', () => {
       'cause',
       'tool',
     ]);
+    // A run named as the fix, not as what failed, leaves every bug asked for.
+    expect([...routedKinds('What errors happened, and which commands fixed them?')]).toEqual([
+      'cause',
+      'tool',
+    ]);
+    expect([...routedKinds('Which migrations did we write, and what bugs did we hit?')]).toEqual([
+      'cause',
+      'tool',
+    ]);
+    expect([...routedKinds('What failed builds were there, and with what error?')]).toEqual([
+      'tool',
+    ]);
     expect([...routedKinds('What architectural decisions were made?')]).toEqual(['decision']);
     expect([...routedKinds('What questions were raised and left unresolved?')]).toEqual(['open']);
     expect(routedKinds('When did Caroline move to Sweden?').size).toBe(0);

@@ -86,6 +86,15 @@ describe('tool failures', () => {
     expect(routeLine('Scrolling back in the terminal view still does not work')).toBe('cause');
     expect(routeLine('Fixed the incorrect claim about event timeouts in the docs')).toBe('cause');
     expect(isToolFailure('Added tests for width padding and edge cases')).toBe(false);
+    // Missing, wrong or broken near a word like "build", "test" or "install" is the product's.
+    for (const line of [
+      'The Install button is missing on the settings page.',
+      'The test for empty input is missing.',
+      'Users see a wrong total on the build status page.',
+      'Syntax highlighting is broken in dark mode.',
+      'Change the error "Not found" to name the file.',
+    ])
+      expect(routeLine(line)).toBe('cause');
     expect(routeLine('The TypeScript compilation passed with no errors')).toBe('decision');
     expect(
       isToolFailure('The build no longer fails since the cache is keyed by the lockfile'),

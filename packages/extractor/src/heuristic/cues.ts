@@ -63,9 +63,10 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   },
   rule: {
     // A breaking change is what someone must know before working on the code: callers change.
-    // One denied ("no breaking changes", "not a breaking change", "non-breaking") is none.
+    // One denied ("no breaking changes", "no API breaking changes", "not a breaking change",
+    // "non-breaking") is none; "any breaking changes" asks for them ("flag any breaking changes").
     strong:
-      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?<!\b(?:no|not an?|isn't an?|without|any|zero) |\bnon-|\bnon )breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
+      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?<!\b(?:no|not an?|isn't an?|without|zero) (?:\w+ )?|\bnon-|\bnon )breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
     weak: /\b(?:process|required|requires|by default)\b/i,
   },
 };

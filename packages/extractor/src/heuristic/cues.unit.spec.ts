@@ -164,10 +164,11 @@ describe('a cause stated as what was causing the symptom', () => {
 
 describe('a breaking change', () => {
   it('is a strong rule cue: what someone must know before working on the code', () => {
-    expect(cuesIn('The `onSave` change is a breaking change for plugin authors.')).toContainEqual({
-      family: 'rule',
-      strength: 'strong',
-    });
+    for (const sentence of [
+      'The `onSave` change is a breaking change for plugin authors.',
+      'Flag any breaking changes in CHANGELOG.md before tagging.',
+    ])
+      expect(cuesIn(sentence)).toContainEqual({ family: 'rule', strength: 'strong' });
   });
 
   it('is no rule cue when denied', () => {
@@ -175,6 +176,8 @@ describe('a breaking change', () => {
       'All 214 tests pass, no breaking changes.',
       'This is not a breaking change.',
       'A non-breaking change: the old option still works.',
+      'This PR has no API breaking changes.',
+      'No major breaking changes in v3.',
     ])
       expect(cuesIn(sentence)).not.toContainEqual({ family: 'rule', strength: 'strong' });
   });

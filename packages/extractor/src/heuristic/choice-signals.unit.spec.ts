@@ -37,7 +37,7 @@ describe('a user picking an option the agent offered', () => {
         'Is it OK to drop the column, or keep it?',
         'drop the column, nothing reads it after the migration',
       ],
-    ])
+    ] as const)
       expect(
         choiceSignals([
           { role: 'assistant', text: `The loader works now. ${question}` },

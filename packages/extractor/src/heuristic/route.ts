@@ -78,7 +78,13 @@ const RUN =
  * total on the build status page", "the test for empty input is missing"), not a run that failed.
  */
 const FAILURE =
-  /^(?:fail(?:s|ed|ing|ures?)?|broke|errors?|exceptions?|threw|throws?|throwing|crash(?:es|ed|ing)?|timed? out|timeouts?|panic(?:s|ked|king)?|refused|refuses|unsupported|not supported|cannot|can't|couldn't|could not|unable|hangs?|hung|not found|no such|(?:does|do|did)(?:n't| not) (?:work|start|compile|exist))\b/iu;
+  /^(?:fail(?:s|ed|ing|ures?)?|broke|errors?|exceptions?|threw|throws?|throwing|crash(?:es|ed|ing)?|timed? out|timeouts?|panic(?:s|ked|king)?|refused|refuses|unsupported|not supported|cannot|can't|couldn't|could not|unable|hangs?|hung|not found|no such|(?:does|do|did)(?:n't| not) (?:work|start|compile|exist|support))\b/iu;
+/**
+ * A run's failure reported under the run as a label ("LiveView test: missing secret_key_base"):
+ * what the run said is missing or wrong is why it failed.
+ */
+const RUN_LABEL =
+  /\b(?:tests?|builds?|compil(?:e|ation)|migrations?|install(?:ation)?)(?: (?:run|step))?:\s+(?:missing|wrong|invalid|stale|undefined)\b/iu;
 /** How near (in characters) a symptom must be to the run it is said of. */
 const NEAR = 48;
 /**
@@ -112,7 +118,7 @@ function symptoms(plain: string): number[] {
  */
 export function isToolFailure(text: string): boolean {
   const plain = text.replace(ISSUE_REFERENCE, '');
-  if (QUOTED.test(plain) || ERROR_CODE.test(plain)) return true;
+  if (QUOTED.test(plain) || ERROR_CODE.test(plain) || RUN_LABEL.test(plain)) return true;
   const runs = [...plain.matchAll(RUN)].map((match) => match.index);
   return symptoms(plain).some(
     (at) => FAILURE.test(plain.slice(at)) && runs.some((run) => Math.abs(run - at) <= NEAR),

@@ -73,6 +73,13 @@ describe('tool failures', () => {
     expect(routeLine('Schema DSL error "Cannot accept [:state]"; fixed by declaring it')).toBe(
       'tool',
     );
+    // What a run reported under its name, and a run's form the database doesn't support.
+    expect(routeLine('LiveView test: missing secret_key_base: added it to config/test.exs')).toBe(
+      'tool',
+    );
+    expect(
+      routeLine("The generated migration modifies a column, which SQLite doesn't support natively"),
+    ).toBe('tool');
   });
 
   it('keeps a bug of the product, a changelog fix or a user report as a bug, not a tool failure', () => {

@@ -18,12 +18,14 @@ import { sentences, termSet } from './text.js';
 const OFFERS_CHOICE = /(?:^|\s)(?:or|either)\s[^?]*\?\s*$/i;
 /**
  * The question asks for a preference or a choice of action ("Should I …, or …?", "Or do you want
- * …?", "Which approach …?"). An either-or question about facts ("Is the error still happening, or
+ * …?", "Which approach …?", "Should the config live in YAML or JSON?", "Want to keep the old flag,
+ * or drop it?", "Which is better here: Redis or Postgres?", "Is it OK to drop the column, or keep
+ * it?"). An either-or question about facts ("Is the error still happening, or
  * is it fixed now?", "Does the crash happen on Windows or on macOS?") is answered by a fact, and
  * the answer decides nothing.
  */
 const ASKS_CHOICE =
-  /\b(?:(?:should|shall) (?:i|we)|do you (?:want|prefer|need)|would you (?:like|prefer|rather)|prefer(?:s|red|ence)?|want me to|which (?:one|option|approach|way|version|variant|of (?:these|those|the)))\b/i;
+  /\b(?:(?:should|shall) (?:i|we|it|the|this)|do you (?:want|prefer|need)|would you (?:like|prefer|rather)|prefer(?:s|red|ence|able)?|want me to|which (?:one|option|approach|way|version|variant|of (?:these|those|the))|which (?:is|would be) (?:better|preferable)|is it (?:ok|okay|fine|alright) to)\b|^want\b/i;
 /**
  * A question about which piece of work comes next ("Ready for custom-tools.md or rpc.md?",
  * "Move on to the importer, or the exporter first?"): the answer orders the session's tasks,
@@ -93,11 +95,11 @@ export function choiceSignals(records: readonly ChunkRecord[]): Signal[] {
  * Claude's task tool?", "how about a lockfile?", "why not cache it on disk?"). "What about X?"
  * is left out: it is as often a reminder of something missed as a proposal. "Why not"/"how about"
  * open a proposal only at a sentence's start with an action or a thing after them ("Why not cache
- * it on disk?", "How about a lockfile?"); elsewhere they ask about a fact ("The tests pass
+ * it on disk?", "How about a lockfile?", "How about we add a lockfile?"); elsewhere they ask about a fact ("The tests pass
  * locally, why not in CI?", "Why not?").
  */
 const SUGGESTS =
-  /\b(?:or maybe|or perhaps|what if we|maybe we (?:could|should))\b[^?]*\?\s*$|(?:^|[.!?;:]\s+)(?:how about (?:we |you |i )?(?:a|an|\p{L}+ing)\s|why not (?:just )?(?!(?:in|on|at|for|with|from|to|by|of|here|there|now|yet|then|this|that|it|so|as|also|both|all|anymore|when|where|there)\b)\p{L}+\s)[^?]*\?\s*$/iu;
+  /\b(?:or maybe|or perhaps|what if we|maybe we (?:could|should))\b[^?]*\?\s*$|(?:^|[.!?;:]\s+)(?:how about (?:(?:we|you|i) \p{L}+|a|an|\p{L}+ing)\s|why not (?:just )?(?!(?:in|on|at|for|with|from|to|by|of|here|there|now|yet|then|this|that|it|so|as|also|both|all|anymore|when|where|there)\b)\p{L}+\s)[^?]*\?\s*$/iu;
 /** A suggestion is said in a sentence or two. */
 const SUGGESTION_CHARS = 300;
 

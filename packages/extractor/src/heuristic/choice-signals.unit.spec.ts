@@ -28,6 +28,24 @@ describe('a user picking an option the agent offered', () => {
     ]);
   });
 
+  it('reads a choice asked with should it/the, a bare want, which is better, is it ok to', () => {
+    for (const [question, reply] of [
+      ['Should the config live in YAML or JSON?', 'YAML, comments matter in hand-edited config'],
+      ['Want to keep the old flag, or drop it?', 'drop it, nobody passes the flag since v2'],
+      ['Which is better here: Redis or Postgres?', 'Postgres, we already run it for the job queue'],
+      [
+        'Is it OK to drop the column, or keep it?',
+        'drop the column, nothing reads it after the migration',
+      ],
+    ] as const)
+      expect(
+        choiceSignals([
+          { role: 'assistant', text: `The loader works now. ${question}` },
+          { role: 'user', text: reply },
+        ]),
+      ).toHaveLength(1);
+  });
+
   it('is no line for a plain yes, a new request, a question back, or a question with no options', () => {
     const none = (reply: string, question: ChunkRecord = asked) =>
       expect(choiceSignals([question, { role: 'user', text: reply }])).toEqual([]);
@@ -139,6 +157,18 @@ describe('a user suggestion the agent carries out', () => {
     none('The page still renders blank. Why not?');
     // A proposal, but the turn's work shares no term with it.
     none('Why not cache the thumbnails on disk?');
+    // The same proposal carried out is a decision, "how about we …" too.
+    expect(
+      adoptedSuggestionSignals([
+        { role: 'user', text: 'The page loads slowly. How about we cache the thumbnails on disk?' },
+        {
+          role: 'tool_call',
+          text: 'edit {"path":"src/thumbnails.ts","oldText":"a","newText":"b"}',
+        },
+        { role: 'tool_result', text: 'Successfully replaced text in src/thumbnails.ts.' },
+        { role: 'assistant', text: 'Done. Thumbnails are now cached on disk under .cache/.' },
+      ]),
+    ).toHaveLength(1);
     // The same proposal carried out is a decision.
     expect(
       adoptedSuggestionSignals([

@@ -31,9 +31,13 @@ export interface Cue {
  * alternation (flags `iu`); the cause cue here and the line router both use it. Not a cause
  * stated: a question ("What is causing this crash?", "Is this causing the failure?"), doubt ("not
  * sure yet what is causing the hang", "whether the cache is causing it") or a negation ("the
- * cache was not causing the slowdown").
+ * cache was not causing the slowdown"). The doubt is looked for only in the clause before (at
+ * most 40 characters, no comma or stop between: "After checking if the cache was warm, I found
+ * the stale index was causing the misses" states a cause), the question mark only in the same
+ * clause. Both windows are bounded: the look-behind is retried at every word boundary, and an
+ * unbounded one made a 64,000-character text with no match take seconds.
  */
-export const STATED_CAUSING = String.raw`(?<!\b(?:not sure|unsure|unclear|wonder(?:ing)?|whether|if|find out|figure out|(?:don't|do not) know|no idea)\b.*)(?<!(?<!\b(?:is|was|are|were)\s)\bwhat\s)\b(?:was|were|is|are) (?:(?!(?:not|never|no)\b)\w+ )?causing\b(?![^?]*\?)`;
+export const STATED_CAUSING = String.raw`(?<!\b(?:not sure|unsure|unclear|wonder(?:ing)?|whether|if|find out|figure out|(?:don't|do not) know|no idea)\b[^.;,!?]{0,40})(?<!(?<!\b(?:is|was|are|were)\s)\bwhat\s)\b(?:was|were|is|are) (?:(?!(?:not|never|no)\b)\w+ )?causing\b(?![^.;!?]*\?)`;
 
 const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   cause: {
@@ -59,9 +63,10 @@ const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   },
   rule: {
     // A breaking change is what someone must know before working on the code: callers change.
-    // One denied ("no breaking changes", "not a breaking change", "non-breaking") is none.
+    // One denied ("no breaking changes", "no API breaking changes", "not a breaking change",
+    // "non-breaking") is none; "any breaking changes" asks for them ("flag any breaking changes").
     strong:
-      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?<!\b(?:no|not an?|isn't an?|without|any|zero) |\bnon-|\bnon )breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
+      /\b(?:always|never|must(?:n't)?|prefers?|preferred|conventions?|(?<!\b(?:no|not an?|isn't an?|without|zero) (?:\w+ )?|\bnon-|\bnon )breaking changes?|(?:release|review|deploy\w*|build|publish\w*) process|workflow|procedure|guidelines?)\b/i,
     weak: /\b(?:process|required|requires|by default)\b/i,
   },
 };

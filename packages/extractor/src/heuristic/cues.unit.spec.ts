@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChunkRecord } from '../controller.js';
 import { parseGateAnswer } from '../protocol.js';
 import { heuristicController } from './controller.js';
-import { cuesIn } from './cues.js';
+import { cuesIn, STATED_CAUSING } from './cues.js';
 import { routeLine } from './route.js';
 import { lineStrength } from '../synthesis/strength.js';
 
@@ -95,6 +95,52 @@ describe('a cause stated as what was causing the symptom', () => {
     ).not.toBe('cause');
   });
 
+  it('reads doubt and a question mark only in the clause around it', () => {
+    for (const sentence of [
+      'After checking if the cache was warm, I found the stale index was causing the misses.',
+      'The retry wrapper was causing the duplicate rows; is that ok?',
+    ])
+      expect(cuesIn(sentence)).toContainEqual({ family: 'cause', strength: 'strong' });
+    expect(
+      routeLine(
+        'After checking if the cache was warm, I found the stale index was causing the misses.',
+      ),
+    ).toBe('cause');
+    expect(cuesIn('We wonder whether the cache is causing it.')).not.toContainEqual({
+      family: 'cause',
+      strength: 'strong',
+    });
+  });
+
+  it('looks behind and ahead through bounded windows only, so a long text is read in linear time', () => {
+    // Each look-behind is retried at every word boundary of a text with no match: one that may
+    // reach back over the whole text (".*", "+", "*") makes the scan quadratic (64,000 chars
+    // took 7 s). Read the source's look-behinds and look-aheads and require bounded repeats.
+    const windows: string[] = [];
+    const source = STATED_CAUSING;
+    for (let i = source.indexOf('(?'); i >= 0; i = source.indexOf('(?', i + 1)) {
+      if (!/^\(\?<?[!=]/.test(source.slice(i))) continue;
+      let depth = 0;
+      let end = i;
+      for (; end < source.length; end++) {
+        if (source[end] === '\\') end++;
+        else if (source[end] === '(') depth++;
+        else if (source[end] === ')' && --depth === 0) break;
+      }
+      windows.push(source.slice(i, end + 1));
+    }
+    expect(windows.length).toBeGreaterThan(0);
+    for (const window of windows.filter((w) => w.startsWith('(?<')))
+      expect(window.replace(/\\./g, '')).not.toMatch(/[*+]/);
+    // And a look-ahead's repeat stops at a clause's end.
+    for (const window of windows.filter((w) => /^\(\?[!=]/.test(w) && /[*+]/.test(w)))
+      expect(window).toMatch(/\[\^[^\]]*[.;][^\]]*\][*+]/);
+    // The long no-match text still gives no cue.
+    const long = 'the cache was warm and if the index was stale we checked it again '.repeat(1000);
+    expect(long.length).toBeGreaterThan(64_000);
+    expect(new RegExp(STATED_CAUSING, 'iu').test(long)).toBe(false);
+  });
+
   it('enters the bugs memory though it names no failure word', async () => {
     const records: ChunkRecord[] = [
       { role: 'user', text: 'revert that, it was the debug prints in render.ts' },
@@ -118,10 +164,11 @@ describe('a cause stated as what was causing the symptom', () => {
 
 describe('a breaking change', () => {
   it('is a strong rule cue: what someone must know before working on the code', () => {
-    expect(cuesIn('The `onSave` change is a breaking change for plugin authors.')).toContainEqual({
-      family: 'rule',
-      strength: 'strong',
-    });
+    for (const sentence of [
+      'The `onSave` change is a breaking change for plugin authors.',
+      'Flag any breaking changes in CHANGELOG.md before tagging.',
+    ])
+      expect(cuesIn(sentence)).toContainEqual({ family: 'rule', strength: 'strong' });
   });
 
   it('is no rule cue when denied', () => {
@@ -129,6 +176,8 @@ describe('a breaking change', () => {
       'All 214 tests pass, no breaking changes.',
       'This is not a breaking change.',
       'A non-breaking change: the old option still works.',
+      'This PR has no API breaking changes.',
+      'No major breaking changes in v3.',
     ])
       expect(cuesIn(sentence)).not.toContainEqual({ family: 'rule', strength: 'strong' });
   });

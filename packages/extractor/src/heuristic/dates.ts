@@ -58,9 +58,12 @@ export function datesIn(text: string): CalendarDate[] {
   return out.sort((a, b) => a.at - b.at).map((d) => d.date);
 }
 
-/** The text with its written dates blanked out: their words are no topic a sentence states. */
+/**
+ * The text with its dates, written or ISO, blanked out: their words are no topic a sentence
+ * states, and the date is counted once, as the date a chunk bears.
+ */
 export function withoutDates(text: string): string {
-  return text.replace(WRITTEN, ' ');
+  return text.replace(WRITTEN, ' ').replace(ISO, ' ');
 }
 
 /**

@@ -37,6 +37,10 @@ describe('dates a question names and a chunk bears', () => {
     expect([...profile.weights.keys()]).toEqual(['joanna', 'travel', DATE_TERM]);
     expect(profile.weights.get(DATE_TERM)).toBe(profile.weights.get('joanna'));
     expect(profileQuestion('Where did Joanna travel?').dates).toEqual([]);
+    // An ISO date is blanked too: its parts are no terms beside the date itself.
+    expect(withoutDates('What happened on 2022-02-07?')).toBe('What happened on  ?');
+    const iso = profileQuestion('What did Joanna watch on 2022-02-07?');
+    expect([...iso.weights.keys()]).toEqual(['joanna', 'watch', DATE_TERM]);
   });
 
   it('matches the month of the year, and the day when the question names one', () => {

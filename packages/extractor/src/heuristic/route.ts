@@ -65,20 +65,36 @@ function statesBug(text: string): boolean {
 
 /**
  * A run named as what failed: a compile, build, test, migration, type check, lint, install, a
- * command or tool call, a script or a DSL. A bug in the product ("users couldn't start the
+ * command or tool call, a script or a DSL; a spec or syntax only as what failed ("syntax error";
+ * "syntax highlighting" is a feature). A bug in the product ("users couldn't start the
  * agent", "the component wasn't padded") names none of them, and a changelog's fix neither.
  */
 const RUN =
-  /\b(?:compil(?:e|es|er|ers|ation|ing)|builds?|tests?|test (?:runs?|suites?)|specs?|migrations?|type[- ]?check(?:s|er|ing)?|lint(?:er|ing)?|tsc|install(?:s|ation)?|commands?|tool calls?|scripts?|DSL|syntax)\b/giu;
+  /\b(?:compil(?:e|es|er|ers|ation|ing)|builds?|tests?|test (?:runs?|suites?)|(?:specs?|syntax) (?:errors?|fail\w*)|migrations?|type[- ]?check(?:s|er|ing)?|lint(?:er|ing)?|tsc|install(?:s|ation)?|commands?|tool calls?|scripts?|DSL)\b/giu;
+/**
+ * What a run does when it fails: fails, breaks ("broke the build"), errors, crashes, throws,
+ * times out, panics, is refused or unsupported, does not work. A thing missing, wrong or broken near a
+ * word like "build" or "test" is a product's bug ("the Install button is missing", "a wrong
+ * total on the build status page", "the test for empty input is missing"), not a run that failed.
+ */
+const FAILURE =
+  /^(?:fail(?:s|ed|ing|ures?)?|broke|errors?|exceptions?|threw|throws?|throwing|crash(?:es|ed|ing)?|timed? out|timeouts?|panic(?:s|ked|king)?|refused|refuses|unsupported|not supported|cannot|can't|couldn't|could not|unable|hangs?|hung|not found|no such|(?:does|do|did)(?:n't| not) (?:work|start|compile|exist|support))\b/iu;
+/**
+ * A run's failure reported under the run as a label ("LiveView test: missing secret_key_base"):
+ * what the run said is missing or wrong is why it failed.
+ */
+const RUN_LABEL =
+  /\b(?:tests?|builds?|compil(?:e|ation)|migrations?|install(?:ation)?)(?: (?:run|step))?:\s+(?:missing|wrong|invalid|stale|undefined)\b/iu;
 /** How near (in characters) a symptom must be to the run it is said of. */
 const NEAR = 48;
 /**
  * An error quoted from a run's output: a failure word followed by the message in quotes
  * ('failed with "src/x.ts(3,5): error TS2322 …"', 'Crash "Invalid hex color"'), an error code
- * (TS2322, ENOENT) or an exit status. A paraphrase ("threw an error before …") is not one.
+ * (TS2322, ENOENT) or an exit status. A paraphrase ("threw an error before …") is not one, nor
+ * a message named as a thing to change ('Change the error "Not found" to name the file').
  */
 const QUOTED =
-  /\b(?:errors?|crash(?:es|ed)?|fail(?:s|ed|ure)|exceptions?|panic(?:ked)?|threw)(?: with)?:?\s+["“`]/iu;
+  /(?<!\b(?:the|this|that|its|an?) )\b(?:errors?|crash(?:es|ed)?|fail(?:s|ed|ure)|exceptions?|panic(?:ked)?|threw)(?: with)?:?\s+["“`]/iu;
 const ERROR_CODE =
   /\berror [A-Z]{1,4}\d{3,5}\b|\b(?:TS|CS)\d{4}\b|\bE(?:NOENT|ACCES|PERM|ADDRINUSE|CONNREFUSED)\b|\b(?:exit(?:ed)? (?:with )?(?:code|status) [1-9]\d*|non-zero exit)\b/u;
 
@@ -96,15 +112,17 @@ function symptoms(plain: string): number[] {
 }
 
 /**
- * Whether a bug line is a tool failure: an error quoted from a run's output, or a symptom said
+ * Whether a bug line is a tool failure: an error quoted from a run's output, or a failure said
  * near a run it names ("Compile errors for missing X", "the migration uses ALTER TABLE MODIFY
  * (unsupported in SQLite)", "the sed command didn't work").
  */
 export function isToolFailure(text: string): boolean {
   const plain = text.replace(ISSUE_REFERENCE, '');
-  if (QUOTED.test(plain) || ERROR_CODE.test(plain)) return true;
+  if (QUOTED.test(plain) || ERROR_CODE.test(plain) || RUN_LABEL.test(plain)) return true;
   const runs = [...plain.matchAll(RUN)].map((match) => match.index);
-  return symptoms(plain).some((at) => runs.some((run) => Math.abs(run - at) <= NEAR));
+  return symptoms(plain).some(
+    (at) => FAILURE.test(plain.slice(at)) && runs.some((run) => Math.abs(run - at) <= NEAR),
+  );
 }
 
 /** Whether the line asks something or marks something as still to be done or settled. */
@@ -122,9 +140,17 @@ export function routeLine(text: string): LineKind {
   return 'decision';
 }
 
-/** A question about runs: which tool calls, commands, builds, compiles, tests or migrations. */
-const ASKS_RUNS =
-  /\b(?:tool (?:calls?|failures?|errors?)|commands?|builds?|compil\w*|test runs?|migrations?)\b/iu;
+/**
+ * A question about runs that failed: tool calls or their failures, or commands, builds, compiles,
+ * test runs or migrations said to fail ("failed builds", "which commands failed"). A run named
+ * otherwise is no such question: "What errors happened, and which commands fixed them?" asks
+ * for every bug, the commands being the fix.
+ */
+const RUN_NOUN = String.raw`(?:commands?|builds?|compil\w*|test runs?|migrations?)`;
+const ASKS_RUNS = new RegExp(
+  String.raw`\b(?:tool (?:calls?|failures?|errors?)|(?:failed|failing|broken) ${RUN_NOUN}|${RUN_NOUN}\b[^.?;]{0,40}?\b(?:fail\w*|broke\w*|errored|crash\w*))\b`,
+  'iu',
+);
 /** A question about bugs at large, beyond the runs that failed. */
 const ASKS_BUGS = /\b(?:bugs?|root[- ]causes?|regressions?|incidents?|outages?|defects?)\b/iu;
 

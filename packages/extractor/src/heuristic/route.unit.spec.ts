@@ -73,6 +73,13 @@ describe('tool failures', () => {
     expect(routeLine('Schema DSL error "Cannot accept [:state]"; fixed by declaring it')).toBe(
       'tool',
     );
+    // What a run reported under its name, and a run's form the database doesn't support.
+    expect(routeLine('LiveView test: missing secret_key_base: added it to config/test.exs')).toBe(
+      'tool',
+    );
+    expect(
+      routeLine("The generated migration modifies a column, which SQLite doesn't support natively"),
+    ).toBe('tool');
   });
 
   it('keeps a bug of the product, a changelog fix or a user report as a bug, not a tool failure', () => {
@@ -86,6 +93,15 @@ describe('tool failures', () => {
     expect(routeLine('Scrolling back in the terminal view still does not work')).toBe('cause');
     expect(routeLine('Fixed the incorrect claim about event timeouts in the docs')).toBe('cause');
     expect(isToolFailure('Added tests for width padding and edge cases')).toBe(false);
+    // Missing, wrong or broken near a word like "build", "test" or "install" is the product's.
+    for (const line of [
+      'The Install button is missing on the settings page.',
+      'The test for empty input is missing.',
+      'Users see a wrong total on the build status page.',
+      'Syntax highlighting is broken in dark mode.',
+      'Change the error "Not found" to name the file.',
+    ])
+      expect(routeLine(line)).toBe('cause');
     expect(routeLine('The TypeScript compilation passed with no errors')).toBe('decision');
     expect(
       isToolFailure('The build no longer fails since the cache is keyed by the lockfile'),
@@ -101,6 +117,18 @@ describe('routedKinds', () => {
     ]).toEqual(['tool']);
     expect([...routedKinds('Which builds failed, and what bugs caused them?')]).toEqual([
       'cause',
+      'tool',
+    ]);
+    // A run named as the fix, not as what failed, leaves every bug asked for.
+    expect([...routedKinds('What errors happened, and which commands fixed them?')]).toEqual([
+      'cause',
+      'tool',
+    ]);
+    expect([...routedKinds('Which migrations did we write, and what bugs did we hit?')]).toEqual([
+      'cause',
+      'tool',
+    ]);
+    expect([...routedKinds('What failed builds were there, and with what error?')]).toEqual([
       'tool',
     ]);
     expect([...routedKinds('What architectural decisions were made?')]).toEqual(['decision']);

@@ -119,7 +119,7 @@ describe('mem remember --from-line', () => {
     ).toBe(0);
     const before = logBytes('demo');
     const refusals: [string[], string, string][] = [
-      [['--from-line', 'ffffffffffff', '--type', 'fact'], 'NOT_FOUND', 'from_line'],
+      [['--from-line', 'ffffffffffff', '--type', 'fact'], 'NOT_FOUND', '--from-line'],
       [['--from-line', gone.slice(0, 12), '--type', 'fact'], 'CONFLICT', 'forgotten'],
       [['--from-line', memories.old.memory, '--type', 'rule'], 'CONFLICT', 'superseded'],
       [['--from-line', memories.kept.memory, '--type', 'task'], 'INVALID_INPUT', 'fact or rule'],

@@ -141,7 +141,7 @@ describe('no planted secret reaches any file mem writes', () => {
     };
     const before = readFileSync(join(root, 'log', 'demo', '000001.jsonl'), 'utf8');
     const refused = mem(['log', 'append', '--project', 'demo'], JSON.stringify(evidence));
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2); // a refused payload line is bad input: exit 2 (README, exit codes)
     expect(refused.stderr).toContain('[SHA_MISMATCH]');
     expect(refused.stderr).toContain(
       contentSha256('the deploy failed: [REDACTED:huggingface_token]'),

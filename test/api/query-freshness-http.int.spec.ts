@@ -15,7 +15,7 @@ import { call, mint, registryAt, seedIdentity } from './support.js';
  */
 const repo = join(import.meta.dirname, '..', '..');
 const SAID = 'this exploded when i restarted with -r';
-const LINE = 'invalid themes should never crash the app';
+const LINE = 'Invalid hex color: #000cc';
 const SESSION = join('test', 'fixtures', 'transcripts', 'pi', 'pi-mono-large-session.jsonl');
 
 interface Warning {

@@ -114,6 +114,35 @@ export function warningOf(
   };
 }
 
+/**
+ * Warnings for knowledge a read always delivers (T0's unanchored rules and facts, T1's anchored
+ * ones), in the order given. Knowledge is never open, and these reads re-read no cited source,
+ * so only a TTL or a review date can make a verdict anything but fresh: a row with neither is
+ * not judged (each verdict was garbage on orient's hot path).
+ */
+export function deliveredKnowledgeWarnings(
+  rows: readonly Omit<Fresh, 'opened_ts'>[],
+  now: Date,
+): FreshnessWarning[] {
+  return rows
+    .filter((row) => row.valid_until !== null || row.review_after !== null)
+    .map((row) => warningOf({ ...row, opened_ts: null }, now, true))
+    .filter((w): w is FreshnessWarning => w !== null);
+}
+
+/** An answer's warnings, bounded to MAX_FRESHNESS_WARNINGS; the rest counted, not listed. */
+export function boundedWarnings(warnings: readonly FreshnessWarning[]): {
+  freshness_warnings: FreshnessWarning[];
+  freshness_warnings_left_out?: number;
+} {
+  return {
+    freshness_warnings: warnings.slice(0, MAX_FRESHNESS_WARNINGS),
+    ...(warnings.length > MAX_FRESHNESS_WARNINGS
+      ? { freshness_warnings_left_out: warnings.length - MAX_FRESHNESS_WARNINGS }
+      : {}),
+  };
+}
+
 /** The line the CLI prints under the items. */
 export function warningLine(warning: FreshnessWarning): string {
   const open = warning.open_marker !== null ? ` (${warning.open_marker})` : '';

@@ -8,12 +8,11 @@ import { settledItems } from './reachable-store.js';
 import { activityOf, byRecency, oneLine, refShape, slimOfRow, slimShape } from './slim.js';
 import { itemView, viewOfRow } from './view.js';
 import {
-  MAX_FRESHNESS_WARNINGS,
+  boundedWarnings,
+  deliveredKnowledgeWarnings,
   freshnessView,
   freshnessViewOf,
   freshnessWarning,
-  warningOf,
-  type FreshnessWarning,
 } from './freshness.js';
 import { checkSource } from './source-check.js';
 
@@ -96,8 +95,10 @@ export async function openItem(
     const facts = items.anchoredTo(item.project, item.id, 'fact');
     const listed = [...rules, ...facts].map((k) => k.id);
     const full = new Map(items.itemsById([item.project], listed).map((k) => [k.id, k]));
-    const warnings = anchoredWarnings(
-      listed.map((id) => full.get(id)).filter((k): k is ItemRow => k !== undefined),
+    // T1 delivers every anchored rule and fact, as T0 its unanchored ones: each one past its
+    // valid_until or review date is named as delivered, in the order listed.
+    const warnings = deliveredKnowledgeWarnings(
+      listed.map((id) => full.get(id)).filter((k): k is ItemRow => k !== undefined && !k.deleted),
       now,
     );
     return {
@@ -114,22 +115,7 @@ export async function openItem(
         .map((id) => linked.get(id))
         .filter((l): l is ItemRow => l !== undefined)
         .map((l) => ({ id: l.id, summary: oneLine(l.summary) })),
-      freshness_warnings: warnings.slice(0, MAX_FRESHNESS_WARNINGS),
-      ...(warnings.length > MAX_FRESHNESS_WARNINGS
-        ? { freshness_warnings_left_out: warnings.length - MAX_FRESHNESS_WARNINGS }
-        : {}),
+      ...boundedWarnings(warnings),
     };
   });
-}
-
-/**
- * T1 delivers every anchored rule and fact (as T0 does its unanchored ones), so each one past
- * its valid_until or review date is named as delivered, in the order listed: rules, then facts.
- * Knowledge is never an open question.
- */
-function anchoredWarnings(rows: readonly ItemRow[], now: Date): FreshnessWarning[] {
-  return rows
-    .filter((row) => !row.deleted && (row.valid_until !== null || row.review_after !== null))
-    .map((row) => warningOf({ ...row, opened_ts: null }, now, true))
-    .filter((w): w is FreshnessWarning => w !== null);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ItemActivityRow, KnowledgeRow } from '@mem/projector-sqlite';
+import type { ItemActivityRow } from '@mem/projector-sqlite';
 import { DEFAULT_ORIENT_BUDGET, isoTimeField, type OrientBudget } from '@mem/core';
 import { requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
@@ -19,11 +19,10 @@ import {
   slimShape,
 } from './slim.js';
 import {
-  MAX_FRESHNESS_WARNINGS,
+  boundedWarnings,
+  deliveredKnowledgeWarnings,
   freshnessViewOf,
   freshnessWarning,
-  warningOf,
-  type FreshnessWarning,
 } from './freshness.js';
 import { orderedMerge, tiesSorted } from './ordered-merge.js';
 
@@ -225,7 +224,7 @@ export async function orient(
     const names = named ?? (await visibleNames(ctx, caller, reach));
     const { rows: ruleRows, ...rules } = alwaysLoaded(reach, 'rule', budget.rules);
     const { rows: factRows, ...facts } = alwaysLoaded(reach, 'fact', budget.facts);
-    const warnings = knowledgeWarnings([...ruleRows, ...factRows], now);
+    const warnings = deliveredKnowledgeWarnings([...ruleRows, ...factRows], now);
     return {
       rules,
       facts,
@@ -235,10 +234,7 @@ export async function orient(
       tags: tags(reach, budget.tags),
       now: now.toISOString(),
       window_days: REMINDER_WINDOW_DAYS,
-      freshness_warnings: warnings.slice(0, MAX_FRESHNESS_WARNINGS),
-      ...(warnings.length > MAX_FRESHNESS_WARNINGS
-        ? { freshness_warnings_left_out: warnings.length - MAX_FRESHNESS_WARNINGS }
-        : {}),
+      ...boundedWarnings(warnings),
     };
   });
 }
@@ -247,15 +243,6 @@ export async function orient(
  * Orient delivers every rule and fact, so each one not plainly fresh is warned about as
  * delivered. Knowledge is never an open question: it has no opening.
  */
-function knowledgeWarnings(rows: readonly KnowledgeRow[], now: Date): FreshnessWarning[] {
-  // Knowledge cites no source here and is never open, so only a TTL or a review date can make
-  // its verdict anything but fresh: a row with neither is not judged (each verdict was garbage).
-  return rows
-    .filter((row) => row.valid_until !== null || row.review_after !== null)
-    .map((row) => warningOf({ ...row, opened_ts: null }, now, true))
-    .filter((w): w is FreshnessWarning => w !== null);
-}
-
 async function visibleNames(
   ctx: RegistryContext,
   caller: Caller,

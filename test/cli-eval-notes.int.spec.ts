@@ -63,7 +63,13 @@ describe('mem eval notes', () => {
       'claude/spotter-short.jsonl',
       'pi/pi-mono-compact.jsonl',
     ]);
-    const keys = ['architecture-decisions', 'bugs-and-root-causes', 'open-questions', 'synthesis'];
+    const keys = [
+      'architecture-decisions',
+      'bugs-and-root-causes',
+      'open-questions',
+      'synthesis',
+      'tool-failures',
+    ];
     for (const file of report.files) {
       expect(Object.keys(file.per_query).sort()).toEqual(keys);
       expect(Object.keys(file.runs).sort()).toEqual(keys);
@@ -100,7 +106,12 @@ describe('mem eval notes', () => {
     expect(report.overall.tuning).toEqual(report.overall.all);
     expect(report.overall['held-out']).toBeUndefined();
     // The line router alone on the labelled statements of the files run, synthesis left out.
-    const routed = ['architecture-decisions', 'bugs-and-root-causes', 'open-questions'];
+    const routed = [
+      'architecture-decisions',
+      'bugs-and-root-causes',
+      'tool-failures',
+      'open-questions',
+    ];
     const statements = report.files.reduce(
       (n: number, f: { per_query: Record<string, { findings: number }> }) =>
         n + routed.reduce((m, q) => m + f.per_query[q]!.findings, 0),

@@ -52,4 +52,33 @@ describe('scoreRouting', () => {
       misrouted: [{ id: 'b2', labelled: 'bugs', routed: 'decisions' }],
     });
   });
+
+  it('counts a statement routed when its own question takes its kind, though an earlier one does too', () => {
+    const tools = {
+      ...gold,
+      queries: [
+        { id: 'bugs', question: 'What bugs were found and how were they fixed?' },
+        { id: 'tools', question: 'Which tool calls or commands failed, with what error?' },
+      ],
+      files: [
+        {
+          ...gold.files[0]!,
+          findings: {
+            bugs: [finding('b1', 'The upload test failed on CI; a longer timeout fixed it')],
+            tools: [
+              finding('t1', '`npm run check` failed with TS2339 in agent-session.ts'),
+              // A product bug, no run: the bugs question takes it, the tool question does not.
+              finding('t2', 'The theme picker crashed on an invalid colour'),
+            ],
+          },
+        },
+      ],
+    } as unknown as LoadedGoldSet;
+    const score = scoreRouting(tools, tools.files);
+    expect(score.per_query).toEqual({
+      bugs: { statements: 1, routed: 1 },
+      tools: { statements: 2, routed: 1 },
+    });
+    expect(score.misrouted).toEqual([{ id: 't2', labelled: 'tools', routed: 'bugs' }]);
+  });
 });

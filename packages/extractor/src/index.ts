@@ -10,7 +10,12 @@ export {
 } from './loop.js';
 export { heuristicController, type HeuristicOptions } from './heuristic/controller.js';
 export { synthesisController, type SynthesisOptions } from './synthesis/controller.js';
-export { lineStrength } from './synthesis/strength.js';
+export {
+  lineStrength,
+  synthesisKind,
+  synthesisPriority,
+  type SynthesisKind,
+} from './synthesis/strength.js';
 export { openaiController, type OpenAIControllerOptions } from './openai-controller.js';
 export {
   profileQuestion,

@@ -45,7 +45,7 @@ export interface SynthesisBatching {
 /**
  * The L2 pass's chunk stream (pure): every line of the current L1 memories, near-duplicates
  * across notes folded into one candidate resting on each memory that said it (the first
- * note's wording, in the YAML's order), offered strongest first — by `strength`, the measure
+ * note's wording, in the YAML's order), offered strongest first — by `priority` over the whole set (synthesisPriority), the measure
  * the controller keeps lines by, then a line more notes agree on — in batches of
  * SYNTHESIS_BATCH_LINES lines. Strongest first is why most steps add nothing: once the memory
  * is full, what follows is weaker than what it holds. A batch's sha is of its text, so an unchanged project offers only
@@ -53,7 +53,7 @@ export interface SynthesisBatching {
  */
 export function synthesisSteps(
   memories: readonly SynthesisInput[],
-  strength: (line: string) => number,
+  priority: (lines: readonly string[]) => readonly number[],
   batching: SynthesisBatching = {},
 ): LoopStep[] {
   const batchLines = batching.batchLines ?? SYNTHESIS_BATCH_LINES;
@@ -74,11 +74,13 @@ export function synthesisSteps(
         tokens,
         parents: [memory.sha256],
         queries: new Set([memory.queryId]),
-        score: strength(text),
+        score: 0,
         order: candidates.length,
       });
     }
   }
+  const scores = priority(candidates.map((c) => c.text));
+  for (const [i, candidate] of candidates.entries()) candidate.score = scores[i]!;
   candidates.sort(
     (a, b) => b.score - a.score || b.queries.size - a.queries.size || a.order - b.order,
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentSha256, nearDuplicate } from '@mem/core';
+import { synthesisPriority } from '@mem/extractor';
 import { synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
 
 const sha = (name: string) => contentSha256(name);
@@ -8,8 +9,8 @@ const memory = (queryId: string, lines: string[]): SynthesisInput => ({
   sha256: sha(queryId),
   text: lines.map((l) => `- ${l}`).join('\n'),
 });
-// Longer lines weigh more: enough to see the order without the heuristic's scores.
-const byLength = (line: string) => line.length;
+// Longer lines weigh more: enough to see the order without the heuristic's priority.
+const byLength = (lines: readonly string[]) => lines.map((line) => line.length);
 
 describe('synthesisSteps', () => {
   const memories = [
@@ -83,5 +84,27 @@ describe('synthesisSteps', () => {
   it('keeps the prefix of a line that already is a synthesis copy', () => {
     const [only] = synthesisSteps([memory('bugs', ['[old] a line copied before'])], byLength);
     expect(only!.records.map((r) => r.text)).toEqual(['[old] a line copied before']);
+  });
+
+  it("offers, by the synthesis priority, a state line before a note's second bug", () => {
+    const priority = synthesisPriority(
+      'What is the current state of this project, and what should someone know before working on it?',
+    );
+    const lines = synthesisSteps(
+      [
+        memory('bugs', [
+          'The root cause of the crash was an invalid hex colour; fixed with a fallback',
+          'The issue was a stale build; the failing compile was fixed by a clean rebuild',
+        ]),
+        memory('decisions', ['Exports: CSV and Parquet, with a schema header on every file']),
+      ],
+      priority,
+      { batchLines: 1 },
+    ).flatMap((s) => s.records.map((r) => r.text));
+    expect(lines).toEqual([
+      '[decisions] Exports: CSV and Parquet, with a schema header on every file',
+      '[bugs] The root cause of the crash was an invalid hex colour; fixed with a fallback',
+      '[bugs] The issue was a stale build; the failing compile was fixed by a clean rebuild',
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Tokenizer } from '@mem/chunk';
 import { MemError, type Writer } from '@mem/core';
 import { extractionLock, type Engine } from '@mem/engine';
-import { GatedRun, lineStrength, type Controller, type RunSummary } from '@mem/extractor';
+import { GatedRun, synthesisPriority, type Controller, type RunSummary } from '@mem/extractor';
 import { catchUpEach } from './final-catch-up.js';
 import { ITEM_STORE_READS, currentMemory, priorState, withItemStore } from './prior-state.js';
 import { newRunId } from './run-id.js';
@@ -71,7 +71,7 @@ async function synthesizeLocked(
       }),
     { reads: ITEM_STORE_READS },
   );
-  const steps = synthesisSteps(memories, lineStrength(synthesis.question), {
+  const steps = synthesisSteps(memories, synthesisPriority(synthesis.question), {
     fill: { tokens: config.memoryBudget, count: (text) => tokenizer.count(text) },
   });
   const run = new GatedRun({

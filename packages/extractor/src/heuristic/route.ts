@@ -112,13 +112,28 @@ function symptoms(plain: string): number[] {
 }
 
 /**
- * Whether a bug line is a tool failure: an error quoted from a run's output, or a failure said
+ * The working form of a run stated as what mended it: a command in backticks (a program name
+ * and its arguments: a space inside, no call parentheses) that resolved or fixed the bug
+ * ("`mix compile --force` resolved compilation ordering issues", "fixed by `npm ci`"). A
+ * function named as the fix ("calling `invalidate()` fixed it") is a product's repair.
+ */
+const COMMAND = /`[a-z][\w.:/-]*(?: [^`\n()]{1,100})`/u.source;
+const WORKING_FORM = new RegExp(
+  String.raw`${COMMAND}\s+(?:resolved|fixed|fixes|solved|cured)\b|\b(?:resolved|fixed|solved) (?:it )?(?:by|with) (?:running )?${COMMAND}`,
+  'iu',
+);
+
+/**
+ * Whether a bug line is a tool failure: an error quoted from a run's output, a failure said
  * near a run it names ("Compile errors for missing X", "the migration uses ALTER TABLE MODIFY
- * (unsupported in SQLite)", "the sed command didn't work").
+ * (unsupported in SQLite)", "the sed command didn't work"), or a run's trouble mended by the
+ * command it names (a stale build that `mix compile --force` resolved: the working form the
+ * tool-failures question asks for, though no failure verb is said).
  */
 export function isToolFailure(text: string): boolean {
   const plain = text.replace(ISSUE_REFERENCE, '');
   if (QUOTED.test(plain) || ERROR_CODE.test(plain) || RUN_LABEL.test(plain)) return true;
+  if (WORKING_FORM.test(plain) && plain.search(RUN) >= 0) return true;
   const runs = [...plain.matchAll(RUN)].map((match) => match.index);
   return symptoms(plain).some(
     (at) => FAILURE.test(plain.slice(at)) && runs.some((run) => Math.abs(run - at) <= NEAR),
@@ -130,12 +145,39 @@ export function isUnsettled(text: string): boolean {
   return ASKS.test(text) || UNSETTLED.test(text) || TODO.test(text);
 }
 
+/** A cause said of a symptom in plain words ("the crash came from a null theme"). */
+const CAUSE_WORD = /\b(?:because|due to|came from|comes from|traced to|caused)\b/iu;
+/** Where a statement ends and the next one, a question, begins. */
+const CLAUSE_ENDS = ['. ', '! ', '; ', ' — ', ' – ', ' - '];
+
+/**
+ * A cause or fix stated, then a question in a clause of its own ("The crash came from a null
+ * theme — is the light theme affected too?", "The issue was a stale cache; should the CI clear
+ * it?"). Trigger: the line ends in "?". Why: the finding a reader can use is the cause; the
+ * question after it asks about something further, and routed open, the cause was lost from the
+ * bugs note. Outcome: the line is a bug. Still open: a symptom whose cause is asked ("The upload
+ * fails behind the proxy. Any idea why?"), a cause that is itself the question ("Is the crash
+ * caused by the cache?") and a line marked unsettled anywhere.
+ */
+function causeThenQuestion(text: string): boolean {
+  if (UNSETTLED.test(text) || TODO.test(text)) return false;
+  const asked = text.search(ASKS);
+  if (asked < 0) return false;
+  const lead = text.slice(0, asked);
+  const cut = Math.max(...CLAUSE_ENDS.map((end) => lead.lastIndexOf(end)));
+  if (cut <= 0) return false;
+  const stated = text.slice(0, cut).replace(ISSUE_REFERENCE, '');
+  if (REQUEST.test(stated.trim())) return false;
+  return RESOLVED.test(stated) || (symptoms(stated).length > 0 && CAUSE_WORD.test(stated));
+}
+
 /**
  * The kind of finding a line is: open, bug — a tool failure (`tool`) or another (`cause`) — or
- * decision, in that order of precedence.
+ * decision, in that order of precedence; a cause stated before a question is a bug
+ * (causeThenQuestion).
  */
 export function routeLine(text: string): LineKind {
-  if (isUnsettled(text)) return 'open';
+  if (isUnsettled(text) && !causeThenQuestion(text)) return 'open';
   if (statesBug(text)) return isToolFailure(text) ? 'tool' : 'cause';
   return 'decision';
 }

@@ -52,7 +52,47 @@ describe('routeLine', () => {
   });
 });
 
+describe('a cause stated, then a question', () => {
+  it('is a bug: the cause is the finding, the question asks something further', () => {
+    expect(routeLine('The crash came from a null theme — is the light theme affected too?')).toBe(
+      'cause',
+    );
+    expect(routeLine('The issue was a stale cache; should the CI clear it on every run?')).toBe(
+      'cause',
+    );
+    expect(
+      routeLine('The login loop was caused by a stale cookie. Do other browsers keep it?'),
+    ).toBe('cause');
+  });
+
+  it('stays open when the question asks the cause, or the line says it is unsettled', () => {
+    expect(routeLine('The upload fails behind the proxy. Any idea why?')).toBe('open');
+    expect(routeLine('Is the crash caused by the stale cache?')).toBe('open');
+    expect(routeLine('The export hangs on large files, maybe because of the zip stream?')).toBe(
+      'open',
+    );
+    expect(routeLine('The crash came from a null theme. Is the fallback still undecided?')).toBe(
+      'open',
+    );
+    expect(routeLine('We use Redis for the queue. Should we move to Postgres?')).toBe('open');
+  });
+});
+
 describe('tool failures', () => {
+  it('routes a run mended by the command it names as a tool failure, without a failure verb', () => {
+    expect(
+      routeLine(
+        'Stale build artifacts after a rename: `mix compile --force` resolved the ordering',
+      ),
+    ).toBe('tool');
+    expect(routeLine('The flaky test run was fixed by `npm ci --prefer-offline`')).toBe('tool');
+    // A product's bug mended by a function, or by a command with no run in sight, is no run.
+    expect(
+      routeLine('The stale colours in the build preview were fixed by calling `invalidate()`'),
+    ).toBe('cause');
+    expect(routeLine('The dropdown is broken; `git revert abc123` fixed it')).toBe('cause');
+  });
+
   it('routes a run that failed, or an error quoted from its output, as a tool failure', () => {
     expect(routeLine('Compile errors for a missing module: fixed by creating the file')).toBe(
       'tool',

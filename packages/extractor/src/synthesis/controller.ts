@@ -2,7 +2,7 @@ import type { Tokenizer } from '@mem/chunk';
 import { lineTokens, nearDuplicateTokens, splitMemoryLines } from '@mem/core';
 import type { Controller, ControllerAnswer, ControllerInput } from '../controller.js';
 import { formatGateAnswer } from '../protocol.js';
-import { lineStrength } from './strength.js';
+import { synthesisPriority } from './strength.js';
 
 export interface SynthesisOptions {
   /**
@@ -32,7 +32,9 @@ interface Line {
  * `[query-id] `-prefixed and folded across notes by the synthesis). The update gate opens
  * only when a line adds knowledge the L2 memory does not hold: a line that near-duplicates one
  * of the memory's (normalised token overlap, @mem/core nearDuplicate) adds nothing, and once
- * the memory is at its budget a new line must outweigh its weakest line to enter. The exit
+ * the memory is at its budget a new line must outweigh its weakest line to enter, each weighed
+ * by synthesisPriority over the lines held and offered (its rank among the lines of its kind,
+ * so a kind the memory holds many of gives up its last line first). The exit
  * gate stays closed: a synthesis that stopped early would leave batches unread, and the next
  * one would read them again (an unchanged project must write nothing).
  */
@@ -49,11 +51,11 @@ export function synthesisController(
     strictBudget: false,
     async answer(input: ControllerInput): Promise<ControllerAnswer> {
       const started = performance.now();
-      const strength = lineStrength(input.question);
+      const priority = synthesisPriority(input.question);
       const held: Line[] = splitMemoryLines(input.memory).map((text) => ({
         text,
         tokens: lineTokens(text),
-        score: strength(text),
+        score: 0,
         fresh: false,
       }));
       const next = [...held];
@@ -66,9 +68,12 @@ export function synthesisController(
           said += 1;
           continue;
         }
-        next.push({ text, tokens, score: strength(text), fresh: true });
+        next.push({ text, tokens, score: 0, fresh: true });
       }
       const offered = next.length - held.length;
+      // A line's priority is its rank among the lines of its kind held and offered together.
+      const scores = priority(next.map((line) => line.text));
+      next.forEach((line, i) => (line.score = scores[i]!));
       // Weakest first out; a fresh line is handicapped against a held one, and on a tie the
       // later line goes (the batch is offered strongest first, so the later one is weaker).
       const weight = (line: Line) => (line.fresh ? line.score / (1 + incumbency) : line.score);

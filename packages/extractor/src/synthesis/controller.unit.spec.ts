@@ -68,14 +68,14 @@ describe('synthesis controller', () => {
   it('lets a full memory never grow into its slack, only trade a weaker line for a stronger one', async () => {
     const memory = [
       '- [bugs] Crash "Invalid hex color" at hexToRgb was fixed by falling back to the dark theme',
-      '- [open] maybe we could later on think about this other thing or that one, who knows',
+      '- [bugs] the build broke once on a missing lockfile and a rerun of npm ci fixed it',
     ].join('\n');
     // 90 % full: room for a two-word line, which is no reason to grow.
     const budget = Math.floor(words.count(memory) / 0.9);
     expect(budget).toBeGreaterThan(words.count(memory) + 2);
-    const weak = await step(['[open] perhaps'], memory, budget);
+    const weak = await step(['[bugs] perhaps flaky'], memory, budget);
     expect(weak.update).toBe(false);
-    const stronger = '[bugs] The root cause of the crash: a missing variable reference, fixed';
+    const stronger = '[decisions] Always run npm run check before a commit';
     const traded = await step([stronger], memory, budget);
     expect(traded.update).toBe(true);
     expect(traded.memory.split('\n')).toEqual([memory.split('\n')[0], `- ${stronger}`]);
@@ -86,9 +86,28 @@ describe('synthesis controller', () => {
       '- [bugs] Crash "Invalid hex color" at hexToRgb was fixed by falling back to the dark theme',
       '- [bugs] The root cause of the startup error was a missing variable reference; fixed in theme.ts',
     ].join('\n');
-    // The memory fits with one word to spare; the new line does not, and is weaker than both.
-    const answer = await step(['[open] maybe later'], memory, words.count(memory) + 1);
+    // The memory fits with one word to spare; the new line does not, and is weaker than both:
+    // a third bug, and a guess.
+    const answer = await step(
+      ['[bugs] the crash might be caused by a stale cache'],
+      memory,
+      words.count(memory) + 1,
+    );
     expect(answer.update).toBe(false);
     expect(answer.think).toMatch(/budget/);
+  });
+
+  it("trades a full memory's last incident for the first line of a kind it lacks", async () => {
+    // Three past incidents, each with more cue words than a plain description of the project.
+    const memory = [
+      '- [bugs] The root cause of the crash was an invalid hex colour; fixed by a fallback',
+      '- [bugs] The issue was a stale build; the failing compile was fixed by a clean rebuild',
+      '- [bugs] The sync error was caused by a timeout in the retry loop; fixed with a backoff',
+    ].join('\n');
+    const state =
+      '[decisions] Theme System: 44 colour tokens, dark and light themes, custom themes under ~/.pi/themes';
+    const answer = await step([state], memory, words.count(memory) + 1);
+    expect(answer.update).toBe(true);
+    expect(answer.memory.split('\n')).toEqual([...memory.split('\n').slice(0, 2), `- ${state}`]);
   });
 });

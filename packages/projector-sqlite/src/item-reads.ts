@@ -309,28 +309,30 @@ function scopedMatch(
  * followed by U+10FFFF: every instant whose first 19 characters are at or before the second
  * sorts below it (atOrBefore reads those characters).
  */
-function heldCandidates(
-  where: readonly string[],
-  { now_second, opened_second }: HeldBackParams,
-): FindMatches {
-  const inProjects = `c.project IN (SELECT value FROM json_each(@projects))`;
+function heldCandidates(where: readonly string[], held: HeldBackParams): FindMatches {
   return {
-    with: `WITH held(project, id) AS (
-      SELECT c.project, c.id FROM item c INDEXED BY item_expiring
-        WHERE ${inProjects} AND c.valid_until IS NOT NULL AND c.valid_until < @now_bound
-      UNION SELECT c.project, c.id FROM item c INDEXED BY item_review_due
-        WHERE ${inProjects} AND c.review_after IS NOT NULL AND c.review_after < @now_bound
-      UNION SELECT c.project, c.id FROM item c INDEXED BY item_open_work
-        WHERE ${inProjects} AND c.type IN ('task', 'thread')
-          AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.opened_ts < @opened_bound) `,
+    with: `WITH held(project, id) AS (${HELD_RANGES.join(' UNION ')}) `,
     from: `FROM held CROSS JOIN item i ON i.project = held.project AND i.id = held.id
       WHERE ${where.join(' AND ')}`,
-    params: {
-      now_bound: `${now_second}\u{10FFFF}`,
-      opened_bound: `${opened_second}\u{10FFFF}`,
-    },
+    params: heldBounds(held),
   };
 }
+
+/** The three index ranges heldCandidates reads (each row's project and id), over @projects and heldBounds. */
+const HELD_RANGES = [
+  `SELECT c.project, c.id FROM item c INDEXED BY item_expiring
+    WHERE c.project IN (SELECT value FROM json_each(@projects)) AND c.valid_until IS NOT NULL AND c.valid_until < @now_bound`,
+  `SELECT c.project, c.id FROM item c INDEXED BY item_review_due
+    WHERE c.project IN (SELECT value FROM json_each(@projects)) AND c.review_after IS NOT NULL AND c.review_after < @now_bound`,
+  `SELECT c.project, c.id FROM item c INDEXED BY item_open_work
+    WHERE c.project IN (SELECT value FROM json_each(@projects)) AND c.type IN ('task', 'thread')
+      AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.opened_ts < @opened_bound`,
+];
+
+const heldBounds = ({ now_second, opened_second }: HeldBackParams) => ({
+  now_bound: `${now_second}\u{10FFFF}`,
+  opened_bound: `${opened_second}\u{10FFFF}`,
+});
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -515,15 +517,7 @@ function drivenFind(frame: KeywordFrame): FindPlan {
     split !== null && fewDriven(frame, split)
       ? probedMatches(prepared, frame.from, frame.params)
       : drivenMatches(prepared, frame.from, frame.params, split === null);
-  const candidates = heldCandidates([...frame.itemWhere, HELD_BACK], frame.held);
-  const matched = new Set(rows.map((r) => r.node_id));
-  const held = new Set(
-    (
-      prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
-        .pluck()
-        .all({ ...frame.params, ...candidates.params }) as number[]
-    ).filter((id) => matched.has(id)),
-  );
+  const held = heldAmong(frame, rows);
   const delivered = query.includeStale ? rows : rows.filter((r) => !held.has(r.node_id));
   const ranked = split
     ? drivenFloorCandidates(
@@ -543,6 +537,41 @@ function drivenFind(frame: KeywordFrame): FindPlan {
         limit,
       }) as RawItem[],
   };
+}
+
+/**
+ * Which of a driven find's matches `rows` freshness holds back: read from the rows that can be
+ * held (heldCandidates) when the project has no more of them than there are matches, else
+ * each match's item judged by node id (item_by_node). Trigger: an anchor's 50 matches in a
+ * project of 20,000 expired facts read all 20,000 to keep the few among the 50. Why: the
+ * held rows were read whatever the matches. Outcome: the cost follows the smaller of the two:
+ * the three ranges are counted to one past the matches' number first (index entries only), so
+ * the choice reads at most three times as many entries as there are matches.
+ */
+function heldAmong(frame: KeywordFrame, rows: readonly { node_id: number }[]): Set<number> {
+  const { prepared, params } = frame;
+  const bounds = heldBounds(frame.held);
+  const most = rows.length;
+  const { n } = prepared(
+    `SELECT ${HELD_RANGES.map((range) => `(SELECT count(*) FROM (${range} LIMIT @most))`).join(' + ')} AS n`,
+  ).get({ projects: params.projects, ...bounds, most: most + 1 }) as { n: number };
+  if (n > most) {
+    return new Set(
+      prepared(`SELECT i.node_id FROM json_each(@ids) m CROSS JOIN item i ON i.node_id = m.value
+        WHERE ${HELD_BACK}`)
+        .pluck()
+        .all({ ...frame.held, ids: JSON.stringify(rows.map((r) => r.node_id)) }) as number[],
+    );
+  }
+  const candidates = heldCandidates([...frame.itemWhere, HELD_BACK], frame.held);
+  const matched = new Set(rows.map((r) => r.node_id));
+  return new Set(
+    (
+      prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
+        .pluck()
+        .all({ ...params, ...candidates.params }) as number[]
+    ).filter((id) => matched.has(id)),
+  );
 }
 
 /**

@@ -361,6 +361,8 @@ interface FindFrame {
   phraseFloors: Map<string, PhraseFloor>;
   /** item_fts counts (by MATCH) since the store last changed (itemReader's; scopedTotal). */
   scopeTotals: Map<string, number>;
+  /** Common phrases' node_fts rowids, ascending, or the finds that asked for them, since the store last changed (itemReader's; commonHolders). */
+  phraseRows: Map<string, Float64Array | number>;
   /** Postings FTS5 walks in the time it looks one phrase up in one row (PROBE_POSTINGS). */
   probePostings: number;
 }
@@ -401,7 +403,12 @@ function findFrame(
   match: string | undefined,
   settings: Pick<
     FindFrame,
-    'keywordBudget' | 'floorScored' | 'phraseFloors' | 'scopeTotals' | 'probePostings'
+    | 'keywordBudget'
+    | 'floorScored'
+    | 'phraseFloors'
+    | 'scopeTotals'
+    | 'phraseRows'
+    | 'probePostings'
   >,
 ): FindFrame & { driver: ReturnType<typeof structuralDriver> } {
   const where = [IN_PROJECTS];
@@ -513,10 +520,13 @@ function drivenFind(frame: KeywordFrame): FindPlan {
     frame.floorScored,
     frame.phraseFloors,
   );
+  const holders = split !== null ? commonHolders(frame, split) : null;
   const rows =
-    split !== null && fewDriven(frame, split)
-      ? probedMatches(prepared, frame.from, frame.params)
-      : drivenMatches(prepared, frame.from, frame.params, split === null);
+    split !== null && holders !== null
+      ? heldMatches(frame, split, holders)
+      : split !== null && fewDriven(frame, split)
+        ? probedMatches(prepared, frame.from, frame.params)
+        : drivenMatches(prepared, frame.from, frame.params, split === null);
   const held = heldAmong(frame, rows);
   const delivered = query.includeStale ? rows : rows.filter((r) => !held.has(r.node_id));
   const ranked = split
@@ -714,6 +724,91 @@ function drivenMatches(
   ) as { node_id: number; score: number }[];
 }
 
+/** Common phrases whose rowids a read-only reader keeps (each ~8 bytes a row: ~1 MB at 130 k rows). */
+const KEPT_PHRASE_ROWS = 8;
+
+/** A common phrase's rowids are read once a find has asked for it this many times since the store changed (commonHolders). */
+const SIGHTS_BEFORE_READ = 4;
+
+/**
+ * The node_fts rowids holding each common phrase of `split` (ascending), or null while one is
+ * not kept. Trigger: a keyword find a tag or parent drives ("theme loader N" over a tag's 250
+ * items or a parent's 12 k children) walked every posting of "theme" and "loader" (~130 k
+ * each, ~11 ms for a tag) on every find, only to learn which of the driver's items hold them.
+ * Why: FTS5 answers membership by a walk, or by a lookup that sets its iterators up afresh
+ * per row (~16 µs: fewDriven). Outcome: on a read-only reader a common phrase's rowids are read
+ * and kept while PRAGMA data_version stands (as the phrase floors and scopedTotal's counts
+ * are: never stale), up to KEPT_PHRASE_ROWS phrases; membership is a binary search. Reading
+ * one costs ~27 ms at 130 k rows (~2.5 walks), so it is read only when finds have asked for it
+ * SIGHTS_BEFORE_READ times since the store changed: a store written between finds pays at
+ * most one read per few finds, each of the others walking as before.
+ */
+function commonHolders(frame: KeywordFrame, split: FloorSplit): Float64Array[] | null {
+  const kept = frame.phraseRows;
+  const phrases = split.floor.map((i) => frame.phrases[i]!);
+  let ready = true;
+  for (const phrase of phrases) {
+    const rows = kept.get(phrase) ?? 0;
+    if (rows instanceof Float64Array) continue;
+    if (rows + 1 < SIGHTS_BEFORE_READ || kept.size > KEPT_PHRASE_ROWS) ready = false;
+    if (kept.size <= KEPT_PHRASE_ROWS || kept.has(phrase)) kept.set(phrase, rows + 1);
+  }
+  if (!ready) return null;
+  return phrases.map((phrase) => {
+    const rows = kept.get(phrase)!;
+    if (rows instanceof Float64Array) return rows;
+    const read = Float64Array.from(
+      frame.prepared('SELECT rowid FROM node_fts WHERE node_fts MATCH @phrase').pluck().all({
+        phrase,
+      }) as number[],
+    );
+    kept.set(phrase, read);
+    return read;
+  });
+}
+
+/** Whether the ascending `rows` hold `id` (binary search). */
+function holds(rows: Float64Array, id: number): boolean {
+  let low = 0;
+  let high = rows.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = rows[middle]!;
+    if (at === id) return true;
+    if (at < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
+/**
+ * drivenMatches' rows (unscored) from kept rowids: the driver's items holding a common phrase
+ * (commonHolders) or one of the others (their postings walked: none is common, so each holds
+ * fewer than half the rows).
+ */
+function heldMatches(
+  frame: KeywordFrame,
+  split: FloorSplit,
+  common: readonly Float64Array[],
+): { node_id: number; score: number }[] {
+  const { prepared } = frame;
+  const driven = prepared(`SELECT DISTINCT i.node_id ${frame.from}`)
+    .pluck()
+    .all(frame.params) as number[];
+  const above =
+    split.above.length === 0
+      ? new Set<number>()
+      : new Set(
+          prepared('SELECT rowid FROM node_fts WHERE node_fts MATCH @above')
+            .pluck()
+            .all({ above: split.above.map((i) => frame.phrases[i]).join(' OR ') }) as number[],
+        );
+  return driven
+    .filter((id) => above.has(id) || common.some((rows) => holds(rows, id)))
+    .sort((a, b) => a - b)
+    .map((node_id) => ({ node_id, score: 0 }));
+}
+
 /**
  * Postings FTS5 walks (a node_fts MATCH, ~30 ns each) in the time it looks one phrase up in one
  * row by rowid (~16 µs: each lookup sets up the phrase's iterators afresh). Measured at 114 k
@@ -849,11 +944,13 @@ export function itemReader(
    */
   const floors = new Map<string, PhraseFloor>();
   const totals = new Map<string, number>();
+  const phraseRows = new Map<string, Float64Array | number>();
   // Prepared on the first find: a reader that never finds (orient's) prepares nothing for it.
   let dataVersion: Database.Statement | undefined;
   let floorsVersion = -1;
-  const keptSinceWrite = (): Pick<FindFrame, 'phraseFloors' | 'scopeTotals'> => {
-    if (!db.readonly) return { phraseFloors: new Map(), scopeTotals: new Map() };
+  const keptSinceWrite = (): Pick<FindFrame, 'phraseFloors' | 'scopeTotals' | 'phraseRows'> => {
+    if (!db.readonly)
+      return { phraseFloors: new Map(), scopeTotals: new Map(), phraseRows: new Map() };
     dataVersion ??= db.prepare('PRAGMA data_version').pluck();
     const version = dataVersion.get() as number;
     if (
@@ -863,9 +960,10 @@ export function itemReader(
     ) {
       floors.clear();
       totals.clear();
+      phraseRows.clear();
       floorsVersion = version;
     }
-    return { phraseFloors: floors, scopeTotals: totals };
+    return { phraseFloors: floors, scopeTotals: totals, phraseRows };
   };
 
   // A page's text, tokenised as node_fts tokenises it, for matchedTermsOfPage (created on first use).

@@ -18,6 +18,9 @@
 //   3. find_items p50/p95 (a keyword query, a tag-and-type filter, alternating; a page of 20),
 //      and a keyword query with a selective word apart
 //   4. add_items of 100 tasks under a thread, p50/p95, catch-up included
+//   5. (English only) a keyword find anchored to a thread of 50 facts in a project, `held`, of
+//      BENCH_ORIENT_HELD (20 k) expired facts anchored elsewhere: CPU and wall p50/p95. Its
+//      held-back count once read every expired row of the project (item-reads.ts heldAmong).
 // Every timing is printed with the load average, which decides how far wall times can be read.
 // BENCH_ORIENT_KEEP=DIR keeps each seeded root under DIR/<script>-<size> and reuses it on the
 // next run (seeding 100 k items takes minutes); a reused root has the previous run's added tasks.
@@ -40,6 +43,8 @@ const ONLY = process.env.BENCH_ORIENT_ONLY === '1';
 /** BENCH_ORIENT_SCRIPTS=en: the scripts to seed and measure (en, cjk; both by default). */
 const SCRIPTS = (process.env.BENCH_ORIENT_SCRIPTS ?? 'en,cjk').split(',');
 const NOW = '2026-03-01T00:00:00Z';
+/** Expired facts in the project `held` (section 5; 0 leaves it out). */
+const HELD = Number(process.env.BENCH_ORIENT_HELD ?? 20_000);
 const size = ITEMS >= 1000 ? `${Math.round(ITEMS / 1000)}k` : `${ITEMS}`;
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -146,6 +151,38 @@ async function seed(registry, caller, script) {
   }
 }
 
+/**
+ * Section 5's project: a thread with 50 facts anchored to it (the find's anchor) and another
+ * holding HELD facts whose TTL passed before NOW, all with the bench's words. Its thread ids.
+ */
+async function seedHeld(registry, caller) {
+  const [target, other] = (
+    await registry.invoke('add_items', caller, {
+      project: 'held',
+      items: [
+        { type: 'thread', summary: text('en', 'thread', 0) },
+        { type: 'thread', summary: text('en', 'thread', 1) },
+      ],
+    })
+  ).ids;
+  const facts = (anchor, from, n, extra) =>
+    Array.from({ length: n }, (_, k) => ({
+      type: 'fact',
+      summary: text('en', 'fact', from + k),
+      anchors: [anchor],
+      ...extra,
+    }));
+  await registry.invoke('add_items', caller, { project: 'held', items: facts(target, 0, 50, {}) });
+  for (let written = 0; written < HELD; written += 100)
+    await registry.invoke('add_items', caller, {
+      project: 'held',
+      items: facts(other, 50 + written, Math.min(100, HELD - written), {
+        valid_until: '2026-01-01T00:00:00Z',
+      }),
+    });
+  return target;
+}
+
 for (const script of SCRIPTS) {
   const kept = KEEP ? join(KEEP, `${script}-${size}`) : undefined;
   const reused = kept !== undefined && existsSync(join(kept, '.mem'));
@@ -217,6 +254,30 @@ for (const script of SCRIPTS) {
         limit: 20,
       }),
     );
+    if (script === 'en' && HELD > 0) {
+      // A reused root holds the project already: the anchor is the thread "thread 0: …".
+      /** @type {any} */
+      const kept = await registry
+        .invoke('find_items', caller, { projects: ['held'], type: 'thread' })
+        .catch(() => ({ items: [] }));
+      const anchor =
+        kept.items.find((t) => t.summary === text('en', 'thread', 0))?.id ??
+        (await seedHeld(registry, caller));
+      const held = await timedCpu(RUNS, (i) =>
+        registry.invoke('find_items', caller, {
+          projects: ['held'],
+          query: `theme loader ${i}`,
+          anchor,
+          limit: 20,
+        }),
+      );
+      const ms = (v) => v.toFixed(1);
+      console.log(
+        `${script}: find_items anchor + keyword beside ${HELD} expired facts: CPU p50 ${ms(percentile(held.cpu, 50))} ms, p95 ${ms(percentile(held.cpu, 95))} ms; wall p50 ${ms(percentile(held.wall, 50))} ms, p95 ${ms(percentile(held.wall, 95))} ms (${load()})`,
+      );
+      figure(`find_items_held_anchor_${size}_cpu_p50_ms`, percentile(held.cpu, 50));
+      figure(`find_items_held_anchor_${size}_cpu_p95_ms`, percentile(held.cpu, 95));
+    }
     const thread = out.threads.items[0].id;
     const adds = await timed(Math.min(RUNS, 20), (i) =>
       registry.invoke('add_items', caller, {

@@ -113,6 +113,67 @@ describe('a keyword find with a phrase at FTS5’s idf floor', () => {
     }
   });
 
+  it('a driven find keeps its common phrases’ rows once finds ask for them, answering as the reference, until another connection commits', () => {
+    const reader = new Database(db.name, { readonly: true });
+    const writer = new Database(db.name);
+    try {
+      // Each walk of the whole query's postings over the driver's items (drivenMatches) and
+      // each read of a common phrase's rows, counted.
+      const runs = { walks: 0, reads: 0 };
+      const prepareOf = reader.prepare.bind(reader);
+      reader.prepare = ((sql: string) => {
+        const statement = prepareOf(sql);
+        const kind = sql.includes('MATCH @match AND +f.rowid IN')
+          ? 'walks'
+          : sql === 'SELECT rowid FROM node_fts WHERE node_fts MATCH @phrase'
+            ? 'reads'
+            : null;
+        if (kind === null) return statement;
+        const all = statement.all.bind(statement);
+        return Object.assign(statement, {
+          all: (...args: unknown[]) => ((runs[kind] += 1), all(...args)),
+        });
+      }) as typeof reader.prepare;
+      const items = itemReader(reader, { floorScored: FLOOR_SCORED });
+      const finds = [
+        { tag: 't0' },
+        { tag: 't1', phrases: ['"note"'] },
+        { tag: 't2', includeStale: true },
+        { tag: 't0', offset: 4, limit: 4 },
+        { tag: 't1' },
+        { tag: 't2', phrases: ['"zephyr"', '"note"', '"common"'] },
+      ].map((change) => ({ ...base, ...change }));
+      const check = (query: ItemFindQuery) => {
+        const found = items.findItems(query);
+        const reference = find(query, 0);
+        expect(ranked(found)).toEqual(ranked(reference));
+        expect([found.total, found.heldBackTotal]).toEqual([
+          reference.total,
+          reference.heldBackTotal,
+        ]);
+      };
+      // "common" is asked for by finds 1, 3, 4, 5 and 6: the first three walk, the fourth reads
+      // its rows and uses them, the sixth walks for "note" (asked for twice), which is not kept.
+      const after = finds.map((query) => (check(query), { ...runs }));
+      expect(after).toEqual([
+        { walks: 1, reads: 0 },
+        { walks: 2, reads: 0 },
+        { walks: 3, reads: 0 },
+        { walks: 4, reads: 0 },
+        { walks: 4, reads: 1 },
+        { walks: 5, reads: 1 },
+      ]);
+      // A commit on another connection: the kept rows are dropped, the next find walks.
+      writer.prepare("INSERT INTO projector_meta (key, value) VALUES ('spec', '1')").run();
+      writer.prepare("DELETE FROM projector_meta WHERE key = 'spec'").run();
+      check(finds[4]!);
+      expect(runs).toEqual({ walks: 6, reads: 1 });
+    } finally {
+      writer.close();
+      reader.close();
+    }
+  });
+
   it('ranks the matches of its other phrases by them alone, then ties the floor-only matches, taken in rowid order', () => {
     const found = find(base);
     const alone = find({ ...base, phrases: ['"zephyr"'] });

@@ -274,16 +274,15 @@ const HITS = `WITH hits AS MATERIALIZED (SELECT rowid FROM node_fts WHERE node_f
 const HITS_FROM = 'FROM hits f CROSS JOIN item i ON i.node_id = f.rowid';
 
 /**
- * item_fts's MATCH for a keyword find (item-fts.ts): its text within the find's projects,
- * liveness, tiers, type and status. Null when a filter item_fts does not hold (tag, parent,
- * anchor) is given, or the scope is empty: the hits are then joined to their items.
+ * item_fts's MATCH for a keyword find (item-fts.ts): a text (an FTS5 expression over node_fts's
+ * column) within the find's projects, liveness, tiers, type and status. Null when a filter
+ * item_fts does not hold (tag, parent, anchor) is given, or the scope is empty: the hits are
+ * then joined to their items.
  */
 function scopedMatch(
   prepared: (sql: string) => Database.Statement,
   query: ItemFindQuery,
-  match: string | undefined,
-): string | null {
-  if (match === undefined) return null;
+): ((text: string) => string) | null {
   if (query.tag !== undefined || query.parent !== undefined || query.anchor !== undefined)
     return null;
   const filter = {
@@ -294,7 +293,8 @@ function scopedMatch(
     ...(query.status !== undefined ? { status: query.status } : {}),
   };
   if (filter.projects.length === 0 || filter.attention.length === 0) return null;
-  return itemScopeMatch(match, filter, universalScope(prepared, filter));
+  const universal = universalScope(prepared, filter);
+  return (text) => itemScopeMatch(text, filter, universal)!;
 }
 
 /**
@@ -309,28 +309,30 @@ function scopedMatch(
  * followed by U+10FFFF: every instant whose first 19 characters are at or before the second
  * sorts below it (atOrBefore reads those characters).
  */
-function heldCandidates(
-  where: readonly string[],
-  { now_second, opened_second }: HeldBackParams,
-): FindMatches {
-  const inProjects = `c.project IN (SELECT value FROM json_each(@projects))`;
+function heldCandidates(where: readonly string[], held: HeldBackParams): FindMatches {
   return {
-    with: `WITH held(project, id) AS (
-      SELECT c.project, c.id FROM item c INDEXED BY item_expiring
-        WHERE ${inProjects} AND c.valid_until IS NOT NULL AND c.valid_until < @now_bound
-      UNION SELECT c.project, c.id FROM item c INDEXED BY item_review_due
-        WHERE ${inProjects} AND c.review_after IS NOT NULL AND c.review_after < @now_bound
-      UNION SELECT c.project, c.id FROM item c INDEXED BY item_open_work
-        WHERE ${inProjects} AND c.type IN ('task', 'thread')
-          AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.opened_ts < @opened_bound) `,
+    with: `WITH held(project, id) AS (${HELD_RANGES.join(' UNION ')}) `,
     from: `FROM held CROSS JOIN item i ON i.project = held.project AND i.id = held.id
       WHERE ${where.join(' AND ')}`,
-    params: {
-      now_bound: `${now_second}\u{10FFFF}`,
-      opened_bound: `${opened_second}\u{10FFFF}`,
-    },
+    params: heldBounds(held),
   };
 }
+
+/** The three index ranges heldCandidates reads (each row's project and id), over @projects and heldBounds. */
+const HELD_RANGES = [
+  `SELECT c.project, c.id FROM item c INDEXED BY item_expiring
+    WHERE c.project IN (SELECT value FROM json_each(@projects)) AND c.valid_until IS NOT NULL AND c.valid_until < @now_bound`,
+  `SELECT c.project, c.id FROM item c INDEXED BY item_review_due
+    WHERE c.project IN (SELECT value FROM json_each(@projects)) AND c.review_after IS NOT NULL AND c.review_after < @now_bound`,
+  `SELECT c.project, c.id FROM item c INDEXED BY item_open_work
+    WHERE c.project IN (SELECT value FROM json_each(@projects)) AND c.type IN ('task', 'thread')
+      AND (c.status IS NULL OR c.status NOT IN ('done', 'dropped')) AND c.opened_ts < @opened_bound`,
+];
+
+const heldBounds = ({ now_second, opened_second }: HeldBackParams) => ({
+  now_bound: `${now_second}\u{10FFFF}`,
+  opened_bound: `${opened_second}\u{10FFFF}`,
+});
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -357,6 +359,10 @@ interface FindFrame {
   floorScored: number;
   /** What splitAtFloor learnt of each phrase since the store last changed (itemReader's). */
   phraseFloors: Map<string, PhraseFloor>;
+  /** item_fts counts (by MATCH) since the store last changed (itemReader's; scopedTotal). */
+  scopeTotals: Map<string, number>;
+  /** Common phrases' node_fts rowids, ascending, or the finds that asked for them, since the store last changed (itemReader's; commonHolders). */
+  phraseRows: Map<string, Float64Array | number>;
   /** Postings FTS5 walks in the time it looks one phrase up in one row (PROBE_POSTINGS). */
   probePostings: number;
 }
@@ -395,7 +401,15 @@ function findFrame(
   prepared: Prepare,
   query: ItemFindQuery,
   match: string | undefined,
-  settings: Pick<FindFrame, 'keywordBudget' | 'floorScored' | 'phraseFloors' | 'probePostings'>,
+  settings: Pick<
+    FindFrame,
+    | 'keywordBudget'
+    | 'floorScored'
+    | 'phraseFloors'
+    | 'scopeTotals'
+    | 'phraseRows'
+    | 'probePostings'
+  >,
 ): FindFrame & { driver: ReturnType<typeof structuralDriver> } {
   const where = [IN_PROJECTS];
   const held = heldBackParams(query.now);
@@ -451,7 +465,7 @@ function choosePlan(frame: ReturnType<typeof findFrame>): FindPlan {
   if (phrases.length === 0) return filterFind(frame);
   const keyword: KeywordFrame = { ...frame, phrases, match: phrases.join(' OR ') };
   if (driver !== null) return drivenFind(keyword);
-  const scope = scopedMatch(frame.prepared, query, keyword.match);
+  const scope = scopedMatch(frame.prepared, query);
   if (scope !== null) return scopedFind(keyword, scope);
   return joinedFind(keyword);
 }
@@ -506,19 +520,14 @@ function drivenFind(frame: KeywordFrame): FindPlan {
     frame.floorScored,
     frame.phraseFloors,
   );
+  const holders = split !== null ? commonHolders(frame, split) : null;
   const rows =
-    split !== null && fewDriven(frame, split)
-      ? probedMatches(prepared, frame.from, frame.params)
-      : drivenMatches(prepared, frame.from, frame.params, split === null);
-  const candidates = heldCandidates([...frame.itemWhere, HELD_BACK], frame.held);
-  const matched = new Set(rows.map((r) => r.node_id));
-  const held = new Set(
-    (
-      prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
-        .pluck()
-        .all({ ...frame.params, ...candidates.params }) as number[]
-    ).filter((id) => matched.has(id)),
-  );
+    split !== null && holders !== null
+      ? heldMatches(frame, split, holders)
+      : split !== null && fewDriven(frame, split)
+        ? probedMatches(prepared, frame.from, frame.params)
+        : drivenMatches(prepared, frame.from, frame.params, split === null);
+  const held = heldAmong(frame, rows);
   const delivered = query.includeStale ? rows : rows.filter((r) => !held.has(r.node_id));
   const ranked = split
     ? drivenFloorCandidates(
@@ -541,21 +550,60 @@ function drivenFind(frame: KeywordFrame): FindPlan {
 }
 
 /**
- * A keyword find whose filters item_fts holds: the total is counted in item_fts (@scope), the
- * held-back ones from the rows that can be held (heldCandidates).
+ * Which of a driven find's matches `rows` freshness holds back: read from the rows that can be
+ * held (heldCandidates) when the project has no more of them than there are matches, else
+ * each match's item judged by node id (item_by_node). Trigger: an anchor's 50 matches in a
+ * project of 20,000 expired facts read all 20,000 to keep the few among the 50. Why: the
+ * held rows were read whatever the matches. Outcome: the cost follows the smaller of the two:
+ * the three ranges are counted to one past the matches' number first (index entries only), so
+ * the choice reads at most three times as many entries as there are matches.
  */
-function scopedFind(frame: KeywordFrame, scope: string): FindPlan {
+function heldAmong(frame: KeywordFrame, rows: readonly { node_id: number }[]): Set<number> {
   const { prepared, params } = frame;
+  const bounds = heldBounds(frame.held);
+  const most = rows.length;
+  const { n } = prepared(
+    `SELECT ${HELD_RANGES.map((range) => `(SELECT count(*) FROM (${range} LIMIT @most))`).join(' + ')} AS n`,
+  ).get({ projects: params.projects, ...bounds, most: most + 1 }) as { n: number };
+  if (n > most) {
+    return new Set(
+      prepared(`SELECT i.node_id FROM json_each(@ids) m CROSS JOIN item i ON i.node_id = m.value
+        WHERE ${HELD_BACK}`)
+        .pluck()
+        .all({ ...frame.held, ids: JSON.stringify(rows.map((r) => r.node_id)) }) as number[],
+    );
+  }
+  const candidates = heldCandidates([...frame.itemWhere, HELD_BACK], frame.held);
+  const matched = new Set(rows.map((r) => r.node_id));
+  return new Set(
+    (
+      prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
+        .pluck()
+        .all({ ...params, ...candidates.params }) as number[]
+    ).filter((id) => matched.has(id)),
+  );
+}
+
+/**
+ * A keyword find whose filters item_fts holds: the total is counted in item_fts (scopedTotal),
+ * the held-back ones from the rows that can be held (heldCandidates).
+ */
+function scopedFind(frame: KeywordFrame, scopeOf: (text: string) => string): FindPlan {
+  const { prepared, params, phrases } = frame;
+  const scope = scopeOf(frame.match);
+  const split = splitAtFloor(
+    prepared,
+    phrases,
+    frame.keywordBudget,
+    frame.floorScored,
+    frame.phraseFloors,
+  );
   const candidates = heldCandidates(
     [...frame.where, 'i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)'],
     frame.held,
   );
   const matches = { ...candidates, params: { ...candidates.params, scope } };
-  const matched = (
-    prepared(`SELECT count(*) AS matched FROM item_fts WHERE item_fts MATCH @scope`).get({
-      scope,
-    }) as { matched: number }
-  ).matched;
+  const matched = scopedTotal(frame, scopeOf, split);
   const held = (
     prepared(`${matches.with}SELECT count(*) AS held ${matches.from} AND ${HELD_BACK}`).get({
       ...params,
@@ -564,9 +612,45 @@ function scopedFind(frame: KeywordFrame, scope: string): FindPlan {
   ).held;
   return {
     counts: { matched, held },
-    ranked: keywordRanked(frame),
+    ranked: keywordRanked(frame, split),
     heldBack: heldBackOf(frame, matches),
   };
+}
+
+/**
+ * The exact total of a scoped keyword find: its matches in item_fts within its scope, the
+ * matches of its common phrases (splitAtFloor) counted apart and kept. Trigger: "theme loader
+ * N" over 114 k items: every find walked the postings of "theme" and "loader" (~114 k each,
+ * 8.5 ms of a ~17 ms find) to count the same matches again, only N moving. Why: a count is a
+ * walk of every posting of every phrase; FTS5 keeps no counts. Outcome: the matches of the
+ * common phrases within the scope are counted once and kept (frame.scopeTotals: a read-only
+ * connection keeps them until PRAGMA data_version moves, itemReader), and the other phrases
+ * add the matches that hold none of the common ones (`… NOT text : (common)`, FTS5 walking
+ * their postings and seeking the common ones'): |A ∪ B| = |A| + |B \ A|, exact for any split.
+ * What stays: the first find after a write pays the common phrases' walk once; a find with no
+ * common phrase counts as before (its phrases' walk, kept by its whole MATCH).
+ */
+function scopedTotal(
+  frame: KeywordFrame,
+  scopeOf: (text: string) => string,
+  split: FloorSplit | null,
+): number {
+  const count = (match: string) =>
+    (
+      frame
+        .prepared('SELECT count(*) AS matched FROM item_fts WHERE item_fts MATCH @scope')
+        .get({ scope: match }) as { matched: number }
+    ).matched;
+  const kept = (match: string) => {
+    let total = frame.scopeTotals.get(match);
+    if (total === undefined) frame.scopeTotals.set(match, (total = count(match)));
+    return total;
+  };
+  const text = (indexes: readonly number[]) => indexes.map((i) => frame.phrases[i]!).join(' OR ');
+  if (split === null) return kept(scopeOf(frame.match));
+  const common = kept(scopeOf(text(split.floor)));
+  if (split.above.length === 0) return common;
+  return common + count(`(${scopeOf(text(split.above))}) NOT text : (${text(split.floor)})`);
 }
 
 /**
@@ -595,10 +679,18 @@ function joinedFind(frame: KeywordFrame): FindPlan {
  * (floorCandidates, keyword-candidates.ts DECISION); else the candidates a bound proves
  * (boundedCandidates); else the best @candidates by FTS5's rank over every match.
  */
-function keywordRanked(frame: KeywordFrame): FindPlan['ranked'] {
+function keywordRanked(
+  frame: KeywordFrame,
+  split = splitAtFloor(
+    frame.prepared,
+    frame.phrases,
+    frame.keywordBudget,
+    frame.floorScored,
+    frame.phraseFloors,
+  ),
+): FindPlan['ranked'] {
   const { prepared, phrases, match, params, k, keywordBudget: budget } = frame;
   const delivered = `${frame.where.join(' AND ')} AND ${frame.delivered}`;
-  const split = splitAtFloor(prepared, phrases, budget, frame.floorScored, frame.phraseFloors);
   const bounded = split
     ? floorCandidates(prepared, { phrases, split, delivered, params, k, budget })
     : boundedCandidates(prepared, { phrases, match, delivered, params, k, budget });
@@ -630,6 +722,91 @@ function drivenMatches(
     FROM node_fts f WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(
     params,
   ) as { node_id: number; score: number }[];
+}
+
+/** Common phrases whose rowids a read-only reader keeps (each ~8 bytes a row: ~1 MB at 130 k rows). */
+const KEPT_PHRASE_ROWS = 8;
+
+/** A common phrase's rowids are read once a find has asked for it this many times since the store changed (commonHolders). */
+const SIGHTS_BEFORE_READ = 4;
+
+/**
+ * The node_fts rowids holding each common phrase of `split` (ascending), or null while one is
+ * not kept. Trigger: a keyword find a tag or parent drives ("theme loader N" over a tag's 250
+ * items or a parent's 12 k children) walked every posting of "theme" and "loader" (~130 k
+ * each, ~11 ms for a tag) on every find, only to learn which of the driver's items hold them.
+ * Why: FTS5 answers membership by a walk, or by a lookup that sets its iterators up afresh
+ * per row (~16 µs: fewDriven). Outcome: on a read-only reader a common phrase's rowids are read
+ * and kept while PRAGMA data_version stands (as the phrase floors and scopedTotal's counts
+ * are: never stale), up to KEPT_PHRASE_ROWS phrases; membership is a binary search. Reading
+ * one costs ~27 ms at 130 k rows (~2.5 walks), so it is read only when finds have asked for it
+ * SIGHTS_BEFORE_READ times since the store changed: a store written between finds pays at
+ * most one read per few finds, each of the others walking as before.
+ */
+function commonHolders(frame: KeywordFrame, split: FloorSplit): Float64Array[] | null {
+  const kept = frame.phraseRows;
+  const phrases = split.floor.map((i) => frame.phrases[i]!);
+  let ready = true;
+  for (const phrase of phrases) {
+    const rows = kept.get(phrase) ?? 0;
+    if (rows instanceof Float64Array) continue;
+    if (rows + 1 < SIGHTS_BEFORE_READ || kept.size > KEPT_PHRASE_ROWS) ready = false;
+    if (kept.size <= KEPT_PHRASE_ROWS || kept.has(phrase)) kept.set(phrase, rows + 1);
+  }
+  if (!ready) return null;
+  return phrases.map((phrase) => {
+    const rows = kept.get(phrase)!;
+    if (rows instanceof Float64Array) return rows;
+    const read = Float64Array.from(
+      frame.prepared('SELECT rowid FROM node_fts WHERE node_fts MATCH @phrase').pluck().all({
+        phrase,
+      }) as number[],
+    );
+    kept.set(phrase, read);
+    return read;
+  });
+}
+
+/** Whether the ascending `rows` hold `id` (binary search). */
+function holds(rows: Float64Array, id: number): boolean {
+  let low = 0;
+  let high = rows.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = rows[middle]!;
+    if (at === id) return true;
+    if (at < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
+/**
+ * drivenMatches' rows (unscored) from kept rowids: the driver's items holding a common phrase
+ * (commonHolders) or one of the others (their postings walked: none is common, so each holds
+ * fewer than half the rows).
+ */
+function heldMatches(
+  frame: KeywordFrame,
+  split: FloorSplit,
+  common: readonly Float64Array[],
+): { node_id: number; score: number }[] {
+  const { prepared } = frame;
+  const driven = prepared(`SELECT DISTINCT i.node_id ${frame.from}`)
+    .pluck()
+    .all(frame.params) as number[];
+  const above =
+    split.above.length === 0
+      ? new Set<number>()
+      : new Set(
+          prepared('SELECT rowid FROM node_fts WHERE node_fts MATCH @above')
+            .pluck()
+            .all({ above: split.above.map((i) => frame.phrases[i]).join(' OR ') }) as number[],
+        );
+  return driven
+    .filter((id) => above.has(id) || common.some((rows) => holds(rows, id)))
+    .sort((a, b) => a - b)
+    .map((node_id) => ({ node_id, score: 0 }));
 }
 
 /**
@@ -761,21 +938,32 @@ export function itemReader(
    * read-only connection (a server's readers: nothing written on it) the answers are kept until
    * PRAGMA data_version moves, when another connection committed, as the keyword statistics
    * reader keeps its sets; a writable connection learns afresh each find. The first find after
-   * a write pays the walks.
+   * a write pays the walks. scopedTotal's counts of common phrases are kept the same way and
+   * for as long: a commit on any connection moves data_version, and a read-only connection
+   * commits nothing of its own, so a kept count is never stale (find-total-cache.int.spec).
    */
   const floors = new Map<string, PhraseFloor>();
+  const totals = new Map<string, number>();
+  const phraseRows = new Map<string, Float64Array | number>();
   // Prepared on the first find: a reader that never finds (orient's) prepares nothing for it.
   let dataVersion: Database.Statement | undefined;
   let floorsVersion = -1;
-  const phraseFloors = (): Map<string, PhraseFloor> => {
-    if (!db.readonly) return new Map();
+  const keptSinceWrite = (): Pick<FindFrame, 'phraseFloors' | 'scopeTotals' | 'phraseRows'> => {
+    if (!db.readonly)
+      return { phraseFloors: new Map(), scopeTotals: new Map(), phraseRows: new Map() };
     dataVersion ??= db.prepare('PRAGMA data_version').pluck();
     const version = dataVersion.get() as number;
-    if (version !== floorsVersion || floors.size >= CACHED_PHRASES) {
+    if (
+      version !== floorsVersion ||
+      floors.size >= CACHED_PHRASES ||
+      totals.size >= CACHED_PHRASES
+    ) {
       floors.clear();
+      totals.clear();
+      phraseRows.clear();
       floorsVersion = version;
     }
-    return floors;
+    return { phraseFloors: floors, scopeTotals: totals, phraseRows };
   };
 
   // A page's text, tokenised as node_fts tokenises it, for matchedTermsOfPage (created on first use).
@@ -834,7 +1022,7 @@ export function itemReader(
         prepared,
         query,
         phrases.length > 0 ? phrases.join(' OR ') : undefined,
-        { keywordBudget, floorScored, probePostings, phraseFloors: phraseFloors() },
+        { keywordBudget, floorScored, probePostings, ...keptSinceWrite() },
       );
       const plan = choosePlan(frame);
       const { sql, relevance, params } = plan.ranked;

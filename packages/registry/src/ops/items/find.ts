@@ -55,8 +55,12 @@ const MAX_FIND_PROJECTS = 64;
 export const findItemsInput = z.strictObject({
   /** Only these projects: one name, a comma-separated string or a list (as every item op names it). */
   project: listInput(projectInput, 1, MAX_FIND_PROJECTS).optional(),
-  /** The older spelling of `project`, still taken; naming both is refused. */
-  projects: listInput(projectInput, 0, MAX_FIND_PROJECTS).optional(),
+  /**
+   * The older spelling of `project`, still taken; naming both is refused. At least one, as
+   * `project`: an empty list (`[]`, `""`) answered nothing, silently, where leaving it out
+   * reaches every project (the board, stop 29).
+   */
+  projects: listInput(projectInput, 1, MAX_FIND_PROJECTS).optional(),
   type: itemTypeField.optional(),
   status: z.enum(ITEM_STATUSES).optional(),
   parent: itemIdField.optional(),

@@ -164,4 +164,23 @@ describe('find_items keyword query: FTS5, OR-ranked, text never syntax', () => {
     expect(hasErrorCode(error, 'INVALID_INPUT')).toBe(true);
     expect((error as { details: { field: string } }).details.field).toBe('query');
   });
+
+  it('an empty project list (projects: [] or "") is refused naming the field, never answered with nothing', async () => {
+    const { registry } = await setup();
+    await add(registry, [{ type: 'task', summary: 'Theme loader rework' }]);
+    for (const projects of [[], '', ' , ']) {
+      for (const input of [{ projects }, { projects, query: 'loader' }]) {
+        const error = await asRoot(registry, 'find_items', input).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(hasErrorCode(error, 'INVALID_INPUT')).toBe(true);
+        expect((error as { details: { field: string } }).details.field).toBe('projects');
+      }
+    }
+    // One project named either way still answers.
+    expect((await asRoot(registry, 'find_items', { projects: 'alpha' })) as Found).toMatchObject({
+      total: 1,
+    });
+  });
 });

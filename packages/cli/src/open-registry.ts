@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import type { QueryDeps } from '@mem/query';
 import { openRegistry, type Reads, type Registry } from '@mem/registry';
 import { cliConfig } from './config.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from './context.js';
@@ -14,6 +15,13 @@ export interface OpenedRegistry {
   vectorNote: string | null;
   /** The vector side exists but another process holds it: a query's own answer says so (recall.vector 'failed'). */
   vectorsHeld: boolean;
+  /**
+   * Tries once more to open the vector side that was held at opening (its holder may have
+   * stopped): true when this process now has it, and every later query of the registry uses
+   * it; false when it is still held (the queries stay keyword-only and say so). Always false
+   * where the vector side was not held.
+   */
+  reopenVectors(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -71,16 +79,16 @@ export async function openCliRegistry(
     preferSmallHeap();
   }
   let query: OpenQueryDeps | undefined;
+  const config = cliConfig(io, globals);
   if (reads === 'vectors') {
     // Imported here: the embedder and the vector recall are a query's alone (issue 15, target 6).
     const { openQueryDeps } = await import('./query-deps.js');
-    query = await openQueryDeps(engine, cliConfig(io, globals), {
+    query = await openQueryDeps(engine, config, {
       oneShot: options.oneShot === true,
     });
   }
   // The registry keeps its own item store current per request; only the vector side is taken.
-  const { items: _items, ...vectorSide } = query?.deps ?? {};
-  const config = cliConfig(io, globals);
+  const { items: _items, ...vectorSide }: Partial<QueryDeps> = query?.deps ?? {};
   const frozen = config.MEM_NOW;
   try {
     const registry = await openRegistry({
@@ -107,11 +115,40 @@ export async function openCliRegistry(
           }
         : {}),
     });
+    const vectorsHeld = Boolean(query?.deps.vectorsUnavailable);
+    let reopening: Promise<boolean> | null = null;
+    const reopen = async (): Promise<boolean> => {
+      const { openQueryDeps } = await import('./query-deps.js');
+      const again = await openQueryDeps(engine, config);
+      if (!again.deps.vectors) {
+        await again.close();
+        return false;
+      }
+      // The registry spreads this object into every query (ops/query.ts, ops/context.ts): the
+      // fields set here are what the next query reads. Only the vector side moves; the floor,
+      // weights and embedder settings are the environment's, as before.
+      Object.assign(vectorSide, {
+        vectors: again.deps.vectors,
+        embedder: again.deps.embedder,
+        vectorsUnavailable: null,
+      });
+      const before = query;
+      query = again;
+      await before?.close();
+      return true;
+    };
     return {
       registry,
       vectorNote: query?.vectorNote ?? null,
-      vectorsHeld: Boolean(query?.deps.vectorsUnavailable),
+      vectorsHeld,
+      reopenVectors: async () => {
+        if (!vectorsHeld || vectorSide.vectors) return Boolean(vectorSide.vectors);
+        // Concurrent calls share one attempt: two would each open the embedded Postgres.
+        reopening ??= reopen().finally(() => (reopening = null));
+        return reopening;
+      },
       close: async () => {
+        await reopening?.catch(() => false);
         await registry.close();
         await query?.close();
       },

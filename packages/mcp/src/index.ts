@@ -1,3 +1,3 @@
-export { createMcpServer, type McpServerOptions } from './mcp-server.js';
+export { createMcpServer, type McpRoute, type McpServerOptions } from './mcp-server.js';
 export { serveMcpStdio, TOKEN_ENV } from './stdio.js';
 export { toolError, toolSuccess, type ToolResult } from './tool-result.js';

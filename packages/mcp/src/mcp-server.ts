@@ -1,7 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MemError } from '@mem/core';
-import { IDEMPOTENCY_ARGUMENT, mcpTools, type Registry } from '@mem/registry';
+import {
+  IDEMPOTENCY_ARGUMENT,
+  mcpTools,
+  type AnyRemoteOperation,
+  type Registry,
+} from '@mem/registry';
 import { toolError, toolSuccess, type ToolResult } from './tool-result.js';
 
 export interface McpServerOptions {
@@ -9,7 +14,20 @@ export interface McpServerOptions {
   credential: () => string | undefined;
   /** Where unexpected errors are reported (stderr: stdout carries the protocol). */
   log?: (line: string) => void;
+  /**
+   * Runs a call elsewhere when it should be (`mem mcp`: a read of the vectors while a `mem
+   * serve` holds them): its output, or null to run it here. May throw the caller error it met
+   * there, reported as this server's own.
+   */
+  route?: McpRoute;
 }
+
+/** One call as `McpServerOptions.route` sees it: its operation, the session's token and the input. */
+export type McpRoute = (call: {
+  operation: AnyRemoteOperation;
+  credential: string | undefined;
+  input: Record<string, unknown>;
+}) => Promise<{ output: unknown } | null>;
 
 /**
  * The MCP surface: one tool per registry tool group, its input schema and annotations derived
@@ -72,6 +90,11 @@ export function createMcpServer(registry: Registry, options: McpServerOptions): 
           expected: 'string',
         });
       }
+      const routed =
+        op.kind === 'read' && options.route
+          ? await options.route({ operation: op, credential: options.credential(), input: args })
+          : null;
+      if (routed) return toolSuccess(routed.output);
       const caller = await registry.authenticate(options.credential(), 'mcp');
       const output = await registry.invoke(
         op.name,

@@ -1,6 +1,6 @@
 import type { MemConfig } from '@mem/core';
 import type { Registry } from '@mem/registry';
-import { createMcpServer } from './mcp-server.js';
+import { createMcpServer, type McpRoute } from './mcp-server.js';
 import { ScreenedStdioTransport } from './stdio-transport.js';
 
 /** The environment variable the stdio server reads its token from. */
@@ -39,10 +39,11 @@ export async function serveMcpStdio(
   registry: Registry,
   config: MemConfig,
   log: (line: string) => void,
+  route?: McpRoute,
 ): Promise<void> {
   const token = () => config.MEM_TOKEN || undefined;
   await reportToken(registry, token(), log);
-  const server = createMcpServer(registry, { credential: token, log });
+  const server = createMcpServer(registry, { credential: token, log, ...(route ? { route } : {}) });
   const transport = new ScreenedStdioTransport(process.stdin, process.stdout, log);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

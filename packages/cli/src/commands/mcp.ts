@@ -24,10 +24,20 @@ export function registerMcp(program: Command, io: CliIO): void {
       // PGlite, or none was built). Why: every answer is then keyword-only, and an agent
       // runtime's log is where its operator looks. Outcome: one line at start, as `mem query` says.
       if (opened.vectorNote) log(`mem mcp: note: ${opened.vectorNote}`);
+      if (opened.vectorsHeld)
+        log(
+          'mem mcp: note: query and context go to the mem serve of this data root while one answers on its socket (vector recall included)',
+        );
       // Loaded here, not at startup: only `mem mcp` needs the MCP SDK.
       const { serveMcpStdio } = await import('@mem/mcp');
+      const { heldVectorsRoute } = await import('../mcp-route.js');
       try {
-        await serveMcpStdio(opened.registry, cliConfig(io), log);
+        await serveMcpStdio(
+          opened.registry,
+          cliConfig(io),
+          log,
+          heldVectorsRoute(opened, io.env, log),
+        );
       } finally {
         await opened.close();
       }

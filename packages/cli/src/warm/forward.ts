@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { lstatSync, unlinkSync, type Stats } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { forwardPlan } from './forward-plan.js';
-import type { WarmReply, WarmRequest } from './protocol.js';
+import type { WarmInvoke, WarmInvokeReply, WarmReply, WarmRequest } from './protocol.js';
 import { trustWarmSocket, warmSocketPath } from './socket-trust.js';
 
 /** How long a socket may take to accept and greet: past it, the server is taken for wedged. */
@@ -36,7 +36,7 @@ export async function forwardToWarmServer(
     return null;
   }
   const request: WarmRequest = { args: [...args], cwd: io.cwd, env: definedOnly(io.env) };
-  const outcome = await exchange(path, request);
+  const outcome = await exchange<WarmReply>(path, request);
   if (outcome.kind === 'stale') {
     removeStale(path, trust.stat);
     return null;
@@ -51,16 +51,52 @@ export async function forwardToWarmServer(
   return outcome.reply.code;
 }
 
-type Outcome =
-  { kind: 'stale' } | { kind: 'silent'; why: string } | { kind: 'answered'; reply: WarmReply };
+/**
+ * Runs one registry read of `mem mcp` on the `mem serve` of the data root `root`, when one
+ * answers on the warm socket: the operation's output, or the caller error it met there. Null
+ * when no server answers (none runs, or it stopped: a stale socket is removed), it declines, or
+ * it goes away before answering — a read, so the caller runs it itself; why is said through
+ * `note` when a server was there.
+ */
+export async function invokeOnWarmServer(
+  root: string,
+  request: WarmInvoke,
+  note: (line: string) => void,
+): Promise<Exclude<WarmInvokeReply, { declined: string }> | null> {
+  const path = warmSocketPath(root);
+  const trust = trustWarmSocket(path);
+  if (trust.kind === 'absent') return null;
+  if (trust.kind === 'refused') {
+    note(`not using ${path}: ${trust.why}`);
+    return null;
+  }
+  const outcome = await exchange<WarmInvokeReply>(path, request);
+  if (outcome.kind === 'stale') {
+    removeStale(path, trust.stat);
+    return null;
+  }
+  if (outcome.kind === 'silent') {
+    note(`${path} did not answer (${outcome.why})`);
+    return null;
+  }
+  const { reply } = outcome;
+  if (!reply || typeof reply !== 'object' || 'declined' in reply) {
+    note(`${path} declined (${reply && typeof reply === 'object' ? reply.declined : 'no reply'})`);
+    return null;
+  }
+  return reply;
+}
+
+type Outcome<R> =
+  { kind: 'stale' } | { kind: 'silent'; why: string } | { kind: 'answered'; reply: R };
 
 /** One request on a new connection: greeting within GREETING_MS, then the reply, however long the command runs. */
-function exchange(path: string, request: WarmRequest): Promise<Outcome> {
+function exchange<R>(path: string, request: WarmRequest | WarmInvoke): Promise<Outcome<R>> {
   return new Promise((resolve) => {
     const socket: Socket = connect(path);
     let greeted = false;
     let buffered = '';
-    const finish = (outcome: Outcome) => {
+    const finish = (outcome: Outcome<R>) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(outcome);
@@ -87,7 +123,7 @@ function exchange(path: string, request: WarmRequest): Promise<Outcome> {
           greeted = true;
           clearTimeout(timer);
           socket.write(`${JSON.stringify(request)}\n`);
-        } else return finish(parseReply(line));
+        } else return finish(parseReply<R>(line));
       }
     });
     // The server went away before answering (it stopped, or crashed): the command was a read.
@@ -95,9 +131,9 @@ function exchange(path: string, request: WarmRequest): Promise<Outcome> {
   });
 }
 
-function parseReply(line: string): Outcome {
+function parseReply<R>(line: string): Outcome<R> {
   try {
-    return { kind: 'answered', reply: JSON.parse(line) as WarmReply };
+    return { kind: 'answered', reply: JSON.parse(line) as R };
   } catch {
     return { kind: 'silent', why: 'an answer that is not JSON' };
   }
@@ -117,7 +153,7 @@ function removeStale(path: string, refused: Stats): void {
   }
 }
 
-function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+export function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
   return out;

@@ -1,9 +1,10 @@
 /*
- * The warm socket's protocol: one connection per command, newline-delimited JSON. The server
+ * The warm socket's protocol: one connection per request, newline-delimited JSON. The server
  * greets every connection at once (`ready`), before reading anything, so a client can tell a
  * live server from a wedged one in bounded time; the client sends one request; the server
- * answers with what the command wrote and its exit code, or declines (the client then runs the
- * command itself: nothing was done).
+ * answers, or declines (the client then runs it itself: nothing was done). Two requests: a CLI
+ * command (answered with what it wrote and its exit code), and one registry read for `mem mcp`
+ * (answered with the operation's output, or the caller error it met).
  */
 
 /** The server's greeting, the first line on every connection. */
@@ -16,6 +17,25 @@ export interface WarmRequest {
   cwd: string;
   env: Record<string, string>;
 }
+
+/**
+ * One registry read for `mem mcp`, run as the caller `credential` stands for on the `mcp`
+ * surface, as the process would run it itself; `env` is the caller's, for the same check of
+ * settings a CLI command gets.
+ */
+export interface WarmInvoke {
+  invoke: { operation: string; input: unknown; credential: string | null };
+  env: Record<string, string>;
+}
+
+/** A caller error as every surface reports it: `{code, message, details?}`. */
+export interface WarmError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export type WarmInvokeReply = { declined: string } | { output: unknown } | { error: WarmError };
 
 export type WarmReply = { declined: string } | { code: number; stdout: string; stderr: string };
 

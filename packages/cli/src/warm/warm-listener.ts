@@ -2,12 +2,19 @@ import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { makePrivateDirectory, type MemConfig } from '@mem/core';
-import type { Registry } from '@mem/registry';
+import { isMemError, makePrivateDirectory, type MemConfig } from '@mem/core';
+import { isCallerError, type Registry } from '@mem/registry';
 import { cliConfig } from '../config.js';
 import type { CliIO } from '../io.js';
 import { forwardPlan } from './forward-plan.js';
-import { MAX_REQUEST_BYTES, READY, type WarmReply, type WarmRequest } from './protocol.js';
+import {
+  MAX_REQUEST_BYTES,
+  READY,
+  type WarmInvoke,
+  type WarmInvokeReply,
+  type WarmReply,
+  type WarmRequest,
+} from './protocol.js';
 import { currentUid, trustWarmSocket, warmSocketPath } from './socket-trust.js';
 import type { RegistryOpener } from '../open-registry.js';
 import { warmOpener } from './warm-opener.js';
@@ -30,10 +37,11 @@ export interface WarmListener {
 }
 
 /**
- * Listens on the data root's warm socket (0600 in a 0700 directory) and runs each forwarded
- * read command there, on the registry this server already holds open. Throws a MemError
- * naming why when it cannot (another server answers there, a file that is not a socket, a
- * directory that is not the owner's): the caller says so and serves HTTP without it.
+ * Listens on the data root's warm socket (0600 in a 0700 directory) and runs there, on the
+ * registry this server already holds open, each forwarded read command of the CLI and each
+ * registry read a `mem mcp` of this root forwards. Throws a MemError naming why when it cannot
+ * (another server answers there, a file that is not a socket, a directory that is not the
+ * owner's): the caller says so and serves HTTP without it.
  */
 export async function listenWarmSocket(options: WarmListenerOptions): Promise<WarmListener> {
   const root = options.registry.context.engine.paths.root;
@@ -97,13 +105,16 @@ function serveConnection(socket: Socket, root: string, options: WarmListenerOpti
   });
 }
 
-/** The reply to one request line: the command run here, or why not (the client runs it itself). */
+/** The reply to one request line: the command or read run here, or why not (the client runs it itself). */
 async function answer(
   line: string,
   root: string,
   options: WarmListenerOptions,
-): Promise<WarmReply> {
-  const request = parseRequest(line);
+): Promise<WarmReply | WarmInvokeReply> {
+  const value = parseLine(line);
+  const invoke = asInvoke(value);
+  if (invoke) return answerInvoke(invoke, options);
+  const request = asCommand(value);
   if (!request) return { declined: 'not a request' };
   const plan = forwardPlan(request.args, request.env, request.cwd);
   if (!plan) return { declined: 'not a forwarded command' };
@@ -127,18 +138,69 @@ async function answer(
   return { code, stdout: out, stderr: err };
 }
 
-function parseRequest(line: string): WarmRequest | null {
-  let value: unknown;
+/**
+ * A registry read of `mem mcp`, run as HTTP runs one: the credential authenticated here (the
+ * `mcp` surface), then validation and authorization by the registry. Only reads of the
+ * projections are taken, whatever the client asked: an append checks provenance under the
+ * project's lock wherever it runs, so `mem mcp` keeps its writes (as the CLI does). A caller
+ * error (401, 403, 404, 400) is the answer, returned for the client to report as its own;
+ * anything else declines, and the client answers in its process.
+ */
+async function answerInvoke(
+  request: WarmInvoke,
+  options: WarmListenerOptions,
+): Promise<WarmInvokeReply> {
+  const { registry } = options;
+  const op = registry.remote.find((o) => o.name === request.invoke.operation);
+  if (!op || op.kind !== 'read' || !['stores', 'vectors', undefined].includes(op.reads))
+    return { declined: 'not a read of the projections' };
+  if (!sameConfig(request.env, options.config))
+    return { declined: 'the caller is configured otherwise' };
   try {
-    value = JSON.parse(line);
+    const caller = await registry.authenticate(request.invoke.credential ?? undefined, 'mcp');
+    return { output: await registry.invoke(op.name, caller, request.invoke.input) };
+  } catch (error) {
+    if (!isMemError(error) || !isCallerError(error.code)) throw error;
+    const details = { ...error.details };
+    return {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(Object.keys(details).length > 0 ? { details } : {}),
+      },
+    };
+  }
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
   } catch {
     return null;
   }
+}
+
+function stringRecord(value: unknown): value is Record<string, string> {
+  return (
+    !!value && typeof value === 'object' && Object.values(value).every((v) => typeof v === 'string')
+  );
+}
+
+function asInvoke(value: unknown): WarmInvoke | null {
+  const r = value as Partial<WarmInvoke> | null;
+  if (!r || typeof r !== 'object' || !r.invoke || typeof r.invoke !== 'object') return null;
+  const { operation, credential } = r.invoke;
+  if (typeof operation !== 'string') return null;
+  if (credential !== null && typeof credential !== 'string') return null;
+  if (!stringRecord(r.env)) return null;
+  return r as WarmInvoke;
+}
+
+function asCommand(value: unknown): WarmRequest | null {
   const r = value as Partial<WarmRequest> | null;
   if (!r || typeof r !== 'object' || typeof r.cwd !== 'string') return null;
   if (!Array.isArray(r.args) || !r.args.every((a) => typeof a === 'string')) return null;
-  if (!r.env || typeof r.env !== 'object') return null;
-  if (!Object.values(r.env).every((v) => typeof v === 'string')) return null;
+  if (!stringRecord(r.env)) return null;
   return r as WarmRequest;
 }
 

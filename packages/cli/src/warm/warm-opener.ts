@@ -31,7 +31,13 @@ export function warmOpener(
     await requireProjects(engine, options.existing!.projects);
     // As in-process: only a query's opening has a vector side to report on.
     const note = options.reads === 'vectors' ? vectorNote : null;
-    return { registry, vectorNote: note, vectorsHeld: false, close: async () => {} };
+    return {
+      registry,
+      vectorNote: note,
+      vectorsHeld: false,
+      reopenVectors: async () => false,
+      close: async () => {},
+    };
   };
   return { open, declined: () => declined };
 }

@@ -1,0 +1,279 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pgliteHeld } from '../support/pglite-lock.js';
+import { hermeticEnv, memBin, memProcess } from '../support/mem-cli.js';
+import { call, tempDataRoot, until } from './support.js';
+
+/*
+ * An agent's `mem mcp` (stdio) beside a person's `mem serve` on one data root (stop 29's
+ * finding): the server holds the embedded PGlite, so `mem mcp` could only answer on keywords.
+ * Now its reads of the vectors go through the server's warm socket, as the CLI's do, and answer
+ * as the HTTP API does; its writes stay its own; and when the server dies under it, the next
+ * call opens the vector side itself, in bounded time. All real processes.
+ */
+const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'extraction-runs.jsonl');
+const QUESTION = 'why did the build fail?';
+
+/** Run in reverse: the MCP client closes, then the server is killed, then its root removed. */
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+function mem(root: string, args: readonly string[], input?: string): string {
+  const run = memProcess(['--root', root, ...args], input === undefined ? {} : { input });
+  expect(run.code, `mem ${args.join(' ')}: ${run.stderr}`).toBe(0);
+  return run.stdout;
+}
+
+const afterAllCleanups: (() => void)[] = [];
+afterAll(() => {
+  for (const c of afterAllCleanups.splice(0)) c();
+});
+
+/** A root with the fixture's memories in `demo`, its projections (PGlite too) built, and a token reaching demo. */
+let seed: { root: string; token: string };
+beforeAll(() => {
+  const { root, cleanup } = tempDataRoot(['demo']);
+  afterAllCleanups.push(cleanup);
+  mem(root, ['principal', 'add', 'alice']);
+  mem(root, ['project', 'add', 'demo']);
+  mem(root, ['project', 'add-member', 'demo', 'alice']);
+  mem(root, ['log', 'append', '--project', 'demo'], readFileSync(FIXTURE, 'utf8'));
+  // The first query catches every projection up, the embedded PGlite included.
+  mem(root, ['query', QUESTION, '--project', 'demo', '--json']);
+  expect(existsSync(join(root, '.mem', 'pg', 'PG_VERSION'))).toBe(true);
+  const minted = mem(root, [
+    'token',
+    'mint',
+    '--principal',
+    'alice',
+    '--projects',
+    'demo',
+    '--label',
+    'agent',
+    '--json',
+  ]);
+  seed = { root, token: (JSON.parse(minted) as { secret: string }).secret };
+}, 300_000);
+
+/** A copy of the seeded root (nothing holds it between tests): each case starts from the same state. */
+function seededRoot(): { root: string; token: string } {
+  const { root, cleanup } = tempDataRoot();
+  cleanups.push(cleanup);
+  cpSync(seed.root, root, { recursive: true });
+  return { root, token: seed.token };
+}
+
+/** `mem serve` on `root`, once both its HTTP port and its warm socket listen. */
+async function serve(root: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [memBin, '--root', root, 'serve', '--port', '0'], {
+    env: hermeticEnv(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  cleanups.push(() => kill(child));
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  await until(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`mem serve exited: ${stderr}`);
+      return /warm CLI socket .*cli\.sock/.test(stderr) ? true : undefined;
+    },
+    120_000,
+    50,
+  );
+  return { url: /listening on (http:\/\/\S+)/.exec(stderr)![1]!, child };
+}
+
+/** `mem mcp` on `root` with `token`, driven by the MCP SDK's stdio client; its stderr collected. */
+async function mcp(root: string, token: string): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [memBin, 'mcp', '--no-jobs'],
+    env: hermeticEnv({ MEM_ROOT: root, MEM_TOKEN: token }),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += String(d)));
+  const client = new Client({ name: 'beside-serve', version: '1.0.0' });
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  return { client, stderr: () => stderr };
+}
+
+async function mcpQuery(client: Client, query: string): Promise<any> {
+  const answer = await client.callTool({ name: 'query', arguments: { query, project: ['demo'] } });
+  expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
+  return JSON.parse((answer as { content: { text: string }[] }).content[0]!.text);
+}
+
+async function httpQuery(url: string, token: string, query: string): Promise<any> {
+  const params = new URLSearchParams({ query, project: 'demo' });
+  const answer = await call(url, 'GET', `/memory/query?${params.toString()}`, { token });
+  expect(answer.status).toBe(200);
+  return answer.body;
+}
+
+const ids = (answer: { results: { sha256: string }[] }) => answer.results.map((r) => r.sha256);
+
+/** One raw request line on the warm socket of `root`: the server's reply after its greeting. */
+function rawWarm(root: string, request: unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(join(root, '.mem', 'run', 'cli.sock'));
+    let buffered = '';
+    socket.setEncoding('utf8');
+    socket.on('error', reject);
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      if (lines.length === 2) socket.write(`${JSON.stringify(request)}\n`);
+      if (lines.length === 3) {
+        socket.destroy();
+        resolve(JSON.parse(lines[1]!));
+      }
+    });
+  });
+}
+
+describe('`mem mcp` beside a running `mem serve` on one data root', () => {
+  it('answers a query through the server: the HTTP answer, vector leg included; errors as its own', async () => {
+    const { root, token } = seededRoot();
+    const server = await serve(root);
+    expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(true);
+    const { client, stderr } = await mcp(root, token);
+
+    const overHttp = await httpQuery(server.url, token, QUESTION);
+    const overMcp = await mcpQuery(client, QUESTION);
+    expect(overHttp.recall).toMatchObject({ vector: 'used' });
+    expect(overHttp.recall.signals).toContain('vector_text');
+    expect(ids(overHttp).length).toBeGreaterThan(0);
+    expect(ids(overMcp)).toEqual(ids(overHttp));
+    expect(overMcp).toEqual(overHttp);
+    expect(stderr()).toMatch(/keyword recall only/); // said at start, before any call
+
+    // A caller error met on the server is this tool's error, the body HTTP gives.
+    const refused = await client.callTool({
+      name: 'query',
+      arguments: { query: QUESTION, project: ['elsewhere'] },
+    });
+    expect(refused.isError).toBe(true);
+    const overHttpRefused = await call(
+      server.url,
+      'GET',
+      '/memory/query?query=x&project=elsewhere',
+      {
+        token,
+      },
+    );
+    expect(JSON.parse((refused as { content: { text: string }[] }).content[0]!.text)).toEqual(
+      overHttpRefused.body,
+    );
+
+    // The server's own gate: a write asked for on the socket is declined, and nothing is written.
+    const before = mem(root, ['log', 'show', '--project', 'demo']);
+    const write = {
+      invoke: {
+        operation: 'remember',
+        input: { project: 'demo', type: 'fact', text: 'never written' },
+        credential: token,
+      },
+      env: hermeticEnv(),
+    };
+    expect(await rawWarm(root, write)).toEqual({ declined: 'not a read of the projections' });
+    expect(mem(root, ['log', 'show', '--project', 'demo'])).toBe(before);
+  }, 300_000);
+
+  it('a write through `mem mcp` lands once; the server catches pgvector up and both answer it alike', async () => {
+    const { root, token } = seededRoot();
+    const server = await serve(root);
+    const { client } = await mcp(root, token);
+    const text = 'The build fails when the lockfile is stale: run npm ci after a rebase';
+    const written = await client.callTool({
+      name: 'items',
+      arguments: {
+        action: 'remember',
+        project: 'demo',
+        type: 'fact',
+        text,
+        reason: 'beside serve',
+      },
+    });
+    expect(written.isError, JSON.stringify(written)).toBeFalsy();
+    const id = (
+      JSON.parse((written as { content: { text: string }[] }).content[0]!.text) as {
+        ids: string[];
+      }
+    ).ids[0]!;
+    // The server still holds PGlite: the write's catch-up in `mem mcp` skipped it.
+    expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(true);
+
+    const question = 'why does the build fail after a rebase?';
+    const overMcp = await mcpQuery(client, question);
+    const overHttp = await httpQuery(server.url, token, question);
+    expect(overHttp.recall).toMatchObject({ vector: 'used' });
+    expect(overMcp).toEqual(overHttp);
+    const item = overMcp.results.find((r: { item: { id: string } | null }) => r.item?.id === id);
+    expect(item, JSON.stringify(overMcp.results)).toBeDefined();
+    // Embedded by the server's own catch-up: the item is a vector hit too.
+    expect(item.ranking.vector_text).toMatchObject({ similarity: expect.any(Number) });
+    // One item event in the log, from one append.
+    const events = mem(root, ['log', 'show', '--project', 'demo']);
+    expect(events.split(text).length - 1).toBe(1);
+  }, 300_000);
+
+  it('a server that does not answer (stopped): answered here in seconds, keyword-only with CONFLICT; through it again once it answers', async () => {
+    const { root, token } = seededRoot();
+    const server = await serve(root);
+    const { client, stderr } = await mcp(root, token);
+    const overHttp = await httpQuery(server.url, token, QUESTION);
+
+    server.child.kill('SIGSTOP'); // alive, holding PGlite and the socket, answering nothing
+    const started = Date.now();
+    const held = await mcpQuery(client, QUESTION);
+    const tookMs = Date.now() - started;
+    expect(held.recall).toMatchObject({ vector: 'failed', signals: ['keyword'] });
+    expect(held.recall.errors).toEqual([
+      expect.objectContaining({ leg: 'vector', code: 'CONFLICT' }),
+    ]);
+    expect(tookMs).toBeLessThan(20_000);
+    expect(stderr()).toMatch(/cli\.sock did not answer \(no greeting within 3000 ms\)/);
+
+    server.child.kill('SIGCONT');
+    expect(await mcpQuery(client, QUESTION)).toEqual(overHttp);
+  }, 300_000);
+
+  it('the server killed under it: the next call opens PGlite here and answers with vectors, never hangs', async () => {
+    const { root, token } = seededRoot();
+    const server = await serve(root);
+    const { client, stderr } = await mcp(root, token);
+    const overHttp = await httpQuery(server.url, token, QUESTION);
+    expect(ids(await mcpQuery(client, QUESTION))).toEqual(ids(overHttp));
+
+    const exited = new Promise((r) => server.child.once('exit', r));
+    server.child.kill('SIGKILL'); // no chance to close its socket or PGlite
+    await exited;
+    expect(existsSync(join(root, '.mem', 'run', 'cli.sock'))).toBe(true);
+
+    const started = Date.now();
+    const after = await mcpQuery(client, QUESTION);
+    const tookMs = Date.now() - started;
+    expect(after.recall).toMatchObject({ vector: 'used' });
+    expect(ids(after)).toEqual(ids(overHttp));
+    expect(tookMs).toBeLessThan(60_000);
+    expect(stderr()).toMatch(/vector recall is answered here/);
+    expect(existsSync(join(root, '.mem', 'run', 'cli.sock'))).toBe(false);
+    expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(true); // by `mem mcp` now
+  }, 300_000);
+});

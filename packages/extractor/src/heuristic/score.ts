@@ -21,6 +21,8 @@ export interface QuestionProfile {
    * weigh by rarity, and a remembered line that matches its terms holds the answer (repeat.ts).
    */
   factual: boolean;
+  /** The question as asked. */
+  question: string;
 }
 
 /**
@@ -82,7 +84,7 @@ export function profileQuestion(question: string): QuestionProfile {
   if (dates.length > 0) weights.set(DATE_TERM, 2);
   let totalWeight = 0;
   for (const w of weights.values()) totalWeight += w;
-  return { weights, totalWeight, intents, dates, factual };
+  return { weights, totalWeight, intents, dates, factual, question };
 }
 
 /**

@@ -65,4 +65,23 @@ describe('a factual question already answered', () => {
     expect(answer.update).toBe(true);
     expect(answer.memory).toContain('race in the uploader');
   });
+
+  it('never judges a question that names nothing in particular so: the project moves on', async () => {
+    const answer = await second(
+      'What is the current state of this project?',
+      'The current state of the project: the parser is done.',
+      'The current state of the project: the exporter now ships too.',
+    );
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('exporter now ships');
+  });
+
+  it('still judges a question naming a place or a number so, without a person in it', async () => {
+    const answer = await second(
+      'What was hit by the flood in 2021?',
+      'The flood in 2021 hit the old mill.',
+      'The flood in 2021 was in the news for weeks.',
+    );
+    expect(answer.update).toBe(false);
+  });
 });

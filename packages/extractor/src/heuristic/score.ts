@@ -15,6 +15,14 @@ export interface QuestionProfile {
   intents: Set<CueFamily>;
   /** The dates the question names ("in May 2022"): matched by a chunk's date, not by words. */
   dates: CalendarDate[];
+  /**
+   * A factual question: one that asks for no kind of evidence and names something in particular
+   * (a person, a place, a number, a date): "When did Melanie paint a sunrise?". Its plain words
+   * weigh by rarity, and a remembered line that matches its terms holds the answer (repeat.ts).
+   */
+  factual: boolean;
+  /** The question as asked. */
+  question: string;
 }
 
 /**
@@ -48,22 +56,35 @@ export function profileQuestion(question: string): QuestionProfile {
   const dates = datesIn(question);
   const words = withoutDates(question).split(/\s+/);
   const intents = questionIntents(question);
+  const specific = words.map(
+    (word, i) => (i > 0 && /^\p{Lu}/u.test(word)) || /\d|[._/]\p{L}/u.test(word),
+  );
+  // Trigger: a question that asks for no kind of evidence. Why: a factual question names what it
+  // is about (all but 6 of LoCoMo's 1,540 questions name a person, a place or a date), and only
+  // such a question is answered once and for all; a standing question of a project that happens
+  // to carry no cue word ("What is the current state of this project?") names nothing in
+  // particular, and each new line about the project is news, not a repeat. Outcome: it is
+  // factual only when it names something: a capitalised content word after the first, a number,
+  // an identifier or a date.
+  const factual =
+    intents.size === 0 &&
+    (dates.length > 0 || words.some((word, i) => specific[i] && terms(word).length > 0));
   words.forEach((word, i) => {
-    const specific = (i > 0 && /^\p{Lu}/u.test(word)) || /\d|[._/]\p{L}/u.test(word);
-    // Trigger: a plain word of a question that asks for no kind of evidence ("For how long has
-    // Nate had his turtles?"). Why: such a question is judged by its terms alone, and a common
-    // word ("long") matched anywhere in a chat ("Long time no see!") opened the gate as surely
-    // as the rare one that names the topic ("turtles"). Outcome: the plain word weighs by its
-    // rarity in spoken English, 0.5 to 2. A question asking for kinds of findings keeps its
-    // weights: its words name the kind ("bugs", "decisions"), which the cues judge.
-    const weight = specific ? 2 : terms(word).length > 0 && intents.size === 0 ? rarity(word) : 1;
+    // Trigger: a plain word of a factual question ("For how long has Nate had his turtles?").
+    // Why: such a question is judged by its terms alone, and a common word ("long") matched
+    // anywhere in a chat ("Long time no see!") opened the gate as surely as the rare one that
+    // names the topic ("turtles"). Outcome: the plain word weighs by its rarity in spoken
+    // English, 0.5 to 2. Any other question keeps its weights: a standing question's words name
+    // the kind of finding ("bugs", "decisions"), which the cues judge, or the project as a whole,
+    // and the word-frequency table is then never loaded.
+    const weight = specific[i] ? 2 : terms(word).length > 0 && factual ? rarity(word) : 1;
     for (const term of terms(word)) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
   });
   // A date is one specific term however many words it is written in.
   if (dates.length > 0) weights.set(DATE_TERM, 2);
   let totalWeight = 0;
   for (const w of weights.values()) totalWeight += w;
-  return { weights, totalWeight, intents, dates };
+  return { weights, totalWeight, intents, dates, factual, question };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ChunkRecord } from '../controller.js';
 import { parseGateAnswer } from '../protocol.js';
 import { heuristicController } from './controller.js';
 import { profileQuestion } from './score.js';
-import { rarity, zipf } from './word-frequency.js';
+import { knownWords, rarity, zipf } from './word-frequency.js';
 
 const words = {
   name: 'words',
@@ -22,6 +22,15 @@ describe('question words weighed by how rare they are in English', () => {
     expect(rarity('zzqxv')).toBe(2);
   });
 
+  it('keeps only the words whose count changes their weight, not the 74,286 of the package', () => {
+    expect(knownWords()).toBeGreaterThan(15_000);
+    expect(knownWords()).toBeLessThan(20_000);
+    // "palate" is met 50 times in 51 million words: as rare as a word never met, for the weight.
+    expect(rarity('palate')).toBe(2);
+    expect(zipf('palate')).toBe(zipf('zzqxv'));
+    expect(rarity('frosting')).toBeLessThan(2);
+  });
+
   it('weighs the plain words of a factual question by rarity, not those of a standing query', () => {
     const factual = profileQuestion('For how long has Nate had his turtles?');
     expect(factual.intents.size).toBe(0);
@@ -33,6 +42,17 @@ describe('question words weighed by how rare they are in English', () => {
     );
     expect(standing.intents.size).toBeGreaterThan(0);
     expect(new Set(standing.weights.values())).toEqual(new Set([1]));
+  });
+
+  it('reads a standing question with no cue word and no name as no factual question', () => {
+    const project = profileQuestion('What is the current state of this project?');
+    expect(project.intents.size).toBe(0);
+    expect(project.factual).toBe(false);
+    expect(new Set(project.weights.values())).toEqual(new Set([1]));
+    expect(profileQuestion('When did Melanie paint a sunrise?').factual).toBe(true);
+    expect(profileQuestion('What happened on 7 May 2023?').factual).toBe(true);
+    expect(profileQuestion('How many copies of v2.1 were sold?').factual).toBe(true);
+    expect(profileQuestion('What bugs were found in Poimen?').factual).toBe(false);
   });
 
   it('keeps the gate shut on a greeting that shares only a common word and the name', async () => {

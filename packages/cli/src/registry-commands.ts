@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { MemError, isMemError, projectNameSchema } from '@mem/core';
-import { validateInput, type AnyOperation, type CliOption } from '@mem/registry';
+import { splitList, validateInput, type AnyOperation, type CliOption } from '@mem/registry';
 import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
@@ -18,11 +18,7 @@ function parseOption(option: CliOption, value: string | string[]): unknown {
   const values = Array.isArray(value) ? value : [value];
   if (option.parse === 'list-or-star' && values.length === 1 && values[0]!.trim() === '*')
     return '*';
-  if (option.parse === 'list' || option.parse === 'list-or-star')
-    return values
-      .flatMap((v) => v.split(','))
-      .map((v) => v.trim())
-      .filter((v) => v !== '');
+  if (option.parse === 'list' || option.parse === 'list-or-star') return splitList(values);
   const last = values.at(-1)!;
   // A negative or fractional number is parsed too, so the schema says what is wrong with it
   // (`expected at least 1, got -5`, `expected int, got 5.5`), not that it is no number.

@@ -188,11 +188,12 @@ describe('curated items over the CLI', () => {
     const history = await mem('history', task, '--project', 'demo', '--json');
     expect(json(history)['entries']).toMatchObject([
       { type: 'item_added' },
-      { type: 'item_related', relation: 'blocked_by', related: other },
+      { type: 'item_related', relation: 'blocked_by', related: other, end: 'item' },
       {
         type: 'item_unrelated',
         relation: 'blocked_by',
         related: other,
+        end: 'item',
         reason: 'not blocking after all',
       },
     ]);
@@ -200,6 +201,15 @@ describe('curated items over the CLI', () => {
     expect(text).toMatch(new RegExp(`item_related by \\S+ blocked_by ${other}`));
     expect(text).toContain(`: not blocking after all blocked_by ${other}`);
     expect(text).not.toContain('[before -]');
+    // The other end lists both events too, as their target (stop-29 walk: it listed neither).
+    const theirs = await mem('history', other, '--project', 'demo', '--json');
+    expect(json(theirs)['entries']).toMatchObject([
+      { type: 'item_added' },
+      { type: 'item_related', relation: 'blocked_by', related: task, end: 'target' },
+      { type: 'item_unrelated', relation: 'blocked_by', related: task, end: 'target' },
+    ]);
+    const theirText = (await mem('history', other, '--project', 'demo')).stdout;
+    expect(theirText).toMatch(new RegExp(`item_related by \\S+ blocked_by from ${task}`));
   });
 
   it('items add --file is one atomic batch: one bad item and nothing is written, naming its index and field', async () => {

@@ -822,7 +822,7 @@ export function itemReader(
 
     /** Every event that changed the item `id` of `project` (item_history), in log order. */
     itemHistory: (project: string, id: string): ItemHistoryRow[] =>
-      prepared(`SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason, h.text, h.conversation, h.relation, h.other FROM item_history h
+      prepared(`SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason, h.text, h.conversation, h.relation, h.other, h.side FROM item_history h
         WHERE h.project = @project AND h.id = @id ORDER BY h.seq`).all({
         project,
         id,

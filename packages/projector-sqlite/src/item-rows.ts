@@ -165,4 +165,6 @@ export interface ItemHistoryRow {
   /** What an item_related or item_unrelated event related: the relation and the other item (null elsewhere). */
   relation: Relation | null;
   other: string | null;
+  /** Which end of that relation this item is: `item` (the one related) or `target`; null elsewhere. */
+  side: 'item' | 'target' | null;
 }

@@ -230,6 +230,15 @@ describe('curated items over the CLI', () => {
     expect(refused.stderr).toContain('items[1].detail');
     expect(refused.stderr).toContain('does not apply to a rule');
     expect(readdirSync(root)).not.toContain('log');
+    // The refusal names the file's line as well as the item (a blank line counts as a line).
+    writeFileSync(file, `\n${readFileSync(file, 'utf8')}`);
+    const said = await mem('items', 'add', '--project', 'demo', '--file', file);
+    expect(said.code).toBe(2);
+    expect(said.stderr).toContain(
+      'mem: --file: line 3 (items[1]).detail: detail does not apply to a rule',
+    );
+    expect(JSON.parse(refused.stderr).error.details).toMatchObject({ field: 'items[1].detail' });
+    expect(readdirSync(root)).not.toContain('log');
 
     writeFileSync(
       file,
@@ -269,6 +278,11 @@ describe('curated items over the CLI', () => {
       [
         ['remember', 'x', '--type', 'task', '--project', 'demo', '--parent', 'it-000000000000'],
         'NOT_FOUND',
+      ],
+      // The flag, not the batch field remember writes through (`items[0].parent` before).
+      [
+        ['remember', 'x', '--type', 'task', '--project', 'demo', '--parent', 'it-000000000000'],
+        'mem: --parent: no live item it-000000000000',
       ],
       [['remember', 'x', '--type', 'idea', '--project', 'demo'], 'type'],
       [

@@ -130,7 +130,7 @@ describe('mem eval notes', () => {
     expect(result.stdout).toContain('claude/spotter-short.jsonl');
   }, 300_000);
 
-  it('refuses a bad --split (exit 2), a split with no file (exit 2: INVALID_INPUT, as every refused input) and a gold set that is not one (exit 1, typed), writing nothing', async () => {
+  it('refuses a bad --split (exit 2), a split with no file (exit 2: INVALID_INPUT, as every refused input), a gold set that is not one and one that is not there (exit 1, typed), writing nothing', async () => {
     const gold = subsetGold();
     const bad = await mem('eval', 'notes', '--gold', gold, '--split', 'train');
     expect(bad.code).toBe(2);
@@ -139,11 +139,16 @@ describe('mem eval notes', () => {
     expect(empty.code).toBe(2);
     expect(JSON.parse(empty.stderr).error).toMatchObject({ code: 'INVALID_INPUT' });
     writeFileSync(join(dir, 'broken.gold.json'), JSON.stringify({ version: 1, files: [] }));
-    for (const file of [join(dir, 'broken.gold.json'), join(dir, 'missing.gold.json')]) {
+    // A gold set that is not one is CONFIG_INVALID; one that is not there NOT_FOUND, as every
+    // other missing file the CLI is given (it was CONFIG_INVALID).
+    for (const [file, code] of [
+      [join(dir, 'broken.gold.json'), 'CONFIG_INVALID'],
+      [join(dir, 'missing.gold.json'), 'NOT_FOUND'],
+    ] as const) {
       const refused = await mem('eval', 'notes', '--gold', file, '--json');
       expect(refused.code).toBe(1);
       expect(JSON.parse(refused.stderr).error).toMatchObject({
-        code: 'CONFIG_INVALID',
+        code,
         message: expect.stringContaining(file),
       });
     }

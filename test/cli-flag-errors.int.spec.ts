@@ -67,7 +67,12 @@ const CASES: readonly [string[], string][] = [
   [['log', 'append', '--project', 'demo', '--file', aDirectory], `mem: cannot read ${aDirectory}`],
   [['eval', 'gate', '--locomo', aDirectory], `mem: ${aDirectory}: a directory, expected`],
   // Nothing piped in said "at least 1 character": now that stdin is empty, and how to give it.
-  [['signature', '-'], 'mem: source: stdin is empty; pipe the text in'],
+  [['signature', '-'], 'mem: the <source> argument: stdin is empty; pipe the text in'],
+  // A positional argument is named as the usage line shows it: `query: query: …` before.
+  [
+    ['query', '', '--project', 'demo'],
+    'mem: the <query> argument: expected at least 1 character, got an empty string [INVALID_INPUT]',
+  ],
   [
     ['context', '--project', 'demo', '--signature-source', '-'],
     'mem: --signature-source: stdin is empty; pipe the text in',

@@ -219,6 +219,53 @@ describe('a cited source on knowledge', () => {
   });
 });
 
+// Stop-29 walk: T0 and T1 judged knowledge by its dates only, so a fact whose cited file changed
+// was held back by find_items and delivered without a word by orient and open.
+describe('a cited source in orient (T0) and open (T1)', () => {
+  it('warns of a changed or deleted cited file as find_items does, delivered', async () => {
+    const file = join(root, 'runbook.md');
+    writeFileSync(file, 'Deploys go through the blue pipeline.\n');
+    const cites = ['--source', 'runbook.md', '--source-sha256', sha256(readFileSync(file, 'utf8'))];
+    const thread = await remember('Deploy pipeline work', 'thread');
+    const loaded = await remember('Deploys go through the blue pipeline', 'fact', ...cites);
+    const anchored = await remember(
+      'The blue pipeline runs at night',
+      'fact',
+      '--anchor',
+      thread,
+      ...cites,
+    );
+    type Warned = { freshness_warnings: Record<string, unknown>[] };
+    const orient = async () =>
+      json(await mem(['orient', '--project', 'demo', '--json'])) as unknown as Warned;
+    const open = async () =>
+      json(
+        await mem(['items', 'open', thread, '--project', 'demo', '--json']),
+      ) as unknown as Warned;
+    /** find_items' warning for `id`, delivered as orient and open deliver it. */
+    const found = async (id: string) =>
+      (await find('--include-stale')).freshness_warnings.filter((w) => w.id === id);
+    expect((await orient()).freshness_warnings).toEqual([]);
+    expect((await open()).freshness_warnings).toEqual([]);
+
+    writeFileSync(file, 'Deploys go through the green pipeline.\n');
+    const changed = await found(loaded);
+    expect(changed).toEqual([
+      expect.objectContaining({ reason: 'source_changed', delivered: true }),
+    ]);
+    expect((await orient()).freshness_warnings).toEqual(changed);
+    const changedAnchored = await found(anchored);
+    expect(changedAnchored).toHaveLength(1);
+    expect((await open()).freshness_warnings).toEqual(changedAnchored);
+
+    unlinkSync(file);
+    const gone = await found(loaded);
+    expect(gone).toEqual([expect.objectContaining({ reason: 'source_unreadable' })]);
+    expect((await orient()).freshness_warnings).toEqual(gone);
+    expect((await open()).freshness_warnings).toEqual(await found(anchored));
+  });
+});
+
 describe('bad freshness input', () => {
   const refused = async (args: string[], field: string) => {
     await remember('A seed fact so the log exists', 'fact');

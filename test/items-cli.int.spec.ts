@@ -188,11 +188,12 @@ describe('curated items over the CLI', () => {
     const history = await mem('history', task, '--project', 'demo', '--json');
     expect(json(history)['entries']).toMatchObject([
       { type: 'item_added' },
-      { type: 'item_related', relation: 'blocked_by', related: other },
+      { type: 'item_related', relation: 'blocked_by', related: other, end: 'item' },
       {
         type: 'item_unrelated',
         relation: 'blocked_by',
         related: other,
+        end: 'item',
         reason: 'not blocking after all',
       },
     ]);
@@ -200,6 +201,15 @@ describe('curated items over the CLI', () => {
     expect(text).toMatch(new RegExp(`item_related by \\S+ blocked_by ${other}`));
     expect(text).toContain(`: not blocking after all blocked_by ${other}`);
     expect(text).not.toContain('[before -]');
+    // The other end lists both events too, as their target (stop-29 walk: it listed neither).
+    const theirs = await mem('history', other, '--project', 'demo', '--json');
+    expect(json(theirs)['entries']).toMatchObject([
+      { type: 'item_added' },
+      { type: 'item_related', relation: 'blocked_by', related: task, end: 'target' },
+      { type: 'item_unrelated', relation: 'blocked_by', related: task, end: 'target' },
+    ]);
+    const theirText = (await mem('history', other, '--project', 'demo')).stdout;
+    expect(theirText).toMatch(new RegExp(`item_related by \\S+ blocked_by from ${task}`));
   });
 
   it('items add --file is one atomic batch: one bad item and nothing is written, naming its index and field', async () => {
@@ -219,6 +229,15 @@ describe('curated items over the CLI', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('items[1].detail');
     expect(refused.stderr).toContain('does not apply to a rule');
+    expect(readdirSync(root)).not.toContain('log');
+    // The refusal names the file's line as well as the item (a blank line counts as a line).
+    writeFileSync(file, `\n${readFileSync(file, 'utf8')}`);
+    const said = await mem('items', 'add', '--project', 'demo', '--file', file);
+    expect(said.code).toBe(2);
+    expect(said.stderr).toContain(
+      'mem: --file: line 3 (items[1]).detail: detail does not apply to a rule',
+    );
+    expect(JSON.parse(refused.stderr).error.details).toMatchObject({ field: 'items[1].detail' });
     expect(readdirSync(root)).not.toContain('log');
 
     writeFileSync(
@@ -259,6 +278,11 @@ describe('curated items over the CLI', () => {
       [
         ['remember', 'x', '--type', 'task', '--project', 'demo', '--parent', 'it-000000000000'],
         'NOT_FOUND',
+      ],
+      // The flag, not the batch field remember writes through (`items[0].parent` before).
+      [
+        ['remember', 'x', '--type', 'task', '--project', 'demo', '--parent', 'it-000000000000'],
+        'mem: --parent: no live item it-000000000000',
       ],
       [['remember', 'x', '--type', 'idea', '--project', 'demo'], 'type'],
       [

@@ -1,6 +1,7 @@
 import {
   appendFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -296,6 +297,28 @@ describe('mem ref add | sync | list | rm over a real documentation tree', () => 
     const unknown = await mem('ref', 'rm', 'nothing', '--json');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('NOT_FOUND');
+    // An empty file (or one of blank lines) holds no passage: it registered a corpus of 0
+    // passages and said so as a success (stop-29 walk). Refused, and nothing is written.
+    writeFileSync(join(outside, 'empty.md'), '');
+    writeFileSync(join(outside, 'blank.md'), '\n  \n');
+    for (const file of ['empty.md', 'blank.md']) {
+      const empty = await mem(
+        'ref',
+        'add',
+        join(outside, file),
+        '--project',
+        'demo',
+        '--name',
+        'empty',
+        '--json',
+      );
+      expect(empty.code, empty.stderr).toBe(2);
+      expect(JSON.parse(empty.stderr).error).toMatchObject({
+        code: 'INVALID_INPUT',
+        details: { field: 'path', files: [file] },
+      });
+      expect(existsSync(join(root, 'log', 'demo'))).toBe(false);
+    }
     await json<Sync>('ref', 'add', docs, '--project', 'demo', '--name', 'cli-docs');
     const before = logLines().length;
     const clash = await mem(

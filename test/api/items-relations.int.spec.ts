@@ -137,6 +137,46 @@ describe('relations, cascades and updates', () => {
     expect(read!.anchors).toEqual([t2]);
   });
 
+  // Stop-29 walk: a deleted anchor stayed in the knowledge's list and counted as an anchor, so
+  // deleting its threads one at a time, or removing the one live anchor beside a deleted one,
+  // left a live fact that neither T0 (it is anchored) nor any thread's T1 loads.
+  it('a deleted anchor is no anchor: neither removing the last live one nor deleting it strands knowledge', async () => {
+    const [t1, t2, t3] = await add('alpha', [
+      { type: 'thread', summary: 'Kept anchor' },
+      { type: 'thread', summary: 'Deleted anchor' },
+      { type: 'thread', summary: 'Second kept anchor' },
+    ]);
+    const [fact] = await add('alpha', [
+      { type: 'fact', summary: 'Known on two threads', anchors: [t1, t2] },
+    ]);
+    await asRoot(registry, 'delete_items', { project: 'alpha', ids: [t2], reason: 'done with' });
+    expect(
+      await refusal('relate_items', {
+        project: 'alpha',
+        item: fact,
+        relation: 'anchor',
+        target: t1,
+        remove: true,
+        reason: 'moved',
+      }),
+    ).toMatchObject({ code: 'CONFLICT', details: { knowledge: [fact], anchor: t1 } });
+    expect(
+      await refusal('delete_items', { project: 'alpha', ids: [t1], reason: 'gone' }),
+    ).toMatchObject({ code: 'CONFLICT', details: { knowledge: [fact] } });
+    // With another live anchor both are allowed again.
+    await asRoot(registry, 'relate_items', {
+      project: 'alpha',
+      item: fact,
+      relation: 'anchor',
+      target: t3,
+    });
+    await asRoot(registry, 'delete_items', { project: 'alpha', ids: [t1], reason: 'gone' });
+    const orient = (await asRoot(registry, 'orient', { project: 'alpha' })) as {
+      facts: { items: { id: string }[] };
+    };
+    expect(orient.facts.items.map((f) => f.id)).not.toContain(fact);
+  });
+
   it('delete_items cascades down the tree, and refuses to strand knowledge anchored only there', async () => {
     const [root] = await add('alpha', [{ type: 'thread', summary: 'Root' }]);
     const [child] = await add('alpha', [{ type: 'task', summary: 'Child', parent: root }]);

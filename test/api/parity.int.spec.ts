@@ -683,6 +683,22 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       expect(await overMcp(op, 'admin', input), JSON.stringify(input)).toBe(expected);
       expect((await overCli(op, input)).outcome, JSON.stringify(input)).toBe(expected);
     }
+    // And the MCP tool list says so: a list field's schema admits an array and a string.
+    const listed = (await clients.get('admin')!.listTools()).tools;
+    const admits = (schema: Record<string, unknown>): unknown[] => [
+      schema['type'],
+      ...((schema['anyOf'] ?? []) as Record<string, unknown>[]).flatMap(admits),
+    ];
+    for (const [tool, field] of [
+      ['query', 'project'],
+      ['query', 'level'],
+      ['items', 'projects'],
+    ] as const) {
+      const properties = listed.find((t) => t.name === tool)!.inputSchema.properties!;
+      expect(admits(properties[field] as Record<string, unknown>), `${tool}.${field}`).toEqual(
+        expect.arrayContaining(['array', 'string']),
+      );
+    }
   });
 
   it('an operation off HTTP and MCP is so on purpose: it says why, runs on the CLI, and no remote caller reaches it', async () => {

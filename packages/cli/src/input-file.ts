@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { MemError } from '@mem/core';
+import { MemError, unreadableFileCode } from '@mem/core';
 import type { CliIO } from './io.js';
 
 /**
@@ -29,15 +29,8 @@ async function readStdin(io: CliIO): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/**
- * The code of a file the user named that cannot be read: NOT_FOUND where nothing is there
- * (exit 1), INVALID_INPUT where a directory is (exit 2), IO_FAILED otherwise. One rule for
- * every file flag and argument (`log append --file`, `items add --file`, `signature FILE`).
- */
-export function unreadableFileCode(error: unknown): 'NOT_FOUND' | 'INVALID_INPUT' | 'IO_FAILED' {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' ? 'NOT_FOUND' : code === 'EISDIR' ? 'INVALID_INPUT' : 'IO_FAILED';
-}
+/** One rule for every file the user names (core's unreadableFileCode), re-exported for the commands. */
+export { unreadableFileCode };
 
 async function readPath(io: CliIO, field: string, path: string): Promise<string> {
   try {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { MemError, isMemError, projectNameSchema } from '@mem/core';
-import { validateInput, type AnyOperation, type CliOption } from '@mem/registry';
+import { splitList, validateInput, type AnyOperation, type CliOption } from '@mem/registry';
 import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
@@ -18,11 +18,7 @@ function parseOption(option: CliOption, value: string | string[]): unknown {
   const values = Array.isArray(value) ? value : [value];
   if (option.parse === 'list-or-star' && values.length === 1 && values[0]!.trim() === '*')
     return '*';
-  if (option.parse === 'list' || option.parse === 'list-or-star')
-    return values
-      .flatMap((v) => v.split(','))
-      .map((v) => v.trim())
-      .filter((v) => v !== '');
+  if (option.parse === 'list' || option.parse === 'list-or-star') return splitList(values);
   const last = values.at(-1)!;
   // A negative or fractional number is parsed too, so the schema says what is wrong with it
   // (`expected at least 1, got -5`, `expected int, got 5.5`), not that it is no number.
@@ -32,11 +28,15 @@ function parseOption(option: CliOption, value: string | string[]): unknown {
 }
 
 /**
- * A `jsonl-file` flag's file as the array of its lines' objects (blank lines skipped). A line
- * that is not JSON is INVALID_INPUT naming the file and line; the operation's schema judges
- * the rest, naming `items[i]` — the i-th object, which is the i-th non-blank line.
+ * A `jsonl-file` flag's file as the array of its lines' objects (blank lines skipped), with the
+ * line each came from. A line that is not JSON is INVALID_INPUT naming the file and line; the
+ * operation's schema judges the rest, naming `items[i]`, which a refusal says with its line.
  */
-function readJsonlFile(cwd: string, option: CliOption, value: string | string[]): unknown[] {
+function readJsonlFile(
+  cwd: string,
+  option: CliOption,
+  value: string | string[],
+): { objects: unknown[]; lines: number[] } {
   const path = resolve(cwd, Array.isArray(value) ? value.at(-1)! : value);
   let text: string;
   try {
@@ -52,10 +52,12 @@ function readJsonlFile(cwd: string, option: CliOption, value: string | string[])
     );
   }
   const out: unknown[] = [];
+  const lines: number[] = [];
   text.split('\n').forEach((raw, index) => {
     if (raw.trim() === '') return;
     try {
       out.push(JSON.parse(raw));
+      lines.push(index + 1);
     } catch (error) {
       throw new MemError(
         'INVALID_INPUT',
@@ -64,27 +66,62 @@ function readJsonlFile(cwd: string, option: CliOption, value: string | string[])
       );
     }
   });
-  return out;
+  return { objects: out, lines };
+}
+
+/**
+ * What a command's input was typed as: its flags, its positional arguments, and for each
+ * `jsonl-file` flag's field the file line of each object.
+ */
+interface CliTerms {
+  options: readonly CliOption[];
+  args: readonly string[];
+  lines: Map<string, readonly number[]>;
 }
 
 /**
  * A refused input (INVALID_INPUT, INVALID_PROJECT) as a usage error, exit 2; another error that
  * names a field of a flag (`from_line: no line …`, NOT_FOUND) said as the flag, its code kept.
  */
-function usageError(options: readonly CliOption[], error: unknown): unknown {
+function usageError(terms: CliTerms, error: unknown): unknown {
   if (!isMemError(error)) return error;
   if (error.code !== 'INVALID_INPUT' && error.code !== 'INVALID_PROJECT')
-    return typeof error.details['field'] === 'string' ? inFlagTerms(options, error) : error;
-  const refused = inFlagTerms(options, error);
+    return typeof error.details['field'] === 'string' ? inFlagTerms(terms, error) : error;
+  const refused = inFlagTerms(terms, error);
   return new RegistryUsageError(refused.message, { cause: refused });
 }
 
 /** A refused field that came from a flag, said as the flag (`--citations: ...`): the user typed the flag, not the field. */
-function inFlagTerms(options: readonly CliOption[], error: MemError): MemError {
+function inFlagTerms(terms: CliTerms, error: MemError): MemError {
+  const { options } = terms;
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a validation error's field is a path string
-  const field = String(error.details['field'] ?? '').split(/[[.]/)[0];
+  const path = String(error.details['field'] ?? '');
+  const field = path.split(/[[.]/)[0]!;
   const option = options.find((o) => o.field === field);
   if (field === '(input)') return withFlagNames(options, error);
+  // A positional argument is named as the usage line shows it (`mem query <query>`), not by its
+  // field after the operation (`query: query: …`).
+  const wrong = problemAt(error, path);
+  if (!option && terms.args.includes(field) && path === field && wrong !== null)
+    return new MemError(
+      error.code,
+      `the <${field}> argument: ${inFlagWords(wrong, options, undefined)}`,
+      error.details,
+      { cause: error },
+    );
+  // An object of a `jsonl-file` flag's file is named by its line as well as its place in the
+  // batch: `--file: line 3 (items[1]).detail: …`.
+  const lines = terms.lines.get(field);
+  const at = /^[^[.]+\[(\d+)\](.*)$/.exec(path);
+  const line = at !== null ? lines?.[Number(at[1])] : undefined;
+  if (option && at !== null && line !== undefined)
+    return new MemError(
+      error.code,
+      `${option.flag.split(' ')[0]!}: line ${line} (${field}[${at[1]!}])${at[2]!}: ${wrong ?? error.message}`,
+      // The details stay the operation's, as HTTP and MCP give them: the line is the CLI's.
+      error.details,
+      { cause: error },
+    );
   if (!option) {
     // A positional argument's field (`remember: text: expected the text, or from_line`): its
     // flags still read as flags.
@@ -169,6 +206,21 @@ function withoutOperation(message: string, field: string): string {
   return message.slice(at + field.length + 4);
 }
 
+/**
+ * What is wrong with the field at `path`, without the operation and field before it: the
+ * schema's own problem (`expected at least 1 character, got an empty string`), or what a
+ * message says after `path: ` (`add_items: items[1].parent: no live item …`); null when the
+ * message does not name the field so.
+ */
+function problemAt(error: MemError, path: string): string | null {
+  const issues = error.details['issues'];
+  const first = Array.isArray(issues) ? (issues[0] as { field?: unknown; problem?: unknown }) : {};
+  if (first.field === path && typeof first.problem === 'string') return first.problem;
+  const inside = error.message.indexOf(`: ${path}: `);
+  if (inside >= 0) return error.message.slice(inside + path.length + 4);
+  return error.message.startsWith(`${path}: `) ? error.message.slice(path.length + 2) : null;
+}
+
 /** The projects an operation names (one or a list), which must exist. */
 function namedProjects(value: unknown): string[] {
   const names = Array.isArray(value) ? value : value === undefined ? [] : [value];
@@ -245,13 +297,18 @@ export function registerRegistryCommands(
       const self = params[params.length - 1] as Command;
       const options = self.opts<Record<string, string | string[] | boolean | undefined>>();
       const input: Record<string, unknown> = {};
+      const terms: CliTerms = {
+        options: cli.options ?? [],
+        args: cli.args ?? [],
+        lines: new Map(),
+      };
       (cli.args ?? []).forEach((field, i) => {
         if (params[i] !== undefined) input[field] = params[i];
       });
       // A file or stdin refused (missing, empty) is said as the flag that named it, like a field.
       const fileText = (field: string, path: string) =>
         readInputFile(io, field, path).catch((error: unknown) => {
-          throw usageError(cli.options ?? [], error);
+          throw usageError(terms, error);
         });
       for (const field of cli.files ?? [])
         if (typeof input[field] === 'string') input[field] = await fileText(field, input[field]);
@@ -261,17 +318,21 @@ export function registerRegistryCommands(
         if (option.parse === 'boolean' && value === true) input[option.field] = true;
         else if (option.parse === 'text-file' && typeof value === 'string')
           input[option.field] = await fileText(option.field, value);
-        else if (typeof value === 'string' || Array.isArray(value))
-          input[option.field] =
-            option.parse === 'jsonl-file'
-              ? readJsonlFile(io.cwd, option, value)
-              : parseOption(option, value);
+        else if (
+          option.parse === 'jsonl-file' &&
+          (typeof value === 'string' || Array.isArray(value))
+        ) {
+          const { objects, lines } = readJsonlFile(io.cwd, option, value);
+          input[option.field] = objects;
+          terms.lines.set(option.field, lines);
+        } else if (typeof value === 'string' || Array.isArray(value))
+          input[option.field] = parseOption(option, value);
       }
       try {
         // Bad input is a usage error before anything is looked at or opened; invoke checks it again, with the same schema.
         validateInput(op.input, input, op.name);
       } catch (error) {
-        throw usageError(cli.options ?? [], error);
+        throw usageError(terms, error);
       }
       // A reading operation on a root or project that does not exist is a typo, never an empty
       // answer; so is a write naming one, unless it may be the project's first (startsProject).
@@ -315,7 +376,7 @@ export function registerRegistryCommands(
         const failure = cli.failure?.(output);
         if (failure) throw failure;
       } catch (error) {
-        throw usageError(cli.options ?? [], error);
+        throw usageError(terms, error);
       } finally {
         await opened.close();
       }

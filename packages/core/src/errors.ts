@@ -83,3 +83,14 @@ export function isMemError(value: unknown): value is MemError {
 export function hasErrorCode(value: unknown, code: ErrorCode): value is MemError {
   return isMemError(value) && value.code === code;
 }
+
+/**
+ * The code of a file the user named that cannot be read: NOT_FOUND where nothing is there
+ * (exit 1), INVALID_INPUT where a directory is (exit 2), IO_FAILED otherwise. One rule for
+ * every file a command reads (`log append --file`, `items add --file`, `signature FILE`, a
+ * gold set, a LoCoMo file).
+ */
+export function unreadableFileCode(error: unknown): 'NOT_FOUND' | 'INVALID_INPUT' | 'IO_FAILED' {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? 'NOT_FOUND' : code === 'EISDIR' ? 'INVALID_INPUT' : 'IO_FAILED';
+}

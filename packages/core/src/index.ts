@@ -1,4 +1,11 @@
-export { ERROR_CODES, MemError, hasErrorCode, isMemError, type ErrorCode } from './errors.js';
+export {
+  ERROR_CODES,
+  MemError,
+  hasErrorCode,
+  isMemError,
+  unreadableFileCode,
+  type ErrorCode,
+} from './errors.js';
 export { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from './file-modes.js';
 export { ioError, isNoSpaceErrno } from './io-error.js';
 export { createPrivateFile, makePrivateDirectory } from './private-fs.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { MemError } from '@mem/core';
+import { MemError, unreadableFileCode } from '@mem/core';
 
 /** The key under which a gold file lists what the L2 synthesis note should say. */
 export const SYNTHESIS_KEY = 'synthesis';
@@ -115,8 +115,9 @@ export function loadGoldSet(file: string): LoadedGoldSet {
   try {
     source = readFileSync(file, 'utf8');
   } catch (error) {
+    // A file that is not there is NOT_FOUND, as every file the CLI is given (unreadableFileCode).
     throw new MemError(
-      'CONFIG_INVALID',
+      unreadableFileCode(error),
       `${file}: cannot read the gold set (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       { file },
     );

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { MemError } from '@mem/core';
+import { MemError, unreadableFileCode } from '@mem/core';
 
 /** One dialogue turn of a LoCoMo conversation. */
 export interface LocomoTurn {
@@ -45,7 +45,7 @@ export function loadLocomo(path: string): LocomoConversation[] {
     // that is there and is no LoCoMo JSON is the input refused (INVALID_INPUT, exit 2).
     const code = (error as NodeJS.ErrnoException).code;
     throw new MemError(
-      code === 'ENOENT' ? 'NOT_FOUND' : code === 'EISDIR' ? 'INVALID_INPUT' : 'IO_FAILED',
+      unreadableFileCode(error),
       code === 'EISDIR'
         ? `${path}: a directory, expected the LoCoMo JSON file`
         : `${path}: cannot read LoCoMo JSON (${code ?? (error as Error).message})`,

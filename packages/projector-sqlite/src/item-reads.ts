@@ -1010,7 +1010,7 @@ export function itemReader(
 
     /** Every event that changed the item `id` of `project` (item_history), in log order. */
     itemHistory: (project: string, id: string): ItemHistoryRow[] =>
-      prepared(`SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason, h.text, h.conversation, h.relation, h.other FROM item_history h
+      prepared(`SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason, h.text, h.conversation, h.relation, h.other, h.side FROM item_history h
         WHERE h.project = @project AND h.id = @id ORDER BY h.seq`).all({
         project,
         id,
@@ -1102,7 +1102,8 @@ export function itemReader(
      * columns T0 reads: its tags and relations were three sub-queries a row that orient threw away.
      */
     loadedKnowledge: (projects: readonly string[], type: 'rule' | 'fact'): KnowledgeRow[] =>
-      prepared(`SELECT i.project, i.id, i.type, i.status, i.summary, i.created_ts, i.valid_until, i.review_after
+      prepared(`SELECT i.project, i.id, i.type, i.status, i.summary, i.created_ts, i.valid_until, i.review_after,
+            i.source_uri, i.source_sha256
           FROM item i INDEXED BY item_unanchored
           WHERE ${IN_PROJECTS} AND i.type = @type AND i.anchor_count = 0 AND ${LIVE} AND ${UNARCHIVED}
           ORDER BY i.project, i.created_seq, i.id`).all({

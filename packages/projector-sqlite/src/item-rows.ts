@@ -71,11 +71,20 @@ export interface ItemActivityRow {
 
 /**
  * An always-loaded rule or fact as T0 reads it: what its entry shows and its freshness verdict
- * reads, never its tags or relations (T0 shows neither).
+ * reads (its cited source included), never its tags or relations (T0 shows neither).
  */
 export type KnowledgeRow = Pick<
   ItemRow,
-  'project' | 'id' | 'type' | 'status' | 'summary' | 'created_ts' | 'valid_until' | 'review_after'
+  | 'project'
+  | 'id'
+  | 'type'
+  | 'status'
+  | 'summary'
+  | 'created_ts'
+  | 'valid_until'
+  | 'review_after'
+  | 'source_uri'
+  | 'source_sha256'
 >;
 
 /** A due reminder as orient lists it. */
@@ -156,4 +165,6 @@ export interface ItemHistoryRow {
   /** What an item_related or item_unrelated event related: the relation and the other item (null elsewhere). */
   relation: Relation | null;
   other: string | null;
+  /** Which end of that relation this item is: `item` (the one related) or `target`; null elsewhere. */
+  side: 'item' | 'target' | null;
 }

@@ -1,7 +1,7 @@
-import { itemId, sha256Hex, type EventOf } from '@mem/core';
+import { itemId, sha256Hex, type EventOf, type Relation } from '@mem/core';
 import { canonicalJson } from './canonical-json.js';
 import { nodeId } from './node-id.js';
-import type { PlannedWrite } from './planned-write.js';
+import type { ItemHistoryParams, PlannedWrite } from './planned-write.js';
 
 /** The curated-item events the item store applies (issue 13). */
 export const ITEM_HANDLES = [
@@ -27,16 +27,25 @@ const ITEM_LEVEL = 'I';
  * come from the event alone.
  */
 export function planItemEvent(e: ItemEvent): PlannedWrite[] {
-  return [...planItemState(e), history(e)];
+  return [...planItemState(e), ...history(e)];
 }
 
-/** What `mem history it-…` lists of the event: its type, who wrote it (principal, token label) and why. */
-function history(e: ItemEvent): PlannedWrite {
-  return {
+/**
+ * What `mem history it-…` lists of the event: its type, who wrote it (principal, token label)
+ * and why. A relate or unrelate is a row of both items it joins, each saying which end it is
+ * (`side`) and naming the other.
+ */
+function history(e: ItemEvent): PlannedWrite[] {
+  const row = (
+    id: string,
+    relation: Relation | null,
+    other: string | null,
+    side: ItemHistoryParams['side'],
+  ): PlannedWrite => ({
     statement: 'insertItemHistory',
     params: {
       project: e.project,
-      id: e.type === 'item_added' ? itemId(e.project, e.seq) : e.item,
+      id,
       seq: e.seq,
       ts: e.ts,
       type: e.type,
@@ -45,11 +54,14 @@ function history(e: ItemEvent): PlannedWrite {
       reason: e.reason ?? null,
       text: e.type === 'item_logged' ? e.text : null,
       conversation: e.type === 'item_logged' ? (e.conversation ?? null) : null,
-      ...(e.type === 'item_related' || e.type === 'item_unrelated'
-        ? { relation: e.relation, other: e.target }
-        : { relation: null, other: null }),
+      relation,
+      other,
+      side,
     },
-  };
+  });
+  if (e.type === 'item_related' || e.type === 'item_unrelated')
+    return [row(e.item, e.relation, e.target, 'item'), row(e.target, e.relation, e.item, 'target')];
+  return [row(e.type === 'item_added' ? itemId(e.project, e.seq) : e.item, null, null, null)];
 }
 
 function planItemState(e: ItemEvent): PlannedWrite[] {

@@ -405,6 +405,8 @@ export interface ItemHistoryParams {
   /** An item_related or item_unrelated event's relation and the other item (null elsewhere). */
   relation: string | null;
   other: string | null;
+  /** Which end of that relation this item is: `item` (the one related) or `target`; null elsewhere. */
+  side: 'item' | 'target' | null;
 }
 
 export type StatementName = PlannedWrite['statement'];

@@ -37,8 +37,9 @@ import { sealStore } from './seal.js';
  *     one range made the store refuse every later catch-up.
  * 23: item_history.relation and other (migration 0028): what a relate or unrelate named; item
  *     node ids hashed again (nodeId), as before 22.
+ * 24: item_history.side (migration 0029): a relate or unrelate is a row of its target too.
  */
-const VERSION = 23;
+const VERSION = 24;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -303,8 +303,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
 
   // Only for an item the project added: an event naming another id changes nothing, so it is no history.
   insertItemHistory: `
-    INSERT INTO item_history (project, id, seq, ts, type, actor, token, reason, text, conversation, relation, other)
-    SELECT @project, @id, @seq, @ts, @type, @actor, @token, @reason, @text, @conversation, @relation, @other
+    INSERT INTO item_history (project, id, seq, ts, type, actor, token, reason, text, conversation, relation, other, side)
+    SELECT @project, @id, @seq, @ts, @type, @actor, @token, @reason, @text, @conversation, @relation, @other, @side
     WHERE EXISTS (SELECT 1 FROM item WHERE project = @project AND id = @id)
     ON CONFLICT DO NOTHING`,
 

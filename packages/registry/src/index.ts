@@ -31,6 +31,7 @@ export { authorize } from './authorize.js';
 export { inputJsonSchema, outputJsonSchema, type JsonSchema } from './json-schema.js';
 export { outputDrift } from './output-drift.js';
 export { validateInput } from './validate.js';
+export { splitList } from './list-input.js';
 export { IDEMPOTENCY_ARGUMENT, mcpTools, type McpToolGroup } from './mcp-tools.js';
 export type { RegistryContext } from './context.js';
 export { CALLER_ERROR_CODES, isCallerError } from './caller-errors.js';

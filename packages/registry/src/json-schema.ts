@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listJsonSchema } from './list-input.js';
 import type { AnyOperation } from './operation.js';
 
 /** A JSON Schema object (draft 2020-12, as OpenAPI 3.1 and MCP take it). */
@@ -7,7 +8,11 @@ export type JsonSchema = Record<string, unknown>;
 const cache = new WeakMap<AnyOperation, { input: JsonSchema; output: JsonSchema }>();
 
 function convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: listJsonSchema,
+  }) as JsonSchema;
   delete json['$schema'];
   return json;
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { JsonSchema } from './json-schema.js';
+import { splitList } from './list-input.js';
 import { mcpTools } from './mcp-tools.js';
 import { remoteOperations } from './operation.js';
 import { OPERATIONS } from './ops/index.js';
@@ -62,5 +64,39 @@ describe('the MCP projection of the registry', () => {
       const writes = [...tool.operations.values()].some((op) => op.kind === 'write');
       expect('idempotency_key' in (tool.inputSchema['properties'] as object)).toBe(writes);
     }
+  });
+
+  // listInput takes a JSON list or one comma-separated string; zod 4 wrote a preprocess's input
+  // schema as the array alone, so an MCP client was never told the string is taken.
+  it('says a list field takes a list or one comma-separated string (query, find_items)', () => {
+    /** The JSON types a property's schema admits, through every anyOf. */
+    const types = (schema: JsonSchema): string[] => [
+      ...(typeof schema['type'] === 'string' ? [schema['type']] : []),
+      ...((schema['anyOf'] ?? []) as JsonSchema[]).flatMap(types),
+    ];
+    const property = (tool: string, field: string) =>
+      (tools.find((t) => t.name === tool)!.inputSchema['properties'] as Record<string, JsonSchema>)[
+        field
+      ]!;
+    for (const [tool, field] of [
+      ['query', 'project'],
+      ['query', 'level'],
+      ['items', 'projects'],
+    ] as const)
+      expect(types(property(tool, field)).sort(), `${tool}.${field}`).toEqual(['array', 'string']);
+    // The list branch keeps the item's shape: levels are still an enum, with the list's bounds.
+    const level = (property('query', 'level')['anyOf'] as JsonSchema[]).find(
+      (s) => s['type'] === 'array',
+    )!;
+    expect(level).toMatchObject({ minItems: 1, items: { enum: expect.arrayContaining(['L1']) } });
+  });
+});
+
+describe('splitList, the one list rule of the CLI, HTTP and the schemas', () => {
+  it('splits each value at commas, trims the parts and drops empty ones', () => {
+    expect(splitList('alpha')).toEqual(['alpha']);
+    expect(splitList(' alpha, beta ,,')).toEqual(['alpha', 'beta']);
+    expect(splitList(['a,b', ' c ', ''])).toEqual(['a', 'b', 'c']);
+    expect(splitList(',')).toEqual([]);
   });
 });

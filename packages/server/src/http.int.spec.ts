@@ -373,6 +373,12 @@ describe('HTTP surface', () => {
       expect(entry?.operationId, `${op.http.method} ${op.http.path}`).toBe(op.name);
     }
     expect(doc.paths['/memory/query'].get.responses['204']).toBeDefined();
+    // A list parameter takes one comma-separated value, and its schema says a string is taken.
+    const project = doc.paths['/memory/query'].get.parameters.find(
+      (p: { name: string }) => p.name === 'project',
+    );
+    expect(project).toMatchObject({ style: 'form', explode: false });
+    expect(project.schema.anyOf.map((s: { type: string }) => s.type)).toEqual(['array', 'string']);
     expect(
       doc.paths['/memory/ingest'].post.requestBody.content['application/json'].schema.properties
         .records,

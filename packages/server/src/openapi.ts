@@ -53,7 +53,10 @@ function operationObject(op: AnyRemoteOperation): JsonSchema {
   } else {
     for (const name of rest) {
       const schema = properties[name]!;
-      const list = schema['type'] === 'array';
+      // A list input is `anyOf` an array and a string: sent as one comma-separated value.
+      const list =
+        schema['type'] === 'array' ||
+        ((schema['anyOf'] ?? []) as JsonSchema[]).some((s) => s['type'] === 'array');
       parameters.push({
         name,
         in: 'query',

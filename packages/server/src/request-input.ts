@@ -1,5 +1,5 @@
 import { MemError } from '@mem/core';
-import type { JsonSchema } from '@mem/registry';
+import { splitList, type JsonSchema } from '@mem/registry';
 
 type Kind = 'array' | 'number' | 'boolean' | 'string' | 'any';
 
@@ -43,17 +43,8 @@ export function queryInput(params: URLSearchParams, schema: JsonSchema): Record<
     const kind = kindOf(Object.hasOwn(properties, key) ? properties[key] : undefined);
     if (kind === 'array') {
       // `*` alone stands for "all" where a schema accepts it (token projects).
-      setOwn(
-        out,
-        key,
-        values.length === 1 && values[0] === '*'
-          ? '*'
-          : values
-              .flatMap((v) => v.split(','))
-              // Trimmed as the CLI's list flags and the schema's listInput trim: `a, b` is two names on every surface.
-              .map((v) => v.trim())
-              .filter((v) => v !== ''),
-      );
+      // The one list rule (splitList): `a, b` is two names on every surface.
+      setOwn(out, key, values.length === 1 && values[0] === '*' ? '*' : splitList(values));
       continue;
     }
     if (values.length > 1)

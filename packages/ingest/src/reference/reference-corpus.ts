@@ -67,11 +67,23 @@ export async function addCorpus(
           globs: existing.globs,
         },
       );
-    const { payloads, report } = planCorpusSync(
-      state,
-      registration,
-      readCorpusFiles(root, registration.globs),
-    );
+    const read = readCorpusFiles(root, registration.globs);
+    const { payloads, report } = planCorpusSync(state, registration, read);
+    // Trigger: a new corpus that would hold no passage (an empty file, a tree of empty or
+    // skipped files). Why: registering it answers nothing and looks like success (it said
+    // "0 passages"). Outcome: INVALID_INPUT naming the path, what was read, nothing written.
+    if (!same && report.passages_written === 0)
+      throw new MemError(
+        'INVALID_INPUT',
+        `path: ${options.target} holds no text to read as reference passages (${read.files.length} file${read.files.length === 1 ? '' : 's'} read${read.skipped.length > 0 ? `, ${read.skipped.length} skipped` : ''}${report.refused.length > 0 ? `, ${report.refused.length} passages refused as forgotten` : ''}); give a file or tree that holds some`,
+        {
+          field: 'path',
+          path: options.target,
+          files: read.files.map((f) => f.uri),
+          skipped: read.skipped,
+          refused: report.refused.length,
+        },
+      );
     const register: Payload[] = same ? [] : [{ type: 'corpus_registered', ...registration }];
     const seq = await appendAll(
       engine,

@@ -351,6 +351,11 @@ const historyEntry = z.object({
   /** Only on an item_related or item_unrelated entry: the relation, and the other item it named. */
   relation: relationField.optional(),
   related: z.string().optional(),
+  /**
+   * Which end of that relation this item is: `item`, the one related (`mem items relate ITEM
+   * --relation R --target OTHER`), or `target`, the one it was related to.
+   */
+  end: z.enum(['item', 'target']).optional(),
 });
 
 /** A line's or memory's hashes; an item is not content-addressed, so it has none to print. */
@@ -395,7 +400,7 @@ export const history = defineOperation({
         `${out.target_kind} ${out.target} in ${out.project}: ${out.entries.length} mutation${out.entries.length === 1 ? '' : 's'}`,
         ...out.entries.map(
           (e) =>
-            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''}${hashes(e)}${e.relation !== undefined ? ` ${e.relation} ${e.related ?? '?'}` : ''}${e.from_line ? ` from line ${e.from_line.sha256} in ${e.from_line.note}` : ''}${e.conversation !== undefined ? ` in conversation ${e.conversation}` : ''}${e.text !== undefined ? `\n    ${e.text}` : ''}`,
+            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''}${hashes(e)}${e.relation !== undefined ? ` ${e.relation}${e.end === 'target' ? ' from' : ''} ${e.related ?? '?'}` : ''}${e.from_line ? ` from line ${e.from_line.sha256} in ${e.from_line.note}` : ''}${e.conversation !== undefined ? ` in conversation ${e.conversation}` : ''}${e.text !== undefined ? `\n    ${e.text}` : ''}`,
         ),
       ].join('\n'),
   },

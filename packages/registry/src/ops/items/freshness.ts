@@ -8,6 +8,7 @@ import {
   type SourceCheck,
 } from '@mem/core';
 import type { ItemState } from './ledger.js';
+import { checkSource, type CitedSource } from './source-check.js';
 
 /** What an item's verdict reads: the ledger's state and the projection's row both carry it. */
 type Fresh = Pick<
@@ -116,18 +117,29 @@ export function warningOf(
 
 /**
  * Warnings for knowledge a read always delivers (T0's unanchored rules and facts, T1's anchored
- * ones), in the order given. Knowledge is never open, and these reads re-read no cited source,
- * so only a TTL or a review date can make a verdict anything but fresh: a row with neither is
- * not judged (each verdict was garbage on orient's hot path).
+ * ones), in the order given, judged as find_items judges them: a TTL, a review date and the
+ * cited source re-read (checkSource), so a fact whose cited file changed warns alike in orient,
+ * open and find. Knowledge is never open, so a row with no TTL, no review date and no cited
+ * source is fresh and is not judged (each verdict was garbage on orient's hot path).
  */
-export function deliveredKnowledgeWarnings(
-  rows: readonly Omit<Fresh, 'opened_ts'>[],
+export async function deliveredKnowledgeWarnings(
+  rows: readonly (Omit<Fresh, 'opened_ts'> & CitedSource)[],
   now: Date,
-): FreshnessWarning[] {
-  return rows
-    .filter((row) => row.valid_until !== null || row.review_after !== null)
-    .map((row) => warningOf({ ...row, opened_ts: null }, now, true))
-    .filter((w): w is FreshnessWarning => w !== null);
+  root: string,
+): Promise<FreshnessWarning[]> {
+  const judged = await Promise.all(
+    rows
+      .filter(
+        (row) =>
+          row.valid_until !== null ||
+          row.review_after !== null ||
+          (row.source_uri !== null && row.source_sha256 !== null),
+      )
+      .map(async (row) =>
+        warningOf({ ...row, opened_ts: null }, now, true, await checkSource(row, root)),
+      ),
+  );
+  return judged.filter((w): w is FreshnessWarning => w !== null);
 }
 
 /** An answer's warnings, bounded to MAX_FRESHNESS_WARNINGS; the rest counted, not listed. */

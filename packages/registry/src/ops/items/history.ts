@@ -42,6 +42,7 @@ function historyOf(items: ItemStore, project: string, id: string) {
       // A relate or unrelate names the relation and the other item it was to.
       ...(e.relation !== null ? { relation: e.relation } : {}),
       ...(e.other !== null ? { related: e.other } : {}),
+      ...(e.side !== null ? { end: e.side } : {}),
     })),
   };
 }

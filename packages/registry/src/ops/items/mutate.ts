@@ -196,6 +196,13 @@ function checkRelation(
 
 const LISTED = { anchor: 'anchors', blocked_by: 'blocked_by', link: 'links' } as const;
 
+/** Which of `ids` (of `project`) are deleted items. */
+function deletedItems(items: ItemStore, project: string, ids: readonly string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  const rows = items.itemsById([project], [...new Set(ids)]);
+  return new Set(rows.filter((row) => row.deleted).map((row) => row.id));
+}
+
 function related(
   item: ItemState,
   relation: z.infer<typeof relationField>,
@@ -238,10 +245,14 @@ async function relateChecked(
       );
     if (!related(item, input.relation, target.id))
       return write(ctx, caller, input.project, [], ids);
-    if (input.relation === 'anchor' && item.anchors.length === 1)
+    // A deleted anchor opens nothing: the sole live one is the sole anchor (else the knowledge
+    // would be loaded neither by T0 nor by any thread's T1).
+    const others = item.anchors.filter((a) => a !== target.id);
+    const gone = input.relation === 'anchor' ? deletedItems(items, input.project, others) : null;
+    if (gone !== null && others.every((a) => gone.has(a)))
       throw new MemError(
         'CONFLICT',
-        `${target.id} is the sole anchor of ${item.id}: re-anchor it, or delete it deliberately`,
+        `${target.id} is the sole ${item.anchors.length > 1 ? 'live ' : ''}anchor of ${item.id}${item.anchors.length > 1 ? ' (its other anchors are deleted)' : ''}: re-anchor it, or delete it deliberately`,
         { knowledge: [item.id], anchor: target.id },
       );
     return write(
@@ -313,16 +324,17 @@ async function deleteChecked(
     doomed.add(id);
     for (const d of items.descendants(input.project, id)) doomed.add(d.id);
   });
-  // Only knowledge anchored to a doomed item can be stranded by deleting it.
-  const stranded = items
+  // Only knowledge anchored to a doomed item can be stranded by deleting it; an anchor deleted
+  // before strands as surely as one deleted now.
+  const anchored = items
     .anchoredToAny(input.project, [...doomed])
-    .filter(
-      (k) =>
-        !k.deleted &&
-        !doomed.has(k.id) &&
-        k.anchors.length > 0 &&
-        k.anchors.every((a) => doomed.has(a)),
-    );
+    .filter((k) => !k.deleted && !doomed.has(k.id) && k.anchors.length > 0);
+  const gone = deletedItems(
+    items,
+    input.project,
+    anchored.flatMap((k) => k.anchors),
+  );
+  const stranded = anchored.filter((k) => k.anchors.every((a) => doomed.has(a) || gone.has(a)));
   if (stranded.length > 0)
     throw new MemError(
       'CONFLICT',

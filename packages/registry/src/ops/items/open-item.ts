@@ -96,10 +96,12 @@ export async function openItem(
     const listed = [...rules, ...facts].map((k) => k.id);
     const full = new Map(items.itemsById([item.project], listed).map((k) => [k.id, k]));
     // T1 delivers every anchored rule and fact, as T0 its unanchored ones: each one past its
-    // valid_until or review date is named as delivered, in the order listed.
-    const warnings = deliveredKnowledgeWarnings(
+    // valid_until or review date, or whose cited source changed, is named as delivered, in the
+    // order listed.
+    const warnings = await deliveredKnowledgeWarnings(
       listed.map((id) => full.get(id)).filter((k): k is ItemRow => k !== undefined && !k.deleted),
       now,
+      ctx.engine.paths.root,
     );
     return {
       item: viewOfRow(item),

@@ -41,7 +41,7 @@ import {
   updateItem,
   updateItemInput,
 } from './mutate.js';
-import { MemError } from '@mem/core';
+import { MemError, isMemError } from '@mem/core';
 import { confirmItem, confirmItemInput } from './confirm-item.js';
 
 /** One MCP tool for curated items; `action` picks the operation. */
@@ -206,9 +206,25 @@ export const rememberOp = defineOperation({
       });
     }
     const item = promoted ? { ...draft.data, from_line: promoted.from_line } : draft.data;
-    return addItems(ctx, caller, project, [item], reason, effects);
+    return addItems(ctx, caller, project, [item], reason, effects).catch((error: unknown) => {
+      throw asRememberField(error);
+    });
   },
 });
+
+/**
+ * An add_items refusal of remember's one item, said in remember's own fields: `parent: no
+ * live item …`, not `items[0].parent` (a batch the caller never wrote), so the CLI can name
+ * `--parent`. Anchors are remember's `anchor`.
+ */
+function asRememberField(error: unknown): unknown {
+  if (!isMemError(error)) return error;
+  const field = error.details['field'];
+  if (typeof field !== 'string' || !field.startsWith('items[0].')) return error;
+  const own = field.slice('items[0].'.length).replace(/^anchors\b/, 'anchor');
+  const message = error.message.replace(`${field}: `, `${own}: `);
+  return new MemError(error.code, message, { ...error.details, field: own }, { cause: error });
+}
 
 /**
  * The line a remember promotes: a fact or rule only, a rule only with may_write_rules (checked

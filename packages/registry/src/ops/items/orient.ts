@@ -224,7 +224,11 @@ export async function orient(
     const names = named ?? (await visibleNames(ctx, caller, reach));
     const { rows: ruleRows, ...rules } = alwaysLoaded(reach, 'rule', budget.rules);
     const { rows: factRows, ...facts } = alwaysLoaded(reach, 'fact', budget.facts);
-    const warnings = deliveredKnowledgeWarnings([...ruleRows, ...factRows], now);
+    const warnings = await deliveredKnowledgeWarnings(
+      [...ruleRows, ...factRows],
+      now,
+      ctx.engine.paths.root,
+    );
     return {
       rules,
       facts,

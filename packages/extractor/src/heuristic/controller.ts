@@ -15,7 +15,16 @@ import { analyzeUnit } from './analysis.js';
 import { bearsDate, datesIn } from './dates.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
-import { editsDocumentation, offersOption, plansStep } from './not-findings.js';
+import {
+  asksLeave,
+  cutFromCode,
+  editMishap,
+  editsDocumentation,
+  judgesDocument,
+  offersOption,
+  plansStep,
+  pointsAway,
+} from './not-findings.js';
 import { changelogSignals } from './changelog-signals.js';
 import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
 import { concessionSignals } from './concession-signals.js';
@@ -303,9 +312,19 @@ function scoreChunk(
   // Outcome: it is no candidate, unless it is an open question.
   const notAsked = (text: string) =>
     kinds.size > 0 &&
-    (editsDocumentation(text) || offersOption(text)) &&
-    routeLine(text) !== 'open';
-  const prose: { text: string; pieces: string[]; spoken: boolean; agent: boolean }[] = [];
+    (cutFromCode(text) ||
+      ((editsDocumentation(text) ||
+        offersOption(text) ||
+        (judgesDocument(text) && !kinds.has('cause') && !kinds.has('tool')) ||
+        (editMishap(text) && kinds.has('cause'))) &&
+        routeLine(text) !== 'open'));
+  const prose: {
+    text: string;
+    pieces: string[];
+    spoken: boolean;
+    agent: boolean;
+    proposal: boolean;
+  }[] = [];
   records.forEach((original, i) => {
     if (!PROSE.has(original.role) || corrections.rejected.has(i) || original.pasted !== undefined)
       return;
@@ -316,6 +335,8 @@ function scoreChunk(
     const { sections, lead } = recordSections(record);
     const spoken = record.role === 'user' || record.role === 'assistant';
     const agent = record.role === 'assistant';
+    // A proposal that ends asking leave to carry it out decides nothing yet (not-findings.ts).
+    const proposal = agent && kinds.has('decision') && asksLeave(record.text);
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
       // An agent's report ends its headed lists with "Ready for custom-tools.md or rpc.md?".
@@ -325,7 +346,8 @@ function scoreChunk(
           (signal) =>
             !asksInSpeech(spoken, signal.text) &&
             !doneLater(signal, records.slice(i + 1)) &&
-            !(kinds.size > 0 && agent && plansStep(signal.text)),
+            !(kinds.size > 0 && agent && plansStep(signal.text)) &&
+            !(proposal && signalKinds(signal)?.has('decision') === true),
         ),
       );
       prose.push({
@@ -333,6 +355,7 @@ function scoreChunk(
         pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)),
         spoken,
         agent,
+        proposal,
       });
     } else {
       // An L1 memory is judged line by line: each line is already one finding.
@@ -347,6 +370,7 @@ function scoreChunk(
             : units(record.text),
         spoken,
         agent,
+        proposal,
       });
     }
   });
@@ -389,7 +413,7 @@ function scoreChunk(
     profile,
     prose.map((p) => p.text),
   );
-  for (const { pieces, spoken, agent } of prose) {
+  for (const { pieces, spoken, agent, proposal } of prose) {
     for (const piece of pieces) {
       const text = withoutChatter(piece);
       if (text === '' || isChatter(text) || isVenting(text)) continue;
@@ -404,7 +428,8 @@ function scoreChunk(
       // ("Did you see the photos from my trip to Paris?").
       if (asksInSpeech(spoken, text) || notAsked(text)) continue;
       // The agent's plan, step by step, is what it means to do (not-findings.ts).
-      if (kinds.size > 0 && agent && plansStep(text)) continue;
+      if (kinds.size > 0 && agent && (plansStep(text) || pointsAway(text))) continue;
+      if (proposal && routeLine(text) === 'decision') continue;
       if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
       const scored = scoreSentence(profile, text, discount, given);
       // An error in the tool output with a cause or fix stated in prose is the classic

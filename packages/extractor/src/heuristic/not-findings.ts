@@ -52,10 +52,64 @@ const DOC_FILE_EDIT = new RegExp(
   'iu',
 );
 
+/**
+ * A report headed by the document it changed ("Changes to custom-tools.md: Added a comparison
+ * table"). A document named as the subject of a fact ("skills.md: Skills are directories with
+ * only SKILL.md required") is no edit: an edit verb must follow the label.
+ */
+const DOC_LABEL_EDIT = new RegExp(
+  String.raw`^(?:changes?\s+(?:to|in)\s+)?${DOC_PATH}:\s+(?:added|removed|rewrote|rewritten|updated|clarified|reworded|moved|deleted|expanded|shortened|trimmed)\b`,
+  'iu',
+);
+/**
+ * What a document is like, said of the document ("Current README philosophy is verbose",
+ * "README.md has duplicate sections"): the docs' state, not the system's. Only such a verdict:
+ * "Docs are generated from the types by typedoc" states how the project works.
+ */
+const DOC_STATE = new RegExp(
+  String.raw`^(?:(?:the|current|our|this)\s+){0,2}(?:readme(?:\.md)?|docs|documentation|changelog(?:\.md)?|[\w-]+\.mdx?)(?:\s+[\w-]+){0,2}\s+(?:is|are|was|were|has|have|had|looks?|seems?)\s+(?:(?:still|too|quite|very|now|rather|an?|the)\s+){0,2}(?:verbose|outdated|out of date|wrong|incorrect|missing|duplicated?|unclear|terse|inconsistent|stale|bloated|confusing)\b`,
+  'iu',
+);
+
 /** Whether a line reports an edit of the documentation rather than of the system. */
 export function editsDocumentation(text: string): boolean {
   const line = text.trim();
-  return DOC_VERB.test(line) || DOC_EDIT.test(line) || DOC_FILE_EDIT.test(line);
+  return (
+    DOC_VERB.test(line) ||
+    DOC_EDIT.test(line) ||
+    DOC_FILE_EDIT.test(line) ||
+    DOC_LABEL_EDIT.test(line)
+  );
+}
+
+/**
+ * Whether a line judges a document ("Current README philosophy is verbose"). No decision; but a
+ * defect of the docs ("README.md has duplicate sections") is a bug a person would have fixed, so
+ * the caller asks this only for a question that takes no bugs.
+ */
+export function judgesDocument(text: string): boolean {
+  return DOC_STATE.test(text.trim());
+}
+
+/**
+ * A piece of a code block: a line holding a fence ("reason: \"start\" | \"switch\" The docs
+ * have:\x60\x60\x60typescript") was cut out of one, and reads as neither code nor prose.
+ */
+export function cutFromCode(text: string): boolean {
+  return text.includes('\x60\x60\x60');
+}
+
+/**
+ * A line whose subject is a pronoun for what the reader of the note cannot see ("Now it just
+ * uses the theme system instead of chalk", "This now takes a callback"): no finding alone. Only
+ * with a verb of what code does: "It is important that …" is an expletive "it".
+ */
+const PRONOUN_SUBJECT =
+  /^(?:(?:now|so|and),?\s+)?(?:it|this|that|they)\s+(?:(?:now|just|also|only|still)\s+){0,2}(?:uses?|takes?|calls?|returns?|reads?|writes?)\b/iu;
+
+/** Whether the line's subject is a bare pronoun ("it", "this", "that", "they"). */
+export function pointsAway(text: string): boolean {
+  return PRONOUN_SUBJECT.test(text.trim());
 }
 
 /**
@@ -87,4 +141,36 @@ const PLAN_STEP =
  */
 export function plansStep(text: string): boolean {
   return PLAN_STEP.test(text.trim());
+}
+
+/**
+ * The agent's own text edit going wrong ("The sed command didn't work because of the multiline
+ * format", "the replacement did not match every instance"): how the agent typed a change, not a
+ * bug of the project. A script of the project named so ("the sed script in the release job
+ * fails") is not this: only the editing tool itself, as the subject.
+ */
+const EDIT_MISHAP =
+  /^(?:now,?\s+)?(?:the\s+(?:issue|problem)\s+is\s+(?:that\s+)?)?(?:the|my|our)\s+(?:sed|awk|str_replace|replacement|search[- ]and[- ]replace|regex replace)(?:\s+(?:command|call|edit))?\s+(?:didn't|did not|doesn't|does not|failed|couldn't|could not|missed)\b/iu;
+
+/** Whether a bug-like line is the agent's own editing tool misfiring. */
+export function editMishap(text: string): boolean {
+  return EDIT_MISHAP.test(text.trim());
+}
+
+/**
+ * An agent's message that ends by asking leave to go ahead ("Want me to implement this?",
+ * "Shall I proceed?"): what it lays out is a proposal awaiting an answer, not a decision made —
+ * the choice is made when the user agrees and the work is done, and is read then (the edit, the
+ * commit, the changelog). An offer of more work after a report ("Done. Want me to add tests
+ * too?") asks about something else, and its report stands.
+ */
+const ASKS_LEAVE =
+  /\b(?:want me to|shall I|should I|do you want me to|would you like me to)\s+(?:go ahead(?:\s+and\s+implement)?|implement|proceed|apply|make (?:these|this|the) changes?|start)(?:\s+(?:it|this|that|these|them|with (?:it|this|that)|the (?:plan|change|changes|approach)))?\s*\?\s*$/iu;
+/** A message that reports work already done: its lines are the work, not a proposal. */
+const REPORTS_DONE = /^(?:done|fixed|finished|implemented|all (?:set|done))\b/iu;
+
+/** Whether the agent's message is a proposal that ends asking leave to carry it out. */
+export function asksLeave(message: string): boolean {
+  const text = message.trim();
+  return ASKS_LEAVE.test(text) && !REPORTS_DONE.test(text);
 }

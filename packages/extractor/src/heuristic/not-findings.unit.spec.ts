@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { ChunkRecord } from '../controller.js';
 import { parseGateAnswer } from '../protocol.js';
 import { heuristicController } from './controller.js';
-import { editsDocumentation, offersOption, plansStep } from './not-findings.js';
+import {
+  asksLeave,
+  cutFromCode,
+  editMishap,
+  editsDocumentation,
+  judgesDocument,
+  offersOption,
+  plansStep,
+  pointsAway,
+} from './not-findings.js';
 import { routeLine } from './route.js';
 
 /*
@@ -45,6 +54,7 @@ describe('editsDocumentation', () => {
     'Reworded the section on caching so it names the eviction policy',
     'A diagram of the queue states was added to `docs/queue.md`',
     'The "Troubleshooting" block in `docs/setup.md` was removed, pointing to the FAQ instead',
+    'Changes to deploy.md: Added a table of the regions and their endpoints',
   ])('is an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(true);
   });
@@ -64,6 +74,8 @@ describe('editsDocumentation', () => {
     'Root cause: documented behaviour of the API differed from the server',
     // "Clarify" as a request is not an edit that was made.
     'Clarify with the user whether retries should be capped',
+    // A document named as the subject of a fact about the system.
+    'plugins.md: Plugins are folders with only plugin.json required',
   ])('is not an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(false);
   });
@@ -155,7 +167,7 @@ describe('the gate stays shut for lines of the kind not asked', () => {
   it("the agent's plan steps under an approach heading are no decisions; the reason it gives is", async () => {
     const plan = await answer(DECISIONS, [
       agent(
-        'Here is my suggestion:\n\n**Clean approach:**\n\n1. Add `tokens?: Record<string, string>` to the `Settings` interface\n2. Add getter/setter methods to `SettingsStore` for tokens\n3. In `client.ts`, modify `defaultAuth()` to read settings first, then fall back to the environment\n\nThis keeps the `core` package unchanged (it does not need to know about CLI settings) and puts the settings lookup in the CLI layer where it belongs.\n\nWant me to implement this?',
+        'Here is my suggestion:\n\n**Clean approach:**\n\n1. Add `tokens?: Record<string, string>` to the `Settings` interface\n2. Add getter/setter methods to `SettingsStore` for tokens\n3. In `client.ts`, modify `defaultAuth()` to read settings first, then fall back to the environment\n\nThis keeps the `core` package unchanged (it does not need to know about CLI settings) and puts the settings lookup in the CLI layer where it belongs.',
       ),
     ]);
     expect(plan.update).toBe(true);
@@ -233,5 +245,130 @@ describe('a fold that only loses lines', () => {
     expect(kept.update).toBe(true);
     expect(kept.memory).toContain('The upload failed behind the proxy.');
     expect(kept.memory).toContain('temp directory was missing');
+  });
+});
+
+describe('judgesDocument', () => {
+  it.each([
+    'Current README philosophy is verbose. The website version is shorter',
+    'README.md has duplicate "Install" sections',
+    'The docs are outdated since the v2 API',
+  ])('judges a document: %s', (line) => {
+    expect(judgesDocument(line)).toBe(true);
+  });
+
+  it.each([
+    'Docs are generated from the TypeScript types by typedoc, never edited by hand',
+    'The README install step runs npm ci',
+    'The config parser is verbose about unknown keys',
+  ])('does not: %s', (line) => {
+    expect(judgesDocument(line)).toBe(false);
+  });
+});
+
+describe('cutFromCode, pointsAway, editMishap', () => {
+  it('a line holding a code fence is a piece of a code block; inline code is not', () => {
+    expect(cutFromCode('mode: "a" | "b"The docs have:```typescript')).toBe(true);
+    expect(cutFromCode('The store uses `better-sqlite3` for synchronous reads')).toBe(false);
+  });
+
+  it.each([
+    'Now it just uses the theme system instead of chalk for all styling.',
+    'This now takes a callback instead of a colour object',
+    'They also use the shared pool',
+  ])('a pronoun subject points at what the note cannot show: %s', (line) => {
+    expect(pointsAway(line)).toBe(true);
+  });
+
+  it.each([
+    'The renderer now uses the theme system instead of chalk',
+    'Items are kept in insertion order; this keeps diffs stable',
+    'It is important that the lock is taken before the read',
+  ])('a named subject does not: %s', (line) => {
+    expect(pointsAway(line)).toBe(false);
+  });
+
+  it.each([
+    "The sed command didn't work because of the multiline format.",
+    "Now the issue is that the sed didn't work properly for all instances.",
+    'The replacement did not match the indented copies',
+  ])("the agent's own edit misfiring: %s", (line) => {
+    expect(editMishap(line)).toBe(true);
+  });
+
+  it.each([
+    'The sed script in the release job fails on macOS because BSD sed needs -i ""',
+    "The edit didn't persist because the store flushes asynchronously",
+    "The importer didn't work with CRLF files",
+  ])('a bug of the project: %s', (line) => {
+    expect(editMishap(line)).toBe(false);
+  });
+});
+
+describe('asksLeave', () => {
+  it.each([
+    'Here is the plan: keep the cache per tenant.\n\nWant me to implement this?',
+    'I would move the parser into its own package. Shall I proceed?',
+    'The cleanest approach is a wrapper in the client. Do you want me to go ahead and implement it?',
+  ])('a proposal asking leave: %s', (message) => {
+    expect(asksLeave(message)).toBe(true);
+  });
+
+  it.each([
+    'Done. The cache is now per tenant. Want me to add tests too?',
+    'I moved the parser into its own package because the CLI must not load it.',
+    'Should I use Postgres or SQLite for the store?',
+  ])('no proposal asking leave: %s', (message) => {
+    expect(asksLeave(message)).toBe(false);
+  });
+});
+
+describe('lines of no kind asked, at the gate', () => {
+  it('a proposal that asks leave decides nothing; the same text reported as done does', async () => {
+    const proposal = await answer(DECISIONS, [
+      agent(
+        'Here is my suggestion:\n\nWe decided to keep the `core` package unchanged rather than teach it about CLI settings, because the settings lookup belongs in the CLI layer.\n\nWant me to implement this?',
+      ),
+    ]);
+    expect(proposal.update).toBe(false);
+    const done = await answer(DECISIONS, [
+      agent(
+        'We decided to keep the `core` package unchanged rather than teach it about CLI settings, because the settings lookup belongs in the CLI layer.\n\nWant me to add tests too?',
+      ),
+    ]);
+    expect(done.update).toBe(true);
+  });
+
+  it("the agent's sed misfiring is no bug, and stays a tool failure", async () => {
+    const misfire = [agent("The sed command didn't work because of the multiline format.")];
+    expect((await answer(BUGS, misfire)).update).toBe(false);
+    const TOOLS =
+      'Which tool calls or commands failed, with what error, and what was the working form?';
+    expect((await answer(TOOLS, misfire)).update).toBe(true);
+  });
+
+  it('a line judging the README is no decision', async () => {
+    const verdict = [
+      agent(
+        'Current README philosophy is verbose: each point is a long paragraph instead of one line with a link.',
+      ),
+    ];
+    expect((await answer(DECISIONS, verdict)).update).toBe(false);
+  });
+
+  it('a piece of a code block is no decision', async () => {
+    const piece = await answer(DECISIONS, [
+      agent(
+        'The hook payload now carries `reason` instead of `type`, because clients switch on it:```typescript',
+      ),
+    ]);
+    expect(piece.update).toBe(false);
+  });
+
+  it('a pronoun subject is no decision', async () => {
+    const pieces = await answer(DECISIONS, [
+      agent('Now it just uses the theme system instead of chalk for all styling.'),
+    ]);
+    expect(pieces.update).toBe(false);
   });
 });

@@ -105,6 +105,24 @@ describe('mem eval notes', () => {
     });
     expect(report.overall.tuning).toEqual(report.overall.all);
     expect(report.overall['held-out']).toBeUndefined();
+    // The update-rate per query pooled over the files: used and seen summed, then divided.
+    for (const key of keys) {
+      const seen = report.files.reduce(
+        (n: number, f: { runs: Record<string, { chunks_seen: number }> }) =>
+          n + f.runs[key]!.chunks_seen,
+        0,
+      );
+      const used = report.files.reduce(
+        (n: number, f: { runs: Record<string, { chunks_used: number }> }) =>
+          n + f.runs[key]!.chunks_used,
+        0,
+      );
+      expect(report.overall.all.runs[key]).toEqual({
+        chunks_seen: seen,
+        chunks_used: used,
+        update_rate: seen === 0 ? 0 : Math.round((used / seen) * 10_000) / 10_000,
+      });
+    }
     // The line router alone on the labelled statements of the files run, synthesis left out.
     const routed = [
       'architecture-decisions',
@@ -127,6 +145,9 @@ describe('mem eval notes', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/overall all: \d+\/\d+ findings in their note/);
     expect(result.stdout).toMatch(/routing all: \d+\/\d+ gold statements routed to their question/);
+    expect(result.stdout).toMatch(
+      /update-rate all \(pooled\): architecture-decisions \d+\/\d+ \d+\.\d%, bugs-and-root-causes \d+\/\d+/,
+    );
     expect(result.stdout).toContain('claude/spotter-short.jsonl');
   }, 300_000);
 

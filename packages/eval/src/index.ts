@@ -46,17 +46,21 @@ export {
   compileNoise,
   lineMatches,
   noiseCount,
+  poolRates,
   scoreFile,
   summarize,
   type FileNotesScore,
+  type GateCounts,
   type NoisePattern,
   type NotesSummary,
+  type PooledRate,
   type QueryNoteScore,
 } from './notes-score.js';
 export {
   evalNotes,
   type NoteRun,
   type NotesEvalOptions,
+  type NotesOverall,
   type NotesEvalReport,
   type NotesFileReport,
 } from './notes-eval.js';

@@ -20,10 +20,12 @@ import { round4 } from './metrics.js';
 import { scoreRouting, type RouteScore } from './route-score.js';
 import {
   compileNoise,
+  poolRates,
   scoreFile,
   summarize,
   type FileNotesScore,
   type NotesSummary,
+  type PooledRate,
 } from './notes-score.js';
 
 export interface NotesEvalOptions {
@@ -53,6 +55,11 @@ export interface NotesFileReport extends FileNotesScore {
   runs: Record<string, NoteRun>;
 }
 
+/** A split's files pooled: the notes' scores and, per query, the gate's update-rate over every chunk seen. */
+export interface NotesOverall extends NotesSummary {
+  runs: Record<string, PooledRate>;
+}
+
 export interface NotesEvalReport {
   gold: string;
   labelled_by: string;
@@ -60,7 +67,7 @@ export interface NotesEvalReport {
   split: GoldSplit | 'all';
   files: NotesFileReport[];
   /** Pooled per split present in the run, and over all files run. */
-  overall: Partial<Record<GoldSplit | 'all', NotesSummary>>;
+  overall: Partial<Record<GoldSplit | 'all', NotesOverall>>;
   /** The line router alone on the gold statements of each split run (no extraction involved). */
   routing: Partial<Record<GoldSplit | 'all', RouteScore>>;
 }
@@ -119,9 +126,9 @@ export async function evalNotes(
     const overall: NotesEvalReport['overall'] = {};
     for (const s of ['tuning', 'held-out'] as const) {
       const of = reports.filter((r) => r.split === s);
-      if (of.length > 0) overall[s] = summarize(of);
+      if (of.length > 0) overall[s] = { ...summarize(of), runs: poolRates(of) };
     }
-    overall.all = summarize(reports);
+    overall.all = { ...summarize(reports), runs: poolRates(reports) };
     const routing: NotesEvalReport['routing'] = {};
     for (const s of ['tuning', 'held-out'] as const) {
       const of = files.filter((f) => f.split === s);

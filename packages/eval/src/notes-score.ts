@@ -138,6 +138,48 @@ export function summarize(files: readonly FileNotesScore[]): NotesSummary {
   };
 }
 
+/** A query's gate counts, as a file's runs report them (notes-eval.ts's NoteRun). */
+export interface GateCounts {
+  chunks_seen: number;
+  chunks_used: number;
+}
+
+/** A query's gate counts summed over files, and the pooled rate. */
+export interface PooledRate extends GateCounts {
+  /** chunks_used / chunks_seen summed over files; 0 where no file saw a chunk. */
+  update_rate: number;
+}
+
+/**
+ * The update-rate per query pooled over files: chunks used and seen summed, then divided (a
+ * micro average). A file of one chunk is 0 or 100 % by construction; pooled, it weighs one
+ * chunk, so the issue's "(0, 30 %] per query" is judged on what the gate did over the set.
+ */
+export function poolRates(
+  files: readonly { runs: Readonly<Record<string, GateCounts>> }[],
+): Record<string, PooledRate> {
+  const sums = new Map<string, GateCounts>();
+  for (const file of files)
+    for (const [key, run] of Object.entries(file.runs)) {
+      const sum = sums.get(key) ?? { chunks_seen: 0, chunks_used: 0 };
+      sums.set(key, {
+        chunks_seen: sum.chunks_seen + run.chunks_seen,
+        chunks_used: sum.chunks_used + run.chunks_used,
+      });
+    }
+  return Object.fromEntries(
+    [...sums.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, sum]) => [
+        key,
+        {
+          ...sum,
+          update_rate: sum.chunks_seen === 0 ? 0 : round4(sum.chunks_used / sum.chunks_seen),
+        },
+      ]),
+  );
+}
+
 function totals(
   rows: readonly Pick<
     QueryNoteScore,

@@ -3,7 +3,14 @@ import { isMemError } from '@mem/core';
 import { thrown } from '../../../test/support/thrown.js';
 import { parseGoldSet, type GoldFile } from './gold-set.js';
 import { memoryLines } from './memory-lines.js';
-import { compileNoise, lineMatches, noiseCount, scoreFile, summarize } from './notes-score.js';
+import {
+  compileNoise,
+  lineMatches,
+  noiseCount,
+  poolRates,
+  scoreFile,
+  summarize,
+} from './notes-score.js';
 
 const file: GoldFile = {
   path: 'pi/theme.jsonl',
@@ -205,5 +212,43 @@ describe('parseGoldSet', () => {
     if (!isMemError(error)) throw new Error(`expected a MemError, got ${String(error)}`);
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain(named);
+  });
+});
+
+describe('poolRates', () => {
+  it('sums chunks used and seen per query over files before dividing, so a one-chunk file weighs one chunk', () => {
+    const pooled = poolRates([
+      // A one-chunk file: 100 % alone.
+      {
+        runs: {
+          decisions: { chunks_seen: 1, chunks_used: 1 },
+          bugs: { chunks_seen: 1, chunks_used: 0 },
+        },
+      },
+      {
+        runs: {
+          decisions: { chunks_seen: 40, chunks_used: 10 },
+          bugs: { chunks_seen: 40, chunks_used: 12 },
+        },
+      },
+      {
+        runs: {
+          decisions: { chunks_seen: 19, chunks_used: 3 },
+          synthesis: { chunks_seen: 0, chunks_used: 0 },
+        },
+      },
+    ]);
+    expect(pooled).toEqual({
+      bugs: { chunks_seen: 41, chunks_used: 12, update_rate: 0.2927 },
+      decisions: { chunks_seen: 60, chunks_used: 14, update_rate: 0.2333 },
+      // Nothing seen is a rate of 0, not NaN.
+      synthesis: { chunks_seen: 0, chunks_used: 0, update_rate: 0 },
+    });
+    // Not the mean of the per-file rates (1, 0.25, 0.158 → 0.47).
+    expect(pooled.decisions!.update_rate).not.toBeCloseTo((1 + 10 / 40 + 3 / 19) / 3, 2);
+  });
+
+  it('is empty for no files', () => {
+    expect(poolRates([])).toEqual({});
   });
 });

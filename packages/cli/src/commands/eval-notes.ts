@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { GoldSplit, NotesEvalReport, NotesSummary, RouteScore } from '@mem/eval';
+import type { GoldSplit, NotesEvalReport, NotesOverall, RouteScore } from '@mem/eval';
 import { CONTROLLERS, type ControllerName } from '@mem/ingest/definitions';
 import { UsageError } from '../exit.js';
 import { writeJson, writeLine, type CliIO } from '../io.js';
@@ -86,11 +86,21 @@ function printNotes(io: CliIO, report: NotesEvalReport): void {
       `  ${file.path.padEnd(60)} ${file.split.padEnd(8)} ${pct(file.recall_in_note)} ${pct(file.recall_anywhere)} ${pct(file.noise_share)} ${String(file.lines_per_note).padStart(7)}  ${rates}`,
     );
   }
-  for (const [name, summary] of Object.entries<NotesSummary>(report.overall)) {
+  for (const [name, summary] of Object.entries<NotesOverall>(report.overall)) {
     writeLine(
       io.stdout,
       `  ${`overall ${name}: ${summary.in_note}/${summary.findings} findings in their note, ${summary.anywhere} anywhere, ${summary.noise_lines}/${summary.lines} noise lines`.padEnd(69)} ${pct(summary.recall_in_note)} ${pct(summary.recall_anywhere)} ${pct(summary.noise_share)} ${String(summary.lines_per_note).padStart(7)}`,
     );
+  }
+  // Pooled over the split's files (used / seen summed): a one-chunk file is 0 or 100 % alone.
+  for (const [name, summary] of Object.entries<NotesOverall>(report.overall)) {
+    const rates = Object.entries(summary.runs)
+      .map(
+        ([key, run]) =>
+          `${key} ${run.chunks_used}/${run.chunks_seen} ${pct(run.update_rate).trim()}`,
+      )
+      .join(', ');
+    writeLine(io.stdout, `  update-rate ${name} (pooled): ${rates}`);
   }
   for (const [name, routing] of Object.entries<RouteScore>(report.routing)) {
     writeLine(

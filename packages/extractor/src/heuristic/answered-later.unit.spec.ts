@@ -171,7 +171,7 @@ describe("a question ending an agent's headed report", () => {
         records: [
           {
             role: 'assistant',
-            text: '**Fixes:**\n- Error handling: fixed the wrong claim that tool_call hooks time out; only errors block\n- Ready for custom-tools.md or rpc.md?',
+            text: '**Fixes:**\n- Error handling: fixed the hook runner swallowing tool_call errors; now only errors block\n- Ready for custom-tools.md or rpc.md?',
           },
         ],
       },

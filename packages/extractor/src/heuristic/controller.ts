@@ -15,6 +15,16 @@ import { analyzeUnit } from './analysis.js';
 import { bearsDate, datesIn } from './dates.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
+import {
+  asksLeave,
+  cutFromCode,
+  editMishap,
+  editsDocumentation,
+  judgesDocument,
+  offersOption,
+  plansStep,
+  pointsAway,
+} from './not-findings.js';
 import { changelogSignals } from './changelog-signals.js';
 import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
 import { concessionSignals } from './concession-signals.js';
@@ -207,11 +217,19 @@ export function heuristicController(
           .filter((c) => c.score >= Math.max(gateThreshold * foldShare, best.score * foldRelative))
           .slice(0, input.level === 'L2' ? perChunk + 1 : perChunk)
           .map((c) => ({ text: `${prefix}${c.text}`, score: c.score }));
-        next = foldMemory(previous, chosen, input.memoryBudget, tokenizer);
-        update = renderMemory(next) !== renderMemory(remembered);
+        const folded = foldMemory(previous, chosen, input.memoryBudget, tokenizer);
+        // Trigger: a fold in which no line of this chunk survives (each was said already, or
+        // the budget shed the chunk's own line along with an older one). Why: the memory would
+        // only lose lines — an update that adds nothing, charged to the gate all the same (the
+        // demo's bugs note lost a remembered line to a chunk whose line it then shed too).
+        // Outcome: the memory stays as it was; closed open lines wait for an update that adds.
+        const held = new Set(remembered.map((item) => item.text));
+        const adds = folded.some((item) => !held.has(item.text));
+        next = adds ? folded : remembered;
+        update = adds && renderMemory(next) !== renderMemory(remembered);
         think = update
           ? `The best sentence scores ${best.score} ≥ ${gateThreshold}${describe(best)}; ${chosen.length} sentence${chosen.length === 1 ? '' : 's'} folded into memory.`
-          : `The best sentence scores ${best.score}${describe(best)}, but the memory already holds what it says.`;
+          : `The best sentence scores ${best.score}${describe(best)}, but the memory already holds what it says, or holds lines that outweigh it.`;
       }
       const memory = renderMemory(next);
       lastAnswered.set(input.question, {
@@ -278,7 +296,9 @@ function scoreChunk(
     ...changelogSignals(records),
     ...openQuestionSignals(records),
     ...hedgedDiagnosisSignals(records, errorFix.before),
-    ...findingsSignals(records),
+    // An agent's list of what it means to do ("The cleanest approach would be to: 1. Add
+    // `apiKeys?` to …") is its plan, not a finding (not-findings.ts).
+    ...findingsSignals(records).filter((signal) => !plansStep(signal.text)),
   ];
   // The notes a line may enter are decided by what the line is (route.ts), where the question
   // asks for a kind of finding; the L2 synthesis and factual questions read every line.
@@ -286,7 +306,25 @@ function scoreChunk(
   // A question in speech is a line only as openQuestionSignals' "Open:" line (see the prose loop).
   const asksInSpeech = (spoken: boolean, text: string) =>
     kinds.size > 0 && spoken && QUESTION.test(text);
-  const prose: { text: string; pieces: string[]; spoken: boolean }[] = [];
+  // Trigger: a line that edits the docs or offers an option (not-findings.ts), asked by a
+  // question routed by kinds. Why: its cue words ("fixed", "instead of") made it a decision or a
+  // bug, and such a line alone opened the gate for a chunk that decided and fixed nothing.
+  // Outcome: it is no candidate, unless it is an open question.
+  const notAsked = (text: string) =>
+    kinds.size > 0 &&
+    (cutFromCode(text) ||
+      ((editsDocumentation(text) ||
+        offersOption(text) ||
+        (judgesDocument(text) && !kinds.has('cause') && !kinds.has('tool')) ||
+        (editMishap(text) && kinds.has('cause'))) &&
+        routeLine(text) !== 'open'));
+  const prose: {
+    text: string;
+    pieces: string[];
+    spoken: boolean;
+    agent: boolean;
+    proposal: boolean;
+  }[] = [];
   records.forEach((original, i) => {
     if (!PROSE.has(original.role) || corrections.rejected.has(i) || original.pasted !== undefined)
       return;
@@ -296,6 +334,9 @@ function scoreChunk(
     const record = labelled.signals.length > 0 ? { ...original, text: labelled.rest } : original;
     const { sections, lead } = recordSections(record);
     const spoken = record.role === 'user' || record.role === 'assistant';
+    const agent = record.role === 'assistant';
+    // A proposal that ends asking leave to carry it out decides nothing yet (not-findings.ts).
+    const proposal = agent && kinds.has('decision') && asksLeave(record.text);
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
       // An agent's report ends its headed lists with "Ready for custom-tools.md or rpc.md?".
@@ -303,13 +344,18 @@ function scoreChunk(
       signals.push(
         ...typed.signals.filter(
           (signal) =>
-            !asksInSpeech(spoken, signal.text) && !doneLater(signal, records.slice(i + 1)),
+            !asksInSpeech(spoken, signal.text) &&
+            !doneLater(signal, records.slice(i + 1)) &&
+            !(kinds.size > 0 && agent && plansStep(signal.text)) &&
+            !(proposal && signalKinds(signal)?.has('decision') === true),
         ),
       );
       prose.push({
         text: record.text,
         pieces: [lead, ...typed.prose].flatMap((text) => sentences(text)),
         spoken,
+        agent,
+        proposal,
       });
     } else {
       // An L1 memory is judged line by line: each line is already one finding.
@@ -323,6 +369,8 @@ function scoreChunk(
                 .filter((line) => line !== '')
             : units(record.text),
         spoken,
+        agent,
+        proposal,
       });
     }
   });
@@ -332,7 +380,7 @@ function scoreChunk(
       ? new Set([DATE_TERM])
       : undefined;
   for (const signal of signals) {
-    if (isChatter(signal.text)) continue;
+    if (isChatter(signal.text) || notAsked(signal.text)) continue;
     const scored = scoreSentence(profile, signal.text, undefined, given);
     const kind = kinds.size > 0 ? signalKinds(signal) : undefined;
     if (kind !== undefined) {
@@ -365,7 +413,7 @@ function scoreChunk(
     profile,
     prose.map((p) => p.text),
   );
-  for (const { pieces, spoken } of prose) {
+  for (const { pieces, spoken, agent, proposal } of prose) {
     for (const piece of pieces) {
       const text = withoutChatter(piece);
       if (text === '' || isChatter(text) || isVenting(text)) continue;
@@ -378,7 +426,10 @@ function scoreChunk(
       // for kinds of finding; a factual question (LoCoMo's "When did Caroline go to the support
       // group?") reads every line, and a question said in the conversation may carry the fact
       // ("Did you see the photos from my trip to Paris?").
-      if (asksInSpeech(spoken, text)) continue;
+      if (asksInSpeech(spoken, text) || notAsked(text)) continue;
+      // The agent's plan, step by step, is what it means to do (not-findings.ts).
+      if (kinds.size > 0 && agent && (plansStep(text) || pointsAway(text))) continue;
+      if (proposal && routeLine(text) === 'decision') continue;
       if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
       const scored = scoreSentence(profile, text, discount, given);
       // An error in the tool output with a cause or fix stated in prose is the classic

@@ -86,11 +86,15 @@ export function foldMemory(
   const failures = out.map((item) => errorFixLine(item.text));
   for (const candidate of candidates) {
     const terms = termSet(candidate.text);
+    // Labels aside: "Commit: Allow startup without API keys, fixes #288" says nothing the
+    // changelog line "Allow startup without API keys: … (#288)" does not; its "commit" would
+    // count as a term the memory lacks.
+    const point = termSet(unlabelled(candidate.text));
     const failure = errorFixLine(candidate.text);
     const said = (set: ReadonlySet<string>, i: number) =>
       out[i]!.text === candidate.text ||
       jaccard(set, terms) >= DUPLICATE ||
-      containment(terms, set) >= CONTAINED ||
+      containment(point, set) >= CONTAINED ||
       (failure !== undefined && failures[i] !== undefined && sameFailure(failures[i], failure));
     if (sets.some(said)) continue;
     // Trigger: a line of this same chunk whose every point the candidate makes, and more
@@ -100,7 +104,6 @@ export function foldMemory(
     // place, at the stronger score; labels aside, it must hold every content term of the other
     // (a line that drops "exit code 0" is no fuller one). A remembered line stays: replacing it would be an update
     // the chunk makes for nothing new.
-    const point = termSet(unlabelled(candidate.text));
     const within = out.findIndex((item, i) => {
       if (fresh[i] !== true) return false;
       const said = termSet(unlabelled(item.text));

@@ -56,10 +56,16 @@ const ISSUE_REFERENCE = /\bfix(?:es|ed)?\s+#\d+/giu;
 const REQUEST =
   /^(?:(?:ok(?:ay)?|alright|all right|right|good|great|now|then|so|and|please|pls)[,.!]?\s+)*(?:please\s+)?(?:run|commit|push|add|make|update|write|create|check|use|do|try|remove|change|comment|go|rerun|re-run|build|test|revert|merge|rebase|release|publish|tag|open|close|file|ship)\b/iu;
 
+/**
+ * A passage in double quotes: words someone is to say or post ('comment with a concise "Thanks
+ * for reporting, fixed in the next release"'), whose "fixed" reports no fix. Bounded.
+ */
+const QUOTED_SPAN = /"[^"\n]{1,200}"|“[^”\n]{1,200}”/gu;
+
 /** Whether the line states a symptom (not negated, not an error mechanism) or a bug's fix. */
 function statesBug(text: string): boolean {
   const plain = text.replace(ISSUE_REFERENCE, '');
-  if (RESOLVED.test(plain) && !REQUEST.test(plain.trim())) return true;
+  if (RESOLVED.test(plain.replace(QUOTED_SPAN, '""')) && !REQUEST.test(plain.trim())) return true;
   return symptoms(plain).length > 0;
 }
 

@@ -1,0 +1,176 @@
+/*
+ * Lines of the kind a decisions or bugs question does not ask for, whatever cue words they
+ * carry: an edit of the project's documentation ("Clarified that …", "Fixed the incorrect claim
+ * about …", "Updated the example to use X instead of Y") records how the docs were worded, not
+ * how the system is built or what broke in it; an option put on the table ("The alternative is
+ * …", "Or we accept …") is a proposal, not a choice made. Both read as findings by their cue
+ * words ("fixed", "instead of") and each opened the gate for a chunk that said nothing new.
+ */
+
+/** One heading-like label before the line's own words ("Error handling: Fixed …"). Bounded. */
+const LABEL = String.raw`(?:[^:\n]{1,60}:\s+)?`;
+
+/**
+ * A verb that only ever edits prose: clarifying or rewording something ("documented" is as
+ * often an adjective: "Root cause: documented behaviour was wrong").
+ */
+const DOC_VERB = new RegExp(
+  String.raw`^${LABEL}(?:clarif(?:ied|ies)|reword(?:ed|s)|rephras(?:ed|es))\b`,
+  'iu',
+);
+
+/** An edit verb, present or past ("Update full-compaction example", "Fixed the claim"). */
+const EDIT = String.raw`(?:fix(?:e[sd])?|correct(?:s|ed)?|updat(?:e[sd]?|ing)|clean(?:s|ed)? up|rewr(?:ite|ites|ote|itten)|reorganiz(?:e[sd]?)|polish(?:e[sd])?|tid(?:y|ied))`;
+/**
+ * What is edited when the docs are: the docs themselves, a claim or wording in them, an example.
+ * Not a typo: one in a config key or a script is a bug.
+ */
+const DOC_OBJECT = String.raw`(?:docs?|documentation|readme|changelog|claims?|wording|examples?|docstrings?|jsdoc|guides?|tutorials?)`;
+/**
+ * The edit's object must be the document: at most three words between (none a preposition or
+ * "when", which would make the document a place the bug is in: "Fixed the crash when the README
+ * is missing"), and the document word must end the phrase ("Fixed the comment parser" edits a
+ * parser, "Updated the README renderer" a renderer).
+ */
+const DOC_EDIT = new RegExp(
+  String.raw`^${LABEL}${EDIT}\s+(?:(?!(?:in|of|for|on|to|by|when|with|from|after|before)\b)\S+\s+){0,3}${DOC_OBJECT}(?=$|[.,:;()]|\s+(?:about|to|that|so|for|in|with|section|sections|page|pages|and)\b)`,
+  'iu',
+);
+
+/**
+ * A documentation file: prose by its extension, or anything under a docs folder. The extension
+ * ends the path ("config.md.ts" is code).
+ */
+const DOC_PATH = String.raw`\x60?(?:[\w.-]+\/)*(?:docs?\/[\w.\/-]+|[\w.-]+\.(?:md|mdx|rst|adoc))(?![\w.])\x60?`;
+/**
+ * Something added to, removed from or moved within a documentation file, said either way round
+ * ("A dedicated section and diagram were added to `docs/hooks.md`", "The code block in
+ * `docs/hooks.md` was removed"). Bounded: at most 40 characters between the verb and the file.
+ */
+const DOC_FILE_EDIT = new RegExp(
+  String.raw`\b(?:added|removed|moved|deleted|rewritten|updated)\b[^.;\n]{0,40}?\b(?:to|from|in|into)\s+${DOC_PATH}|\b(?:in|to|from)\s+${DOC_PATH}\s+(?:was|were|is|are)\s+(?:added|removed|moved|deleted|rewritten|updated)\b`,
+  'iu',
+);
+
+/**
+ * A report headed by the document it changed ("Changes to custom-tools.md: Added a comparison
+ * table"). A document named as the subject of a fact ("skills.md: Skills are directories with
+ * only SKILL.md required") is no edit: an edit verb must follow the label.
+ */
+const DOC_LABEL_EDIT = new RegExp(
+  String.raw`^(?:changes?\s+(?:to|in)\s+)?${DOC_PATH}:\s+(?:added|removed|rewrote|rewritten|updated|clarified|reworded|moved|deleted|expanded|shortened|trimmed)\b`,
+  'iu',
+);
+/**
+ * What a document is like, said of the document ("Current README philosophy is verbose",
+ * "README.md has duplicate sections"): the docs' state, not the system's. Only such a verdict:
+ * "Docs are generated from the types by typedoc" states how the project works.
+ */
+const DOC_STATE = new RegExp(
+  String.raw`^(?:(?:the|current|our|this)\s+){0,2}(?:readme(?:\.md)?|docs|documentation|changelog(?:\.md)?|[\w-]+\.mdx?)(?:\s+[\w-]+){0,2}\s+(?:is|are|was|were|has|have|had|looks?|seems?)\s+(?:(?:still|too|quite|very|now|rather|an?|the)\s+){0,2}(?:verbose|outdated|out of date|wrong|incorrect|missing|duplicated?|unclear|terse|inconsistent|stale|bloated|confusing)\b`,
+  'iu',
+);
+
+/** Whether a line reports an edit of the documentation rather than of the system. */
+export function editsDocumentation(text: string): boolean {
+  const line = text.trim();
+  return (
+    DOC_VERB.test(line) ||
+    DOC_EDIT.test(line) ||
+    DOC_FILE_EDIT.test(line) ||
+    DOC_LABEL_EDIT.test(line)
+  );
+}
+
+/**
+ * Whether a line judges a document ("Current README philosophy is verbose"). No decision; but a
+ * defect of the docs ("README.md has duplicate sections") is a bug a person would have fixed, so
+ * the caller asks this only for a question that takes no bugs.
+ */
+export function judgesDocument(text: string): boolean {
+  return DOC_STATE.test(text.trim());
+}
+
+/**
+ * A piece of a code block: a line holding a fence ("reason: \"start\" | \"switch\" The docs
+ * have:\x60\x60\x60typescript") was cut out of one, and reads as neither code nor prose.
+ */
+export function cutFromCode(text: string): boolean {
+  return text.includes('\x60\x60\x60');
+}
+
+/**
+ * A line whose subject is a pronoun for what the reader of the note cannot see ("Now it just
+ * uses the theme system instead of chalk", "This now takes a callback"): no finding alone. Only
+ * with a verb of what code does: "It is important that …" is an expletive "it".
+ */
+const PRONOUN_SUBJECT =
+  /^(?:(?:now|so|and),?\s+)?(?:it|this|that|they)\s+(?:(?:now|just|also|only|still)\s+){0,2}(?:uses?|takes?|calls?|returns?|reads?|writes?)\b/iu;
+
+/** Whether the line's subject is a bare pronoun ("it", "this", "that", "they"). */
+export function pointsAway(text: string): boolean {
+  return PRONOUN_SUBJECT.test(text.trim());
+}
+
+/**
+ * An option offered: "The alternative is …", "Another option would be …", "Alternatively, …",
+ * "Or we …". Not an alternative said to be rejected or chosen ("The alternative is rejected:
+ * it needs a server"), which is half of a decision.
+ */
+const OFFERED =
+  /^(?:(?:the|an|another|one)\s+(?:other\s+)?(?:alternative|option)\s+(?:is|would be|could be|here is)\b(?![^.]{0,60}\b(?:rejected|chosen|ruled out|dropped|picked|taken)\b)|alternatively\b|or\s+(?:we|you|I|just)\s)/iu;
+
+/** Whether a line puts an option on the table rather than stating a choice made. */
+export function offersOption(text: string): boolean {
+  return OFFERED.test(text.trim());
+}
+
+/**
+ * A step of a plan the agent lays out ("Add `apiKeys?` to the `Settings` interface", "In
+ * `sdk.ts`, modify `defaultGetApiKey()` to …"): an edit said in the imperative, what it means to
+ * do, not a choice made — the user may still turn it down, and the work done is reported in the
+ * past tense ("Added …") or committed. Only for the agent's own words: a person's imperative is a
+ * request or a rule, and a summary's "Add breaking changes to CHANGELOG.md" a rule of the project.
+ */
+const PLAN_STEP =
+  /^(?:(?:[-*+]|\d+[.)])\s+)?(?:in\s+`[^`\n]{1,80}`,\s+)?(?:add|modify|create|change|update|remove|replace|move|rename|extract|refactor|introduce|implement|wire|pass)\s+(?:[^\s`]+\s+){0,5}`/iu;
+
+/**
+ * Whether the agent's line is a step of its plan: an imperative edit (a list item or not) with a
+ * piece of code named within its first few words.
+ */
+export function plansStep(text: string): boolean {
+  return PLAN_STEP.test(text.trim());
+}
+
+/**
+ * The agent's own text edit going wrong ("The sed command didn't work because of the multiline
+ * format", "the replacement did not match every instance"): how the agent typed a change, not a
+ * bug of the project. A script of the project named so ("the sed script in the release job
+ * fails") is not this: only the editing tool itself, as the subject.
+ */
+const EDIT_MISHAP =
+  /^(?:now,?\s+)?(?:the\s+(?:issue|problem)\s+is\s+(?:that\s+)?)?(?:the|my|our)\s+(?:sed|awk|str_replace|replacement|search[- ]and[- ]replace|regex replace)(?:\s+(?:command|call|edit))?\s+(?:didn't|did not|doesn't|does not|failed|couldn't|could not|missed)\b/iu;
+
+/** Whether a bug-like line is the agent's own editing tool misfiring. */
+export function editMishap(text: string): boolean {
+  return EDIT_MISHAP.test(text.trim());
+}
+
+/**
+ * An agent's message that ends by asking leave to go ahead ("Want me to implement this?",
+ * "Shall I proceed?"): what it lays out is a proposal awaiting an answer, not a decision made —
+ * the choice is made when the user agrees and the work is done, and is read then (the edit, the
+ * commit, the changelog). An offer of more work after a report ("Done. Want me to add tests
+ * too?") asks about something else, and its report stands.
+ */
+const ASKS_LEAVE =
+  /\b(?:want me to|shall I|should I|do you want me to|would you like me to)\s+(?:go ahead(?:\s+and\s+implement)?|implement|proceed|apply|make (?:these|this|the) changes?|start)(?:\s+(?:it|this|that|these|them|with (?:it|this|that)|the (?:plan|change|changes|approach)))?\s*\?\s*$/iu;
+/** A message that reports work already done: its lines are the work, not a proposal. */
+const REPORTS_DONE = /^(?:done|fixed|finished|implemented|all (?:set|done))\b/iu;
+
+/** Whether the agent's message is a proposal that ends asking leave to carry it out. */
+export function asksLeave(message: string): boolean {
+  const text = message.trim();
+  return ASKS_LEAVE.test(text) && !REPORTS_DONE.test(text);
+}

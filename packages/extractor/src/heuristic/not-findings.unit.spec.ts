@@ -1,0 +1,374 @@
+import { describe, expect, it } from 'vitest';
+import type { ChunkRecord } from '../controller.js';
+import { parseGateAnswer } from '../protocol.js';
+import { heuristicController } from './controller.js';
+import {
+  asksLeave,
+  cutFromCode,
+  editMishap,
+  editsDocumentation,
+  judgesDocument,
+  offersOption,
+  plansStep,
+  pointsAway,
+} from './not-findings.js';
+import { routeLine } from './route.js';
+
+/*
+ * Lines a decisions or bugs question does not ask for, whatever their cue words: an edit of the
+ * docs, an option put on the table, a step of the agent's plan; and a chunk whose only new line
+ * is one the memory already says under another label. Each opened the gate for a chunk that
+ * decided and fixed nothing (pi-mono-compact and the demo: "Updated the example to use
+ * resolveApiKey instead of …", "Clarified it has no timeout", "The alternative is accepting …",
+ * "Commit: Allow startup without API keys, fixes #288" after the changelog line saying it). The
+ * texts below are written for these specs, not taken from the fixtures.
+ */
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const DECISIONS =
+  'What architectural decisions were made, with reasoning and rejected alternatives?';
+const BUGS = 'What bugs or failures were found, what was the root cause, and how were they fixed?';
+
+const agent = (text: string): ChunkRecord => ({ role: 'assistant', text });
+
+async function answer(question: string, records: ChunkRecord[], memory = '', budget = 400) {
+  const reply = await heuristicController(words).answer({
+    level: 'L1',
+    question,
+    memory,
+    chunk: { text: records.map((r) => r.text).join('\n'), records },
+    memoryBudget: budget,
+  });
+  return parseGateAnswer(reply.text);
+}
+
+describe('editsDocumentation', () => {
+  it.each([
+    'Clarified that retries are capped at three in the CLI guide',
+    'Error handling: Fixed the incorrect claim about webhook timeouts',
+    'Updated the example to use createClient instead of the raw constructor',
+    'Commit: Update quick-start example to use the new flag',
+    'Cleaned up documentation: config.md lists every key',
+    'Reworded the section on caching so it names the eviction policy',
+    'A diagram of the queue states was added to `docs/queue.md`',
+    'The "Troubleshooting" block in `docs/setup.md` was removed, pointing to the FAQ instead',
+    'Changes to deploy.md: Added a table of the regions and their endpoints',
+  ])('is an edit of the docs: %s', (line) => {
+    expect(editsDocumentation(line)).toBe(true);
+  });
+
+  it.each([
+    // A bug in code that reads or renders documents.
+    'Fixed the comment parser crashing on nested blocks',
+    'Updated the README renderer to escape raw HTML',
+    'Fixed the crash when the README is missing',
+    'Fixed the example server binding to port 80 on startup',
+    // A typo in a config key is a bug.
+    'Fixed a typo in the config key that made the loader ignore retries',
+    // A decision that mentions docs, and a design stated without an edit of them.
+    'Added a note that the cache size is configurable via settings.json',
+    'Improved system prompt documentation section with pointers to the skills docs',
+    'Moved config loading to `src/config.md.ts` so tests can stub it',
+    'Root cause: documented behaviour of the API differed from the server',
+    // "Clarify" as a request is not an edit that was made.
+    'Clarify with the user whether retries should be capped',
+    // A document named as the subject of a fact about the system.
+    'plugins.md: Plugins are folders with only plugin.json required',
+  ])('is not an edit of the docs: %s', (line) => {
+    expect(editsDocumentation(line)).toBe(false);
+  });
+
+  it('stays linear on long text (bounded patterns)', () => {
+    const long = `Fixed ${'the a '.repeat(8_000)}docs/${'a/'.repeat(8_000)}x`;
+    const started = performance.now();
+    editsDocumentation(long);
+    editsDocumentation(`added ${'in docs/a '.repeat(6_000)}`);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('offersOption', () => {
+  it.each([
+    'The alternative is accepting that settings only affect the HTTP transport',
+    'Another option would be a per-request cache keyed by tenant',
+    'Alternatively, we could keep the queue in memory and flush on exit',
+    'Or we accept the slight inconsistency between the two views.',
+  ])('offers an option: %s', (line) => {
+    expect(offersOption(line)).toBe(true);
+  });
+
+  it.each([
+    'The alternative is rejected: it needs a Redis server in every install',
+    'The chosen option is SQLite, because the store must be embedded',
+    'We rejected the alternative of a shared cache because it leaks tenants',
+    'Order of migrations is fixed by their timestamp',
+    'Use Postgres rather than MySQL for the JSON operators',
+  ])('is no option offered: %s', (line) => {
+    expect(offersOption(line)).toBe(false);
+  });
+});
+
+describe('plansStep', () => {
+  it.each([
+    'Add `retries?: number` to the `ClientOptions` interface',
+    '2. Add getter/setter methods to `SettingsStore` for tokens',
+    'In `client.ts`, modify `defaultFetch()` to read the proxy first',
+    'Replace `moment` with `date-fns` in the scheduler',
+  ])('is a plan step: %s', (line) => {
+    expect(plansStep(line)).toBe(true);
+  });
+
+  it.each([
+    'Added `retries?: number` to the `ClientOptions` interface',
+    'Add breaking changes to CHANGELOG.md under Unreleased',
+    'Use `date-fns` rather than `moment`: it tree-shakes',
+    'The scheduler now passes `signal` to every job',
+  ])('is no plan step: %s', (line) => {
+    expect(plansStep(line)).toBe(false);
+  });
+});
+
+describe('the gate stays shut for lines of the kind not asked', () => {
+  it('a chunk whose only decision-like line edits the docs updates nothing; a chunk that decides does', async () => {
+    const docs = await answer(DECISIONS, [
+      agent(
+        'Updated the example to use createClient instead of the raw constructor, so the snippet compiles again.',
+      ),
+    ]);
+    expect(docs.update).toBe(false);
+    const decided = await answer(DECISIONS, [
+      agent(
+        'We decided to build the client with createClient rather than the raw constructor, because the constructor opens a socket per call.',
+      ),
+    ]);
+    expect(decided.update).toBe(true);
+  });
+
+  it('a chunk whose only bug-like lines clarify the docs updates nothing', async () => {
+    const clarified = await answer(BUGS, [
+      agent(
+        'Summary of changes:\n\n- **Webhooks**: Clarified that a handler error is retried three times\n- **Error handling**: Fixed the incorrect claim about webhook timeouts - only errors block, not timeouts',
+      ),
+    ]);
+    expect(clarified.update).toBe(false);
+  });
+
+  it('an option put on the table is no decision', async () => {
+    const offered = await answer(DECISIONS, [
+      agent(
+        'The alternative is accepting that settings only affect the HTTP transport, not model discovery.',
+      ),
+    ]);
+    expect(offered.update).toBe(false);
+  });
+
+  it("the agent's plan steps under an approach heading are no decisions; the reason it gives is", async () => {
+    const plan = await answer(DECISIONS, [
+      agent(
+        'Here is my suggestion:\n\n**Clean approach:**\n\n1. Add `tokens?: Record<string, string>` to the `Settings` interface\n2. Add getter/setter methods to `SettingsStore` for tokens\n3. In `client.ts`, modify `defaultAuth()` to read settings first, then fall back to the environment\n\nThis keeps the `core` package unchanged (it does not need to know about CLI settings) and puts the settings lookup in the CLI layer where it belongs.',
+      ),
+    ]);
+    expect(plan.update).toBe(true);
+    expect(plan.memory).not.toMatch(/Add `tokens|Add getter|modify `defaultAuth/);
+    expect(plan.memory).toContain('keeps the `core` package unchanged');
+  });
+
+  it('a fix word inside quotes is words to post, not a fix; outside them it is', () => {
+    expect(
+      routeLine(
+        'alright, small changes done. commit and push, comment with "Thanks for reporting, fixed in the next release"',
+      ),
+    ).not.toBe('cause');
+    expect(routeLine('Fixed the "undefined is not a function" error in the upload handler')).toBe(
+      'cause',
+    );
+    expect(routeLine('The root cause was a stale "dist" folder')).toBe('cause');
+  });
+
+  it('a commit saying what a remembered line says, under its label, updates nothing', async () => {
+    const memory =
+      '- Allow startup without API keys: interactive mode no longer throws when no keys are configured; users can run /login (#288)';
+    const commit = await answer(
+      BUGS,
+      [
+        {
+          role: 'tool_call',
+          text: 'bash {"command":"git commit -m \\"Allow startup without API keys, fixes #288\\""}',
+        },
+      ],
+      memory,
+    );
+    expect(commit.update).toBe(false);
+    // A commit that says something new still updates.
+    const other = await answer(
+      BUGS,
+      [
+        {
+          role: 'tool_call',
+          text: 'bash {"command":"git commit -m \\"Fix crash when the config file is empty, fixes #301\\""}',
+        },
+      ],
+      memory,
+    );
+    expect(other.update).toBe(true);
+  });
+});
+
+describe('a fold that only loses lines', () => {
+  it('is no update: a long line that sheds an older one and then itself leaves the memory as it was', async () => {
+    const memory =
+      '- The upload failed behind the proxy.\n- The root cause was a stale lockfile; fixed by deleting it and reinstalling the dependencies.';
+    const shed = await answer(
+      BUGS,
+      [
+        agent(
+          'The export crashed because the temp directory was missing on the build agents, which only showed up on the nightly runs under heavy load when several jobs shared one machine.',
+        ),
+      ],
+      memory,
+      30,
+    );
+    expect(shed.update).toBe(false);
+    // With room for it, the same line is an update that keeps both remembered lines.
+    const kept = await answer(
+      BUGS,
+      [
+        agent(
+          'The export crashed because the temp directory was missing on the build agents, which only showed up on the nightly runs under heavy load when several jobs shared one machine.',
+        ),
+      ],
+      memory,
+      400,
+    );
+    expect(kept.update).toBe(true);
+    expect(kept.memory).toContain('The upload failed behind the proxy.');
+    expect(kept.memory).toContain('temp directory was missing');
+  });
+});
+
+describe('judgesDocument', () => {
+  it.each([
+    'Current README philosophy is verbose. The website version is shorter',
+    'README.md has duplicate "Install" sections',
+    'The docs are outdated since the v2 API',
+  ])('judges a document: %s', (line) => {
+    expect(judgesDocument(line)).toBe(true);
+  });
+
+  it.each([
+    'Docs are generated from the TypeScript types by typedoc, never edited by hand',
+    'The README install step runs npm ci',
+    'The config parser is verbose about unknown keys',
+  ])('does not: %s', (line) => {
+    expect(judgesDocument(line)).toBe(false);
+  });
+});
+
+describe('cutFromCode, pointsAway, editMishap', () => {
+  it('a line holding a code fence is a piece of a code block; inline code is not', () => {
+    expect(cutFromCode('mode: "a" | "b"The docs have:```typescript')).toBe(true);
+    expect(cutFromCode('The store uses `better-sqlite3` for synchronous reads')).toBe(false);
+  });
+
+  it.each([
+    'Now it just uses the theme system instead of chalk for all styling.',
+    'This now takes a callback instead of a colour object',
+    'They also use the shared pool',
+  ])('a pronoun subject points at what the note cannot show: %s', (line) => {
+    expect(pointsAway(line)).toBe(true);
+  });
+
+  it.each([
+    'The renderer now uses the theme system instead of chalk',
+    'Items are kept in insertion order; this keeps diffs stable',
+    'It is important that the lock is taken before the read',
+  ])('a named subject does not: %s', (line) => {
+    expect(pointsAway(line)).toBe(false);
+  });
+
+  it.each([
+    "The sed command didn't work because of the multiline format.",
+    "Now the issue is that the sed didn't work properly for all instances.",
+    'The replacement did not match the indented copies',
+  ])("the agent's own edit misfiring: %s", (line) => {
+    expect(editMishap(line)).toBe(true);
+  });
+
+  it.each([
+    'The sed script in the release job fails on macOS because BSD sed needs -i ""',
+    "The edit didn't persist because the store flushes asynchronously",
+    "The importer didn't work with CRLF files",
+  ])('a bug of the project: %s', (line) => {
+    expect(editMishap(line)).toBe(false);
+  });
+});
+
+describe('asksLeave', () => {
+  it.each([
+    'Here is the plan: keep the cache per tenant.\n\nWant me to implement this?',
+    'I would move the parser into its own package. Shall I proceed?',
+    'The cleanest approach is a wrapper in the client. Do you want me to go ahead and implement it?',
+  ])('a proposal asking leave: %s', (message) => {
+    expect(asksLeave(message)).toBe(true);
+  });
+
+  it.each([
+    'Done. The cache is now per tenant. Want me to add tests too?',
+    'I moved the parser into its own package because the CLI must not load it.',
+    'Should I use Postgres or SQLite for the store?',
+  ])('no proposal asking leave: %s', (message) => {
+    expect(asksLeave(message)).toBe(false);
+  });
+});
+
+describe('lines of no kind asked, at the gate', () => {
+  it('a proposal that asks leave decides nothing; the same text reported as done does', async () => {
+    const proposal = await answer(DECISIONS, [
+      agent(
+        'Here is my suggestion:\n\nWe decided to keep the `core` package unchanged rather than teach it about CLI settings, because the settings lookup belongs in the CLI layer.\n\nWant me to implement this?',
+      ),
+    ]);
+    expect(proposal.update).toBe(false);
+    const done = await answer(DECISIONS, [
+      agent(
+        'We decided to keep the `core` package unchanged rather than teach it about CLI settings, because the settings lookup belongs in the CLI layer.\n\nWant me to add tests too?',
+      ),
+    ]);
+    expect(done.update).toBe(true);
+  });
+
+  it("the agent's sed misfiring is no bug, and stays a tool failure", async () => {
+    const misfire = [agent("The sed command didn't work because of the multiline format.")];
+    expect((await answer(BUGS, misfire)).update).toBe(false);
+    const TOOLS =
+      'Which tool calls or commands failed, with what error, and what was the working form?';
+    expect((await answer(TOOLS, misfire)).update).toBe(true);
+  });
+
+  it('a line judging the README is no decision', async () => {
+    const verdict = [
+      agent(
+        'Current README philosophy is verbose: each point is a long paragraph instead of one line with a link.',
+      ),
+    ];
+    expect((await answer(DECISIONS, verdict)).update).toBe(false);
+  });
+
+  it('a piece of a code block is no decision', async () => {
+    const piece = await answer(DECISIONS, [
+      agent(
+        'The hook payload now carries `reason` instead of `type`, because clients switch on it:```typescript',
+      ),
+    ]);
+    expect(piece.update).toBe(false);
+  });
+
+  it('a pronoun subject is no decision', async () => {
+    const pieces = await answer(DECISIONS, [
+      agent('Now it just uses the theme system instead of chalk for all styling.'),
+    ]);
+    expect(pieces.update).toBe(false);
+  });
+});

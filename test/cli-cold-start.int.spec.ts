@@ -111,6 +111,9 @@ const LIGHT: readonly string[][] = [
   ['orient', '--project', 'demo'],
   // A line of the sample's first memory (its ledger is empty: nothing mutated it).
   ['history', 'd440b19fc796', '--project', 'demo'],
+  // A write waits for SQLite and the vault alone (pgvector catches up at the next query): last,
+  // so the reads above see the sample as it was appended.
+  ['remember', 'The build runs make check', '--type', 'fact', '--project', 'demo'],
 ];
 
 describe('a cold command loads only its own dependencies', () => {

@@ -35,13 +35,17 @@ export interface OpenCliRegistryOptions {
   existing?: { projects: readonly string[] };
   /**
    * A writing command naming these projects: the data root and each project must exist
-   * (NOT_FOUND), checked before anything is written. Every projection is kept current.
+   * (NOT_FOUND), checked before anything is written.
    */
   writesTo?: { projects: readonly string[] };
   /** What the operations to run read (default `vectors`: everything a server offers); nothing more is opened. */
   reads?: Reads;
   /** The process runs one operation and exits (a CLI command, not `mem serve` or `mem mcp`): opened for a quick start. */
   oneShot?: boolean;
+  /** An item write (Operation.vectorsLater): pgvector is left to the next vector read. */
+  vectorsLater?: boolean;
+  /** `mem serve`: pgvector caught up after each write, off its path; a failure is a line on `log`. */
+  catchUpAfterWrites?: boolean;
 }
 
 /** How a registry command opens its registry: openCliRegistry, or a running server's (the warm socket). */
@@ -61,10 +65,16 @@ export async function openCliRegistry(
   options: OpenCliRegistryOptions,
 ): Promise<OpenedRegistry> {
   const reads = options.reads ?? 'vectors';
-  // Administration keeps only the SQLite projection current, and a reading command only what it
-  // reads: the others catch up on their next open (a query catches pgvector up before recall).
+  // Administration keeps only the SQLite projection current, and a reading command or a one-shot
+  // write only what it reads: the others catch up on their next open (a query catches pgvector
+  // up before recall). A write waits for SQLite and the vault alone (Projector.deferred), so a
+  // one-shot one never starts the embedded Postgres.
   const projections =
-    reads === 'control' ? 'control' : reads === 'stores' && options.existing ? 'stores' : 'all';
+    reads === 'control'
+      ? 'control'
+      : reads === 'stores' && (options.existing || (options.oneShot && options.vectorsLater))
+        ? 'stores'
+        : 'all';
   const mustExist = options.existing ?? options.writesTo;
   const engine = mustExist
     ? await openExistingEngine(io, globals, mustExist.projects, projections)
@@ -100,6 +110,21 @@ export async function openCliRegistry(
       // verify reads the log alone; a local ingest catches up where it runs (and a dry run opens nothing).
       openStores: reads !== 'log' && reads !== 'self',
       ...(query ? { queryDeps: vectorSide } : {}),
+      ...(options.catchUpAfterWrites
+        ? {
+            catchUpAfterWrites: {
+              onError: (error: unknown) =>
+                options.log?.(
+                  JSON.stringify({
+                    ts: new Date().toISOString(),
+                    level: 'error',
+                    catch_up: 'after write',
+                    error: (error as Error)?.message ?? String(error),
+                  }),
+                ),
+            },
+          }
+        : {}),
       ...(options.log
         ? {
             onJobError: (job, error) =>

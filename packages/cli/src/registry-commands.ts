@@ -346,6 +346,7 @@ export function registerRegistryCommands(
         runJobs: false,
         reads: op.reads ?? 'stores',
         oneShot: true,
+        ...(op.vectorsLater ? { vectorsLater: true } : {}),
         ...(existing ? { existing } : {}),
         ...(writesTo ? { writesTo } : {}),
       });

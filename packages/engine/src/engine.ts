@@ -70,11 +70,13 @@ export interface EngineOptions {
 
 export interface AppendOptions extends AppendInput {
   /**
-   * `now` (default): the projections are caught up before append returns. `later`: append
-   * returns once the batch is durable; the caller catches up (`catchUp`, `projectAppended`) when
-   * it is ready — a writer appending many batches under a lock of its own, then catching up once.
+   * `now` (default): the projections are caught up before append returns. `write-path`: all but
+   * the `deferred` ones (pgvector), which their readers catch up (an item write, issue 13 §6).
+   * `later`: append returns once the batch is durable; the caller catches up (`catchUp`,
+   * `projectAppended`) when it is ready — a writer appending many batches under a lock of its
+   * own, then catching up once.
    */
-  catchUp?: 'now' | 'later';
+  catchUp?: 'now' | 'write-path' | 'later';
   /**
    * Write memory text even where a `forgotten` tombstone refuses it (FORGOTTEN otherwise); each
    * overridden tombstone is recorded by a `resurfaced` event appended with the batch.
@@ -125,6 +127,9 @@ export interface RebuildReport extends CatchUpReport {
   projects: string[];
 }
 
+/** Which projections a catch-up covers: every one, or those a write waits for. */
+type CatchUpSelection = 'all' | 'write-path';
+
 /** An append's result as the write alone: the idempotency record that closed its batch left out. */
 function withoutRecord(result: AppendResult): AppendResult {
   return {
@@ -137,7 +142,8 @@ function withoutRecord(result: AppendResult): AppendResult {
 
 /**
  * The write path and the projection lifecycle of one data root: every append is followed by
- * an incremental catch-up of the projections; rebuild drops and replays; verify checks the
+ * an incremental catch-up of the projections (an item write's leaves the `deferred` ones to
+ * their readers); rebuild drops and replays; verify checks the
  * chain, the provenance graph and byte parity against a fresh rebuild.
  */
 export class Engine {
@@ -154,9 +160,14 @@ export class Engine {
   private readonly settings: ProjectionSettings;
 
   private readonly fixedOptions: ProjectionOptions | undefined;
-  /** A catch-up waiting for the projection lock that has not read the log yet (see catchUp). */
-  private queuedCatchUp:
-    { projects: Set<string> | undefined; done: Promise<CatchUpReport> } | undefined;
+  /**
+   * The catch-up waiting for the projection lock that has not read the log yet, one per
+   * selection (see catchUp): every projector, or the write path's alone.
+   */
+  private readonly queuedCatchUps = new Map<
+    CatchUpSelection,
+    { projects: Set<string> | undefined; done: Promise<CatchUpReport> }
+  >();
   /** The order of this process's appends per project: checked, then queued (see append). */
   private readonly queue = new AppendQueue();
   /** What the append checks fold from each project's log, advanced by its new events. */
@@ -201,8 +212,8 @@ export class Engine {
 
   /**
    * The one way into the log: appends a batch (validated whole, its memories' provenance checked
-   * against the log and the batch, durable on return), then catches the projections up — unless
-   * the caller chose `catchUp: 'later'`. If the catch-up fails the events are still in the log: the error says so and carries their seqs,
+   * against the log and the batch, durable on return), then catches the projections up — only
+   * those a write waits for with `catchUp: 'write-path'`, none with `'later'`. If the catch-up fails the events are still in the log: the error says so and carries their seqs,
    * so a caller never retries (and duplicates) an append that succeeded.
    */
   async append(
@@ -261,7 +272,8 @@ export class Engine {
       );
     });
     const written = idempotency ? withoutRecord(result) : result;
-    return catchUp === 'now' ? this.projectAppended(written) : written;
+    if (catchUp === 'later') return written;
+    return this.projectAppended(written, { writePath: catchUp === 'write-path' });
   }
 
   /**
@@ -298,13 +310,17 @@ export class Engine {
 
   /**
    * The second half of append, for writers that append under a lock of their own and catch up
-   * after releasing it: catches the projections up past `result`, or says PROJECTION_FAILED (or
-   * NO_SPACE, naming the file) with the seqs that are durable all the same.
+   * after releasing it: catches the projections (with `writePath`, all but the `deferred` ones)
+   * up past `result`, or says PROJECTION_FAILED (or NO_SPACE, naming the file) with the seqs that are
+   * durable all the same.
    */
-  async projectAppended(result: AppendResult): Promise<AppendResult> {
+  async projectAppended(
+    result: AppendResult,
+    options: { writePath?: boolean } = {},
+  ): Promise<AppendResult> {
     const { project } = result;
     try {
-      await this.catchUp([project]);
+      await this.catchUp([project], options);
     } catch (error) {
       const why = isMemError(error) ? error.message : (error as Error).message;
       // A full disk keeps its code, so every surface says NO_SPACE (HTTP 507) and names the file;
@@ -330,15 +346,22 @@ export class Engine {
   /**
    * Applies whatever the projections lack, then seals the changed ones: `projects` first, then
    * every other project of the log — a projector that reset itself on open (a new version, other
-   * options) must be replayed for all projects, not only the one just written.
+   * options) must be replayed for all projects, not only the one just written. `writePath`:
+   * only the projections a write waits for (the `deferred` ones left to their readers).
    */
-  async catchUp(projects?: readonly string[]): Promise<CatchUpReport> {
-    // Trigger: a catch-up of this process is already waiting for the lock and has not read the
-    // log yet. Why: it will read the log after this caller's append, so it covers it; each
-    // catch-up ends in a seal that rewrites the SQLite store, and concurrent writers (a server
-    // accepting ingests) would otherwise seal once each, one after another. Outcome: the caller
-    // joins it (its projects go first too; every project is caught up either way).
-    const queued = this.queuedCatchUp;
+  async catchUp(
+    projects?: readonly string[],
+    options: { writePath?: boolean } = {},
+  ): Promise<CatchUpReport> {
+    const selection: CatchUpSelection = options.writePath ? 'write-path' : 'all';
+    // Trigger: a catch-up of this process (of the same projections) is already waiting for the
+    // lock and has not read the log yet. Why: it will read the log after this caller's append,
+    // so it covers it; each catch-up ends in a seal that rewrites the SQLite store, and
+    // concurrent writers (a server accepting ingests) would otherwise seal once each, one after
+    // another. Outcome: the caller joins it (its projects go first too; every project is caught
+    // up either way). A write never joins a catch-up of every projection: it would wait for the
+    // deferred ones it leaves to their readers.
+    const queued = this.queuedCatchUps.get(selection);
     if (queued) {
       if (queued.projects && projects) for (const project of projects) queued.projects.add(project);
       else queued.projects = undefined;
@@ -348,17 +371,25 @@ export class Engine {
       projects: projects ? new Set(projects) : undefined,
       done: Promise.resolve({ applied: [] }),
     };
-    this.queuedCatchUp = entry;
+    const selected =
+      selection === 'write-path' ? this.projectors.filter((p) => !p.deferred) : this.projectors;
+    const dequeue = () => {
+      if (this.queuedCatchUps.get(selection) === entry) this.queuedCatchUps.delete(selection);
+    };
+    this.queuedCatchUps.set(selection, entry);
     entry.done = this.withProjectionLock(async () => {
       // From here on the log is read: later callers must queue a catch-up of their own.
-      if (this.queuedCatchUp === entry) this.queuedCatchUp = undefined;
-      return this.catchUpLocked(entry.projects ? [...entry.projects] : undefined, this.projectors, {
+      dequeue();
+      return this.catchUpLocked(entry.projects ? [...entry.projects] : undefined, selected, {
         skipHeld: true,
       });
-    }).finally(() => {
-      if (this.queuedCatchUp === entry) this.queuedCatchUp = undefined;
-    });
+    }).finally(dequeue);
     return entry.done;
+  }
+
+  /** The projectors a write waits for: all but the `deferred` ones (their readers catch them up). */
+  writePathProjectorNames(): string[] {
+    return this.projectors.filter((p) => !p.deferred).map((p) => p.name);
   }
 
   /**

@@ -67,6 +67,14 @@ export interface Projector<Handle = unknown> {
   readonly version: number;
   /** Event types that change this projection: the engine hands it no others, they only advance its position. */
   readonly handles: readonly EventType[];
+  /**
+   * Caught up by the reads that need it, not by an item write: such an append returns once the
+   * other projections hold it (`catchUp: 'write-path'`), and a reader of this projection catches
+   * it up first (`Engine.catchUp` without `writePath`). Why: embedding a write's items costs far
+   * more than storing them (pgvector: ~80 % of an add_items with every projection), and nothing
+   * an item write checks reads it.
+   */
+  readonly deferred?: boolean;
   /** Opens (creating and migrating) the projection at `target`. A stored version mismatch resets it. */
   init(target: ProjectionTarget): Promise<Handle>;
   /** Last applied position for `project`, or null when nothing of it was applied. */

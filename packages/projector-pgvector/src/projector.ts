@@ -31,6 +31,8 @@ export function projectorPgvector(options: PgvectorOptions = {}): Projector<Pgve
     name: 'pgvector',
     version: PGVECTOR_VERSION,
     handles: PGVECTOR_HANDLES,
+    // Off a write's path (issue 13 §6): a vector read catches it up before it answers.
+    deferred: true,
     async init(target) {
       const embedder = embedderFor(target.stateDir);
       const location = projectionLocation(config, target.stateDir);

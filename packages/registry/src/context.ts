@@ -22,4 +22,10 @@ export interface RegistryContext {
   acceptance: Pick<IngestRuntime, 'accept'>;
   /** The vector side of a query (embedder, pgvector recall, reranker) when configured; keyword-only without. */
   queryDeps?: Omit<QueryDeps, 'items'>;
+  /**
+   * Set by a long-lived process (`mem serve`): after each write, the projections a write leaves
+   * behind (pgvector) are caught up in the background (ProjectionStores.catchUpLater), their
+   * failures handed to `onError`.
+   */
+  catchUpAfterWrites?: { onError: (error: unknown) => void };
 }

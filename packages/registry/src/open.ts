@@ -25,6 +25,8 @@ export interface OpenRegistryOptions {
    * catch-up first would refuse a tampered tail before verify could report where it is.
    */
   openStores?: boolean;
+  /** RegistryContext.catchUpAfterWrites: a server catches pgvector up after each write, off its path. */
+  catchUpAfterWrites?: RegistryContext['catchUpAfterWrites'];
 }
 
 /**
@@ -53,6 +55,7 @@ export async function openRegistry(options: OpenRegistryOptions): Promise<Regist
     serial: new KeyedSerial(),
     acceptance: jobs,
     ...(options.queryDeps ? { queryDeps: options.queryDeps } : {}),
+    ...(options.catchUpAfterWrites ? { catchUpAfterWrites: options.catchUpAfterWrites } : {}),
   };
   const registry = new Registry(context, OPERATIONS);
   if (runJobs) await jobs.resume((await stores.fresh()).control.unfinishedIngestJobs());

@@ -141,6 +141,12 @@ interface OperationCore<In, Out> {
   startsProject?: boolean;
   /** Removes or revokes something (drives MCP's destructiveHint). */
   destructive?: boolean;
+  /**
+   * An item write (issue 13 §6): it answers once SQLite and the vault hold it (`catchUp:
+   * 'write-path'`); pgvector catches up at the next vector read, or after the answer in `mem
+   * serve`. A one-shot CLI command of it opens SQLite and the vault alone, never PGlite.
+   */
+  vectorsLater?: boolean;
   auth: Authorization;
   /**
    * What the implementation reads besides its input (default `stores`, the projections' SQLite

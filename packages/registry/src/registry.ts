@@ -70,11 +70,28 @@ export class Registry {
     this.context.jobs.stop();
     await this.context.jobs.idle();
     this.context.stores.close();
+    await this.context.stores.idle();
     await this.context.engine.close();
   }
 
-  /** Validates, authorizes and runs `name` for `caller`. */
+  /**
+   * Validates, authorizes and runs `name` for `caller`. An item write (`vectorsLater`), once it
+   * answered, starts the background catch-up of pgvector where the context asks for it.
+   */
   async invoke(
+    name: string,
+    caller: Caller,
+    rawInput: unknown,
+    options: InvokeOptions = {},
+  ): Promise<unknown> {
+    const output = await this.run(name, caller, rawInput, options);
+    const after = this.context.catchUpAfterWrites;
+    if (after && this.byName.get(name)?.vectorsLater)
+      this.context.stores.catchUpLater(after.onError);
+    return output;
+  }
+
+  private async run(
     name: string,
     caller: Caller,
     rawInput: unknown,

@@ -15,6 +15,15 @@ export interface StoreView {
   items: ItemStore;
 }
 
+/**
+ * What a read reads besides the item store and the control tables. `vectors`: pgvector too
+ * (query, context) — the projection a write leaves behind (Projector.deferred), caught up here
+ * before the read answers.
+ */
+export interface ReadOptions {
+  vectors?: boolean;
+}
+
 /** How long a replaced store stays open for requests that still hold it (they are short). */
 const RETIRE_AFTER_MS = 30_000;
 
@@ -35,39 +44,106 @@ export class ProjectionStores {
   private view: (StoreView & { ino: number; born: number }) | undefined;
   private opened = false;
   private readonly storePath: string;
+  /** Log moves the write path's projections (SQLite, the vault) have caught up with. */
   private readonly logs: LogMoves;
+  /** Log moves every projection has caught up with, the deferred ones (pgvector) included. */
+  private readonly vectorLogs: LogMoves;
+  /** The background catch-up of the deferred projections in flight (catchUpLater), if any. */
+  private background: Promise<void> | undefined;
+  /** A write landed while the background catch-up ran: it goes round once more. */
+  private again = false;
+  private closed = false;
 
   constructor(private readonly engine: Engine) {
     this.storePath = itemStorePath(engine.paths.stateDir);
     this.logs = new LogMoves(engine.paths.logDir);
+    this.vectorLogs = new LogMoves(engine.paths.logDir);
   }
 
-  /** Catches every project up once (creating the store on a fresh root). */
+  /** Catches every project up once, every projection (creating the store on a fresh root). */
   async open(): Promise<void> {
-    const moved = this.logs.moved();
+    const moved = this.vectorLogs.moved();
     await this.engine.catchUp();
     this.opened = true;
     this.logs.accept(moved);
+    this.vectorLogs.accept(moved);
     this.reopenIfReplaced();
   }
 
-  /** The stores as of now: every moved project caught up, the file reopened if it was replaced. */
-  async fresh(): Promise<StoreView> {
+  /**
+   * The stores as of now: every moved project caught up, the file reopened if it was replaced.
+   * A read of `vectors` waits for a background catch-up in flight, then catches up every
+   * projection of a moved project, pgvector included; any other read only the write path's.
+   */
+  async fresh(options: ReadOptions = {}): Promise<StoreView> {
     if (!this.opened) await this.open();
-    const moved = this.logs.moved();
-    if (moved.size > 0) {
-      // Concurrent requests share one catch-up: the engine joins a caller to a catch-up that has
-      // not read the log yet, which therefore covers every write this request could know of.
-      await this.engine.catchUp([...moved.keys()]);
-      this.logs.accept(moved);
+    if (options.vectors) {
+      // Trigger: a write's background catch-up (catchUpLater) is embedding. Why: a second
+      // catch-up would only queue behind it for the projection lock. Outcome: the read waits
+      // for it, then catches up whatever is left (nothing, unless another write landed).
+      await this.background;
+      await this.catchUpMoved(this.vectorLogs, {});
+    } else {
+      await this.catchUpMoved(this.logs, { writePath: true });
     }
     // Trigger: `.mem/` was dropped under a running server. Outcome: rebuilt from the log, as always.
     if (!statSync(this.storePath, { throwIfNoEntry: false })) await this.open();
     // Trigger: another process (or this one) is catching up, rebuilding or purging, so the log
     // did not move but the stores are being changed, or a rebuild emptied them. Outcome: the
     // read waits for that writer's projection lock (a catch-up of nothing once it has it).
-    if (this.engine.settledProjectionGeneration() === null) await this.engine.catchUp();
+    if (this.engine.settledProjectionGeneration() === null)
+      await this.engine.catchUp(undefined, { writePath: !options.vectors });
     return this.reopenIfReplaced();
+  }
+
+  /**
+   * Catches up the projects whose log moved since `logs` last accepted them. Concurrent requests
+   * share one catch-up: the engine joins a caller to a catch-up that has not read the log yet,
+   * which therefore covers every write this request could know of. A catch-up of every
+   * projection covers the write path's too.
+   */
+  private async catchUpMoved(logs: LogMoves, options: { writePath?: boolean }): Promise<void> {
+    const moved = logs.moved();
+    if (moved.size === 0) return;
+    await this.engine.catchUp([...moved.keys()], options);
+    logs.accept(moved);
+    if (!options.writePath) this.logs.accept(moved);
+  }
+
+  /**
+   * After a write (`mem serve`): catches the deferred projections (pgvector) up off the request
+   * path, once the response is on its way, so the next query rarely pays the embedding. One at a
+   * time: a write landing meanwhile sends it round once more. A failure is handed to `onError`,
+   * never thrown: the write was acknowledged, and the next vector read catches up (and fails)
+   * on its own.
+   */
+  catchUpLater(onError: (error: unknown) => void): void {
+    if (this.closed) return;
+    if (this.background) {
+      this.again = true;
+      return;
+    }
+    const run = async () => {
+      // After the response: setImmediate runs once the request's promise chain (the adapter
+      // writing the answer) is done.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      do {
+        this.again = false;
+        try {
+          await this.catchUpMoved(this.vectorLogs, {});
+        } catch (error) {
+          onError(error);
+        }
+      } while (this.again && !this.closed);
+    };
+    this.background = run().finally(() => {
+      this.background = undefined;
+    });
+  }
+
+  /** Waits for the background catch-up in flight (if any); none starts after close. */
+  async idle(): Promise<void> {
+    await this.background;
   }
 
   /**
@@ -82,8 +158,9 @@ export class ProjectionStores {
   async settledRead<T>(
     projects: readonly string[],
     read: (view: StoreView) => Promise<T>,
+    options: ReadOptions = {},
   ): Promise<T> {
-    const view = await this.fresh();
+    const view = await this.fresh(options);
     const before = this.engine.settledProjectionGeneration();
     if (before !== null) {
       // A failure counts like an answer: a token a rebuild had not replayed yet is no 401.
@@ -96,10 +173,15 @@ export class ProjectionStores {
         return outcome.answer;
       }
     }
-    return this.engine.readCaughtUp(projects, () => read(this.reopenIfReplaced()));
+    return this.engine.readCaughtUp(
+      projects,
+      () => read(this.reopenIfReplaced()),
+      options.vectors ? {} : { reads: this.engine.writePathProjectorNames() },
+    );
   }
 
   close(): void {
+    this.closed = true;
     if (this.view) {
       this.view.control.close();
       this.view.items.close();

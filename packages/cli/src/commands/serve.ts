@@ -100,6 +100,9 @@ export function registerServe(program: Command, io: CliIO): void {
         const opened = await openCliRegistry(io, command.optsWithGlobals<GlobalOptions>(), {
           runJobs: options.jobs,
           log: (line) => io.stderr.write(`${line}\n`),
+          // A write answers once SQLite and the vault hold it; pgvector catches up after the
+          // answer, one catch-up at a time, so the next query rarely waits for the embedding.
+          catchUpAfterWrites: true,
         });
         // Loaded here, not at startup: only `mem serve` needs the HTTP framework.
         const { startServer } = await import('@mem/server');

@@ -201,6 +201,8 @@ export const context = defineOperation({
         const out: ContextOutput = { ...bundle, ...boundedWarnings(judged, verdicts) };
         return out;
       },
+      // Tier 2 recalls from pgvector, which a write leaves behind: caught up first.
+      { vectors: true },
     );
   },
 });

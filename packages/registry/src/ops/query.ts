@@ -147,44 +147,49 @@ export const query = defineOperation({
     if (input.as_of === undefined) {
       // Settled (stores.ts): vector hits are looked up in the item store, and a catch-up of
       // another process commits pgvector before SQLite; the answer is of one generation.
-      return ctx.stores.settledRead(input.project ?? [], async (view): Promise<Answer> => {
-        const projects = await projectsOf(view);
-        if (projects.length === 0)
-          return abstain(input.level ?? DEFAULT_LEVELS, ctx.queryDeps ?? {});
-        const stale = input.include_stale === true;
-        const recall = async (withoutLines?: ReadonlySet<string>) => {
-          const freshness = queryItemFreshness(ctx, stale);
-          const answer = await queryMemory(requestOf(projects), {
-            ...ctx.queryDeps,
-            items: view.items,
-            holdBackItems: freshness.holdBack,
-            ...(withoutLines ? { withoutLines } : {}),
-          });
-          const lines = await freshPage(
-            ctx,
-            view.items,
-            answer.results,
-            stale,
-            input.citations !== 'none',
-          );
-          return { freshness, answer, lines };
-        };
-        const first = await recall();
-        // Trigger: a line held back (its cited session rewritten or gone) that had hits folded
-        // into it. Why: they say the same on their own evidence, and leaving with a line the
-        // caller never sees would hide them silently. Outcome: recall runs once more without
-        // the held-back lines, which stay named among the warnings.
-        const hidden = heldBackWithDuplicates(first.answer.results, first.lines.results);
-        const { freshness, answer, lines } = hidden.size > 0 ? await recall(hidden) : first;
-        return {
-          ...answer,
-          results: lines.results,
-          ...queryFreshnessOf(
-            freshness.answer(),
-            hidden.size > 0 ? withHiddenWarnings(first.lines, hidden, lines) : lines,
-          ),
-        } satisfies Answer;
-      });
+      // pgvector, which a write leaves behind, is caught up first (`vectors`).
+      return ctx.stores.settledRead(
+        input.project ?? [],
+        async (view): Promise<Answer> => {
+          const projects = await projectsOf(view);
+          if (projects.length === 0)
+            return abstain(input.level ?? DEFAULT_LEVELS, ctx.queryDeps ?? {});
+          const stale = input.include_stale === true;
+          const recall = async (withoutLines?: ReadonlySet<string>) => {
+            const freshness = queryItemFreshness(ctx, stale);
+            const answer = await queryMemory(requestOf(projects), {
+              ...ctx.queryDeps,
+              items: view.items,
+              holdBackItems: freshness.holdBack,
+              ...(withoutLines ? { withoutLines } : {}),
+            });
+            const lines = await freshPage(
+              ctx,
+              view.items,
+              answer.results,
+              stale,
+              input.citations !== 'none',
+            );
+            return { freshness, answer, lines };
+          };
+          const first = await recall();
+          // Trigger: a line held back (its cited session rewritten or gone) that had hits folded
+          // into it. Why: they say the same on their own evidence, and leaving with a line the
+          // caller never sees would hide them silently. Outcome: recall runs once more without
+          // the held-back lines, which stay named among the warnings.
+          const hidden = heldBackWithDuplicates(first.answer.results, first.lines.results);
+          const { freshness, answer, lines } = hidden.size > 0 ? await recall(hidden) : first;
+          return {
+            ...answer,
+            results: lines.results,
+            ...queryFreshnessOf(
+              freshness.answer(),
+              hidden.size > 0 ? withHiddenWarnings(first.lines, hidden, lines) : lines,
+            ),
+          } satisfies Answer;
+        },
+        { vectors: true },
+      );
     }
     const view = await ctx.stores.fresh();
     const projects = await projectsOf(view);

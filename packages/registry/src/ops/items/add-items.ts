@@ -17,7 +17,7 @@ import type { RecordedBatch, RunEffects } from '../../operation.js';
 import { projectInput } from '../schemas.js';
 import type { ItemLedger } from './ledger.js';
 import { draftLedger } from './store-ledger.js';
-import { underItemWrite } from './item-write.js';
+import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import { requireKnowledgeRoom } from './budget.js';
 import { orientBudget } from './orient.js';
@@ -166,6 +166,7 @@ function addUnderLock(
       ...(reason !== undefined ? { reason } : {}),
     }));
     const result = await ctx.engine.append(project, payloads, writerOf(caller), {
+      ...ITEM_APPEND,
       ...(effects.idempotency ? { idempotency: effects.idempotency } : {}),
       ...(firstSeq !== undefined ? { firstSeq } : {}),
     });

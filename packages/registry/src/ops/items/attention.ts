@@ -15,7 +15,7 @@ import type { ItemStore } from '@mem/projector-sqlite';
 import { alwaysLoaded, ledgerOf } from './ledger.js';
 import { requireKnowledgeRoom } from './budget.js';
 import { orientBudget } from './orient.js';
-import { underItemWrite } from './item-write.js';
+import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 
 /*
@@ -93,7 +93,7 @@ async function appendOne(
   payload: Payload | null,
 ): Promise<WrittenOut> {
   if (payload === null) return { project, ids: [], seq: null };
-  const result = await ctx.engine.append(project, [payload], writerOf(caller));
+  const result = await ctx.engine.append(project, [payload], writerOf(caller), ITEM_APPEND);
   return { project, ids: [id], seq: result.last_seq };
 }
 
@@ -109,6 +109,7 @@ export const setAttentionOp = defineOperation({
   input: setAttentionInput,
   output: writtenOut,
   kind: 'write',
+  vectorsLater: true,
   idempotent: true,
   auth: { access: 'token', project: 'project' },
   http: { method: 'POST', path: '/memory/items/attention' },
@@ -145,6 +146,7 @@ function pinOp(pinned: boolean) {
     input: pinItemInput,
     output: writtenOut,
     kind: 'write',
+    vectorsLater: true,
     idempotent: true,
     auth: { access: 'token', project: 'project' },
     http: { method: 'POST', path: `/memory/items/${pinned ? 'pin' : 'unpin'}` },

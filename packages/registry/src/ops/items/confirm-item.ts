@@ -12,7 +12,7 @@ import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
 import type { WrittenOut } from './add-items.js';
 import { ledgerOf } from './ledger.js';
-import { underItemWrite } from './item-write.js';
+import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 
 export const confirmItemInput = z.strictObject({
@@ -67,6 +67,7 @@ export async function confirmItem(
         },
       ],
       writerOf(caller),
+      ITEM_APPEND,
     );
     return { project: input.project, ids: [item.id], seq: result.last_seq };
   });

@@ -4,6 +4,13 @@ import type { ItemStore } from '@mem/projector-sqlite';
 import type { RegistryContext } from '../../context.js';
 import { caughtUpItems } from './reachable-store.js';
 
+/**
+ * How an item write appends (issue 13 §6): it answers once SQLite (which the next write's checks
+ * read) and the vault hold it; pgvector, a deferred projection, is caught up by the next vector
+ * read (query, context) before that answers, or after the answer in `mem serve`.
+ */
+export const ITEM_APPEND = { catchUp: 'write-path' } as const;
+
 /** The projects whose item-write section the current call chain is inside. */
 const held = new AsyncLocalStorage<ReadonlySet<string>>();
 

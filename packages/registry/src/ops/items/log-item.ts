@@ -6,7 +6,7 @@ import { defineOperation } from '../../operation.js';
 import { projectInput } from '../schemas.js';
 import { writtenOut, type WrittenOut } from './add-items.js';
 import { ledgerOf } from './ledger.js';
-import { underItemWrite } from './item-write.js';
+import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 
 /*
@@ -54,6 +54,7 @@ async function addLog(
         },
       ],
       writerOf(caller),
+      ITEM_APPEND,
     );
     return { project: input.project, ids: [input.id], seq: result.last_seq };
   });
@@ -66,6 +67,7 @@ export const addLogOp = defineOperation({
   input: addLogInput,
   output: writtenOut,
   kind: 'write',
+  vectorsLater: true,
   idempotent: false,
   auth: { access: 'token', project: 'project' },
   http: { method: 'POST', path: '/memory/items/{id}/log', status: 201 },

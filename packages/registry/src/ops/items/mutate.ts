@@ -23,7 +23,7 @@ import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
 import type { ItemStore } from '@mem/projector-sqlite';
 import { ledgerOf, type ItemState } from './ledger.js';
-import { underItemWrite } from './item-write.js';
+import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import type { WrittenOut } from './add-items.js';
 import { requireKnowledgeRoom } from './budget.js';
@@ -69,7 +69,7 @@ async function write(
   ids: string[],
 ): Promise<WrittenOut> {
   if (payloads.length === 0) return { project, ids: [], seq: null };
-  const result = await ctx.engine.append(project, payloads, writerOf(caller));
+  const result = await ctx.engine.append(project, payloads, writerOf(caller), ITEM_APPEND);
   return { project, ids, seq: result.last_seq };
 }
 

@@ -60,7 +60,7 @@ export async function caughtUpItems(
 ): Promise<ItemStore> {
   const view = await ctx.stores.fresh();
   if (!(await behind(ctx, view.items, projects))) return view.items;
-  await ctx.engine.catchUp(projects);
+  await ctx.engine.catchUp(projects, { writePath: true });
   return (await ctx.stores.fresh()).items;
 }
 

@@ -15,7 +15,7 @@ import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
 import type { ItemStore } from '@mem/projector-sqlite';
 import { ledgerOf, stateOf, type ItemLedger } from './ledger.js';
-import { underItemWrite } from './item-write.js';
+import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import type { WrittenOut } from './add-items.js';
 
@@ -117,7 +117,7 @@ async function resolveChecked(
     });
   }
   if (payloads.length === 0) return { project: input.project, ids: [], seq: null };
-  const result = await ctx.engine.append(input.project, payloads, writerOf(caller));
+  const result = await ctx.engine.append(input.project, payloads, writerOf(caller), ITEM_APPEND);
   return {
     project: input.project,
     ids: payloads.map((p) => (p as { item: string }).item),

@@ -75,3 +75,39 @@ describe('a fenced block inside a list section', () => {
     ]);
   });
 });
+
+describe('a remembered open line', () => {
+  it.each([
+    [
+      'Open: whether to store vectors in pgvector or in SQLite',
+      'User decision: store vectors in pgvector',
+    ],
+    [
+      'Open: how about we cache embeddings on disk?',
+      'User decision: how about we cache embeddings on disk?',
+    ],
+    [
+      'Open: the sync loop hangs when the server restarts',
+      'Commit: Fix sync loop hang on server restart',
+    ],
+  ])('does not say the decision or fix that settles it: %s', (open, settled) => {
+    const folded = foldMemory(
+      [{ text: open, score: 1 }],
+      [{ text: settled, score: 1 }],
+      1000,
+      words,
+    );
+    expect(folded.map((item) => item.text)).toEqual([open, settled]);
+  });
+
+  it('still says the same question asked again', () => {
+    const open = 'Open: whether to store vectors in pgvector or in SQLite';
+    const folded = foldMemory(
+      [{ text: open, score: 1 }],
+      [{ text: 'Open: whether to store the vectors in pgvector or in SQLite?', score: 1 }],
+      1000,
+      words,
+    );
+    expect(folded.map((item) => item.text)).toEqual([open]);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Tokenizer } from '@mem/chunk';
 import { errorFixLine, sameFailure } from './error-fix-line.js';
+import { routeLine } from './route.js';
 import { scoreSentence, type QuestionProfile } from './score.js';
 import { containment, jaccard, termSet } from './text.js';
 
@@ -11,6 +12,10 @@ export interface MemoryItem {
 
 /** The label a signal line opens on ("Open: ", "User reports: "): how it was found, not what it says. */
 const SIGNAL_LABEL = /^(?:open|unresolved|user reports|user decision|corrected|commit):\s+/i;
+/** A commit's label: what follows says what the commit changed, as a changelog line would. */
+const COMMIT_LABEL = /^commit:\s+/i;
+/** An open line's label: what follows is asked, not settled. */
+const OPEN_LABEL = /^(?:open|unresolved):\s+/i;
 
 function unlabelled(text: string): string {
   return text.replace(SIGNAL_LABEL, '');
@@ -89,13 +94,22 @@ export function foldMemory(
     // Labels aside: "Commit: Allow startup without API keys, fixes #288" says nothing the
     // changelog line "Allow startup without API keys: … (#288)" does not; its "commit" would
     // count as a term the memory lacks.
+    // Only a commit's label is set aside: "User decision: store vectors in pgvector" is not said
+    // by "Open: whether to store vectors in pgvector or in SQLite", whose words it repeats.
+    const commit = COMMIT_LABEL.test(candidate.text);
     const point = termSet(unlabelled(candidate.text));
     const failure = errorFixLine(candidate.text);
+    // An open line asks; it says no fix or decision that settles it ("Open: the sync loop hangs
+    // …" beside "Commit: Fix sync loop hang …"), only the same question asked again.
+    const asked = OPEN_LABEL.test(candidate.text) || routeLine(candidate.text) === 'open';
     const said = (set: ReadonlySet<string>, i: number) =>
       out[i]!.text === candidate.text ||
-      jaccard(set, terms) >= DUPLICATE ||
-      containment(point, set) >= CONTAINED ||
-      (failure !== undefined && failures[i] !== undefined && sameFailure(failures[i], failure));
+      ((asked || !OPEN_LABEL.test(out[i]!.text)) &&
+        (jaccard(set, terms) >= DUPLICATE ||
+          containment(commit ? point : terms, set) >= CONTAINED ||
+          (failure !== undefined &&
+            failures[i] !== undefined &&
+            sameFailure(failures[i], failure))));
     if (sets.some(said)) continue;
     // Trigger: a line of this same chunk whose every point the candidate makes, and more
     // ("User reports: scrolling in xterm.js does not work?" beside "Open: scrolling in xterm.js

@@ -7,25 +7,30 @@
  * words ("fixed", "instead of") and each opened the gate for a chunk that said nothing new.
  */
 
+import { statesCause, statesSymptom } from './route.js';
+
 /** One heading-like label before the line's own words ("Error handling: Fixed …"). Bounded. */
 const LABEL = String.raw`(?:[^:\n]{1,60}:\s+)?`;
 
-/**
- * A verb that only ever edits prose: clarifying or rewording something ("documented" is as
- * often an adjective: "Root cause: documented behaviour was wrong").
- */
-const DOC_VERB = new RegExp(
-  String.raw`^${LABEL}(?:clarif(?:ied|ies)|reword(?:ed|s)|rephras(?:ed|es))\b`,
-  'iu',
-);
-
-/** An edit verb, present or past ("Update full-compaction example", "Fixed the claim"). */
-const EDIT = String.raw`(?:fix(?:e[sd])?|correct(?:s|ed)?|updat(?:e[sd]?|ing)|clean(?:s|ed)? up|rewr(?:ite|ites|ote|itten)|reorganiz(?:e[sd]?)|polish(?:e[sd])?|tid(?:y|ied))`;
 /**
  * What is edited when the docs are: the docs themselves, a claim or wording in them, an example.
  * Not a typo: one in a config key or a script is a bug.
  */
 const DOC_OBJECT = String.raw`(?:docs?|documentation|readme|changelog|claims?|wording|examples?|docstrings?|jsdoc|guides?|tutorials?)`;
+
+/**
+ * A verb that only ever edits prose: rewording something ("documented" is as often an
+ * adjective: "Root cause: documented behaviour was wrong"); or clarifying a statement ("Clarified
+ * that …", "Clarified it has no timeout") or a document named in the same phrase. "Clarified the
+ * retry logic" clarifies code.
+ */
+const DOC_VERB = new RegExp(
+  String.raw`^${LABEL}(?:clarif(?:ied|ies)(?=\s+(?:that|it|how|when|what|why|whether|where)\b|[^.,;:\n]{0,60}?\b(?:${DOC_OBJECT}|sections?|paragraphs?|comments?)\b)|reword(?:ed|s)|rephras(?:ed|es))\b`,
+  'iu',
+);
+
+/** An edit verb, present or past ("Update full-compaction example", "Fixed the claim"). */
+const EDIT = String.raw`(?:fix(?:e[sd])?|correct(?:s|ed)?|updat(?:e[sd]?|ing)|clean(?:s|ed)? up|rewr(?:ite|ites|ote|itten)|reorganiz(?:e[sd]?)|polish(?:e[sd])?|tid(?:y|ied))`;
 /**
  * The edit's object must be the document: at most three words between (none a preposition or
  * "when", which would make the document a place the bug is in: "Fixed the crash when the README
@@ -38,10 +43,11 @@ const DOC_EDIT = new RegExp(
 );
 
 /**
- * A documentation file: prose by its extension, or anything under a docs folder. The extension
- * ends the path ("config.md.ts" is code).
+ * A documentation file: prose by its extension, or a docs folder itself ("site/docs/"). The
+ * extension ends the path ("config.md.ts" is code), and a file of code under docs/
+ * ("docs/build.sh", "src/docs/render.ts") is code.
  */
-const DOC_PATH = String.raw`\x60?(?:[\w.-]+\/)*(?:docs?\/[\w.\/-]+|[\w.-]+\.(?:md|mdx|rst|adoc))(?![\w.])\x60?`;
+const DOC_PATH = String.raw`\x60?(?:[\w.-]+\/)*(?:docs?\/|[\w.-]+\.(?:md|mdx|rst|adoc|txt))(?![\w.\/-])\x60?`;
 /**
  * Something added to, removed from or moved within a documentation file, said either way round
  * ("A dedicated section and diagram were added to `docs/hooks.md`", "The code block in
@@ -71,15 +77,32 @@ const DOC_STATE = new RegExp(
   'iu',
 );
 
-/** Whether a line reports an edit of the documentation rather than of the system. */
+const DOC_EDITS = [DOC_VERB, DOC_EDIT, DOC_FILE_EDIT, DOC_LABEL_EDIT];
+/** A fix verb with no "by"/"with" after it: an edit named, not how a bug was mended. */
+const BARE_FIX = /\bfix(?:e[sd]|ing)?\b(?!\s+(?:by|with)\b)/giu;
+
+/**
+ * Whether a line reports an edit of the documentation rather than of the system. Not when the
+ * rest of the line states a bug: a symptom with its cause or fix ("Fixed the README example that
+ * crashed on startup because the import path was wrong"), or a symptom after the edit as a label
+ * ("Fix build docs: vitest config was broken") — the edit is then how the bug was mended. A list
+ * of doc edits under a label ("Cleaned up documentation: theme.md (added missing tokens)") stays.
+ */
 export function editsDocumentation(text: string): boolean {
   const line = text.trim();
-  return (
-    DOC_VERB.test(line) ||
-    DOC_EDIT.test(line) ||
-    DOC_FILE_EDIT.test(line) ||
-    DOC_LABEL_EDIT.test(line)
-  );
+  for (const pattern of DOC_EDITS) {
+    const match = pattern.exec(line);
+    if (match === null) continue;
+    const rest = `${line.slice(0, match.index)} ${line.slice(match.index + match[0].length)}`;
+    // A fix as the label ("Fix build docs: …"); a list of edits after "Cleaned up
+    // documentation: …" names what was wrong in the docs.
+    const after = line.slice(match.index + match[0].length).trimStart();
+    const labelled = /\b(?:fix|correct)/iu.test(match[0]) && after.startsWith(':');
+    // A bare "fixed broken links" is one more edit of the docs; "fixed by …" tells how a bug was.
+    const explained = statesCause(rest.replace(BARE_FIX, ''));
+    return !(statesSymptom(rest) && (labelled || explained));
+  }
+  return false;
 }
 
 /**
@@ -92,11 +115,15 @@ export function judgesDocument(text: string): boolean {
 }
 
 /**
- * A piece of a code block: a line holding a fence ("reason: \"start\" | \"switch\" The docs
- * have:\x60\x60\x60typescript") was cut out of one, and reads as neither code nor prose.
+ * A piece of a code block: a line holding a fence glued to text or opening on a language tag
+ * ("reason: \"start\" | \"switch\" The docs have:\x60\x60\x60typescript"), or a fence alone, was
+ * cut out of one and reads as neither code nor prose. A fence named in a sentence, with spaces
+ * round it ("we wrap the config in \x60\x60\x60 fences"), is a word of the sentence.
  */
+const FENCE = /\S\x60{3}|\x60{3}\w|^\x60{3,}$/u;
+
 export function cutFromCode(text: string): boolean {
-  return text.includes('\x60\x60\x60');
+  return FENCE.test(text.trim());
 }
 
 /**
@@ -107,18 +134,28 @@ export function cutFromCode(text: string): boolean {
 const PRONOUN_SUBJECT =
   /^(?:(?:now|so|and),?\s+)?(?:it|this|that|they)\s+(?:(?:now|just|also|only|still)\s+){0,2}(?:uses?|takes?|calls?|returns?|reads?|writes?)\b/iu;
 
-/** Whether the line's subject is a bare pronoun ("it", "this", "that", "they"). */
+/** A bug named after what the sentence said of it ("… — that was the bug"). */
+const NAMES_BUG = /\b(?:was|is) the (?:bug|cause|culprit|issue|problem|root cause)\b/iu;
+
+/**
+ * Whether the line's subject is a bare pronoun ("it", "this", "that", "they"). Not when the
+ * sentence states a cause: "This returns undefined when the cache is cold, which caused the
+ * crash" explains a bug, and "It uses X because Y broke" gives a decision its reason.
+ */
 export function pointsAway(text: string): boolean {
-  return PRONOUN_SUBJECT.test(text.trim());
+  const line = text.trim();
+  return PRONOUN_SUBJECT.test(line) && !statesCause(line) && !NAMES_BUG.test(line);
 }
 
 /**
  * An option offered: "The alternative is …", "Another option would be …", "Alternatively, …",
- * "Or we …". Not an alternative said to be rejected or chosen ("The alternative is rejected:
- * it needs a server"), which is half of a decision.
+ * "Or we …". Not, on any of these openings, an alternative said to be rejected or chosen in the
+ * same sentence ("The alternative is rejected: it needs a server", "Alternatively, we went with
+ * PGlite …", "Or we just keep the log, which is what we decided"): that is a decision, or half of
+ * one. Bounded: the choice verb is looked for within 120 characters.
  */
 const OFFERED =
-  /^(?:(?:the|an|another|one)\s+(?:other\s+)?(?:alternative|option)\s+(?:is|would be|could be|here is)\b(?![^.]{0,60}\b(?:rejected|chosen|ruled out|dropped|picked|taken)\b)|alternatively\b|or\s+(?:we|you|I|just)\s)/iu;
+  /^(?:(?:the|an|another|one)\s+(?:other\s+)?(?:alternative|option)\s+(?:is|would be|could be|here is)\b|alternatively\b|or\s+(?:we|you|I|just)\s)(?![^.]{0,120}?\b(?:rejected|chosen|chose|ruled out|dropped|picked|taken|went with|decided|switched|settled on|used)\b)/iu;
 
 /** Whether a line puts an option on the table rather than stating a choice made. */
 export function offersOption(text: string): boolean {
@@ -152,9 +189,18 @@ export function plansStep(text: string): boolean {
 const EDIT_MISHAP =
   /^(?:now,?\s+)?(?:the\s+(?:issue|problem)\s+is\s+(?:that\s+)?)?(?:the|my|our)\s+(?:sed|awk|str_replace|replacement|search[- ]and[- ]replace|regex replace)(?:\s+(?:command|call|edit))?\s+(?:didn't|did not|doesn't|does not|failed|couldn't|could not|missed)\b/iu;
 
-/** Whether a bug-like line is the agent's own editing tool misfiring. */
+/**
+ * What the misfire left broken in the project ("…, so the old API is still used and login
+ * crashes", "…, which is the bug"): a bug of the project, whatever typed it. Bounded.
+ */
+const CONSEQUENCE =
+  /\b(?:so|which|and)\b[^.]{0,120}?\b(?:crash\w*|fail\w*|broke\w*|break\w*|wrong|bugs?|errors?)\b/iu;
+
+/** Whether a bug-like line is the agent's own editing tool misfiring, and nothing broken by it. */
 export function editMishap(text: string): boolean {
-  return EDIT_MISHAP.test(text.trim());
+  const line = text.trim();
+  const match = EDIT_MISHAP.exec(line);
+  return match !== null && !CONSEQUENCE.test(line.slice(match[0].length));
 }
 
 /**

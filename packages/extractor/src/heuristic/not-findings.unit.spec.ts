@@ -55,6 +55,7 @@ describe('editsDocumentation', () => {
     'A diagram of the queue states was added to `docs/queue.md`',
     'The "Troubleshooting" block in `docs/setup.md` was removed, pointing to the FAQ instead',
     'Changes to deploy.md: Added a table of the regions and their endpoints',
+    'Cleaned up docs: `api.md` (added missing status codes), `faq.md` (fixed broken links)',
   ])('is an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(true);
   });
@@ -76,6 +77,17 @@ describe('editsDocumentation', () => {
     'Clarify with the user whether retries should be capped',
     // A document named as the subject of a fact about the system.
     'plugins.md: Plugins are folders with only plugin.json required',
+    // A bug stated beside the edit: its symptom with a cause or fix, or after a label.
+    'Fixed the README example that crashed with a TypeError on startup because the import path was wrong.',
+    'Clarified the retry logic in sync.ts so it no longer double-counts failures; the root cause was a shared counter.',
+    'Fix example: npm test crashed when the fixture dir was missing, fixed by creating it in setup.',
+    'Fix build docs: vitest config was broken',
+    // Code under a docs folder is code.
+    'Removed the dead branch from src/docs/render.ts which caused the crash.',
+    'Removed the migration from docs/migrations/0029.sql because it broke SQLite',
+    'The bug in docs/build.sh was removed by quoting $PATH',
+    // "Clarified" code, not a statement of the docs.
+    'Clarified the retry logic in the uploader',
   ])('is not an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(false);
   });
@@ -85,6 +97,8 @@ describe('editsDocumentation', () => {
     const started = performance.now();
     editsDocumentation(long);
     editsDocumentation(`added ${'in docs/a '.repeat(6_000)}`);
+    editsDocumentation(`added in ${'docs/a/'.repeat(5_000)}x.ts`);
+    editsDocumentation(`in ${'docs/a/'.repeat(5_000)}x.ts was removed`);
     expect(performance.now() - started).toBeLessThan(500);
   });
 });
@@ -105,6 +119,11 @@ describe('offersOption', () => {
     'We rejected the alternative of a shared cache because it leaks tenants',
     'Order of migrations is fixed by their timestamp',
     'Use Postgres rather than MySQL for the JSON operators',
+    // An option said to be the one taken, on any opening.
+    'Alternatively, we went with PGlite over Postgres because it embeds and needs no server.',
+    'Alternatively we chose SQLite over Postgres because it needs no daemon.',
+    'Or we just keep the JSONL log as the source of truth, which is what we decided.',
+    'The other option is better, so we switched to esbuild.',
   ])('is no option offered: %s', (line) => {
     expect(offersOption(line)).toBe(false);
   });
@@ -214,6 +233,20 @@ describe('the gate stays shut for lines of the kind not asked', () => {
     );
     expect(other.update).toBe(true);
   });
+
+  it('a commit fixing what a remembered open line asks is new: the open line does not say the fix', async () => {
+    const commit = await answer(
+      BUGS,
+      [
+        {
+          role: 'tool_call',
+          text: 'bash {"command":"git commit -m \\"Fix sync loop hang on server restart\\""}',
+        },
+      ],
+      '- Open: the sync loop hangs when the server restarts',
+    );
+    expect(commit.update).toBe(true);
+  });
 });
 
 describe('a fold that only loses lines', () => {
@@ -269,7 +302,14 @@ describe('judgesDocument', () => {
 describe('cutFromCode, pointsAway, editMishap', () => {
   it('a line holding a code fence is a piece of a code block; inline code is not', () => {
     expect(cutFromCode('mode: "a" | "b"The docs have:```typescript')).toBe(true);
+    expect(cutFromCode('```ts')).toBe(true);
     expect(cutFromCode('The store uses `better-sqlite3` for synchronous reads')).toBe(false);
+    // A fence named in prose, apart from any text, is a word of the sentence.
+    expect(
+      cutFromCode(
+        'Decision: we wrap the config in ``` fences in the generated prompt because models parse it more reliably.',
+      ),
+    ).toBe(false);
   });
 
   it.each([
@@ -284,7 +324,10 @@ describe('cutFromCode, pointsAway, editMishap', () => {
     'The renderer now uses the theme system instead of chalk',
     'Items are kept in insertion order; this keeps diffs stable',
     'It is important that the lock is taken before the read',
-  ])('a named subject does not: %s', (line) => {
+    // A pronoun subject whose sentence states a cause explains a bug or gives a reason.
+    'This returns undefined when the cache is cold, which caused the crash in the sync loop.',
+    'It uses the theme system instead of chalk because chalk broke under NO_COLOR.',
+  ])('a named subject, or a cause stated, does not: %s', (line) => {
     expect(pointsAway(line)).toBe(false);
   });
 
@@ -300,6 +343,9 @@ describe('cutFromCode, pointsAway, editMishap', () => {
     'The sed script in the release job fails on macOS because BSD sed needs -i ""',
     "The edit didn't persist because the store flushes asynchronously",
     "The importer didn't work with CRLF files",
+    // The misfire's consequence in the project is a bug.
+    'The search-and-replace missed a call site, so the old API is still used in auth.ts and login crashes.',
+    'The replacement did not match every instance because the regex in parse.ts is greedy, which is the bug.',
   ])('a bug of the project: %s', (line) => {
     expect(editMishap(line)).toBe(false);
   });
@@ -363,6 +409,47 @@ describe('lines of no kind asked, at the gate', () => {
       ),
     ]);
     expect(piece.update).toBe(false);
+  });
+
+  it('an option said to be taken, a doc edit stating a bug, a pronoun explaining a crash, a misfire that broke the project: updates', async () => {
+    const TOOLS =
+      'Which tool calls or commands failed, with what error, and what was the working form?';
+    const cases: [string, string][] = [
+      [
+        DECISIONS,
+        'Alternatively, we went with PGlite over Postgres because it embeds and needs no server.',
+      ],
+      [
+        DECISIONS,
+        'Decision: we wrap the config in ``` fences in the generated prompt because models parse it more reliably.',
+      ],
+      [
+        BUGS,
+        'This returns undefined when the cache is cold, which caused the crash in the sync loop.',
+      ],
+      [
+        BUGS,
+        'Fixed the README example that crashed with a TypeError on startup because the import path was wrong.',
+      ],
+      [BUGS, 'Removed the dead branch from src/docs/render.ts which caused the crash.'],
+      [
+        TOOLS,
+        'Fix example: npm test crashed when the fixture dir was missing, fixed by creating it in setup.',
+      ],
+      [
+        BUGS,
+        'The search-and-replace missed a call site, so the old API is still used in auth.ts and login crashes.',
+      ],
+    ];
+    for (const [question, line] of cases)
+      expect((await answer(question, [agent(line)])).update, line).toBe(true);
+    const user = await answer(DECISIONS, [
+      {
+        role: 'user',
+        text: 'Alternatively we chose SQLite over Postgres because it needs no daemon.',
+      },
+    ]);
+    expect(user.update).toBe(true);
   });
 
   it('a pronoun subject is no decision', async () => {

@@ -120,8 +120,9 @@ function symptoms(plain: string): number[] {
 /**
  * The working form of a run stated as what mended it: a command in backticks (a program name
  * and its arguments: a space inside, no call parentheses) that resolved or fixed the bug
- * ("`mix compile --force` resolved compilation ordering issues", "fixed by `npm ci`"). A
- * function named as the fix ("calling `invalidate()` fixed it") is a product's repair.
+ * ("`mix compile --force` resolved compilation ordering issues", "the stale build was fixed
+ * by `npm ci`"); the run must be named, so a bare "fixed by `npm ci`" is a bug of another kind.
+ * A function named as the fix ("calling `invalidate()` fixed it") is a product's repair.
  */
 const COMMAND = /`[a-z][\w.:/-]*(?: [^`\n()]{1,100})`/u.source;
 const WORKING_FORM = new RegExp(
@@ -153,6 +154,8 @@ export function isUnsettled(text: string): boolean {
 
 /** A cause said of a symptom in plain words ("the crash came from a null theme"). */
 const CAUSE_WORD = /\b(?:because|due to|came from|comes from|traced to|caused)\b/iu;
+/** A question that doubts the clause before it: another cause offered, or a tag question. */
+const DOUBTS = /^(?:or\b|(?:is|was|could|isn't|wasn't|couldn't) it\b|right\b)/iu;
 /** Where a statement ends and the next one, a question, begins. */
 const CLAUSE_ENDS = ['. ', '! ', '; ', ' — ', ' – ', ' - '];
 
@@ -174,7 +177,21 @@ function causeThenQuestion(text: string): boolean {
   if (cut <= 0) return false;
   const stated = text.slice(0, cut).replace(ISSUE_REFERENCE, '');
   if (REQUEST.test(stated.trim())) return false;
+  // A question that puts the stated cause itself in doubt ("— or is it the clock skew?",
+  // "— right?") leaves it unsettled.
+  if (DOUBTS.test(text.slice(cut).replace(/^[\s.!;—–-]+/u, ''))) return false;
   return RESOLVED.test(stated) || (symptoms(stated).length > 0 && CAUSE_WORD.test(stated));
+}
+
+/** Whether the line states a cause or a fix ("caused the crash", "because", "fixed by"). */
+export function statesCause(text: string): boolean {
+  const plain = text.replace(ISSUE_REFERENCE, '');
+  return RESOLVED.test(plain.replace(QUOTED_SPAN, '""')) || CAUSE_WORD.test(plain);
+}
+
+/** Whether the line states a symptom: not negated, not an error mechanism. */
+export function statesSymptom(text: string): boolean {
+  return symptoms(text.replace(ISSUE_REFERENCE, '')).length > 0;
 }
 
 /**

@@ -76,9 +76,27 @@ describe('a cause stated, then a question', () => {
     );
     expect(routeLine('We use Redis for the queue. Should we move to Postgres?')).toBe('open');
   });
+
+  it('stays open when the question puts the stated cause itself in doubt', () => {
+    expect(routeLine('The crash is caused by the stale cache — or is it the clock skew?')).toBe(
+      'open',
+    );
+    expect(
+      routeLine('The tests fail intermittently because of the cache - or is it the clock?'),
+    ).toBe('open');
+    expect(routeLine('The build broke because of the lockfile; or was it the Node upgrade?')).toBe(
+      'open',
+    );
+    expect(routeLine('The crash came from a null theme — right?')).toBe('open');
+  });
 });
 
 describe('tool failures', () => {
+  it('the working form a docstring cites: a run named, mended by a command; a bare command fix is no run', () => {
+    expect(routeLine('The stale build was fixed by `npm ci`')).toBe('tool');
+    expect(routeLine('The login crash was fixed by `npm ci`')).toBe('cause');
+  });
+
   it('routes a run mended by the command it names as a tool failure, without a failure verb', () => {
     expect(
       routeLine(

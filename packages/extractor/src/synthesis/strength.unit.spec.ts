@@ -107,9 +107,22 @@ describe('synthesisPriority', () => {
     expect(order([guess, ...settled]).at(-1)!.line).toBe(guess);
   });
 
-  it('is deterministic and gives one score per line', () => {
-    const lines = ['[bugs] a', '[decisions] b', '[open] c?'];
-    expect(priority(lines)).toEqual(priority(lines));
-    expect(priority(lines)).toHaveLength(3);
+  it('gives one score per line, the same whatever order the lines come in', () => {
+    const lines = [
+      '[bugs] The importer crashed on an empty header row; fixed by skipping it',
+      '[bugs] The root cause is likely a race between the two writers',
+      '[decisions] Exports: CSV and Parquet',
+      '[decisions] Storage: notes in SQLite, because the store must be embedded',
+      '[open] Should the cache be per tenant?',
+    ];
+    const byText = (order: string[]) => {
+      const scores = priority(order);
+      expect(scores).toHaveLength(order.length);
+      return Object.fromEntries(order.map((line, i) => [line, scores[i]]));
+    };
+    const reversed = [...lines].reverse();
+    const rotated = [...lines.slice(2), ...lines.slice(0, 2)];
+    expect(byText(reversed)).toEqual(byText(lines));
+    expect(byText(rotated)).toEqual(byText(lines));
   });
 });

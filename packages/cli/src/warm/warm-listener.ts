@@ -8,8 +8,10 @@ import { cliConfig } from '../config.js';
 import type { CliIO } from '../io.js';
 import { forwardPlan } from './forward-plan.js';
 import {
+  MAX_CONNECTIONS,
   MAX_REQUEST_BYTES,
   READY,
+  REQUEST_LINE_MS,
   type WarmInvoke,
   type WarmInvokeReply,
   type WarmReply,
@@ -49,6 +51,7 @@ export async function listenWarmSocket(options: WarmListenerOptions): Promise<Wa
   makePrivateDirectory(dirname(path));
   await clearStale(path);
   const server = createServer((socket) => serveConnection(socket, root, options));
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(path, () => {
@@ -88,18 +91,30 @@ function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
+/**
+ * One connection: the greeting, then one request line of at most MAX_REQUEST_BYTES bytes
+ * within REQUEST_LINE_MS, then the answer. Trigger: a line too long, or none in time. Why: a
+ * half-sent line held its buffer for as long as the client kept the connection open. Outcome:
+ * the connection is closed unanswered (a real client then runs the command itself).
+ */
 function serveConnection(socket: Socket, root: string, options: WarmListenerOptions): void {
   socket.on('error', () => socket.destroy()); // a client that went away: nothing to answer
+  // A deadline for the whole line, not an idle timeout: a byte now and then does not extend it.
+  const deadline = setTimeout(() => socket.destroy(), REQUEST_LINE_MS);
+  socket.once('close', () => clearTimeout(deadline));
   socket.write(`${JSON.stringify(READY)}\n`);
-  let buffered = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    if (buffered.length > MAX_REQUEST_BYTES) return void socket.destroy();
-    const newline = buffered.indexOf('\n');
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  socket.on('data', (chunk: Buffer) => {
+    const newline = chunk.indexOf(0x0a);
+    if (bytes + (newline < 0 ? chunk.length : newline) > MAX_REQUEST_BYTES)
+      return void socket.destroy();
+    chunks.push(newline < 0 ? chunk : chunk.subarray(0, newline));
+    bytes += chunk.length;
     if (newline < 0) return;
     socket.removeAllListeners('data');
-    void answer(buffered.slice(0, newline), root, options)
+    clearTimeout(deadline); // the command may run long: the client waits for its answer
+    void answer(Buffer.concat(chunks).toString('utf8'), root, options)
       .catch((error: unknown) => ({ declined: `failed here: ${(error as Error).message}` }))
       .then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
   });

@@ -35,9 +35,18 @@ export interface WarmError {
   details?: Record<string, unknown>;
 }
 
-export type WarmInvokeReply = { declined: string } | { output: unknown } | { error: WarmError };
+/**
+ * Why a request was declined; `settings` names (never the values of) the caller's settings that
+ * differ from the server's, when that is why: such a caller is declined on every request.
+ */
+export interface WarmDecline {
+  declined: string;
+  settings?: string[];
+}
 
-export type WarmReply = { declined: string } | { code: number; stdout: string; stderr: string };
+export type WarmInvokeReply = WarmDecline | { output: unknown } | { error: WarmError };
+
+export type WarmReply = WarmDecline | { code: number; stdout: string; stderr: string };
 
 /** The largest request line a server reads, in bytes: arguments and an environment, never a file's content. */
 export const MAX_REQUEST_BYTES = 1024 * 1024;

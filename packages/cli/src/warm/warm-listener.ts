@@ -13,6 +13,7 @@ import {
   READY,
   REQUEST_LINE_MS,
   type WarmInvoke,
+  type WarmDecline,
   type WarmInvokeReply,
   type WarmReply,
   type WarmRequest,
@@ -134,8 +135,8 @@ async function answer(
   const plan = forwardPlan(request.args, request.env, request.cwd);
   if (!plan) return { declined: 'not a forwarded command' };
   if (plan.root !== root) return { declined: `another data root (${plan.root})` };
-  if (!sameConfig(request.env, options.config))
-    return { declined: 'the caller is configured otherwise' };
+  const otherwise = configuredOtherwise(request.env, options.config);
+  if (otherwise) return otherwise;
   let out = '';
   let err = '';
   const stdout = new PassThrough().on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -169,8 +170,8 @@ async function answerInvoke(
   const op = registry.remote.find((o) => o.name === request.invoke.operation);
   if (!op || op.kind !== 'read' || !['stores', 'vectors', undefined].includes(op.reads))
     return { declined: 'not a read of the projections' };
-  if (!sameConfig(request.env, options.config))
-    return { declined: 'the caller is configured otherwise' };
+  const otherwise = configuredOtherwise(request.env, options.config);
+  if (otherwise) return otherwise;
   try {
     const caller = await registry.authenticate(request.invoke.credential ?? undefined, 'mcp');
     return { output: await registry.invoke(op.name, caller, request.invoke.input) };
@@ -221,18 +222,26 @@ function asCommand(value: unknown): WarmRequest | null {
 
 /**
  * Whether a caller's environment configures mem as this server is (the root aside, which the
- * socket's place already matched). Why: the answer must be the caller's own — a frozen clock
- * (MEM_NOW), another floor or embedder gives another answer, so such a caller runs in-process.
- * An environment that does not load is declined too: in-process it fails as it should.
+ * socket's place already matched): null when it does, else the decline naming the settings that
+ * differ — their names only, never a value (a caller's token or clock is not the reply's to
+ * carry). Why: the answer must be the caller's own — a frozen clock (MEM_NOW), another floor or
+ * embedder gives another answer, so such a caller runs in-process. An environment that does not
+ * load is declined too, naming no setting: in-process it fails as it should.
  */
-function sameConfig(env: Record<string, string>, config: MemConfig): boolean {
+function configuredOtherwise(env: Record<string, string>, config: MemConfig): WarmDecline | null {
   let theirs: MemConfig;
   try {
     theirs = cliConfig({ env } as CliIO);
   } catch {
-    return false;
+    return { declined: 'the caller is configured otherwise (its settings do not load)' };
   }
-  return canonical(theirs) === canonical(config);
+  const mine = comparable(config);
+  const their = comparable(theirs);
+  const settings = [...new Set([...Object.keys(mine), ...Object.keys(their)])]
+    .filter((key) => JSON.stringify(mine[key]) !== JSON.stringify(their[key]))
+    .sort();
+  if (settings.length === 0) return null;
+  return { declined: `the caller is configured otherwise (${settings.join(', ')})`, settings };
 }
 
 /**
@@ -241,7 +250,7 @@ function sameConfig(env: Record<string, string>, config: MemConfig): boolean {
  * exports it for an agent runtime is still answered here rather than in-process, where a
  * running server's PGlite leaves it keyword-only.
  */
-function canonical(config: MemConfig): string {
+function comparable(config: MemConfig): Record<string, unknown> {
   const { MEM_ROOT: _root, MEM_TOKEN: _token, ...rest } = config;
-  return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return rest;
 }

@@ -64,7 +64,10 @@ const CASES: readonly [string[], string][] = [
   [['log', 'append', '--project', 'demo'], 'mem: stdin: no events to append'],
   [['eval', 'gate', '--locomo', sample], `mem: ${sample}: not LoCoMo JSON`],
   // A directory where a file goes: IO_FAILED (exit 1) before, for log append and eval gate.
-  [['log', 'append', '--project', 'demo', '--file', aDirectory], `mem: cannot read ${aDirectory}`],
+  [
+    ['log', 'append', '--project', 'demo', '--file', aDirectory],
+    `mem: --file: cannot read ${aDirectory}`,
+  ],
   [['eval', 'gate', '--locomo', aDirectory], `mem: ${aDirectory}: a directory, expected`],
   // Nothing piped in said "at least 1 character": now that stdin is empty, and how to give it.
   [['signature', '-'], 'mem: the <source> argument: stdin is empty; pipe the text in'],
@@ -95,4 +98,23 @@ describe('a flag typed wrong', () => {
     },
     60_000,
   );
+});
+
+// Stop-30 review, finding 4: a --file that is not there was "cannot read /nope.jsonl: ENOENT"
+// without the flag, where every other refused flag is named.
+describe('a --file that is not there', () => {
+  it.each(
+    [
+      ['items', 'add', '--project', 'demo', '--file'],
+      ['log', 'append', '--project', 'demo', '--file'],
+    ].map((args) => [args.join(' '), args] as const),
+  )('mem %s <missing> names the flag, NOT_FOUND, and writes nothing', async (_name, args) => {
+    const missing = join(base, 'nope.jsonl');
+    const before = logFile();
+    const result = await memInProcess(['--root', root, ...args, missing], { cwd: tmpdir() });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`mem: --file: cannot read ${missing}: ENOENT`);
+    expect(result.stderr).toContain('[NOT_FOUND]');
+    expect(logFile().equals(before)).toBe(true);
+  });
 });

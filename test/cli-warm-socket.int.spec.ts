@@ -9,11 +9,16 @@ import {
   readFileSync,
   rmSync,
 } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  MAX_CONNECTIONS,
+  MAX_REQUEST_BYTES,
+  REQUEST_LINE_MS,
+} from '../packages/cli/src/warm/protocol.js';
 import { hermeticEnv, memBin, memProcess, type MemRun } from './support/mem-cli.js';
 
 /*
@@ -269,4 +274,60 @@ describe('a warm socket that cannot be trusted is never used', () => {
     },
     180_000,
   );
+});
+
+// Stop-30 review, finding 2: a connection that never finished its request line was held for
+// good, with what it had sent (600 such connections of 1,000,000 bytes: server RSS 1.4 GB), and
+// the line's cap counted UTF-16 units, not bytes.
+describe('the warm socket bounds what a client can hold', () => {
+  /** A raw connection to the warm socket, greeted, noting when the server closes it. */
+  async function rawClient(): Promise<{ socket: Socket; closed: Promise<number> }> {
+    const socket = connect(socketPath);
+    const started = performance.now();
+    const closed = new Promise<number>((r) =>
+      socket.once('close', () => r(performance.now() - started)),
+    );
+    socket.on('error', () => undefined);
+    await new Promise<void>((r) => socket.once('data', () => r()));
+    return { socket, closed };
+  }
+  const within = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([promise, new Promise<'open'>((r) => setTimeout(() => r('open'), ms))]);
+
+  it('a half-sent line is closed at the deadline; a line past the cap in bytes at once', async () => {
+    await serve();
+    const idle = await rawClient();
+    idle.socket.write('{"args":["query"');
+    // A byte now and then does not keep it open: the deadline is the whole line's.
+    const trickle = setInterval(() => idle.socket.write(' '), REQUEST_LINE_MS / 5);
+    // Under the cap in UTF-16 units, over it in bytes ("€" is three bytes in UTF-8).
+    const wide = await rawClient();
+    wide.socket.write('€'.repeat(Math.floor(MAX_REQUEST_BYTES / 3) + 1));
+    const wideClosed = await within(wide.closed, REQUEST_LINE_MS / 2);
+    const idleClosed = await within(idle.closed, REQUEST_LINE_MS * 3);
+    clearInterval(trickle);
+    for (const c of [idle, wide]) c.socket.destroy();
+    expect(wideClosed).not.toBe('open');
+    expect(idleClosed).not.toBe('open');
+    expect(idleClosed).toBeGreaterThanOrEqual(REQUEST_LINE_MS * 0.9);
+  }, 180_000);
+
+  it('holds at most MAX_CONNECTIONS connections: one more is closed, a query still answers', async () => {
+    await serve();
+    const held = [];
+    for (let i = 0; i < MAX_CONNECTIONS; i += 1) held.push(await rawClient());
+    const extra = connect(socketPath);
+    extra.on('error', () => undefined);
+    const greeted = new Promise<boolean>((r) => {
+      extra.once('data', () => r(true));
+      extra.once('close', () => r(false));
+    });
+    expect(await within(greeted, REQUEST_LINE_MS / 2)).toBe(false);
+    for (const c of held) c.socket.destroy();
+    await Promise.all(held.map((c) => c.closed));
+    const run = await traced(CASES[0]!);
+    expect(run.code, run.stderr).toBe(0);
+    // Answered through the socket: the CLI never loaded PGlite.
+    expect(run.modules.filter((m) => PGLITE.test(m))).toEqual([]);
+  }, 180_000);
 });

@@ -98,11 +98,15 @@ async function serve(root: string): Promise<{ url: string; child: ChildProcess }
 }
 
 /** `mem mcp` on `root` with `token`, driven by the MCP SDK's stdio client; its stderr collected. */
-async function mcp(root: string, token: string): Promise<{ client: Client; stderr: () => string }> {
+async function mcp(
+  root: string,
+  token: string,
+  env: Record<string, string> = {},
+): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [memBin, 'mcp', '--no-jobs'],
-    env: hermeticEnv({ MEM_ROOT: root, MEM_TOKEN: token }),
+    env: hermeticEnv({ ...env, MEM_ROOT: root, MEM_TOKEN: token }),
     stderr: 'pipe',
   });
   let stderr = '';
@@ -193,6 +197,38 @@ describe('`mem mcp` beside a running `mem serve` on one data root', () => {
     };
     expect(await rawWarm(root, write)).toEqual({ declined: 'not a read of the projections' });
     expect(mem(root, ['log', 'show', '--project', 'demo'])).toBe(before);
+  }, 300_000);
+
+  // Stop-30 review, finding 3: a `mem mcp` configured otherwise than the server (MEM_NOW) was
+  // declined on every call, and said so on every call.
+  it('a `mem mcp` configured otherwise: declined once, naming the setting (never its value), then answered here', async () => {
+    const { root, token } = seededRoot();
+    await serve(root);
+    const now = '2031-01-01T00:00:00Z';
+    const read = {
+      invoke: {
+        operation: 'query',
+        input: { query: QUESTION, project: ['demo'] },
+        credential: token,
+      },
+      env: hermeticEnv({ MEM_NOW: now }),
+    };
+    const declined = await rawWarm(root, read);
+    expect(declined).toEqual({
+      declined: 'the caller is configured otherwise (MEM_NOW)',
+      settings: ['MEM_NOW'],
+    });
+    expect(JSON.stringify(declined)).not.toContain(now);
+
+    const { client, stderr } = await mcp(root, token, { MEM_NOW: now });
+    for (let i = 0; i < 3; i += 1)
+      expect((await mcpQuery(client, QUESTION)).recall).toMatchObject({ signals: ['keyword'] });
+    const notes = stderr()
+      .split('\n')
+      .filter((line) => /configured otherwise/.test(line));
+    expect(notes).toEqual([
+      'mem mcp: note: mem serve on this root is configured otherwise (MEM_NOW): vector reads are answered here, not through it',
+    ]);
   }, 300_000);
 
   it('a write through `mem mcp` lands once; the server catches pgvector up and both answer it alike', async () => {

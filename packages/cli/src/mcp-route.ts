@@ -24,16 +24,28 @@ export function heldVectorsRoute(
   if (!opened.vectorsHeld) return undefined;
   const root = opened.registry.context.engine.paths.root;
   let own = false;
+  // The server declines this process's settings (MEM_NOW, another embedder): so it will on every
+  // call, so after the first such decline nothing more is sent there, and it is said once.
+  let configuredOtherwise = false;
   return async ({ operation, credential, input }) => {
     if (own || operation.kind !== 'read' || operation.reads !== 'vectors') return null;
-    const reply = await invokeOnWarmServer(
-      root,
-      {
-        invoke: { operation: operation.name, input, credential: credential ?? null },
-        env: definedOnly(env),
-      },
-      (line) => log(`mem mcp: note: ${line}`),
-    );
+    const reply = configuredOtherwise
+      ? null
+      : await invokeOnWarmServer(
+          root,
+          {
+            invoke: { operation: operation.name, input, credential: credential ?? null },
+            env: definedOnly(env),
+          },
+          (line) => log(`mem mcp: note: ${line}`),
+        );
+    if (reply && 'settings' in reply) {
+      configuredOtherwise = true;
+      log(
+        `mem mcp: note: mem serve on this root is configured otherwise (${reply.settings.join(', ')}): ` +
+          'vector reads are answered here, not through it',
+      );
+    }
     if (reply && 'output' in reply) return { output: reply.output };
     if (reply && 'error' in reply && isCallerError(reply.error?.code)) {
       const { code, message, details } = reply.error;

@@ -44,7 +44,7 @@ function readJsonlFile(
   } catch (error) {
     throw new MemError(
       unreadableFileCode(error),
-      `cannot read ${path}: ${(error as Error).message}`,
+      `${option.flag.split(' ')[0]!}: cannot read ${path}: ${(error as Error).message}`,
       {
         field: option.field,
         file: path,

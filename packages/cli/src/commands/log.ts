@@ -38,7 +38,7 @@ export function registerLog(program: Command, io: CliIO): void {
         } catch (error) {
           throw new MemError(
             file !== undefined ? unreadableFileCode(error) : 'IO_FAILED',
-            `cannot read ${file ?? 'stdin'}: ${(error as Error).message}`,
+            `${file !== undefined ? '--file: ' : ''}cannot read ${file ?? 'stdin'}: ${(error as Error).message}`,
             { file },
           );
         }

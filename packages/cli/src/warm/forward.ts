@@ -2,7 +2,13 @@ import { connect, type Socket } from 'node:net';
 import { lstatSync, unlinkSync, type Stats } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { forwardPlan } from './forward-plan.js';
-import type { WarmInvoke, WarmInvokeReply, WarmReply, WarmRequest } from './protocol.js';
+import type {
+  WarmDecline,
+  WarmInvoke,
+  WarmInvokeReply,
+  WarmReply,
+  WarmRequest,
+} from './protocol.js';
 import { trustWarmSocket, warmSocketPath } from './socket-trust.js';
 
 /** How long a socket may take to accept and greet: past it, the server is taken for wedged. */
@@ -62,7 +68,7 @@ export async function invokeOnWarmServer(
   root: string,
   request: WarmInvoke,
   note: (line: string) => void,
-): Promise<Exclude<WarmInvokeReply, { declined: string }> | null> {
+): Promise<Exclude<WarmInvokeReply, WarmDecline> | { settings: string[] } | null> {
   const path = warmSocketPath(root);
   const trust = trustWarmSocket(path);
   if (trust.kind === 'absent') return null;
@@ -80,6 +86,9 @@ export async function invokeOnWarmServer(
     return null;
   }
   const { reply } = outcome;
+  // Declined for the caller's settings: it will be on every call, so the caller says so once.
+  if (reply && typeof reply === 'object' && 'declined' in reply && Array.isArray(reply.settings))
+    return { settings: reply.settings.filter((s): s is string => typeof s === 'string') };
   if (!reply || typeof reply !== 'object' || 'declined' in reply) {
     note(`${path} declined (${reply && typeof reply === 'object' ? reply.declined : 'no reply'})`);
     return null;

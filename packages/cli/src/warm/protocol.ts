@@ -35,9 +35,28 @@ export interface WarmError {
   details?: Record<string, unknown>;
 }
 
-export type WarmInvokeReply = { declined: string } | { output: unknown } | { error: WarmError };
+/**
+ * Why a request was declined; `settings` names (never the values of) the caller's settings that
+ * differ from the server's, when that is why: such a caller is declined on every request.
+ */
+export interface WarmDecline {
+  declined: string;
+  settings?: string[];
+}
 
-export type WarmReply = { declined: string } | { code: number; stdout: string; stderr: string };
+export type WarmInvokeReply = WarmDecline | { output: unknown } | { error: WarmError };
 
-/** The largest request line a server reads: arguments and an environment, never a file's content. */
+export type WarmReply = WarmDecline | { code: number; stdout: string; stderr: string };
+
+/** The largest request line a server reads, in bytes: arguments and an environment, never a file's content. */
 export const MAX_REQUEST_BYTES = 1024 * 1024;
+
+/**
+ * How long a server waits for a connection's request line once it has greeted it. A client
+ * writes its line as soon as it reads the greeting; a connection still without one is a client
+ * that hung or never meant to ask, and is closed so it holds no memory.
+ */
+export const REQUEST_LINE_MS = 5_000;
+
+/** The most connections a server holds at once; more are closed at once (their clients run in-process). */
+export const MAX_CONNECTIONS = 64;

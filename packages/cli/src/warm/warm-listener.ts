@@ -8,9 +8,12 @@ import { cliConfig } from '../config.js';
 import type { CliIO } from '../io.js';
 import { forwardPlan } from './forward-plan.js';
 import {
+  MAX_CONNECTIONS,
   MAX_REQUEST_BYTES,
   READY,
+  REQUEST_LINE_MS,
   type WarmInvoke,
+  type WarmDecline,
   type WarmInvokeReply,
   type WarmReply,
   type WarmRequest,
@@ -49,6 +52,7 @@ export async function listenWarmSocket(options: WarmListenerOptions): Promise<Wa
   makePrivateDirectory(dirname(path));
   await clearStale(path);
   const server = createServer((socket) => serveConnection(socket, root, options));
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(path, () => {
@@ -88,18 +92,30 @@ function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
+/**
+ * One connection: the greeting, then one request line of at most MAX_REQUEST_BYTES bytes
+ * within REQUEST_LINE_MS, then the answer. Trigger: a line too long, or none in time. Why: a
+ * half-sent line held its buffer for as long as the client kept the connection open. Outcome:
+ * the connection is closed unanswered (a real client then runs the command itself).
+ */
 function serveConnection(socket: Socket, root: string, options: WarmListenerOptions): void {
   socket.on('error', () => socket.destroy()); // a client that went away: nothing to answer
+  // A deadline for the whole line, not an idle timeout: a byte now and then does not extend it.
+  const deadline = setTimeout(() => socket.destroy(), REQUEST_LINE_MS);
+  socket.once('close', () => clearTimeout(deadline));
   socket.write(`${JSON.stringify(READY)}\n`);
-  let buffered = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    if (buffered.length > MAX_REQUEST_BYTES) return void socket.destroy();
-    const newline = buffered.indexOf('\n');
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  socket.on('data', (chunk: Buffer) => {
+    const newline = chunk.indexOf(0x0a);
+    if (bytes + (newline < 0 ? chunk.length : newline) > MAX_REQUEST_BYTES)
+      return void socket.destroy();
+    chunks.push(newline < 0 ? chunk : chunk.subarray(0, newline));
+    bytes += chunk.length;
     if (newline < 0) return;
     socket.removeAllListeners('data');
-    void answer(buffered.slice(0, newline), root, options)
+    clearTimeout(deadline); // the command may run long: the client waits for its answer
+    void answer(Buffer.concat(chunks).toString('utf8'), root, options)
       .catch((error: unknown) => ({ declined: `failed here: ${(error as Error).message}` }))
       .then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
   });
@@ -119,8 +135,8 @@ async function answer(
   const plan = forwardPlan(request.args, request.env, request.cwd);
   if (!plan) return { declined: 'not a forwarded command' };
   if (plan.root !== root) return { declined: `another data root (${plan.root})` };
-  if (!sameConfig(request.env, options.config))
-    return { declined: 'the caller is configured otherwise' };
+  const otherwise = configuredOtherwise(request.env, options.config);
+  if (otherwise) return otherwise;
   let out = '';
   let err = '';
   const stdout = new PassThrough().on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -154,8 +170,8 @@ async function answerInvoke(
   const op = registry.remote.find((o) => o.name === request.invoke.operation);
   if (!op || op.kind !== 'read' || !['stores', 'vectors', undefined].includes(op.reads))
     return { declined: 'not a read of the projections' };
-  if (!sameConfig(request.env, options.config))
-    return { declined: 'the caller is configured otherwise' };
+  const otherwise = configuredOtherwise(request.env, options.config);
+  if (otherwise) return otherwise;
   try {
     const caller = await registry.authenticate(request.invoke.credential ?? undefined, 'mcp');
     return { output: await registry.invoke(op.name, caller, request.invoke.input) };
@@ -206,18 +222,26 @@ function asCommand(value: unknown): WarmRequest | null {
 
 /**
  * Whether a caller's environment configures mem as this server is (the root aside, which the
- * socket's place already matched). Why: the answer must be the caller's own — a frozen clock
- * (MEM_NOW), another floor or embedder gives another answer, so such a caller runs in-process.
- * An environment that does not load is declined too: in-process it fails as it should.
+ * socket's place already matched): null when it does, else the decline naming the settings that
+ * differ — their names only, never a value (a caller's token or clock is not the reply's to
+ * carry). Why: the answer must be the caller's own — a frozen clock (MEM_NOW), another floor or
+ * embedder gives another answer, so such a caller runs in-process. An environment that does not
+ * load is declined too, naming no setting: in-process it fails as it should.
  */
-function sameConfig(env: Record<string, string>, config: MemConfig): boolean {
+function configuredOtherwise(env: Record<string, string>, config: MemConfig): WarmDecline | null {
   let theirs: MemConfig;
   try {
     theirs = cliConfig({ env } as CliIO);
   } catch {
-    return false;
+    return { declined: 'the caller is configured otherwise (its settings do not load)' };
   }
-  return canonical(theirs) === canonical(config);
+  const mine = comparable(config);
+  const their = comparable(theirs);
+  const settings = [...new Set([...Object.keys(mine), ...Object.keys(their)])]
+    .filter((key) => JSON.stringify(mine[key]) !== JSON.stringify(their[key]))
+    .sort();
+  if (settings.length === 0) return null;
+  return { declined: `the caller is configured otherwise (${settings.join(', ')})`, settings };
 }
 
 /**
@@ -226,7 +250,7 @@ function sameConfig(env: Record<string, string>, config: MemConfig): boolean {
  * exports it for an agent runtime is still answered here rather than in-process, where a
  * running server's PGlite leaves it keyword-only.
  */
-function canonical(config: MemConfig): string {
+function comparable(config: MemConfig): Record<string, unknown> {
   const { MEM_ROOT: _root, MEM_TOKEN: _token, ...rest } = config;
-  return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return rest;
 }

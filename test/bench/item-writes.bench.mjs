@@ -12,7 +12,11 @@
 // the hash embedder) current too, as `mem serve` does; by default SQLite alone. An item write
 // waits for SQLite and the vault only (issue 13 §6): with `all`, 4. times a query right after
 // each add_items of 100, which catches pgvector up before it answers (what a query pays when
-// `mem serve`'s background catch-up has not run yet).
+// `mem serve`'s background catch-up has not run yet). As in `mem serve` (whose vector recall
+// keeps the embedded PGlite open for the server's life), the bench holds it open: else every
+// catch-up, a no-op one too, opens PGlite again (WASM start, Postgres start, schema check:
+// ~300 ms CPU at 10 k items, load 8), which `mem serve` never pays. BENCH_ITEM_WRITES_HOLD=0
+// measures that unheld cost (an in-process registry without vector recall).
 import { loadavg } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +30,7 @@ import { figure } from './figures.mjs';
 const ITEMS = Number(process.env.BENCH_ITEM_WRITES_ITEMS ?? 10_000);
 const RUNS = Number(process.env.BENCH_ITEM_WRITES_RUNS ?? 20);
 const ALL = process.env.BENCH_ITEM_WRITES_PROJECTIONS === 'all';
+const HOLD = ALL && process.env.BENCH_ITEM_WRITES_HOLD !== '0';
 const size = ITEMS >= 1000 ? `${Math.round(ITEMS / 1000)}k` : `${ITEMS}`;
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -57,7 +62,7 @@ function report(name, { wall, cpu }) {
   console.log(
     `${name}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms; CPU p50 ${cpu50.toFixed(1)} ms, p95 ${cpu95.toFixed(1)} ms (load ${load()})`,
   );
-  const suffix = `${ALL ? '_all' : ''}_${size}`;
+  const suffix = `${ALL ? (HOLD ? '_all' : '_all_unheld') : ''}_${size}`;
   figure(`${name}_p50_ms${suffix}`, p50);
   figure(`${name}_p95_ms${suffix}`, p95);
   figure(`${name}_cpu_p50_ms${suffix}`, cpu50);
@@ -83,6 +88,12 @@ try {
     runJobs: false,
   });
   const caller = registry.local('bench');
+  // Opens the cluster first when it is new (holdEmbeddedPglite holds only an existing one).
+  if (HOLD) await engine.catchUp();
+  const { holdEmbeddedPglite } = HOLD
+    ? await import('../../packages/projector-pgvector/dist/index.js')
+    : { holdEmbeddedPglite: async () => ({ release: async () => undefined }) };
+  const hold = await holdEmbeddedPglite({ stateDir: engine.paths.stateDir, config });
   /** @type {(name: string, input: Record<string, unknown>) => Promise<any>} */
   const invoke = (name, input) => registry.invoke(name, caller, { project: 'bench', ...input });
   const started = performance.now();
@@ -154,6 +165,7 @@ try {
     await timed(RUNS, (i) => invoke('resolve_items', { ids: [tasks[i * 7 + 1]], status: 'done' })),
   );
   await registry.close();
+  await hold.release();
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -45,6 +45,9 @@ describe("orient's always-loaded rules and facts", () => {
           created_ts: expect.any(String) as string,
           valid_until: '2026-09-01T00:00:00.000Z',
           review_after: null,
+          // The cited source is a freshness input too: T0 re-reads it as find_items does.
+          source_uri: null,
+          source_sha256: null,
         },
       ]);
       // Three sub-queries a row (tags, anchors and the other relations) that T0 never shows.

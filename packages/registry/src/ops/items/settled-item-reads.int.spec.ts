@@ -1,7 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { open, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { asRoot, tempDataRoot } from '../../../../../test/api/support.js';
@@ -12,10 +9,29 @@ import type { Registry } from '../../registry.js';
 /*
  * Issue 15 §4: an item read of several statements must answer from one state of the item
  * store, never from two. find_items reads its page, awaits the page's cited sources, then reads
- * the terms each delivered item holds. Two registries on one root; the fact's cited source is
- * a FIFO, so the reader waits inside its read, on a real file, until the other registry's
- * update (and its catch-up) has landed.
+ * the terms each delivered item holds. Two registries on one root; the reader's check of the
+ * fact's cited source is held (below) until the other registry's update (and its catch-up) has
+ * landed. It was a FIFO until stop 30: a cited source is now read only when it is a regular
+ * file, so a FIFO no longer blocks a read (cited-source-not-a-file.int.spec).
  */
+const hold = vi.hoisted(() => ({
+  next: undefined as undefined | { entered: () => void; released: Promise<void> },
+}));
+vi.mock('./source-check.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./source-check.js')>();
+  return {
+    ...actual,
+    checkSource: async (...args: Parameters<typeof actual.checkSource>) => {
+      const held = hold.next;
+      if (held) {
+        hold.next = undefined;
+        held.entered();
+        await held.released;
+      }
+      return actual.checkSource(...args);
+    },
+  };
+});
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -39,7 +55,6 @@ describe('an item read straddling another registry’s write', () => {
     const { root, cleanup } = tempDataRoot(['alpha']);
     cleanups.push(cleanup);
     const writer = await registryOn(root);
-    const source = join(root, 'cited.txt');
     const { ids } = (await asRoot(writer, 'add_items', {
       project: 'alpha',
       items: [
@@ -55,24 +70,24 @@ describe('an item read straddling another registry’s write', () => {
     // Warm: the reader's store is open and caught up before the read that is raced.
     await asRoot(reader, 'find_items', { projects: ['alpha'] });
 
-    execFileSync('mkfifo', [source]);
+    let entered!: () => void;
+    let release!: () => void;
+    const inTheRead = new Promise<void>((resolve) => (entered = resolve));
+    hold.next = { entered, released: new Promise<void>((resolve) => (release = resolve)) };
     const found = asRoot(reader, 'find_items', {
       projects: ['alpha'],
       query: 'zebracorn wheels gallop',
       include_stale: true,
     }) as Promise<Found>;
-    // Opening the FIFO for writing returns once the reader opened it: it is inside its read.
-    const inTheRead = await open(source, 'w');
+    // The reader has read its page and waits on the cited source: it is inside its read.
+    await inTheRead;
     await asRoot(writer, 'update_item', {
       project: 'alpha',
       id: ids[0],
       summary: 'Zebracorn horses gallop at dawn',
       reason: 'reworded',
     });
-    // A read taken again finds a plain file where the FIFO was; the waiting one reads to EOF.
-    await rm(source);
-    await writeFile(source, 'cited\n');
-    await inTheRead.close();
+    release();
 
     const [item] = (await found).items;
     const words = new Set(item!.summary.toLowerCase().split(/\s+/));

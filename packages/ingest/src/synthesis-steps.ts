@@ -32,8 +32,9 @@ export interface SynthesisBatching {
   /** Lines per step after the first. */
   batchLines?: number;
   /**
-   * The L2 memory's budget and the tokenizer's count: the first step reads as many of the
-   * strongest lines as the budget holds (never fewer than `batchLines`). Trigger: a synthesis
+   * The L2 memory's budget and the tokenizer's count: the first step reads the strongest lines
+   * the budget holds, passing over one too long for the room left (never fewer than
+   * `batchLines`; firstBatch). Trigger: a synthesis
    * starts from an empty memory. Why: filling it six lines a step made every step an update
    * until it was full, so the share of steps that update grew as the L1 notes got shorter and
    * cleaner (a project with 78 L1 lines updated on 4 of 13 steps). Outcome: one step fills
@@ -85,10 +86,12 @@ export function synthesisSteps(
     (a, b) => b.score - a.score || b.queries.size - a.queries.size || a.order - b.order,
   );
   const steps: LoopStep[] = [];
-  for (let i = 0; i < candidates.length;) {
-    const size = i === 0 ? firstBatchLines(candidates, batchLines, batching.fill) : batchLines;
-    const batch = candidates.slice(i, i + size);
-    i += size;
+  const first = firstBatch(candidates, batchLines, batching.fill);
+  const rest = candidates.filter((c) => !first.includes(c));
+  const batches = [first];
+  for (let i = 0; i < rest.length; i += batchLines) batches.push(rest.slice(i, i + batchLines));
+  for (const batch of batches) {
+    if (batch.length === 0) continue;
     const text = batch.map((c) => `- ${c.text}`).join('\n');
     const queries = [...new Set(batch.flatMap((c) => [...c.queries]))].sort();
     steps.push({
@@ -104,20 +107,34 @@ export function synthesisSteps(
   return steps;
 }
 
-/** How many of the strongest candidates the first step reads: as many as `fill` holds. */
-function firstBatchLines(
+/**
+ * The candidates the first step reads: every one, strongest first, that the budget still holds
+ * — a line too long for the room left is passed over, not an end to the fill — and never fewer
+ * than `batchLines` (the strongest ones).
+ *
+ * Trigger: the fill stopped at the first line that did not fit, so the room that line left was
+ * taken by whichever short lines a later batch happened to hold (the demo's claude sessions
+ * alone: step 3 of 7 added three weaker lines and nothing else, an update no stronger line
+ * caused). Why: an L2 update is a change in what the ranking keeps — a line that outweighs one
+ * the memory holds — not the arrival of a line weak enough to fit the slack. Outcome: the first
+ * step keeps what the greedy fill of the ranking keeps, so no later line of the same ranking
+ * fits the room left (each was passed over when there was at least as much), and a later step
+ * updates only where a line outweighs one held.
+ */
+function firstBatch(
   candidates: readonly Candidate[],
   batchLines: number,
   fill: SynthesisBatching['fill'],
-): number {
-  if (fill === undefined) return batchLines;
-  let lines = 0;
+): Candidate[] {
+  if (fill === undefined) return candidates.slice(0, batchLines);
+  const taken: Candidate[] = [];
   let text = '';
   for (const candidate of candidates) {
     const next = `${text}${text === '' ? '' : '\n'}- ${candidate.text}`;
-    if (fill.count(next) > fill.tokens) break;
+    if (fill.count(next) > fill.tokens) continue;
     text = next;
-    lines += 1;
+    taken.push(candidate);
   }
-  return Math.max(lines, batchLines);
+  if (taken.length >= batchLines) return taken;
+  return candidates.slice(0, batchLines);
 }

@@ -52,6 +52,33 @@ describe('synthesisSteps', () => {
     expect(small.map((s) => s.records.length)).toEqual([2, 2, 1]);
   });
 
+  it('fills its first step past a strong line too long for the room left', () => {
+    const words = (text: string) => text.split(/\s+/).length;
+    // Ranked by length: a 14-word line, a 12-word one (too long for what the first leaves of
+    // 30), then two of 4 and 3 words that fit. A fill that stopped at the 12-word line left
+    // them for a later step, whose only change would be to take the room no stronger line could.
+    const steps = synthesisSteps(
+      [
+        memory('bugs', [
+          'The exporter crashed on an empty schema header and now writes an empty file',
+          'Every release build is signed on the CI runner with the hardware key',
+          'Retries back off',
+          'Logs rotate',
+        ]),
+      ],
+      byLength,
+      { batchLines: 1, fill: { tokens: 30, count: words } },
+    );
+    expect(steps.map((s) => s.records.map((r) => r.text))).toEqual([
+      [
+        '[bugs] The exporter crashed on an empty schema header and now writes an empty file',
+        '[bugs] Retries back off',
+        '[bugs] Logs rotate',
+      ],
+      ['[bugs] Every release build is signed on the CI runner with the hardware key'],
+    ]);
+  });
+
   it('folds near-duplicates across notes into one line resting on every memory that said it', () => {
     const steps = synthesisSteps(memories, byLength, { batchLines: 2 });
     const lines = steps.flatMap((s) => s.records.map((r) => r.text));

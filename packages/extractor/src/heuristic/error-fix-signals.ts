@@ -1,7 +1,7 @@
 import type { ChunkRecord } from '../controller.js';
 import { isChatter } from './chatter.js';
 import { cuesIn } from './cues.js';
-import { callKey, editedFile } from './run-signals.js';
+import { callInput, callKey, editedFile } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { sentences } from './text.js';
 
@@ -27,6 +27,12 @@ const FAILED_RUN =
 // The line a reader of a failure looks for: a compiler diagnostic, a thrown error, a failed test.
 const DIAGNOSTIC =
   /\berror\s+[A-Z]{1,4}\d{2,5}\b|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*(?:FAIL|FAILED|ERROR)\b|\bpanic:|\bassert\w*\b.*\bfail/;
+/**
+ * A line that says what was refused and why ("! [rejected] HEAD -> main (non-fast-forward)",
+ * "Permission denied (publickey)"): the reason a tool prints before its summary ("error: failed
+ * to push some refs"), which names none.
+ */
+const REFUSAL = /\[rejected\]|\b(?:rejected|denied|refused)\b/iu;
 // Tool chatter printed before the failure: a package manager's or runtime's warning.
 const WARNING = /^(?:npm |yarn |pnpm )?warn(?:ing)?\b/i;
 const EDITS_NAMED = 3;
@@ -44,6 +50,8 @@ export interface OpenFailure {
   edits: string[];
   /** Other tools that ran on the same command or file since the failure, once each. */
   steps: string[];
+  /** Other shell commands run since the failure, in order, once each. */
+  commands: string[];
   /** Whether the failure is a compiler diagnostic, a thrown error or a failed test. */
   diagnostic: boolean;
   /** The failing output (its head), to tell which edited files it names. */
@@ -60,6 +68,36 @@ const OUTPUT_KEPT = 4000;
 function fixingEdits(failure: OpenFailure): string[] {
   if (failure.diagnostic) return failure.edits;
   return failure.edits.filter((file) => failure.output.includes(file.split('/').at(-1)!));
+}
+
+/**
+ * The commands that mended a failure: those run between it and its pass that the failing output
+ * names in quotes as what to run ("hint: … use 'git pull' before pushing again", "Run `npm
+ * install` first"). Trigger: a push the remote refused as non-fast-forward, mended by `git pull
+ * --rebase`, with no word said and no file the output names edited, got no line. Why: a tool's
+ * own hint names the command that answers it, as a diagnostic names the file an edit answers;
+ * the reads and builds run between (`cat`, `git status`, `npm run build`) are hinted by no
+ * output. Outcome: those commands, as run.
+ */
+function fixingCommands(failure: OpenFailure): string[] {
+  const hinted = [...failure.output.matchAll(HINTED)].map((match) => match[1]!);
+  if (hinted.length === 0) return [];
+  return failure.commands.filter((command) => {
+    const last = command
+      .split(/&&|;|\|\|/u)
+      .at(-1)!
+      .trim();
+    return hinted.some((hint) => last === hint || last.startsWith(`${hint} `));
+  });
+}
+
+/** A command quoted in a tool's output: a program and one to four words. Bounded. */
+const HINTED = /['`"]([a-z][\w.-]{0,30}(?: [\w.:@/=-]{1,40}){1,4})['`"]/gu;
+
+/** The shell command a tool call runs, or undefined for a call that runs none. */
+function commandOf(call: string): string | undefined {
+  const command = callInput(call)?.command ?? callInput(call)?.cmd;
+  return typeof command === 'string' && command.trim() !== '' ? command.trim() : undefined;
 }
 
 /** Whether a tool result reports a failure (the harness's error flag, a non-zero exit, a trace). */
@@ -81,6 +119,7 @@ export function symptomOf(result: string): string | undefined {
     .filter((l) => l !== '' && !WARNING.test(l));
   const line =
     lines.find((l) => DIAGNOSTIC.test(l)) ??
+    lines.find((l) => REFUSAL.test(l) && l.length > 8) ??
     lines.find((l) => FAILING.test(l) && l.length > 8) ??
     lines[0];
   // Trigger: a failure that prints only a word ("Error"). Outcome: no line; it names no bug.
@@ -135,7 +174,13 @@ export function errorFixSignals(
   const open = new Map(
     [...carried.open].map(([key, f]) => [
       key,
-      { ...f, prose: [...f.prose], edits: [...f.edits], steps: [...f.steps] },
+      {
+        ...f,
+        prose: [...f.prose],
+        edits: [...f.edits],
+        steps: [...f.steps],
+        commands: [...f.commands],
+      },
     ]),
   );
   for (const record of records) {
@@ -146,6 +191,11 @@ export function errorFixSignals(
       if (file !== undefined)
         for (const [failedKey, failure] of open)
           if (failedKey !== key && !failure.edits.includes(file)) failure.edits.push(file);
+      const command = commandOf(record.text);
+      if (command !== undefined)
+        for (const [failedKey, failure] of open)
+          if (failedKey !== key && !failure.commands.includes(command))
+            failure.commands.push(command);
     } else if (record.role === 'tool_result') {
       const call = pending.shift();
       if (call === undefined || REJECTED.test(record.text)) continue;
@@ -160,6 +210,7 @@ export function errorFixSignals(
             prose: [],
             edits: [],
             steps: [],
+            commands: [],
             diagnostic: DIAGNOSTIC.test(symptom),
             output: record.text.slice(0, OUTPUT_KEPT),
           });
@@ -180,6 +231,9 @@ export function errorFixSignals(
       const edits = fixingEdits(failure);
       if (edits.length > 0) fixes.push(`edited ${edits.slice(0, EDITS_NAMED).join(', ')}`);
       if (failure.steps.length > 0) fixes.push(`${failure.steps.join(', ')} it first`);
+      const commands = fixingCommands(failure);
+      if (commands.length > 0)
+        fixes.push(`ran ${commands.map((c) => `\`${c}\``).join(', ')} first`);
       // The same symptom again (every refused edit of a session) is the same finding.
       if (fixes.length === 0 || said.has(failure.symptom)) continue;
       said.add(failure.symptom);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGateAnswer } from '../protocol.js';
 import type { ChunkRecord, Controller } from '../controller.js';
 import { heuristicController } from './controller.js';
+import { errorFixSignals } from './error-fix-signals.js';
 
 const words = {
   name: 'words',
@@ -102,6 +103,65 @@ describe('error → fix from tool results', () => {
       'x',
     );
     expect(bugs.some((l) => l.includes('failed to push'))).toBe(false);
+  });
+
+  describe('a command the failing output hints at, run before the pass', () => {
+    const push = 'Bash {"command":"cd repo && git push origin main"}';
+    const refused: ChunkRecord[] = [
+      { role: 'tool_call', text: push },
+      {
+        role: 'tool_result',
+        text: [
+          'Bash error:',
+          'To example.org:team/repo.git',
+          ' ! [rejected]        main -> main (fetch first)',
+          "error: failed to push some refs to 'example.org:team/repo.git'",
+          "hint: Updates were rejected because the remote contains work that you do not have. Use 'git pull' before pushing again.",
+        ].join('\n'),
+      },
+    ];
+    const run = (command: string, result: string): ChunkRecord[] => [
+      { role: 'tool_call', text: `Bash {"command":${JSON.stringify(command)}}` },
+      { role: 'tool_result', text: `Bash result:\n${result}` },
+    ];
+    const pass = run('cd repo && git push origin main', 'main -> main');
+
+    it('is the fix, and the refusal is the symptom', () => {
+      const { signals } = errorFixSignals([
+        ...refused,
+        ...run('cd repo && git status', 'On branch main'),
+        ...run('cd repo && git pull --rebase origin main', 'Successfully rebased.'),
+        ...pass,
+      ]);
+      expect(signals.map((s) => s.text)).toEqual([
+        '`cd repo && git push origin main` failed with "! [rejected]        main -> main (fetch first)"; fixed: ran `cd repo && git pull --rebase origin main` first',
+      ]);
+    });
+
+    it('names no command the output does not hint at, nor one it hints at but nobody ran', () => {
+      expect(
+        errorFixSignals([
+          ...refused,
+          ...run('cd repo && git status', 'On branch main'),
+          ...run('cd repo && git fetch origin', ''),
+          ...pass,
+        ]).signals,
+      ).toEqual([]);
+      // A build run between a type error and its pass is named by no hint in the output.
+      const check = 'Bash {"command":"npm run check"}';
+      expect(
+        errorFixSignals([
+          { role: 'tool_call', text: check },
+          {
+            role: 'tool_result',
+            text: 'Bash error:\n> npm run check --workspaces\nsrc/a.ts(3,5): error TS2322: Type mismatch',
+          },
+          ...run('cd packages/agent && npm run build', 'built'),
+          { role: 'tool_call', text: check },
+          { role: 'tool_result', text: 'Bash result:\nok' },
+        ]).signals,
+      ).toEqual([]);
+    });
   });
 
   it('turns a refused edit retried after reading the file into one bug line, said once per transcript', async () => {

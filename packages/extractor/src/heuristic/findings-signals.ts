@@ -1,5 +1,6 @@
 import type { ChunkRecord } from '../controller.js';
 import type { Signal } from './summary-signals.js';
+import { asksLeave } from './not-findings.js';
 import { listItems } from './text.js';
 
 /*
@@ -42,6 +43,9 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
   for (const record of records) {
     if (record.role !== 'assistant' || record.text.startsWith('[thinking]')) continue;
     const lines = record.text.split('\n');
+    // A message ending "Want me to implement this?" lays out a plan: its definitions ("`sdk.ts`:
+    // ~10 lines") are what it would change, not what the system is.
+    const proposal = asksLeave(record.text);
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!.trim();
       const heading = HEADING.exec(line);
@@ -58,7 +62,6 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
         NOW.test(named.replace(/\*\*/gu, '')) &&
         !OWN_STEP.test(named) &&
         named.split(/\s+/u).length > 1;
-      if (!findings && !now) continue;
       const block: string[] = [];
       let j = i + 1;
       for (; j < lines.length; j++) {
@@ -69,6 +72,12 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
         // "**No installer** exists for…" is bold emphasis inside a sentence, not a label: unbolded,
         // so the list reader does not cut it into "No installer: exists for…".
         block.push(next.replace(/^(\s*(?:[-*+]|\d+[.)])\s+)\*\*([^*]+)\*\*(?=\s+[^\s:])/u, '$1$2'));
+      }
+      if (!findings && !now) {
+        // Read by content, whatever the heading says (see definitionLines); a lead-in sentence
+        // ("Some alternatives:") is talk about options, not a report's section.
+        if (title !== undefined && !proposal) out.push(...definitionLines(named, block));
+        continue;
       }
       // The items of a "now" list are read under their lead-in (indented below it), so each
       // line names its subject; a findings lead-in ("Key findings") names none.
@@ -82,3 +91,48 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
   }
   return out;
 }
+
+/**
+ * A list item that defines a named part of the system: a code identifier, then what it is
+ * ("- `source`: How the session started - `startup`, `resume` …", "- **`additionalContext`**
+ * (string): Added to Claude's context", "- `--force` — rebuilds every module"). Bounded: the
+ * name is one token of at most 60 characters, its note at most 40.
+ */
+const DEFINITION =
+  /^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*)?`([^`\s]{1,60})`(?:\*\*)?(?:\s*\([^()\n]{1,40}\))?(?:\*\*)?\s*(?::|—|–|-)\s+(\S.*)$/u;
+
+/**
+ * Definition lines of a section whose heading names no kind of finding.
+ * Trigger: an agent's report lists the fields, flags or settings it found ("**Input Fields:**",
+ * "### 2. Fields Available in hookSpecificOutput") under a heading that says nothing of
+ * findings. Why: each item says how a part of the system behaves, with the name a reader looks
+ * up, and as prose it carries no cue word, so it never reached the gate; the heading word cannot
+ * be the signal (any heading may hold one). Outcome: each item that defines a code identifier
+ * with at least four words is a line, read under its heading (the heading names the subject:
+ * "Input Fields: `source`: How the session started …"); the section's other items, prose,
+ * tables and code are not read here.
+ */
+function definitionLines(named: string, block: readonly string[]): Signal[] {
+  const subject = named
+    .replace(/\*\*/gu, '')
+    .replace(/^\s*(?:\d+[.)]\s+)?/u, '')
+    .replace(/[\s:]+$/u, '');
+  const out: Signal[] = [];
+  let inFence = false;
+  for (const line of block) {
+    if (line.trim().startsWith('```')) inFence = !inFence;
+    if (inFence) continue;
+    const definition = DEFINITION.exec(line);
+    if (!definition || definition[2]!.split(/\s+/u).length < MIN_WORDS) continue;
+    const item = line
+      .trim()
+      .replace(/^(?:[-*+]|\d+[.)])\s+/u, '')
+      .replace(/\*\*/gu, '');
+    out.push({ text: subject === '' ? item : `${subject}: ${item}`, family: 'decision' });
+  }
+  // One such item in a section is an aside; a list of them is the section's report.
+  return out.length >= MIN_DEFINITIONS ? out : [];
+}
+
+/** Definition items a section must hold to be read as a report of definitions. */
+const MIN_DEFINITIONS = 2;

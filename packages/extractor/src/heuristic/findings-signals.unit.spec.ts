@@ -125,4 +125,96 @@ describe("an agent's findings list", () => {
       'Now invalid themes will: On startup (`initTheme`): Log error, fall back to dark theme, continue running',
     ]);
   });
+
+  describe('definition items under a heading that names no kind of finding', () => {
+    // A research reply listing a job runner's config fields: no cue word anywhere.
+    const fields: ChunkRecord = {
+      role: 'assistant',
+      text: [
+        'I read the runner docs and the schema. Here is what a job accepts.',
+        '',
+        '### Job config fields',
+        '',
+        '- `retries`: How many times a failed step is run again before the job fails',
+        '- **`timeout`** (seconds): The whole job is cancelled once it runs past this',
+        '- `env` — variables exported to every step, secrets masked in the log',
+        '- `name`: free text',
+        '',
+        'Steps run in the order they are listed.',
+      ].join('\n'),
+    };
+
+    it('reads each item that defines a name with four words or more, under its heading', () => {
+      expect(findingsSignals([fields]).map((s) => [s.family, s.text])).toEqual([
+        [
+          'decision',
+          'Job config fields: `retries`: How many times a failed step is run again before the job fails',
+        ],
+        [
+          'decision',
+          'Job config fields: `timeout` (seconds): The whole job is cancelled once it runs past this',
+        ],
+        [
+          'decision',
+          'Job config fields: `env` — variables exported to every step, secrets masked in the log',
+        ],
+      ]);
+    });
+
+    it('opens the decisions note with them', async () => {
+      const decisions = await memoryFor([fields]);
+      expect(decisions.some((l) => l.includes('`retries`: How many times'))).toBe(true);
+    });
+
+    it('reads no lone definition, no lead-in sentence, no code, no thinking and no user text', () => {
+      const lone: ChunkRecord = {
+        role: 'assistant',
+        text: '## Setup\n\n- `make dev`: starts the server and the watcher together\n- Open the browser',
+      };
+      const leadInSentence: ChunkRecord = {
+        role: 'assistant',
+        text: 'There are a few ways to do it. Some alternatives:\n- `cron`: runs the job on a fixed schedule every hour\n- `queue`: runs the job whenever an event arrives on the bus',
+      };
+      const fenced: ChunkRecord = {
+        role: 'assistant',
+        text: '### Output\n\n```yaml\n- `a`: one two three four five\n- `b`: one two three four five\n```',
+      };
+      const items =
+        '### Flags\n- `--force`: rebuilds every module from scratch\n- `--quiet`: prints nothing but the errors found';
+      expect(
+        findingsSignals([
+          lone,
+          leadInSentence,
+          fenced,
+          { role: 'assistant', text: `[thinking] ${items}` },
+          { role: 'user', text: items },
+        ]),
+      ).toEqual([]);
+    });
+
+    it('reads none off a plan that ends asking leave to carry it out', () => {
+      const plan: ChunkRecord = {
+        role: 'assistant',
+        text: [
+          'The fix touches two files.',
+          '',
+          '**Estimated changes:**',
+          '- `config-store.ts`: about 20 lines to add the field and its getter',
+          '- `cli.ts`: about 10 lines to read the new flag and pass it on',
+          '',
+          'Want me to implement this?',
+        ].join('\n'),
+      };
+      expect(findingsSignals([plan])).toEqual([]);
+      // The same report, done, is read.
+      const done = {
+        ...plan,
+        text: plan.text.replace('Want me to implement this?', 'All tests pass.'),
+      };
+      expect(findingsSignals([done]).map((s) => s.text)).toEqual([
+        'Estimated changes: `config-store.ts`: about 20 lines to add the field and its getter',
+        'Estimated changes: `cli.ts`: about 10 lines to read the new flag and pass it on',
+      ]);
+    });
+  });
 });

@@ -104,6 +104,17 @@ const QUOTED =
 const ERROR_CODE =
   /\berror [A-Z]{1,4}\d{3,5}\b|\b(?:TS|CS)\d{4}\b|\bE(?:NOENT|ACCES|PERM|ADDRINUSE|CONNREFUSED)\b|\b(?:exit(?:ed)? (?:with )?(?:code|status) [1-9]\d*|non-zero exit)\b/u;
 
+/**
+ * A warning of a lint run: a linter named near its warning ("Credo warned about length/1 in a
+ * guard", "ESLint warnings about unused imports"). A linter's warning is what its run fails on
+ * (`mix credo --strict`, `eslint --max-warnings 0`) and is mended by changing the code it
+ * names: the tool-failures question's error and working form. A warning of the product ("the
+ * settings page warns before deleting") names no linter. Bounded windows.
+ */
+const LINTER =
+  /\b(?:lint(?:er|ers|ing)?|credo|eslint|clippy|rubocop|pylint|flake8|ruff|shellcheck|stylelint)\b/giu;
+const WARNING = /^warn(?:s|ed|ing|ings)?\b/iu;
+
 /** The symptoms the line states, each at its offset: not negated, not an error mechanism. */
 function symptoms(plain: string): number[] {
   const out: number[] = [];
@@ -142,8 +153,11 @@ export function isToolFailure(text: string): boolean {
   if (QUOTED.test(plain) || ERROR_CODE.test(plain) || RUN_LABEL.test(plain)) return true;
   if (WORKING_FORM.test(plain) && plain.search(RUN) >= 0) return true;
   const runs = [...plain.matchAll(RUN)].map((match) => match.index);
+  const linters = [...plain.matchAll(LINTER)].map((match) => match.index);
   return symptoms(plain).some(
-    (at) => FAILURE.test(plain.slice(at)) && runs.some((run) => Math.abs(run - at) <= NEAR),
+    (at) =>
+      (FAILURE.test(plain.slice(at)) && runs.some((run) => Math.abs(run - at) <= NEAR)) ||
+      (WARNING.test(plain.slice(at)) && linters.some((lint) => Math.abs(lint - at) <= NEAR)),
   );
 }
 
@@ -201,8 +215,43 @@ export function statesSymptom(text: string): boolean {
  */
 export function routeLine(text: string): LineKind {
   if (isUnsettled(text) && !causeThenQuestion(text)) return 'open';
-  if (statesBug(text)) return isToolFailure(text) ? 'tool' : 'cause';
+  if (statesBug(text) && !choiceForReason(text)) return isToolFailure(text) ? 'tool' : 'cause';
   return 'decision';
+}
+
+/** A choice said with the alternative it passed over ("X instead of Y", "switched to X"). */
+const CHOICE =
+  /\b(?:instead of|rather than|in favou?r of|switch(?:ed|es|ing)? (?:\w+ )?to|replac(?:ed|es|ing) [^,;.]{1,40}? with|chose|opted for|went with)\b/iu;
+/** Where a reason begins; it runs to the end of its clause. */
+const REASON = /\b(?:because|since|given that)\b/giu;
+const CLAUSE_END = /[,;.!?](?:\s|$)|\s[—–]\s|$/u;
+
+/**
+ * A choice whose every symptom is its reason ("Themes use explicit tokens instead of chalk
+ * because chalk broke under NO_COLOR", "Switched to pnpm since npm install kept failing").
+ * Trigger: the symptom words of the reason made the line a bug. Why: the line says how the
+ * system is built and which alternative was rejected, the decisions question's own words; the
+ * failure is the rejected alternative's, and nothing in the system is broken or mended. Outcome:
+ * a decision. Still a bug: a fix said ("fixed the crash by using X instead of Y because Y
+ * throws"), a symptom outside the reason ("the build failed because X is used instead of Y"),
+ * a reason with no choice beside it.
+ */
+function choiceForReason(text: string): boolean {
+  const plain = text.replace(ISSUE_REFERENCE, '');
+  if (RESOLVED.test(plain.replace(QUOTED_SPAN, '""'))) return false;
+  const reasons: Array<[number, number]> = [];
+  for (const match of plain.matchAll(REASON)) {
+    const from = match.index;
+    reasons.push([from, from + plain.slice(from).search(CLAUSE_END)]);
+  }
+  const inReason = (at: number) => reasons.some(([from, to]) => at > from && at < to);
+  const found = symptoms(plain);
+  if (found.length === 0 || !found.every(inReason)) return false;
+  const outside = reasons.reduceRight(
+    (line, [from, to]) => line.slice(0, from) + ' '.repeat(to - from) + line.slice(to),
+    plain,
+  );
+  return CHOICE.test(outside);
 }
 
 /**

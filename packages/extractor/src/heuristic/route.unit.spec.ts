@@ -52,6 +52,33 @@ describe('routeLine', () => {
   });
 });
 
+describe('a choice whose reason names the alternative broken', () => {
+  it('is a decision: the failure is the rejected alternative’s, nothing is mended', () => {
+    expect(
+      routeLine('Themes use explicit tokens instead of chalk because chalk broke under NO_COLOR'),
+    ).toBe('decision');
+    expect(routeLine('Switched to pnpm since npm install kept failing on the CI image')).toBe(
+      'decision',
+    );
+    expect(
+      routeLine('Chose SQLite for the cache because LevelDB crashed on Windows, and kept WAL on'),
+    ).toBe('decision');
+  });
+
+  it('stays a bug when a fix is said, a symptom stands outside the reason, or nothing is chosen', () => {
+    expect(
+      routeLine('Fixed the crash by using a Map instead of an object because the keys collide'),
+    ).toBe('cause');
+    expect(routeLine('The build failed because the lockfile is read instead of the manifest')).toBe(
+      'tool',
+    );
+    expect(routeLine('The upload fails because the proxy drops large bodies')).toBe('cause');
+    expect(routeLine('Uploads time out instead of retrying, because the proxy is broken')).toBe(
+      'cause',
+    );
+  });
+});
+
 describe('a cause stated, then a question', () => {
   it('is a bug: the cause is the finding, the question asks something further', () => {
     expect(routeLine('The crash came from a null theme — is the light theme affected too?')).toBe(
@@ -138,6 +165,17 @@ describe('tool failures', () => {
     expect(
       routeLine("The generated migration modifies a column, which SQLite doesn't support natively"),
     ).toBe('tool');
+  });
+
+  it("routes a linter's warning as a tool failure, a product's warning or a clean lint as none", () => {
+    expect(
+      routeLine('Credo warned about length/1 in a guard; replaced by the pattern match [_ | _]'),
+    ).toBe('tool');
+    expect(routeLine('ESLint warnings about unused imports: removed the imports')).toBe('tool');
+    expect(routeLine('The settings page warns before deleting a project, which users missed')).toBe(
+      'cause',
+    );
+    expect(isToolFailure('The release passed lint with no warnings')).toBe(false);
   });
 
   it('keeps a bug of the product, a changelog fix or a user report as a bug, not a tool failure', () => {

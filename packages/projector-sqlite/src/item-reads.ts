@@ -384,8 +384,10 @@ interface FindFrame {
   phraseFloors: Map<string, PhraseFloor>;
   /** item_fts counts (by MATCH) since the store last changed (itemReader's; scopedTotal). */
   scopeTotals: Map<string, number>;
-  /** Common phrases' node_fts rowids, ascending, or the finds that asked for them, since the store last changed (itemReader's; commonHolders). */
-  phraseRows: Map<string, Float64Array | number>;
+  /** Common phrases' node_fts rowids, ascending, since the store last changed (itemReader's; commonHolders). */
+  phraseRows: Map<string, Float64Array>;
+  /** How many finds asked for each common phrase not kept yet, since the store last changed (commonHolders). */
+  phraseSightings: Map<string, number>;
   /** Postings FTS5 walks in the time it looks one phrase up in one row (PROBE_POSTINGS). */
   probePostings: number;
 }
@@ -431,6 +433,7 @@ function findFrame(
     | 'phraseFloors'
     | 'scopeTotals'
     | 'phraseRows'
+    | 'phraseSightings'
     | 'probePostings'
   >,
 ): FindFrame & { driver: ReturnType<typeof structuralDriver> } {
@@ -542,13 +545,7 @@ const boundedRanked = (candidates: readonly KeywordCandidate[]): FindPlan['ranke
  */
 function drivenFind(frame: KeywordFrame): FindPlan {
   const { prepared, query, phrases, k } = frame;
-  const split = splitAtFloor(
-    prepared,
-    phrases,
-    frame.keywordBudget,
-    frame.floorScored,
-    frame.phraseFloors,
-  );
+  const split = frameSplit(frame);
   const holders = split !== null ? commonHolders(frame, split) : null;
   const rows =
     split !== null && holders !== null
@@ -618,15 +615,9 @@ function heldAmong(frame: KeywordFrame, rows: readonly { node_id: number }[]): S
  * the held-back ones from the rows that can be held (heldCandidates).
  */
 function scopedFind(frame: KeywordFrame, scopeOf: (text: string) => string): FindPlan {
-  const { prepared, params, phrases } = frame;
+  const { prepared, params } = frame;
   const scope = scopeOf(frame.match);
-  const split = splitAtFloor(
-    prepared,
-    phrases,
-    frame.keywordBudget,
-    frame.floorScored,
-    frame.phraseFloors,
-  );
+  const split = frameSplit(frame);
   const candidates = heldCandidates(
     [...frame.where, 'i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)'],
     frame.held,
@@ -703,21 +694,23 @@ function joinedFind(frame: KeywordFrame): FindPlan {
   };
 }
 
-/**
- * The ranked set of a keyword find no driver holds: under a floor phrase chosen by that rule
- * (floorCandidates, keyword-candidates.ts DECISION); else the candidates a bound proves
- * (boundedCandidates); else the best @candidates by FTS5's rank over every match.
- */
-function keywordRanked(
-  frame: KeywordFrame,
-  split = splitAtFloor(
+/** The split of `frame`'s phrases at FTS5's idf floor (splitAtFloor), with what its reader kept of each. */
+function frameSplit(frame: KeywordFrame): FloorSplit | null {
+  return splitAtFloor(
     frame.prepared,
     frame.phrases,
     frame.keywordBudget,
     frame.floorScored,
     frame.phraseFloors,
-  ),
-): FindPlan['ranked'] {
+  );
+}
+
+/**
+ * The ranked set of a keyword find no driver holds: under a floor phrase chosen by that rule
+ * (floorCandidates, keyword-candidates.ts DECISION); else the candidates a bound proves
+ * (boundedCandidates); else the best @candidates by FTS5's rank over every match.
+ */
+function keywordRanked(frame: KeywordFrame, split = frameSplit(frame)): FindPlan['ranked'] {
   const { prepared, phrases, match, params, k, keywordBudget: budget } = frame;
   const delivered = `${frame.where.join(' AND ')} AND ${frame.delivered}`;
   const bounded = split
@@ -760,6 +753,9 @@ const KEPT_PHRASE_ROWS = 8;
 /** A common phrase's rowids are read once a find has asked for it this many times since the store changed (commonHolders). */
 const SIGHTS_BEFORE_READ = 4;
 
+/** Common phrases whose sightings a read-only reader counts at once; a new one drops the oldest counted. */
+const SIGHTED_PHRASES = 64;
+
 /**
  * The node_fts rowids holding each common phrase of `split` (ascending), or null while one is
  * not kept. Trigger: a keyword find a tag or parent drives ("theme loader N" over a tag's 250
@@ -771,30 +767,34 @@ const SIGHTS_BEFORE_READ = 4;
  * are: never stale), up to KEPT_PHRASE_ROWS phrases; membership is a binary search. Reading
  * one costs ~27 ms at 130 k rows (~2.5 walks), so it is read only when finds have asked for it
  * SIGHTS_BEFORE_READ times since the store changed: a store written between finds pays at
- * most one read per few finds, each of the others walking as before.
+ * most one read per few finds, each of the others walking as before. The sightings are
+ * counted apart from the kept rows (phraseSightings, at most SIGHTED_PHRASES, the oldest
+ * dropped first), so phrases asked for and never kept do not stop the next being kept.
  */
 function commonHolders(frame: KeywordFrame, split: FloorSplit): Float64Array[] | null {
-  const kept = frame.phraseRows;
+  const { phraseRows: kept, phraseSightings: sighted } = frame;
   const phrases = split.floor.map((i) => frame.phrases[i]!);
+  const unkept = phrases.filter((phrase) => !kept.has(phrase));
+  if (unkept.length > KEPT_PHRASE_ROWS - kept.size) return null;
   let ready = true;
-  for (const phrase of phrases) {
-    const rows = kept.get(phrase) ?? 0;
-    if (rows instanceof Float64Array) continue;
-    if (rows + 1 < SIGHTS_BEFORE_READ || kept.size > KEPT_PHRASE_ROWS) ready = false;
-    if (kept.size <= KEPT_PHRASE_ROWS || kept.has(phrase)) kept.set(phrase, rows + 1);
+  for (const phrase of unkept) {
+    const sights = (sighted.get(phrase) ?? 0) + 1;
+    sighted.delete(phrase);
+    if (sighted.size >= SIGHTED_PHRASES) sighted.delete(sighted.keys().next().value!);
+    sighted.set(phrase, sights);
+    if (sights < SIGHTS_BEFORE_READ) ready = false;
   }
   if (!ready) return null;
-  return phrases.map((phrase) => {
-    const rows = kept.get(phrase)!;
-    if (rows instanceof Float64Array) return rows;
+  for (const phrase of unkept) {
     const read = Float64Array.from(
       frame.prepared('SELECT rowid FROM node_fts WHERE node_fts MATCH @phrase').pluck().all({
         phrase,
       }) as number[],
     );
     kept.set(phrase, read);
-    return read;
-  });
+    sighted.delete(phrase);
+  }
+  return phrases.map((phrase) => kept.get(phrase)!);
 }
 
 /** Whether the ascending `rows` hold `id` (binary search). */
@@ -976,13 +976,22 @@ export function itemReader(
    */
   const floors = new Map<string, PhraseFloor>();
   const totals = new Map<string, number>();
-  const phraseRows = new Map<string, Float64Array | number>();
+  const phraseRows = new Map<string, Float64Array>();
+  const phraseSightings = new Map<string, number>();
   // Prepared on the first find: a reader that never finds (orient's) prepares nothing for it.
   let dataVersion: Database.Statement | undefined;
   let floorsVersion = -1;
-  const keptSinceWrite = (): Pick<FindFrame, 'phraseFloors' | 'scopeTotals' | 'phraseRows'> => {
+  const keptSinceWrite = (): Pick<
+    FindFrame,
+    'phraseFloors' | 'scopeTotals' | 'phraseRows' | 'phraseSightings'
+  > => {
     if (!db.readonly)
-      return { phraseFloors: new Map(), scopeTotals: new Map(), phraseRows: new Map() };
+      return {
+        phraseFloors: new Map(),
+        scopeTotals: new Map(),
+        phraseRows: new Map(),
+        phraseSightings: new Map(),
+      };
     dataVersion ??= db.prepare('PRAGMA data_version').pluck();
     const version = dataVersion.get() as number;
     if (
@@ -993,9 +1002,10 @@ export function itemReader(
       floors.clear();
       totals.clear();
       phraseRows.clear();
+      phraseSightings.clear();
       floorsVersion = version;
     }
-    return { phraseFloors: floors, scopeTotals: totals, phraseRows };
+    return { phraseFloors: floors, scopeTotals: totals, phraseRows, phraseSightings };
   };
 
   // A page's text, tokenised as node_fts tokenises it, for matchedTermsOfPage (created on first use).

@@ -202,4 +202,20 @@ describe('a keyword find a parent drives', () => {
       }
     },
   );
+
+  it('with a parent that is no item id answers nothing, never an FTS5 syntax error', async () => {
+    const handle = await projectorSqlite.init(root.target);
+    await projectStretch(projectorSqlite, handle, P, projected(chainEvents(P, moved)));
+    await projectorSqlite.close(handle);
+    const db = new Database(itemStorePath(root.target.stateDir), { readonly: true });
+    try {
+      const parents = ['it-" OR loader', 'it-x) OR (loader', 'it-* NEAR', thread.toUpperCase()];
+      for (const parent of parents) {
+        const found = itemReader(db).findItems({ ...base, parent, phrases: ['"loader"'] });
+        expect([found.items, found.total]).toEqual([[], 0]);
+      }
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -273,6 +273,10 @@ function structuralDriver(
 function parentDriven(prepared: Prepare, query: ItemFindQuery): string | null {
   if (query.parent === undefined || query.anchor !== undefined || query.tag !== undefined)
     return null;
+  // A token spells lowercase letters, digits, '.', '_' and '-' only (item ids are 'it-' and
+  // hex; the boundary checks them; FTS5 folds case, so 'IT-…' would read it-…'s children): any
+  // other parent is walked by edge, never written into a MATCH.
+  if (!/^[a-z0-9._-]+$/.test(query.parent)) return null;
   const filter = {
     projects: query.projects,
     live: !query.includeDeleted,

@@ -1,7 +1,7 @@
 import { itemId } from '@mem/core';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealedStoreOf, tempRoot } from '../test/support.js';
+import { baseFind, sealedStoreOf, tempRoot } from '../test/support.js';
 import { itemReader } from './item-reads.js';
 import type { ItemFindQuery } from './item-rows.js';
 
@@ -35,19 +35,7 @@ const payloads: Record<string, unknown>[] = [
   // An open task on the thread's tree, opened long ago (held as open work at the clock below).
   { type: 'item_added', item_type: 'task', summary: 'old loader task', parent: thread },
 ];
-const base: ItemFindQuery = {
-  projects: [P],
-  phrases: ['"loader"', '"fact"'],
-  includeDeleted: false,
-  attention: ['active', 'reference'],
-  recencyWeight: 0,
-  includeStale: false,
-  now: new Date('2026-03-01T00:00:00Z'),
-  limit: 10,
-  offset: 0,
-  candidates: 10,
-  heldBackLimit: 5,
-};
+const base = baseFind(P, ['"loader"', '"fact"']);
 
 let root: ReturnType<typeof tempRoot>;
 let db: Database.Database;

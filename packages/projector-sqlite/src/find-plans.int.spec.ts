@@ -1,6 +1,10 @@
 import { itemId } from '@mem/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sealedStoreOf, tempRoot } from '../test/support.js';
+import { projectStretch } from '@mem/engine';
+import Database from 'better-sqlite3';
+import { chainEvents, projected, sealedStoreOf, tempRoot } from '../test/support.js';
+import { projectorSqlite } from './projector.js';
+import { itemStorePath } from './store-files.js';
 import { itemReader } from './item-reads.js';
 import type { ItemFindQuery } from './item-rows.js';
 
@@ -136,3 +140,82 @@ describe('a keyword find a tag, parent or anchor drives', () => {
 function emptyParams(sql: string): Record<string, null> {
   return Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map((m) => [m[1]!, null]));
 }
+
+describe('a keyword find a parent drives', () => {
+  let root: ReturnType<typeof tempRoot>;
+  beforeEach(() => {
+    root = tempRoot();
+  });
+  afterEach(() => root.cleanup());
+
+  // Trigger: a parent's 12 k children listed by edge, one item lookup each (~19 ms CPU at 100 k
+  // items) on every keyword find under it. They are its scope token's postings in item_fts now,
+  // moved by a relate, an unrelate and a delete, on the writing connection (its triggers) and in
+  // the sealed copy (rebuilt) alike.
+  const other = itemId(P, 2);
+  const moved = [
+    { type: 'item_added', item_type: 'thread', summary: 'Port the loader' },
+    { type: 'item_added', item_type: 'thread', summary: 'Other loader' },
+    { type: 'item_added', item_type: 'task', summary: 'Deleted loader', parent: thread },
+    { type: 'item_added', item_type: 'task', summary: 'Moved loader', parent: thread },
+    { type: 'item_added', item_type: 'task', summary: 'Adopted loader' },
+    { type: 'item_unrelated', item: itemId(P, 4), relation: 'parent', target: thread, reason: 'x' },
+    { type: 'item_related', item: itemId(P, 4), relation: 'parent', target: other },
+    { type: 'item_related', item: itemId(P, 5), relation: 'parent', target: thread },
+    { type: 'item_deleted', item: itemId(P, 3), reason: 'wrong' },
+  ];
+  const cases = [
+    [{ parent: thread }, [5]],
+    [{ parent: thread, includeDeleted: true }, [3, 5]],
+    [{ parent: other }, [4]],
+    [{ parent: other, type: 'fact' }, []],
+  ] as const;
+
+  it.each([
+    ['as written', false],
+    ['sealed', true],
+  ] as const)(
+    '%s, lists its children by their parent token, never by edge, and finds the same items',
+    async (_, sealed) => {
+      const handle = await projectorSqlite.init(root.target);
+      await projectStretch(projectorSqlite, handle, P, projected(chainEvents(P, moved)));
+      if (sealed) await projectorSqlite.seal(handle);
+      await projectorSqlite.close(handle);
+      const db = new Database(itemStorePath(root.target.stateDir), { readonly: true });
+      const statements: string[] = [];
+      const prepare = db.prepare.bind(db);
+      db.prepare = (sql: string) => {
+        statements.push(sql);
+        return prepare(sql);
+      };
+      try {
+        for (const [filter, seqs] of cases) {
+          const found = itemReader(db).findItems({ ...base, ...filter, phrases: ['"loader"'] });
+          expect(found.items.map((r) => r.id).sort()).toEqual(seqs.map((s) => itemId(P, s)).sort());
+          expect(found.total).toBe(seqs.length);
+        }
+        const keyword = statements.filter((sql) => sql.includes('node_fts MATCH'));
+        expect(keyword.length).toBeGreaterThanOrEqual(1);
+        for (const sql of keyword) expect(sql).not.toContain('FROM edge');
+      } finally {
+        db.close();
+      }
+    },
+  );
+
+  it('with a parent that is no item id answers nothing, never an FTS5 syntax error', async () => {
+    const handle = await projectorSqlite.init(root.target);
+    await projectStretch(projectorSqlite, handle, P, projected(chainEvents(P, moved)));
+    await projectorSqlite.close(handle);
+    const db = new Database(itemStorePath(root.target.stateDir), { readonly: true });
+    try {
+      const parents = ['it-" OR loader', 'it-x) OR (loader', 'it-* NEAR', thread.toUpperCase()];
+      for (const parent of parents) {
+        const found = itemReader(db).findItems({ ...base, parent, phrases: ['"loader"'] });
+        expect([found.items, found.total]).toEqual([[], 0]);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,9 +1,8 @@
 import { itemId } from '@mem/core';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealedStoreOf, tempRoot } from '../test/support.js';
+import { baseFind, sealedStoreOf, tempRoot } from '../test/support.js';
 import { itemReader } from './item-reads.js';
-import type { ItemFindQuery } from './item-rows.js';
 
 /*
  * A scoped keyword find's exact total (item-reads.ts scopedTotal): the matches of its common
@@ -28,19 +27,7 @@ const payloads: Record<string, unknown>[] = [
   { type: 'item_added', item_type: 'fact', summary: 'only 14 here' },
   { type: 'item_deleted', item: itemId(P, 25), reason: 'wrong' },
 ];
-const base: ItemFindQuery = {
-  projects: [P],
-  phrases: ['"zephyr"', '"note"'],
-  includeDeleted: false,
-  attention: ['active', 'reference'],
-  recencyWeight: 0,
-  includeStale: false,
-  now: new Date('2026-03-01T00:00:00Z'),
-  limit: 10,
-  offset: 0,
-  candidates: 10,
-  heldBackLimit: 5,
-};
+const base = baseFind(P, ['"zephyr"', '"note"']);
 
 let root: ReturnType<typeof tempRoot>;
 let path: string;

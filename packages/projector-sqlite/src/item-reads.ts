@@ -11,7 +11,7 @@ import type {
   ItemTagCountRow,
   KnowledgeRow,
 } from './item-rows.js';
-import { itemScopeMatch, universalScope } from './item-fts.js';
+import { itemScopeMatch, parentScopeMatch, universalScope } from './item-fts.js';
 import { TOKENIZE } from './keyword-statistics.js';
 import {
   FLOOR_SCORED,
@@ -264,6 +264,31 @@ function structuralDriver(
 }
 
 /**
+ * item_fts's MATCH for the items a parent filter drives when item_fts holds every filter of the
+ * find (no anchor; a tag drives instead), else null. Trigger: a keyword find over a parent's
+ * 12 k children read each child's item row by edge to learn its node id (~19 ms CPU). Outcome:
+ * the children are the postings of the parent's scope token (item-fts.ts) ANDed with the find's
+ * scope (~4 ms); the answers are the same rows.
+ */
+function parentDriven(prepared: Prepare, query: ItemFindQuery): string | null {
+  if (query.parent === undefined || query.anchor !== undefined || query.tag !== undefined)
+    return null;
+  // A token spells lowercase letters, digits, '.', '_' and '-' only (item ids are 'it-' and
+  // hex; the boundary checks them; FTS5 folds case, so 'IT-…' would read it-…'s children): any
+  // other parent is walked by edge, never written into a MATCH.
+  if (!/^[a-z0-9._-]+$/.test(query.parent)) return null;
+  const filter = {
+    projects: query.projects,
+    live: !query.includeDeleted,
+    attention: query.attention,
+    ...(query.type !== undefined ? { type: query.type } : {}),
+    ...(query.status !== undefined ? { status: query.status } : {}),
+  };
+  if (filter.projects.length === 0 || filter.attention.length === 0) return null;
+  return parentScopeMatch(query.parent, filter, universalScope(prepared, filter));
+}
+
+/**
  * The totals and the held-back list (by creation) of a keyword query its scope does not
  * cover (a tag, parent or anchor filter) join its FTS5 hits, unscored. Trigger: a subquery on
  * the right of the join. Why: SQLite ran the MATCH again per item row (2,000 items, 5 s).
@@ -349,6 +374,8 @@ interface FindFrame {
   itemWhere: string[];
   /** The filters' items: the driver (or `item i`) with `where`. */
   from: string;
+  /** The node ids of `from`'s items (a statement; parentDriven's when it applies). */
+  drivenIds: string;
   params: Record<string, unknown>;
   held: HeldBackParams;
   /** HELD_BACK negated, or '1' when held-back matches are delivered too. */
@@ -361,8 +388,10 @@ interface FindFrame {
   phraseFloors: Map<string, PhraseFloor>;
   /** item_fts counts (by MATCH) since the store last changed (itemReader's; scopedTotal). */
   scopeTotals: Map<string, number>;
-  /** Common phrases' node_fts rowids, ascending, or the finds that asked for them, since the store last changed (itemReader's; commonHolders). */
-  phraseRows: Map<string, Float64Array | number>;
+  /** Common phrases' node_fts rowids, ascending, since the store last changed (itemReader's; commonHolders). */
+  phraseRows: Map<string, Float64Array>;
+  /** How many finds asked for each common phrase not kept yet, since the store last changed (commonHolders). */
+  phraseSightings: Map<string, number>;
   /** Postings FTS5 walks in the time it looks one phrase up in one row (PROBE_POSTINGS). */
   probePostings: number;
 }
@@ -408,6 +437,7 @@ function findFrame(
     | 'phraseFloors'
     | 'scopeTotals'
     | 'phraseRows'
+    | 'phraseSightings'
     | 'probePostings'
   >,
 ): FindFrame & { driver: ReturnType<typeof structuralDriver> } {
@@ -438,12 +468,18 @@ function findFrame(
     params[field] = query[field];
   }
   if (match !== undefined) params.match = match;
+  const parentScope = driver && match !== undefined ? parentDriven(prepared, query) : null;
+  if (parentScope !== null) params.parent_scope = parentScope;
   return {
     prepared,
     query,
     where,
     itemWhere,
     from: `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`,
+    drivenIds:
+      parentScope !== null
+        ? 'SELECT rowid AS node_id FROM item_fts WHERE item_fts MATCH @parent_scope'
+        : `SELECT i.node_id ${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`,
     params,
     held,
     delivered: query.includeStale ? '1' : `NOT ${HELD_BACK}`,
@@ -513,20 +549,14 @@ const boundedRanked = (candidates: readonly KeywordCandidate[]): FindPlan['ranke
  */
 function drivenFind(frame: KeywordFrame): FindPlan {
   const { prepared, query, phrases, k } = frame;
-  const split = splitAtFloor(
-    prepared,
-    phrases,
-    frame.keywordBudget,
-    frame.floorScored,
-    frame.phraseFloors,
-  );
+  const split = frameSplit(frame);
   const holders = split !== null ? commonHolders(frame, split) : null;
   const rows =
     split !== null && holders !== null
       ? heldMatches(frame, split, holders)
       : split !== null && fewDriven(frame, split)
-        ? probedMatches(prepared, frame.from, frame.params)
-        : drivenMatches(prepared, frame.from, frame.params, split === null);
+        ? probedMatches(prepared, frame.drivenIds, frame.params)
+        : drivenMatches(prepared, frame.drivenIds, frame.params, split === null);
   const held = heldAmong(frame, rows);
   const delivered = query.includeStale ? rows : rows.filter((r) => !held.has(r.node_id));
   const ranked = split
@@ -589,15 +619,9 @@ function heldAmong(frame: KeywordFrame, rows: readonly { node_id: number }[]): S
  * the held-back ones from the rows that can be held (heldCandidates).
  */
 function scopedFind(frame: KeywordFrame, scopeOf: (text: string) => string): FindPlan {
-  const { prepared, params, phrases } = frame;
+  const { prepared, params } = frame;
   const scope = scopeOf(frame.match);
-  const split = splitAtFloor(
-    prepared,
-    phrases,
-    frame.keywordBudget,
-    frame.floorScored,
-    frame.phraseFloors,
-  );
+  const split = frameSplit(frame);
   const candidates = heldCandidates(
     [...frame.where, 'i.node_id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH @scope)'],
     frame.held,
@@ -674,21 +698,23 @@ function joinedFind(frame: KeywordFrame): FindPlan {
   };
 }
 
-/**
- * The ranked set of a keyword find no driver holds: under a floor phrase chosen by that rule
- * (floorCandidates, keyword-candidates.ts DECISION); else the candidates a bound proves
- * (boundedCandidates); else the best @candidates by FTS5's rank over every match.
- */
-function keywordRanked(
-  frame: KeywordFrame,
-  split = splitAtFloor(
+/** The split of `frame`'s phrases at FTS5's idf floor (splitAtFloor), with what its reader kept of each. */
+function frameSplit(frame: KeywordFrame): FloorSplit | null {
+  return splitAtFloor(
     frame.prepared,
     frame.phrases,
     frame.keywordBudget,
     frame.floorScored,
     frame.phraseFloors,
-  ),
-): FindPlan['ranked'] {
+  );
+}
+
+/**
+ * The ranked set of a keyword find no driver holds: under a floor phrase chosen by that rule
+ * (floorCandidates, keyword-candidates.ts DECISION); else the candidates a bound proves
+ * (boundedCandidates); else the best @candidates by FTS5's rank over every match.
+ */
+function keywordRanked(frame: KeywordFrame, split = frameSplit(frame)): FindPlan['ranked'] {
   const { prepared, phrases, match, params, k, keywordBudget: budget } = frame;
   const delivered = `${frame.where.join(' AND ')} AND ${frame.delivered}`;
   const bounded = split
@@ -713,15 +739,16 @@ function keywordRanked(
  */
 function drivenMatches(
   prepared: Prepare,
-  from: string,
+  ids: string,
   params: Record<string, unknown>,
   scored: boolean,
 ): { node_id: number; score: number }[] {
   // Unscored when a floor phrase is in the query: drivenFloorCandidates scores the rows then.
   return prepared(`SELECT f.rowid AS node_id, ${scored ? 'f.rank' : '0'} AS score
-    FROM node_fts f WHERE node_fts MATCH @match AND +f.rowid IN (SELECT i.node_id ${from})`).all(
-    params,
-  ) as { node_id: number; score: number }[];
+    FROM node_fts f WHERE node_fts MATCH @match AND +f.rowid IN (${ids})`).all(params) as {
+    node_id: number;
+    score: number;
+  }[];
 }
 
 /** Common phrases whose rowids a read-only reader keeps (each ~8 bytes a row: ~1 MB at 130 k rows). */
@@ -729,6 +756,9 @@ const KEPT_PHRASE_ROWS = 8;
 
 /** A common phrase's rowids are read once a find has asked for it this many times since the store changed (commonHolders). */
 const SIGHTS_BEFORE_READ = 4;
+
+/** Common phrases whose sightings a read-only reader counts at once; a new one drops the oldest counted. */
+const SIGHTED_PHRASES = 64;
 
 /**
  * The node_fts rowids holding each common phrase of `split` (ascending), or null while one is
@@ -741,30 +771,34 @@ const SIGHTS_BEFORE_READ = 4;
  * are: never stale), up to KEPT_PHRASE_ROWS phrases; membership is a binary search. Reading
  * one costs ~27 ms at 130 k rows (~2.5 walks), so it is read only when finds have asked for it
  * SIGHTS_BEFORE_READ times since the store changed: a store written between finds pays at
- * most one read per few finds, each of the others walking as before.
+ * most one read per few finds, each of the others walking as before. The sightings are
+ * counted apart from the kept rows (phraseSightings, at most SIGHTED_PHRASES, the oldest
+ * dropped first), so phrases asked for and never kept do not stop the next being kept.
  */
 function commonHolders(frame: KeywordFrame, split: FloorSplit): Float64Array[] | null {
-  const kept = frame.phraseRows;
+  const { phraseRows: kept, phraseSightings: sighted } = frame;
   const phrases = split.floor.map((i) => frame.phrases[i]!);
+  const unkept = phrases.filter((phrase) => !kept.has(phrase));
+  if (unkept.length > KEPT_PHRASE_ROWS - kept.size) return null;
   let ready = true;
-  for (const phrase of phrases) {
-    const rows = kept.get(phrase) ?? 0;
-    if (rows instanceof Float64Array) continue;
-    if (rows + 1 < SIGHTS_BEFORE_READ || kept.size > KEPT_PHRASE_ROWS) ready = false;
-    if (kept.size <= KEPT_PHRASE_ROWS || kept.has(phrase)) kept.set(phrase, rows + 1);
+  for (const phrase of unkept) {
+    const sights = (sighted.get(phrase) ?? 0) + 1;
+    sighted.delete(phrase);
+    if (sighted.size >= SIGHTED_PHRASES) sighted.delete(sighted.keys().next().value!);
+    sighted.set(phrase, sights);
+    if (sights < SIGHTS_BEFORE_READ) ready = false;
   }
   if (!ready) return null;
-  return phrases.map((phrase) => {
-    const rows = kept.get(phrase)!;
-    if (rows instanceof Float64Array) return rows;
+  for (const phrase of unkept) {
     const read = Float64Array.from(
       frame.prepared('SELECT rowid FROM node_fts WHERE node_fts MATCH @phrase').pluck().all({
         phrase,
       }) as number[],
     );
     kept.set(phrase, read);
-    return read;
-  });
+    sighted.delete(phrase);
+  }
+  return phrases.map((phrase) => kept.get(phrase)!);
 }
 
 /** Whether the ascending `rows` hold `id` (binary search). */
@@ -792,7 +826,7 @@ function heldMatches(
   common: readonly Float64Array[],
 ): { node_id: number; score: number }[] {
   const { prepared } = frame;
-  const driven = prepared(`SELECT DISTINCT i.node_id ${frame.from}`)
+  const driven = prepared(`SELECT DISTINCT node_id FROM (${frame.drivenIds})`)
     .pluck()
     .all(frame.params) as number[];
   const above =
@@ -831,7 +865,9 @@ function fewDriven(frame: KeywordFrame, split: FloorSplit): boolean {
     split.above.reduce((sum, i) => sum + split.hits[i]!, 0);
   const most = Math.floor(walked / (phrases.length * frame.probePostings));
   if (most === 0) return false;
-  const { n } = prepared(`SELECT count(*) AS n FROM (SELECT 1 ${frame.from} LIMIT @most)`).get({
+  const { n } = prepared(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM (${frame.drivenIds}) LIMIT @most)`,
+  ).get({
     ...frame.params,
     most: most + 1,
   }) as { n: number };
@@ -848,10 +884,10 @@ function fewDriven(frame: KeywordFrame, split: FloorSplit): boolean {
  */
 function probedMatches(
   prepared: Prepare,
-  from: string,
+  ids: string,
   params: Record<string, unknown>,
 ): { node_id: number; score: number }[] {
-  return prepared(`SELECT k.node_id, 0 AS score FROM (SELECT DISTINCT i.node_id ${from}) k
+  return prepared(`SELECT k.node_id, 0 AS score FROM (SELECT DISTINCT node_id FROM (${ids})) k
     CROSS JOIN node_fts f ON f.rowid = k.node_id WHERE node_fts MATCH @match`).all(params) as {
     node_id: number;
     score: number;
@@ -944,13 +980,22 @@ export function itemReader(
    */
   const floors = new Map<string, PhraseFloor>();
   const totals = new Map<string, number>();
-  const phraseRows = new Map<string, Float64Array | number>();
+  const phraseRows = new Map<string, Float64Array>();
+  const phraseSightings = new Map<string, number>();
   // Prepared on the first find: a reader that never finds (orient's) prepares nothing for it.
   let dataVersion: Database.Statement | undefined;
   let floorsVersion = -1;
-  const keptSinceWrite = (): Pick<FindFrame, 'phraseFloors' | 'scopeTotals' | 'phraseRows'> => {
+  const keptSinceWrite = (): Pick<
+    FindFrame,
+    'phraseFloors' | 'scopeTotals' | 'phraseRows' | 'phraseSightings'
+  > => {
     if (!db.readonly)
-      return { phraseFloors: new Map(), scopeTotals: new Map(), phraseRows: new Map() };
+      return {
+        phraseFloors: new Map(),
+        scopeTotals: new Map(),
+        phraseRows: new Map(),
+        phraseSightings: new Map(),
+      };
     dataVersion ??= db.prepare('PRAGMA data_version').pluck();
     const version = dataVersion.get() as number;
     if (
@@ -961,9 +1006,10 @@ export function itemReader(
       floors.clear();
       totals.clear();
       phraseRows.clear();
+      phraseSightings.clear();
       floorsVersion = version;
     }
-    return { phraseFloors: floors, scopeTotals: totals, phraseRows };
+    return { phraseFloors: floors, scopeTotals: totals, phraseRows, phraseSightings };
   };
 
   // A page's text, tokenised as node_fts tokenises it, for matchedTermsOfPage (created on first use).

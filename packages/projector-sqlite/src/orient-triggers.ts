@@ -28,6 +28,9 @@ const RECOMPUTED = `max(${OWN('item')}, coalesce((SELECT max(c.tree_activity) FR
  * the migrations alone, and the canonical copy copies these rows rather than recounting them.
  * Why triggers: every statement that adds or drops a tag, an anchor or an item's liveness then
  * counts it, whichever event planned it, and a replay counts exactly as the live writes did.
+ * A child joins its parent's tree by whichever of its parent edge and its item row is written
+ * second: an item added under a parent writes the edge first (plan-items.ts, so that item_fts
+ * indexes it once), and item_tree_born counts it; a relate of an existing item, item_tree_joined.
  * Items are never undeleted, so liveness only ever ends.
  */
 export function registerOrientTriggers(db: Database.Database): void {
@@ -78,12 +81,20 @@ export function registerOrientTriggers(db: Database.Database): void {
         WHERE ${PARENT_OF('new')};
     END;
     CREATE TEMP TRIGGER IF NOT EXISTS item_tree_joined AFTER INSERT ON main.edge
-      WHEN new.kind = 'parent' AND new.child_level = 'I' AND new.parent_level = 'I' BEGIN
+      WHEN new.kind = 'parent' AND new.child_level = 'I' AND new.parent_level = 'I'
+        AND EXISTS (SELECT 1 FROM main.item c WHERE c.project = new.project AND c.id = new.child_sha) BEGIN
       UPDATE main.item SET
         tree_open = tree_open + (SELECT ${CONTRIBUTION('c')} FROM main.item c WHERE c.project = new.project AND c.id = new.child_sha),
         tree_activity = max(tree_activity, coalesce((SELECT c.tree_activity FROM main.item c
           WHERE c.project = new.project AND c.id = new.child_sha AND c.deleted_at IS NULL), ''))
         WHERE project = new.project AND id = new.parent_sha;
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_born AFTER INSERT ON main.item
+      WHEN EXISTS (SELECT 1 FROM main.edge e WHERE e.project = new.project AND e.child_level = 'I'
+        AND e.child_sha = new.id AND e.parent_level = 'I' AND e.kind = 'parent') BEGIN
+      UPDATE main.item SET tree_open = tree_open + ${CONTRIBUTION('new')},
+        tree_activity = max(tree_activity, CASE WHEN new.deleted_at IS NULL THEN new.tree_activity ELSE '' END)
+        WHERE ${PARENT_OF('new')};
     END;
     CREATE TEMP TRIGGER IF NOT EXISTS item_tree_left AFTER DELETE ON main.edge
       WHEN old.kind = 'parent' AND old.child_level = 'I' AND old.parent_level = 'I' BEGIN

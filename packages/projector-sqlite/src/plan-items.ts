@@ -133,6 +133,17 @@ function added(e: EventOf<'item_added'>): PlannedWrite[] {
         meta: canonicalJson({ id, type: e.item_type }),
       },
     },
+    // The parent edge before the item row: the row's insert then indexes it in item_fts with its
+    // parent token (item-fts.ts) once, and counts it into its parent's tree (item_tree_born in
+    // orient-triggers.ts); the edge's own triggers find no row yet and do nothing.
+    ...(e.parent !== undefined
+      ? [
+          {
+            statement: 'insertItemEdge' as const,
+            params: { project: e.project, item: id, target: e.parent, relation: 'parent' },
+          },
+        ]
+      : []),
     {
       statement: 'insertItem',
       params: {
@@ -157,11 +168,6 @@ function added(e: EventOf<'item_added'>): PlannedWrite[] {
   ];
   for (const tag of [...(e.tags ?? [])].sort())
     writes.push({ statement: 'insertItemTag', params: { project: e.project, id, tag } });
-  if (e.parent !== undefined)
-    writes.push({
-      statement: 'insertItemEdge',
-      params: { project: e.project, item: id, target: e.parent, relation: 'parent' },
-    });
   for (const anchor of [...(e.anchors ?? [])].sort())
     writes.push({
       statement: 'insertItemEdge',

@@ -1,4 +1,4 @@
-import { contentSha256, hasErrorCode, memoryLines, type LogEvent } from '@mem/core';
+import { contentSha256, hasErrorCode, itemId, memoryLines, type LogEvent } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { chainEvents, fixturePayloads } from '../test/support.js';
 import { lineNodeId, nodeId } from './node-id.js';
@@ -231,6 +231,32 @@ describe('planEvent', () => {
       },
       { statement: 'applyTombstone', params: { project: P, target } },
       { statement: 'refreshLines', params: { project: P, sha256: target } },
+    ]);
+  });
+
+  it('plans an item added under a parent with the parent edge before the item row, its tags after', () => {
+    // The item row's insert indexes it in item_fts with its parent token, and counts it into
+    // its parent's tree, once (item-fts.ts, orient-triggers.ts): an edge written after the row
+    // re-indexed it (~14 ms CPU per 100 parented items).
+    const parent = itemId(P, 1);
+    const [added] = chainEvents(P, [
+      {
+        type: 'item_added',
+        item_type: 'task',
+        summary: 'Port the loader',
+        parent,
+        tags: ['io'],
+      },
+    ]).map((e) => e.event);
+    const writes = planEvent(added!).map((w) =>
+      w.statement === 'insertItemEdge' ? `${w.statement} ${w.params.relation}` : w.statement,
+    );
+    expect(writes).toEqual([
+      'insertNode',
+      'insertItemEdge parent',
+      'insertItem',
+      'insertItemTag',
+      'insertItemHistory',
     ]);
   });
 

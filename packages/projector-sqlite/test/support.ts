@@ -7,6 +7,7 @@ import { projectorSqlite } from '../src/projector.js';
 import { canonicalBytes } from '../src/canonical-bytes.js';
 import { sealStore } from '../src/seal.js';
 import { itemStorePath } from '../src/store-files.js';
+import type { ItemFindQuery } from '../src/item-rows.js';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
 
 export { chainEvents, type ChainedEvent };
@@ -112,4 +113,24 @@ export async function sealedStoreOf(
     return prepare(sql);
   };
   return { db, statements, unrecorded: prepare };
+}
+
+/**
+ * The keyword find the find-* specs start from: `project`'s live items in the default tiers,
+ * stale ones held back, unweighted by recency, a page of 10 of 10 candidates, at a fixed clock.
+ */
+export function baseFind(project: string, phrases: readonly string[]): ItemFindQuery {
+  return {
+    projects: [project],
+    phrases,
+    includeDeleted: false,
+    attention: ['active', 'reference'],
+    recencyWeight: 0,
+    includeStale: false,
+    now: new Date('2026-03-01T00:00:00Z'),
+    limit: 10,
+    offset: 0,
+    candidates: 10,
+    heldBackLimit: 5,
+  };
 }

@@ -1054,10 +1054,18 @@ export function itemReader(
           ORDER BY i.created_seq, i.id`).all({ project, ids: json(ids) }) as RawItem[]
       ).map(toItem),
 
-    /** Every event that changed the item `id` of `project` (item_history), in log order. */
+    /**
+     * Every event that changed the item `id` of `project`, in log order: its item_added entry
+     * from the item row (migration 0030), then its item_history rows.
+     */
     itemHistory: (project: string, id: string): ItemHistoryRow[] =>
-      prepared(`SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason, h.text, h.conversation, h.relation, h.other, h.side FROM item_history h
-        WHERE h.project = @project AND h.id = @id ORDER BY h.seq`).all({
+      prepared(`SELECT i.created_seq AS seq, i.created_ts AS ts, 'item_added' AS type, i.added_actor AS actor,
+          i.added_token AS token, i.added_reason AS reason, NULL AS text, NULL AS conversation,
+          NULL AS relation, NULL AS other, NULL AS side
+        FROM item i WHERE i.project = @project AND i.id = @id
+        UNION ALL
+        SELECT h.seq, h.ts, h.type, h.actor, h.token, h.reason, h.text, h.conversation, h.relation, h.other, h.side FROM item_history h
+        WHERE h.project = @project AND h.id = @id ORDER BY seq`).all({
         project,
         id,
       }) as ItemHistoryRow[],

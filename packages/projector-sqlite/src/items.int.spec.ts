@@ -162,6 +162,66 @@ describe('curated items in the item store', () => {
     }
   });
 
+  it('an item row is its own "added" history entry: item_history holds only the events after it', async () => {
+    const events = chainEvents(P, payloads, {
+      writer: { kind: 'api', principal: 'alice', token: 'laptop' },
+    });
+    const handle = await projectorSqlite.init(root.target);
+    await projectStretch(projectorSqlite, handle, P, projected(events));
+    await projectorSqlite.seal(handle);
+    await projectorSqlite.close(handle);
+    const file = join(root.target.stateDir, 'items.sqlite');
+    const db = new Database(file, { readonly: true });
+    try {
+      // Three items added, none of them a history row (a write keyed by the random item id).
+      expect(
+        db
+          .prepare(`SELECT type, count(*) AS n FROM item_history GROUP BY type ORDER BY type`)
+          .all(),
+      ).toEqual([
+        { type: 'item_deleted', n: 1 },
+        { type: 'item_related', n: 2 },
+        { type: 'item_resolved', n: 1 },
+        { type: 'item_unrelated', n: 2 },
+        { type: 'item_updated', n: 1 },
+      ]);
+    } finally {
+      db.close();
+    }
+    const store = openItemStore(file);
+    try {
+      const entry = (seq: number, type: string, reason: string | null, more = {}) => ({
+        seq,
+        ts: events[seq - 1]!.event.ts,
+        type,
+        actor: 'alice',
+        token: 'laptop',
+        reason,
+        text: null,
+        conversation: null,
+        relation: null,
+        other: null,
+        side: null,
+        ...more,
+      });
+      expect(store.itemHistory(P, FACT)).toEqual([
+        entry(3, 'item_added', 'learned while porting'),
+        entry(5, 'item_related', null, { relation: 'link', other: TASK, side: 'target' }),
+        entry(7, 'item_unrelated', 'not related after all', {
+          relation: 'link',
+          other: TASK,
+          side: 'target',
+        }),
+        entry(8, 'item_deleted', 'wrong'),
+      ]);
+      expect(store.itemHistory(P, THREAD)).toEqual([entry(1, 'item_added', null)]);
+      // An id no item_added made has no history, not an "added" entry of nothing.
+      expect(store.itemHistory(P, itemId(P, 99))).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
   it('a store applied event by event holds the rows of one rebuild, and its bytes once sealed canonically', async () => {
     await apply(payloads);
     const whole = await rebuiltContents(root.target);

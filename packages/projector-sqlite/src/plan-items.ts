@@ -61,7 +61,10 @@ function history(e: ItemEvent): PlannedWrite[] {
   });
   if (e.type === 'item_related' || e.type === 'item_unrelated')
     return [row(e.item, e.relation, e.target, 'item'), row(e.target, e.relation, e.item, 'target')];
-  return [row(e.type === 'item_added' ? itemId(e.project, e.seq) : e.item, null, null, null)];
+  // The item row is the item_added entry (added_actor, added_token, added_reason; migration
+  // 0030): a row here would be one more write keyed by the random item id per added item.
+  if (e.type === 'item_added') return [];
+  return [row(e.item, null, null, null)];
 }
 
 function planItemState(e: ItemEvent): PlannedWrite[] {
@@ -163,6 +166,9 @@ function added(e: EventOf<'item_added'>): PlannedWrite[] {
         from_line: e.from_line !== undefined ? canonicalJson(e.from_line) : null,
         seq: e.seq,
         ts: e.ts,
+        actor: e.writer.principal ?? null,
+        token: e.writer.token ?? null,
+        reason: e.reason ?? null,
       },
     },
   ];

@@ -211,6 +211,10 @@ export interface InsertItemParams {
   from_line: string | null;
   seq: number;
   ts: string;
+  /** Who added the item and why (the event's writer and reason): its "added" history entry. */
+  actor: string | null;
+  token: string | null;
+  reason: string | null;
 }
 
 /** item_updated: a null field is left as it is. */

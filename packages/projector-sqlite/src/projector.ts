@@ -40,8 +40,10 @@ import { sealStore } from './seal.js';
  * 24: item_history.side (migration 0029): a relate or unrelate is a row of its target too.
  * 25: item_fts's scope holds each item's parent tokens (item-fts.ts): no migration, its columns
  *     stay; the replay indexes them.
+ * 26: an item's "added" history entry is its item row (item.added_actor, added_token and
+ *     added_reason, migration 0030); item_history holds the events after it.
  */
-const VERSION = 25;
+const VERSION = 26;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

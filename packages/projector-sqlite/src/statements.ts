@@ -239,11 +239,12 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     WHERE project = @project AND sha256 = @target AND kind = 'memory' AND superseded_by IS NULL`,
 
   // Curated items (issue 13). Each item_added is a new item (its id is its event's), so
-  // conflicts only guard a hand-made log; every later event names an item by id.
+  // conflicts only guard a hand-made log; every later event names an item by id. The row is
+  // also the item's "added" history entry (migration 0030): who added it and why.
   insertItem: `
-    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, review_after, source_uri, source_sha256, from_line, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity, opened_ts)
+    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, review_after, source_uri, source_sha256, from_line, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity, opened_ts, added_actor, added_token, added_reason)
     VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, @review_after, @source_uri, @source_sha256, @from_line, NULL, @seq, @ts, @seq, @ts,
-      @ts || char(31) || printf('%016d', @seq), CASE WHEN @type IN ('task', 'thread') THEN @ts END)
+      @ts || char(31) || printf('%016d', @seq), CASE WHEN @type IN ('task', 'thread') THEN @ts END, @actor, @token, @reason)
     ON CONFLICT DO NOTHING`,
 
   updateItem: `
@@ -301,7 +302,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   unpinLine: `
     DELETE FROM line_pin WHERE project = @project AND level = @level AND sha256 = @sha256`,
 
-  // Only for an item the project added: an event naming another id changes nothing, so it is no history.
+  // Only for an item the project added: an event naming another id changes nothing, so it is no
+  // history. Every event after the item_added one: that one's entry is the item row (insertItem).
   insertItemHistory: `
     INSERT INTO item_history (project, id, seq, ts, type, actor, token, reason, text, conversation, relation, other, side)
     SELECT @project, @id, @seq, @ts, @type, @actor, @token, @reason, @text, @conversation, @relation, @other, @side

@@ -103,7 +103,10 @@ export function registerServe(program: Command, io: CliIO): void {
           // A write answers once SQLite and the vault hold it; pgvector catches up after the
           // answer, one catch-up at a time, so the next query rarely waits for the embedding.
           catchUpAfterWrites: true,
+          // A `mem mcp` started first holds the embedded PGlite: each vector read tries to take it.
+          reclaimVectors: true,
         });
+        const reclaiming = reclaimVectors(io, opened);
         // Loaded here, not at startup: only `mem serve` needs the HTTP framework.
         const { startServer } = await import('@mem/server');
         const server = await startServer(opened.registry, {
@@ -120,6 +123,7 @@ export function registerServe(program: Command, io: CliIO): void {
         const warm = workers === 1 ? await warmSocket(io, opened, command) : null;
         const signal = await untilSignal();
         io.stderr.write(`mem serve: ${signal}, stopping\n`);
+        reclaiming.stop();
         await warm?.close();
         await server.close();
         opened.registry.context.jobs.stop();
@@ -138,6 +142,38 @@ export function registerServe(program: Command, io: CliIO): void {
         leaveCluster();
       },
     );
+}
+
+/** How often a server without the embedded PGlite tries to take it (one lock attempt each time). */
+export const RECLAIM_MS = 1000;
+
+/**
+ * Trigger: another process held the embedded PGlite when the server opened (a `mem mcp` the
+ * agent runtime started first, a long `mem ingest`). Why: a server left keyword-only for its
+ * lifetime answered every HTTP and CLI read without vectors. Outcome: every RECLAIM_MS one lock
+ * attempt; when it is free (its holder let it go, exited or was killed), the server catches
+ * pgvector up, opens it, and says so once. A read of the vectors tries too (open-registry.ts).
+ */
+function reclaimVectors(io: CliIO, opened: OpenedRegistry): { stop(): void } {
+  if (!opened.vectorsHeld) return { stop: () => undefined };
+  let trying = false;
+  const timer = setInterval(() => {
+    if (trying) return;
+    trying = true;
+    void (async () => {
+      if (!opened.holdsVectors() && !(await opened.reopenVectors())) return;
+      clearInterval(timer);
+      io.stderr.write('mem serve: the embedded PGlite is free: vector recall is answered here\n');
+    })()
+      .catch((error: unknown) => {
+        // Not a lock held elsewhere (that is `false`): said once, and not tried again.
+        clearInterval(timer);
+        io.stderr.write(`mem serve: cannot open the vector side: ${(error as Error).message}\n`);
+      })
+      .finally(() => (trying = false));
+  }, RECLAIM_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 /**
@@ -159,7 +195,7 @@ async function warmSocket(
   try {
     const warm = await listenWarmSocket({
       registry: opened.registry,
-      vectorNote: opened.vectorNote,
+      vectorNote: () => opened.vectorNote,
       config: cliConfig(io, command.optsWithGlobals<GlobalOptions>()),
       run: (argv, cliIo, openRegistry) => main(argv, cliIo, { openRegistry }),
     });

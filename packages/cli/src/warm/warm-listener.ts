@@ -15,6 +15,8 @@ import {
   type WarmInvoke,
   type WarmDecline,
   type WarmInvokeReply,
+  type WarmProbe,
+  type WarmProbeReply,
   type WarmReply,
   type WarmRequest,
 } from './protocol.js';
@@ -27,7 +29,8 @@ export type RunCli = (argv: string[], io: CliIO, open: RegistryOpener) => Promis
 
 export interface WarmListenerOptions {
   registry: Registry;
-  vectorNote: string | null;
+  /** Why the server's vector side is missing now, else null (it may take the embedded PGlite later). */
+  vectorNote: () => string | null;
   /** The configuration the registry was opened with: a caller's must equal it (its root aside). */
   config: MemConfig;
   run: RunCli;
@@ -126,8 +129,11 @@ async function answer(
   line: string,
   root: string,
   options: WarmListenerOptions,
-): Promise<WarmReply | WarmInvokeReply> {
+): Promise<WarmReply | WarmInvokeReply | WarmProbeReply> {
   const value = parseLine(line);
+  // A `mem mcp` holding the PGlite asks whether its reads would be answered here.
+  const probe = asProbe(value);
+  if (probe) return configuredOtherwise(probe.probe.env, options.config) ?? { accepted: true };
   const invoke = asInvoke(value);
   if (invoke) return answerInvoke(invoke, options);
   const request = asCommand(value);
@@ -210,6 +216,12 @@ function asInvoke(value: unknown): WarmInvoke | null {
   if (credential !== null && typeof credential !== 'string') return null;
   if (!stringRecord(r.env)) return null;
   return r as WarmInvoke;
+}
+
+function asProbe(value: unknown): WarmProbe | null {
+  const r = value as Partial<WarmProbe> | null;
+  if (!r || typeof r !== 'object' || !r.probe || typeof r.probe !== 'object') return null;
+  return stringRecord(r.probe.env) ? (r as WarmProbe) : null;
 }
 
 function asCommand(value: unknown): WarmRequest | null {

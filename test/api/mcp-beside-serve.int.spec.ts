@@ -81,11 +81,16 @@ function seededRoot(): { root: string; token: string } {
 async function serve(
   root: string,
   env: Record<string, string> = {},
+  flags: readonly string[] = [],
 ): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
-  const child = spawn(process.execPath, [memBin, '--root', root, 'serve', '--port', '0'], {
-    env: hermeticEnv(env),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [memBin, '--root', root, 'serve', '--port', '0', ...flags],
+    {
+      env: hermeticEnv(env),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   cleanups.push(() => kill(child));
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -200,6 +205,28 @@ describe('`mem mcp` beside a running `mem serve` on one data root', () => {
     };
     expect(await rawWarm(root, write)).toEqual({ declined: 'not a read of the projections' });
     expect(mem(root, ['log', 'show', '--project', 'demo'])).toBe(before);
+  }, 300_000);
+
+  // Stop 30 left forwarded reads outside the server's limits: an agent looping on `query`
+  // through `mem mcp` was never refused, whatever the token's hourly allowance.
+  it("a forwarded read counts against the token's limits, with its HTTP requests", async () => {
+    const { root, token } = seededRoot();
+    const server = await serve(root, {}, ['--rate-query', '2']);
+    const { client } = await mcp(root, token);
+    expect((await httpQuery(server.url, token, QUESTION)).recall).toMatchObject({ vector: 'used' });
+    expect((await mcpQuery(client, QUESTION)).recall).toMatchObject({ vector: 'used' });
+    const refused = await client.callTool({
+      name: 'query',
+      arguments: { query: QUESTION, project: ['demo'] },
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse((refused as { content: { text: string }[] }).content[0]!.text)).toMatchObject(
+      {
+        error: { code: 'RATE_LIMITED', details: { retry_after_s: expect.any(Number) } },
+      },
+    );
+    const overHttp = await call(server.url, 'GET', '/memory/query?query=x&project=demo', { token });
+    expect(overHttp.status).toBe(429);
   }, 300_000);
 
   // Stop-30 review, finding 3: a `mem mcp` configured otherwise than the server (MEM_NOW) was

@@ -108,11 +108,14 @@ export function registerServe(program: Command, io: CliIO): void {
         });
         const reclaiming = reclaimVectors(io, opened);
         // Loaded here, not at startup: only `mem serve` needs the HTTP framework.
-        const { startServer } = await import('@mem/server');
+        const { startServer, RateLimiter, DEFAULT_RATE_LIMITS } = await import('@mem/server');
+        // One limiter for the server's surfaces: a `mem mcp`'s reads forwarded on the warm
+        // socket count against its token's limits, as its HTTP requests do.
+        const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...rateLimits });
         const server = await startServer(opened.registry, {
           port: Number(options.port),
           host: options.host,
-          rateLimits,
+          limiter,
           ...(maxBody !== undefined ? { bodyLimits: { ingest: maxBody } } : {}),
           ...(log ? { log } : {}),
         });
@@ -120,7 +123,12 @@ export function registerServe(program: Command, io: CliIO): void {
           `mem serve: listening on ${server.url} (data root ${opened.registry.context.engine.paths.root}${options.jobs ? '' : ', jobs not run here'})\n`,
         );
         // Several workers would each want the one socket; the cluster's port serves them all.
-        const warm = workers === 1 ? await warmSocket(io, opened, command) : null;
+        const warm =
+          workers === 1
+            ? await warmSocket(io, opened, command, (tokenId, operation) =>
+                limiter.check(`token:${tokenId}`, operation),
+              )
+            : null;
         const signal = await untilSignal();
         io.stderr.write(`mem serve: ${signal}, stopping\n`);
         reclaiming.stop();
@@ -189,6 +197,7 @@ async function warmSocket(
   io: CliIO,
   opened: OpenedRegistry,
   command: Command,
+  rateLimit: (tokenId: string, operation: string) => void,
 ): Promise<WarmListener | null> {
   const { listenWarmSocket } = await import('../warm/warm-listener.js');
   const { main } = await import('../main.js');
@@ -196,6 +205,7 @@ async function warmSocket(
     const warm = await listenWarmSocket({
       registry: opened.registry,
       vectorNote: () => opened.vectorNote,
+      rateLimit,
       config: cliConfig(io, command.optsWithGlobals<GlobalOptions>()),
       run: (argv, cliIo, openRegistry) => main(argv, cliIo, { openRegistry }),
     });

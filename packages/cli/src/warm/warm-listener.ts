@@ -34,6 +34,11 @@ export interface WarmListenerOptions {
   /** The configuration the registry was opened with: a caller's must equal it (its root aside). */
   config: MemConfig;
   run: RunCli;
+  /**
+   * Counts one forwarded registry read of `tokenId` against the server's per-token limits (the
+   * HTTP API's): throws RATE_LIMITED when over, answered to the `mem mcp` as its error.
+   */
+  rateLimit?: (tokenId: string, operation: string) => void;
 }
 
 /** A listening warm socket; close() stops it and removes the file. */
@@ -162,7 +167,7 @@ async function answer(
 
 /**
  * A registry read of `mem mcp`, run as HTTP runs one: the credential authenticated here (the
- * `mcp` surface), then validation and authorization by the registry. Only reads of the
+ * `mcp` surface) and counted against the token's rate limits (`rateLimit`), then validation and authorization by the registry. Only reads of the
  * projections are taken, whatever the client asked: an append checks provenance under the
  * project's lock wherever it runs, so `mem mcp` keeps its writes (as the CLI does). A caller
  * error (401, 403, 404, 400) is the answer, returned for the client to report as its own;
@@ -180,6 +185,7 @@ async function answerInvoke(
   if (otherwise) return otherwise;
   try {
     const caller = await registry.authenticate(request.invoke.credential ?? undefined, 'mcp');
+    if (caller.tokenId !== null) options.rateLimit?.(caller.tokenId, op.name);
     return { output: await registry.invoke(op.name, caller, request.invoke.input) };
   } catch (error) {
     if (!isMemError(error) || !isCallerError(error.code)) throw error;

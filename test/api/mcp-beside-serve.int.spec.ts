@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteHeld } from '../support/pglite-lock.js';
+import { pgliteHeld, pgliteHolders } from '../support/pglite-lock.js';
 import { hermeticEnv, memBin, memProcess } from '../support/mem-cli.js';
 import { call, tempDataRoot, until } from './support.js';
 
@@ -355,12 +355,17 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
   it('`mem mcp` first, then `mem serve`: the PGlite is handed to the server in seconds, mcp answers through it; the server killed, mcp takes it back', async () => {
     const { root, token } = seededRoot();
     const pg = join(root, '.mem', 'pg');
-    const { client, stderr } = await mcp(root, token);
+    const { client, stderr, pid } = await mcp(root, token);
     const alone = await mcpQuery(client, QUESTION);
     expect(alone.recall).toMatchObject({ vector: 'used' });
-    expect(pgliteHeld(pg)).toBe(true); // by `mem mcp`
+    expect(pgliteHolders(pg, [pid])).toEqual([pid]);
 
     const server = await serve(root);
+    const both = [pid, server.child.pid!];
+    // Never two holders: sampled every 20 ms through the hand-over.
+    const seen = new Set<string>();
+    const sampler = setInterval(() => seen.add(pgliteHolders(pg, both).join(',')), 20);
+    cleanups.push(() => clearInterval(sampler));
     const started = Date.now();
     const overHttp = await until(
       async () => {
@@ -377,6 +382,9 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
       async () => /vector recall is answered here/.test(server.stderr()) || undefined,
       10_000,
     );
+    clearInterval(sampler);
+    expect([...seen].filter((holders) => holders.includes(','))).toEqual([]);
+    expect(pgliteHolders(pg, both)).toEqual([server.child.pid]);
     // `mem mcp` asks the server now: the HTTP answer, byte for byte.
     expect(await mcpQuery(client, QUESTION)).toEqual(overHttp);
     // And the CLI's reads, answered on the server's socket, have vectors too.
@@ -390,7 +398,7 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
     const after = await mcpQuery(client, QUESTION);
     expect(after.recall).toMatchObject({ vector: 'used' });
     expect(ids(after)).toEqual(ids(alone));
-    expect(pgliteHeld(pg)).toBe(true); // by `mem mcp` again
+    expect(pgliteHolders(pg, both)).toEqual([pid]); // `mem mcp` again
   }, 300_000);
 
   it('a holding `mem mcp` that does not hand over (configured otherwise) killed: the server takes the PGlite, caught up with what it wrote meanwhile', async () => {
@@ -403,7 +411,8 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
       async () => /configured otherwise \(MEM_NOW\)/.test(holder.stderr()) || undefined,
       20_000,
     );
-    expect(pgliteHeld(pg)).toBe(true);
+    const both = [holder.pid, server.child.pid!];
+    expect(pgliteHolders(pg, both)).toEqual([holder.pid]);
 
     // Written while the server cannot reach pgvector: its catch-up leaves it behind.
     const text = 'The release build needs NODE_OPTIONS=--max-old-space-size=4096 on the CI runners';
@@ -435,6 +444,6 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
     expect(item, JSON.stringify(taken.results)).toBeDefined();
     // Embedded by the server's catch-up when it took the PGlite: never an index behind the log.
     expect(item.ranking.vector_text).toMatchObject({ similarity: expect.any(Number) });
-    expect(pgliteHeld(pg)).toBe(true); // by the server
+    expect(pgliteHolders(pg, both)).toEqual([server.child.pid]);
   }, 300_000);
 });

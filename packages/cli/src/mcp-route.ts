@@ -52,10 +52,16 @@ export function heldVectorsRoute(
     );
   };
   let yielding: Promise<void> | null = null;
+  // Set once a server accepted, while the PGlite is let go: a read waits for that, never for the
+  // probe itself (a stopped server keeps a probe waiting for its greeting, 3 s).
+  let handing: Promise<boolean> | null = null;
   const yieldToServer = async () => {
     const probe = await probeWarmServer(root, definedOnly(env));
     if (probe && probe !== 'accepted') return otherwise(probe.settings);
-    if (probe !== 'accepted' || !(await opened.releaseVectors())) return;
+    if (probe !== 'accepted') return;
+    handing = opened.releaseVectors();
+    const handed = await handing.finally(() => (handing = null));
+    if (!handed) return;
     log(
       'mem mcp: note: a mem serve answers on this data root: the embedded PGlite is handed to it, and query and context go through its socket',
     );
@@ -70,7 +76,7 @@ export function heldVectorsRoute(
 
   const route: McpRoute = async ({ operation, credential, input }) => {
     if (operation.kind !== 'read' || operation.reads !== 'vectors') return null;
-    await yielding; // a hand-over under way ends first: the read then goes to the server
+    await handing; // a hand-over under way ends first: the read then goes to the server
     if (opened.holdsVectors()) return null;
     const reply = configuredOtherwise
       ? null

@@ -243,6 +243,7 @@ export async function openCliRegistry(
       },
       close: async () => {
         await reopening?.catch(() => false);
+        await handing?.catch(() => false);
         await registry.close();
         await query?.close();
       },

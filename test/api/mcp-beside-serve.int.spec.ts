@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteHeld } from '../support/pglite-lock.js';
+import { pgliteHeld, pgliteHolders } from '../support/pglite-lock.js';
 import { hermeticEnv, memBin, memProcess } from '../support/mem-cli.js';
 import { call, tempDataRoot, until } from './support.js';
 
@@ -78,11 +78,19 @@ function seededRoot(): { root: string; token: string } {
 }
 
 /** `mem serve` on `root`, once both its HTTP port and its warm socket listen. */
-async function serve(root: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [memBin, '--root', root, 'serve', '--port', '0'], {
-    env: hermeticEnv(),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+async function serve(
+  root: string,
+  env: Record<string, string> = {},
+  flags: readonly string[] = [],
+): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const child = spawn(
+    process.execPath,
+    [memBin, '--root', root, 'serve', '--port', '0', ...flags],
+    {
+      env: hermeticEnv(env),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   cleanups.push(() => kill(child));
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -94,7 +102,7 @@ async function serve(root: string): Promise<{ url: string; child: ChildProcess }
     120_000,
     50,
   );
-  return { url: /listening on (http:\/\/\S+)/.exec(stderr)![1]!, child };
+  return { url: /listening on (http:\/\/\S+)/.exec(stderr)![1]!, child, stderr: () => stderr };
 }
 
 /** `mem mcp` on `root` with `token`, driven by the MCP SDK's stdio client; its stderr collected. */
@@ -102,7 +110,7 @@ async function mcp(
   root: string,
   token: string,
   env: Record<string, string> = {},
-): Promise<{ client: Client; stderr: () => string }> {
+): Promise<{ client: Client; stderr: () => string; pid: number }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [memBin, 'mcp', '--no-jobs'],
@@ -114,7 +122,7 @@ async function mcp(
   const client = new Client({ name: 'beside-serve', version: '1.0.0' });
   await client.connect(transport);
   cleanups.push(() => client.close());
-  return { client, stderr: () => stderr };
+  return { client, stderr: () => stderr, pid: transport.pid! };
 }
 
 async function mcpQuery(client: Client, query: string): Promise<any> {
@@ -197,6 +205,28 @@ describe('`mem mcp` beside a running `mem serve` on one data root', () => {
     };
     expect(await rawWarm(root, write)).toEqual({ declined: 'not a read of the projections' });
     expect(mem(root, ['log', 'show', '--project', 'demo'])).toBe(before);
+  }, 300_000);
+
+  // Stop 30 left forwarded reads outside the server's limits: an agent looping on `query`
+  // through `mem mcp` was never refused, whatever the token's hourly allowance.
+  it("a forwarded read counts against the token's limits, with its HTTP requests", async () => {
+    const { root, token } = seededRoot();
+    const server = await serve(root, {}, ['--rate-query', '2']);
+    const { client } = await mcp(root, token);
+    expect((await httpQuery(server.url, token, QUESTION)).recall).toMatchObject({ vector: 'used' });
+    expect((await mcpQuery(client, QUESTION)).recall).toMatchObject({ vector: 'used' });
+    const refused = await client.callTool({
+      name: 'query',
+      arguments: { query: QUESTION, project: ['demo'] },
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse((refused as { content: { text: string }[] }).content[0]!.text)).toMatchObject(
+      {
+        error: { code: 'RATE_LIMITED', details: { retry_after_s: expect.any(Number) } },
+      },
+    );
+    const overHttp = await call(server.url, 'GET', '/memory/query?query=x&project=demo', { token });
+    expect(overHttp.status).toBe(429);
   }, 300_000);
 
   // Stop-30 review, finding 3: a `mem mcp` configured otherwise than the server (MEM_NOW) was
@@ -311,5 +341,109 @@ describe('`mem mcp` beside a running `mem serve` on one data root', () => {
     expect(stderr()).toMatch(/vector recall is answered here/);
     expect(existsSync(join(root, '.mem', 'run', 'cli.sock'))).toBe(false);
     expect(pgliteHeld(join(root, '.mem', 'pg'))).toBe(true); // by `mem mcp` now
+  }, 300_000);
+});
+
+/*
+ * The order of starts (stop 31): an agent runtime spawns `mem mcp` at session start, and the
+ * person starts `mem serve` later. The one who started first held the embedded PGlite, so the
+ * server answered HTTP and the CLI keyword-only for its whole life. Now `mem mcp` hands the
+ * PGlite over to a server that would answer its reads, and the server takes it (a lock attempt a
+ * second, and on each vector read); a crash of either leaves the other with it.
+ */
+describe('the order of starts of `mem mcp` and `mem serve` does not matter for vector recall', () => {
+  it('`mem mcp` first, then `mem serve`: the PGlite is handed to the server in seconds, mcp answers through it; the server killed, mcp takes it back', async () => {
+    const { root, token } = seededRoot();
+    const pg = join(root, '.mem', 'pg');
+    const { client, stderr, pid } = await mcp(root, token);
+    const alone = await mcpQuery(client, QUESTION);
+    expect(alone.recall).toMatchObject({ vector: 'used' });
+    expect(pgliteHolders(pg, [pid])).toEqual([pid]);
+
+    const server = await serve(root);
+    const both = [pid, server.child.pid!];
+    // Never two holders: sampled every 20 ms through the hand-over.
+    const seen = new Set<string>();
+    const sampler = setInterval(() => seen.add(pgliteHolders(pg, both).join(',')), 20);
+    cleanups.push(() => clearInterval(sampler));
+    const started = Date.now();
+    const overHttp = await until(
+      async () => {
+        const answer = await httpQuery(server.url, token, QUESTION);
+        return answer.recall.vector === 'used' ? answer : undefined;
+      },
+      60_000,
+      200,
+    );
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(ids(overHttp)).toEqual(ids(alone));
+    expect(stderr()).toMatch(/the embedded PGlite is handed to it/);
+    await until(
+      async () => /vector recall is answered here/.test(server.stderr()) || undefined,
+      10_000,
+    );
+    clearInterval(sampler);
+    expect([...seen].filter((holders) => holders.includes(','))).toEqual([]);
+    expect(pgliteHolders(pg, both)).toEqual([server.child.pid]);
+    // `mem mcp` asks the server now: the HTTP answer, byte for byte.
+    expect(await mcpQuery(client, QUESTION)).toEqual(overHttp);
+    // And the CLI's reads, answered on the server's socket, have vectors too.
+    const cli = JSON.parse(mem(root, ['query', QUESTION, '--project', 'demo', '--json']));
+    expect(cli.recall).toMatchObject({ vector: 'used' });
+    expect(ids(cli)).toEqual(ids(alone));
+
+    const exited = new Promise((r) => server.child.once('exit', r));
+    server.child.kill('SIGKILL'); // holding the PGlite: its lock dies with it
+    await exited;
+    const after = await mcpQuery(client, QUESTION);
+    expect(after.recall).toMatchObject({ vector: 'used' });
+    expect(ids(after)).toEqual(ids(alone));
+    expect(pgliteHolders(pg, both)).toEqual([pid]); // `mem mcp` again
+  }, 300_000);
+
+  it('a holding `mem mcp` that does not hand over (configured otherwise) killed: the server takes the PGlite, caught up with what it wrote meanwhile', async () => {
+    const { root, token } = seededRoot();
+    const pg = join(root, '.mem', 'pg');
+    const holder = await mcp(root, token, { MEM_NOW: '2031-01-01T00:00:00Z' });
+    expect((await mcpQuery(holder.client, QUESTION)).recall).toMatchObject({ vector: 'used' });
+    const server = await serve(root);
+    await until(
+      async () => /configured otherwise \(MEM_NOW\)/.test(holder.stderr()) || undefined,
+      20_000,
+    );
+    const both = [holder.pid, server.child.pid!];
+    expect(pgliteHolders(pg, both)).toEqual([holder.pid]);
+
+    // Written while the server cannot reach pgvector: its catch-up leaves it behind.
+    const text = 'The release build needs NODE_OPTIONS=--max-old-space-size=4096 on the CI runners';
+    const written = await call(server.url, 'POST', '/memory/remember', {
+      token,
+      body: { project: 'demo', type: 'fact', text, reason: 'order of starts' },
+    });
+    expect(written.status).toBe(201);
+    const id = (written.body as { ids: string[] }).ids[0]!;
+    const question = 'what do the CI runners need for the release build?';
+    const held = await httpQuery(server.url, token, question);
+    expect(held.recall).toMatchObject({ vector: 'failed', signals: ['keyword'] });
+    expect(held.recall.errors).toEqual([
+      expect.objectContaining({ leg: 'vector', code: 'CONFLICT' }),
+    ]);
+
+    process.kill(holder.pid, 'SIGKILL');
+    const started = Date.now();
+    const taken = await until(
+      async () => {
+        const answer = await httpQuery(server.url, token, question);
+        return answer.recall.vector === 'used' ? answer : undefined;
+      },
+      60_000,
+      200,
+    );
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const item = taken.results.find((r: { item: { id: string } | null }) => r.item?.id === id);
+    expect(item, JSON.stringify(taken.results)).toBeDefined();
+    // Embedded by the server's catch-up when it took the PGlite: never an index behind the log.
+    expect(item.ranking.vector_text).toMatchObject({ similarity: expect.any(Number) });
+    expect(pgliteHolders(pg, both)).toEqual([server.child.pid]);
   }, 300_000);
 });

@@ -11,17 +11,30 @@ import { VERSION } from './version.js';
 /** A registry over the data root of `globals`, and how to release it. */
 export interface OpenedRegistry {
   registry: Registry;
-  /** Why the vector side is missing, when it was asked for and is (a line for stderr), else null. */
-  vectorNote: string | null;
+  /**
+   * Why the vector side is missing, when it was asked for and is (a line for stderr), else null;
+   * read when needed: it changes when the embedded PGlite moves between processes.
+   */
+  readonly vectorNote: string | null;
   /** The vector side exists but another process holds it: a query's own answer says so (recall.vector 'failed'). */
   vectorsHeld: boolean;
   /**
-   * Tries once more to open the vector side that was held at opening (its holder may have
-   * stopped): true when this process now has it, and every later query of the registry uses
-   * it; false when it is still held (the queries stay keyword-only and say so). Always false
-   * where the vector side was not held.
+   * Tries once more to open the embedded vector side that another process held (at opening, or
+   * since releaseVectors; its holder may have stopped or let it go): true when this process now
+   * has it, and every later query of the registry uses it; false when it is still held (one lock
+   * attempt, nothing else run: the queries stay keyword-only and say so). Always false where the
+   * vector side was never held elsewhere.
    */
   reopenVectors(): Promise<boolean>;
+  /** Whether this process has the embedded PGlite's vector side open now (and may hand it over). */
+  holdsVectors(): boolean;
+  /**
+   * Hands the embedded PGlite back (a `mem serve` on the root takes it): waits for the reads of
+   * the vectors running here, holds new ones until it is closed, and closes it; from then on
+   * they are keyword-only here, saying so (CONFLICT), until reopenVectors takes it again. False
+   * when there was nothing to hand over (not open here, or not the embedded PGlite).
+   */
+  releaseVectors(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -46,6 +59,12 @@ export interface OpenCliRegistryOptions {
   vectorsLater?: boolean;
   /** `mem serve`: pgvector caught up after each write, off its path; a failure is a line on `log`. */
   catchUpAfterWrites?: boolean;
+  /**
+   * `mem serve`: while another process (a `mem mcp` started first) holds the embedded PGlite,
+   * each read of the vectors first tries to take it (one lock attempt while it is still held),
+   * so the server answers with vectors as soon as it is let go.
+   */
+  reclaimVectors?: boolean;
 }
 
 /** How a registry command opens its registry: openCliRegistry, or a running server's (the warm socket). */
@@ -100,6 +119,75 @@ export async function openCliRegistry(
   // The registry keeps its own item store current per request; only the vector side is taken.
   const { items: _items, ...vectorSide }: Partial<QueryDeps> = query?.deps ?? {};
   const frozen = config.MEM_NOW;
+  // The embedded PGlite serves one process: the vector side can move between processes (held
+  // elsewhere at opening, or handed over by releaseVectors). A DATABASE_URL never moves.
+  const movable = Boolean(query) && !config.DATABASE_URL;
+  let heldElsewhere = Boolean(query?.deps.vectorsUnavailable);
+  let vectorNote = query?.vectorNote ?? null;
+  let reopening: Promise<boolean> | null = null;
+  const reopen = async (): Promise<boolean> => {
+    const { openQueryDeps } = await import('./query-deps.js');
+    // One lock attempt while another process still holds it: no catch-up, no open re-run.
+    const again = await openQueryDeps(engine, config, { onlyIfFree: true });
+    if (!again) return false;
+    if (!again.deps.vectors) {
+      await again.close();
+      return false;
+    }
+    // The registry spreads this object into every query (ops/query.ts, ops/context.ts): the
+    // fields set here are what the next query reads. Only the vector side moves; the floor,
+    // weights and embedder settings are the environment's, as before.
+    Object.assign(vectorSide, {
+      vectors: again.deps.vectors,
+      embedder: again.deps.embedder,
+      vectorsUnavailable: null,
+    });
+    const before = query;
+    query = again;
+    heldElsewhere = false;
+    vectorNote = null;
+    await before?.close();
+    return true;
+  };
+  const reopenVectors = async (): Promise<boolean> => {
+    if (!movable || !heldElsewhere) return Boolean(vectorSide.vectors);
+    // Concurrent calls share one attempt: two would each open the embedded Postgres.
+    reopening ??= reopen().finally(() => (reopening = null));
+    return reopening;
+  };
+  // The reads of the vectors running here, and a hand-over in progress (new reads wait for it).
+  let running = 0;
+  let drained: (() => void) | null = null;
+  let handing: Promise<boolean> | null = null;
+  const aroundVectorReads = async <T>(read: () => Promise<T>): Promise<T> => {
+    while (handing) await handing;
+    if (options.reclaimVectors && heldElsewhere) await reopenVectors();
+    running += 1;
+    try {
+      return await read();
+    } finally {
+      running -= 1;
+      if (running === 0) drained?.();
+    }
+  };
+  const handOver = async (): Promise<boolean> => {
+    await reopening?.catch(() => false);
+    if (!movable || heldElsewhere || !vectorSide.vectors) return false;
+    while (running > 0) await new Promise<void>((resolve) => (drained = resolve));
+    drained = null;
+    const message = `the embedded pgvector projection ${engine.paths.stateDir}/pg was handed to another process on this data root`;
+    Object.assign(vectorSide, {
+      vectors: null,
+      embedder: null,
+      vectorsUnavailable: { code: 'CONFLICT', message },
+    });
+    heldElsewhere = true;
+    vectorNote = `${message}: keyword recall only`;
+    const before = query;
+    query = undefined;
+    await before?.close();
+    return true;
+  };
   try {
     const registry = await openRegistry({
       engine,
@@ -110,6 +198,7 @@ export async function openCliRegistry(
       // verify reads the log alone; a local ingest catches up where it runs (and a dry run opens nothing).
       openStores: reads !== 'log' && reads !== 'self',
       ...(query ? { queryDeps: vectorSide } : {}),
+      ...(movable ? { aroundVectorReads } : {}),
       ...(options.catchUpAfterWrites
         ? {
             catchUpAfterWrites: {
@@ -140,40 +229,21 @@ export async function openCliRegistry(
           }
         : {}),
     });
-    const vectorsHeld = Boolean(query?.deps.vectorsUnavailable);
-    let reopening: Promise<boolean> | null = null;
-    const reopen = async (): Promise<boolean> => {
-      const { openQueryDeps } = await import('./query-deps.js');
-      const again = await openQueryDeps(engine, config);
-      if (!again.deps.vectors) {
-        await again.close();
-        return false;
-      }
-      // The registry spreads this object into every query (ops/query.ts, ops/context.ts): the
-      // fields set here are what the next query reads. Only the vector side moves; the floor,
-      // weights and embedder settings are the environment's, as before.
-      Object.assign(vectorSide, {
-        vectors: again.deps.vectors,
-        embedder: again.deps.embedder,
-        vectorsUnavailable: null,
-      });
-      const before = query;
-      query = again;
-      await before?.close();
-      return true;
-    };
     return {
       registry,
-      vectorNote: query?.vectorNote ?? null,
-      vectorsHeld,
-      reopenVectors: async () => {
-        if (!vectorsHeld || vectorSide.vectors) return Boolean(vectorSide.vectors);
-        // Concurrent calls share one attempt: two would each open the embedded Postgres.
-        reopening ??= reopen().finally(() => (reopening = null));
-        return reopening;
+      get vectorNote() {
+        return vectorNote;
+      },
+      vectorsHeld: heldElsewhere,
+      reopenVectors,
+      holdsVectors: () => movable && !heldElsewhere && Boolean(vectorSide.vectors),
+      releaseVectors: async () => {
+        handing ??= handOver().finally(() => (handing = null));
+        return handing;
       },
       close: async () => {
         await reopening?.catch(() => false);
+        await handing?.catch(() => false);
         await registry.close();
         await query?.close();
       },

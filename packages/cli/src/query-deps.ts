@@ -25,8 +25,22 @@ export interface OpenQueryDeps {
 export async function openQueryDeps(
   engine: Engine,
   config: MemConfig,
-  options: { oneShot?: boolean } = {},
-): Promise<OpenQueryDeps> {
+  options?: { oneShot?: boolean },
+): Promise<OpenQueryDeps>;
+/**
+ * `onlyIfFree`: a retry for the PGlite another process held (mem serve, mem mcp): null at the
+ * cost of one lock attempt while it is still held, before any catch-up or open is run.
+ */
+export async function openQueryDeps(
+  engine: Engine,
+  config: MemConfig,
+  options: { oneShot?: boolean; onlyIfFree: true },
+): Promise<OpenQueryDeps | null>;
+export async function openQueryDeps(
+  engine: Engine,
+  config: MemConfig,
+  options: { oneShot?: boolean; onlyIfFree?: boolean } = {},
+): Promise<OpenQueryDeps | null> {
   // One PGlite open for the catch-up and the recall both: the hold keeps it open between them.
   // A one-shot command compiles it for a quick start; a server keeps V8's optimizing tier.
   const hold = await holdEmbeddedPglite({
@@ -35,6 +49,7 @@ export async function openQueryDeps(
     quickStart: options.oneShot === true,
   });
   try {
+    if (hold.busy && options.onlyIfFree) return null;
     await engine.catchUp();
     return await openCaughtUp(engine, config);
   } finally {

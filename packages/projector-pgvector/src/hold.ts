@@ -12,7 +12,8 @@ import { backendConfig, type PgvectorBackendOptions } from './options.js';
  * Why: opening an existing PGlite directory is seconds of a cold `mem query`; catch-up and
  * recall each opened it once (issue 15, target 6). A no-op when there is nothing to hold: a
  * Postgres or caller-owned backend, no cluster yet, or one another process holds (CONFLICT:
- * the catch-up skips it and the recall says why, as without a hold).
+ * the catch-up skips it and the recall says why, as without a hold; `busy` says so, at the cost
+ * of one lock attempt, so a caller that only wants the PGlite can stop there).
  */
 export async function holdEmbeddedPglite(
   options: PgvectorBackendOptions & {
@@ -20,16 +21,17 @@ export async function holdEmbeddedPglite(
     /** A one-shot process (a CLI read): the first open compiles Postgres for a quick start (wasm-tier.ts). */
     quickStart?: boolean;
   },
-): Promise<{ release(): Promise<void> }> {
+): Promise<{ release(): Promise<void>; busy: boolean }> {
   const config = backendConfig(options);
   const dir = embeddedDir(options.stateDir);
-  const none = { release: async () => undefined };
+  const none = { release: async () => undefined, busy: false };
   if (config.pglite || config.databaseUrl || !existsSync(join(dir, 'PG_VERSION'))) return none;
   if (options.quickStart && !isPgliteOpen(dir)) preferBaselineWasm();
   try {
-    return await acquirePglite(dir);
+    const held = await acquirePglite(dir);
+    return { release: held.release, busy: false };
   } catch (error) {
-    if (hasErrorCode(error, 'CONFLICT')) return none;
+    if (hasErrorCode(error, 'CONFLICT')) return { ...none, busy: true };
     throw error;
   }
 }

@@ -28,4 +28,10 @@ export interface RegistryContext {
    * failures handed to `onError`.
    */
   catchUpAfterWrites?: { onError: (error: unknown) => void };
+  /**
+   * Runs each read of the vectors (an operation with `reads: 'vectors'`), set by a process whose
+   * vector side may move (`mem serve`, `mem mcp`: the embedded PGlite is handed between them):
+   * it may take the vector side first, and knows when none is running, so it can let it go.
+   */
+  aroundVectorReads?: <T>(read: () => Promise<T>) => Promise<T>;
 }

@@ -27,6 +27,8 @@ export interface OpenRegistryOptions {
   openStores?: boolean;
   /** RegistryContext.catchUpAfterWrites: a server catches pgvector up after each write, off its path. */
   catchUpAfterWrites?: RegistryContext['catchUpAfterWrites'];
+  /** RegistryContext.aroundVectorReads. */
+  aroundVectorReads?: RegistryContext['aroundVectorReads'];
 }
 
 /**
@@ -56,6 +58,7 @@ export async function openRegistry(options: OpenRegistryOptions): Promise<Regist
     acceptance: jobs,
     ...(options.queryDeps ? { queryDeps: options.queryDeps } : {}),
     ...(options.catchUpAfterWrites ? { catchUpAfterWrites: options.catchUpAfterWrites } : {}),
+    ...(options.aroundVectorReads ? { aroundVectorReads: options.aroundVectorReads } : {}),
   };
   const registry = new Registry(context, OPERATIONS);
   if (runJobs) await jobs.resume((await stores.fresh()).control.unfinishedIngestJobs());

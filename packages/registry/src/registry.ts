@@ -107,7 +107,11 @@ export class Registry {
     const input: unknown = validateInput(op.input, rawInput ?? {}, op.name);
     authorize(op.auth, caller, input);
     const progress = options.progress ? { progress: options.progress } : {};
-    const run = () => op.run(this.context, caller, input, progress);
+    const around = op.reads === 'vectors' ? this.context.aroundVectorReads : undefined;
+    const run = () =>
+      around
+        ? around(() => op.run(this.context, caller, input, progress))
+        : op.run(this.context, caller, input, progress);
     const key = options.idempotencyKey;
     if (key === undefined || op.kind === 'read') return run();
     const scope = caller.tokenId ?? `${caller.kind}:${caller.principal ?? ''}`;

@@ -16,6 +16,12 @@ import { bodyInput, mergeInput, queryInput } from './request-input.js';
 
 export interface AppOptions {
   rateLimits?: Partial<RateLimits>;
+  /**
+   * The limiter to count requests on (wins over `rateLimits`): one a server shares with its
+   * other surfaces (`mem serve`'s warm socket, where a `mem mcp`'s forwarded reads count against
+   * the same token's limits as its HTTP requests).
+   */
+  limiter?: RateLimiter;
   /** Largest request body in bytes: `ingest` for POST /memory/ingest, `other` elsewhere. */
   bodyLimits?: { ingest?: number; log?: number; other?: number };
   /** Where one JSON line per request (and per unexpected error) goes; default: nowhere. */
@@ -46,7 +52,7 @@ function honoPath(path: string): string {
 export function createApp(registry: Registry, options: AppOptions = {}): Hono<Env> {
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const bodies = { ...DEFAULT_BODY_LIMITS, ...options.bodyLimits };
-  const limiter = new RateLimiter(limits, options.now);
+  const limiter = options.limiter ?? new RateLimiter(limits, options.now);
   const log = options.log;
   const app = new Hono<Env>();
   const version = registry.context.version;

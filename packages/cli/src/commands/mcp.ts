@@ -31,14 +31,11 @@ export function registerMcp(program: Command, io: CliIO): void {
       // Loaded here, not at startup: only `mem mcp` needs the MCP SDK.
       const { serveMcpStdio } = await import('@mem/mcp');
       const { heldVectorsRoute } = await import('../mcp-route.js');
+      const vectors = heldVectorsRoute(opened, io.env, log);
       try {
-        await serveMcpStdio(
-          opened.registry,
-          cliConfig(io),
-          log,
-          heldVectorsRoute(opened, io.env, log),
-        );
+        await serveMcpStdio(opened.registry, cliConfig(io), log, vectors?.route);
       } finally {
+        await vectors?.close();
         await opened.close();
       }
     });

@@ -103,13 +103,19 @@ export function registerServe(program: Command, io: CliIO): void {
           // A write answers once SQLite and the vault hold it; pgvector catches up after the
           // answer, one catch-up at a time, so the next query rarely waits for the embedding.
           catchUpAfterWrites: true,
+          // A `mem mcp` started first holds the embedded PGlite: each vector read tries to take it.
+          reclaimVectors: true,
         });
+        const reclaiming = reclaimVectors(io, opened);
         // Loaded here, not at startup: only `mem serve` needs the HTTP framework.
-        const { startServer } = await import('@mem/server');
+        const { startServer, RateLimiter, DEFAULT_RATE_LIMITS } = await import('@mem/server');
+        // One limiter for the server's surfaces: a `mem mcp`'s reads forwarded on the warm
+        // socket count against its token's limits, as its HTTP requests do.
+        const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...rateLimits });
         const server = await startServer(opened.registry, {
           port: Number(options.port),
           host: options.host,
-          rateLimits,
+          limiter,
           ...(maxBody !== undefined ? { bodyLimits: { ingest: maxBody } } : {}),
           ...(log ? { log } : {}),
         });
@@ -117,9 +123,15 @@ export function registerServe(program: Command, io: CliIO): void {
           `mem serve: listening on ${server.url} (data root ${opened.registry.context.engine.paths.root}${options.jobs ? '' : ', jobs not run here'})\n`,
         );
         // Several workers would each want the one socket; the cluster's port serves them all.
-        const warm = workers === 1 ? await warmSocket(io, opened, command) : null;
+        const warm =
+          workers === 1
+            ? await warmSocket(io, opened, command, (tokenId, operation) =>
+                limiter.check(`token:${tokenId}`, operation),
+              )
+            : null;
         const signal = await untilSignal();
         io.stderr.write(`mem serve: ${signal}, stopping\n`);
+        reclaiming.stop();
         await warm?.close();
         await server.close();
         opened.registry.context.jobs.stop();
@@ -140,6 +152,38 @@ export function registerServe(program: Command, io: CliIO): void {
     );
 }
 
+/** How often a server without the embedded PGlite tries to take it (one lock attempt each time). */
+export const RECLAIM_MS = 1000;
+
+/**
+ * Trigger: another process held the embedded PGlite when the server opened (a `mem mcp` the
+ * agent runtime started first, a long `mem ingest`). Why: a server left keyword-only for its
+ * lifetime answered every HTTP and CLI read without vectors. Outcome: every RECLAIM_MS one lock
+ * attempt; when it is free (its holder let it go, exited or was killed), the server catches
+ * pgvector up, opens it, and says so once. A read of the vectors tries too (open-registry.ts).
+ */
+function reclaimVectors(io: CliIO, opened: OpenedRegistry): { stop(): void } {
+  if (!opened.vectorsHeld) return { stop: () => undefined };
+  let trying = false;
+  const timer = setInterval(() => {
+    if (trying) return;
+    trying = true;
+    void (async () => {
+      if (!opened.holdsVectors() && !(await opened.reopenVectors())) return;
+      clearInterval(timer);
+      io.stderr.write('mem serve: the embedded PGlite is free: vector recall is answered here\n');
+    })()
+      .catch((error: unknown) => {
+        // Not a lock held elsewhere (that is `false`): said once, and not tried again.
+        clearInterval(timer);
+        io.stderr.write(`mem serve: cannot open the vector side: ${(error as Error).message}\n`);
+      })
+      .finally(() => (trying = false));
+  }, RECLAIM_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
 /**
  * The warm path of agents' loops (issue 15, target 6): `mem query` and the other reads of the
  * projections, from another process on this machine, answered here on the registry this server
@@ -153,13 +197,15 @@ async function warmSocket(
   io: CliIO,
   opened: OpenedRegistry,
   command: Command,
+  rateLimit: (tokenId: string, operation: string) => void,
 ): Promise<WarmListener | null> {
   const { listenWarmSocket } = await import('../warm/warm-listener.js');
   const { main } = await import('../main.js');
   try {
     const warm = await listenWarmSocket({
       registry: opened.registry,
-      vectorNote: opened.vectorNote,
+      vectorNote: () => opened.vectorNote,
+      rateLimit,
       config: cliConfig(io, command.optsWithGlobals<GlobalOptions>()),
       run: (argv, cliIo, openRegistry) => main(argv, cliIo, { openRegistry }),
     });

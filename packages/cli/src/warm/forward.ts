@@ -6,6 +6,8 @@ import type {
   WarmDecline,
   WarmInvoke,
   WarmInvokeReply,
+  WarmProbe,
+  WarmProbeReply,
   WarmReply,
   WarmRequest,
 } from './protocol.js';
@@ -96,11 +98,42 @@ export async function invokeOnWarmServer(
   return reply;
 }
 
+/**
+ * Whether the `mem serve` of the data root `root` answers on its warm socket and would answer
+ * this caller's reads of the vectors (`env` configures mem as it is configured): 'accepted',
+ * the settings it declines for, or null (no server, a stale socket, which is removed, one that
+ * is not answering or not trusted: nothing is said, the caller asks again later).
+ */
+export async function probeWarmServer(
+  root: string,
+  env: Record<string, string>,
+): Promise<'accepted' | { settings: string[] } | null> {
+  const path = warmSocketPath(root);
+  const trust = trustWarmSocket(path);
+  if (trust.kind !== 'trusted') return null;
+  const probe: WarmProbe = { probe: { env } };
+  const outcome = await exchange<WarmProbeReply>(path, probe);
+  if (outcome.kind === 'stale') {
+    removeStale(path, trust.stat);
+    return null;
+  }
+  if (outcome.kind !== 'answered') return null;
+  const { reply } = outcome;
+  if (!reply || typeof reply !== 'object') return null;
+  if ('accepted' in reply && reply.accepted === true) return 'accepted';
+  if ('declined' in reply && Array.isArray(reply.settings))
+    return { settings: reply.settings.filter((s): s is string => typeof s === 'string') };
+  return null;
+}
+
 type Outcome<R> =
   { kind: 'stale' } | { kind: 'silent'; why: string } | { kind: 'answered'; reply: R };
 
 /** One request on a new connection: greeting within GREETING_MS, then the reply, however long the command runs. */
-function exchange<R>(path: string, request: WarmRequest | WarmInvoke): Promise<Outcome<R>> {
+function exchange<R>(
+  path: string,
+  request: WarmRequest | WarmInvoke | WarmProbe,
+): Promise<Outcome<R>> {
   return new Promise((resolve) => {
     const socket: Socket = connect(path);
     let greeted = false;

@@ -28,6 +28,17 @@ export interface WarmInvoke {
   env: Record<string, string>;
 }
 
+/**
+ * `mem mcp` holding the embedded PGlite asks whether this server would answer its reads of the
+ * vectors (its settings are the server's): if so it hands the PGlite over and forwards them.
+ * Answered `{accepted: true}` or declined as an invoke would be.
+ */
+export interface WarmProbe {
+  probe: { env: Record<string, string> };
+}
+
+export type WarmProbeReply = WarmDecline | { accepted: true };
+
 /** A caller error as every surface reports it: `{code, message, details?}`. */
 export interface WarmError {
   code: string;

@@ -15,6 +15,8 @@ import {
   type WarmInvoke,
   type WarmDecline,
   type WarmInvokeReply,
+  type WarmProbe,
+  type WarmProbeReply,
   type WarmReply,
   type WarmRequest,
 } from './protocol.js';
@@ -27,10 +29,16 @@ export type RunCli = (argv: string[], io: CliIO, open: RegistryOpener) => Promis
 
 export interface WarmListenerOptions {
   registry: Registry;
-  vectorNote: string | null;
+  /** Why the server's vector side is missing now, else null (it may take the embedded PGlite later). */
+  vectorNote: () => string | null;
   /** The configuration the registry was opened with: a caller's must equal it (its root aside). */
   config: MemConfig;
   run: RunCli;
+  /**
+   * Counts one forwarded registry read of `tokenId` against the server's per-token limits (the
+   * HTTP API's): throws RATE_LIMITED when over, answered to the `mem mcp` as its error.
+   */
+  rateLimit?: (tokenId: string, operation: string) => void;
 }
 
 /** A listening warm socket; close() stops it and removes the file. */
@@ -126,8 +134,11 @@ async function answer(
   line: string,
   root: string,
   options: WarmListenerOptions,
-): Promise<WarmReply | WarmInvokeReply> {
+): Promise<WarmReply | WarmInvokeReply | WarmProbeReply> {
   const value = parseLine(line);
+  // A `mem mcp` holding the PGlite asks whether its reads would be answered here.
+  const probe = asProbe(value);
+  if (probe) return configuredOtherwise(probe.probe.env, options.config) ?? { accepted: true };
   const invoke = asInvoke(value);
   if (invoke) return answerInvoke(invoke, options);
   const request = asCommand(value);
@@ -156,7 +167,7 @@ async function answer(
 
 /**
  * A registry read of `mem mcp`, run as HTTP runs one: the credential authenticated here (the
- * `mcp` surface), then validation and authorization by the registry. Only reads of the
+ * `mcp` surface) and counted against the token's rate limits (`rateLimit`), then validation and authorization by the registry. Only reads of the
  * projections are taken, whatever the client asked: an append checks provenance under the
  * project's lock wherever it runs, so `mem mcp` keeps its writes (as the CLI does). A caller
  * error (401, 403, 404, 400) is the answer, returned for the client to report as its own;
@@ -174,6 +185,7 @@ async function answerInvoke(
   if (otherwise) return otherwise;
   try {
     const caller = await registry.authenticate(request.invoke.credential ?? undefined, 'mcp');
+    if (caller.tokenId !== null) options.rateLimit?.(caller.tokenId, op.name);
     return { output: await registry.invoke(op.name, caller, request.invoke.input) };
   } catch (error) {
     if (!isMemError(error) || !isCallerError(error.code)) throw error;
@@ -210,6 +222,12 @@ function asInvoke(value: unknown): WarmInvoke | null {
   if (credential !== null && typeof credential !== 'string') return null;
   if (!stringRecord(r.env)) return null;
   return r as WarmInvoke;
+}
+
+function asProbe(value: unknown): WarmProbe | null {
+  const r = value as Partial<WarmProbe> | null;
+  if (!r || typeof r !== 'object' || !r.probe || typeof r.probe !== 'object') return null;
+  return stringRecord(r.probe.env) ? (r as WarmProbe) : null;
 }
 
 function asCommand(value: unknown): WarmRequest | null {

@@ -12,7 +12,8 @@ import { resolveDataRoot } from '@mem/engine';
  */
 export function warmOpener(
   registry: Registry,
-  vectorNote: string | null,
+  /** Why the server's vector side is missing now (it may take the embedded PGlite later). */
+  vectorNote: () => string | null,
   root: string,
 ): { open: RegistryOpener; declined: () => string | null } {
   let declined: string | null = null;
@@ -30,12 +31,14 @@ export function warmOpener(
     requireDataRoot(engine.paths);
     await requireProjects(engine, options.existing!.projects);
     // As in-process: only a query's opening has a vector side to report on.
-    const note = options.reads === 'vectors' ? vectorNote : null;
+    const note = options.reads === 'vectors' ? vectorNote() : null;
     return {
       registry,
       vectorNote: note,
       vectorsHeld: false,
       reopenVectors: async () => false,
+      holdsVectors: () => false,
+      releaseVectors: async () => false,
       close: async () => {},
     };
   };

@@ -242,7 +242,7 @@ const GROUPS: Record<string, string> = {
   items:
     'curated rules, facts, tasks, threads and reminders: add, read, find, open, log, resolve, file',
   review:
-    'review findings (resurfacing, contradiction, duplicate, stale grounding): scan, list, resolve',
+    'review findings (resurfacing, contradiction, duplicate, stale grounding, orphaned knowledge): scan, list, resolve',
   skill: 'skills drawn from memory notes: draft, promote (agents load it), retire',
   vault:
     "the Obsidian vault: capture a person's edits of L1/L2 notes as events, once or on every save",

@@ -38,8 +38,9 @@ import { sealStore } from './seal.js';
  * 23: item_history.relation and other (migration 0028): what a relate or unrelate named; item
  *     node ids hashed again (nodeId), as before 22.
  * 24: item_history.side (migration 0029): a relate or unrelate is a row of its target too.
+ * 25: review_finding.kind takes 'orphaned_knowledge' (migration 0030).
  */
-const VERSION = 24;
+const VERSION = 25;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -329,6 +329,24 @@ describe('bad freshness input', () => {
     );
   });
 
+  it('refuses a cited path outside the data root, naming the flag', async () => {
+    await refused(
+      [
+        'remember',
+        'Deploys go blue',
+        '--type',
+        'fact',
+        '--project',
+        'demo',
+        '--source',
+        '../elsewhere/runbook.md',
+        '--source-sha256',
+        sha256('Deploys go blue.\n'),
+      ],
+      '--source: expected a path inside the data root',
+    );
+  });
+
   it('refuses a review date on a task through update too', async () => {
     const task = await remember('Fix the build', 'task');
     await refused(

@@ -250,6 +250,48 @@ describe('curated items over the CLI', () => {
     expect(json(added)['ids']).toHaveLength(1);
   });
 
+  // Stop 31: `--anchor <unknown>` said `--anchor: anchor[0]: no live item …`, the field
+  // named twice; the flag and the id the message names say which anchor.
+  it('names an unknown or wrong anchor by the flag and its id, once', async () => {
+    const seed = await mem(
+      'remember',
+      'A thread',
+      '--type',
+      'thread',
+      '--project',
+      'demo',
+      '--json',
+    );
+    const [threadId] = json(seed)['ids'] as string[];
+    const fact = await mem('remember', 'A fact', '--type', 'fact', '--project', 'demo', '--json');
+    const [factId] = json(fact)['ids'] as string[];
+    const before = logBytes('demo');
+    const cases: [string[], string, string][] = [
+      [
+        ['--anchor', 'it-000000000000'],
+        'NOT_FOUND',
+        'no live item it-000000000000 in project "demo"',
+      ],
+      // The second of two: the id says which.
+      [
+        ['--anchor', threadId!, '--anchor', 'it-0000000000aa'],
+        'NOT_FOUND',
+        'no live item it-0000000000aa in project "demo"',
+      ],
+      [
+        ['--anchor', `${threadId!},${factId!}`],
+        'INVALID_INPUT',
+        `${factId!} is a fact; expected a work item (task, thread, reminder)`,
+      ],
+    ];
+    for (const [flags, code, says] of cases) {
+      const run = await mem('remember', 'x', '--type', 'fact', '--project', 'demo', ...flags);
+      expect(run.code, flags.join(' ')).not.toBe(0);
+      expect(run.stderr.trim()).toBe(`mem: --anchor: ${says} [${code}]`);
+    }
+    expect(logBytes('demo')).toBe(before);
+  });
+
   it('refuses bad input to every item command, typed, writing nothing', async () => {
     const seed = await mem('remember', 'A fact', '--type', 'fact', '--project', 'demo', '--json');
     const [factId] = json(seed)['ids'] as string[];

@@ -142,7 +142,7 @@ function inFlagTerms(terms: CliTerms, error: MemError): MemError {
   const problem = inFlagWords(
     ownValue && typeof first.problem === 'string'
       ? first.problem
-      : withoutOperation(error.message, option.field),
+      : withoutOperation(error.message, path, option.field),
     options,
     option,
   );
@@ -197,13 +197,17 @@ function withFlagNames(options: readonly CliOption[], error: MemError): MemError
 /**
  * What is wrong, once the flag names the field: `seq 9 is past the head` out of `query: as_of:
  * seq 9 is past the head`, so the user reads `--as-of: seq 9 …`, not `--as-of: query: as_of: …`.
- * A message of another shape is kept whole.
+ * A value of a list flag is named by its place too (`anchor[0]: no live item it-…`): the flag
+ * and the value the message names say it once (`--anchor: no live item it-…`). A message of
+ * another shape is kept whole.
  */
-function withoutOperation(message: string, field: string): string {
-  if (message.startsWith(`${field}: `)) return message.slice(field.length + 2);
-  const at = message.indexOf(`: ${field}: `);
-  if (at < 0 || /[\s:]/.test(message.slice(0, at))) return message;
-  return message.slice(at + field.length + 4);
+function withoutOperation(message: string, ...fields: string[]): string {
+  for (const field of fields) {
+    if (message.startsWith(`${field}: `)) return message.slice(field.length + 2);
+    const at = message.indexOf(`: ${field}: `);
+    if (at >= 0 && !/[\s:]/.test(message.slice(0, at))) return message.slice(at + field.length + 4);
+  }
+  return message;
 }
 
 /**
@@ -238,7 +242,7 @@ const GROUPS: Record<string, string> = {
   items:
     'curated rules, facts, tasks, threads and reminders: add, read, find, open, log, resolve, file',
   review:
-    'review findings (resurfacing, contradiction, duplicate, stale grounding): scan, list, resolve',
+    'review findings (resurfacing, contradiction, duplicate, stale grounding, orphaned knowledge): scan, list, resolve',
   skill: 'skills drawn from memory notes: draft, promote (agents load it), retire',
   vault:
     "the Obsidian vault: capture a person's edits of L1/L2 notes as events, once or on every save",

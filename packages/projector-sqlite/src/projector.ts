@@ -42,8 +42,9 @@ import { sealStore } from './seal.js';
  *     stay; the replay indexes them.
  * 26: an item's "added" history entry is its item row (item.added_actor, added_token and
  *     added_reason, migration 0030); item_history holds the events after it.
+ * 27: review_finding.kind takes 'orphaned_knowledge' (migration 0031).
  */
-const VERSION = 26;
+const VERSION = 27;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

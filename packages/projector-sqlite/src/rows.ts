@@ -49,7 +49,7 @@ export interface IdempotencyKeyRow {
 /** An open review_finding row (issue 12 §4): a finding no decision has closed yet. */
 export interface ReviewFindingRow {
   id: string;
-  kind: 'resurfacing' | 'contradiction' | 'duplicate' | 'stale_grounding';
+  kind: 'resurfacing' | 'contradiction' | 'duplicate' | 'stale_grounding' | 'orphaned_knowledge';
   subjects: string[];
   explanation: string;
   seq: number;

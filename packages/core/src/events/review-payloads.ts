@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { itemIdField } from '../items/model.js';
 import { sha256Field } from './fields.js';
 
 /*
@@ -14,6 +15,8 @@ export const reviewKindField = z.enum([
   'contradiction',
   'duplicate',
   'stale_grounding',
+  // Knowledge whose every anchor is deleted: loaded by no T0 and no thread's T1 (stop 31).
+  'orphaned_knowledge',
 ]);
 
 /** What a person decided about a finding. */
@@ -23,8 +26,13 @@ export const reviewOpenedShape = {
   /** Deterministic: the sha256 of the kind and the sorted subjects (review-id.ts), so a rescan finds it again. */
   id: sha256Field,
   kind: reviewKindField,
-  /** The shas the finding is about, sorted: lines (and, for resurfacing, the overridden tombstone). */
-  subjects: z.array(sha256Field).min(1, 'expected at least one subject sha'),
+  /**
+   * What the finding is about, sorted: line shas (and, for resurfacing, the overridden
+   * tombstone), or item ids (orphaned knowledge: the knowledge and its deleted anchors).
+   */
+  subjects: z
+    .array(z.union([sha256Field, itemIdField]))
+    .min(1, 'expected at least one subject sha or item id'),
   explanation: z.string().trim().min(1, 'expected an explanation: which rule fired, on what'),
 };
 

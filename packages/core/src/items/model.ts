@@ -84,7 +84,10 @@ export const isoTimeField = z.iso.datetime({
   offset: false,
   message: 'expected an ISO-8601 UTC timestamp such as 2026-01-31T09:00:00Z',
 });
-/** A cited source: a local path (absolute or relative to the project root) or a URI. */
+/**
+ * A cited source: a local path (relative to the data root, or absolute or a `file:` URI inside
+ * it; the registry refuses one that leaves it, source-check.ts) or another URI.
+ */
 export const sourceUriField = z
   .string()
   .trim()

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Payload } from '@mem/core';
+import { reviewKindField, type Payload } from '@mem/core';
 import type { Grounding } from '@mem/ingest';
 import { loadIngest } from '../ingest-module.js';
 import { requireReach, writerOf } from '../caller.js';
@@ -46,7 +46,7 @@ async function readGrounding(
 
 const findingView = z.object({
   id: z.string(),
-  kind: z.enum(['resurfacing', 'contradiction', 'duplicate', 'stale_grounding']),
+  kind: reviewKindField,
   subjects: z.array(z.string()),
   explanation: z.string(),
   seq: z.number(),
@@ -60,7 +60,7 @@ const findingLine = (f: z.infer<typeof findingView>) =>
 export const reviewScan = defineOperation({
   name: 'review_scan',
   summary:
-    'run the review detectors (resurfacing, contradiction, duplicate, stale grounding) and open the new findings',
+    'run the review detectors (resurfacing, contradiction, duplicate, stale grounding, orphaned knowledge) and open the new findings',
   input: z.strictObject({ project: projectInput }),
   output: z.object({ project: z.string(), opened: z.array(findingView) }),
   kind: 'write',
@@ -72,7 +72,7 @@ export const reviewScan = defineOperation({
     tool: TOOL,
     select: { field: 'action', value: 'scan' },
     description:
-      'The review queue: scan for findings (resurfacing, contradiction, duplicate, stale grounding), list the open ones, or decide one (keep, dismiss, supersede).',
+      'The review queue: scan for findings (resurfacing, contradiction, duplicate, stale grounding, orphaned knowledge), list the open ones, or decide one (keep, dismiss, supersede).',
   },
   cli: {
     command: ['review', 'scan'],

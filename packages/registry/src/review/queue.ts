@@ -1,4 +1,4 @@
-import { memoryLines, type EventOf, type LogEvent } from '@mem/core';
+import { itemId, memoryLines, type EventOf, type LogEvent } from '@mem/core';
 import type { CitedChunk } from '@mem/ingest';
 import type { LiveLine } from './finding.js';
 
@@ -21,6 +21,16 @@ export interface ReviewQueue {
   liveLines: LiveLine[];
   /** Per evidence sha, the chunk it is as ingest read it (source, span, run's chunk size). */
   evidence: Map<string, CitedChunk>;
+  /** Every curated item by id: its type, its anchors now, whether it is deleted. */
+  items: Map<string, QueuedItem>;
+}
+
+/** A curated item as the review queue needs it: which knowledge hangs on which anchors. */
+export interface QueuedItem {
+  id: string;
+  type: string;
+  anchors: Set<string>;
+  deleted: boolean;
 }
 
 export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
@@ -37,8 +47,30 @@ export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
   const chunkTokens = new Map<string, number>();
   const spans = new Map<string, [number, number]>();
   const evidence = new Map<string, CitedChunk>();
+  const items = new Map<string, QueuedItem>();
   for (const event of events) {
     switch (event.type) {
+      case 'item_added': {
+        const id = itemId(event.project, event.seq);
+        items.set(id, {
+          id,
+          type: event.item_type,
+          anchors: new Set(event.anchors ?? []),
+          deleted: false,
+        });
+        break;
+      }
+      case 'item_related':
+        if (event.relation === 'anchor') items.get(event.item)?.anchors.add(event.target);
+        break;
+      case 'item_unrelated':
+        if (event.relation === 'anchor') items.get(event.item)?.anchors.delete(event.target);
+        break;
+      case 'item_deleted': {
+        const item = items.get(event.item);
+        if (item) item.deleted = true;
+        break;
+      }
       case 'run':
         chunkTokens.set(event.run_id, event.chunk_tokens);
         notes.set(event.run_id, `${event.level}:${event.query_id ?? 'synthesis'}`);
@@ -115,5 +147,5 @@ export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
       ...(line.note !== undefined ? { note: line.note } : {}),
     }))
     .sort((a, b) => a.sha256.localeCompare(b.sha256));
-  return { findings, resurfaced, liveLines, evidence };
+  return { findings, resurfaced, liveLines, evidence, items };
 }

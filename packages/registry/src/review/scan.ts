@@ -3,6 +3,7 @@ import type { Grounding } from '@mem/ingest';
 import { detectContradictions } from './detect-contradictions.js';
 import { detectDuplicates } from './detect-duplicates.js';
 import { detectResurfacing } from './detect-resurfacing.js';
+import { detectOrphanedKnowledge } from './detect-orphaned-knowledge.js';
 import { detectStaleGrounding } from './detect-stale-grounding.js';
 import type { ReviewQueue } from './queue.js';
 
@@ -23,6 +24,7 @@ export function planScan(
     ...contradictions,
     ...detectDuplicates(queue.liveLines, explained),
     ...detectStaleGrounding(queue.liveLines, queue.evidence, grounding),
+    ...detectOrphanedKnowledge(queue.items),
   ];
   const planned = new Map<string, PayloadOf<'review_opened'>>();
   for (const finding of proposed) {

@@ -21,6 +21,7 @@ import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import { requireKnowledgeRoom } from './budget.js';
 import { orientBudget } from './orient.js';
+import { requireConfinedSource } from './source-check.js';
 import { batchRefsShape, checkBatchRefs, resolveBatchRefs, usesBatchRefs } from './batch-refs.js';
 
 /** The most items one add_items call writes: one batch, one append, one catch-up. */
@@ -117,6 +118,7 @@ export async function addItems(
 ): Promise<WrittenOut> {
   requireReach(caller, project);
   checkBatchRefs(drafts);
+  await requireConfinedSources(ctx, drafts);
   const refs = usesBatchRefs(drafts);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -172,6 +174,20 @@ function addUnderLock(
     });
     return addedItems(result);
   });
+}
+
+/** Each cited local path of the batch inside the data root (requireConfinedSource), before anything is written. */
+async function requireConfinedSources(
+  ctx: RegistryContext,
+  drafts: readonly AddDraft[],
+): Promise<void> {
+  for (const [i, draft] of drafts.entries())
+    if (draft.source_uri !== undefined)
+      await requireConfinedSource(
+        draft.source_uri,
+        ctx.engine.paths.root,
+        `items[${i}].source_uri`,
+      );
 }
 
 /** Knowledge with no anchor, by id or by ref: the always-loaded set's budget counts it. */

@@ -27,6 +27,7 @@ import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import type { WrittenOut } from './add-items.js';
 import { requireKnowledgeRoom } from './budget.js';
+import { requireConfinedSource } from './source-check.js';
 import { orientBudget } from './orient.js';
 
 export const updateItemInput = z.strictObject({
@@ -92,6 +93,8 @@ export async function updateItem(
   input: z.infer<typeof updateItemInput>,
 ): Promise<WrittenOut> {
   requireReach(caller, input.project);
+  if (input.source_uri !== undefined)
+    await requireConfinedSource(input.source_uri, ctx.engine.paths.root, 'source_uri');
   return underItemWrite(ctx, input.project, (items) => updateChecked(ctx, caller, input, items));
 }
 

@@ -172,7 +172,8 @@ export const rememberOp = defineOperation({
       {
         field: 'source_uri',
         flag: '--source <path|uri>',
-        description: "what knowledge was read from (a path is the data root's when relative)",
+        description:
+          'what knowledge was read from: a path inside the data root (relative to it), or a URI',
       },
       {
         field: 'source_sha256',
@@ -423,7 +424,8 @@ export const updateItemOp = defineOperation({
       {
         field: 'source_uri',
         flag: '--source <path|uri>',
-        description: "what knowledge was read from (a path is the data root's when relative)",
+        description:
+          'what knowledge was read from: a path inside the data root (relative to it), or a URI',
       },
       {
         field: 'source_sha256',

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import type { Stats } from 'node:fs';
+import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SourceCheck } from '@mem/core';
+import { MemError, type SourceCheck } from '@mem/core';
 
 /** What an item's citation reads: a path or URI and the digest it had when written. */
 export interface CitedSource {
@@ -23,16 +24,126 @@ export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
  * written with it. A path is the data root's when relative; a `file:` URI is its path. Trigger:
  * any other URI (https:, a ticket id). Why: recall reaches no network, and a source it cannot
  * read is not evidence that the item is wrong. Outcome: null, not judged, like no citation.
+ *
+ * A local path that leaves the data root (absolute, `..`, a symlink out of it, mem's own
+ * log/, queries/, vault/ or .mem/), whether written before writes were confined or made so by
+ * a symlink swapped in later, is 'unreadable' whatever it names, without a look outside the
+ * root. Why not null like an https: source: null would deliver it as fresh without a word, and
+ * the owner would never learn the citation is not checked; 'unreadable' is also what a deleted
+ * file inside the root answers, so whether the outside path exists, or has the digest, is not
+ * in the answer.
  */
 export async function checkSource(item: CitedSource, root: string): Promise<SourceCheck | null> {
   if (item.source_uri === null || item.source_sha256 === null) return null;
-  const path = localPath(item.source_uri, root);
+  const path = localPath(item.source_uri);
   if (path === null) return null;
-  const bytes = await readRegular(path);
-  // Gone, unreadable, not a regular file or too large: present-but-unreadable, never "changed".
+  if (path === INVALID) return 'unreadable';
+  const bytes = await readConfined(root, path);
+  // Outside, gone, unreadable, not a regular file or too large: never "changed".
   if (bytes === null) return 'unreadable';
   const digest = createHash('sha256').update(bytes).digest('hex');
   return digest === item.source_sha256 ? 'unchanged' : 'changed';
+}
+
+/**
+ * A cited source a write may record: a non-file URI as given, or a local path that resolves
+ * inside the data root. Trigger: an absolute path or `file:` URI outside the root, `..` or a
+ * symlink that leaves it, a path into mem's own state. Why: every read re-hashes a cited path,
+ * so a token holder could learn whether any path on the server exists or has a guessed digest.
+ * Outcome: INVALID_INPUT naming `field`, nothing written. Only the path's components inside
+ * the root are looked at (lstat, readlink), so the refusal is the same whether what lies
+ * outside exists or not.
+ */
+export async function requireConfinedSource(
+  uri: string,
+  root: string,
+  field: string,
+): Promise<void> {
+  const path = localPath(uri);
+  if (path === null) return;
+  const resolved = path === INVALID ? null : await resolveBeneath(root, path).catch(() => null);
+  if (resolved !== null) return;
+  throw new MemError('INVALID_INPUT', `${field}: ${CONFINED}`, { field, expected: CONFINED });
+}
+
+const CONFINED =
+  "expected a path inside the data root (relative to it; no '..' or symlink that leaves it, " +
+  'not its log/, queries/, vault/ or .mem/), a file: URI of one, or a non-file URI';
+
+/** The data root's own state: a cited path into it would tell one project of another's. */
+const OWN_STATE = new Set(['log', 'queries', 'vault', '.mem']);
+
+/** Symlinks followed within one cited path before it is given up as unresolvable (Linux's own limit). */
+const MAX_SYMLINKS = 40;
+
+/**
+ * The path a cited `path` names, with every symlink resolved, or null when it leaves the data
+ * root or cannot be resolved. Trigger: any local path, on write and on every read. Why: a
+ * string check misses a symlink, and realpath would look outside the root (a dangling link and
+ * a live one to outside would answer differently). Outcome: the path is made absolute and
+ * normalised; one outside the root (as given or as its realpath) is null without touching the
+ * disk; inside, each component is lstat'ed, a symlink's target read (readlink, never followed)
+ * and checked the same way, so nothing outside the root is ever looked at. A path whose rest
+ * does not exist resolves to itself (a read finds it gone). The result lies under the root's
+ * realpath and not in mem's own state.
+ */
+export async function resolveBeneath(root: string, path: string): Promise<string | null> {
+  const given = resolve(root);
+  const real = await realpath(given).catch(() => given);
+  const absolute = resolve(given, path);
+  const rest = inside(given, absolute) ?? inside(real, absolute);
+  if (rest === null) return null;
+  const parts = rest.split(sep).filter((p) => p !== '');
+  let current = real;
+  let links = 0;
+  while (parts.length > 0) {
+    const next = join(current, parts.shift()!);
+    let info: Stats;
+    try {
+      info = await lstat(next);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+      current = join(next, ...parts);
+      break;
+    }
+    if (!info.isSymbolicLink()) {
+      current = next;
+      continue;
+    }
+    if (++links > MAX_SYMLINKS) return null;
+    const target = resolve(current, await readlink(next));
+    const within = inside(real, target);
+    if (within === null) return null;
+    parts.unshift(...within.split(sep).filter((p) => p !== ''));
+    current = real;
+  }
+  const first = relative(real, current).split(sep)[0]!;
+  return OWN_STATE.has(first.toLowerCase()) ? null : current;
+}
+
+/** `path` relative to `root` when it is `root` or under it, else null (both absolute, normalised). */
+function inside(root: string, path: string): string | null {
+  const rest = relative(root, path);
+  if (rest === '') return '';
+  return rest === '..' || rest.startsWith(`..${sep}`) || isAbsolute(rest) ? null : rest;
+}
+
+/**
+ * The bytes of a cited path confined to the data root, or null. The path is resolved beneath
+ * the root (resolveBeneath), read (readRegular), and resolved again once open: the file held
+ * open must be the one the path now resolves to inside the root (device and inode), so a
+ * directory swapped for a symlink to outside between the two is refused.
+ */
+async function readConfined(root: string, path: string): Promise<Buffer | null> {
+  const resolved = await resolveBeneath(root, path).catch(() => null);
+  if (resolved === null) return null;
+  return readRegular(resolved, async (opened) => {
+    const again = await resolveBeneath(root, path).catch(() => null);
+    if (again === null) return false;
+    const now = await stat(again).catch(() => null);
+    return now !== null && now.dev === opened.dev && now.ino === opened.ino;
+  });
 }
 
 /**
@@ -41,17 +152,25 @@ export async function checkSource(item: CitedSource, root: string): Promise<Sour
  * forever on one of libuv's four threadpool threads, so a few such reads hang orient and stall
  * every other file read of `mem serve`. Outcome: null. The path is stat'ed before it is opened
  * (opening a device can act on it), opened non-blocking (a FIFO opens without waiting for a
- * writer), and its descriptor fstat'ed again, so a path swapped in between is still refused;
- * the read stops one byte past the size fstat gave, so a file that grows meanwhile is refused.
+ * writer, never through a symlink in its last component), and its descriptor fstat'ed again
+ * and shown to `same` (readConfined's check that it is still the file inside the data root), so
+ * a path swapped in between is still refused; the read stops one byte past the size fstat
+ * gave, so a file that grows meanwhile is refused.
  */
-async function readRegular(path: string): Promise<Buffer | null> {
+async function readRegular(
+  path: string,
+  same: (opened: Stats) => Promise<boolean>,
+): Promise<Buffer | null> {
   try {
     const before = await stat(path);
     if (!before.isFile() || before.size > MAX_SOURCE_BYTES) return null;
-    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const handle = await open(
+      path,
+      constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0),
+    );
     try {
       const now = await handle.stat();
-      if (!now.isFile() || now.size > MAX_SOURCE_BYTES) return null;
+      if (!now.isFile() || now.size > MAX_SOURCE_BYTES || !(await same(now))) return null;
       const buffer = Buffer.alloc(Math.min(now.size + 1, MAX_SOURCE_BYTES + 1));
       let length = 0;
       for (;;) {
@@ -69,15 +188,18 @@ async function readRegular(path: string): Promise<Buffer | null> {
   }
 }
 
-function localPath(uri: string, root: string): string | null {
+const INVALID = Symbol('invalid file: URI');
+
+/** The local path a citation names; null for another URI (not judged); INVALID for a `file:` URI with no local path. */
+function localPath(uri: string): string | typeof INVALID | null {
   if (uri.startsWith('file:')) {
     try {
       return fileURLToPath(uri);
     } catch {
-      return null;
+      return INVALID;
     }
   }
   // A scheme (`https:`, `s3:`), but not a Windows drive letter.
   if (/^[a-z][a-z0-9+.-]+:/i.test(uri)) return null;
-  return isAbsolute(uri) ? uri : resolve(root, uri);
+  return uri;
 }

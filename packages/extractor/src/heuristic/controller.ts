@@ -48,6 +48,7 @@ import {
   openQuestionSignals,
 } from './talk-signals.js';
 import { sentences, units } from './text.js';
+import { chatSpeakers, speakerOf, withSpeaker, withoutAddress } from './speakers.js';
 
 export interface HeuristicOptions {
   /** A sentence must score this much for the L1 update gate to open. */
@@ -413,7 +414,10 @@ function scoreChunk(
     profile,
     prose.map((p) => p.text),
   );
-  for (const { pieces, spoken, agent, proposal } of prose) {
+  const chat = profile.factual ? chatSpeakers(prose.map((p) => p.text)) : new Set<string>();
+  for (const { pieces, spoken, agent, proposal, text: whole } of prose) {
+    const speaker = chat.size > 0 ? speakerOf(whole) : undefined;
+    const others = new Set([...chat].filter((name) => name !== speaker));
     for (const piece of pieces) {
       const text = withoutChatter(piece);
       if (text === '' || isChatter(text) || isVenting(text)) continue;
@@ -431,7 +435,16 @@ function scoreChunk(
       if (kinds.size > 0 && agent && (plansStep(text) || pointsAway(text))) continue;
       if (proposal && routeLine(text) === 'decision') continue;
       if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
-      const scored = scoreSentence(profile, text, discount, given);
+      // Trigger: a factual question asked of a chat whose turns carry their speaker's name
+      // ("Melanie: …", chatSpeakers). Why: the name of the person asked about counted where
+      // another speaker only addressed them ("Melanie: Wow, Caroline, sounds like the parade was
+      // awesome!" matched a question about Caroline's events), and not in the later sentences of
+      // their own long turn, which say what they did ("I ran into a group of religious
+      // conservatives …"). Outcome: a sentence is judged as said by its turn's speaker, without
+      // the names it only addresses.
+      const judged =
+        speaker === undefined ? text : withSpeaker(withoutAddress(text, others), speaker);
+      const scored = scoreSentence(profile, judged, discount, given);
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.
       const resolves = errorSeen && scored.cues.includes('cause') && profile.intents.has('cause');

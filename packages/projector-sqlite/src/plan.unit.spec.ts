@@ -252,12 +252,7 @@ describe('planEvent', () => {
     const writes = planEvent(added!).map((w) =>
       w.statement === 'insertItemEdge' ? `${w.statement} ${w.params.relation}` : w.statement,
     );
-    expect(writes).toEqual([
-      'insertNode',
-      'insertItemEdge parent',
-      'insertItem',
-      'insertItemTag',
-    ]);
+    expect(writes).toEqual(['insertNode', 'insertItemEdge parent', 'insertItem', 'insertItemTag']);
   });
 
   it('leaves recovery and settings to routing: the engine hands them past, and a planner handed one refuses it', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { lockPgliteDir, pgliteLockPath } from '@mem/engine';
 import { pgliteHeld, pgliteHolders } from '../support/pglite-lock.js';
 import { hermeticEnv, memBin, memProcess } from '../support/mem-cli.js';
 import { call, tempDataRoot, until } from './support.js';
@@ -352,6 +353,30 @@ describe('`mem mcp` beside a running `mem serve` on one data root', () => {
  * second, and on each vector read); a crash of either leaves the other with it.
  */
 describe('the order of starts of `mem mcp` and `mem serve` does not matter for vector recall', () => {
+  it('a holder is who has the lock, not who has the lock file open: a lock attempt beside the holder is no second holder', async () => {
+    const { root, cleanup } = tempDataRoot(['demo']);
+    cleanups.push(cleanup);
+    const pg = join(root, '.mem', 'pg');
+    const release = lockPgliteDir(pg); // this process holds it
+    cleanups.push(release);
+    // Another process opens the lock file and keeps it open without the lock, as holdFileLock
+    // does for the moment of a failed attempt.
+    const opener = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('fs').openSync(${JSON.stringify(pgliteLockPath(pg))}, 'r+'); console.log('open'); setInterval(() => {}, 1000)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    cleanups.push(() => kill(opener));
+    await new Promise((r) => opener.stdout.once('data', r));
+    const both = [process.pid, opener.pid!];
+    expect(pgliteHolders(pg, both)).toEqual([process.pid]);
+    release();
+    expect(pgliteHolders(pg, both)).toEqual([]);
+  }, 30_000);
+
   it('`mem mcp` first, then `mem serve`: the PGlite is handed to the server in seconds, mcp answers through it; the server killed, mcp takes it back', async () => {
     const { root, token } = seededRoot();
     const pg = join(root, '.mem', 'pg');
@@ -362,9 +387,16 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
 
     const server = await serve(root);
     const both = [pid, server.child.pid!];
-    // Never two holders: sampled every 20 ms through the hand-over.
-    const seen = new Set<string>();
-    const sampler = setInterval(() => seen.add(pgliteHolders(pg, both).join(',')), 20);
+    // Who holds the PGlite, sampled every 20 ms through the hand-over: the holders seen in turn.
+    // The kernel lock makes two holders impossible, so the check is the hand-over's order: `mem
+    // mcp` lets go and the server takes it, never back to `mem mcp` while both live. (Holding is
+    // the lock on an open of the lock file, not the open: the server's lock attempts, once a
+    // second, open the file beside the holder's for a moment. pgliteHolders tells them apart.)
+    const turns: string[] = [String(pid)];
+    const sampler = setInterval(() => {
+      const holders = pgliteHolders(pg, both).join(',');
+      if (holders !== '' && holders !== turns.at(-1)) turns.push(holders);
+    }, 20);
     cleanups.push(() => clearInterval(sampler));
     const started = Date.now();
     const overHttp = await until(
@@ -383,7 +415,7 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
       10_000,
     );
     clearInterval(sampler);
-    expect([...seen].filter((holders) => holders.includes(','))).toEqual([]);
+    expect(turns).toEqual([String(pid), String(server.child.pid)]);
     expect(pgliteHolders(pg, both)).toEqual([server.child.pid]);
     // `mem mcp` asks the server now: the HTTP answer, byte for byte.
     expect(await mcpQuery(client, QUESTION)).toEqual(overHttp);

@@ -1,11 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { lockPgliteDir, pgliteLockPath } from '@mem/engine';
+import { createMcpServer } from '@mem/mcp';
+import { heldVectorsRoute } from '../../packages/cli/src/mcp-route.js';
+import { openCliRegistry } from '../../packages/cli/src/open-registry.js';
 import { pgliteHeld, pgliteHolders } from '../support/pglite-lock.js';
 import { hermeticEnv, memBin, memProcess } from '../support/mem-cli.js';
 import { call, tempDataRoot, until } from './support.js';
@@ -432,6 +437,54 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
     expect(ids(after)).toEqual(ids(alone));
     expect(pgliteHolders(pg, both)).toEqual([pid]); // `mem mcp` again
   }, 300_000);
+
+  it('a read asked while `mem mcp` holds the PGlite, handed over before it reaches the vectors (while its token is read): not answered keyword-only here, but through the forward path', async () => {
+    const { root, token } = seededRoot();
+    // `mem mcp`'s parts in this process (commands/mcp.ts), so the interleaving can be forced:
+    // the hand-over runs to its end inside the read's authentication, after the route saw the
+    // PGlite held here and before the read reaches the vectors. No server answers: the forward
+    // path then takes the PGlite back (it is free) and runs the read here again, with vectors.
+    const io = {
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      env: hermeticEnv({ MEM_TOKEN: token }),
+      cwd: root,
+    };
+    const opened = await openCliRegistry(io, { root }, { runJobs: false });
+    cleanups.push(() => opened.close());
+    const logged: string[] = [];
+    const vectors = heldVectorsRoute(opened, io.env, (line) => logged.push(line))!;
+    cleanups.push(() => vectors.close());
+    const server = createMcpServer(opened.registry, {
+      credential: () => token,
+      route: vectors.route,
+    });
+    const [near, far] = InMemoryTransport.createLinkedPair();
+    await server.connect(far);
+    const client = new Client({ name: 'hand-over-race', version: '1.0.0' });
+    await client.connect(near);
+    cleanups.push(() => client.close());
+
+    const alone = await mcpQuery(client, QUESTION);
+    expect(alone.recall).toMatchObject({ vector: 'used' });
+    expect(opened.holdsVectors()).toBe(true);
+
+    const { registry } = opened;
+    const authenticate = registry.authenticate.bind(registry);
+    let handed: boolean | undefined;
+    registry.authenticate = async (credential, surface) => {
+      handed ??= await opened.releaseVectors(); // once: the first read's authentication
+      return authenticate(credential, surface);
+    };
+    const raced = await mcpQuery(client, QUESTION);
+    expect(handed).toBe(true);
+    expect(raced.recall).toMatchObject({ vector: 'used' });
+    expect(ids(raced)).toEqual(ids(alone));
+    expect(logged).toContain(
+      'mem mcp: the embedded PGlite is free again: vector recall is answered here',
+    );
+  }, 120_000);
 
   it('a holding `mem mcp` that does not hand over (configured otherwise) killed: the server takes the PGlite, caught up with what it wrote meanwhile', async () => {
     const { root, token } = seededRoot();

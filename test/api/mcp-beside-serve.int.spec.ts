@@ -1,10 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { lockPgliteDir, pgliteLockPath } from '@mem/engine';
+import { createMcpServer } from '@mem/mcp';
+import { heldVectorsRoute } from '../../packages/cli/src/mcp-route.js';
+import { openCliRegistry } from '../../packages/cli/src/open-registry.js';
 import { pgliteHeld, pgliteHolders } from '../support/pglite-lock.js';
 import { hermeticEnv, memBin, memProcess } from '../support/mem-cli.js';
 import { call, tempDataRoot, until } from './support.js';
@@ -352,6 +358,30 @@ describe('`mem mcp` beside a running `mem serve` on one data root', () => {
  * second, and on each vector read); a crash of either leaves the other with it.
  */
 describe('the order of starts of `mem mcp` and `mem serve` does not matter for vector recall', () => {
+  it('a holder is who has the lock, not who has the lock file open: a lock attempt beside the holder is no second holder', async () => {
+    const { root, cleanup } = tempDataRoot(['demo']);
+    cleanups.push(cleanup);
+    const pg = join(root, '.mem', 'pg');
+    const release = lockPgliteDir(pg); // this process holds it
+    cleanups.push(release);
+    // Another process opens the lock file and keeps it open without the lock, as holdFileLock
+    // does for the moment of a failed attempt.
+    const opener = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('fs').openSync(${JSON.stringify(pgliteLockPath(pg))}, 'r+'); console.log('open'); setInterval(() => {}, 1000)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    cleanups.push(() => kill(opener));
+    await new Promise((r) => opener.stdout.once('data', r));
+    const both = [process.pid, opener.pid!];
+    expect(pgliteHolders(pg, both)).toEqual([process.pid]);
+    release();
+    expect(pgliteHolders(pg, both)).toEqual([]);
+  }, 30_000);
+
   it('`mem mcp` first, then `mem serve`: the PGlite is handed to the server in seconds, mcp answers through it; the server killed, mcp takes it back', async () => {
     const { root, token } = seededRoot();
     const pg = join(root, '.mem', 'pg');
@@ -362,9 +392,16 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
 
     const server = await serve(root);
     const both = [pid, server.child.pid!];
-    // Never two holders: sampled every 20 ms through the hand-over.
-    const seen = new Set<string>();
-    const sampler = setInterval(() => seen.add(pgliteHolders(pg, both).join(',')), 20);
+    // Who holds the PGlite, sampled every 20 ms through the hand-over: the holders seen in turn.
+    // The kernel lock makes two holders impossible, so the check is the hand-over's order: `mem
+    // mcp` lets go and the server takes it, never back to `mem mcp` while both live. (Holding is
+    // the lock on an open of the lock file, not the open: the server's lock attempts, once a
+    // second, open the file beside the holder's for a moment. pgliteHolders tells them apart.)
+    const turns: string[] = [String(pid)];
+    const sampler = setInterval(() => {
+      const holders = pgliteHolders(pg, both).join(',');
+      if (holders !== '' && holders !== turns.at(-1)) turns.push(holders);
+    }, 20);
     cleanups.push(() => clearInterval(sampler));
     const started = Date.now();
     const overHttp = await until(
@@ -383,7 +420,7 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
       10_000,
     );
     clearInterval(sampler);
-    expect([...seen].filter((holders) => holders.includes(','))).toEqual([]);
+    expect(turns).toEqual([String(pid), String(server.child.pid)]);
     expect(pgliteHolders(pg, both)).toEqual([server.child.pid]);
     // `mem mcp` asks the server now: the HTTP answer, byte for byte.
     expect(await mcpQuery(client, QUESTION)).toEqual(overHttp);
@@ -400,6 +437,54 @@ describe('the order of starts of `mem mcp` and `mem serve` does not matter for v
     expect(ids(after)).toEqual(ids(alone));
     expect(pgliteHolders(pg, both)).toEqual([pid]); // `mem mcp` again
   }, 300_000);
+
+  it('a read asked while `mem mcp` holds the PGlite, handed over before it reaches the vectors (while its token is read): not answered keyword-only here, but through the forward path', async () => {
+    const { root, token } = seededRoot();
+    // `mem mcp`'s parts in this process (commands/mcp.ts), so the interleaving can be forced:
+    // the hand-over runs to its end inside the read's authentication, after the route saw the
+    // PGlite held here and before the read reaches the vectors. No server answers: the forward
+    // path then takes the PGlite back (it is free) and runs the read here again, with vectors.
+    const io = {
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      env: hermeticEnv({ MEM_TOKEN: token }),
+      cwd: root,
+    };
+    const opened = await openCliRegistry(io, { root }, { runJobs: false });
+    cleanups.push(() => opened.close());
+    const logged: string[] = [];
+    const vectors = heldVectorsRoute(opened, io.env, (line) => logged.push(line))!;
+    cleanups.push(() => vectors.close());
+    const server = createMcpServer(opened.registry, {
+      credential: () => token,
+      route: vectors.route,
+    });
+    const [near, far] = InMemoryTransport.createLinkedPair();
+    await server.connect(far);
+    const client = new Client({ name: 'hand-over-race', version: '1.0.0' });
+    await client.connect(near);
+    cleanups.push(() => client.close());
+
+    const alone = await mcpQuery(client, QUESTION);
+    expect(alone.recall).toMatchObject({ vector: 'used' });
+    expect(opened.holdsVectors()).toBe(true);
+
+    const { registry } = opened;
+    const authenticate = registry.authenticate.bind(registry);
+    let handed: boolean | undefined;
+    registry.authenticate = async (credential, surface) => {
+      handed ??= await opened.releaseVectors(); // once: the first read's authentication
+      return authenticate(credential, surface);
+    };
+    const raced = await mcpQuery(client, QUESTION);
+    expect(handed).toBe(true);
+    expect(raced.recall).toMatchObject({ vector: 'used' });
+    expect(ids(raced)).toEqual(ids(alone));
+    expect(logged).toContain(
+      'mem mcp: the embedded PGlite is free again: vector recall is answered here',
+    );
+  }, 120_000);
 
   it('a holding `mem mcp` that does not hand over (configured otherwise) killed: the server takes the PGlite, caught up with what it wrote meanwhile', async () => {
     const { root, token } = seededRoot();

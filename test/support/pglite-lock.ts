@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { hasErrorCode } from '@mem/core';
 import { lockPgliteDir, pgliteLockPath } from '@mem/engine';
@@ -19,9 +19,11 @@ export function pgliteHeld(dir: string): boolean {
 }
 
 /**
- * Which of `pids` hold the PGlite directory `dir` open now: the processes with its lock file
- * among their open files (a holder keeps it open for as long as it holds the lock; a process
- * that only tried closed it at once). Linux's /proc: elsewhere it throws, naming why.
+ * Which of `pids` hold the kernel lock of the PGlite directory `dir` now: the processes with an
+ * open of its lock file that carries the lock (its /proc fdinfo lists it). Only an open is not a
+ * hold: holdFileLock opens the file, tries the lock and closes it again when another process has
+ * it (a `mem serve` does so once a second while `mem mcp` holds the PGlite), so "has it open"
+ * would see two holders in that moment. Linux's /proc: elsewhere it throws, naming why.
  */
 export function pgliteHolders(dir: string, pids: readonly number[]): number[] {
   const lock = lockPathOf(dir);
@@ -37,7 +39,9 @@ export function pgliteHolders(dir: string, pids: readonly number[]): number[] {
     }
     return entries.some((fd) => {
       try {
-        return readlinkSync(`${fds}/${fd}`) === lock;
+        if (readlinkSync(`${fds}/${fd}`) !== lock) return false;
+        // An OFD lock (holdFileLock on Linux) is listed on the open that holds it, never on another.
+        return /^lock:.*\bWRITE\b/m.test(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'));
       } catch {
         return false; // closed meanwhile
       }

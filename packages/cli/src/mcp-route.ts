@@ -74,10 +74,15 @@ export function heldVectorsRoute(
   }, YIELD_POLL_MS);
   timer.unref();
 
-  const route: McpRoute = async ({ operation, credential, input }) => {
+  const route: McpRoute = async ({ operation, credential, input, here }) => {
     if (operation.kind !== 'read' || operation.reads !== 'vectors') return null;
     await handing; // a hand-over under way ends first: the read then goes to the server
-    if (opened.holdsVectors()) return null;
+    if (opened.holdsVectors()) {
+      // Run here, unless a hand-over ends while the read is on its way to the vectors (its token
+      // is read first, from disk): then it did not run here, and goes the forward path below.
+      const ranHere = await opened.readHeldVectors(here);
+      if (ranHere) return ranHere;
+    }
     const reply = configuredOtherwise
       ? null
       : await invokeOnWarmServer(

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { userInfo } from 'node:os';
 import type { QueryDeps } from '@mem/query';
 import { openRegistry, type Reads, type Registry } from '@mem/registry';
@@ -35,6 +36,13 @@ export interface OpenedRegistry {
    * when there was nothing to hand over (not open here, or not the embedded PGlite).
    */
   releaseVectors(): Promise<boolean>;
+  /**
+   * Runs `read` (a call of the registry that reads the vectors), asked while this process holds
+   * them, as one step with that hold: its output; or null, `read` stopped before it reached the
+   * vectors, when they were handed over (releaseVectors) before it got there — it would have
+   * answered keyword-only here while their new holder answers with them.
+   */
+  readHeldVectors<T>(read: () => Promise<T>): Promise<{ output: T } | null>;
   close(): Promise<void>;
 }
 
@@ -161,6 +169,7 @@ export async function openCliRegistry(
   let handing: Promise<boolean> | null = null;
   const aroundVectorReads = async <T>(read: () => Promise<T>): Promise<T> => {
     while (handing) await handing;
+    if (heldElsewhere && askedWhileHeld.getStore()) throw new HandedOverOnTheWay();
     if (options.reclaimVectors && heldElsewhere) await reopenVectors();
     running += 1;
     try {
@@ -241,6 +250,14 @@ export async function openCliRegistry(
         handing ??= handOver().finally(() => (handing = null));
         return handing;
       },
+      readHeldVectors: async (read) => {
+        try {
+          return { output: await askedWhileHeld.run(true, read) };
+        } catch (error) {
+          if (error instanceof HandedOverOnTheWay) return null;
+          throw error;
+        }
+      },
       close: async () => {
         await reopening?.catch(() => false);
         await handing?.catch(() => false);
@@ -253,6 +270,17 @@ export async function openCliRegistry(
     throw error;
   }
 }
+
+/**
+ * Set around a read that readHeldVectors runs: its run reaches the vectors (aroundVectorReads)
+ * some awaits after the hold was checked (the token is read from disk first), and a hand-over
+ * may end in between. Why the async context and not an argument: the read goes through the
+ * registry's invoke, which the route does not own.
+ */
+const askedWhileHeld = new AsyncLocalStorage<true>();
+
+/** Thrown by aroundVectorReads to readHeldVectors alone: the vectors left before the read reached them. */
+class HandedOverOnTheWay extends Error {}
 
 /** Who the local root of trust is, as recorded on what the CLI appends. */
 export function localPrincipal(): string {

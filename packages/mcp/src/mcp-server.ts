@@ -16,17 +16,22 @@ export interface McpServerOptions {
   log?: (line: string) => void;
   /**
    * Runs a call elsewhere when it should be (`mem mcp`: a read of the vectors while a `mem
-   * serve` holds them): its output, or null to run it here. May throw the caller error it met
-   * there, reported as this server's own.
+   * serve` holds them): its output, or null to run it here. It may run it here itself (the
+   * call's `here`), guarded as it needs. May throw the caller error it met there, reported as
+   * this server's own.
    */
   route?: McpRoute;
 }
 
-/** One call as `McpServerOptions.route` sees it: its operation, the session's token and the input. */
+/**
+ * One call as `McpServerOptions.route` sees it: its operation, the session's token and the
+ * input, and `here`: the call run on this server's registry (authenticated afresh), its output.
+ */
 export type McpRoute = (call: {
   operation: AnyRemoteOperation;
   credential: string | undefined;
   input: Record<string, unknown>;
+  here: () => Promise<unknown>;
 }) => Promise<{ output: unknown } | null>;
 
 /**
@@ -90,19 +95,25 @@ export function createMcpServer(registry: Registry, options: McpServerOptions): 
           expected: 'string',
         });
       }
+      const here = async () => {
+        const caller = await registry.authenticate(options.credential(), 'mcp');
+        return registry.invoke(
+          op.name,
+          caller,
+          args,
+          op.kind === 'write' && idempotencyKey !== undefined ? { idempotencyKey } : {},
+        );
+      };
       const routed =
         op.kind === 'read' && options.route
-          ? await options.route({ operation: op, credential: options.credential(), input: args })
+          ? await options.route({
+              operation: op,
+              credential: options.credential(),
+              input: args,
+              here,
+            })
           : null;
-      if (routed) return toolSuccess(routed.output);
-      const caller = await registry.authenticate(options.credential(), 'mcp');
-      const output = await registry.invoke(
-        op.name,
-        caller,
-        args,
-        op.kind === 'write' && idempotencyKey !== undefined ? { idempotencyKey } : {},
-      );
-      return toolSuccess(output);
+      return toolSuccess(routed ? routed.output : await here());
     } catch (error) {
       return toolError(error, options.log);
     }

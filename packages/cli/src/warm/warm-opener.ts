@@ -39,6 +39,8 @@ export function warmOpener(
       reopenVectors: async () => false,
       holdsVectors: () => false,
       releaseVectors: async () => false,
+      // Never asked (it holds no vectors of its own): the read runs on the server, as asked.
+      readHeldVectors: async (read) => ({ output: await read() }),
       close: async () => {},
     };
   };

@@ -47,51 +47,59 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a fact citing something that is not a regular file', () => {
   it.each([
-    ['a FIFO with no writer', () => makeFifo(join(root, 'pipe')), () => {}],
+    ['a FIFO with no writer', () => makeFifo(join(root, 'pipe')), () => {}, 'source_unreadable'],
     // Since stop 31 a cited path stays inside the data root, so /dev/zero cannot be cited
     // (cited-source-confinement.int.spec): a symlink to it, swapped in after the write, is the
-    // way left to reach it, and is not followed out of the root.
-    ['/dev/zero, symlinked in after the write', () => 'zero', () => linkZero()],
-    ['a directory', () => root, () => {}],
-  ])('%s: orient, open and find answer, the source unreadable', (_name, target, afterWrite) => {
-    const source = target();
-    const thread = answered(mem(['remember', 'Pipe work', '--type', 'thread', '--project', 'f']))[
-      'ids'
-    ] as string[];
-    const cite = (summary: string, ...flags: string[]) =>
-      (
-        answered(
-          mem([
-            'remember',
-            summary,
-            '--type',
-            'fact',
-            '--project',
-            'f',
-            ...flags,
-            '--source',
-            source,
-            '--source-sha256',
-            'a'.repeat(64),
-          ]),
-        )['ids'] as string[]
-      )[0]!;
-    const loose = cite('The pipe carries deploy events');
-    const anchored = cite('The pipe drains at night', '--anchor', thread[0]!);
-    afterWrite();
-    const unreadable = (id: string) => [
-      expect.objectContaining({ id, state: 'unknown', reason: 'source_unreadable' }),
-    ];
+    // way left to reach it, and is not followed out of the root: it reads as outside the root.
+    [
+      '/dev/zero, symlinked in after the write',
+      () => 'zero',
+      () => linkZero(),
+      'source_outside_root',
+    ],
+    ['a directory', () => root, () => {}, 'source_unreadable'],
+  ])(
+    '%s: orient, open and find answer, the source unknown',
+    (_name, target, afterWrite, reason) => {
+      const source = target();
+      const thread = answered(mem(['remember', 'Pipe work', '--type', 'thread', '--project', 'f']))[
+        'ids'
+      ] as string[];
+      const cite = (summary: string, ...flags: string[]) =>
+        (
+          answered(
+            mem([
+              'remember',
+              summary,
+              '--type',
+              'fact',
+              '--project',
+              'f',
+              ...flags,
+              '--source',
+              source,
+              '--source-sha256',
+              'a'.repeat(64),
+            ]),
+          )['ids'] as string[]
+        )[0]!;
+      const loose = cite('The pipe carries deploy events');
+      const anchored = cite('The pipe drains at night', '--anchor', thread[0]!);
+      afterWrite();
+      const unreadable = (id: string) => [
+        expect.objectContaining({ id, state: 'unknown', reason }),
+      ];
 
-    const orient = answered(mem(['orient', '--project', 'f']));
-    expect(orient['freshness_warnings']).toEqual(unreadable(loose));
-    const open = answered(mem(['items', 'open', thread[0]!, '--project', 'f']));
-    expect(open['freshness_warnings']).toEqual(unreadable(anchored));
-    const found = answered(mem(['items', 'find', '--project', 'f', '--query', 'pipe']));
-    expect(found['freshness_warnings']).toEqual(
-      expect.arrayContaining([...unreadable(loose), ...unreadable(anchored)]),
-    );
-  });
+      const orient = answered(mem(['orient', '--project', 'f']));
+      expect(orient['freshness_warnings']).toEqual(unreadable(loose));
+      const open = answered(mem(['items', 'open', thread[0]!, '--project', 'f']));
+      expect(open['freshness_warnings']).toEqual(unreadable(anchored));
+      const found = answered(mem(['items', 'find', '--project', 'f', '--query', 'pipe']));
+      expect(found['freshness_warnings']).toEqual(
+        expect.arrayContaining([...unreadable(loose), ...unreadable(anchored)]),
+      );
+    },
+  );
 });
 
 function linkZero(): void {

@@ -32,8 +32,9 @@ import {
  * guessed digest and read, from the verdict, whether the path exists and whether it has that
  * digest. A cited path now resolves under the data root and stays inside it: a write that leaves
  * it is INVALID_INPUT naming the field, nothing appended; a read of a log written before (or of
- * a symlink swapped in later) answers one fixed verdict, `unknown` / `source_unreadable`, the
- * same for a path that exists, one that does not, and one that has the digest.
+ * a symlink swapped in later) answers one fixed verdict, `unknown` / `source_outside_root` (next
+ * action `correct`: cite a path inside), the same for a path that exists, one that does not, and
+ * one that has the digest. A top-level dot-entry (`.env`, `.git/config`) counts as outside.
  */
 const SECRET = 'root:$6$guessable:19000:0:99999:7:::\n';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -64,7 +65,17 @@ function attacks(): [name: string, exists: string, missing: string][] {
     // Files that exist once beforeAll has run: the log of a project alice cannot reach.
     ["mem's own log of another project", 'log/beta/000001.jsonl', 'log/gamma/000001.jsonl'],
     ["mem's own state", '.mem/chain-heads/beta.json', '.mem/chain-heads/gamma.json'],
+    // Stop-31 review: a top-level dot-entry (a repository's credentials, its environment).
+    ['a top-level dot-file', '.env', '.env.local'],
+    ['a file in a top-level dot-directory', '.git/config', '.git/credentials'],
+    ['a symlink to a dot-file', 'docs/env', 'docs/env-local'],
+    ['a FILE: URI in capitals', fileUpper(there), fileUpper(nowhere)],
   ];
+}
+
+/** A file: URI with its scheme in capitals: a scheme is matched whatever its case (RFC 3986 §3.1). */
+function fileUpper(path: string): string {
+  return pathToFileURL(path).href.replace(/^file:/, 'FILE:');
 }
 
 async function headSeq(project: string): Promise<number> {
@@ -85,6 +96,13 @@ async function refusal(name: string, caller: Caller, input: unknown) {
 }
 
 const DIGEST = sha256(SECRET);
+/** The fixed verdict of a citation that leaves the data root, whatever it names. */
+const OUTSIDE = {
+  state: 'unknown',
+  reason: 'source_outside_root',
+  next_action: 'correct',
+  label: 'unknown',
+};
 
 type Warning = { id: string; state: string; reason: string; next_action: string; label: string };
 /** What a warning says of its item, its id left out: two items' verdicts compared. */
@@ -101,6 +119,14 @@ beforeAll(async () => {
   symlinkSync('../to-secret', join(root, 'docs', 'via'));
   symlinkSync('../to-missing', join(root, 'docs', 'via-missing'));
   symlinkSync('../runbook.md', join(root, 'docs', 'rb'));
+  writeFileSync(join(root, '.env'), SECRET);
+  mkdirSync(join(root, '.git'));
+  writeFileSync(join(root, '.git', 'config'), SECRET);
+  symlinkSync('../.env', join(root, 'docs', 'env'));
+  symlinkSync('../.env.local', join(root, 'docs', 'env-local'));
+  // Not mem's vault/ where names are case-sensitive (Linux): a directory of the project's own.
+  mkdirSync(join(root, 'Vault'));
+  writeFileSync(join(root, 'Vault', 'n.md'), 'Deploys go blue.\n');
   registry = await registryAt(root, { runJobs: false });
   // One project per attack for the reads: at most 20 warnings ride on an answer.
   const reads = attacks().map((_, i) => `read-${i}`);
@@ -119,8 +145,7 @@ beforeAll(async () => {
     { kind: 'cli' },
   );
   // Each pair is what it says: the first names something that exists, the second nothing.
-  const local = (uri: string) =>
-    uri.startsWith('file:') ? fileURLToPath(uri) : resolve(root, uri);
+  const local = (uri: string) => (/^file:/i.test(uri) ? fileURLToPath(uri) : resolve(root, uri));
   for (const [name, exists, missing] of attacks()) {
     expect(existsSync(local(exists)), name).toBe(true);
     expect(existsSync(local(missing)), name).toBe(false);
@@ -209,6 +234,7 @@ describe('a write citing a path outside the data root', () => {
       'not-written-yet.md',
       'https://wiki.example/runbook',
       'jira:PROJ-123',
+      ...(process.platform === 'linux' ? ['Vault/n.md', 'docs/.hidden-is-fine.md'] : []),
     ];
     const { ids } = (await registry.invoke('add_items', alice, {
       project: 'alpha',
@@ -237,6 +263,8 @@ describe('a write citing a path outside the data root', () => {
       'unknown',
       'fresh',
       'fresh',
+      // Vault/ is not vault/; a dot-entry below the top level is the project's own.
+      ...(process.platform === 'linux' ? ['fresh', 'unknown'] : []),
     ]);
   });
 });
@@ -262,7 +290,7 @@ describe('a read of a citation that leaves the data root (a log written before, 
       const [there, nowhere, gone] = await legacy(project, [
         { summary: `Legacy ${name}, there`, uri: exists },
         { summary: `Legacy ${name}, nowhere`, uri: missing },
-        // The fixed verdict is what a deleted file inside the root answers.
+        // A deleted file inside the root: unreadable, not outside.
         { summary: 'Legacy deleted inside', uri: 'deleted.md' },
       ]);
       const found = (await registry.invoke('find_items', alice, {
@@ -270,14 +298,15 @@ describe('a read of a citation that leaves the data root (a log written before, 
         include_stale: true,
       })) as { items: { id: string }[]; freshness_warnings: Warning[] };
       const warned = new Map(found.freshness_warnings.map((w) => [w.id, w]));
-      const expected = verdict(warned.get(gone!));
-      expect(expected).toEqual({
+      expect(verdict(warned.get(gone!))).toEqual({
         state: 'unknown',
         reason: 'source_unreadable',
         next_action: 'confirm',
         label: 'unknown',
       });
-      expect(verdict(warned.get(there!))).toEqual(expected);
+      // Its own reason, settled by a new citation (a confirmation would leave it unread).
+      const expected = verdict(warned.get(there!));
+      expect(expected).toEqual(OUTSIDE);
       expect(verdict(warned.get(nowhere!))).toEqual(expected);
 
       // orient (T0) delivers unanchored facts and warns of each, the same way.
@@ -288,7 +317,7 @@ describe('a read of a citation that leaves the data root (a log written before, 
       expect([there, nowhere, gone].map((id) => verdict(oriented.get(id!)))).toEqual([
         expected,
         expected,
-        expected,
+        verdict(warned.get(gone!)),
       ]);
     },
   );
@@ -314,7 +343,7 @@ describe('a read of a citation that leaves the data root (a log written before, 
     };
     const byId = new Map(opened.freshness_warnings.map((w) => [w.id, w]));
     const a = verdict(byId.get(itemId('alpha', first_seq)));
-    expect(a).toEqual(expect.objectContaining({ state: 'unknown', reason: 'source_unreadable' }));
+    expect(a).toEqual(OUTSIDE);
     expect(verdict(byId.get(itemId('alpha', first_seq + 1)))).toEqual(a);
   });
 
@@ -351,7 +380,7 @@ describe('a read of a citation that leaves the data root (a log written before, 
     symlinkSync(join(outside, 'secret.txt'), join(root, 'swap', 'file.md'));
     renameSync(join(root, 'swap', 'dir'), join(root, 'swap', 'dir-was'));
     symlinkSync(outside, join(root, 'swap', 'dir'));
-    expect(await warnings()).toEqual(['source_unreadable', 'source_unreadable']);
+    expect(await warnings()).toEqual(['source_outside_root', 'source_outside_root']);
   });
 });
 
@@ -408,12 +437,7 @@ describe('over HTTP', () => {
     const byId = new Map(
       (found.body.freshness_warnings as Warning[]).map((w) => [w.id, verdict(w)]),
     );
-    expect(byId.get(itemId('alpha', first_seq))).toEqual({
-      state: 'unknown',
-      reason: 'source_unreadable',
-      next_action: 'confirm',
-      label: 'unknown',
-    });
+    expect(byId.get(itemId('alpha', first_seq))).toEqual(OUTSIDE);
     expect(byId.get(itemId('alpha', first_seq + 1))).toEqual(byId.get(itemId('alpha', first_seq)));
   });
 });

@@ -14,13 +14,18 @@ export type FreshnessReason =
   | 'review_due'
   | 'source_changed'
   | 'source_unreadable'
+  | 'source_outside_root'
   | 'unresolved';
 
 /** What a person does about it: the three correction verbs. */
 export type NextAction = 'confirm' | 'correct' | 'retire';
 
-/** What a caller found when it compared a cited source with the digest stored for it. */
-export type SourceCheck = 'unchanged' | 'changed' | 'unreadable';
+/**
+ * What a caller found when it compared a cited source with the digest stored for it. `outside`:
+ * the citation names no path it may read (it leaves the data root or names its own state), so
+ * it was not read at all; only a new citation settles it.
+ */
+export type SourceCheck = 'unchanged' | 'changed' | 'unreadable' | 'outside';
 
 /** How long an open question may stay open before it counts as one that died unanswered (seed 004: open_max_days). */
 export const OPEN_MAX_DAYS = 365;
@@ -51,7 +56,7 @@ export interface Freshness {
 /**
  * The verdict, rules in seed 004's order: a passed TTL is expired; a passed open ceiling is
  * expired/unresolved_expired; a passed review date on a record that is not open is stale;
- * a changed source is stale and an unreadable one unknown (evidence that moved is not an
+ * a changed source is stale and an unreadable or outside one unknown (evidence that moved is not an
  * answer that has not arrived); only then is an open record past its review date `open`.
  * Boundaries are inclusive: a record is expired AT its deadline (seed 004: "ineligible at the
  * exact UTC expiry boundary").
@@ -69,6 +74,7 @@ export function freshnessOf(inputs: FreshnessInputs, now: Date): Freshness {
   if (!open && passed(inputs.review_due)) return verdict('stale', 'review_due', 0);
   if (inputs.source === 'changed') return verdict('stale', 'source_changed', openDays);
   if (inputs.source === 'unreadable') return verdict('unknown', 'source_unreadable', openDays);
+  if (inputs.source === 'outside') return verdict('unknown', 'source_outside_root', openDays);
   if (open && passed(inputs.review_due)) return verdict('open', 'unresolved', openDays);
   return verdict('fresh', null, openDays);
 }
@@ -93,6 +99,9 @@ export const NEXT_ACTION: Record<FreshnessReason, NextAction> = {
   source_changed: 'correct',
   // The source cannot be read: a person who knows confirms it or retires it.
   source_unreadable: 'confirm',
+  // The citation is never read (it leaves the data root): a confirmation would leave it unread,
+  // so the person cites a path inside the root instead (`mem items update ID --source …`).
+  source_outside_root: 'correct',
   unresolved: 'confirm',
 };
 

@@ -41,6 +41,14 @@ describe('freshnessOf: each rule alone', () => {
     expect(freshnessOf({ source: 'unchanged' }, NOW).state).toBe('fresh');
   });
 
+  it('is unknown with its own reason, settled by a correction, when the citation leaves the data root', () => {
+    const outside = freshnessOf({ source: 'outside' }, NOW);
+    expect(outside).toMatchObject({ state: 'unknown', reason: 'source_outside_root' });
+    // A confirmation leaves the citation unread: only a new citation (`items update --source`) settles it.
+    expect(NEXT_ACTION[outside.reason!]).toBe('correct');
+    expect(heldBack(outside)).toBe(true);
+  });
+
   it('is open with its age past the review date, and fresh with its age before it', () => {
     const open = freshnessOf({ open_since: '2026-05-20T12:00:00Z', review_due: PAST }, NOW);
     expect(open).toEqual({
@@ -114,6 +122,7 @@ describe('what recall does with a verdict', () => {
       review_due: 'confirm',
       source_changed: 'correct',
       source_unreadable: 'confirm',
+      source_outside_root: 'correct',
       unresolved: 'confirm',
     });
   });

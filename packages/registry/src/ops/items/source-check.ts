@@ -25,21 +25,30 @@ export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
  * any other URI (https:, a ticket id). Why: recall reaches no network, and a source it cannot
  * read is not evidence that the item is wrong. Outcome: null, not judged, like no citation.
  *
- * A local path that leaves the data root (absolute, `..`, a symlink out of it, mem's own
- * log/, queries/, vault/ or .mem/), whether written before writes were confined or made so by
- * a symlink swapped in later, is 'unreadable' whatever it names, without a look outside the
- * root. Why not null like an https: source: null would deliver it as fresh without a word, and
- * the owner would never learn the citation is not checked; 'unreadable' is also what a deleted
- * file inside the root answers, so whether the outside path exists, or has the digest, is not
- * in the answer.
+ * A local path that leaves the data root (absolute, `..`, a symlink out of it, a top-level
+ * dot-entry such as `.git/` or `.env`, mem's own log/, queries/ or vault/), whether written
+ * before writes were confined or made so by a symlink swapped in later, is 'outside' whatever it
+ * names, decided without a look outside the root. Why not null like an https: source: null
+ * would deliver it as fresh without a word, and the owner would never learn the citation is not
+ * checked; why not 'unreadable': its next action is `confirm`, and a confirmation leaves the
+ * citation unread, so the fact would stay held back for good ('outside' asks for a new
+ * citation). Whether the outside path exists, or has the digest, is not in the answer.
  */
 export async function checkSource(item: CitedSource, root: string): Promise<SourceCheck | null> {
   if (item.source_uri === null || item.source_sha256 === null) return null;
   const path = localPath(item.source_uri);
   if (path === null) return null;
-  if (path === INVALID) return 'unreadable';
-  const bytes = await readConfined(root, path);
-  // Outside, gone, unreadable, not a regular file or too large: never "changed".
+  if (path === INVALID) return 'outside';
+  let resolved: string | null;
+  try {
+    resolved = await resolveBeneath(root, path);
+  } catch {
+    // A component inside the root that cannot be looked at, or a symlink loop.
+    return 'unreadable';
+  }
+  if (resolved === null) return 'outside';
+  const bytes = await readConfined(root, path, resolved);
+  // Gone, unreadable, not a regular file, too large, or swapped while opened: never "changed".
   if (bytes === null) return 'unreadable';
   const digest = createHash('sha256').update(bytes).digest('hex');
   return digest === item.source_sha256 ? 'unchanged' : 'changed';
@@ -48,7 +57,8 @@ export async function checkSource(item: CitedSource, root: string): Promise<Sour
 /**
  * A cited source a write may record: a non-file URI as given, or a local path that resolves
  * inside the data root. Trigger: an absolute path or `file:` URI outside the root, `..` or a
- * symlink that leaves it, a path into mem's own state. Why: every read re-hashes a cited path,
+ * symlink that leaves it, a top-level dot-entry of the root (`.git/config`, `.env`), a path into
+ * mem's own state. Why: every read re-hashes a cited path,
  * so a token holder could learn whether any path on the server exists or has a guessed digest.
  * Outcome: INVALID_INPUT naming `field`, nothing written. Only the path's components inside
  * the root are looked at (lstat, readlink), so the refusal is the same whether what lies
@@ -68,28 +78,58 @@ export async function requireConfinedSource(
 
 const CONFINED =
   "expected a path inside the data root (relative to it; no '..' or symlink that leaves it, " +
-  'not its log/, queries/, vault/ or .mem/), a file: URI of one, or a non-file URI';
+  "not its log/, queries/, vault/ or a top-level entry starting with '.' such as .mem/, .git/ " +
+  'or .env), a file: URI of one, or a non-file URI';
 
-/** The data root's own state: a cited path into it would tell one project of another's. */
-const OWN_STATE = new Set(['log', 'queries', 'vault', '.mem']);
+/**
+ * The data root's own state: a cited path into it would tell one project of another's. Compared
+ * exactly where names are case-sensitive (Linux: `Vault/n.md` is another directory), folded
+ * where the file system usually folds case (macOS, Windows), or `Log/` would read `log/`.
+ */
+const OWN_STATE = new Set(['log', 'queries', 'vault']);
+const FOLDS_CASE = process.platform === 'darwin' || process.platform === 'win32';
+
+/**
+ * A first component of a path under the data root that is never cited: mem's own state, or a
+ * dot-entry (`.mem/`, `.git/config`, `.env`): a token holder could confirm a guessed digest of
+ * a repository's credentials or environment.
+ */
+function offLimits(first: string): boolean {
+  return first.startsWith('.') || OWN_STATE.has(FOLDS_CASE ? first.toLowerCase() : first);
+}
+
+/** The realpath of each data root this process has resolved: one realpath per root, not per citation. */
+const REAL_ROOTS = new Map<string, string>();
+
+async function realRoot(given: string): Promise<string> {
+  const known = REAL_ROOTS.get(given);
+  if (known !== undefined) return known;
+  const real = await realpath(given).catch(() => null);
+  // A root that does not resolve (yet) is not remembered: it is resolved again next time.
+  if (real === null) return given;
+  REAL_ROOTS.set(given, real);
+  return real;
+}
 
 /** Symlinks followed within one cited path before it is given up as unresolvable (Linux's own limit). */
 const MAX_SYMLINKS = 40;
 
 /**
  * The path a cited `path` names, with every symlink resolved, or null when it leaves the data
- * root or cannot be resolved. Trigger: any local path, on write and on every read. Why: a
+ * root (or names a path under it that is never cited: offLimits). Trigger: any local path, on write and on every read. Why: a
  * string check misses a symlink, and realpath would look outside the root (a dangling link and
  * a live one to outside would answer differently). Outcome: the path is made absolute and
  * normalised; one outside the root (as given or as its realpath) is null without touching the
  * disk; inside, each component is lstat'ed, a symlink's target read (readlink, never followed)
  * and checked the same way, so nothing outside the root is ever looked at. A path whose rest
  * does not exist resolves to itself (a read finds it gone). The result lies under the root's
- * realpath and not in mem's own state.
+ * realpath and not in mem's own state. Each first component under the root, of the path and of
+ * every symlink target, is checked, so a dot-directory is not even walked. Throws when a
+ * component cannot be looked at (EACCES) or symlinks loop: not outside, but not readable.
  */
 export async function resolveBeneath(root: string, path: string): Promise<string | null> {
   const given = resolve(root);
-  const real = await realpath(given).catch(() => given);
+  const real = await realRoot(given);
   const absolute = resolve(given, path);
   const rest = inside(given, absolute) ?? inside(real, absolute);
   if (rest === null) return null;
@@ -97,13 +137,15 @@ export async function resolveBeneath(root: string, path: string): Promise<string
   let current = real;
   let links = 0;
   while (parts.length > 0) {
-    const next = join(current, parts.shift()!);
+    const part = parts.shift()!;
+    if (current === real && offLimits(part)) return null;
+    const next = join(current, part);
     let info: Stats;
     try {
       info = await lstat(next);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
       current = join(next, ...parts);
       break;
     }
@@ -111,15 +153,15 @@ export async function resolveBeneath(root: string, path: string): Promise<string
       current = next;
       continue;
     }
-    if (++links > MAX_SYMLINKS) return null;
+    if (++links > MAX_SYMLINKS) throw new Error(`more than ${MAX_SYMLINKS} symlinks`);
     const target = resolve(current, await readlink(next));
-    const within = inside(real, target);
+    // An absolute target may name the root by the path it was given (a symlinked root).
+    const within = inside(given, target) ?? inside(real, target);
     if (within === null) return null;
     parts.unshift(...within.split(sep).filter((p) => p !== ''));
     current = real;
   }
-  const first = relative(real, current).split(sep)[0]!;
-  return OWN_STATE.has(first.toLowerCase()) ? null : current;
+  return current;
 }
 
 /** `path` relative to `root` when it is `root` or under it, else null (both absolute, normalised). */
@@ -130,20 +172,34 @@ function inside(root: string, path: string): string | null {
 }
 
 /**
- * The bytes of a cited path confined to the data root, or null. The path is resolved beneath
- * the root (resolveBeneath), read (readRegular), and resolved again once open: the file held
- * open must be the one the path now resolves to inside the root (device and inode), so a
- * directory swapped for a symlink to outside between the two is refused.
+ * The bytes of a cited path confined to the data root, or null. `resolved` is the path resolved
+ * beneath the root (resolveBeneath); it is read (readRegular), and the file held open must still
+ * lie inside the root, so a directory swapped for a symlink to outside between the two is
+ * refused. On Linux the descriptor says where it is (`/proc/self/fd/N`, the kernel's path of the
+ * open file): one readlink, inside the root's realpath and not off limits. Elsewhere, or without
+ * /proc, the path is resolved again and must name the same file (device and inode).
  */
-async function readConfined(root: string, path: string): Promise<Buffer | null> {
-  const resolved = await resolveBeneath(root, path).catch(() => null);
-  if (resolved === null) return null;
-  return readRegular(resolved, async (opened) => {
+async function readConfined(root: string, path: string, resolved: string): Promise<Buffer | null> {
+  return readRegular(resolved, async (opened, fd) => {
+    const held = await heldPath(fd);
+    if (held !== null) {
+      const real = await realRoot(resolve(root));
+      const rest = inside(real, held);
+      return rest !== null && rest !== '' && !offLimits(rest.split(sep)[0]!);
+    }
     const again = await resolveBeneath(root, path).catch(() => null);
     if (again === null) return false;
     const now = await stat(again).catch(() => null);
     return now !== null && now.dev === opened.dev && now.ino === opened.ino;
   });
+}
+
+/** The path the kernel holds for an open descriptor (Linux's /proc), or null where it cannot say. */
+async function heldPath(fd: number): Promise<string | null> {
+  if (process.platform !== 'linux') return null;
+  const held = await readlink(`/proc/self/fd/${fd}`).catch(() => null);
+  // Not a path (`anon_inode:…`), or a file unlinked since it was opened: ask the slow way.
+  return held !== null && isAbsolute(held) && !held.endsWith(' (deleted)') ? held : null;
 }
 
 /**
@@ -153,13 +209,14 @@ async function readConfined(root: string, path: string): Promise<Buffer | null> 
  * every other file read of `mem serve`. Outcome: null. The path is stat'ed before it is opened
  * (opening a device can act on it), opened non-blocking (a FIFO opens without waiting for a
  * writer, never through a symlink in its last component), and its descriptor fstat'ed again
- * and shown to `same` (readConfined's check that it is still the file inside the data root), so
+ * and shown to `same` with its descriptor (readConfined's check that it is still the file inside
+ * the data root), so
  * a path swapped in between is still refused; the read stops one byte past the size fstat
  * gave, so a file that grows meanwhile is refused.
  */
 async function readRegular(
   path: string,
-  same: (opened: Stats) => Promise<boolean>,
+  same: (opened: Stats, fd: number) => Promise<boolean>,
 ): Promise<Buffer | null> {
   try {
     const before = await stat(path);
@@ -170,7 +227,8 @@ async function readRegular(
     );
     try {
       const now = await handle.stat();
-      if (!now.isFile() || now.size > MAX_SOURCE_BYTES || !(await same(now))) return null;
+      if (!now.isFile() || now.size > MAX_SOURCE_BYTES || !(await same(now, handle.fd)))
+        return null;
       const buffer = Buffer.alloc(Math.min(now.size + 1, MAX_SOURCE_BYTES + 1));
       let length = 0;
       for (;;) {
@@ -192,7 +250,8 @@ const INVALID = Symbol('invalid file: URI');
 
 /** The local path a citation names; null for another URI (not judged); INVALID for a `file:` URI with no local path. */
 function localPath(uri: string): string | typeof INVALID | null {
-  if (uri.startsWith('file:')) {
+  // The scheme in any case (`FILE:///etc/passwd` is a file: URI, RFC 3986 §3.1).
+  if (/^file:/i.test(uri)) {
     try {
       return fileURLToPath(uri);
     } catch {

@@ -38,7 +38,7 @@ const NOT_SYMPTOM =
 const DESIGNED =
   /\b(?:return(?:s|ed|ing)?|raise[sd]?|rais(?:es|ing)|emit(?:s|ted)?|gives?|reports?) (?:an? |the )?(?:\w+ )?$/iu;
 const NEGATED =
-  /\b(?:never|no longer|no|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
+  /\b(?:never|no longer|no|not|without|nor|won't|doesn't|don't|instead of|0|zero)\s+(?:\w+\s+)?$/iu;
 
 /** A fix or cause stated: the line reports a bug's resolution even without its symptom's words. */
 const RESOLVED = new RegExp(
@@ -113,7 +113,11 @@ const ERROR_CODE =
  */
 const LINTER =
   /\b(?:lint(?:er|ers|ing)?|credo|eslint|clippy|rubocop|pylint|flake8|ruff|shellcheck|stylelint)\b/giu;
-const WARNING = /^warn(?:s|ed|ing|ings)?\b/iu;
+/**
+ * A warning reported ("warned", "warnings"); "warn"/"warns" configure a rule ("Set `no-console`
+ * to warn", "a rule that warns on floating promises"): lint set up, not a run that failed.
+ */
+const WARNING = /^(?:warned|warnings?)\b/iu;
 
 /** The symptoms the line states, each at its offset: not negated, not an error mechanism. */
 function symptoms(plain: string): number[] {

@@ -203,6 +203,17 @@ describe('tool failures', () => {
     expect(isToolFailure('The release passed lint with no warnings')).toBe(false);
   });
 
+  // A reviewer's inputs, written outside the fixtures: lint configured, or a clean lint run.
+  it.each([
+    'Set `no-console` to warn in the ESLint config so stray logs show up in review',
+    'Added an ESLint rule that warns on floating promises',
+    'Configured ruff to warn about unused imports',
+    'ESLint finished with 0 errors and 0 warnings',
+    'cargo clippy --all-targets passes with zero warnings',
+  ])('is no tool failure: lint configured or clean: %s', (line) => {
+    expect(isToolFailure(line)).toBe(false);
+  });
+
   it('keeps a bug of the product, a changelog fix or a user report as a bug, not a tool failure', () => {
     expect(routeLine('Users could not log in because the session loader threw an error')).toBe(
       'cause',

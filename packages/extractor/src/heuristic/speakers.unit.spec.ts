@@ -55,7 +55,7 @@ describe('the speakers of a labelled chat', () => {
       'Hey Caroline! How was the parade?',
       'Thanks, Caroline. How was the parade?',
       'Caroline, that parade sounds great',
-      'That parade sounds great for you, Caroline!',
+      'That parade sounds great, Caroline!',
     ]) {
       const bare = withoutAddress(text, names);
       expect(bare, text).not.toContain('Caroline');
@@ -68,6 +68,10 @@ describe('the speakers of a labelled chat', () => {
       'Caroline went to the parade last week.',
       'The parade was great, Caroline said',
       'We met Caroline and her kids at the beach.',
+      // Said to her in the second person, the sentence is about her (a reviewer's input).
+      'Caroline, congrats on your new job at the animal shelter!',
+      'That was brave of you, Caroline!',
+      'That parade sounds great for you, Caroline!',
     ])
       expect(withoutAddress(text, names), text).toBe(text);
   });

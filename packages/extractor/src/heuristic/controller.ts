@@ -380,9 +380,10 @@ function scoreChunk(
     profile.dates.length > 0 && bearsDate(profile.dates, datesIn(input.chunk.text))
       ? new Set([DATE_TERM])
       : undefined;
+  const chat = profile.factual ? chatSpeakers(prose.map((p) => p.text)) : new Set<string>();
   for (const signal of signals) {
     if (isChatter(signal.text) || notAsked(signal.text)) continue;
-    const scored = scoreSentence(profile, signal.text, undefined, given);
+    const scored = scoreSentence(profile, signal.text, undefined, given, chat.size > 0);
     const kind = kinds.size > 0 ? signalKinds(signal) : undefined;
     if (kind !== undefined) {
       if (![...kind].some((k) => kinds.has(k))) continue;
@@ -414,7 +415,6 @@ function scoreChunk(
     profile,
     prose.map((p) => p.text),
   );
-  const chat = profile.factual ? chatSpeakers(prose.map((p) => p.text)) : new Set<string>();
   for (const { pieces, spoken, agent, proposal, text: whole } of prose) {
     const speaker = chat.size > 0 ? speakerOf(whole) : undefined;
     const others = new Set([...chat].filter((name) => name !== speaker));
@@ -444,7 +444,7 @@ function scoreChunk(
       // the names it only addresses.
       const judged =
         speaker === undefined ? text : withSpeaker(withoutAddress(text, others), speaker);
-      const scored = scoreSentence(profile, judged, discount, given);
+      const scored = scoreSentence(profile, judged, discount, given, chat.size > 0);
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.
       const resolves = errorSeen && scored.cues.includes('cause') && profile.intents.has('cause');

@@ -32,7 +32,9 @@ const DIAGNOSTIC =
  * "Permission denied (publickey)"): the reason a tool prints before its summary ("error: failed
  * to push some refs"), which names none.
  */
-const REFUSAL = /\[rejected\]|\b(?:rejected|denied|refused)\b/iu;
+const REFUSAL = /\[(?:remote )?rejected\]|(?<![\w/.-])(?:rejected|denied|refused)(?![\w/.-])/iu;
+/** A passing test's line (mocha's "✓ returns 401 when the token is rejected", TAP's "ok 1"). */
+const PASSED_LINE = /^(?:[✓✔√]|ok\b|PASS(?:ED)?\b)/u;
 // Tool chatter printed before the failure: a package manager's or runtime's warning.
 const WARNING = /^(?:npm |yarn |pnpm )?warn(?:ing)?\b/i;
 const EDITS_NAMED = 3;
@@ -80,7 +82,9 @@ function fixingEdits(failure: OpenFailure): string[] {
  * output. Outcome: those commands, as run.
  */
 function fixingCommands(failure: OpenFailure): string[] {
-  const hinted = [...failure.output.matchAll(HINTED)].map((match) => match[1]!);
+  // git's status advice ("(use \"git add\" to track)") says what the tree holds, not what failed.
+  const advice = failure.output.replace(GIT_ADVICE, '');
+  const hinted = [...advice.matchAll(HINTED)].map((match) => match[1]!);
   if (hinted.length === 0) return [];
   return failure.commands.filter((command) => {
     const last = command
@@ -91,6 +95,8 @@ function fixingCommands(failure: OpenFailure): string[] {
   });
 }
 
+/** git status's parenthesised advice on one line: "(use \"git restore <file>...\" to discard …)". */
+const GIT_ADVICE = /\(use [^()\n]*\)/gu;
 /** A command quoted in a tool's output: a program and one to four words. Bounded. */
 const HINTED = /['`"]([a-z][\w.-]{0,30}(?: [\w.:@/=-]{1,40}){1,4})['`"]/gu;
 
@@ -119,7 +125,7 @@ export function symptomOf(result: string): string | undefined {
     .filter((l) => l !== '' && !WARNING.test(l));
   const line =
     lines.find((l) => DIAGNOSTIC.test(l)) ??
-    lines.find((l) => REFUSAL.test(l) && l.length > 8) ??
+    lines.find((l) => REFUSAL.test(l) && !PASSED_LINE.test(l) && l.length > 8) ??
     lines.find((l) => FAILING.test(l) && l.length > 8) ??
     lines[0];
   // Trigger: a failure that prints only a word ("Error"). Outcome: no line; it names no bug.

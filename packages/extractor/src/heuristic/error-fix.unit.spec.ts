@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGateAnswer } from '../protocol.js';
 import type { ChunkRecord, Controller } from '../controller.js';
 import { heuristicController } from './controller.js';
-import { errorFixSignals } from './error-fix-signals.js';
+import { errorFixSignals, symptomOf } from './error-fix-signals.js';
 
 const words = {
   name: 'words',
@@ -105,6 +105,23 @@ describe('error → fix from tool results', () => {
     expect(bugs.some((l) => l.includes('failed to push'))).toBe(false);
   });
 
+  it('takes no passing test title nor a path that holds "denied" as the refusal', () => {
+    // A reviewer's inputs: mocha prints the passing titles above the failure; eslint the path.
+    expect(
+      symptomOf(
+        'Bash error:\n  auth\n    ✓ returns 401 when the token is rejected\n    1) refreshes the session\n\n  1 passing (12ms)\n  1 failing',
+      ),
+    ).toBeUndefined();
+    expect(
+      symptomOf(
+        "Bash error:\n/repo/src/permissions/denied-page.tsx\n  12:5  error  'x' is defined but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)",
+      ),
+    ).not.toContain('denied-page');
+    expect(symptomOf('Bash error:\nbuilding\nPermission denied (publickey).')).toBe(
+      'Permission denied (publickey).',
+    );
+  });
+
   describe('a command the failing output hints at, run before the pass', () => {
     const push = 'Bash {"command":"cd repo && git push origin main"}';
     const refused: ChunkRecord[] = [
@@ -146,6 +163,20 @@ describe('error → fix from tool results', () => {
           ...run('cd repo && git fetch origin', ''),
           ...pass,
         ]).signals,
+      ).toEqual([]);
+      // git's status advice, "(use \"git add\" to track)", says what the tree holds: a commit
+      // of nothing, mended by staging, is no bug (a reviewer's input).
+      expect(
+        errorFixSignals(
+          [...run('git commit -m "feat: add export"', '')].slice(0, 1).concat([
+            {
+              role: 'tool_result',
+              text: 'Bash error:\nOn branch main\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\tsrc/export.ts\n\nnothing added to commit but untracked files present (use "git add" to track)',
+            },
+            ...run('git add -A', ''),
+            ...run('git commit -m "feat: add export"', '[main 1a2b3c4] feat: add export'),
+          ]),
+        ).signals,
       ).toEqual([]);
       // A build run between a type error and its pass is named by no hint in the output.
       const check = 'Bash {"command":"npm run check"}';

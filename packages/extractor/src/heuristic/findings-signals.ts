@@ -44,8 +44,10 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
     if (record.role !== 'assistant' || record.text.startsWith('[thinking]')) continue;
     const lines = record.text.split('\n');
     // A message ending "Want me to implement this?" lays out a plan: its definitions ("`sdk.ts`:
-    // ~10 lines") are what it would change, not what the system is.
-    const proposal = asksLeave(record.text);
+    // ~10 lines") are what it would change, not what the system is. One that ends asking the
+    // user anything ("Which one would you prefer?") lays out what it weighs ("### Options /
+    // - `zod`: runtime validation …"): its lists are choices put to the user, not findings.
+    const proposal = asksLeave(record.text) || /\?\s*$/u.test(record.text.trim());
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!.trim();
       const heading = HEADING.exec(line);
@@ -76,7 +78,8 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
       if (!findings && !now) {
         // Read by content, whatever the heading says (see definitionLines); a lead-in sentence
         // ("Some alternatives:") is talk about options, not a report's section.
-        if (title !== undefined && !proposal) out.push(...definitionLines(named, block));
+        if (title !== undefined && !proposal && !NOT_PARTS.test(named.replace(/\*\*/gu, '')))
+          out.push(...definitionLines(named, block));
         continue;
       }
       // The items of a "now" list are read under their lead-in (indented below it), so each
@@ -124,6 +127,9 @@ function definitionLines(named: string, block: readonly string[]): Signal[] {
     if (inFence) continue;
     const definition = DEFINITION.exec(line);
     if (!definition || definition[2]!.split(/\s+/u).length < MIN_WORDS) continue;
+    // A file or folder keys a change list, a plan or a test report ("`src/auth/session.ts`:
+    // Added a null check"); an item that says what was or is to be done, or asks, defines nothing.
+    if (FILE_NAME.test(definition[1]!) || NOT_DEFINING.test(definition[2]!)) continue;
     const item = line
       .trim()
       .replace(/^(?:[-*+]|\d+[.)])\s+/u, '')
@@ -136,3 +142,25 @@ function definitionLines(named: string, block: readonly string[]): Signal[] {
 
 /** Definition items a section must hold to be read as a report of definitions. */
 const MIN_DEFINITIONS = 2;
+/**
+ * A heading over what the agent did, means to do, ran or asks ("## Summary of Changes", "**Files
+ * modified:**", "## Implementation Plan", "## Next Steps", "## Test Results", "### ESLint
+ * output", "## Git status", "## Open questions"): its "`name`: words" items are edits, steps,
+ * tool output or questions, not what a part of the system is. Only the heading's last word
+ * counts: "### Output fields" and "## Status codes" still name parts.
+ */
+const NOT_PARTS =
+  /\b(?:plan|steps|todo|changes(?: made)?|changed|modified|results?|output|status|questions)\s*:?\s*$/iu;
+/**
+ * A file or folder path ("`src/cache.ts`", "`lib/`", "`auth.test.ts`"), by a slash or a source
+ * file's extension; a property path ("`process.env`", "`req.body`") is an identifier.
+ */
+const FILE_NAME =
+  /\/|\.(?:[cm]?[jt]sx?|json|md|exs?|py|rs|go|rb|java|kt|swift|[ch]|cc|cpp|toml|ya?ml|lock|sh|css|scss|html|sql|txt)$/u;
+/**
+ * An item that says what was done or is to be done ("Added a null check", "add an LRU cache") or
+ * that asks ("…?"). The third person ("creates the vault folder") says what a flag or command
+ * does, and stays a definition.
+ */
+const NOT_DEFINING =
+  /^(?:add(?:ed)?|updated?|changed?|removed?|renamed?|fix(?:ed)?|created?|modif(?:y|ied)|refactor(?:ed)?|bump(?:ed)?|moved?|replaced?|implement(?:ed)?|wired?|register(?:ed)?|extract(?:ed)?|deleted?)\b|\?\s*$/iu;

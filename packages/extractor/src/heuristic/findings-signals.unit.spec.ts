@@ -196,11 +196,11 @@ describe("an agent's findings list", () => {
       const plan: ChunkRecord = {
         role: 'assistant',
         text: [
-          'The fix touches two files.',
+          'The fix adds two settings.',
           '',
-          '**Estimated changes:**',
-          '- `config-store.ts`: about 20 lines to add the field and its getter',
-          '- `cli.ts`: about 10 lines to read the new flag and pass it on',
+          '**New settings:**',
+          '- `cacheSize`: how many parsed files the store keeps in memory at once',
+          '- `cacheTtl`: how long a parsed file stays cached before it is read again',
           '',
           'Want me to implement this?',
         ].join('\n'),
@@ -212,8 +212,133 @@ describe("an agent's findings list", () => {
         text: plan.text.replace('Want me to implement this?', 'All tests pass.'),
       };
       expect(findingsSignals([done]).map((s) => s.text)).toEqual([
-        'Estimated changes: `config-store.ts`: about 20 lines to add the field and its getter',
-        'Estimated changes: `cli.ts`: about 10 lines to read the new flag and pass it on',
+        'New settings: `cacheSize`: how many parsed files the store keeps in memory at once',
+        'New settings: `cacheTtl`: how long a parsed file stays cached before it is read again',
+      ]);
+    });
+
+    // A reviewer's inputs, written outside the fixtures: "`name`: words" lists that are edits,
+    // plans, tool output, options put to the user or questions, never definitions.
+    const report = (...lines: string[]): ChunkRecord => ({
+      role: 'assistant',
+      text: lines.join('\n'),
+    });
+    it.each([
+      [
+        'a change list keyed by files',
+        report(
+          '## Summary of Changes',
+          '- `src/auth/session.ts`: Added a null check before reading the token',
+          '- `src/auth/refresh.ts`: Updated the retry to back off between attempts',
+          '',
+          'All tests pass.',
+        ),
+      ],
+      [
+        'changes keyed by names, under "Changes Made"',
+        report(
+          '**Changes Made:**',
+          '- `thinkingOff`: dimGray instead of darkGray so it reads on dark themes',
+          '- `thinkingLow`: blue tint kept but lightened for the light theme',
+          '',
+          'Done.',
+        ),
+      ],
+      [
+        'a test report',
+        report(
+          '## Test Results',
+          '- `auth.test.ts`: 3 failures in the refresh suite, all timeouts',
+          '- `session.test.ts`: all 12 tests pass after the change',
+          '',
+          'The timeouts look flaky.',
+        ),
+      ],
+      [
+        'a numbered plan',
+        report(
+          '## Implementation Plan',
+          '1. `src/cache.ts`: add an LRU keyed by the file path',
+          '2. `src/index.ts`: wire the cache into the loader on startup',
+          '',
+          'I will start with the cache.',
+        ),
+      ],
+      [
+        'options put to the user',
+        report(
+          '### Options',
+          '- `zod`: runtime validation with static types inferred from the schema',
+          '- `valibot`: the same idea with a much smaller bundle size',
+          '',
+          'Which one would you prefer?',
+        ),
+      ],
+      [
+        'next steps',
+        report(
+          '## Next Steps',
+          '- `migrate`: run it against the staging database first, then production',
+          '- `backfill`: schedule it for the night when the load is low',
+          '',
+          'That is all for today.',
+        ),
+      ],
+      [
+        'git status',
+        report(
+          '## Git status',
+          '- `main`: two commits ahead of the remote, nothing staged yet',
+          '- `feature/cache`: rebased on main with no conflicts left',
+          '',
+          'Ready to push.',
+        ),
+      ],
+      [
+        'files modified',
+        report(
+          '**Files modified:**',
+          '- `package.json`: bumped vitest to the latest minor release',
+          '- `README.md`: documented the new cache flag and its default',
+          '',
+          'Done.',
+        ),
+      ],
+      [
+        'linter output',
+        report(
+          '### ESLint output',
+          '- `no-unused-vars`: two hits in the loader, both left from the refactor',
+          '- `eqeqeq`: one hit in the parser where null is compared loosely',
+          '',
+          'I will fix these next.',
+        ),
+      ],
+      [
+        'open questions',
+        report(
+          '## Open questions',
+          '- `maxRetries`: should it count the first attempt or only the retries?',
+          '- `timeout`: is it per request or for the whole batch of requests?',
+          '',
+          'Let me know.',
+        ),
+      ],
+    ])('reads no definitions off %s', (_, record) => {
+      expect(findingsSignals([record])).toEqual([]);
+    });
+
+    it('still reads a third-person definition and a property path, and output fields', () => {
+      const flags = report(
+        '### Output fields',
+        '- `init`: creates the vault folder and writes its first index',
+        '- `process.env`: the variables the hook reads its settings from',
+        '',
+        'That is the whole surface.',
+      );
+      expect(findingsSignals([flags]).map((s) => s.text)).toEqual([
+        'Output fields: `init`: creates the vault folder and writes its first index',
+        'Output fields: `process.env`: the variables the hook reads its settings from',
       ]);
     });
   });

@@ -38,7 +38,7 @@ const NOT_SYMPTOM =
 const DESIGNED =
   /\b(?:return(?:s|ed|ing)?|raise[sd]?|rais(?:es|ing)|emit(?:s|ted)?|gives?|reports?) (?:an? |the )?(?:\w+ )?$/iu;
 const NEGATED =
-  /\b(?:never|no longer|no|not|without|nor|won't|doesn't|don't|instead of)\s+(?:\w+\s+)?$/iu;
+  /\b(?:never|no longer|no|not|without|nor|won't|doesn't|don't|instead of|0|zero)\s+(?:\w+\s+)?$/iu;
 
 /** A fix or cause stated: the line reports a bug's resolution even without its symptom's words. */
 const RESOLVED = new RegExp(
@@ -113,7 +113,11 @@ const ERROR_CODE =
  */
 const LINTER =
   /\b(?:lint(?:er|ers|ing)?|credo|eslint|clippy|rubocop|pylint|flake8|ruff|shellcheck|stylelint)\b/giu;
-const WARNING = /^warn(?:s|ed|ing|ings)?\b/iu;
+/**
+ * A warning reported ("warned", "warnings"); "warn"/"warns" configure a rule ("Set `no-console`
+ * to warn", "a rule that warns on floating promises"): lint set up, not a run that failed.
+ */
+const WARNING = /^(?:warned|warnings?)\b/iu;
 
 /** The symptoms the line states, each at its offset: not negated, not an error mechanism. */
 function symptoms(plain: string): number[] {
@@ -219,11 +223,26 @@ export function routeLine(text: string): LineKind {
   return 'decision';
 }
 
-/** A choice said with the alternative it passed over ("X instead of Y", "switched to X"). */
+/**
+ * A choice said with the alternative it passed over ("X instead of Y", "switched to X"). "Instead
+ * of" is a choice only after a word of choosing in its clause ("Themes use tokens instead of
+ * chalk"): without one it says what happened ("Requests went to staging instead of production").
+ */
 const CHOICE =
-  /\b(?:instead of|rather than|in favou?r of|switch(?:ed|es|ing)? (?:\w+ )?to|replac(?:ed|es|ing) [^,;.]{1,40}? with|chose|opted for|went with)\b/iu;
-/** Where a reason begins; it runs to the end of its clause. */
-const REASON = /\b(?:because|since|given that)\b/giu;
+  /\b(?:(?:we|i|use[sd]?|using|prefer(?:s|red)?|keep|kept|store[sd]?|pin(?:s|ned)?)\b[^,;.]{0,60}?\b(?:instead of|rather than)|in favou?r of|switch(?:ed|es|ing)? (?:\w+ )?to|replac(?:ed|es|ing) [^,;.]{1,40}? with|chose|opted for|went with)\b/iu;
+/**
+ * Where a reason begins; it runs to the end of its clause. "Since" of time ("since then", "since
+ * last week", "since v2") gives none.
+ */
+const REASON = /\b(?:because|since(?!\s+(?:then|last|yesterday|v?\d))|given that)\b/giu;
+/**
+ * A failure of the rejected alternative ("chalk broke", "npm install kept failing"). A state word
+ * ("the env var was missing", "the include glob was wrong") is a defect of the system: a bug.
+ */
+const REASON_FAILURE = /^(?:broken|leak(?:s|ed|ing)?|stuck)\b/iu;
+/** Past these a line is no one choice with its reason, and reading it would cost n². */
+const CHOICE_CHARS = 2000;
+const CHOICE_REASONS = 8;
 const CLAUSE_END = /[,;.!?](?:\s|$)|\s[—–]\s|$/u;
 
 /**
@@ -234,19 +253,27 @@ const CLAUSE_END = /[,;.!?](?:\s|$)|\s[—–]\s|$/u;
  * failure is the rejected alternative's, and nothing in the system is broken or mended. Outcome:
  * a decision. Still a bug: a fix said ("fixed the crash by using X instead of Y because Y
  * throws"), a symptom outside the reason ("the build failed because X is used instead of Y"),
- * a reason with no choice beside it.
+ * a reason with no choice beside it, a reason that names a state ("because the env var was
+ * missing") rather than a failure, an "instead of" with no one choosing ("Requests went to
+ * staging instead of production because …"), a time "since" ("Switched to Vite; since then the
+ * build has failed"), and a line too long to be one choice (CHOICE_CHARS, CHOICE_REASONS).
  */
 function choiceForReason(text: string): boolean {
+  if (text.length > CHOICE_CHARS) return false;
   const plain = text.replace(ISSUE_REFERENCE, '');
   if (RESOLVED.test(plain.replace(QUOTED_SPAN, '""'))) return false;
   const reasons: Array<[number, number]> = [];
   for (const match of plain.matchAll(REASON)) {
+    if (reasons.length === CHOICE_REASONS) return false;
     const from = match.index;
     reasons.push([from, from + plain.slice(from).search(CLAUSE_END)]);
   }
   const inReason = (at: number) => reasons.some(([from, to]) => at > from && at < to);
   const found = symptoms(plain);
   if (found.length === 0 || !found.every(inReason)) return false;
+  const failure = (at: number) =>
+    FAILURE.test(plain.slice(at)) || REASON_FAILURE.test(plain.slice(at));
+  if (!found.every(failure)) return false;
   const outside = reasons.reduceRight(
     (line, [from, to]) => line.slice(0, from) + ' '.repeat(to - from) + line.slice(to),
     plain,

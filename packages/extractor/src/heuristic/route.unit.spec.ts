@@ -77,6 +77,31 @@ describe('a choice whose reason names the alternative broken', () => {
       'cause',
     );
   });
+
+  // A reviewer's inputs, written outside the fixtures: bug reports that say "instead of" or
+  // "because"/"since" without anyone choosing.
+  it.each([
+    'Requests went to the staging API instead of production because the env var was missing',
+    'Vitest ran the compiled JS instead of the TS sources because the include glob was wrong',
+    'The resolver chose the ESM build because the exports map was wrong',
+    'Python imported the system package instead of the venv one since PYTHONPATH was wrong',
+    'Switched to Vite; since then the build has failed twice on CI',
+  ])('stays a bug when nobody chose, or the reason is a state or a time: %s', (line) => {
+    expect(routeLine(line)).not.toBe('decision');
+  });
+
+  it('keeps a choice with its reason when someone chose and the alternative failed', () => {
+    expect(routeLine('We pin Node 20 rather than 22 because the native addon crashed on 22')).toBe(
+      'decision',
+    );
+  });
+
+  it('gives up on a line too long to be one choice, in linear time', () => {
+    const long = `${'Themes use tokens instead of chalk because chalk broke, '.repeat(4000)}end`;
+    const started = performance.now();
+    expect(routeLine(long)).not.toBe('decision');
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
 });
 
 describe('a cause stated, then a question', () => {
@@ -176,6 +201,17 @@ describe('tool failures', () => {
       'cause',
     );
     expect(isToolFailure('The release passed lint with no warnings')).toBe(false);
+  });
+
+  // A reviewer's inputs, written outside the fixtures: lint configured, or a clean lint run.
+  it.each([
+    'Set `no-console` to warn in the ESLint config so stray logs show up in review',
+    'Added an ESLint rule that warns on floating promises',
+    'Configured ruff to warn about unused imports',
+    'ESLint finished with 0 errors and 0 warnings',
+    'cargo clippy --all-targets passes with zero warnings',
+  ])('is no tool failure: lint configured or clean: %s', (line) => {
+    expect(isToolFailure(line)).toBe(false);
   });
 
   it('keeps a bug of the product, a changelog fix or a user report as a bug, not a tool failure', () => {

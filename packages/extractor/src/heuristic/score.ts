@@ -98,6 +98,7 @@ export function scoreSentence(
   sentence: string,
   discount?: ReadonlyMap<string, number>,
   given?: ReadonlySet<string>,
+  chat?: boolean,
 ): SentenceScore {
   const unit = analyzeUnit(sentence);
   const matched: string[] = [];
@@ -123,8 +124,11 @@ export function scoreSentence(
   // everywhere ("because", "decided", a question back): they lifted a sentence that only
   // matched a name past the gate (on LoCoMo's tuning half, removing them raised gate precision
   // 48.6 → 52.4 % for recall 57.4 → 55.1 %). Outcome: its sentences are judged by their terms
-  // alone; the cues a sentence shows are still reported.
-  for (const cue of profile.factual ? [] : unit.cues) {
+  // alone; the cues a sentence shows are still reported. Only in a chat (`chat`: the chunk's
+  // turns carry their speaker's name; a caller that does not know leaves it undefined): in a
+  // coding transcript a factual question ("How does the Stripe webhook integration work?") is
+  // answered by a decision's reason, and its "because" is what lifts it past the gate.
+  for (const cue of profile.factual && chat !== false ? [] : unit.cues) {
     const asked = profile.intents.has(cue.family);
     if (!asked && ASKED_ONLY.has(cue.family)) continue;
     cueScore += CUE_WEIGHT[asked ? 'intent' : 'other'][cue.strength];

@@ -31,6 +31,8 @@ const INTERJECTION =
  * at the start or end of a clause ("Caroline, that sounds great", "… for you, Jon!").
  */
 export function withoutAddress(text: string, names: ReadonlySet<string>): string {
+  // A sentence that speaks of its addressee ("Caroline, congrats on your new job") is about them.
+  if (/\b(?:you|your|yours|yourself)\b/iu.test(text)) return text;
   let out = text;
   for (const name of names) {
     const first = escape(name.split(' ')[0]!);

@@ -55,7 +55,7 @@ describe('the speakers of a labelled chat', () => {
       'Hey Caroline! How was the parade?',
       'Thanks, Caroline. How was the parade?',
       'Caroline, that parade sounds great',
-      'That parade sounds great for you, Caroline!',
+      'That parade sounds great, Caroline!',
     ]) {
       const bare = withoutAddress(text, names);
       expect(bare, text).not.toContain('Caroline');
@@ -68,6 +68,10 @@ describe('the speakers of a labelled chat', () => {
       'Caroline went to the parade last week.',
       'The parade was great, Caroline said',
       'We met Caroline and her kids at the beach.',
+      // Said to her in the second person, the sentence is about her (a reviewer's input).
+      'Caroline, congrats on your new job at the animal shelter!',
+      'That was brave of you, Caroline!',
+      'That parade sounds great for you, Caroline!',
     ])
       expect(withoutAddress(text, names), text).toBe(text);
   });
@@ -101,6 +105,26 @@ describe('a factual question asked of a labelled chat', () => {
     expect(answer.memory).toContain('pride parade');
   });
 
+  it('opens the gate on a coding transcript with a decision that answers how something works', async () => {
+    const reason =
+      'We decided to verify the Stripe signature before parsing the body because a forged event could reach the handler.';
+    const records: ChunkRecord[] = [
+      { role: 'user', text: 'Add the webhook endpoint.' },
+      { role: 'assistant', text: reason },
+      { role: 'assistant', text: 'Now let me run the tests.' },
+    ];
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: 'How does the Stripe webhook integration work?',
+      memory: '',
+      chunk: { text: records.map((r) => r.text).join('\n'), records },
+      memoryBudget: 400,
+    });
+    const answer = parseGateAnswer(reply.text);
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('verify the Stripe signature');
+  });
+
   it('judges a sentence by its terms alone: a cue word of a kind not asked adds nothing', () => {
     const factual = profileQuestion('When did Melanie paint a sunrise?');
     const plain = scoreSentence(factual, 'Melanie: I painted a sunrise by the lake.');
@@ -109,6 +133,14 @@ describe('a factual question asked of a labelled chat', () => {
       'Melanie: Did I paint a sunrise by the lake, the one that caused the error?',
     ])
       expect(scoreSentence(factual, cued).score, cued).toBe(plain.score);
+    // Outside a labelled chat (a coding transcript) a factual question keeps them: a decision's
+    // reason answers "How does … work?" (a reviewer's input).
+    const how = profileQuestion('How does the Stripe webhook integration work?');
+    const reason =
+      'We decided to verify the Stripe signature before parsing the body because a forged event could reach the handler.';
+    expect(scoreSentence(how, reason, undefined, undefined, false).score).toBeGreaterThan(
+      scoreSentence(how, reason, undefined, undefined, true).score,
+    );
     // A standing question still weighs its cues: they are the kind of evidence it asks for.
     const bugs = profileQuestion('What bugs were found and what was the root cause?');
     expect(

@@ -277,15 +277,20 @@ function parentDriven(prepared: Prepare, query: ItemFindQuery): string | null {
   // hex; the boundary checks them; FTS5 folds case, so 'IT-…' would read it-…'s children): any
   // other parent is walked by edge, never written into a MATCH.
   if (!/^[a-z0-9._-]+$/.test(query.parent)) return null;
-  const filter = {
+  const filter = scopeFilter(query);
+  if (filter.projects.length === 0 || filter.attention.length === 0) return null;
+  return parentScopeMatch(query.parent, filter, universalScope(prepared, filter));
+}
+
+/** The part of a find item_fts's scope holds: projects, liveness, tiers, type and status. */
+function scopeFilter(query: ItemFindQuery) {
+  return {
     projects: query.projects,
     live: !query.includeDeleted,
     attention: query.attention,
     ...(query.type !== undefined ? { type: query.type } : {}),
     ...(query.status !== undefined ? { status: query.status } : {}),
   };
-  if (filter.projects.length === 0 || filter.attention.length === 0) return null;
-  return parentScopeMatch(query.parent, filter, universalScope(prepared, filter));
 }
 
 /**
@@ -310,13 +315,7 @@ function scopedMatch(
 ): ((text: string) => string) | null {
   if (query.tag !== undefined || query.parent !== undefined || query.anchor !== undefined)
     return null;
-  const filter = {
-    projects: query.projects,
-    live: !query.includeDeleted,
-    attention: query.attention,
-    ...(query.type !== undefined ? { type: query.type } : {}),
-    ...(query.status !== undefined ? { status: query.status } : {}),
-  };
+  const filter = scopeFilter(query);
   if (filter.projects.length === 0 || filter.attention.length === 0) return null;
   const universal = universalScope(prepared, filter);
   return (text) => itemScopeMatch(text, filter, universal)!;

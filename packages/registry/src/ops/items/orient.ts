@@ -25,6 +25,7 @@ import {
   freshnessWarning,
 } from './freshness.js';
 import { orderedMerge, tiesSorted } from './ordered-merge.js';
+import { citingScope } from './source-check.js';
 
 /** Reminders due inside this window from the caller's clock are listed (seed 000 §5.1). */
 export const REMINDER_WINDOW_DAYS = 14;
@@ -227,7 +228,7 @@ export async function orient(
     const warnings = await deliveredKnowledgeWarnings(
       [...ruleRows, ...factRows],
       now,
-      ctx.engine.paths.root,
+      citingScope(ctx.engine.paths),
     );
     return {
       rules,

@@ -200,7 +200,8 @@ const MAX_SYMLINKS = 40;
 
 /**
  * The path a cited `path` names, with every symlink resolved, or null when it leaves the data
- * root (or names a path under it that is never cited: offLimits). Trigger: any local path, on write and on every read. Why: a
+ * root (or names a path under it that is never cited: offLimits, or one `roots` keeps from the
+ * project: mayCite). Trigger: any local path, on write and on every read. Why: a
  * string check misses a symlink, and realpath would look outside the root (a dangling link and
  * a live one to outside would answer differently). Outcome: the path is made absolute and
  * normalised; one outside the root (as given or as its realpath) is null without touching the

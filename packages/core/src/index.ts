@@ -121,6 +121,8 @@ export {
   utf8Bytes,
   type OrientBudget,
   type OrientSection,
+  citedDirectoriesField,
+  citedDirectoryField,
 } from './items/index.js';
 export {
   NEXT_ACTION,

@@ -4,7 +4,14 @@ import { dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { z } from 'zod';
-import { MemError, issueValue, projectNameSchema, queryIdField, type MemConfig } from '@mem/core';
+import {
+  MemError,
+  citedDirectoriesField,
+  issueValue,
+  projectNameSchema,
+  queryIdField,
+  type MemConfig,
+} from '@mem/core';
 import { TRANSCRIPT_KINDS, type TranscriptKind } from '@mem/sources';
 
 /** Source kinds a standing-query file may name: the transcript formats @mem/sources reads. */
@@ -41,6 +48,11 @@ const fileSchema = z.strictObject({
   chunk_tokens: z.int().min(256).max(32_768).default(5000),
   /** Token budget of each memory (the paper's 1024). */
   memory_budget: z.int().min(64).max(8192).default(1024),
+  /**
+   * The directories (relative to the data root) this project's items may cite; read by the
+   * registry's source check (packages/registry/src/ops/items/cited-roots.ts), validated here too.
+   */
+  cites: citedDirectoriesField.optional(),
 });
 
 /** A source entry resolved to something on disk. */

@@ -103,6 +103,10 @@ export interface ItemStore extends ItemReader, PageReader, LineRefReader {
   idempotencyKey(keySha256: string): IdempotencyKeyRow | undefined;
   /** The open review findings of `project` (none decided), oldest first. */
   openFindings(project: string): ReviewFindingRow[];
+  /** How many findings of each kind are open in each of `projects`, by project then kind (review_finding_open). */
+  openFindingCounts(
+    projects: readonly string[],
+  ): { project: string; kind: ReviewFindingRow['kind']; open: number }[];
   /** The failure_signature rows of these sig_shas in these projects, by sig_sha, then project. */
   failureSignatures(sigShas: readonly string[], projects: readonly string[]): FailureSignatureRow[];
   /** The node of `sha256` at `level` as a citation shows it: the whole text, or its first `maxChars` characters. */
@@ -232,6 +236,9 @@ export function openItemStore(
     FROM idempotency_key WHERE key_sha256 = ? ORDER BY ts DESC, project LIMIT 1`);
   const findings = db.prepare(`SELECT id, kind, subjects, explanation, seq, opened_by
     FROM review_finding WHERE project = ? AND decision IS NULL ORDER BY seq, id`);
+  const findingCounts = db.prepare(`SELECT project, kind, count(*) AS open
+    FROM review_finding WHERE decision IS NULL AND project IN (SELECT value FROM json_each(?))
+    GROUP BY project, kind ORDER BY project, kind`);
   const cited = db.prepare(`SELECT level, sha256, source, t, deleted_at, length(text) AS text_chars,
       CASE WHEN @maxChars IS NULL THEN text ELSE substr(text, 1, @maxChars) END AS text
     FROM node WHERE project = @project AND sha256 = @sha256 AND level = @level AND kind <> 'line'`);
@@ -328,6 +335,12 @@ export function openItemStore(
       (findings.all(project) as (Omit<ReviewFindingRow, 'subjects'> & { subjects: string })[]).map(
         (raw) => ({ ...raw, subjects: JSON.parse(raw.subjects) as string[] }),
       ),
+    openFindingCounts: (projects) =>
+      findingCounts.all(JSON.stringify(projects)) as {
+        project: string;
+        kind: ReviewFindingRow['kind'];
+        open: number;
+      }[],
     citedNode: (project, sha256, level, maxChars) =>
       cited.get({ project, sha256, level, maxChars }) as CitedNode | undefined,
     edges: (project, sha256, direction) =>

@@ -43,3 +43,4 @@ export {
   type OrientBudget,
   type OrientSection,
 } from './orient-budget.js';
+export { citedDirectoriesField, citedDirectoryField } from './cites.js';

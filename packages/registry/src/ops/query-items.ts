@@ -2,7 +2,7 @@ import { itemKey, type ItemHoldBack } from '@mem/query';
 import type { ItemRow } from '@mem/projector-sqlite';
 import type { RegistryContext } from '../context.js';
 import { MAX_FRESHNESS_WARNINGS, warningOf, type FreshnessWarning } from './items/freshness.js';
-import { checkSource } from './items/source-check.js';
+import { checkSource, citingScope } from './items/source-check.js';
 
 /** What a query answer says of the recalled items it did not deliver plainly. */
 export interface QueryFreshness {
@@ -21,12 +21,12 @@ export function queryItemFreshness(
   includeStale: boolean,
 ): { holdBack: ItemHoldBack; answer: () => QueryFreshness } {
   const now = ctx.recallNow();
-  const root = ctx.engine.paths.root;
+  const scope = citingScope(ctx.engine.paths);
   const named: { row: ItemRow; warning: FreshnessWarning }[] = [];
   const holdBack: ItemHoldBack = async (rows) => {
     const held = new Set<string>();
     for (const row of rows) {
-      const warning = warningOf(row, now, includeStale, await checkSource(row, root));
+      const warning = warningOf(row, now, includeStale, await checkSource(row, scope));
       if (warning === null) continue;
       named.push({ row, warning });
       if (!includeStale) held.add(itemKey(row));

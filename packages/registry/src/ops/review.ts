@@ -110,7 +110,12 @@ export const reviewList = defineOperation({
   name: 'review_list',
   summary: 'the open review findings of a project, oldest first',
   input: z.strictObject({ project: projectInput }),
-  output: z.object({ project: z.string(), findings: z.array(findingView) }),
+  output: z.object({
+    project: z.string(),
+    findings: z.array(findingView),
+    /** How many are open of each kind (orphaned_knowledge among them), by kind. */
+    kinds: z.array(z.object({ kind: reviewKindField, open: z.number() })),
+  }),
   kind: 'read',
   idempotent: true,
   auth: { access: 'token', project: 'project' },
@@ -121,14 +126,18 @@ export const reviewList = defineOperation({
     options: [{ field: 'project', flag: '--project <name>', description: 'the project to list' }],
     text: (out) =>
       [
-        `${out.findings.length} open finding${out.findings.length === 1 ? '' : 's'} in ${out.project}`,
+        `${out.findings.length} open finding${out.findings.length === 1 ? '' : 's'} in ${out.project}${out.kinds.length > 0 ? ` (${out.kinds.map((k) => `${k.open} ${k.kind}`).join(', ')})` : ''}`,
         ...out.findings.map(findingLine),
       ].join('\n'),
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
     return ctx.stores.settledRead([input.project], ({ items }) =>
-      Promise.resolve({ project: input.project, findings: items.openFindings(input.project) }),
+      Promise.resolve({
+        project: input.project,
+        findings: items.openFindings(input.project),
+        kinds: items.openFindingCounts([input.project]).map(({ kind, open }) => ({ kind, open })),
+      }),
     );
   },
 });

@@ -21,7 +21,7 @@ import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import { requireKnowledgeRoom } from './budget.js';
 import { orientBudget } from './orient.js';
-import { requireConfinedSource } from './source-check.js';
+import { citingScope, requireConfinedSource } from './source-check.js';
 import { batchRefsShape, checkBatchRefs, resolveBatchRefs, usesBatchRefs } from './batch-refs.js';
 
 /** The most items one add_items call writes: one batch, one append, one catch-up. */
@@ -118,7 +118,7 @@ export async function addItems(
 ): Promise<WrittenOut> {
   requireReach(caller, project);
   checkBatchRefs(drafts);
-  await requireConfinedSources(ctx, drafts);
+  await requireConfinedSources(ctx, project, drafts);
   const refs = usesBatchRefs(drafts);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -179,15 +179,13 @@ function addUnderLock(
 /** Each cited local path of the batch inside the data root (requireConfinedSource), before anything is written. */
 async function requireConfinedSources(
   ctx: RegistryContext,
+  project: string,
   drafts: readonly AddDraft[],
 ): Promise<void> {
+  const scope = citingScope(ctx.engine.paths);
   for (const [i, draft] of drafts.entries())
     if (draft.source_uri !== undefined)
-      await requireConfinedSource(
-        draft.source_uri,
-        ctx.engine.paths.root,
-        `items[${i}].source_uri`,
-      );
+      await requireConfinedSource(draft.source_uri, scope, `items[${i}].source_uri`, project);
 }
 
 /** Knowledge with no anchor, by id or by ref: the always-loaded set's budget counts it. */

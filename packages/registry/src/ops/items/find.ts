@@ -31,7 +31,7 @@ import {
   warningOf,
   type FreshnessWarning,
 } from './freshness.js';
-import { checkSource } from './source-check.js';
+import { checkSource, citingScope } from './source-check.js';
 
 export const MAX_READ_IDS = 50;
 export const MAX_FIND_LIMIT = 200;
@@ -228,9 +228,9 @@ async function findIn(
   });
   // The page's cited sources are re-read (bounded by the page, never every item): one that
   // changed or cannot be read is held back like an expired item, unless include_stale.
-  const root = ctx.engine.paths.root;
+  const scope = citingScope(ctx.engine.paths);
   const checked = await Promise.all(
-    found.items.map(async (row) => ({ row, source: await checkSource(row, root) })),
+    found.items.map(async (row) => ({ row, source: await checkSource(row, scope) })),
   );
   const sourceWarnings = checked
     .map(({ row, source }) => warningOf(row, now, includeStale, source))

@@ -8,7 +8,7 @@ import {
   type SourceCheck,
 } from '@mem/core';
 import type { ItemState } from './ledger.js';
-import { checkSource, type CitedSource } from './source-check.js';
+import { checkSource, type CitedSource, type CitingScope } from './source-check.js';
 
 /** What an item's verdict reads: the ledger's state and the projection's row both carry it. */
 type Fresh = Pick<
@@ -125,7 +125,7 @@ export function warningOf(
 export async function deliveredKnowledgeWarnings(
   rows: readonly (Omit<Fresh, 'opened_ts'> & CitedSource)[],
   now: Date,
-  root: string,
+  scope: CitingScope,
 ): Promise<FreshnessWarning[]> {
   const judged = await Promise.all(
     rows
@@ -136,7 +136,7 @@ export async function deliveredKnowledgeWarnings(
           (row.source_uri !== null && row.source_sha256 !== null),
       )
       .map(async (row) =>
-        warningOf({ ...row, opened_ts: null }, now, true, await checkSource(row, root)),
+        warningOf({ ...row, opened_ts: null }, now, true, await checkSource(row, scope)),
       ),
   );
   return judged.filter((w): w is FreshnessWarning => w !== null);

@@ -27,7 +27,7 @@ import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import type { WrittenOut } from './add-items.js';
 import { requireKnowledgeRoom } from './budget.js';
-import { requireConfinedSource } from './source-check.js';
+import { citingScope, requireConfinedSource } from './source-check.js';
 import { orientBudget } from './orient.js';
 
 export const updateItemInput = z.strictObject({
@@ -94,7 +94,12 @@ export async function updateItem(
 ): Promise<WrittenOut> {
   requireReach(caller, input.project);
   if (input.source_uri !== undefined)
-    await requireConfinedSource(input.source_uri, ctx.engine.paths.root, 'source_uri');
+    await requireConfinedSource(
+      input.source_uri,
+      citingScope(ctx.engine.paths),
+      'source_uri',
+      input.project,
+    );
   return underItemWrite(ctx, input.project, (items) => updateChecked(ctx, caller, input, items));
 }
 

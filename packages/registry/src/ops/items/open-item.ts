@@ -14,7 +14,7 @@ import {
   freshnessViewOf,
   freshnessWarning,
 } from './freshness.js';
-import { checkSource } from './source-check.js';
+import { checkSource, citingScope } from './source-check.js';
 
 /** Children one `open` returns unless asked for fewer; a wide thread pages past it. */
 export const DEFAULT_OPEN_CHILDREN = 50;
@@ -89,7 +89,9 @@ export async function openItem(
         .filter((l) => !l.deleted)
         .map((l) => [l.id, l]),
     );
-    const source = await checkSource(item, ctx.engine.paths.root);
+    // One scope for the item and its anchored knowledge: one answer.
+    const scope = citingScope(ctx.engine.paths);
+    const source = await checkSource(item, scope);
     const now = ctx.recallNow();
     const rules = items.anchoredTo(item.project, item.id, 'rule');
     const facts = items.anchoredTo(item.project, item.id, 'fact');
@@ -101,7 +103,7 @@ export async function openItem(
     const warnings = await deliveredKnowledgeWarnings(
       listed.map((id) => full.get(id)).filter((k): k is ItemRow => k !== undefined && !k.deleted),
       now,
-      ctx.engine.paths.root,
+      scope,
     );
     return {
       item: viewOfRow(item),

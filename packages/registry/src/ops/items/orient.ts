@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ItemActivityRow } from '@mem/projector-sqlite';
-import { DEFAULT_ORIENT_BUDGET, isoTimeField, type OrientBudget } from '@mem/core';
+import { DEFAULT_ORIENT_BUDGET, isoTimeField, reviewKindField, type OrientBudget } from '@mem/core';
 import { requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
@@ -25,6 +25,7 @@ import {
   freshnessWarning,
 } from './freshness.js';
 import { orderedMerge, tiesSorted } from './ordered-merge.js';
+import { citingScope } from './source-check.js';
 
 /** Reminders due inside this window from the caller's clock are listed (seed 000 §5.1). */
 export const REMINDER_WINDOW_DAYS = 14;
@@ -48,6 +49,13 @@ const truncated = <T extends z.ZodType>(entry: T) =>
     cap: z.number(),
   });
 
+const reviewPointer = z.object({
+  project: z.string(),
+  open: z.number(),
+  kinds: z.array(z.object({ kind: reviewKindField, open: z.number() })),
+  next: z.string(),
+});
+
 const reminderShape = z.object({
   id: z.string(),
   project: z.string(),
@@ -68,6 +76,12 @@ export const orientOut = z.object({
   reminders: truncated(reminderShape),
   projects: truncated(z.object({ project: z.string(), items: z.number() })),
   tags: truncated(z.object({ tag: z.string(), count: z.number() })),
+  /**
+   * The open review findings of each project read, by kind (orphaned knowledge among them: a
+   * fact whose every anchor is deleted is loaded by no orient and no open, so this is where it
+   * is pointed at), with the command that lists them. Only projects with one open; by project.
+   */
+  review: z.array(reviewPointer),
   now: z.string(),
   window_days: z.number(),
   /**
@@ -79,6 +93,23 @@ export const orientOut = z.object({
   freshness_warnings_left_out: z.number().optional(),
 });
 export type Orientation = z.infer<typeof orientOut>;
+
+/** The open findings of projects read, counted by kind: one grouped read of review_finding_open. */
+function reviewPointers({ projects, items }: ReachableItems): z.infer<typeof reviewPointer>[] {
+  const byProject = new Map<string, z.infer<typeof reviewPointer>>();
+  for (const { project, kind, open } of items.openFindingCounts(projects)) {
+    const entry = byProject.get(project) ?? {
+      project,
+      open: 0,
+      kinds: [],
+      next: `mem review list --project ${project}`,
+    };
+    entry.open += open;
+    entry.kinds.push({ kind, open });
+    byProject.set(project, entry);
+  }
+  return [...byProject.values()];
+}
 
 export function orientBudget(ctx: RegistryContext): OrientBudget {
   return ctx.config.MEM_ORIENT_BUDGET ?? DEFAULT_ORIENT_BUDGET;
@@ -227,7 +258,7 @@ export async function orient(
     const warnings = await deliveredKnowledgeWarnings(
       [...ruleRows, ...factRows],
       now,
-      ctx.engine.paths.root,
+      citingScope(ctx.engine.paths),
     );
     return {
       rules,
@@ -236,6 +267,7 @@ export async function orient(
       reminders: reminders(reach, now, budget.reminders),
       projects: projectCounts(names, reach, budget.projects),
       tags: tags(reach, budget.tags),
+      review: reviewPointers(reach),
       now: now.toISOString(),
       window_days: REMINDER_WINDOW_DAYS,
       ...boundedWarnings(warnings),

@@ -5,11 +5,85 @@ import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemError, type SourceCheck } from '@mem/core';
+import { citedDirectoriesByProject, citedRootsOf, type CitedRoots } from './cited-roots.js';
 
 /** What an item's citation reads: a path or URI and the digest it had when written. */
 export interface CitedSource {
+  project: string;
   source_uri: string | null;
   source_sha256: string | null;
+}
+
+/**
+ * One answer's view of cited sources: the data root, each project's citation roots (read once
+ * per answer), and the lstat and readlink results of the path components its checks walked.
+ * Trigger: an orient, open, find or query that judges many items citing files in the same
+ * directories. Why: each component of each cited path is lstat'ed (resolveBeneath), so N items
+ * in one deep directory paid N × depth lstats. Outcome: each component once per answer. Never
+ * kept past the answer: a symlink swapped in since must be seen by the next one (create a new
+ * scope per answer, citingScope).
+ */
+export interface CitingScope {
+  root: string;
+  rootsOf(project: string): Promise<CitedRoots>;
+  lstat(path: string): Promise<Stats>;
+  readlink(path: string): Promise<string>;
+}
+
+/** The two looks a walk takes at a path component (node:fs/promises; a spec counts them). */
+export interface ComponentLooks {
+  lstat(path: string): Promise<Stats>;
+  readlink(path: string): Promise<string>;
+}
+
+const NODE_LOOKS: ComponentLooks = { lstat: (p) => lstat(p), readlink: (p) => readlink(p) };
+
+/** A new CitingScope for one answer over the data root at `paths.root`. */
+export function citingScope(
+  paths: { root: string; queriesDir: string },
+  looks: ComponentLooks = NODE_LOOKS,
+): CitingScope {
+  let lists: Promise<Map<string, string[][] | null>> | null = null;
+  const lstats = new Map<string, Promise<Stats>>();
+  const links = new Map<string, Promise<string>>();
+  return {
+    root: paths.root,
+    rootsOf: async (project) => {
+      lists ??= citedDirectoriesByProject(paths.queriesDir);
+      return citedRootsOf(await lists, project);
+    },
+    lstat: (path) => remembered(lstats, path, (p) => looks.lstat(p)),
+    readlink: (path) => remembered(links, path, (p) => looks.readlink(p)),
+  };
+}
+
+function remembered<T>(
+  memo: Map<string, Promise<T>>,
+  path: string,
+  look: (path: string) => Promise<T>,
+): Promise<T> {
+  let known = memo.get(path);
+  if (known === undefined) {
+    known = look(path);
+    // A failure is remembered too (ENOENT); it is handled where it is awaited.
+    known.catch(() => undefined);
+    memo.set(path, known);
+  }
+  return known;
+}
+
+/** No lists, no memory: the whole data root, each component looked at afresh (specs, tools). */
+function bareScope(root: string): CitingScope {
+  return {
+    root,
+    rootsOf: () => Promise.resolve({ own: null, others: [] }),
+    lstat: (path) => lstat(path),
+    readlink: (path) => readlink(path),
+  };
+}
+
+function scopeOf(given: CitingScope | string): CitingScope {
+  return typeof given === 'string' ? bareScope(given) : given;
 }
 
 /**
@@ -34,20 +108,25 @@ export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
  * citation unread, so the fact would stay held back for good ('outside' asks for a new
  * citation). Whether the outside path exists, or has the digest, is not in the answer.
  */
-export async function checkSource(item: CitedSource, root: string): Promise<SourceCheck | null> {
+export async function checkSource(
+  item: CitedSource,
+  given: CitingScope | string,
+): Promise<SourceCheck | null> {
   if (item.source_uri === null || item.source_sha256 === null) return null;
   const path = localPath(item.source_uri);
   if (path === null) return null;
   if (path === INVALID) return 'outside';
+  const scope = scopeOf(given);
+  const roots = await scope.rootsOf(item.project);
   let resolved: string | null;
   try {
-    resolved = await resolveBeneath(root, path);
+    resolved = await resolveBeneath(scope, path, roots);
   } catch {
     // A component inside the root that cannot be looked at, or a symlink loop.
     return 'unreadable';
   }
   if (resolved === null) return 'outside';
-  const bytes = await readConfined(root, path, resolved);
+  const bytes = await readConfined(scope, path, resolved, roots);
   // Gone, unreadable, not a regular file, too large, or swapped while opened: never "changed".
   if (bytes === null) return 'unreadable';
   const digest = createHash('sha256').update(bytes).digest('hex');
@@ -66,12 +145,16 @@ export async function checkSource(item: CitedSource, root: string): Promise<Sour
  */
 export async function requireConfinedSource(
   uri: string,
-  root: string,
+  given: CitingScope | string,
   field: string,
+  project: string,
 ): Promise<void> {
   const path = localPath(uri);
   if (path === null) return;
-  const resolved = path === INVALID ? null : await resolveBeneath(root, path).catch(() => null);
+  const scope = scopeOf(given);
+  const roots = await scope.rootsOf(project);
+  const resolved =
+    path === INVALID ? null : await resolveBeneath(scope, path, roots).catch(() => null);
   if (resolved !== null) return;
   throw new MemError('INVALID_INPUT', `${field}: ${CONFINED}`, { field, expected: CONFINED });
 }
@@ -79,7 +162,8 @@ export async function requireConfinedSource(
 const CONFINED =
   "expected a path inside the data root (relative to it; no '..' or symlink that leaves it, " +
   "not its log/, queries/, vault/ or a top-level entry starting with '.' such as .mem/, .git/ " +
-  'or .env), a file: URI of one, or a non-file URI';
+  "or .env) and inside a directory the project's queries/<project>.yaml lists under cites: " +
+  '(when it lists any), not one only another project lists; a file: URI of one, or a non-file URI';
 
 /**
  * The data root's own state: a cited path into it would tell one project of another's. Compared
@@ -116,7 +200,8 @@ const MAX_SYMLINKS = 40;
 
 /**
  * The path a cited `path` names, with every symlink resolved, or null when it leaves the data
- * root (or names a path under it that is never cited: offLimits). Trigger: any local path, on write and on every read. Why: a
+ * root (or names a path under it that is never cited: offLimits, or one `roots` keeps from the
+ * project: mayCite). Trigger: any local path, on write and on every read. Why: a
  * string check misses a symlink, and realpath would look outside the root (a dangling link and
  * a live one to outside would answer differently). Outcome: the path is made absolute and
  * normalised; one outside the root (as given or as its realpath) is null without touching the
@@ -127,41 +212,92 @@ const MAX_SYMLINKS = 40;
  * every symlink target, is checked, so a dot-directory is not even walked. Throws when a
  * component cannot be looked at (EACCES) or symlinks loop: not outside, but not readable.
  */
-export async function resolveBeneath(root: string, path: string): Promise<string | null> {
-  const given = resolve(root);
-  const real = await realRoot(given);
-  const absolute = resolve(given, path);
-  const rest = inside(given, absolute) ?? inside(real, absolute);
+export async function resolveBeneath(
+  given: CitingScope | string,
+  path: string,
+  roots: CitedRoots = { own: null, others: [] },
+): Promise<string | null> {
+  const scope = scopeOf(given);
+  const root = resolve(scope.root);
+  const real = await realRoot(root);
+  const absolute = resolve(root, path);
+  const rest = inside(root, absolute) ?? inside(real, absolute);
   if (rest === null) return null;
   const parts = rest.split(sep).filter((p) => p !== '');
-  let current = real;
+  // The components walked so far, under the root's realpath, with no symlink among them.
+  const walked: string[] = [];
   let links = 0;
   while (parts.length > 0) {
     const part = parts.shift()!;
-    if (current === real && offLimits(part)) return null;
-    const next = join(current, part);
+    if (walked.length === 0 && offLimits(part)) return null;
+    // Nothing in a directory this project may not cite (another project's) is looked at, so
+    // what lies there cannot change the answer.
+    if (!mayEnter(roots, [...walked, part])) return null;
+    const next = join(real, ...walked, part);
     let info: Stats;
     try {
-      info = await lstat(next);
+      info = await scope.lstat(next);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-      current = join(next, ...parts);
+      walked.push(part, ...parts);
       break;
     }
     if (!info.isSymbolicLink()) {
-      current = next;
+      walked.push(part);
       continue;
     }
     if (++links > MAX_SYMLINKS) throw new Error(`more than ${MAX_SYMLINKS} symlinks`);
-    const target = resolve(current, await readlink(next));
+    const target = resolve(join(real, ...walked), await scope.readlink(next));
     // An absolute target may name the root by the path it was given (a symlinked root).
-    const within = inside(given, target) ?? inside(real, target);
+    const within = inside(root, target) ?? inside(real, target);
     if (within === null) return null;
     parts.unshift(...within.split(sep).filter((p) => p !== ''));
-    current = real;
+    walked.length = 0;
   }
-  return current;
+  return mayCite(roots, walked) ? join(real, ...walked) : null;
+}
+
+const keyOf = (part: string): string => (FOLDS_CASE ? part.toLowerCase() : part);
+
+/** `path` is `dir` or lies under it (components, compared as the file system names them). */
+function under(path: readonly string[], dir: readonly string[]): boolean {
+  return dir.length <= path.length && dir.every((d, i) => keyOf(d) === keyOf(path[i]!));
+}
+
+function sameDir(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && under(a, b);
+}
+
+/**
+ * Whether a project may cite `path` (components under the data root). The deepest listed
+ * directory holding it decides: the path is citable when the project lists that directory
+ * (two projects listing the same one share it); under no listed directory, when the project
+ * lists none (DECISION below). A project that lists directories cites nothing outside them.
+ *
+ * DECISION (stop 32): a project that lists no `cites:` may cite the data root less every
+ * directory another project lists. Why not nothing until listed: every item written before
+ * with a local citation would read `unknown` and be held back from find and query until its
+ * owner edits YAML, and a project fed over HTTP has no standing-queries file to list in (the
+ * file needs sources and queries); the README's citations (`runbook.md` at the root) keep
+ * working. What it costs: files no project lists stay open to every project that lists
+ * nothing — today's exposure, closed project by project as each lists its directories; a
+ * project that lists them is shielded from every other project, listing or not.
+ */
+function mayCite(roots: CitedRoots, path: readonly string[]): boolean {
+  let deepest: readonly string[] | null = null;
+  for (const dir of [...(roots.own ?? []), ...roots.others])
+    if (under(path, dir) && (deepest === null || dir.length > deepest.length)) deepest = dir;
+  if (deepest === null) return roots.own === null;
+  return roots.own !== null && roots.own.some((dir) => sameDir(dir, deepest));
+}
+
+/** Whether a walk may look at `path`: it may be cited, or it leads to a directory the project lists. */
+function mayEnter(roots: CitedRoots, path: readonly string[]): boolean {
+  return (
+    mayCite(roots, path) ||
+    (roots.own ?? []).some((dir) => dir.length > path.length && under(dir, path))
+  );
 }
 
 /** `path` relative to `root` when it is `root` or under it, else null (both absolute, normalised). */
@@ -179,15 +315,23 @@ function inside(root: string, path: string): string | null {
  * open file): one readlink, inside the root's realpath and not off limits. Elsewhere, or without
  * /proc, the path is resolved again and must name the same file (device and inode).
  */
-async function readConfined(root: string, path: string, resolved: string): Promise<Buffer | null> {
+async function readConfined(
+  scope: CitingScope,
+  path: string,
+  resolved: string,
+  roots: CitedRoots,
+): Promise<Buffer | null> {
   return readRegular(resolved, async (opened, fd) => {
     const held = await heldPath(fd);
     if (held !== null) {
-      const real = await realRoot(resolve(root));
+      const real = await realRoot(resolve(scope.root));
       const rest = inside(real, held);
-      return rest !== null && rest !== '' && !offLimits(rest.split(sep)[0]!);
+      if (rest === null || rest === '') return false;
+      const parts = rest.split(sep);
+      return !offLimits(parts[0]!) && mayCite(roots, parts);
     }
-    const again = await resolveBeneath(root, path).catch(() => null);
+    // Looked at afresh, not through the answer's remembered components: the file may have moved.
+    const again = await resolveBeneath(scope.root, path, roots).catch(() => null);
     if (again === null) return false;
     const now = await stat(again).catch(() => null);
     return now !== null && now.dev === opened.dev && now.ino === opened.ino;

@@ -29,6 +29,7 @@ describe('a data root reached through a symlink', () => {
 
   it('reads the cited file through it', async () => {
     const cited = {
+      project: 'p',
       source_uri: 'via-given',
       source_sha256: '0'.repeat(64),
     };

@@ -17,8 +17,12 @@
 // catch-up, a no-op one too, opens PGlite again (WASM start, Postgres start, schema check:
 // ~300 ms CPU at 10 k items, load 8), which `mem serve` never pays. BENCH_ITEM_WRITES_HOLD=0
 // measures that unheld cost (an in-process registry without vector recall).
+// Beside add_items' times: the WAL pages each add_items commit wrote (the -wal frames of its
+// commits, read from the file between calls), and with BENCH_ITEM_WRITES_PAGES=1 which B-trees
+// the pages of one such commit belong to (dbstat, after a TRUNCATE checkpoint): the random-key
+// structures are what a commit at 100 k pays for.
 import { loadavg } from 'node:os';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../packages/core/dist/index.js';
@@ -31,6 +35,7 @@ const ITEMS = Number(process.env.BENCH_ITEM_WRITES_ITEMS ?? 10_000);
 const RUNS = Number(process.env.BENCH_ITEM_WRITES_RUNS ?? 20);
 const ALL = process.env.BENCH_ITEM_WRITES_PROJECTIONS === 'all';
 const HOLD = ALL && process.env.BENCH_ITEM_WRITES_HOLD !== '0';
+const PAGES = process.env.BENCH_ITEM_WRITES_PAGES === '1';
 const size = ITEMS >= 1000 ? `${Math.round(ITEMS / 1000)}k` : `${ITEMS}`;
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -39,10 +44,14 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-/** Wall and CPU milliseconds of each of `runs` calls of `call(i)` (each after an untimed `before(i)`), each list sorted. */
-async function timed(runs, call, before) {
+/**
+ * Wall and CPU milliseconds of each of `runs` calls of `call(i)` (each after an untimed
+ * `before(i)`), each list sorted; with `after`, what it returns after each call (untimed) too.
+ */
+async function timed(runs, call, before, after) {
   const wall = [];
   const cpu = [];
+  const measured = [];
   for (let i = 0; i < runs; i++) {
     if (before) await before(i);
     const c = process.cpuUsage();
@@ -51,12 +60,59 @@ async function timed(runs, call, before) {
     wall.push(performance.now() - t);
     const used = process.cpuUsage(c);
     cpu.push((used.user + used.system) / 1000);
+    if (after) measured.push(after(i));
   }
   const sorted = (list) => list.sort((a, b) => a - b);
-  return { wall: sorted(wall), cpu: sorted(cpu) };
+  return { wall: sorted(wall), cpu: sorted(cpu), measured: sorted(measured) };
 }
 
-function report(name, { wall, cpu }) {
+/** WAL frame: a 24-byte header, then the page (the store's page size is pinned at 4,096). */
+const FRAME = 24 + 4096;
+
+/**
+ * The -wal frames up to the last commit of the current WAL generation (frames carrying the
+ * header's salts; a checkpointed WAL restarts at frame 0 with new salts), and their pages.
+ * Reads the 24-byte frame headers only, into one buffer: reading the whole -wal (up to ~37 MB)
+ * between calls left garbage whose collection ran inside the next timed call.
+ */
+function walFrames(wal) {
+  let fd;
+  try {
+    fd = openSync(wal, 'r');
+  } catch {
+    return { frames: 0, pages: [] };
+  }
+  try {
+    const header = Buffer.alloc(32);
+    if (readSync(fd, header, 0, 32, 0) < 32) return { frames: 0, pages: [] };
+    const [salt1, salt2] = [header.readUInt32BE(16), header.readUInt32BE(20)];
+    const frame = Buffer.alloc(24);
+    let frames = 0;
+    const pages = [];
+    for (let off = 32; readSync(fd, frame, 0, 24, off) === 24; off += FRAME) {
+      if (frame.readUInt32BE(8) !== salt1 || frame.readUInt32BE(12) !== salt2) break;
+      pages.push(frame.readUInt32BE(0));
+      // A commit frame records the database size after it; only whole commits count.
+      if (frame.readUInt32BE(4) !== 0) frames = pages.length;
+    }
+    return { frames, pages: pages.slice(0, frames) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Counts the WAL frames each call appends: the difference, or all of them after a restart. */
+function walCounter(wal) {
+  let last = walFrames(wal).frames;
+  return () => {
+    const now = walFrames(wal).frames;
+    const added = now >= last ? now - last : now;
+    last = now;
+    return added;
+  };
+}
+
+function report(name, { wall, cpu, measured }, walPages = false) {
   const [p50, p95] = [percentile(wall, 50), percentile(wall, 95)];
   const [cpu50, cpu95] = [percentile(cpu, 50), percentile(cpu, 95)];
   console.log(
@@ -67,6 +123,39 @@ function report(name, { wall, cpu }) {
   figure(`${name}_p95_ms${suffix}`, p95);
   figure(`${name}_cpu_p50_ms${suffix}`, cpu50);
   figure(`${name}_cpu_p95_ms${suffix}`, cpu95);
+  if (walPages) {
+    const pages = percentile(measured, 50);
+    console.log(`${name}: WAL pages a call p50 ${pages}, max ${measured.at(-1)}`);
+    figure(`${name}_wal_pages_p50${suffix}`, pages);
+  }
+}
+
+/**
+ * Which B-tree each page of one add_items commit belongs to: checkpoints the -wal away (a
+ * second connection, nothing else open writes), maps pages to B-trees by dbstat, runs `call`,
+ * and counts the distinct pages its commit wrote by B-tree ('(new)' for pages past the file).
+ */
+async function pageInventory(path, call) {
+  const { default: Database } = await import('better-sqlite3');
+  const side = new Database(path);
+  side.pragma('wal_checkpoint(TRUNCATE)');
+  const btreeOf = new Map(
+    side
+      .prepare('SELECT pageno, name FROM dbstat')
+      .all()
+      .map(({ pageno, name }) => [pageno, name]),
+  );
+  side.close();
+  await call();
+  const counts = new Map();
+  const distinct = new Set(walFrames(`${path}-wal`).pages);
+  for (const page of distinct) {
+    const name = btreeOf.get(page) ?? '(new)';
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  console.log(`one add_items(100) commit: ${distinct.size} distinct pages`);
+  for (const [name, count] of [...counts].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${name.padEnd(28)} ${count}`);
 }
 
 /** The projections the engine keeps current: SQLite alone, or every one `mem serve` keeps. */
@@ -123,18 +212,17 @@ try {
     `seeded ${ITEMS} items in ${((performance.now() - started) / 1000).toFixed(1)} s (load ${load()})`,
   );
 
-  report(
-    'item_add_100',
-    await timed(RUNS, (i) =>
-      invoke('add_items', {
-        items: Array.from({ length: 100 }, (_, j) => ({
-          type: 'task',
-          summary: `added ${i}.${j}`,
-          parent: thread,
-        })),
-      }),
-    ),
-  );
+  const store = join(engine.paths.stateDir, 'items.sqlite');
+  const add100 = (i) =>
+    invoke('add_items', {
+      items: Array.from({ length: 100 }, (_, j) => ({
+        type: 'task',
+        summary: `added ${i}.${j}`,
+        parent: thread,
+      })),
+    });
+  report('item_add_100', await timed(RUNS, add100, undefined, walCounter(`${store}-wal`)), true);
+  if (PAGES) await pageInventory(store, () => add100(RUNS));
   if (ALL) {
     // Untimed: the seeding's items embedded first, so each timed query pays one add's.
     await invoke('query', { project: ['bench'], query: 'theme loader' });

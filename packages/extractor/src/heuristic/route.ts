@@ -219,8 +219,36 @@ export function statesSymptom(text: string): boolean {
  */
 export function routeLine(text: string): LineKind {
   if (isUnsettled(text) && !causeThenQuestion(text)) return 'open';
-  if (statesBug(text) && !choiceForReason(text)) return isToolFailure(text) ? 'tool' : 'cause';
+  if (statesBug(text) && (!choiceForReason(text) || workaroundOfRun(text)))
+    return isToolFailure(text) ? 'tool' : 'cause';
   return 'decision';
+}
+
+/** A program and its arguments in backticks, the program captured. Bounded. */
+const COMMAND_RUN = /`([a-z][\w.-]{0,30}) [^`\n]{1,100}`/giu;
+
+/**
+ * A failing run's own working form chosen for its failure ("Used `npm install --legacy-peer-deps`
+ * instead of a plain install because npm install failed with ERESOLVE"). Trigger: a choice whose
+ * reason is a run that failed (a failure near a run word, an error code or quoted error), and
+ * whose chosen side is a command in backticks of the program the reason names. Why: the program
+ * had no working alternative to choose between; its failure forced another form of the same
+ * run, which is what the tool-failures question asks for (the error and the working form), not
+ * how the system is built. Outcome: the line is a bug, a tool failure by its reason. Still a
+ * decision: another program chosen ("Switched to `pnpm install` because npm install kept
+ * failing" — a choice between tools that work), a command chosen over a library that broke, a
+ * choice with no command in backticks.
+ */
+function workaroundOfRun(text: string): boolean {
+  if (text.length > CHOICE_CHARS) return false;
+  const reason = text.search(REASON);
+  if (reason < 0) return false;
+  const said = text.slice(reason);
+  if (!isToolFailure(said)) return false;
+  const named = new Set(said.toLowerCase().split(/[\s`'"(),;:]+/u));
+  return [...text.slice(0, reason).matchAll(COMMAND_RUN)].some((command) =>
+    named.has(command[1]!.toLowerCase()),
+  );
 }
 
 /**

@@ -104,6 +104,35 @@ describe('a choice whose reason names the alternative broken', () => {
   });
 });
 
+describe('a failing run’s own working form, chosen for its failure', () => {
+  // The stop-31 reviewer's sentence: a workaround a failing tool forced is tool knowledge.
+  it('is a tool failure with its working form, not a decision', () => {
+    expect(
+      routeLine(
+        'Used `npm install --legacy-peer-deps` instead of a plain install because npm install failed with ERESOLVE',
+      ),
+    ).toBe('tool');
+    expect(
+      routeLine(
+        'Ran `git push --no-verify` rather than a plain push because git push failed on the lint hook',
+      ),
+    ).toBe('tool');
+  });
+
+  it.each([
+    // Another program chosen: a choice between tools that work.
+    'Switched to `pnpm install` because npm install kept failing on the CI image',
+    // The reason's failure is no run: a library broke.
+    'Themes use `ink render` instead of chalk because chalk broke under NO_COLOR',
+    // No command in backticks on the chosen side.
+    'We pin Node 20 rather than 22 because the native addon crashed on 22',
+    // A command chosen, its reason no failure at all.
+    'Use `npm ci` instead of npm install because it keeps the lockfile exact',
+  ])('stays a decision when the choice is between working options: %s', (line) => {
+    expect(routeLine(line)).toBe('decision');
+  });
+});
+
 describe('a cause stated, then a question', () => {
   it('is a bug: the cause is the finding, the question asks something further', () => {
     expect(routeLine('The crash came from a null theme — is the light theme affected too?')).toBe(

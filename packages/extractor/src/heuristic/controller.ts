@@ -16,6 +16,7 @@ import { bearsDate, datesIn } from './dates.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
 import {
+  addsTests,
   asksLeave,
   cutFromCode,
   editMishap,
@@ -24,6 +25,7 @@ import {
   offersOption,
   plansStep,
   pointsAway,
+  reportsStatus,
 } from './not-findings.js';
 import { changelogSignals } from './changelog-signals.js';
 import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
@@ -310,12 +312,15 @@ function scoreChunk(
   // Trigger: a line that edits the docs or offers an option (not-findings.ts), asked by a
   // question routed by kinds. Why: its cue words ("fixed", "instead of") made it a decision or a
   // bug, and such a line alone opened the gate for a chunk that decided and fixed nothing.
-  // Outcome: it is no candidate, unless it is an open question.
+  // Outcome: it is no candidate, unless it is an open question. So too a list of tests added and
+  // an item that reports only "Done" (a report's section made them bugs).
   const notAsked = (text: string) =>
     kinds.size > 0 &&
     (cutFromCode(text) ||
       ((editsDocumentation(text) ||
         offersOption(text) ||
+        addsTests(text) ||
+        reportsStatus(text) ||
         (judgesDocument(text) && !kinds.has('cause') && !kinds.has('tool')) ||
         (editMishap(text) && kinds.has('cause'))) &&
         routeLine(text) !== 'open'));

@@ -157,21 +157,9 @@ export function pointsAway(text: string): boolean {
 const OFFERED =
   /^(?:(?:the|an|another|one)\s+(?:other\s+)?(?:alternative|option)\s+(?:is|would be|could be|here is)\b|alternatively\b|or\s+(?:we|you|I|just)\s)(?![^.]{0,120}?\b(?:rejected|chosen|chose|ruled out|dropped|picked|taken|went with|decided|switched|settled on|used)\b)/iu;
 
-/**
- * A possibility said of a thing ("A database query could just be a skill with CLI
- * instructions", "The retry limit could simply be raised"): an option, nothing chosen. Not when
- * the sentence says it was taken ("… could just be a skill, so we made it one"). Bounded: the
- * subject is at most 80 characters, the choice verb looked for within 120.
- */
-const POSSIBLE = new RegExp(
-  String.raw`^${LABEL}[^.;:\n]{1,80}?\b(?:could|might|may) (?:just|simply|also|easily) be\b(?![^.]{0,120}?\b(?:so we|we made|made it|chosen|chose|decided|went with|switched|settled on)\b)`,
-  'iu',
-);
-
 /** Whether a line puts an option on the table rather than stating a choice made. */
 export function offersOption(text: string): boolean {
-  const line = text.trim();
-  return OFFERED.test(line) || POSSIBLE.test(line);
+  return OFFERED.test(text.trim());
 }
 
 /**

@@ -111,9 +111,6 @@ describe('offersOption', () => {
     'Another option would be a per-request cache keyed by tenant',
     'Alternatively, we could keep the queue in memory and flush on exit',
     'Or we accept the slight inconsistency between the two views.',
-    // A possibility said of a thing (the demo's decisions note kept the first).
-    'Corrected: A database query could just be a skill with CLI instructions.',
-    'The retry limit could simply be raised to five for the importer',
   ])('offers an option: %s', (line) => {
     expect(offersOption(line)).toBe(true);
   });
@@ -129,9 +126,6 @@ describe('offersOption', () => {
     'Alternatively we chose SQLite over Postgres because it needs no daemon.',
     'Or we just keep the JSONL log as the source of truth, which is what we decided.',
     'The other option is better, so we switched to esbuild.',
-    // A possibility taken; a plain "could be" is a guess, judged elsewhere (hedge-signals.ts).
-    'The cache could just be a Map, so we made it one and dropped the LRU dependency',
-    'The timeout could be the proxy',
   ])('is no option offered: %s', (line) => {
     expect(offersOption(line)).toBe(false);
   });

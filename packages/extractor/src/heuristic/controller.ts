@@ -16,6 +16,7 @@ import { bearsDate, datesIn } from './dates.js';
 import { isChatter, withoutChatter } from './chatter.js';
 import { isVenting } from './hollow.js';
 import {
+  addsTests,
   asksLeave,
   cutFromCode,
   editMishap,
@@ -24,6 +25,7 @@ import {
   offersOption,
   plansStep,
   pointsAway,
+  reportsStatus,
 } from './not-findings.js';
 import { changelogSignals } from './changelog-signals.js';
 import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
@@ -31,7 +33,14 @@ import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, latestOpenFailure, type ErrorFixCarry } from './error-fix-signals.js';
 import { heldAnswer } from './repeat.js';
 import { labelledBugs } from './labelled-bug-signals.js';
-import { isToolFailure, isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
+import {
+  isToolFailure,
+  isUnsettled,
+  quotesRunError,
+  routeLine,
+  routedKinds,
+  type LineKind,
+} from './route.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { findingsSignals } from './findings-signals.js';
@@ -310,12 +319,15 @@ function scoreChunk(
   // Trigger: a line that edits the docs or offers an option (not-findings.ts), asked by a
   // question routed by kinds. Why: its cue words ("fixed", "instead of") made it a decision or a
   // bug, and such a line alone opened the gate for a chunk that decided and fixed nothing.
-  // Outcome: it is no candidate, unless it is an open question.
+  // Outcome: it is no candidate, unless it is an open question. So too a list of tests added and
+  // an item that reports only "Done" (a report's section made them bugs).
   const notAsked = (text: string) =>
     kinds.size > 0 &&
     (cutFromCode(text) ||
       ((editsDocumentation(text) ||
         offersOption(text) ||
+        addsTests(text) ||
+        reportsStatus(text) ||
         (judgesDocument(text) && !kinds.has('cause') && !kinds.has('tool')) ||
         (editMishap(text) && kinds.has('cause'))) &&
         routeLine(text) !== 'open'));
@@ -486,7 +498,13 @@ function signalCandidate(scored: SentenceScore, signal: Signal): Candidate {
 function signalKinds(signal: Signal): ReadonlySet<LineKind> | undefined {
   if (signal.byWords === true) return new Set([routeLine(signal.text)]);
   if (signal.family === 'rule') return undefined;
-  if (signal.family === 'decision' || signal.family === 'open') return new Set([signal.family]);
+  if (signal.family === 'decision') return new Set([signal.family]);
+  // Trigger: an open line that quotes the error of a run left failing ('Unresolved: `npm run
+  // build` failed with "TypeError: generate is not a function"; …'). Why: the tool-failures
+  // question asks which runs failed and with what error; that nobody found the working form is
+  // part of the answer, not a reason to keep it out. Outcome: open and a tool failure.
+  if (signal.family === 'open')
+    return new Set(quotesRunError(signal.text) ? ['open', 'tool'] : ['open']);
   const kind = isToolFailure(signal.text) ? 'tool' : 'cause';
   return new Set(isUnsettled(signal.text) ? [kind, 'open'] : [kind]);
 }

@@ -39,10 +39,23 @@ export interface Cue {
  */
 export const STATED_CAUSING = String.raw`(?<!\b(?:not sure|unsure|unclear|wonder(?:ing)?|whether|if|find out|figure out|(?:don't|do not) know|no idea)\b[^.;,!?]{0,40})(?<!(?<!\b(?:is|was|are|were)\s)\bwhat\s)\b(?:was|were|is|are) (?:(?!(?:not|never|no)\b)\w+ )?causing\b(?![^.;!?]*\?)`;
 
+/**
+ * A cause said as a thing's bad state after "because" ("The export ran against the replica
+ * because the connection string was wrong", "… since the env var was missing"), as a
+ * regular-expression source for the strong cause cue. Trigger: a symptom with its cause in plain
+ * words, no "root cause" said: only the weak "because" counted, and the line stayed below the
+ * gate. Why: a state named wrong, missing, stale or invalid is the defect, and the clause before
+ * is what it did; a choice's reason names a quality ("because it is faster"), not a defect.
+ * Outcome: a strong cause cue. Not one: a guess ("maybe because the cache was stale", "if
+ * because …"), a denial ("not because the token was expired", "because nothing was missing"),
+ * "wrong to …" (a judgement), a subject longer than 60 characters. Bounded windows.
+ */
+const BAD_STATE_CAUSE = String.raw`(?<!\b(?:maybe|perhaps|probably|possibly|likely|not|if|whether|be|is it|was it)\s)(?:because|since) (?!(?:nothing|none|no)\b)[^.;,!?]{1,60}? (?:was|were|is|are|had been|got) (?:still |already |set |left )?(?:wrong|missing|stale|invalid|incorrect|misconfigured|outdated|expired|unset|empty|corrupt(?:ed)?)(?! to\b)`;
+
 const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   cause: {
     strong: new RegExp(
-      String.raw`\b(?:root[- ]cause|caused by|${STATED_CAUSING}|caused (?:the|this|that|these|those|it|them|an?)|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b`,
+      String.raw`\b(?:root[- ]cause|caused by|${STATED_CAUSING}|caused (?:the|this|that|these|those|it|them|an?)|because of|${BAD_STATE_CAUSE}|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b`,
       'iu',
     ),
     weak: /\b(?:because|due to|fixed|fixes|resolved|workaround|so that)\b/i,

@@ -193,3 +193,48 @@ describe('a breaking change', () => {
     );
   });
 });
+
+describe('a cause said as a bad state after "because"', () => {
+  const bugsOf = async (text: string) => {
+    const records: ChunkRecord[] = [{ role: 'assistant', text }];
+    const reply = await heuristicController(words).answer({
+      level: 'L1',
+      question: BUGS,
+      memory: '',
+      chunk: { text, records },
+      memoryBudget: 200,
+    });
+    return parseGateAnswer(reply.text);
+  };
+
+  // The stop-31 reviewer's sentence: a bug with its cause, and no "root cause" said.
+  it('is a strong cause cue, and the bug reaches the bugs note', async () => {
+    const line =
+      'The export ran against the replica rather than the primary because the connection string was wrong';
+    expect(cuesIn(line)).toContainEqual({ family: 'cause', strength: 'strong' });
+    const answer = await bugsOf(line);
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('connection string was wrong');
+    expect(
+      cuesIn('Requests went to staging since the API_URL variable was missing in CI'),
+    ).toContainEqual({ family: 'cause', strength: 'strong' });
+  });
+
+  it.each([
+    'Maybe because the cache was stale',
+    'It was not because the token was expired',
+    'The login worked because nothing was missing from the session',
+    'Renamed the field because the old name was wrong to begin with',
+    'We keep tokens in memory because the disk is slow',
+    'Whether because the lockfile is outdated or the registry is down, nobody knows',
+  ])('a guess, a denial, a judgement or a quality is no strong cause: %s', (line) => {
+    expect(cuesIn(line)).not.toContainEqual({ family: 'cause', strength: 'strong' });
+  });
+
+  it('reads a long sentence with no bad state in linear time', () => {
+    const long = `because ${'the cache and the index were '.repeat(4000)}fine`;
+    const started = performance.now();
+    expect(cuesIn(long)).not.toContainEqual({ family: 'cause', strength: 'strong' });
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});

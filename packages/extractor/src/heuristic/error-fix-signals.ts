@@ -82,23 +82,79 @@ function fixingEdits(failure: OpenFailure): string[] {
  * output. Outcome: those commands, as run.
  */
 function fixingCommands(failure: OpenFailure): string[] {
-  // git's status advice ("(use \"git add\" to track)") says what the tree holds, not what failed.
-  const advice = failure.output.replace(GIT_ADVICE, '');
-  const hinted = [...advice.matchAll(HINTED)].map((match) => match[1]!);
+  const hinted = hintedCommands(failure.output);
   if (hinted.length === 0) return [];
   return failure.commands.filter((command) => {
-    const last = command
-      .split(/&&|;|\|\|/u)
-      .at(-1)!
-      .trim();
+    const last = lastStep(command);
     return hinted.some((hint) => last === hint || last.startsWith(`${hint} `));
   });
 }
 
+/** The last step of a shell command line (`cd repo && git push` runs `git push`). */
+function lastStep(command: string): string {
+  return command
+    .split(/&&|;|\|\|/u)
+    .at(-1)!
+    .trim();
+}
+
+/**
+ * The commands a failing output advises: one quoted after a word of advice ("Use 'git pull'
+ * before pushing again", "Run `npm install` first", "did you mean 'git status'?"), or one on an
+ * indented line of its own after a line that ends advising ("…, use" then "    git push
+ * --set-upstream origin x", as git prints it). Not advice: a command the error quotes as what
+ * failed ("CalledProcessError: Command 'npm run build' returned non-zero exit status 1",
+ * "'make check' failed"), and git status's parenthesised advice ("(use \"git add\" to track)"),
+ * which says what the tree holds.
+ */
+function hintedCommands(output: string): string[] {
+  const advice = output.replace(GIT_ADVICE, '');
+  const out = [...advice.matchAll(HINTED)].map((match) => match[1]!);
+  let before = '';
+  for (const line of advice.split('\n')) {
+    if (line.trim() === '') continue;
+    const indented = INDENTED_COMMAND.exec(line);
+    if (indented !== null && ADVISES.test(before)) out.push(indented[1]!);
+    before = line.length > ADVICE_LINE ? '' : line;
+  }
+  return out;
+}
+
 /** git status's parenthesised advice on one line: "(use \"git restore <file>...\" to discard …)". */
 const GIT_ADVICE = /\(use [^()\n]*\)/gu;
-/** A command quoted in a tool's output: a program and one to four words. Bounded. */
-const HINTED = /['`"]([a-z][\w.-]{0,30}(?: [\w.:@/=-]{1,40}){1,4})['`"]/gu;
+/**
+ * A command quoted in a tool's output after a word of advice at most 30 characters before it: a
+ * program and one to four words. Bounded.
+ */
+const HINTED =
+  /\b(?:use|run|try|type|execute|mean)\b[^'`"\n]{0,30}?['`"]([a-z][\w.-]{0,30}(?: [\w.:@/=-]{1,40}){1,4})['`"]/giu;
+/** A line that ends advising what to run ("…, use", "Try running:"). */
+const ADVISES = /\b(?:use|run|running|try|type|execute)[:,]?\s*$/iu;
+/** Past this a line is output, not one sentence of advice. */
+const ADVICE_LINE = 300;
+/** An indented line holding only a command: a program and one to six words. Bounded. */
+const INDENTED_COMMAND = /^(?:\t| {2,12})([a-z][\w.-]{0,30}(?: [\w.:@/=-]{1,60}){1,6})\s*$/u;
+
+/**
+ * The open failure a passing run mends by being the working form its output advised: the failed
+ * command's last step extended ("git push" failed with "no upstream branch … use" and "    git
+ * push --set-upstream origin x", and that command passed). Trigger: a pass of another command
+ * than the one that failed, so no rerun of the failed one pairs. Why: the working form is what
+ * the tool-failures question asks for, and an agent who ran it seldom reruns the plain form.
+ * Outcome: that failure's key, or undefined.
+ */
+function mendedByAdvice(
+  open: ReadonlyMap<string, OpenFailure>,
+  key: string,
+  tool: string,
+): string | undefined {
+  const ran = lastStep(key);
+  for (const [failedKey, failure] of open) {
+    if (failure.tool !== tool || !ran.startsWith(`${lastStep(failedKey)} `)) continue;
+    if (hintedCommands(failure.output).includes(ran)) return failedKey;
+  }
+  return undefined;
+}
 
 /** The shell command a tool call runs, or undefined for a call that runs none. */
 function commandOf(call: string): string | undefined {
@@ -223,7 +279,20 @@ export function errorFixSignals(
         if (open.size > OPEN_KEPT) open.delete(open.keys().next().value!);
         continue;
       }
-      if (failure === undefined) continue;
+      if (failure === undefined) {
+        const mended = mendedByAdvice(open, key, tool);
+        const advised = mended === undefined ? undefined : open.get(mended);
+        if (advised === undefined) continue;
+        open.delete(mended!);
+        if (said.has(advised.symptom)) continue;
+        said.add(advised.symptom);
+        signals.push({
+          text: `\`${mended!}\` failed with "${advised.symptom}"; fixed: ran \`${key}\``,
+          family: 'cause',
+          inferred: true,
+        });
+        continue;
+      }
       // Another tool passing on the failed file (a Read before a refused Edit) is a step of the
       // fix, not the rerun: the failure stays open for the call that failed.
       if (tool !== failure.tool) {

@@ -195,6 +195,84 @@ describe('error → fix from tool results', () => {
     });
   });
 
+  describe('advice a failing output gives, and commands it only quotes', () => {
+    const run = (command: string, result: string, flag = 'result'): ChunkRecord[] => [
+      { role: 'tool_call', text: `Bash {"command":${JSON.stringify(command)}}` },
+      { role: 'tool_result', text: `Bash ${flag}:\n${result}` },
+    ];
+    // git's own wording: the advice is an indented, unquoted line after "…, use".
+    const noUpstream = [
+      'fatal: The current branch feature/export has no upstream branch.',
+      'To push the current branch and set the remote as upstream, use',
+      '',
+      '    git push --set-upstream origin feature/export',
+      '',
+      "To have this happen automatically for branches without a tracking upstream, see 'push.autoSetupRemote' in 'git help config'.",
+    ].join('\n');
+
+    it('reads git’s indented advice as the working form the agent ran next', () => {
+      const { signals } = errorFixSignals([
+        ...run('git push', noUpstream, 'error'),
+        ...run('git push --set-upstream origin feature/export', 'branch set up to track'),
+      ]);
+      expect(signals.map((s) => s.text)).toEqual([
+        '`git push` failed with "fatal: The current branch feature/export has no upstream branch."; fixed: ran `git push --set-upstream origin feature/export`',
+      ]);
+      // Only the advised form, as printed, is read: `-u` is another spelling the output never
+      // names, and the plain rerun after it shows no fix.
+      const rerun = errorFixSignals([
+        ...run('cd repo && git push', noUpstream, 'error'),
+        ...run('cd repo && git push -u origin feature/export', 'ok'),
+        ...run('cd repo && git push', 'Everything up-to-date'),
+      ]).signals;
+      expect(rerun).toEqual([]);
+    });
+
+    it.each([
+      // An indented line after no advice: output, not a hint.
+      ['error: 2 tests failed\n\n    npm run test:unit --watch\n', 'npm run test:unit --watch'],
+      // Advice to run something else than the failed command extended.
+      [
+        'fatal: not a git repository\nTo create one, run\n\n    git init --bare repo\n',
+        'git init --bare repo',
+      ],
+    ])(
+      'pairs no pass of a command the output does not advise as the failed run’s form: %s',
+      (output, next) => {
+        expect(
+          errorFixSignals([...run('git push', output, 'error'), ...run(next, 'ok')]).signals,
+        ).toEqual([]);
+      },
+    );
+
+    it('never takes a command an error quotes as what failed for the fix', () => {
+      const deploy = [
+        'Traceback (most recent call last):',
+        '  File "deploy.py", line 12, in <module>',
+        "subprocess.CalledProcessError: Command 'npm run build' returned non-zero exit status 1.",
+      ].join('\n');
+      const { signals } = errorFixSignals([
+        ...run('python deploy.py', deploy, 'error'),
+        ...run('npm run build', 'built in 2.1s'),
+        ...run('python deploy.py', 'deployed'),
+      ]);
+      expect(signals.some((s) => s.text.includes('ran `npm run build`'))).toBe(false);
+      // Advice in the same output still names its command.
+      const advised = errorFixSignals([
+        ...run(
+          'python deploy.py',
+          `${deploy}\nhint: run 'npm ci' to restore node_modules`,
+          'error',
+        ),
+        ...run('npm ci', 'added 912 packages'),
+        ...run('python deploy.py', 'deployed'),
+      ]).signals;
+      expect(advised.map((s) => s.text)).toEqual([
+        '`python deploy.py` failed with "subprocess.CalledProcessError: Command \'npm run build\' returned non-zero exit status 1."; fixed: ran `npm ci` first',
+      ]);
+    });
+  });
+
   it('turns a refused edit retried after reading the file into one bug line, said once per transcript', async () => {
     const refusedEdit = (file: string): ChunkRecord[] => [
       { role: 'tool_call', text: `Edit {"file_path":"${file}","old_string":"a","new_string":"b"}` },

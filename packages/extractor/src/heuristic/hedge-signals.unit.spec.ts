@@ -95,3 +95,46 @@ describe('a diagnosis the agent only guesses at', () => {
     );
   });
 });
+
+describe('a run left failing, its error quoted, asked by the tool-failures question', () => {
+  const TOOLS =
+    'Which tool calls or commands failed, with what error, and what was the working form?';
+  const ask = async (records: ChunkRecord[]) =>
+    parseGateAnswer(
+      (
+        await heuristicController(words).answer({
+          level: 'L1',
+          question: TOOLS,
+          memory: '',
+          chunk: { text: records.map((r) => r.text).join('\n'), records },
+          memoryBudget: 200,
+        })
+      ).text,
+    );
+
+  it('is a tool failure as well as open: the error is known, the working form is not', async () => {
+    const answer = await ask([
+      ...BUILD_FAILS,
+      {
+        role: 'assistant',
+        text: 'The build issue might be related to the configuration. Let me try starting just the development server.',
+      },
+    ]);
+    expect(answer.update).toBe(true);
+    expect(answer.memory).toContain('generate is not a function');
+  });
+
+  it('an open guess that quotes no run’s error stays out of the tool-failures note', async () => {
+    const answer = await ask([
+      {
+        role: 'assistant',
+        text: 'The flaky login test might be related to the session cookie, not sure yet.',
+      },
+      {
+        role: 'assistant',
+        text: 'Whether the export should stream rows or buffer them is still undecided.',
+      },
+    ]);
+    expect(answer.update).toBe(false);
+  });
+});

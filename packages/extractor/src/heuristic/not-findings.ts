@@ -220,3 +220,39 @@ export function asksLeave(message: string): boolean {
   const text = message.trim();
   return ASKS_LEAVE.test(text) && !REPORTS_DONE.test(text);
 }
+
+/**
+ * Tests the agent added, as an item of its report ("Added comprehensive tests in
+ * `truncated-text.test.ts`: width padding, ANSI code preservation, …", "Wrote unit tests for the
+ * parser"): the test noun heads the phrase, at most two words after the verb. Not this: tests as
+ * a thing built ("Added test fixtures under test/fixtures"), or a decision about testing ("Tests
+ * run against a real Postgres instead of mocks"). Bounded.
+ */
+const ADDS_TESTS =
+  /^(?:\*\*)?(?:added|adds|wrote|writes|created|extended|expanded|new)\s+(?:[\w-]+\s+){0,2}?(?:tests?|specs?|test (?:cases|coverage|suites?)|coverage)(?:\*\*)?(?=\s*(?:$|[:(,;.]|in\b|for\b|to\b|covering\b|under\b))/iu;
+
+/**
+ * Whether the line only lists tests added: it is how a fix was checked, not the bug, the fix or
+ * a choice of how the system is built. Trigger: a "Fixes Applied" report's last item ("Added
+ * comprehensive tests: in `truncated-text.test.ts`: …") took a line of a full bugs note. Still a
+ * finding: a test added for a symptom or cause it names ("Added a regression test for the crash
+ * on empty input").
+ */
+export function addsTests(text: string): boolean {
+  const line = text.trim();
+  return ADDS_TESTS.test(line) && !statesSymptom(line) && !statesCause(line);
+}
+
+/**
+ * An item whose body reports only its status ("System prompt update: - Done, but it's quite
+ * terse."): work done, no defect nor choice said. Not this: a label that merely starts with the
+ * word ("Done callback fires twice: …"), a `done()` call named ("Cleanup: done() is never called
+ * when the stream errors"). Bounded.
+ */
+const STATUS_DONE =
+  /^[^:\n]{1,80}:\s+(?:-\s+)?(?:done|completed|finished)(?:[,.!;]|\s*$|\s+but\b)/iu;
+
+/** Whether the line is an item that reports only that its work is done. */
+export function reportsStatus(text: string): boolean {
+  return STATUS_DONE.test(text.trim());
+}

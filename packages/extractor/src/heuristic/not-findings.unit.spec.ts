@@ -3,6 +3,7 @@ import type { ChunkRecord } from '../controller.js';
 import { parseGateAnswer } from '../protocol.js';
 import { heuristicController } from './controller.js';
 import {
+  addsTests,
   asksLeave,
   cutFromCode,
   editMishap,
@@ -11,6 +12,7 @@ import {
   offersOption,
   plansStep,
   pointsAway,
+  reportsStatus,
 } from './not-findings.js';
 import { routeLine } from './route.js';
 
@@ -393,6 +395,42 @@ describe('lines of no kind asked, at the gate', () => {
     expect((await answer(TOOLS, misfire)).update).toBe(true);
   });
 
+  it('a list of tests added, or an item reporting only "Done", is no bug nor decision', async () => {
+    const report = (item: string) => [
+      agent(`## Summary: Fixed the TruncatedText component\n\n### Fixes Applied\n\n${item}`),
+    ];
+    for (const question of [BUGS, DECISIONS]) {
+      expect(
+        (
+          await answer(
+            question,
+            report(
+              '1. **Added comprehensive tests** in `truncated-text.test.ts`:\n   - Width padding verification\n   - ANSI code preservation\n   - Edge cases (empty text, exact fit)',
+            ),
+          )
+        ).update,
+      ).toBe(false);
+      expect(
+        (
+          await answer(
+            question,
+            report(
+              "1. **System prompt update** - Done, but it's quite terse. The mapping is clear.",
+            ),
+          )
+        ).update,
+      ).toBe(false);
+    }
+    // A test added for a symptom it names is the bug's fix, reported.
+    const regression = await answer(
+      BUGS,
+      report(
+        '1. **Added a regression test** in `parser.test.ts` for the crash on empty input, fixed by returning an empty list',
+      ),
+    );
+    expect(regression.update).toBe(true);
+  });
+
   it('a line judging the README is no decision', async () => {
     const verdict = [
       agent(
@@ -457,5 +495,42 @@ describe('lines of no kind asked, at the gate', () => {
       agent('Now it just uses the theme system instead of chalk for all styling.'),
     ]);
     expect(pieces.update).toBe(false);
+  });
+});
+
+describe('addsTests and reportsStatus', () => {
+  it.each([
+    'Added comprehensive tests: in `truncated-text.test.ts`: Width padding verification; Newline handling',
+    'Wrote unit tests for the session parser',
+    'Added tests covering the retry path',
+  ])('a list of tests added: %s', (line) => {
+    expect(addsTests(line)).toBe(true);
+  });
+
+  it.each([
+    'Added test fixtures under test/fixtures as the one source of sample data',
+    'Tests run against a real Postgres instead of mocks because mocks hid a migration bug',
+    'Added a regression test for the crash on empty input',
+    'Added tests because the parser was wrong on CRLF input',
+    'Added testing hooks to the plugin API so plugins can stub the clock',
+  ])('tests as a thing built, a choice, or a test naming its bug: %s', (line) => {
+    expect(addsTests(line)).toBe(false);
+  });
+
+  it.each([
+    "System prompt update: - Done, but it's quite terse. The mapping is clear though.",
+    'Migration script: completed.',
+    'Theme docs: Done',
+  ])('an item reporting only that it is done: %s', (line) => {
+    expect(reportsStatus(line)).toBe(true);
+  });
+
+  it.each([
+    'Done callback fires twice: the handler runs on both resolve and reject',
+    'Cleanup: done() is never called when the stream errors',
+    'Export: completed jobs are never removed from the queue',
+    'Status: the done flag is set before the write finishes',
+  ])('a label starting with the word, a call, or a body that says more: %s', (line) => {
+    expect(reportsStatus(line)).toBe(false);
   });
 });

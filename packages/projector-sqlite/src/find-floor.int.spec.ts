@@ -356,3 +356,76 @@ describe('a driven find’s kept common phrases', () => {
     }
   });
 });
+
+describe('a parent-driven find’s kept common phrases', () => {
+  // A thread of 60 tasks, each holding "common" and "note" (common at floorScored 20); six hold
+  // "zephyr"; two items outside the thread hold it too.
+  const Q = 'tree';
+  const thread = itemId(Q, 1);
+  const tree = [
+    { type: 'item_added', item_type: 'thread', summary: 'the thread' },
+    ...Array.from({ length: 60 }, (_, i) => ({
+      type: 'item_added',
+      item_type: 'task',
+      summary: text(i),
+      parent: thread,
+    })),
+    { type: 'item_added', item_type: 'fact', summary: 'zephyr outside' },
+    { type: 'item_added', item_type: 'task', summary: 'common note zephyr elsewhere' },
+  ];
+
+  // Trigger (stop 32): "theme loader N" under a parent of 12 k children passed all 12 k to FTS5
+  // as one JSON list to score the few holding "N" (~6 ms of ~20 at 100 k items).
+  it('scores only the children holding its other phrases, answering as the reference', async () => {
+    const own = tempRoot();
+    const { db: store } = await sealedStoreOf(own.target, Q, tree);
+    const reader = new Database(store.name, { readonly: true });
+    try {
+      const scoredLists: number[][] = [];
+      const prepareOf = reader.prepare.bind(reader);
+      reader.prepare = ((sql: string) => {
+        const statement = prepareOf(sql);
+        if (!sql.includes('MATCH @above AND +f.rowid IN')) return statement;
+        const all = statement.all.bind(statement);
+        return Object.assign(statement, {
+          all: (params: { ids: string }) => (
+            scoredLists.push(JSON.parse(params.ids) as number[]),
+            all(params)
+          ),
+        });
+      }) as typeof reader.prepare;
+      const items = itemReader(reader, { floorScored: FLOOR_SCORED });
+      const query = { ...baseFind(Q, ['"zephyr"', '"common"']), parent: thread, limit: 20 };
+      const reference = itemReader(store, {
+        floorScored: FLOOR_SCORED,
+        keywordBudget: 0,
+      }).findItems(query);
+      // The fourth find reads the common phrase's rows; the fifth uses them too.
+      for (let i = 0; i < 5; i++) {
+        const found = items.findItems(query);
+        expect(ranked(found)).toEqual(ranked(reference));
+        expect([found.total, found.heldBackTotal]).toEqual([60, 0]);
+      }
+      const children = (where: string) =>
+        (
+          store
+            .prepare(
+              `SELECT i.node_id FROM item i JOIN edge e ON e.project = i.project AND e.child_sha = i.id
+                AND e.kind = 'parent' AND e.parent_sha = ? WHERE ${where} ORDER BY i.node_id`,
+            )
+            .pluck()
+            .all(thread) as number[]
+        ).sort((a, b) => a - b);
+      const zephyrChildren = children(`i.summary LIKE '%zephyr%'`);
+      expect(zephyrChildren).toHaveLength(6);
+      // Walking, every delivered child is a scoring candidate; from kept rows, only the six.
+      expect(scoredLists.slice(0, 3).map((ids) => ids.length)).toEqual([60, 60, 60]);
+      for (const ids of scoredLists.slice(3)) expect(ids).toEqual(zephyrChildren);
+      expect(children('1')).toHaveLength(60);
+    } finally {
+      reader.close();
+      store.close();
+      own.cleanup();
+    }
+  });
+});

@@ -92,10 +92,12 @@ function countedRuns(reader: Database.Database): { walks: number; reads: number 
 }
 
 describe('a keyword find with a phrase at FTS5’s idf floor', () => {
-  it('learns what each phrase is once while the store is unchanged, and again after another connection commits', () => {
-    // A read-only connection of its own, each run of a phrase's count or walk counted.
-    const reader = new Database(db.name, { readonly: true });
-    const writer = new Database(db.name);
+  it('learns what each phrase is once while the store is unchanged, and again after another connection commits', async () => {
+    // A store of its own (items are added to it below), read on a read-only connection of its
+    // own, each run of a phrase's count or walk counted.
+    const own = tempRoot();
+    const { db: store } = await sealedStoreOf(own.target, P, payloads);
+    const reader = new Database(store.name, { readonly: true });
     try {
       let reads = 0;
       const prepareOf = reader.prepare.bind(reader);
@@ -108,21 +110,47 @@ describe('a keyword find with a phrase at FTS5’s idf floor', () => {
         });
       }) as typeof reader.prepare;
       // A budget of 0 counts each phrase to floorScored + 1 only: "note" is walked to half the rows.
-      const items = itemReader(reader, { floorScored: FLOOR_SCORED, keywordBudget: 0 });
-      const ids = (phrases: string[]) =>
-        items.findItems({ ...base, phrases }).items.map((r) => r.id);
-      const first = ids(['"zephyr"', '"note"']);
+      const options = { floorScored: FLOOR_SCORED, keywordBudget: 0 };
+      const items = itemReader(reader, options);
+      const query = (phrases: string[]) => ({ ...base, phrases });
+      const first = ranked(items.findItems(query(['"zephyr"', '"note"'])));
       expect(reads).toBe(3);
-      expect(ids(['"note"', '"zephyr"'])).toEqual(first);
+      expect(ranked(items.findItems(query(['"note"', '"zephyr"'])))).toEqual(first);
       expect(reads).toBe(3);
-      // A commit that changes a page (one that rewrote a value as it was would not count).
-      writer.prepare("INSERT INTO projector_meta (key, value) VALUES ('spec', '1')").run();
-      writer.prepare("DELETE FROM projector_meta WHERE key = 'spec'").run();
-      expect(ids(['"zephyr"', '"note"'])).toEqual(first);
+      // "note" is common: the matches holding it alone tie one rank past the five zephyrs.
+      expect(new Set(first.slice(5).map((r) => r.relevance))).toEqual(new Set([6]));
+      // Another connection adds 61 items holding neither phrase: "note", in 60 of 121 rows, is
+      // under half of them and no longer common, so the find ranks its matches by it.
+      const handle = await projectorSqlite.init(own.target);
+      const plain = Array.from({ length: 61 }, (_, i) => ({
+        type: 'item_added',
+        item_type: 'fact',
+        summary: `plain words ${i}`,
+      }));
+      const events = projected(chainEvents(P, [...payloads, ...plain]));
+      await projectStretch(projectorSqlite, handle, P, events.slice(payloads.length));
+      await projectorSqlite.close(handle);
+      const after = ranked(items.findItems(query(['"zephyr"', '"note"'])));
       expect(reads).toBe(6);
+      const fresh = new Database(store.name, { readonly: true });
+      try {
+        expect(after).toEqual(
+          ranked(itemReader(fresh, options).findItems(query(['"zephyr"', '"note"']))),
+        );
+      } finally {
+        fresh.close();
+      }
+      // Ranked by BM25 now: the shortest texts holding "note" (no filler), not the first by rowid.
+      expect(after).not.toEqual(first);
+      const summaries = reader
+        .prepare('SELECT summary FROM item WHERE id IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(JSON.stringify(after.slice(5).map((r) => r.id))) as string[];
+      expect(summaries.every((summary) => !summary.includes('filler'))).toBe(true);
     } finally {
-      writer.close();
       reader.close();
+      store.close();
+      own.cleanup();
     }
   });
 

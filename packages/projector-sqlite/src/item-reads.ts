@@ -375,6 +375,8 @@ interface FindFrame {
   from: string;
   /** The node ids of `from`'s items (a statement; parentDriven's when it applies). */
   drivenIds: string;
+  /** drivenIds' rows, each node id once: itself, or parentDriven's item_fts rowids as they come (unique, ascending). */
+  drivenOnce: string;
   params: Record<string, unknown>;
   held: HeldBackParams;
   /** HELD_BACK negated, or '1' when held-back matches are delivered too. */
@@ -391,6 +393,8 @@ interface FindFrame {
   phraseRows: Map<string, Float64Array>;
   /** How many finds asked for each common phrase not kept yet, since the store last changed (commonHolders). */
   phraseSightings: Map<string, number>;
+  /** A parent's children (drivenOnce's rows, ascending) by parent_scope, since the store last changed (drivenRows). */
+  parentRows: Map<string, number[]>;
   /** Postings FTS5 walks in the time it looks one phrase up in one row (PROBE_POSTINGS). */
   probePostings: number;
 }
@@ -437,6 +441,7 @@ function findFrame(
     | 'scopeTotals'
     | 'phraseRows'
     | 'phraseSightings'
+    | 'parentRows'
     | 'probePostings'
   >,
 ): FindFrame & { driver: ReturnType<typeof structuralDriver> } {
@@ -475,10 +480,7 @@ function findFrame(
     where,
     itemWhere,
     from: `${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`,
-    drivenIds:
-      parentScope !== null
-        ? 'SELECT rowid AS node_id FROM item_fts WHERE item_fts MATCH @parent_scope'
-        : `SELECT i.node_id ${driver?.from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`,
+    ...drivenStatements(parentScope !== null, driver?.from, where),
     params,
     held,
     delivered: query.includeStale ? '1' : `NOT ${HELD_BACK}`,
@@ -486,6 +488,26 @@ function findFrame(
     ...settings,
     driver,
   };
+}
+
+/**
+ * The node ids of a find's driven items (drivenIds), and the same once each (drivenOnce).
+ * Trigger: a parent's 12 k children, read as DISTINCT rows of its scope token's postings, sorted
+ * into a temporary B-tree only to drop duplicates that cannot occur (~1.5 ms of ~20). Outcome:
+ * item_fts's rowids are node ids, one row each, and FTS5 yields them ascending, so the parent's
+ * are read as they come; a driver's join keeps its DISTINCT.
+ */
+function drivenStatements(
+  byParentScope: boolean,
+  from: string | undefined,
+  where: readonly string[],
+): Pick<FindFrame, 'drivenIds' | 'drivenOnce'> {
+  if (byParentScope) {
+    const ids = 'SELECT rowid AS node_id FROM item_fts WHERE item_fts MATCH @parent_scope';
+    return { drivenIds: ids, drivenOnce: ids };
+  }
+  const ids = `SELECT i.node_id ${from ?? 'FROM item i'} WHERE ${where.join(' AND ')}`;
+  return { drivenIds: ids, drivenOnce: `SELECT DISTINCT node_id FROM (${ids})` };
 }
 
 /**
@@ -550,20 +572,26 @@ function drivenFind(frame: KeywordFrame): FindPlan {
   const { prepared, query, phrases, k } = frame;
   const split = frameSplit(frame);
   const holders = split !== null ? commonHolders(frame, split) : null;
-  const rows =
+  const { rows, aboveHolders } =
     split !== null && holders !== null
       ? heldMatches(frame, split, holders)
-      : split !== null && fewDriven(frame, split)
-        ? probedMatches(prepared, frame.drivenIds, frame.params)
-        : drivenMatches(prepared, frame.drivenIds, frame.params, split === null);
+      : {
+          rows:
+            split !== null && fewDriven(frame, split)
+              ? probedMatches(prepared, frame.drivenOnce, frame.params)
+              : drivenMatches(prepared, frame.drivenIds, frame.params, split === null),
+          aboveHolders: undefined,
+        };
   const held = heldAmong(frame, rows);
-  const delivered = query.includeStale ? rows : rows.filter((r) => !held.has(r.node_id));
+  const delivered =
+    query.includeStale || held.size === 0 ? rows : rows.filter((r) => !held.has(r.node_id));
   const ranked = split
     ? drivenFloorCandidates(
         prepared,
         delivered,
         split.above.map((i) => phrases[i]!),
         k,
+        aboveHolders,
       )
     : rankedCandidates(delivered, k);
   return {
@@ -603,14 +631,15 @@ function heldAmong(frame: KeywordFrame, rows: readonly { node_id: number }[]): S
     );
   }
   const candidates = heldCandidates([...frame.itemWhere, HELD_BACK], frame.held);
-  const matched = new Set(rows.map((r) => r.node_id));
-  return new Set(
-    (
-      prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
-        .pluck()
-        .all({ ...params, ...candidates.params }) as number[]
-    ).filter((id) => matched.has(id)),
+  // At most as many as the matches (n ≤ most): the matches are looked up in them, not the
+  // other way round (a set of a parent's 12 k matches cost ~1 ms a find to find none held).
+  const heldRows = new Set(
+    prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
+      .pluck()
+      .all({ ...params, ...candidates.params }) as number[],
   );
+  if (heldRows.size === 0) return heldRows;
+  return new Set(rows.filter((r) => heldRows.has(r.node_id)).map((r) => r.node_id));
 }
 
 /**
@@ -800,34 +829,54 @@ function commonHolders(frame: KeywordFrame, split: FloorSplit): Float64Array[] |
   return phrases.map((phrase) => kept.get(phrase)!);
 }
 
-/** Whether the ascending `rows` hold `id` (binary search). */
-function holds(rows: Float64Array, id: number): boolean {
+/**
+ * Whether the ascending `rows` hold each id of an ascending series (asked in order): each answer
+ * gallops from where the last one stopped, then searches that span. Trigger: a parent's 12 k
+ * children, each searched for over the whole of two common phrases' ~130 k rows (~2 ms a
+ * find). Outcome: a child costs the log of its gap to the last one, not of the phrase's rows.
+ */
+function ascendingHolds(rows: Float64Array): (id: number) => boolean {
+  // Every row before `low` is below every id asked so far.
   let low = 0;
-  let high = rows.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const at = rows[middle]!;
-    if (at === id) return true;
-    if (at < id) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
+  return (id) => {
+    let step = 1;
+    let high = low;
+    while (high < rows.length && rows[high]! < id) {
+      low = high + 1;
+      high = low + step;
+      step *= 2;
+    }
+    // rows[high] ≥ id, or high is past the end: the first row ≥ id is in [low, high].
+    let top = Math.min(high, rows.length);
+    while (low < top) {
+      const middle = (low + top) >>> 1;
+      if (rows[middle]! < id) low = middle + 1;
+      else top = middle;
+    }
+    return low < rows.length && rows[low] === id;
+  };
+}
+
+/** `ids` ascending: as they are when they already are (a parent's item_fts rowids), else sorted. */
+function ascending(ids: number[]): number[] {
+  for (let i = 1; i < ids.length; i += 1)
+    if (ids[i - 1]! >= ids[i]!) return ids.sort((a, b) => a - b);
+  return ids;
 }
 
 /**
- * drivenMatches' rows (unscored) from kept rowids: the driver's items holding a common phrase
- * (commonHolders) or one of the others (their postings walked: none is common, so each holds
- * fewer than half the rows).
+ * drivenMatches' rows (unscored, ascending) from kept rowids: the driver's items holding a
+ * common phrase (commonHolders) or one of the others (their postings walked: none is common,
+ * so each holds fewer than half the rows); `aboveHolders` are the rows holding one of the
+ * others, ascending: the only ones drivenFloorCandidates scores.
  */
 function heldMatches(
   frame: KeywordFrame,
   split: FloorSplit,
   common: readonly Float64Array[],
-): { node_id: number; score: number }[] {
+): { rows: { node_id: number; score: number }[]; aboveHolders: number[] } {
   const { prepared } = frame;
-  const driven = prepared(`SELECT DISTINCT node_id FROM (${frame.drivenIds})`)
-    .pluck()
-    .all(frame.params) as number[];
+  const driven = drivenRows(frame);
   const above =
     split.above.length === 0
       ? new Set<number>()
@@ -836,10 +885,42 @@ function heldMatches(
             .pluck()
             .all({ above: split.above.map((i) => frame.phrases[i]).join(' OR ') }) as number[],
         );
-  return driven
-    .filter((id) => above.has(id) || common.some((rows) => holds(rows, id)))
-    .sort((a, b) => a - b)
-    .map((node_id) => ({ node_id, score: 0 }));
+  const holders = common.map(ascendingHolds);
+  const aboveHolders: number[] = [];
+  const rows: { node_id: number; score: number }[] = [];
+  for (const id of driven) {
+    if (above.has(id)) aboveHolders.push(id);
+    else if (!holders.some((holds) => holds(id))) continue;
+    rows.push({ node_id: id, score: 0 });
+  }
+  return { rows, aboveHolders };
+}
+
+/** Parents whose children a read-only reader keeps (each ~8 bytes a child). */
+const KEPT_PARENTS = 8;
+
+/**
+ * The node ids of a driven find's items, ascending, once each; a parent's (parentDriven) kept
+ * while the store does not change. Trigger: "theme loader N" under a parent of 12 k children
+ * read its scope token's 12 k postings on every find (~3 ms of ~15 CPU). Outcome: on a
+ * read-only reader they are kept with the common phrases' rows (frame.parentRows: cleared when
+ * PRAGMA data_version moves, itemReader), for up to KEPT_PARENTS parents, the oldest dropped;
+ * a writable connection reads them afresh each find. Keeping costs no read of its own: the
+ * first find reads them as it did.
+ */
+function drivenRows(frame: KeywordFrame): number[] {
+  const read = () =>
+    ascending(frame.prepared(frame.drivenOnce).pluck().all(frame.params) as number[]);
+  const scope = frame.params.parent_scope;
+  if (typeof scope !== 'string') return read();
+  const kept = frame.parentRows;
+  let rows = kept.get(scope);
+  if (rows === undefined) {
+    rows = read();
+    if (kept.size >= KEPT_PARENTS) kept.delete(kept.keys().next().value!);
+    kept.set(scope, rows);
+  }
+  return rows;
 }
 
 /**
@@ -886,7 +967,7 @@ function probedMatches(
   ids: string,
   params: Record<string, unknown>,
 ): { node_id: number; score: number }[] {
-  return prepared(`SELECT k.node_id, 0 AS score FROM (SELECT DISTINCT node_id FROM (${ids})) k
+  return prepared(`SELECT k.node_id, 0 AS score FROM (${ids}) k
     CROSS JOIN node_fts f ON f.rowid = k.node_id WHERE node_fts MATCH @match`).all(params) as {
     node_id: number;
     score: number;
@@ -896,30 +977,39 @@ function probedMatches(
 /**
  * The candidates of a driven find with a floor phrase (keyword-candidates.ts, DECISION): the
  * driver's delivered matches holding an above-floor phrase, scored by FTS5 under those
- * phrases' OR, then the ones holding floor phrases only, in rowid order.
+ * phrases' OR, then the ones holding floor phrases only, in rowid order. `aboveHolders`, when
+ * known (heldMatches), are the matches holding an above-floor phrase, held back or not: only
+ * they are scored. Trigger: "theme loader N" over a parent's 12 k children passed all 12 k to
+ * FTS5 as a JSON list to score the few holding "N" (~6 ms of ~20: the list's temporary index).
+ * Outcome: the list is the few; FTS5 scores each row as before (the same MATCH, the same
+ * statistics), so the scores are the same.
  */
 function drivenFloorCandidates(
   prepared: Prepare,
   rows: readonly { node_id: number }[],
   above: readonly string[],
   k: number,
+  aboveHolders?: readonly number[],
 ) {
+  const scorable = aboveHolders ?? rows.map((r) => r.node_id);
   const scores = new Map(
-    above.length === 0 || rows.length === 0
+    above.length === 0 || rows.length === 0 || scorable.length === 0
       ? []
       : (
           prepared(`SELECT f.rowid AS node_id, f.rank AS score FROM node_fts f
             WHERE node_fts MATCH @above AND +f.rowid IN (SELECT value FROM json_each(@ids))`).all({
             above: above.join(' OR '),
-            ids: JSON.stringify(rows.map((r) => r.node_id)),
+            ids: JSON.stringify(scorable),
           }) as { node_id: number; score: number }[]
         ).map((r) => [r.node_id, r.score]),
   );
-  const scored = rows.flatMap((r) => {
-    const score = scores.get(r.node_id);
-    return score === undefined ? [] : [{ node_id: r.node_id, score }];
-  });
-  const floorOnly = rows.filter((r) => !scores.has(r.node_id)).map((r) => r.node_id);
+  const scored: { node_id: number; score: number }[] = [];
+  const floorOnly: number[] = [];
+  for (const { node_id } of rows) {
+    const score = scores.get(node_id);
+    if (score === undefined) floorOnly.push(node_id);
+    else scored.push({ node_id, score });
+  }
   return floorRankedCandidates(scored, floorOnly, k);
 }
 
@@ -976,17 +1066,19 @@ export function itemReader(
    * a write pays the walks. scopedTotal's counts of common phrases are kept the same way and
    * for as long: a commit on any connection moves data_version, and a read-only connection
    * commits nothing of its own, so a kept count is never stale (find-total-cache.int.spec).
+   * A parent's children (drivenRows) are kept the same way and for as long.
    */
   const floors = new Map<string, PhraseFloor>();
   const totals = new Map<string, number>();
   const phraseRows = new Map<string, Float64Array>();
   const phraseSightings = new Map<string, number>();
+  const parentRows = new Map<string, number[]>();
   // Prepared on the first find: a reader that never finds (orient's) prepares nothing for it.
   let dataVersion: Database.Statement | undefined;
   let floorsVersion = -1;
   const keptSinceWrite = (): Pick<
     FindFrame,
-    'phraseFloors' | 'scopeTotals' | 'phraseRows' | 'phraseSightings'
+    'phraseFloors' | 'scopeTotals' | 'phraseRows' | 'phraseSightings' | 'parentRows'
   > => {
     if (!db.readonly)
       return {
@@ -994,6 +1086,7 @@ export function itemReader(
         scopeTotals: new Map(),
         phraseRows: new Map(),
         phraseSightings: new Map(),
+        parentRows: new Map(),
       };
     dataVersion ??= db.prepare('PRAGMA data_version').pluck();
     const version = dataVersion.get() as number;
@@ -1006,9 +1099,10 @@ export function itemReader(
       totals.clear();
       phraseRows.clear();
       phraseSightings.clear();
+      parentRows.clear();
       floorsVersion = version;
     }
-    return { phraseFloors: floors, scopeTotals: totals, phraseRows, phraseSightings };
+    return { phraseFloors: floors, scopeTotals: totals, phraseRows, phraseSightings, parentRows };
   };
 
   // A page's text, tokenised as node_fts tokenises it, for matchedTermsOfPage (created on first use).

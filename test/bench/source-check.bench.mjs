@@ -1,0 +1,157 @@
+// Benchmark of cited-source checks (run: `npx tsc -b && node test/bench/run.mjs source-check`).
+// Every find, orient and open re-reads the cited source of each item it delivers, confined to
+// the data root (packages/registry/src/ops/items/source-check.ts: each path component lstat'ed,
+// symlinks read and never followed outside, the file opened O_NOFOLLOW and checked once more
+// through /proc/self/fd). Seeds one project of BENCH_SOURCES (20) facts, each citing its own
+// file of ~4 KB three directories down (docs/area-N/notes/), then measures, each call's CPU
+// (process.cpuUsage: the whole process, libuv's threads included) and wall:
+//   1. find_items whose page is every citing fact, and orient, whose always-loaded facts they
+//      are (registry.invoke, the path HTTP and the CLI take): p50/p95;
+//   2. the check alone against an unconfined read of the same files (readFile and sha256, the
+//      digest compared), BENCH_SOURCE_ROUNDS (10) rounds of 20 calls each over every fact,
+//      alternated in one run: the ratio of their CPU p50s (and walls) is the figure, so a
+//      loaded box moves both sides alike. Stop 31 measured it ~2× with a one-off script.
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../packages/core/dist/index.js';
+import { Engine } from '../../packages/engine/dist/index.js';
+import { projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
+import { openRegistry } from '../../packages/registry/dist/index.js';
+import { checkSource } from '../../packages/registry/dist/ops/items/source-check.js';
+import { figure } from './figures.mjs';
+
+const SOURCES = Number(process.env.BENCH_SOURCES ?? 20);
+const RUNS = Number(process.env.BENCH_SOURCE_RUNS ?? 100);
+const ROUNDS = Number(process.env.BENCH_SOURCE_ROUNDS ?? 10);
+const NOW = '2026-03-01T00:00:00Z';
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const sorted = (values) => [...values].sort((a, b) => a - b);
+const load = () =>
+  `load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
+const ms = (v) => v.toFixed(2);
+
+/** CPU and wall milliseconds of one awaited call. */
+async function measured(call) {
+  const c = process.cpuUsage();
+  const t = performance.now();
+  await call();
+  const wall = performance.now() - t;
+  const used = process.cpuUsage(c);
+  return { cpu: (used.user + used.system) / 1000, wall };
+}
+
+async function timedCpu(runs, call) {
+  const cpu = [];
+  const wall = [];
+  for (let i = 0; i < runs; i++) {
+    const m = await measured(() => call(i));
+    cpu.push(m.cpu);
+    wall.push(m.wall);
+  }
+  return { cpu: sorted(cpu), wall: sorted(wall) };
+}
+
+const root = mkdtempSync(join(tmpdir(), 'mem-source-bench-'));
+try {
+  const cited = Array.from({ length: SOURCES }, (_, i) => {
+    const dir = join('docs', `area-${i % 4}`, 'notes');
+    mkdirSync(join(root, dir), { recursive: true });
+    const path = join(dir, `source-${i}.md`);
+    const text = `# Source ${i}\n\n${'The theme loader keeps parsed themes in a cache keyed by path. '.repeat(64)}\n`;
+    writeFileSync(join(root, path), text);
+    return { path, sha256: createHash('sha256').update(text).digest('hex') };
+  });
+  const engine = new Engine({ root, projectors: [projectorSqlite] });
+  const registry = await openRegistry({
+    engine,
+    config: loadConfig({}),
+    version: 'bench',
+    runJobs: false,
+  });
+  const caller = registry.local('bench');
+  await registry.invoke('add_items', caller, {
+    project: 'src',
+    items: cited.map(({ path, sha256 }, i) => ({
+      type: 'fact',
+      summary: `fact ${i}: the theme loader caches parsed themes`,
+      source_uri: path,
+      source_sha256: sha256,
+    })),
+  });
+  const find = () =>
+    registry.invoke('find_items', caller, {
+      projects: ['src'],
+      query: 'theme loader',
+      limit: SOURCES,
+    });
+  const orient = () => registry.invoke('orient', caller, { project: 'src', now: NOW });
+  /** @type {any} */
+  const page = await find();
+  /** @type {any} */
+  const oriented = await orient();
+  const fresh = page.items.filter((r) => r.freshness?.state === 'fresh').length;
+  if (page.items.length !== SOURCES || fresh !== SOURCES)
+    throw new Error(
+      `expected ${SOURCES} fresh citing facts, found ${fresh} of ${page.items.length}`,
+    );
+  const finds = await timedCpu(RUNS, find);
+  const orients = await timedCpu(RUNS, orient);
+  console.log(
+    `find_items over ${SOURCES} citing facts: CPU p50 ${ms(percentile(finds.cpu, 50))} ms, p95 ${ms(percentile(finds.cpu, 95))} ms; wall p50 ${ms(percentile(finds.wall, 50))} ms (${load()})`,
+  );
+  console.log(
+    `orient with ${oriented.facts.items.length} citing facts loaded: CPU p50 ${ms(percentile(orients.cpu, 50))} ms, p95 ${ms(percentile(orients.cpu, 95))} ms; wall p50 ${ms(percentile(orients.wall, 50))} ms (${load()})`,
+  );
+  figure('source_find_cpu_p50_ms', percentile(finds.cpu, 50));
+  figure('source_find_cpu_p95_ms', percentile(finds.cpu, 95));
+  figure('source_orient_cpu_p50_ms', percentile(orients.cpu, 50));
+  figure('source_orient_cpu_p95_ms', percentile(orients.cpu, 95));
+
+  // The same rows the page delivered, checked as find checks them, and read without confinement.
+  const rows = page.items.map((r) => ({
+    source_uri: r.source_uri,
+    source_sha256: r.source_sha256,
+  }));
+  const confined = async () => {
+    const checks = await Promise.all(rows.map((row) => checkSource(row, root)));
+    if (checks.some((c) => c !== 'unchanged')) throw new Error(`a check moved: ${checks}`);
+  };
+  const unconfined = async () => {
+    const same = await Promise.all(
+      rows.map(
+        async (row) =>
+          createHash('sha256')
+            .update(await readFile(join(root, row.source_uri)))
+            .digest('hex') === row.source_sha256,
+      ),
+    );
+    if (!same.every(Boolean)) throw new Error('a source moved');
+  };
+  const sides = { confined: { cpu: [], wall: [] }, unconfined: { cpu: [], wall: [] } };
+  for (let round = 0; round < ROUNDS; round++)
+    for (const side of round % 2 ? ['unconfined', 'confined'] : ['confined', 'unconfined'])
+      for (let i = 0; i < 20; i++) {
+        const m = await measured(side === 'confined' ? confined : unconfined);
+        sides[side].cpu.push(m.cpu);
+        sides[side].wall.push(m.wall);
+      }
+  const p50 = (side, what) => percentile(sorted(sides[side][what]), 50);
+  const ratio = p50('confined', 'cpu') / p50('unconfined', 'cpu');
+  const wallRatio = p50('confined', 'wall') / p50('unconfined', 'wall');
+  console.log(
+    `${SOURCES} sources checked: confined CPU p50 ${ms(p50('confined', 'cpu'))} ms, unconfined ${ms(p50('unconfined', 'cpu'))} ms: ${ratio.toFixed(2)}× (wall ${ms(p50('confined', 'wall'))} / ${ms(p50('unconfined', 'wall'))} ms: ${wallRatio.toFixed(2)}×), ${ROUNDS} alternated rounds of 20 (${load()})`,
+  );
+  figure('source_check_confined_cpu_p50_ms', p50('confined', 'cpu'));
+  figure('source_check_unconfined_cpu_p50_ms', p50('unconfined', 'cpu'));
+  figure('source_check_confined_ratio', ratio);
+  figure('source_check_confined_wall_ratio', wallRatio);
+  await registry.close();
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

@@ -6,7 +6,8 @@ import { memInProcess } from './support/mem-cli.js';
 
 /*
  * `mem eval gate --split` on the committed LoCoMo file: a half runs only its own conversations
- * (by conversation id), and a split the command does not know is refused before any run.
+ * (by conversation id), `--conversations` a slice of it, and a split or a conversation the
+ * command does not know is refused before any run.
  */
 const locomo = join(import.meta.dirname, 'fixtures', 'locomo', 'locomo10.json');
 let dir: string;
@@ -44,6 +45,24 @@ describe('mem eval gate --split', () => {
     expect(report.split).toBe('held-out');
     expect(report.conversations).toEqual(['conv-44', 'conv-47', 'conv-48', 'conv-49', 'conv-50']);
     expect(report.questions).toBe(1);
+  });
+
+  it('runs the conversations named, heuristic alone, and refuses one outside the split', async () => {
+    const args = ['eval', 'gate', '--locomo', locomo, '--split', 'held-out', '--limit', '1'];
+    const result = await mem(...args, '--conversations', 'conv-48', '--no-baselines', '--json');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      conversations: string[];
+      questions: number;
+      controllers: Record<string, unknown>;
+    };
+    expect(report.conversations).toEqual(['conv-48']);
+    expect(report.questions).toBe(1);
+    expect(Object.keys(report.controllers)).toEqual(['heuristic']);
+    const refused = await mem(...args, '--conversations', 'conv-26');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('conv-26 not in the held-out split');
+    expect(refused.stdout).toBe('');
   });
 
   it('refuses an unknown split as a usage error', async () => {

@@ -1,4 +1,4 @@
-import { contentSha256 } from '@mem/core';
+import { MemError, contentSha256 } from '@mem/core';
 import type { Tokenizer } from '@mem/chunk';
 import { GatedRun, heuristicController, type Controller, type LoopStep } from '@mem/extractor';
 import {
@@ -38,6 +38,13 @@ export interface GateEvalOptions {
   extra?: Record<string, Controller>;
   /** Only the conversations of this half (default all); `limit` counts within it. */
   split?: LocomoSplit | 'all';
+  /**
+   * Only these conversations (sample ids) of the split, for a quick run on a slice of it; an id
+   * the split does not hold is refused (INVALID_INPUT), never silently run as nothing.
+   */
+  conversations?: readonly string[];
+  /** Run the always-open and random baselines beside the heuristic (default true). */
+  baselines?: boolean;
   /** Only the first `limit` questions (for quick runs). */
   limit?: number;
   /** Seed of the random baseline. */
@@ -64,7 +71,7 @@ export async function evalGate(
 ): Promise<GateEvalReport> {
   const budget = options.memoryBudget ?? 1024;
   const split = options.split ?? 'all';
-  const conversations = locomoSplit(all, split);
+  const conversations = slice(locomoSplit(all, split), split, options.conversations);
   let cases: Case[] = conversations.flatMap((conversation) =>
     conversation.questions
       .filter(
@@ -88,24 +95,26 @@ export async function evalGate(
     options,
   );
   controllers['heuristic'] = heuristic;
-  controllers['always'] = await runController(
-    'always',
-    heuristicController(options.tokenizer, { gate: { kind: 'always' } }),
-    cases,
-    steps,
-    budget,
-    options,
-  );
-  controllers['random'] = await runController(
-    'random',
-    heuristicController(options.tokenizer, {
-      gate: { kind: 'random', rate: heuristic.update_rate, seed: options.seed ?? 20260817 },
-    }),
-    cases,
-    steps,
-    budget,
-    options,
-  );
+  if (options.baselines !== false) {
+    controllers['always'] = await runController(
+      'always',
+      heuristicController(options.tokenizer, { gate: { kind: 'always' } }),
+      cases,
+      steps,
+      budget,
+      options,
+    );
+    controllers['random'] = await runController(
+      'random',
+      heuristicController(options.tokenizer, {
+        gate: { kind: 'random', rate: heuristic.update_rate, seed: options.seed ?? 20260817 },
+      }),
+      cases,
+      steps,
+      budget,
+      options,
+    );
+  }
   for (const [name, controller] of Object.entries(options.extra ?? {}))
     controllers[name] = await runController(name, controller, cases, steps, budget, options);
   return {
@@ -116,6 +125,25 @@ export async function evalGate(
     memory_budget: budget,
     controllers,
   };
+}
+
+/** The split's conversations named in `ids` (all of them when none is named), in the split's order. */
+function slice(
+  conversations: readonly LocomoConversation[],
+  split: LocomoSplit | 'all',
+  ids: readonly string[] | undefined,
+): LocomoConversation[] {
+  if (ids === undefined) return [...conversations];
+  const held = new Set(conversations.map((c) => c.sampleId));
+  const unknown = ids.filter((id) => !held.has(id));
+  if (ids.length === 0 || unknown.length > 0)
+    throw new MemError(
+      'INVALID_INPUT',
+      `LoCoMo conversations: ${ids.length === 0 ? 'none named' : `${unknown.join(', ')} not in the ${split} split`} (it holds ${[...held].join(', ')})`,
+      { split, unknown },
+    );
+  const wanted = new Set(ids);
+  return conversations.filter((c) => wanted.has(c.sampleId));
 }
 
 /** One session as one chunk: each turn a record `Speaker: words`. */

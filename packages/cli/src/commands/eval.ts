@@ -27,9 +27,19 @@ export function registerEval(program: Command, io: CliIO): void {
       'all',
     )
     .option('--limit <n>', 'only the first n questions (of the split)')
+    .option(
+      '--conversations <ids>',
+      'only these conversations of the split, comma-separated sample ids (e.g. conv-26,conv-30)',
+    )
+    .option('--no-baselines', 'run the heuristic alone, without the always and random baselines')
     .option('--json', 'print the report as JSON')
-    .action(async (options: { locomo: string; split: string; limit?: string; json?: boolean }) => {
+    .action(async (options: GateFlags) => {
       const limit = positiveIntFlag(options.limit, '--limit');
+      const ids = options.conversations?.split(',').map((id) => id.trim());
+      if (ids !== undefined && ids.some((id) => id === ''))
+        throw new UsageError(
+          `--conversations: expected comma-separated sample ids, got ${JSON.stringify(options.conversations)}`,
+        );
       // Imported on use: the evaluators' graph (tokenizer, embedder, PGlite) is no other command's.
       const [{ LOCOMO_SPLITS, evalGate, loadLocomo }, { qwenTokenizer }] = await Promise.all([
         import('@mem/eval'),
@@ -42,6 +52,8 @@ export function registerEval(program: Command, io: CliIO): void {
         tokenizer: qwenTokenizer(),
         split,
         ...(limit !== undefined ? { limit } : {}),
+        ...(ids !== undefined ? { conversations: ids } : {}),
+        baselines: options.baselines,
         onProgress: (done, total, controller) =>
           progress.update(`eval gate: ${controller} ${done}/${total} questions`),
       });
@@ -54,6 +66,15 @@ export function registerEval(program: Command, io: CliIO): void {
   registerEvalNotes(evaluate, io);
   registerEvalForget(evaluate, io);
   registerEvalSignatures(evaluate, io);
+}
+
+interface GateFlags {
+  locomo: string;
+  split: string;
+  limit?: string;
+  conversations?: string;
+  baselines: boolean;
+  json?: boolean;
 }
 
 function locomoSplitFlag(value: string, splits: readonly LocomoSplit[]): LocomoSplit | 'all' {

@@ -58,6 +58,7 @@ import {
 } from './talk-signals.js';
 import { sentences, units } from './text.js';
 import { chatSpeakers, speakerOf, withSpeaker, withoutAddress } from './speakers.js';
+import { withMeaning } from './chat-meaning.js';
 
 export interface HeuristicOptions {
   /** A sentence must score this much for the L1 update gate to open. */
@@ -456,7 +457,12 @@ function scoreChunk(
       // the names it only addresses.
       const judged =
         speaker === undefined ? text : withSpeaker(withoutAddress(text, others), speaker);
-      const scored = scoreSentence(profile, judged, discount, given, chat.size > 0);
+      const terms = scoreSentence(profile, judged, discount, given, chat.size > 0);
+      // In a chat, a turn is also judged by how near its words are to the question (chat-meaning.ts).
+      const scored =
+        speaker === undefined
+          ? terms
+          : { ...terms, score: withMeaning(profile, judged, terms.score) };
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.
       const resolves = errorSeen && scored.cues.includes('cause') && profile.intents.has('cause');

@@ -134,4 +134,41 @@ describe('synthesisSteps', () => {
       '[bugs] The issue was a stale build; the failing compile was fixed by a clean rebuild',
     ]);
   });
+
+  it('retires, in a step of its own before the batches, each held L2 line no L1 line says any more', () => {
+    const held = [
+      '- [bugs] The hexToRgb crash came from an invalid colour; the loader now falls back to dark',
+      '- [bugs] The exporter crashed on an empty schema header and now writes an empty file',
+    ].join('\n');
+    const plain = synthesisSteps(memories, byLength, { batchLines: 2 });
+    const steps = synthesisSteps(memories, byLength, { batchLines: 2, held });
+    expect(steps[0]!.records).toEqual([
+      {
+        role: 'retired',
+        text: '[bugs] The exporter crashed on an empty schema header and now writes an empty file',
+      },
+    ]);
+    expect(steps[0]!.source).toBe('L1:bugs');
+    // The batches are the L1 lines' alone: the same shas whatever the L2 holds, so an unchanged
+    // project offers only steps a synthesis has seen.
+    expect(steps.slice(1)).toEqual(plain);
+    // Every held line still said (a rewording counts): no retiring step.
+    const said =
+      '- [open] Yeah, it does more than just load the theme: it resolves variable references';
+    expect(synthesisSteps(memories, byLength, { batchLines: 2, held: said })).toEqual(plain);
+    // Nothing left to synthesise from: nothing offered, the L2 stays as it is.
+    expect(synthesisSteps([], byLength, { held })).toEqual([]);
+  });
+
+  it('never offers a line a tombstone refuses, and retires its L2 copy', () => {
+    const forgotten = 'setTheme returns an error instead of logging';
+    const steps = synthesisSteps(memories, byLength, {
+      batchLines: 2,
+      held: `- [decisions] ${forgotten}`,
+      refuses: (line) => line === forgotten,
+    });
+    expect(steps[0]!.records).toEqual([{ role: 'retired', text: `[decisions] ${forgotten}` }]);
+    const offered = steps.slice(1).flatMap((s) => s.records.map((r) => r.text));
+    expect(offered.some((line) => line.includes('setTheme'))).toBe(false);
+  });
 });

@@ -10,6 +10,7 @@ export {
 } from './loop.js';
 export { heuristicController, type HeuristicOptions } from './heuristic/controller.js';
 export {
+  RETIRED_MARK,
   RETIRED_ROLE,
   synthesisController,
   type SynthesisOptions,

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentSha256, parsePayload, type Payload } from '@mem/core';
+import { contentSha256, nearDuplicate, parsePayload, type Payload } from '@mem/core';
 import { routeUrl } from '@mem/llm';
 import { FakeOpenAI, chatReply, type FakeReply } from '../../../test/support/fake-openai.js';
 import { GatedRun, type LoopStep } from './loop.js';
 import { openaiController } from './openai-controller.js';
-import { formatGateAnswer } from './protocol.js';
+import { formatGateAnswer, parseGateAnswer } from './protocol.js';
+import { RETIRED_MARK, RETIRED_ROLE } from './synthesis/controller.js';
 
 const words = {
   name: 'words',
@@ -172,5 +173,36 @@ describe('openai controller against a fake OpenAI-compatible server', () => {
     });
     expect(requests).toHaveLength(2);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', error: { code: 'TIMEOUT' } });
+  });
+
+  it('at L2 takes out only the retired line, not a held line close to it that the step keeps', async () => {
+    const retired = '[bugs] the build broke on a missing lockfile, fixed by npm ci';
+    const close =
+      '[bugs] the build broke on a missing lockfile, fixed by npm ci after clearing the cache';
+    // Near-duplicates are not transitive: the kept line may rest on a current L1 line.
+    expect(nearDuplicate(retired, close)).toBe(true);
+    const previous = `- ${retired}\n- ${close}`;
+    server = new FakeOpenAI([
+      chatReply(
+        formatGateAnswer({ think: 'kept both', update: true, memory: previous, exit: false }),
+      ),
+    ]);
+    const controller = openaiController({
+      url: routeUrl(await server.start(), 'chat/completions'),
+      model: 'qwen2.5:3b-instruct',
+      timeoutMs: 2000,
+      retries: 0,
+    });
+    const reply = await controller.answer({
+      level: 'L2',
+      question: 'What should someone know?',
+      memory: previous,
+      chunk: {
+        text: `- ${RETIRED_MARK} ${retired}`,
+        records: [{ role: RETIRED_ROLE, text: retired }],
+      },
+      memoryBudget: 200,
+    });
+    expect(parseGateAnswer(reply.text)).toMatchObject({ update: true, memory: `- ${close}` });
   });
 });

@@ -6,7 +6,7 @@ import {
   splitMemoryLines,
   synthesisPrefix,
 } from '@mem/core';
-import { RETIRED_ROLE, type LoopStep } from '@mem/extractor';
+import { RETIRED_MARK, RETIRED_ROLE, type LoopStep } from '@mem/extractor';
 
 /** One standing query's current L1 memory, as the synthesis reads it. */
 export interface SynthesisInput {
@@ -140,7 +140,7 @@ function retiredStep(held: string, candidates: readonly Candidate[]): LoopStep |
     return !candidates.some((c) => nearDuplicateTokens(c.tokens, tokens));
   });
   if (gone.length === 0) return null;
-  const text = gone.map((line) => `- no longer in the L1 notes: ${line}`).join('\n');
+  const text = gone.map((line) => `- ${RETIRED_MARK} ${line}`).join('\n');
   const queries = [...new Set(gone.map((line) => synthesisPrefix(line).slice(1, -2) || 'L2'))];
   return {
     text,

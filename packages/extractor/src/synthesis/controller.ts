@@ -10,6 +10,9 @@ import { synthesisPriority } from './strength.js';
  */
 export const RETIRED_ROLE = 'retired';
 
+/** How the retiring step's text names each such line to a model: `- no longer in the L1 notes: <line>`. */
+export const RETIRED_MARK = 'no longer in the L1 notes:';
+
 export interface SynthesisOptions {
   /**
    * A line just offered must outweigh the memory's weakest by this share to take its place

@@ -36,7 +36,12 @@ afterEach(async () => {
 
 async function runWith(
   script: FakeReply[],
-  options: { timeoutMs?: number; retries?: number; maxAttempts?: number } = {},
+  options: {
+    timeoutMs?: number;
+    retries?: number;
+    maxAttempts?: number;
+    refuses?: (line: string) => boolean;
+  } = {},
 ) {
   server = new FakeOpenAI(script);
   const base = await server.start();
@@ -61,6 +66,7 @@ async function runWith(
     memoryBudget: 40,
     chunkTokens: 5000,
     actOnExit: false,
+    ...(options.refuses ? { refuses: options.refuses } : {}),
   });
   const events: Payload[] = [
     ...(await run.offer(step('Kong buffered the body; setting proxy-body-size fixed it.'))),
@@ -204,5 +210,27 @@ describe('openai controller against a fake OpenAI-compatible server', () => {
       memoryBudget: 200,
     });
     expect(parseGateAnswer(reply.text)).toMatchObject({ update: true, memory: `- ${close}` });
+  });
+
+  it('drops a forgotten line the model writes back at L1, and writes no memory of it alone', async () => {
+    const forgotten = 'kong buffered bodies over 10KB';
+    const refuses = (line: string) => nearDuplicate(line, forgotten);
+    const both = formatGateAnswer({
+      think: 'a cause and its fix',
+      update: true,
+      memory: `- Kong buffered bodies over 10KB\n- proxy-body-size: 0 on the ingress fixed the uploads`,
+      exit: false,
+    });
+    const kept = await runWith([chatReply(both)], { refuses });
+    expect(kept.events.find((e) => e.type === 'memory')).toMatchObject({
+      text: '- proxy-body-size: 0 on the ingress fixed the uploads',
+    });
+    expect(kept.events.at(-1)).toMatchObject({ type: 'run_end', lines_forgotten: 1 });
+    await server?.stop();
+    server = null;
+    // Only the forgotten line: the gate opened on nothing the memory may hold.
+    const alone = await runWith([chatReply(good)], { refuses });
+    expect(alone.events.some((e) => e.type === 'memory')).toBe(false);
+    expect(alone.summary.memory).toBeNull();
   });
 });

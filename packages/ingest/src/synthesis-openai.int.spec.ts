@@ -47,7 +47,7 @@ function parts(request: SeenRequest): { previous: string[]; section: string[] } 
   };
 }
 
-type Retiring = (previous: string[], retired: string[]) => string;
+type Retiring = (previous: string[], retired: string[], added: string[]) => string;
 
 /** A 200 chat-completions answer saying `content` (chatReply's body, as fakeOpenai sends it). */
 const reply = (content: string) => ({ json: chatReply(content).body });
@@ -62,8 +62,10 @@ function model(retiring: Retiring) {
     const retired = section
       .filter((line) => line.startsWith(`- ${RETIRED_MARK} `))
       .map((line) => `- ${line.slice(`- ${RETIRED_MARK} `.length)}`);
-    if (retired.length > 0) return reply(retiring(previous, retired));
-    const added = section.filter((line) => !previous.includes(line));
+    const added = section.filter(
+      (line) => !line.startsWith(`- ${RETIRED_MARK} `) && !previous.includes(line),
+    );
+    if (retired.length > 0) return reply(retiring(previous, retired, added));
     return reply(
       formatGateAnswer({
         think: 'new lines',
@@ -82,7 +84,11 @@ afterEach(async () => {
 });
 
 /** One synthesis from an L2 that holds the lockfile line, after the bugs note evicted it. */
-async function synthesize(retiring: Retiring) {
+async function synthesize(
+  retiring: Retiring,
+  held: string[] = [crash, lockfile],
+  notes: SynthesisInput[] = [memory('bugs', [crash]), memory('decisions', [rule])],
+) {
   server = await fakeOpenai(model(retiring));
   const controller = openaiController(
     {
@@ -95,14 +101,10 @@ async function synthesize(retiring: Retiring) {
     { maxAttempts: 2 },
   );
   const previous: PreviousMemory = {
-    text: [`- [bugs] ${crash}`, `- [bugs] ${lockfile}`].join('\n'),
+    text: held.map((line) => `- [bugs] ${line}`).join('\n'),
     parents: [],
   };
-  const steps = synthesisSteps(
-    [memory('bugs', [crash]), memory('decisions', [rule])],
-    synthesisPriority(question),
-    { held: previous.text },
-  );
+  const steps = synthesisSteps(notes, synthesisPriority(question), { held: previous.text });
   const run = new GatedRun({
     level: 'L2',
     runId: 'synthesis-openai',
@@ -186,5 +188,16 @@ describe('the openai controller in a synthesis that retires an L2 line', () => {
       type: 'run_end',
       error: { code: 'MALFORMED_ANSWER' },
     });
+  });
+
+  it('takes it out when it was the only held line, in the step whose lines take its place', async () => {
+    const { steps, memories, final } = await synthesize(
+      (previous, _retired, added) => answer(true, [...previous, ...added]),
+      [lockfile],
+      [memory('bugs', [crash]), memory('decisions', [rule])],
+    );
+    expect(steps[0]!.records.map((r) => r.role)).toEqual(['retired', 'memory', 'memory']);
+    expect([...memories[0]!].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
+    expect([...final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
   });
 });

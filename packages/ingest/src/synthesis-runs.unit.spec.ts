@@ -154,4 +154,14 @@ describe('synthesis runs after each ingest', () => {
     expect(later.updates.some(Boolean)).toBe(false);
     expect(state.previous!.text).toBe(before);
   });
+
+  it('takes every held line out in one synthesis when the L1 notes evicted them all', async () => {
+    const state: State = { previous: null, seen: new Set() };
+    await synthesizeOnce([memory('bugs', [lockfile])], state, 200);
+    expect(splitMemoryLines(state.previous!.text)).toEqual([`[bugs] ${lockfile}`]);
+    // The bugs note now holds only other lines: the L2's only line has no evidence left.
+    const after = await synthesizeOnce([memory('bugs', [crash, retries])], state, 200);
+    expect([...after.lines].sort()).toEqual([`[bugs] ${crash}`, `[bugs] ${retries}`].sort());
+    expect(after.updates.filter(Boolean)).toHaveLength(1);
+  });
 });

@@ -96,19 +96,26 @@ export function synthesisSteps(
     (a, b) => b.score - a.score || b.queries.size - a.queries.size || a.order - b.order,
   );
   const steps: LoopStep[] = [];
-  const retired = retiredStep(batching.held ?? '', candidates);
-  if (retired) steps.push(retired);
+  const heldLines = splitMemoryLines(batching.held ?? '');
+  const retired = retiredStep(heldLines, candidates);
+  // Every held line retired: a step of its own would leave no line to write, so the loop would
+  // keep them all; they are retired in the first batch's step, whose lines take their place.
+  const alone = retired !== null && retired.records.length < heldLines.length;
+  if (retired && alone) steps.push(retired);
   const first = firstBatch(candidates, batchLines, batching.fill);
   const rest = candidates.filter((c) => !first.includes(c));
   const batches = [first];
   for (let i = 0; i < rest.length; i += batchLines) batches.push(rest.slice(i, i + batchLines));
-  for (const batch of batches) {
+  for (const [i, batch] of batches.entries()) {
     if (batch.length === 0) continue;
-    const text = batch.map((c) => `- ${c.text}`).join('\n');
+    const lines = batch.map((c) => `- ${c.text}`).join('\n');
+    const records = batch.map((c) => ({ role: 'memory', text: c.text }));
+    const withRetired = i === 0 && retired !== null && !alone;
+    const text = withRetired ? `${retired.text}\n${lines}` : lines;
     const queries = [...new Set(batch.flatMap((c) => [...c.queries]))].sort();
     steps.push({
       text,
-      records: batch.map((c) => ({ role: 'memory', text: c.text })),
+      records: withRetired ? [...retired.records, ...records] : records,
       sha256: contentSha256(text),
       source: `L1:${queries.join(',')}`,
       span: null,
@@ -131,11 +138,14 @@ export function synthesisSteps(
  * kept its place by incumbency and the room a better current line needed. Outcome: the L2 is a
  * bounded summary of the current L1 notes — what leaves them leaves it, in one update that
  * changes what a reader gets. Its own step (not a batch's), so a batch's sha depends on the L1
- * lines alone and an unchanged project still offers only steps it has seen.
+ * lines alone and an unchanged project still offers only steps it has seen — except where every
+ * held line is retired: a step that leaves no line is no update (the loop never writes an empty
+ * memory), so the L2 kept them all into the batches and weighed them there by incumbency; then
+ * synthesisSteps puts these records ahead of the first batch's, in its step.
  */
-function retiredStep(held: string, candidates: readonly Candidate[]): LoopStep | null {
+function retiredStep(held: readonly string[], candidates: readonly Candidate[]): LoopStep | null {
   if (candidates.length === 0) return null;
-  const gone = splitMemoryLines(held).filter((line) => {
+  const gone = held.filter((line) => {
     const tokens = lineTokens(line);
     return !candidates.some((c) => nearDuplicateTokens(c.tokens, tokens));
   });

@@ -156,6 +156,21 @@ describe('synthesisSteps', () => {
     const said =
       '- [open] Yeah, it does more than just load the theme: it resolves variable references';
     expect(synthesisSteps(memories, byLength, { batchLines: 2, held: said })).toEqual(plain);
+    // Every held line retired: no step of its own (it would leave no line to write); the first
+    // batch's step carries the retirement ahead of its lines, the later batches are unchanged.
+    const gone =
+      '- [bugs] The exporter crashed on an empty schema header and now writes an empty file';
+    const merged = synthesisSteps(memories, byLength, { batchLines: 2, held: gone });
+    expect(merged).toHaveLength(plain.length);
+    expect(merged[0]!.records).toEqual([
+      { role: 'retired', text: gone.slice(2) },
+      ...plain[0]!.records,
+    ]);
+    expect(merged[0]!.text).toBe(
+      `- no longer in the L1 notes: ${gone.slice(2)}\n${plain[0]!.text}`,
+    );
+    expect(merged[0]!.sha256).not.toBe(plain[0]!.sha256);
+    expect(merged.slice(1)).toEqual(plain.slice(1));
     // Nothing left to synthesise from: nothing offered, the L2 stays as it is.
     expect(synthesisSteps([], byLength, { held })).toEqual([]);
   });
@@ -167,8 +182,13 @@ describe('synthesisSteps', () => {
       held: `- [decisions] ${forgotten}`,
       refuses: (line) => line === forgotten,
     });
-    expect(steps[0]!.records).toEqual([{ role: 'retired', text: `[decisions] ${forgotten}` }]);
-    const offered = steps.slice(1).flatMap((s) => s.records.map((r) => r.text));
+    // Its only held line retired: the retirement rides in the first batch's step, ahead of the
+    // lines that take its place.
+    expect(steps[0]!.records[0]).toEqual({ role: 'retired', text: `[decisions] ${forgotten}` });
+    expect(steps[0]!.records.slice(1).map((r) => r.role)).toEqual(['memory', 'memory']);
+    const offered = steps.flatMap((s) =>
+      s.records.filter((r) => r.role === 'memory').map((r) => r.text),
+    );
     expect(offered.some((line) => line.includes('setTheme'))).toBe(false);
   });
 });

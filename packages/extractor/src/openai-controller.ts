@@ -59,17 +59,18 @@ function retiredLines(records: readonly ChunkRecord[]): Retired {
 }
 
 /**
- * A well-formed answer to a retiring step with every retired line (or a rewording of one) out of
- * its memory, whatever the model answered: a closed gate keeps the previous memory less those
- * lines, an open one the model's memory less them; the step offers no line, so it never ends the
- * run. A malformed answer is passed on untouched (the loop refuses and re-asks).
+ * A well-formed answer to a step that retires lines with every retired line (or a rewording of
+ * one) out of its memory, whatever the model answered: a closed gate keeps the previous memory
+ * less those lines, an open one the model's memory less them; such a step never ends the run (the
+ * batches after it fill the room). A malformed answer is passed on untouched (the loop refuses and
+ * re-asks), and one that leaves nothing to write while a retired line is held is made an empty
+ * update, which the loop refuses the same way.
  *
  * Trigger: the embedded synthesis controller drops a retired line in code, but the model saw
  * the retiring step only as text and its prompt said nothing of it, so an L2 written by a model
  * kept a line no L1 note said any more. Why: the model's reply is untrusted input; the
  * retirement is a rule of the synthesis, not a judgement. Outcome: both controllers leave the
- * L2 the same lines after a retiring step, and a memory no line is left in is no update (the
- * loop never writes an empty memory; the embedded controller keeps its gate shut too).
+ * L2 without the retired lines after the step, and the model's answer decides only the rest.
  */
 function withoutRetired(text: string, previous: string, retired: Retired): string {
   let answer;
@@ -88,6 +89,17 @@ function withoutRetired(text: string, previous: string, retired: Retired): strin
     return !retired.tokens.some((gone) => nearDuplicateTokens(gone, tokens));
   });
   const memory = bulletMemory(kept.join('\n'));
+  // Nothing left to write while the memory still holds a retired line: a closed gate would keep
+  // it, so the answer is refused as an empty update (MALFORMED_ANSWER: the loop re-asks, then
+  // ends the run without recording the step, and the next synthesis offers it again).
+  if (memory === '' && splitMemoryLines(previous).some((line) => retired.texts.has(line))) {
+    return formatGateAnswer({
+      think: `${answer.think} (every line left is one no L1 note holds any more: nothing to write in their place.)`,
+      update: true,
+      memory: '',
+      exit: false,
+    });
+  }
   const update = memory !== '' && memory !== bulletMemory(previous);
   const taken = lines.length - kept.length;
   const think = [

@@ -200,4 +200,24 @@ describe('the openai controller in a synthesis that retires an L2 line', () => {
     expect([...memories[0]!].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
     expect([...final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
   });
+
+  it('refuses a closed gate that would keep the only held line (MALFORMED_ANSWER), and takes a good re-ask', async () => {
+    const closed = await synthesize(() => answer(false, []), [lockfile]);
+    expect(closed.requests).toHaveLength(2);
+    expect(closed.events.some((e) => e.type === 'memory' || e.type === 'chunk')).toBe(false);
+    expect(closed.events.at(-1)).toMatchObject({
+      type: 'run_end',
+      error: { code: 'MALFORMED_ANSWER' },
+    });
+    await server?.close();
+    server = null;
+    let asked = 0;
+    const reasked = await synthesize(
+      (previous, _retired, added) =>
+        ++asked === 1 ? answer(false, []) : answer(true, [...previous, ...added]),
+      [lockfile],
+    );
+    expect(reasked.requests.length).toBeGreaterThanOrEqual(2);
+    expect([...reasked.final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
+  });
 });

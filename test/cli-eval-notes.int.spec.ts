@@ -123,6 +123,44 @@ describe('mem eval notes', () => {
         update_rate: seen === 0 ? 0 : Math.round((used / seen) * 10_000) / 10_000,
       });
     }
+    // The same over only the runs of more than one step: a one-step run (a synthesis's first
+    // fill from empty, a one-chunk file) is left out, a query with none has no entry.
+    for (const key of keys) {
+      const runs = report.files
+        .map(
+          (f: { runs: Record<string, { chunks_seen: number; chunks_used: number }> }) =>
+            f.runs[key]!,
+        )
+        .filter((run: { chunks_seen: number }) => run.chunks_seen > 1);
+      const seen = runs.reduce((n: number, r: { chunks_seen: number }) => n + r.chunks_seen, 0);
+      const used = runs.reduce((n: number, r: { chunks_used: number }) => n + r.chunks_used, 0);
+      expect(report.overall.all.runs_multi_step[key]).toEqual(
+        runs.length === 0
+          ? undefined
+          : {
+              chunks_seen: seen,
+              chunks_used: used,
+              update_rate: Math.round((used / seen) * 10_000) / 10_000,
+            },
+      );
+    }
+    // The incremental run: the files as one project, a file a part, synthesised after each; its
+    // synthesis rate is the parts' steps and updates summed, and its L2 holds no line the L1
+    // notes no longer say.
+    const incremental = report.incremental;
+    expect(incremental.parts.map((p: { path: string }) => p.path)).toEqual([
+      'claude/spotter-short.jsonl',
+      'pi/pi-mono-compact.jsonl',
+    ]);
+    const parts = incremental.parts as { steps: number; updates: number }[];
+    expect(incremental.runs.synthesis).toMatchObject({
+      chunks_seen: parts.reduce((n, p) => n + p.steps, 0),
+      chunks_used: parts.reduce((n, p) => n + p.updates, 0),
+    });
+    expect(parts[0]!.updates).toBe(1);
+    expect(Object.keys(incremental.runs).sort()).toEqual(keys);
+    expect(incremental.l2_lines).toBeGreaterThan(0);
+    expect(incremental.l2_lines_unbacked).toBe(0);
     // The line router alone on the labelled statements of the files run, synthesis left out.
     const routed = [
       'architecture-decisions',
@@ -149,6 +187,26 @@ describe('mem eval notes', () => {
       /update-rate all \(pooled\): architecture-decisions \d+\/\d+ \d+\.\d%, bugs-and-root-causes \d+\/\d+/,
     );
     expect(result.stdout).toContain('claude/spotter-short.jsonl');
+    expect(result.stdout).toMatch(/update-rate all \(pooled over runs of > 1 step\): /);
+    expect(result.stdout).toMatch(
+      /update-rate incremental \(one project, 2 parts of a file each, synthesised after each\): .*synthesis \d+\/\d+/,
+    );
+    expect(result.stdout).toMatch(
+      /synthesis per part \(updates\/steps\): 1\/1 \d+\/\d+; final L2 \d+ lines, 0 no L1 line says/,
+    );
+    // Without the incremental run the report says nothing of one.
+    const plain = await mem(
+      'eval',
+      'notes',
+      '--gold',
+      subsetGold(),
+      '--controller',
+      'heuristic',
+      '--no-incremental',
+      '--json',
+    );
+    expect(plain.code).toBe(0);
+    expect(JSON.parse(plain.stdout).incremental).toBeUndefined();
   }, 300_000);
 
   it('refuses a bad --split (exit 2), a split with no file (exit 2: INVALID_INPUT, as every refused input), a gold set that is not one and one that is not there (exit 1, typed), writing nothing', async () => {

@@ -46,6 +46,7 @@ export {
   compileNoise,
   lineMatches,
   noiseCount,
+  poolMultiStepRates,
   poolRates,
   scoreFile,
   summarize,
@@ -58,6 +59,7 @@ export {
 } from './notes-score.js';
 export {
   evalNotes,
+  type IncrementalRun,
   type NoteRun,
   type NotesEvalOptions,
   type NotesOverall,

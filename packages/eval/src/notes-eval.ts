@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Tokenizer } from '@mem/chunk';
-import { MemError } from '@mem/core';
+import { MemError, nearDuplicate } from '@mem/core';
 import { Engine } from '@mem/engine';
 import type { Controller } from '@mem/extractor';
 import { ingest, loadStandingQueries, synthesize } from '@mem/ingest';
@@ -20,6 +20,7 @@ import { round4 } from './metrics.js';
 import { scoreRouting, type RouteScore } from './route-score.js';
 import {
   compileNoise,
+  poolMultiStepRates,
   poolRates,
   scoreFile,
   summarize,
@@ -39,6 +40,11 @@ export interface NotesEvalOptions {
   /** Where to write the scratch data root (default: a temporary directory, removed afterwards). */
   scratchRoot?: string;
   onProgress?: (done: number, total: number, path: string) => void;
+  /**
+   * Also run the files as one growing project, a file a part, synthesised after each part
+   * (IncrementalRun); default true. It ingests every file a second time.
+   */
+  incremental?: boolean;
 }
 
 /** Per standing query (and `synthesis`): how often the update gate opened, and the memory's size after each update. */
@@ -58,6 +64,26 @@ export interface NotesFileReport extends FileNotesScore {
 /** A split's files pooled: the notes' scores and, per query, the gate's update-rate over every chunk seen. */
 export interface NotesOverall extends NotesSummary {
   runs: Record<string, PooledRate>;
+  /** The same pooled over only the files whose run of the query saw more than one step (poolMultiStepRates). */
+  runs_multi_step: Record<string, PooledRate>;
+}
+
+/**
+ * The files run as one project that grows the way a demo or a working repository does: the
+ * files added one a part, in the gold set's order, `mem ingest` then `mem synthesize` after
+ * each. Its L2 continues from the memory the last part left, so its update-rate counts what a
+ * synthesis changes as sessions arrive (first fill included), not one fill over finished notes.
+ */
+export interface IncrementalRun {
+  project: string;
+  /** One per file added: the synthesis steps read after that part and how many updated the L2. */
+  parts: { path: string; steps: number; updates: number }[];
+  /** Per standing query and `synthesis`, over the project's runs of every part. */
+  runs: Record<string, NoteRun>;
+  /** Lines of the final L2 memory. */
+  l2_lines: number;
+  /** Of them, lines no line of the current L1 memories says (near-duplicate): what the L1 evicted and the L2 kept. */
+  l2_lines_unbacked: number;
 }
 
 export interface NotesEvalReport {
@@ -70,6 +96,8 @@ export interface NotesEvalReport {
   overall: Partial<Record<GoldSplit | 'all', NotesOverall>>;
   /** The line router alone on the gold statements of each split run (no extraction involved). */
   routing: Partial<Record<GoldSplit | 'all', RouteScore>>;
+  /** The files of the run as one growing project (absent when `incremental: false`). */
+  incremental?: IncrementalRun;
 }
 
 /**
@@ -94,6 +122,7 @@ export async function evalNotes(
   try {
     const engine = new Engine({ root, projectors: [projectorSqlite] });
     const reports: NotesFileReport[] = [];
+    const total = files.length * (options.incremental === false ? 1 : 2);
     for (const [i, file] of files.entries()) {
       const project = projectName(i, file);
       const transcript = await copyTranscript(
@@ -101,7 +130,7 @@ export async function evalNotes(
         join(root, 'transcripts', project, file.path),
         file.lines,
       );
-      await writeQueries(engine.paths.queriesDir, project, gold, file, transcript);
+      await writeQueries(engine.paths.queriesDir, project, gold, [`${file.kind}:${transcript}`]);
       // No environment: the scratch project resolves only the one file it was given.
       const config = loadStandingQueries(engine.paths.queriesDir, project, { config: {} });
       await ingest({
@@ -121,14 +150,29 @@ export async function evalNotes(
         readNotes(itemStorePath(engine.paths.stateDir), project, keys, options.tokenizer),
       );
       reports.push({ ...scoreFile(file, notes, noise), runs });
-      options.onProgress?.(i + 1, files.length, file.path);
+      options.onProgress?.(i + 1, total, file.path);
     }
+    const incremental =
+      options.incremental === false
+        ? undefined
+        : await incrementalRun(engine, gold, files, options, (done, path) =>
+            options.onProgress?.(files.length + done, total, path),
+          );
     const overall: NotesEvalReport['overall'] = {};
     for (const s of ['tuning', 'held-out'] as const) {
       const of = reports.filter((r) => r.split === s);
-      if (of.length > 0) overall[s] = { ...summarize(of), runs: poolRates(of) };
+      if (of.length > 0)
+        overall[s] = {
+          ...summarize(of),
+          runs: poolRates(of),
+          runs_multi_step: poolMultiStepRates(of),
+        };
     }
-    overall.all = { ...summarize(reports), runs: poolRates(reports) };
+    overall.all = {
+      ...summarize(reports),
+      runs: poolRates(reports),
+      runs_multi_step: poolMultiStepRates(reports),
+    };
     const routing: NotesEvalReport['routing'] = {};
     for (const s of ['tuning', 'held-out'] as const) {
       const of = files.filter((f) => f.split === s);
@@ -143,6 +187,7 @@ export async function evalNotes(
       files: reports,
       overall,
       routing,
+      ...(incremental ? { incremental } : {}),
     };
   } finally {
     if (options.scratchRoot === undefined) await rm(root, { recursive: true, force: true });
@@ -184,18 +229,65 @@ async function copyTranscript(
   return to;
 }
 
-/** queries/<project>.yaml for one gold file; JSON is YAML, so no YAML writer is needed here. */
+/**
+ * The incremental run (IncrementalRun): a project of its own in the same scratch root, a file
+ * added to its sources a part, ingested and synthesised after each.
+ */
+async function incrementalRun(
+  engine: Engine,
+  gold: LoadedGoldSet,
+  files: readonly GoldFile[],
+  options: NotesEvalOptions,
+  progress: (done: number, path: string) => void,
+): Promise<IncrementalRun> {
+  const project = 'gold-incremental';
+  const sources: string[] = [];
+  const parts: IncrementalRun['parts'] = [];
+  for (const [i, file] of files.entries()) {
+    const transcript = await copyTranscript(
+      resolve(gold.transcriptsDir, file.path),
+      join(engine.paths.root, 'transcripts', project, file.path),
+      file.lines,
+    );
+    sources.push(`${file.kind}:${transcript}`);
+    await writeQueries(engine.paths.queriesDir, project, gold, sources);
+    const config = loadStandingQueries(engine.paths.queriesDir, project, { config: {} });
+    await ingest({ engine, config, controller: options.controller, tokenizer: options.tokenizer });
+    const synthesis = await synthesize({
+      engine,
+      config,
+      controller: options.synthesisController ?? options.controller,
+      tokenizer: options.tokenizer,
+    });
+    parts.push({ path: file.path, steps: synthesis.chunksSeen, updates: synthesis.chunksUsed });
+    progress(i + 1, file.path);
+  }
+  const keys = [...gold.queries.map((q) => q.id), SYNTHESIS_KEY];
+  const { notes, runs } = await engine.readCaughtUp([project], () =>
+    readNotes(itemStorePath(engine.paths.stateDir), project, keys, options.tokenizer),
+  );
+  const l1 = gold.queries.flatMap((q) => notes[q.id] ?? []);
+  const l2 = notes[SYNTHESIS_KEY] ?? [];
+  return {
+    project,
+    parts,
+    runs,
+    l2_lines: l2.length,
+    l2_lines_unbacked: l2.filter((line) => !l1.some((held) => nearDuplicate(line, held))).length,
+  };
+}
+
+/** queries/<project>.yaml reading `sources`; JSON is YAML, so no YAML writer is needed here. */
 async function writeQueries(
   dir: string,
   project: string,
   gold: LoadedGoldSet,
-  file: GoldFile,
-  transcript: string,
+  sources: readonly string[],
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
   const config = {
     project,
-    sources: [`${file.kind}:${transcript}`],
+    sources,
     queries: gold.queries,
     synthesis: gold.synthesis,
   };

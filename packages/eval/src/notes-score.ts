@@ -157,10 +157,12 @@ export interface PooledRate extends GateCounts {
  */
 export function poolRates(
   files: readonly { runs: Readonly<Record<string, GateCounts>> }[],
+  counts: (run: GateCounts) => boolean = () => true,
 ): Record<string, PooledRate> {
   const sums = new Map<string, GateCounts>();
   for (const file of files)
     for (const [key, run] of Object.entries(file.runs)) {
+      if (!counts(run)) continue;
       const sum = sums.get(key) ?? { chunks_seen: 0, chunks_used: 0 };
       sums.set(key, {
         chunks_seen: sum.chunks_seen + run.chunks_seen,
@@ -178,6 +180,18 @@ export function poolRates(
         },
       ]),
   );
+}
+
+/**
+ * The update-rate per query pooled over the files whose run of that query saw more than one
+ * step. Why: a run of one step opens its gate on it or not (100 or 0 %), and a synthesis from an
+ * empty memory always opens it (the first fill changes what a reader gets), so pooled over all
+ * files the one-step runs set the rate; over these it is what the gate did after its first step.
+ */
+export function poolMultiStepRates(
+  files: readonly { runs: Readonly<Record<string, GateCounts>> }[],
+): Record<string, PooledRate> {
+  return poolRates(files, (run) => run.chunks_seen > 1);
 }
 
 function totals(

@@ -7,6 +7,7 @@ import {
   compileNoise,
   lineMatches,
   noiseCount,
+  poolMultiStepRates,
   poolRates,
   scoreFile,
   summarize,
@@ -250,5 +251,39 @@ describe('poolRates', () => {
 
   it('is empty for no files', () => {
     expect(poolRates([])).toEqual({});
+  });
+});
+
+describe('poolMultiStepRates', () => {
+  it('pools only the runs that saw more than one step, per query', () => {
+    const files = [
+      // A synthesis from empty over one step: its first fill, 100 % by construction.
+      {
+        runs: {
+          synthesis: { chunks_seen: 1, chunks_used: 1 },
+          bugs: { chunks_seen: 6, chunks_used: 2 },
+        },
+      },
+      {
+        runs: {
+          synthesis: { chunks_seen: 6, chunks_used: 1 },
+          bugs: { chunks_seen: 1, chunks_used: 0 },
+        },
+      },
+      {
+        runs: {
+          synthesis: { chunks_seen: 3, chunks_used: 1 },
+          bugs: { chunks_seen: 0, chunks_used: 0 },
+        },
+      },
+    ];
+    expect(poolMultiStepRates(files)).toEqual({
+      bugs: { chunks_seen: 6, chunks_used: 2, update_rate: 0.3333 },
+      synthesis: { chunks_seen: 9, chunks_used: 2, update_rate: 0.2222 },
+    });
+    // Over every file the one-step run counts: 3 of 10.
+    expect(poolRates(files).synthesis!.update_rate).toBe(0.3);
+    // A query no file ran for more than one step has no rate at all, not 0.
+    expect(poolMultiStepRates([files[0]!]).synthesis).toBeUndefined();
   });
 });

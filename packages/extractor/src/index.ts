@@ -9,7 +9,12 @@ export {
   type RunSummary,
 } from './loop.js';
 export { heuristicController, type HeuristicOptions } from './heuristic/controller.js';
-export { synthesisController, type SynthesisOptions } from './synthesis/controller.js';
+export {
+  RETIRED_MARK,
+  RETIRED_ROLE,
+  synthesisController,
+  type SynthesisOptions,
+} from './synthesis/controller.js';
 export {
   lineStrength,
   synthesisKind,

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentSha256, parsePayload, type Payload } from '@mem/core';
+import { contentSha256, nearDuplicate, parsePayload, type Payload } from '@mem/core';
 import { routeUrl } from '@mem/llm';
 import { FakeOpenAI, chatReply, type FakeReply } from '../../../test/support/fake-openai.js';
 import { GatedRun, type LoopStep } from './loop.js';
 import { openaiController } from './openai-controller.js';
-import { formatGateAnswer } from './protocol.js';
+import { formatGateAnswer, parseGateAnswer } from './protocol.js';
+import { RETIRED_MARK, RETIRED_ROLE } from './synthesis/controller.js';
 
 const words = {
   name: 'words',
@@ -35,7 +36,12 @@ afterEach(async () => {
 
 async function runWith(
   script: FakeReply[],
-  options: { timeoutMs?: number; retries?: number; maxAttempts?: number } = {},
+  options: {
+    timeoutMs?: number;
+    retries?: number;
+    maxAttempts?: number;
+    refuses?: (line: string) => boolean;
+  } = {},
 ) {
   server = new FakeOpenAI(script);
   const base = await server.start();
@@ -60,6 +66,7 @@ async function runWith(
     memoryBudget: 40,
     chunkTokens: 5000,
     actOnExit: false,
+    ...(options.refuses ? { refuses: options.refuses } : {}),
   });
   const events: Payload[] = [
     ...(await run.offer(step('Kong buffered the body; setting proxy-body-size fixed it.'))),
@@ -172,5 +179,58 @@ describe('openai controller against a fake OpenAI-compatible server', () => {
     });
     expect(requests).toHaveLength(2);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', error: { code: 'TIMEOUT' } });
+  });
+
+  it('at L2 takes out only the retired line, not a held line close to it that the step keeps', async () => {
+    const retired = '[bugs] the build broke on a missing lockfile, fixed by npm ci';
+    const close =
+      '[bugs] the build broke on a missing lockfile, fixed by npm ci after clearing the cache';
+    // Near-duplicates are not transitive: the kept line may rest on a current L1 line.
+    expect(nearDuplicate(retired, close)).toBe(true);
+    const previous = `- ${retired}\n- ${close}`;
+    server = new FakeOpenAI([
+      chatReply(
+        formatGateAnswer({ think: 'kept both', update: true, memory: previous, exit: false }),
+      ),
+    ]);
+    const controller = openaiController({
+      url: routeUrl(await server.start(), 'chat/completions'),
+      model: 'qwen2.5:3b-instruct',
+      timeoutMs: 2000,
+      retries: 0,
+    });
+    const reply = await controller.answer({
+      level: 'L2',
+      question: 'What should someone know?',
+      memory: previous,
+      chunk: {
+        text: `- ${RETIRED_MARK} ${retired}`,
+        records: [{ role: RETIRED_ROLE, text: retired }],
+      },
+      memoryBudget: 200,
+    });
+    expect(parseGateAnswer(reply.text)).toMatchObject({ update: true, memory: `- ${close}` });
+  });
+
+  it('drops a forgotten line the model writes back at L1, and writes no memory of it alone', async () => {
+    const forgotten = 'kong buffered bodies over 10KB';
+    const refuses = (line: string) => nearDuplicate(line, forgotten);
+    const both = formatGateAnswer({
+      think: 'a cause and its fix',
+      update: true,
+      memory: `- Kong buffered bodies over 10KB\n- proxy-body-size: 0 on the ingress fixed the uploads`,
+      exit: false,
+    });
+    const kept = await runWith([chatReply(both)], { refuses });
+    expect(kept.events.find((e) => e.type === 'memory')).toMatchObject({
+      text: '- proxy-body-size: 0 on the ingress fixed the uploads',
+    });
+    expect(kept.events.at(-1)).toMatchObject({ type: 'run_end', lines_forgotten: 1 });
+    await server?.stop();
+    server = null;
+    // Only the forgotten line: the gate opened on nothing the memory may hold.
+    const alone = await runWith([chatReply(good)], { refuses });
+    expect(alone.events.some((e) => e.type === 'memory')).toBe(false);
+    expect(alone.summary.memory).toBeNull();
   });
 });

@@ -1,7 +1,9 @@
+import { lineTokens, nearDuplicateTokens, splitMemoryLines } from '@mem/core';
 import { chatCompletion, type ModelEndpoint } from '@mem/llm';
-import type { Controller, ControllerAnswer, ControllerInput } from './controller.js';
+import type { ChunkRecord, Controller, ControllerAnswer, ControllerInput } from './controller.js';
 import { buildPrompt } from './prompt.js';
 import { bulletMemory, formatGateAnswer, parseGateAnswer } from './protocol.js';
+import { RETIRED_ROLE } from './synthesis/controller.js';
 
 export interface OpenAIControllerOptions {
   /** Attempts per chunk when the answer is malformed or over budget. Default 3. */
@@ -35,9 +37,80 @@ export function openaiController(
       const result = await chatCompletion(endpoint, messages, {
         maxTokens: options.maxTokens ?? 2048,
       });
-      return { text: canonicalLines(result.text), latencyMs: result.latencyMs };
+      const text = canonicalLines(result.text);
+      const retiring = retiredLines(input.chunk.records);
+      return {
+        text: retiring.texts.size === 0 ? text : withoutRetired(text, input.memory, retiring),
+        latencyMs: result.latencyMs,
+      };
     },
   };
+}
+
+interface Retired {
+  texts: Set<string>;
+  tokens: Set<string>[];
+}
+
+/** The lines a synthesis step retires (records of role RETIRED_ROLE): their texts and token sets. */
+function retiredLines(records: readonly ChunkRecord[]): Retired {
+  const texts = records.filter((r) => r.role === RETIRED_ROLE).map((r) => r.text.trim());
+  return { texts: new Set(texts), tokens: texts.map((text) => lineTokens(text)) };
+}
+
+/**
+ * A well-formed answer to a step that retires lines with every retired line (or a rewording of
+ * one) out of its memory, whatever the model answered: a closed gate keeps the previous memory
+ * less those lines, an open one the model's memory less them; such a step never ends the run (the
+ * batches after it fill the room). A malformed answer is passed on untouched (the loop refuses and
+ * re-asks), and one that leaves nothing to write while a retired line is held is made an empty
+ * update, which the loop refuses the same way.
+ *
+ * Trigger: the embedded synthesis controller drops a retired line in code, but the model saw
+ * the retiring step only as text and its prompt said nothing of it, so an L2 written by a model
+ * kept a line no L1 note said any more. Why: the model's reply is untrusted input; the
+ * retirement is a rule of the synthesis, not a judgement. Outcome: both controllers leave the
+ * L2 without the retired lines after the step, and the model's answer decides only the rest.
+ */
+function withoutRetired(text: string, previous: string, retired: Retired): string {
+  let answer;
+  try {
+    answer = parseGateAnswer(text);
+  } catch {
+    return text;
+  }
+  // A held line the step does not retire stays as the model left it, even where it is close to
+  // one it retires (near-duplicates are not transitive: it may rest on a current L1 line).
+  const held = new Set(splitMemoryLines(previous).filter((line) => !retired.texts.has(line)));
+  const lines = splitMemoryLines(answer.update ? answer.memory : previous);
+  const kept = lines.filter((line) => {
+    if (held.has(line)) return true;
+    const tokens = lineTokens(line);
+    return !retired.tokens.some((gone) => nearDuplicateTokens(gone, tokens));
+  });
+  const memory = bulletMemory(kept.join('\n'));
+  // Nothing left to write while the memory still holds a retired line: a closed gate would keep
+  // it, so the answer is refused as an empty update (MALFORMED_ANSWER: the loop re-asks, then
+  // ends the run without recording the step, and the next synthesis offers it again).
+  if (memory === '' && splitMemoryLines(previous).some((line) => retired.texts.has(line))) {
+    return formatGateAnswer({
+      think: `${answer.think} (every line left is one no L1 note holds any more: nothing to write in their place.)`,
+      update: true,
+      memory: '',
+      exit: false,
+    });
+  }
+  const update = memory !== '' && memory !== bulletMemory(previous);
+  const taken = lines.length - kept.length;
+  const think = [
+    answer.think,
+    taken > 0
+      ? `(${taken} line${taken === 1 ? '' : 's'} no L1 note holds any more taken out in code.)`
+      : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' ');
+  return formatGateAnswer({ think, update, memory: update ? memory : '', exit: false });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '@mem/llm';
+import { RETIRED_MARK } from './synthesis/controller.js';
 
 export type LoopLevel = 'L1' | 'L2';
 
@@ -31,6 +32,11 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
     `<update>if yes: the complete new memory — keep every still-relevant detail of the previous memory, add the new evidence, stay under ${input.memoryBudget} tokens. Write one fact per line, each line starting with "- ": no headings, no tables, no paragraphs.</update>`,
     'A good line stands alone: it names its subject (never "this" or "it" pointing at the section), states one fact of the kind the question asks (a decision with its reason and the rejected alternative; a bug with symptom, cause and fix; a question nobody answered), and is never narration of what the agent is about to do ("Let me…"), a cheer, or raw tool output. A proposal the user rejected is not a decision; a question answered later is not open.',
     '<next>continue, or end if the memory already answers the question fully</next>',
+    ...(input.level === 'L2'
+      ? [
+          `A section line "- ${RETIRED_MARK} <line>" names a line of your memory that no per-question memory says any more: leave it out of the memory (it is taken out whatever you answer); the room it frees is for the lines the next sections offer.`,
+        ]
+      : []),
   ].join('\n');
   const user = [
     `Question: ${input.question}`,

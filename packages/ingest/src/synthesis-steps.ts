@@ -1,11 +1,12 @@
 import {
   contentSha256,
+  copiedText,
   lineTokens,
   nearDuplicateTokens,
   splitMemoryLines,
   synthesisPrefix,
 } from '@mem/core';
-import type { LoopStep } from '@mem/extractor';
+import { RETIRED_MARK, RETIRED_ROLE, type LoopStep } from '@mem/extractor';
 
 /** One standing query's current L1 memory, as the synthesis reads it. */
 export interface SynthesisInput {
@@ -41,6 +42,14 @@ export interface SynthesisBatching {
    * the memory, the later ones update only where a line outweighs what it holds.
    */
   fill?: { tokens: number; count: (text: string) => number };
+  /**
+   * The L2 memory this synthesis continues from (its text; empty or absent at the start). A line
+   * of it that no current L1 line says any more (near-duplicate) is offered as `retired` in a
+   * step of its own, ahead of the batches (retiredStep).
+   */
+  held?: string;
+  /** An L1 line a tombstone refuses: never a candidate, so its L2 copy is retired too. */
+  refuses?: (line: string) => boolean;
 }
 
 /**
@@ -61,6 +70,7 @@ export function synthesisSteps(
   const candidates: Candidate[] = [];
   for (const memory of memories) {
     for (const line of splitMemoryLines(memory.text)) {
+      if (batching.refuses?.(copiedText(line))) continue;
       // A line that is already a synthesis copy keeps its own prefix (never `[a] [b] …`).
       const text = synthesisPrefix(line) === '' ? `[${memory.queryId}] ${line}` : line;
       const tokens = lineTokens(text);
@@ -86,17 +96,26 @@ export function synthesisSteps(
     (a, b) => b.score - a.score || b.queries.size - a.queries.size || a.order - b.order,
   );
   const steps: LoopStep[] = [];
+  const heldLines = splitMemoryLines(batching.held ?? '');
+  const retired = retiredStep(heldLines, candidates);
+  // Every held line retired: a step of its own would leave no line to write, so the loop would
+  // keep them all; they are retired in the first batch's step, whose lines take their place.
+  const alone = retired !== null && retired.records.length < heldLines.length;
+  if (retired && alone) steps.push(retired);
   const first = firstBatch(candidates, batchLines, batching.fill);
   const rest = candidates.filter((c) => !first.includes(c));
   const batches = [first];
   for (let i = 0; i < rest.length; i += batchLines) batches.push(rest.slice(i, i + batchLines));
-  for (const batch of batches) {
+  for (const [i, batch] of batches.entries()) {
     if (batch.length === 0) continue;
-    const text = batch.map((c) => `- ${c.text}`).join('\n');
+    const lines = batch.map((c) => `- ${c.text}`).join('\n');
+    const records = batch.map((c) => ({ role: 'memory', text: c.text }));
+    const withRetired = i === 0 && retired !== null && !alone;
+    const text = withRetired ? `${retired.text}\n${lines}` : lines;
     const queries = [...new Set(batch.flatMap((c) => [...c.queries]))].sort();
     steps.push({
       text,
-      records: batch.map((c) => ({ role: 'memory', text: c.text })),
+      records: withRetired ? [...retired.records, ...records] : records,
       sha256: contentSha256(text),
       source: `L1:${queries.join(',')}`,
       span: null,
@@ -105,6 +124,42 @@ export function synthesisSteps(
     });
   }
   return steps;
+}
+
+/**
+ * The step that takes out of the L2 memory each held line no current L1 line says (none when
+ * every held line is still said, or when no L1 line is left to synthesise from).
+ *
+ * Trigger: the L2 kept a line after every L1 note had evicted it (the demo ingested Claude
+ * sessions first, then the pi ones: 8 of the 24 L2 lines were lines no L1 note held any more,
+ * "None of these tools are currently in the project" among them), and a line a person forgot
+ * stayed in the L2 text until some unrelated update rewrote it. Why: the synthesis only offered
+ * L1 lines; a held line was weighed against them but never told it had lost its evidence, so it
+ * kept its place by incumbency and the room a better current line needed. Outcome: the L2 is a
+ * bounded summary of the current L1 notes — what leaves them leaves it, in one update that
+ * changes what a reader gets. Its own step (not a batch's), so a batch's sha depends on the L1
+ * lines alone and an unchanged project still offers only steps it has seen — except where every
+ * held line is retired: a step that leaves no line is no update (the loop never writes an empty
+ * memory), so the L2 kept them all into the batches and weighed them there by incumbency; then
+ * synthesisSteps puts these records ahead of the first batch's, in its step.
+ */
+function retiredStep(held: readonly string[], candidates: readonly Candidate[]): LoopStep | null {
+  if (candidates.length === 0) return null;
+  const gone = held.filter((line) => {
+    const tokens = lineTokens(line);
+    return !candidates.some((c) => nearDuplicateTokens(c.tokens, tokens));
+  });
+  if (gone.length === 0) return null;
+  const text = gone.map((line) => `- ${RETIRED_MARK} ${line}`).join('\n');
+  const queries = [...new Set(gone.map((line) => synthesisPrefix(line).slice(1, -2) || 'L2'))];
+  return {
+    text,
+    records: gone.map((line) => ({ role: RETIRED_ROLE, text: line })),
+    sha256: contentSha256(text),
+    source: `L1:${queries.sort().join(',')}`,
+    span: null,
+    parents: [],
+  };
 }
 
 /**

@@ -134,4 +134,61 @@ describe('synthesisSteps', () => {
       '[bugs] The issue was a stale build; the failing compile was fixed by a clean rebuild',
     ]);
   });
+
+  it('retires, in a step of its own before the batches, each held L2 line no L1 line says any more', () => {
+    const held = [
+      '- [bugs] The hexToRgb crash came from an invalid colour; the loader now falls back to dark',
+      '- [bugs] The exporter crashed on an empty schema header and now writes an empty file',
+    ].join('\n');
+    const plain = synthesisSteps(memories, byLength, { batchLines: 2 });
+    const steps = synthesisSteps(memories, byLength, { batchLines: 2, held });
+    expect(steps[0]!.records).toEqual([
+      {
+        role: 'retired',
+        text: '[bugs] The exporter crashed on an empty schema header and now writes an empty file',
+      },
+    ]);
+    expect(steps[0]!.source).toBe('L1:bugs');
+    // The batches are the L1 lines' alone: the same shas whatever the L2 holds, so an unchanged
+    // project offers only steps a synthesis has seen.
+    expect(steps.slice(1)).toEqual(plain);
+    // Every held line still said (a rewording counts): no retiring step.
+    const said =
+      '- [open] Yeah, it does more than just load the theme: it resolves variable references';
+    expect(synthesisSteps(memories, byLength, { batchLines: 2, held: said })).toEqual(plain);
+    // Every held line retired: no step of its own (it would leave no line to write); the first
+    // batch's step carries the retirement ahead of its lines, the later batches are unchanged.
+    const gone =
+      '- [bugs] The exporter crashed on an empty schema header and now writes an empty file';
+    const merged = synthesisSteps(memories, byLength, { batchLines: 2, held: gone });
+    expect(merged).toHaveLength(plain.length);
+    expect(merged[0]!.records).toEqual([
+      { role: 'retired', text: gone.slice(2) },
+      ...plain[0]!.records,
+    ]);
+    expect(merged[0]!.text).toBe(
+      `- no longer in the L1 notes: ${gone.slice(2)}\n${plain[0]!.text}`,
+    );
+    expect(merged[0]!.sha256).not.toBe(plain[0]!.sha256);
+    expect(merged.slice(1)).toEqual(plain.slice(1));
+    // Nothing left to synthesise from: nothing offered, the L2 stays as it is.
+    expect(synthesisSteps([], byLength, { held })).toEqual([]);
+  });
+
+  it('never offers a line a tombstone refuses, and retires its L2 copy', () => {
+    const forgotten = 'setTheme returns an error instead of logging';
+    const steps = synthesisSteps(memories, byLength, {
+      batchLines: 2,
+      held: `- [decisions] ${forgotten}`,
+      refuses: (line) => line === forgotten,
+    });
+    // Its only held line retired: the retirement rides in the first batch's step, ahead of the
+    // lines that take its place.
+    expect(steps[0]!.records[0]).toEqual({ role: 'retired', text: `[decisions] ${forgotten}` });
+    expect(steps[0]!.records.slice(1).map((r) => r.role)).toEqual(['memory', 'memory']);
+    const offered = steps.flatMap((s) =>
+      s.records.filter((r) => r.role === 'memory').map((r) => r.text),
+    );
+    expect(offered.some((line) => line.includes('setTheme'))).toBe(false);
+  });
 });

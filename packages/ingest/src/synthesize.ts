@@ -73,6 +73,8 @@ async function synthesizeLocked(
   );
   const steps = synthesisSteps(memories, synthesisPriority(synthesis.question), {
     fill: { tokens: config.memoryBudget, count: (text) => tokenizer.count(text) },
+    held: prior.previous?.text ?? '',
+    refuses,
   });
   const run = new GatedRun({
     level: 'L2',

@@ -42,9 +42,19 @@ export function registerEvalNotes(evaluate: Command, io: CliIO): void {
       '--controller <name>',
       `gate controller: ${CONTROLLERS.join('|')} (default: as mem ingest chooses)`,
     )
+    .option(
+      '--no-incremental',
+      'skip the incremental run (the files as one project, a file a part, synthesised after each)',
+    )
     .option('--json', 'print the report as JSON')
     .action(
-      async (options: { gold: string; split: string; controller?: string; json?: boolean }) => {
+      async (options: {
+        gold: string;
+        split: string;
+        controller?: string;
+        incremental: boolean;
+        json?: boolean;
+      }) => {
         const [{ GOLD_SPLITS, evalNotes, loadGoldSet }, { qwenTokenizer }, { chooseController }] =
           await Promise.all([import('@mem/eval'), import('@mem/chunk'), import('@mem/ingest')]);
         const split = splitFlag(options.split, GOLD_SPLITS);
@@ -57,6 +67,7 @@ export function registerEvalNotes(evaluate: Command, io: CliIO): void {
           synthesisController: chooseController(controllerName, tokenizer, io.env, 'L2'),
           tokenizer,
           split,
+          incremental: options.incremental,
           onProgress: (done, total, path) =>
             progress.update(`eval notes: ${done}/${total} files (${path})`),
         });
@@ -92,15 +103,33 @@ function printNotes(io: CliIO, report: NotesEvalReport): void {
       `  ${`overall ${name}: ${summary.in_note}/${summary.findings} findings in their note, ${summary.anywhere} anywhere, ${summary.noise_lines}/${summary.lines} noise lines`.padEnd(69)} ${pct(summary.recall_in_note)} ${pct(summary.recall_anywhere)} ${pct(summary.noise_share)} ${String(summary.lines_per_note).padStart(7)}`,
     );
   }
-  // Pooled over the split's files (used / seen summed): a one-chunk file is 0 or 100 % alone.
-  for (const [name, summary] of Object.entries<NotesOverall>(report.overall)) {
-    const rates = Object.entries(summary.runs)
+  const rates = (
+    runs: Record<string, { chunks_used: number; chunks_seen: number; update_rate: number }>,
+  ) =>
+    Object.entries(runs)
       .map(
         ([key, run]) =>
           `${key} ${run.chunks_used}/${run.chunks_seen} ${pct(run.update_rate).trim()}`,
       )
       .join(', ');
-    writeLine(io.stdout, `  update-rate ${name} (pooled): ${rates}`);
+  // Pooled over the split's files (used / seen summed): a one-chunk file is 0 or 100 % alone.
+  for (const [name, summary] of Object.entries<NotesOverall>(report.overall))
+    writeLine(io.stdout, `  update-rate ${name} (pooled): ${rates(summary.runs)}`);
+  for (const [name, summary] of Object.entries<NotesOverall>(report.overall))
+    writeLine(
+      io.stdout,
+      `  update-rate ${name} (pooled over runs of > 1 step): ${rates(summary.runs_multi_step)}`,
+    );
+  const incremental = report.incremental;
+  if (incremental) {
+    writeLine(
+      io.stdout,
+      `  update-rate incremental (one project, ${incremental.parts.length} parts of a file each, synthesised after each): ${rates(incremental.runs)}`,
+    );
+    writeLine(
+      io.stdout,
+      `  synthesis per part (updates/steps): ${incremental.parts.map((p) => `${p.updates}/${p.steps}`).join(' ')}; final L2 ${incremental.l2_lines} lines, ${incremental.l2_lines_unbacked} no L1 line says`,
+    );
   }
   for (const [name, routing] of Object.entries<RouteScore>(report.routing)) {
     writeLine(
@@ -111,5 +140,9 @@ function printNotes(io: CliIO, report: NotesEvalReport): void {
   writeLine(
     io.stdout,
     '  note: recall of gold findings in the note of their question; any: in any note; noise: lines matching a noise pattern',
+  );
+  writeLine(
+    io.stdout,
+    '  update-rate: gate updates / steps read; pooled: over every file (a one-step run is 0 or 100 %, an L2 from empty always updates on its first fill); > 1 step: only files whose run read more than one; incremental: the files ingested into one project a file at a time, the L2 synthesised after each',
   );
 }

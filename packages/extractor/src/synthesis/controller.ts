@@ -4,6 +4,15 @@ import type { Controller, ControllerAnswer, ControllerInput } from '../controlle
 import { formatGateAnswer } from '../protocol.js';
 import { synthesisPriority } from './strength.js';
 
+/**
+ * The record role of an L2 line that no current L1 line says any more (the synthesis offers
+ * them in a step of their own): the controller drops the held line of that exact text.
+ */
+export const RETIRED_ROLE = 'retired';
+
+/** How the retiring step's text names each such line to a model: `- no longer in the L1 notes: <line>`. */
+export const RETIRED_MARK = 'no longer in the L1 notes:';
+
 export interface SynthesisOptions {
   /**
    * A line just offered must outweigh the memory's weakest by this share to take its place
@@ -58,7 +67,13 @@ export function synthesisController(
         score: 0,
         fresh: false,
       }));
-      const next = [...held];
+      // A held line the synthesis says no current L1 line holds any more leaves first.
+      const retiring = input.chunk.records
+        .filter((record) => record.role === RETIRED_ROLE)
+        .map((record) => record.text.trim());
+      const next = held.filter((line) => !retiring.includes(line.text));
+      const retired = held.length - next.length;
+      const kept = [...next];
       let said = 0;
       for (const record of input.chunk.records) {
         const text = record.text.trim();
@@ -70,17 +85,18 @@ export function synthesisController(
         }
         next.push({ text, tokens, score: 0, fresh: true });
       }
-      const offered = next.length - held.length;
+      const offered = next.length - kept.length;
       // A line's priority is its rank among the lines of its kind held and offered together.
       const scores = priority(next.map((line) => line.text));
       next.forEach((line, i) => (line.score = scores[i]!));
       // Weakest first out; a fresh line is handicapped against a held one, and on a tie the
       // later line goes (the batch is offered strongest first, so the later one is weaker).
       const weight = (line: Line) => (line.fresh ? line.score / (1 + incumbency) : line.score);
-      const heldTokens = tokenizer.count(render(held));
+      // Full is judged on what stays: the room a retired line leaves is room to fill.
+      const keptTokens = tokenizer.count(render(kept));
       const limit =
-        heldTokens >= fullShare * input.memoryBudget
-          ? Math.min(heldTokens, input.memoryBudget)
+        keptTokens >= fullShare * input.memoryBudget
+          ? Math.min(keptTokens, input.memoryBudget)
           : input.memoryBudget;
       while (next.length > 1 && tokenizer.count(render(next)) > limit) {
         let weakest = next.length - 1;
@@ -89,13 +105,25 @@ export function synthesisController(
         next.splice(weakest, 1);
       }
       const memory = render(next);
-      const update = offered > 0 && memory !== render(held);
+      // No line left is no memory to write: the gate stays shut rather than answer an empty one.
+      const update = memory !== '' && memory !== render(held);
       const entered = next.filter((line) => line.fresh).length;
-      const think = update
-        ? `${entered} of ${offered + said} line${offered + said === 1 ? '' : 's'} add${entered === 1 ? 's' : ''} what the memory does not hold${said > 0 ? `; ${said} already said` : ''}.`
-        : offered === 0
-          ? `The memory already holds what every line of this batch says (${said}).`
-          : `The memory is at its budget and none of the ${offered} new line${offered === 1 ? '' : 's'} outweighs its weakest.`;
+      const think = !update
+        ? retired > 0 && memory === ''
+          ? `Every line of the memory left the L1 notes and none is offered in its place.`
+          : offered === 0
+            ? `The memory already holds what every line of this batch says (${said}).`
+            : `The memory is at its budget and none of the ${offered} new line${offered === 1 ? '' : 's'} outweighs its weakest.`
+        : [
+            retired > 0
+              ? `${retired} line${retired === 1 ? '' : 's'} no L1 note holds any more left the memory.`
+              : '',
+            offered + said > 0
+              ? `${entered} of ${offered + said} line${offered + said === 1 ? '' : 's'} add${entered === 1 ? 's' : ''} what the memory does not hold${said > 0 ? `; ${said} already said` : ''}.`
+              : '',
+          ]
+            .filter((part) => part !== '')
+            .join(' ');
       const text = formatGateAnswer({ think, update, memory: update ? memory : '', exit: false });
       return { text, latencyMs: performance.now() - started };
     },

@@ -110,4 +110,46 @@ describe('synthesis controller', () => {
     expect(answer.update).toBe(true);
     expect(answer.memory.split('\n')).toEqual([...memory.split('\n').slice(0, 2), `- ${state}`]);
   });
+
+  it('drops a held line the synthesis retires and fills the room it leaves', async () => {
+    const memory = [
+      '- [bugs] Crash "Invalid hex color" at hexToRgb was fixed by falling back to the dark theme',
+      '- [bugs] the build broke once on a missing lockfile and a rerun of npm ci fixed it',
+    ].join('\n');
+    const budget = words.count(memory);
+    const records = [
+      {
+        role: 'retired',
+        text: '[bugs] the build broke once on a missing lockfile and a rerun of npm ci fixed it',
+      },
+      { role: 'memory', text: '[decisions] Always run npm run check before a commit' },
+    ];
+    const reply = await synthesisController(words).answer({
+      level: 'L2',
+      question,
+      memory,
+      chunk: { text: '', records },
+      memoryBudget: budget,
+    });
+    const answer = parseGateAnswer(reply.text);
+    expect(answer.update).toBe(true);
+    expect(answer.memory.split('\n')).toEqual([
+      memory.split('\n')[0],
+      '- [decisions] Always run npm run check before a commit',
+    ]);
+    expect(answer.think).toMatch(/1 line no L1 note holds any more left/);
+  });
+
+  it('keeps the gate shut when a retired line is not one the memory holds', async () => {
+    const memory =
+      '- [bugs] the build broke once on a missing lockfile and a rerun of npm ci fixed it';
+    const reply = await synthesisController(words).answer({
+      level: 'L2',
+      question,
+      memory,
+      chunk: { text: '', records: [{ role: 'retired', text: '[bugs] some other line' }] },
+      memoryBudget: 200,
+    });
+    expect(parseGateAnswer(reply.text).update).toBe(false);
+  });
 });

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { contentSha256, splitMemoryLines, type Payload } from '@mem/core';
+import {
+  GatedRun,
+  synthesisController,
+  synthesisPriority,
+  type PreviousMemory,
+} from '@mem/extractor';
+import { synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
+
+/*
+ * Synthesis runs one after another, as `mem synthesize` does after each ingest: each reads the
+ * current L1 memories into steps (synthesisSteps), the gated loop runs them through the embedded
+ * synthesis controller from the L2 memory the last run left, and skips the steps a run has seen.
+ * The whole pass without the engine: what the L2 holds after each run and which steps updated.
+ */
+const words = {
+  name: 'words',
+  count: (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/).length),
+};
+const question =
+  'What is the current state of this project, and what should someone know before working on it?';
+
+const memory = (queryId: string, lines: string[]): SynthesisInput => {
+  const text = lines.map((l) => `- ${l}`).join('\n');
+  return { queryId, sha256: contentSha256(text), text };
+};
+
+interface State {
+  previous: PreviousMemory | null;
+  seen: Set<string>;
+}
+
+async function synthesizeOnce(memories: SynthesisInput[], state: State, budget: number) {
+  const steps = synthesisSteps(memories, synthesisPriority(question), {
+    fill: { tokens: budget, count: words.count },
+    held: state.previous?.text ?? '',
+  });
+  const run = new GatedRun({
+    level: 'L2',
+    runId: `synthesis-${state.seen.size}`,
+    queryId: null,
+    question,
+    controller: synthesisController(words),
+    tokenizer: words,
+    memoryBudget: budget,
+    chunkTokens: 1_000,
+    actOnExit: true,
+    previous: state.previous,
+    seen: state.seen,
+  });
+  const events: Payload[] = [];
+  for (const step of steps) events.push(...(await run.offer(step)));
+  events.push(...run.finish());
+  for (const e of events) if (e.type === 'chunk') state.seen.add(e.sha256);
+  const text = run.summary().memory?.text;
+  if (text !== undefined) state.previous = { text, parents: [] };
+  return {
+    started: run.summary().started,
+    updates: events.flatMap((e) => (e.type === 'gate' ? [e.update] : [])),
+    lines: splitMemoryLines(text ?? ''),
+  };
+}
+
+const crash =
+  'The theme loader crashed on an invalid hex colour at hexToRgb; fixed by falling back to the dark theme';
+const lockfile =
+  'The build broke on a missing lockfile; the root cause was a stale cache, fixed by npm ci';
+const retries = 'The sync error was caused by a timeout in the retry loop; fixed with a backoff';
+
+describe('synthesis runs after each ingest', () => {
+  it('takes out of the L2 a line the L1 notes evicted, in one update, and then writes nothing', async () => {
+    const state: State = { previous: null, seen: new Set() };
+    const first = await synthesizeOnce(
+      [
+        memory('bugs', [crash, lockfile]),
+        memory('decisions', ['Themes are JSON files under ~/.pi/themes']),
+      ],
+      state,
+      200,
+    );
+    expect(first.lines).toContain(`[bugs] ${lockfile}`);
+    // The bugs note evicted the lockfile line; nothing else changed.
+    const second = await synthesizeOnce(
+      [memory('bugs', [crash]), memory('decisions', ['Themes are JSON files under ~/.pi/themes'])],
+      state,
+      200,
+    );
+    expect(second.lines).not.toContain(`[bugs] ${lockfile}`);
+    expect([...second.lines].sort()).toEqual([
+      `[bugs] ${crash}`,
+      '[decisions] Themes are JSON files under ~/.pi/themes',
+    ]);
+    expect(second.updates.filter(Boolean)).toHaveLength(1);
+    // The same notes again: every step was seen, the run never starts.
+    const third = await synthesizeOnce(
+      [memory('bugs', [crash]), memory('decisions', ['Themes are JSON files under ~/.pi/themes'])],
+      state,
+      200,
+    );
+    expect(third.started).toBe(false);
+  });
+
+  it('fills the room an evicted line leaves with the next best line of the notes', async () => {
+    const state: State = { previous: null, seen: new Set() };
+    const budget = words.count(`- [bugs] ${crash}\n- [bugs] ${lockfile}`) + 2;
+    const first = await synthesizeOnce([memory('bugs', [crash, lockfile, retries])], state, budget);
+    // Room for two of the three: the third waits in the notes.
+    expect(first.lines).toHaveLength(2);
+    const [kept, evicted] = first.lines as [string, string];
+    const waiting = [crash, lockfile, retries].find((l) => !first.lines.includes(`[bugs] ${l}`))!;
+    const after = await synthesizeOnce(
+      [
+        memory(
+          'bugs',
+          [kept, waiting].map((l) => l.replace(/^\[bugs\] /, '')),
+        ),
+      ],
+      state,
+      budget,
+    );
+    expect(after.lines).not.toContain(evicted);
+    expect([...after.lines].sort()).toEqual([kept, `[bugs] ${waiting}`].sort());
+  });
+
+  it('lets a later L1 line stronger than the weakest L2 line displace it', async () => {
+    const state: State = { previous: null, seen: new Set() };
+    const held = [memory('bugs', [crash, lockfile])];
+    const budget = words.count(`- [bugs] ${crash}\n- [bugs] ${lockfile}`) + 1;
+    await synthesizeOnce(held, state, budget);
+    // A standing rule of the project arrives in a later session: the L2 holds none, and a
+    // second past incident is its weakest line.
+    const rule = 'Always run npm run check before a commit';
+    const later = await synthesizeOnce(
+      [memory('bugs', [crash, lockfile]), memory('decisions', [rule])],
+      state,
+      budget,
+    );
+    expect(later.updates.filter(Boolean)).toHaveLength(1);
+    expect(later.lines).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
+  });
+
+  it('keeps the L2 as it is when a later run brings only weaker lines', async () => {
+    const state: State = { previous: null, seen: new Set() };
+    const budget = words.count(`- [bugs] ${crash}\n- [bugs] ${lockfile}`) + 1;
+    await synthesizeOnce([memory('bugs', [crash, lockfile])], state, budget);
+    const before = state.previous!.text;
+    const later = await synthesizeOnce(
+      [memory('bugs', [crash, lockfile, 'the crash might be caused by a stale cache somewhere'])],
+      state,
+      budget,
+    );
+    expect(later.started).toBe(true);
+    expect(later.updates.some(Boolean)).toBe(false);
+    expect(state.previous!.text).toBe(before);
+  });
+
+  it('takes every held line out in one synthesis when the L1 notes evicted them all', async () => {
+    const state: State = { previous: null, seen: new Set() };
+    await synthesizeOnce([memory('bugs', [lockfile])], state, 200);
+    expect(splitMemoryLines(state.previous!.text)).toEqual([`[bugs] ${lockfile}`]);
+    // The bugs note now holds only other lines: the L2's only line has no evidence left.
+    const after = await synthesizeOnce([memory('bugs', [crash, retries])], state, 200);
+    expect([...after.lines].sort()).toEqual([`[bugs] ${crash}`, `[bugs] ${retries}`].sort());
+    expect(after.updates.filter(Boolean)).toHaveLength(1);
+  });
+});

@@ -394,7 +394,7 @@ interface FindFrame {
   /** How many finds asked for each common phrase not kept yet, since the store last changed (commonHolders). */
   phraseSightings: Map<string, number>;
   /** A parent's children (drivenOnce's rows, ascending) by parent_scope, since the store last changed (drivenRows). */
-  parentRows: Map<string, number[]>;
+  parentRows: Map<string, Float64Array>;
   /** Postings FTS5 walks in the time it looks one phrase up in one row (PROBE_POSTINGS). */
   probePostings: number;
 }
@@ -572,74 +572,127 @@ function drivenFind(frame: KeywordFrame): FindPlan {
   const { prepared, query, phrases, k } = frame;
   const split = frameSplit(frame);
   const holders = split !== null ? commonHolders(frame, split) : null;
-  const { rows, aboveHolders } =
+  const { matches, aboveHolders } =
     split !== null && holders !== null
       ? heldMatches(frame, split, holders)
       : {
-          rows:
+          matches:
             split !== null && fewDriven(frame, split)
               ? probedMatches(prepared, frame.drivenOnce, frame.params)
               : drivenMatches(prepared, frame.drivenIds, frame.params, split === null),
           aboveHolders: undefined,
         };
-  const held = heldAmong(frame, rows);
-  const delivered =
-    query.includeStale || held.size === 0 ? rows : rows.filter((r) => !held.has(r.node_id));
+  const held = heldAmong(frame, matches.ids);
+  const delivered = query.includeStale ? NONE_HELD : held;
   const ranked = split
     ? drivenFloorCandidates(
         prepared,
-        delivered,
+        deliveredIds(matches.ids, delivered),
+        matches.ascending,
         split.above.map((i) => phrases[i]!),
         k,
         aboveHolders,
       )
-    : rankedCandidates(delivered, k);
+    : rankedCandidates(scoredDelivered(matches, delivered), k);
   return {
-    counts: { matched: rows.length, held: held.size },
+    counts: { matched: matches.ids.length, held: held.length },
     ranked: boundedRanked(ranked),
     heldBack: (limit) =>
       prepared(`SELECT ${ITEM_COLUMNS} FROM item i
         WHERE i.node_id IN (SELECT value FROM json_each(@ids)) ${BY_CREATION} LIMIT @limit`).all({
-        ids: JSON.stringify([...held]),
+        ids: JSON.stringify(held),
         limit,
       }) as RawItem[],
   };
 }
 
 /**
- * Which of a driven find's matches `rows` freshness holds back: read from the rows that can be
- * held (heldCandidates) when the project has no more of them than there are matches, else
- * each match's item judged by node id (item_by_node). Trigger: an anchor's 50 matches in a
- * project of 20,000 expired facts read all 20,000 to keep the few among the 50. Why: the
- * held rows were read whatever the matches. Outcome: the cost follows the smaller of the two:
+ * A driven find's matches: their node ids (each once), and each one's FTS5 score at the same
+ * index when scored. Trigger: a parent's 16 k matches were an object each ({node_id, score}),
+ * with sets and JSON lists of them: ~1.4 MB of garbage a find, a major GC about every 45 finds
+ * (20–75 ms each) through the registry. Outcome: plain number arrays, walked in step.
+ */
+interface DrivenMatches {
+  ids: Float64Array;
+  scores: ArrayLike<number> | null;
+  /** Whether the ids ascend (a parent's always do). */
+  ascending: boolean;
+}
+
+const NONE_HELD: readonly number[] = [];
+
+/** A JSON list of node ids (what JSON.stringify writes of a number array; typed arrays too). */
+const idsJson = (ids: Float64Array | readonly number[]): string => `[${ids.join(',')}]`;
+
+/**
+ * `ids` less `held` (a subsequence of them, in their order: heldAmong), walked in step; `ids`
+ * themselves when none is held.
+ */
+function deliveredIds(ids: Float64Array, held: readonly number[]): Float64Array {
+  if (held.length === 0) return ids;
+  const out = new Float64Array(ids.length - held.length);
+  let next = 0;
+  for (let i = 0; i < ids.length; i += 1) {
+    if (ids[i] === held[next]) next += 1;
+    else out[i - next] = ids[i]!;
+  }
+  return out;
+}
+
+/** The scored matches less `held` (as deliveredIds), as rankedCandidates takes them. */
+function scoredDelivered(
+  { ids, scores }: DrivenMatches,
+  held: readonly number[],
+): { node_id: number; score: number }[] {
+  const out: { node_id: number; score: number }[] = [];
+  let next = 0;
+  for (let i = 0; i < ids.length; i += 1) {
+    if (next < held.length && ids[i] === held[next]) next += 1;
+    else out.push({ node_id: ids[i]!, score: scores?.[i] ?? 0 });
+  }
+  return out;
+}
+
+/**
+ * Which of a driven find's matches `ids` freshness holds back, in their order: read from the
+ * rows that can be held (heldCandidates) when the project has no more of them than there are
+ * matches, else each match's item judged by node id (item_by_node). Trigger: an anchor's 50
+ * matches in a project of 20,000 expired facts read all 20,000 to keep the few among the 50.
+ * Why: the held rows were read whatever the matches. Outcome: the cost follows the smaller of the two:
  * the three ranges are counted to one past the matches' number first (index entries only), so
  * the choice reads at most three times as many entries as there are matches.
  */
-function heldAmong(frame: KeywordFrame, rows: readonly { node_id: number }[]): Set<number> {
+function heldAmong(frame: KeywordFrame, ids: Float64Array): number[] {
   const { prepared, params } = frame;
   const bounds = heldBounds(frame.held);
-  const most = rows.length;
+  const most = ids.length;
   const { n } = prepared(
     `SELECT ${HELD_RANGES.map((range) => `(SELECT count(*) FROM (${range} LIMIT @most))`).join(' + ')} AS n`,
   ).get({ projects: params.projects, ...bounds, most: most + 1 }) as { n: number };
   if (n > most) {
-    return new Set(
+    // CROSS JOIN: json_each drives, so the held come in the matches' order, a node's items
+    // together: each node is kept once, as the matches hold it.
+    const held =
       prepared(`SELECT i.node_id FROM json_each(@ids) m CROSS JOIN item i ON i.node_id = m.value
         WHERE ${HELD_BACK}`)
         .pluck()
-        .all({ ...frame.held, ids: JSON.stringify(rows.map((r) => r.node_id)) }) as number[],
-    );
+        .all({ ...frame.held, ids: idsJson(ids) }) as number[];
+    let kept = 0;
+    for (const id of held) if (kept === 0 || held[kept - 1] !== id) held[kept++] = id;
+    held.length = kept;
+    return held;
   }
   const candidates = heldCandidates([...frame.itemWhere, HELD_BACK], frame.held);
   // At most as many as the matches (n ≤ most): the matches are looked up in them, not the
   // other way round (a set of a parent's 12 k matches cost ~1 ms a find to find none held).
-  const heldRows = new Set(
-    prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
-      .pluck()
-      .all({ ...params, ...candidates.params }) as number[],
-  );
-  if (heldRows.size === 0) return heldRows;
-  return new Set(rows.filter((r) => heldRows.has(r.node_id)).map((r) => r.node_id));
+  const heldRows = prepared(`${candidates.with}SELECT i.node_id ${candidates.from}`)
+    .pluck()
+    .all({ ...params, ...candidates.params }) as number[];
+  if (heldRows.length === 0) return heldRows;
+  const heldSet = new Set(heldRows);
+  const held: number[] = [];
+  for (let i = 0; i < ids.length; i += 1) if (heldSet.has(ids[i]!)) held.push(ids[i]!);
+  return held;
 }
 
 /**
@@ -770,14 +823,29 @@ function drivenMatches(
   ids: string,
   params: Record<string, unknown>,
   scored: boolean,
-): { node_id: number; score: number }[] {
+): DrivenMatches {
   // Unscored when a floor phrase is in the query: drivenFloorCandidates scores the rows then.
-  return prepared(`SELECT f.rowid AS node_id, ${scored ? 'f.rank' : '0'} AS score
-    FROM node_fts f WHERE node_fts MATCH @match AND +f.rowid IN (${ids})`).all(params) as {
-    node_id: number;
-    score: number;
-  }[];
+  if (!scored)
+    return unscored(
+      prepared(
+        `SELECT f.rowid FROM node_fts f WHERE node_fts MATCH @match AND +f.rowid IN (${ids})`,
+      )
+        .pluck()
+        .all(params) as number[],
+    );
+  const rows = prepared(`SELECT f.rowid, f.rank FROM node_fts f
+    WHERE node_fts MATCH @match AND +f.rowid IN (${ids})`)
+    .raw()
+    .all(params) as [number, number][];
+  const matched = Float64Array.from(rows, (row) => row[0]);
+  return { ids: matched, scores: rows.map((row) => row[1]), ascending: isAscending(matched) };
 }
+
+/** Unscored matches, as read. */
+const unscored = (read: number[]): DrivenMatches => {
+  const ids = Float64Array.from(read);
+  return { ids, scores: null, ascending: isAscending(ids) };
+};
 
 /** Common phrases whose rowids a read-only reader keeps (each ~8 bytes a row: ~1 MB at 130 k rows). */
 const KEPT_PHRASE_ROWS = 8;
@@ -830,31 +898,30 @@ function commonHolders(frame: KeywordFrame, split: FloorSplit): Float64Array[] |
 }
 
 /**
- * Whether the ascending `rows` hold each id of an ascending series (asked in order): each answer
- * gallops from where the last one stopped, then searches that span. Trigger: a parent's 12 k
- * children, each searched for over the whole of two common phrases' ~130 k rows (~2 ms a
- * find). Outcome: a child costs the log of its gap to the last one, not of the phrase's rows.
+ * The first index at or past `low` whose row is at least `id` in the ascending `rows` (rows.length
+ * when none is): a gallop from `low`, then a search of that span. Asked for an ascending series
+ * of ids, each from the last answer. Trigger: a parent's 12 k children, each searched for over
+ * the whole of two common phrases' ~130 k rows (~2 ms a find). Outcome: a child costs the log of
+ * its gap to the last one, not of the phrase's rows. A plain function of numbers (no closure per
+ * phrase, no call per id through one): node ids are past 2^31, and a double passed where V8 does
+ * not inline is boxed, ~16 bytes a call.
  */
-function ascendingHolds(rows: Float64Array): (id: number) => boolean {
-  // Every row before `low` is below every id asked so far.
-  let low = 0;
-  return (id) => {
-    let step = 1;
-    let high = low;
-    while (high < rows.length && rows[high]! < id) {
-      low = high + 1;
-      high = low + step;
-      step *= 2;
-    }
-    // rows[high] ≥ id, or high is past the end: the first row ≥ id is in [low, high].
-    let top = Math.min(high, rows.length);
-    while (low < top) {
-      const middle = (low + top) >>> 1;
-      if (rows[middle]! < id) low = middle + 1;
-      else top = middle;
-    }
-    return low < rows.length && rows[low] === id;
-  };
+function seek(rows: Float64Array, low: number, id: number): number {
+  let step = 1;
+  let high = low;
+  while (high < rows.length && rows[high]! < id) {
+    low = high + 1;
+    high = low + step;
+    step *= 2;
+  }
+  // rows[high] ≥ id, or high is past the end: the first row ≥ id is in [low, high].
+  let top = Math.min(high, rows.length);
+  while (low < top) {
+    const middle = (low + top) >>> 1;
+    if (rows[middle]! < id) low = middle + 1;
+    else top = middle;
+  }
+  return low;
 }
 
 /** `ids` ascending: as they are when they already are (a parent's item_fts rowids), else sorted. */
@@ -874,26 +941,46 @@ function heldMatches(
   frame: KeywordFrame,
   split: FloorSplit,
   common: readonly Float64Array[],
-): { rows: { node_id: number; score: number }[]; aboveHolders: number[] } {
+): { matches: DrivenMatches; aboveHolders: number[] } {
   const { prepared } = frame;
   const driven = drivenRows(frame);
-  const above =
+  const aboveRows =
     split.above.length === 0
-      ? new Set<number>()
-      : new Set(
-          prepared('SELECT rowid FROM node_fts WHERE node_fts MATCH @above')
-            .pluck()
-            .all({ above: split.above.map((i) => frame.phrases[i]).join(' OR ') }) as number[],
+      ? new Float64Array(0)
+      : Float64Array.from(
+          ascending(
+            prepared('SELECT rowid FROM node_fts WHERE node_fts MATCH @above')
+              .pluck()
+              .all({ above: split.above.map((i) => frame.phrases[i]).join(' OR ') }) as number[],
+          ),
         );
-  const holders = common.map(ascendingHolds);
   const aboveHolders: number[] = [];
-  const rows: { node_id: number; score: number }[] = [];
-  for (const id of driven) {
-    if (above.has(id)) aboveHolders.push(id);
-    else if (!holders.some((holds) => holds(id))) continue;
-    rows.push({ node_id: id, score: 0 });
+  const ids = new Float64Array(driven.length);
+  let matched = 0;
+  // Where each search stopped: the ids come ascending, so each resumes there (seek).
+  let aboveAt = 0;
+  const commonAt = common.map(() => 0);
+  for (let i = 0; i < driven.length; i += 1) {
+    const id = driven[i]!;
+    aboveAt = seek(aboveRows, aboveAt, id);
+    if (aboveRows[aboveAt] === id) aboveHolders.push(id);
+    else {
+      let holds = false;
+      for (let j = 0; j < common.length && !holds; j += 1) {
+        const rows = common[j]!;
+        const at = seek(rows, commonAt[j]!, id);
+        commonAt[j] = at;
+        holds = rows[at] === id;
+      }
+      if (!holds) continue;
+    }
+    ids[matched] = id;
+    matched += 1;
   }
-  return { rows, aboveHolders };
+  return {
+    matches: { ids: ids.subarray(0, matched), scores: null, ascending: true },
+    aboveHolders,
+  };
 }
 
 /** Parents whose children a read-only reader keeps (each ~8 bytes a child). */
@@ -908,9 +995,11 @@ const KEPT_PARENTS = 8;
  * a writable connection reads them afresh each find. Keeping costs no read of its own: the
  * first find reads them as it did.
  */
-function drivenRows(frame: KeywordFrame): number[] {
+function drivenRows(frame: KeywordFrame): Float64Array {
   const read = () =>
-    ascending(frame.prepared(frame.drivenOnce).pluck().all(frame.params) as number[]);
+    Float64Array.from(
+      ascending(frame.prepared(frame.drivenOnce).pluck().all(frame.params) as number[]),
+    );
   const scope = frame.params.parent_scope;
   if (typeof scope !== 'string') return read();
   const kept = frame.parentRows;
@@ -966,12 +1055,13 @@ function probedMatches(
   prepared: Prepare,
   ids: string,
   params: Record<string, unknown>,
-): { node_id: number; score: number }[] {
-  return prepared(`SELECT k.node_id, 0 AS score FROM (${ids}) k
-    CROSS JOIN node_fts f ON f.rowid = k.node_id WHERE node_fts MATCH @match`).all(params) as {
-    node_id: number;
-    score: number;
-  }[];
+): DrivenMatches {
+  return unscored(
+    prepared(`SELECT k.node_id FROM (${ids}) k
+    CROSS JOIN node_fts f ON f.rowid = k.node_id WHERE node_fts MATCH @match`)
+      .pluck()
+      .all(params) as number[],
+  );
 }
 
 /**
@@ -986,31 +1076,55 @@ function probedMatches(
  */
 function drivenFloorCandidates(
   prepared: Prepare,
-  rows: readonly { node_id: number }[],
+  delivered: Float64Array,
+  ascends: boolean,
   above: readonly string[],
   k: number,
   aboveHolders?: readonly number[],
 ) {
-  const scorable = aboveHolders ?? rows.map((r) => r.node_id);
-  const scores = new Map(
-    above.length === 0 || rows.length === 0 || scorable.length === 0
+  const scorable = aboveHolders ?? delivered;
+  const scoredRows =
+    above.length === 0 || delivered.length === 0 || scorable.length === 0
       ? []
-      : (
-          prepared(`SELECT f.rowid AS node_id, f.rank AS score FROM node_fts f
-            WHERE node_fts MATCH @above AND +f.rowid IN (SELECT value FROM json_each(@ids))`).all({
-            above: above.join(' OR '),
-            ids: JSON.stringify(scorable),
-          }) as { node_id: number; score: number }[]
-        ).map((r) => [r.node_id, r.score]),
-  );
+      : (prepared(`SELECT f.rowid, f.rank FROM node_fts f
+            WHERE node_fts MATCH @above AND +f.rowid IN (SELECT value FROM json_each(@ids))`)
+          .raw()
+          .all({ above: above.join(' OR '), ids: idsJson(scorable) }) as [number, number][]);
   const scored: { node_id: number; score: number }[] = [];
   const floorOnly: number[] = [];
-  for (const { node_id } of rows) {
-    const score = scores.get(node_id);
-    if (score === undefined) floorOnly.push(node_id);
-    else scored.push({ node_id, score });
+  if (ascends) {
+    // Each scored row found in the matches by search, and only the first k floor-only matches
+    // read: only they can be candidates (rowid order). A walk of every match cost ~50 bytes of
+    // boxed doubles each until V8 optimised it (node ids are past 2^31).
+    const at: number[] = [];
+    for (const [node_id, score] of scoredRows) {
+      const i = seek(delivered, 0, node_id);
+      if (delivered[i] !== node_id) continue;
+      scored.push({ node_id, score });
+      at.push(i);
+    }
+    at.sort((a, b) => a - b);
+    let next = 0;
+    for (let i = 0; i < delivered.length && floorOnly.length < k; i += 1) {
+      if (at[next] === i) next += 1;
+      else floorOnly.push(delivered[i]!);
+    }
+  } else {
+    const scores = new Map(scoredRows);
+    for (let i = 0; i < delivered.length; i += 1) {
+      const node_id = delivered[i]!;
+      const score = scores.get(node_id);
+      if (score !== undefined) scored.push({ node_id, score });
+      else floorOnly.push(node_id);
+    }
   }
   return floorRankedCandidates(scored, floorOnly, k);
+}
+
+/** Whether `ids` ascend strictly. */
+function isAscending(ids: Float64Array): boolean {
+  for (let i = 1; i < ids.length; i += 1) if (ids[i - 1]! >= ids[i]!) return false;
+  return true;
 }
 
 /** Item reads over the `item`, `item_tag` and `edge` tables: what orient, open, read and find answer from. */
@@ -1072,7 +1186,7 @@ export function itemReader(
   const totals = new Map<string, number>();
   const phraseRows = new Map<string, Float64Array>();
   const phraseSightings = new Map<string, number>();
-  const parentRows = new Map<string, number[]>();
+  const parentRows = new Map<string, Float64Array>();
   // Prepared on the first find: a reader that never finds (orient's) prepares nothing for it.
   let dataVersion: Database.Statement | undefined;
   let floorsVersion = -1;

@@ -201,23 +201,19 @@ describe('the openai controller in a synthesis that retires an L2 line', () => {
     expect([...final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
   });
 
-  it('refuses a closed gate that would keep the only held line (MALFORMED_ANSWER), and takes a good re-ask', async () => {
+  it("writes the step's own lines when the model closes the gate on the only held line", async () => {
     const closed = await synthesize(() => answer(false, []), [lockfile]);
-    expect(closed.requests).toHaveLength(2);
-    expect(closed.events.some((e) => e.type === 'memory' || e.type === 'chunk')).toBe(false);
-    expect(closed.events.at(-1)).toMatchObject({
-      type: 'run_end',
-      error: { code: 'MALFORMED_ANSWER' },
-    });
+    // One ask, no refusal: the retired line leaves, the lines the step offers take its place.
+    expect(closed.requests).toHaveLength(1);
+    expect([...closed.final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
+    const gate = closed.events.find((e) => e.type === 'gate');
+    expect(gate).toMatchObject({ update: true, exit: false });
+    expect(gate?.type === 'gate' && gate.think).toMatch(/the step's own lines written/);
+    expect(closed.events.at(-1)).not.toHaveProperty('error');
+    // A model that keeps only the retired line: the same.
     await server?.close();
     server = null;
-    let asked = 0;
-    const reasked = await synthesize(
-      (previous, _retired, added) =>
-        ++asked === 1 ? answer(false, []) : answer(true, [...previous, ...added]),
-      [lockfile],
-    );
-    expect(reasked.requests.length).toBeGreaterThanOrEqual(2);
-    expect([...reasked.final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
+    const kept = await synthesize((previous) => answer(true, previous), [lockfile]);
+    expect([...kept.final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
   });
 });

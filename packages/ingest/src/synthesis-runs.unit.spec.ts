@@ -206,21 +206,4 @@ describe('synthesis runs after each ingest', () => {
     );
     expect(unchanged.started).toBe(false);
   });
-
-  it('takes back a line that left the notes and returned, each time, and then writes nothing', async () => {
-    const state: State = { previous: null, seen: new Set() };
-    for (let round = 0; round < 2; round += 1) {
-      const both = await synthesizeOnce([memory('bugs', [crash, lockfile])], state, 200);
-      expect([...both.lines].sort()).toEqual([`[bugs] ${lockfile}`, `[bugs] ${crash}`]);
-      const left = await synthesizeOnce([memory('bugs', [lockfile])], state, 200);
-      expect(left.lines).toEqual([`[bugs] ${lockfile}`]);
-    }
-    // The batch "crash + lockfile" was read in the first round; the L2 it meets now lacks the
-    // crash line, so it is read again and the line returns.
-    const back = await synthesizeOnce([memory('bugs', [crash, lockfile])], state, 200);
-    expect(back.lines).toContain(`[bugs] ${crash}`);
-    expect(back.updates).toEqual([true]);
-    const unchanged = await synthesizeOnce([memory('bugs', [crash, lockfile])], state, 200);
-    expect(unchanged.started).toBe(false);
-  });
 });

@@ -49,8 +49,8 @@ export interface SynthesisBatching {
    */
   held?: string;
   /**
-   * The synthesis chunk shas the log holds (the steps the loop skips): a first step that must be
-   * read again is keyed by them (firstStepSha).
+   * The synthesis chunk shas the log holds (the steps the loop skips): a first step that retires
+   * a line is keyed by them where it would be skipped (firstStepSha).
    */
   seen?: ReadonlySet<string>;
   /** An L1 line a tombstone refuses: never a candidate, so its L2 copy is retired too. */
@@ -64,7 +64,7 @@ export interface SynthesisBatching {
  * the controller keeps lines by, then a line more notes agree on — in batches of
  * SYNTHESIS_BATCH_LINES lines. Strongest first is why most steps add nothing: once the memory
  * is full, what follows is weaker than what it holds. A batch's sha is of its text (the first
- * one's keyed by the L2 it meets where it must be read again: firstStepSha), so an unchanged
+ * one's keyed by the L2 it meets where it retires a line: firstStepSha), so an unchanged
  * project offers only batches an earlier synthesis has seen.
  */
 export function synthesisSteps(
@@ -122,10 +122,7 @@ export function synthesisSteps(
       records: withRetired
         ? [...retired.map((line) => ({ role: RETIRED_ROLE, text: line })), ...records]
         : records,
-      sha256:
-        i === 0
-          ? firstStepSha(lines, text, batch, heldLines, retired, batching)
-          : contentSha256(text),
+      sha256: i === 0 ? firstStepSha(lines, text, retired, batching) : contentSha256(text),
       source: `L1:${queries.join(',')}`,
       span: null,
       lineParents: new Map(batch.map((c) => [c.text, [...c.parents]])),
@@ -159,35 +156,32 @@ function retiredLines(held: readonly string[], candidates: readonly Candidate[])
 }
 
 /**
- * The first step's sha: its batch's own (the sha of its lines) unless the step must be read
- * again — it retires a held line, or the held L2 lacks one of its lines — and the log has seen
- * that sha; then the sha of its text salted with the L2 it starts from and the count of steps
- * the synthesis has read.
+ * The first step's sha: its batch's own (the sha of its lines) unless the step retires a held
+ * line and the log has seen that sha; then the sha of its text salted with the L2 it starts from
+ * and the count of steps the synthesis has read.
  *
  * Trigger: the loop skips a step whose sha it has seen, and a step's sha was of its text alone:
  * an open question answered (retired), asked again (taken back), answered again offered the
- * same retiring text, so the answered question stayed in the L2 for good; and a line that left
- * the notes and came back ("- A\n- B" read, then "- B", then "- A\n- B" again) was never
- * re-read though the L2 had room. Why: whether a step changes the L2 depends on the L2 it meets,
- * not on its text alone. Outcome: such a step is read once per L2 it meets (the read count
- * tells a recurring L2 from the first time it was met); a step read under its batch's own sha,
- * or whose lines the L2 holds with nothing to retire, keeps that sha, so the synthesis after it
- * on an unchanged project skips every step and writes nothing.
+ * same retiring text, so the answered question stayed in the L2 for good. Why: whether a step
+ * changes the L2 depends on the L2 it meets, not on its text alone. Outcome: a retiring step is
+ * read once per L2 it meets (the read count tells a recurring L2 from the first time it was
+ * met); it leaves the L2 without the retired lines, so the synthesis after it offers the batch
+ * alone, whose own sha the log has seen, and an unchanged project writes nothing.
+ *
+ * Bound: a line that left the notes and came back into a batch the log has seen unchanged ("- A\n- B"
+ * read, then "- B", then "- A\n- B" again) is not re-read until that batch's text changes.
+ * Keying that case by the L2 too re-read, on the demo in two parts, a batch whose line the L2
+ * had no room for on the synthesis after (a run with no update on an unchanged project).
  */
 function firstStepSha(
   lines: string,
   text: string,
-  batch: readonly Candidate[],
-  held: readonly string[],
   retired: readonly string[],
   batching: SynthesisBatching,
 ): string {
   const own = contentSha256(lines);
-  const lacks =
-    held.length > 0 &&
-    batch.some((c) => !held.some((line) => nearDuplicateTokens(c.tokens, lineTokens(line))));
   const seen = batching.seen ?? new Set<string>();
-  if ((retired.length === 0 && !lacks) || !seen.has(own)) return own;
+  if (retired.length === 0 || !seen.has(own)) return own;
   return contentSha256(`${text}\n${contentSha256(batching.held ?? '')}\n${seen.size}`);
 }
 

@@ -59,6 +59,11 @@ describe('mem eval gate --split', () => {
     expect(report.conversations).toEqual(['conv-48']);
     expect(report.questions).toBe(1);
     expect(Object.keys(report.controllers)).toEqual(['heuristic']);
+    // The text report's legend names no baseline that did not run.
+    const text = await mem(...args, '--conversations', 'conv-48', '--no-baselines');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('heuristic');
+    expect(text.stdout).not.toMatch(/always|random/);
     const refused = await mem(...args, '--conversations', 'conv-26');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('conv-26 not in the held-out split');

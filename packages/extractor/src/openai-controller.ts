@@ -40,7 +40,10 @@ export function openaiController(
       const text = canonicalLines(result.text);
       const retiring = retiredLines(input.chunk.records);
       return {
-        text: retiring.texts.size === 0 ? text : withoutRetired(text, input.memory, retiring),
+        text:
+          retiring.texts.size === 0
+            ? text
+            : withoutRetired(text, input.memory, retiring, input.chunk.records),
         latencyMs: result.latencyMs,
       };
     },
@@ -63,8 +66,9 @@ function retiredLines(records: readonly ChunkRecord[]): Retired {
  * one) out of its memory, whatever the model answered: a closed gate keeps the previous memory
  * less those lines, an open one the model's memory less them; such a step never ends the run (the
  * batches after it fill the room). A malformed answer is passed on untouched (the loop refuses and
- * re-asks), and one that leaves nothing to write while a retired line is held is made an empty
- * update, which the loop refuses the same way.
+ * re-asks). One that leaves nothing to write while a retired line is held is given the step's
+ * own offered lines in code (the first batch's, which the synthesis fills to the budget): an
+ * empty update is no memory, and a closed gate would keep the retired lines.
  *
  * Trigger: the embedded synthesis controller drops a retired line in code, but the model saw
  * the retiring step only as text and its prompt said nothing of it, so an L2 written by a model
@@ -72,7 +76,12 @@ function retiredLines(records: readonly ChunkRecord[]): Retired {
  * retirement is a rule of the synthesis, not a judgement. Outcome: both controllers leave the
  * L2 without the retired lines after the step, and the model's answer decides only the rest.
  */
-function withoutRetired(text: string, previous: string, retired: Retired): string {
+function withoutRetired(
+  text: string,
+  previous: string,
+  retired: Retired,
+  records: readonly ChunkRecord[],
+): string {
   let answer;
   try {
     answer = parseGateAnswer(text);
@@ -88,17 +97,22 @@ function withoutRetired(text: string, previous: string, retired: Retired): strin
     const tokens = lineTokens(line);
     return !retired.tokens.some((gone) => nearDuplicateTokens(gone, tokens));
   });
-  const memory = bulletMemory(kept.join('\n'));
-  // Nothing left to write while the memory still holds a retired line: a closed gate would keep
-  // it, so the answer is refused as an empty update (MALFORMED_ANSWER: the loop re-asks, then
-  // ends the run without recording the step, and the next synthesis offers it again).
+  let memory = bulletMemory(kept.join('\n'));
+  let filled = false;
+  // Nothing left to write while the memory still holds a retired line: the step's own lines
+  // take their place. Trigger: such an answer was refused as malformed, so with a model that
+  // always closes the gate every synthesis ended at this step (re-asked, not recorded, offered
+  // again) and never read a batch after it. Why: a closed gate there would keep the lines the
+  // synthesis retires, and the retirement is a rule, not a judgement; the offered lines are what
+  // the L1 notes hold now. Outcome: the L2 leaves the retired lines and the run goes on.
   if (memory === '' && splitMemoryLines(previous).some((line) => retired.texts.has(line))) {
-    return formatGateAnswer({
-      think: `${answer.think} (every line left is one no L1 note holds any more: nothing to write in their place.)`,
-      update: true,
-      memory: '',
-      exit: false,
-    });
+    const offered = records.filter((r) => r.role !== RETIRED_ROLE).map((r) => r.text);
+    // A step that offers no line of its own (synthesisSteps never makes one): refused as an
+    // empty update (MALFORMED_ANSWER), never written with the retired lines kept.
+    if (offered.length === 0)
+      return formatGateAnswer({ think: answer.think, update: true, memory: '', exit: false });
+    memory = bulletMemory(offered.join('\n'));
+    filled = true;
   }
   const update = memory !== '' && memory !== bulletMemory(previous);
   const taken = lines.length - kept.length;
@@ -107,6 +121,7 @@ function withoutRetired(text: string, previous: string, retired: Retired): strin
     taken > 0
       ? `(${taken} line${taken === 1 ? '' : 's'} no L1 note holds any more taken out in code.)`
       : '',
+    filled ? "(nothing else left: the step's own lines written in their place, in code.)" : '',
   ]
     .filter((part) => part !== '')
     .join(' ');

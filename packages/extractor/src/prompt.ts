@@ -34,7 +34,7 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
     '<next>continue, or end if the memory already answers the question fully</next>',
     ...(input.level === 'L2'
       ? [
-          `A section line "- ${RETIRED_MARK} <line>" names a line of your memory that no per-question memory says any more: leave it out of the memory (it is taken out whatever you answer); the room it frees is for the lines the next sections offer.`,
+          `A section line "- ${RETIRED_MARK} <line>" names a line of your memory that no per-question memory says any more: leave it out of the memory (it is taken out whatever you answer); the room it frees is for the other lines this section and the next ones offer.`,
         ]
       : []),
   ].join('\n');

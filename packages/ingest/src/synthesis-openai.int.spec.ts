@@ -15,7 +15,8 @@ import { synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
 /*
  * The openai controller at L2, against a real loopback HTTP server speaking the chat-completions
  * shape: a synthesis that continues from an L2 holding a line no L1 note says any more offers it
- * in a retiring step (synthesisSteps), and the line leaves the L2 whatever the model answers.
+ * as retired in the first batch's step (synthesisSteps), and the line leaves the L2 whatever the
+ * model answers.
  */
 const words = {
   name: 'words',
@@ -134,17 +135,18 @@ const answer = (update: boolean, memory: string[], exit = false) =>
 
 describe('the openai controller in a synthesis that retires an L2 line', () => {
   it('takes the retired line out when the model keeps it (and asks to end), and fills the room', async () => {
-    const { steps, events, requests, memories, final } = await synthesize((previous) =>
-      answer(true, previous, true),
+    const { steps, events, requests, memories, final } = await synthesize(
+      (previous, _retired, added) => answer(true, [...previous, ...added], true),
     );
-    // The retiring step first, then the one batch of the current L1 lines.
-    expect(steps[0]!.text).toBe(`- ${RETIRED_MARK} [bugs] ${lockfile}`);
+    // One step: the retired line ahead of the one batch of the current L1 lines.
+    expect(steps).toHaveLength(1);
+    expect(steps[0]!.text.split('\n')[0]).toBe(`- ${RETIRED_MARK} [bugs] ${lockfile}`);
     expect(requests).toHaveLength(steps.length);
     // The prompt says what a retired line is and that it leaves.
     const system = (requests[0]!.body['messages'] as { content: string }[])[0]!.content;
     expect(system).toContain(`"- ${RETIRED_MARK} <line>"`);
     for (const lines of memories) expect(lines).not.toContain(`[bugs] ${lockfile}`);
-    expect(memories[0]).toEqual([`[bugs] ${crash}`]);
+    expect(memories[0]).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
     const gate = events.find((e) => e.type === 'gate');
     expect(gate).toMatchObject({ update: true, exit: false });
     expect(gate?.type === 'gate' && gate.think).toMatch(/1 line no L1 note holds any more/);
@@ -155,8 +157,9 @@ describe('the openai controller in a synthesis that retires an L2 line', () => {
 
   it('takes it out when the model closes the gate, or keeps a rewording of it', async () => {
     const closed = await synthesize(() => answer(false, []));
-    expect(closed.memories[0]).toEqual([`[bugs] ${crash}`]);
-    expect([...closed.final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
+    // The closed gate keeps the held lines less the retired one, and refuses the batch's new line.
+    expect(closed.memories).toEqual([[`[bugs] ${crash}`]]);
+    expect(closed.final).toEqual([`[bugs] ${crash}`]);
     await server?.close();
     server = null;
     const reworded = await synthesize((previous) =>
@@ -170,13 +173,10 @@ describe('the openai controller in a synthesis that retires an L2 line', () => {
   });
 
   it('leaves the L2 the same lines when the model drops the retired line itself', async () => {
-    const { memories, final } = await synthesize((previous, retired) =>
-      answer(
-        true,
-        previous.filter((line) => !retired.includes(line)),
-      ),
+    const { memories, final } = await synthesize((previous, retired, added) =>
+      answer(true, [...previous.filter((line) => !retired.includes(line)), ...added]),
     );
-    expect(memories[0]).toEqual([`[bugs] ${crash}`]);
+    expect(memories).toHaveLength(1);
     expect([...final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
   });
 
@@ -201,23 +201,19 @@ describe('the openai controller in a synthesis that retires an L2 line', () => {
     expect([...final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
   });
 
-  it('refuses a closed gate that would keep the only held line (MALFORMED_ANSWER), and takes a good re-ask', async () => {
+  it("writes the step's own lines when the model closes the gate on the only held line", async () => {
     const closed = await synthesize(() => answer(false, []), [lockfile]);
-    expect(closed.requests).toHaveLength(2);
-    expect(closed.events.some((e) => e.type === 'memory' || e.type === 'chunk')).toBe(false);
-    expect(closed.events.at(-1)).toMatchObject({
-      type: 'run_end',
-      error: { code: 'MALFORMED_ANSWER' },
-    });
+    // One ask, no refusal: the retired line leaves, the lines the step offers take its place.
+    expect(closed.requests).toHaveLength(1);
+    expect([...closed.final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
+    const gate = closed.events.find((e) => e.type === 'gate');
+    expect(gate).toMatchObject({ update: true, exit: false });
+    expect(gate?.type === 'gate' && gate.think).toMatch(/the step's own lines written/);
+    expect(closed.events.at(-1)).not.toHaveProperty('error');
+    // A model that keeps only the retired line: the same.
     await server?.close();
     server = null;
-    let asked = 0;
-    const reasked = await synthesize(
-      (previous, _retired, added) =>
-        ++asked === 1 ? answer(false, []) : answer(true, [...previous, ...added]),
-      [lockfile],
-    );
-    expect(reasked.requests.length).toBeGreaterThanOrEqual(2);
-    expect([...reasked.final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
+    const kept = await synthesize((previous) => answer(true, previous), [lockfile]);
+    expect([...kept.final].sort()).toEqual([`[bugs] ${crash}`, `[decisions] ${rule}`]);
   });
 });

@@ -35,6 +35,7 @@ async function synthesizeOnce(memories: SynthesisInput[], state: State, budget: 
   const steps = synthesisSteps(memories, synthesisPriority(question), {
     fill: { tokens: budget, count: words.count },
     held: state.previous?.text ?? '',
+    seen: state.seen,
   });
   const run = new GatedRun({
     level: 'L2',
@@ -91,7 +92,8 @@ describe('synthesis runs after each ingest', () => {
       `[bugs] ${crash}`,
       '[decisions] Themes are JSON files under ~/.pi/themes',
     ]);
-    expect(second.updates.filter(Boolean)).toHaveLength(1);
+    // The retirement and the refill in one step: one write, one change a reader sees.
+    expect(second.updates).toEqual([true]);
     // The same notes again: every step was seen, the run never starts.
     const third = await synthesizeOnce(
       [memory('bugs', [crash]), memory('decisions', ['Themes are JSON files under ~/.pi/themes'])],
@@ -163,5 +165,45 @@ describe('synthesis runs after each ingest', () => {
     const after = await synthesizeOnce([memory('bugs', [crash, retries])], state, 200);
     expect([...after.lines].sort()).toEqual([`[bugs] ${crash}`, `[bugs] ${retries}`].sort());
     expect(after.updates.filter(Boolean)).toHaveLength(1);
+    // Nothing new: the step that retired the line is keyed so the next synthesis skips it.
+    const again = await synthesizeOnce([memory('bugs', [crash, retries])], state, 200);
+    expect(again.started).toBe(false);
+  });
+
+  it('retires a line again after it came back (a question answered, asked again, answered again)', async () => {
+    const state: State = { previous: null, seen: new Set() };
+    const question = 'Open: Should `mem verify` exit 3 when only the vault is stale?';
+    const rule = 'Always run npm run check before a commit';
+    const asked = await synthesizeOnce(
+      [memory('open', [question]), memory('bugs', [crash])],
+      state,
+      200,
+    );
+    expect(asked.lines).toContain(`[open] ${question}`);
+    const answered = await synthesizeOnce([memory('bugs', [crash])], state, 200);
+    expect(answered.lines).toEqual([`[bugs] ${crash}`]);
+    const askedAgain = await synthesizeOnce(
+      [memory('open', [question]), memory('bugs', [crash, lockfile])],
+      state,
+      200,
+    );
+    expect(askedAgain.lines).toContain(`[open] ${question}`);
+    // The same line retired a second time: the step offers the same retiring line, and still
+    // must be read.
+    const answeredAgain = await synthesizeOnce([memory('bugs', [crash, lockfile])], state, 200);
+    expect([...answeredAgain.lines].sort()).toEqual([`[bugs] ${lockfile}`, `[bugs] ${crash}`]);
+    const later = await synthesizeOnce(
+      [memory('bugs', [crash, lockfile]), memory('decisions', [rule])],
+      state,
+      200,
+    );
+    expect(later.lines).not.toContain(`[open] ${question}`);
+    expect(later.lines).toContain(`[decisions] ${rule}`);
+    const unchanged = await synthesizeOnce(
+      [memory('bugs', [crash, lockfile]), memory('decisions', [rule])],
+      state,
+      200,
+    );
+    expect(unchanged.started).toBe(false);
   });
 });

@@ -44,10 +44,15 @@ export interface SynthesisBatching {
   fill?: { tokens: number; count: (text: string) => number };
   /**
    * The L2 memory this synthesis continues from (its text; empty or absent at the start). A line
-   * of it that no current L1 line says any more (near-duplicate) is offered as `retired` in a
-   * step of its own, ahead of the batches (retiredStep).
+   * of it that no current L1 line says any more (near-duplicate) is offered as `retired` ahead
+   * of the first batch's lines, in its step (retiredLines).
    */
   held?: string;
+  /**
+   * The synthesis chunk shas the log holds (the steps the loop skips): a first step that retires
+   * a line is keyed by them where it would be skipped (firstStepSha).
+   */
+  seen?: ReadonlySet<string>;
   /** An L1 line a tombstone refuses: never a candidate, so its L2 copy is retired too. */
   refuses?: (line: string) => boolean;
 }
@@ -58,8 +63,9 @@ export interface SynthesisBatching {
  * note's wording, in the YAML's order), offered strongest first — by `priority` over the whole set (synthesisPriority), the measure
  * the controller keeps lines by, then a line more notes agree on — in batches of
  * SYNTHESIS_BATCH_LINES lines. Strongest first is why most steps add nothing: once the memory
- * is full, what follows is weaker than what it holds. A batch's sha is of its text, so an unchanged project offers only
- * batches an earlier synthesis has seen.
+ * is full, what follows is weaker than what it holds. A batch's sha is of its text (the first
+ * one's keyed by the L2 it meets where it retires a line: firstStepSha), so an unchanged
+ * project offers only batches an earlier synthesis has seen.
  */
 export function synthesisSteps(
   memories: readonly SynthesisInput[],
@@ -97,11 +103,7 @@ export function synthesisSteps(
   );
   const steps: LoopStep[] = [];
   const heldLines = splitMemoryLines(batching.held ?? '');
-  const retired = retiredStep(heldLines, candidates);
-  // Every held line retired: a step of its own would leave no line to write, so the loop would
-  // keep them all; they are retired in the first batch's step, whose lines take their place.
-  const alone = retired !== null && retired.records.length < heldLines.length;
-  if (retired && alone) steps.push(retired);
+  const retired = retiredLines(heldLines, candidates);
   const first = firstBatch(candidates, batchLines, batching.fill);
   const rest = candidates.filter((c) => !first.includes(c));
   const batches = [first];
@@ -110,13 +112,17 @@ export function synthesisSteps(
     if (batch.length === 0) continue;
     const lines = batch.map((c) => `- ${c.text}`).join('\n');
     const records = batch.map((c) => ({ role: 'memory', text: c.text }));
-    const withRetired = i === 0 && retired !== null && !alone;
-    const text = withRetired ? `${retired.text}\n${lines}` : lines;
+    const withRetired = i === 0 && retired.length > 0;
+    const text = withRetired
+      ? `${retired.map((line) => `- ${RETIRED_MARK} ${line}`).join('\n')}\n${lines}`
+      : lines;
     const queries = [...new Set(batch.flatMap((c) => [...c.queries]))].sort();
     steps.push({
       text,
-      records: withRetired ? [...retired.records, ...records] : records,
-      sha256: contentSha256(text),
+      records: withRetired
+        ? [...retired.map((line) => ({ role: RETIRED_ROLE, text: line })), ...records]
+        : records,
+      sha256: i === 0 ? firstStepSha(lines, text, retired, batching) : contentSha256(text),
       source: `L1:${queries.join(',')}`,
       span: null,
       lineParents: new Map(batch.map((c) => [c.text, [...c.parents]])),
@@ -127,8 +133,8 @@ export function synthesisSteps(
 }
 
 /**
- * The step that takes out of the L2 memory each held line no current L1 line says (none when
- * every held line is still said, or when no L1 line is left to synthesise from).
+ * The held L2 lines no current L1 line says (none when every held line is still said, or when no
+ * L1 line is left to synthesise from): offered as `retired` ahead of the first batch's lines.
  *
  * Trigger: the L2 kept a line after every L1 note had evicted it (the demo ingested Claude
  * sessions first, then the pi ones: 8 of the 24 L2 lines were lines no L1 note held any more,
@@ -136,30 +142,47 @@ export function synthesisSteps(
  * stayed in the L2 text until some unrelated update rewrote it. Why: the synthesis only offered
  * L1 lines; a held line was weighed against them but never told it had lost its evidence, so it
  * kept its place by incumbency and the room a better current line needed. Outcome: the L2 is a
- * bounded summary of the current L1 notes — what leaves them leaves it, in one update that
- * changes what a reader gets. Its own step (not a batch's), so a batch's sha depends on the L1
- * lines alone and an unchanged project still offers only steps it has seen — except where every
- * held line is retired: a step that leaves no line is no update (the loop never writes an empty
- * memory), so the L2 kept them all into the batches and weighed them there by incumbency; then
- * synthesisSteps puts these records ahead of the first batch's, in its step.
+ * bounded summary of the current L1 notes — what leaves them leaves it. In the first batch's
+ * step, not one of its own: a step that leaves no line is no update (the loop never writes an
+ * empty memory, so one retiring every held line kept them all), and a retirement followed by
+ * the refill was two writes for one change a reader sees.
  */
-function retiredStep(held: readonly string[], candidates: readonly Candidate[]): LoopStep | null {
-  if (candidates.length === 0) return null;
-  const gone = held.filter((line) => {
+function retiredLines(held: readonly string[], candidates: readonly Candidate[]): string[] {
+  if (candidates.length === 0) return [];
+  return held.filter((line) => {
     const tokens = lineTokens(line);
     return !candidates.some((c) => nearDuplicateTokens(c.tokens, tokens));
   });
-  if (gone.length === 0) return null;
-  const text = gone.map((line) => `- ${RETIRED_MARK} ${line}`).join('\n');
-  const queries = [...new Set(gone.map((line) => synthesisPrefix(line).slice(1, -2) || 'L2'))];
-  return {
-    text,
-    records: gone.map((line) => ({ role: RETIRED_ROLE, text: line })),
-    sha256: contentSha256(text),
-    source: `L1:${queries.sort().join(',')}`,
-    span: null,
-    parents: [],
-  };
+}
+
+/**
+ * The first step's sha: its batch's own (the sha of its lines) unless the step retires a held
+ * line and the log has seen that sha; then the sha of its text salted with the L2 it starts from
+ * and the count of steps the synthesis has read.
+ *
+ * Trigger: the loop skips a step whose sha it has seen, and a step's sha was of its text alone:
+ * an open question answered (retired), asked again (taken back), answered again offered the
+ * same retiring text, so the answered question stayed in the L2 for good. Why: whether a step
+ * changes the L2 depends on the L2 it meets, not on its text alone. Outcome: a retiring step is
+ * read once per L2 it meets (the read count tells a recurring L2 from the first time it was
+ * met); it leaves the L2 without the retired lines, so the synthesis after it offers the batch
+ * alone, whose own sha the log has seen, and an unchanged project writes nothing.
+ *
+ * Bound: a line that left the notes and came back into a batch the log has seen unchanged ("- A\n- B"
+ * read, then "- B", then "- A\n- B" again) is not re-read until that batch's text changes.
+ * Keying that case by the L2 too re-read, on the demo in two parts, a batch whose line the L2
+ * had no room for on the synthesis after (a run with no update on an unchanged project).
+ */
+function firstStepSha(
+  lines: string,
+  text: string,
+  retired: readonly string[],
+  batching: SynthesisBatching,
+): string {
+  const own = contentSha256(lines);
+  const seen = batching.seen ?? new Set<string>();
+  if (retired.length === 0 || !seen.has(own)) return own;
+  return contentSha256(`${text}\n${contentSha256(batching.held ?? '')}\n${seen.size}`);
 }
 
 /**

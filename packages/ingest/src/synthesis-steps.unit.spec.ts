@@ -135,44 +135,56 @@ describe('synthesisSteps', () => {
     ]);
   });
 
-  it('retires, in a step of its own before the batches, each held L2 line no L1 line says any more', () => {
+  it("retires each held L2 line no L1 line says any more, in the first batch's step", () => {
+    const gone =
+      '[bugs] The exporter crashed on an empty schema header and now writes an empty file';
     const held = [
       '- [bugs] The hexToRgb crash came from an invalid colour; the loader now falls back to dark',
-      '- [bugs] The exporter crashed on an empty schema header and now writes an empty file',
+      `- ${gone}`,
     ].join('\n');
     const plain = synthesisSteps(memories, byLength, { batchLines: 2 });
     const steps = synthesisSteps(memories, byLength, { batchLines: 2, held });
-    expect(steps[0]!.records).toEqual([
-      {
-        role: 'retired',
-        text: '[bugs] The exporter crashed on an empty schema header and now writes an empty file',
-      },
-    ]);
-    expect(steps[0]!.source).toBe('L1:bugs');
-    // The batches are the L1 lines' alone: the same shas whatever the L2 holds, so an unchanged
-    // project offers only steps a synthesis has seen.
-    expect(steps.slice(1)).toEqual(plain);
-    // Every held line still said (a rewording counts): no retiring step.
+    // No step of its own: the retirement and the lines that take its place are one write.
+    expect(steps).toHaveLength(plain.length);
+    expect(steps[0]!.records).toEqual([{ role: 'retired', text: gone }, ...plain[0]!.records]);
+    expect(steps[0]!.text).toBe(`- no longer in the L1 notes: ${gone}\n${plain[0]!.text}`);
+    expect(steps[0]!.source).toBe(plain[0]!.source);
+    // Never read: the step keeps its batch's own sha, so the synthesis after it skips the batch.
+    expect(steps[0]!.sha256).toBe(plain[0]!.sha256);
+    expect(steps.slice(1)).toEqual(plain.slice(1));
+    // Every held line still said (a rewording counts): nothing retired.
     const said =
       '- [open] Yeah, it does more than just load the theme: it resolves variable references';
     expect(synthesisSteps(memories, byLength, { batchLines: 2, held: said })).toEqual(plain);
-    // Every held line retired: no step of its own (it would leave no line to write); the first
-    // batch's step carries the retirement ahead of its lines, the later batches are unchanged.
-    const gone =
-      '- [bugs] The exporter crashed on an empty schema header and now writes an empty file';
-    const merged = synthesisSteps(memories, byLength, { batchLines: 2, held: gone });
-    expect(merged).toHaveLength(plain.length);
-    expect(merged[0]!.records).toEqual([
-      { role: 'retired', text: gone.slice(2) },
-      ...plain[0]!.records,
-    ]);
-    expect(merged[0]!.text).toBe(
-      `- no longer in the L1 notes: ${gone.slice(2)}\n${plain[0]!.text}`,
-    );
-    expect(merged[0]!.sha256).not.toBe(plain[0]!.sha256);
-    expect(merged.slice(1)).toEqual(plain.slice(1));
     // Nothing left to synthesise from: nothing offered, the L2 stays as it is.
     expect(synthesisSteps([], byLength, { held })).toEqual([]);
+  });
+
+  it('keys a retiring first step the log has seen by the L2 it meets and the steps read', () => {
+    const plain = synthesisSteps(memories, byLength, { batchLines: 2 });
+    const own = plain[0]!.sha256;
+    const holds = plain[0]!.text;
+    const retiring = `${holds}\n- [bugs] The exporter crashed on an empty schema header`;
+    const lacking = plain[0]!.text.split('\n')[0]!;
+    const sha = (held: string, seen: Set<string>) =>
+      synthesisSteps(memories, byLength, { batchLines: 2, held, seen })[0]!.sha256;
+    // Nothing to retire: the batch's own sha, seen or not, whatever of its lines the L2 holds.
+    expect(sha(holds, new Set([own]))).toBe(own);
+    expect(sha(lacking, new Set([own]))).toBe(own);
+    // Retiring, unseen: its own sha (reading it makes the next synthesis skip the batch).
+    expect(sha(retiring, new Set())).toBe(own);
+    // Retiring, seen: keyed by that L2 and by how many steps the synthesis has read, so a
+    // recurring L2 is met anew and an unchanged one is not.
+    const once = new Set([own]);
+    const twice = new Set([own, 'another step read since']);
+    expect(sha(retiring, once)).not.toBe(own);
+    expect(sha(retiring, once)).toBe(sha(retiring, new Set(once)));
+    expect(sha(retiring, twice)).not.toBe(sha(retiring, once));
+    expect(sha(`${retiring} too`, once)).not.toBe(sha(retiring, once));
+    // The later batches keep their own shas.
+    expect(
+      synthesisSteps(memories, byLength, { batchLines: 2, held: retiring, seen: once }).slice(1),
+    ).toEqual(plain.slice(1));
   });
 
   it('never offers a line a tombstone refuses, and retires its L2 copy', () => {

@@ -74,6 +74,7 @@ async function synthesizeLocked(
   const steps = synthesisSteps(memories, synthesisPriority(synthesis.question), {
     fill: { tokens: config.memoryBudget, count: (text) => tokenizer.count(text) },
     held: prior.previous?.text ?? '',
+    seen: prior.seen,
     refuses,
   });
   const run = new GatedRun({

@@ -101,8 +101,10 @@ function printGate(io: CliIO, report: GateEvalReport): void {
       `  ${name.padEnd(12)} ${pct(s.update_rate).padStart(7)} ${pct(s.precision).padStart(7)} ${pct(s.recall).padStart(7)} ${pct(s.f1).padStart(7)} ${pct(s.answer_containment).padStart(8)}`,
     );
   }
-  writeLine(
-    io.stdout,
-    "  always: update gate always open; random: opens at the heuristic's own rate. Same fold, same budget.",
-  );
+  // The legend names the baselines only where they ran (not under --no-baselines).
+  if ('always' in report.controllers)
+    writeLine(
+      io.stdout,
+      "  always: update gate always open; random: opens at the heuristic's own rate. Same fold, same budget.",
+    );
 }

@@ -282,6 +282,37 @@ describe('over HTTP', () => {
       uris.map(() => OUTSIDE),
     );
   });
+
+  // Stop-32 walk: --source without its digest was refused; the write reads the file instead.
+  it('remember of a file in the project cites without a digest records the sha256 it reads; a URI with a scheme still needs one', async () => {
+    const made = await call(server.url, 'POST', '/memory/remember', {
+      token: aliceSecret,
+      body: {
+        project: 'delta',
+        text: 'Http digest',
+        type: 'fact',
+        source_uri: 'delta-docs/notes.md',
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const read = (await registry.invoke('read_items', alice, {
+      project: 'delta',
+      ids: made.body.ids,
+    })) as { items: { source_sha256: string }[] };
+    expect(read.items.map((i) => i.source_sha256)).toEqual([sha256(OTHER)]);
+    const unpaired = await call(server.url, 'POST', '/memory/items', {
+      token: aliceSecret,
+      body: {
+        project: 'delta',
+        items: [{ type: 'fact', summary: 'Http wiki', source_uri: 'https://wiki.example/x' }],
+      },
+    });
+    expect(unpaired.status).toBe(400);
+    expect(unpaired.body.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'items[0].source_sha256' },
+    });
+  });
 });
 
 describe('a cites: list with a bad entry', () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,21 +47,37 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a fact citing something that is not a regular file', () => {
   it.each([
-    ['a FIFO with no writer', () => makeFifo(join(root, 'pipe')), () => {}, 'source_unreadable'],
+    ['a FIFO with no writer', (path: string) => makeFifo(path), 'source_unreadable'],
     // Since stop 31 a cited path stays inside the data root, so /dev/zero cannot be cited
     // (cited-source-confinement.int.spec): a symlink to it, swapped in after the write, is the
     // way left to reach it, and is not followed out of the root: it reads as outside the root.
     [
-      '/dev/zero, symlinked in after the write',
-      () => 'zero',
-      () => linkZero(),
+      '/dev/zero, symlinked in',
+      (path: string) => symlinkSync('/dev/zero', path),
       'source_outside_root',
     ],
-    ['a directory', () => root, () => {}, 'source_unreadable'],
+    ['a directory', (path: string) => mkdirSync(path), 'source_unreadable'],
   ])(
-    '%s: orient, open and find answer, the source unknown',
-    (_name, target, afterWrite, reason) => {
-      const source = target();
+    '%s: a write citing it is refused at once; swapped in after the write, orient, open and find answer, the source unknown',
+    (_name, make, reason) => {
+      // Stop 32: a write reads its cited file (a citation it cannot read would be held back
+      // for good), so the non-file is refused there, without waiting on it.
+      const path = join(root, 'cited');
+      make(path);
+      const refused = mem([
+        ...['remember', 'Pipe work', '--type', 'fact', '--project', 'f'],
+        ...['--source', 'cited'],
+      ]);
+      expect(refused.signal, `killed after ${Math.round(refused.ms)} ms`).toBeNull();
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('INVALID_INPUT');
+      rmSync(path, { recursive: true });
+      writeFileSync(path, 'deploy events\n');
+      const source = 'cited';
+      const afterWrite = () => {
+        rmSync(path);
+        make(path);
+      };
       const thread = answered(mem(['remember', 'Pipe work', '--type', 'thread', '--project', 'f']))[
         'ids'
       ] as string[];
@@ -101,10 +117,6 @@ describe('a fact citing something that is not a regular file', () => {
     },
   );
 });
-
-function linkZero(): void {
-  symlinkSync('/dev/zero', join(root, 'zero'));
-}
 
 function makeFifo(path: string): string {
   const made = spawnSync('mkfifo', [path]);

@@ -219,6 +219,69 @@ describe('a cited source on knowledge', () => {
   });
 });
 
+// Stop-32 walk: `--source` alone was refused, and a warning on an item named no reason and no
+// command, while one whose file was deleted asked for a confirmation that never cleared it.
+describe('a cited local file, its digest read by the write', () => {
+  it('records the sha256 of the file as it reads now when --source-sha256 is left out', async () => {
+    writeFileSync(join(root, 'runbook.md'), 'Deploys go through the blue pipeline.\n');
+    const id = await remember('Deploys go blue', 'fact', '--source', 'runbook.md');
+    const read = json(await mem(['items', 'read', id, '--project', 'demo', '--json']));
+    expect(read['items']).toEqual([
+      expect.objectContaining({
+        source_uri: 'runbook.md',
+        source_sha256: sha256('Deploys go through the blue pipeline.\n'),
+      }),
+    ]);
+    expect((await find()).items.map((i) => [i.id, i.freshness.state])).toEqual([[id, 'fresh']]);
+  });
+
+  it('records a given digest that differs from the file now: stale at once, as the caller read it', async () => {
+    writeFileSync(join(root, 'runbook.md'), 'Deploys go through the green pipeline.\n');
+    const old = sha256('Deploys go through the blue pipeline.\n');
+    const id = await remember(
+      'Deploys go blue',
+      'fact',
+      '--source',
+      'runbook.md',
+      '--source-sha256',
+      old,
+    );
+    const read = json(await mem(['items', 'read', id, '--project', 'demo', '--json']));
+    expect(read['items']).toEqual([expect.objectContaining({ source_sha256: old })]);
+    expect((await find()).freshness_warnings).toEqual([
+      expect.objectContaining({ id, state: 'stale', reason: 'source_changed' }),
+    ]);
+  });
+
+  it('a deleted cited file warns with its reason and the command that settles it; running it clears the warning', async () => {
+    writeFileSync(join(root, 'runbook.md'), 'Deploys go through the blue pipeline.\n');
+    const id = await remember('Deploys go blue', 'fact', '--source', 'runbook.md');
+    unlinkSync(join(root, 'runbook.md'));
+    const text = await mem(['items', 'find', '--project', 'demo']);
+    const command = `mem items update ${id} --project demo --source PATH --reason TEXT`;
+    expect(text.stdout + text.stderr).toContain(
+      `held back ${id}: unknown (source_unreadable; next: correct — ${command}`,
+    );
+    // A confirmation leaves the file unread: still held back, so it is not what is asked for.
+    const confirmed = await mem([
+      ...['items', 'confirm', id, '--project', 'demo'],
+      ...['--review-after', '2032-01-01T00:00:00Z', '--reason', 'checked'],
+    ]);
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect((await find()).freshness_warnings).toEqual([
+      expect.objectContaining({ id, reason: 'source_unreadable', next_action: 'correct' }),
+    ]);
+    // The command as printed, PATH and TEXT filled in: fresh again.
+    writeFileSync(join(root, 'deploy.md'), 'Deploys go through the blue pipeline.\n');
+    const filled = command.replace('PATH', 'deploy.md').replace('TEXT', 'moved').split(' ');
+    const corrected = await mem(filled.slice(1));
+    expect(corrected.code, corrected.stderr).toBe(0);
+    const after = await find();
+    expect(after.freshness_warnings).toEqual([]);
+    expect(after.items.map((i) => i.id)).toEqual([id]);
+  });
+});
+
 // Stop-29 walk: T0 and T1 judged knowledge by its dates only, so a fact whose cited file changed
 // was held back by find_items and delivered without a word by orient and open.
 describe('a cited source in orient (T0) and open (T1)', () => {
@@ -312,7 +375,7 @@ describe('bad freshness input', () => {
     );
   });
 
-  it('refuses a cited source without its digest', async () => {
+  it('refuses a cited URI that is not a local file without its digest', async () => {
     await refused(
       [
         'remember',
@@ -322,11 +385,21 @@ describe('bad freshness input', () => {
         '--project',
         'demo',
         '--source',
-        'runbook.md',
+        'https://wiki.example/runbook',
       ],
       // The flags the user typed, not the fields they feed (source_uri, source_sha256).
-      '--source and --source-sha256 together',
+      '--source and --source-sha256 together for a URI that is not a local file',
     );
+  });
+
+  // Stop-32 walk: a write citing a file that was not there passed, and the item stayed held
+  // back for good: its next action was `confirm`, and a confirmation leaves the file unread.
+  it('refuses a cited local file that cannot be read now, with or without its digest', async () => {
+    const cite = ['remember', 'Deploy with make deploy', '--type', 'fact', '--project', 'demo'];
+    const says = '--source: docs/nope.md: cannot be read now (missing, not a regular file';
+    await refused([...cite, '--source', 'docs/nope.md', '--source-sha256', 'a'.repeat(64)], says);
+    await refused([...cite, '--source', 'docs/nope.md'], says);
+    await refused([...cite, '--source', '.'], '--source: .: cannot be read now');
   });
 
   it('refuses a cited path outside the data root, naming the flag', async () => {
@@ -343,7 +416,8 @@ describe('bad freshness input', () => {
         '--source-sha256',
         sha256('Deploys go blue.\n'),
       ],
-      '--source: expected a path inside the data root',
+      // The rule that failed (stop 32), not one sentence for every refusal.
+      '--source: ../elsewhere/runbook.md: leaves the data root',
     );
   });
 

@@ -62,6 +62,7 @@ describe('freshness warnings on find_items', () => {
         label: 'expired',
         delivered: false,
         next_action: 'retire',
+        hint: `mem items attention ${expired} archive --project demo, or mem items update ${expired} --project demo --valid-until ISO --reason TEXT`,
         valid_until: '2030-06-01T00:00:00Z',
         review_after: null,
         open_days: 0,
@@ -110,7 +111,7 @@ describe('freshness warnings on find_items', () => {
     );
     const run = await mem(['items', 'find', '--project', 'demo']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`held back ${id}: expired (next: retire)`);
+    expect(run.stdout).toContain(`held back ${id}: expired (expired; next: retire — `);
   });
 
   it('refuses a MEM_NOW that is not an ISO timestamp as CONFIG_INVALID, naming it', async () => {
@@ -191,6 +192,7 @@ describe('freshness warnings on open (T1)', () => {
         label: 'expired',
         delivered: true,
         next_action: 'retire',
+        hint: `mem items attention ${expired} archive --project demo, or mem items update ${expired} --project demo --valid-until ISO --reason TEXT`,
         valid_until: '2030-06-01T00:00:00Z',
         review_after: null,
         open_days: 0,
@@ -209,7 +211,10 @@ describe('freshness warnings on open (T1)', () => {
       listed.filter((id) => id !== fresh).map((id) => expected[id]),
     );
     const text = await mem(['items', 'open', thread!]);
-    expect(text.stdout).toContain(`delivered ${expired}: expired (next: retire)`);
+    // The reason and the command that settles it (stop 32: the next action alone named neither).
+    expect(text.stdout).toContain(
+      `delivered ${expired}: expired (expired; next: retire — mem items attention ${expired} archive --project demo`,
+    );
     expect(text.stdout).toContain(`delivered ${stale}:`);
 
     const before = json(

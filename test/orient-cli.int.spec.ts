@@ -273,6 +273,15 @@ describe('archiving frees always-loaded room, as orient shows it', () => {
       expect(refused.stderr).toContain(`mem items attention ${first} archive --project demo`);
       expect(refused.stderr).toContain('mem items relate');
       expect(refused.stderr).not.toMatch(/\bretire\b/);
+      // The shorten command runs as printed once its capitals are filled in (stop 32: it
+      // lacked the --reason update requires); the same text keeps the section's bytes.
+      const shorten = /mem items update (\S+) --summary TEXT --reason TEXT --project demo/.exec(
+        refused.stderr,
+      );
+      expect(shorten?.[1]).toBe(first);
+      const same = ['--summary', '事実その一：テーマはキャッシュされる', '--reason', 'same'];
+      const shortened = await mem('items', 'update', first, ...same, '--project', 'demo');
+      expect(shortened.code, shortened.stderr).toBe(0);
 
       const archived = await mem('items', 'attention', first, 'archive', '--project', 'demo');
       expect(archived.code, archived.stderr).toBe(0);

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,7 +56,8 @@ describe('mem serve with facts citing a FIFO', () => {
     const { root, cleanup } = tempDataRoot(['piped', 'other']);
     cleanups.push(cleanup);
     const fifo = join(root, 'pipe');
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // A regular file while the facts are written (stop 32: a write reads what it cites), a FIFO after.
+    writeFileSync(fifo, 'deploy events\n');
     expect(mem(root, 'principal', 'add', 'alice').status).toBe(0);
     for (const project of ['piped', 'other']) {
       expect(mem(root, 'project', 'add', project).status).toBe(0);
@@ -87,6 +89,8 @@ describe('mem serve with facts citing a FIFO', () => {
         )['ids'] as string[]
       )[0]!;
     const piped = [cite('The pipe carries deploy events'), cite('The pipe drains at night')];
+    rmSync(fifo);
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const other = (
       memJson(
         root,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemError, itemId, type Payload } from '@mem/core';
@@ -7,6 +7,7 @@ import { loadStandingQueries } from '@mem/ingest';
 import type { Caller, Registry } from '@mem/registry';
 import { startServer, type RunningServer } from '@mem/server';
 import {
+  asRoot,
   call,
   callerFor,
   mint,
@@ -145,9 +146,15 @@ describe("a citation into another project's listed directory", () => {
           const answers = [];
           for (const c of cases) answers.push(await refusal(alice, c[w]![0], c[w]![1]));
           expect(answers[0]).toMatchObject({ code: 'INVALID_INPUT' });
-          expect(answers[0]!.message).toMatch(/expected a path inside the data root/);
+          // The rule that failed and what the project lists (stop 32), never whether it exists.
+          expect(answers[0]!.message).toMatch(
+            project === 'alpha'
+              ? /: in a directory another project lists under cites:, and alpha lists none \(queries\/alpha\.yaml\)$|a symlink in it leads out|absolute path outside/
+              : /is outside delta's cites: \[delta-docs\] \(queries\/delta\.yaml\)$/,
+          );
           expect(answers[1]).toEqual(answers[0]);
-          expect(answers[2]).toEqual(answers[0]);
+          const echoed = (a: { message: string }, uri: string) => a.message.split(uri).join('URI');
+          expect(echoed(answers[2]!, missing)).toEqual(echoed(answers[0]!, exists));
         }
       },
     );
@@ -238,7 +245,13 @@ describe('over HTTP', () => {
     expect(a.status).toBe(400);
     expect(a.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'source_uri' } });
     expect(b.body).toEqual(a.body);
-    expect(c.body).toEqual(a.body);
+    const echoed = (e: { message: string }, uri: string) => ({
+      ...e,
+      message: e.message.split(uri).join('URI'),
+    });
+    expect(echoed(c.body.error, 'beta-docs/missing.txt')).toEqual(
+      echoed(a.body.error, 'beta-docs/secret.txt'),
+    );
 
     const uris: [string, string][] = [
       ['beta-docs/secret.txt', sha256(SECRET)],
@@ -268,6 +281,37 @@ describe('over HTTP', () => {
     expect(uris.map((_, i) => byId.get(itemId('alpha', first_seq + i)))).toEqual(
       uris.map(() => OUTSIDE),
     );
+  });
+
+  // Stop-32 walk: --source without its digest was refused; the write reads the file instead.
+  it('remember of a file in the project cites without a digest records the sha256 it reads; a URI with a scheme still needs one', async () => {
+    const made = await call(server.url, 'POST', '/memory/remember', {
+      token: aliceSecret,
+      body: {
+        project: 'delta',
+        text: 'Http digest',
+        type: 'fact',
+        source_uri: 'delta-docs/notes.md',
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const read = (await registry.invoke('read_items', alice, {
+      project: 'delta',
+      ids: made.body.ids,
+    })) as { items: { source_sha256: string }[] };
+    expect(read.items.map((i) => i.source_sha256)).toEqual([sha256(OTHER)]);
+    const unpaired = await call(server.url, 'POST', '/memory/items', {
+      token: aliceSecret,
+      body: {
+        project: 'delta',
+        items: [{ type: 'fact', summary: 'Http wiki', source_uri: 'https://wiki.example/x' }],
+      },
+    });
+    expect(unpaired.status).toBe(400);
+    expect(unpaired.body.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'items[0].source_sha256' },
+    });
   });
 });
 
@@ -303,7 +347,10 @@ describe('a cites: list with a bad entry', () => {
           );
         if (!isMemError(error)) throw new Error('accepted');
         expect(error.code).toBe('CONFIG_INVALID');
-        expect(error.message).toContain('gamma.yaml: cites[1]: ');
+        // With the line the entry is on, as a sources: error says it (stop 32).
+        const line =
+          readFileSync(join(bad, 'queries', 'gamma.yaml'), 'utf8').split('\n').length - 1;
+        expect(error.message).toContain(`gamma.yaml:${line}: cites[1]: `);
         expect(error.message).toContain(says);
         expect(() =>
           loadStandingQueries(join(bad, 'queries'), 'gamma', { resolveSources: false }),
@@ -319,6 +366,71 @@ describe('a cites: list with a bad entry', () => {
       }
     },
   );
+
+  // Stop-32 walk: a typo (`doc` for `docs`) or a file was taken silently, and every item the
+  // project cites was held back as outside its cites.
+  it.each([
+    ['doc', 'missing directory'],
+    ['runbook.md', 'is not a directory'],
+  ])(
+    'an entry naming no directory (%s) is refused with its line, as a sources: entry is',
+    async (entry, says) => {
+      const { root: bad, cleanup: done } = tempDataRoot(['gamma']);
+      mkdirSync(join(bad, 'docs'));
+      writeFileSync(join(bad, 'docs', 'a.md'), OTHER);
+      writeFileSync(join(bad, 'runbook.md'), OTHER);
+      const file = join(bad, 'queries', 'gamma.yaml');
+      appendFileSync(file, `cites:\n  - docs\n  - ${entry}\n`);
+      const line = readFileSync(file, 'utf8').split('\n').length - 1;
+      const other = await registryAt(bad, { runJobs: false });
+      try {
+        const error = await asRoot(other, 'remember', {
+          project: 'gamma',
+          text: 'Cites',
+          type: 'fact',
+          source_uri: 'docs/a.md',
+        }).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        if (!isMemError(error)) throw new Error('accepted');
+        expect(error.code).toBe('CONFIG_INVALID');
+        expect(error.message).toContain(`gamma.yaml:${line}: cites[1]: `);
+        expect(error.message).toContain(says);
+        expect(() => loadStandingQueries(join(bad, 'queries'), 'gamma')).toThrow(
+          expect.objectContaining({ message: expect.stringContaining(says) }),
+        );
+      } finally {
+        await other.close();
+        done();
+      }
+    },
+  );
+
+  it('./docs is docs, as other paths in the file are read', async () => {
+    const { root: good, cleanup: done } = tempDataRoot(['gamma']);
+    mkdirSync(join(good, 'docs'));
+    writeFileSync(join(good, 'docs', 'a.md'), OTHER);
+    writeFileSync(join(good, 'runbook.md'), OTHER);
+    appendFileSync(join(good, 'queries', 'gamma.yaml'), 'cites:\n  - ./docs/\n');
+    const other = await registryAt(good, { runJobs: false });
+    try {
+      const cite = (uri: string) =>
+        asRoot(other, 'remember', {
+          project: 'gamma',
+          text: 'Cites',
+          type: 'fact',
+          source_uri: uri,
+        });
+      await expect(cite('docs/a.md')).resolves.toMatchObject({ ids: [expect.any(String)] });
+      await expect(cite('runbook.md')).rejects.toThrow(
+        "source_uri: runbook.md is outside gamma's cites: [docs] (queries/gamma.yaml)",
+      );
+    } finally {
+      await other.close();
+      done();
+    }
+  });
 
   it('a good list loads in ingest too, its trailing slash dropped', () => {
     expect(() =>

@@ -13,6 +13,7 @@ import {
   type MemConfig,
 } from '@mem/core';
 import { TRANSCRIPT_KINDS, type TranscriptKind } from '@mem/sources';
+import { citedDirectoryAbsent } from './cited-directories.js';
 
 /** Source kinds a standing-query file may name: the transcript formats @mem/sources reads. */
 export const SOURCE_KINDS = TRANSCRIPT_KINDS;
@@ -172,6 +173,11 @@ export function loadStandingQueries(
     seen.set(q.id, i);
   });
 
+  if (options.resolveSources !== false)
+    data.cites?.forEach((dir, i) => {
+      const absent = citedDirectoryAbsent(dirname(queriesDir), dir);
+      if (absent !== null) fail(['cites', i], absent);
+    });
   const config = options.config ?? {};
   const base = dirname(file);
   const sources =

@@ -97,8 +97,10 @@ export const NEXT_ACTION: Record<FreshnessReason, NextAction> = {
   review_due: 'confirm',
   // The evidence moved under it: the text must be checked against what the source says now.
   source_changed: 'correct',
-  // The source cannot be read: a person who knows confirms it or retires it.
-  source_unreadable: 'confirm',
+  // The source cannot be read (gone, not a regular file, too large): a confirmation leaves it
+  // unread, so the item would stay held back; a new citation of a file that reads settles it
+  // (`mem items update ID --source …`). A memory line keeps its own verbs (query-freshness).
+  source_unreadable: 'correct',
   // The citation is never read (it leaves the data root): a confirmation would leave it unread,
   // so the person cites a path inside the root instead (`mem items update ID --source …`).
   source_outside_root: 'correct',

@@ -14,13 +14,22 @@ const OWN_STATE = new Set(['log', 'queries', 'vault']);
  * the list confines what a token holder may probe through a citation's freshness verdict; an
  * entry that leaves the root or names its state would re-open what it is there to close.
  * Outcome: a zod issue, which the loaders turn into CONFIG_INVALID naming `cites[i]`. A
- * trailing '/' is dropped.
+ * trailing '/' and `.` parts are dropped (`./docs/` is `docs`), as other paths in the file
+ * are read.
  */
 export const citedDirectoryField = z
   .string()
   .trim()
   .min(1, 'expected a directory relative to the data root')
-  .transform((dir) => dir.replace(/\/+$/u, ''))
+  .transform((dir) =>
+    dir.includes('\\')
+      ? dir
+      : dir
+          .replace(/\/+$/u, '')
+          .split('/')
+          .filter((part, _i, parts) => part !== '.' || parts.length === 1)
+          .join('/'),
+  )
   .superRefine((dir, issues) => {
     const problem = citedDirectoryProblem(dir);
     if (problem !== null) issues.addIssue({ code: 'custom', message: problem });

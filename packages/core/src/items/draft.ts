@@ -40,12 +40,25 @@ export interface ItemIssue {
 
 type DraftFields = { [K in keyof typeof itemFieldsShape]?: unknown };
 
+export interface DraftOptions {
+  /**
+   * A writer's draft, whose citation's digest the registry reads from the file when not given:
+   * a source_uri alone passes here (the registry refuses one that is not a local file). An
+   * event always carries both.
+   */
+  digestLater?: boolean;
+}
+
 /**
  * What is wrong with a new item of `type` beyond each field's own shape: a field that does not
  * apply to the type, a missing `remind_at` on a reminder, a status it cannot start in, tags or
  * anchors given twice. Pure, so the event catalogue and the registry refuse the same things.
  */
-export function itemDraftIssues(type: ItemType, fields: DraftFields): ItemIssue[] {
+export function itemDraftIssues(
+  type: ItemType,
+  fields: DraftFields,
+  options: DraftOptions = {},
+): ItemIssue[] {
   const issues: ItemIssue[] = [];
   for (const field of ITEM_FIELDS) {
     if (fields[field] !== undefined && !fieldApplies(field, type))
@@ -57,10 +70,10 @@ export function itemDraftIssues(type: ItemType, fields: DraftFields): ItemIssue[
       message: 'missing, expected an ISO-8601 time: a reminder is a time trigger',
     });
   // A citation is a path and the digest it had: one without the other cannot be checked.
-  if (
-    fieldApplies('source_uri', type) &&
-    (fields.source_uri === undefined) !== (fields.source_sha256 === undefined)
-  )
+  const unpaired = options.digestLater
+    ? fields.source_uri === undefined && fields.source_sha256 !== undefined
+    : (fields.source_uri === undefined) !== (fields.source_sha256 === undefined);
+  if (fieldApplies('source_uri', type) && unpaired)
     issues.push({
       path: [fields.source_uri === undefined ? 'source_uri' : 'source_sha256'],
       message:

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { NEXT_ACTION, freshnessOf, heldBack, isMemError, type SourceCheck } from '@mem/core';
+import { freshnessOf, heldBack, isMemError, type NextAction, type SourceCheck } from '@mem/core';
 import type { CitedChunk, StandingQueries } from '@mem/ingest';
 import { citedKey } from '@mem/ingest/definitions';
 import type { ItemStore } from '@mem/projector-sqlite';
@@ -10,6 +10,16 @@ import type { RegistryContext } from '../context.js';
 import { loadIngest, type Ingest } from '../ingest-module.js';
 import { groundingCachePath } from './grounding-cache-path.js';
 import { resolvedStandingQueries } from './standing-queries-here.js';
+
+/**
+ * A memory line's verbs: a changed session is corrected (re-ingested); one that is gone is
+ * confirmed or forgotten by hand (the hint names both). Not core's NEXT_ACTION, whose
+ * `source_unreadable` is a curated item's: a new citation (`mem items update --source`).
+ */
+const LINE_NEXT_ACTION: Record<LineFreshnessWarning['reason'], NextAction> = {
+  source_changed: 'correct',
+  source_unreadable: 'confirm',
+};
 
 /** At most this many line warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
 export const MAX_LINE_WARNINGS = 20;
@@ -113,7 +123,7 @@ export async function judgeLines(
           ...new Set((changed.length > 0 ? changed : gone).map((s) => s.chunk.source)),
         ].sort(),
         delivered,
-        next_action: NEXT_ACTION[reason],
+        next_action: LINE_NEXT_ACTION[reason],
         hint:
           reason === 'source_changed'
             ? `re-ingest (mem ingest --project ${project}) and correct the line, or mem confirm ${line.sha256.slice(0, 8)} --project ${project}`

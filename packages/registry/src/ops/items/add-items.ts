@@ -21,7 +21,7 @@ import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
 import { requireKnowledgeRoom } from './budget.js';
 import { orientBudget } from './orient.js';
-import { citingScope, requireConfinedSource } from './source-check.js';
+import { citedDigest, citingScope } from './source-check.js';
 import { batchRefsShape, checkBatchRefs, resolveBatchRefs, usesBatchRefs } from './batch-refs.js';
 
 /** The most items one add_items call writes: one batch, one append, one catch-up. */
@@ -31,7 +31,7 @@ export const MAX_ADD_ITEMS = 100;
 export const itemDraft = z
   .strictObject({ type: itemTypeField, ...itemFieldsShape })
   .superRefine((value, ctx) => {
-    for (const issue of itemDraftIssues(value.type, value))
+    for (const issue of itemDraftIssues(value.type, value, { digestLater: true }))
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   });
 export type ItemDraft = z.infer<typeof itemDraft>;
@@ -40,7 +40,7 @@ export type ItemDraft = z.infer<typeof itemDraft>;
 export const batchDraft = z
   .strictObject({ type: itemTypeField, ...itemFieldsShape, ...batchRefsShape })
   .superRefine((value, ctx) => {
-    for (const issue of itemDraftIssues(value.type, value))
+    for (const issue of itemDraftIssues(value.type, value, { digestLater: true }))
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   });
 export type BatchDraft = z.infer<typeof batchDraft>;
@@ -112,13 +112,13 @@ export async function addItems(
   ctx: RegistryContext,
   caller: Caller,
   project: string,
-  drafts: readonly AddDraft[],
+  given: readonly AddDraft[],
   reason?: string,
   effects: RunEffects = {},
 ): Promise<WrittenOut> {
   requireReach(caller, project);
-  checkBatchRefs(drafts);
-  await requireConfinedSources(ctx, project, drafts);
+  checkBatchRefs(given);
+  const drafts = await withCitedDigests(ctx, project, given);
   const refs = usesBatchRefs(drafts);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -176,16 +176,39 @@ function addUnderLock(
   });
 }
 
-/** Each cited local path of the batch inside the data root (requireConfinedSource), before anything is written. */
-async function requireConfinedSources(
+/**
+ * The batch with each citation's digest (citedDigest): a local path inside the data root and
+ * the project's cites, read now, its digest computed when not given; before anything is written.
+ * Trigger: a citation with no digest that is not a local file (https:, jira:). Why: it is never
+ * read, so the digest is the only word for what was cited. Outcome: INVALID_INPUT naming it.
+ */
+async function withCitedDigests(
   ctx: RegistryContext,
   project: string,
   drafts: readonly AddDraft[],
-): Promise<void> {
+): Promise<AddDraft[]> {
   const scope = citingScope(ctx.engine.paths);
-  for (const [i, draft] of drafts.entries())
-    if (draft.source_uri !== undefined)
-      await requireConfinedSource(draft.source_uri, scope, `items[${i}].source_uri`, project);
+  const out: AddDraft[] = [];
+  for (const [i, draft] of drafts.entries()) {
+    if (draft.source_uri === undefined) {
+      out.push(draft);
+      continue;
+    }
+    const field = `items[${i}].source_uri`;
+    const digest = await citedDigest(draft.source_uri, scope, field, project, draft.source_sha256);
+    if (digest === undefined) throw unpairedSource(`items[${i}].source_sha256`);
+    out.push({ ...draft, source_sha256: digest });
+  }
+  return out;
+}
+
+/** A citation that is not a local file, given without its digest. */
+export function unpairedSource(field: string): MemError {
+  return new MemError(
+    'INVALID_INPUT',
+    `${field}: expected source_uri and source_sha256 together for a URI that is not a local file (a local file's digest is read when not given)`,
+    { field },
+  );
 }
 
 /** Knowledge with no anchor, by id or by ref: the always-loaded set's budget counts it. */

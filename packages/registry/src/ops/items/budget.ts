@@ -20,7 +20,10 @@ function nextActions(project: string, id: string) {
       action: 'anchor',
       command: `mem items relate ${id} --relation anchor --target THREAD --project ${p}`,
     },
-    { action: 'update', command: `mem items update ${id} --summary TEXT --project ${p}` },
+    {
+      action: 'update',
+      command: `mem items update ${id} --summary TEXT --reason TEXT --project ${p}`,
+    },
   ];
 }
 

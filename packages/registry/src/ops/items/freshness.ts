@@ -5,6 +5,7 @@ import {
   heldBack,
   isResolved,
   type Freshness,
+  type FreshnessReason,
   type SourceCheck,
 } from '@mem/core';
 import type { ItemState } from './ledger.js';
@@ -42,6 +43,8 @@ export const freshnessWarning = z.object({
   /** True only under include_stale: the item is in `items` despite the verdict. */
   delivered: z.boolean(),
   next_action: z.enum(['confirm', 'correct', 'retire']),
+  /** The command that settles it, to fill in and run (commandFor). */
+  hint: z.string(),
   valid_until: z.string().nullable(),
   review_after: z.string().nullable(),
   open_days: z.number(),
@@ -93,7 +96,7 @@ function markerOf(item: Fresh, freshness: Freshness): string | null {
 
 /** The warning for an item recall held back (or delivered under include_stale); null when it is fine. */
 export function warningOf(
-  item: Fresh,
+  item: Fresh & { source_uri?: string | null },
   now: Date,
   delivered: boolean,
   source: SourceCheck | null = null,
@@ -108,6 +111,7 @@ export function warningOf(
     label: freshness.label,
     delivered,
     next_action: NEXT_ACTION[freshness.reason],
+    hint: commandFor(item, freshness.reason),
     valid_until: item.valid_until,
     review_after: item.review_after,
     open_days: freshness.open_days,
@@ -155,8 +159,39 @@ export function boundedWarnings(warnings: readonly FreshnessWarning[]): {
   };
 }
 
+/**
+ * The command that settles a warning, as the CLI takes it (the words in capitals are the
+ * reader's to fill in): a new citation for a source that moved, cannot be read or leaves the
+ * root (its digest is read from the file when --source-sha256 is left out), a confirmation
+ * for a review date, an archive or a resolution for what has expired.
+ */
+function commandFor(
+  item: Pick<Fresh, 'id' | 'project' | 'type'> & { source_uri?: string | null },
+  reason: FreshnessReason,
+): string {
+  const on = `${item.id} --project ${item.project}`;
+  const work = item.type === 'task' || item.type === 'thread';
+  switch (reason) {
+    case 'expired':
+    case 'unresolved_expired':
+      return work
+        ? `mem items resolve ${on} --status dropped --reason TEXT`
+        : `mem items attention ${item.id} archive --project ${item.project}, or mem items update ${on} --valid-until ISO --reason TEXT`;
+    case 'review_due':
+      return `mem items confirm ${on} --review-after ISO --reason TEXT`;
+    case 'unresolved':
+      return `mem items resolve ${on} --status done --reason TEXT`;
+    case 'source_changed':
+      return `check the text against ${item.source_uri ?? 'its source'}, then mem items update ${on} --source ${item.source_uri ?? 'PATH'} --reason TEXT (its sha256 is read now; add --summary TEXT if it changed)`;
+    case 'source_unreadable':
+      return `mem items update ${on} --source PATH --reason TEXT (a file that reads now, inside the project's cites:)`;
+    case 'source_outside_root':
+      return `mem items update ${on} --source PATH --reason TEXT (a path inside the data root and the project's cites:)`;
+  }
+}
+
 /** The line the CLI prints under the items. */
 export function warningLine(warning: FreshnessWarning): string {
   const open = warning.open_marker !== null ? ` (${warning.open_marker})` : '';
-  return `${warning.delivered ? 'delivered' : 'held back'} ${warning.id}: ${warning.label}${open} (next: ${warning.next_action})`;
+  return `${warning.delivered ? 'delivered' : 'held back'} ${warning.id}: ${warning.label}${open} (${warning.reason}; next: ${warning.next_action} — ${warning.hint})`;
 }

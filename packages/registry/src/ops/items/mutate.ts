@@ -25,9 +25,9 @@ import type { ItemStore } from '@mem/projector-sqlite';
 import { ledgerOf, type ItemState } from './ledger.js';
 import { ITEM_APPEND, underItemWrite } from './item-write.js';
 import { requireItem } from './view.js';
-import type { WrittenOut } from './add-items.js';
+import { unpairedSource, type WrittenOut } from './add-items.js';
 import { requireKnowledgeRoom } from './budget.js';
-import { citingScope, requireConfinedSource } from './source-check.js';
+import { citedDigest, citingScope } from './source-check.js';
 import { orientBudget } from './orient.js';
 
 export const updateItemInput = z.strictObject({
@@ -93,14 +93,37 @@ export async function updateItem(
   input: z.infer<typeof updateItemInput>,
 ): Promise<WrittenOut> {
   requireReach(caller, input.project);
-  if (input.source_uri !== undefined)
-    await requireConfinedSource(
-      input.source_uri,
-      citingScope(ctx.engine.paths),
-      'source_uri',
-      input.project,
+  const cited = await withCitedDigest(ctx, input);
+  return underItemWrite(ctx, input.project, (items) => updateChecked(ctx, caller, cited, items));
+}
+
+/**
+ * The update with its citation's digest (citedDigest): a new local path inside the data root
+ * and the project's cites, read now, its digest computed when not given. A digest alone, or a
+ * URI that is not a local file without one, cannot be checked: INVALID_INPUT naming it.
+ */
+async function withCitedDigest(
+  ctx: RegistryContext,
+  input: z.infer<typeof updateItemInput>,
+): Promise<z.infer<typeof updateItemInput>> {
+  if (input.source_uri === undefined) {
+    if (input.source_sha256 === undefined) return input;
+    throw new MemError(
+      'INVALID_INPUT',
+      'source_uri: expected source_uri and source_sha256 together: a cited source is checked against its digest',
+      { field: 'source_uri' },
     );
-  return underItemWrite(ctx, input.project, (items) => updateChecked(ctx, caller, input, items));
+  }
+  const scope = citingScope(ctx.engine.paths);
+  const digest = await citedDigest(
+    input.source_uri,
+    scope,
+    'source_uri',
+    input.project,
+    input.source_sha256,
+  );
+  if (digest === undefined) throw unpairedSource('source_sha256');
+  return { ...input, source_sha256: digest };
 }
 
 async function updateChecked(
@@ -118,13 +141,6 @@ async function updateChecked(
         field,
         type: item.type,
       });
-  // A citation is a path and the digest it had: a new path without its digest cannot be checked.
-  if ((input.source_uri === undefined) !== (input.source_sha256 === undefined))
-    throw new MemError(
-      'INVALID_INPUT',
-      `${input.source_uri === undefined ? 'source_uri' : 'source_sha256'}: expected source_uri and source_sha256 together: a cited source is checked against its digest`,
-      { field: input.source_uri === undefined ? 'source_uri' : 'source_sha256' },
-    );
   const { project: _p, id, reason, ...fields } = input;
   if (Object.keys(fields).length === 0)
     throw new MemError('INVALID_INPUT', '(input): expected at least one field to change', {

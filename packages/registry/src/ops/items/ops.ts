@@ -178,7 +178,8 @@ export const rememberOp = defineOperation({
       {
         field: 'source_sha256',
         flag: '--source-sha256 <hex>',
-        description: "the cited source's sha256 when written (with --source)",
+        description:
+          "the cited source's sha256 when written (with --source; a local file's is read from it when left out)",
       },
       { field: 'tags', flag: '--tags <list>', parse: 'list', description: 'comma-separated tags' },
       { field: 'reason', flag: '--reason <text>', description: 'why (recorded)' },
@@ -430,7 +431,8 @@ export const updateItemOp = defineOperation({
       {
         field: 'source_sha256',
         flag: '--source-sha256 <hex>',
-        description: "the cited source's sha256 when written (with --source)",
+        description:
+          "the cited source's sha256 when written (with --source; a local file's is read from it when left out)",
       },
       { field: 'reason', flag: '--reason <text>', description: 'why (recorded; required)' },
     ],

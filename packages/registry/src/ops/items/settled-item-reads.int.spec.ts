@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
@@ -54,6 +56,8 @@ describe('an item read straddling another registry’s write', () => {
   it('find_items answers from one state: the matched terms are those of the summary it returns', async () => {
     const { root, cleanup } = tempDataRoot(['alpha']);
     cleanups.push(cleanup);
+    // A write reads the file it cites (stop 32); its digest here is not the file's, so it is judged.
+    writeFileSync(join(root, 'cited.txt'), 'cited\n');
     const writer = await registryOn(root);
     const { ids } = (await asRoot(writer, 'add_items', {
       project: 'alpha',

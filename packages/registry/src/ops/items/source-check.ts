@@ -134,36 +134,78 @@ export async function checkSource(
 }
 
 /**
- * A cited source a write may record: a non-file URI as given, or a local path that resolves
- * inside the data root. Trigger: an absolute path or `file:` URI outside the root, `..` or a
- * symlink that leaves it, a top-level dot-entry of the root (`.git/config`, `.env`), a path into
- * mem's own state. Why: every read re-hashes a cited path,
- * so a token holder could learn whether any path on the server exists or has a guessed digest.
- * Outcome: INVALID_INPUT naming `field`, nothing written. Only the path's components inside
- * the root are looked at (lstat, readlink), so the refusal is the same whether what lies
- * outside exists or not.
+ * The digest a write records for a cited source: a non-file URI's as given (it is never read), a
+ * local path's as given or, when none is given, the sha256 of the file as it reads now. Trigger:
+ * a local path that leaves the data root (absolute, `file:` outside it, `..`, a symlink out of
+ * it), a top-level dot-entry of the root (`.git/config`, `.env`), mem's own state, a path the
+ * project's `cites:` does not list, or one that cannot be read now (missing, not a regular file,
+ * over MAX_SOURCE_BYTES). Why: every read re-hashes a cited path, so a token holder could learn
+ * whether any path on the server exists or has a guessed digest; and a citation that cannot be
+ * read now would be held back from the moment it is written, with nothing a confirmation could
+ * settle. Outcome: INVALID_INPUT naming `field` and the rule that failed, nothing written. Only
+ * the path's components inside the root are looked at (lstat, readlink), so the refusal is the
+ * same whether what lies outside exists or not. The file is read through the same confined open
+ * as every later check (readConfined).
+ *
+ * DECISION (stop 32): a given digest that differs from the file now is recorded, not refused.
+ * Why: it is the caller's word for what it read; if the file moved since, the item was drawn from
+ * the older text and reads `stale` (source_changed, next action `correct`) at once, which is the
+ * truth. Refusing would invite the caller to pass the new digest for text it never read.
  */
-export async function requireConfinedSource(
+export async function citedDigest(
   uri: string,
   given: CitingScope | string,
   field: string,
   project: string,
-): Promise<void> {
+  sha256: string | undefined,
+): Promise<string | undefined> {
   const path = localPath(uri);
-  if (path === null) return;
+  if (path === null) return sha256;
   const scope = scopeOf(given);
   const roots = await scope.rootsOf(project);
-  const resolved =
-    path === INVALID ? null : await resolveBeneath(scope, path, roots).catch(() => null);
-  if (resolved !== null) return;
-  throw new MemError('INVALID_INPUT', `${field}: ${CONFINED}`, { field, expected: CONFINED });
+  const refuse = (why: string): never => {
+    throw new MemError('INVALID_INPUT', `${field}: ${why}`, { field, expected: CONFINED });
+  };
+  if (path === INVALID) return refuse(`${uri}: a file: URI with no local path`);
+  const resolved = await resolveExplained(scope, path, roots).catch(() => UNREADABLE);
+  if (typeof resolved !== 'string') return refuse(refusal(uri, resolved, project, roots));
+  const bytes = await readConfined(scope, path, resolved, roots);
+  if (bytes === null)
+    return refuse(
+      `${uri}: cannot be read now (missing, not a regular file, or over ${MAX_SOURCE_BYTES / 1024 / 1024} MiB): a citation is checked against the file it names`,
+    );
+  return sha256 ?? createHash('sha256').update(bytes).digest('hex');
 }
 
 const CONFINED =
   "expected a path inside the data root (relative to it; no '..' or symlink that leaves it, " +
   "not its log/, queries/, vault/ or a top-level entry starting with '.' such as .mem/, .git/ " +
   "or .env) and inside a directory the project's queries/<project>.yaml lists under cites: " +
-  '(when it lists any), not one only another project lists; a file: URI of one, or a non-file URI';
+  '(when it lists any), not one only another project lists; a file: URI of one, or a URI with ' +
+  'a scheme (https:, jira:), which is recorded unread';
+
+/** Why a cited path is refused: each said from the path as given and what lies inside the root, never from outside it. */
+type Refused = { refused: 'absolute' | 'leaves' | 'link' | 'own' | 'unlisted' | 'unreadable' };
+const UNREADABLE: Refused = { refused: 'unreadable' };
+
+function refusal(uri: string, why: Refused, project: string, roots: CitedRoots): string {
+  switch (why.refused) {
+    case 'absolute':
+      return `${uri}: absolute path outside the data root (cite a path relative to it)`;
+    case 'leaves':
+      return `${uri}: leaves the data root`;
+    case 'link':
+      return `${uri}: a symlink in it leads out of the data root`;
+    case 'own':
+      return `${uri}: under mem's own log/, queries/ or vault/, or a top-level entry starting with '.', never cited`;
+    case 'unreadable':
+      return `${uri}: a directory on its way cannot be looked at (permissions, or symlinks that loop)`;
+    case 'unlisted':
+      return roots.own === null
+        ? `${uri}: in a directory another project lists under cites:, and ${project} lists none (queries/${project}.yaml)`
+        : `${uri} is outside ${project}'s cites: [${roots.own.map((d) => d.join('/')).join(', ')}] (queries/${project}.yaml)`;
+  }
+}
 
 /**
  * The data root's own state: a cited path into it would tell one project of another's. Compared
@@ -217,22 +259,31 @@ export async function resolveBeneath(
   path: string,
   roots: CitedRoots = { own: null, others: [] },
 ): Promise<string | null> {
-  const scope = scopeOf(given);
+  const resolved = await resolveExplained(scopeOf(given), path, roots);
+  return typeof resolved === 'string' ? resolved : null;
+}
+
+/** resolveBeneath, saying which rule refused the path (a write's refusal names it). */
+async function resolveExplained(
+  scope: CitingScope,
+  path: string,
+  roots: CitedRoots,
+): Promise<string | Refused> {
   const root = resolve(scope.root);
   const real = await realRoot(root);
   const absolute = resolve(root, path);
   const rest = inside(root, absolute) ?? inside(real, absolute);
-  if (rest === null) return null;
+  if (rest === null) return { refused: isAbsolute(path) ? 'absolute' : 'leaves' };
   const parts = rest.split(sep).filter((p) => p !== '');
   // The components walked so far, under the root's realpath, with no symlink among them.
   const walked: string[] = [];
   let links = 0;
   while (parts.length > 0) {
     const part = parts.shift()!;
-    if (walked.length === 0 && offLimits(part)) return null;
+    if (walked.length === 0 && offLimits(part)) return { refused: 'own' };
     // Nothing in a directory this project may not cite (another project's) is looked at, so
     // what lies there cannot change the answer.
-    if (!mayEnter(roots, [...walked, part])) return null;
+    if (!mayEnter(roots, [...walked, part])) return { refused: 'unlisted' };
     const next = join(real, ...walked, part);
     let info: Stats;
     try {
@@ -251,11 +302,11 @@ export async function resolveBeneath(
     const target = resolve(join(real, ...walked), await scope.readlink(next));
     // An absolute target may name the root by the path it was given (a symlinked root).
     const within = inside(root, target) ?? inside(real, target);
-    if (within === null) return null;
+    if (within === null) return { refused: 'link' };
     parts.unshift(...within.split(sep).filter((p) => p !== ''));
     walked.length = 0;
   }
-  return mayCite(roots, walked) ? join(real, ...walked) : null;
+  return mayCite(roots, walked) ? join(real, ...walked) : { refused: 'unlisted' };
 }
 
 const keyOf = (part: string): string => (FOLDS_CASE ? part.toLowerCase() : part);

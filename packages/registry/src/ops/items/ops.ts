@@ -202,6 +202,15 @@ export const rememberOp = defineOperation({
     });
     if (!draft.success) {
       const issue = draft.error.issues[0]!;
+      // Trigger: a promoted line too long to be an item's summary, no TEXT given. Why: "summary:
+      // at most 500 characters" names a field the caller never gave. Outcome: it names the line
+      // and what to pass.
+      if (issue.path[0] === 'summary' && issue.code === 'too_big' && text === undefined)
+        throw new MemError(
+          'INVALID_INPUT',
+          `remember: from_line: the line is ${promoted!.text.length} characters, longer than an item's ${String(issue.maximum)}: pass TEXT, a shorter wording (the item still cites the line)`,
+          { field: 'text', expected: `the item text, at most ${String(issue.maximum)} characters` },
+        );
       const field = issue.path[0] === 'anchors' ? 'anchor' : String(issue.path[0]);
       throw new MemError('INVALID_INPUT', `remember: ${field}: ${issue.message}`, {
         field,

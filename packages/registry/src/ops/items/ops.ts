@@ -31,7 +31,7 @@ import {
   readItemsInput,
 } from './find.js';
 import { resolveItems, resolveItemsInput } from './resolve.js';
-import { itemLine } from './view.js';
+import { itemLine, itemRows } from './view.js';
 import { warningLine } from './freshness.js';
 import {
   deleteItems,
@@ -274,7 +274,7 @@ export const readItemsOp = defineOperation({
     args: ['ids'],
     variadic: true,
     options: [{ field: 'project', flag: '--project <name>', description: 'only this project' }],
-    text: (out) => out.items.map(itemLine).join('\n'),
+    text: (out) => out.items.map(itemRows).join('\n\n'),
   },
   run: (ctx, caller, input) => readItems(ctx, caller, input),
 });

@@ -38,9 +38,10 @@ function headSeq(project: string): number {
 async function add(project: string, ...items: Record<string, unknown>[]): Promise<string[]> {
   const file = join(root, `batch-${Math.random().toString(36).slice(2)}.jsonl`);
   writeFileSync(file, items.map((i) => JSON.stringify(i)).join('\n') + '\n');
-  return json(await mem('items', 'add', '--project', project, '--file', file, '--json'))[
-    'ids'
-  ] as string[];
+  const run = await mem('items', 'add', '--project', project, '--file', file, '--json');
+  // A second project of the root is named as the project the write starts.
+  const stderr = run.stderr.replace(`mem: new project ${project} (known: demo)\n`, '');
+  return json({ ...run, stderr })['ids'] as string[];
 }
 
 const NOW = '2026-03-01T12:00:00.000Z';

@@ -1,4 +1,4 @@
-import { statSync, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MemError, SYSTEM_PROJECT } from '@mem/core';
 import type { DataRoot, Engine } from '@mem/engine';
@@ -92,4 +92,76 @@ async function registeredProjects(engine: Engine): Promise<Set<string>> {
     if (event.type === 'project_added') names.add(event.name);
   }
   return names;
+}
+
+/** What a write is about to start: a project of `projects` with no journal, no standing questions and no registration. */
+export interface NewProject {
+  project: string;
+  /** The projects the root has (journal, queries file or registration), by name. */
+  known: string[];
+  /** The known project nearest by spelling (at most two edits away), when there is one. */
+  nearest: string | null;
+}
+
+/**
+ * The projects among `projects` a write would start, each with the root's projects beside it:
+ * a write may start a project (HTTP-only projects start so), so a typo in --project is said,
+ * never refused. Reads only.
+ */
+export async function newProjects(
+  engine: Engine,
+  projects: readonly string[],
+): Promise<NewProject[]> {
+  if (projects.length === 0) return [];
+  const known = new Set(await engine.projects());
+  for (const name of statIfAny(engine.paths.queriesDir)?.isDirectory()
+    ? readdirSync(engine.paths.queriesDir)
+    : [])
+    if (name.endsWith('.yaml')) known.add(name.slice(0, -'.yaml'.length));
+  for (const name of await registeredProjects(engine)) known.add(name);
+  known.delete(SYSTEM_PROJECT);
+  const names = [...known].sort();
+  return [...new Set(projects)]
+    .filter((project) => !known.has(project))
+    .map((project) => ({ project, known: names, nearest: nearestName(project, names) }));
+}
+
+/** The name of `names` fewest edits from `name` (two at most), the first by name on a tie; else null. */
+function nearestName(name: string, names: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const candidate of names) {
+    const distance = editDistance(name, candidate);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+/**
+ * Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`: the optimal string
+ * alignment distance, so `shpo` is one edit from `shop`. Written here: the one function a
+ * typo hint needs, where a dependency (fast-levenshtein: no swaps) would count `shpo` as two.
+ */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** The stderr line for a project a write started: `new project shpo (known: shop, …; did you mean shop?)`. */
+export function newProjectLine({ project, known, nearest }: NewProject): string {
+  const shown = known.slice(0, 8).join(', ') + (known.length > 8 ? ', …' : '');
+  const parts = [
+    ...(known.length > 0 ? [`known: ${shown}`] : []),
+    ...(nearest !== null ? [`did you mean ${nearest}?`] : []),
+  ];
+  return `new project ${project}${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
 }

@@ -5,6 +5,7 @@ import { MemError, isMemError, projectNameSchema } from '@mem/core';
 import { splitList, validateInput, type AnyOperation, type CliOption } from '@mem/registry';
 import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
+import { newProjectLine, newProjects } from './existence.js';
 import { writeJson, writeLine, type CliIO } from './io.js';
 import { localPrincipal, openCliRegistry, type RegistryOpener } from './open-registry.js';
 import { readInputFile, unreadableFileCode } from './input-file.js';
@@ -359,6 +360,12 @@ export function registerRegistryCommands(
         // line): the note would say it a second time.
         if (opened.vectorNote && !(opened.vectorsHeld && op.name === 'query'))
           io.stderr.write(`mem: note: ${opened.vectorNote}\n`);
+        // A write that may start a project (startsProject) names the one it starts, so a typo in
+        // --project is seen (it is not refused: a project starts with its first write).
+        const starting =
+          op.kind === 'write' && op.startsProject
+            ? await newProjects(opened.registry.context.engine, named)
+            : [];
         const progress = cli.progress ? new ProgressLine(io.stderr) : undefined;
         let output: unknown;
         try {
@@ -372,8 +379,18 @@ export function registerRegistryCommands(
           progress?.done();
         }
         for (const warning of cli.warnings?.(output) ?? []) io.stderr.write(`mem: ${warning}\n`);
-        if (options['json']) writeJson(io.stdout, cli.json ? cli.json(output) : output);
-        else {
+        // Said when the root has other projects (a typo is possible); a root's first project is
+        // the expected start, and only --json's new_project says it.
+        for (const started of starting)
+          if (started.known.length > 0) io.stderr.write(`mem: ${newProjectLine(started)}\n`);
+        if (options['json']) {
+          const json = cli.json ? cli.json(output) : output;
+          const object = typeof json === 'object' && json !== null && !Array.isArray(json);
+          writeJson(
+            io.stdout,
+            starting.length > 0 && object ? { ...json, new_project: true } : json,
+          );
+        } else {
           for (const note of cli.notes?.(output) ?? []) writeLine(io.stderr, note);
           writeLine(io.stdout, cli.text(output));
         }

@@ -12,7 +12,9 @@ export interface ItemOfHit {
 /**
  * Decides which recalled items a query holds back (an expired or stale verdict, read by the
  * caller against its clock and the items' cited sources): the keys (`project NUL id`) to leave
- * out. The verdict is the registry's (find_items' code), never recomputed here.
+ * out. The verdict is the registry's (find_items' code), never recomputed here. It is asked
+ * only of the items the answer matched (they cleared the floor) and of those that reach its page,
+ * each once, so the items it names are the answer's own.
  */
 export type ItemHoldBack = (rows: readonly ItemRow[]) => Promise<ReadonlySet<string>>;
 

@@ -164,7 +164,7 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
       continue;
     eligible.push({ fused, node, item: null });
   }
-  await attachItems(items, projects, eligible, deps.holdBackItems);
+  attachItems(items, projects, eligible);
 
   // The floor decides whether there is an answer: when no candidate clears it the query
   // abstains with no rows. When one does, the candidates that cleared it come first (relevance
@@ -177,6 +177,16 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   annotateMatchedTerms(items, terms, undecided, keyword.held);
   for (const { fused } of eligible)
     fused.ranking.floor_passed_by = floorPassedBy(fused.ranking, floor);
+  // Trigger: a recalled item the caller's verdict holds back (expired, stale). Why: the verdict
+  // names each item it judges, and a vector leg brings the nearest items whatever the question:
+  // judging them all named every held-back item of the project on an unrelated question.
+  // Outcome: the items that cleared the floor are judged now (they are the answer's matches);
+  // one below the floor only when it reaches the page (below).
+  const judge = holdBackOf(deps.holdBackItems);
+  await judge(
+    eligible,
+    eligible.filter((c) => c.item !== null && cleared(c) === 1),
+  );
   const byFloorThenRank = (a: Candidate, b: Candidate) =>
     cleared(b) - cleared(a) || compareFused(a.fused, b.fused);
   eligible.sort(byFloorThenRank);
@@ -203,15 +213,27 @@ export async function queryMemory(request: QueryRequest, deps: QueryDeps): Promi
   const cue = temporalCue(resolved.text);
   // A pinned line leads its band as a pinned item does (one statement for every candidate line).
   const pins = items.pinnedLines(eligible.map((c) => c.node).filter((n) => n.kind === 'line'));
-  const ordered = orderWithinBands(eligible, (c) => bandInputOf(c, pins), cue);
-  const folds = !answered
-    ? []
-    : resolved.fold
-      ? foldPage(ordered, ({ row }) => foldInputOf(row), resolved.limit, {
-          store: items,
-          mark: items.changeMark(),
-        })
-      : ordered.slice(0, resolved.limit).map((row) => ({ row, folded: [] }));
+  const pageOf = () => {
+    const ordered = orderWithinBands(eligible, (c) => bandInputOf(c, pins), cue);
+    return !answered
+      ? []
+      : resolved.fold
+        ? foldPage(ordered, ({ row }) => foldInputOf(row), resolved.limit, {
+            store: items,
+            mark: items.changeMark(),
+          })
+        : ordered.slice(0, resolved.limit).map((row) => ({ row, folded: [] }));
+  };
+  // An item below the floor is judged once it reaches the page, folded or shown; when one is
+  // held back it leaves and the page is laid again (each round removes items, so it ends).
+  let folds = pageOf();
+  for (;;) {
+    const reached = folds
+      .flatMap((f) => [f.row.row, ...f.folded.map(({ row }) => row.row)])
+      .filter((c) => c.item !== null);
+    if (!(await judge(eligible, reached))) break;
+    folds = pageOf();
+  }
   const page = folds.map((f) => f.row);
   const annotated = new Set(undecided);
   const rest = page.map((p) => p.row).filter((row) => !annotated.has(row));
@@ -346,30 +368,46 @@ function additionOf(node: NodeRow): Addition | null {
 
 /**
  * Gives each item candidate its row, in place, and drops the items that have none (deleted,
- * archived) or that the caller holds back (its freshness verdict). Lines pass untouched.
+ * archived). Lines pass untouched.
  */
-async function attachItems(
-  items: ItemStore,
-  projects: readonly string[],
-  eligible: Candidate[],
-  holdBack: ItemHoldBack | undefined,
-): Promise<void> {
+function attachItems(items: ItemStore, projects: readonly string[], eligible: Candidate[]): void {
   const rows = itemRowsOf(
     items,
     projects,
     eligible.map((c) => c.node),
   );
-  const held = holdBack && rows.size > 0 ? await holdBack([...rows.values()]) : new Set<string>();
   let kept = 0;
   for (const candidate of eligible) {
     if (candidate.node.kind === 'item') {
       const row = rows.get(candidate.node.id);
-      if (!row || held.has(itemKey(row))) continue;
+      if (!row) continue;
       candidate.item = row;
     }
     eligible[kept++] = candidate;
   }
   eligible.length = kept;
+}
+
+/**
+ * The caller's verdict (holdBackItems) asked once for each item candidate, on the candidates
+ * given: the ones it holds back leave `eligible`, in place. Resolves whether any candidate was
+ * held back (a page laid before it may have changed).
+ */
+function holdBackOf(
+  holdBack: ItemHoldBack | undefined,
+): (eligible: Candidate[], candidates: readonly Candidate[]) => Promise<boolean> {
+  const judged = new Set<Candidate>();
+  return async (eligible, candidates) => {
+    const fresh = candidates.filter((c) => c.item !== null && !judged.has(c));
+    if (!holdBack || fresh.length === 0) return false;
+    for (const c of fresh) judged.add(c);
+    const held = await holdBack(fresh.map((c) => c.item!));
+    if (held.size === 0) return false;
+    let kept = 0;
+    for (const c of eligible) if (!(c.item && held.has(itemKey(c.item)))) eligible[kept++] = c;
+    eligible.length = kept;
+    return true;
+  };
 }
 
 interface Candidate {

@@ -61,30 +61,44 @@ export function mcpTools(operations: readonly AnyRemoteOperation[]): McpToolGrou
   });
 }
 
+/**
+ * One tool's input schema: the union of its operations' fields. A field the operations shape
+ * differently is `anyOf` its distinct shapes, each once (`project`: a string, or find's list),
+ * never one `anyOf` per operation wrapped around the last (the items tool was 28 levels deep).
+ */
 function toolSchema(ops: readonly AnyRemoteOperation[], selectField: string | null): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
+  const shapes = new Map<string, Map<string, JsonSchema>>();
+  const descriptions = new Map<string, string>();
   const required = new Set<string>();
   for (const op of ops) {
     const schema = inputJsonSchema(op);
     const props = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
     for (const [key, value] of Object.entries(props)) {
       const described = typeof value['description'] === 'string' ? value['description'] : '';
-      const note = selectField
-        ? {
-            description: `${described}${described ? ' ' : ''}(${selectField}: ${ops
-              // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs the object cast for `in`
-              .filter((o) => key in ((inputJsonSchema(o)['properties'] ?? {}) as object))
-              .map((o) => o.mcp.select!.value)
-              .join(', ')})`,
-          }
-        : {};
-      properties[key] =
-        properties[key] && JSON.stringify(properties[key]) !== JSON.stringify({ ...value, ...note })
-          ? { anyOf: [properties[key], value], ...note }
-          : { ...value, ...note };
+      // The last operation's description names the field, as when the shapes were nested.
+      descriptions.set(key, described);
+      const distinct = shapes.get(key) ?? new Map<string, JsonSchema>();
+      distinct.set(JSON.stringify(value), value);
+      shapes.set(key, distinct);
     }
     // Unfolded: the operation's required fields are the tool's. Folded: each action says its own.
     if (!selectField) for (const key of (schema['required'] ?? []) as string[]) required.add(key);
+  }
+  const properties: Record<string, JsonSchema> = {};
+  for (const [key, distinct] of shapes) {
+    const described = descriptions.get(key)!;
+    const note = selectField
+      ? {
+          description: `${described}${described ? ' ' : ''}(${selectField}: ${ops
+            // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs the object cast for `in`
+            .filter((o) => key in ((inputJsonSchema(o)['properties'] ?? {}) as object))
+            .map((o) => o.mcp.select!.value)
+            .join(', ')})`,
+        }
+      : {};
+    const [only, ...more] = [...distinct.values()];
+    properties[key] =
+      more.length === 0 ? { ...only, ...note } : { anyOf: [only, ...more], ...note };
   }
   if (ops.some((op) => op.kind === 'write')) {
     properties[IDEMPOTENCY_ARGUMENT] = {

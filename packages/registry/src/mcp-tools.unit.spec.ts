@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonSchema } from './json-schema.js';
+import { inputJsonSchema, type JsonSchema } from './json-schema.js';
 import { splitList } from './list-input.js';
 import { mcpTools } from './mcp-tools.js';
 import { remoteOperations } from './operation.js';
@@ -91,6 +91,43 @@ describe('the MCP projection of the registry', () => {
     expect(level).toMatchObject({ minItems: 1, items: { enum: expect.arrayContaining(['L1']) } });
   });
 });
+
+describe("a folded tool's field that its operations shape differently", () => {
+  const tools = mcpTools(remoteOperations(OPERATIONS));
+  const depth = (v: unknown): number =>
+    v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depth)) : 0;
+
+  it('is anyOf exactly the distinct shapes its operations give it: the same inputs taken, none nested', () => {
+    for (const tool of tools) {
+      const ops = [...tool.operations.values()];
+      const properties = tool.inputSchema['properties'] as Record<string, JsonSchema>;
+      for (const [key, field] of Object.entries(properties)) {
+        const own = ops
+          .map((op) => (inputJsonSchema(op)['properties'] as Record<string, JsonSchema>)[key])
+          .filter((shape): shape is JsonSchema => shape !== undefined);
+        if (own.length === 0) continue; // action, idempotency_key: the tool's own
+        const distinct = [...new Set(own.map((shape) => JSON.stringify(shape)))].sort();
+        const { description: _note, ...shape } = field;
+        const given =
+          distinct.length === 1
+            ? [JSON.stringify({ ...shape, ...pick(own[0]!, 'description') })]
+            : (shape['anyOf'] as JsonSchema[]).map((branch) => JSON.stringify(branch)).sort();
+        expect(given, `${tool.name}.${key}`).toEqual(distinct);
+      }
+    }
+  });
+
+  it('keeps the items tool shallow and smaller (it was 10,719 characters, 28 levels deep)', () => {
+    const items = tools.find((t) => t.name === 'items')!.inputSchema;
+    // Measured: 8,335 characters, 8 levels (a list field's anyOf inside an array's items).
+    expect(depth(items)).toBeLessThanOrEqual(8);
+    expect(JSON.stringify(items).length).toBeLessThan(9_000);
+  });
+});
+
+function pick(schema: JsonSchema, key: string): JsonSchema {
+  return key in schema ? { [key]: schema[key] } : {};
+}
 
 describe('splitList, the one list rule of the CLI, HTTP and the schemas', () => {
   it('splits each value at commas, trims the parts and drops empty ones', () => {

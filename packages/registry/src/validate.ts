@@ -61,6 +61,66 @@ function problemOf(issue: z.core.$ZodIssue, input: unknown): string {
 }
 
 /**
+ * Fields one route or read names otherwise than another: an item read says `summary` and
+ * `source`, `remember` takes `text` and `source_uri`, add_items `summary` and `source_uri`. An
+ * unknown field of a pair is told its partner's name where the schema has it, never taken as an
+ * alias (one name per field on each route).
+ */
+const SAME_FIELD: readonly (readonly [string, string])[] = [
+  ['summary', 'text'],
+  ['source', 'source_uri'],
+];
+
+/** The field `key` is called where `accepted` are the fields, when it is one of a SAME_FIELD pair. */
+function calledHere(key: string, accepted: readonly string[]): string | undefined {
+  if (accepted.includes(key)) return undefined;
+  for (const [a, b] of SAME_FIELD) {
+    if (key === a && accepted.includes(b)) return b;
+    if (key === b && accepted.includes(a)) return a;
+  }
+  return undefined;
+}
+
+/** The object schema at `path` inside `schema` (through optional, default, pipe, array), or null. */
+function objectAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): z.core.$ZodObject | null {
+  let at: z.core.$ZodType | undefined = schema;
+  let rest = [...path];
+  for (let step = 0; at !== undefined && step < 64; step++) {
+    const def = at._zod.def as z.core.$ZodTypeDef & {
+      innerType?: z.core.$ZodType;
+      in?: z.core.$ZodType;
+      element?: z.core.$ZodType;
+      shape?: Record<string, z.core.$ZodType>;
+    };
+    if (def.type === 'object') {
+      if (rest.length === 0) return at as z.core.$ZodObject;
+      const key = rest.shift()!;
+      at = typeof key === 'string' && Object.hasOwn(def.shape!, key) ? def.shape![key] : undefined;
+    } else if (def.type === 'array') {
+      if (typeof rest[0] !== 'number') return null;
+      rest = rest.slice(1);
+      at = def.element;
+    } else at = def.innerType ?? def.in;
+  }
+  return null;
+}
+
+/**
+ * The shape an object with unknown keys was expected to have: its accepted fields, and for a
+ * field a read names otherwise, the name to use here.
+ */
+function fieldsExpected(schema: z.core.$ZodType, issue: z.core.$ZodIssueUnrecognizedKeys): string {
+  const object = objectAt(schema, issue.path);
+  if (object === null) return 'no other fields';
+  const accepted = Object.keys(object._zod.def.shape);
+  const renamed = issue.keys.flatMap((key) => {
+    const here = calledHere(key, accepted);
+    return here === undefined ? [] : [`${key} is ${here} here`];
+  });
+  return `only the fields ${accepted.join(', ')}${renamed.length > 0 ? ` (${renamed.join('; ')})` : ''}`;
+}
+
+/**
  * Parses an operation's input. INVALID_INPUT names the first bad field and the expected shape
  * (seed 000 §6: "which field, and what shape was expected"); `details.issues` lists them all.
  */
@@ -72,7 +132,9 @@ export function validateInput<T>(schema: z.ZodType<T>, input: unknown, operation
       issue.code === 'unrecognized_keys'
         ? issueField([...issue.path, issue.keys[0] ?? ''])
         : issueField(issue.path) || '(input)';
-    return { field, expected: expectedOf(issue), problem: problemOf(issue, input) };
+    const expected =
+      issue.code === 'unrecognized_keys' ? fieldsExpected(schema, issue) : expectedOf(issue);
+    return { field, expected, problem: problemOf(issue, input) };
   });
   const first = issues[0]!;
   // A schema's own refusal is its problem and its shape at once: said once, not "X (expected X)".

@@ -34,8 +34,45 @@ describe('validateInput', () => {
     });
     expect(invalid({ project: 'a', limt: 3 })).toMatchObject({
       code: 'INVALID_INPUT',
-      details: { field: 'limt', expected: 'no other fields' },
+      details: { field: 'limt', expected: 'only the fields project, limit, level' },
     });
+  });
+
+  it('lists the accepted fields for an unknown one, and names the field another route calls it', () => {
+    const remember = z.strictObject({
+      project: z.string(),
+      text: z.string().optional(),
+      items: z.array(z.strictObject({ summary: z.string(), source_uri: z.string() })).optional(),
+      source_uri: z.string().optional(),
+    });
+    const refusal = (input: unknown) => {
+      try {
+        validateInput(remember, input, 'remember');
+      } catch (error) {
+        return error as { message: string; details: { field: string; expected: string } };
+      }
+      throw new Error('expected INVALID_INPUT');
+    };
+    const top = refusal({ project: 'shop', summary: 'x', source: 'docs/a.md' });
+    expect(top.details).toMatchObject({
+      field: 'summary',
+      expected:
+        'only the fields project, text, items, source_uri (summary is text here; source is source_uri here)',
+    });
+    expect(top.message).toBe(
+      'remember: summary: unknown fields "summary", "source" (expected only the fields project, text, items, source_uri (summary is text here; source is source_uri here))',
+    );
+    // Inside a list of objects: the fields of that object, and the pair the other way round.
+    expect(
+      refusal({ project: 'shop', items: [{ summary: 'x', source_uri: 'a', text: 'y' }] }).details,
+    ).toMatchObject({
+      field: 'items[0].text',
+      expected: 'only the fields summary, source_uri (text is summary here)',
+    });
+    // A name of no other route: the fields alone.
+    expect(refusal({ project: 'shop', colour: 'red' }).details.expected).toBe(
+      'only the fields project, text, items, source_uri',
+    );
   });
 
   it("says what is wrong as a person would, not in zod's words", () => {

@@ -31,7 +31,7 @@ import {
   readItemsInput,
 } from './find.js';
 import { resolveItems, resolveItemsInput } from './resolve.js';
-import { itemLine } from './view.js';
+import { itemLine, itemRows } from './view.js';
 import { warningLine } from './freshness.js';
 import {
   deleteItems,
@@ -203,6 +203,15 @@ export const rememberOp = defineOperation({
     });
     if (!draft.success) {
       const issue = draft.error.issues[0]!;
+      // Trigger: a promoted line too long to be an item's summary, no TEXT given. Why: "summary:
+      // at most 500 characters" names a field the caller never gave. Outcome: it names the line
+      // and what to pass.
+      if (issue.path[0] === 'summary' && issue.code === 'too_big' && text === undefined)
+        throw new MemError(
+          'INVALID_INPUT',
+          `remember: from_line: the line is ${promoted!.text.length} characters, longer than an item's ${String(issue.maximum)}: pass TEXT, a shorter wording (the item still cites the line)`,
+          { field: 'text', expected: `the item text, at most ${String(issue.maximum)} characters` },
+        );
       const field = issue.path[0] === 'anchors' ? 'anchor' : String(issue.path[0]);
       throw new MemError('INVALID_INPUT', `remember: ${field}: ${issue.message}`, {
         field,
@@ -266,7 +275,7 @@ export const readItemsOp = defineOperation({
     args: ['ids'],
     variadic: true,
     options: [{ field: 'project', flag: '--project <name>', description: 'only this project' }],
-    text: (out) => out.items.map(itemLine).join('\n'),
+    text: (out) => out.items.map(itemRows).join('\n\n'),
   },
   run: (ctx, caller, input) => readItems(ctx, caller, input),
 });

@@ -85,3 +85,33 @@ export function itemLine(item: ItemView): string {
     : '';
   return `${item.id} ${item.type}${item.status !== null ? ` [${item.status}]` : ''}${item.deleted ? ' (deleted)' : ''} ${item.summary}${from}`;
 }
+
+/**
+ * The whole row as `mem items read` prints it: the one-line form, then each field that holds
+ * something, one `  field: value` line each (lists comma-separated; the detail as written).
+ */
+export function itemRows(item: ItemView): string {
+  const fields: [string, string | null][] = [
+    ['project', item.project],
+    ['detail', item.detail],
+    ['tags', item.tags.join(', ') || null],
+    ['due', item.due],
+    ['remind_at', item.remind_at],
+    ['valid_until', item.valid_until],
+    ['review_after', item.review_after],
+    ['source_uri', item.source_uri],
+    ['source_sha256', item.source_sha256],
+    ['parent', item.parent],
+    ['anchors', item.anchors.join(', ') || null],
+    ['blocked_by', item.blocked_by.join(', ') || null],
+    ['links', item.links.join(', ') || null],
+    ['created', `seq ${item.created_seq} at ${item.created_ts}`],
+    ['updated', `seq ${item.updated_seq} at ${item.updated_ts}`],
+  ];
+  return [
+    itemLine(item),
+    ...fields
+      .filter((f): f is [string, string] => f[1] !== null)
+      .map(([name, value]) => `  ${name}: ${value.replaceAll('\n', '\n    ')}`),
+  ].join('\n');
+}

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,5 +117,25 @@ describe('forgetting the old sha of a superseded line', () => {
     expect(text).toContain('1 mutation');
     expect(text).toContain(`seq ${supersededSeq} superseded`);
     expect(text).toContain(`this text replaced ${OLD_BLOCK}`);
+  });
+
+  it('captures deleting the replacement in the vault as forgetting the replacement', async () => {
+    const path = join(root, 'vault', 'demo', 'bugs-and-root-causes.md');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const at = lines.indexOf(lines.find((line) => line.endsWith(`^${OLD_BLOCK}`))!);
+    expect(lines[at]).toBe(`- ${NEW} ^${OLD_BLOCK}`);
+    lines.splice(at, 2); // the line and its `- from` line
+    writeFileSync(path, lines.join('\n'));
+    const captured = JSON.parse(await ok('vault', 'capture', '--project', 'demo', '--json')) as {
+      events: { kind: string; target: string }[];
+    };
+    expect(captured.events).toEqual([
+      expect.objectContaining({ kind: 'forget', target: contentSha256(NEW) }),
+    ]);
+    const out = await ok('query', NEW, '--project', 'demo', '--json');
+    const hits = (JSON.parse(out) as { results: Hit[] }).results;
+    expect(hits.some((h) => h.sha256 === contentSha256(NEW))).toBe(false);
+    for (const [note, text] of notes())
+      expect({ note, has: text.includes(NEW) }).toEqual({ note, has: false });
   });
 });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Payload } from '@mem/core';
+import { contentSha256, type Payload } from '@mem/core';
 import { hashEmbedder } from '@mem/embed';
-import { projectStretch, type ProjectionTarget, type Projector } from '@mem/engine';
+import { projectStretch, termHashes, type ProjectionTarget, type Projector } from '@mem/engine';
 import { projectorPgvector } from '@mem/projector-pgvector';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
@@ -19,6 +19,7 @@ import {
   sqliteRecallableItems,
 } from '../packages/projector-sqlite/test/memory-chain.js';
 import { vaultMemoryChain } from '../packages/projector-vault/test/memory-chain.js';
+import { evidence, l1Run, memoryOfLines } from '../packages/projector-vault/test/payloads.js';
 import { projectLogs } from './support/arbitraries.js';
 import { memoryChainLogs } from './support/chain-arbitraries.js';
 import { chainEvents, type ChainedEvent } from './support/events.js';
@@ -138,6 +139,42 @@ describe('memory-chain rules: the three projections agree', () => {
     expect(seen.items).toBeGreaterThan(0);
     expect(seen.hiddenItems).toBeGreaterThan(0);
   }, 120_000);
+
+  it('agree on a superseded line whose old words are then forgotten', async () => {
+    // The forget names the old words only: the replacement stays live in all three (the vault
+    // showed nothing in that line's place while recall returned the replacement).
+    const [kong, pg, better] = ['Kong buffered bodies.', 'pg raced its mount.', 'Kong buffers.'];
+    const e1 = 'Kong buffered request bodies over 10KB.';
+    const e2 = 'The pg container raced its volume mount.';
+    const line = (text: string) => ({ target: contentSha256(text), target_kind: 'line' as const });
+    const seen = await agree({
+      'proj-1': [
+        l1Run('r1', 'infra'),
+        evidence('r1', 1, 'claude:s', e1),
+        evidence('r1', 2, 'claude:s', e2),
+        memoryOfLines('r1', 2, [
+          [kong, [contentSha256(e1)]],
+          [pg, [contentSha256(e2)]],
+        ]),
+        {
+          type: 'superseded',
+          ...line(kong),
+          before_sha256: contentSha256(kong),
+          after_sha256: contentSha256(better),
+          text: better,
+          reason: 'said better',
+        },
+        {
+          type: 'forgotten',
+          ...line(kong),
+          before_sha256: contentSha256(kong),
+          refuses: [{ sha256: contentSha256(kong), terms: termHashes(kong) }],
+          reason: 'old wording had a secret',
+        },
+      ],
+    });
+    expect(seen.liveLines).toBe(2); // pg and the replacement
+  }, 60_000);
 
   it('agree where chains share, return to and lose texts (memoryChainLogs)', async () => {
     // 40 runs, not 15: at 15 one fresh-clone run drew no log whose chains share a text, and the

@@ -288,8 +288,9 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string, project: string): Pay
 /**
  * Corrections of the L1 notes' lines after the extraction (issue 12): forgotten, superseded by
  * a successor text, confirmed, pinned and unpinned, and lines added in the vault under a line. A line already
- * forgotten or superseded is not corrected again (the registry refuses that); new texts use
- * words of their own, so no tombstone refuses them as a rewording on an engine append.
+ * forgotten or superseded is not corrected again (the registry refuses that), except that a
+ * superseded line may still be forgotten (its old words; the replacement stays live); new texts
+ * use words of their own, so no tombstone refuses them as a rewording on an engine append.
  */
 function appendCorrections(
   out: Payload[],
@@ -300,8 +301,16 @@ function appendCorrections(
     memory.lines.map((line) => ({ query, text: line.text, sha: contentSha256(line.text) })),
   );
   const done = new Set<string>();
+  const superseded = new Set<string>();
   corrections.forEach((correction, i) => {
-    const open = lines.filter((line) => !done.has(line.sha));
+    const open = lines.filter(
+      (line) => !done.has(line.sha) && (correction.kind === 'forget' || !superseded.has(line.sha)),
+    );
+    // Half the forgets after a supersede name the superseded line: a pick over every line
+    // drew that about once in a hundred logs.
+    const old = open.filter((line) => superseded.has(line.sha));
+    if (correction.kind === 'forget' && correction.pick % 2 === 1 && old.length > 0)
+      open.splice(0, open.length, ...old);
     if (open.length === 0) return;
     const line = open[correction.pick % open.length]!;
     const target = { target: line.sha, target_kind: 'line' as const, before_sha256: line.sha };
@@ -334,7 +343,7 @@ function appendCorrections(
     const sha = contentSha256(text);
     if (lines.some((other) => other.sha === sha)) return;
     if (correction.kind === 'supersede') {
-      done.add(line.sha);
+      superseded.add(line.sha);
       out.push({
         type: 'superseded',
         ...target,

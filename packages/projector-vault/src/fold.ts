@@ -1,5 +1,8 @@
 import {
   MemError,
+  contentSha256,
+  purgeMarker,
+  splitMemoryLines,
   withoutMemoryLines,
   type EventOf,
   type EventType,
@@ -328,17 +331,24 @@ function applyForgotten(fold: VaultFold, event: EventOf<'forgotten'>): FoldEffec
 /**
  * The fold keeps no copy of forgotten text (it is saved as the vault state file): each note's
  * memory drops the forgotten lines from its text and `lines` (a wholly forgotten memory drops
- * them all), and a successor that was forgotten keeps its sha only. Rendering already leaves
- * them out, so the notes are the same; only the state file changes.
+ * them all), and a successor that was forgotten keeps its sha only. A forgotten line that was
+ * superseded keeps its place, its text replaced by a marker naming its sha: it shows its
+ * replacement (liveText). Rendering already leaves the forgotten text out, so the notes are the
+ * same; only the state file changes.
  */
 function forgetText(fold: VaultFold, shas: ReadonlySet<string>): void {
   const strip = (note: NoteFold | null | undefined): void => {
     const memory = note?.memory;
     if (!memory) return;
-    const gone = shas.has(memory.sha256) ? new Set(memory.lines.map((line) => line.sha256)) : shas;
-    if (!memory.lines.some((line) => gone.has(line.sha256))) return;
-    memory.text = withoutMemoryLines(memory.text, gone);
-    memory.lines = memory.lines.filter((line) => !gone.has(line.sha256));
+    const whole = shas.has(memory.sha256);
+    const gone = memory.lines.filter((line) => whole || shas.has(line.sha256));
+    if (gone.length === 0) return;
+    const masked = new Set(
+      whole ? [] : gone.filter((line) => fold.superseded.has(line.sha256)).map((l) => l.sha256),
+    );
+    const dropped = new Set(gone.map((line) => line.sha256).filter((sha) => !masked.has(sha)));
+    memory.text = maskedLines(withoutMemoryLines(memory.text, dropped), masked);
+    memory.lines = memory.lines.filter((line) => !dropped.has(line.sha256));
   };
   for (const note of fold.queries.values()) strip(note);
   strip(fold.index);
@@ -346,6 +356,19 @@ function forgetText(fold: VaultFold, shas: ReadonlySet<string>): void {
     for (const line of note?.added ?? []) if (shas.has(line.sha256)) line.text = '';
   for (const successor of fold.superseded.values())
     if (shas.has(successor.sha256)) successor.text = '';
+}
+
+/** `text` with each line whose content sha is in `shas` replaced by a marker naming that sha. */
+function maskedLines(text: string, shas: ReadonlySet<string>): string {
+  if (shas.size === 0) return text;
+  return text
+    .split('\n')
+    .map((raw) => {
+      const [line] = splitMemoryLines(raw);
+      const sha = line === undefined ? null : contentSha256(line);
+      return sha !== null && shas.has(sha) ? `- ${purgeMarker(sha)}` : raw;
+    })
+    .join('\n');
 }
 
 /** A superseded line (or memory) shows its successor's text: the notes showing it change. */

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chainEvents } from '../../../test/support/events.js';
 import { evidence, l1Run, l2Run, memoryOfLines, sha } from '../test/payloads.js';
 import { applyBatches, readTree, removeTempTargets, tempTarget } from '../test/support.js';
+import { statePath } from './state-store.js';
 
 const E1 = 'Kong buffered request bodies over 10KB.';
 const E2 = 'The pg container raced its volume mount.';
@@ -60,6 +61,10 @@ function superseded(line: string, text: string): Payload {
 
 /** The vault of `payloads`, projected in one batch and event by event: both must be the same bytes. */
 async function project(payloads: Payload[]): Promise<string> {
+  return (await projectBoth(payloads)).vaultDir;
+}
+
+async function projectBoth(payloads: Payload[]): Promise<{ vaultDir: string; stateDir: string }> {
   const events = chainEvents('demo', payloads, { startTs: '2026-08-17T09:00:00.000Z' });
   const once = await tempTarget();
   await applyBatches(once, 'demo', [events]);
@@ -70,7 +75,7 @@ async function project(payloads: Payload[]): Promise<string> {
     events.map((e) => [e]),
   );
   expect(await readTree(stepwise.vaultDir)).toEqual(await readTree(once.vaultDir));
-  return once.vaultDir;
+  return once;
 }
 
 const note = (vault: string, path: string): Promise<string> =>
@@ -126,5 +131,28 @@ describe('vault projector: forgotten and superseded lines', () => {
     expect(infra).not.toContain(NEW_KONG);
     expect(infra).not.toContain(KONG);
     expect(infra).toContain(PG);
+  });
+
+  it('keeps the replacement of a superseded line that is then forgotten, under the old block id', async () => {
+    // The forget names the old words only: the replacement stays a live line (the item store and
+    // pgvector keep it, and recall points at this note for it).
+    const { vaultDir, stateDir } = await projectBoth([
+      ...BASE,
+      superseded(KONG, NEW_KONG),
+      forgotten(contentSha256(KONG), 'line', [KONG]),
+    ]);
+    const infra = await note(vaultDir, 'infra.md');
+    expect(infra).toContain(`- ${NEW_KONG} ^${contentSha256(KONG).slice(0, 8)}\n`);
+    expect(infra).not.toContain(KONG);
+    expect(infra).toContain(PG);
+    // The L1 line still cites its chunk, so the source note keeps listing it.
+    expect((await readdir(join(vaultDir, 'demo', 'sources'))).sort()).toEqual([
+      'claude-s.md',
+      'pi-s.md',
+    ]);
+    // The state file keeps no copy of the forgotten words, only of the replacement.
+    const state = await readFile(statePath(stateDir, 'demo'), 'utf8');
+    expect(state).not.toContain(KONG);
+    expect(state).toContain(NEW_KONG);
   });
 });

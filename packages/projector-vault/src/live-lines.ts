@@ -3,19 +3,25 @@ import type { VaultFold } from './fold-state.js';
 /**
  * What a line (or whole memory) of sha `sha` shows now: its own text, or, when superseded, the
  * text at the end of its supersession chain; null when it, or any text it was superseded by,
- * is forgotten or tombstoned. A chain that loops (a log written by hand) stops where it repeats.
+ * is tombstoned, or when the text at the end is forgotten. A chain that loops (a log written by
+ * hand) stops where it repeats.
+ *
+ * Trigger: a superseded line is forgotten afterwards (its old words are refused from then on).
+ * Why: the forget names the old text only; its replacement stays a live line in the item store
+ * and pgvector, and `mem query` points at this note for it. Outcome: the line keeps showing its
+ * replacement under its own block id, so links to it still resolve.
  */
 export function liveText(fold: VaultFold, sha: string, text: string): string | null {
   const seen = new Set<string>();
   let current = { sha, text };
   while (!seen.has(current.sha)) {
-    if (fold.forgotten.has(current.sha) || fold.tombstones.has(current.sha)) return null;
+    if (fold.tombstones.has(current.sha)) return null;
     seen.add(current.sha);
     const next = fold.superseded.get(current.sha);
     if (!next) break;
     current = { sha: next.sha256, text: next.text };
   }
-  return current.text;
+  return fold.forgotten.has(current.sha) ? null : current.text;
 }
 
 /**

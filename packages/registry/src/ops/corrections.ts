@@ -12,7 +12,12 @@ import { TombstoneSet, termHashes } from '@mem/engine';
 import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
-import { readLedger, type LedgerTarget, type MemoryLedger } from './memory-ledger.js';
+import {
+  readLedger,
+  type LedgerTarget,
+  type MemoryLedger,
+  type MutationEvent,
+} from './memory-ledger.js';
 import { requireNotForgotten, resolveRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
 import { ITEM_HISTORY_TYPES, itemHistory } from './items/history.js';
@@ -345,6 +350,11 @@ const historyEntry = z.object({
   after_sha256: z.string().nullable(),
   /** Only on the item_added of a promoted fact or rule: the memory line it came from (hashes and a note path, no text). */
   from_line: fromLineField.optional(),
+  /**
+   * Only on the superseded entry in the history of a replacing text: the line or memory it
+   * replaced (the entry's `target`), so a replacement's history says where it came from.
+   */
+  replaces: z.string().optional(),
   /** Only on an item_logged entry (add_log): what was logged, and the conversation label it carried. */
   text: z.string().optional(),
   conversation: z.string().optional(),
@@ -400,7 +410,7 @@ export const history = defineOperation({
         `${out.target_kind} ${out.target} in ${out.project}: ${out.entries.length} mutation${out.entries.length === 1 ? '' : 's'}`,
         ...out.entries.map(
           (e) =>
-            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''}${hashes(e)}${e.relation !== undefined ? ` ${e.relation}${e.end === 'target' ? ' from' : ''} ${e.related ?? '?'}` : ''}${e.from_line ? ` from line ${e.from_line.sha256} in ${e.from_line.note}` : ''}${e.conversation !== undefined ? ` in conversation ${e.conversation}` : ''}${e.text !== undefined ? `\n    ${e.text}` : ''}`,
+            `  seq ${e.seq} ${e.type} by ${e.actor ?? 'unknown'}${e.token !== null ? ` (token ${e.token})` : ''}${e.reason !== null ? `: ${e.reason}` : ''}${hashes(e)}${e.relation !== undefined ? ` ${e.relation}${e.end === 'target' ? ' from' : ''} ${e.related ?? '?'}` : ''}${e.from_line ? ` from line ${e.from_line.sha256} in ${e.from_line.note}` : ''}${e.replaces !== undefined ? `: this text replaced ${e.replaces}` : ''}${e.conversation !== undefined ? ` in conversation ${e.conversation}` : ''}${e.text !== undefined ? `\n    ${e.text}` : ''}`,
         ),
       ].join('\n'),
   },
@@ -410,24 +420,37 @@ export const history = defineOperation({
     const ledger = await readLedger(ctx, input.project);
     const target = resolveRef(ledger, input.project, input.ref);
     const names = new Set([target.sha256, ...(target.memory !== undefined ? [target.memory] : [])]);
+    // A replacing text's own history starts with the supersede that wrote it: the line it replaced.
+    const replaces = (e: MutationEvent): string | null =>
+      e.type === 'superseded' && e.after_sha256 === target.sha256 && !names.has(e.target)
+        ? e.target
+        : null;
     const entries = ledger.mutations
       .filter((e) =>
         e.type === 'resurfaced'
           ? names.has(e.tombstone) || names.has(e.line_sha256)
-          : names.has(e.target),
+          : names.has(e.target) || replaces(e) !== null,
       )
-      .map((e) => ({
-        seq: e.seq,
-        ts: e.ts,
-        type: e.type,
-        target: e.type === 'resurfaced' ? e.tombstone : e.target,
-        actor: e.writer.principal ?? null,
-        token: e.writer.token ?? null,
-        reason: 'reason' in e ? e.reason : null,
-        before_sha256: e.type === 'resurfaced' ? null : e.before_sha256,
-        after_sha256:
-          e.type === 'superseded' ? e.after_sha256 : e.type === 'resurfaced' ? e.line_sha256 : null,
-      }));
+      .map((e) => {
+        const replaced = replaces(e);
+        return {
+          seq: e.seq,
+          ts: e.ts,
+          type: e.type,
+          target: e.type === 'resurfaced' ? e.tombstone : e.target,
+          actor: e.writer.principal ?? null,
+          token: e.writer.token ?? null,
+          reason: 'reason' in e ? e.reason : null,
+          before_sha256: e.type === 'resurfaced' ? null : e.before_sha256,
+          after_sha256:
+            e.type === 'superseded'
+              ? e.after_sha256
+              : e.type === 'resurfaced'
+                ? e.line_sha256
+                : null,
+          ...(replaced !== null ? { replaces: replaced } : {}),
+        };
+      });
     return { project: input.project, target: target.sha256, target_kind: target.kind, entries };
   },
 });

@@ -70,6 +70,24 @@ function targetOf(plan: ProjectCapturePlan, path: string, block: string): string
   return sha;
 }
 
+/**
+ * The line a block shows: the end of its supersession chain. Trigger: a superseded line renders
+ * its replacement under its own block id, and its old words may be forgotten since. Why: an edit
+ * there is an edit of the replacement the person sees. Outcome: it corrects the replacement (a
+ * chain that loops, a log written by hand, stops where it repeats).
+ */
+function shownBy(ledger: MemoryLedger, sha: string): string {
+  const seen = new Set<string>();
+  let current = sha;
+  while (!seen.has(current)) {
+    seen.add(current);
+    const next = ledger.superseded.get(current);
+    if (next === undefined) break;
+    current = next;
+  }
+  return current;
+}
+
 /** One planned change: where it was seen, and the events it appends (first: the one reported). */
 interface PlannedChange {
   event: Omit<CaptureOut['events'][number], 'seq'>;
@@ -115,7 +133,7 @@ async function projectBatch(
         continue;
       }
       const sha = intent.target ?? targetOf(plan, path, intent.block);
-      const target = resolveRef(ledger, project, sha);
+      const target = resolveRef(ledger, project, shownBy(ledger, sha));
       requireNotForgotten(ledger, project, target);
       let payloads: Payload[];
       if (intent.kind === 'forget') {

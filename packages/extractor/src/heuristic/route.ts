@@ -165,17 +165,6 @@ export function isToolFailure(text: string): boolean {
   );
 }
 
-/**
- * Whether the line quotes a run's error: a failure word then the message in quotes, an error
- * code or a non-zero exit ('`npm run build` failed with "TypeError: generate is not a
- * function"'). A failure so quoted and left unresolved answers the tool-failures question's
- * "with what error" though no working form was found.
- */
-export function quotesRunError(text: string): boolean {
-  const plain = text.replace(ISSUE_REFERENCE, '');
-  return QUOTED.test(plain) || ERROR_CODE.test(plain);
-}
-
 /** Whether the line asks something or marks something as still to be done or settled. */
 export function isUnsettled(text: string): boolean {
   return ASKS.test(text) || UNSETTLED.test(text) || TODO.test(text);

@@ -226,6 +226,13 @@ export function routeLine(text: string): LineKind {
 
 /** A program and its arguments in backticks, the program captured. Bounded. */
 const COMMAND_RUN = /`([a-z][\w.-]{0,30}) [^`\n]{1,100}`/giu;
+/**
+ * The words just before a command that put it on the rejected side of a choice ("instead of
+ * `npm install`", "Replaced `jest --coverage` with …", "switched from `yarn add`"). Read on the
+ * few characters before the command only.
+ */
+const REJECTED_BEFORE = /\b(?:instead of|rather than|replac(?:ed|es|ing)|from|over)\s+$/iu;
+const REJECTED_CHARS = 16;
 
 /**
  * A failing run's own working form chosen for its failure ("Used `npm install --legacy-peer-deps`
@@ -237,7 +244,9 @@ const COMMAND_RUN = /`([a-z][\w.-]{0,30}) [^`\n]{1,100}`/giu;
  * how the system is built. Outcome: the line is a bug, a tool failure by its reason. Still a
  * decision: another program chosen ("Switched to `pnpm install` because npm install kept
  * failing" — a choice between tools that work), a command chosen over a library that broke, a
- * choice with no command in backticks.
+ * choice with no command in backticks, a command of the failing program named only on the
+ * rejected side ("We use `pnpm install` instead of `npm install` because npm install failed",
+ * "Replaced `jest --coverage` with vitest because jest failed with …").
  */
 function workaroundOfRun(text: string): boolean {
   if (text.length > CHOICE_CHARS) return false;
@@ -246,8 +255,10 @@ function workaroundOfRun(text: string): boolean {
   const said = text.slice(reason);
   if (!isToolFailure(said)) return false;
   const named = new Set(said.toLowerCase().split(/[\s`'"(),;:]+/u));
-  return [...text.slice(0, reason).matchAll(COMMAND_RUN)].some((command) =>
-    named.has(command[1]!.toLowerCase()),
+  return [...text.slice(0, reason).matchAll(COMMAND_RUN)].some(
+    (command) =>
+      named.has(command[1]!.toLowerCase()) &&
+      !REJECTED_BEFORE.test(text.slice(Math.max(0, command.index - REJECTED_CHARS), command.index)),
   );
 }
 

@@ -218,6 +218,15 @@ describe('a cause said as a bad state after "because"', () => {
     expect(
       cuesIn('Requests went to staging since the API_URL variable was missing in CI'),
     ).toContainEqual({ family: 'cause', strength: 'strong' });
+    expect(
+      cuesIn(
+        'The test was flaky because the fixture date was wrong for leap years; I pinned it to 2024-03-01',
+      ),
+    ).toContainEqual({ family: 'cause', strength: 'strong' });
+    // A hedge in an earlier clause doubts that clause, not this cause.
+    expect(
+      cuesIn('Not sure about the docs, but the deploy failed because the signing key was missing'),
+    ).toContainEqual({ family: 'cause', strength: 'strong' });
   });
 
   it.each([
@@ -227,14 +236,29 @@ describe('a cause said as a bad state after "because"', () => {
     'Renamed the field because the old name was wrong to begin with',
     'We keep tokens in memory because the disk is slow',
     'Whether because the lockfile is outdated or the registry is down, nobody knows',
-  ])('a guess, a denial, a judgement or a quality is no strong cause: %s', (line) => {
-    expect(cuesIn(line)).not.toContainEqual({ family: 'cause', strength: 'strong' });
-  });
+    // The stop-32 reviewer's lines: a hedge or denial a few words before, an act put off,
+    // behaviour said to be meant.
+    "I think it's because the cache was stale, but I haven't checked yet.",
+    "The 401 wasn't because the token was expired",
+    'It could be that the deploy failed because the key was missing',
+    'Probably failing because the lockfile is outdated',
+    "Tests are skipped on Windows since the symlink fixture is missing there; that's deliberate and documented in CONTRIBUTING.md.",
+    "I'm skipping this test for now because the fixture file is missing from the repo; I'll ask about it.",
+    'The endpoint returns 404 because the record is missing, which is expected behaviour',
+  ])(
+    'a guess, a denial, a judgement, a quality, an act put off or a meant state is no strong cause: %s',
+    (line) => {
+      expect(cuesIn(line)).not.toContainEqual({ family: 'cause', strength: 'strong' });
+    },
+  );
 
   it('reads a long sentence with no bad state in linear time', () => {
     const long = `because ${'the cache and the index were '.repeat(4000)}fine`;
+    // Many guesses, each far from the cause: the hedge window is tried once per "because".
+    const hedged = `${'I think because the build '.repeat(2000)}because the x was wrong`;
     const started = performance.now();
     expect(cuesIn(long)).not.toContainEqual({ family: 'cause', strength: 'strong' });
+    expect(cuesIn(hedged)).not.toContainEqual({ family: 'cause', strength: 'strong' });
     expect(performance.now() - started).toBeLessThan(500);
   });
 });

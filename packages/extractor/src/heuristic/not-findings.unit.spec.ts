@@ -410,8 +410,32 @@ describe('lines of no kind asked, at the gate', () => {
           )
         ).update,
       ).toBe(false);
-      expect((await answer(question, report())).update).toBe(false);
+      expect(
+        (
+          await answer(
+            question,
+            report(
+              "1. **System prompt update** - Done, but it's quite terse. The mapping is clear.",
+            ),
+          )
+        ).update,
+      ).toBe(false);
     }
+    // An item that goes on, after "done", to state a bug reports it.
+    const failedRows = await answer(
+      BUGS,
+      report('1. Backfill: done, but 312 rows failed with a unique-constraint violation on email'),
+    );
+    expect(failedRows.update).toBe(true);
+    expect(failedRows.memory).toContain('unique-constraint violation');
+    const parser = await answer(
+      BUGS,
+      report(
+        '2. Parser fix: completed. The parser now rejects trailing commas because JSON5 input broke the config loader',
+      ),
+    );
+    expect(parser.update).toBe(true);
+    expect(parser.memory).toContain('JSON5 input broke the config loader');
     // A test added for a symptom it names is the bug's fix, reported.
     const regression = await answer(
       BUGS,

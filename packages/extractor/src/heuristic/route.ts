@@ -254,7 +254,10 @@ function workaroundOfRun(text: string): boolean {
   if (reason < 0) return false;
   const said = text.slice(reason);
   if (!isToolFailure(said)) return false;
-  const named = new Set(said.toLowerCase().split(/[\s`'"(),;:]+/u));
+  // The programs the reason's own clause names: a clause after it may name the chosen program
+  // as what works ("…, and pnpm's strict hoisting avoids it").
+  const clause = said.slice(0, said.search(CLAUSE_END));
+  const named = new Set(clause.toLowerCase().split(/[\s`'"(),;:]+/u));
   return [...text.slice(0, reason).matchAll(COMMAND_RUN)].some(
     (command) =>
       named.has(command[1]!.toLowerCase()) &&

@@ -153,6 +153,7 @@ describe('a failing run’s own working form, chosen for its failure', () => {
     'Use `npm ci` instead of npm install because it keeps the lockfile exact',
     // The failing program's command on the rejected side only (the stop-32 reviewer's lines).
     'We use `pnpm install` instead of `npm install` because npm install failed with ERESOLVE on the peer deps',
+    "We use `pnpm install` instead of `npm install` because npm install failed with ERESOLVE on the workspace peer deps, and pnpm's strict hoisting avoids it.",
     'Replaced `jest --coverage` with vitest because jest failed with "SyntaxError: Cannot use import statement outside a module"',
   ])('stays a decision when the choice is between working options: %s', (line) => {
     expect(routeLine(line)).toBe('decision');

@@ -154,11 +154,14 @@ export function questionIntents(question: string): Set<CueFamily> {
  * rather than MCP", "Footer now uses `dim` instead of `muted`". "Instead of" alone is a weak cue
  * (it is everywhere in prose); said as how a part is, not by the speaker about their own step
  * ("I'll read it rather than guess"), nor hedged ("it might be loading light instead of dark"),
- * nor proposed ("the loader should catch this instead of crashing"), it is a decision.
+ * nor proposed ("the loader should catch this instead of crashing"), it is a decision. "We" then
+ * a verb of how the project is kept ("We use `pnpm install` instead of `npm install` because …",
+ * "We pin Node 20 rather than 22") states the team's choice; "we" then another verb ("We can
+ * read it instead of guessing") is a step or a proposal.
  */
 const ALTERNATIVE = /\b(?:instead of|rather than)\b/i;
 const NOT_STATED =
-  /^(?:i|i'm|i'll|we|we'll|let's|you|please|if|maybe|perhaps)\b|\b(?:might|would|could|should|may|bet|option|options|either)\b/i;
+  /^(?:i|i'm|i'll|we(?! (?:use[sd]?|keep|kept|store[sd]?|pin(?:s|ned)?|prefer(?:s|red)?)\b)|we'll|let's|you|please|if|maybe|perhaps)\b|\b(?:might|would|could|should|may|bet|option|options|either)\b/i;
 
 function statesChoice(sentence: string): boolean {
   return ALTERNATIVE.test(sentence) && !NOT_STATED.test(sentence.replace(/^[^\p{L}`]+/u, ''));

@@ -49,6 +49,9 @@ describe('a choice stated with the alternative it passed over', () => {
       'Pi relies on CLI tools invoked via bash rather than MCP.',
       'Footer now uses `"dim"` (#666666) instead of `"muted"` (#808080), making it dimmer.',
       'Updated `getThinkingBorderColor()` to use the dedicated tokens instead of mapping to generic colors',
+      // The team's own choice, said with "we" and a verb of how the project is kept.
+      "We use `pnpm install` instead of `npm install` because npm install failed with ERESOLVE on the workspace peer deps, and pnpm's strict hoisting avoids it.",
+      'We pin Node 20 rather than 22 because the native addon crashed on 22',
     ])
       expect(cuesIn(sentence)).toContainEqual({ family: 'decision', strength: 'strong' });
   });
@@ -59,6 +62,9 @@ describe('a choice stated with the alternative it passed over', () => {
       'If VS Code has a light background, it might be loading the `light` theme instead of `dark`.',
       'The theme loader should catch this error gracefully instead of crashing.',
       'We have two options: wrap the heading in `toolText` instead of just bold.',
+      'We can read the config file instead of guessing its keys.',
+      'We need to rerun the build rather than patch the output.',
+      'We read the lockfile instead of the manifest to find the version.',
     ])
       expect(cuesIn(sentence)).toContainEqual({ family: 'decision', strength: 'weak' });
   });

@@ -59,9 +59,12 @@ const BAD_STATE_CAUSE = new RegExp(
   String.raw`\b(?=because |since )${HEDGED_BEFORE}(?:because|since) (?!(?:nothing|none|no)\b)[^.;,!?]{1,60}? (?:was|were|is|are|had been|got) (?:still |already |set |left )?(?:wrong|missing|stale|invalid|incorrect|misconfigured|outdated|expired|unset|empty|corrupt(?:ed)?)\b(?! to\b)`,
   'iu',
 );
-/** Behaviour said to be meant: the state is how it should be, not a defect. */
+/**
+ * Behaviour said to be meant: the state is how it should be, not a defect ("that's deliberate",
+ * "as the spec requires", "the behaviour the ticket asks for").
+ */
 const NOT_DEFECT =
-  /\b(?:deliberate(?:ly)?|intended|intentional(?:ly)?|by design|as designed|(?:is|was|it's|that's|as) expected|expected behaviou?r|what we want)\b/iu;
+  /\b(?:deliberate(?:ly)?|intended|intentional(?:ly)?|by design|as designed|(?:is|was|it's|that's|as) expected|expected behaviou?r|what we want|(?:as|what) the (?:spec|ticket|issue|design|contract|docs) (?:requires|asks for|specifies)|behaviou?r the (?:spec|ticket|issue|design|contract|docs) (?:requires|asks for|specifies))\b/iu;
 
 /** Whether the sentence says a thing's bad state as the cause of what it did. */
 function statesBadState(sentence: string): boolean {

@@ -229,6 +229,10 @@ describe('a cause said as a bad state after "because"', () => {
         'The test was flaky because the fixture date was wrong for leap years; I pinned it to 2024-03-01',
       ),
     ).toContainEqual({ family: 'cause', strength: 'strong' });
+    // A requirement named that the bad state breaks is no meant behaviour.
+    expect(
+      cuesIn('The import dropped rows because the header was missing; the spec requires one'),
+    ).toContainEqual({ family: 'cause', strength: 'strong' });
     // A hedge in an earlier clause doubts that clause, not this cause.
     expect(
       cuesIn('Not sure about the docs, but the deploy failed because the signing key was missing'),
@@ -251,6 +255,8 @@ describe('a cause said as a bad state after "because"', () => {
     "Tests are skipped on Windows since the symlink fixture is missing there; that's deliberate and documented in CONTRIBUTING.md.",
     "I'm skipping this test for now because the fixture file is missing from the repo; I'll ask about it.",
     'The endpoint returns 404 because the record is missing, which is expected behaviour',
+    'The endpoint returns 404 because the record is missing, as the spec requires',
+    'The form shows a validation error because the email field is empty, which is the behaviour the ticket asks for.',
   ])(
     'a guess, a denial, a judgement, a quality, an act put off or a meant state is no strong cause: %s',
     (line) => {

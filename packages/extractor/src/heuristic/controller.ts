@@ -33,14 +33,7 @@ import { concessionSignals } from './concession-signals.js';
 import { errorFixSignals, latestOpenFailure, type ErrorFixCarry } from './error-fix-signals.js';
 import { heldAnswer } from './repeat.js';
 import { labelledBugs } from './labelled-bug-signals.js';
-import {
-  isToolFailure,
-  isUnsettled,
-  quotesRunError,
-  routeLine,
-  routedKinds,
-  type LineKind,
-} from './route.js';
+import { isToolFailure, isUnsettled, routeLine, routedKinds, type LineKind } from './route.js';
 import { commitSignals } from './run-signals.js';
 import type { Signal } from './summary-signals.js';
 import { findingsSignals } from './findings-signals.js';
@@ -505,12 +498,13 @@ function signalKinds(signal: Signal): ReadonlySet<LineKind> | undefined {
   if (signal.byWords === true) return new Set([routeLine(signal.text)]);
   if (signal.family === 'rule') return undefined;
   if (signal.family === 'decision') return new Set([signal.family]);
-  // Trigger: an open line that quotes the error of a run left failing ('Unresolved: `npm run
-  // build` failed with "TypeError: generate is not a function"; …'). Why: the tool-failures
-  // question asks which runs failed and with what error; that nobody found the working form is
-  // part of the answer, not a reason to keep it out. Outcome: open and a tool failure.
-  if (signal.family === 'open')
-    return new Set(quotesRunError(signal.text) ? ['open', 'tool'] : ['open']);
+  // Trigger: an open line led by the error of a run left failing ('Unresolved: `npm run build`
+  // failed with "TypeError: generate is not a function"; …'). Why: the tool-failures question
+  // asks which runs failed and with what error; that nobody found the working form is part of
+  // the answer, not a reason to keep it out. Outcome: open and a tool failure. Only a run the
+  // heuristic saw fail (leftFailing), not the words: a question about exit codes ("Should `mem
+  // import` exit with code 2 when a row is invalid?") designs behaviour, it quotes no failure.
+  if (signal.family === 'open') return new Set(signal.leftFailing ? ['open', 'tool'] : ['open']);
   const kind = isToolFailure(signal.text) ? 'tool' : 'cause';
   return new Set(isUnsettled(signal.text) ? [kind, 'open'] : [kind]);
 }

@@ -41,21 +41,40 @@ export const STATED_CAUSING = String.raw`(?<!\b(?:not sure|unsure|unclear|wonder
 
 /**
  * A cause said as a thing's bad state after "because" ("The export ran against the replica
- * because the connection string was wrong", "… since the env var was missing"), as a
- * regular-expression source for the strong cause cue. Trigger: a symptom with its cause in plain
- * words, no "root cause" said: only the weak "because" counted, and the line stayed below the
- * gate. Why: a state named wrong, missing, stale or invalid is the defect, and the clause before
- * is what it did; a choice's reason names a quality ("because it is faster"), not a defect.
- * Outcome: a strong cause cue. Not one: a guess ("maybe because the cache was stale", "if
- * because …"), a denial ("not because the token was expired", "because nothing was missing"),
- * "wrong to …" (a judgement), a subject longer than 60 characters. Bounded windows.
+ * because the connection string was wrong", "… since the env var was missing"), for the strong
+ * cause cue. Trigger: a symptom with its cause in plain words, no "root cause" said: only the
+ * weak "because" counted, and the line stayed below the gate. Why: a state named wrong, missing,
+ * stale or invalid is the defect, and the clause before is what it did; a choice's reason names
+ * a quality ("because it is faster"), not a defect. Outcome: a strong cause cue. Not one: a guess
+ * or a denial in the same clause before it, within 30 characters ("I think it's because the
+ * cache was stale", "it could be that the deploy failed because …", "The 401 wasn't because the
+ * token was expired", "whether because …"), an act put off ("skipping this test for now because
+ * the fixture is missing"), "because nothing was missing", "wrong to …" (a judgement), a
+ * subject longer than 60 characters, and behaviour said to be meant (NOT_DEFECT). The
+ * look-behind is tried only where "because" or "since" starts (the look-ahead before it), so a
+ * long text costs one bounded window per such word.
  */
-const BAD_STATE_CAUSE = String.raw`(?<!\b(?:maybe|perhaps|probably|possibly|likely|not|if|whether|be|is it|was it)\s)(?:because|since) (?!(?:nothing|none|no)\b)[^.;,!?]{1,60}? (?:was|were|is|are|had been|got) (?:still |already |set |left )?(?:wrong|missing|stale|invalid|incorrect|misconfigured|outdated|expired|unset|empty|corrupt(?:ed)?)(?! to\b)`;
+const HEDGED_BEFORE = String.raw`(?<!(?:\b(?:think|guess|suspect|assume|believe|seems?|might|may|could|maybe|perhaps|probably|possibly|likely|not|if|whether|is it|was it|for now|for the moment)|n't)\b[^.;!?]{0,30})`;
+const BAD_STATE_CAUSE = new RegExp(
+  String.raw`\b(?=because |since )${HEDGED_BEFORE}(?:because|since) (?!(?:nothing|none|no)\b)[^.;,!?]{1,60}? (?:was|were|is|are|had been|got) (?:still |already |set |left )?(?:wrong|missing|stale|invalid|incorrect|misconfigured|outdated|expired|unset|empty|corrupt(?:ed)?)\b(?! to\b)`,
+  'iu',
+);
+/**
+ * Behaviour said to be meant: the state is how it should be, not a defect ("that's deliberate",
+ * "as the spec requires", "the behaviour the ticket asks for").
+ */
+const NOT_DEFECT =
+  /\b(?:deliberate(?:ly)?|intended|intentional(?:ly)?|by design|as designed|(?:is|was|it's|that's|as) expected|expected behaviou?r|what we want|(?:as|what) the (?:spec|ticket|issue|design|contract|docs) (?:requires|asks for|specifies)|behaviou?r the (?:spec|ticket|issue|design|contract|docs) (?:requires|asks for|specifies))\b/iu;
+
+/** Whether the sentence says a thing's bad state as the cause of what it did. */
+function statesBadState(sentence: string): boolean {
+  return BAD_STATE_CAUSE.test(sentence) && !NOT_DEFECT.test(sentence);
+}
 
 const CUES: Record<CueFamily, { strong: RegExp; weak: RegExp }> = {
   cause: {
     strong: new RegExp(
-      String.raw`\b(?:root[- ]cause|caused by|${STATED_CAUSING}|caused (?:the|this|that|these|those|it|them|an?)|because of|${BAD_STATE_CAUSE}|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b`,
+      String.raw`\b(?:root[- ]cause|caused by|${STATED_CAUSING}|caused (?:the|this|that|these|those|it|them|an?)|because of|the (?:issue|problem|bug|culprit|reason) (?:was|is)|turned out|the fix (?:was|is)|solution (?:was|is)|which (?:is|was) why|discrepanc(?:y|ies)|mismatch(?:es|ed)?|out of sync|inconsisten(?:t|cy|cies)|(?:doesn't|don't|do not|does not|didn't|did not) match)\b`,
       'iu',
     ),
     weak: /\b(?:because|due to|fixed|fixes|resolved|workaround|so that)\b/i,
@@ -138,11 +157,14 @@ export function questionIntents(question: string): Set<CueFamily> {
  * rather than MCP", "Footer now uses `dim` instead of `muted`". "Instead of" alone is a weak cue
  * (it is everywhere in prose); said as how a part is, not by the speaker about their own step
  * ("I'll read it rather than guess"), nor hedged ("it might be loading light instead of dark"),
- * nor proposed ("the loader should catch this instead of crashing"), it is a decision.
+ * nor proposed ("the loader should catch this instead of crashing"), it is a decision. "We" then
+ * a verb of how the project is kept ("We use `pnpm install` instead of `npm install` because …",
+ * "We pin Node 20 rather than 22") states the team's choice; "we" then another verb ("We can
+ * read it instead of guessing") is a step or a proposal.
  */
 const ALTERNATIVE = /\b(?:instead of|rather than)\b/i;
 const NOT_STATED =
-  /^(?:i|i'm|i'll|we|we'll|let's|you|please|if|maybe|perhaps)\b|\b(?:might|would|could|should|may|bet|option|options|either)\b/i;
+  /^(?:i|i'm|i'll|we(?! (?:use[sd]?|keep|kept|store[sd]?|pin(?:s|ned)?|prefer(?:s|red)?)\b)|we'll|let's|you|please|if|maybe|perhaps)\b|\b(?:might|would|could|should|may|bet|option|options|either)\b/i;
 
 function statesChoice(sentence: string): boolean {
   return ALTERNATIVE.test(sentence) && !NOT_STATED.test(sentence.replace(/^[^\p{L}`]+/u, ''));
@@ -152,7 +174,11 @@ function statesChoice(sentence: string): boolean {
 export function cuesIn(sentence: string): Cue[] {
   const out: Cue[] = [];
   for (const family of CUE_FAMILIES) {
-    if (CUES[family].strong.test(sentence) || (family === 'decision' && statesChoice(sentence)))
+    if (
+      CUES[family].strong.test(sentence) ||
+      (family === 'decision' && statesChoice(sentence)) ||
+      (family === 'cause' && statesBadState(sentence))
+    )
       out.push({ family, strength: 'strong' });
     else if (CUES[family].weak.test(sentence) || (family === 'open' && isOpenQuestion(sentence)))
       out.push({ family, strength: 'weak' });

@@ -100,7 +100,8 @@ function lastStep(command: string): string {
 
 /**
  * The commands a failing output advises: one quoted after a word of advice ("Use 'git pull'
- * before pushing again", "Run `npm install` first", "did you mean 'git status'?"), or one on an
+ * before pushing again", "Run `npm install` first", "did you mean 'git status'?", "Please update
+ * your lock file with `npm install` before continuing."), or one on an
  * indented line of its own after a line that ends advising ("…, use" then "    git push
  * --set-upstream origin x", as git prints it). Not advice: a command the error quotes as what
  * failed ("CalledProcessError: Command 'npm run build' returned non-zero exit status 1",
@@ -124,10 +125,13 @@ function hintedCommands(output: string): string[] {
 const GIT_ADVICE = /\(use [^()\n]*\)/gu;
 /**
  * A command quoted in a tool's output after a word of advice at most 30 characters before it: a
- * program and one to four words. Bounded.
+ * program and one to four words. Advice: "use", "run", "try", "did you mean", and the command
+ * as the means ("update your lock file with `npm install`", "using 'pip install -e .'"). Not
+ * advice: the run that failed ("failed to run 'npm run build' (exit status 1)", "unable to run
+ * '…'", "Command failed with \"exit code 1\""). Bounded: each look-behind is a fixed few words.
  */
 const HINTED =
-  /\b(?:use|run|try|type|execute|mean)\b[^'`"\n]{0,30}?['`"]([a-z][\w.-]{0,30}(?: [\w.:@/=-]{1,40}){1,4})['`"]/giu;
+  /(?<!\b(?:failed|unable|could not|couldn't|cannot|can't|error|errored|while trying) to )\b(?:use|using|run|running|try|type|execute|mean|(?<!\b(?:failed|exited|errored|crashed|aborted|error|fails|exits) )with|via)\b[^'`"\n]{0,30}?['`"]([a-z][\w.-]{0,30}(?: [\w.:@/=-]{1,40}){1,4})['`"]/giu;
 /** A line that ends advising what to run ("…, use", "Try running:"). */
 const ADVISES = /\b(?:use|run|running|try|type|execute)[:,]?\s*$/iu;
 /** Past this a line is output, not one sentence of advice. */

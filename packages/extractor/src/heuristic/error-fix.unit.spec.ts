@@ -271,6 +271,37 @@ describe('error → fix from tool results', () => {
         '`python deploy.py` failed with "subprocess.CalledProcessError: Command \'npm run build\' returned non-zero exit status 1."; fixed: ran `npm ci` first',
       ]);
     });
+
+    it('reads a command the output names as the means ("with `npm install`") as advice', () => {
+      const eusage = [
+        'npm ERR! code EUSAGE',
+        'npm ERR!',
+        'npm ERR! `npm ci` can only install packages when your package.json and package-lock.json are in sync. Please update your lock file with `npm install` before continuing.',
+        'npm ERR!',
+        'npm ERR! Missing: left-pad@1.3.0 from lock file',
+      ].join('\n');
+      const { signals } = errorFixSignals([
+        ...run('npm ci', eusage, 'error'),
+        ...run('npm install', 'added 912 packages'),
+        ...run('npm ci', 'added 912 packages'),
+      ]);
+      expect(signals.map((s) => s.text)).toEqual([
+        '`npm ci` failed with "npm ERR! code EUSAGE"; fixed: ran `npm install` first',
+      ]);
+    });
+
+    it.each([
+      "RuntimeError: failed to run 'npm run build' (exit status 1)",
+      "Error: unable to run 'npm run build': No such file or directory",
+      'Command failed with "npm run build exited 1"',
+    ])('never reads the run an error says failed as advice: %s', (error) => {
+      const { signals } = errorFixSignals([
+        ...run('python deploy.py', error, 'error'),
+        ...run('npm run build', 'built in 2.1s'),
+        ...run('python deploy.py', 'deployed'),
+      ]);
+      expect(signals.some((s) => s.text.includes('ran `npm run build`'))).toBe(false);
+    });
   });
 
   it('turns a refused edit retried after reading the file into one bug line, said once per transcript', async () => {

@@ -31,8 +31,11 @@ export interface Failure {
  * "TypeError: generate is not a function"). Outcome: the line leads with the run and its
  * symptom; a guess that names nothing and follows no failing run is no line.
  */
-function withFailure(sentence: string, failure: Failure | undefined): string | undefined {
-  if (namesSomething(sentence)) return sentence;
+function withFailure(
+  sentence: string,
+  failure: Failure | undefined,
+): { line: string; leftFailing?: true } | undefined {
+  if (namesSomething(sentence)) return { line: sentence };
   if (failure === undefined) return undefined;
   const command =
     failure.command.length > COMMAND_CHARS
@@ -42,7 +45,8 @@ function withFailure(sentence: string, failure: Failure | undefined): string | u
   const lead = /^\p{Lu}\p{Ll}/u.test(sentence)
     ? sentence[0]!.toLowerCase() + sentence.slice(1)
     : sentence;
-  return `\`${command}\` failed${symptom === undefined ? '' : ` with "${symptom}"`}; ${lead}`;
+  const line = `\`${command}\` failed${symptom === undefined ? '' : ` with "${symptom}"`}; ${lead}`;
+  return { line, leftFailing: true };
 }
 
 /**
@@ -77,8 +81,10 @@ export function hedgedDiagnosisSignals(
         ({ sentence: later }) =>
           SETTLES.test(later) && [...termSet(later)].filter((t) => terms.has(t)).length >= 2,
       );
-    const line = settled ? undefined : withFailure(sentence.trim(), failure);
-    if (line !== undefined) out.push({ text: `Unresolved: ${line}`, family: 'open' });
+    const led = settled ? undefined : withFailure(sentence.trim(), failure);
+    if (led === undefined) return;
+    const signal: Signal = { text: `Unresolved: ${led.line}`, family: 'open' };
+    out.push(led.leftFailing ? { ...signal, leftFailing: true } : signal);
   });
   return out;
 }

@@ -65,6 +65,7 @@ describe('a diagnosis the agent only guesses at', () => {
       {
         family: 'open',
         text: 'Unresolved: `npm run build` failed with "TypeError: generate is not a function"; the build issue might be related to the configuration.',
+        leftFailing: true,
       },
     ]);
   });
@@ -99,18 +100,21 @@ describe('a diagnosis the agent only guesses at', () => {
 describe('a run left failing, its error quoted, asked by the tool-failures question', () => {
   const TOOLS =
     'Which tool calls or commands failed, with what error, and what was the working form?';
-  const ask = async (records: ChunkRecord[]) =>
+  const BUGS =
+    'What bugs or failures were found, what was the root cause, and how were they fixed?';
+  const askAt = async (question: string, records: ChunkRecord[]) =>
     parseGateAnswer(
       (
         await heuristicController(words).answer({
           level: 'L1',
-          question: TOOLS,
+          question,
           memory: '',
           chunk: { text: records.map((r) => r.text).join('\n'), records },
           memoryBudget: 200,
         })
       ).text,
     );
+  const ask = (records: ChunkRecord[]) => askAt(TOOLS, records);
 
   it('is a tool failure as well as open: the error is known, the working form is not', async () => {
     const answer = await ask([
@@ -124,17 +128,26 @@ describe('a run left failing, its error quoted, asked by the tool-failures quest
     expect(answer.memory).toContain('generate is not a function');
   });
 
-  it('an open guess that quotes no run’s error stays out of the tool-failures note', async () => {
-    const answer = await ask([
+  it('an open question about exit codes, which no run failed with, stays out of the tool-failures and bugs notes', async () => {
+    const asked: ChunkRecord[] = [
+      {
+        role: 'user',
+        text: 'Should `mem import` exit with code 2 when a row is invalid, or skip the row and warn?',
+      },
+      { role: 'assistant', text: "I'll look at the import pipeline first." },
+    ];
+    const pending: ChunkRecord[] = [
       {
         role: 'assistant',
-        text: 'The flaky login test might be related to the session cookie, not sure yet.',
+        text: '## Pending Tasks\n\n- Decide whether `mem verify` should exit with code 3 or 1 on a stale projection',
       },
-      {
-        role: 'assistant',
-        text: 'Whether the export should stream rows or buffer them is still undecided.',
-      },
-    ]);
-    expect(answer.update).toBe(false);
+    ];
+    // The negative builds open lines: the open-questions note takes them.
+    expect((await askAt(OPEN, asked)).memory).toContain('exit with code 2');
+    expect((await askAt(OPEN, pending)).memory).toContain('exit with code 3');
+    for (const records of [asked, pending]) {
+      expect((await ask(records)).update).toBe(false);
+      expect((await askAt(BUGS, records)).update).toBe(false);
+    }
   });
 });

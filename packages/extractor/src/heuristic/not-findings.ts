@@ -7,7 +7,8 @@
  * words ("fixed", "instead of") and each opened the gate for a chunk that said nothing new.
  */
 
-import { statesCause, statesSymptom } from './route.js';
+import { cuesIn } from './cues.js';
+import { isToolFailure, statesCause, statesSymptom } from './route.js';
 
 /** One heading-like label before the line's own words ("Error handling: Fixed …"). Bounded. */
 const LABEL = String.raw`(?:[^:\n]{1,60}:\s+)?`;
@@ -224,23 +225,36 @@ export function asksLeave(message: string): boolean {
 /**
  * Tests the agent added, as an item of its report ("Added comprehensive tests in
  * `truncated-text.test.ts`: width padding, ANSI code preservation, …", "Wrote unit tests for the
- * parser"): the test noun heads the phrase, at most two words after the verb. Not this: tests as
- * a thing built ("Added test fixtures under test/fixtures"), or a decision about testing ("Tests
- * run against a real Postgres instead of mocks"). Bounded.
+ * parser"): the test noun heads the phrase, at most two words after the verb. "Spec" counts only
+ * as a test spec ("unit spec", "e2e specs") and "coverage" only as test coverage: "the spec for
+ * the plugin API" and "specs under docs/specs/" are design documents. Not this: tests as a thing
+ * built ("Added test fixtures under test/fixtures"), or a decision about testing ("Tests run
+ * against a real Postgres instead of mocks"). Bounded.
  */
 const ADDS_TESTS =
-  /^(?:\*\*)?(?:added|adds|wrote|writes|created|extended|expanded|new)\s+(?:[\w-]+\s+){0,2}?(?:tests?|specs?|test (?:cases|coverage|suites?)|coverage)(?:\*\*)?(?=\s*(?:$|[:(,;.]|in\b|for\b|to\b|covering\b|under\b))/iu;
+  /^(?:\*\*)?(?:added|adds|wrote|writes|created|extended|expanded|new)\s+(?:[\w-]+\s+){0,2}?(?:tests?|test (?:specs?|cases|coverage|suites?|files?)|(?:unit|integration|e2e|regression) specs?|test coverage)(?:\*\*)?(?=\s*(?:$|[:(,;.]|in\b|for\b|to `|covering\b|under\b))/iu;
+
+/**
+ * A second clause after the tests named: a statement of its own ("; the refresh now holds the
+ * session lock", "— plugins get a read-only view"), a purpose or reason ("so main stays green",
+ * "because …"), a choice ("instead of", "rather than") or a change in behaviour ("now").
+ */
+const SECOND_CLAUSE =
+  /;\s*(?:the|it|its|this|that|these|we|they|and|so|but)\b|\s[—–]\s|\b(?:so|because|since|instead|rather than|now)\b/iu;
 
 /**
  * Whether the line only lists tests added: it is how a fix was checked, not the bug, the fix or
  * a choice of how the system is built. Trigger: a "Fixes Applied" report's last item ("Added
  * comprehensive tests: in `truncated-text.test.ts`: …") took a line of a full bugs note. Still a
  * finding: a test added for a symptom or cause it names ("Added a regression test for the crash
- * on empty input").
+ * on empty input"), and a line that goes on to say something else ("Added tests for the race
+ * between refresh and logout; the refresh now holds the session lock").
  */
 export function addsTests(text: string): boolean {
   const line = text.trim();
-  return ADDS_TESTS.test(line) && !statesSymptom(line) && !statesCause(line);
+  return (
+    ADDS_TESTS.test(line) && !SECOND_CLAUSE.test(line) && !statesSymptom(line) && !statesCause(line)
+  );
 }
 
 /**
@@ -252,7 +266,31 @@ export function addsTests(text: string): boolean {
 const STATUS_DONE =
   /^[^:\n]{1,80}:\s+(?:-\s+)?(?:done|completed|finished)(?:[,.!;]|\s*$|\s+but\b)/iu;
 
-/** Whether the line is an item that reports only that its work is done. */
+/** The most words a status may add after "done" and still say nothing else ("but it's terse"). */
+const STATUS_REST_WORDS = 12;
+
+/** A word that says what is left undone or still wrong ("still fails", "was not added"). */
+const UNFINISHED = /\b(?:still|not|never|except|only)\b|n't\b/iu;
+
+/**
+ * Whether the line is an item that reports only that its work is done: after "done" at most a
+ * short remark that names no finding (no cue, symptom, cause or tool failure, nothing still or
+ * not done). Trigger: "Backfill: done, but 312 rows failed with a unique-constraint violation",
+ * "Phase 2: done. We keep SQLite for the cache because …" were dropped whole, bug and decision
+ * with them.
+ */
 export function reportsStatus(text: string): boolean {
-  return STATUS_DONE.test(text.trim());
+  const line = text.trim();
+  const status = STATUS_DONE.exec(line);
+  if (!status) return false;
+  const rest = line.slice(status[0].length).trim();
+  if (rest === '') return true;
+  return (
+    rest.split(/\s+/u).length <= STATUS_REST_WORDS &&
+    !UNFINISHED.test(rest) &&
+    cuesIn(rest).length === 0 &&
+    !statesSymptom(rest) &&
+    !statesCause(rest) &&
+    !isToolFailure(rest)
+  );
 }

@@ -421,6 +421,21 @@ describe('lines of no kind asked, at the gate', () => {
         ).update,
       ).toBe(false);
     }
+    // An item that goes on, after "done", to state a bug reports it.
+    const failedRows = await answer(
+      BUGS,
+      report('1. Backfill: done, but 312 rows failed with a unique-constraint violation on email'),
+    );
+    expect(failedRows.update).toBe(true);
+    expect(failedRows.memory).toContain('unique-constraint violation');
+    const parser = await answer(
+      BUGS,
+      report(
+        '2. Parser fix: completed. The parser now rejects trailing commas because JSON5 input broke the config loader',
+      ),
+    );
+    expect(parser.update).toBe(true);
+    expect(parser.memory).toContain('JSON5 input broke the config loader');
     // A test added for a symptom it names is the bug's fix, reported.
     const regression = await answer(
       BUGS,
@@ -503,6 +518,9 @@ describe('addsTests and reportsStatus', () => {
     'Added comprehensive tests: in `truncated-text.test.ts`: Width padding verification; Newline handling',
     'Wrote unit tests for the session parser',
     'Added tests covering the retry path',
+    '**Added comprehensive tests** in `truncated-text.test.ts`:',
+    'Added e2e specs for the checkout flow',
+    'Extended test coverage for the importer',
   ])('a list of tests added: %s', (line) => {
     expect(addsTests(line)).toBe(true);
   });
@@ -513,14 +531,24 @@ describe('addsTests and reportsStatus', () => {
     'Added a regression test for the crash on empty input',
     'Added tests because the parser was wrong on CRLF input',
     'Added testing hooks to the plugin API so plugins can stub the clock',
-  ])('tests as a thing built, a choice, or a test naming its bug: %s', (line) => {
-    expect(addsTests(line)).toBe(false);
-  });
+    'Wrote the spec for the plugin API: plugins get a read-only view of the store, never the writer',
+    'Added tests for the race between refresh and logout; the refresh now holds the session lock',
+    'Added e2e tests to the required checks so main stays green',
+    'Created specs under docs/specs/ for each endpoint; the API is the source of truth, not the UI',
+    'Created a spec for the sync protocol: the server owns ordering, clients only append',
+    'Added coverage gates to CI — a PR under 80 % is blocked',
+  ])(
+    'tests as a thing built, a choice, a design spec, or a test with a clause of its own: %s',
+    (line) => {
+      expect(addsTests(line)).toBe(false);
+    },
+  );
 
   it.each([
     "System prompt update: - Done, but it's quite terse. The mapping is clear though.",
     'Migration script: completed.',
     'Theme docs: Done',
+    'Release notes: finished. Reviewed by Sam.',
   ])('an item reporting only that it is done: %s', (line) => {
     expect(reportsStatus(line)).toBe(true);
   });
@@ -530,6 +558,12 @@ describe('addsTests and reportsStatus', () => {
     'Cleanup: done() is never called when the stream errors',
     'Export: completed jobs are never removed from the queue',
     'Status: the done flag is set before the write finishes',
+    'Parser fix: completed. The parser now rejects trailing commas because JSON5 input broke the config loader',
+    'CI: finished; the flaky auth test still fails 1 in 5 runs with a timeout in the token refresh',
+    'Backfill: done, but 312 rows failed with a unique-constraint violation on email',
+    'Phase 2: done. We keep SQLite for the cache because Postgres would add a server to every install',
+    'Step 3 (rename the flag): Done. The old --legacy flag is kept as an alias because scripts in ops/ still pass it',
+    'Migration: completed, but the users table still has 3 rows with NULL emails and the NOT NULL constraint was not added',
   ])('a label starting with the word, a call, or a body that says more: %s', (line) => {
     expect(reportsStatus(line)).toBe(false);
   });

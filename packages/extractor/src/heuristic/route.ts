@@ -165,17 +165,6 @@ export function isToolFailure(text: string): boolean {
   );
 }
 
-/**
- * Whether the line quotes a run's error: a failure word then the message in quotes, an error
- * code or a non-zero exit ('`npm run build` failed with "TypeError: generate is not a
- * function"'). A failure so quoted and left unresolved answers the tool-failures question's
- * "with what error" though no working form was found.
- */
-export function quotesRunError(text: string): boolean {
-  const plain = text.replace(ISSUE_REFERENCE, '');
-  return QUOTED.test(plain) || ERROR_CODE.test(plain);
-}
-
 /** Whether the line asks something or marks something as still to be done or settled. */
 export function isUnsettled(text: string): boolean {
   return ASKS.test(text) || UNSETTLED.test(text) || TODO.test(text);
@@ -237,6 +226,13 @@ export function routeLine(text: string): LineKind {
 
 /** A program and its arguments in backticks, the program captured. Bounded. */
 const COMMAND_RUN = /`([a-z][\w.-]{0,30}) [^`\n]{1,100}`/giu;
+/**
+ * The words just before a command that put it on the rejected side of a choice ("instead of
+ * `npm install`", "Replaced `jest --coverage` with …", "switched from `yarn add`"). Read on the
+ * few characters before the command only.
+ */
+const REJECTED_BEFORE = /\b(?:instead of|rather than|replac(?:ed|es|ing)|from|over)\s+$/iu;
+const REJECTED_CHARS = 16;
 
 /**
  * A failing run's own working form chosen for its failure ("Used `npm install --legacy-peer-deps`
@@ -248,7 +244,9 @@ const COMMAND_RUN = /`([a-z][\w.-]{0,30}) [^`\n]{1,100}`/giu;
  * how the system is built. Outcome: the line is a bug, a tool failure by its reason. Still a
  * decision: another program chosen ("Switched to `pnpm install` because npm install kept
  * failing" — a choice between tools that work), a command chosen over a library that broke, a
- * choice with no command in backticks.
+ * choice with no command in backticks, a command of the failing program named only on the
+ * rejected side ("We use `pnpm install` instead of `npm install` because npm install failed",
+ * "Replaced `jest --coverage` with vitest because jest failed with …").
  */
 function workaroundOfRun(text: string): boolean {
   if (text.length > CHOICE_CHARS) return false;
@@ -256,9 +254,14 @@ function workaroundOfRun(text: string): boolean {
   if (reason < 0) return false;
   const said = text.slice(reason);
   if (!isToolFailure(said)) return false;
-  const named = new Set(said.toLowerCase().split(/[\s`'"(),;:]+/u));
-  return [...text.slice(0, reason).matchAll(COMMAND_RUN)].some((command) =>
-    named.has(command[1]!.toLowerCase()),
+  // The programs the reason's own clause names: a clause after it may name the chosen program
+  // as what works ("…, and pnpm's strict hoisting avoids it").
+  const clause = said.slice(0, said.search(CLAUSE_END));
+  const named = new Set(clause.toLowerCase().split(/[\s`'"(),;:]+/u));
+  return [...text.slice(0, reason).matchAll(COMMAND_RUN)].some(
+    (command) =>
+      named.has(command[1]!.toLowerCase()) &&
+      !REJECTED_BEFORE.test(text.slice(Math.max(0, command.index - REJECTED_CHARS), command.index)),
   );
 }
 

@@ -135,6 +135,11 @@ describe('a failing run’s own working form, chosen for its failure', () => {
         'Ran `git push --no-verify` rather than a plain push because git push failed on the lint hook',
       ),
     ).toBe('tool');
+    expect(
+      routeLine(
+        'Replaced a plain install with `npm install --legacy-peer-deps` because npm install failed with ERESOLVE',
+      ),
+    ).toBe('tool');
   });
 
   it.each([
@@ -146,6 +151,10 @@ describe('a failing run’s own working form, chosen for its failure', () => {
     'We pin Node 20 rather than 22 because the native addon crashed on 22',
     // A command chosen, its reason no failure at all.
     'Use `npm ci` instead of npm install because it keeps the lockfile exact',
+    // The failing program's command on the rejected side only (the stop-32 reviewer's lines).
+    'We use `pnpm install` instead of `npm install` because npm install failed with ERESOLVE on the peer deps',
+    "We use `pnpm install` instead of `npm install` because npm install failed with ERESOLVE on the workspace peer deps, and pnpm's strict hoisting avoids it.",
+    'Replaced `jest --coverage` with vitest because jest failed with "SyntaxError: Cannot use import statement outside a module"',
   ])('stays a decision when the choice is between working options: %s', (line) => {
     expect(routeLine(line)).toBe('decision');
   });

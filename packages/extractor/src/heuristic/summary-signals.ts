@@ -29,6 +29,12 @@ export interface Signal {
    * the agent's reply to a user's question, or with the user's reply to the agent's.
    */
   lastTurn?: 'user' | 'agent';
+  /**
+   * An open line led by a failing run the heuristic put before a guess about it (`npm run build`
+   * failed with "…"; the build issue might be …): the error is known, the working form is not,
+   * so it answers the tool-failures question as well.
+   */
+  leftFailing?: boolean;
 }
 
 /*

@@ -41,6 +41,7 @@ interface Answer {
     sources: string[];
     delivered: boolean;
     next_action: string;
+    hint: string;
   }[];
 }
 
@@ -61,6 +62,24 @@ interface ContextAnswer {
 }
 
 const sessionFile = (root: string) => join(root, 'sessions', 's.jsonl');
+
+/**
+ * Follows the first warning's hint as printed: it names `mem forget` and never `mem confirm`
+ * (a line's verdict reads its cited chunks only, so a confirmation would leave it held back).
+ * The command it names is run, and the line is no longer warned about.
+ */
+function followHint(root: string, held: Answer): void {
+  for (const w of held.freshness_warnings) expect(w.hint).not.toContain('mem confirm');
+  const first = held.freshness_warnings[0]!;
+  const named = /mem forget ([0-9a-f]{8}) --project demo/.exec(first.hint);
+  expect(named, first.hint).not.toBeNull();
+  expect(first.sha256.startsWith(named![1]!)).toBe(true);
+  const run = mem(root, ['forget', named![1]!, '--project', 'demo', '--reason', 'as hinted']);
+  expect(run.code, run.stderr).toBe(0);
+  const after = query(root);
+  expect(after.freshness_warnings.map((w) => w.sha256)).not.toContain(first.sha256);
+  expect(after.results.map((r) => r.sha256)).not.toContain(first.sha256);
+}
 const citing = (answer: Answer) => answer.results.filter((r) => r.text.includes(CITED));
 
 /** A copy of the ingested data root, its session file then changed by `edit`. */
@@ -134,6 +153,7 @@ describe('mem query: freshness of memory lines', () => {
       const text = mem(root, ['query', CITED, '--project', 'demo']);
       expect(text.code).toBe(0);
       expect(text.stdout).toContain(`held back L1 ${fresh[0]!.sha256.slice(0, 12)}: stale`);
+      followHint(root, held);
     },
   );
 
@@ -181,19 +201,25 @@ describe('mem query: freshness of memory lines', () => {
     },
   );
 
-  it('marks the lines of a deleted session unknown', { timeout: 300_000 }, () => {
-    const held = query(variant('deleted', (file) => rmSync(file)));
-    expect(citing(held)).toEqual([]);
-    expect(held.freshness_warnings.length).toBeGreaterThan(0);
-    expect(held.freshness_warnings).toEqual(
-      held.freshness_warnings.map(() =>
-        expect.objectContaining({
-          state: 'unknown',
-          reason: 'source_unreadable',
-          sources: [SOURCE],
-          next_action: 'confirm',
-        }),
-      ),
-    );
-  });
+  it(
+    'marks the lines of a deleted session unknown, and its hint settles one',
+    { timeout: 300_000 },
+    () => {
+      const root = variant('deleted', (file) => rmSync(file));
+      const held = query(root);
+      expect(citing(held)).toEqual([]);
+      expect(held.freshness_warnings.length).toBeGreaterThan(0);
+      expect(held.freshness_warnings).toEqual(
+        held.freshness_warnings.map(() =>
+          expect.objectContaining({
+            state: 'unknown',
+            reason: 'source_unreadable',
+            sources: [SOURCE],
+            next_action: 'correct',
+          }),
+        ),
+      );
+      followHint(root, held);
+    },
+  );
 });

@@ -99,7 +99,7 @@ export const NEXT_ACTION: Record<FreshnessReason, NextAction> = {
   source_changed: 'correct',
   // The source cannot be read (gone, not a regular file, too large): a confirmation leaves it
   // unread, so the item would stay held back; a new citation of a file that reads settles it
-  // (`mem items update ID --source …`). A memory line keeps its own verbs (query-freshness).
+  // (`mem items update ID --source …`). A memory line takes the same verb (query-freshness).
   source_unreadable: 'correct',
   // The citation is never read (it leaves the data root): a confirmation would leave it unread,
   // so the person cites a path inside the root instead (`mem items update ID --source …`).

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { freshnessOf, heldBack, isMemError, type NextAction, type SourceCheck } from '@mem/core';
+import {
+  freshnessOf,
+  heldBack,
+  isMemError,
+  NEXT_ACTION,
+  type NextAction,
+  type SourceCheck,
+} from '@mem/core';
 import type { CitedChunk, StandingQueries } from '@mem/ingest';
 import { citedKey } from '@mem/ingest/definitions';
 import type { ItemStore } from '@mem/projector-sqlite';
@@ -12,13 +19,13 @@ import { groundingCachePath } from './grounding-cache-path.js';
 import { resolvedStandingQueries } from './standing-queries-here.js';
 
 /**
- * A memory line's verbs: a changed session is corrected (re-ingested); one that is gone is
- * confirmed or forgotten by hand (the hint names both). Not core's NEXT_ACTION, whose
- * `source_unreadable` is a curated item's: a new citation (`mem items update --source`).
+ * A memory line's verbs: core's NEXT_ACTION, `correct` for both reasons. Not `confirm`: a
+ * line's verdict reads only its cited chunks, never its `confirmed` events, so a confirmation
+ * leaves it held back; the hint names what settles it (forget the line).
  */
 const LINE_NEXT_ACTION: Record<LineFreshnessWarning['reason'], NextAction> = {
-  source_changed: 'correct',
-  source_unreadable: 'confirm',
+  source_changed: NEXT_ACTION.source_changed,
+  source_unreadable: NEXT_ACTION.source_unreadable,
 };
 
 /** At most this many line warnings ride on one answer; `freshness_warnings_left_out` counts the rest. */
@@ -39,9 +46,9 @@ export const lineFreshnessWarning = z.object({
   sources: z.array(z.string()),
   /** True only under include_stale: the line is in the answer despite the verdict. */
   delivered: z.boolean(),
-  /** The correction verb (core's NEXT_ACTION): `correct` a changed line, `confirm` an unreadable one. */
+  /** The correction verb (core's NEXT_ACTION): `correct`, a changed line and an unreadable one alike. */
   next_action: z.enum(['confirm', 'correct', 'retire']),
-  /** How: re-ingest the rewritten session, or keep or forget the line by hand. */
+  /** How: re-ingest and forget the line (never confirm or supersede: the line stays held back). */
   hint: z.string(),
 });
 export type LineFreshnessWarning = z.infer<typeof lineFreshnessWarning>;
@@ -124,14 +131,24 @@ export async function judgeLines(
         ].sort(),
         delivered,
         next_action: LINE_NEXT_ACTION[reason],
-        hint:
-          reason === 'source_changed'
-            ? `re-ingest (mem ingest --project ${project}) and correct the line, or mem confirm ${line.sha256.slice(0, 8)} --project ${project}`
-            : `the cited session is gone: mem confirm ${line.sha256.slice(0, 8)} --project ${project} or mem forget ${line.sha256.slice(0, 8)} --project ${project}`,
+        hint: lineHint(reason, line.sha256.slice(0, 8), project),
       });
     }
   }
   return { warnings };
+}
+
+/**
+ * What settles a held-back line, as a command that does: a forgotten line leaves recall. Not
+ * `mem confirm` (it records the line as still true but leaves its cited chunks as they read),
+ * nor `mem supersede` (the replacing line keeps the replaced one's citations): either line
+ * would be held back as before.
+ */
+function lineHint(reason: LineFreshnessWarning['reason'], ref: string, project: string): string {
+  const forget = `mem forget ${ref} --project ${project}`;
+  return reason === 'source_changed'
+    ? `the cited session was rewritten: re-ingest (mem ingest --project ${project}) to draw lines from what it says now, then ${forget}`
+    : `the cited session is gone: ${forget}, or mem query --include-stale to read it anyway`;
 }
 
 /**

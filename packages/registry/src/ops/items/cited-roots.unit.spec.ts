@@ -1,9 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { citedDirectoriesByProject } from './cited-roots.js';
-import { citingScope } from './source-check.js';
+import { checkSource, citingScope } from './source-check.js';
 
 /*
  * Stop 32 (board "Cited sources"): every answer that judges a citation reads each project's
@@ -71,5 +80,25 @@ describe("one answer's roots", () => {
     expect(first).toEqual({ own: [['docs']], others: [] });
     expect(await scope.rootsOf('a')).toBe(first);
     expect(await scope.rootsOf('b')).toEqual({ own: null, others: [['docs']] });
+  });
+});
+
+describe('a listed symlink to the data root itself', () => {
+  it("lists the whole root: every local path is the lister's, none the others'", async () => {
+    const root = join(base, 'linked-root');
+    mkdirSync(join(root, 'queries'), { recursive: true });
+    writeFileSync(join(root, 'runbook.md'), 'R');
+    symlinkSync('.', join(root, 'all'));
+    writeFileSync(join(root, 'queries', 'beta.yaml'), 'cites:\n  - all\n');
+    const sha256 = createHash('sha256').update('R').digest('hex');
+    const check = (project: string, uri: string) =>
+      checkSource(
+        { project, source_uri: uri, source_sha256: sha256 },
+        citingScope({ root, queriesDir: join(root, 'queries') }),
+      );
+    expect(await check('beta', 'runbook.md')).toBe('unchanged');
+    expect(await check('beta', 'all/runbook.md')).toBe('unchanged');
+    expect(await check('alpha', 'runbook.md')).toBe('outside');
+    expect(await check('alpha', 'all/runbook.md')).toBe('outside');
   });
 });

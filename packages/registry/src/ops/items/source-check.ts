@@ -96,8 +96,9 @@ async function listedForms(
   if (dir.length === 0) return [dir];
   const at = await resolveBeneath(scope, join(...dir)).catch(() => null);
   const rest = at === null ? null : inside(await realRoot(resolve(scope.root)), at);
-  if (rest === null || rest === '') return [dir];
-  const resolved = rest.split(sep);
+  if (rest === null) return [dir];
+  // A link to the root itself lists the whole root.
+  const resolved = rest === '' ? [] : rest.split(sep);
   return sameDir(resolved, dir) ? [dir] : [dir, resolved];
 }
 

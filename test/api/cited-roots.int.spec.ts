@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemError, itemId, type Payload } from '@mem/core';
@@ -32,19 +39,41 @@ const OTHER = 'Deploys go blue.\n';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const WRONG = sha256('a guess');
 
-const { root, cleanup } = tempDataRoot(['alpha', 'beta', 'delta']);
+const { root, cleanup } = tempDataRoot(['alpha', 'beta', 'delta', 'omega']);
 let registry: Registry;
 let alice: Caller;
 let aliceSecret = '';
 let bob: Caller;
 
 /** Pairs that probe beta's listed directory: the first names a file there, the second nothing. */
-const PROBES: Record<'alpha' | 'delta', [name: string, exists: string, missing: string][]> = {
+const PROBES: Record<
+  'alpha' | 'delta' | 'omega',
+  [name: string, exists: string, missing: string][]
+> = {
   alpha: [
     ['a file in it', 'beta-docs/secret.txt', 'beta-docs/missing.txt'],
     ['a file in a directory under it', 'beta-docs/sub/secret.txt', 'beta-docs/nosub/secret.txt'],
     ['a symlink into it', 'to-beta/secret.txt', 'to-beta/missing.txt'],
     ['an absolute path into it', join(root, 'beta-docs/secret.txt'), join(root, 'beta-docs/x')],
+  ],
+  // Lists nothing, like alpha (a project of its own: a find or orient names at most 20 warnings).
+  omega: [
+    // beta-docs/pointer.md -> ../runbook.md: nothing in beta's directory is looked at, so a
+    // symlink there to a file alpha may cite reads like a missing file (mayEnter).
+    ['a symlink in it to a file no project lists', 'beta-docs/pointer.md', 'beta-docs/none.md'],
+    // beta lists pay-docs, a symlink to checkouts/payments/docs: its target is beta's too.
+    [
+      "a listed symlink's target",
+      'checkouts/payments/docs/secret.txt',
+      'checkouts/payments/docs/missing.txt',
+    ],
+    ['a listed symlink', 'pay-docs/secret.txt', 'pay-docs/missing.txt'],
+    // beta lists repos/pay, under repos -> repos-real.
+    [
+      'a listed directory under a symlink, by its target',
+      'repos-real/pay/secret.txt',
+      'repos-real/pay/missing.txt',
+    ],
   ],
   delta: [
     ['a file in it', 'beta-docs/secret.txt', 'beta-docs/missing.txt'],
@@ -54,6 +83,11 @@ const PROBES: Record<'alpha' | 'delta', [name: string, exists: string, missing: 
       'delta-docs/to-beta/missing.txt',
     ],
     ['a file no project lists', 'runbook.md', 'not-there.md'],
+    [
+      "a listed symlink's target",
+      'checkouts/payments/docs/secret.txt',
+      'checkouts/payments/docs/missing.txt',
+    ],
   ],
 };
 
@@ -97,10 +131,17 @@ beforeAll(async () => {
   writeFileSync(join(root, 'runbook.md'), OTHER);
   symlinkSync('beta-docs', join(root, 'to-beta'));
   symlinkSync('../beta-docs', join(root, 'delta-docs', 'to-beta'));
-  cites('beta', ['beta-docs']);
+  symlinkSync('../runbook.md', join(root, 'beta-docs', 'pointer.md'));
+  mkdirSync(join(root, 'checkouts', 'payments', 'docs'), { recursive: true });
+  writeFileSync(join(root, 'checkouts', 'payments', 'docs', 'secret.txt'), SECRET);
+  symlinkSync('checkouts/payments/docs', join(root, 'pay-docs'));
+  mkdirSync(join(root, 'repos-real', 'pay'), { recursive: true });
+  writeFileSync(join(root, 'repos-real', 'pay', 'secret.txt'), SECRET);
+  symlinkSync('repos-real', join(root, 'repos'));
+  cites('beta', ['beta-docs', 'pay-docs', 'repos/pay']);
   cites('delta', ['delta-docs/']);
   registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha', 'delta'], bob: ['beta'] });
+  await seedIdentity(registry, { alice: ['alpha', 'delta', 'omega'], bob: ['beta'] });
   aliceSecret = (await mint(registry, { principal: 'alice' })).secret;
   alice = await callerFor(registry, aliceSecret);
   bob = await callerFor(registry, (await mint(registry, { principal: 'bob' })).secret);
@@ -112,7 +153,7 @@ afterAll(async () => {
 });
 
 describe("a citation into another project's listed directory", () => {
-  for (const project of ['alpha', 'delta'] as const)
+  for (const project of ['alpha', 'delta', 'omega'] as const)
     it.each(PROBES[project])(
       `${project}: %s — add_items, remember and update_item refuse it alike, exists or not`,
       async (_name, exists, missing) => {
@@ -148,9 +189,11 @@ describe("a citation into another project's listed directory", () => {
           expect(answers[0]).toMatchObject({ code: 'INVALID_INPUT' });
           // The rule that failed and what the project lists (stop 32), never whether it exists.
           expect(answers[0]!.message).toMatch(
-            project === 'alpha'
-              ? /: in a directory another project lists under cites:, and alpha lists none \(queries\/alpha\.yaml\)$|a symlink in it leads out|absolute path outside/
-              : /is outside delta's cites: \[delta-docs\] \(queries\/delta\.yaml\)$/,
+            project === 'delta'
+              ? /is outside delta's cites: \[delta-docs\] \(queries\/delta\.yaml\)$/
+              : new RegExp(
+                  `: in a directory another project lists under cites:, and ${project} lists none \\(queries/${project}\\.yaml\\)$|a symlink in it leads out|absolute path outside`,
+                ),
           );
           expect(answers[1]).toEqual(answers[0]);
           const echoed = (a: { message: string }, uri: string) => a.message.split(uri).join('URI');
@@ -159,7 +202,7 @@ describe("a citation into another project's listed directory", () => {
       },
     );
 
-  for (const project of ['alpha', 'delta'] as const)
+  for (const project of ['alpha', 'delta', 'omega'] as const)
     it(`${project}: a log written before reads one fixed verdict in find and orient, exists or not, right digest or not`, async () => {
       const payloads: Payload[] = PROBES[project].flatMap(([name, exists, missing]) =>
         [
@@ -210,6 +253,9 @@ describe("a citation into another project's listed directory", () => {
     };
     // The secret is readable: alpha's 'outside' is the confinement, not a file it cannot open.
     expect(await fresh(bob, 'beta', 'beta-docs/secret.txt', SECRET)).toBe('fresh');
+    // A listed symlink, and a listed directory under one, are beta's own.
+    expect(await fresh(bob, 'beta', 'pay-docs/secret.txt', SECRET)).toBe('fresh');
+    expect(await fresh(bob, 'beta', 'repos/pay/secret.txt', SECRET)).toBe('fresh');
     expect(await fresh(alice, 'alpha', 'runbook.md', OTHER)).toBe('fresh');
     expect(await fresh(alice, 'delta', 'delta-docs/notes.md', OTHER)).toBe('fresh');
   });
@@ -315,6 +361,91 @@ describe('over HTTP', () => {
   });
 });
 
+describe('a listed symlink swapped', () => {
+  it("is seen by the next answer: its new target is beta's, its old one no longer", async () => {
+    mkdirSync(join(root, 'checkouts', 'other'));
+    writeFileSync(join(root, 'checkouts', 'other', 'secret.txt'), SECRET);
+    const uris = ['checkouts/other/secret.txt', 'checkouts/payments/docs/secret.txt'];
+    const { first_seq } = await registry.context.engine.append(
+      'alpha',
+      uris.map((uri, i) => ({
+        type: 'item_added',
+        item_type: 'fact',
+        summary: `Swapped ${i}`,
+        source_uri: uri,
+        source_sha256: sha256(SECRET),
+      })),
+      { kind: 'cli' },
+    );
+    const ids = uris.map((_, i) => itemId('alpha', first_seq + i));
+    const states = async () => {
+      const found = (await registry.invoke('find_items', alice, {
+        projects: ['alpha'],
+        query: 'Swapped',
+        include_stale: true,
+      })) as { items: { id: string; freshness: { state: string; reason?: string } }[] };
+      const byId = new Map(found.items.map((i) => [i.id, i.freshness.reason ?? i.freshness.state]));
+      return ids.map((id) => byId.get(id));
+    };
+    expect(await states()).toEqual(['fresh', 'source_outside_root']);
+    rmSync(join(root, 'pay-docs'));
+    symlinkSync('checkouts/other', join(root, 'pay-docs'));
+    expect(await states()).toEqual(['source_outside_root', 'fresh']);
+  });
+});
+
+/** A second data root: gamma's file is bad, epsilon lists nothing, eta lists eta-docs. */
+async function withBadList(
+  gamma: (queries: string) => void,
+  check: (remember: (project: string, uri: string) => Promise<unknown>) => Promise<void>,
+  fixed?: (queries: string) => void,
+) {
+  const { root: bad, cleanup: done } = tempDataRoot(['gamma', 'epsilon', 'eta']);
+  const queries = join(bad, 'queries');
+  appendFileSync(join(queries, 'eta.yaml'), 'cites:\n  - eta-docs\n');
+  mkdirSync(join(bad, 'eta-docs'));
+  writeFileSync(join(bad, 'eta-docs', 'n.md'), OTHER);
+  // The directory gamma's good list names (a cites: entry must be a directory).
+  mkdirSync(join(bad, 'docs'));
+  writeFileSync(join(bad, 'runbook.md'), OTHER);
+  const other = await registryAt(bad, { runJobs: false });
+  try {
+    await seedIdentity(other, { carol: ['gamma', 'epsilon', 'eta'] });
+    const carol = await callerFor(other, (await mint(other, { principal: 'carol' })).secret);
+    const remember = (project: string, uri: string) =>
+      other
+        .invoke('remember', carol, {
+          project,
+          text: 'Cites',
+          type: 'fact',
+          source_uri: uri,
+          source_sha256: sha256(OTHER),
+        })
+        .then(
+          () => null,
+          (e: unknown) => (isMemError(e) ? { code: e.code, message: e.message } : e),
+        );
+    gamma(queries);
+    await check(remember);
+    // What gamma lists is unknown: the whole root is someone else's for epsilon (lists
+    // nothing), refused like any outside path and not told of gamma's file; eta still cites
+    // its own directory and nothing else.
+    const epsilon = await remember('epsilon', 'runbook.md');
+    expect(epsilon).toMatchObject({ code: 'INVALID_INPUT' });
+    expect((epsilon as { message: string }).message).not.toContain('gamma');
+    expect(await remember('eta', 'eta-docs/n.md')).toBeNull();
+    expect(await remember('eta', 'runbook.md')).toMatchObject({ code: 'INVALID_INPUT' });
+    if (fixed !== undefined) {
+      // A failure is never remembered: once the file is good, the next answer reads it.
+      fixed(queries);
+      expect(await remember('epsilon', 'runbook.md')).toBeNull();
+    }
+  } finally {
+    await other.close();
+    done();
+  }
+}
+
 describe('a cites: list with a bad entry', () => {
   it.each([
     ['../up', "'..'"],
@@ -324,34 +455,23 @@ describe('a cites: list with a bad entry', () => {
     ['Queries', "mem's own Queries/"],
     ['docs\\\\sub', 'backslash'],
   ])(
-    '%s is refused at load, naming the key and entry, by the registry and by ingest',
+    '%s is refused at load, naming the key and entry, to its own project alone and by ingest',
     async (entry, says) => {
-      const { root: bad, cleanup: done } = tempDataRoot(['gamma', 'epsilon']);
-      appendFileSync(join(bad, 'queries', 'gamma.yaml'), `cites:\n  - docs\n  - "${entry}"\n`);
-      const other = await registryAt(bad, { runJobs: false });
+      await withBadList(
+        (queries) =>
+          appendFileSync(join(queries, 'gamma.yaml'), `cites:\n  - docs\n  - "${entry}"\n`),
+        async (remember) => {
+          // gamma's own calls are refused, naming its file and entry: its owner fixes it.
+          const own = await remember('gamma', 'docs/a.md');
+          expect(own).toMatchObject({ code: 'CONFIG_INVALID' });
+          // With the line the entry is on, as a sources: error says it.
+          expect((own as { message: string }).message).toMatch(/gamma\.yaml:\d+: cites\[1\]: /);
+          expect((own as { message: string }).message).toContain(says);
+        },
+      );
+      const { root: bad, cleanup: done } = tempDataRoot(['gamma']);
       try {
-        await seedIdentity(other, { carol: ['epsilon'] });
-        const carol = await callerFor(other, (await mint(other, { principal: 'carol' })).secret);
-        // Another project's list is read too (its directories are kept from every project): refused, never guessed.
-        const error = await other
-          .invoke('remember', carol, {
-            project: 'epsilon',
-            text: 'Cites',
-            type: 'fact',
-            source_uri: 'docs/a.md',
-            source_sha256: WRONG,
-          })
-          .then(
-            () => null,
-            (e: unknown) => e,
-          );
-        if (!isMemError(error)) throw new Error('accepted');
-        expect(error.code).toBe('CONFIG_INVALID');
-        // With the line the entry is on, as a sources: error says it (stop 32).
-        const line =
-          readFileSync(join(bad, 'queries', 'gamma.yaml'), 'utf8').split('\n').length - 1;
-        expect(error.message).toContain(`gamma.yaml:${line}: cites[1]: `);
-        expect(error.message).toContain(says);
+        appendFileSync(join(bad, 'queries', 'gamma.yaml'), `cites:\n  - docs\n  - "${entry}"\n`);
         expect(() =>
           loadStandingQueries(join(bad, 'queries'), 'gamma', { resolveSources: false }),
         ).toThrow(
@@ -361,7 +481,6 @@ describe('a cites: list with a bad entry', () => {
           }),
         );
       } finally {
-        await other.close();
         done();
       }
     },
@@ -431,6 +550,38 @@ describe('a cites: list with a bad entry', () => {
       done();
     }
   });
+
+  const GOOD = 'cites:\n  - docs\n';
+  it.each<[string, (file: string) => void]>([
+    ['empty (caught mid-save)', (file) => writeFileSync(file, '')],
+    ['no mapping', (file) => writeFileSync(file, 'just words\n')],
+    ['a dangling symlink', (file) => (rmSync(file), symlinkSync('../cfg/gamma.yaml', file))],
+    ['a directory', (file) => (rmSync(file), mkdirSync(file))],
+    [
+      'more than 256 directories',
+      (file) =>
+        writeFileSync(
+          file,
+          `cites:\n${Array.from({ length: 257 }, (_, i) => `  - d${i}\n`).join('')}`,
+        ),
+    ],
+  ])(
+    'a queries file that is %s shields the whole root; its own project is refused',
+    async (_name, spoil) =>
+      withBadList(
+        (queries) => spoil(join(queries, 'gamma.yaml')),
+        async (remember) => {
+          expect(await remember('gamma', 'docs/a.md')).toMatchObject({
+            code: 'CONFIG_INVALID',
+            message: expect.stringContaining('gamma.yaml'),
+          });
+        },
+        (queries) => {
+          rmSync(join(queries, 'gamma.yaml'), { recursive: true });
+          writeFileSync(join(queries, 'gamma.yaml'), GOOD);
+        },
+      ),
+  );
 
   it('a good list loads in ingest too, its trailing slash dropped', () => {
     expect(() =>

@@ -11,8 +11,11 @@
 //      digest compared), BENCH_SOURCE_ROUNDS (10) rounds of 20 calls each over every fact,
 //      alternated in one run: the ratio of their CPU p50s (and walls) is the figure, so a
 //      loaded box moves both sides alike. Stop 31 measured it ~2× with a one-off script.
+//      The check runs as find runs it: a new citingScope per answer (each project's `cites:`
+//      lists read, each listed directory resolved beneath the root), over a queries/ dir where
+//      `src` lists docs/ and two other projects list directories of their own, one a symlink.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +23,7 @@ import { loadConfig } from '../../packages/core/dist/index.js';
 import { Engine } from '../../packages/engine/dist/index.js';
 import { projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
 import { openRegistry } from '../../packages/registry/dist/index.js';
-import { checkSource } from '../../packages/registry/dist/ops/items/source-check.js';
+import { checkSource, citingScope } from '../../packages/registry/dist/ops/items/source-check.js';
 import { figure } from './figures.mjs';
 
 const SOURCES = Number(process.env.BENCH_SOURCES ?? 20);
@@ -67,6 +70,22 @@ try {
     writeFileSync(join(root, path), text);
     return { path, sha256: createHash('sha256').update(text).digest('hex') };
   });
+  // Standing-queries files with `cites:` (their sources are never read: runJobs false).
+  const queriesDir = join(root, 'queries');
+  mkdirSync(queriesDir);
+  mkdirSync(join(root, 'vendor', 'pay'), { recursive: true });
+  symlinkSync('vendor/pay', join(root, 'pay-docs'));
+  /** @type {[string, string[]][]} */
+  const lists = [
+    ['src', ['docs']],
+    ['payments', ['pay-docs', 'vendor/pay/api']],
+    ['ops', ['runbooks', 'infra/terraform', 'infra/k8s']],
+  ];
+  for (const [project, dirs] of lists)
+    writeFileSync(
+      join(queriesDir, `${project}.yaml`),
+      `project: ${project}\nsources:\n  - claude:./nowhere\nqueries:\n  - id: bugs\n    question: What bugs were fixed?\ncites:\n${dirs.map((d) => `  - ${d}\n`).join('')}`,
+    );
   const engine = new Engine({ root, projectors: [projectorSqlite] });
   const registry = await openRegistry({
     engine,
@@ -115,11 +134,13 @@ try {
 
   // The same rows the page delivered, checked as find checks them, and read without confinement.
   const rows = page.items.map((r) => ({
+    project: 'src',
     source_uri: r.source_uri,
     source_sha256: r.source_sha256,
   }));
   const confined = async () => {
-    const checks = await Promise.all(rows.map((row) => checkSource(row, root)));
+    const scope = citingScope({ root, queriesDir });
+    const checks = await Promise.all(rows.map((row) => checkSource(row, scope)));
     if (checks.some((c) => c !== 'unchanged')) throw new Error(`a check moved: ${checks}`);
   };
   const unconfined = async () => {

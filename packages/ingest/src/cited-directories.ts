@@ -6,23 +6,17 @@ import { MemError, citedDirectoriesField } from '@mem/core';
 /**
  * The `cites:` list of a standing-queries file (`queries/<project>.yaml`), each directory as its
  * path components under the data root (the queries directory's parent); null when the file
- * lists none or cannot be read (gone since it was listed). Only `cites` is read: the registry's
- * source check needs it on every read that judges a citation, and the rest of the file (sources
- * that may not be on this disk) is loadStandingQueries' business. A file that is not YAML, a bad
- * entry, or one that names no directory under the data root (a typo such as `doc`, or a file),
- * is CONFIG_INVALID naming the file, its line and `cites[i]`: a missing directory would
- * otherwise hide every item the project cites. Its own entry point (`@mem/ingest/cites`): it
- * loads yaml and core alone, not the ingest pipeline.
+ * lists none. Only `cites` is read: the registry's source check needs it on every read that
+ * judges a citation, and the rest of the file (sources that may not be on this disk) is
+ * loadStandingQueries' business. A file that cannot be read, is empty or holds no mapping
+ * (caught mid-save), is not YAML, has a bad entry, or names no directory under the data root (a
+ * typo such as `doc`, or a file) is CONFIG_INVALID naming the file, its line where it has one,
+ * and `cites[i]`: never read as "lists nothing", which would open the project's directories to
+ * every other project, and a missing directory would hide every item the project cites. Its own
+ * entry point (`@mem/ingest/cites`): it loads yaml and core alone, not the ingest pipeline.
  */
 export function readCitedDirectories(file: string): string[][] | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const invalid = (where: string, message: string, at?: number[]): never => {
     const line = at === undefined ? undefined : lines.linePos(at[0]!).line;
     throw new MemError('CONFIG_INVALID', `${file}${line ? `:${line}` : ''}: ${where}: ${message}`, {
@@ -32,6 +26,16 @@ export function readCitedDirectories(file: string): string[][] | null {
       ...(line ? { line } : {}),
     });
   };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return invalid(
+      '(file)',
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0)
     invalid(
       '(file)',
@@ -39,7 +43,9 @@ export function readCitedDirectories(file: string): string[][] | null {
       doc.errors[0]!.pos,
     );
   const raw: unknown = doc.toJS();
-  if (raw === null || typeof raw !== 'object' || !('cites' in raw)) return null;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return invalid('(file)', 'expected a mapping (sources:, queries:, cites:), got none');
+  if (!('cites' in raw)) return null;
   const rangeOf = (path: (string | number)[]): number[] | undefined => {
     const node = doc.getIn(path, true);
     return isNode(node) && node.range ? node.range : undefined;

@@ -228,6 +228,8 @@ describe("the README's standing-queries example", () => {
     mkdirSync(join(root, 'claude', '-Users-me-workplace-Poimen'), { recursive: true });
     mkdirSync(join(root, 'pi', '--Users-me-workplace-Poimen--'), { recursive: true });
     mkdirSync(join(root, 'codex', '2026', '11'), { recursive: true });
+    // Its `cites:` entry names a directory under the data root, which must exist (stop 32).
+    mkdirSync(join(root, 'docs', 'poimen'), { recursive: true });
     const config = loadConfig({
       MEM_CLAUDE_PROJECTS: join(root, 'claude'),
       MEM_PI_SESSIONS: join(root, 'pi'),

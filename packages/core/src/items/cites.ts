@@ -49,7 +49,18 @@ function citedDirectoryProblem(dir: string): string | null {
   return null;
 }
 
-/** The `cites:` list of a standing-queries file: at least one directory when given. */
+/**
+ * The most directories one `cites:` list names. Why: every answer that judges a citation resolves
+ * each listed directory of every project (symlinks followed beneath the root), so a list of
+ * thousands would make each orient and find pay for them. Outcome: CONFIG_INVALID naming `cites`.
+ */
+export const MAX_CITED_DIRECTORIES = 256;
+
+/** The `cites:` list of a standing-queries file: at least one directory when given, at most 256. */
 export const citedDirectoriesField = z
   .array(citedDirectoryField)
-  .min(1, 'expected at least one directory (leave `cites` out for the default)');
+  .min(1, 'expected at least one directory (leave `cites` out for the default)')
+  .max(
+    MAX_CITED_DIRECTORIES,
+    `expected at most ${MAX_CITED_DIRECTORIES} directories (list a parent directory instead)`,
+  );

@@ -5,7 +5,12 @@ import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemError, type SourceCheck } from '@mem/core';
-import { citedDirectoriesByProject, citedRootsOf, type CitedRoots } from './cited-roots.js';
+import {
+  citedDirectoriesByProject,
+  citedRootsOf,
+  type CitedList,
+  type CitedRoots,
+} from './cited-roots.js';
 
 /** What an item's citation reads: a path or URI and the digest it had when written. */
 export interface CitedSource {
@@ -38,23 +43,63 @@ export interface ComponentLooks {
 
 const NODE_LOOKS: ComponentLooks = { lstat: (p) => lstat(p), readlink: (p) => readlink(p) };
 
-/** A new CitingScope for one answer over the data root at `paths.root`. */
+/**
+ * A new CitingScope for one answer over the data root at `paths.root`. Each project's roots are
+ * worked out once per answer (rootsOf), and each listed directory is resolved beneath the root
+ * once per answer (listedForms), so a symlink swapped in since is seen by the next answer.
+ */
 export function citingScope(
   paths: { root: string; queriesDir: string },
   looks: ComponentLooks = NODE_LOOKS,
 ): CitingScope {
-  let lists: Promise<Map<string, string[][] | null>> | null = null;
+  let lists: Promise<Map<string, CitedList>> | null = null;
+  const roots = new Map<string, Promise<CitedRoots>>();
+  const forms = new Map<string, Promise<(readonly string[])[]>>();
   const lstats = new Map<string, Promise<Stats>>();
   const links = new Map<string, Promise<string>>();
-  return {
+  const scope: CitingScope = {
     root: paths.root,
-    rootsOf: async (project) => {
-      lists ??= citedDirectoriesByProject(paths.queriesDir);
-      return citedRootsOf(await lists, project);
-    },
+    rootsOf: (project) =>
+      remembered(roots, project, async () => {
+        lists ??= citedDirectoriesByProject(paths.queriesDir);
+        const listed = citedRootsOf(await lists, project);
+        const formsOf = async (dirs: readonly (readonly string[])[]) =>
+          (
+            await Promise.all(
+              dirs.map((dir) => remembered(forms, dir.join(sep), () => listedForms(scope, dir))),
+            )
+          ).flat();
+        return {
+          own: listed.own === null ? null : await formsOf(listed.own),
+          others: await formsOf(listed.others),
+        };
+      }),
     lstat: (path) => remembered(lstats, path, (p) => looks.lstat(p)),
     readlink: (path) => remembered(links, path, (p) => looks.readlink(p)),
   };
+  return scope;
+}
+
+/**
+ * A listed directory as written and as it resolves beneath the root now. Trigger: a `cites:`
+ * entry that is a symlink (`beta-docs -> checkouts/payments/docs`) or lies under one. Why: a
+ * walk compares the components it resolved, never a symlink's name, so the entry as written
+ * shields nothing and keeps its own project out. Outcome: both forms; the written one stays so
+ * a walk may pass through the link's name (mayEnter) and so another project's entry fails
+ * closed. An entry that leaves the root or cannot be resolved (a loop, EACCES) keeps only its
+ * written form: its files are still kept from other projects, and read by none through it.
+ */
+async function listedForms(
+  scope: CitingScope,
+  dir: readonly string[],
+): Promise<(readonly string[])[]> {
+  if (dir.length === 0) return [dir];
+  const at = await resolveBeneath(scope, join(...dir)).catch(() => null);
+  const rest = at === null ? null : inside(await realRoot(resolve(scope.root)), at);
+  if (rest === null) return [dir];
+  // A link to the root itself lists the whole root.
+  const resolved = rest === '' ? [] : rest.split(sep);
+  return sameDir(resolved, dir) ? [dir] : [dir, resolved];
 }
 
 function remembered<T>(

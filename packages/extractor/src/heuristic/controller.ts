@@ -22,6 +22,7 @@ import {
   editMishap,
   editsDocumentation,
   judgesDocument,
+  namesTopic,
   offersOption,
   plansStep,
   pointsAway,
@@ -313,8 +314,9 @@ function scoreChunk(
   // Trigger: a line that edits the docs or offers an option (not-findings.ts), asked by a
   // question routed by kinds. Why: its cue words ("fixed", "instead of") made it a decision or a
   // bug, and such a line alone opened the gate for a chunk that decided and fixed nothing.
-  // Outcome: it is no candidate, unless it is an open question. So too a list of tests added and
-  // an item that reports only "Done" (a report's section made them bugs).
+  // Outcome: it is no candidate, unless it is an open question. So too a list of tests added, an
+  // item that reports only "Done" (a report's section made them bugs) and a topic named as a
+  // heading names it ("When to use X vs alternatives": its "alternatives" made it a decision).
   const notAsked = (text: string) =>
     kinds.size > 0 &&
     (cutFromCode(text) ||
@@ -322,6 +324,7 @@ function scoreChunk(
         offersOption(text) ||
         addsTests(text) ||
         reportsStatus(text) ||
+        namesTopic(text) ||
         (judgesDocument(text) && !kinds.has('cause') && !kinds.has('tool')) ||
         (editMishap(text) && kinds.has('cause'))) &&
         routeLine(text) !== 'open'));

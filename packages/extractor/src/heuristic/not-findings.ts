@@ -294,3 +294,22 @@ export function reportsStatus(text: string): boolean {
     !isToolFailure(rest)
   );
 }
+
+/**
+ * A wh- word and an infinitive, and nothing said of it ("When to use skills vs alternatives
+ * (AGENTS.md, slash commands, custom tools)", "How to configure the proxy"): a heading, or an
+ * item of a list of what a document covers. It names a topic; no clause states a choice made,
+ * so its "alternatives" or "vs" is the topic's word, not a decision. A colon or a sentence's end
+ * starts a statement about it ("How to deploy: we push tags, CI builds the image"), as a finite
+ * verb does ("When to retry is decided by the client"), and the line is read; a file name's dot
+ * ("AGENTS.md") ends nothing. Bounded: at most 160 characters.
+ */
+const TOPIC = /^(?:when|how|why|where|what|which|whether) to\s+(?:[^.:;!?\n]|\.(?=\S)){1,140}$/iu;
+/** A finite verb after the topic says something of it ("When to retry is decided by the client"). */
+const SAID_OF = /\b(?:is|are|was|were|should|must|will|would|can|depends?|decided?|decides)\b/iu;
+
+/** Whether the whole line only names a topic, as a heading does. */
+export function namesTopic(text: string): boolean {
+  const line = text.trim();
+  return TOPIC.test(line) && !SAID_OF.test(line);
+}

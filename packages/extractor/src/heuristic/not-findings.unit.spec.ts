@@ -9,6 +9,7 @@ import {
   editMishap,
   editsDocumentation,
   judgesDocument,
+  namesTopic,
   offersOption,
   plansStep,
   pointsAway,
@@ -566,5 +567,45 @@ describe('addsTests and reportsStatus', () => {
     'Migration: completed, but the users table still has 3 rows with NULL emails and the NOT NULL constraint was not added',
   ])('a label starting with the word, a call, or a body that says more: %s', (line) => {
     expect(reportsStatus(line)).toBe(false);
+  });
+});
+
+describe('namesTopic', () => {
+  it.each([
+    'When to use queues vs alternatives (cron jobs, webhooks, polling)',
+    'When to use a hook vs alternatives (AGENTS.md, slash commands, custom tools)',
+    'How to configure the proxy for the test runner',
+    'What to log instead of the raw request body',
+  ])('a topic named as a heading names it: %s', (line) => {
+    expect(namesTopic(line)).toBe(true);
+  });
+
+  it.each([
+    'How to deploy: we push tags and CI builds the image instead of building by hand',
+    'When to retry is decided by the client, not the server.',
+    'When to retry is decided by the client instead of the server',
+    'We decided when to flush: after every batch rather than on a timer',
+  ])('a statement about the topic: %s', (line) => {
+    expect(namesTopic(line)).toBe(false);
+  });
+
+  it('shuts the decisions gate for a chunk whose only cue is the topic\'s "alternatives"', async () => {
+    const records = [
+      agent(
+        [
+          'Done so far:',
+          '1. Updated the proxy section of the guide',
+          '2. Rewrote queues.md with:',
+          '   - When to use queues vs alternatives (cron jobs, webhooks, polling)',
+          '   - Queue layout (one folder per topic)',
+        ].join('\n'),
+      ),
+    ];
+    expect((await answer(DECISIONS, records)).update).toBe(false);
+    // The same chunk that states a choice still opens it.
+    const chosen = [
+      agent('We chose a queue instead of cron jobs because retries must survive restarts.'),
+    ];
+    expect((await answer(DECISIONS, chosen)).update).toBe(true);
   });
 });

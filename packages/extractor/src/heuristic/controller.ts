@@ -21,6 +21,7 @@ import {
   cutFromCode,
   editMishap,
   editsDocumentation,
+  followsPrecedent,
   judgesDocument,
   namesTopic,
   offersOption,
@@ -345,8 +346,10 @@ function scoreChunk(
     const { sections, lead } = recordSections(record);
     const spoken = record.role === 'user' || record.role === 'assistant';
     const agent = record.role === 'assistant';
-    // A proposal that ends asking leave to carry it out decides nothing yet (not-findings.ts).
-    const proposal = agent && kinds.has('decision') && asksLeave(record.text);
+    // A proposal that ends asking leave to carry it out decides nothing yet; code brought in line
+    // with a pattern the project's other code set decides nothing new (not-findings.ts).
+    const proposal =
+      agent && kinds.has('decision') && (asksLeave(record.text) || followsPrecedent(record.text));
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
       // An agent's report ends its headed lists with "Ready for custom-tools.md or rpc.md?".

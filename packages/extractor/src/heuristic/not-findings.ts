@@ -223,6 +223,26 @@ export function asksLeave(message: string): boolean {
 }
 
 /**
+ * Code brought in line with what the project's other code already does: a port, refactor or
+ * rewrite "to match the patterns from the other selector files", a part that "now follows the
+ * same patterns as `oauth-selector.ts`". The choices it lists ("uses `Text` components instead
+ * of raw strings") were made where that pattern was set; repeating them in one more file decides
+ * nothing new. Only a pattern of the code at hand counts (the other, existing, sibling files, a
+ * file named in backticks): "restructured the store to follow the event-sourcing pattern" adopts
+ * a design and stays a decision. Bounded.
+ */
+const PRECEDENT = String.raw`(?:the\s+)?(?:other|existing|sibling|neighbou?ring|rest of)\b|\x60[^\x60\n]{1,80}\x60`;
+const CONFORMS = new RegExp(
+  String.raw`\b(?:port(?:s|ed|ing)?|refactor(?:s|ed|ing)?|rewr(?:ite|ites|ote|itten)|convert(?:s|ed|ing)?|align(?:s|ed|ing)?|updat(?:e|es|ed|ing)|restructur(?:e|es|ed|ing))\b(?:[^.!?\n]|\.(?=\S)){0,80}?\bto (?:match|follow|mirror)\s+(?:the\s+)?(?:(?:exact|same|existing|established)\s+)*(?:patterns?|conventions?|style|structure)\s+(?:of|from|in|used (?:in|by))\s+(?:${PRECEDENT})|\b(?:follows?|uses?) the (?:(?:exact|same|existing)\s+)+(?:patterns?|conventions?|structure) as\s+(?:${PRECEDENT})`,
+  'iu',
+);
+
+/** Whether the agent's message brings code in line with a pattern the project's other code set. */
+export function followsPrecedent(message: string): boolean {
+  return CONFORMS.test(message);
+}
+
+/**
  * Tests the agent added, as an item of its report ("Added comprehensive tests in
  * `truncated-text.test.ts`: width padding, ANSI code preservation, …", "Wrote unit tests for the
  * parser"): the test noun heads the phrase, at most two words after the verb. "Spec" counts only

@@ -8,6 +8,7 @@ import {
   cutFromCode,
   editMishap,
   editsDocumentation,
+  followsPrecedent,
   judgesDocument,
   namesTopic,
   offersOption,
@@ -605,6 +606,49 @@ describe('namesTopic', () => {
     // The same chunk that states a choice still opens it.
     const chosen = [
       agent('We chose a queue instead of cron jobs because retries must survive restarts.'),
+    ];
+    expect((await answer(DECISIONS, chosen)).update).toBe(true);
+  });
+});
+
+describe('followsPrecedent', () => {
+  it.each([
+    "I've refactored `invoice-form.tsx` to match the patterns from the other form components.",
+    'The dialog now follows the exact same patterns as `confirm-dialog.ts` and `prompt-dialog.ts`.',
+    'Let me rewrite it to follow the conventions of the existing handlers:',
+  ])("code brought in line with the project's own pattern: %s", (message) => {
+    expect(followsPrecedent(message)).toBe(true);
+  });
+
+  it.each([
+    'We restructured the store to follow the event-sourcing pattern instead of CRUD tables.',
+    'Ported the parser to Rust to match the latency budget of the other services.',
+    'The form matches the design mock now.',
+  ])('a design adopted, or no pattern of the code at hand: %s', (message) => {
+    expect(followsPrecedent(message)).toBe(false);
+  });
+
+  it("shuts the decisions gate for a port whose choices repeat the other files'", async () => {
+    const port = [
+      agent(
+        'The `invoice-form.tsx` file has an old hand-written layout with inline styles instead of the form components. Let me port it to match the patterns from the other forms:',
+      ),
+      agent(
+        [
+          "I've ported `invoice-form.tsx` to match the patterns from the other form files. Here's what changed:",
+          '',
+          '1. Removed the inline styles',
+          '2. Consistent structure:',
+          '   - Uses `Field` and `Row` components instead of raw divs',
+        ].join('\n'),
+      ),
+    ];
+    expect((await answer(DECISIONS, port)).update).toBe(false);
+    // The same choices stated as the team's own still open it.
+    const chosen = [
+      agent(
+        'The forms use `Field` and `Row` components instead of raw divs, so every form shares one layout.',
+      ),
     ];
     expect((await answer(DECISIONS, chosen)).update).toBe(true);
   });

@@ -78,7 +78,21 @@ const DOC_STATE = new RegExp(
   'iu',
 );
 
-const DOC_EDITS = [DOC_VERB, DOC_EDIT, DOC_FILE_EDIT, DOC_LABEL_EDIT];
+/**
+ * A part only a document has, added to it ("Introduced a legend for message abbreviations",
+ * "Added a diagram of the queue states", "Drew a figure of the retry flow"): prose or a drawing
+ * of it, not the system. Not a legend or figure of the product's own screens ("Added a legend to
+ * the usage chart", "a caption under each thumbnail component"): a UI word within the phrase
+ * makes it a feature. "Note", "section" and "table" are as often parts of the code or the data
+ * ("Added a note that the cache is configurable", "a config section", "a users table"): not
+ * here. Bounded.
+ */
+const DOC_PART_ADD = new RegExp(
+  String.raw`^${LABEL}(?:introduced|added|included|inserted|drew|drawn)\s+(?:an?\s+|the\s+)?(?:(?!(?:to|in|for|on|of|with)\b)[\w-]+\s+){0,2}?(?:legends?|diagrams?|captions?|figures?|illustrations?|callouts?|footnotes?|table of contents|admonitions?)\b(?![^.;\n]{0,60}\b(?:charts?|graphs?|plots?|dashboards?|components?|widgets?|views?|screens?|pages?|ui|thumbnails?|maps?)\b)`,
+  'iu',
+);
+
+const DOC_EDITS = [DOC_VERB, DOC_EDIT, DOC_FILE_EDIT, DOC_LABEL_EDIT, DOC_PART_ADD];
 /** A fix verb with no "by"/"with" after it: an edit named, not how a bug was mended. */
 const BARE_FIX = /\bfix(?:e[sd]|ing)?\b(?!\s+(?:by|with)\b)/giu;
 

@@ -60,6 +60,9 @@ describe('editsDocumentation', () => {
     'The "Troubleshooting" block in `docs/setup.md` was removed, pointing to the FAQ instead',
     'Changes to deploy.md: Added a table of the regions and their endpoints',
     'Cleaned up docs: `api.md` (added missing status codes), `faq.md` (fixed broken links)',
+    'Queue diagrams: Introduced a legend for the state abbreviations (new, run, done, err)',
+    'Added a sequence diagram of the login handshake',
+    'Drew a figure of the retry flow with its back-off steps',
   ])('is an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(true);
   });
@@ -92,6 +95,9 @@ describe('editsDocumentation', () => {
     'The bug in docs/build.sh was removed by quoting $PATH',
     // "Clarified" code, not a statement of the docs.
     'Clarified the retry logic in the uploader',
+    // A legend or caption of the product's own screens is a feature.
+    'Added a legend to the usage chart so users can tell the plans apart',
+    'Introduced a caption under each thumbnail component',
   ])('is not an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(false);
   });

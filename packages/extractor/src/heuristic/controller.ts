@@ -28,6 +28,7 @@ import {
   plansStep,
   pointsAway,
   reportsStatus,
+  statusRemainder,
 } from './not-findings.js';
 import { changelogSignals } from './changelog-signals.js';
 import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
@@ -462,6 +463,22 @@ function scoreChunk(
         speaker === undefined
           ? terms
           : { ...terms, score: withMeaning(profile, judged, terms.score) };
+      // Trigger: an item of a report that says its work is done and goes on to say what went
+      // wrong or what was chosen ("Backfill: done, but 312 rows failed with a unique-constraint
+      // violation on email"). Why: the report singled it out, as a "Fixes" or "Decisions"
+      // heading would; as prose its only cue was a weak "failed" and it reached no note.
+      // Outcome: it is weighed as a signal of the kind its remainder's words route to.
+      const remainder = kinds.size > 0 && (agent || !spoken) ? statusRemainder(text) : undefined;
+      if (remainder !== undefined && kinds.has(routeLine(remainder))) {
+        const kind = routeLine(remainder);
+        out.push(
+          signalCandidate(scored, {
+            text,
+            family: kind === 'decision' ? 'decision' : kind === 'open' ? 'open' : 'cause',
+          }),
+        );
+        continue;
+      }
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.
       const resolves = errorSeen && scored.cues.includes('cause') && profile.intents.has('cause');

@@ -170,8 +170,24 @@ const NOT_STATED =
   /^(?:i|i'm|i'll|we(?! (?:use[sd]?|keep|kept|store[sd]?|pin(?:s|ned)?|prefer(?:s|red)?)\b)|we'll|let's|you|please|if|maybe|perhaps)\b|\b(?:might|would|could|should|may|bet|option|options|either)\b/i;
 
 function statesChoice(sentence: string): boolean {
-  return ALTERNATIVE.test(sentence) && !NOT_STATED.test(sentence.replace(/^[^\p{L}`]+/u, ''));
+  return (
+    (ALTERNATIVE.test(sentence) && !NOT_STATED.test(sentence.replace(/^[^\p{L}`]+/u, ''))) ||
+    REASONED_CHOICE.test(sentence)
+  );
 }
+
+/**
+ * A choice stated with its reason: the team's own way of keeping the project ("We keep SQLite
+ * for the cache because Postgres would add a server to every install", "We pin Node 20 since
+ * …"), or one thing replaced by another ("Replaced `jest --coverage` with vitest because jest
+ * failed with …"), then "because", "since" or "so that" in the same sentence. Trigger: such a
+ * line carried only the weak "because" and reached no note. Why: a choice made and why is what
+ * the decisions question asks, rejected option or not. Outcome: a strong decision cue. Not a
+ * step or a proposal ("we can", "we should", "I'll replace …": the sentence must open with "we"
+ * and a verb of how the project is kept, or with the replacing verb in the past). Bounded.
+ */
+const REASONED_CHOICE =
+  /(?:^|[.:;]\s+)(?:we\s+(?:now\s+|still\s+|also\s+)?(?:use[sd]?|keep|kept|store[sd]?|pin(?:s|ned)?|prefer(?:s|red)?|ship|picked|stay(?:ed)? on|stick with|stuck with|moved to|switched to)\b|(?:replaced|switched|moved|migrated|swapped)\b[^.;!?\n]{1,60}?\b(?:with|to|for)\b)[^.;!?\n]{1,100}?\b(?:because|since|so that)\b/iu;
 
 /** The cues present in a sentence, in family order, each at its strongest. */
 export function cuesIn(sentence: string): Cue[] {

@@ -286,3 +286,23 @@ describe('a cause said as a bad state after "because"', () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 });
+
+describe('a choice stated with its reason', () => {
+  it.each([
+    'We keep SQLite for the cache because Postgres would add a server to every install',
+    'Phase 2: done. We pin Node 20 since the native addon has no build for 22',
+    'Replaced `jest --coverage` with vitest because jest failed on ESM imports',
+    'Switched the queue to Redis streams so that consumers can replay after a crash',
+  ])('is a strong decision cue: %s', (line) => {
+    expect(cuesIn(line)).toContainEqual({ family: 'decision', strength: 'strong' });
+  });
+
+  it.each([
+    "I'll replace the fetch wrapper with undici because the wrapper leaks sockets",
+    'We could keep SQLite for the cache because it is simple',
+    'We need to replace the parser since it drops comments',
+    'The test replaced the clock because the timer was flaky',
+  ])('is no strong decision cue as a step, a proposal or another subject: %s', (line) => {
+    expect(cuesIn(line)).not.toContainEqual({ family: 'decision', strength: 'strong' });
+  });
+});

@@ -347,3 +347,17 @@ export function namesTopic(text: string): boolean {
   const line = text.trim();
   return TOPIC.test(line) && !SAID_OF.test(line);
 }
+
+/**
+ * What an item that reports its work done goes on to say, when it says more than the status
+ * ("Backfill: done, but 312 rows failed with a unique-constraint violation on email" → "but 312
+ * rows failed …"): undefined for a line that is no such item, or one that reports only its
+ * status (reportsStatus).
+ */
+export function statusRemainder(text: string): string | undefined {
+  const line = text.trim();
+  const status = STATUS_DONE.exec(line);
+  if (!status || reportsStatus(line)) return undefined;
+  const rest = line.slice(status[0].length).trim();
+  return rest === '' ? undefined : rest;
+}

@@ -659,3 +659,51 @@ describe('followsPrecedent', () => {
     expect((await answer(DECISIONS, chosen)).update).toBe(true);
   });
 });
+
+describe('a report item that says more than "done", and a choice with its reason', () => {
+  // The stop-32 reviewer's lines, each under a heading that names no kind of finding.
+  it('reads the bug after "done, but" under "## Summary" as a bug', async () => {
+    const report = [
+      agent(
+        '## Summary\n\n- Schema migration: done\n- Backfill: done, but 312 rows failed with a unique-constraint violation on email',
+      ),
+    ];
+    const bugs = await answer(BUGS, report);
+    expect(bugs.update).toBe(true);
+    expect(bugs.memory).toContain('312 rows failed with a unique-constraint violation');
+    expect(bugs.memory).not.toContain('Schema migration');
+    expect((await answer(DECISIONS, report)).update).toBe(false);
+  });
+
+  it('reads the choice after "done." under "## Status" as a decision', async () => {
+    const report = [
+      agent(
+        '## Status\n\n- Phase 1: done\n- Phase 2: done. We keep SQLite for the cache because Postgres would add a server to every install',
+      ),
+    ];
+    const decisions = await answer(DECISIONS, report);
+    expect(decisions.update).toBe(true);
+    expect(decisions.memory).toContain('We keep SQLite for the cache because Postgres');
+    expect((await answer(BUGS, report)).update).toBe(false);
+  });
+
+  it('reads one tool replaced by another, with its reason, as a decision', async () => {
+    const replaced = [
+      agent(
+        'Replaced `jest --coverage` with vitest because jest failed with "SyntaxError: Cannot use import statement outside a module"',
+      ),
+    ];
+    const decisions = await answer(DECISIONS, replaced);
+    expect(decisions.update).toBe(true);
+    expect(decisions.memory).toContain('Replaced `jest --coverage` with vitest');
+  });
+
+  it('a status alone, a step or a proposal with a reason stays out', async () => {
+    for (const text of [
+      '## Status\n\n- Phase 1: done\n- Phase 2: done',
+      "I'll replace the fetch wrapper with undici because the wrapper leaks sockets",
+      'We could keep SQLite for the cache because it is simple',
+    ])
+      expect((await answer(DECISIONS, [agent(text)])).update, text).toBe(false);
+  });
+});

@@ -21,11 +21,14 @@ import {
   cutFromCode,
   editMishap,
   editsDocumentation,
+  followsPrecedent,
   judgesDocument,
+  namesTopic,
   offersOption,
   plansStep,
   pointsAway,
   reportsStatus,
+  statusRemainder,
 } from './not-findings.js';
 import { changelogSignals } from './changelog-signals.js';
 import { adoptedSuggestionSignals, choiceSignals } from './choice-signals.js';
@@ -313,8 +316,9 @@ function scoreChunk(
   // Trigger: a line that edits the docs or offers an option (not-findings.ts), asked by a
   // question routed by kinds. Why: its cue words ("fixed", "instead of") made it a decision or a
   // bug, and such a line alone opened the gate for a chunk that decided and fixed nothing.
-  // Outcome: it is no candidate, unless it is an open question. So too a list of tests added and
-  // an item that reports only "Done" (a report's section made them bugs).
+  // Outcome: it is no candidate, unless it is an open question. So too a list of tests added, an
+  // item that reports only "Done" (a report's section made them bugs) and a topic named as a
+  // heading names it ("When to use X vs alternatives": its "alternatives" made it a decision).
   const notAsked = (text: string) =>
     kinds.size > 0 &&
     (cutFromCode(text) ||
@@ -322,6 +326,7 @@ function scoreChunk(
         offersOption(text) ||
         addsTests(text) ||
         reportsStatus(text) ||
+        namesTopic(text) ||
         (judgesDocument(text) && !kinds.has('cause') && !kinds.has('tool')) ||
         (editMishap(text) && kinds.has('cause'))) &&
         routeLine(text) !== 'open'));
@@ -342,8 +347,10 @@ function scoreChunk(
     const { sections, lead } = recordSections(record);
     const spoken = record.role === 'user' || record.role === 'assistant';
     const agent = record.role === 'assistant';
-    // A proposal that ends asking leave to carry it out decides nothing yet (not-findings.ts).
-    const proposal = agent && kinds.has('decision') && asksLeave(record.text);
+    // A proposal that ends asking leave to carry it out decides nothing yet; code brought in line
+    // with a pattern the project's other code set decides nothing new (not-findings.ts).
+    const proposal =
+      agent && kinds.has('decision') && (asksLeave(record.text) || followsPrecedent(record.text));
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
       // An agent's report ends its headed lists with "Ready for custom-tools.md or rpc.md?".
@@ -456,6 +463,22 @@ function scoreChunk(
         speaker === undefined
           ? terms
           : { ...terms, score: withMeaning(profile, judged, terms.score) };
+      // Trigger: an item of a report that says its work is done and goes on to say what went
+      // wrong or what was chosen ("Backfill: done, but 312 rows failed with a unique-constraint
+      // violation on email"). Why: the report singled it out, as a "Fixes" or "Decisions"
+      // heading would; as prose its only cue was a weak "failed" and it reached no note.
+      // Outcome: it is weighed as a signal of the kind its remainder's words route to.
+      const remainder = kinds.size > 0 && (agent || !spoken) ? statusRemainder(text) : undefined;
+      if (remainder !== undefined && kinds.has(routeLine(remainder))) {
+        const kind = routeLine(remainder);
+        out.push(
+          signalCandidate(scored, {
+            text,
+            family: kind === 'decision' ? 'decision' : kind === 'open' ? 'open' : 'cause',
+          }),
+        );
+        continue;
+      }
       // An error in the tool output with a cause or fix stated in prose is the classic
       // "error with its resolution" evidence: weigh the resolution up.
       const resolves = errorSeen && scored.cues.includes('cause') && profile.intents.has('cause');

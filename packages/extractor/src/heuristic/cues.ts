@@ -46,15 +46,18 @@ export const STATED_CAUSING = String.raw`(?<!\b(?:not sure|unsure|unclear|wonder
  * weak "because" counted, and the line stayed below the gate. Why: a state named wrong, missing,
  * stale or invalid is the defect, and the clause before is what it did; a choice's reason names
  * a quality ("because it is faster"), not a defect. Outcome: a strong cause cue. Not one: a guess
- * or a denial in the same clause before it, within 30 characters ("I think it's because the
- * cache was stale", "it could be that the deploy failed because …", "The 401 wasn't because the
- * token was expired", "whether because …"), an act put off ("skipping this test for now because
+ * in the same clause before it, within 30 characters ("I think it's because the cache was
+ * stale", "it could be that the deploy failed because …", "whether because …", "check if it
+ * failed because …", a clause opened by "if"), the cause itself denied ("The 401 wasn't because
+ * the token was expired", "not just because …": the denial right before "because"; a symptom
+ * said with "not" is still one, "the token was not refreshed because the cache was stale"), an
+ * act put off ("skipping this test for now because
  * the fixture is missing"), "because nothing was missing", "wrong to …" (a judgement), a
  * subject longer than 60 characters, and behaviour said to be meant (NOT_DEFECT). The
  * look-behind is tried only where "because" or "since" starts (the look-ahead before it), so a
  * long text costs one bounded window per such word.
  */
-const HEDGED_BEFORE = String.raw`(?<!(?:\b(?:think|guess|suspect|assume|believe|seems?|might|may|could|maybe|perhaps|probably|possibly|likely|not|if|whether|is it|was it|for now|for the moment)|n't)\b[^.;!?]{0,30})`;
+const HEDGED_BEFORE = String.raw`(?<!\b(?:think|guess|suspect|assume|believe|seems?|might|may|could|maybe|perhaps|probably|possibly|likely|whether|is it|was it|for now|for the moment|(?:see|check|test|verify|know|ask|wonder|sure|find out|figure out) if)\b[^.;!?]{0,30})(?<!(?:^|[,:;(]\s*|\b(?:and|but|or|so|even)\s+)if\b[^.;!?]{0,30})(?<!(?:\bnot|n't)(?:\s+(?:just|only|simply|merely|solely|really|entirely|necessarily))?\s+)`;
 const BAD_STATE_CAUSE = new RegExp(
   String.raw`\b(?=because |since )${HEDGED_BEFORE}(?:because|since) (?!(?:nothing|none|no)\b)[^.;,!?]{1,60}? (?:was|were|is|are|had been|got) (?:still |already |set |left )?(?:wrong|missing|stale|invalid|incorrect|misconfigured|outdated|expired|unset|empty|corrupt(?:ed)?)\b(?! to\b)`,
   'iu',
@@ -167,8 +170,24 @@ const NOT_STATED =
   /^(?:i|i'm|i'll|we(?! (?:use[sd]?|keep|kept|store[sd]?|pin(?:s|ned)?|prefer(?:s|red)?)\b)|we'll|let's|you|please|if|maybe|perhaps)\b|\b(?:might|would|could|should|may|bet|option|options|either)\b/i;
 
 function statesChoice(sentence: string): boolean {
-  return ALTERNATIVE.test(sentence) && !NOT_STATED.test(sentence.replace(/^[^\p{L}`]+/u, ''));
+  return (
+    (ALTERNATIVE.test(sentence) && !NOT_STATED.test(sentence.replace(/^[^\p{L}`]+/u, ''))) ||
+    REASONED_CHOICE.test(sentence)
+  );
 }
+
+/**
+ * A choice stated with its reason: the team's own way of keeping the project ("We keep SQLite
+ * for the cache because Postgres would add a server to every install", "We pin Node 20 since
+ * …"), or one thing replaced by another ("Replaced `jest --coverage` with vitest because jest
+ * failed with …"), then "because", "since" or "so that" in the same sentence. Trigger: such a
+ * line carried only the weak "because" and reached no note. Why: a choice made and why is what
+ * the decisions question asks, rejected option or not. Outcome: a strong decision cue. Not a
+ * step or a proposal ("we can", "we should", "I'll replace …": the sentence must open with "we"
+ * and a verb of how the project is kept, or with the replacing verb in the past). Bounded.
+ */
+const REASONED_CHOICE =
+  /(?:^|[.:;]\s+)(?:we\s+(?:now\s+|still\s+|also\s+)?(?:use[sd]?|keep|kept|store[sd]?|pin(?:s|ned)?|prefer(?:s|red)?|ship|picked|stay(?:ed)? on|stick with|stuck with|moved to|switched to)\b|(?:replaced|switched|moved|migrated|swapped)\b[^.;!?\n]{1,60}?\b(?:with|to|for)\b)[^.;!?\n]{1,100}?\b(?:because|since|so that)\b/iu;
 
 /** The cues present in a sentence, in family order, each at its strongest. */
 export function cuesIn(sentence: string): Cue[] {

@@ -237,6 +237,14 @@ describe('a cause said as a bad state after "because"', () => {
     expect(
       cuesIn('Not sure about the docs, but the deploy failed because the signing key was missing'),
     ).toContainEqual({ family: 'cause', strength: 'strong' });
+    // A symptom said with "not" or "didn't", or a condition ending its clause before, leaves the
+    // cause stated.
+    for (const line of [
+      'The session was not renewed because the refresh key was stale',
+      "The worker didn't start because the queue URL was missing",
+      'The import stops halfway if run twice because the lock file is stale',
+    ])
+      expect(cuesIn(line), line).toContainEqual({ family: 'cause', strength: 'strong' });
   });
 
   it.each([
@@ -252,6 +260,10 @@ describe('a cause said as a bad state after "because"', () => {
     "The 401 wasn't because the token was expired",
     'It could be that the deploy failed because the key was missing',
     'Probably failing because the lockfile is outdated',
+    'It is not just because the cache was stale',
+    'Check if the deploy failed because the key was missing',
+    'If the job failed because the token was expired, rerun it',
+    'The upload fails, but if it is because the proxy config is wrong we can fix it',
     "Tests are skipped on Windows since the symlink fixture is missing there; that's deliberate and documented in CONTRIBUTING.md.",
     "I'm skipping this test for now because the fixture file is missing from the repo; I'll ask about it.",
     'The endpoint returns 404 because the record is missing, which is expected behaviour',
@@ -272,5 +284,25 @@ describe('a cause said as a bad state after "because"', () => {
     expect(cuesIn(long)).not.toContainEqual({ family: 'cause', strength: 'strong' });
     expect(cuesIn(hedged)).not.toContainEqual({ family: 'cause', strength: 'strong' });
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('a choice stated with its reason', () => {
+  it.each([
+    'We keep SQLite for the cache because Postgres would add a server to every install',
+    'Phase 2: done. We pin Node 20 since the native addon has no build for 22',
+    'Replaced `jest --coverage` with vitest because jest failed on ESM imports',
+    'Switched the queue to Redis streams so that consumers can replay after a crash',
+  ])('is a strong decision cue: %s', (line) => {
+    expect(cuesIn(line)).toContainEqual({ family: 'decision', strength: 'strong' });
+  });
+
+  it.each([
+    "I'll replace the fetch wrapper with undici because the wrapper leaks sockets",
+    'We could keep SQLite for the cache because it is simple',
+    'We need to replace the parser since it drops comments',
+    'The test replaced the clock because the timer was flaky',
+  ])('is no strong decision cue as a step, a proposal or another subject: %s', (line) => {
+    expect(cuesIn(line)).not.toContainEqual({ family: 'decision', strength: 'strong' });
   });
 });

@@ -155,9 +155,35 @@ function mendedByAdvice(
   const ran = lastStep(key);
   for (const [failedKey, failure] of open) {
     if (failure.tool !== tool || !ran.startsWith(`${lastStep(failedKey)} `)) continue;
-    if (hintedCommands(failure.output).includes(ran)) return failedKey;
+    const spelled = longOptions(ran);
+    if (hintedCommands(failure.output).some((hint) => longOptions(hint) === spelled))
+      return failedKey;
   }
   return undefined;
+}
+
+/**
+ * Short options git documents as the same as a long one (git-push(1): "-u, --set-upstream";
+ * git-pull(1): "-r, --rebase"; git-branch(1): "-u <upstream>, --set-upstream-to=<upstream>"),
+ * per subcommand. Trigger: git advises "git push --set-upstream origin x" and the agent runs
+ * "git push -u origin x". Why: the same command in another spelling; compared as printed, the
+ * working form the tool-failures question asks for was lost. Outcome: both sides are compared
+ * with these options spelled long. Only this table: an option of another program is compared as
+ * written (its short forms mean different things from tool to tool).
+ */
+const GIT_SHORT_OPTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  push: { '-u': '--set-upstream', '-f': '--force', '-n': '--dry-run', '-q': '--quiet' },
+  pull: { '-r': '--rebase', '-q': '--quiet' },
+  fetch: { '-p': '--prune', '-q': '--quiet' },
+  branch: { '-u': '--set-upstream-to' },
+};
+
+/** A command with git's documented short options spelled long; any other command as it is. */
+function longOptions(command: string): string {
+  const words = command.trim().split(/\s+/u);
+  const table = words[0] === 'git' ? GIT_SHORT_OPTIONS[words[1] ?? ''] : undefined;
+  if (table === undefined) return words.join(' ');
+  return words.map((word, i) => (i >= 2 ? (table[word] ?? word) : word)).join(' ');
 }
 
 /** The shell command a tool call runs, or undefined for a call that runs none. */

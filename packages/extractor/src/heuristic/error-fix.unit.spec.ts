@@ -218,14 +218,22 @@ describe('error → fix from tool results', () => {
       expect(signals.map((s) => s.text)).toEqual([
         '`git push` failed with "fatal: The current branch feature/export has no upstream branch."; fixed: ran `git push --set-upstream origin feature/export`',
       ]);
-      // Only the advised form, as printed, is read: `-u` is another spelling the output never
-      // names, and the plain rerun after it shows no fix.
-      const rerun = errorFixSignals([
+      // `-u` is git's own short spelling of `--set-upstream` (git-push(1)): the same advised
+      // form, read once; the plain rerun after it shows no further fix.
+      const short = errorFixSignals([
         ...run('cd repo && git push', noUpstream, 'error'),
         ...run('cd repo && git push -u origin feature/export', 'ok'),
         ...run('cd repo && git push', 'Everything up-to-date'),
       ]).signals;
-      expect(rerun).toEqual([]);
+      expect(short.map((s) => s.text)).toEqual([
+        '`cd repo && git push` failed with "fatal: The current branch feature/export has no upstream branch."; fixed: ran `cd repo && git push -u origin feature/export`',
+      ]);
+      // A short option git does not document as that long one is another command.
+      const other = errorFixSignals([
+        ...run('git push', noUpstream, 'error'),
+        ...run('git push -v origin feature/export', 'ok'),
+      ]).signals;
+      expect(other).toEqual([]);
     });
 
     it.each([

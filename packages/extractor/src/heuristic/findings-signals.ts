@@ -78,7 +78,12 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
       if (!findings && !now) {
         // Read by content, whatever the heading says (see definitionLines); a lead-in sentence
         // ("Some alternatives:") is talk about options, not a report's section.
-        if (title !== undefined && !proposal && !NOT_PARTS.test(named.replace(/\*\*/gu, '')))
+        if (
+          title !== undefined &&
+          !proposal &&
+          !NOT_PARTS.test(named.replace(/\*\*/gu, '')) &&
+          !DEFECTS.test(named.replace(/\*\*/gu, ''))
+        )
           out.push(...definitionLines(named, block));
         continue;
       }
@@ -151,6 +156,14 @@ const MIN_DEFINITIONS = 2;
  */
 const NOT_PARTS =
   /\b(?:plan|steps|todo|changes(?: made)?|changed|modified|results?|output|status|questions)\s*:?\s*$/iu;
+/**
+ * A heading over what is wrong ("**Issues in theme.md:**", "### Problems found", "Discrepancies
+ * with the source"): its "`name` - words" items are defects found ("`thinkingXhigh` - not
+ * documented"), what a part lacks or gets wrong, not what it is. Only the heading's first word
+ * (after a number) counts: "### Issue tracker fields" names parts.
+ */
+const DEFECTS =
+  /^\s*(?:\d+[.)]\s+)?(?:(?:known|open|remaining|other|main|key)\s+)?(?:issues?|problems?|discrepanc(?:y|ies)|inconsistenc(?:y|ies)|mismatch(?:es)?|bugs?|errors?|gaps?|defects?)(?:\s+(?:in|with|found|of|to fix)\b|\s*:?\s*$)/iu;
 /**
  * A file or folder path ("`src/cache.ts`", "`lib/`", "`auth.test.ts`"), by a slash or a source
  * file's extension; a property path ("`process.env`", "`req.body`") is an identifier.

@@ -324,8 +324,42 @@ describe("an agent's findings list", () => {
           'Let me know.',
         ),
       ],
+      [
+        'defects found in a document, under "Issues in …"',
+        report(
+          '**Issues in config.md:**',
+          '- `retryDelay` - not documented anywhere in the config reference',
+          '- `maxJobs` - the docs give 8 as its default but the schema says 4',
+          '',
+          'Let me check the other files.',
+        ),
+      ],
+      [
+        'discrepancies found',
+        report(
+          '### Discrepancies',
+          '- `cacheDir`: the README names a folder the code never reads from',
+          '- `logLevel`: documented as a number while the loader wants a string',
+          '',
+          'I will fix both.',
+        ),
+      ],
     ])('reads no definitions off %s', (_, record) => {
       expect(findingsSignals([record])).toEqual([]);
+    });
+
+    it('still reads the fields of a part named like a defect ("Issue tracker fields")', () => {
+      const fields = report(
+        '### Issue tracker fields',
+        '- `priority`: how urgent the ticket is, from one to five',
+        '- `assignee`: the person who works on the ticket next',
+        '',
+        'That is all of them.',
+      );
+      expect(findingsSignals([fields]).map((s) => s.text)).toEqual([
+        'Issue tracker fields: `priority`: how urgent the ticket is, from one to five',
+        'Issue tracker fields: `assignee`: the person who works on the ticket next',
+      ]);
     });
 
     it('still reads a third-person definition and a property path, and output fields', () => {

@@ -78,7 +78,21 @@ const DOC_STATE = new RegExp(
   'iu',
 );
 
-const DOC_EDITS = [DOC_VERB, DOC_EDIT, DOC_FILE_EDIT, DOC_LABEL_EDIT];
+/**
+ * A part only a document has, added to it ("Introduced a legend for message abbreviations",
+ * "Added a diagram of the queue states", "Drew a figure of the retry flow"): prose or a drawing
+ * of it, not the system. Not a legend or figure of the product's own screens ("Added a legend to
+ * the usage chart", "a caption under each thumbnail component"): a UI word within the phrase
+ * makes it a feature. "Note", "section" and "table" are as often parts of the code or the data
+ * ("Added a note that the cache is configurable", "a config section", "a users table"): not
+ * here. Bounded.
+ */
+const DOC_PART_ADD = new RegExp(
+  String.raw`^${LABEL}(?:introduced|added|included|inserted|drew|drawn)\s+(?:an?\s+|the\s+)?(?:(?!(?:to|in|for|on|of|with)\b)[\w-]+\s+){0,2}?(?:legends?|diagrams?|captions?|figures?|illustrations?|callouts?|footnotes?|table of contents|admonitions?)\b(?![^.;\n]{0,60}\b(?:charts?|graphs?|plots?|dashboards?|components?|widgets?|views?|screens?|pages?|ui|thumbnails?|maps?)\b)`,
+  'iu',
+);
+
+const DOC_EDITS = [DOC_VERB, DOC_EDIT, DOC_FILE_EDIT, DOC_LABEL_EDIT, DOC_PART_ADD];
 /** A fix verb with no "by"/"with" after it: an edit named, not how a bug was mended. */
 const BARE_FIX = /\bfix(?:e[sd]|ing)?\b(?!\s+(?:by|with)\b)/giu;
 
@@ -223,6 +237,26 @@ export function asksLeave(message: string): boolean {
 }
 
 /**
+ * Code brought in line with what the project's other code already does: a port, refactor or
+ * rewrite "to match the patterns from the other selector files", a part that "now follows the
+ * same patterns as `oauth-selector.ts`". The choices it lists ("uses `Text` components instead
+ * of raw strings") were made where that pattern was set; repeating them in one more file decides
+ * nothing new. Only a pattern of the code at hand counts (the other, existing, sibling files, a
+ * file named in backticks): "restructured the store to follow the event-sourcing pattern" adopts
+ * a design and stays a decision. Bounded.
+ */
+const PRECEDENT = String.raw`(?:the\s+)?(?:other|existing|sibling|neighbou?ring|rest of)\b|\x60[^\x60\n]{1,80}\x60`;
+const CONFORMS = new RegExp(
+  String.raw`\b(?:port(?:s|ed|ing)?|refactor(?:s|ed|ing)?|rewr(?:ite|ites|ote|itten)|convert(?:s|ed|ing)?|align(?:s|ed|ing)?|updat(?:e|es|ed|ing)|restructur(?:e|es|ed|ing))\b(?:[^.!?\n]|\.(?=\S)){0,80}?\bto (?:match|follow|mirror)\s+(?:the\s+)?(?:(?:exact|same|existing|established)\s+)*(?:patterns?|conventions?|style|structure)\s+(?:of|from|in|used (?:in|by))\s+(?:${PRECEDENT})|\b(?:follows?|uses?) the (?:(?:exact|same|existing)\s+)+(?:patterns?|conventions?|structure) as\s+(?:${PRECEDENT})`,
+  'iu',
+);
+
+/** Whether the agent's message brings code in line with a pattern the project's other code set. */
+export function followsPrecedent(message: string): boolean {
+  return CONFORMS.test(message);
+}
+
+/**
  * Tests the agent added, as an item of its report ("Added comprehensive tests in
  * `truncated-text.test.ts`: width padding, ANSI code preservation, …", "Wrote unit tests for the
  * parser"): the test noun heads the phrase, at most two words after the verb. "Spec" counts only
@@ -293,4 +327,37 @@ export function reportsStatus(text: string): boolean {
     !statesCause(rest) &&
     !isToolFailure(rest)
   );
+}
+
+/**
+ * A wh- word and an infinitive, and nothing said of it ("When to use skills vs alternatives
+ * (AGENTS.md, slash commands, custom tools)", "How to configure the proxy"): a heading, or an
+ * item of a list of what a document covers. It names a topic; no clause states a choice made,
+ * so its "alternatives" or "vs" is the topic's word, not a decision. A colon or a sentence's end
+ * starts a statement about it ("How to deploy: we push tags, CI builds the image"), as a finite
+ * verb does ("When to retry is decided by the client"), and the line is read; a file name's dot
+ * ("AGENTS.md") ends nothing. Bounded: at most 160 characters.
+ */
+const TOPIC = /^(?:when|how|why|where|what|which|whether) to\s+(?:[^.:;!?\n]|\.(?=\S)){1,140}$/iu;
+/** A finite verb after the topic says something of it ("When to retry is decided by the client"). */
+const SAID_OF = /\b(?:is|are|was|were|should|must|will|would|can|depends?|decided?|decides)\b/iu;
+
+/** Whether the whole line only names a topic, as a heading does. */
+export function namesTopic(text: string): boolean {
+  const line = text.trim();
+  return TOPIC.test(line) && !SAID_OF.test(line);
+}
+
+/**
+ * What an item that reports its work done goes on to say, when it says more than the status
+ * ("Backfill: done, but 312 rows failed with a unique-constraint violation on email" → "but 312
+ * rows failed …"): undefined for a line that is no such item, or one that reports only its
+ * status (reportsStatus).
+ */
+export function statusRemainder(text: string): string | undefined {
+  const line = text.trim();
+  const status = STATUS_DONE.exec(line);
+  if (!status || reportsStatus(line)) return undefined;
+  const rest = line.slice(status[0].length).trim();
+  return rest === '' ? undefined : rest;
 }

@@ -8,7 +8,9 @@ import {
   cutFromCode,
   editMishap,
   editsDocumentation,
+  followsPrecedent,
   judgesDocument,
+  namesTopic,
   offersOption,
   plansStep,
   pointsAway,
@@ -58,6 +60,9 @@ describe('editsDocumentation', () => {
     'The "Troubleshooting" block in `docs/setup.md` was removed, pointing to the FAQ instead',
     'Changes to deploy.md: Added a table of the regions and their endpoints',
     'Cleaned up docs: `api.md` (added missing status codes), `faq.md` (fixed broken links)',
+    'Queue diagrams: Introduced a legend for the state abbreviations (new, run, done, err)',
+    'Added a sequence diagram of the login handshake',
+    'Drew a figure of the retry flow with its back-off steps',
   ])('is an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(true);
   });
@@ -90,6 +95,9 @@ describe('editsDocumentation', () => {
     'The bug in docs/build.sh was removed by quoting $PATH',
     // "Clarified" code, not a statement of the docs.
     'Clarified the retry logic in the uploader',
+    // A legend or caption of the product's own screens is a feature.
+    'Added a legend to the usage chart so users can tell the plans apart',
+    'Introduced a caption under each thumbnail component',
   ])('is not an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(false);
   });
@@ -566,5 +574,136 @@ describe('addsTests and reportsStatus', () => {
     'Migration: completed, but the users table still has 3 rows with NULL emails and the NOT NULL constraint was not added',
   ])('a label starting with the word, a call, or a body that says more: %s', (line) => {
     expect(reportsStatus(line)).toBe(false);
+  });
+});
+
+describe('namesTopic', () => {
+  it.each([
+    'When to use queues vs alternatives (cron jobs, webhooks, polling)',
+    'When to use a hook vs alternatives (AGENTS.md, slash commands, custom tools)',
+    'How to configure the proxy for the test runner',
+    'What to log instead of the raw request body',
+  ])('a topic named as a heading names it: %s', (line) => {
+    expect(namesTopic(line)).toBe(true);
+  });
+
+  it.each([
+    'How to deploy: we push tags and CI builds the image instead of building by hand',
+    'When to retry is decided by the client, not the server.',
+    'When to retry is decided by the client instead of the server',
+    'We decided when to flush: after every batch rather than on a timer',
+  ])('a statement about the topic: %s', (line) => {
+    expect(namesTopic(line)).toBe(false);
+  });
+
+  it('shuts the decisions gate for a chunk whose only cue is the topic\'s "alternatives"', async () => {
+    const records = [
+      agent(
+        [
+          'Done so far:',
+          '1. Updated the proxy section of the guide',
+          '2. Rewrote queues.md with:',
+          '   - When to use queues vs alternatives (cron jobs, webhooks, polling)',
+          '   - Queue layout (one folder per topic)',
+        ].join('\n'),
+      ),
+    ];
+    expect((await answer(DECISIONS, records)).update).toBe(false);
+    // The same chunk that states a choice still opens it.
+    const chosen = [
+      agent('We chose a queue instead of cron jobs because retries must survive restarts.'),
+    ];
+    expect((await answer(DECISIONS, chosen)).update).toBe(true);
+  });
+});
+
+describe('followsPrecedent', () => {
+  it.each([
+    "I've refactored `invoice-form.tsx` to match the patterns from the other form components.",
+    'The dialog now follows the exact same patterns as `confirm-dialog.ts` and `prompt-dialog.ts`.',
+    'Let me rewrite it to follow the conventions of the existing handlers:',
+  ])("code brought in line with the project's own pattern: %s", (message) => {
+    expect(followsPrecedent(message)).toBe(true);
+  });
+
+  it.each([
+    'We restructured the store to follow the event-sourcing pattern instead of CRUD tables.',
+    'Ported the parser to Rust to match the latency budget of the other services.',
+    'The form matches the design mock now.',
+  ])('a design adopted, or no pattern of the code at hand: %s', (message) => {
+    expect(followsPrecedent(message)).toBe(false);
+  });
+
+  it("shuts the decisions gate for a port whose choices repeat the other files'", async () => {
+    const port = [
+      agent(
+        'The `invoice-form.tsx` file has an old hand-written layout with inline styles instead of the form components. Let me port it to match the patterns from the other forms:',
+      ),
+      agent(
+        [
+          "I've ported `invoice-form.tsx` to match the patterns from the other form files. Here's what changed:",
+          '',
+          '1. Removed the inline styles',
+          '2. Consistent structure:',
+          '   - Uses `Field` and `Row` components instead of raw divs',
+        ].join('\n'),
+      ),
+    ];
+    expect((await answer(DECISIONS, port)).update).toBe(false);
+    // The same choices stated as the team's own still open it.
+    const chosen = [
+      agent(
+        'The forms use `Field` and `Row` components instead of raw divs, so every form shares one layout.',
+      ),
+    ];
+    expect((await answer(DECISIONS, chosen)).update).toBe(true);
+  });
+});
+
+describe('a report item that says more than "done", and a choice with its reason', () => {
+  // The stop-32 reviewer's lines, each under a heading that names no kind of finding.
+  it('reads the bug after "done, but" under "## Summary" as a bug', async () => {
+    const report = [
+      agent(
+        '## Summary\n\n- Schema migration: done\n- Backfill: done, but 312 rows failed with a unique-constraint violation on email',
+      ),
+    ];
+    const bugs = await answer(BUGS, report);
+    expect(bugs.update).toBe(true);
+    expect(bugs.memory).toContain('312 rows failed with a unique-constraint violation');
+    expect(bugs.memory).not.toContain('Schema migration');
+    expect((await answer(DECISIONS, report)).update).toBe(false);
+  });
+
+  it('reads the choice after "done." under "## Status" as a decision', async () => {
+    const report = [
+      agent(
+        '## Status\n\n- Phase 1: done\n- Phase 2: done. We keep SQLite for the cache because Postgres would add a server to every install',
+      ),
+    ];
+    const decisions = await answer(DECISIONS, report);
+    expect(decisions.update).toBe(true);
+    expect(decisions.memory).toContain('We keep SQLite for the cache because Postgres');
+    expect((await answer(BUGS, report)).update).toBe(false);
+  });
+
+  it('reads one tool replaced by another, with its reason, as a decision', async () => {
+    const replaced = [
+      agent(
+        'Replaced `jest --coverage` with vitest because jest failed with "SyntaxError: Cannot use import statement outside a module"',
+      ),
+    ];
+    const decisions = await answer(DECISIONS, replaced);
+    expect(decisions.update).toBe(true);
+    expect(decisions.memory).toContain('Replaced `jest --coverage` with vitest');
+  });
+
+  it('a status alone, a step or a proposal with a reason stays out', async () => {
+    for (const text of [
+      '## Status\n\n- Phase 1: done\n- Phase 2: done',
+      "I'll replace the fetch wrapper with undici because the wrapper leaks sockets",
+      'We could keep SQLite for the cache because it is simple',
+    ])
+      expect((await answer(DECISIONS, [agent(text)])).update, text).toBe(false);
   });
 });

@@ -26,12 +26,14 @@ const TODO = /\bTODO:/u;
 
 /**
  * A symptom: a run that failed or threw, a thing broken, missing, wrong, refused or stale, two
- * parts that disagree. Naming an error mechanism ("error handling", "returns an error") is a
+ * parts that disagree; a thing said to be outdated ("the tests are outdated": what broke is
+ * that they still expect the old form; only said of it, "replaced the outdated client" names
+ * what a choice replaced). Naming an error mechanism ("error handling", "returns an error") is a
  * design, not a symptom; a negated one ("never crashes", "no longer throws") is a choice made,
  * and one denied ("passed with no errors") a success.
  */
 const SYMPTOM =
-  /\b(?:fail(?:s|ed|ing|ures?)?|errors?|exceptions?|threw|throws?|throwing|crash(?:es|ed|ing)?|broke|broken|breaks?|bugs?|regressions?|missing|wrong(?:ly)?|incorrect(?:ly)?|mismatch(?:es|ed)?|discrepanc(?:y|ies)|invalid|warn(?:s|ed|ing|ings)?|refused|refuses|rejected|stale|undefined|unsupported|not supported|cannot|can't|couldn't|could not|unable|blocked on|hangs?|hung|stuck|timed? out|timeouts?|not found|ignored|ignores|leak(?:s|ed|ing)?|(?:does|do|did)(?:n't| not) (?:work|start|match|compile|exist|update|support)|not working|not set correctly|no such)\b/giu;
+  /\b(?:fail(?:s|ed|ing|ures?)?|errors?|exceptions?|threw|throws?|throwing|crash(?:es|ed|ing)?|broke|broken|breaks?|bugs?|regressions?|missing|wrong(?:ly)?|incorrect(?:ly)?|mismatch(?:es|ed)?|discrepanc(?:y|ies)|invalid|warn(?:s|ed|ing|ings)?|refused|refuses|rejected|stale|undefined|unsupported|not supported|cannot|can't|couldn't|could not|unable|blocked on|hangs?|hung|stuck|timed? out|timeouts?|not found|ignored|ignores|leak(?:s|ed|ing)?|(?:does|do|did)(?:n't| not) (?:work|start|match|compile|exist|update|support)|not working|not set correctly|no such|(?:is|are|was|were|looks?|seems?) (?:now |still |already |badly |too )?(?:outdated|out of date|obsolete))\b/giu;
 const NOT_SYMPTOM =
   /^(?:errors?|exceptions?)[ -](?:handling|handler|recovery|reporting|messages?|boundar(?:y|ies)|codes?|types?|classes?)\b/iu;
 /** An error a design returns or raises on purpose ("returns a typed error") is a choice. */

@@ -31,6 +31,20 @@ describe('routeLine', () => {
     );
   });
 
+  it('a thing said to be outdated is a bug, even beside a choice\'s "instead of"', () => {
+    expect(
+      routeLine(
+        'The signature changed - the helper now takes a callback instead of an options object. The specs are outdated.',
+      ),
+    ).toBe('cause');
+    expect(routeLine('The fixtures were out of date after the schema change')).toBe('cause');
+    // Named as what a choice replaced, or denied, it is no symptom.
+    expect(routeLine('Replaced the outdated request client with undici instead of axios')).toBe(
+      'decision',
+    );
+    expect(routeLine('The lockfile is not outdated; pnpm is used instead of npm')).toBe('decision');
+  });
+
   it('a request to the agent is no reported fix, though it says "fixed"', () => {
     expect(routeLine('run the importer tests after you fixed them up')).toBe('decision');
     expect(

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_PROJECT } from '@mem/core';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
-import { call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import type { RunningServer } from '@mem/server';
+import { call, mint, registryAt, seedIdentity, serveUnlimited, tempDataRoot } from './support.js';
 
 /*
  * Hostile input, generated: malformed JSON, wrong types, unknown fields, oversized bodies and
@@ -30,11 +30,7 @@ beforeAll(async () => {
   await seedIdentity(registry, { alice: ['alpha'] });
   member = (await mint(registry, { principal: 'alice' })).secret;
   admin = (await mint(registry, { principal: 'alice', capabilities: ['admin'] })).secret;
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-    bodyLimits: { ingest: 64 * 1024, other: 8 * 1024 },
-  });
+  server = await serveUnlimited(registry, { bodyLimits: { ingest: 64 * 1024, other: 8 * 1024 } });
 });
 
 afterAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_PROJECT } from '@mem/core';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
-import { call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import type { RunningServer } from '@mem/server';
+import { call, mint, registryAt, seedIdentity, serveUnlimited, tempDataRoot } from './support.js';
 
 /*
  * Keys that are names on Object.prototype (`__proto__`, `constructor`, `toString`) are fields
@@ -21,10 +21,7 @@ beforeAll(async () => {
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
   token = (await mint(registry, { principal: 'alice', label: 'laptop' })).secret;
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
+  server = await serveUnlimited(registry);
 });
 
 afterAll(async () => {

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
-import { call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import type { RunningServer } from '@mem/server';
+import {
+  call,
+  headSeq,
+  mint,
+  registryAt,
+  seedIdentity,
+  serveUnlimited,
+  tempDataRoot,
+} from './support.js';
 
 /*
  * Issue 13 §1 over real HTTP: POST /memory/items takes a parent and its children in one batch
@@ -13,11 +21,6 @@ let registry: Registry;
 let server: RunningServer;
 let alice = '';
 
-async function headSeq(project: string): Promise<number> {
-  let seq = 0;
-  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
-  return seq;
-}
 const add = (items: Record<string, unknown>[]) =>
   call(server.url, 'POST', '/memory/items', { token: alice, body: { project: 'alpha', items } });
 
@@ -27,10 +30,7 @@ beforeAll(async () => {
   registry = await registryAt(root, { runJobs: false });
   await seedIdentity(registry, { alice: ['alpha'] });
   alice = (await mint(registry, { principal: 'alice' })).secret;
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
+  server = await serveUnlimited(registry);
 });
 
 afterAll(async () => {
@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('a tree in one add_items batch over HTTP', () => {
   it('201 with the ids in order; the children hang under the parent written beside them', async () => {
     expect((await add([{ type: 'task', summary: 'Before' }])).status).toBe(201);
-    const head = await headSeq('alpha');
+    const head = await headSeq(registry, 'alpha');
     const added = await add([
       { type: 'thread', summary: 'Upload failures', ref: 'uploads' },
       { type: 'task', summary: 'Reproduce the 413', parent_ref: 'uploads' },
@@ -78,11 +78,11 @@ describe('a tree in one add_items batch over HTTP', () => {
         'items[1].anchor_refs[0]',
       ],
     ] as const) {
-      const head = await headSeq('alpha');
+      const head = await headSeq(registry, 'alpha');
       const refused = await add(items as unknown as Record<string, unknown>[]);
       expect(refused.status).toBe(400);
       expect(refused.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { field } });
-      expect(await headSeq('alpha')).toBe(head);
+      expect(await headSeq(registry, 'alpha')).toBe(head);
     }
   });
 });

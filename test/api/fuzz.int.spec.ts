@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_PROJECT } from '@mem/core';
 import type { Registry } from '@mem/registry';
 import type { RunningServer } from '@mem/server';
-import { call, mint, registryAt, seedIdentity, serveUnlimited, tempDataRoot } from './support.js';
+import { call, mint, servedRegistry } from './support.js';
 
 /*
  * Hostile input, generated: malformed JSON, wrong types, unknown fields, oversized bodies and
@@ -11,7 +11,7 @@ import { call, mint, registryAt, seedIdentity, serveUnlimited, tempDataRoot } fr
  * is ever written.
  */
 
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let member = '';
@@ -24,20 +24,20 @@ async function heads(): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(
+    ['alpha', 'beta'],
+    { alice: ['alpha'] },
+    { bodyLimits: { ingest: 64 * 1024, other: 8 * 1024 } },
+  ));
   member = (await mint(registry, { principal: 'alice' })).secret;
   admin = (await mint(registry, { principal: 'alice', capabilities: ['admin'] })).secret;
-  server = await serveUnlimited(registry, { bodyLimits: { ingest: 64 * 1024, other: 8 * 1024 } });
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 const WRITES = [
   '/memory/ingest',

@@ -1,22 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
 import type { RunningServer } from '@mem/server';
-import {
-  call,
-  headSeq,
-  mint,
-  registryAt,
-  seedIdentity,
-  serveUnlimited,
-  tempDataRoot,
-} from './support.js';
+import { call, headSeq, mint, servedRegistry } from './support.js';
 
 /*
  * Issue 13 §1 over real HTTP: POST /memory/items takes a parent and its children in one batch
  * (`ref`, `parent_ref`, `anchor_refs`); a bad ref is a 400 naming index and field, the head seq
  * unchanged.
  */
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
@@ -25,19 +17,15 @@ const add = (items: Record<string, unknown>[]) =>
   call(server.url, 'POST', '/memory/items', { token: alice, body: { project: 'alpha', items } });
 
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(['alpha'], { alice: ['alpha'] }));
   alice = (await mint(registry, { principal: 'alice' })).secret;
-  server = await serveUnlimited(registry);
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 describe('a tree in one add_items batch over HTTP', () => {
   it('201 with the ids in order; the children hang under the parent written beside them', async () => {

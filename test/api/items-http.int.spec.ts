@@ -1,44 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
 import type { RunningServer } from '@mem/server';
-import {
-  call,
-  headSeq,
-  mint,
-  registryAt,
-  seedIdentity,
-  serveUnlimited,
-  tempDataRoot,
-} from './support.js';
+import { call, headSeq, mint, servedRegistry } from './support.js';
 
 /*
  * Issue 13 §2 over real HTTP on loopback: add_items is all or nothing, completing a container
  * with open descendants is a 409 listing them, rules need may_write_rules, and another
  * project's items are invisible.
  */
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
 let ruler = '';
 
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(['alpha', 'beta'], { alice: ['alpha'], bob: ['beta'] }));
   alice = (await mint(registry, { principal: 'alice' })).secret;
   ruler = (
     await mint(registry, { principal: 'alice', label: 'ruler', capabilities: ['may_write_rules'] })
   ).secret;
-  server = await serveUnlimited(registry);
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 describe('items over HTTP', () => {
   it('add_items is atomic: one bad item is a 400 naming its index and field, and nothing is logged', async () => {

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
 import type { RunningServer } from '@mem/server';
-import {
-  asRoot,
-  call,
-  headSeq,
-  mint,
-  registryAt,
-  seedIdentity,
-  serveUnlimited,
-  tempDataRoot,
-} from './support.js';
+import { asRoot, call, headSeq, mint, servedRegistry } from './support.js';
 
 /*
  * Seed 000 §6 `add_log` over real HTTP on loopback: POST /memory/items/{id}/log appends a
@@ -18,7 +9,7 @@ import {
  * activity in GET /memory/orientation and its children's order in GET /memory/items/{id}/context,
  * and leaves the rules+facts prefix of T0 byte-identical. Each refusal leaves the head seq.
  */
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
@@ -49,19 +40,15 @@ const log = (id: string, body: Record<string, unknown>) =>
   call(server.url, 'POST', `/memory/items/${id}/log`, { token: alice, body });
 
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha', 'beta'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(['alpha', 'beta'], { alice: ['alpha', 'beta'] }));
   alice = (await mint(registry, { principal: 'alice', label: 'laptop' })).secret;
-  server = await serveUnlimited(registry);
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 describe('add_log over HTTP', () => {
   it('POST /memory/items/{id}/log: history, T0 and T1 activity move, the rules+facts prefix stays', async () => {

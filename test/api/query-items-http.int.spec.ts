@@ -1,23 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
 import type { RunningServer } from '@mem/server';
-import {
-  call,
-  headSeq,
-  memoryPayloads,
-  mint,
-  registryAt,
-  seedIdentity,
-  serveUnlimited,
-  tempDataRoot,
-} from './support.js';
+import { call, headSeq, memoryPayloads, mint, servedRegistry } from './support.js';
 
 /*
  * Issue 13 §1 over real HTTP on loopback: GET /memory/query answers with memory lines and
  * curated items in one ranking, each hit told apart by kind; archived, deleted and another
  * project's items never return; an expired one is held back and named.
  */
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
@@ -59,10 +50,11 @@ async function remember(token: string, project: string, body: Record<string, unk
 }
 
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(['alpha', 'beta'], { alice: ['alpha'], bob: ['beta'] }));
   alice = (await mint(registry, { principal: 'alice' })).secret;
   ruler = (
     await mint(registry, { principal: 'alice', label: 'ruler', capabilities: ['may_write_rules'] })
@@ -78,7 +70,6 @@ beforeAll(async () => {
     memoryPayloads('run-1', `Seen: ${LINE}`, LINE).payloads,
     { kind: 'test' },
   );
-  server = await serveUnlimited(registry);
   ids['rule'] = await remember(ruler, 'alpha', {
     text: 'Run the tests with `conda run -n bk python -m pytest`',
     type: 'rule',
@@ -112,11 +103,7 @@ beforeAll(async () => {
   expect(deleted.status).toBeLessThan(300);
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 type Hit = {
   kind: string;

@@ -175,6 +175,40 @@ export function serveUnlimited(
   return startServer(registry, { port: 0, rateLimits: NO_RATE_LIMITS, ...options });
 }
 
+/** One spec's HTTP fixture (servedRegistry); `close()` stops the server, closes the registry and removes the root. */
+export interface Served {
+  root: string;
+  registry: Registry;
+  server: RunningServer;
+  close: () => Promise<void>;
+}
+
+/**
+ * A temp data root with standing queries for `projects`, a registry on it (jobs not run),
+ * `members` registered (seedIdentity), served on loopback with the rate limits off
+ * (serveUnlimited, `options` added).
+ */
+export async function servedRegistry(
+  projects: readonly string[],
+  members: Record<string, readonly string[]>,
+  options: Partial<ServeOptions> = {},
+): Promise<Served> {
+  const { root, cleanup } = tempDataRoot(projects);
+  const registry = await registryAt(root, { runJobs: false });
+  await seedIdentity(registry, members);
+  const server = await serveUnlimited(registry, options);
+  return {
+    root,
+    registry,
+    server,
+    close: async () => {
+      await server.close();
+      await registry.close();
+      cleanup();
+    },
+  };
+}
+
 /** The seq of the project's last event (0 for an empty log), read from the log itself. */
 export async function headSeq(registry: Registry, project: string): Promise<number> {
   let seq = 0;

@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jsonlFile, logBytes, logHeadSeq } from './support/data-root.js';
 import { memInProcess, type MemRun } from './support/mem-cli.js';
 
 /*
@@ -18,23 +19,8 @@ const json = (run: MemRun) => {
   return JSON.parse(run.stdout) as Record<string, any>;
 };
 
-function logBytes(project: string): string {
-  const dir = join(root, 'log', project);
-  return readdirSync(dir)
-    .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .join('');
-}
-const headSeq = () =>
-  (JSON.parse(logBytes('demo').trimEnd().split('\n').at(-1)!) as { seq: number }).seq;
-
-function batchFile(items: Record<string, unknown>[]): string {
-  const file = join(root, `batch-${Math.random().toString(36).slice(2)}.jsonl`);
-  writeFileSync(file, items.map((i) => JSON.stringify(i)).join('\n') + '\n');
-  return file;
-}
 const add = (items: Record<string, unknown>[]) =>
-  mem('items', 'add', '--project', 'demo', '--file', batchFile(items), '--json');
+  mem('items', 'add', '--project', 'demo', '--file', jsonlFile(root, items), '--json');
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'mem-batch-tree-'));
@@ -44,7 +30,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 describe('a parent and its children in one add_items batch', () => {
   it('writes the tree in one batch, the ids in input order', async () => {
     json(await add([{ type: 'task', summary: 'Before the batch' }]));
-    const head = headSeq();
+    const head = logHeadSeq(root, 'demo');
     const out = json(
       await add([
         { type: 'thread', summary: 'Theme loader rework', ref: 'rework' },
@@ -63,7 +49,7 @@ describe('a parent and its children in one add_items batch', () => {
       { id: fact, type: 'fact', anchors: [thread] },
     ]);
     // The refs are the batch's own: the log holds ids.
-    expect(logBytes('demo')).not.toContain('parent_ref');
+    expect(logBytes(root, 'demo')).not.toContain('parent_ref');
     const open = json(await mem('items', 'open', thread!, '--json'));
     expect(open['children'].items.map((c: { id: string }) => c.id)).toEqual([port]);
     expect(open['facts'].map((f: { id: string }) => f.id)).toEqual([fact]);
@@ -119,8 +105,8 @@ describe('a parent and its children in one add_items batch', () => {
       [[{ type: 'task', summary: 'Bad ref', ref: 'no spaces' }], 'items[0].ref'],
     ];
     for (const [items, field] of cases) {
-      const before = logBytes('demo');
-      const head = headSeq();
+      const before = logBytes(root, 'demo');
+      const head = logHeadSeq(root, 'demo');
       const run = await add(items);
       expect(run.code, field).not.toBe(0);
       const error = JSON.parse(run.stderr.trim().split('\n').at(-1)!).error;
@@ -128,8 +114,8 @@ describe('a parent and its children in one add_items batch', () => {
         code: 'INVALID_INPUT',
         details: { field },
       });
-      expect(headSeq()).toBe(head);
-      expect(logBytes('demo')).toBe(before);
+      expect(logHeadSeq(root, 'demo')).toBe(head);
+      expect(logBytes(root, 'demo')).toBe(before);
     }
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { logBytes } from './support/data-root.js';
 import { memInProcess } from './support/mem-cli.js';
 
 /*
@@ -12,15 +13,6 @@ let root: string;
 
 const mem = (...args: string[]) => memInProcess(['--root', root, ...args]);
 const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Record<string, unknown>;
-
-/** The whole log of a project, byte for byte: what "nothing written" is checked against. */
-function logBytes(project: string): string {
-  const dir = join(root, 'log', project);
-  return readdirSync(dir)
-    .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .join('');
-}
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'mem-items-'));
@@ -96,7 +88,7 @@ describe('curated items over the CLI', () => {
     });
 
     // Completing the thread with an open task under it, and no disposition: refused, listing it.
-    const before = logBytes('demo');
+    const before = logBytes(root, 'demo');
     const refused = await mem(
       'items',
       'resolve',
@@ -110,7 +102,7 @@ describe('curated items over the CLI', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('CONFLICT');
     expect(refused.stderr).toContain(taskId);
-    expect(logBytes('demo')).toBe(before);
+    expect(logBytes(root, 'demo')).toBe(before);
 
     const resolved = await mem(
       'items',
@@ -135,7 +127,7 @@ describe('curated items over the CLI', () => {
     ]);
 
     // Re-resolving writes nothing.
-    const settled = logBytes('demo');
+    const settled = logBytes(root, 'demo');
     const again = await mem(
       'items',
       'resolve',
@@ -148,7 +140,7 @@ describe('curated items over the CLI', () => {
     );
     expect(again.code).toBe(0);
     expect(json(again)).toMatchObject({ ids: [], seq: null });
-    expect(logBytes('demo')).toBe(settled);
+    expect(logBytes(root, 'demo')).toBe(settled);
 
     const history = await mem('history', threadId!, '--project', 'demo', '--json');
     expect(history.code).toBe(0);
@@ -265,7 +257,7 @@ describe('curated items over the CLI', () => {
     const [threadId] = json(seed)['ids'] as string[];
     const fact = await mem('remember', 'A fact', '--type', 'fact', '--project', 'demo', '--json');
     const [factId] = json(fact)['ids'] as string[];
-    const before = logBytes('demo');
+    const before = logBytes(root, 'demo');
     const cases: [string[], string, string][] = [
       [
         ['--anchor', 'it-000000000000'],
@@ -289,13 +281,13 @@ describe('curated items over the CLI', () => {
       expect(run.code, flags.join(' ')).not.toBe(0);
       expect(run.stderr.trim()).toBe(`mem: --anchor: ${says} [${code}]`);
     }
-    expect(logBytes('demo')).toBe(before);
+    expect(logBytes(root, 'demo')).toBe(before);
   });
 
   it('refuses bad input to every item command, typed, writing nothing', async () => {
     const seed = await mem('remember', 'A fact', '--type', 'fact', '--project', 'demo', '--json');
     const [factId] = json(seed)['ids'] as string[];
-    const before = logBytes('demo');
+    const before = logBytes(root, 'demo');
     const cases: [string[], string][] = [
       [
         ['remember', 'x', '--type', 'rule', '--project', 'demo', '--due', '2026-02-01T00:00:00Z'],
@@ -340,6 +332,6 @@ describe('curated items over the CLI', () => {
       expect(run.code, args.join(' ')).not.toBe(0);
       expect(run.stderr, args.join(' ')).toContain(says);
     }
-    expect(logBytes('demo')).toBe(before);
+    expect(logBytes(root, 'demo')).toBe(before);
   });
 });

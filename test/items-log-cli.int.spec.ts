@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jsonlFile, logBytes, logHeadSeq } from './support/data-root.js';
 import { memInProcess, memProcess, type MemRun } from './support/mem-cli.js';
 
 /*
@@ -19,25 +20,9 @@ const json = (run: MemRun) => {
   return JSON.parse(run.stdout) as Record<string, any>;
 };
 
-/** The whole log of a project, byte for byte: what "nothing written" is checked against. */
-function logBytes(project: string): string {
-  const dir = join(root, 'log', project);
-  return readdirSync(dir)
-    .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .join('');
-}
-
-/** The seq of a project's last event, read from the log file itself. */
-function headSeq(project: string): number {
-  const lines = logBytes(project).trimEnd().split('\n');
-  return (JSON.parse(lines.at(-1)!) as { seq: number }).seq;
-}
-
 /** One `mem items add --file` batch: the ids in input order. */
 async function add(project: string, ...items: Record<string, unknown>[]): Promise<string[]> {
-  const file = join(root, `batch-${Math.random().toString(36).slice(2)}.jsonl`);
-  writeFileSync(file, items.map((i) => JSON.stringify(i)).join('\n') + '\n');
+  const file = jsonlFile(root, items);
   const run = await mem('items', 'add', '--project', project, '--file', file, '--json');
   // A second project of the root is named as the project the write starts.
   const stderr = run.stderr.replace(`mem: new project ${project} (known: demo)\n`, '');
@@ -84,7 +69,7 @@ describe('mem items log (add_log)', () => {
       expect(await children()).toEqual([second, first]);
       const readBefore = json(await mem('items', 'read', first!, '--json'))['items'][0];
 
-      const head = headSeq('demo');
+      const head = logHeadSeq(root, 'demo');
       const logged = json(
         await mem(
           'items',
@@ -101,7 +86,7 @@ describe('mem items log (add_log)', () => {
         ),
       );
       expect(logged).toEqual({ project: 'demo', ids: [first], seq: head + 1 });
-      const event = JSON.parse(logBytes('demo').trimEnd().split('\n').at(-1)!);
+      const event = JSON.parse(logBytes(root, 'demo').trimEnd().split('\n').at(-1)!);
       expect(event).toMatchObject({
         seq: head + 1,
         type: 'item_logged',
@@ -196,17 +181,17 @@ describe('mem items log (add_log)', () => {
         [['items', 'log', task!, 'x'.repeat(4_001)], 'INVALID_INPUT', '4000'],
       ];
       for (const [args, code, named] of refusals) {
-        const demo = logBytes('demo');
-        const other = logBytes('other');
-        const head = headSeq('demo');
+        const demo = logBytes(root, 'demo');
+        const other = logBytes(root, 'other');
+        const head = logHeadSeq(root, 'demo');
         const run = await mem(...args, '--project', 'demo', '--json');
         expect(run.code, args.join(' ')).not.toBe(0);
         const error = JSON.parse(run.stderr.trim().split('\n').at(-1)!).error;
         expect(error.code, args.join(' ')).toBe(code);
         expect(error.message, args.join(' ')).toContain(named);
-        expect(headSeq('demo')).toBe(head);
-        expect(logBytes('demo')).toBe(demo);
-        expect(logBytes('other')).toBe(other);
+        expect(logHeadSeq(root, 'demo')).toBe(head);
+        expect(logBytes(root, 'demo')).toBe(demo);
+        expect(logBytes(root, 'other')).toBe(other);
       }
       // At the cap exactly, the text is taken.
       json(await mem('items', 'log', task!, 'y'.repeat(4_000), '--project', 'demo', '--json'));

@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { logBytes } from './support/data-root.js';
 import { memInProcess, memProcess } from './support/mem-cli.js';
 
 /*
@@ -43,14 +44,6 @@ async function find(...args: string[]): Promise<Found> {
 }
 
 const summaries = (found: Found) => found.items.map((i) => i.summary);
-
-function logBytes(project: string): string {
-  const dir = join(root, 'log', project);
-  return readdirSync(dir)
-    .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .join('');
-}
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'mem-rank-'));
@@ -113,9 +106,9 @@ describe('find_items ranking (issue 13 §5)', () => {
     expect(found.items[2]!.ranking.pinned).toBe(true);
     expect(found.items[1]!.ranking.band).toBeGreaterThan(found.items[2]!.ranking.band);
     // Pinned again: nothing to write.
-    const before = logBytes('demo');
+    const before = logBytes(root, 'demo');
     expect((await mem('items', 'pin', pinned, '--project', 'demo')).code).toBe(0);
-    expect(logBytes('demo')).toBe(before);
+    expect(logBytes(root, 'demo')).toBe(before);
   });
 
   it('an archived item leaves a find by default and returns when asked', async () => {
@@ -136,7 +129,7 @@ describe('find_items ranking (issue 13 §5)', () => {
 
   it('refuses an unknown tier or id, typed, and writes nothing', async () => {
     const id = await remember('A fact to file');
-    const before = logBytes('demo');
+    const before = logBytes(root, 'demo');
     const cases: [string[], string][] = [
       [['items', 'attention', id, 'someday', '--project', 'demo'], 'attention'],
       [['items', 'attention', 'it-000000000000', 'archive', '--project', 'demo'], 'NOT_FOUND'],
@@ -151,6 +144,6 @@ describe('find_items ranking (issue 13 §5)', () => {
     }
     const unknown = await mem('items', 'attention', id, 'someday', '--project', 'demo', '--json');
     expect(unknown.stderr).toContain('INVALID_INPUT');
-    expect(logBytes('demo')).toBe(before);
+    expect(logBytes(root, 'demo')).toBe(before);
   });
 });

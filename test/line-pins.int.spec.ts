@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentSha256 } from '@mem/core';
 import { memoryPayloads } from './api/support.js';
+import { jsonlFile, logBytes } from './support/data-root.js';
 import { memInProcess, memProcess } from './support/mem-cli.js';
 
 /*
@@ -41,19 +42,10 @@ function asked(): Hit[] {
   return (JSON.parse(run.stdout) as { results: Hit[] }).results;
 }
 
-function logBytes(): string {
-  const dir = join(root, 'log', 'demo');
-  return readdirSync(dir)
-    .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .join('');
-}
-
 beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-line-pin-'));
-  const file = join(root, 'payloads.jsonl');
   const payloads = memories.flatMap((m) => m.payloads);
-  writeFileSync(file, payloads.map((p) => JSON.stringify(p)).join('\n') + '\n');
+  const file = jsonlFile(root, payloads, 'payloads.jsonl');
   expect((await mem('log', 'append', '--project', 'demo', '--file', file)).code).toBe(0);
 }, 60_000);
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -76,7 +68,7 @@ describe('mem pin / mem unpin a memory line', () => {
     );
     expect(pin.code, pin.stderr).toBe(0);
     expect(json(pin)).toMatchObject({ target: contentSha256(OLDER), level: 'L1', pinned: true });
-    const event = logBytes()
+    const event = logBytes(root, 'demo')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l))
@@ -93,11 +85,11 @@ describe('mem pin / mem unpin a memory line', () => {
     expect(pinned.map((h) => h.ranking.order.pinned)).toEqual([true, false]);
 
     // Pinned again: nothing to write.
-    const bytes = logBytes();
+    const bytes = logBytes(root, 'demo');
     const again = await mem('pin', ref, '--project', 'demo', '--reason', 'again', '--json');
     expect(again.code).toBe(0);
     expect(json(again)['seq']).toBeNull();
-    expect(logBytes()).toBe(bytes);
+    expect(logBytes(root, 'demo')).toBe(bytes);
 
     const unpin = await mem(
       'unpin',
@@ -147,7 +139,7 @@ describe('mem pin / mem unpin a memory line', () => {
       ).code,
     ).toBe(0);
 
-    const before = logBytes();
+    const before = logBytes(root, 'demo');
     const unknown = await pin('abcdef123456');
     expect([unknown.code, codeOf(unknown)]).toEqual([1, 'NOT_FOUND']);
     const forgotten = await pin(contentSha256(NEWER).slice(0, 12));
@@ -156,6 +148,6 @@ describe('mem pin / mem unpin a memory line', () => {
     expect([superseded.code, codeOf(superseded)]).toEqual([1, 'CONFLICT']);
     const reasonless = await mem('pin', contentSha256(OLDER).slice(0, 12), '--project', 'demo');
     expect(reasonless.code).toBe(2);
-    expect(logBytes()).toBe(before);
+    expect(logBytes(root, 'demo')).toBe(before);
   });
 });

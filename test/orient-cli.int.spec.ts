@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jsonlFile, logBytes } from './support/data-root.js';
 import { memInProcess, memProcess } from './support/mem-cli.js';
 
 /*
@@ -18,14 +19,6 @@ const json = (run: { stdout: string; stderr: string; code: number | null }) => {
   return JSON.parse(run.stdout) as Record<string, any>;
 };
 
-function logBytes(project: string): string {
-  const dir = join(root, 'log', project);
-  return readdirSync(dir)
-    .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .join('');
-}
-
 async function remember(text: string, type: string, ...flags: string[]): Promise<string> {
   const run = await mem('remember', text, '--type', type, '--project', 'demo', ...flags, '--json');
   expect(run.stderr).toBe('');
@@ -35,8 +28,7 @@ async function remember(text: string, type: string, ...flags: string[]): Promise
 
 /** One `mem items add --file` batch (one process, one append): the ids in input order. */
 async function add(...items: Record<string, unknown>[]): Promise<string[]> {
-  const file = join(root, `batch-${Math.random().toString(36).slice(2)}.jsonl`);
-  writeFileSync(file, items.map((i) => JSON.stringify(i)).join('\n') + '\n');
+  const file = jsonlFile(root, items);
   const run = await mem('items', 'add', '--project', 'demo', '--file', file, '--json');
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
@@ -207,7 +199,7 @@ describe('the always-loaded budget at write', () => {
       const first = await remember('事実その一：テーマはキャッシュされる', 'fact');
       await remember('Fact two: CI runs on Node 20', 'fact');
       await remember('Fact three: the vault is rebuilt from the log', 'fact');
-      const before = logBytes('demo');
+      const before = logBytes(root, 'demo');
       const refused = await mem(
         'remember',
         'Fact four: one too many',
@@ -222,7 +214,7 @@ describe('the always-loaded budget at write', () => {
       expect(refused.stderr).toContain('300');
       expect(refused.stderr).toContain(first);
       expect(refused.stderr).toContain('Anchor it');
-      expect(logBytes('demo')).toBe(before);
+      expect(logBytes(root, 'demo')).toBe(before);
 
       const thread = await remember('Theme loader rework', 'thread');
       await remember('Fact four: one too many', 'fact', '--anchor', thread);
@@ -230,7 +222,7 @@ describe('the always-loaded budget at write', () => {
       expect(out['facts'].items).toHaveLength(3);
       expect(out['facts'].bytes).toBeLessThanOrEqual(300);
 
-      const grown = logBytes('demo');
+      const grown = logBytes(root, 'demo');
       const update = await mem(
         'items',
         'update',
@@ -245,7 +237,7 @@ describe('the always-loaded budget at write', () => {
       );
       expect(update.code).not.toBe(0);
       expect(update.stderr).toContain('BUDGET_EXCEEDED');
-      expect(logBytes('demo')).toBe(grown);
+      expect(logBytes(root, 'demo')).toBe(grown);
     },
     SLOW,
   );
@@ -293,11 +285,11 @@ describe('archiving frees always-loaded room, as orient shows it', () => {
       expect(orientation['facts'].bytes).toBeLessThanOrEqual(300);
 
       // Filing it back into T0 is a write that grows the section: refused, nothing written.
-      const before = logBytes('demo');
+      const before = logBytes(root, 'demo');
       const back = await mem('items', 'attention', first, 'active', '--project', 'demo');
       expect(back.code).not.toBe(0);
       expect(back.stderr).toContain('BUDGET_EXCEEDED');
-      expect(logBytes('demo')).toBe(before);
+      expect(logBytes(root, 'demo')).toBe(before);
     },
     SLOW,
   );

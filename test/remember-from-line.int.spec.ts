@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryPayloads } from './api/support.js';
+import { jsonlFile, logBytes } from './support/data-root.js';
 import { memInProcess, memProcess } from './support/mem-cli.js';
 
 /*
@@ -25,19 +26,10 @@ const memories = {
   old: memoryPayloads('run-old', `Seen: ${OLD}`, OLD, 'io'),
 };
 
-function logBytes(project: string): string {
-  const dir = join(root, 'log', project);
-  return readdirSync(dir)
-    .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .join('');
-}
-
 beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-promote-'));
-  const file = join(root, 'payloads.jsonl');
   const payloads = Object.values(memories).flatMap((m) => m.payloads);
-  writeFileSync(file, payloads.map((p) => JSON.stringify(p)).join('\n') + '\n');
+  const file = jsonlFile(root, payloads, 'payloads.jsonl');
   expect((await mem('log', 'append', '--project', 'demo', '--file', file)).code).toBe(0);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -117,7 +109,7 @@ describe('mem remember --from-line', () => {
         )
       ).code,
     ).toBe(0);
-    const before = logBytes('demo');
+    const before = logBytes(root, 'demo');
     const refusals: [string[], string, string][] = [
       [['--from-line', 'ffffffffffff', '--type', 'fact'], 'NOT_FOUND', '--from-line'],
       [['--from-line', gone.slice(0, 12), '--type', 'fact'], 'CONFLICT', 'forgotten'],
@@ -129,7 +121,7 @@ describe('mem remember --from-line', () => {
       expect(refused.code, flags.join(' ')).not.toBe(0);
       expect(refused.stderr).toContain(code);
       expect(refused.stderr).toContain(named);
-      expect(logBytes('demo')).toBe(before);
+      expect(logBytes(root, 'demo')).toBe(before);
     }
   });
 
@@ -148,10 +140,10 @@ describe('mem remember --from-line', () => {
     ]);
     expect(promoted.code).toBe(0);
     expect(JSON.parse(promoted.stdout)['ids']).toHaveLength(1);
-    const before = logBytes('demo');
+    const before = logBytes(root, 'demo');
     const bare = memProcess(['--root', root, 'remember', '--type', 'fact', '--project', 'demo']);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('INVALID_INPUT');
-    expect(logBytes('demo')).toBe(before);
+    expect(logBytes(root, 'demo')).toBe(before);
   });
 });

@@ -1,20 +1,13 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BODY_LIMITS, startServer, type RunningServer } from '@mem/server';
-import { call, mint, registryAt, seedIdentity } from './api/support.js';
+import { DEFAULT_BODY_LIMITS, type RunningServer } from '@mem/server';
+import { call, mint, registryAt, seedIdentity, serveUnlimited } from './api/support.js';
 import { memInProcess, memProcess } from './support/mem-cli.js';
+import { PI_TSC_FAILURE, piTranscriptRoot } from './support/pi-failure.js';
 
-const repo = join(import.meta.dirname, '..');
-
-// The same tsc failure as pi-mono-large-session hit it (packages/coding-agent, `npm run check`),
-// as another session's CI log prints it: another checkout, other line numbers, a timestamp.
-const RAW_SAME = [
-  '2026-09-02T10:00:01.123Z > @mariozechner/pi-coding-agent@0.9.1 check',
-  "/home/runner/work/pi-mono/packages/coding-agent/src/theme/theme.ts(7,3): error TS2305: Module '\"@mariozechner/pi-tui\"' has no exported member 'EditorTheme'.",
-  'Command exited with code 2',
-].join('\n');
+// The tsc failure pi-mono-large-session hit, as another session's CI log prints it.
+const RAW_SAME = PI_TSC_FAILURE;
 /** A 2 MB CI log with that failure buried in its middle: a raw log "up to MBs" (issue 14 §3). */
 const CI_LOG_2MB = (() => {
   const noise = (label: string) =>
@@ -47,17 +40,7 @@ describe('mem signature: the exact tier over a real transcript', () => {
   // The ingest, the file argument and the refusal run in process (a real process loads PGlite
   // again, seconds each); the raw log piped on stdin stays the built bin.
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'mem-signature-'));
-    mkdirSync(join(root, 'queries'));
-    mkdirSync(join(root, 'pi'));
-    copyFileSync(
-      join(repo, 'test', 'fixtures', 'transcripts', 'pi', 'pi-mono-large-session.jsonl'),
-      join(root, 'pi', 'pi-mono-large-session.jsonl'),
-    );
-    writeFileSync(
-      join(root, 'queries', 'demo.yaml'),
-      'project: demo\nsources:\n  - pi:../pi\nqueries:\n  - id: tool-failures\n    question: Which tool calls or commands failed, with what error, and what was the working form?\n',
-    );
+    root = piTranscriptRoot('mem-signature-');
     const ingest = await memInProcess(['ingest', '--project', 'demo'], { env: env(), cwd: root });
     expect(ingest.stderr).toBe('');
     expect(ingest.code).toBe(0);
@@ -102,10 +85,7 @@ describe('mem signature: the exact tier over a real transcript', () => {
       const registry = await registryAt(root, { runJobs: false });
       await seedIdentity(registry, { alice: ['demo'] });
       token = (await mint(registry, { principal: 'alice' })).secret;
-      server = await startServer(registry, {
-        port: 0,
-        rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-      });
+      server = await serveUnlimited(registry);
     }, 120_000);
     afterAll(async () => server?.close());
 

@@ -12,14 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemError, itemId, type Payload } from '@mem/core';
 import { loadStandingQueries } from '@mem/ingest';
 import type { Caller, Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
+import type { RunningServer } from '@mem/server';
 import {
   asRoot,
   call,
   callerFor,
+  headSeq,
   mint,
   registryAt,
   seedIdentity,
+  serveUnlimited,
   tempDataRoot,
   writeStandingQueries,
 } from './support.js';
@@ -104,20 +106,14 @@ function cites(project: string, dirs: string[]): void {
   );
 }
 
-async function headSeq(project: string): Promise<number> {
-  let seq = 0;
-  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
-  return seq;
-}
-
 async function refusal(caller: Caller, name: string, input: Record<string, unknown>) {
   const project = input.project as string;
-  const before = await headSeq(project);
+  const before = await headSeq(registry, project);
   const error = await registry.invoke(name, caller, input).then(
     () => null,
     (e: unknown) => e,
   );
-  expect(await headSeq(project), `${name} wrote despite refusing`).toBe(before);
+  expect(await headSeq(registry, project), `${name} wrote despite refusing`).toBe(before);
   if (!isMemError(error)) throw new Error(`${name} accepted ${JSON.stringify(input)}`);
   return { code: error.code, message: error.message, details: error.details };
 }
@@ -264,10 +260,7 @@ describe("a citation into another project's listed directory", () => {
 describe('over HTTP', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(registry, {
-      port: 0,
-      rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-    });
+    server = await serveUnlimited(registry);
   });
   afterAll(async () => {
     await server?.close();

@@ -15,14 +15,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemError, itemId, type Payload } from '@mem/core';
 import type { Caller, Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
+import type { RunningServer } from '@mem/server';
 import {
   call,
   callerFor,
+  headSeq,
   memoryPayloads,
   mint,
   registryAt,
   seedIdentity,
+  serveUnlimited,
   tempDataRoot,
 } from './support.js';
 
@@ -78,12 +80,6 @@ function fileUpper(path: string): string {
   return pathToFileURL(path).href.replace(/^file:/, 'FILE:');
 }
 
-async function headSeq(project: string): Promise<number> {
-  let seq = 0;
-  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
-  return seq;
-}
-
 /** The citation a write names (its source_uri). */
 function uriOf(input: unknown): string {
   const { source_uri, items } = input as { source_uri?: string; items?: { source_uri?: string }[] };
@@ -96,12 +92,12 @@ function echoing<T extends { message: string }>(answer: T, uri: string): T {
 }
 
 async function refusal(name: string, caller: Caller, input: unknown) {
-  const before = await headSeq('alpha');
+  const before = await headSeq(registry, 'alpha');
   const error = await registry.invoke(name, caller, input).then(
     () => null,
     (e: unknown) => e,
   );
-  expect(await headSeq('alpha'), `${name} wrote despite refusing`).toBe(before);
+  expect(await headSeq(registry, 'alpha'), `${name} wrote despite refusing`).toBe(before);
   if (!isMemError(error)) throw new Error(`${name} accepted ${JSON.stringify(input)}`);
   return { code: error.code, message: error.message, details: error.details };
 }
@@ -401,10 +397,7 @@ describe('a read of a citation that leaves the data root (a log written before, 
 describe('over HTTP', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(registry, {
-      port: 0,
-      rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-    });
+    server = await serveUnlimited(registry);
   });
   afterAll(async () => {
     await server?.close();
@@ -423,7 +416,7 @@ describe('over HTTP', () => {
           source_sha256: DIGEST,
         },
       });
-    const before = await headSeq('alpha');
+    const before = await headSeq(registry, 'alpha');
     const a = await ask(exists);
     const b = await ask(missing);
     expect(a.status).toBe(400);
@@ -433,7 +426,7 @@ describe('over HTTP', () => {
       `source_uri: ${exists}: absolute path outside the data root (cite a path relative to it)`,
     );
     expect(echoing(b.body.error, missing)).toEqual(echoing(a.body.error, exists));
-    expect(await headSeq('alpha')).toBe(before);
+    expect(await headSeq(registry, 'alpha')).toBe(before);
 
     const { first_seq } = await registry.context.engine.append(
       'alpha',

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_PROJECT } from '@mem/core';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
-import { call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import type { RunningServer } from '@mem/server';
+import { call, mint, servedRegistry } from './support.js';
 
 /*
  * Hostile input, generated: malformed JSON, wrong types, unknown fields, oversized bodies and
@@ -11,7 +11,7 @@ import { call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js
  * is ever written.
  */
 
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let member = '';
@@ -24,24 +24,20 @@ async function heads(): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(
+    ['alpha', 'beta'],
+    { alice: ['alpha'] },
+    { bodyLimits: { ingest: 64 * 1024, other: 8 * 1024 } },
+  ));
   member = (await mint(registry, { principal: 'alice' })).secret;
   admin = (await mint(registry, { principal: 'alice', capabilities: ['admin'] })).secret;
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-    bodyLimits: { ingest: 64 * 1024, other: 8 * 1024 },
-  });
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 const WRITES = [
   '/memory/ingest',

@@ -1,48 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
-import { call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import type { RunningServer } from '@mem/server';
+import { call, headSeq, mint, servedRegistry } from './support.js';
 
 /*
  * Issue 13 §1 over real HTTP: POST /memory/items takes a parent and its children in one batch
  * (`ref`, `parent_ref`, `anchor_refs`); a bad ref is a 400 naming index and field, the head seq
  * unchanged.
  */
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
 
-async function headSeq(project: string): Promise<number> {
-  let seq = 0;
-  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
-  return seq;
-}
 const add = (items: Record<string, unknown>[]) =>
   call(server.url, 'POST', '/memory/items', { token: alice, body: { project: 'alpha', items } });
 
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(['alpha'], { alice: ['alpha'] }));
   alice = (await mint(registry, { principal: 'alice' })).secret;
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 describe('a tree in one add_items batch over HTTP', () => {
   it('201 with the ids in order; the children hang under the parent written beside them', async () => {
     expect((await add([{ type: 'task', summary: 'Before' }])).status).toBe(201);
-    const head = await headSeq('alpha');
+    const head = await headSeq(registry, 'alpha');
     const added = await add([
       { type: 'thread', summary: 'Upload failures', ref: 'uploads' },
       { type: 'task', summary: 'Reproduce the 413', parent_ref: 'uploads' },
@@ -78,11 +66,11 @@ describe('a tree in one add_items batch over HTTP', () => {
         'items[1].anchor_refs[0]',
       ],
     ] as const) {
-      const head = await headSeq('alpha');
+      const head = await headSeq(registry, 'alpha');
       const refused = await add(items as unknown as Record<string, unknown>[]);
       expect(refused.status).toBe(400);
       expect(refused.body.error).toMatchObject({ code: 'INVALID_INPUT', details: { field } });
-      expect(await headSeq('alpha')).toBe(head);
+      expect(await headSeq(registry, 'alpha')).toBe(head);
     }
   });
 });

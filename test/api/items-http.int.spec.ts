@@ -1,49 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
-import { call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import type { RunningServer } from '@mem/server';
+import { call, headSeq, mint, servedRegistry } from './support.js';
 
 /*
  * Issue 13 §2 over real HTTP on loopback: add_items is all or nothing, completing a container
  * with open descendants is a 409 listing them, rules need may_write_rules, and another
  * project's items are invisible.
  */
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
 let ruler = '';
 
-async function headSeq(project: string): Promise<number> {
-  let seq = 0;
-  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
-  return seq;
-}
-
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(['alpha', 'beta'], { alice: ['alpha'], bob: ['beta'] }));
   alice = (await mint(registry, { principal: 'alice' })).secret;
   ruler = (
     await mint(registry, { principal: 'alice', label: 'ruler', capabilities: ['may_write_rules'] })
   ).secret;
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 describe('items over HTTP', () => {
   it('add_items is atomic: one bad item is a 400 naming its index and field, and nothing is logged', async () => {
-    const before = await headSeq('alpha');
+    const before = await headSeq(registry, 'alpha');
     const refused = await call(server.url, 'POST', '/memory/items', {
       token: alice,
       body: {
@@ -59,7 +46,7 @@ describe('items over HTTP', () => {
       code: 'INVALID_INPUT',
       details: { field: 'items[1].valid_until' },
     });
-    expect(await headSeq('alpha')).toBe(before);
+    expect(await headSeq(registry, 'alpha')).toBe(before);
 
     const oversized = await call(server.url, 'POST', '/memory/items', {
       token: alice,
@@ -70,7 +57,7 @@ describe('items over HTTP', () => {
     });
     expect(oversized.status).toBe(400);
     expect(oversized.body.error.details.field).toBe('items');
-    expect(await headSeq('alpha')).toBe(before);
+    expect(await headSeq(registry, 'alpha')).toBe(before);
   });
 
   it('completing a thread with open children is a 409 listing them; with a disposition it resolves both', async () => {
@@ -85,7 +72,7 @@ describe('items over HTTP', () => {
       body: { project: 'alpha', type: 'task', text: 'Write the changelog', parent: threadId },
     });
     const [taskId] = child.body.ids as string[];
-    const before = await headSeq('alpha');
+    const before = await headSeq(registry, 'alpha');
     const conflict = await call(server.url, 'POST', '/memory/items/resolve', {
       token: alice,
       body: { project: 'alpha', ids: [threadId], status: 'done' },
@@ -95,7 +82,7 @@ describe('items over HTTP', () => {
       code: 'CONFLICT',
       details: { open_descendants: [{ id: taskId, type: 'task', status: 'open' }] },
     });
-    expect(await headSeq('alpha')).toBe(before);
+    expect(await headSeq(registry, 'alpha')).toBe(before);
     const done = await call(server.url, 'POST', '/memory/items/resolve', {
       token: alice,
       body: {
@@ -114,14 +101,14 @@ describe('items over HTTP', () => {
       project: 'alpha',
       items: [{ type: 'rule', summary: 'Run tests with conda run -n book pytest' }],
     };
-    const before = await headSeq('alpha');
+    const before = await headSeq(registry, 'alpha');
     const refused = await call(server.url, 'POST', '/memory/items', { token: alice, body: rule });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({
       code: 'CAPABILITY_REQUIRED',
       details: { capability: 'may_write_rules' },
     });
-    expect(await headSeq('alpha')).toBe(before);
+    expect(await headSeq(registry, 'alpha')).toBe(before);
     const written = await call(server.url, 'POST', '/memory/items', { token: ruler, body: rule });
     expect(written.status).toBe(201);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
-import { asRoot, call, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import type { RunningServer } from '@mem/server';
+import { asRoot, call, headSeq, mint, servedRegistry } from './support.js';
 
 /*
  * Seed 000 §6 `add_log` over real HTTP on loopback: POST /memory/items/{id}/log appends a
@@ -9,16 +9,10 @@ import { asRoot, call, mint, registryAt, seedIdentity, tempDataRoot } from './su
  * activity in GET /memory/orientation and its children's order in GET /memory/items/{id}/context,
  * and leaves the rules+facts prefix of T0 byte-identical. Each refusal leaves the head seq.
  */
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
-
-async function headSeq(project: string): Promise<number> {
-  let seq = 0;
-  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
-  return seq;
-}
 
 async function addItems(project: string, items: Record<string, unknown>[]): Promise<string[]> {
   const added = await call(server.url, 'POST', '/memory/items', {
@@ -46,22 +40,15 @@ const log = (id: string, body: Record<string, unknown>) =>
   call(server.url, 'POST', `/memory/items/${id}/log`, { token: alice, body });
 
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha', 'beta'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(['alpha', 'beta'], { alice: ['alpha', 'beta'] }));
   alice = (await mint(registry, { principal: 'alice', label: 'laptop' })).secret;
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 describe('add_log over HTTP', () => {
   it('POST /memory/items/{id}/log: history, T0 and T1 activity move, the rules+facts prefix stays', async () => {
@@ -83,7 +70,7 @@ describe('add_log over HTTP', () => {
       ).map((c) => c.id);
     expect(await children()).toEqual([second, first]);
 
-    const head = await headSeq('alpha');
+    const head = await headSeq(registry, 'alpha');
     const logged = await log(first!, {
       project: 'alpha',
       text: 'Reproduced with a 9 KB body',
@@ -133,13 +120,13 @@ describe('add_log over HTTP', () => {
       [task!, { text: 'x', conversation: '' }, 400, 'INVALID_INPUT', 'conversation'],
     ];
     for (const [id, body, status, code, field] of refusals) {
-      const alpha = await headSeq('alpha');
-      const beta = await headSeq('beta');
+      const alpha = await headSeq(registry, 'alpha');
+      const beta = await headSeq(registry, 'beta');
       const refused = await log(id, { project: 'alpha', ...body });
       expect(refused.status, `${id} ${JSON.stringify(body).slice(0, 40)}`).toBe(status);
       expect(refused.body.error).toMatchObject({ code, details: { field } });
-      expect(await headSeq('alpha')).toBe(alpha);
-      expect(await headSeq('beta')).toBe(beta);
+      expect(await headSeq(registry, 'alpha')).toBe(alpha);
+      expect(await headSeq(registry, 'beta')).toBe(beta);
     }
     const oversized = await log(task!, { project: 'alpha', text: 'z'.repeat(4_001) });
     expect(oversized.body.error.message).toContain('at most 4000 characters');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
-import { asRoot, registryAt, tempDataRoot } from './support.js';
+import { asRoot, headSeq, registryAt, tempDataRoot } from './support.js';
 
 /*
  * Issue 13 §1-2 through the registry (the path every surface shares): relate_items keeps one
@@ -11,12 +11,6 @@ import { asRoot, registryAt, tempDataRoot } from './support.js';
 let cleanup: () => void;
 let registry: Registry;
 
-async function headSeq(project: string): Promise<number> {
-  let seq = 0;
-  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
-  return seq;
-}
-
 async function add(project: string, items: Record<string, unknown>[]): Promise<string[]> {
   return ((await asRoot(registry, 'add_items', { project, items })) as { ids: string[] }).ids;
 }
@@ -25,13 +19,13 @@ async function refusal(
   name: string,
   input: Record<string, unknown>,
 ): Promise<{ code: string; details: Record<string, unknown> }> {
-  const before = await headSeq('alpha');
+  const before = await headSeq(registry, 'alpha');
   const error = await asRoot(registry, name, input).then(
     () => null,
     (e: unknown) => e as { code: string; details: Record<string, unknown> },
   );
   expect(error, name).not.toBeNull();
-  expect(await headSeq('alpha'), `${name} wrote nothing`).toBe(before);
+  expect(await headSeq(registry, 'alpha'), `${name} wrote nothing`).toBe(before);
   return error!;
 }
 
@@ -89,7 +83,7 @@ describe('relations, cascades and updates', () => {
       }),
     ).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'target' } });
     // Relating again writes nothing.
-    const before = await headSeq('alpha');
+    const before = await headSeq(registry, 'alpha');
     expect(
       await asRoot(registry, 'relate_items', {
         project: 'alpha',
@@ -98,7 +92,7 @@ describe('relations, cascades and updates', () => {
         target: b,
       }),
     ).toMatchObject({ seq: null });
-    expect(await headSeq('alpha')).toBe(before);
+    expect(await headSeq(registry, 'alpha')).toBe(before);
   });
 
   it('removing the sole anchor of some knowledge is refused naming it; with a second anchor it is removed', async () => {

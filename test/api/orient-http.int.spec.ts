@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRegistry, type Registry } from '@mem/registry';
 import { loadConfig } from '@mem/core';
-import { startServer, type RunningServer } from '@mem/server';
-import { call, engineAt, mint, seedIdentity, tempDataRoot } from './support.js';
+import type { RunningServer } from '@mem/server';
+import {
+  call,
+  engineAt,
+  headSeq,
+  mint,
+  seedIdentity,
+  serveUnlimited,
+  tempDataRoot,
+} from './support.js';
 
 /*
  * Issue 13 §3 over real HTTP on loopback: GET /memory/orientation is T0 under the configured
@@ -13,12 +21,6 @@ let cleanup: () => void;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
-
-async function headSeq(project: string): Promise<number> {
-  let seq = 0;
-  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
-  return seq;
-}
 
 const add = (items: unknown[]) =>
   call(server.url, 'POST', '/memory/items', { token: alice, body: { project: 'alpha', items } });
@@ -38,10 +40,7 @@ beforeAll(async () => {
   });
   await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
   alice = (await mint(registry, { principal: 'alice', capabilities: ['may_write_rules'] })).secret;
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
+  server = await serveUnlimited(registry);
 });
 
 afterAll(async () => {
@@ -59,7 +58,7 @@ describe('orientation over HTTP', () => {
     ]);
     expect(first.status).toBe(201);
     const [oldest] = (first.body as { ids: string[] }).ids;
-    const before = await headSeq('alpha');
+    const before = await headSeq(registry, 'alpha');
     const refused = await add([{ type: 'fact', summary: 'Fact four: one too many for the cap' }]);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({
@@ -76,7 +75,7 @@ describe('orientation over HTTP', () => {
     expect(
       (refused.body.error as { details: { bytes: number } }).details.bytes,
     ).toBeLessThanOrEqual(300);
-    expect(await headSeq('alpha')).toBe(before);
+    expect(await headSeq(registry, 'alpha')).toBe(before);
   });
 
   it('GET /memory/orientation answers T0 within its caps; GET /memory/items/{id}/context answers T1', async () => {

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
-import { call, memoryPayloads, mint, registryAt, seedIdentity, tempDataRoot } from './support.js';
+import type { RunningServer } from '@mem/server';
+import { call, headSeq, memoryPayloads, mint, servedRegistry } from './support.js';
 
 /*
  * Issue 13 §1 over real HTTP on loopback: GET /memory/query answers with memory lines and
  * curated items in one ranking, each hit told apart by kind; archived, deleted and another
  * project's items never return; an expired one is held back and named.
  */
-let cleanup: () => void;
+let closeServed: () => Promise<void>;
 let registry: Registry;
 let server: RunningServer;
 let alice = '';
@@ -16,12 +16,6 @@ let ruler = '';
 const ids: Record<string, string> = {};
 
 const LINE = 'The loader tests run slowly on CI because every theme is parsed twice';
-
-async function headSeq(project: string): Promise<number> {
-  let seq = 0;
-  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
-  return seq;
-}
 
 /**
  * Binding rules and the question an agent would ask about what each governs (issue 13 §1): a
@@ -56,10 +50,11 @@ async function remember(token: string, project: string, body: Record<string, unk
 }
 
 beforeAll(async () => {
-  let root: string;
-  ({ root, cleanup } = tempDataRoot(['alpha', 'beta']));
-  registry = await registryAt(root, { runJobs: false });
-  await seedIdentity(registry, { alice: ['alpha'], bob: ['beta'] });
+  ({
+    registry,
+    server,
+    close: closeServed,
+  } = await servedRegistry(['alpha', 'beta'], { alice: ['alpha'], bob: ['beta'] }));
   alice = (await mint(registry, { principal: 'alice' })).secret;
   ruler = (
     await mint(registry, { principal: 'alice', label: 'ruler', capabilities: ['may_write_rules'] })
@@ -75,10 +70,6 @@ beforeAll(async () => {
     memoryPayloads('run-1', `Seen: ${LINE}`, LINE).payloads,
     { kind: 'test' },
   );
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
   ids['rule'] = await remember(ruler, 'alpha', {
     text: 'Run the tests with `conda run -n bk python -m pytest`',
     type: 'rule',
@@ -112,11 +103,7 @@ beforeAll(async () => {
   expect(deleted.status).toBeLessThan(300);
 });
 
-afterAll(async () => {
-  await server?.close();
-  await registry?.close();
-  cleanup?.();
-});
+afterAll(() => closeServed?.());
 
 type Hit = {
   kind: string;
@@ -240,14 +227,14 @@ describe('POST /memory/remember with from_line', () => {
       (await call(server.url, 'GET', '/memory/query?query=loader+themes+parsed', { token: alice }))
         .body.results as (Hit & { sha256: string })[]
     ).find((h) => h.kind === 'line')!;
-    const before = await headSeq('alpha');
+    const before = await headSeq(registry, 'alpha');
     const refused = await call(server.url, 'POST', '/memory/remember', {
       token: alice,
       body: { project: 'alpha', from_line: line.sha256.slice(0, 12), type: 'rule' },
     });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('CAPABILITY_REQUIRED');
-    expect(await headSeq('alpha')).toBe(before);
+    expect(await headSeq(registry, 'alpha')).toBe(before);
 
     const promoted = await call(server.url, 'POST', '/memory/remember', {
       token: ruler,

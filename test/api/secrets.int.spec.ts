@@ -2,13 +2,21 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
+import type { RunningServer } from '@mem/server';
 import {
   ALL_PLANTED,
   PLANTED_SECRETS,
   claudeTranscriptWithSecrets,
 } from '../support/planted-secrets.js';
-import { call, mint, registryAt, seedIdentity, tempDataRoot, until } from './support.js';
+import {
+  call,
+  mint,
+  registryAt,
+  seedIdentity,
+  serveUnlimited,
+  tempDataRoot,
+  until,
+} from './support.js';
 
 /*
  * Item 3 of issue 9 over HTTP: a secret in `source` and `ingest_id` (identities), in posted
@@ -51,10 +59,7 @@ async function serve(): Promise<{
   await seedIdentity(registry, { alice: ['demo'] });
   const token = (await mint(registry, { principal: 'alice', projects: ['demo'], label: 'laptop' }))
     .secret;
-  const server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
+  const server = await serveUnlimited(registry);
   cleanups.push(
     cleanup,
     () => registry.close(),

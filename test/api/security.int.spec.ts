@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
+import type { RunningServer } from '@mem/server';
 import {
   asRoot,
   call,
@@ -8,6 +8,7 @@ import {
   mint,
   registryAt,
   seedIdentity,
+  serveUnlimited,
   tempDataRoot,
 } from './support.js';
 
@@ -53,10 +54,7 @@ beforeAll(async () => {
   ).job_id;
   forbidden = [beta.evidence, beta.memory, 'zanzibar', 'quokka', 'ledger'];
   alphaIds = [alpha.memory];
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
+  server = await serveUnlimited(registry);
 });
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { Engine } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { openRegistry, type Caller, type Registry } from '@mem/registry';
+import { startServer, type RunningServer, type ServeOptions } from '@mem/server';
 import { testConfig } from '../support/test-config.js';
 
 /** A temp data root with standing queries for `projects`; `cleanup()` removes it. */
@@ -161,6 +162,58 @@ export function memoryPayloads(
       },
     ],
   };
+}
+
+/** Every request limit off: a spec's many calls from one address would otherwise be refused. */
+const NO_RATE_LIMITS = { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 };
+
+/** A loopback server on a free port with the rate limits off; `options` adds to (or overrides) that. */
+export function serveUnlimited(
+  registry: Registry,
+  options: Partial<ServeOptions> = {},
+): Promise<RunningServer> {
+  return startServer(registry, { port: 0, rateLimits: NO_RATE_LIMITS, ...options });
+}
+
+/** One spec's HTTP fixture (servedRegistry); `close()` stops the server, closes the registry and removes the root. */
+export interface Served {
+  root: string;
+  registry: Registry;
+  server: RunningServer;
+  close: () => Promise<void>;
+}
+
+/**
+ * A temp data root with standing queries for `projects`, a registry on it (jobs not run),
+ * `members` registered (seedIdentity), served on loopback with the rate limits off
+ * (serveUnlimited, `options` added).
+ */
+export async function servedRegistry(
+  projects: readonly string[],
+  members: Record<string, readonly string[]>,
+  options: Partial<ServeOptions> = {},
+): Promise<Served> {
+  const { root, cleanup } = tempDataRoot(projects);
+  const registry = await registryAt(root, { runJobs: false });
+  await seedIdentity(registry, members);
+  const server = await serveUnlimited(registry, options);
+  return {
+    root,
+    registry,
+    server,
+    close: async () => {
+      await server.close();
+      await registry.close();
+      cleanup();
+    },
+  };
+}
+
+/** The seq of the project's last event (0 for an empty log), read from the log itself. */
+export async function headSeq(registry: Registry, project: string): Promise<number> {
+  let seq = 0;
+  for await (const { event } of registry.context.engine.read(project)) seq = event.seq;
+  return seq;
 }
 
 /** Polls until `check` returns a value (not undefined) or `timeoutMs` passes. */

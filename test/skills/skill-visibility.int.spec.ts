@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '@mem/registry';
-import { startServer, type RunningServer } from '@mem/server';
+import type { RunningServer } from '@mem/server';
 import {
   asRoot,
   call,
@@ -10,6 +10,7 @@ import {
   mint,
   registryAt,
   seedIdentity,
+  serveUnlimited,
   tempDataRoot,
 } from '../api/support.js';
 
@@ -51,10 +52,7 @@ beforeAll(async () => {
     name: 'upload-bugs',
     reason: 'works',
   });
-  server = await startServer(registry, {
-    port: 0,
-    rateLimits: { burstPerSecond: 0, ingestPerHour: 0, queryPerHour: 0 },
-  });
+  server = await serveUnlimited(registry);
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { itemId, sha256Hex, type Payload } from '@mem/core';
 import { usePglite } from '../test/pglite-servers.js';
-import { applyLogs, chainEvents, projected, tempTargets } from '../test/support.js';
+import { applyLogs, chainEvents, projected, suiteTargets } from '../test/support.js';
 import { tableEmbedder } from '../test/table-embedder.js';
 import { projectStretch } from '@mem/engine';
 import { projectorPgvector } from './projector.js';
@@ -38,20 +38,14 @@ const added = (summary: string, type: 'rule' | 'fact' | 'task' = 'rule'): Payloa
 const shared = usePglite();
 
 describe('pgvector item vectors', () => {
-  const temp = tempTargets();
-  const open: VectorRecall[] = [];
-  afterEach(async () => {
-    for (const recall of open.splice(0)) await recall.close();
-  });
-  afterAll(() => temp.cleanup());
+  const temp = suiteTargets();
   const embedder = tableEmbedder(VECTORS);
 
   async function project(logs: Record<string, Payload[]>): Promise<VectorRecall> {
     const target = temp.target();
     await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), target, logs);
     const recall = await openVectorRecall({ pglite: shared.db, stateDir: target.stateDir });
-    open.push(recall);
-    return recall;
+    return temp.opened(recall);
   }
   const items = async (recall: VectorRecall, projects = ['demo']) =>
     (await recall.recall('text', Q, { projects, levels: ['I'] }, 10)).map((hit) => [

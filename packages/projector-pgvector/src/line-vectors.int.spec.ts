@@ -1,9 +1,9 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Payload } from '@mem/core';
 import type { ProjectionTarget } from '@mem/engine';
 import { projectStretch } from '@mem/engine';
 import { usePglite } from '../test/pglite-servers.js';
-import { applyLogs, chainEvents, payload, projected, sha, tempTargets } from '../test/support.js';
+import { applyLogs, chainEvents, payload, projected, sha, suiteTargets } from '../test/support.js';
 import { tableEmbedder } from '../test/table-embedder.js';
 import { projectorPgvector } from './projector.js';
 import { quoteIdent, sharedSchemaFor } from './schema/identifiers.js';
@@ -36,20 +36,14 @@ const Q = Float32Array.from([1, 0, 0]);
 const shared = usePglite();
 
 describe('pgvector line vectors', () => {
-  const temp = tempTargets();
-  const open: VectorRecall[] = [];
-  afterEach(async () => {
-    for (const recall of open.splice(0)) await recall.close();
-  });
-  afterAll(() => temp.cleanup());
+  const temp = suiteTargets();
   const embedder = tableEmbedder(VECTORS);
 
   async function project(events: Payload[]): Promise<VectorRecall> {
     const target: ProjectionTarget = temp.target();
     await applyLogs(projectorPgvector({ pglite: shared.db, embedder }), target, { demo: events });
     const recall = await openVectorRecall({ pglite: shared.db, stateDir: target.stateDir });
-    open.push(recall);
-    return recall;
+    return temp.opened(recall);
   }
   const texts = async (recall: VectorRecall, kind: 'text' | 'symptom' = 'text') =>
     (await recall.recall(kind, Q, { projects: ['demo'], levels: ['L1', 'L2'] }, 10)).map(

@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectionTarget } from '@mem/engine';
 import { usePglite } from '../test/pglite-servers.js';
-import { applyLogs, payload, sha, tempTargets } from '../test/support.js';
+import { applyLogs, payload, sha, suiteTargets, tempTargets } from '../test/support.js';
 import { tableEmbedder } from '../test/table-embedder.js';
 import { projectorPgvector } from './projector.js';
 import { quoteIdent, sharedSchemaFor } from './schema/identifiers.js';
-import type { VectorRecall } from './recall-types.js';
 import { openVectorRecall } from './vector-recall.js';
 
 /*
@@ -30,12 +29,7 @@ const L12 = ['L1', 'L2'] as const;
 const shared = usePglite();
 
 describe('openVectorRecall', () => {
-  const temp = tempTargets();
-  const open: VectorRecall[] = [];
-  afterEach(async () => {
-    for (const recall of open.splice(0)) await recall.close();
-  });
-  afterAll(() => temp.cleanup());
+  const temp = suiteTargets();
 
   const embedder = tableEmbedder(VECTORS);
   const projector = () => projectorPgvector({ pglite: shared.db, embedder });
@@ -45,8 +39,7 @@ describe('openVectorRecall', () => {
       stateDir: target.stateDir,
       ...(expectEmbedder ? { expectEmbedder } : {}),
     });
-    open.push(recall);
-    return recall;
+    return temp.opened(recall);
   };
 
   let target: ProjectionTarget;

@@ -8,6 +8,7 @@ import {
   type ProjectionTarget,
   type Projector,
 } from '@mem/engine';
+import { afterAll, afterEach } from 'vitest';
 import { chainEvents, type ChainedEvent } from '../../../test/support/events.js';
 
 export { chainEvents, type ChainedEvent };
@@ -23,6 +24,30 @@ export function tempTargets(): { target(): ProjectionTarget; cleanup(): void } {
     },
     cleanup() {
       for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One suite's temp targets and the recalls its tests open, cleaned up by the suite's own hooks
+ * (registered where it is called, inside the describe): each recall passed to `opened` is closed
+ * after every test, every target removed after the suite.
+ */
+export function suiteTargets(): {
+  target(): ProjectionTarget;
+  opened<R extends { close(): Promise<void> }>(recall: R): R;
+} {
+  const temp = tempTargets();
+  const open: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const recall of open.splice(0)) await recall.close();
+  });
+  afterAll(() => temp.cleanup());
+  return {
+    target: () => temp.target(),
+    opened: (recall) => {
+      open.push(recall);
+      return recall;
     },
   };
 }

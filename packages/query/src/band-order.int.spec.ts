@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   evidence,
-  filler,
+  fillerNotes,
   linedMemory,
   run,
   sha,
-  testStore,
   type TestStore,
+  testStore,
 } from '../test/store.js';
 import { queryMemory } from './query-memory.js';
 
@@ -38,10 +38,7 @@ beforeAll(async () => {
     demo: [
       ...fact('r-old-tie', 1, OLD_TIE),
       ...fact('r-old-strong', 2, OLD_STRONG),
-      ...Array.from({ length: 6 }, (_, i) => [
-        run(`r-filler-${i}`, 'L1', `filler-${i}`),
-        ...filler(`r-filler-${i}`, 1, 100 + i),
-      ]).flat(),
+      ...fillerNotes(6),
       ...fact('r-new-tie', 3, NEW_TIE),
       ...fact('r-new-weak', 4, NEW_WEAK),
     ],

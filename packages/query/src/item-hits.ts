@@ -27,6 +27,10 @@ export function itemKey(row: Pick<ItemRow, 'project' | 'id'>): string {
  * The item rows of the item nodes among `nodes`, in one statement, by node id. An item node
  * whose row is gone, deleted or archived has no entry: the keyword set already leaves those
  * out (keyword-statistics.ts), and this keeps an index out of step from delivering one.
+ * Visibility, not freshness, and on purpose not find_items' (find.ts attentionOf): a find is a
+ * listing the caller filters (include_deleted, include_archive, an attention tier), while a
+ * query answers from what is in force, with no such switch. Freshness is one rule for both,
+ * the registry's judgeItem, asked through ItemHoldBack.
  */
 export function itemRowsOf(
   items: ItemStore,

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   evidence,
-  filler,
+  fillerNotes,
   linedMemory,
   run,
   sha,
-  testStore,
   type TestStore,
+  testStore,
 } from '../test/store.js';
+import { CRASH, DECISION, E_CRASH, E_DECISION, themeCrashNote } from '../test/theme-crash.js';
 import { queryMemory } from './query-memory.js';
 
 /*
@@ -17,13 +18,6 @@ import { queryMemory } from './query-memory.js';
  * the TOML chunk too (on the demo: a sandbox bug cited to unrelated pi-mono tool calls).
  */
 
-const E_CRASH =
-  'Error: Invalid hex color "#ggg" at hexToRgb (theme/load.ts:41). The theme loader now falls back to the dark theme when a colour does not parse.';
-const E_DECISION =
-  'We agreed to keep the settings file in TOML rather than YAML, because comments survive a round trip.';
-const CRASH =
-  'The theme loader crashed on Invalid hex color at hexToRgb; fixed with a fallback to the dark theme.';
-const DECISION = 'Settings stay in TOML, not YAML, because comments survive a round trip.';
 const L1_TEXT = `- ${CRASH}\n- ${DECISION}`;
 const COPY_CRASH = `[bugs-and-decisions] ${CRASH}`;
 const COPY_DECISION = `[bugs-and-decisions] ${DECISION}`;
@@ -41,13 +35,7 @@ let store: TestStore;
 beforeAll(async () => {
   store = await testStore({
     demo: [
-      run('r-1', 'L1', 'bugs-and-decisions'),
-      evidence('r-1', 1, E_CRASH),
-      evidence('r-1', 2, E_DECISION),
-      linedMemory('r-1', 'L1', 2, [
-        [CRASH, [E_CRASH]],
-        [DECISION, [E_DECISION]],
-      ]),
+      ...themeCrashNote(),
       run('r-3', 'L1', 'tool-failures'),
       evidence('r-3', 1, E_TOOL),
       linedMemory('r-3', 'L1', 1, [[TOOL_CRASH, [E_TOOL]]]),
@@ -56,10 +44,7 @@ beforeAll(async () => {
         [COPY_CRASH, [L1_TEXT, TOOL_TEXT]],
         [COPY_DECISION, [L1_TEXT]],
       ]),
-      ...Array.from({ length: 6 }, (_, i) => [
-        run(`r-filler-${i}`, 'L1', `filler-${i}`),
-        ...filler(`r-filler-${i}`, 1, 100 + i),
-      ]).flat(),
+      ...fillerNotes(6),
     ],
   });
 });

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   evidence,
-  filler,
+  fillerNotes,
   linedMemory,
-  run,
   sha,
+  type TestStore,
   testStore,
   tombstone,
-  type TestStore,
 } from '../test/store.js';
+import { CRASH, DECISION, E_CRASH, E_DECISION, themeCrashNote } from '../test/theme-crash.js';
 import { queryMemory } from './query-memory.js';
 
 /*
@@ -17,13 +17,6 @@ import { queryMemory } from './query-memory.js';
  * chunk that line came from, and says which note it belongs to.
  */
 
-const E_CRASH =
-  'Error: Invalid hex color "#ggg" at hexToRgb (theme/load.ts:41). The theme loader now falls back to the dark theme when a colour does not parse.';
-const E_DECISION =
-  'We agreed to keep the settings file in TOML rather than YAML, because comments survive a round trip.';
-const CRASH =
-  'The theme loader crashed on Invalid hex color at hexToRgb; fixed with a fallback to the dark theme.';
-const DECISION = 'Settings stay in TOML, not YAML, because comments survive a round trip.';
 const LATER = 'Release notes are written by hand for each minor version.';
 const E_LATER = 'Release notes: we write them by hand for every minor version, no generator.';
 
@@ -31,19 +24,7 @@ let store: TestStore;
 
 beforeAll(async () => {
   store = await testStore({
-    demo: [
-      run('r-1', 'L1', 'bugs-and-decisions'),
-      evidence('r-1', 1, E_CRASH),
-      evidence('r-1', 2, E_DECISION),
-      linedMemory('r-1', 'L1', 2, [
-        [CRASH, [E_CRASH]],
-        [DECISION, [E_DECISION]],
-      ]),
-      ...Array.from({ length: 6 }, (_, i) => [
-        run(`r-filler-${i}`, 'L1', `filler-${i}`),
-        ...filler(`r-filler-${i}`, 1, 100 + i),
-      ]).flat(),
-    ],
+    demo: [...themeCrashNote(), ...fillerNotes(6)],
   });
 });
 afterAll(() => store.cleanup());

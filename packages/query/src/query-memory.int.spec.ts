@@ -5,14 +5,14 @@ import { splitMemoryLines } from '@mem/core';
 import { fakeEmbedder, fakeVectorRecall } from '../test/fake-vectors.js';
 import {
   evidence,
-  filler,
+  fillerNotes,
   memory,
   reference,
   run,
   sha,
+  type TestStore,
   testStore,
   tombstone,
-  type TestStore,
 } from '../test/store.js';
 import { queryMemory } from './query-memory.js';
 import { INSUFFICIENT_RECALL } from './result.js';
@@ -69,10 +69,7 @@ beforeAll(async () => {
       run('r-long', 'L1', 'hangar'),
       evidence('r-long', 1, E_LONG),
       memory('r-long', 'L1', 1, M_LONG, [E_LONG]),
-      ...Array.from({ length: 12 }, (_, i) => [
-        run(`r-filler-${i}`, 'L1', `filler-${i}`),
-        ...filler(`r-filler-${i}`, 1, 100 + i),
-      ]).flat(),
+      ...fillerNotes(12),
       ...FLOOD,
     ],
     other: [

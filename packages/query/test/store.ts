@@ -117,6 +117,17 @@ export function filler(runId: string, count: number, startT = 100): Payload[] {
   }).flat();
 }
 
+/**
+ * `count` unrelated L1 notes (`r-filler-<i>`, query `filler-<i>`), one filler memory each: a
+ * store of more than a few notes, so BM25's IDF and the relevance floor behave as in a real one.
+ */
+export function fillerNotes(count: number): Payload[] {
+  return Array.from({ length: count }, (_, i) => [
+    run(`r-filler-${i}`, 'L1', `filler-${i}`),
+    ...filler(`r-filler-${i}`, 1, 100 + i),
+  ]).flat();
+}
+
 export interface TestStore {
   root: string;
   items: ItemStore;

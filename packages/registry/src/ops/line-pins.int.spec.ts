@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contentSha256, hasErrorCode } from '@mem/core';
-import { asRoot, engineAt, memoryPayloads, tempDataRoot } from '../../../../test/api/support.js';
-import { testConfig } from '../../../../test/support/test-config.js';
-import { openRegistry } from '../open.js';
+import { asRoot, memoryPayloads, registryAt, tempDataRoot } from '../../../../test/api/support.js';
 
 /*
  * Issue 13 §5: `unpin_line` resolves its ref in the item store (the line nodes and their pins),
@@ -20,13 +18,8 @@ const FORGOTTEN = 'Rollout notes: drain canary pods after budget alerts';
 describe('unpin_line', () => {
   it('resolves a prefix, a forgotten line’s text and an unknown ref without reading the log', async () => {
     const { root, cleanup } = tempDataRoot(['demo']);
-    const engine = engineAt(root);
-    const registry = await openRegistry({
-      engine,
-      version: '0.0.0-test',
-      config: testConfig(),
-      runJobs: false,
-    });
+    const registry = await registryAt(root, { runJobs: false });
+    const engine = registry.context.engine;
     cleanups.push(cleanup, () => registry.close());
     await engine.append(
       'demo',

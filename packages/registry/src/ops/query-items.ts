@@ -1,8 +1,8 @@
 import { itemKey, type ItemHoldBack } from '@mem/query';
 import type { ItemRow } from '@mem/projector-sqlite';
 import type { RegistryContext } from '../context.js';
-import { MAX_FRESHNESS_WARNINGS, warningOf, type FreshnessWarning } from './items/freshness.js';
-import { checkSource, citingScope } from './items/source-check.js';
+import { MAX_FRESHNESS_WARNINGS, judgeItem, type FreshnessWarning } from './items/freshness.js';
+import { citingScope } from './items/source-check.js';
 
 /** What a query answer says of the recalled items it did not deliver plainly. */
 export interface QueryFreshness {
@@ -11,10 +11,11 @@ export interface QueryFreshness {
 }
 
 /**
- * The freshness gate of a query's curated items, find_items' verdict (warningOf, checkSource)
- * read against the caller's clock: an expired, review-due, changed-source or long-open item is
- * held back unless `includeStale`, and named either way. Only recalled items are judged (at
- * most the recall depth), so a cited source is re-read for those alone.
+ * The freshness gate of a query's curated items: find_items' rule itself (judgeItem), read
+ * against the caller's clock: an expired, review-due, changed-source or long-open item is held
+ * back unless `includeStale`, and named either way. Only recalled items are judged (at most the
+ * recall depth), so a cited source is re-read for those alone. Which items are recalled at all
+ * (not deleted, not archived) is the query package's to decide (itemRowsOf), not a verdict.
  */
 export function queryItemFreshness(
   ctx: RegistryContext,
@@ -26,10 +27,10 @@ export function queryItemFreshness(
   const holdBack: ItemHoldBack = async (rows) => {
     const held = new Set<string>();
     for (const row of rows) {
-      const warning = warningOf(row, now, includeStale, await checkSource(row, scope));
+      const { warning, held: holds } = await judgeItem(row, now, scope, includeStale);
       if (warning === null) continue;
       named.push({ row, warning });
-      if (!includeStale) held.add(itemKey(row));
+      if (holds) held.add(itemKey(row));
     }
     return held;
   };

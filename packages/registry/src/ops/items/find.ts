@@ -28,10 +28,11 @@ import {
   freshnessView,
   freshnessViewOf,
   freshnessWarning,
+  judgeItem,
   warningOf,
   type FreshnessWarning,
 } from './freshness.js';
-import { checkSource, citingScope } from './source-check.js';
+import { citingScope } from './source-check.js';
 
 export const MAX_READ_IDS = 50;
 export const MAX_FIND_LIMIT = 200;
@@ -226,16 +227,23 @@ async function findIn(
     candidates: FIND_CANDIDATES,
     heldBackLimit: MAX_FRESHNESS_WARNINGS,
   });
-  // The page's cited sources are re-read (bounded by the page, never every item): one that
-  // changed or cannot be read is held back like an expired item, unless include_stale.
+  // The page is judged as a query judges its recalled items (judgeItem): its cited sources are
+  // re-read (bounded by the page, never every item), and one that changed or cannot be read is
+  // held back like an expired item, unless include_stale. The clock-bound part of the rule
+  // already ran inside the statement (the item store's HELD_BACK: core's verdict on the row's
+  // dates, in SQL so that the total and the pages are exact), so without include_stale a row on
+  // the page is held back here by its source alone. A query has no such statement (its recall is
+  // not paged by freshness): judgeItem is its whole rule.
   const scope = citingScope(ctx.engine.paths);
   const checked = await Promise.all(
-    found.items.map(async (row) => ({ row, source: await checkSource(row, scope) })),
+    found.items.map(async (row) => ({ row, ...(await judgeItem(row, now, scope, includeStale)) })),
   );
   const sourceWarnings = checked
-    .map(({ row, source }) => warningOf(row, now, includeStale, source))
+    .map(({ warning }) => warning)
     .filter((w): w is FreshnessWarning => w !== null);
-  const moved = new Set(includeStale ? [] : sourceWarnings.map((w) => `${w.project}\u0000${w.id}`));
+  const moved = new Set(
+    checked.filter(({ held }) => held).map(({ row }) => `${row.project}\u0000${row.id}`),
+  );
   const delivered = checked.filter(({ row }) => !moved.has(`${row.project}\u0000${row.id}`));
   const matched = matchedTermsOf(
     items,
@@ -243,6 +251,8 @@ async function findIn(
     phrases,
     delivered.map(({ row }) => row),
   );
+  // Held back inside the statement by their dates alone: their sources are not re-read (they
+  // are not on the page, and their verdict is already not fresh), so a warning names the clock.
   const heldWarnings = found.heldBack
     .map((row) => warningOf(row, now, includeStale))
     .filter((w): w is FreshnessWarning => w !== null);
@@ -271,7 +281,12 @@ async function findIn(
   };
 }
 
-/** The tiers a find delivers: the one named, else all but archive unless include_archive. */
+/**
+ * The tiers a find delivers: the one named, else all but archive unless include_archive. Not a
+ * query's rule on purpose (the query package's itemRowsOf leaves every archived or deleted item
+ * out, with no switch): a find is a listing its caller filters, a query answers from what is in
+ * force.
+ */
 function attentionOf(input: FindInput): readonly AttentionTier[] {
   if (input.attention !== undefined) return [input.attention];
   return input.include_archive === true ? ATTENTION_TIERS : ['active', 'reference'];

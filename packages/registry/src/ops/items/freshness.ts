@@ -119,6 +119,36 @@ export function warningOf(
   };
 }
 
+/** An item as a read that may hold it back judged it (judgeItem). */
+export interface ItemJudgement {
+  /** What its cited source read as (null: it cites none): the read's freshness view shows it too. */
+  source: SourceCheck | null;
+  /** The warning naming it; null when it is fresh. */
+  warning: FreshnessWarning | null;
+  /** The read leaves it out: its verdict is not fresh and the caller did not ask for include_stale. */
+  held: boolean;
+}
+
+/**
+ * The one rule by which a read holds a curated item back, query and find_items alike: its cited
+ * source re-read (checkSource), its verdict at the caller's clock (warningOf). An expired,
+ * review-due, long-open or changed-source item is held back unless `includeStale`, and named
+ * either way (`delivered` says which). Why one function: the query path (query-items.ts) and
+ * find_items (find.ts) wrote this rule each for itself, and a change to one could have left a
+ * query delivering an item find holds back.
+ */
+export async function judgeItem(
+  item: Fresh & CitedSource,
+  now: Date,
+  /** The read's citing scope (one for the whole answer), or a data root as checkSource takes it. */
+  scope: CitingScope | string,
+  includeStale: boolean,
+): Promise<ItemJudgement> {
+  const source = await checkSource(item, scope);
+  const warning = warningOf(item, now, includeStale, source);
+  return { source, warning, held: warning !== null && !includeStale };
+}
+
 /**
  * Warnings for knowledge a read always delivers (T0's unanchored rules and facts, T1's anchored
  * ones), in the order given, judged as find_items judges them: a TTL, a review date and the

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hasErrorCode } from '@mem/core';
-import { asRoot, engineAt, tempDataRoot } from '../../../../../test/api/support.js';
-import { testConfig } from '../../../../../test/support/test-config.js';
-import { openRegistry } from '../../open.js';
+import { asRoot, engineAt, registryAt, tempDataRoot } from '../../../../../test/api/support.js';
 import type { Registry } from '../../registry.js';
 
 /*
@@ -17,13 +15,8 @@ afterEach(async () => {
 
 async function setup() {
   const { root, cleanup } = tempDataRoot(['alpha']);
-  const engine = engineAt(root);
-  const registry = await openRegistry({
-    engine,
-    version: '0.0.0-test',
-    config: testConfig(),
-    runJobs: false,
-  });
+  const registry = await registryAt(root, { runJobs: false });
+  const engine = registry.context.engine;
   cleanups.push(cleanup, () => registry.close());
   return { root, engine, registry };
 }

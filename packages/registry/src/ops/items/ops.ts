@@ -11,7 +11,7 @@ import {
 } from '@mem/core';
 import { requireCapability, requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
-import { defineOperation } from '../../operation.js';
+import { defineOperation, type CliOption } from '../../operation.js';
 import { promotedLine, type PromotedLine } from './promote-line.js';
 import { projectInput } from '../schemas.js';
 import {
@@ -51,6 +51,37 @@ const projectFlag = {
   flag: '--project <name>',
   description: 'the project the items belong to',
 };
+
+/**
+ * An item's dates and cited source as flags, the same for `mem remember` and `mem items update`
+ * (each field means the same in both inputs): one list, so a flag's wording cannot drift apart.
+ */
+const datesAndSourceFlags: readonly CliOption[] = [
+  { field: 'due', flag: '--due <iso>', description: 'when a task is due' },
+  { field: 'remind_at', flag: '--remind-at <iso>', description: 'when a reminder fires' },
+  {
+    field: 'valid_until',
+    flag: '--valid-until <iso>',
+    description: 'when knowledge stops holding',
+  },
+  {
+    field: 'review_after',
+    flag: '--review-after <iso>',
+    description: 'when knowledge is due a review: past it, stale until confirmed',
+  },
+  {
+    field: 'source_uri',
+    flag: '--source <path|uri>',
+    description:
+      'what knowledge was read from: a path inside the data root (relative to it), or a URI',
+  },
+  {
+    field: 'source_sha256',
+    flag: '--source-sha256 <hex>',
+    description:
+      "the cited source's sha256 when written (with --source; a local file's is read from it when left out)",
+  },
+];
 
 const writtenText = (verb: string) => (out: WrittenOut) =>
   out.seq === null
@@ -157,30 +188,7 @@ export const rememberOp = defineOperation({
         flag: '--parent <id>',
         description: 'the thread or task a work item is part of',
       },
-      { field: 'due', flag: '--due <iso>', description: 'when a task is due' },
-      { field: 'remind_at', flag: '--remind-at <iso>', description: 'when a reminder fires' },
-      {
-        field: 'valid_until',
-        flag: '--valid-until <iso>',
-        description: 'when knowledge stops holding',
-      },
-      {
-        field: 'review_after',
-        flag: '--review-after <iso>',
-        description: 'when knowledge is due a review: past it, stale until confirmed',
-      },
-      {
-        field: 'source_uri',
-        flag: '--source <path|uri>',
-        description:
-          'what knowledge was read from: a path inside the data root (relative to it), or a URI',
-      },
-      {
-        field: 'source_sha256',
-        flag: '--source-sha256 <hex>',
-        description:
-          "the cited source's sha256 when written (with --source; a local file's is read from it when left out)",
-      },
+      ...datesAndSourceFlags,
       { field: 'tags', flag: '--tags <list>', parse: 'list', description: 'comma-separated tags' },
       { field: 'reason', flag: '--reason <text>', description: 'why (recorded)' },
     ],
@@ -419,30 +427,7 @@ export const updateItemOp = defineOperation({
         description: 'the new tags, comma-separated',
       },
       { field: 'status', flag: '--status <status>', description: 'proposed, open or in_progress' },
-      { field: 'due', flag: '--due <iso>', description: 'when a task is due' },
-      { field: 'remind_at', flag: '--remind-at <iso>', description: 'when a reminder fires' },
-      {
-        field: 'valid_until',
-        flag: '--valid-until <iso>',
-        description: 'when knowledge stops holding',
-      },
-      {
-        field: 'review_after',
-        flag: '--review-after <iso>',
-        description: 'when knowledge is due a review: past it, stale until confirmed',
-      },
-      {
-        field: 'source_uri',
-        flag: '--source <path|uri>',
-        description:
-          'what knowledge was read from: a path inside the data root (relative to it), or a URI',
-      },
-      {
-        field: 'source_sha256',
-        flag: '--source-sha256 <hex>',
-        description:
-          "the cited source's sha256 when written (with --source; a local file's is read from it when left out)",
-      },
+      ...datesAndSourceFlags,
       { field: 'reason', flag: '--reason <text>', description: 'why (recorded; required)' },
     ],
     text: writtenText('updated'),

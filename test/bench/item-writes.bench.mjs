@@ -23,8 +23,9 @@
 // structures are what a commit at 100 k pays for.
 // BENCH_ITEM_WRITES_ROOT=dir seeds the data root there once and keeps it: a later run with the
 // same dir and size skips the seeding (minutes at 100 k). BENCH_ITEM_WRITES_BASE=path of an
-// older build's projector-sqlite dist/index.js (its dist copied to a sibling such as
-// packages/projector-sqlite/dist-base: it finds the migrations and @mem/* from there) measures old against new in one run, SQLite alone: each gets its own copy of the
+// older build's projector-sqlite dist/index.js (that dist copied to
+// packages/projector-sqlite/dist-base, ignored by git, lint and vitest: from there it finds the
+// migrations and @mem/*) measures old against new in one run, SQLite alone: each gets its own copy of the
 // seeded root, rebuilt from its log by its projector and aged BENCH_ITEM_WRITES_AGE add_items
 // (default 30: right after a rebuild full leaves split), then their timed add_items(100)
 // alternate, which goes first alternating too. The registry is this build's for both (its

@@ -8,7 +8,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  globalIgnores(['**/dist/', '**/node_modules/', 'coverage/', '.demo/', '.mem/', 'log/', 'vault/']),
+  globalIgnores([
+    '**/dist/',
+    '**/dist-base/',
+    '**/node_modules/',
+    'coverage/',
+    '.demo/',
+    '.mem/',
+    'log/',
+    'vault/',
+  ]),
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

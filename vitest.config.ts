@@ -12,7 +12,7 @@ const resolveSources = {
 const roots = ['packages/*/src/**', 'test/**'];
 /** The crash drills: real processes killed at random moments, the slowest tier. */
 const DRILL = ['packages/log/src/crash-drill.int.spec.ts', 'packages/log/src/drills.int.spec.ts'];
-const exclude = ['**/node_modules/**', '**/dist/**', 'test/bench/**'];
+const exclude = ['**/node_modules/**', '**/dist/**', '**/dist-base/**', 'test/bench/**'];
 
 /**
  * One tier of the suite. Each project states the resolve conditions itself: a project that

@@ -21,10 +21,31 @@
 // commits, read from the file between calls), and with BENCH_ITEM_WRITES_PAGES=1 which B-trees
 // the pages of one such commit belong to (dbstat, after a TRUNCATE checkpoint): the random-key
 // structures are what a commit at 100 k pays for.
+// BENCH_ITEM_WRITES_ROOT=dir seeds the data root there once and keeps it: a later run with the
+// same dir and size skips the seeding (minutes at 100 k). BENCH_ITEM_WRITES_BASE=path of an
+// older build's projector-sqlite dist/index.js (that dist copied to
+// packages/projector-sqlite/dist-base, ignored by git, lint and vitest: from there it finds the
+// migrations and @mem/*) measures old against new in one run, SQLite alone: each gets its own copy of the
+// seeded root, rebuilt from its log by its projector and aged BENCH_ITEM_WRITES_AGE add_items
+// (default 30: right after a rebuild full leaves split), then their timed add_items(100)
+// alternate, which goes first alternating too. The registry is this build's for both (its
+// reads are); the projector writing the store is each side's.
 import { loadavg } from 'node:os';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../packages/core/dist/index.js';
 import { Engine } from '../../packages/engine/dist/index.js';
 import { projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
@@ -36,6 +57,9 @@ const RUNS = Number(process.env.BENCH_ITEM_WRITES_RUNS ?? 20);
 const ALL = process.env.BENCH_ITEM_WRITES_PROJECTIONS === 'all';
 const HOLD = ALL && process.env.BENCH_ITEM_WRITES_HOLD !== '0';
 const PAGES = process.env.BENCH_ITEM_WRITES_PAGES === '1';
+const KEPT = process.env.BENCH_ITEM_WRITES_ROOT;
+const BASE = process.env.BENCH_ITEM_WRITES_BASE;
+const AGE = Number(process.env.BENCH_ITEM_WRITES_AGE ?? 30);
 const size = ITEMS >= 1000 ? `${Math.round(ITEMS / 1000)}k` : `${ITEMS}`;
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -166,25 +190,36 @@ async function projectors(config) {
   return [projectorSqlite, projectorVault, projectorPgvector({ config })];
 }
 
-const root = mkdtempSync(join(tmpdir(), 'mem-item-writes-bench-'));
-try {
-  const config = loadConfig({});
-  const engine = new Engine({ root, projectors: await projectors(config) });
-  const registry = await openRegistry({
-    engine,
-    config,
-    version: 'bench',
-    runJobs: false,
+/** add_items of 100 tasks under `thread`, named by `label` and `i`. */
+const add100 = (invoke, thread, label) => (i) =>
+  invoke('add_items', {
+    items: Array.from({ length: 100 }, (_, j) => ({
+      type: 'task',
+      summary: `${label} ${i}.${j}`,
+      parent: thread,
+    })),
   });
+
+/** An engine and registry over `root` writing with `projectorList`, and their invoke. */
+async function open(root, config, projectorList) {
+  const engine = new Engine({ root, projectors: projectorList });
+  const registry = await openRegistry({ engine, config, version: 'bench', runJobs: false });
   const caller = registry.local('bench');
-  // Opens the cluster first when it is new (holdEmbeddedPglite holds only an existing one).
-  if (HOLD) await engine.catchUp();
-  const { holdEmbeddedPglite } = HOLD
-    ? await import('../../packages/projector-pgvector/dist/index.js')
-    : { holdEmbeddedPglite: async () => ({ release: async () => undefined }) };
-  const hold = await holdEmbeddedPglite({ stateDir: engine.paths.stateDir, config });
   /** @type {(name: string, input: Record<string, unknown>) => Promise<any>} */
   const invoke = (name, input) => registry.invoke(name, caller, { project: 'bench', ...input });
+  return { engine, registry, invoke };
+}
+
+/**
+ * Seeds ITEMS items (a thread every thousand, its tasks under it) unless `root` holds a seed of
+ * this size already (bench-seed.json); returns the last thread and the tasks.
+ */
+async function seed(root, invoke) {
+  const record = join(root, `bench-seed-${ITEMS}.json`);
+  if (existsSync(record)) {
+    console.log(`kept seed of ${ITEMS} items in ${root}`);
+    return JSON.parse(readFileSync(record, 'utf8'));
+  }
   const started = performance.now();
   const tasks = [];
   let thread = '';
@@ -211,18 +246,97 @@ try {
   console.log(
     `seeded ${ITEMS} items in ${((performance.now() - started) / 1000).toFixed(1)} s (load ${load()})`,
   );
+  if (KEPT) writeFileSync(record, JSON.stringify({ thread, tasks }));
+  return { thread, tasks };
+}
+
+/** Old projector against new on copies of one seeded root, their timed calls alternated. */
+async function compare(root, config) {
+  const { projectorSqlite: base } = await import(pathToFileURL(resolve(BASE)).href);
+  const seeding = await open(root, config, [projectorSqlite]);
+  const { thread } = await seed(root, seeding.invoke);
+  await seeding.registry.close();
+  const scratch = mkdtempSync(join(tmpdir(), 'mem-item-writes-ab-'));
+  try {
+    const sides = [];
+    for (const [name, projector] of [
+      ['old', base],
+      ['new', projectorSqlite],
+    ]) {
+      const copy = join(scratch, name);
+      mkdirSync(copy);
+      cpSync(join(root, 'log'), join(copy, 'log'), { recursive: true });
+      const side = await open(copy, config, [projector]);
+      const started = performance.now();
+      await side.engine.rebuild();
+      const add = add100(side.invoke, thread, `aged ${name}`);
+      for (let i = 0; i < AGE; i++) await add(i);
+      console.log(
+        `${name}: rebuilt and aged ${AGE} calls in ${((performance.now() - started) / 1000).toFixed(1)} s (projector version ${projector.version})`,
+      );
+      const store = join(side.engine.paths.stateDir, 'items.sqlite');
+      sides.push({
+        name,
+        ...side,
+        add: add100(side.invoke, thread, `added ${name}`),
+        wal: walCounter(`${store}-wal`),
+        wall: [],
+        cpu: [],
+        measured: [],
+      });
+    }
+    for (let i = 0; i < RUNS; i++) {
+      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
+        side.wal();
+        const { wall, cpu, measured } = await timed(1, () => side.add(i), undefined, side.wal);
+        side.wall.push(...wall);
+        side.cpu.push(...cpu);
+        side.measured.push(...measured);
+      }
+    }
+    const sorted = (list) => list.sort((a, b) => a - b);
+    for (const side of sides) {
+      report(
+        `item_add_100_${side.name}`,
+        {
+          wall: sorted(side.wall),
+          cpu: sorted(side.cpu),
+          measured: sorted(side.measured),
+        },
+        true,
+      );
+      await side.registry.close();
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const root = KEPT ?? mkdtempSync(join(tmpdir(), 'mem-item-writes-bench-'));
+if (KEPT) mkdirSync(KEPT, { recursive: true });
+try {
+  const config = loadConfig({});
+  if (BASE && ALL) throw new Error('BENCH_ITEM_WRITES_BASE compares the SQLite projector alone');
+  await (BASE ? compare(root, config) : measure(root, config));
+} finally {
+  if (!KEPT) rmSync(root, { recursive: true, force: true });
+}
+
+/** add_items, update_item and resolve_items on the projections of `projectors`. */
+async function measure(root, config) {
+  const { engine, registry, invoke } = await open(root, config, await projectors(config));
+  // Opens the cluster first when it is new (holdEmbeddedPglite holds only an existing one).
+  if (HOLD) await engine.catchUp();
+  const { holdEmbeddedPglite } = HOLD
+    ? await import('../../packages/projector-pgvector/dist/index.js')
+    : { holdEmbeddedPglite: async () => ({ release: async () => undefined }) };
+  const hold = await holdEmbeddedPglite({ stateDir: engine.paths.stateDir, config });
+  const { thread, tasks } = await seed(root, invoke);
 
   const store = join(engine.paths.stateDir, 'items.sqlite');
-  const add100 = (i) =>
-    invoke('add_items', {
-      items: Array.from({ length: 100 }, (_, j) => ({
-        type: 'task',
-        summary: `added ${i}.${j}`,
-        parent: thread,
-      })),
-    });
-  report('item_add_100', await timed(RUNS, add100, undefined, walCounter(`${store}-wal`)), true);
-  if (PAGES) await pageInventory(store, () => add100(RUNS));
+  const add = add100(invoke, thread, 'added');
+  report('item_add_100', await timed(RUNS, add, undefined, walCounter(`${store}-wal`)), true);
+  if (PAGES) await pageInventory(store, () => add(RUNS));
   if (ALL) {
     // Untimed: the seeding's items embedded first, so each timed query pays one add's.
     await invoke('query', { project: ['bench'], query: 'theme loader' });
@@ -254,6 +368,4 @@ try {
   );
   await registry.close();
   await hold.release();
-} finally {
-  rmSync(root, { recursive: true, force: true });
 }

@@ -11,6 +11,7 @@ import {
   tempRoot,
 } from '../test/support.js';
 import { openItemStore } from './item-store.js';
+import { itemNodeId } from './node-id.js';
 import { projectorSqlite } from './projector.js';
 
 const P = 'demo';
@@ -159,6 +160,27 @@ describe('curated items in the item store', () => {
       ]);
     } finally {
       store.close();
+    }
+  });
+
+  it("an item node's rowid is its seq's block slot and offset: the items of a batch are neighbours", async () => {
+    const { file } = await apply(payloads);
+    const db = new Database(file, { readonly: true });
+    try {
+      const rows = db
+        .prepare(
+          `SELECT n.id AS node, i.node_id, i.created_seq FROM item i JOIN node n ON n.id = i.node_id WHERE i.project = ? ORDER BY i.created_seq`,
+        )
+        .all(P) as { node: number; node_id: number; created_seq: number }[];
+      expect(rows.map((r) => r.node)).toEqual([1, 2, 3].map((seq) => itemNodeId(P, seq)));
+      expect(rows.map((r) => r.node - rows[0]!.node)).toEqual([0, 1, 2]);
+      // The item's FTS5 rows (node_fts, item_fts) are keyed by the same id.
+      const fts = db.prepare(`SELECT rowid FROM item_fts ORDER BY rowid`).all() as {
+        rowid: number;
+      }[];
+      expect(fts.map((r) => r.rowid)).toEqual(rows.map((r) => r.node));
+    } finally {
+      db.close();
     }
   });
 

@@ -1,6 +1,6 @@
 import { sha256Hex } from '@mem/core';
 import { describe, expect, it } from 'vitest';
-import { nodeId } from './node-id.js';
+import { ITEM_BLOCK_BITS, itemNodeId, nodeId } from './node-id.js';
 
 const SHA = sha256Hex('x');
 
@@ -20,5 +20,32 @@ describe('nodeId', () => {
       nodeId('other', 'L0', SHA),
     ]);
     expect(ids.size).toBe(3);
+  });
+});
+
+describe('itemNodeId', () => {
+  const BLOCK = 2 ** ITEM_BLOCK_BITS;
+
+  it('gives the items of one block consecutive ids, in seq order', () => {
+    const ids = Array.from({ length: 100 }, (_, i) => itemNodeId('demo', 1000 + i));
+    expect(ids.every((id, i) => i === 0 || id === ids[i - 1]! + 1)).toBe(true);
+    expect(ids[0]! % BLOCK).toBe(1000);
+  });
+
+  it('is a safe 52-bit integer: the block slot hashed from project and block, then the offset', () => {
+    const seq = 3 * BLOCK + 17;
+    const id = itemNodeId('demo', seq);
+    expect(Number.isSafeInteger(id)).toBe(true);
+    expect(id).toBeLessThan(2 ** 52);
+    const slot = Number.parseInt(sha256Hex('demo\u0000I\u00003').slice(0, 9), 16);
+    expect(id).toBe(slot * BLOCK + 17);
+  });
+
+  it('moves to another slot at a block boundary and differs across projects', () => {
+    const last = itemNodeId('demo', BLOCK - 1);
+    const next = itemNodeId('demo', BLOCK);
+    expect(next % BLOCK).toBe(0);
+    expect(Math.floor(next / BLOCK)).not.toBe(Math.floor(last / BLOCK));
+    expect(itemNodeId('other', 5)).not.toBe(itemNodeId('demo', 5));
   });
 });

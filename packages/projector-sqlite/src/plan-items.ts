@@ -1,6 +1,6 @@
 import { itemId, sha256Hex, type EventOf, type Relation } from '@mem/core';
 import { canonicalJson } from './canonical-json.js';
-import { nodeId } from './node-id.js';
+import { itemNodeId } from './node-id.js';
 import type { ItemHistoryParams, PlannedWrite } from './planned-write.js';
 
 /** The curated-item events the item store applies (issue 13). */
@@ -116,7 +116,7 @@ function planItemState(e: ItemEvent): PlannedWrite[] {
 function added(e: EventOf<'item_added'>): PlannedWrite[] {
   const id = itemId(e.project, e.seq);
   const sha256 = sha256Hex(`${e.project}\u0000${e.seq}`);
-  const node = nodeId(e.project, ITEM_LEVEL, sha256);
+  const node = itemNodeId(e.project, e.seq);
   const status = e.status ?? (['task', 'thread', 'reminder'].includes(e.item_type) ? 'open' : null);
   const writes: PlannedWrite[] = [
     {

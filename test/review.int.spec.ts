@@ -149,4 +149,44 @@ describe('mem review', () => {
       expect(shown).not.toContain('review_decided');
     },
   );
+
+  it(
+    'finds two facts of the same words and folds them on supersede: the older archived, linked to the newer',
+    { timeout: 120_000 },
+    async () => {
+      const remember = async (text: string) => {
+        const out = await mem(['remember', text, '--type', 'fact', '--project', 'demo', '--json']);
+        expect(out.code).toBe(0);
+        return (JSON.parse(out.stdout) as { ids: string[] }).ids[0]!;
+      };
+      const older = await remember('Releases are cut from the main branch.');
+      const newer = await remember('releases are cut from the main branch');
+      const scan = await mem(['review', 'scan', '--project', 'demo', '--json']);
+      expect(scan.code).toBe(0);
+      const opened = (JSON.parse(scan.stdout) as { opened: Finding[] }).opened.filter((f) =>
+        f.subjects.includes(older),
+      );
+      expect(opened.map((f) => [f.kind, f.subjects])).toEqual([
+        ['duplicate', [older, newer].sort()],
+      ]);
+      const fold = await mem([
+        'review',
+        'supersede',
+        opened[0]!.id.slice(0, 12),
+        '--project',
+        'demo',
+        '--reason',
+        'one fact',
+        '--json',
+      ]);
+      expect(fold.stderr).toBe('');
+      expect(JSON.parse(fold.stdout)).toMatchObject({ decision: 'supersede', superseded: [older] });
+      const read = await mem(['items', 'read', older, '--project', 'demo', '--json']);
+      expect(JSON.stringify(JSON.parse(read.stdout))).toContain(`"links":["${newer}"]`);
+      const orient = (await mem(['orient', '--project', 'demo', '--json'])).stdout;
+      expect(orient).toContain(newer);
+      expect(orient).not.toContain(older);
+      expect((await list()).map((f) => f.id)).not.toContain(opened[0]!.id);
+    },
+  );
 });

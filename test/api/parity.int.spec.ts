@@ -885,6 +885,47 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       relation: 'blocked_by',
       target: viaCli[2],
     });
+    // A task resolved done past its open blocker: written, and the answer names the blocker
+    // alike on every surface (one task each, all blocked by viaCli[2], which is still open).
+    const blocked = (
+      await on('http', 'add_items', {
+        project: 'alpha',
+        items: SURFACES.map((surface) => ({ type: 'task', summary: `Ship past it (${surface})` })),
+      })
+    ).body.ids as string[];
+    for (const id of blocked)
+      await on('http', 'relate_items', {
+        project: 'alpha',
+        item: id,
+        relation: 'blocked_by',
+        target: viaCli[2],
+      });
+    const pastBlocker = await Promise.all(
+      SURFACES.map(async (surface, i) => {
+        const out = await on(surface, 'resolve_items', {
+          project: 'alpha',
+          ids: [blocked[i]],
+          status: 'done',
+        });
+        expect(out.body.ids).toEqual([blocked[i]]);
+        return out.body.warnings.map((w: { item: string; message: string }) => ({
+          ...w,
+          item: w.item === blocked[i] ? 'the task' : w.item,
+          message: w.message.replaceAll(blocked[i]!, 'the task'),
+        }));
+      }),
+    );
+    expect(pastBlocker[0]).toEqual([
+      {
+        code: 'OPEN_BLOCKER',
+        item: 'the task',
+        blocker: viaCli[2],
+        blocker_status: 'open',
+        message: expect.stringContaining(`is done while blocked by ${viaCli[2]} (task, open:`),
+      },
+    ]);
+    expect(pastBlocker[1]).toEqual(pastBlocker[0]);
+    expect(pastBlocker[2]).toEqual(pastBlocker[0]);
     for (const surface of SURFACES)
       expect(
         (

@@ -43,6 +43,7 @@ export type {
   ItemHistoryRow,
   ItemRow,
   ItemTagCountRow,
+  ItemTypeCountRow,
 } from './item-rows.js';
 export type { KeywordHit } from './rows.js';
 export type {

@@ -9,6 +9,7 @@ import type {
   ItemHistoryRow,
   ItemRow,
   ItemTagCountRow,
+  ItemTypeCountRow,
   KnowledgeRow,
 } from './item-rows.js';
 import { itemScopeMatch, parentScopeMatch, universalScope } from './item-fts.js';
@@ -1436,6 +1437,15 @@ export function itemReader(
         WHERE c.project IN (SELECT value FROM json_each(@projects)) ORDER BY c.project`).all({
         projects: json(projects),
       }) as ItemCountRow[],
+
+    /**
+     * Live items of one project per type and status (null for knowledge), by type then status:
+     * what `mem project status` counts. The item_by_type index's range for the project.
+     */
+    typeCounts: (project: string): ItemTypeCountRow[] =>
+      prepared(`SELECT i.type, i.status, count(*) AS items FROM item i
+        WHERE i.project = @project AND ${LIVE} GROUP BY i.type, i.status
+        ORDER BY i.type, i.status`).all({ project }) as ItemTypeCountRow[],
 
     /**
      * Tags of live items with how many carry each, by tag: the kept totals (item_tag_count).

@@ -102,6 +102,13 @@ export interface ItemCountRow {
   items: number;
 }
 
+/** How many live items of a project have one type and status (status null: knowledge). */
+export interface ItemTypeCountRow {
+  type: string;
+  status: string | null;
+  items: number;
+}
+
 export interface ItemTagCountRow {
   tag: string;
   count: number;

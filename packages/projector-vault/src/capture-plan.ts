@@ -68,6 +68,31 @@ function finding(
   return { path, line, problem, message };
 }
 
+const quoted = (line: string | undefined) =>
+  line === undefined ? 'nothing' : line.length > 80 ? `"${line.slice(0, 79)}…"` : `"${line}"`;
+
+/**
+ * The body_edited finding at the first skeleton line that differs (trailing lines an edit
+ * removed: the line after the file's last). Trigger: the stop-32 walk (the finding named no
+ * line). Why: a person must find the edit to undo or keep it. Outcome: the file line, what the
+ * projector wrote there and what the file has.
+ */
+function bodyEdit(
+  path: string,
+  want: ReturnType<typeof splitNoteLines>,
+  have: ReturnType<typeof splitNoteLines>,
+): CaptureFinding {
+  let i = 0;
+  while (i < want.skeleton.length && want.skeleton[i] === have.skeleton[i]) i += 1;
+  const line = have.skeletonLines[i] ?? (have.skeletonLines.at(-1) ?? 0) + 1;
+  return finding(
+    path,
+    line,
+    'body_edited',
+    `${path} line ${line}: a heading, provenance line or other text outside the memory lines was edited (the note has ${quoted(want.skeleton[i])} where the file has ${quoted(have.skeleton[i])}); not captured`,
+  );
+}
+
 /**
  * Plans the capture of one L1/L2 note (pure: no I/O). A memory line's block id (`^sha8`) is
  * its identity: a block gone from the file is `forget`, a block whose text changed is
@@ -109,14 +134,7 @@ export function planNoteCapture(input: NoteCaptureInput): NoteCapturePlan {
       ),
     );
   if (want.skeleton.join('\n') !== have.skeleton.join('\n'))
-    plan.findings.push(
-      finding(
-        path,
-        0,
-        'body_edited',
-        `${path}: a heading, provenance line or other text outside the memory lines was edited; not captured`,
-      ),
-    );
+    plan.findings.push(bodyEdit(path, want, have));
 
   const blocks = input.blocks ?? new Map<string, string>();
   const keyed = keyItems(want.items, have.items, input.added ?? []);

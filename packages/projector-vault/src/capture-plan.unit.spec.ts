@@ -190,6 +190,22 @@ describe('planNoteCapture', () => {
     expect(result.findings).toEqual([expect.objectContaining({ problem: 'untracked_file' })]);
   });
 
+  it('names the line of a body edit and what changed there (stop-32 walk: no line was named)', () => {
+    const heading = plan(edit('# Bugs — demo', '# Bugs and more — demo')).findings;
+    expect(heading).toEqual([
+      {
+        path: PATH,
+        line: 6,
+        problem: 'body_edited',
+        message: `${PATH} line 6: a heading, provenance line or other text outside the memory lines was edited (the note has "# Bugs — demo" where the file has "# Bugs and more — demo"); not captured`,
+      },
+    ]);
+    const appended = plan(`${NOTE}my own line\n`).findings;
+    expect(appended).toEqual([expect.objectContaining({ problem: 'body_edited', line: 14 })]);
+    expect(appended[0]!.message).toContain('line 14');
+    expect(appended[0]!.message).toContain('the file has "my own line"');
+  });
+
   it('reports an orphaned provenance line as a body edit', () => {
     const result = plan(edit('- The fix was a default theme ^bbbbbbbb\n', ''));
     expect(result.intents).toEqual([{ kind: 'forget', path: PATH, line: 10, block: 'bbbbbbbb' }]);

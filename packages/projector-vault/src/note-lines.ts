@@ -12,6 +12,8 @@ export interface NoteLines {
   items: NoteItem[];
   /** The lines that are neither memory lines nor the provenance line right under one. */
   skeleton: string[];
+  /** The 1-based file line of each skeleton line, in step with `skeleton`. */
+  skeletonLines: number[];
 }
 
 const ITEM = /^- (.*?)\s*\^([0-9a-f]{8}(?:-\d+)?)\s*$/;
@@ -35,6 +37,7 @@ export function splitNoteLines(text: string): NoteLines {
   }
   const items: NoteItem[] = [];
   const skeleton: string[] = [];
+  const skeletonLines: number[] = [];
   // In the item list (bare items count as added lines there); right under an item (one provenance line).
   let afterItem = false;
   let underItem = false;
@@ -59,6 +62,7 @@ export function splitNoteLines(text: string): NoteLines {
     afterItem = false;
     underItem = false;
     skeleton.push(raw);
+    skeletonLines.push(i + 1);
   }
-  return { frontmatter, items, skeleton };
+  return { frontmatter, items, skeleton, skeletonLines };
 }

@@ -7,6 +7,10 @@ export interface ItemOfHit {
   status: ItemRow['status'];
   attention: ItemRow['attention'];
   pinned: boolean;
+  /** The record it cites (`--source`), null when none: a hit shows what it rests on. */
+  source_uri: string | null;
+  /** The memory line it was promoted from (its sha, level and vault note), null when none. */
+  from_line: { sha256: string; level: 'L1' | 'L2'; note: string } | null;
 }
 
 /**
@@ -53,5 +57,9 @@ export function itemOf(row: ItemRow): ItemOfHit {
     status: row.status,
     attention: row.attention,
     pinned: row.pinned,
+    source_uri: row.source_uri,
+    from_line: row.from_line
+      ? { sha256: row.from_line.sha256, level: row.from_line.level, note: row.from_line.note }
+      : null,
   };
 }

@@ -41,7 +41,7 @@ export const EVENT_SUMMARIES: Record<EventType, string> = {
   resurfaced:
     'A line a tombstone refuses, written anyway with `--force`: the review queue opens a finding for it.',
   review_opened:
-    'A review finding (resurfacing, contradiction, duplicate, stale grounding; orphaned knowledge over item ids) over the line shas it names, with which rule fired.',
+    'A review finding (resurfacing, contradiction, duplicate, stale grounding; orphaned knowledge and duplicate items over item ids) over the line shas it names, with which rule fired.',
   review_decided: 'A review finding decided (keep, dismiss, supersede), and why.',
   idempotency_recorded:
     "A write's Idempotency-Key outcome, in the write's own batch: hashes of scope and key, the request fingerprint, the op and batch size.",

@@ -8,13 +8,83 @@ import type { DryRunOutput, IngestOutput, SynthesizeOutput } from './local-run-o
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+type SourceStats = DryRunOutput['sources'][number]['stats'];
+
+/** `kind n, kind n` of a count map, in key order; null when it is empty or all zero. */
+function countList(counts: Record<string, number>): string | null {
+  const listed = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([kind, n]) => `${kind} ${n}`);
+  return listed.length > 0 ? listed.join(', ') : null;
+}
+
+/**
+ * One source's reading in words: what it read, then each thing worth a look that happened
+ * (skips, invalid or cut lines, secrets scrubbed...), a line each, only when it happened.
+ * Trigger: the stop-32 walk. Why: the text printed the stats object as raw JSON. Outcome:
+ * readable lines; `--json` keeps the object whole.
+ */
+export function sourceStatsLines(entry: string, stats: SourceStats): string[] {
+  const lines = [
+    `  source ${entry}: ${plural(stats.files, 'file')}, ${plural(stats.lines, 'line')}, ${plural(stats.bytes, 'byte')}; records: ${countList(stats.records) ?? 'none'}`,
+  ];
+  const note = (label: string, value: string | null) => {
+    if (value !== null) lines.push(`    ${label}: ${value}`);
+  };
+  const sample = (s: { file: string; line: number }[]) =>
+    s.length > 0 ? ` (first: ${s[0]!.file}:${s[0]!.line})` : '';
+  note('files skipped', countList(stats.filesSkipped));
+  note('lines skipped', countList(stats.skipped));
+  note(
+    'invalid JSON lines',
+    stats.invalidJson.count > 0
+      ? `${stats.invalidJson.count}${sample(stats.invalidJson.samples)}`
+      : null,
+  );
+  note(
+    'truncated tails',
+    stats.truncatedTails.count > 0
+      ? `${stats.truncatedTails.count}${sample(stats.truncatedTails.samples)}`
+      : null,
+  );
+  note(
+    'unknown line kinds',
+    stats.unknown.count > 0
+      ? `${stats.unknown.count} (${stats.unknown.top.map((k) => `${k.kind} ${k.count}`).join(', ')})`
+      : null,
+  );
+  note('secrets scrubbed', countList(stats.secrets));
+  note('records retyped', countList(stats.retyped));
+  note('pasted', countList(stats.pasted));
+  note('duplicate uuids', stats.duplicateUuids > 0 ? String(stats.duplicateUuids) : null);
+  note(
+    'glued objects',
+    stats.glued.objects > 0
+      ? `${stats.glued.objects} in ${plural(stats.glued.lines, 'line')}`
+      : null,
+  );
+  note(
+    'tool text cut',
+    stats.toolTextCut.count > 0
+      ? `${stats.toolTextCut.count} (${stats.toolTextCut.chars} chars)`
+      : null,
+  );
+  note(
+    'media',
+    stats.media.images + stats.media.documents > 0
+      ? `${plural(stats.media.images, 'image')}, ${plural(stats.media.documents, 'document')}, ${plural(stats.media.bytes, 'byte')}`
+      : null,
+  );
+  return lines;
+}
+
 /** A dry run: sources, records by role, chunks and a token histogram. */
 export function dryRunText(report: DryRunOutput): string {
   const lines = [
     `dry run of ${report.project} (${report.file}); queries: ${report.queries.join(', ')}`,
   ];
-  for (const source of report.sources)
-    lines.push(`  source ${source.entry}: ${JSON.stringify(source.stats)}`);
+  for (const source of report.sources) lines.push(...sourceStatsLines(source.entry, source.stats));
   lines.push(
     `  records: ${report.records.total} (${Object.entries(report.records.byRole)
       .map(([role, n]) => `${role} ${n}`)

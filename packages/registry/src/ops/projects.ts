@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ITEM_TYPES, isKnowledge, isResolved, type ItemStatus } from '@mem/core';
 import { readVaultNotes } from '@mem/projector-vault';
 import { requireReach } from '../caller.js';
 import { defineOperation } from '../operation.js';
@@ -39,6 +40,21 @@ const jobView = z.object({
   finished_at: z.string().nullable(),
 });
 
+/**
+ * Every item type with its live count, and for work its open count (any status but done and
+ * dropped). Trigger: the stop-32 walk (status counted nodes and chunks, never items).
+ */
+function itemCounts(rows: readonly { type: string; status: string | null; items: number }[]) {
+  return ITEM_TYPES.map((type) => {
+    const mine = rows.filter((r) => r.type === type);
+    const total = mine.reduce((sum, r) => sum + r.items, 0);
+    const open = mine
+      .filter((r) => r.status !== null && !isResolved(r.status as ItemStatus))
+      .reduce((sum, r) => sum + r.items, 0);
+    return { type, total, open: isKnowledge(type) ? null : open };
+  });
+}
+
 /** Ingest and synthesis status of one project: last ingest, chunks total/used, update-rate, last synthesis. */
 export const projectStatus = defineOperation({
   name: 'project_status',
@@ -56,6 +72,8 @@ export const projectStatus = defineOperation({
     jobs: z.object({ queued: z.number(), running: z.number() }),
     log_seq: z.number(),
     projected_seq: z.number(),
+    /** Live (not deleted) curated items per type, every type listed; `open`: work not done or dropped (null for knowledge). */
+    items: z.array(z.object({ type: z.string(), total: z.number(), open: z.number().nullable() })),
   }),
   kind: 'read',
   idempotent: true,
@@ -73,6 +91,7 @@ export const projectStatus = defineOperation({
         `${s.project}: ${s.chunks_used} of ${s.chunks_total} chunks used (update-rate ${(s.update_rate * 100).toFixed(1)}%)`,
         `  nodes L0 ${s.nodes.L0}, L1 ${s.nodes.L1}, L2 ${s.nodes.L2}, R ${s.nodes.R}; last run ${s.last_run_at ?? 'never'}; last synthesis ${s.last_synthesis_at ?? 'never'}`,
         `  last ingest job ${s.last_ingest ? `${s.last_ingest.job_id} ${s.last_ingest.status}` : 'none'}; log seq ${s.log_seq}, projected ${s.projected_seq}`,
+        `  items: ${s.items.map((i) => `${i.type} ${i.total}${i.open !== null ? ` (${i.open} open)` : ''}`).join(', ')}`,
       ].join('\n'),
   },
   run: async (ctx, caller, input) => {
@@ -101,6 +120,7 @@ export const projectStatus = defineOperation({
       jobs: ctx.jobs.counts(input.project),
       log_seq: head.seq,
       projected_seq: view.control.positions().find((p) => p.project === input.project)?.seq ?? 0,
+      items: itemCounts(view.items.typeCounts(input.project)),
     };
   },
 });

@@ -105,6 +105,12 @@ export const queryHit = z.object({
       status: z.enum(ITEM_STATUSES).nullable(),
       attention: z.enum(ATTENTION_TIERS),
       pinned: z.boolean(),
+      /** The record the item cites; null when none. */
+      source_uri: z.string().nullable(),
+      /** The memory line it was promoted from; null when none. */
+      from_line: z
+        .object({ sha256: z.string(), level: z.enum(['L1', 'L2']), note: z.string() })
+        .nullable(),
     })
     .nullable(),
   level: recallLevel,

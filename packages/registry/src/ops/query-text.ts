@@ -25,11 +25,20 @@ export function queryText(answer: Answer): string {
     ].join('\n');
   const vector =
     answer.recall.vector === 'used' ? '' : ` (vector recall ${answer.recall.vector}: keyword only)`;
+  // Trigger: hits that clear no relevance floor listed after a match (the stop-32 walk). Why:
+  // they are kept (recall@k and the JSON answer count them), but read as answers they mislead.
+  // Outcome: the header says how many clear the floor, and a rule line sets the rest apart.
+  const weak = answer.results.filter(belowFloor).length;
   const lines = [
     ...asOf,
-    `${answer.results.length} result${answer.results.length === 1 ? '' : 's'} in ${scope}${vector}`,
+    `${answer.results.length} result${answer.results.length === 1 ? '' : 's'} in ${scope}${vector}${weak > 0 ? `; ${answer.results.length - weak} clear${answer.results.length - weak === 1 ? 's' : ''} the relevance floor, ${weak} below it` : ''}`,
   ];
-  answer.results.forEach((hit, i) => lines.push('', ...hitLines(hit, i + 1)));
+  answer.results.forEach((hit, i) => {
+    const previous = answer.results[i - 1];
+    if (belowFloor(hit) && previous !== undefined && !belowFloor(previous))
+      lines.push('', '-- below the relevance floor: weak matches, not answers --');
+    lines.push('', ...hitLines(hit, i + 1));
+  });
   if (warnings.length > 0) lines.push('', ...warnings);
   return lines.join('\n');
 }
@@ -50,6 +59,12 @@ function hitLines(hit: Hit, position: number): string[] {
     `${position}. [${label}] ${hit.project}${hit.source ? `  ${hit.source}` : ''}${hit.item ? '' : `  ${hit.sha256.slice(0, 12)}`}  score ${hit.score.toFixed(4)}  (${signals(hit)})`,
   ];
   for (const line of hit.text.split('\n')) lines.push(`   ${line}`);
+  // An item's grounding: the record it cites and the line it was promoted from (stop-32 walk).
+  if (hit.item?.source_uri) lines.push(`   cites ${hit.item.source_uri}`);
+  if (hit.item?.from_line)
+    lines.push(
+      `   promoted from ${hit.item.from_line.level} line ${hit.item.from_line.sha256.slice(0, 12)} in ${hit.item.from_line.note}`,
+    );
   if (hit.superseded_by)
     lines.push(
       `   superseded by ${hit.superseded_by.sha256.slice(0, 12)} at seq ${hit.superseded_by.seq}: ${hit.superseded_by.reason}`,
@@ -72,6 +87,8 @@ function hitLines(hit: Hit, position: number): string[] {
   }
   return lines;
 }
+
+const belowFloor = (hit: Hit) => hit.ranking.floor_passed_by.length === 0;
 
 function signals(hit: Hit): string {
   const r = hit.ranking;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { reviewKindField, type Payload } from '@mem/core';
 import type { Grounding } from '@mem/ingest';
 import { loadIngest } from '../ingest-module.js';
-import { requireReach, writerOf } from '../caller.js';
+import { requireCapability, requireReach, writerOf } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
 import { foldQueue, type ReviewQueue } from '../review/queue.js';
@@ -187,6 +187,9 @@ function decideOperation(decision: 'keep' | 'dismiss' | 'supersede', summary: st
       const finding = resolveOpenFinding(queue, input.project, input.id);
       const supersessions =
         decision === 'supersede' ? supersedePlan(queue, input.project, finding, input.reason) : [];
+      // Filing a rule under archive edits it: the capability add_items and update_item ask.
+      if (supersessions.some((p) => 'item' in p && queue.items.get(p.item)?.type === 'rule'))
+        requireCapability(caller, 'may_write_rules');
       const payloads: Payload[] = [
         ...supersessions,
         { type: 'review_decided', id: finding.opened.id, decision, reason: input.reason },
@@ -196,7 +199,10 @@ function decideOperation(decision: 'keep' | 'dismiss' | 'supersede', summary: st
         project: input.project,
         id: finding.opened.id,
         decision,
-        superseded: supersessions.map((p) => (p.type === 'superseded' ? p.target : '')),
+        // The lines superseded, or the items a fold filed under archive.
+        superseded: supersessions.flatMap((p) =>
+          p.type === 'superseded' ? [p.target] : p.type === 'item_attention_set' ? [p.item] : [],
+        ),
         seq: result.last_seq,
       };
     },
@@ -213,5 +219,5 @@ export const reviewDismiss = decideOperation(
 );
 export const reviewSupersede = decideOperation(
   'supersede',
-  'resolve a duplicate or contradiction finding: older lines superseded by the newest',
+  'resolve a duplicate or contradiction finding: older lines superseded by the newest (duplicate items: the older filed under archive, linked to the newest)',
 );

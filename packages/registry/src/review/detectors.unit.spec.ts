@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSha256, reviewId, type EventOf } from '@mem/core';
+import { contentSha256, itemId, reviewId, type EventOf } from '@mem/core';
 import { claimOf, valuesOf } from './claim.js';
 import { detectContradictions } from './detect-contradictions.js';
 import { detectDuplicates } from './detect-duplicates.js';
@@ -219,5 +219,96 @@ describe('planScan', () => {
       refuses: [{ sha256: contentSha256(b), terms: [] }],
     } as unknown as EventOf<'forgotten'>;
     expect(planScan(foldQueue([...events, forgotten]))).toEqual([]);
+  });
+});
+
+describe('duplicate items and added lines (the stop-32 walk: two identical facts, 0 findings)', () => {
+  const added = (project: string, seq: number, item_type: string, summary: string) =>
+    ({ type: 'item_added', project, seq, item_type, summary }) as unknown as EventOf<'item_added'>;
+  const ev = <T extends string>(type: T, seq: number, fields: object) =>
+    ({ type, seq, ...fields }) as unknown as EventOf<'item_updated'>;
+  const idAt = (seq: number) => itemId('demo', seq);
+
+  it('opens one duplicate finding for two facts of equal or near-equal wording, proposing the fold', () => {
+    const events = [
+      added('demo', 1, 'fact', 'Use pnpm.'),
+      added('demo', 2, 'fact', 'use  pnpm'),
+      added('demo', 3, 'rule', 'Use pnpm.'),
+      added('demo', 4, 'fact', 'The staging cluster deploys every night at two.'),
+      added('demo', 5, 'fact', 'Every night at two the staging cluster deploys.'),
+      added('demo', 6, 'fact', 'Use npm.'),
+    ];
+    const findings = planScan(foldQueue(events));
+    expect(findings.map((f) => [f.kind, f.subjects])).toEqual(
+      [
+        ['duplicate', sorted(idAt(1), idAt(2))],
+        ['duplicate', sorted(idAt(4), idAt(5))],
+      ].sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+    );
+    const fold = findings.find((f) => f.subjects.includes(idAt(1)))!;
+    expect(fold.explanation).toContain(
+      `keeps the newer ${idAt(2)} and files ${idAt(1)} under archive`,
+    );
+  });
+
+  it('leaves items out of force alone: deleted, resolved, archived, or reworded apart', () => {
+    const base = [
+      added('demo', 1, 'fact', 'Use pnpm.'),
+      added('demo', 2, 'fact', 'Use pnpm.'),
+      added('demo', 3, 'task', 'Write the release notes'),
+      added('demo', 4, 'task', 'write the release notes.'),
+    ];
+    expect(planScan(foldQueue(base))).toHaveLength(2);
+    const gone = [
+      ev('item_deleted', 5, { item: idAt(1), reason: 'r' }),
+      ev('item_resolved', 6, { item: idAt(3), from: 'open', status: 'done' }),
+    ];
+    expect(planScan(foldQueue([...base, ...gone]))).toEqual([]);
+    const archived = ev('item_attention_set', 5, { item: idAt(1), attention: 'archive' });
+    expect(planScan(foldQueue([...base.slice(0, 2), archived]))).toEqual([]);
+    const reworded = ev('item_updated', 5, { item: idAt(1), summary: 'Use yarn.', reason: 'r' });
+    expect(planScan(foldQueue([...base.slice(0, 2), reworded]))).toEqual([]);
+  });
+
+  it('reads line_added lines as live lines: a person-written line duplicating an extracted one is found', () => {
+    const text = 'The theme loader crashes when the config file is missing.';
+    const memory = {
+      type: 'memory',
+      seq: 1,
+      run_id: 'r1',
+      sha256: contentSha256(text),
+      text,
+      lines: [{ sha256: contentSha256(text), parents: ['c'.repeat(64)] }],
+    } as unknown as EventOf<'memory'>;
+    const person = 'Theme loader crashed because the config file was missing.';
+    const lineAdded = {
+      type: 'line_added',
+      seq: 2,
+      level: 'L1',
+      query_id: 'q',
+      after: contentSha256(text),
+      sha256: contentSha256(person),
+      text: person,
+    } as unknown as EventOf<'line_added'>;
+    expect(
+      foldQueue([memory, lineAdded])
+        .liveLines.map((l) => l.text)
+        .sort(),
+    ).toEqual([person, text].sort());
+    expect(planScan(foldQueue([memory, lineAdded])).map((f) => [f.kind, f.subjects])).toEqual([
+      ['duplicate', sorted(contentSha256(text), contentSha256(person))],
+    ]);
+    const forgotten = {
+      type: 'forgotten',
+      seq: 3,
+      target: contentSha256(person),
+      refuses: [],
+    } as unknown as EventOf<'forgotten'>;
+    expect(foldQueue([memory, lineAdded, forgotten]).liveLines).toHaveLength(1);
+  });
+
+  it('counts two short lines of the same words, which the term rule is too short for', () => {
+    expect(detectDuplicates([line('Use pnpm.'), line('use pnpm')])).toHaveLength(1);
+    expect(detectDuplicates([line('Use pnpm.'), line('Use npm.')])).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { itemId, memoryLines, type EventOf, type LogEvent } from '@mem/core';
+import { initialStatus, itemId, memoryLines, type EventOf, type LogEvent } from '@mem/core';
 import type { CitedChunk } from '@mem/ingest';
 import type { LiveLine } from './finding.js';
 
@@ -25,12 +25,20 @@ export interface ReviewQueue {
   items: Map<string, QueuedItem>;
 }
 
-/** A curated item as the review queue needs it: which knowledge hangs on which anchors. */
+/** A curated item as the review queue needs it: which knowledge hangs on which anchors, what it says now. */
 export interface QueuedItem {
   id: string;
   type: string;
   anchors: Set<string>;
   deleted: boolean;
+  /** Its summary now (the last update's), its status (null for knowledge) and attention tier. */
+  summary: string;
+  status: string | null;
+  attention: string;
+  /** The seq of its item_added event: which of two is newer. */
+  seq: number;
+  /** The items it links to now. */
+  links: Set<string>;
 }
 
 export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
@@ -57,14 +65,42 @@ export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
           type: event.item_type,
           anchors: new Set(event.anchors ?? []),
           deleted: false,
+          summary: event.summary,
+          status: event.status ?? initialStatus(event.item_type),
+          attention: 'active',
+          seq: event.seq,
+          links: new Set<string>(),
         });
         break;
       }
+      case 'item_updated': {
+        const item = items.get(event.item);
+        if (item && event.summary !== undefined) item.summary = event.summary;
+        if (item && event.status !== undefined) item.status = event.status;
+        break;
+      }
+      case 'item_resolved': {
+        const item = items.get(event.item);
+        if (item) item.status = event.status;
+        break;
+      }
+      case 'item_attention_set': {
+        const item = items.get(event.item);
+        if (item) item.attention = event.attention;
+        break;
+      }
+      case 'line_added':
+        // A line a person wrote into a note: a live claim like the extractor's lines, in no
+        // memory, so a scan compares it with every other line (its note's included).
+        if (!lines.has(event.sha256)) lines.set(event.sha256, { text: event.text, seq: event.seq });
+        break;
       case 'item_related':
         if (event.relation === 'anchor') items.get(event.item)?.anchors.add(event.target);
+        if (event.relation === 'link') items.get(event.item)?.links.add(event.target);
         break;
       case 'item_unrelated':
         if (event.relation === 'anchor') items.get(event.item)?.anchors.delete(event.target);
+        if (event.relation === 'link') items.get(event.item)?.links.delete(event.target);
         break;
       case 'item_deleted': {
         const item = items.get(event.item);

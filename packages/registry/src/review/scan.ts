@@ -2,6 +2,7 @@ import { reviewId, type PayloadOf } from '@mem/core';
 import type { Grounding } from '@mem/ingest';
 import { detectContradictions } from './detect-contradictions.js';
 import { detectDuplicates } from './detect-duplicates.js';
+import { detectItemDuplicates } from './detect-item-duplicates.js';
 import { detectResurfacing } from './detect-resurfacing.js';
 import { detectOrphanedKnowledge } from './detect-orphaned-knowledge.js';
 import { detectStaleGrounding } from './detect-stale-grounding.js';
@@ -24,6 +25,7 @@ export function planScan(
     ...contradictions,
     ...detectDuplicates(queue.liveLines, explained),
     ...detectStaleGrounding(queue.liveLines, queue.evidence, grounding),
+    ...detectItemDuplicates(queue.items),
     ...detectOrphanedKnowledge(queue.items),
   ];
   const planned = new Map<string, PayloadOf<'review_opened'>>();

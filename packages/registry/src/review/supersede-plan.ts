@@ -2,7 +2,7 @@ import { MemError, contentSha256, type Payload } from '@mem/core';
 import type { QueuedFinding, ReviewQueue } from './queue.js';
 
 /**
- * What `review supersede` appends beside its decision: the finding's live lines but the newest
+ * What `review supersede` appends (a duplicate of items: itemFoldPlan below) beside its decision: the finding's live lines but the newest
  * (the one stated last in the log) each superseded by the newest, so a duplicate or a
  * contradiction resolves to the latest statement, and nothing is deleted. A resurfacing finding
  * names a tombstone, not two statements: it is kept or dismissed, never superseded.
@@ -13,6 +13,8 @@ export function supersedePlan(
   finding: QueuedFinding,
   reason: string,
 ): Payload[] {
+  if (finding.opened.kind === 'duplicate' && finding.opened.subjects.every(isItemId))
+    return itemFoldPlan(queue, project, finding, reason);
   const live = new Map(queue.liveLines.map((line) => [line.sha256, line]));
   const lines = finding.opened.subjects
     .map((sha) => live.get(sha))
@@ -34,4 +36,54 @@ export function supersedePlan(
     text: newest.text,
     reason,
   }));
+}
+
+const isItemId = (subject: string) => subject.startsWith('it-');
+
+/**
+ * The fold of a duplicate-items finding (issue 13 §5, lineage kept): every older item still in
+ * force filed under archive (it leaves default recall and T0) with a link to the newest, which
+ * stays as it is. Nothing is deleted or resolved: a fact has no status, and a duplicate task
+ * was not done. An item deleted, resolved or archived since the scan leaves fewer than two to
+ * fold: refused like a line finding with one live line.
+ */
+function itemFoldPlan(
+  queue: ReviewQueue,
+  project: string,
+  finding: QueuedFinding,
+  reason: string,
+): Payload[] {
+  const items = finding.opened.subjects
+    .map((id) => queue.items.get(id))
+    .filter(
+      (item) =>
+        item !== undefined &&
+        !item.deleted &&
+        item.attention !== 'archive' &&
+        item.status !== 'done' &&
+        item.status !== 'dropped',
+    )
+    .map((item) => item!)
+    .sort((a, b) => a.seq - b.seq);
+  if (items.length < 2)
+    throw new MemError(
+      'INVALID_INPUT',
+      `decision: finding ${finding.opened.id} in ${project} (duplicate) has ${items.length} item${items.length === 1 ? '' : 's'} in force to fold; supersede needs two, so keep or dismiss it`,
+      { field: 'decision', project, id: finding.opened.id, expected: 'keep or dismiss' },
+    );
+  const newest = items[items.length - 1]!;
+  return items.slice(0, -1).flatMap((old): Payload[] => [
+    ...(old.links.has(newest.id)
+      ? []
+      : [
+          {
+            type: 'item_related' as const,
+            item: old.id,
+            relation: 'link' as const,
+            target: newest.id,
+            reason,
+          },
+        ]),
+    { type: 'item_attention_set', item: old.id, attention: 'archive', reason },
+  ]);
 }

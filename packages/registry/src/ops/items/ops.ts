@@ -30,7 +30,7 @@ import {
   readItems,
   readItemsInput,
 } from './find.js';
-import { resolveItems, resolveItemsInput } from './resolve.js';
+import { resolveItems, resolveItemsInput, resolvedOut } from './resolve.js';
 import { itemLine, itemRows } from './view.js';
 import { warningLine } from './freshness.js';
 import {
@@ -370,7 +370,7 @@ export const resolveItemsOp = defineOperation({
   summary:
     'resolve work items as done or dropped; a container needs a disposition for its open descendants',
   input: resolveItemsInput,
-  output: writtenOut,
+  output: resolvedOut,
   kind: 'write',
   vectorsLater: true,
   idempotent: true,
@@ -396,7 +396,11 @@ export const resolveItemsOp = defineOperation({
       },
       { field: 'reason', flag: '--reason <text>', description: 'why (recorded)' },
     ],
-    text: writtenText('resolved'),
+    text: (out) =>
+      [
+        writtenText('resolved')(out),
+        ...(out.warnings ?? []).map((w) => `warning: ${w.message}`),
+      ].join('\n'),
   },
   run: (ctx, caller, input) => resolveItems(ctx, caller, input),
 });

@@ -11,11 +11,22 @@ function slimLine(s: Slim): string {
   return `  ${s.id} ${s.type}${work} ${s.summary}`;
 }
 
-function orientText(o: Orientation): string {
+/**
+ * A knowledge section's heading. Trigger: no items. Why: the bytes are the JSON list's, so an
+ * empty one read "2/4096 bytes" (the stop-32 walk). Outcome: "empty" and the cap.
+ */
+function knowledgeHeading(name: string, s: Orientation['rules']): string {
+  return s.items.length === 0
+    ? `${name}: empty (cap ${s.cap} bytes)`
+    : `${name} (${s.items.length}, ${s.bytes}/${s.cap} bytes):`;
+}
+
+/** The text `mem orient` prints. */
+export function orientText(o: Orientation): string {
   const lines: (string | null)[] = [
-    `rules (${o.rules.items.length}, ${o.rules.bytes}/${o.rules.cap} bytes):`,
+    knowledgeHeading('rules', o.rules),
     ...o.rules.items.map((r) => `  ${r.id} ${r.summary}`),
-    `facts (${o.facts.items.length}, ${o.facts.bytes}/${o.facts.cap} bytes):`,
+    knowledgeHeading('facts', o.facts),
     ...o.facts.items.map((f) => `  ${f.id} ${f.summary}`),
     `threads (${o.threads.total}):`,
     ...o.threads.items.map(slimLine),

@@ -16,7 +16,9 @@
 // keeps the embedded PGlite open for the server's life), the bench holds it open: else every
 // catch-up, a no-op one too, opens PGlite again (WASM start, Postgres start, schema check:
 // ~300 ms CPU at 10 k items, load 8), which `mem serve` never pays. BENCH_ITEM_WRITES_HOLD=0
-// measures that unheld cost (an in-process registry without vector recall).
+// measures that unheld cost (an in-process registry without vector recall). With `all`, 4. also
+// times the catch-up after an add_items of one item (pgvector's one-event batch);
+// BENCH_ITEM_WRITES_PGVECTOR names another build of projector-pgvector's dist/index.js (an A/B).
 // Beside add_items' times: the WAL pages each add_items commit wrote (the -wal frames of its
 // commits, read from the file between calls), and with BENCH_ITEM_WRITES_PAGES=1 which B-trees
 // the pages of one such commit belong to (dbstat, after a TRUNCATE checkpoint): the random-key
@@ -25,6 +27,7 @@ import { loadavg } from 'node:os';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../packages/core/dist/index.js';
 import { Engine } from '../../packages/engine/dist/index.js';
 import { projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
@@ -36,6 +39,10 @@ const RUNS = Number(process.env.BENCH_ITEM_WRITES_RUNS ?? 20);
 const ALL = process.env.BENCH_ITEM_WRITES_PROJECTIONS === 'all';
 const HOLD = ALL && process.env.BENCH_ITEM_WRITES_HOLD !== '0';
 const PAGES = process.env.BENCH_ITEM_WRITES_PAGES === '1';
+/** The pgvector projector's entry point: BENCH_ITEM_WRITES_PGVECTOR names another build's (an A/B). */
+const PGVECTOR = process.env.BENCH_ITEM_WRITES_PGVECTOR
+  ? pathToFileURL(process.env.BENCH_ITEM_WRITES_PGVECTOR).href
+  : '../../packages/projector-pgvector/dist/index.js';
 const size = ITEMS >= 1000 ? `${Math.round(ITEMS / 1000)}k` : `${ITEMS}`;
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -162,7 +169,7 @@ async function pageInventory(path, call) {
 async function projectors(config) {
   if (!ALL) return [projectorSqlite];
   const { projectorVault } = await import('../../packages/projector-vault/dist/index.js');
-  const { projectorPgvector } = await import('../../packages/projector-pgvector/dist/index.js');
+  const { projectorPgvector } = await import(PGVECTOR);
   return [projectorSqlite, projectorVault, projectorPgvector({ config })];
 }
 
@@ -180,7 +187,7 @@ try {
   // Opens the cluster first when it is new (holdEmbeddedPglite holds only an existing one).
   if (HOLD) await engine.catchUp();
   const { holdEmbeddedPglite } = HOLD
-    ? await import('../../packages/projector-pgvector/dist/index.js')
+    ? await import(PGVECTOR)
     : { holdEmbeddedPglite: async () => ({ release: async () => undefined }) };
   const hold = await holdEmbeddedPglite({ stateDir: engine.paths.stateDir, config });
   /** @type {(name: string, input: Record<string, unknown>) => Promise<any>} */
@@ -226,6 +233,23 @@ try {
   if (ALL) {
     // Untimed: the seeding's items embedded first, so each timed query pays one add's.
     await invoke('query', { project: ['bench'], query: 'theme loader' });
+    // One item written (SQLite and the vault at once), then the catch-up `mem serve` runs after
+    // the response: pgvector's one-event batch, with PGlite held. Untimed: the seeding's items
+    // embedded first.
+    await engine.catchUp();
+    report(
+      'item_catch_up_after_add_1',
+      await timed(
+        RUNS,
+        () => engine.catchUp(),
+        (i) =>
+          invoke('add_items', {
+            items: [
+              { type: 'task', summary: `caught up ${i}: port the theme loader`, parent: thread },
+            ],
+          }),
+      ),
+    );
     report(
       'item_query_after_add_100',
       await timed(

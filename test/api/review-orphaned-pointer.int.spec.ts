@@ -19,6 +19,7 @@ type Pointer = {
   kinds: { kind: string; open: number }[];
   next: string;
 };
+type Review = { items: Pointer[]; total: number; omitted: number };
 
 async function orphanIn(registry: Registry, project: string, facts: number): Promise<void> {
   await asRoot(registry, 'project_add', { name: project });
@@ -50,12 +51,13 @@ describe('orphaned knowledge is pointed at', () => {
     await orphanIn(registry, 'beta', 1);
     await asRoot(registry, 'project_add', { name: 'gamma' });
 
-    const before = (await asRoot(registry, 'orient', {})) as { review: Pointer[] };
-    expect(before.review).toEqual([]);
+    const before = (await asRoot(registry, 'orient', {})) as { review: { items: Pointer[] } };
+    expect(before.review).toMatchObject({ items: [], total: 0, omitted: 0 });
 
     for (const project of ['alpha', 'beta']) await asRoot(registry, 'review_scan', { project });
-    const orient = (await asRoot(registry, 'orient', {})) as { review: Pointer[] };
-    expect(orient.review).toEqual([
+    const orient = (await asRoot(registry, 'orient', {})) as { review: Review };
+    expect(orient.review.total).toBe(2);
+    expect(orient.review.items).toEqual([
       {
         project: 'alpha',
         open: 2,
@@ -69,8 +71,8 @@ describe('orphaned knowledge is pointed at', () => {
         next: 'mem review list --project beta',
       },
     ]);
-    const one = (await asRoot(registry, 'orient', { project: 'beta' })) as { review: Pointer[] };
-    expect(one.review.map((r) => r.project)).toEqual(['beta']);
+    const one = (await asRoot(registry, 'orient', { project: 'beta' })) as { review: Review };
+    expect(one.review.items.map((r) => r.project)).toEqual(['beta']);
 
     const listed = (await asRoot(registry, 'review_list', { project: 'alpha' })) as {
       findings: { id: string; kind: string }[];
@@ -88,8 +90,8 @@ describe('orphaned knowledge is pointed at', () => {
       id: listed.findings[0]!.id,
       reason: 'kept on purpose',
     });
-    const after = (await asRoot(registry, 'orient', { project: 'alpha' })) as { review: Pointer[] };
-    expect(after.review).toEqual([
+    const after = (await asRoot(registry, 'orient', { project: 'alpha' })) as { review: Review };
+    expect(after.review.items).toEqual([
       expect.objectContaining({
         project: 'alpha',
         open: 1,

@@ -14,11 +14,14 @@
 //      The check runs as find runs it: a new citingScope per answer (each project's `cites:`
 //      lists read, each listed directory resolved beneath the root), over a queries/ dir where
 //      `src` lists docs/ and two other projects list directories of their own, one a symlink.
+//   3. the same check where another project lists BENCH_SOURCE_LISTED (256) directories, against
+//      an older build of source-check.js when BENCH_SOURCE_OLD names one (alternated).
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../packages/core/dist/index.js';
 import { Engine } from '../../packages/engine/dist/index.js';
 import { projectorSqlite } from '../../packages/projector-sqlite/dist/index.js';
@@ -29,6 +32,7 @@ import { figure } from './figures.mjs';
 const SOURCES = Number(process.env.BENCH_SOURCES ?? 20);
 const RUNS = Number(process.env.BENCH_SOURCE_RUNS ?? 100);
 const ROUNDS = Number(process.env.BENCH_SOURCE_ROUNDS ?? 10);
+const LISTED = Number(process.env.BENCH_SOURCE_LISTED ?? 256);
 const NOW = '2026-03-01T00:00:00Z';
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -172,6 +176,43 @@ try {
   figure('source_check_unconfined_cpu_p50_ms', p50('unconfined', 'cpu'));
   figure('source_check_confined_ratio', ratio);
   figure('source_check_confined_wall_ratio', wallRatio);
+
+  // 3. The same check where another project lists BENCH_SOURCE_LISTED (256) directories, each
+  // resolved beneath the root for every answer before stop 33 and kept across answers since
+  // (keptForms). With BENCH_SOURCE_OLD naming an older build of source-check.js, its citingScope
+  // is alternated with this one's in the same run.
+  const wideQueries = join(root, 'queries-wide');
+  const wideSince = Date.now();
+  mkdirSync(wideQueries);
+  const listed = Array.from({ length: LISTED }, (_, i) => `listed/area-${i % 16}/e${i}`);
+  for (const dir of listed) mkdirSync(join(root, dir), { recursive: true });
+  writeFileSync(join(wideQueries, 'src.yaml'), 'cites:\n  - docs\n');
+  writeFileSync(
+    join(wideQueries, 'wide.yaml'),
+    `cites:\n${listed.map((d) => `  - ${d}\n`).join('')}`,
+  );
+  // Directories changed within 2 s of an answer are not trusted to vouch for a kept resolution.
+  await new Promise((done) => setTimeout(done, Math.max(0, 2100 - (Date.now() - wideSince))));
+  const old = process.env.BENCH_SOURCE_OLD
+    ? await import(pathToFileURL(process.env.BENCH_SOURCE_OLD).href)
+    : null;
+  const wideAnswer = (module) => async () => {
+    const scope = module.citingScope({ root, queriesDir: wideQueries });
+    const checks = await Promise.all(rows.map((row) => module.checkSource(row, scope)));
+    if (checks.some((c) => c !== 'unchanged')) throw new Error(`a check moved: ${checks}`);
+  };
+  const wideSides = { current: [], ...(old ? { old: [] } : {}) };
+  const current = { citingScope, checkSource };
+  for (let round = 0; round < ROUNDS; round++)
+    for (const side of round % 2 ? Object.keys(wideSides).reverse() : Object.keys(wideSides))
+      for (let i = 0; i < 20; i++)
+        wideSides[side].push((await measured(wideAnswer(side === 'old' ? old : current))).cpu);
+  const wideP50 = (side) => percentile(sorted(wideSides[side]), 50);
+  console.log(
+    `${SOURCES} sources checked with ${LISTED} directories listed by another project: CPU p50 ${ms(wideP50('current'))} ms${old ? `, old build ${ms(wideP50('old'))} ms` : ''}, ${ROUNDS} alternated rounds of 20 (${load()})`,
+  );
+  figure('source_check_listed_cpu_p50_ms', wideP50('current'));
+  if (old) figure('source_check_listed_old_cpu_p50_ms', wideP50('old'));
   await registry.close();
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -45,8 +45,9 @@ import { sealStore } from './seal.js';
  * 27: review_finding.kind takes 'orphaned_knowledge' (migration 0031).
  * 28: an item node's id is its seq's block slot and offset (itemNodeId), not a hash of its sha:
  *     no migration, the replay writes the new ids.
+ * 29: review_finding_open_kind (migration 0032), the index orient's review counts read.
  */
-const VERSION = 28;
+const VERSION = 29;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -11,6 +11,7 @@ export const ORIENT_SECTIONS = [
   'reminders',
   'projects',
   'tags',
+  'review',
 ] as const;
 export type OrientSection = (typeof ORIENT_SECTIONS)[number];
 export type OrientBudget = Record<OrientSection, number>;
@@ -18,7 +19,8 @@ export type OrientBudget = Record<OrientSection, number>;
 /**
  * UTF-8 bytes per section. Rules and facts are per project (a write knows only its own
  * project, so that is the unit it can enforce); 12 KiB of always-loaded knowledge is the
- * seed's ceiling; the whole default payload stays under 22 KiB.
+ * seed's ceiling; the whole default payload stays within 22 KiB. `review` (stop 33) bounds
+ * the pointers to each read project's open review findings (~150 bytes a project).
  */
 export const DEFAULT_ORIENT_BUDGET: OrientBudget = {
   rules: 4096,
@@ -27,6 +29,7 @@ export const DEFAULT_ORIENT_BUDGET: OrientBudget = {
   reminders: 2048,
   projects: 1024,
   tags: 2048,
+  review: 1024,
 };
 
 /** The documented form of the default, for the README's configuration table. */

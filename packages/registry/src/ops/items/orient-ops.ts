@@ -36,10 +36,11 @@ export function orientText(o: Orientation): string {
     more(o.reminders.omitted),
     `projects: ${o.projects.items.map((p) => `${p.project} (${p.items})`).join(', ')}`,
     `tags: ${o.tags.items.map((t) => `${t.tag} (${t.count})`).join(', ') || '(none)'}${o.tags.omitted > 0 ? ` … ${o.tags.omitted} more` : ''}`,
-    ...o.review.map(
+    ...o.review.items.map(
       (r) =>
         `review: ${r.project} ${r.open} open (${r.kinds.map((k) => `${k.open} ${k.kind}`).join(', ')}): ${r.next}`,
     ),
+    o.review.omitted > 0 ? `review: … ${o.review.omitted} more projects with findings open` : null,
     ...o.freshness_warnings.map(warningLine),
     more(o.freshness_warnings_left_out ?? 0),
   ];

@@ -80,8 +80,10 @@ export const orientOut = z.object({
    * The open review findings of each project read, by kind (orphaned knowledge among them: a
    * fact whose every anchor is deleted is loaded by no orient and no open, so this is where it
    * is pointed at), with the command that lists them. Only projects with one open; by project.
+   * Bounded (stop 33): a reader of many projects gets the first that fit the `review` budget,
+   * `total` counting every project with an open finding.
    */
-  review: z.array(reviewPointer),
+  review: truncated(reviewPointer),
   now: z.string(),
   window_days: z.number(),
   /**
@@ -94,8 +96,17 @@ export const orientOut = z.object({
 });
 export type Orientation = z.infer<typeof orientOut>;
 
-/** The open findings of projects read, counted by kind: one grouped read of review_finding_open. */
-function reviewPointers({ projects, items }: ReachableItems): z.infer<typeof reviewPointer>[] {
+/**
+ * The open findings of projects read, counted by kind (one grouped read of
+ * review_finding_open_kind), by project, as many as fit `cap` bytes. Trigger: a reader of
+ * hundreds of projects, each with findings open. Why: orient is one bounded read, and every
+ * other section truncates under its budget. Outcome: the first pointers that fit, `total` every
+ * project with one open, `omitted` the rest.
+ */
+export function reviewPointers(
+  { projects, items }: Pick<ReachableItems, 'projects' | 'items'>,
+  cap: number,
+) {
   const byProject = new Map<string, z.infer<typeof reviewPointer>>();
   for (const { project, kind, open } of items.openFindingCounts(projects)) {
     const entry = byProject.get(project) ?? {
@@ -108,7 +119,7 @@ function reviewPointers({ projects, items }: ReachableItems): z.infer<typeof rev
     entry.kinds.push({ kind, open });
     byProject.set(project, entry);
   }
-  return [...byProject.values()];
+  return section([...byProject.values()], cap);
 }
 
 export function orientBudget(ctx: RegistryContext): OrientBudget {
@@ -267,7 +278,7 @@ export async function orient(
       reminders: reminders(reach, now, budget.reminders),
       projects: projectCounts(names, reach, budget.projects),
       tags: tags(reach, budget.tags),
-      review: reviewPointers(reach),
+      review: reviewPointers(reach, budget.review),
       now: now.toISOString(),
       window_days: REMINDER_WINDOW_DAYS,
       ...boundedWarnings(warnings),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemError, type SourceCheck } from '@mem/core';
 import {
@@ -26,7 +26,8 @@ export interface CitedSource {
  * directories. Why: each component of each cited path is lstat'ed (resolveBeneath), so N items
  * in one deep directory paid N × depth lstats. Outcome: each component once per answer. Never
  * kept past the answer: a symlink swapped in since must be seen by the next one (create a new
- * scope per answer, citingScope).
+ * scope per answer, citingScope). Only the listed directories' resolutions outlive it, each
+ * checked against the stamps of the directories it read (keptForms).
  */
 export interface CitingScope {
   root: string;
@@ -45,13 +46,18 @@ const NODE_LOOKS: ComponentLooks = { lstat: (p) => lstat(p), readlink: (p) => re
 
 /**
  * A new CitingScope for one answer over the data root at `paths.root`. Each project's roots are
- * worked out once per answer (rootsOf), and each listed directory is resolved beneath the root
- * once per answer (listedForms), so a symlink swapped in since is seen by the next answer.
+ * worked out once per answer (rootsOf). Each listed directory's resolution beneath the root is
+ * kept across answers while the directories its walk read entries of are unchanged (keptForms),
+ * so a symlink swapped in since is seen by the next answer. `clock` is the wall clock those
+ * directories' timestamps are compared with (a spec moves it on).
  */
 export function citingScope(
   paths: { root: string; queriesDir: string },
   looks: ComponentLooks = NODE_LOOKS,
+  clock: () => number = Date.now,
 ): CitingScope {
+  // Every look this answer takes is taken after this instant (keptForms' racy rule).
+  const opened = clock();
   let lists: Promise<Map<string, CitedList>> | null = null;
   const roots = new Map<string, Promise<CitedRoots>>();
   const forms = new Map<string, Promise<(readonly string[])[]>>();
@@ -66,7 +72,9 @@ export function citingScope(
         const formsOf = async (dirs: readonly (readonly string[])[]) =>
           (
             await Promise.all(
-              dirs.map((dir) => remembered(forms, dir.join(sep), () => listedForms(scope, dir))),
+              dirs.map((dir) =>
+                remembered(forms, dir.join(sep), () => keptForms(scope, dir, opened)),
+              ),
             )
           ).flat();
         return {
@@ -81,6 +89,86 @@ export function citingScope(
 }
 
 /**
+ * A listed directory's forms (listedForms) as an earlier answer resolved them, and the
+ * directories whose entries that walk read, each with its stamp then (device, inode, mode,
+ * ctime, mtime).
+ */
+interface Kept {
+  forms: (readonly string[])[];
+  dirs: ReadonlyMap<string, string>;
+}
+
+/** Each listed directory's kept resolution, by data root and directory. */
+const KEPT = new Map<string, Kept>();
+/** Resolutions kept at most (256 entries for each of 16 projects); past it all are dropped. */
+const MAX_KEPT = 4096;
+/**
+ * How old a directory's ctime and mtime must be, at the start of the answer that read it, for
+ * its stamp to vouch for its entries. Why: a file system stamps with a coarse clock (a kernel
+ * tick; 2 s on FAT), so an entry changed within the same tick as an earlier change, after the
+ * walk read it, would leave the stamp as the walk saw it (git's "racily clean" index).
+ */
+const RACY_MS = 2000;
+
+const stampOf = (info: Stats): string =>
+  `${info.dev}:${info.ino}:${info.mode}:${info.ctimeMs}:${info.mtimeMs}`;
+
+/**
+ * listedForms, reused across answers. Trigger: every answer reads every project's `cites:`
+ * lists, and resolved each listed directory afresh: ~0.06 ms an entry (256 entries: 16–40 ms an
+ * answer of 50 items). Why it may be kept: a walk's result rests only on the entries it read
+ * (each component's lstat and a symlink's target), and a directory whose entries change (an
+ * entry added, removed, renamed over or swapped for a symlink) gets a new ctime and mtime; a
+ * directory swapped whole is an entry changed in its parent, walked too. Outcome: the walk's
+ * forms are reused while each directory it read entries of has the stamp it had (one lstat per
+ * directory per answer, shared by every entry under it); otherwise walked again. Kept only
+ * when the walk settled (no EACCES, no loop), each directory read lstat'ed and stamped before
+ * `opened - RACY_MS`. A failed look at a directory walks again, so it fails closed as before.
+ */
+async function keptForms(
+  scope: CitingScope,
+  dir: readonly string[],
+  opened: number,
+): Promise<(readonly string[])[]> {
+  if (dir.length === 0) return [dir];
+  const key = `${resolve(scope.root)}\0${dir.join(sep)}`;
+  const kept = KEPT.get(key);
+  if (kept !== undefined && (await unchanged(scope, kept.dirs))) return kept.forms;
+  KEPT.delete(key);
+  // The directories whose entries the walk reads: the parent of each component it lstats.
+  const read = new Set<string>();
+  const walking: CitingScope = {
+    ...scope,
+    lstat: (path) => {
+      read.add(dirname(path));
+      return scope.lstat(path);
+    },
+  };
+  const walked = await listedForms(walking, dir);
+  if (walked.settled) {
+    const dirs = new Map<string, string>();
+    for (const path of read) {
+      const info = await scope.lstat(path).catch(() => null);
+      if (info === null || Math.max(info.ctimeMs, info.mtimeMs) >= opened - RACY_MS)
+        return walked.forms;
+      dirs.set(path, stampOf(info));
+    }
+    if (KEPT.size >= MAX_KEPT) KEPT.clear();
+    KEPT.set(key, { forms: walked.forms, dirs });
+  }
+  return walked.forms;
+}
+
+/** Whether every directory a kept walk read still has the stamp it had then. */
+async function unchanged(scope: CitingScope, dirs: ReadonlyMap<string, string>): Promise<boolean> {
+  for (const [path, stamp] of dirs) {
+    const info = await scope.lstat(path).catch(() => null);
+    if (info === null || stampOf(info) !== stamp) return false;
+  }
+  return true;
+}
+
+/**
  * A listed directory as written and as it resolves beneath the root now. Trigger: a `cites:`
  * entry that is a symlink (`beta-docs -> checkouts/payments/docs`) or lies under one. Why: a
  * walk compares the components it resolved, never a symlink's name, so the entry as written
@@ -88,18 +176,22 @@ export function citingScope(
  * a walk may pass through the link's name (mayEnter) and so another project's entry fails
  * closed. An entry that leaves the root or cannot be resolved (a loop, EACCES) keeps only its
  * written form: its files are still kept from other projects, and read by none through it.
+ * `settled`: the walk ran to its end (false when a look failed: keptForms keeps nothing).
  */
 async function listedForms(
   scope: CitingScope,
   dir: readonly string[],
-): Promise<(readonly string[])[]> {
-  if (dir.length === 0) return [dir];
-  const at = await resolveBeneath(scope, join(...dir)).catch(() => null);
+): Promise<{ forms: (readonly string[])[]; settled: boolean }> {
+  let settled = true;
+  const at = await resolveBeneath(scope, join(...dir)).catch(() => {
+    settled = false;
+    return null;
+  });
   const rest = at === null ? null : inside(await realRoot(resolve(scope.root)), at);
-  if (rest === null) return [dir];
+  if (rest === null) return { forms: [dir], settled };
   // A link to the root itself lists the whole root.
   const resolved = rest === '' ? [] : rest.split(sep);
-  return sameDir(resolved, dir) ? [dir] : [dir, resolved];
+  return { forms: sameDir(resolved, dir) ? [dir] : [dir, resolved], settled };
 }
 
 function remembered<T>(

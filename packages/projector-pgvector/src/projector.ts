@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Projector } from '@mem/engine';
+import { analyzeIfStale } from './apply/analyze.js';
 import { applyBatch } from './apply/apply-batch.js';
 import { restoreDeferredIndexes } from './apply/deferred-indexes.js';
 import { scrubForgottenText } from './apply/scrub-forgotten.js';
@@ -76,11 +77,11 @@ export function projectorPgvector(options: PgvectorOptions = {}): Projector<Pgve
       if (batch.events.some(({ event }) => event.type === 'forgotten')) handle.forgot = true;
     },
     async seal(handle) {
-      // Every batch committed on its own (each refreshed stale statistics: analyzeGrown); sealing
-      // builds what a load set aside.
+      // Every batch committed on its own; sealing builds what a load set aside and refreshes stale statistics.
       const { client, schema } = handle.backend;
       await namingFullDisk(handle.location, 'seal', async () => {
         await restoreDeferredIndexes(client, schema);
+        await analyzeIfStale(client, schema);
         if (handle.embedded && handle.forgot) await scrubForgottenText(client, schema);
       });
       handle.forgot = false;

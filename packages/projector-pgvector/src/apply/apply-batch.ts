@@ -2,7 +2,7 @@ import type { ProjectionBatch } from '@mem/engine';
 import type { PgvectorHandle } from '../handle.js';
 import { planEvent } from '../plan/plan-event.js';
 import { readPosition } from '../position.js';
-import { analyzeGrown, countRowsWritten } from './analyze.js';
+import { analyzeGrown, countVectorsWritten } from './analyze.js';
 import { checkStart } from '@mem/engine';
 import { deferIndexesForLoad } from './deferred-indexes.js';
 import { embedNodeTexts } from './embed-nodes.js';
@@ -38,7 +38,6 @@ export async function applyBatch(
   const forgotten = forgottenShas(writes);
   const itemTexts = itemTextsAfter(writes, await storedItems(client, handle.sql, project, writes));
   const embeddings = await embedNodeTexts(handle.embedder, writes, forgotten, itemTexts.values());
-  let checkGrowth = false;
   const dropped = await client.transaction(async (tx) => {
     await tx.query(handle.sql.lockProject, [`mem-pgvector:${schema}:${project}`]);
     checkStart(project, await readPosition(tx, handle.sql, project), after, 'pgvector projection');
@@ -50,14 +49,12 @@ export async function applyBatch(
     const rows = vectorRows(created, embeddings);
     await deferIndexesForLoad(tx, schema, rows.length);
     await insertVectors(tx, handle.sql, project, rows);
+    await countVectorsWritten(tx, schema, rows.length);
     await tx.query(handle.sql.writePosition, [project, through.seq, through.head]);
-    // Last, so the position row it wrote is counted too.
-    checkGrowth = await countRowsWritten(tx, schema);
     return texts;
   });
   // After the commit: a failed batch forgot nothing, so its texts' cached vectors must stay.
   if (dropped.length > 0) handle.embedder.forget?.(dropped);
-  // The next batch's plans are made for the tables as they are now, not as they were at the
-  // first; looked at only when the rows this batch wrote may have made a table grow enough.
-  if (checkGrowth) await analyzeGrown(client, schema);
+  // The next batch's plans are made for the tables as they are now, not as they were at the first.
+  await analyzeGrown(client, schema);
 }

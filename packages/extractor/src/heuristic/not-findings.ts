@@ -121,7 +121,7 @@ const DOC_FOR_CLARITY = new RegExp(
  * word and the verb.
  */
 const DOC_PASSIVE_EDIT = new RegExp(
-  String.raw`^(?:[^:\n]{1,60}:\s+){0,2}(?:the|its|our)\s+(?:[\w-]+\s+)?${DOC_OBJECT}\b[^;:\n]{0,60}?\b(?:was|were|has been|have been)\s+(?:improved|updated|expanded|clarified|rewritten|reworded|corrected|enhanced|polished)\b`,
+  String.raw`^(?:[^:\n]{1,60}:\s+){0,2}(?:the|its|our)\s+(?:[^\s:]{1,60}\s+)?${DOC_OBJECT}\b[^;:\n]{0,60}?\b(?:was|were|has been|have been)\s+(?:improved|updated|expanded|clarified|rewritten|reworded|corrected|enhanced|polished|renamed)\b`,
   'iu',
 );
 

@@ -71,6 +71,7 @@ describe('editsDocumentation', () => {
     'Decision: Detailed diagrams were created and refined in `docs/queue.md` to illustrate:',
     'Retry Helper: Docstring Enhancement: The docstring for `retry` in `net.ts` was improved to list its errors',
     "The README's install section was rewritten for the new flags",
+    'Retry Example Update: Renamed Example: The `basic-retry.ts` example was renamed to `retry.ts` to match its purpose.',
   ])('is an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(true);
   });
@@ -114,6 +115,7 @@ describe('editsDocumentation', () => {
     // A file created in a folder of code, and a passive edit of code, are the system's.
     'Created the retry queue in src/queue.ts so jobs survive a restart',
     'The parser for docstrings was rewritten to stream its input',
+    'The retry helper was renamed to backoff because it no longer retries itself',
   ])('is not an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(false);
   });

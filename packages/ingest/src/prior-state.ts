@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { memoryLines, type MemoryLineRef } from '@mem/core';
+import { memoryLines, splitMemoryLines, synthesisPrefix, type MemoryLineRef } from '@mem/core';
 import {
   itemStorePath,
   openItemStore,
@@ -8,6 +8,7 @@ import {
   type NodeRow,
 } from '@mem/projector-sqlite';
 import type { PreviousMemory } from '@mem/extractor';
+import type { L2Version } from './synthesis-steps.js';
 
 /** What a new run of one query (or of the synthesis, queryId null) continues from. */
 export interface PriorState {
@@ -86,4 +87,36 @@ export function currentMemory(
 export function referenceTexts(store: ItemStore | null, project: string): string[] {
   if (!store) return [];
   return store.nodes({ project, levels: ['R'] }).map((n) => n.text);
+}
+
+/**
+ * The project's L2 chain, oldest first, each version with the L1 lines the standing queries'
+ * notes held when it was written (each note's latest memory at or before the version's seq), as
+ * a synthesis candidate reads them (`[query-id] line`): what retirements reads which held lines
+ * the L2 retired. Memories a tombstone deleted are left out.
+ */
+export function l2Chain(store: ItemStore | null, project: string): L2Version[] {
+  if (!store) return [];
+  const bySeq = (a: NodeRow, b: NodeRow) => a.seq - b.seq;
+  const l2 = store
+    .nodes({ project, levels: ['L2'], kind: 'memory', includeSuperseded: true })
+    .filter((node) => node.query_id === null)
+    .sort(bySeq);
+  if (l2.length < 2) return l2.map((node) => ({ text: node.text, l1: [] }));
+  const l1 = store
+    .nodes({ project, levels: ['L1'], kind: 'memory', includeSuperseded: true })
+    .filter((node) => node.query_id !== null)
+    .sort(bySeq);
+  const heads = new Map<string, string>();
+  let next = 0;
+  return l2.map((version) => {
+    for (; next < l1.length && l1[next]!.seq <= version.seq; next++)
+      heads.set(l1[next]!.query_id!, l1[next]!.text);
+    const lines = [...heads].flatMap(([queryId, text]) =>
+      splitMemoryLines(text).map((line) =>
+        synthesisPrefix(line) === '' ? `[${queryId}] ${line}` : line,
+      ),
+    );
+    return { text: version.text, l1: lines };
+  });
 }

@@ -6,7 +6,12 @@ import {
   synthesisPriority,
   type PreviousMemory,
 } from '@mem/extractor';
-import { synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
+import {
+  retirements,
+  synthesisSteps,
+  type L2Version,
+  type SynthesisInput,
+} from './synthesis-steps.js';
 
 /*
  * Synthesis runs one after another, as `mem synthesize` does after each ingest: each reads the
@@ -29,6 +34,8 @@ const memory = (queryId: string, lines: string[]): SynthesisInput => {
 interface State {
   previous: PreviousMemory | null;
   seen: Set<string>;
+  /** The L2 chain with the L1 lines of each write, as the engine's store holds it. */
+  chain?: L2Version[];
 }
 
 async function synthesizeOnce(memories: SynthesisInput[], state: State, budget: number) {
@@ -36,6 +43,7 @@ async function synthesizeOnce(memories: SynthesisInput[], state: State, budget: 
     fill: { tokens: budget, count: words.count },
     held: state.previous?.text ?? '',
     seen: state.seen,
+    retired: retirements(state.chain ?? []),
   });
   const run = new GatedRun({
     level: 'L2',
@@ -56,6 +64,11 @@ async function synthesizeOnce(memories: SynthesisInput[], state: State, budget: 
   for (const e of events) if (e.type === 'chunk') state.seen.add(e.sha256);
   const text = run.summary().memory?.text;
   if (text !== undefined) state.previous = { text, parents: [] };
+  if (text !== undefined && text !== state.chain?.at(-1)?.text)
+    (state.chain ??= []).push({
+      text,
+      l1: memories.flatMap((m) => splitMemoryLines(m.text).map((l) => `[${m.queryId}] ${l}`)),
+    });
   return {
     started: run.summary().started,
     updates: events.flatMap((e) => (e.type === 'gate' ? [e.update] : [])),
@@ -205,5 +218,37 @@ describe('synthesis runs after each ingest', () => {
       200,
     );
     expect(unchanged.started).toBe(false);
+  });
+
+  it('reads again a batch the log has seen when a line the L2 retired comes back into it', async () => {
+    const state: State = { previous: null, seen: new Set() };
+    const question = 'Open: Should `mem verify` exit 3 when only the vault is stale?';
+    const notes = [memory('open', [question]), memory('bugs', [crash])];
+    const asked = await synthesizeOnce(notes, state, 200);
+    expect(asked.lines).toContain(`[open] ${question}`);
+    const answered = await synthesizeOnce([memory('bugs', [crash])], state, 200);
+    expect(answered.lines).toEqual([`[bugs] ${crash}`]);
+    // Asked again in the same words beside the same line: the batch's text is one the log has
+    // seen, and the L2 lacks its line.
+    const askedAgain = await synthesizeOnce(notes, state, 200);
+    expect(askedAgain.lines).toContain(`[open] ${question}`);
+    expect(askedAgain.updates).toEqual([true]);
+    const unchanged = await synthesizeOnce(notes, state, 200);
+    expect(unchanged.started).toBe(false);
+    // Answered and asked again once more: one more retirement, read once more.
+    await synthesizeOnce([memory('bugs', [crash])], state, 200);
+    const third = await synthesizeOnce(notes, state, 200);
+    expect(third.lines).toContain(`[open] ${question}`);
+    expect((await synthesizeOnce(notes, state, 200)).started).toBe(false);
+  });
+
+  it('does not read again a seen batch whose line the L2 let go for room', async () => {
+    const state: State = { previous: null, seen: new Set() };
+    // A budget for two lines: the third, weakest, is let go for room, never retired.
+    const notes = [memory('bugs', [crash, lockfile, retries])];
+    const first = await synthesizeOnce(notes, state, 40);
+    expect(first.lines.length).toBeLessThan(3);
+    const again = await synthesizeOnce(notes, state, 40);
+    expect(again.started).toBe(false);
   });
 });

@@ -55,6 +55,38 @@ export interface SynthesisBatching {
   seen?: ReadonlySet<string>;
   /** An L1 line a tombstone refuses: never a candidate, so its L2 copy is retired too. */
   refuses?: (line: string) => boolean;
+  /**
+   * The lines the L2 retired, one entry per retirement, oldest first (retirements): a batch the
+   * log has seen that holds one of them, not held now, is keyed by them (returningSalt).
+   */
+  retired?: readonly string[];
+}
+
+/** One L2 memory of the project's chain, with the L1 lines the notes held when it was written. */
+export interface L2Version {
+  text: string;
+  /** The current L1 lines then, each as a synthesis candidate reads (`[query-id] line`). */
+  l1: readonly string[];
+}
+
+/**
+ * The lines the L2 retired along its chain (oldest first), one entry per retirement: a line one
+ * version held, the next did not, and no L1 note held when the next was written. A line the
+ * L2 let go for room (a stronger line took its place) is no retirement: its evidence was there.
+ */
+export function retirements(chain: readonly L2Version[]): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < chain.length; i++) {
+    const next = splitMemoryLines(chain[i]!.text).map(lineTokens);
+    const l1 = chain[i]!.l1.map(lineTokens);
+    for (const line of splitMemoryLines(chain[i - 1]!.text)) {
+      const tokens = lineTokens(line);
+      if (next.some((t) => nearDuplicateTokens(t, tokens))) continue;
+      if (l1.some((t) => nearDuplicateTokens(t, tokens))) continue;
+      out.push(line);
+    }
+  }
+  return out;
 }
 
 /**
@@ -122,7 +154,13 @@ export function synthesisSteps(
       records: withRetired
         ? [...retired.map((line) => ({ role: RETIRED_ROLE, text: line })), ...records]
         : records,
-      sha256: i === 0 ? firstStepSha(lines, text, retired, batching) : contentSha256(text),
+      sha256: returningSha(
+        i === 0 ? firstStepSha(lines, text, retired, batching) : contentSha256(text),
+        text,
+        batch,
+        heldLines,
+        batching,
+      ),
       source: `L1:${queries.join(',')}`,
       span: null,
       lineParents: new Map(batch.map((c) => [c.text, [...c.parents]])),
@@ -168,10 +206,8 @@ function retiredLines(held: readonly string[], candidates: readonly Candidate[])
  * met); it leaves the L2 without the retired lines, so the synthesis after it offers the batch
  * alone, whose own sha the log has seen, and an unchanged project writes nothing.
  *
- * Bound: a line that left the notes and came back into a batch the log has seen unchanged ("- A\n- B"
- * read, then "- B", then "- A\n- B" again) is not re-read until that batch's text changes.
- * Keying that case by the L2 too re-read, on the demo in two parts, a batch whose line the L2
- * had no room for on the synthesis after (a run with no update on an unchanged project).
+ * A line that left the notes and came back into a batch the log has seen unchanged ("- A\n- B"
+ * read, then "- B", then "- A\n- B" again) is keyed by returningSha.
  */
 function firstStepSha(
   lines: string,
@@ -183,6 +219,38 @@ function firstStepSha(
   const seen = batching.seen ?? new Set<string>();
   if (retired.length === 0 || !seen.has(own)) return own;
   return contentSha256(`${text}\n${contentSha256(batching.held ?? '')}\n${seen.size}`);
+}
+
+/**
+ * A step's sha, salted when it would be skipped but holds a line that came back: a line of the
+ * batch the L2 retired (retirements) and does not hold now, with how many times it was retired.
+ *
+ * Trigger: a line left the notes, the L2 retired it, and it came back into a batch the log had
+ * seen unchanged ("- A\n- B" read, then "- B" retiring A, then "- A\n- B" again): the step was
+ * skipped by its sha, so the line stayed out of the L2 until that batch's text changed. Why: a
+ * step's text alone does not say whether the L2 it meets lacks its lines; keying every batch by
+ * the L2 re-read, after any update, batches whose lines the L2 had no room for. Outcome: the
+ * key changes only when the L2 retires a line of the batch (a write), so the returning batch is
+ * read once per retirement; a line let go for room, or never held, keeps the batch's own sha.
+ */
+function returningSha(
+  sha: string,
+  text: string,
+  batch: readonly Candidate[],
+  held: readonly string[],
+  batching: SynthesisBatching,
+): string {
+  const retired = batching.retired ?? [];
+  if (retired.length === 0 || !(batching.seen ?? new Set<string>()).has(sha)) return sha;
+  const heldTokens = held.map(lineTokens);
+  const retiredTokens = retired.map(lineTokens);
+  const returning = batch.flatMap((c) => {
+    if (heldTokens.some((t) => nearDuplicateTokens(t, c.tokens))) return [];
+    const times = retiredTokens.filter((t) => nearDuplicateTokens(t, c.tokens)).length;
+    return times > 0 ? [`${times} ${c.text}`] : [];
+  });
+  if (returning.length === 0) return sha;
+  return contentSha256(`${text}\n${returning.join('\n')}`);
 }
 
 /**

@@ -3,9 +3,15 @@ import { MemError, type Writer } from '@mem/core';
 import { extractionLock, type Engine } from '@mem/engine';
 import { GatedRun, synthesisPriority, type Controller, type RunSummary } from '@mem/extractor';
 import { catchUpEach } from './final-catch-up.js';
-import { ITEM_STORE_READS, currentMemory, priorState, withItemStore } from './prior-state.js';
+import {
+  ITEM_STORE_READS,
+  currentMemory,
+  l2Chain,
+  priorState,
+  withItemStore,
+} from './prior-state.js';
 import { newRunId } from './run-id.js';
-import { synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
+import { retirements, synthesisSteps, type SynthesisInput } from './synthesis-steps.js';
 import type { StandingQueries } from './standing-queries.js';
 
 export interface SynthesizeOptions {
@@ -31,7 +37,7 @@ export interface SynthesizeReport extends RunSummary {
  * L1 memories (one per standing query, in the YAML's order), folded and batched by
  * synthesisSteps, as its chunk stream and the synthesis question; the exit gate is acted on
  * when `exit_gate: true`. Batches read by an earlier synthesis are skipped, so an unchanged
- * project writes nothing.
+ * project writes nothing — unless a line the L2 retired came back into one (returningSha).
  */
 export async function synthesize(options: SynthesizeOptions): Promise<SynthesizeReport> {
   const { engine, config } = options;
@@ -57,7 +63,7 @@ async function synthesizeLocked(
   // refused by the append itself (FORGOTTEN), one forgotten before is dropped by the run.
   const tombstones = await engine.tombstones(project);
   const refuses = (line: string) => tombstones.match(line) !== null;
-  const { memories, prior } = await engine.readCaughtUp(
+  const { memories, prior, retired } = await engine.readCaughtUp(
     [project],
     () =>
       withItemStore(engine.paths.stateDir, (store) => {
@@ -67,7 +73,11 @@ async function synthesizeLocked(
           if (memory)
             memories.push({ queryId: query.id, sha256: memory.sha256, text: memory.text });
         }
-        return { memories, prior: priorState(store, project, null) };
+        return {
+          memories,
+          prior: priorState(store, project, null),
+          retired: retirements(l2Chain(store, project)),
+        };
       }),
     { reads: ITEM_STORE_READS },
   );
@@ -76,6 +86,7 @@ async function synthesizeLocked(
     held: prior.previous?.text ?? '',
     seen: prior.seen,
     refuses,
+    retired,
   });
   const run = new GatedRun({
     level: 'L2',

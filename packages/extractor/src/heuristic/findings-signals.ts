@@ -82,6 +82,7 @@ export function findingsSignals(records: readonly ChunkRecord[]): Signal[] {
           title !== undefined &&
           !proposal &&
           !NOT_PARTS.test(named.replace(/\*\*/gu, '')) &&
+          !ADDED_PARTS.test(named.replace(/\*\*/gu, '')) &&
           !DEFECTS.test(named.replace(/\*\*/gu, ''))
         )
           out.push(...definitionLines(named, block));
@@ -156,6 +157,15 @@ const MIN_DEFINITIONS = 2;
  */
 const NOT_PARTS =
   /\b(?:plan|steps|todo|changes(?: made)?|changed|modified|results?|output|status|questions)\s*:?\s*$/iu;
+/**
+ * A heading that announces what the session added ("### New Theme Tokens", "**Added flags:**",
+ * "## Commands introduced"): its "`name` - words" items list the additions of a change report,
+ * what each new name is for, with no choice or reason; they are the change list "Changes made"
+ * heads, worded by what was added. Only the heading's first word (after a number) or its last
+ * counts: "### Renewal fields" and "## Newline handling" name parts.
+ */
+const ADDED_PARTS =
+  /^\s*(?:\d+[.)]\s+)?(?:new|newly added|added|introduced)\s|\s(?:added|introduced)\s*:?\s*$/iu;
 /**
  * A heading over what is wrong ("**Issues in theme.md:**", "### Problems found", "Discrepancies
  * with the source"): its "`name` - words" items are defects found ("`thinkingXhigh` - not

@@ -198,7 +198,7 @@ describe("an agent's findings list", () => {
         text: [
           'The fix adds two settings.',
           '',
-          '**New settings:**',
+          '**Cache settings:**',
           '- `cacheSize`: how many parsed files the store keeps in memory at once',
           '- `cacheTtl`: how long a parsed file stays cached before it is read again',
           '',
@@ -212,8 +212,8 @@ describe("an agent's findings list", () => {
         text: plan.text.replace('Want me to implement this?', 'All tests pass.'),
       };
       expect(findingsSignals([done]).map((s) => s.text)).toEqual([
-        'New settings: `cacheSize`: how many parsed files the store keeps in memory at once',
-        'New settings: `cacheTtl`: how long a parsed file stays cached before it is read again',
+        'Cache settings: `cacheSize`: how many parsed files the store keeps in memory at once',
+        'Cache settings: `cacheTtl`: how long a parsed file stays cached before it is read again',
       ]);
     });
 
@@ -342,6 +342,26 @@ describe("an agent's findings list", () => {
           '- `logLevel`: documented as a number while the loader wants a string',
           '',
           'I will fix both.',
+        ),
+      ],
+      [
+        'names added, under a heading that says they are new',
+        report(
+          '### New Cache Settings',
+          '- `cacheDir` - Folder the parsed files are written to',
+          '- `cacheTtl` - Seconds a parsed file stays fresh before a reread',
+          '',
+          'Both are documented in config.md.',
+        ),
+      ],
+      [
+        'names added, under a heading that ends "added"',
+        report(
+          '**Flags added:**',
+          '- `--dry-run`: prints the plan without writing any file',
+          '- `--verbose`: prints each step of the plan as it runs',
+          '',
+          'Done.',
         ),
       ],
     ])('reads no definitions off %s', (_, record) => {

@@ -76,6 +76,33 @@ describe('a fenced block inside a list section', () => {
   });
 });
 
+describe('a refused sub-item of a list', () => {
+  // Written for this spec: a decision section whose item edits the docs, with what the new
+  // drawing shows below it, and a lead-in whose only sub-items are refused.
+  const section = [
+    '1. **Retry Flow**:',
+    '   * **Decision**: Sequence diagrams were added to `docs/retry.md` to show:',
+    '       * The request waiting out its back-off before the second attempt.',
+    '       * The queue holding the job while its lease is renewed by the worker.',
+    '   * **Refinements**:',
+    '       * Reworded the back-off paragraph in the guide.',
+    '   * **Rationale**: Retries back off exponentially so a failing upstream is not flooded.',
+  ].join('\n');
+  const refuse = (line: string) => !/\b(?:diagrams?|reworded)\b/iu.test(line);
+
+  it('takes its own sub-items with it, and a lead-in left with none is no item', () => {
+    expect(listItems(section, refuse)).toEqual([
+      'Retry Flow: Rationale: Retries back off exponentially so a failing upstream is not flooded.',
+    ]);
+  });
+
+  it('joins a kept lead-in to its sub-items without a stray separator', () => {
+    expect(listItems(section, (line) => !/\bdiagrams?\b/iu.test(line))).toEqual([
+      'Retry Flow: Refinements: Reworded the back-off paragraph in the guide.; Rationale: Retries back off exponentially so a failing upstream is not flooded.',
+    ]);
+  });
+});
+
 describe('a remembered open line', () => {
   it.each([
     [

@@ -50,12 +50,12 @@ const DOC_EDIT = new RegExp(
  */
 const DOC_PATH = String.raw`\x60?(?:[\w.-]+\/)*(?:docs?\/|[\w.-]+\.(?:md|mdx|rst|adoc|txt))(?![\w.\/-])\x60?`;
 /**
- * Something added to, removed from or moved within a documentation file, said either way round
+ * Something added to, created in, removed from or moved within a documentation file, said either way round
  * ("A dedicated section and diagram were added to `docs/hooks.md`", "The code block in
  * `docs/hooks.md` was removed"). Bounded: at most 40 characters between the verb and the file.
  */
 const DOC_FILE_EDIT = new RegExp(
-  String.raw`\b(?:added|removed|moved|deleted|rewritten|updated)\b[^.;\n]{0,40}?\b(?:to|from|in|into)\s+${DOC_PATH}|\b(?:in|to|from)\s+${DOC_PATH}\s+(?:was|were|is|are)\s+(?:added|removed|moved|deleted|rewritten|updated)\b`,
+  String.raw`\b(?:added|removed|moved|deleted|rewritten|updated|created|refined)\b[^.;\n]{0,40}?\b(?:to|from|in|into)\s+${DOC_PATH}|\b(?:in|to|from)\s+${DOC_PATH}\s+(?:was|were|is|are)\s+(?:added|removed|moved|deleted|rewritten|updated)\b`,
   'iu',
 );
 
@@ -92,7 +92,49 @@ const DOC_PART_ADD = new RegExp(
   'iu',
 );
 
-const DOC_EDITS = [DOC_VERB, DOC_EDIT, DOC_FILE_EDIT, DOC_LABEL_EDIT, DOC_PART_ADD];
+/**
+ * An edit under a label that names a drawing of the docs ("Compaction Process Visuals: Corrected
+ * the indexing and bracket alignments", "Queue diagrams: Fixed the arrow labels"): the label says
+ * what was edited, the drawing, not the system. Not a drawing of the product's own screens
+ * ("Usage chart visuals: Fixed …"): a UI word in the label makes it a feature. Bounded.
+ */
+const DOC_DRAWING_EDIT = new RegExp(
+  String.raw`^(?![^:\n]{0,60}\b(?:charts?|graphs?|plots?|dashboards?|components?|widgets?|views?|screens?|ui|thumbnails?|maps?)\b)[^:\n]{0,60}\b(?:visuals|diagrams?|figures?|illustrations?|legends?)\s*:\s+(?:[^:\n]{1,40}:\s+)?(?:${EDIT}|adjust(?:s|ed)?|align(?:s|ed)?|refin(?:e[sd]?)|tweak(?:s|ed)?|improv(?:e[sd]?)|redr(?:ew|awn))\b`,
+  'iu',
+);
+
+/**
+ * A wording edit by its purpose: a change made "for clarity" or "for readability" ("Corrected
+ * \"ignored on reload\" to \"not sent to LLM\" for clarity") is made for the reader of the text,
+ * not for the system's behaviour. Only after an edit verb at the line's start (under a label).
+ * Bounded: the purpose within 120 characters of the verb.
+ */
+const DOC_FOR_CLARITY = new RegExp(
+  String.raw`^${LABEL}(?:${EDIT}|chang(?:e[sd]?)|renam(?:e[sd]?)|reword(?:ed|s)?)\b[^.;\n]{0,120}?\bfor (?:clarity|readability|legibility)\b`,
+  'iu',
+);
+
+/**
+ * An edit of the docs said in the passive, under up to two labels ("Docstring Enhancement: The
+ * docstring for \x60findModel\x60 was improved to list …", "The README's install section was
+ * rewritten"): the document is the subject. Bounded: at most 60 characters between the document
+ * word and the verb.
+ */
+const DOC_PASSIVE_EDIT = new RegExp(
+  String.raw`^(?:[^:\n]{1,60}:\s+){0,2}(?:the|its|our)\s+(?:[^\s:]{1,60}\s+)?${DOC_OBJECT}\b[^;:\n]{0,60}?\b(?:was|were|has been|have been)\s+(?:improved|updated|expanded|clarified|rewritten|reworded|corrected|enhanced|polished|renamed)\b`,
+  'iu',
+);
+
+const DOC_EDITS = [
+  DOC_VERB,
+  DOC_EDIT,
+  DOC_FILE_EDIT,
+  DOC_LABEL_EDIT,
+  DOC_PART_ADD,
+  DOC_DRAWING_EDIT,
+  DOC_FOR_CLARITY,
+  DOC_PASSIVE_EDIT,
+];
 /** A fix verb with no "by"/"with" after it: an edit named, not how a bug was mended. */
 const BARE_FIX = /\bfix(?:e[sd]|ing)?\b(?!\s+(?:by|with)\b)/giu;
 

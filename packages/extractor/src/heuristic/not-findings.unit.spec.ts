@@ -63,6 +63,15 @@ describe('editsDocumentation', () => {
     'Queue diagrams: Introduced a legend for the state abbreviations (new, run, done, err)',
     'Added a sequence diagram of the login handshake',
     'Drew a figure of the retry flow with its back-off steps',
+    'Retry Flow Visuals: Corrected the step numbering and arrow alignments for accuracy.',
+    'Queue diagrams: Fixed the arrow labels between the states',
+    'Corrected "dropped on restart" to "not replayed" for clarity.',
+    'Renamed the "Setup" heading to "Install" for readability',
+    'Queue Visuals: Refinements: Corrected the arrow labels and box alignments',
+    'Decision: Detailed diagrams were created and refined in `docs/queue.md` to illustrate:',
+    'Retry Helper: Docstring Enhancement: The docstring for `retry` in `net.ts` was improved to list its errors',
+    "The README's install section was rewritten for the new flags",
+    'Retry Example Update: Renamed Example: The `basic-retry.ts` example was renamed to `retry.ts` to match its purpose.',
   ])('is an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(true);
   });
@@ -98,6 +107,15 @@ describe('editsDocumentation', () => {
     // A legend or caption of the product's own screens is a feature.
     'Added a legend to the usage chart so users can tell the plans apart',
     'Introduced a caption under each thumbnail component',
+    // A drawing of the product's own screens is a feature; a label naming no drawing is the system's.
+    'Usage chart visuals: Fixed the bar alignment on narrow terminals',
+    'Retry flow: Corrected the step numbering so backoff starts at one',
+    // A purpose other than the reader's is the system's.
+    'Renamed the cache key for consistency with the store',
+    // A file created in a folder of code, and a passive edit of code, are the system's.
+    'Created the retry queue in src/queue.ts so jobs survive a restart',
+    'The parser for docstrings was rewritten to stream its input',
+    'The retry helper was renamed to backoff because it no longer retries itself',
   ])('is not an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(false);
   });
@@ -109,6 +127,9 @@ describe('editsDocumentation', () => {
     editsDocumentation(`added ${'in docs/a '.repeat(6_000)}`);
     editsDocumentation(`added in ${'docs/a/'.repeat(5_000)}x.ts`);
     editsDocumentation(`in ${'docs/a/'.repeat(5_000)}x.ts was removed`);
+    editsDocumentation(`${'a '.repeat(8_000)}visuals: corrected ${'a '.repeat(8_000)}`);
+    editsDocumentation(`corrected ${'a '.repeat(8_000)} for clarity`);
+    editsDocumentation(`the docs ${'a '.repeat(8_000)} was improved`);
     expect(performance.now() - started).toBeLessThan(500);
   });
 });

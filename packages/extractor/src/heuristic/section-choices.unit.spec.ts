@@ -150,6 +150,24 @@ describe('a section under a heading that names its family', () => {
     expect(parseGateAnswer(reply.text).memory).toContain('injected resolver');
   });
 
+  it('reads no item that edits the docs, nor what the edited drawing shows', () => {
+    // Written for this spec (the demo's compaction summary had this shape).
+    const text = [
+      '1. **Queue States**:',
+      '    * **Decision**: Detailed diagrams were created and refined in `docs/queue.md` to illustrate:',
+      '        * The state of a job before its lease expires, with its owner and deadline.',
+      '        * The state after a retry, where a new attempt entry is appended to the job.',
+      '    * **Refinements**:',
+      '        * Corrected the arrow labels and box alignments for clarity.',
+      '2. **Lease Length**:',
+      '    * **Decision**: Leases last 30 seconds because workers renew them every 10 seconds.',
+    ].join('\n');
+    const { signals } = sectionSignals([{ heading: 'Key Decisions', text }]);
+    expect(signals.map((s) => s.text)).toEqual([
+      'Lease Length: Decision: Leases last 30 seconds because workers renew them every 10 seconds.',
+    ]);
+  });
+
   it('keeps no feature label that names nothing, and keeps the items that name a part', () => {
     const built = [
       '- Custom `useTodos` hook with `useReducer`',

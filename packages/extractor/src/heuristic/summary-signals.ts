@@ -1,6 +1,7 @@
 import type { ChunkRecord } from '../controller.js';
 import { namedFiles } from './carried-out.js';
 import type { CueFamily } from './cues.js';
+import { editsDocumentation } from './not-findings.js';
 import { listItems, namesSomething, termSet } from './text.js';
 
 /** A line the heuristic reads off the structure of a chunk rather than off cue words. */
@@ -177,6 +178,11 @@ const DONE_REPORT =
 const DEFERRED =
   /\b(?:created|filed|opened|raised)\s+(?:an?\s+|new\s+|the\s+|(?:github|follow-?up)\s+)*(?:issues?|tickets?|beads?|todos?)\b|\bproposed\s+(?:an?\s+)?(?:refactor\w*|redesign|rewrite|migration)\b|\b(?:deferred|postponed)\b|\bleft for (?:later|a follow-?up)\b/i;
 
+/*
+ * An item of a decisions section that edits the docs ("Decision: Detailed diagrams were created
+ * in `docs/hooks.md` to illustrate:") is refused with its sub-items (what the diagrams show):
+ * they describe a document, and under the section's topic they read as decisions.
+ */
 /**
  * A decision's "Implementation:" item (beside its "Decision:" and "Rationale:") reports where the
  * change was made ("Type and emission sites in `agent-session.ts` were updated"): the work, not
@@ -279,7 +285,7 @@ export function sectionSignals(
         family === 'open'
           ? (line: string) => !DONE_REPORT.test(line)
           : family === 'decision'
-            ? (line: string) => !WORK_LABEL.test(line)
+            ? (line: string) => !WORK_LABEL.test(line) && !editsDocumentation(line)
             : undefined;
       // In an ordered list ("1. settings.json apiKeys … 4. Environment variables") the position
       // is the fact, so a short item there is no label.

@@ -192,10 +192,15 @@ const cutItem = (line: string) =>
  */
 export function listItems(text: string, keep?: (line: string) => boolean): string[] {
   const items: string[] = [];
-  let parent: { text: string; children: string[] } | undefined;
+  let parent: { text: string; children: string[]; indents: number[] } | undefined;
   const close = () => {
     if (parent === undefined) return;
-    const { text: head, children } = parent;
+    const { text: head, indents } = parent;
+    // A sub-item that leads in to sub-items of its own ("Refinements:") says nothing once they
+    // were all refused: it is left out, not joined as "Refinements:; …".
+    const children = parent.children.filter(
+      (child, i) => !/:\s*$/u.test(child) || (indents[i + 1] ?? -1) > indents[i]!,
+    );
     const lead = head.replace(/[\s:]+$/u, '');
     const words = [head, ...children].reduce((n, text) => n + text.split(/\s+/).length, 0);
     if (children.length === 0) items.push(head);
@@ -203,7 +208,7 @@ export function listItems(text: string, keep?: (line: string) => boolean): strin
       children.every((c) => c.split(/\s+/).length <= SHORT_ITEM_WORDS) ||
       words <= ONE_LINE_WORDS
     )
-      items.push(`${lead}: ${children.join('; ')}`);
+      items.push(`${lead}: ${children.join('; ').replace(/:;\s/gu, ': ')}`);
     else {
       if (!/:\s*$/.test(head) && head.split(/\s+/).length > SHORT_ITEM_WORDS) items.push(head);
       const short = lead.split(/\s+/).length <= SHORT_ITEM_WORDS;
@@ -225,8 +230,13 @@ export function listItems(text: string, keep?: (line: string) => boolean): strin
   // numbered heading ("2. Key Technical Concepts:" then "   - …"), and those are top-level items.
   const margin = Math.min(...lines.map((raw) => raw.length - raw.trimStart().length));
   let refused = false;
+  // A refused sub-item takes its own sub-items with it ("Decision: diagrams were added to
+  // docs/x.md to illustrate:" and what they illustrate): the indent it was refused at, or none.
+  let refusedBelow: number | undefined;
   for (const raw of lines) {
     const indent = raw.length - raw.trimStart().length - margin;
+    if (refusedBelow !== undefined && indent > refusedBelow) continue;
+    refusedBelow = undefined;
     const bare = raw
       .trim()
       .replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '')
@@ -240,15 +250,18 @@ export function listItems(text: string, keep?: (line: string) => boolean): strin
       if (indent <= 1) {
         close();
         refused = true;
-      }
+      } else refusedBelow = indent;
       continue;
     }
     if (indent > 1 && refused) continue;
     refused = false;
     if (indent <= 1 || parent === undefined) {
       close();
-      parent = { text: bare, children: [] };
-    } else parent.children.push(bare);
+      parent = { text: bare, children: [], indents: [] };
+    } else {
+      parent.children.push(bare);
+      parent.indents.push(indent);
+    }
   }
   close();
   return items

@@ -445,12 +445,16 @@ function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
         params: { project: e.project, sha256: e.target, after_sha256: e.after_sha256 },
       },
     ];
+  // Trigger: a whole memory superseded (its lines' successors included). Why: its lines stayed
+  // live here while pgvector and the vault retired them with the memory (the agreement property,
+  // once its logs superseded whole memories). Outcome: they are judged again, as after a tombstone.
   return [
     line,
     {
       statement: 'supersedeMemory',
       params: { project: e.project, target: e.target, after_sha256: e.after_sha256 },
     },
+    { statement: 'refreshLines', params: { project: e.project, sha256: e.target } },
   ];
 }
 

@@ -43,8 +43,9 @@ import { sealStore } from './seal.js';
  * 26: an item's "added" history entry is its item row (item.added_actor, added_token and
  *     added_reason, migration 0030); item_history holds the events after it.
  * 27: review_finding.kind takes 'orphaned_knowledge' (migration 0031).
+ * 28: a whole memory's supersession refreshes its lines (their successors left live before).
  */
-const VERSION = 27;
+const VERSION = 28;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

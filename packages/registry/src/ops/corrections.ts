@@ -18,7 +18,7 @@ import {
   type MemoryLedger,
   type MutationEvent,
 } from './memory-ledger.js';
-import { requireNotForgotten, resolveRef } from './memory-ref.js';
+import { requireNotForgotten, requireNotSuperseded, resolveRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
 import { ITEM_HISTORY_TYPES, itemHistory } from './items/history.js';
 
@@ -180,6 +180,7 @@ export const supersede = defineOperation({
     const ledger = await readLedger(ctx, input.project);
     const target = resolveRef(ledger, input.project, input.ref);
     requireNotForgotten(ledger, input.project, target);
+    requireNotSuperseded(ledger, input.project, target);
     const force = input.force === true;
     const text = replacingText(ledger, input.project, input.by, force);
     const [payload, ...copies] = supersessionPayloads(

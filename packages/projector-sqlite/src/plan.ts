@@ -38,6 +38,7 @@ export const SQLITE_HANDLES = [
   'line_added',
   'line_pinned',
   'line_unpinned',
+  'confirmed',
   'review_opened',
   'review_decided',
   'idempotency_recorded',
@@ -138,6 +139,25 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
             reason: event.reason,
           },
         },
+      ];
+    case 'confirmed':
+      // A line's confirmation with its cited spans' digests replaces the line's earlier ones.
+      if (event.target_kind !== 'line' || event.cited === undefined) return [];
+      return [
+        {
+          statement: 'clearLineConfirmation',
+          params: { project: event.project, line_sha: event.target },
+        },
+        ...event.cited.map((c) => ({
+          statement: 'confirmLine' as const,
+          params: {
+            project: event.project,
+            line_sha: event.target,
+            chunk_sha: c.chunk,
+            digest: c.digest,
+            seq: event.seq,
+          },
+        })),
       ];
     case 'line_unpinned':
       return [

@@ -44,8 +44,9 @@ import { sealStore } from './seal.js';
  *     added_reason, migration 0030); item_history holds the events after it.
  * 27: review_finding.kind takes 'orphaned_knowledge' (migration 0031).
  * 28: a whole memory's supersession refreshes its lines (their successors left live before).
+ * 29: line_confirmation (migration 0032): a confirmed line's cited spans' digests.
  */
-const VERSION = 28;
+const VERSION = 29;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -322,7 +322,11 @@ function appendCorrections(
     const line = open[correction.pick % open.length]!;
     const target = { target: line.sha, target_kind: 'line' as const, before_sha256: line.sha };
     if (correction.kind === 'confirm') {
-      out.push({ type: 'confirmed', ...target });
+      // An odd pick records what the line's cited span read as (one made-up chunk and digest).
+      const cited = [
+        { chunk: contentSha256(`chunk of ${line.text}`), digest: contentSha256(`read ${i}`) },
+      ];
+      out.push({ type: 'confirmed', ...target, ...(correction.pick % 2 === 1 ? { cited } : {}) });
       return;
     }
     // A pin (issue 13 §5) and an unpin, pinned or not (the registry writes none then; the

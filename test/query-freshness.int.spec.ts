@@ -190,6 +190,38 @@ describe('mem query: freshness of memory lines', () => {
   );
 
   it(
+    'delivers the replacement of a stale line, written now, and holds it back after another change',
+    { timeout: 300_000 },
+    () => {
+      const edit = (from: string, to: string) => (file: string) =>
+        writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+      const root = variant('superseded', edit(CITED, 'starts fine now'));
+      const held = query(root, '--include-stale');
+      const old = citing(held)[0]!;
+      const text = `${old.text} Checked against the session as it reads now.`;
+      const run = mem(root, [
+        'supersede',
+        old.sha256.slice(0, 12),
+        '--by',
+        text,
+        '--project',
+        'demo',
+        '--reason',
+        'the session was rewritten',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const after = query(root);
+      const replacement = after.results.find((r) => r.text === text);
+      expect(replacement, JSON.stringify(after.freshness_warnings)).toBeDefined();
+      expect(after.freshness_warnings.map((w) => w.sha256)).not.toContain(replacement!.sha256);
+      edit('starts fine now', 'starts at last')(sessionFile(root));
+      const again = query(root);
+      expect(again.results.map((r) => r.sha256)).not.toContain(replacement!.sha256);
+      expect(again.freshness_warnings.map((w) => w.sha256)).toContain(replacement!.sha256);
+    },
+  );
+
+  it(
     'packs no line of a rewritten session into tool context unless --include-stale, and names it in the answer',
     { timeout: 300_000 },
     () => {

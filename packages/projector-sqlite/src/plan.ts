@@ -464,6 +464,7 @@ function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
         statement: 'supersedeLineNode',
         params: { project: e.project, sha256: e.target, after_sha256: e.after_sha256 },
       },
+      ...successorConfirmation(e),
     ];
   // Trigger: a whole memory superseded (its lines' successors included). Why: its lines stayed
   // live here while pgvector and the vault retired them with the memory (the agreement property,
@@ -475,6 +476,31 @@ function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
       params: { project: e.project, target: e.target, after_sha256: e.after_sha256 },
     },
     { statement: 'refreshLines', params: { project: e.project, sha256: e.target } },
+  ];
+}
+
+/**
+ * The replacement is confirmed against the spans the old line cites as they read when it was
+ * written (the event's `cited`), so a supersede of a stale line is not stale from birth. Only
+ * the first supersession of a line makes a successor; a later one (refused now) confirms nothing.
+ */
+function successorConfirmation(e: EventOf<'superseded'>): PlannedWrite[] {
+  if (e.cited === undefined) return [];
+  return [
+    {
+      statement: 'clearLineConfirmation',
+      params: { project: e.project, line_sha: e.after_sha256 },
+    },
+    ...e.cited.map((c) => ({
+      statement: 'confirmLine' as const,
+      params: {
+        project: e.project,
+        line_sha: e.after_sha256,
+        chunk_sha: c.chunk,
+        digest: c.digest,
+        seq: e.seq,
+      },
+    })),
   ];
 }
 

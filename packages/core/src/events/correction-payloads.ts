@@ -46,6 +46,15 @@ export const supersededShape = {
   /** The replacing text. It is the live value, not a removed one, so it is stored. */
   text: z.string().trim().min(1, 'expected the replacing text'),
   reason: reasonField,
+  /**
+   * A line's cited L0 chunks as they read when it was superseded (as on `confirmed`): the
+   * replacement keeps the old line's citations, and was written by a person who read the
+   * source as it is now, so it is confirmed against these spans. Absent in older logs.
+   */
+  cited: z
+    .array(z.strictObject({ chunk: sha256Field, digest: sha256Field }))
+    .min(1)
+    .optional(),
 };
 
 export const confirmedShape = {

@@ -184,14 +184,17 @@ export const supersede = defineOperation({
     requireNotSuperseded(ledger, input.project, target);
     const force = input.force === true;
     const text = replacingText(ledger, input.project, input.by, force);
-    const [payload, ...copies] = supersessionPayloads(
+    const [first, ...copies] = supersessionPayloads(
       ledger,
       input.project,
       target,
       text,
       input.reason,
     );
-    return append(ctx, caller, input.project, payload!, target, contentSha256(text), force, copies);
+    // The replacement keeps the old line's citations: it is confirmed against them as they read now.
+    const cited = target.kind === 'line' ? await lineDigests(ctx, input.project, target) : [];
+    const payload = cited.length > 0 ? { ...first!, cited } : first!;
+    return append(ctx, caller, input.project, payload, target, contentSha256(text), force, copies);
   },
 });
 

@@ -123,7 +123,8 @@ describe('memory-chain rules: the three projections agree', () => {
         const exercised = await agree(payloads);
         for (const key of Object.keys(total) as (keyof Exercised)[]) total[key] += exercised[key];
       }),
-      { numRuns },
+      // No shrinking: a failing log is reported at once (shrinking one ran past the timeout).
+      { numRuns, endOnFailure: true },
     );
     return total;
   }
@@ -138,6 +139,12 @@ describe('memory-chain rules: the three projections agree', () => {
     expect(seen.liveLines).toBeGreaterThan(0);
     expect(seen.items).toBeGreaterThan(0);
     expect(seen.hiddenItems).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('agree on ingest-shaped logs that supersede twice and replace whole memories', async () => {
+    const seen = await property(projectLogs(2, { recorrect: true }), 8);
+    expect(seen.resuperseded).toBeGreaterThan(0);
+    expect(seen.wholeForgotten).toBeGreaterThan(0);
   }, 120_000);
 
   it('agree on a superseded line whose old words are then forgotten', async () => {
@@ -176,6 +183,81 @@ describe('memory-chain rules: the three projections agree', () => {
     expect(seen.liveLines).toBe(2); // pg and the replacement
   }, 60_000);
 
+  it('agree on a line superseded twice (A→B, then A→C): the first supersession holds', async () => {
+    // The correction operations refuse the second (CONFLICT naming B), but a log written before
+    // that, or by hand, may hold both: SQLite kept B (first wins) while the vault showed C.
+    const [kong, pg, b, c] = [
+      'Kong buffered bodies.',
+      'pg raced its mount.',
+      'Kong buffers.',
+      'Kong streams.',
+    ];
+    const e1 = 'Kong buffered request bodies over 10KB.';
+    const e2 = 'The pg container raced its volume mount.';
+    const supersede = (text: string, by: string) => ({
+      type: 'superseded' as const,
+      target: contentSha256(text),
+      target_kind: 'line' as const,
+      before_sha256: contentSha256(text),
+      after_sha256: contentSha256(by),
+      text: by,
+      reason: 'said better',
+    });
+    const seen = await agree({
+      'proj-1': [
+        l1Run('r1', 'infra'),
+        evidence('r1', 1, 'claude:s', e1),
+        evidence('r1', 2, 'claude:s', e2),
+        memoryOfLines('r1', 2, [
+          [kong, [contentSha256(e1)]],
+          [pg, [contentSha256(e2)]],
+        ]),
+        supersede(kong, b),
+        supersede(kong, c),
+      ],
+    });
+    expect(seen.liveLines).toBe(2); // pg and B
+  }, 60_000);
+
+  it('agree on a whole memory superseded, then forgotten', async () => {
+    const [kong, pg] = ['Kong buffered bodies.', 'pg raced its mount.'];
+    const e1 = 'Kong buffered request bodies over 10KB.';
+    const e2 = 'The pg container raced its volume mount.';
+    const memory = memoryOfLines('r1', 2, [
+      [kong, [contentSha256(e1)]],
+      [pg, [contentSha256(e2)]],
+    ]);
+    const whole = (memory as { sha256: string }).sha256;
+    const text = (memory as { text: string }).text;
+    const better = 'Kong streams bodies; pg waits for its mount.';
+    const seen = await agree({
+      'proj-1': [
+        l1Run('r1', 'infra'),
+        evidence('r1', 1, 'claude:s', e1),
+        evidence('r1', 2, 'claude:s', e2),
+        memory,
+        {
+          type: 'superseded',
+          target: whole,
+          target_kind: 'memory',
+          before_sha256: contentSha256(text),
+          after_sha256: contentSha256(better),
+          text: better,
+          reason: 'said as one',
+        },
+        {
+          type: 'forgotten',
+          target: whole,
+          target_kind: 'memory',
+          before_sha256: contentSha256(text),
+          refuses: [kong, pg].map((l) => ({ sha256: contentSha256(l), terms: termHashes(l) })),
+          reason: 'held a secret',
+        },
+      ],
+    });
+    expect(seen.liveLines).toBe(0);
+  }, 60_000);
+
   it('agree where chains share, return to and lose texts (memoryChainLogs)', async () => {
     // 40 runs, not 15: at 15 one fresh-clone run drew no log whose chains share a text, and the
     // exercised guard below failed on coverage, not on a disagreement.
@@ -204,6 +286,9 @@ interface Exercised {
   /** Items recall may return, and items deleted or archived. */
   items: number;
   hiddenItems: number;
+  /** Lines superseded a second time (A→B, then A→C), and whole memories superseded then forgotten. */
+  resuperseded: number;
+  wholeForgotten: number;
 }
 
 function noneExercised(): Exercised {
@@ -218,6 +303,8 @@ function noneExercised(): Exercised {
     liveLines: 0,
     items: 0,
     hiddenItems: 0,
+    resuperseded: 0,
+    wholeForgotten: 0,
   };
 }
 
@@ -236,4 +323,13 @@ function count(into: Exercised, view: MemoryChainView, events: readonly ChainedE
   const corrections = ['forgotten', 'superseded', 'confirmed', 'line_added'];
   into.corrections += events.filter(({ event }) => corrections.includes(event.type)).length;
   into.liveLines += view.live.L1.length + view.live.L2.length;
+  const replaced = new Set<string>();
+  for (const { event } of events) {
+    if (event.type === 'superseded') {
+      if (replaced.has(event.target)) into.resuperseded += 1;
+      replaced.add(event.target);
+    }
+    if (event.type === 'forgotten' && event.target_kind === 'memory' && replaced.has(event.target))
+      into.wholeForgotten += 1;
+  }
 }

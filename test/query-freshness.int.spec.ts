@@ -64,12 +64,13 @@ interface ContextAnswer {
 const sessionFile = (root: string) => join(root, 'sessions', 's.jsonl');
 
 /**
- * Follows the first warning's hint as printed: it names `mem forget` and never `mem confirm`
- * (a line's verdict reads its cited chunks only, so a confirmation would leave it held back).
- * The command it names is run, and the line is no longer warned about.
+ * Follows the first warning's hint as printed: it names `mem forget`, and `mem confirm` only for
+ * a changed source (a gone one has nothing to confirm against). The forget it names is run, and
+ * the line is no longer warned about.
  */
 function followHint(root: string, held: Answer): void {
-  for (const w of held.freshness_warnings) expect(w.hint).not.toContain('mem confirm');
+  for (const w of held.freshness_warnings)
+    if (w.reason === 'source_unreadable') expect(w.hint).not.toContain('mem confirm');
   const first = held.freshness_warnings[0]!;
   const named = /mem forget ([0-9a-f]{8}) --project demo/.exec(first.hint);
   expect(named, first.hint).not.toBeNull();
@@ -154,6 +155,69 @@ describe('mem query: freshness of memory lines', () => {
       expect(text.code).toBe(0);
       expect(text.stdout).toContain(`held back L1 ${fresh[0]!.sha256.slice(0, 12)}: stale`);
       followHint(root, held);
+    },
+  );
+
+  it(
+    'delivers a confirmed line of a rewritten session while its span reads as confirmed, and holds it back after another change',
+    { timeout: 300_000 },
+    () => {
+      const edit = (from: string, to: string) => (file: string) =>
+        writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+      const root = variant('confirmed', edit(CITED, 'starts fine now'));
+      const held = query(root);
+      expect(held.freshness_warnings.length).toBeGreaterThan(0);
+      const shas = held.freshness_warnings.map((w) => w.sha256);
+      for (const w of held.freshness_warnings) {
+        const named = /mem confirm ([0-9a-f]{8}) --project demo/.exec(w.hint);
+        expect(named, w.hint).not.toBeNull();
+        const run = mem(root, ['confirm', named![1]!, '--project', 'demo', '--note', 'checked']);
+        expect(run.code, run.stderr).toBe(0);
+      }
+      const after = query(root);
+      expect(after.freshness_warnings).toEqual([]);
+      expect(citing(after).map((l) => l.sha256)).toEqual(
+        expect.arrayContaining(
+          shas.filter((s) => citing(query(ingested)).some((l) => l.sha256 === s)),
+        ),
+      );
+      // The confirmation recorded what the spans read as: a later change holds them back again.
+      edit('starts fine now', 'starts at last')(sessionFile(root));
+      const again = query(root);
+      expect(again.freshness_warnings.map((w) => w.sha256).sort()).toEqual([...shas].sort());
+      expect(again.freshness_warnings.every((w) => w.state === 'stale')).toBe(true);
+    },
+  );
+
+  it(
+    'delivers the replacement of a stale line, written now, and holds it back after another change',
+    { timeout: 300_000 },
+    () => {
+      const edit = (from: string, to: string) => (file: string) =>
+        writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+      const root = variant('superseded', edit(CITED, 'starts fine now'));
+      const held = query(root, '--include-stale');
+      const old = citing(held)[0]!;
+      const text = `${old.text} Checked against the session as it reads now.`;
+      const run = mem(root, [
+        'supersede',
+        old.sha256.slice(0, 12),
+        '--by',
+        text,
+        '--project',
+        'demo',
+        '--reason',
+        'the session was rewritten',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const after = query(root);
+      const replacement = after.results.find((r) => r.text === text);
+      expect(replacement, JSON.stringify(after.freshness_warnings)).toBeDefined();
+      expect(after.freshness_warnings.map((w) => w.sha256)).not.toContain(replacement!.sha256);
+      edit('starts fine now', 'starts at last')(sessionFile(root));
+      const again = query(root);
+      expect(again.results.map((r) => r.sha256)).not.toContain(replacement!.sha256);
+      expect(again.freshness_warnings.map((w) => w.sha256)).toContain(replacement!.sha256);
     },
   );
 

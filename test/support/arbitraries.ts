@@ -287,22 +287,29 @@ function payloadsFor(plan: ProjectPlan, runPrefix: string, project: string): Pay
 
 /**
  * Corrections of the L1 notes' lines after the extraction (issue 12): forgotten, superseded by
- * a successor text, confirmed, pinned and unpinned, and lines added in the vault under a line. A line already
- * forgotten or superseded is not corrected again (the registry refuses that), except that a
- * superseded line may still be forgotten (its old words; the replacement stays live); new texts
- * use words of their own, so no tombstone refuses them as a rewording on an engine append.
+ * a successor text, confirmed, pinned and unpinned, and lines added in the vault under a line.
+ * A line already forgotten or superseded is not corrected again (the registry refuses that),
+ * except that a superseded line may still be forgotten (its old words; the replacement stays
+ * live), and that an odd-picked supersede names an already superseded line when there is one
+ * (A→B, then A→C: a log written before the registry refused that; the first supersession
+ * holds). One supersede in five replaces a note's whole memory, and a forget while one is so
+ * replaced forgets that memory; the lines of a memory superseded as a whole are not corrected
+ * one by one afterwards (not generated: that case is unchecked). New texts use words of their
+ * own, so no tombstone refuses them as a rewording on an engine append.
  */
 function appendCorrections(
   out: Payload[],
   corrections: ProjectPlan['corrections'],
-  memoryByQuery: ReadonlyMap<string, { lines: { text: string }[] }>,
+  memoryByQuery: ReadonlyMap<string, { text: string; lines: { text: string }[] }>,
 ): void {
   const lines = [...memoryByQuery].flatMap(([query, memory]) =>
     memory.lines.map((line) => ({ query, text: line.text, sha: contentSha256(line.text) })),
   );
   const done = new Set<string>();
   const superseded = new Set<string>();
+  const wholes = new Map<string, { sha: string; lines: string[]; forgotten: boolean }>();
   corrections.forEach((correction, i) => {
+    if (correctWhole(out, correction, i, memoryByQuery, lines, done, wholes)) return;
     const open = lines.filter(
       (line) => !done.has(line.sha) && (correction.kind === 'forget' || !superseded.has(line.sha)),
     );
@@ -315,7 +322,11 @@ function appendCorrections(
     const line = open[correction.pick % open.length]!;
     const target = { target: line.sha, target_kind: 'line' as const, before_sha256: line.sha };
     if (correction.kind === 'confirm') {
-      out.push({ type: 'confirmed', ...target });
+      // An odd pick records what the line's cited span read as (one made-up chunk and digest).
+      const cited = [
+        { chunk: contentSha256(`chunk of ${line.text}`), digest: contentSha256(`read ${i}`) },
+      ];
+      out.push({ type: 'confirmed', ...target, ...(correction.pick % 2 === 1 ? { cited } : {}) });
       return;
     }
     // A pin (issue 13 §5) and an unpin, pinned or not (the registry writes none then; the
@@ -343,6 +354,20 @@ function appendCorrections(
     const sha = contentSha256(text);
     if (lines.some((other) => other.sha === sha)) return;
     if (correction.kind === 'supersede') {
+      const again = lines.filter((l) => superseded.has(l.sha) && !done.has(l.sha));
+      if (correction.pick % 2 === 1 && again.length > 0) {
+        const twice = again[correction.pick % again.length]!;
+        out.push({
+          type: 'superseded',
+          target: twice.sha,
+          target_kind: 'line',
+          before_sha256: twice.sha,
+          after_sha256: sha,
+          text,
+          reason: 'corrected again in a test',
+        });
+        return;
+      }
       superseded.add(line.sha);
       out.push({
         type: 'superseded',
@@ -364,6 +389,58 @@ function appendCorrections(
     }
     lines.push({ query: line.query, text, sha });
   });
+}
+
+/**
+ * A whole memory superseded (one supersede in five: the memory of the picked note) or, once
+ * superseded, forgotten (every forget while one is). True when it wrote one; its lines are done.
+ */
+function correctWhole(
+  out: Payload[],
+  correction: ProjectPlan['corrections'][number],
+  i: number,
+  memoryByQuery: ReadonlyMap<string, { text: string; lines: { text: string }[] }>,
+  lines: readonly { query: string; sha: string }[],
+  done: Set<string>,
+  wholes: Map<string, { sha: string; lines: string[]; forgotten: boolean }>,
+): boolean {
+  if (correction.kind === 'supersede') {
+    if (correction.pick % 5 !== 4) return false;
+    const queries = [...memoryByQuery.keys()].filter((q) => !wholes.has(q)).sort();
+    if (queries.length === 0) return false;
+    const query = queries[correction.pick % queries.length]!;
+    const memory = memoryByQuery.get(query)!;
+    const sha = contentSha256(memory.text);
+    const text = `Rewritten zeta memory ${i}.`;
+    const held = lines.filter((l) => l.query === query).map((l) => l.sha);
+    if (held.some((h) => done.has(h))) return false;
+    for (const h of held) done.add(h);
+    wholes.set(query, { sha, lines: memory.lines.map((l) => l.text), forgotten: false });
+    out.push({
+      type: 'superseded',
+      target: sha,
+      target_kind: 'memory',
+      before_sha256: sha,
+      after_sha256: contentSha256(text),
+      text,
+      reason: 'rewritten in a test',
+    });
+    return true;
+  }
+  if (correction.kind !== 'forget') return false;
+  const open = [...wholes.values()].filter((w) => !w.forgotten);
+  if (open.length === 0) return false;
+  const whole = open[correction.pick % open.length]!;
+  whole.forgotten = true;
+  out.push({
+    type: 'forgotten',
+    target: whole.sha,
+    target_kind: 'memory',
+    before_sha256: whole.sha,
+    refuses: whole.lines.map((text) => ({ sha256: contentSha256(text), terms: termHashes(text) })),
+    reason: 'forgotten whole in a test',
+  });
+  return true;
 }
 
 /**
@@ -405,15 +482,33 @@ function appendItems(out: Payload[], items: ProjectPlan['items'], project: strin
 }
 
 /** Valid payload sequences for one to `maxProjects` projects, keyed by project name. */
-export function projectLogs(maxProjects = 2): fc.Arbitrary<Record<string, Payload[]>> {
+export function projectLogs(
+  maxProjects = 2,
+  options: { recorrect?: boolean } = {},
+): fc.Arbitrary<Record<string, Payload[]>> {
   return fc.array(projectPlan, { minLength: 1, maxLength: maxProjects }).map((plans) => {
     const logs: Record<string, Payload[]> = {};
-    plans.forEach((plan, i) => {
+    plans.forEach((drawn, i) => {
+      const plan = options.recorrect
+        ? { ...drawn, corrections: [...drawn.corrections, ...RECORRECTIONS] }
+        : drawn;
       logs[`proj-${i + 1}`] = payloadsFor(plan, `run-p${i + 1}`, `proj-${i + 1}`);
     });
     return logs;
   });
 }
+
+/**
+ * With `recorrect`, every plan's corrections end so (appendCorrections' picks): a line
+ * superseded, a superseded line superseded again (A→B, then A→C), a note's whole memory
+ * superseded, and that memory forgotten. At random they met in about one log in fifty.
+ */
+const RECORRECTIONS: ProjectPlan['corrections'] = [
+  { kind: 'supersede', pick: 0 },
+  { kind: 'supersede', pick: 1 },
+  { kind: 'supersede', pick: 4 },
+  { kind: 'forget', pick: 0 },
+];
 
 /** Random cut points (sorted, unique) splitting `length` events into batches. */
 export function splits(length: number): fc.Arbitrary<number[]> {

@@ -51,6 +51,7 @@ export {
 } from './grounding/source-grounding.js';
 export {
   checkCitedSources,
+  citedSpanDigests,
   fsGroundingIo,
   type CitedSourcesOptions,
   type GroundingIo,

@@ -14,6 +14,7 @@ export const DATA_TABLES = [
   'forgotten_line',
   'superseded_line',
   'line_pin',
+  'line_confirmation',
   'review_finding',
   'idempotency_key',
   'ingest_job',

@@ -122,6 +122,11 @@ export interface ItemStore extends ItemReader, PageReader, LineRefReader {
    * (an HTTP-posted transcript's chunk) is left out.
    */
   citedChunks(project: string, shas: readonly string[]): CitedChunkRow[];
+  /** The latest confirmation of each of these lines: each cited chunk's digest then, by line sha. */
+  lineConfirmations(
+    project: string,
+    lineShas: readonly string[],
+  ): { line_sha: string; chunk_sha: string; digest: string }[];
   /** Provenance edges of the node: to its parents, or from its children. */
   edges(project: string, sha256: string, direction: 'parents' | 'children'): EdgeRow[];
   /** Runs of a standing query (null: the project's L2 synthesis runs), in log order. */
@@ -219,6 +224,10 @@ export function openItemStore(
       AND (CASE WHEN @kind IS NULL THEN n.kind <> 'line' ELSE n.kind = @kind END)
     ORDER BY n.level LIMIT 1`);
   const citedChunks = db.prepare(CITED_CHUNKS_SQL);
+  const lineConfirmations = db.prepare(
+    `SELECT line_sha, chunk_sha, digest FROM line_confirmation
+     WHERE project = ? AND line_sha IN (SELECT value FROM json_each(?)) ORDER BY line_sha, chunk_sha`,
+  );
   const lineEdges = db.prepare(`SELECT project, level, line_sha, kind, target_sha FROM line_edge
     WHERE project = ? AND level = ? AND line_sha = ? ORDER BY kind, target_sha`);
   const lineNote = db.prepare(LINE_NOTE_SQL);
@@ -313,6 +322,12 @@ export function openItemStore(
       return raw ? toNode(raw) : undefined;
     },
     lineEdges: (project, level, sha256) => lineEdges.all(project, level, sha256) as LineEdgeRow[],
+    lineConfirmations: (project, lineShas) =>
+      lineConfirmations.all(project, JSON.stringify(lineShas)) as {
+        line_sha: string;
+        chunk_sha: string;
+        digest: string;
+      }[],
     citedChunks: (project, shas) =>
       citedChunks.all(project, JSON.stringify(shas)) as CitedChunkRow[],
     lineNote: (project, level, sha256) =>

@@ -72,7 +72,7 @@ describe('planEvent: corrections (issue 12)', () => {
     });
   });
 
-  it('a superseded memory points to the new sha', () => {
+  it('a superseded memory points to the new sha, and its lines are judged again', () => {
     expect(planEvent(supersedeMemory!)).toEqual([
       {
         statement: 'supersedeLine',
@@ -87,7 +87,39 @@ describe('planEvent: corrections (issue 12)', () => {
         },
       },
       { statement: 'supersedeMemory', params: { project: P, target: MEMORY, after_sha256: NEW } },
+      { statement: 'refreshLines', params: { project: P, sha256: MEMORY } },
     ]);
+  });
+
+  it("a line's confirmation with its cited spans replaces the line's earlier one; without them it writes nothing", () => {
+    const [digest1, digest2] = [contentSha256('span read 1'), contentSha256('span read 2')];
+    const [withCited, without, ofMemory] = chainEvents(P, [
+      {
+        type: 'confirmed',
+        target: LINE,
+        target_kind: 'line',
+        before_sha256: LINE,
+        cited: [
+          { chunk: MEMORY, digest: digest1 },
+          { chunk: NEW, digest: digest2 },
+        ],
+      },
+      { type: 'confirmed', target: LINE, target_kind: 'line', before_sha256: LINE },
+      { type: 'confirmed', target: MEMORY, target_kind: 'memory', before_sha256: MEMORY },
+    ]).map((e) => e.event);
+    expect(planEvent(withCited!)).toEqual([
+      { statement: 'clearLineConfirmation', params: { project: P, line_sha: LINE } },
+      {
+        statement: 'confirmLine',
+        params: { project: P, line_sha: LINE, chunk_sha: MEMORY, digest: digest1, seq: 1 },
+      },
+      {
+        statement: 'confirmLine',
+        params: { project: P, line_sha: LINE, chunk_sha: NEW, digest: digest2, seq: 1 },
+      },
+    ]);
+    expect(planEvent(without!)).toEqual([]);
+    expect(planEvent(ofMemory!)).toEqual([]);
   });
 
   it('a superseded line points to the new sha and its text becomes a line at each level, citing what the old one cited', () => {

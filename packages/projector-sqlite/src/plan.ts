@@ -38,6 +38,7 @@ export const SQLITE_HANDLES = [
   'line_added',
   'line_pinned',
   'line_unpinned',
+  'confirmed',
   'review_opened',
   'review_decided',
   'idempotency_recorded',
@@ -138,6 +139,25 @@ export function planEvent(event: LogEvent): PlannedWrite[] {
             reason: event.reason,
           },
         },
+      ];
+    case 'confirmed':
+      // A line's confirmation with its cited spans' digests replaces the line's earlier ones.
+      if (event.target_kind !== 'line' || event.cited === undefined) return [];
+      return [
+        {
+          statement: 'clearLineConfirmation',
+          params: { project: event.project, line_sha: event.target },
+        },
+        ...event.cited.map((c) => ({
+          statement: 'confirmLine' as const,
+          params: {
+            project: event.project,
+            line_sha: event.target,
+            chunk_sha: c.chunk,
+            digest: c.digest,
+            seq: event.seq,
+          },
+        })),
       ];
     case 'line_unpinned':
       return [
@@ -444,13 +464,43 @@ function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
         statement: 'supersedeLineNode',
         params: { project: e.project, sha256: e.target, after_sha256: e.after_sha256 },
       },
+      ...successorConfirmation(e),
     ];
+  // Trigger: a whole memory superseded (its lines' successors included). Why: its lines stayed
+  // live here while pgvector and the vault retired them with the memory (the agreement property,
+  // once its logs superseded whole memories). Outcome: they are judged again, as after a tombstone.
   return [
     line,
     {
       statement: 'supersedeMemory',
       params: { project: e.project, target: e.target, after_sha256: e.after_sha256 },
     },
+    { statement: 'refreshLines', params: { project: e.project, sha256: e.target } },
+  ];
+}
+
+/**
+ * The replacement is confirmed against the spans the old line cites as they read when it was
+ * written (the event's `cited`), so a supersede of a stale line is not stale from birth. Only
+ * the first supersession of a line makes a successor; a later one (refused now) confirms nothing.
+ */
+function successorConfirmation(e: EventOf<'superseded'>): PlannedWrite[] {
+  if (e.cited === undefined) return [];
+  return [
+    {
+      statement: 'clearLineConfirmation',
+      params: { project: e.project, line_sha: e.after_sha256 },
+    },
+    ...e.cited.map((c) => ({
+      statement: 'confirmLine' as const,
+      params: {
+        project: e.project,
+        line_sha: e.after_sha256,
+        chunk_sha: c.chunk,
+        digest: c.digest,
+        seq: e.seq,
+      },
+    })),
   ];
 }
 

@@ -391,6 +391,11 @@ export type ItemWrite =
       };
     }
   | { statement: 'unpinLine'; params: { project: string; level: 'L1' | 'L2'; sha256: string } }
+  | { statement: 'clearLineConfirmation'; params: { project: string; line_sha: string } }
+  | {
+      statement: 'confirmLine';
+      params: { project: string; line_sha: string; chunk_sha: string; digest: string; seq: number };
+    }
   | { statement: 'insertItemHistory'; params: ItemHistoryParams };
 
 /** One row of an item's history: the event that changed it, who wrote it and why. */

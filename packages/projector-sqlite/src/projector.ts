@@ -46,8 +46,10 @@ import { sealStore } from './seal.js';
  * 28: an item node's id is its seq's block slot and offset (itemNodeId), not a hash of its sha:
  *     no migration, the replay writes the new ids.
  * 29: review_finding_open_kind (migration 0032), the index orient's review counts read.
+ * 30: a whole memory's supersession refreshes its lines (their successors left live before).
+ * 31: line_confirmation (migration 0033): a confirmed line's cited spans' digests.
  */
-const VERSION = 29;
+const VERSION = 31;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

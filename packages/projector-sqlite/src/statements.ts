@@ -299,6 +299,13 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     INSERT OR REPLACE INTO line_pin (project, level, sha256, seq, actor, reason)
     VALUES (@project, @level, @sha256, @seq, @actor, @reason)`,
 
+  clearLineConfirmation: `
+    DELETE FROM line_confirmation WHERE project = @project AND line_sha = @line_sha`,
+
+  confirmLine: `
+    INSERT OR REPLACE INTO line_confirmation (project, line_sha, chunk_sha, digest, seq)
+    VALUES (@project, @line_sha, @chunk_sha, @digest, @seq)`,
+
   unpinLine: `
     DELETE FROM line_pin WHERE project = @project AND level = @level AND sha256 = @sha256`,
 

@@ -371,8 +371,15 @@ function maskedLines(text: string, shas: ReadonlySet<string>): string {
     .join('\n');
 }
 
-/** A superseded line (or memory) shows its successor's text: the notes showing it change. */
+/**
+ * A superseded line (or memory) shows its successor's text: the notes showing it change. The
+ * first supersession holds. Trigger: a log superseding one target twice (A→B, then A→C:
+ * written before the registry refused that, or by hand). Why: SQLite and pgvector keep the
+ * first (their rows are written once), and the vault showed the last. Outcome: a later one
+ * changes nothing here either.
+ */
 function applySuperseded(fold: VaultFold, event: EventOf<'superseded'>): FoldEffect {
+  if (fold.superseded.has(event.target)) return { touched: [] };
   fold.superseded.set(event.target, { sha256: event.after_sha256, text: event.text });
   return {
     touched: touch(fold, linesShowing(fold, withPredecessors(fold, [event.target])).keys, event.ts),

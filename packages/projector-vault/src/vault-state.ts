@@ -13,7 +13,7 @@ import type {
 import { stableJson } from './stable-json.js';
 
 /** Bump when the same log would render different bytes: a stored different version forces a rebuild. */
-export const VAULT_PROJECTOR_VERSION = 9;
+export const VAULT_PROJECTOR_VERSION = 10;
 
 /** What `<stateDir>/vault/<project>.json` holds: the fold, the position it reflects, and the options it was rendered with. */
 export interface VaultState {

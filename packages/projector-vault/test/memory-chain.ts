@@ -28,7 +28,8 @@ function headOf(fold: VaultFold, note: NoteFold, preferred: 'L0' | 'L1'): ChainH
   const parents = sortedShas(new Set(note.memory.parents));
   return {
     sha256: note.memory.sha256,
-    live: !fold.tombstones.has(note.memory.sha256),
+    // A forgotten memory is deleted in SQLite and pgvector: it is no live head there either.
+    live: !fold.tombstones.has(note.memory.sha256) && !fold.forgotten.has(note.memory.sha256),
     parents: Object.fromEntries(parents.map((sha) => [sha, parentLevel(fold, preferred, sha)])),
   };
 }
@@ -59,7 +60,8 @@ function shownLines(fold: VaultFold, notes: Iterable<NoteFold | null>): string[]
 /**
  * The memory-chain state of `project` as the vault's persisted fold (`<stateDir>/vault/<project>.json`)
  * holds it: each query note's memory is its L1 head, the index's memory the L2 head. The fold
- * keeps no superseded memories, so its current memories are its heads.
+ * keeps no memory a later one replaced, so its current memories are its heads, less those
+ * superseded as a whole.
  */
 export function vaultMemoryChain(stateDir: string, project: string): MemoryChainView {
   const { fold } = decodeVaultState(readFileSync(statePath(stateDir, project), 'utf8'));
@@ -79,9 +81,11 @@ export function vaultMemoryChain(stateDir: string, project: string): MemoryChain
     new Set(
       Object.entries(view.heads)
         .filter(([key]) => key.startsWith('L1:'))
-        .map(([, h]) => h.sha256),
+        .map(([, h]) => h.sha256)
+        // A memory superseded as a whole (`mem supersede` of a memory sha) is no current one.
+        .filter((sha) => !fold.superseded.has(sha)),
     ),
   );
-  view.current.L2 = synthesis ? [synthesis.sha256] : [];
+  view.current.L2 = synthesis && !fold.superseded.has(synthesis.sha256) ? [synthesis.sha256] : [];
   return view;
 }

@@ -46,6 +46,15 @@ export const supersededShape = {
   /** The replacing text. It is the live value, not a removed one, so it is stored. */
   text: z.string().trim().min(1, 'expected the replacing text'),
   reason: reasonField,
+  /**
+   * A line's cited L0 chunks as they read when it was superseded (as on `confirmed`): the
+   * replacement keeps the old line's citations, and was written by a person who read the
+   * source as it is now, so it is confirmed against these spans. Absent in older logs.
+   */
+  cited: z
+    .array(z.strictObject({ chunk: sha256Field, digest: sha256Field }))
+    .min(1)
+    .optional(),
 };
 
 export const confirmedShape = {
@@ -54,6 +63,16 @@ export const confirmedShape = {
   /** The content sha of the text confirmed: what was true when a person said so. */
   before_sha256: sha256Field,
   note: z.string().trim().min(1).optional(),
+  /**
+   * A line's cited L0 chunks as they read when it was confirmed (issue 13 §4): each chunk's sha
+   * and the digest of its span re-read then. Recall treats a changed chunk whose span still
+   * reads so as confirmed (fresh); a later change makes the line stale again. Absent on a
+   * memory's confirmation, on one whose sources are not on this disk, and in older logs.
+   */
+  cited: z
+    .array(z.strictObject({ chunk: sha256Field, digest: sha256Field }))
+    .min(1)
+    .optional(),
 };
 
 /**

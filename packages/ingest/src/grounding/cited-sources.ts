@@ -11,7 +11,13 @@ import {
   type FileStamp,
   type SourceEntry,
 } from './grounding-cache.js';
-import { citedKey, groundSpan, type CitedChunk, type Grounding } from './source-grounding.js';
+import {
+  citedKey,
+  groundSpan,
+  spanDigest,
+  type CitedChunk,
+  type Grounding,
+} from './source-grounding.js';
 
 /** Everything the bounded check does to the file system: a seam a test counts through. */
 export interface GroundingIo {
@@ -98,6 +104,40 @@ export async function checkCitedSources(
     }
   }
   if (dirty) await saveGroundingCache(options.cachePath, cache);
+  return result;
+}
+
+/**
+ * What each cited chunk's span reads as now (spanDigest), keyed by citedKey; a chunk whose
+ * source is gone, cut short or of a kind the project does not read has no entry. No cache: it
+ * runs when a line is confirmed, and for the lines recall found changed that a person
+ * confirmed (bounded by the page), never for every cited chunk.
+ */
+export async function citedSpanDigests(
+  config: StandingQueries,
+  cited: readonly CitedChunk[],
+  options: { io?: GroundingIo; tokenizer?: () => Tokenizer } = {},
+): Promise<Map<string, string>> {
+  const io = options.io ?? fsGroundingIo;
+  const bySource = new Map<string, CitedChunk[]>();
+  for (const chunk of cited)
+    bySource.set(chunk.source, [...(bySource.get(chunk.source) ?? []), chunk]);
+  const result = new Map<string, string>();
+  let tk: Tokenizer | undefined;
+  for (const [source, chunks] of [...bySource].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const configured = config.sources.filter((s) => s.kind === source.split(':', 1)[0]);
+    if (configured.length === 0) continue;
+    let paths = await byName(io, configured, source);
+    if (paths.length === 0) paths = await byScan(io, configured, source);
+    if (paths.length === 0) continue;
+    const own = await recordsOf(io, source, paths, Math.max(...chunks.map((c) => c.end)));
+    if (own.length === 0) continue;
+    tk ??= (options.tokenizer ?? qwenTokenizer)();
+    for (const chunk of chunks) {
+      const digest = await spanDigest(own, chunk, tk);
+      if (digest !== null) result.set(citedKey(chunk), digest);
+    }
+  }
   return result;
 }
 

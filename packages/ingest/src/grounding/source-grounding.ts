@@ -1,5 +1,5 @@
 import { chunkPolicy, chunks, qwenTokenizer, type SourceRecord, type Tokenizer } from '@mem/chunk';
-import { isMemError } from '@mem/core';
+import { contentSha256, isMemError } from '@mem/core';
 import type { StandingQueries } from '../standing-queries.js';
 import { citedKey } from '../definitions.js';
 import { transcriptSource } from '../transcripts.js';
@@ -85,6 +85,27 @@ export async function groundSpan(
   }))
     same ||= c.sha256 === chunk.sha256;
   return same ? 'unchanged' : 'changed';
+}
+
+/**
+ * What a cited chunk's span reads as now: the shas of the chunks its records pack into (the
+ * run's size, the span only), joined and hashed. Equal to what it read as when a person
+ * confirmed a line citing it exactly while no record of the span changed since; null when the
+ * source yields nothing now, or fewer records than the span's end (gone or cut short).
+ */
+export async function spanDigest(
+  own: readonly SourceRecord[] | undefined,
+  chunk: CitedChunk,
+  tokenizer: Tokenizer,
+): Promise<string | null> {
+  if (own === undefined || own.length < chunk.end) return null;
+  const policy = chunkPolicy({ maxTokens: chunk.chunkTokens });
+  const shas: string[] = [];
+  for await (const c of chunks(fromArray(own.slice(0, chunk.end)), policy, tokenizer, {
+    skipBefore: new Map([[chunk.source, chunk.start]]),
+  }))
+    shas.push(c.sha256);
+  return contentSha256(shas.join(' '));
 }
 
 async function* fromArray(records: readonly SourceRecord[]): AsyncGenerator<SourceRecord> {

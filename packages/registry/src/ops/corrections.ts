@@ -18,9 +18,10 @@ import {
   type MemoryLedger,
   type MutationEvent,
 } from './memory-ledger.js';
-import { requireNotForgotten, resolveRef } from './memory-ref.js';
+import { requireNotForgotten, requireNotSuperseded, resolveRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
 import { ITEM_HISTORY_TYPES, itemHistory } from './items/history.js';
+import { confirmationDigests } from './query-freshness.js';
 
 const TOOL = 'correct_memory';
 
@@ -180,16 +181,20 @@ export const supersede = defineOperation({
     const ledger = await readLedger(ctx, input.project);
     const target = resolveRef(ledger, input.project, input.ref);
     requireNotForgotten(ledger, input.project, target);
+    requireNotSuperseded(ledger, input.project, target);
     const force = input.force === true;
     const text = replacingText(ledger, input.project, input.by, force);
-    const [payload, ...copies] = supersessionPayloads(
+    const [first, ...copies] = supersessionPayloads(
       ledger,
       input.project,
       target,
       text,
       input.reason,
     );
-    return append(ctx, caller, input.project, payload!, target, contentSha256(text), force, copies);
+    // The replacement keeps the old line's citations: it is confirmed against them as they read now.
+    const cited = target.kind === 'line' ? await lineDigests(ctx, input.project, target) : [];
+    const payload = cited.length > 0 ? { ...first!, cited } : first!;
+    return append(ctx, caller, input.project, payload, target, contentSha256(text), force, copies);
   },
 });
 
@@ -294,7 +299,11 @@ function replacingText(
   }
 }
 
-/** `mem confirm`: a person says the line is still true; recorded with its hash and an optional note. */
+/**
+ * `mem confirm`: a person says the line is still true; recorded with its hash and an optional
+ * note, and for a line with what its cited spans read as now (`cited`): recall holds a changed
+ * source's verdict off while they still read so (issue 13 §4).
+ */
 export const confirm = defineOperation({
   name: 'confirm',
   summary: 'confirm a line or memory is still true',
@@ -327,16 +336,34 @@ export const confirm = defineOperation({
     const ledger = await readLedger(ctx, input.project);
     const target = resolveRef(ledger, input.project, input.ref);
     requireNotForgotten(ledger, input.project, target);
+    const cited = target.kind === 'line' ? await lineDigests(ctx, input.project, target) : [];
     const payload: Payload = {
       type: 'confirmed',
       target: target.sha256,
       target_kind: target.kind,
       before_sha256: contentSha256(target.text),
       ...(input.note !== undefined ? { note: input.note } : {}),
+      ...(cited.length > 0 ? { cited } : {}),
     };
     return append(ctx, caller, input.project, payload, target, null);
   },
 });
+
+/** A line's cited spans as they read now, at each level it is held (L1, then L2), one entry per chunk. */
+async function lineDigests(
+  ctx: RegistryContext,
+  project: string,
+  target: LedgerTarget,
+): Promise<{ chunk: string; digest: string }[]> {
+  const items = (await ctx.stores.fresh()).items;
+  const all = new Map<string, string>();
+  for (const level of ['L1', 'L2'] as const)
+    for (const c of await confirmationDigests(ctx, items, project, { ...target, level }))
+      all.set(c.chunk, c.digest);
+  return [...all]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([chunk, digest]) => ({ chunk, digest }));
+}
 
 const historyEntry = z.object({
   seq: z.number(),

@@ -23,7 +23,7 @@ export interface MemoryLedger {
   targets: Map<string, LedgerTarget>;
   /** Target sha → the seq of the `forgotten` event that tombstoned it. */
   forgotten: Map<string, number>;
-  /** Target sha → the content sha that superseded it. */
+  /** Target sha → the content sha that first superseded it. */
   superseded: Map<string, string>;
   mutations: MutationEvent[];
 }
@@ -64,7 +64,9 @@ function fold(ledger: MemoryLedger, event: LogEvent): void {
     }
     case 'superseded': {
       ledger.mutations.push(event);
-      ledger.superseded.set(event.target, event.after_sha256);
+      // The first supersession holds, as in every projection (a later one is refused now).
+      if (!ledger.superseded.has(event.target))
+        ledger.superseded.set(event.target, event.after_sha256);
       // The replacing text is a line of its own: it can be confirmed, superseded or forgotten next.
       const line = { sha256: contentSha256(event.text), text: event.text };
       if (!ledger.targets.has(line.sha256))

@@ -107,3 +107,30 @@ export function requireNotForgotten(
     },
   );
 }
+
+/**
+ * Refuses (CONFLICT) superseding a target already superseded: it left every read path, and its
+ * replacement is what answers now. The error names the replacement (the end of the chain), the
+ * one to supersede instead. Trigger: `mem supersede A --by C` after `A → B`. Why: the log's first
+ * supersession is the one every projection keeps, so a second one was written and shown nowhere.
+ */
+export function requireNotSuperseded(
+  ledger: MemoryLedger,
+  project: string,
+  target: LedgerTarget,
+  field = 'ref',
+): void {
+  const first = ledger.superseded.get(target.sha256);
+  if (first === undefined) return;
+  let current = first;
+  const seen = new Set([target.sha256]);
+  while (!seen.has(current) && ledger.superseded.has(current)) {
+    seen.add(current);
+    current = ledger.superseded.get(current)!;
+  }
+  throw new MemError(
+    'CONFLICT',
+    `${field}: ${target.kind} ${target.sha256} in ${project} is already superseded by ${first}; supersede its current replacement ${current} instead; nothing was appended`,
+    { field, project, target: target.sha256, superseded_by: first, current },
+  );
+}

@@ -19,9 +19,9 @@ import { groundingCachePath } from './grounding-cache-path.js';
 import { resolvedStandingQueries } from './standing-queries-here.js';
 
 /**
- * A memory line's verbs: core's NEXT_ACTION, `correct` for both reasons. Not `confirm`: a
- * line's verdict reads only its cited chunks, never its `confirmed` events, so a confirmation
- * leaves it held back; the hint names what settles it (forget the line).
+ * A memory line's verbs: core's NEXT_ACTION, `correct` for both reasons. A changed line's hint
+ * names `mem confirm` too: a confirmation records what its cited spans read as then, and holds
+ * the verdict off while they still read so (confirmedFresh).
  */
 const LINE_NEXT_ACTION: Record<LineFreshnessWarning['reason'], NextAction> = {
   source_changed: NEXT_ACTION.source_changed,
@@ -48,7 +48,7 @@ export const lineFreshnessWarning = z.object({
   delivered: z.boolean(),
   /** The correction verb (core's NEXT_ACTION): `correct`, a changed line and an unreadable one alike. */
   next_action: z.enum(['confirm', 'correct', 'retire']),
-  /** How: re-ingest and forget the line (never confirm or supersede: the line stays held back). */
+  /** How: confirm it if it still holds (a changed source), re-ingest, or forget the line. */
   hint: z.string(),
 });
 export type LineFreshnessWarning = z.infer<typeof lineFreshnessWarning>;
@@ -108,9 +108,21 @@ export async function judgeLines(
     const grounding = await ingest.checkCitedSources(config, all, {
       cachePath: groundingCachePath(ctx, project),
     });
+    const confirmed = await confirmedFresh(
+      ingest,
+      config,
+      items,
+      project,
+      [...cited].filter(([, chunks]) =>
+        chunks.some((c) => grounding.get(citedKey(c)) === 'changed'),
+      ),
+      grounding,
+    );
     for (const [line, chunks] of cited) {
       const states = chunks.map((c) => ({ chunk: c, state: grounding.get(citedKey(c)) }));
-      const changed = states.filter((s) => s.state === 'changed');
+      const changed = states.filter(
+        (s) => s.state === 'changed' && !confirmed.has(`${line.sha256}\0${citedKey(s.chunk)}`),
+      );
       const gone = states.filter((s) => s.state === 'gone');
       const source: SourceCheck | null =
         changed.length > 0 ? 'changed' : gone.length > 0 ? 'unreadable' : null;
@@ -139,16 +151,77 @@ export async function judgeLines(
 }
 
 /**
- * What settles a held-back line, as a command that does: a forgotten line leaves recall. Not
- * `mem confirm` (it records the line as still true but leaves its cited chunks as they read),
- * nor `mem supersede` (the replacing line keeps the replaced one's citations): either line
- * would be held back as before.
+ * The changed chunks of these lines that a person confirmed while their spans read as they do
+ * now, as `line sha \0 citedKey`: recall does not count them as changed (issue 13 §4). Only
+ * lines with a changed chunk and a confirmation of every such chunk re-read their spans.
+ */
+async function confirmedFresh(
+  ingest: Ingest,
+  config: StandingQueries,
+  items: ItemStore,
+  project: string,
+  lines: readonly (readonly [JudgedLine, CitedChunk[]])[],
+  grounding: ReadonlyMap<string, string>,
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (lines.length === 0) return out;
+  const rows = items.lineConfirmations(
+    project,
+    lines.map(([l]) => l.sha256),
+  );
+  if (rows.length === 0) return out;
+  const digests = new Map(rows.map((r) => [`${r.line_sha}\0${r.chunk_sha}`, r.digest]));
+  const asked = lines.flatMap(([line, chunks]) =>
+    chunks.filter(
+      (c) => grounding.get(citedKey(c)) === 'changed' && digests.has(`${line.sha256}\0${c.sha256}`),
+    ),
+  );
+  if (asked.length === 0) return out;
+  const now = await ingest.citedSpanDigests(config, asked);
+  for (const [line, chunks] of lines)
+    for (const c of chunks) {
+      const then = digests.get(`${line.sha256}\0${c.sha256}`);
+      if (then !== undefined && now.get(citedKey(c)) === then)
+        out.add(`${line.sha256}\0${citedKey(c)}`);
+    }
+  return out;
+}
+
+/**
+ * What settles a held-back line, as a command that does. A changed source: `mem confirm` if
+ * the line still holds (it records what the cited spans read as now; a later change holds it
+ * back again), a re-ingest, or forget. A gone one cannot be confirmed against anything.
  */
 function lineHint(reason: LineFreshnessWarning['reason'], ref: string, project: string): string {
   const forget = `mem forget ${ref} --project ${project}`;
   return reason === 'source_changed'
-    ? `the cited session was rewritten: re-ingest (mem ingest --project ${project}) to draw lines from what it says now, then ${forget}`
+    ? `the cited session was rewritten: if the line still holds, mem confirm ${ref} --project ${project}; else re-ingest (mem ingest --project ${project}) to draw lines from what it says now, then ${forget}`
     : `the cited session is gone: ${forget}, or mem query --include-stale to read it anyway`;
+}
+
+/**
+ * The `cited` of a line's confirmation: each cited L0 chunk's sha and what its span reads as
+ * now. Empty when the project is not judged on this machine or the spans cannot be read.
+ */
+export async function confirmationDigests(
+  ctx: RegistryContext,
+  items: ItemStore,
+  project: string,
+  line: Pick<JudgedLine, 'level' | 'sha256' | 'text'>,
+): Promise<{ chunk: string; digest: string }[]> {
+  if (!existsSync(join(ctx.engine.paths.queriesDir, `${project}.yaml`))) return [];
+  const [chunks] = citedChunksOfPage(items, project, [{ ...line, project }]);
+  if (chunks === undefined || chunks.length === 0) return [];
+  const ingest = await loadIngest();
+  const config = standingQueriesHere(ctx, project, ingest.loadStandingQueries);
+  if (config === null) return [];
+  const now = await ingest.citedSpanDigests(config, chunks);
+  return chunks
+    .flatMap((c) => {
+      const digest = now.get(citedKey(c));
+      return digest === undefined ? [] : [{ chunk: c.sha256, digest }];
+    })
+    .sort((a, b) => (a.chunk < b.chunk ? -1 : 1));
 }
 
 /**

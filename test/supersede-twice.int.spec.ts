@@ -1,0 +1,111 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentSha256 } from '@mem/core';
+import { memInProcess } from './support/mem-cli.js';
+
+/*
+ * A superseded line left every read path; its replacement answers now. Superseding the old line
+ * again (A→B, then A→C) was appended and shown nowhere: every projection keeps the first
+ * supersession. It is refused (CONFLICT, naming the replacement to supersede instead), and the
+ * replacement itself can be superseded (B→C).
+ */
+const repo = join(import.meta.dirname, '..');
+const OLD_BLOCK = '6d6af223';
+const B = 'Theme preview skips invalid variable references while a theme is edited';
+const C = 'Theme preview drops invalid variable references during theme edits';
+let root: string;
+
+const mem = (...args: string[]) => memInProcess(['--root', root, ...args]);
+
+/** Every log segment's bytes, by name: what "nothing was appended" compares. */
+function logBytes(): string {
+  const dir = join(root, 'log');
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .sort()
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => `${f}\n${readFileSync(join(dir, f), 'utf8')}`)
+    .join('\n');
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'mem-supersede-twice-'));
+  for (const dir of ['log', 'queries'])
+    cpSync(join(repo, dir), join(root, dir), { recursive: true });
+  const first = await mem(
+    'supersede',
+    OLD_BLOCK,
+    '--by',
+    B,
+    '--project',
+    'demo',
+    '--reason',
+    'said better',
+    '--json',
+  );
+  expect(first.code).toBe(0);
+}, 180_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('superseding a line already superseded', () => {
+  it('is refused with CONFLICT naming the current replacement, and appends nothing', async () => {
+    const before = logBytes();
+    const again = await mem(
+      'supersede',
+      OLD_BLOCK,
+      '--by',
+      C,
+      '--project',
+      'demo',
+      '--reason',
+      'said better again',
+      '--json',
+    );
+    expect(again.code).toBe(1);
+    const error = (
+      JSON.parse(again.stderr) as { error: { code: string; details: Record<string, unknown> } }
+    ).error;
+    expect(error.code).toBe('CONFLICT');
+    expect(error.details).toMatchObject({
+      field: 'ref',
+      superseded_by: contentSha256(B),
+      current: contentSha256(B),
+    });
+    expect(logBytes()).toBe(before);
+  });
+
+  it('lets the replacement be superseded, and then names the end of the chain', async () => {
+    const next = await mem(
+      'supersede',
+      contentSha256(B),
+      '--by',
+      C,
+      '--project',
+      'demo',
+      '--reason',
+      'said better again',
+      '--json',
+    );
+    expect(next.code).toBe(0);
+    const again = await mem(
+      'supersede',
+      OLD_BLOCK,
+      '--by',
+      'Theme preview ignores broken references',
+      '--project',
+      'demo',
+      '--reason',
+      'x',
+      '--json',
+    );
+    const error = (
+      JSON.parse(again.stderr) as { error: { code: string; details: Record<string, unknown> } }
+    ).error;
+    expect(error.code).toBe('CONFLICT');
+    expect(error.details).toMatchObject({
+      superseded_by: contentSha256(B),
+      current: contentSha256(C),
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { MemError, isMemError } from '@mem/core';
-import type { EventLog } from '@mem/log';
+import type { EventLog, LogHead } from '@mem/log';
 import { checkBatch } from './batch-checks.js';
 import type { ProjectedEvent, Projector, ProjectionPosition } from './projector.js';
 import { routeBatch } from './routing.js';
@@ -34,7 +34,8 @@ const BATCH_BYTES = 4 * 1024 * 1024;
  * Refuses (PROJECTION_FAILED) when a projection is ahead of the log or its stored chain
  * head is not the log's: the log was replaced, and only a rebuild can fix that. `beforeApply`
  * runs before each batch a projector is handed (projection-generation.ts: readers learn that
- * a projection is changing).
+ * a projection is changing). `written`: the events from a seq through the head, when the caller
+ * holds them already as the log's exact tail (written-tail.ts); null reads the log.
  */
 export async function catchUpProject(
   log: EventLog,
@@ -42,6 +43,7 @@ export async function catchUpProject(
   open: readonly OpenProjector[],
   report: CatchUpReport,
   beforeApply: () => void = () => {},
+  written: (fromSeq: number, head: LogHead) => readonly ProjectedEvent[] | null = () => null,
 ): Promise<ProjectCaughtUp> {
   const head = await log.head(project);
   const positions = new Map<string, ProjectionPosition | null>();
@@ -105,11 +107,14 @@ export async function catchUpProject(
     batch = [];
     batchBytes = 0;
   };
-  for await (const { event, hash } of log.read(project, { fromSeq: from })) {
+  const add = async ({ event, hash }: ProjectedEvent) => {
     batch.push({ event, hash });
     batchBytes += 'text' in event ? event.text.length : 64;
     if (batch.length >= BATCH || batchBytes >= BATCH_BYTES) await flush();
-  }
+  };
+  const held = written(from, head);
+  if (held) for (const event of held) await add(event);
+  else for await (const event of log.read(project, { fromSeq: from })) await add(event);
   await flush();
   for (const [name, entry] of [...applied].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     report.applied.push({ projector: name, project, ...entry });

@@ -31,6 +31,7 @@ import { admitAgainstTombstones, tombstonesReadLog } from './tombstones/admissio
 import { TombstoneSet } from './tombstones/tombstone-set.js';
 import { catchUpProject, type CatchUpReport, type OpenProjector } from './catch-up.js';
 import { GuardedEventLog } from './guarded-log.js';
+import { WrittenTails } from './written-tail.js';
 import {
   DEFAULT_PROJECTION_OPTIONS,
   ProjectionSettings,
@@ -170,6 +171,8 @@ export class Engine {
   >();
   /** The order of this process's appends per project: checked, then queued (see append). */
   private readonly queue = new AppendQueue();
+  /** What this engine just appended, handed to the catch-up that follows (written-tail.ts). */
+  private readonly written = new WrittenTails();
   /** What the append checks fold from each project's log, advanced by its new events. */
   private readonly folds: AppendFolds;
   /**
@@ -273,6 +276,7 @@ export class Engine {
     });
     const written = idempotency ? withoutRecord(result) : result;
     if (catchUp === 'later') return written;
+    this.written.remember(project, result.events);
     return this.projectAppended(written, { writePath: catchUp === 'write-path' });
   }
 
@@ -631,9 +635,18 @@ export class Engine {
       const changed = new Set<string>();
       const heads = new Map<string, Map<string, ProjectionPosition | null>>();
       for (const project of names) {
-        const caughtUp = await catchUpProject(this.#log, project, open, report, () =>
-          beginProjectionChange(this.paths.stateDir),
+        const caughtUp = await catchUpProject(
+          this.#log,
+          project,
+          open,
+          report,
+          () => beginProjectionChange(this.paths.stateDir),
+          (fromSeq, head) => this.written.take(project, fromSeq, head),
         );
+        const reached = Math.min(
+          ...open.map(({ projector }) => caughtUp.positions.get(projector.name)?.seq ?? 0),
+        );
+        this.written.applied(project, reached);
         for (const name of caughtUp.changed) changed.add(name);
         heads.set(project, caughtUp.positions);
       }

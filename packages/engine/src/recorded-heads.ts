@@ -1,6 +1,14 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { createPrivateFile, makePrivateDirectory, MemError } from '@mem/core';
+import { ioError, makePrivateDirectory, MemError, PRIVATE_FILE_MODE } from '@mem/core';
 import type { ProjectionPosition } from './projector.js';
 
 /** The furthest chain head the projections of one project recorded, and which of them did. */
@@ -51,17 +59,47 @@ export function readRecordedHead(stateDir: string, project: string): RecordedHea
   return { seq: parsed.seq!, head: parsed.head, by: parsed.by };
 }
 
-/** Records `head` for `project` (write to a temporary file, then rename: readers never see half). */
+/**
+ * Records `head` for `project` (write to a temporary file, then rename: readers never see half).
+ * Runs after every catch-up that moved a head: one open of the temporary file (created 0600, or
+ * a leftover one truncated and made 0600), and the directory made only when it is missing — the
+ * mkdir, the separate create and the second open were ~0.5 ms of an add_items(100) (stop 33).
+ */
 export function writeRecordedHead(stateDir: string, project: string, head: RecordedHead): void {
   const file = headFile(stateDir, project);
-  makePrivateDirectory(join(stateDir, 'chain-heads'));
-  // Owner-only like the rest of `.mem/`: created 0600 first, then filled (a rename keeps the mode).
-  createPrivateFile(`${file}.tmp`);
-  writeFileSync(
-    `${file}.tmp`,
-    `${JSON.stringify({ seq: head.seq, head: head.head, by: head.by })}\n`,
+  const text = `${JSON.stringify({ seq: head.seq, head: head.head, by: head.by })}\n`;
+  try {
+    writeTemporary(`${file}.tmp`, text);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw ioError('write', `${file}.tmp`, error);
+    makePrivateDirectory(join(stateDir, 'chain-heads'));
+    try {
+      writeTemporary(`${file}.tmp`, text);
+    } catch (again) {
+      throw ioError('write', `${file}.tmp`, again);
+    }
+  }
+  try {
+    renameSync(`${file}.tmp`, file);
+  } catch (error) {
+    throw ioError('rename', file, error);
+  }
+}
+
+/** Writes `text` to `path`, owner-only whether it created the file or found one a crash left. */
+function writeTemporary(path: string, text: string): void {
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC,
+    PRIVATE_FILE_MODE,
   );
-  renameSync(`${file}.tmp`, file);
+  try {
+    fchmodSync(fd, PRIVATE_FILE_MODE);
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The furthest of the projections' positions, naming every projection at it; null when none applied anything. */

@@ -18,13 +18,35 @@ export interface StoreMeta {
   rebuilding: string | undefined;
 }
 
-/** The SQLite library that writes the bytes. */
+/**
+ * The meta statements of each open connection, prepared on first use. Trigger: the engine keeps
+ * the store open and asks it before every catch-up whether it still serves (reuse-store.ts).
+ * Why: preparing these three statements each time was ~0.4 ms of an add_items(100) at 100 k
+ * (profiled, stop 33); SQLite re-prepares a statement itself when the schema changed under it.
+ */
+const metaStatements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function prepared(db: Database.Database, sql: string): Database.Statement {
+  let statements = metaStatements.get(db);
+  if (!statements) metaStatements.set(db, (statements = new Map<string, Database.Statement>()));
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+  return statement;
+}
+
+/** The SQLite library that writes the bytes (one per process: asked once per connection). */
+const sqliteVersions = new WeakMap<Database.Database, string>();
 export function sqliteVersion(db: Database.Database): string {
-  return (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  let version = sqliteVersions.get(db);
+  if (version === undefined) {
+    version = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+    sqliteVersions.set(db, version);
+  }
+  return version;
 }
 
 export function readMeta(db: Database.Database): StoreMeta {
-  const rows = db.prepare('SELECT key, value FROM projector_meta ORDER BY key').all() as {
+  const rows = prepared(db, 'SELECT key, value FROM projector_meta ORDER BY key').all() as {
     key: string;
     value: string;
   }[];
@@ -60,7 +82,7 @@ export const MARK_REBUILDING_SQL = `UPDATE projector_meta SET value = '1' WHERE 
 
 /** Whether the next seal must write the canonical copy (see `rebuilding` above). */
 export function isRebuilding(db: Database.Database): boolean {
-  const row = db.prepare(`SELECT value FROM projector_meta WHERE key = 'rebuilding'`).get() as
+  const row = prepared(db, `SELECT value FROM projector_meta WHERE key = 'rebuilding'`).get() as
     { value: string } | undefined;
   return row?.value === '1';
 }

@@ -148,4 +148,21 @@ describe('mem review scan: stale grounding', () => {
       true,
     );
   });
+
+  /*
+   * Trigger: queries/demo.yaml names a source directory that is not here (the README's HTTP
+   * walk-through copies queries/demo.yaml into .demo/, where ../test/fixtures resolves to
+   * nothing; the stop-33 walk). Why: the scan failed CONFIG_INVALID, so no detector ran (not
+   * the duplicate one either), while mem query answers on such a root. Outcome: as in query
+   * freshness, its lines are not judged, and the other detectors run.
+   */
+  it('runs the other detectors when the source directory is not here', { timeout: 300_000 }, () => {
+    const root = variant('copied', () => {});
+    rmSync(join(root, 'sessions'), { recursive: true });
+    for (const summary of ['Run the tests with npm test', 'run the tests with npm test.'])
+      expect(mem(root, ['remember', summary, '--type', 'rule', '--project', 'demo']).code).toBe(0);
+    const opened = scan(root);
+    expect(opened.filter((f) => f.kind === 'stale_grounding')).toEqual([]);
+    expect(opened.map((f) => f.kind)).toContain('duplicate');
+  });
 });

@@ -108,4 +108,30 @@ describe('superseding a line already superseded', () => {
       current: contentSha256(C),
     });
   });
+
+  /*
+   * Trigger: `mem confirm A` after A → B → C (the stop-33 walk). Why: it was appended (a
+   * `confirmed` event on a line no read path shows), and a pin or promotion named B, itself
+   * replaced. Outcome: each is CONFLICT naming the end of the chain, nothing appended.
+   */
+  it.each([
+    ['confirm', OLD_BLOCK, []],
+    ['confirm', contentSha256(B), []],
+    ['pin', OLD_BLOCK, ['--reason', 'read this first']],
+    ['remember', OLD_BLOCK, ['--type', 'fact', '--reason', 'keep it']],
+  ])(
+    'refuses %s of a replaced line %s, naming the current replacement',
+    async (verb, ref, rest) => {
+      const before = logBytes();
+      const args = verb === 'remember' ? ['remember', '--from-line', ref] : [verb, ref];
+      const refused = await mem(...args, ...rest, '--project', 'demo', '--json');
+      expect(refused.code).toBe(1);
+      const error = (
+        JSON.parse(refused.stderr) as { error: { code: string; details: Record<string, unknown> } }
+      ).error;
+      expect(error.code).toBe('CONFLICT');
+      expect(error.details).toMatchObject({ current: contentSha256(C) });
+      expect(logBytes()).toBe(before);
+    },
+  );
 });

@@ -336,6 +336,7 @@ export const confirm = defineOperation({
     const ledger = await readLedger(ctx, input.project);
     const target = resolveRef(ledger, input.project, input.ref);
     requireNotForgotten(ledger, input.project, target);
+    requireNotSuperseded(ledger, input.project, target, 'ref', 'confirm');
     const cited = target.kind === 'line' ? await lineDigests(ctx, input.project, target) : [];
     const payload: Payload = {
       type: 'confirmed',

@@ -113,12 +113,15 @@ export function requireNotForgotten(
  * replacement is what answers now. The error names the replacement (the end of the chain), the
  * one to supersede instead. Trigger: `mem supersede A --by C` after `A → B`. Why: the log's first
  * supersession is the one every projection keeps, so a second one was written and shown nowhere.
+ * `verb` names what the caller would do to the replacement instead (confirm, pin, promote: each
+ * acts on a line in force; a confirmation of a replaced line was written and read by nothing).
  */
 export function requireNotSuperseded(
   ledger: MemoryLedger,
   project: string,
   target: LedgerTarget,
   field = 'ref',
+  verb = 'supersede',
 ): void {
   const first = ledger.superseded.get(target.sha256);
   if (first === undefined) return;
@@ -130,7 +133,7 @@ export function requireNotSuperseded(
   }
   throw new MemError(
     'CONFLICT',
-    `${field}: ${target.kind} ${target.sha256} in ${project} is already superseded by ${first}; supersede its current replacement ${current} instead; nothing was appended`,
+    `${field}: ${target.kind} ${target.sha256} in ${project} is already superseded by ${first}; ${verb} its current replacement ${current} instead; nothing was appended`,
     { field, project, target: target.sha256, superseded_by: first, current },
   );
 }

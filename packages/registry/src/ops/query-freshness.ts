@@ -1,14 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import {
-  freshnessOf,
-  heldBack,
-  isMemError,
-  NEXT_ACTION,
-  type NextAction,
-  type SourceCheck,
-} from '@mem/core';
+import { freshnessOf, heldBack, NEXT_ACTION, type NextAction, type SourceCheck } from '@mem/core';
 import type { CitedChunk, StandingQueries } from '@mem/ingest';
 import { citedKey } from '@mem/ingest/definitions';
 import type { ItemStore } from '@mem/projector-sqlite';
@@ -16,7 +9,7 @@ import { citationsOfPage, lineKeyOf, type FoldedHit } from '@mem/query';
 import type { RegistryContext } from '../context.js';
 import { loadIngest, type Ingest } from '../ingest-module.js';
 import { groundingCachePath } from './grounding-cache-path.js';
-import { resolvedStandingQueries } from './standing-queries-here.js';
+import { standingQueriesHere } from './standing-queries-here.js';
 
 /**
  * A memory line's verbs: core's NEXT_ACTION, `correct` for both reasons. A changed line's hint
@@ -222,25 +215,6 @@ export async function confirmationDigests(
       return digest === undefined ? [] : [{ chunk: c.sha256, digest }];
     })
     .sort((a, b) => (a.chunk < b.chunk ? -1 : 1));
-}
-
-/**
- * The project's standing queries as this machine resolves them. Trigger: the file names a
- * source directory that is not here (a data root copied without its transcripts). Why: like
- * a project fed over HTTP, there is nothing on this disk to judge against, and recall must
- * not fail for it. Outcome: null, the project's lines are not judged.
- */
-function standingQueriesHere(
-  ctx: RegistryContext,
-  project: string,
-  loadStandingQueries: Ingest['loadStandingQueries'],
-): StandingQueries | null {
-  try {
-    return resolvedStandingQueries(ctx, project, loadStandingQueries);
-  } catch (error) {
-    if (isMemError(error) && error.code === 'CONFIG_INVALID') return null;
-    throw error;
-  }
 }
 
 /** The line the CLI prints for a warning, under the results. */

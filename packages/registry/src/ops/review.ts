@@ -12,7 +12,7 @@ import { resolveOpenFinding } from '../review/resolve-finding.js';
 import { planScan } from '../review/scan.js';
 import { supersedePlan } from '../review/supersede-plan.js';
 import { groundingCachePath } from './grounding-cache-path.js';
-import { resolvedStandingQueries } from './standing-queries-here.js';
+import { standingQueriesHere } from './standing-queries-here.js';
 import { projectInput } from './schemas.js';
 
 const TOOL = 'review';
@@ -28,7 +28,8 @@ async function readQueue(ctx: RegistryContext, project: string): Promise<ReviewQ
  * query sources on this machine as query freshness judges them (checkCitedSources): one stat
  * per file of each cited source, and a re-read only where a stamp moved since either last
  * looked (the cache they share). Trigger: no `queries/<project>.yaml` (a project fed over HTTP
- * only). Why: there is no source here to judge against. Outcome: no stale-grounding findings.
+ * only), or one naming a source that is not here (standingQueriesHere). Why: there is no source
+ * here to judge against. Outcome: no stale-grounding findings; the other detectors run.
  */
 async function readGrounding(
   ctx: RegistryContext,
@@ -38,7 +39,8 @@ async function readGrounding(
   const queriesDir = ctx.engine.paths.queriesDir;
   if (!existsSync(join(queriesDir, `${project}.yaml`))) return new Map();
   const { checkCitedSources, loadStandingQueries } = await loadIngest();
-  const config = resolvedStandingQueries(ctx, project, loadStandingQueries);
+  const config = standingQueriesHere(ctx, project, loadStandingQueries);
+  if (config === null) return new Map();
   return checkCitedSources(config, [...queue.evidence.values()], {
     cachePath: groundingCachePath(ctx, project),
   });

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isMemError } from '@mem/core';
 import type { StandingQueries } from '@mem/ingest';
 import type { RegistryContext } from '../context.js';
 import type { Ingest } from '../ingest-module.js';
@@ -44,4 +45,24 @@ export function resolvedStandingQueries(
   if (stamp !== null && !queries.sources.some((s) => s.globbed))
     byProject.set(project, { stamp, queries });
   return queries;
+}
+
+/**
+ * The project's standing queries as this machine resolves them. Trigger: the file names a
+ * source directory that is not here (a data root copied without its transcripts). Why: like
+ * a project fed over HTTP, there is nothing on this disk to judge against, and recall must
+ * not fail for it, nor `mem review scan`'s other detectors. Outcome: null, the project's lines
+ * are not judged.
+ */
+export function standingQueriesHere(
+  ctx: RegistryContext,
+  project: string,
+  loadStandingQueries: Ingest['loadStandingQueries'],
+): StandingQueries | null {
+  try {
+    return resolvedStandingQueries(ctx, project, loadStandingQueries);
+  } catch (error) {
+    if (isMemError(error) && error.code === 'CONFIG_INVALID') return null;
+    throw error;
+  }
 }

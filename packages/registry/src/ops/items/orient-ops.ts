@@ -6,9 +6,15 @@ import { warningLine } from './freshness.js';
 
 const more = (omitted: number) => (omitted > 0 ? `  … ${omitted} more` : null);
 
+/**
+ * One slim item. Trigger: a thread of T0 carries `open_marker`. Why: README promised
+ * "open · N days unresolved" in orient, and only the JSON held it (the stop-33 walk).
+ * Outcome: it follows the summary.
+ */
 function slimLine(s: Slim): string {
   const work = s.status !== undefined ? ` [${s.status}, ${s.open_count} open]` : '';
-  return `  ${s.id} ${s.type}${work} ${s.summary}`;
+  const marker = s.open_marker !== undefined ? ` · ${s.open_marker}` : '';
+  return `  ${s.id} ${s.type}${work} ${s.summary}${marker}`;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ItemStore, NodeRow } from '@mem/projector-sqlite';
 import { citationsOf, noteOf, type LineNote } from '@mem/query';
 import type { RegistryContext } from '../../context.js';
 import { readLedger, type LedgerTarget } from '../memory-ledger.js';
-import { requireNotForgotten, resolveRef } from '../memory-ref.js';
+import { requireNotForgotten, requireNotSuperseded, resolveRef } from '../memory-ref.js';
 
 /** What a promotion writes: the line's text (the item's summary unless reworded) and its provenance. */
 export interface PromotedLine {
@@ -55,13 +55,7 @@ export async function liveLineOf(
   const ledger = await readLedger(ctx, project);
   const target = lineOf(resolveRef(ledger, project, ref, field), project, field);
   requireNotForgotten(ledger, project, target, field);
-  const successor = ledger.superseded.get(target.sha256);
-  if (successor !== undefined)
-    throw new MemError(
-      'CONFLICT',
-      `${field}: line ${target.sha256} in ${project} was superseded by ${successor}; ${verb} the line in force`,
-      { field, project, target: target.sha256, superseded_by: successor },
-    );
+  requireNotSuperseded(ledger, project, target, field, verb);
   const items = (await ctx.stores.fresh()).items;
   const node = liveLine(items, project, target.sha256);
   const note = node ? noteOf(items, node) : null;

@@ -293,9 +293,73 @@ const CONFORMS = new RegExp(
   'iu',
 );
 
-/** Whether the agent's message brings code in line with a pattern the project's other code set. */
-export function followsPrecedent(message: string): boolean {
-  return CONFORMS.test(message);
+/** Whether the text brings code in line with a pattern the project's other code set. */
+export function followsPrecedent(text: string): boolean {
+  return CONFORMS.test(text);
+}
+
+/**
+ * The text without its sentences that state a precedent and route as a decision ("I refactored
+ * the auth module to follow the conventions of the existing handlers. We chose JWT …" → "We
+ * chose JWT …"): a paragraph read whole keeps the choices beside the precedent.
+ */
+export function withoutPrecedent(text: string, isDecision: (sentence: string) => boolean): string {
+  if (!CONFORMS.test(text)) return text;
+  return text
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'\x60([])/u)
+    .filter((sentence) => !(CONFORMS.test(sentence) && isDecision(sentence)))
+    .join(' ');
+}
+
+/** A list item's marker ("- ", "1. ", "2) "), with its indent. */
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/u;
+
+/**
+ * What a statement of precedent in the agent's message covers: a piece of the message (a
+ * sentence, a list item, an item with its sub-items) is a choice repeated, not made, when it
+ * says the precedent itself, or when it stands in the list that a line saying it introduces
+ * ("I've ported `invoice-form.tsx` to match the patterns from the other form files. Here's what
+ * changed:" and the items below). A message that ends on the precedent introducing work to come
+ * ("… Let me port it to match the patterns from the other forms:") is that plan, all of it.
+ * Not its neighbours: "I refactored the auth module to follow the conventions of the existing
+ * handlers. We chose JWT instead of server sessions because …" decides JWT, and a sibling list
+ * item ("- Ported `billing.ts` to match the patterns …" then "- Chose Stripe webhooks instead of
+ * polling because …") stays a decision (the stop-33 reviewer's sentences).
+ */
+export function precedentCovers(message: string): (piece: string) => boolean {
+  const lines = message.split('\n');
+  const covered: string[] = [];
+  const last = lines.map((line) => line.trim()).filter((line) => line !== '').length - 1;
+  let nonBlank = -1;
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    nonBlank += 1;
+    if (!CONFORMS.test(line) || !line.trim().endsWith(':')) return;
+    if (nonBlank === last) {
+      covered.push(...lines.slice(0, i + 1));
+      return;
+    }
+    // The list the line introduces: list items, their indented sub-items and blank lines, up to
+    // the next line of prose or heading.
+    for (const next of lines.slice(i + 1)) {
+      if (next.trim() === '') continue;
+      if (!LIST_ITEM.test(next) && !/^\s/u.test(next)) break;
+      covered.push(next);
+    }
+  });
+  const parts = covered
+    .map((line) => line.replace(LIST_ITEM, '').trim())
+    .filter((part) => part.length > 0);
+  return (piece: string) => {
+    const text = piece.trim();
+    return (
+      CONFORMS.test(text) ||
+      // A piece is one of the items, or an item carrying its list's lead-in ("Here's what
+      // changed: Uses `Field` …").
+      (text !== '' &&
+        parts.some((part) => part.includes(text) || (part.length >= 12 && text.includes(part))))
+    );
+  };
 }
 
 /**

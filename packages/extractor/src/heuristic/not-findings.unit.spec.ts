@@ -679,6 +679,31 @@ describe('followsPrecedent', () => {
     ];
     expect((await answer(DECISIONS, chosen)).update).toBe(true);
   });
+  // The stop-33 reviewer's messages, and ours in their spirit: the precedent covers the sentence
+  // or item that says it and the list it introduces, not the decisions beside it.
+  it.each([
+    [
+      'I refactored the auth module to follow the conventions of the existing handlers. We chose JWT instead of server sessions because sessions did not scale across the three regions.',
+      'We chose JWT instead of server sessions',
+    ],
+    [
+      'Summary of changes:\n- Ported `billing.ts` to match the patterns from the other service files\n- Chose Stripe webhooks instead of polling because polling hit the rate limit',
+      'Chose Stripe webhooks instead of polling',
+    ],
+    [
+      'Rewrote the cache to match the patterns from `store.ts`. We chose LRU over LFU because hits are recent-biased.',
+      'We chose LRU over LFU',
+    ],
+    [
+      'Updated the loader to follow the same structure as the existing files:\n- Reads each file once\n\nSeparately, we switched the queue to Redis streams instead of polling Postgres because polling added 2 s of lag.',
+      'we switched the queue to Redis streams',
+    ],
+  ])('keeps a decision beside a precedent: %s', async (message, decision) => {
+    const result = await answer(DECISIONS, [agent(message)]);
+    expect(result.update).toBe(true);
+    expect(result.memory).toContain(decision);
+    expect(result.memory).not.toMatch(/to (?:match|follow) the (?:patterns|conventions|same)/u);
+  });
 });
 
 describe('a report item that says more than "done", and a choice with its reason', () => {

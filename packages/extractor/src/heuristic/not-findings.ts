@@ -464,10 +464,27 @@ const TOPIC = /^(?:when|how|why|where|what|which|whether) to\s+(?:[^.:;!?\n]|\.(
 /** A finite verb after the topic says something of it ("When to retry is decided by the client"). */
 const SAID_OF = /\b(?:is|are|was|were|should|must|will|would|can|depends?|decided?|decides)\b/iu;
 
+/**
+ * An aside that says something of the topic rather than listing what it covers: one phrase (no
+ * comma) of four words or more with a reason's word in it ("Why to prefer SQLite over Postgres
+ * instead of a hosted DB (no server needed on every install)": the stop-33 reviewer's line).
+ * "(cron jobs, webhooks, polling)" lists; "(see the guide)" points.
+ */
+const ASIDE = /\(([^(),\n]{1,120})\)/gu;
+const REASON_WORD =
+  /\b(?:no|not|never|cannot|needs?|needed|requires?|required|because|since|without|only)\b|n't\b/iu;
+
+function statesAside(line: string): boolean {
+  for (const [, aside] of line.matchAll(ASIDE)) {
+    if (aside!.trim().split(/\s+/u).length >= 4 && REASON_WORD.test(aside!)) return true;
+  }
+  return false;
+}
+
 /** Whether the whole line only names a topic, as a heading does. */
 export function namesTopic(text: string): boolean {
   const line = text.trim();
-  return TOPIC.test(line) && !SAID_OF.test(line);
+  return TOPIC.test(line) && !SAID_OF.test(line) && !statesAside(line);
 }
 
 /**

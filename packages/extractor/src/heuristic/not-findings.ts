@@ -87,10 +87,12 @@ const DOC_STATE = new RegExp(
  * makes it a feature. "Note", "section" and "table" are as often parts of the code or the data
  * ("Added a note that the cache is configurable", "a config section", "a users table"): not
  * here. The part heads its phrase: "a diagram renderer", "a legend field", "a figure cache" are
- * code (the stop-33 reviewer's lines). Bounded.
+ * code; and what it is added to is a document ("a footnote to the install guide"): "a legend to
+ * the status enum", "captions to the video player" add to the system (the stop-33 reviewer's
+ * lines). Bounded.
  */
 const DOC_PART_ADD = new RegExp(
-  String.raw`^${LABEL}(?:introduced|added|included|inserted|drew|drawn)\s+(?:an?\s+|the\s+)?(?:(?!(?:to|in|for|on|of|with)\b)[\w-]+\s+){0,2}?(?:legends?|diagrams?|captions?|figures?|illustrations?|callouts?|footnotes?|table of contents|admonitions?)(?=\s*(?:$|[.,;:()]|(?:of|for|to|in|on|under|showing|with|that|and|into)\b))(?![^.;\n]{0,60}\b(?:charts?|graphs?|plots?|dashboards?|components?|widgets?|views?|screens?|pages?|ui|thumbnails?|maps?)\b)`,
+  String.raw`^${LABEL}(?:introduced|added|included|inserted|drew|drawn)\s+(?:an?\s+|the\s+)?(?:(?!(?:to|in|for|on|of|with)\b)[\w-]+\s+){0,2}?(?:legends?|diagrams?|captions?|figures?|illustrations?|callouts?|footnotes?|table of contents|admonitions?)(?=\s*(?:$|[.,;:()]|(?:of|for|under|showing|with|that|and)\b|(?:to|in|on|into)\s+(?:(?:the|an?|our|its)\s+)?(?:[\w-]+\s+){0,2}?(?:${DOC_OBJECT}|diagrams?|figures?|illustrations?|chapters?)\b|(?:to|in|on|into)\s+${DOC_PATH}))(?![^.;\n]{0,60}\b(?:charts?|graphs?|plots?|dashboards?|components?|widgets?|views?|screens?|pages?|ui|thumbnails?|maps?)\b)`,
   'iu',
 );
 
@@ -323,8 +325,25 @@ export function withoutPrecedent(text: string, isDecision: (sentence: string) =>
   if (!CONFORMS.test(text)) return text;
   return text
     .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'\x60([])/u)
-    .filter((sentence) => !(CONFORMS.test(sentence) && isDecision(sentence)))
+    .map((sentence) => {
+      if (!CONFORMS.test(sentence) || !isDecision(sentence)) return sentence;
+      // A clause of its own after the precedent ("…, and switched to JWT because sessions did
+      // not scale") is kept; the precedent is not.
+      const rest = clauseAfterPrecedent(sentence);
+      return rest !== undefined && isDecision(rest) ? rest : '';
+    })
+    .filter((sentence) => sentence !== '')
     .join(' ');
+}
+
+/** A clause after a "," or ";" past the precedent, without its "and", "but" or "then". */
+function clauseAfterPrecedent(text: string): string | undefined {
+  const match = CONFORMS.exec(text);
+  if (match === null) return undefined;
+  const clause = /[,;]\s+(?:(?:and|but|then|also)\s+)*([^,;]{12,}.*)$/u.exec(
+    text.slice(match.index + match[0].length),
+  );
+  return clause?.[1]?.trim();
 }
 
 /** A list item's marker ("- ", "1. ", "2) "), with its indent. */
@@ -369,7 +388,7 @@ export function precedentCovers(message: string): (piece: string) => boolean {
   return (piece: string) => {
     const text = piece.trim();
     return (
-      CONFORMS.test(text) ||
+      (CONFORMS.test(text) && clauseAfterPrecedent(text) === undefined) ||
       // A piece is one of the items, or an item carrying its list's lead-in ("Here's what
       // changed: Uses `Field` …").
       (text !== '' &&
@@ -456,17 +475,19 @@ export function reportsStatus(text: string): boolean {
  * (AGENTS.md, slash commands, custom tools)", "How to configure the proxy"): a heading, or an
  * item of a list of what a document covers. It names a topic; no clause states a choice made,
  * so its "alternatives" or "vs" is the topic's word, not a decision. A colon or a sentence's end
- * starts a statement about it ("How to deploy: we push tags, CI builds the image"), as a finite
+ * or a dash starts a statement about it ("How to deploy: we push tags, CI builds the image", "When
+ * to use Redis vs SQLite — SQLite, since no server"), as a finite
  * verb does ("When to retry is decided by the client"), and the line is read; a file name's dot
  * ("AGENTS.md") ends nothing. Bounded: at most 160 characters.
  */
-const TOPIC = /^(?:when|how|why|where|what|which|whether) to\s+(?:[^.:;!?\n]|\.(?=\S)){1,140}$/iu;
+const TOPIC =
+  /^(?:when|how|why|where|what|which|whether) to\s+(?:[^.:;!?\n—–-]|\.(?=\S)|-(?!\s)){1,140}$/iu;
 /** A finite verb after the topic says something of it ("When to retry is decided by the client"). */
 const SAID_OF = /\b(?:is|are|was|were|should|must|will|would|can|depends?|decided?|decides)\b/iu;
 
 /**
  * An aside that says something of the topic rather than listing what it covers: one phrase (no
- * comma) of four words or more with a reason's word in it ("Why to prefer SQLite over Postgres
+ * comma) of three words or more with a reason's word in it ("Why to prefer SQLite over Postgres
  * instead of a hosted DB (no server needed on every install)": the stop-33 reviewer's line).
  * "(cron jobs, webhooks, polling)" lists; "(see the guide)" points.
  */
@@ -476,7 +497,7 @@ const REASON_WORD =
 
 function statesAside(line: string): boolean {
   for (const [, aside] of line.matchAll(ASIDE)) {
-    if (aside!.trim().split(/\s+/u).length >= 4 && REASON_WORD.test(aside!)) return true;
+    if (aside!.trim().split(/\s+/u).length >= 3 && REASON_WORD.test(aside!)) return true;
   }
   return false;
 }

@@ -136,6 +136,10 @@ describe('editsDocumentation', () => {
     'Refined the retry policy in config.txt to 3 attempts',
     'Retry diagrams: Improved the backoff so it caps at 30 s',
     'Queue diagrams: Updated the scheduler to run every five minutes',
+    // A part added to the system, not to a document.
+    'Added a legend to the status enum so the API returns human labels',
+    'Added captions to the video player because accessibility law requires them',
+    'Introduced figures to the pricing model so enterprise tiers are priced per seat',
   ])('is not an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(false);
   });
@@ -649,6 +653,8 @@ describe('namesTopic', () => {
     'Why to prefer SQLite over Postgres instead of a hosted DB (no server needed on every install)',
     'Which to pick over cron (cron jobs do not survive restarts)',
     'When to shard rather than partition (partitions never span two disks)',
+    'Why to prefer SQLite over Postgres for local installs (no server needed)',
+    'When to use Redis vs SQLite for the cache — SQLite, since no server',
   ])('a statement about the topic: %s', (line) => {
     expect(namesTopic(line)).toBe(false);
   });
@@ -725,6 +731,10 @@ describe('followsPrecedent', () => {
     [
       'Summary of changes:\n- Ported `billing.ts` to match the patterns from the other service files\n- Chose Stripe webhooks instead of polling because polling hit the rate limit',
       'Chose Stripe webhooks instead of polling',
+    ],
+    [
+      'Refactored the auth module to follow the pattern of the other services, and switched to JWT because sessions did not scale.',
+      'switched to JWT because sessions did not scale',
     ],
     [
       'Rewrote the cache to match the patterns from `store.ts`. We chose LRU over LFU because hits are recent-biased.',

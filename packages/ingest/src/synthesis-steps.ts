@@ -57,7 +57,7 @@ export interface SynthesisBatching {
   refuses?: (line: string) => boolean;
   /**
    * The lines the L2 retired, one entry per retirement, oldest first (retirements): a batch the
-   * log has seen that holds one of them, not held now, is keyed by them (returningSalt).
+   * log has seen that holds one of them, not held now, is keyed by them (returningSha).
    */
   retired?: readonly string[];
 }

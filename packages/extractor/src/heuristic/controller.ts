@@ -21,7 +21,8 @@ import {
   cutFromCode,
   editMishap,
   editsDocumentation,
-  followsPrecedent,
+  precedentCovers,
+  withoutPrecedent,
   judgesDocument,
   namesTopic,
   offersOption,
@@ -335,7 +336,7 @@ function scoreChunk(
     pieces: string[];
     spoken: boolean;
     agent: boolean;
-    proposal: boolean;
+    proposal: (text: string) => boolean;
   }[] = [];
   records.forEach((original, i) => {
     if (!PROSE.has(original.role) || corrections.rejected.has(i) || original.pasted !== undefined)
@@ -349,8 +350,9 @@ function scoreChunk(
     const agent = record.role === 'assistant';
     // A proposal that ends asking leave to carry it out decides nothing yet; code brought in line
     // with a pattern the project's other code set decides nothing new (not-findings.ts).
-    const proposal =
-      agent && kinds.has('decision') && (asksLeave(record.text) || followsPrecedent(record.text));
+    const leave = agent && kinds.has('decision') && asksLeave(record.text);
+    const precedent = agent && kinds.has('decision') ? precedentCovers(record.text) : () => false;
+    const proposal = (text: string) => leave || precedent(text);
     if (sections.length > 0) {
       const typed = sectionSignals(sections);
       // An agent's report ends its headed lists with "Ready for custom-tools.md or rpc.md?".
@@ -361,7 +363,7 @@ function scoreChunk(
             !asksInSpeech(spoken, signal.text) &&
             !doneLater(signal, records.slice(i + 1)) &&
             !(kinds.size > 0 && agent && plansStep(signal.text)) &&
-            !(proposal && signalKinds(signal)?.has('decision') === true),
+            !(proposal(signal.text) && signalKinds(signal)?.has('decision') === true),
         ),
       );
       prose.push({
@@ -432,7 +434,11 @@ function scoreChunk(
     const speaker = chat.size > 0 ? speakerOf(whole) : undefined;
     const others = new Set([...chat].filter((name) => name !== speaker));
     for (const piece of pieces) {
-      const text = withoutChatter(piece);
+      // A sentence that states a precedent, not the choices beside it (not-findings.ts).
+      const text =
+        agent && kinds.has('decision')
+          ? withoutPrecedent(withoutChatter(piece), (s) => routeLine(s) === 'decision')
+          : withoutChatter(piece);
       if (text === '' || isChatter(text) || isVenting(text)) continue;
       // Trigger: a question someone asked in the conversation. Why: whether it is open depends
       // on the turn (did the agent answer it, did the user reply), which openQuestionSignals
@@ -446,7 +452,7 @@ function scoreChunk(
       if (asksInSpeech(spoken, text) || notAsked(text)) continue;
       // The agent's plan, step by step, is what it means to do (not-findings.ts).
       if (kinds.size > 0 && agent && (plansStep(text) || pointsAway(text))) continue;
-      if (proposal && routeLine(text) === 'decision') continue;
+      if (proposal(text) && routeLine(text) === 'decision') continue;
       if (kinds.size > 0 && !kinds.has(routeLine(text))) continue;
       // Trigger: a factual question asked of a chat whose turns carry their speaker's name
       // ("Melanie: …", chatSpeakers). Why: the name of the person asked about counted where

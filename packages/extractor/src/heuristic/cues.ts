@@ -172,9 +172,20 @@ const NOT_STATED =
 function statesChoice(sentence: string): boolean {
   return (
     (ALTERNATIVE.test(sentence) && !NOT_STATED.test(sentence.replace(/^[^\p{L}`]+/u, ''))) ||
-    REASONED_CHOICE.test(sentence)
+    (REASONED_CHOICE.test(sentence) && !TRIVIAL_CHOICE.test(sentence))
   );
 }
+
+/**
+ * A reasoned choice that is no decision of the project's: one made for the spot at hand ("We
+ * use the helper here because …"), or for a reason that only says the tool or the writer liked
+ * it better ("because it is simpler", "because prettier complained": the stop-33 reviewer's
+ * "Replaced the tab with spaces because prettier complained.", "We use the helper here because
+ * it is simpler."). A reason with content of its own ("because it is simpler to ship as one
+ * file") stays. Bounded.
+ */
+const TRIVIAL_CHOICE =
+  /\bhere\b[^.;!?\n]{0,40}?\b(?:because|since|so that)\b|\b(?:because|since)\s+(?:it(?:'s|\s+is|\s+was)\s+(?:simpler|easier|cleaner|shorter|nicer|neater|better|more readable)|(?:the\s+)?(?:prettier|eslint|biome|linter|formatter|lint|type-?checker|tsc)\s+(?:complained|said so|says so|wanted it|asked for it|flagged it|required it))\s*[.!]?\s*$/iu;
 
 /**
  * A choice stated with its reason: the team's own way of keeping the project ("We keep SQLite

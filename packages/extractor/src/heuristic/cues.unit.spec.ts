@@ -293,6 +293,9 @@ describe('a choice stated with its reason', () => {
     'Phase 2: done. We pin Node 20 since the native addon has no build for 22',
     'Replaced `jest --coverage` with vitest because jest failed on ESM imports',
     'Switched the queue to Redis streams so that consumers can replay after a crash',
+    // A reason with content of its own stays (stop-33 narrowing).
+    'We keep one bundle because it is simpler to ship as a single file',
+    'Replaced the tabs in the Makefile with spaces because make rejects mixed indentation',
   ])('is a strong decision cue: %s', (line) => {
     expect(cuesIn(line)).toContainEqual({ family: 'decision', strength: 'strong' });
   });
@@ -302,6 +305,13 @@ describe('a choice stated with its reason', () => {
     'We could keep SQLite for the cache because it is simple',
     'We need to replace the parser since it drops comments',
     'The test replaced the clock because the timer was flaky',
+    // The stop-33 reviewer's trivia, and ours: a choice for the spot at hand, or for a reason
+    // that only says a tool or the writer liked it better.
+    'Replaced the tab with spaces because prettier complained.',
+    'We use the helper here because it is simpler.',
+    'We use a Map here since lookups are by key',
+    'Replaced the double quotes with single quotes because eslint complained',
+    "We use the builder because it's cleaner",
   ])('is no strong decision cue as a step, a proposal or another subject: %s', (line) => {
     expect(cuesIn(line)).not.toContainEqual({ family: 'decision', strength: 'strong' });
   });

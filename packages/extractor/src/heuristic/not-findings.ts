@@ -44,11 +44,12 @@ const DOC_EDIT = new RegExp(
 );
 
 /**
- * A documentation file: prose by its extension, or a docs folder itself ("site/docs/"). The
+ * A documentation file: prose by its extension (not .txt, as often data or config: "Refined the
+ * retry policy in config.txt"), or a docs folder itself ("site/docs/"). The
  * extension ends the path ("config.md.ts" is code), and a file of code under docs/
  * ("docs/build.sh", "src/docs/render.ts") is code.
  */
-const DOC_PATH = String.raw`\x60?(?:[\w.-]+\/)*(?:docs?\/|[\w.-]+\.(?:md|mdx|rst|adoc|txt))(?![\w.\/-])\x60?`;
+const DOC_PATH = String.raw`\x60?(?:[\w.-]+\/)*(?:docs?\/|[\w.-]+\.(?:md|mdx|rst|adoc))(?![\w.\/-])\x60?`;
 /**
  * Something added to, created in, removed from or moved within a documentation file, said either way round
  * ("A dedicated section and diagram were added to `docs/hooks.md`", "The code block in
@@ -85,10 +86,13 @@ const DOC_STATE = new RegExp(
  * the usage chart", "a caption under each thumbnail component"): a UI word within the phrase
  * makes it a feature. "Note", "section" and "table" are as often parts of the code or the data
  * ("Added a note that the cache is configurable", "a config section", "a users table"): not
- * here. Bounded.
+ * here. The part heads its phrase: "a diagram renderer", "a legend field", "a figure cache" are
+ * code; and what it is added to is a document ("a footnote to the install guide"): "a legend to
+ * the status enum", "captions to the video player" add to the system (the stop-33 reviewer's
+ * lines). Bounded.
  */
 const DOC_PART_ADD = new RegExp(
-  String.raw`^${LABEL}(?:introduced|added|included|inserted|drew|drawn)\s+(?:an?\s+|the\s+)?(?:(?!(?:to|in|for|on|of|with)\b)[\w-]+\s+){0,2}?(?:legends?|diagrams?|captions?|figures?|illustrations?|callouts?|footnotes?|table of contents|admonitions?)\b(?![^.;\n]{0,60}\b(?:charts?|graphs?|plots?|dashboards?|components?|widgets?|views?|screens?|pages?|ui|thumbnails?|maps?)\b)`,
+  String.raw`^${LABEL}(?:introduced|added|included|inserted|drew|drawn)\s+(?:an?\s+|the\s+)?(?:(?!(?:to|in|for|on|of|with)\b)[\w-]+\s+){0,2}?(?:legends?|diagrams?|captions?|figures?|illustrations?|callouts?|footnotes?|table of contents|admonitions?)(?=\s*(?:$|[.,;:()]|(?:of|for|under|showing|with|that|and)\b|(?:to|in|on|into)\s+(?:(?:the|an?|our|its)\s+)?(?:[\w-]+\s+){0,2}?(?:${DOC_OBJECT}|diagrams?|figures?|illustrations?|chapters?)\b|(?:to|in|on|into)\s+${DOC_PATH}))(?![^.;\n]{0,60}\b(?:charts?|graphs?|plots?|dashboards?|components?|widgets?|views?|screens?|pages?|ui|thumbnails?|maps?)\b)`,
   'iu',
 );
 
@@ -96,21 +100,26 @@ const DOC_PART_ADD = new RegExp(
  * An edit under a label that names a drawing of the docs ("Compaction Process Visuals: Corrected
  * the indexing and bracket alignments", "Queue diagrams: Fixed the arrow labels"): the label says
  * what was edited, the drawing, not the system. Not a drawing of the product's own screens
- * ("Usage chart visuals: Fixed …"): a UI word in the label makes it a feature. Bounded.
+ * ("Usage chart visuals: Fixed …"): a UI word in the label makes it a feature. The edit's object
+ * is a part of a drawing (arrows, labels, numbering, boxes, …): "Retry diagrams: Improved the
+ * backoff so it caps at 30 s" edits the system under that label. Bounded.
  */
 const DOC_DRAWING_EDIT = new RegExp(
-  String.raw`^(?![^:\n]{0,60}\b(?:charts?|graphs?|plots?|dashboards?|components?|widgets?|views?|screens?|ui|thumbnails?|maps?)\b)[^:\n]{0,60}\b(?:visuals|diagrams?|figures?|illustrations?|legends?)\s*:\s+(?:[^:\n]{1,40}:\s+)?(?:${EDIT}|adjust(?:s|ed)?|align(?:s|ed)?|refin(?:e[sd]?)|tweak(?:s|ed)?|improv(?:e[sd]?)|redr(?:ew|awn))\b`,
+  String.raw`^(?![^:\n]{0,60}\b(?:charts?|graphs?|plots?|dashboards?|components?|widgets?|views?|screens?|ui|thumbnails?|maps?)\b)[^:\n]{0,60}\b(?:visuals|diagrams?|figures?|illustrations?|legends?)\s*:\s+(?:[^:\n]{1,40}:\s+)?(?:${EDIT}|adjust(?:s|ed)?|align(?:s|ed)?|refin(?:e[sd]?)|tweak(?:s|ed)?|improv(?:e[sd]?)|redr(?:ew|awn))(?:\s+(?!(?:so|because|since|which|to|for)\b)[^\s.;:]+){0,5}?\s+(?:arrows?|labels?|numbering|alignments?|box(?:es)?|colou?rs?|layout|spacing|legends?|captions?|nodes?|edges?|lines?|text|fonts?|brackets?|indexing|shapes?|titles?|headings?|annotations?)\b`,
   'iu',
 );
 
 /**
  * A wording edit by its purpose: a change made "for clarity" or "for readability" ("Corrected
  * \"ignored on reload\" to \"not sent to LLM\" for clarity") is made for the reader of the text,
- * not for the system's behaviour. Only after an edit verb at the line's start (under a label).
- * Bounded: the purpose within 120 characters of the verb.
+ * not for the system's behaviour. Only after an edit verb at the line's start (under a label), of
+ * a text: quoted words, a docs word (a heading, a section, the README) or a part of a drawing
+ * (arrows, boxes, alignments) before the purpose;
+ * "Renamed the env var to MEM_ROOT for clarity" renames code, and "for clarity with the other
+ * services" is the system's. Bounded: the purpose within 120 characters of the verb.
  */
 const DOC_FOR_CLARITY = new RegExp(
-  String.raw`^${LABEL}(?:${EDIT}|chang(?:e[sd]?)|renam(?:e[sd]?)|reword(?:ed|s)?)\b[^.;\n]{0,120}?\bfor (?:clarity|readability|legibility)\b`,
+  String.raw`^${LABEL}(?:${EDIT}|chang(?:e[sd]?)|renam(?:e[sd]?)|reword(?:ed|s)?)\b(?=[^.;\n]{0,120}?(?:["\u201c]|\b(?:${DOC_OBJECT}|headings?|sections?|paragraphs?|sentences?|phrases?|arrows?|alignments?|box(?:es)?|brackets?|annotations?|legends?|captions?)\b))[^.;\n]{0,120}?\bfor (?:clarity|readability|legibility)\b(?!\s+(?:with|between|across|among)\b)`,
   'iu',
 );
 
@@ -135,6 +144,14 @@ const DOC_EDITS = [
   DOC_FOR_CLARITY,
   DOC_PASSIVE_EDIT,
 ];
+/**
+ * A clause of its own after the edit, with a subject that acts ("The README was updated: we
+ * dropped Node 18 instead of polyfilling fetch, because …", "Created a migration plan in
+ * docs/plan.md: we move to Postgres because …"): the line goes on to say what was decided or
+ * done, and is read for that.
+ */
+const OWN_CLAUSE = /(?:[:;]|\s[—–])\s*(?:we|I|they|the team)\s+(?:now\s+|also\s+)?\w+/u;
+
 /** A fix verb with no "by"/"with" after it: an edit named, not how a bug was mended. */
 const BARE_FIX = /\bfix(?:e[sd]|ing)?\b(?!\s+(?:by|with)\b)/giu;
 
@@ -151,6 +168,7 @@ export function editsDocumentation(text: string): boolean {
     const match = pattern.exec(line);
     if (match === null) continue;
     const rest = `${line.slice(0, match.index)} ${line.slice(match.index + match[0].length)}`;
+    if (OWN_CLAUSE.test(line.slice(match.index + match[0].length))) return false;
     // A fix as the label ("Fix build docs: …"); a list of edits after "Cleaned up
     // documentation: …" names what was wrong in the docs.
     const after = line.slice(match.index + match[0].length).trimStart();
@@ -293,9 +311,90 @@ const CONFORMS = new RegExp(
   'iu',
 );
 
-/** Whether the agent's message brings code in line with a pattern the project's other code set. */
-export function followsPrecedent(message: string): boolean {
-  return CONFORMS.test(message);
+/** Whether the text brings code in line with a pattern the project's other code set. */
+export function followsPrecedent(text: string): boolean {
+  return CONFORMS.test(text);
+}
+
+/**
+ * The text without its sentences that state a precedent and route as a decision ("I refactored
+ * the auth module to follow the conventions of the existing handlers. We chose JWT …" → "We
+ * chose JWT …"): a paragraph read whole keeps the choices beside the precedent.
+ */
+export function withoutPrecedent(text: string, isDecision: (sentence: string) => boolean): string {
+  if (!CONFORMS.test(text)) return text;
+  return text
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'\x60([])/u)
+    .map((sentence) => {
+      if (!CONFORMS.test(sentence) || !isDecision(sentence)) return sentence;
+      // A clause of its own after the precedent ("…, and switched to JWT because sessions did
+      // not scale") is kept; the precedent is not.
+      const rest = clauseAfterPrecedent(sentence);
+      return rest !== undefined && isDecision(rest) ? rest : '';
+    })
+    .filter((sentence) => sentence !== '')
+    .join(' ');
+}
+
+/** A clause after a "," or ";" past the precedent, without its "and", "but" or "then". */
+function clauseAfterPrecedent(text: string): string | undefined {
+  const match = CONFORMS.exec(text);
+  if (match === null) return undefined;
+  const clause = /[,;]\s+(?:(?:and|but|then|also)\s+)*([^,;]{12,}.*)$/u.exec(
+    text.slice(match.index + match[0].length),
+  );
+  return clause?.[1]?.trim();
+}
+
+/** A list item's marker ("- ", "1. ", "2) "), with its indent. */
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/u;
+
+/**
+ * What a statement of precedent in the agent's message covers: a piece of the message (a
+ * sentence, a list item, an item with its sub-items) is a choice repeated, not made, when it
+ * says the precedent itself, or when it stands in the list that a line saying it introduces
+ * ("I've ported `invoice-form.tsx` to match the patterns from the other form files. Here's what
+ * changed:" and the items below). A message that ends on the precedent introducing work to come
+ * ("… Let me port it to match the patterns from the other forms:") is that plan, all of it.
+ * Not its neighbours: "I refactored the auth module to follow the conventions of the existing
+ * handlers. We chose JWT instead of server sessions because …" decides JWT, and a sibling list
+ * item ("- Ported `billing.ts` to match the patterns …" then "- Chose Stripe webhooks instead of
+ * polling because …") stays a decision (the stop-33 reviewer's sentences).
+ */
+export function precedentCovers(message: string): (piece: string) => boolean {
+  const lines = message.split('\n');
+  const covered: string[] = [];
+  const last = lines.map((line) => line.trim()).filter((line) => line !== '').length - 1;
+  let nonBlank = -1;
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    nonBlank += 1;
+    if (!CONFORMS.test(line) || !line.trim().endsWith(':')) return;
+    if (nonBlank === last) {
+      covered.push(...lines.slice(0, i + 1));
+      return;
+    }
+    // The list the line introduces: list items, their indented sub-items and blank lines, up to
+    // the next line of prose or heading.
+    for (const next of lines.slice(i + 1)) {
+      if (next.trim() === '') continue;
+      if (!LIST_ITEM.test(next) && !/^\s/u.test(next)) break;
+      covered.push(next);
+    }
+  });
+  const parts = covered
+    .map((line) => line.replace(LIST_ITEM, '').trim())
+    .filter((part) => part.length > 0);
+  return (piece: string) => {
+    const text = piece.trim();
+    return (
+      (CONFORMS.test(text) && clauseAfterPrecedent(text) === undefined) ||
+      // A piece is one of the items, or an item carrying its list's lead-in ("Here's what
+      // changed: Uses `Field` …").
+      (text !== '' &&
+        parts.some((part) => part.includes(text) || (part.length >= 12 && text.includes(part))))
+    );
+  };
 }
 
 /**
@@ -376,18 +475,37 @@ export function reportsStatus(text: string): boolean {
  * (AGENTS.md, slash commands, custom tools)", "How to configure the proxy"): a heading, or an
  * item of a list of what a document covers. It names a topic; no clause states a choice made,
  * so its "alternatives" or "vs" is the topic's word, not a decision. A colon or a sentence's end
- * starts a statement about it ("How to deploy: we push tags, CI builds the image"), as a finite
+ * or a dash starts a statement about it ("How to deploy: we push tags, CI builds the image", "When
+ * to use Redis vs SQLite — SQLite, since no server"), as a finite
  * verb does ("When to retry is decided by the client"), and the line is read; a file name's dot
  * ("AGENTS.md") ends nothing. Bounded: at most 160 characters.
  */
-const TOPIC = /^(?:when|how|why|where|what|which|whether) to\s+(?:[^.:;!?\n]|\.(?=\S)){1,140}$/iu;
+const TOPIC =
+  /^(?:when|how|why|where|what|which|whether) to\s+(?:[^.:;!?\n—–-]|\.(?=\S)|-(?!\s)){1,140}$/iu;
 /** A finite verb after the topic says something of it ("When to retry is decided by the client"). */
 const SAID_OF = /\b(?:is|are|was|were|should|must|will|would|can|depends?|decided?|decides)\b/iu;
+
+/**
+ * An aside that says something of the topic rather than listing what it covers: one phrase (no
+ * comma) of three words or more with a reason's word in it ("Why to prefer SQLite over Postgres
+ * instead of a hosted DB (no server needed on every install)": the stop-33 reviewer's line).
+ * "(cron jobs, webhooks, polling)" lists; "(see the guide)" points.
+ */
+const ASIDE = /\(([^(),\n]{1,120})\)/gu;
+const REASON_WORD =
+  /\b(?:no|not|never|cannot|needs?|needed|requires?|required|because|since|without|only)\b|n't\b/iu;
+
+function statesAside(line: string): boolean {
+  for (const [, aside] of line.matchAll(ASIDE)) {
+    if (aside!.trim().split(/\s+/u).length >= 3 && REASON_WORD.test(aside!)) return true;
+  }
+  return false;
+}
 
 /** Whether the whole line only names a topic, as a heading does. */
 export function namesTopic(text: string): boolean {
   const line = text.trim();
-  return TOPIC.test(line) && !SAID_OF.test(line);
+  return TOPIC.test(line) && !SAID_OF.test(line) && !statesAside(line);
 }
 
 /**

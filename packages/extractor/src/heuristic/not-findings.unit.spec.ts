@@ -72,6 +72,10 @@ describe('editsDocumentation', () => {
     'Retry Helper: Docstring Enhancement: The docstring for `retry` in `net.ts` was improved to list its errors',
     "The README's install section was rewritten for the new flags",
     'Retry Example Update: Renamed Example: The `basic-retry.ts` example was renamed to `retry.ts` to match its purpose.',
+    // Still edits of the docs after the stop-33 narrowing.
+    'Added a footnote to the install guide about proxies',
+    'Renamed the "Retries" section to "Backoff" for clarity',
+    'Queue diagrams: Tweaked the box spacing and the arrow colours',
   ])('is an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(true);
   });
@@ -116,8 +120,40 @@ describe('editsDocumentation', () => {
     'Created the retry queue in src/queue.ts so jobs survive a restart',
     'The parser for docstrings was rewritten to stream its input',
     'The retry helper was renamed to backoff because it no longer retries itself',
+    // The stop-33 reviewer's lines, and ours in their spirit: a part word that is not the head
+    // of its phrase ("a diagram renderer", "a legend field"), clarity of the system rather than
+    // of a text, a clause of its own after the edit, a .txt file, an edit of the system under a
+    // drawing's label.
+    'Added a diagram renderer to the CLI instead of shelling out to mermaid-cli because the npm package pulls in Chromium.',
+    'Added a legend field to the status enum instead of hard-coded labels, because the API must return human-readable labels.',
+    'Added a figure cache to the exporter so repeated exports skip the layout pass',
+    'Changed the default port from 3000 to 8080 instead of keeping 3000, for clarity with the other services behind the proxy.',
+    'Renamed the env var to MEM_ROOT for clarity',
+    'Renamed `fetchAll` to `listAll` for clarity',
+    'The README was updated: we dropped Node 18 instead of polyfilling fetch, because it is end of life.',
+    'The changelog was updated; we now reject empty tokens at the API edge',
+    'Created a migration plan in docs/plan.md: we move to Postgres because SQLite locks under concurrent writers',
+    'Refined the retry policy in config.txt to 3 attempts',
+    'Retry diagrams: Improved the backoff so it caps at 30 s',
+    'Queue diagrams: Updated the scheduler to run every five minutes',
+    // A part added to the system, not to a document.
+    'Added a legend to the status enum so the API returns human labels',
+    'Added captions to the video player because accessibility law requires them',
+    'Introduced figures to the pricing model so enterprise tiers are priced per seat',
   ])('is not an edit of the docs: %s', (line) => {
     expect(editsDocumentation(line)).toBe(false);
+  });
+
+  it("lets the reviewer's decisions through the decisions gate", async () => {
+    for (const line of [
+      'Added a diagram renderer to the CLI instead of shelling out to mermaid-cli because the npm package pulls in Chromium.',
+      'The README was updated: we dropped Node 18 instead of polyfilling fetch, because it is end of life.',
+      'Changed the default port from 3000 to 8080 instead of keeping 3000, for clarity with the other services behind the proxy.',
+    ]) {
+      const result = await answer(DECISIONS, [agent(line)]);
+      expect(result.update).toBe(true);
+      expect(result.memory).toContain(line.slice(0, 40));
+    }
   });
 
   it('stays linear on long text (bounded patterns)', () => {
@@ -613,6 +649,12 @@ describe('namesTopic', () => {
     'When to retry is decided by the client, not the server.',
     'When to retry is decided by the client instead of the server',
     'We decided when to flush: after every batch rather than on a timer',
+    // The stop-33 reviewer's line, and ours: an aside that gives a reason.
+    'Why to prefer SQLite over Postgres instead of a hosted DB (no server needed on every install)',
+    'Which to pick over cron (cron jobs do not survive restarts)',
+    'When to shard rather than partition (partitions never span two disks)',
+    'Why to prefer SQLite over Postgres for local installs (no server needed)',
+    'When to use Redis vs SQLite for the cache — SQLite, since no server',
   ])('a statement about the topic: %s', (line) => {
     expect(namesTopic(line)).toBe(false);
   });
@@ -678,6 +720,35 @@ describe('followsPrecedent', () => {
       ),
     ];
     expect((await answer(DECISIONS, chosen)).update).toBe(true);
+  });
+  // The stop-33 reviewer's messages, and ours in their spirit: the precedent covers the sentence
+  // or item that says it and the list it introduces, not the decisions beside it.
+  it.each([
+    [
+      'I refactored the auth module to follow the conventions of the existing handlers. We chose JWT instead of server sessions because sessions did not scale across the three regions.',
+      'We chose JWT instead of server sessions',
+    ],
+    [
+      'Summary of changes:\n- Ported `billing.ts` to match the patterns from the other service files\n- Chose Stripe webhooks instead of polling because polling hit the rate limit',
+      'Chose Stripe webhooks instead of polling',
+    ],
+    [
+      'Refactored the auth module to follow the pattern of the other services, and switched to JWT because sessions did not scale.',
+      'switched to JWT because sessions did not scale',
+    ],
+    [
+      'Rewrote the cache to match the patterns from `store.ts`. We chose LRU over LFU because hits are recent-biased.',
+      'We chose LRU over LFU',
+    ],
+    [
+      'Updated the loader to follow the same structure as the existing files:\n- Reads each file once\n\nSeparately, we switched the queue to Redis streams instead of polling Postgres because polling added 2 s of lag.',
+      'we switched the queue to Redis streams',
+    ],
+  ])('keeps a decision beside a precedent: %s', async (message, decision) => {
+    const result = await answer(DECISIONS, [agent(message)]);
+    expect(result.update).toBe(true);
+    expect(result.memory).toContain(decision);
+    expect(result.memory).not.toMatch(/to (?:match|follow) the (?:patterns|conventions|same)/u);
   });
 });
 

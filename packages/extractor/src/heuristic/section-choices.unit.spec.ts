@@ -150,6 +150,25 @@ describe('a section under a heading that names its family', () => {
     expect(parseGateAnswer(reply.text).memory).toContain('injected resolver');
   });
 
+  it('reads a sub-item that states a choice and its reason, whatever its parent was', () => {
+    // The stop-33 reviewer's sub-item, under parents the section still refuses.
+    const text = [
+      '- Implementation:',
+      '  - Type and emission sites in `render.ts` were updated',
+      '  - Rendered with resvg instead of Chromium, because Chromium adds 150 MB to the install',
+      '- Added a diagram of the export pipeline to `docs/export.md`:',
+      '  - The exporter streams pages instead of buffering them, because 500-page books ran out of memory',
+      '  - The page box and its arrows',
+      '- Kept YAML for config',
+    ].join('\n');
+    const { signals } = sectionSignals([{ heading: 'Key Decisions', text }]);
+    expect(signals.map((s) => s.text)).toEqual([
+      'Rendered with resvg instead of Chromium, because Chromium adds 150 MB to the install',
+      'The exporter streams pages instead of buffering them, because 500-page books ran out of memory',
+      'Kept YAML for config',
+    ]);
+  });
+
   it('reads no item that edits the docs, nor what the edited drawing shows', () => {
     // Written for this spec (the demo's compaction summary had this shape).
     const text = [

@@ -1,6 +1,6 @@
 import type { ChunkRecord } from '../controller.js';
 import { namedFiles } from './carried-out.js';
-import type { CueFamily } from './cues.js';
+import { cuesIn, type CueFamily } from './cues.js';
 import { editsDocumentation } from './not-findings.js';
 import { listItems, namesSomething, termSet } from './text.js';
 
@@ -181,8 +181,17 @@ const DEFERRED =
 /*
  * An item of a decisions section that edits the docs ("Decision: Detailed diagrams were created
  * in `docs/hooks.md` to illustrate:") is refused with its sub-items (what the diagrams show):
- * they describe a document, and under the section's topic they read as decisions.
+ * they describe a document, and under the section's topic they read as decisions. Not a sub-item
+ * that states a choice with its alternative or reason in full ("Rendered with resvg instead of
+ * Chromium, because Chromium adds 150 MB to the install"): that is a decision on its own line,
+ * whatever its parent was (the stop-33 reviewer's item).
  */
+function statesReasonedChoice(line: string): boolean {
+  return (
+    cuesIn(line).some((cue) => cue.family === 'decision' && cue.strength === 'strong') &&
+    /\b(?:because|since|so that)\b/iu.test(line)
+  );
+}
 /**
  * A decision's "Implementation:" item (beside its "Decision:" and "Rationale:") reports where the
  * change was made ("Type and emission sites in `agent-session.ts` were updated"): the work, not
@@ -290,7 +299,7 @@ export function sectionSignals(
       // In an ordered list ("1. settings.json apiKeys … 4. Environment variables") the position
       // is the fact, so a short item there is no label.
       const ordered = /^\s*\d+[.)]\s/mu.test(section.text);
-      const items = listItems(text, keep);
+      const items = listItems(text, keep, family === 'decision' ? statesReasonedChoice : undefined);
       // Trigger: a pending section that quotes the user beside the steps it lists ("Complete
       // gqc.6 by adding tests …", then "The user said: "… tackle them" — meaning …"). Why: the
       // quote repeats, in the user's words, a task the section already states. Outcome: the

@@ -188,9 +188,14 @@ const cutItem = (line: string) =>
  * as their lead-in when it is short (a task id, a file), and a list of short items under one
  * lead-in, or an item whose sub-items fit one line with it, is one line ("Alternatives: a; b; c"). A line outside any list is an item of its own.
  * `keep`, when given, drops the list lines it refuses (a top-level one with its sub-items)
- * before they are grouped.
+ * before they are grouped; a sub-item of a refused line that `stands` (a finding said in full on
+ * its own line) is read all the same, as a line of its own or of the nearest kept parent.
  */
-export function listItems(text: string, keep?: (line: string) => boolean): string[] {
+export function listItems(
+  text: string,
+  keep?: (line: string) => boolean,
+  stands?: (line: string) => boolean,
+): string[] {
   const items: string[] = [];
   let parent: { text: string; children: string[]; indents: number[] } | undefined;
   const close = () => {
@@ -235,8 +240,7 @@ export function listItems(text: string, keep?: (line: string) => boolean): strin
   let refusedBelow: number | undefined;
   for (const raw of lines) {
     const indent = raw.length - raw.trimStart().length - margin;
-    if (refusedBelow !== undefined && indent > refusedBelow) continue;
-    refusedBelow = undefined;
+    const below = refusedBelow !== undefined && indent > refusedBelow;
     const bare = raw
       .trim()
       .replace(/^(?:[-*+]\s+|\d+[.)]\s+)/u, '')
@@ -246,6 +250,22 @@ export function listItems(text: string, keep?: (line: string) => boolean): strin
     // cut off by the transcript (an interrupted reply): it says nothing yet, and joined to its
     // siblings it would leave their line hanging.
     const cut = cutItem(bare);
+    // Under a refused line: only a sub-item that states its own finding in full is read
+    // ("Introduced a callout renderer in the CLI:" then "Rendered with resvg instead of
+    // Chromium, because Chromium adds 150 MB": the stop-33 reviewer's item).
+    if (below || (indent > 1 && refused)) {
+      if (cut || stands === undefined || !stands(bare) || (keep !== undefined && !keep(bare)))
+        continue;
+      if (below && parent !== undefined) {
+        parent.children.push(bare);
+        parent.indents.push(indent);
+      } else {
+        close();
+        parent = { text: bare, children: [], indents: [] };
+      }
+      continue;
+    }
+    refusedBelow = undefined;
     if (cut || (keep !== undefined && !keep(bare))) {
       if (indent <= 1) {
         close();
@@ -253,7 +273,6 @@ export function listItems(text: string, keep?: (line: string) => boolean): strin
       } else refusedBelow = indent;
       continue;
     }
-    if (indent > 1 && refused) continue;
     refused = false;
     if (indent <= 1 || parent === undefined) {
       close();

@@ -119,9 +119,10 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     ref: FORGET_LINES[`${s}-${who}`] ?? FORGET_LINES['http-member']!,
     reason: `parity ${s} ${who}`,
   }),
+  // A line of its own per surface and caller: a superseded line is no longer a target (CONFLICT).
   supersede: (s, who) => ({
     project: 'alpha',
-    ref: 'Uploads failed because of the 8KB body buffer.',
+    ref: SUPERSEDE_LINES[`${s}-${who}`] ?? SUPERSEDE_LINES['http-member']!,
     by: `Uploads now pass with a 16KB buffer, said ${s} ${who}.`,
     reason: 'raised',
   }),
@@ -131,7 +132,7 @@ const PROBES: Record<string, (surface: Surface | 'cli', who: Who) => Record<stri
     note: 'still true',
   }),
   history: () => ({ project: 'alpha', ref: 'Uploads failed because of the 8KB body buffer.' }),
-  // The runbook's line stays live (supersede's probe replaces the uploads line): pinned once, then a no-op.
+  // The runbook's line: pinned once, then a no-op.
   pin_line: (s, who) => ({
     project: 'alpha',
     ref: 'Fixed the failed deploy by pinning the lockfile.',
@@ -254,6 +255,15 @@ const FORGET_LINES: Record<string, string> = {
   'http-admin': 'Crimson kites circle western dunes.',
   'mcp-admin': 'Silver trains cross southern bridges.',
   'cli-admin': 'Violet orchids bloom inside greenhouses.',
+};
+
+/** The line each surface and caller supersedes: a superseded line refuses a second supersede. */
+const SUPERSEDE_LINES: Record<string, string> = {
+  'http-member': 'Teal gliders ride coastal winds.',
+  'mcp-member': 'Ochre barges drift down quiet canals.',
+  'http-admin': 'Jade lanterns light mountain passes.',
+  'mcp-admin': 'Umber owls nest in abandoned towers.',
+  'cli-admin': 'Indigo ferries cross the bay at dawn.',
 };
 
 function httpRequest(
@@ -451,6 +461,14 @@ beforeAll(async () => {
     await registry.context.engine.append(
       'alpha',
       memoryPayloads(`run-forget-${i}`, `Seen in session ${i}: ${line}`, line).payloads,
+      { kind: 'test' },
+    );
+  }
+  for (const [i, line] of Object.values(SUPERSEDE_LINES).entries()) {
+    await registry.context.engine.append(
+      'alpha',
+      memoryPayloads(`run-supersede-${i}`, `Noted in session ${i}: ${line}`, line, `supersede-${i}`)
+        .payloads,
       { kind: 'test' },
     );
   }

@@ -18,7 +18,12 @@ import {
   type MemoryLedger,
   type MutationEvent,
 } from './memory-ledger.js';
-import { requireNotForgotten, requireNotSuperseded, resolveRef } from './memory-ref.js';
+import {
+  requireNotForgotten,
+  requireNotSuperseded,
+  requireReplacementNotSuperseded,
+  resolveRef,
+} from './memory-ref.js';
 import { projectInput } from './schemas.js';
 import { ITEM_HISTORY_TYPES, itemHistory } from './items/history.js';
 import { confirmationDigests } from './query-freshness.js';
@@ -208,6 +213,7 @@ async function supersedeNow(
   requireNotSuperseded(ledger, input.project, target);
   const force = input.force === true;
   const text = replacingText(ledger, input.project, input.by, force);
+  requireReplacementNotSuperseded(ledger, input.project, target, contentSha256(text));
   const [first, ...copies] = supersessionPayloads(
     ledger,
     input.project,

@@ -221,10 +221,18 @@ async function supersedeNow(
     text,
     input.reason,
   );
-  // The replacement keeps the old line's citations: it is confirmed against them as they read now.
-  const cited = target.kind === 'line' ? await lineDigests(ctx, input.project, target) : [];
-  const payload = cited.length > 0 ? { ...first!, cited } : first!;
-  return append(ctx, caller, input.project, payload, target, contentSha256(text), force, copies);
+  // The replacement keeps the old line's citations: it is confirmed against them as they read
+  // now. So is each copy's (the L2 `[query] ` copy cites its own spans): else its replacement
+  // was stale from birth wherever the line's was not.
+  const withCited = async (payload: Payload, line: LedgerTarget | undefined) => {
+    const cited = line?.kind === 'line' ? await lineDigests(ctx, input.project, line) : [];
+    return cited.length > 0 ? { ...payload, cited } : payload;
+  };
+  const payload = await withCited(first!, target);
+  const copied: Payload[] = [];
+  for (const copy of copies)
+    copied.push(await withCited(copy, ledger.targets.get((copy as { target: string }).target)));
+  return append(ctx, caller, input.project, payload, target, contentSha256(text), force, copied);
 }
 
 /**

@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +47,15 @@ function events(): Record<string, unknown>[] {
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'mem-supersede-copies-'));
   cpSync(join(repo, 'log', 'demo'), join(root, 'log', 'demo'), { recursive: true });
+  // The query's sources, where the log's lines cite them: a supersede reads the cited spans.
+  mkdirSync(join(root, 'queries'));
+  writeFileSync(
+    join(root, 'queries', 'demo.yaml'),
+    readFileSync(join(repo, 'queries', 'demo.yaml'), 'utf8').replaceAll(
+      ':../test/',
+      `:${join(repo, 'test')}/`,
+    ),
+  );
   for (const only of ['sqlite', 'vault']) {
     const rebuilt = mem('rebuild', '--from-log', '--only', only);
     expect(rebuilt.stderr).toBe('');
@@ -82,6 +99,14 @@ describe('mem supersede reaches the copies of a line', () => {
     // One append: the two events share the batch's writer and timestamp, seqs back to back.
     expect(tail[1]!.seq).toBe((tail[0]!.seq as number) + 1);
     expect(tail[1]!.ts).toBe(tail[0]!.ts);
+  });
+
+  it("confirms the copy's replacement against the copy's own cited spans, as the line's", () => {
+    // Without `cited` on the copy's event, its replacement was stale from birth wherever the
+    // line's replacement was not (the L2 copy cites its spans too).
+    const [line, copy] = events().slice(-2) as { cited?: { chunk: string; digest: string }[] }[];
+    expect(line!.cited?.length).toBeGreaterThan(0);
+    expect(copy!.cited?.length).toBeGreaterThan(0);
   });
 
   it('shows the copy superseded in its history', () => {

@@ -134,4 +134,35 @@ describe('superseding a line already superseded', () => {
       expect(logBytes()).toBe(before);
     },
   );
+
+  it('refuses a replacement already in the chain (C --by B, C --by A), naming it, and appends nothing', async () => {
+    // After A → B → C. Accepted before: C pointed back to B, and A, B and C all left `mem query`.
+    const before = logBytes();
+    for (const by of [B, OLD_BLOCK]) {
+      const back = await mem(
+        'supersede',
+        contentSha256(C),
+        '--by',
+        by,
+        '--project',
+        'demo',
+        '--reason',
+        'back',
+        '--json',
+      );
+      expect(back.code).toBe(1);
+      const error = (
+        JSON.parse(back.stderr) as { error: { code: string; details: Record<string, unknown> } }
+      ).error;
+      expect(error.code).toBe('CONFLICT');
+      expect(error.details).toMatchObject({
+        field: 'by',
+        target: contentSha256(C),
+        in_chain: true,
+        current: contentSha256(C),
+      });
+      if (by === B) expect(error.details).toMatchObject({ by: contentSha256(B) });
+    }
+    expect(logBytes()).toBe(before);
+  });
 });

@@ -462,7 +462,12 @@ function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
       ...(['L1', 'L2'] as const).flatMap((level) => successorWrites(e, level)),
       {
         statement: 'supersedeLineNode',
-        params: { project: e.project, sha256: e.target, after_sha256: e.after_sha256 },
+        params: {
+          project: e.project,
+          sha256: e.target,
+          after_sha256: e.after_sha256,
+          seq: e.seq,
+        },
       },
       ...successorConfirmation(e),
     ];
@@ -482,17 +487,19 @@ function superseded(e: EventOf<'superseded'>): PlannedWrite[] {
 /**
  * The replacement is confirmed against the spans the old line cites as they read when it was
  * written (the event's `cited`), so a supersede of a stale line is not stale from birth. Only
- * the first supersession of a line makes a successor; a later one (refused now) confirms nothing.
+ * a successor line this event made is confirmed (the statements check its node's seq): a later
+ * supersession of the same line (refused now, but in old logs) makes none, and a replacement
+ * that repeats an existing line's text leaves that line's confirmation as it was.
  */
 function successorConfirmation(e: EventOf<'superseded'>): PlannedWrite[] {
   if (e.cited === undefined) return [];
   return [
     {
-      statement: 'clearLineConfirmation',
-      params: { project: e.project, line_sha: e.after_sha256 },
+      statement: 'clearSuccessorConfirmation',
+      params: { project: e.project, line_sha: e.after_sha256, seq: e.seq },
     },
     ...e.cited.map((c) => ({
-      statement: 'confirmLine' as const,
+      statement: 'confirmSuccessorLine' as const,
       params: {
         project: e.project,
         line_sha: e.after_sha256,

@@ -292,7 +292,7 @@ export type PlannedWrite =
   | { statement: 'forgetMemoryLines'; params: { project: string; shas: string } }
   | {
       statement: 'supersedeLineNode';
-      params: { project: string; sha256: string; after_sha256: string };
+      params: { project: string; sha256: string; after_sha256: string; seq: number };
     }
   | { statement: 'forgetMemory'; params: { project: string; target: string; ts: string } }
   | {
@@ -392,6 +392,14 @@ export type ItemWrite =
     }
   | { statement: 'unpinLine'; params: { project: string; level: 'L1' | 'L2'; sha256: string } }
   | { statement: 'clearLineConfirmation'; params: { project: string; line_sha: string } }
+  | {
+      statement: 'clearSuccessorConfirmation';
+      params: { project: string; line_sha: string; seq: number };
+    }
+  | {
+      statement: 'confirmSuccessorLine';
+      params: { project: string; line_sha: string; chunk_sha: string; digest: string; seq: number };
+    }
   | {
       statement: 'confirmLine';
       params: { project: string; line_sha: string; chunk_sha: string; digest: string; seq: number };

@@ -48,8 +48,10 @@ import { sealStore } from './seal.js';
  * 29: review_finding_open_kind (migration 0032), the index orient's review counts read.
  * 30: a whole memory's supersession refreshes its lines (their successors left live before).
  * 31: line_confirmation (migration 0033): a confirmed line's cited spans' digests.
+ * 32: a line superseded twice in the log keeps the first supersession in node.superseded_by,
+ *     and a replacement is confirmed only as the successor line its event made (no migration).
  */
-const VERSION = 31;
+const VERSION = 32;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -229,10 +229,13 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
                   AND n.sha256 = successor.sha AND n.seq = successor.seq)
     ON CONFLICT DO NOTHING`,
 
-  // A superseded line points to its successor (refreshLines keeps it so while a head holds it).
+  // A superseded line points to its successor (refreshLines keeps it so while a head holds it):
+  // the first supersession's, as superseded_line, pgvector and the vault keep. A log written
+  // before a second supersede was refused may hold two; the later one changes nothing here.
   supersedeLineNode: `
     UPDATE node SET superseded_by = @after_sha256
-    WHERE project = @project AND kind = 'line' AND sha256 = @sha256`,
+    WHERE project = @project AND kind = 'line' AND sha256 = @sha256
+      AND EXISTS (SELECT 1 FROM superseded_line s WHERE s.project = @project AND s.sha256 = @sha256 AND s.seq = @seq)`,
 
   supersedeMemory: `
     UPDATE node SET superseded_by = @after_sha256
@@ -305,6 +308,21 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   confirmLine: `
     INSERT OR REPLACE INTO line_confirmation (project, line_sha, chunk_sha, digest, seq)
     VALUES (@project, @line_sha, @chunk_sha, @digest, @seq)`,
+
+  // A replacement's confirmation (the event's cited digests) holds only for a successor line this
+  // very supersession made (its node's seq is the event's): not for a second supersession of the
+  // line (it makes none), nor for an existing line whose text the replacement repeats (that
+  // line keeps its own confirmation, or none; the old line's chunks confirm nothing of it).
+  clearSuccessorConfirmation: `
+    DELETE FROM line_confirmation WHERE project = @project AND line_sha = @line_sha
+      AND EXISTS (SELECT 1 FROM node n WHERE n.project = @project AND n.kind = 'line'
+                  AND n.sha256 = @line_sha AND n.seq = @seq)`,
+
+  confirmSuccessorLine: `
+    INSERT OR REPLACE INTO line_confirmation (project, line_sha, chunk_sha, digest, seq)
+    SELECT @project, @line_sha, @chunk_sha, @digest, @seq
+    WHERE EXISTS (SELECT 1 FROM node n WHERE n.project = @project AND n.kind = 'line'
+                  AND n.sha256 = @line_sha AND n.seq = @seq)`,
 
   unpinLine: `
     DELETE FROM line_pin WHERE project = @project AND level = @level AND sha256 = @sha256`,

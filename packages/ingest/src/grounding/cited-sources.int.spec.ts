@@ -12,7 +12,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunkPolicy, chunks, qwenTokenizer, type Chunk, type SourceRecord } from '@mem/chunk';
 import { sourceForPath } from '@mem/sources';
 import type { StandingQueries } from '../standing-queries.js';
-import { checkCitedSources, fsGroundingIo, type GroundingIo } from './cited-sources.js';
+import {
+  checkCitedSources,
+  citedSpanDigests,
+  fsGroundingIo,
+  type GroundingIo,
+} from './cited-sources.js';
 import { citedKey, type CitedChunk } from './source-grounding.js';
 
 /*
@@ -219,6 +224,47 @@ describe('checkCitedSources: bounded by what is cited', () => {
     const again = counting();
     await checkCitedSources(config, [first], { cachePath, io: again.io });
     expect(again.calls).toEqual({ stat: 1, reads: [], records: 0, list: 0, scan: 0 });
+  });
+});
+
+describe('citedSpanDigests with the grounding cache (recall of a confirmed line)', () => {
+  it('reads and tokenizes a span once while its session keeps its stamp, again after a change', async () => {
+    // Recall re-read the source and loaded the tokenizer (~1.1 s CPU) on every answer of a
+    // confirmed line whose source changed once; the digest is the same while the stamp holds.
+    const all = await chunksOf(target());
+    const first = cited(all[0]!);
+    await checkCitedSources(config, [first], { cachePath });
+    let tokenizers = 0;
+    const tokenizer = () => {
+      tokenizers += 1;
+      return qwenTokenizer();
+    };
+    const read = async () => {
+      const { io, calls } = counting();
+      const digests = await citedSpanDigests(config, [first], { cachePath, io, tokenizer });
+      return { digest: digests.get(citedKey(first)), reads: calls.reads.length };
+    };
+    const once = await read();
+    expect(once.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(once.reads).toBe(1);
+    expect(await read()).toEqual({ digest: once.digest, reads: 0 });
+    expect(tokenizers).toBe(1);
+    // Uncached (a confirm records what the span reads now): read again, same digest.
+    expect((await citedSpanDigests(config, [first], { tokenizer })).get(citedKey(first))).toBe(
+      once.digest,
+    );
+
+    const inSpan = all[0]!.records[0]!;
+    rewriteLine(
+      target(),
+      inSpan.provenance.line!,
+      all[0]!.text.slice(inSpan.textRange[0], inSpan.textRange[1]),
+    );
+    await checkCitedSources(config, [first], { cachePath });
+    const changed = await read();
+    expect(changed.reads).toBe(1);
+    expect(changed.digest).not.toBe(once.digest);
+    expect(await read()).toEqual({ digest: changed.digest, reads: 0 });
   });
 });
 

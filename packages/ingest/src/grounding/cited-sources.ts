@@ -109,36 +109,69 @@ export async function checkCitedSources(
 
 /**
  * What each cited chunk's span reads as now (spanDigest), keyed by citedKey; a chunk whose
- * source is gone, cut short or of a kind the project does not read has no entry. No cache: it
- * runs when a line is confirmed, and for the lines recall found changed that a person
- * confirmed (bounded by the page), never for every cited chunk.
+ * source is gone, cut short or of a kind the project does not read has no entry. It runs when a
+ * line is confirmed (no cache: what is recorded is read now), and for the lines recall found
+ * changed that a person confirmed (bounded by the page). With `cachePath` (recall), digests are
+ * kept in the source's grounding-cache entry while its files' stamps hold: a confirmed line
+ * answered again costs a stat per file, not a re-read and the tokenizer's load (~1.1 s CPU).
  */
 export async function citedSpanDigests(
   config: StandingQueries,
   cited: readonly CitedChunk[],
-  options: { io?: GroundingIo; tokenizer?: () => Tokenizer } = {},
+  options: { io?: GroundingIo; tokenizer?: () => Tokenizer; cachePath?: string } = {},
 ): Promise<Map<string, string>> {
   const io = options.io ?? fsGroundingIo;
   const bySource = new Map<string, CitedChunk[]>();
   for (const chunk of cited)
     bySource.set(chunk.source, [...(bySource.get(chunk.source) ?? []), chunk]);
   const result = new Map<string, string>();
+  const cache =
+    options.cachePath !== undefined ? await loadGroundingCache(options.cachePath) : undefined;
+  let dirty = false;
   let tk: Tokenizer | undefined;
   for (const [source, chunks] of [...bySource].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const configured = config.sources.filter((s) => s.kind === source.split(':', 1)[0]);
     if (configured.length === 0) continue;
+    // The cached entry answers while its files' stamps are the same as when it was judged.
+    const entry = cache?.get(source);
+    const held =
+      entry !== undefined && entry.files.length > 0 ? await stillStamped(io, entry) : false;
+    const kept = held ? entry!.digests : undefined;
+    if (kept !== undefined && chunks.every((c) => kept[citedKey(c)] !== undefined)) {
+      for (const c of chunks) result.set(citedKey(c), kept[citedKey(c)]!);
+      continue;
+    }
     let paths = await byName(io, configured, source);
     if (paths.length === 0) paths = await byScan(io, configured, source);
     if (paths.length === 0) continue;
     const own = await recordsOf(io, source, paths, Math.max(...chunks.map((c) => c.end)));
     if (own.length === 0) continue;
     tk ??= (options.tokenizer ?? qwenTokenizer)();
+    const read: Record<string, string> = {};
     for (const chunk of chunks) {
       const digest = await spanDigest(own, chunk, tk);
-      if (digest !== null) result.set(citedKey(chunk), digest);
+      if (digest !== null) {
+        result.set(citedKey(chunk), digest);
+        read[citedKey(chunk)] = digest;
+      }
+    }
+    // Kept only when the stamps held before the read and still do after it.
+    if (cache !== undefined && held && (await stillStamped(io, entry!))) {
+      cache.set(source, { ...entry!, digests: { ...(entry!.digests ?? {}), ...read } });
+      dirty = true;
     }
   }
+  if (dirty) await saveGroundingCache(options.cachePath!, cache!);
   return result;
+}
+
+/** Whether every file of a cached entry still has the stamp it was judged under. */
+async function stillStamped(io: GroundingIo, entry: SourceEntry): Promise<boolean> {
+  const stamps = await stampsOf(
+    io,
+    entry.files.map((f) => f.path),
+  );
+  return stamps !== null && sameStamps(entry.files, stamps);
 }
 
 /** The source's entry now: `before` itself when its stamps and groundings still answer. */
@@ -184,7 +217,10 @@ async function judgeSource(
     const found = await groundSpan(own, chunk, tk);
     if (found !== 'gone') grounding[citedKey(chunk)] = found;
   }
-  return { files: stamps, grounding };
+  // Digests read under the same stamps still hold; under others they are dropped.
+  return same && before.digests !== undefined
+    ? { files: stamps, grounding, digests: before.digests }
+    : { files: stamps, grounding };
 }
 
 /** Every file's stamp, or null when one of them is gone. */

@@ -21,6 +21,12 @@ export type FileStamp = z.infer<typeof fileStamp>;
 const sourceEntry = z.object({
   files: z.array(fileStamp),
   grounding: z.record(z.string(), z.enum(['unchanged', 'changed'])),
+  /**
+   * What cited spans read as (spanDigest, by citedKey) under these same stamps: recall of a
+   * confirmed line compares them with its confirmation without re-reading or re-tokenizing the
+   * source. Dropped with the stamps: another stamp, another entry.
+   */
+  digests: z.record(z.string(), z.string()).optional(),
 });
 export type SourceEntry = z.infer<typeof sourceEntry>;
 

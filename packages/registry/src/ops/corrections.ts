@@ -18,7 +18,12 @@ import {
   type MemoryLedger,
   type MutationEvent,
 } from './memory-ledger.js';
-import { requireNotForgotten, requireNotSuperseded, resolveRef } from './memory-ref.js';
+import {
+  requireNotForgotten,
+  requireNotSuperseded,
+  requireReplacementNotSuperseded,
+  resolveRef,
+} from './memory-ref.js';
 import { projectInput } from './schemas.js';
 import { ITEM_HISTORY_TYPES, itemHistory } from './items/history.js';
 import { confirmationDigests } from './query-freshness.js';
@@ -118,10 +123,12 @@ export const forget = defineOperation({
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    const ledger = await readLedger(ctx, input.project);
-    const target = resolveRef(ledger, input.project, input.ref);
-    const payload = forgottenPayload(ledger, input.project, target, input.reason);
-    return append(ctx, caller, input.project, payload, target, null);
+    return underCorrection(ctx, input.project, async () => {
+      const ledger = await readLedger(ctx, input.project);
+      const target = resolveRef(ledger, input.project, input.ref);
+      const payload = forgottenPayload(ledger, input.project, target, input.reason);
+      return append(ctx, caller, input.project, payload, target, null);
+    });
   },
 });
 
@@ -178,25 +185,55 @@ export const supersede = defineOperation({
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    const ledger = await readLedger(ctx, input.project);
-    const target = resolveRef(ledger, input.project, input.ref);
-    requireNotForgotten(ledger, input.project, target);
-    requireNotSuperseded(ledger, input.project, target);
-    const force = input.force === true;
-    const text = replacingText(ledger, input.project, input.by, force);
-    const [first, ...copies] = supersessionPayloads(
-      ledger,
-      input.project,
-      target,
-      text,
-      input.reason,
-    );
-    // The replacement keeps the old line's citations: it is confirmed against them as they read now.
-    const cited = target.kind === 'line' ? await lineDigests(ctx, input.project, target) : [];
-    const payload = cited.length > 0 ? { ...first!, cited } : first!;
-    return append(ctx, caller, input.project, payload, target, contentSha256(text), force, copies);
+    return underCorrection(ctx, input.project, () => supersedeNow(ctx, caller, input));
   },
 });
+
+/**
+ * Runs a correction's checks and its append as one step per project: in this process (the
+ * project's serial section) and across processes (an exclusive lock), each reading the log
+ * afresh inside. Trigger: two `supersede` calls of one line at once. Why: each checked a ledger
+ * read before the other appended, so both appended and the projections then disagreed on which
+ * replacement answers. Outcome: the second reads the first's event and is refused (CONFLICT).
+ */
+function underCorrection<T>(ctx: RegistryContext, project: string, fn: () => Promise<T>) {
+  return ctx.serial.run(`correction:${project}`, () =>
+    ctx.engine.exclusive(`correction-${project}`, fn),
+  );
+}
+
+async function supersedeNow(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: { project: string; ref: string; by: string; reason: string; force?: boolean | undefined },
+): Promise<MutationOut> {
+  const ledger = await readLedger(ctx, input.project);
+  const target = resolveRef(ledger, input.project, input.ref);
+  requireNotForgotten(ledger, input.project, target);
+  requireNotSuperseded(ledger, input.project, target);
+  const force = input.force === true;
+  const text = replacingText(ledger, input.project, input.by, force);
+  requireReplacementNotSuperseded(ledger, input.project, target, contentSha256(text));
+  const [first, ...copies] = supersessionPayloads(
+    ledger,
+    input.project,
+    target,
+    text,
+    input.reason,
+  );
+  // The replacement keeps the old line's citations: it is confirmed against them as they read
+  // now. So is each copy's (the L2 `[query] ` copy cites its own spans): else its replacement
+  // was stale from birth wherever the line's was not.
+  const withCited = async (payload: Payload, line: LedgerTarget | undefined) => {
+    const cited = line?.kind === 'line' ? await lineDigests(ctx, input.project, line) : [];
+    return cited.length > 0 ? { ...payload, cited } : payload;
+  };
+  const payload = await withCited(first!, target);
+  const copied: Payload[] = [];
+  for (const copy of copies)
+    copied.push(await withCited(copy, ledger.targets.get((copy as { target: string }).target)));
+  return append(ctx, caller, input.project, payload, target, contentSha256(text), force, copied);
+}
 
 /**
  * The `forgotten` event of `target` (CONFLICT when a tombstone already covers it), for a
@@ -333,22 +370,30 @@ export const confirm = defineOperation({
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
-    const ledger = await readLedger(ctx, input.project);
-    const target = resolveRef(ledger, input.project, input.ref);
-    requireNotForgotten(ledger, input.project, target);
-    requireNotSuperseded(ledger, input.project, target, 'ref', 'confirm');
-    const cited = target.kind === 'line' ? await lineDigests(ctx, input.project, target) : [];
-    const payload: Payload = {
-      type: 'confirmed',
-      target: target.sha256,
-      target_kind: target.kind,
-      before_sha256: contentSha256(target.text),
-      ...(input.note !== undefined ? { note: input.note } : {}),
-      ...(cited.length > 0 ? { cited } : {}),
-    };
-    return append(ctx, caller, input.project, payload, target, null);
+    return underCorrection(ctx, input.project, () => confirmNow(ctx, caller, input));
   },
 });
+
+async function confirmNow(
+  ctx: RegistryContext,
+  caller: Caller,
+  input: { project: string; ref: string; note?: string | undefined },
+): Promise<MutationOut> {
+  const ledger = await readLedger(ctx, input.project);
+  const target = resolveRef(ledger, input.project, input.ref);
+  requireNotForgotten(ledger, input.project, target);
+  requireNotSuperseded(ledger, input.project, target, 'ref', 'confirm');
+  const cited = target.kind === 'line' ? await lineDigests(ctx, input.project, target) : [];
+  const payload: Payload = {
+    type: 'confirmed',
+    target: target.sha256,
+    target_kind: target.kind,
+    before_sha256: contentSha256(target.text),
+    ...(input.note !== undefined ? { note: input.note } : {}),
+    ...(cited.length > 0 ? { cited } : {}),
+  };
+  return append(ctx, caller, input.project, payload, target, null);
+}
 
 /** A line's cited spans as they read now, at each level it is held (L1, then L2), one entry per chunk. */
 async function lineDigests(

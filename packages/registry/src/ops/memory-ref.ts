@@ -137,3 +137,42 @@ export function requireNotSuperseded(
     { field, project, target: target.sha256, superseded_by: first, current },
   );
 }
+
+/**
+ * Refuses (CONFLICT) a replacing text that was itself superseded: it left every read path, so
+ * a target pointing to it would leave them too and nothing would answer in its place. Trigger:
+ * `mem supersede B --by A` after `A → B` (A is in B's chain: both vanished from `mem query`,
+ * and superseding A again named B itself as current). The error names the replacing text's
+ * current replacement, and says when that is the target itself (a cycle).
+ */
+export function requireReplacementNotSuperseded(
+  ledger: MemoryLedger,
+  project: string,
+  target: LedgerTarget,
+  replacement: string,
+): void {
+  const first = ledger.superseded.get(replacement);
+  if (first === undefined) return;
+  let current = first;
+  const seen = new Set([replacement]);
+  while (!seen.has(current) && ledger.superseded.has(current)) {
+    seen.add(current);
+    current = ledger.superseded.get(current)!;
+  }
+  const inChain = seen.has(target.sha256) || current === target.sha256;
+  throw new MemError(
+    'CONFLICT',
+    inChain
+      ? `by: ${replacement} is already in the chain of ${target.kind} ${target.sha256} in ${project} (it was superseded, and ${target.sha256} replaces it): superseding by it would leave neither answering; nothing was appended`
+      : `by: ${replacement} in ${project} is already superseded by ${first}; its current replacement is ${current}; nothing was appended`,
+    {
+      field: 'by',
+      project,
+      target: target.sha256,
+      by: replacement,
+      superseded_by: first,
+      current,
+      in_chain: inChain,
+    },
+  );
+}

@@ -110,6 +110,7 @@ export async function judgeLines(
         chunks.some((c) => grounding.get(citedKey(c)) === 'changed'),
       ),
       grounding,
+      groundingCachePath(ctx, project),
     );
     for (const [line, chunks] of cited) {
       const states = chunks.map((c) => ({ chunk: c, state: grounding.get(citedKey(c)) }));
@@ -155,6 +156,7 @@ async function confirmedFresh(
   project: string,
   lines: readonly (readonly [JudgedLine, CitedChunk[]])[],
   grounding: ReadonlyMap<string, string>,
+  cachePath: string,
 ): Promise<Set<string>> {
   const out = new Set<string>();
   if (lines.length === 0) return out;
@@ -170,7 +172,7 @@ async function confirmedFresh(
     ),
   );
   if (asked.length === 0) return out;
-  const now = await ingest.citedSpanDigests(config, asked);
+  const now = await ingest.citedSpanDigests(config, asked, { cachePath });
   for (const [line, chunks] of lines)
     for (const c of chunks) {
       const then = digests.get(`${line.sha256}\0${c.sha256}`);

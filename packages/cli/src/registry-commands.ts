@@ -237,16 +237,17 @@ function namedProjects(value: unknown): string[] {
 
 const GROUPS: Record<string, string> = {
   principal:
-    'people who can be members of projects and hold tokens (runs locally, as the root of trust)',
-  project: 'projects: register, list, status, members (runs locally, as the root of trust)',
-  token: 'tokens for mem serve and mem mcp: mint (the secret is shown once), list, revoke',
+    'people who can be members of projects and hold tokens (runs locally, as the root of trust): add, list',
+  project:
+    'projects (runs locally, as the root of trust): add, list, status, add-member, remove-member',
+  token: 'tokens for mem serve and mem mcp (the secret is shown once): mint, list, revoke',
   items:
-    'curated rules, facts, tasks, threads and reminders: add, read, find, open, log, resolve, file',
+    'curated rules, facts, tasks, threads and reminders: add, read, find, open, log, resolve, update, confirm, relate, pin, unpin, attention, delete',
   review:
-    'review findings (resurfacing, contradiction, duplicate, stale grounding, orphaned knowledge): scan, list, resolve',
+    'review findings (resurfacing, contradiction, duplicate, stale grounding, orphaned knowledge): scan, list, keep, dismiss, supersede',
   skill: 'skills drawn from memory notes: draft, promote (agents load it), retire',
   vault:
-    "the Obsidian vault: capture a person's edits of L1/L2 notes as events, once or on every save",
+    "the Obsidian vault (a person's edits of L1/L2 notes captured as events, once or on every save): capture, watch",
   ref: 'reference corpora (documentation trees read into R passages): add, sync, list, rm',
 };
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { MemError, isMemError, projectNameSchema } from '@mem/core';
+import { MemError, isMemError, projectNameSchema, terminalSafe } from '@mem/core';
 import { splitList, validateInput, type AnyOperation, type CliOption } from '@mem/registry';
 import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
@@ -379,7 +379,8 @@ export function registerRegistryCommands(
         } finally {
           progress?.done();
         }
-        for (const warning of cli.warnings?.(output) ?? []) io.stderr.write(`mem: ${warning}\n`);
+        for (const warning of cli.warnings?.(output) ?? [])
+          io.stderr.write(`mem: ${terminalSafe(warning)}\n`);
         // Said when the root has other projects (a typo is possible); a root's first project is
         // the expected start, and only --json's new_project says it.
         for (const started of starting)
@@ -392,8 +393,10 @@ export function registerRegistryCommands(
             starting.length > 0 && object ? { ...json, new_project: true } : json,
           );
         } else {
-          for (const note of cli.notes?.(output) ?? []) writeLine(io.stderr, note);
-          writeLine(io.stdout, cli.text(output));
+          // Stored text (old logs, transcript lines, untrusted writers) shows its control and bidi
+          // characters as escapes, never acted on by the terminal: every text printer ends here.
+          for (const note of cli.notes?.(output) ?? []) writeLine(io.stderr, terminalSafe(note));
+          writeLine(io.stdout, terminalSafe(cli.text(output)));
         }
         if (cli.failed?.(output)) throw new VerificationFailed(`${cli.command.join(' ')} failed`);
         const failure = cli.failure?.(output);

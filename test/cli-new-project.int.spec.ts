@@ -68,4 +68,19 @@ describe('a CLI write that starts a project names it', () => {
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toContain('mem: new project warehouse (known: shop, shpo)\n');
   });
+
+  it('a command that does not start a project says the known ones and the nearest when it names an unknown one', async () => {
+    // The walk: `mem forget … --project dmeo` was NOT_FOUND with no "did you mean demo".
+    const forget = await mem(['forget', 'x', '--project', 'shoq', '--reason', 'typo']);
+    expect(forget.code).toBe(1);
+    expect(forget.stderr).toContain('known: shop, shpo, warehouse; did you mean shop?');
+    expect(forget.stderr).toContain('NOT_FOUND');
+    const read = await mem(['orient', '--project', 'zzzzzz', '--json']);
+    expect(JSON.parse(read.stderr)).toMatchObject({
+      error: {
+        code: 'NOT_FOUND',
+        details: { known: ['shop', 'shpo', 'warehouse'], nearest: null },
+      },
+    });
+  });
 });

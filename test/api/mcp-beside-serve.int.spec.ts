@@ -179,7 +179,10 @@ describe('`mem mcp` beside a running `mem serve` on one data root', () => {
     expect(ids(overHttp).length).toBeGreaterThan(0);
     expect(ids(overMcp)).toEqual(ids(overHttp));
     expect(overMcp).toEqual(overHttp);
-    expect(stderr()).toMatch(/keyword recall only/); // said at start, before any call
+    // Said at start, before any call: reads go to the server; not also "keyword recall only"
+    // (the stop-33 walk read both notes, contradicting each other).
+    expect(stderr()).toContain('mem mcp: note: query and context go to the mem serve');
+    expect(stderr()).not.toMatch(/keyword recall only|stop pid/);
 
     // A caller error met on the server is this tool's error, the body HTTP gives.
     const refused = await client.callTool({

@@ -57,6 +57,27 @@ describe('the CLI command tree', () => {
     expect(bare.map((group) => group.name())).toEqual([]);
   });
 
+  it('names every real subcommand of each group in its --help, and none it lacks', () => {
+    // `mem review --help` said "scan, list, resolve" after keep/dismiss/supersede replaced
+    // resolve: the list after a group description's last ': ' is its subcommands.
+    const groups = buildProgram(io).commands.filter((command) => command.commands.length > 0);
+    const wrong = groups.flatMap((group) => {
+      const text = group.description();
+      const at = text.lastIndexOf(': ');
+      if (at < 0) return [`${group.name()}: no subcommand list in "${text}"`];
+      const named = text
+        .slice(at + 2)
+        .split(/,\s*/)
+        .map((word) => word.replace(/\s*\(.*$/, '').trim())
+        .sort();
+      const real = group.commands.map((sub) => sub.name()).sort();
+      return JSON.stringify(named) === JSON.stringify(real)
+        ? []
+        : [`${group.name()}: help names [${named.join(', ')}], has [${real.join(', ')}]`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
   it('runs ingest and synthesize as registry operations, not hand-written commands', () => {
     expect(declared).toEqual(expect.arrayContaining(['ingest', 'synthesize']));
   });

@@ -68,7 +68,10 @@ export function requireDataRoot(paths: DataRoot): void {
   );
 }
 
-/** NOT_FOUND naming the first of `projects` that does not exist under the engine's root. Reads only. */
+/**
+ * NOT_FOUND naming the first of `projects` that does not exist under the engine's root, with the
+ * root's projects and the nearest by spelling (`--project dmeo`: did you mean demo?). Reads only.
+ */
 export async function requireProjects(engine: Engine, projects: readonly string[]): Promise<void> {
   if (projects.length === 0) return;
   const journals = new Set(await engine.projects());
@@ -77,10 +80,17 @@ export async function requireProjects(engine: Engine, projects: readonly string[
     if (journals.has(project) || isFile(join(engine.paths.queriesDir, `${project}.yaml`))) continue;
     registered ??= await registeredProjects(engine);
     if (registered.has(project)) continue;
+    const [missing] = await newProjects(engine, [project]);
+    const hint = missing ? knownHint(missing) : '';
     throw new MemError(
       'NOT_FOUND',
-      `no project ${JSON.stringify(project)} under ${engine.paths.root} (no log, no queries/${project}.yaml, not registered)`,
-      { project, root: engine.paths.root },
+      `no project ${JSON.stringify(project)} under ${engine.paths.root} (no log, no queries/${project}.yaml, not registered)${hint ? `; ${hint}` : ''}`,
+      {
+        project,
+        root: engine.paths.root,
+        known: missing?.known ?? [],
+        nearest: missing?.nearest ?? null,
+      },
     );
   }
 }
@@ -156,12 +166,17 @@ function editDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** The stderr line for a project a write started: `new project shpo (known: shop, …; did you mean shop?)`. */
-export function newProjectLine({ project, known, nearest }: NewProject): string {
+/** `known: shop, …; did you mean shop?`, or '' for a root with no projects. */
+function knownHint({ known, nearest }: NewProject): string {
   const shown = known.slice(0, 8).join(', ') + (known.length > 8 ? ', …' : '');
-  const parts = [
+  return [
     ...(known.length > 0 ? [`known: ${shown}`] : []),
     ...(nearest !== null ? [`did you mean ${nearest}?`] : []),
-  ];
-  return `new project ${project}${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
+  ].join('; ');
+}
+
+/** The stderr line for a project a write started: `new project shpo (known: shop, …; did you mean shop?)`. */
+export function newProjectLine(started: NewProject): string {
+  const hint = knownHint(started);
+  return `new project ${started.project}${hint ? ` (${hint})` : ''}`;
 }

@@ -23,8 +23,18 @@ export function writeLine(stream: Writable, text: string): void {
   stream.write(`${text}\n`);
 }
 
+/**
+ * JSON.stringify escapes C0 controls but writes C1 controls and bidi controls raw, which a
+ * terminal may act on; written as \u escapes the JSON is the same value.
+ */
+const JSON_RAW = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu;
+
 export function writeJson(stream: Writable, value: unknown): void {
-  stream.write(`${JSON.stringify(value)}\n`);
+  const json = String(JSON.stringify(value)).replace(
+    JSON_RAW,
+    (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`,
+  );
+  stream.write(`${json}\n`);
 }
 
 export async function readAll(stream: Readable): Promise<string> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { MemError, isMemError, projectNameSchema } from '@mem/core';
+import { MemError, isMemError, projectNameSchema, terminalSafe } from '@mem/core';
 import { splitList, validateInput, type AnyOperation, type CliOption } from '@mem/registry';
 import { type GlobalOptions } from './context.js';
 import { UsageError, VerificationFailed } from './exit.js';
@@ -237,16 +237,17 @@ function namedProjects(value: unknown): string[] {
 
 const GROUPS: Record<string, string> = {
   principal:
-    'people who can be members of projects and hold tokens (runs locally, as the root of trust)',
-  project: 'projects: register, list, status, members (runs locally, as the root of trust)',
-  token: 'tokens for mem serve and mem mcp: mint (the secret is shown once), list, revoke',
+    'people who can be members of projects and hold tokens (runs locally, as the root of trust): add, list',
+  project:
+    'projects (runs locally, as the root of trust): add, list, status, add-member, remove-member',
+  token: 'tokens for mem serve and mem mcp (the secret is shown once): mint, list, revoke',
   items:
-    'curated rules, facts, tasks, threads and reminders: add, read, find, open, log, resolve, file',
+    'curated rules, facts, tasks, threads and reminders: add, read, find, open, log, resolve, update, confirm, relate, pin, unpin, attention, delete',
   review:
-    'review findings (resurfacing, contradiction, duplicate, stale grounding, orphaned knowledge): scan, list, resolve',
+    'review findings (resurfacing, contradiction, duplicate, stale grounding, orphaned knowledge): scan, list, keep, dismiss, supersede',
   skill: 'skills drawn from memory notes: draft, promote (agents load it), retire',
   vault:
-    "the Obsidian vault: capture a person's edits of L1/L2 notes as events, once or on every save",
+    "the Obsidian vault (a person's edits of L1/L2 notes captured as events, once or on every save): capture, watch",
   ref: 'reference corpora (documentation trees read into R passages): add, sync, list, rm',
 };
 
@@ -378,7 +379,8 @@ export function registerRegistryCommands(
         } finally {
           progress?.done();
         }
-        for (const warning of cli.warnings?.(output) ?? []) io.stderr.write(`mem: ${warning}\n`);
+        for (const warning of cli.warnings?.(output) ?? [])
+          io.stderr.write(`mem: ${terminalSafe(warning)}\n`);
         // Said when the root has other projects (a typo is possible); a root's first project is
         // the expected start, and only --json's new_project says it.
         for (const started of starting)
@@ -391,8 +393,10 @@ export function registerRegistryCommands(
             starting.length > 0 && object ? { ...json, new_project: true } : json,
           );
         } else {
-          for (const note of cli.notes?.(output) ?? []) writeLine(io.stderr, note);
-          writeLine(io.stdout, cli.text(output));
+          // Stored text (old logs, transcript lines, untrusted writers) shows its control and bidi
+          // characters as escapes, never acted on by the terminal: every text printer ends here.
+          for (const note of cli.notes?.(output) ?? []) writeLine(io.stderr, terminalSafe(note));
+          writeLine(io.stdout, terminalSafe(cli.text(output)));
         }
         if (cli.failed?.(output)) throw new VerificationFailed(`${cli.command.join(' ')} failed`);
         const failure = cli.failure?.(output);

@@ -50,6 +50,7 @@ export { lineTokens, nearDuplicate, nearDuplicateTokens } from './events/near-du
 export { hasPurgeMarker, purgeMarker } from './events/purge-payloads.js';
 export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
 export { issueField, issueValue } from './zod-issues.js';
+export { codePointName, refusedControl, terminalSafe } from './terminal-text.js';
 export { serializeEvent } from './events/serialize.js';
 export {
   CAPABILITIES,

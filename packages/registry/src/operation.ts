@@ -147,6 +147,13 @@ interface OperationCore<In, Out> {
    * serve`. A one-shot CLI command of it opens SQLite and the vault alone, never PGlite.
    */
   vectorsLater?: boolean;
+  /**
+   * Input fields (top-level names) whose text is stored as the writer gave it, control
+   * characters included: a transcript is a record of what a terminal saw. Every other string
+   * of a write's input is refused if it holds a control or bidi character (validate.ts
+   * `refuseControlText`); printers escape what is stored either way.
+   */
+  verbatim?: readonly string[];
   auth: Authorization;
   /**
    * What the implementation reads besides its input (default `stores`, the projections' SQLite

@@ -6,7 +6,7 @@ import type { RegistryContext } from './context.js';
 import { IdempotencyStore } from './idempotency.js';
 import { runRecorded } from './recorded-idempotency.js';
 import { remoteOperations, type AnyOperation, type AnyRemoteOperation } from './operation.js';
-import { validateInput } from './validate.js';
+import { refuseControlText, validateInput } from './validate.js';
 
 export interface InvokeOptions {
   /** A write's idempotency key (HTTP `Idempotency-Key`, MCP `idempotency_key`). */
@@ -105,6 +105,7 @@ export class Registry {
     if (op.auth.access !== 'open' && caller.kind === 'anonymous')
       authorize(op.auth, caller, undefined);
     const input: unknown = validateInput(op.input, rawInput ?? {}, op.name);
+    if (op.kind === 'write') refuseControlText(input, op.name, op.verbatim);
     authorize(op.auth, caller, input);
     const progress = options.progress ? { progress: options.progress } : {};
     const around = op.reads === 'vectors' ? this.context.aroundVectorReads : undefined;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { validateInput } from './validate.js';
+import type { MemError } from '@mem/core';
+import { refuseControlText, validateInput } from './validate.js';
 
 const schema = z.strictObject({
   project: z.string(),
@@ -158,5 +159,42 @@ describe('validateInput', () => {
       project: 'a',
       limit: 3,
     });
+  });
+});
+
+describe('refuseControlText', () => {
+  function refused(input: unknown, verbatim?: readonly string[]) {
+    try {
+      refuseControlText(input, 'add_items', verbatim);
+    } catch (error) {
+      return error as MemError;
+    }
+    return null;
+  }
+
+  it('refuses an ANSI escape in a nested free-text field, naming the field and the code point', () => {
+    const error = refused({
+      project: 'demo',
+      items: [{ summary: 'ok' }, { summary: 'a\u001b[31mred' }],
+    });
+    expect(error?.code).toBe('INVALID_INPUT');
+    expect(error?.message).toContain('items[1].summary');
+    expect(error?.message).toContain('U+001B');
+    expect(error?.details).toMatchObject({ field: 'items[1].summary', code_point: 'U+001B' });
+  });
+
+  it('refuses a bidi override and a tag with BEL, and says which it is', () => {
+    expect(refused({ reason: 'x\u202ey' })?.message).toContain('bidi control U+202E');
+    expect(refused({ tags: ['fine', 'b\u0007'] })?.details).toMatchObject({ field: 'tags[1]' });
+  });
+
+  it('accepts newline, tab, ZWJ and ZWNJ, and a verbatim field (a transcript) as it is', () => {
+    expect(
+      refused({ detail: 'line\n\tindented \u{1F468}\u200d\u{1F469} \u0645\u06cc\u200c' }),
+    ).toBeNull();
+    expect(
+      refused({ records: [{ text: '\u001b[1mbuild ok' }], project: 'p' }, ['records']),
+    ).toBeNull();
+    expect(refused({ records: [{ text: 'x' }], source: 'a\u001b' }, ['records'])).not.toBeNull();
   });
 });

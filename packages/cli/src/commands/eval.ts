@@ -13,7 +13,9 @@ import { ProgressLine } from '../progress.js';
 export function registerEval(program: Command, io: CliIO): void {
   const evaluate = program
     .command('eval')
-    .description('measure mem against public benchmarks and the labelled gold transcripts');
+    .description(
+      'measure mem against public benchmarks and the labelled gold transcripts: gate, forget, notes, retrieval, signatures',
+    );
 
   evaluate
     .command('gate')

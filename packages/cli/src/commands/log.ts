@@ -10,7 +10,7 @@ import { parsePayloadLines } from './payload-lines.js';
 import { unreadableFileCode } from '../input-file.js';
 
 export function registerLog(program: Command, io: CliIO): void {
-  const log = program.command('log').description('append to and read the event log');
+  const log = program.command('log').description('the event log: append, show');
 
   log
     .command('append')

@@ -23,7 +23,10 @@ export function registerMcp(program: Command, io: CliIO): void {
       // Trigger: the vector side could not open (a running `mem serve` holds the embedded
       // PGlite, or none was built). Why: every answer is then keyword-only, and an agent
       // runtime's log is where its operator looks. Outcome: one line at start, as `mem query` says.
-      if (opened.vectorNote) log(`mem mcp: note: ${opened.vectorNote}`);
+      // Beside a running `mem serve` the held-PGlite note ("stop pid … keyword recall only") is
+      // not what happens: reads go to the server, vectors included. Only that is said (the
+      // stop-33 walk read both, contradicting each other).
+      if (opened.vectorNote && !opened.vectorsHeld) log(`mem mcp: note: ${opened.vectorNote}`);
       if (opened.vectorsHeld)
         log(
           'mem mcp: note: query and context go to the mem serve of this data root while one answers on its socket (vector recall included)',

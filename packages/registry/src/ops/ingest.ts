@@ -115,6 +115,8 @@ export const ingestSubmit = defineOperation({
   output: jobOut,
   kind: 'write',
   idempotent: true,
+  // A transcript is a record of what a terminal saw: its escapes are kept, and escaped in print.
+  verbatim: ['records', 'transcript'],
   startsProject: true,
   auth: { access: 'token', project: 'project' },
   http: { method: 'POST', path: '/memory/ingest', status: 202 },

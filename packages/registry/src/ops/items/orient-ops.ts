@@ -27,6 +27,18 @@ function knowledgeHeading(name: string, s: Orientation['rules']): string {
     : `${name} (${s.items.length}, ${s.bytes}/${s.cap} bytes):`;
 }
 
+/**
+ * A reminder's overdue mark. Trigger: its time is before orient's clock. Why: a reminder months
+ * past showed under "due within 14 days" unmarked (the stop-33 walk). Outcome: `overdue N days`.
+ */
+function overdue(at: string | null | undefined, now: string): string {
+  if (!at) return '';
+  const late = Date.parse(now) - Date.parse(at);
+  if (!(late > 0)) return '';
+  const days = Math.floor(late / 86_400_000);
+  return days >= 1 ? ` (overdue ${days} day${days === 1 ? '' : 's'})` : ' (overdue)';
+}
+
 /** The text `mem orient` prints. */
 export function orientText(o: Orientation): string {
   const lines: (string | null)[] = [
@@ -38,7 +50,9 @@ export function orientText(o: Orientation): string {
     ...o.threads.items.map(slimLine),
     more(o.threads.omitted),
     `reminders due within ${o.window_days} days of ${o.now} (${o.reminders.total}):`,
-    ...o.reminders.items.map((r) => `  ${r.id} ${r.remind_at} ${r.summary}`),
+    ...o.reminders.items.map(
+      (r) => `  ${r.id} ${r.remind_at}${overdue(r.remind_at, o.now)} ${r.summary}`,
+    ),
     more(o.reminders.omitted),
     `projects: ${o.projects.items.map((p) => `${p.project} (${p.items})`).join(', ')}`,
     `tags: ${o.tags.items.map((t) => `${t.tag} (${t.count})`).join(', ') || '(none)'}${o.tags.omitted > 0 ? ` … ${o.tags.omitted} more` : ''}`,

@@ -25,6 +25,12 @@ export const itemView = z.object({
   blocked_by: z.array(z.string()),
   links: z.array(z.string()),
   deleted: z.boolean(),
+  /**
+   * Only on an item filed out of the active tier (item_attention_set, review supersede): archive
+   * or reference (find says every tier). Absent: active. The walk read an archived item with
+   * nothing saying so.
+   */
+  attention: z.enum(['active', 'reference', 'archive']).optional(),
   created_seq: z.number(),
   created_ts: z.string(),
   updated_seq: z.number(),
@@ -54,6 +60,7 @@ export function viewOfRow(row: ItemRow): ItemView {
     blocked_by: row.blocked_by,
     links: row.links,
     deleted: row.deleted,
+    ...(row.attention !== 'active' ? { attention: row.attention } : {}),
     created_seq: row.created_seq,
     created_ts: row.created_ts,
     updated_seq: row.updated_seq,
@@ -83,7 +90,7 @@ export function itemLine(item: ItemView): string {
   const from = item.from_line
     ? ` (from line ${item.from_line.sha256.slice(0, 12)} in ${item.from_line.note})`
     : '';
-  return `${item.id} ${item.type}${item.status !== null ? ` [${item.status}]` : ''}${item.deleted ? ' (deleted)' : ''} ${item.summary}${from}`;
+  return `${item.id} ${item.type}${item.status !== null ? ` [${item.status}]` : ''}${item.deleted ? ' (deleted)' : ''}${item.attention === 'archive' ? ' (archived)' : item.attention === 'reference' ? ' (reference)' : ''} ${item.summary}${from}`;
 }
 
 /**

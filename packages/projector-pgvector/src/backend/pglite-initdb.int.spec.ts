@@ -59,11 +59,21 @@ function fileCount(dir: string): number {
     .length;
 }
 
-/** Files anywhere under `parent` but the lock file beside the data directory. */
+/** The lock's files beside the data directory: the lock and the note naming its holder's pid. */
+const LOCK_FILES = ['pg.lock', 'pg.holder'];
+
+/** Files anywhere under `parent` but the lock's files beside the data directory. */
 function clusterFiles(parent: string): number {
   return readdirSync(parent)
-    .filter((name) => name !== 'pg.lock')
+    .filter((name) => !LOCK_FILES.includes(name))
     .reduce((n, name) => n + fileCount(join(parent, name)), 0);
+}
+
+/** What `parent` holds but the holder note (written by whoever takes the lock, left on a kill). */
+function besideData(parent: string): string[] {
+  return readdirSync(parent)
+    .filter((name) => name !== 'pg.holder')
+    .sort();
 }
 
 /** Starts an opener of `dir` in its own process group; resolves once initdb has written files. */
@@ -128,7 +138,7 @@ describe('a new embedded cluster (real processes, real initdb)', () => {
       expect(await openInProcess(dir)).toMatchObject({ opened: true });
       expect(existsSync(join(dir, 'PG_VERSION'))).toBe(true);
       // The dead creator's temp directory is cleared by the next creator.
-      expect(readdirSync(parent).sort()).toEqual(['pg', 'pg.lock']);
+      expect(besideData(parent)).toEqual(['pg', 'pg.lock']);
     },
     INITDB_TEST_MS,
   );
@@ -156,7 +166,7 @@ describe('a new embedded cluster (real processes, real initdb)', () => {
       expect(failed.message).toContain(dir);
       expect(failed.message).toContain('SIGKILL');
       expect(fileCount(dir)).toBe(0);
-      expect(readdirSync(parent).sort()).toEqual(['pg', 'pg.lock']);
+      expect(besideData(parent)).toEqual(['pg', 'pg.lock']);
       expect(await openInProcess(dir)).toMatchObject({ opened: true });
     },
     INITDB_TEST_MS,

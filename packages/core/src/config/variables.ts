@@ -197,7 +197,7 @@ export const CONFIG_VARIABLES = {
     schema: text,
     default: 'embedded PGlite under `.mem/pg`',
     description:
-      'Postgres with pgvector ≥ 0.7 for the vector projection (PGlite is held by one process at a time: while `mem serve` runs, CLI reads go through its socket, and one it cannot forward answers on keywords)',
+      "Postgres with pgvector ≥ 0.7 for the vector projection (PGlite is held by one process at a time: while `mem serve` runs, CLI reads go through its socket, and one it cannot forward answers on keywords; a command that needs it refuses naming the holder's pid and command line, from the `.mem/pg.holder` note the holder writes)",
   },
   MEM_CLAUDE_PROJECTS: {
     schema: text,

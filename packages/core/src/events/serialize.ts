@@ -5,9 +5,10 @@ const NESTED_ORDER: Record<string, readonly string[]> = {
   writer: WRITER_KEYS,
   error: ['code', 'message'],
 };
-/** Arrays of objects whose entries have a fixed key order too (`lines` of a memory: sha256, parents, signatures; of a purge: seq, old, new). */
+/** Arrays of objects whose entries have a fixed key order too (`lines` of a memory: sha256, parents, signatures; of a purge: seq, old, new; `cited` of a confirmation or supersession: chunk, digest). */
 const ARRAY_ORDER: Record<string, readonly string[]> = {
   lines: ['sha256', 'parents', 'signatures', 'seq', 'old', 'new'],
+  cited: ['chunk', 'digest'],
   signatures: ['sig_sha', 'signature', 'tool'],
   refuses: ['sha256', 'terms'],
 };

@@ -48,6 +48,12 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/** The typed error a `--json` refusal prints on stderr. */
+function errorOf(stderr: string): { code: string; details: Record<string, unknown> } {
+  return (JSON.parse(stderr) as { error: { code: string; details: Record<string, unknown> } })
+    .error;
+}
+
 describe('superseding a line already superseded', () => {
   it('is refused with CONFLICT naming the current replacement, and appends nothing', async () => {
     const before = logBytes();
@@ -63,9 +69,7 @@ describe('superseding a line already superseded', () => {
       '--json',
     );
     expect(again.code).toBe(1);
-    const error = (
-      JSON.parse(again.stderr) as { error: { code: string; details: Record<string, unknown> } }
-    ).error;
+    const error = errorOf(again.stderr);
     expect(error.code).toBe('CONFLICT');
     expect(error.details).toMatchObject({
       field: 'ref',
@@ -99,9 +103,7 @@ describe('superseding a line already superseded', () => {
       'x',
       '--json',
     );
-    const error = (
-      JSON.parse(again.stderr) as { error: { code: string; details: Record<string, unknown> } }
-    ).error;
+    const error = errorOf(again.stderr);
     expect(error.code).toBe('CONFLICT');
     expect(error.details).toMatchObject({
       superseded_by: contentSha256(B),
@@ -126,9 +128,7 @@ describe('superseding a line already superseded', () => {
       const args = verb === 'remember' ? ['remember', '--from-line', ref] : [verb, ref];
       const refused = await mem(...args, ...rest, '--project', 'demo', '--json');
       expect(refused.code).toBe(1);
-      const error = (
-        JSON.parse(refused.stderr) as { error: { code: string; details: Record<string, unknown> } }
-      ).error;
+      const error = errorOf(refused.stderr);
       expect(error.code).toBe('CONFLICT');
       expect(error.details).toMatchObject({ current: contentSha256(C) });
       expect(logBytes()).toBe(before);
@@ -151,9 +151,7 @@ describe('superseding a line already superseded', () => {
         '--json',
       );
       expect(back.code).toBe(1);
-      const error = (
-        JSON.parse(back.stderr) as { error: { code: string; details: Record<string, unknown> } }
-      ).error;
+      const error = errorOf(back.stderr);
       expect(error.code).toBe('CONFLICT');
       expect(error.details).toMatchObject({
         field: 'by',

@@ -131,6 +131,16 @@ export interface RebuildReport extends CatchUpReport {
 /** Which projections a catch-up covers: every one, or those a write waits for. */
 type CatchUpSelection = 'all' | 'write-path';
 
+/**
+ * Told of every catch-up this engine runs (`Engine.watchCatchUps`): called under the projection
+ * lock once the projectors are open and before the log is read, with the names of the
+ * projections the catch-up brings up to the log's head (one another process holds is left out).
+ * What it returns is called when that catch-up has succeeded (sealed, heads recorded); not
+ * after a failure. Whatever the log held when the watcher was called, those projections hold
+ * then: the catch-up read every project's head after it.
+ */
+export type CatchUpWatcher = (projections: readonly string[]) => (() => void) | undefined;
+
 /** An append's result as the write alone: the idempotency record that closed its batch left out. */
 function withoutRecord(result: AppendResult): AppendResult {
   return {
@@ -182,6 +192,8 @@ export class Engine {
   readonly #kept = new Map<Projector, unknown>();
   /** Set by close(): no handle is kept after it. */
   #closed = false;
+  /** Told of each catch-up (watchCatchUps). */
+  readonly #watchers = new Set<CatchUpWatcher>();
 
   constructor(options: EngineOptions) {
     this.paths = dataRootAt(options.root);
@@ -389,6 +401,16 @@ export class Engine {
       });
     }).finally(dequeue);
     return entry.done;
+  }
+
+  /**
+   * Tells `watcher` of every catch-up from now on (CatchUpWatcher); returns the call that stops
+   * it. A watcher that throws is dropped for that catch-up, which goes on: its caller then
+   * learns nothing of it and looks at the log itself.
+   */
+  watchCatchUps(watcher: CatchUpWatcher): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
   }
 
   /** The projectors a write waits for: all but the `deferred` ones (their readers catch them up). */
@@ -630,6 +652,7 @@ export class Engine {
           });
         }
       }
+      const caughtUp = this.tellWatchers(open.map(({ projector }) => projector.name));
       const all = await this.#log.projects();
       const names = [...new Set([...(projects ?? []), ...all])].filter((p) => all.includes(p));
       const changed = new Set<string>();
@@ -655,6 +678,7 @@ export class Engine {
           await guard(projector, 'seal', () => projector.seal(handle));
       }
       this.recordHeads(heads);
+      for (const done of caughtUp) done();
       return report;
     } catch (error) {
       failure = error;
@@ -678,6 +702,20 @@ export class Engine {
       // eslint-disable-next-line no-unsafe-finally, @typescript-eslint/only-throw-error -- only when nothing failed before, so no error is hidden
       if (closeFailure !== null && failure === null) throw closeFailure;
     }
+  }
+
+  /** Calls each watcher before a catch-up reads the log; what they return, to call after it. */
+  private tellWatchers(projections: readonly string[]): (() => void)[] {
+    const after: (() => void)[] = [];
+    for (const watcher of this.#watchers) {
+      try {
+        const done = watcher(projections);
+        if (done) after.push(done);
+      } catch {
+        // Dropped for this catch-up (watchCatchUps): it learns nothing, so it reads the log itself.
+      }
+    }
+    return after;
   }
 
   /**

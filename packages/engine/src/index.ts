@@ -10,6 +10,7 @@ export type {
 export {
   Engine,
   type AppendOptions,
+  type CatchUpWatcher,
   type EngineOptions,
   type IdempotencyRecord,
   type PurgeReport,

@@ -14,6 +14,7 @@ import {
 } from './batch.js';
 import { readChainHead } from './chain-head.js';
 import { fsyncDirectory, openSegment, writeFully, type FsyncFile } from './durable-fs.js';
+import { rememberWritten, type HeadMemo } from './head-memo.js';
 import { settlePurge } from './purge-settle.js';
 import { withSegmentLock } from './segment-lock.js';
 import { lastSegmentSync, listSegmentsSync } from './segment-list.js';
@@ -37,6 +38,8 @@ export interface AppendContext {
   /** Makes a segment's bytes durable: fsyncFile, or a test's counting hook around it. */
   fsync: FsyncFile;
   tails: Map<string, CachedTail>;
+  /** What head() last read or an append last wrote, per project (head-memo.ts): compared with the file before use. */
+  heads: Map<string, HeadMemo>;
   /** Per project, the group of batches waiting for the lock: the next write + fsync. */
   groups: Map<string, CommitGroup>;
 }
@@ -195,6 +198,7 @@ async function commitGroup(context: AppendContext, project: string, group: Commi
       } catch (error) {
         // Whatever failed, the cached tail may no longer describe the file.
         context.tails.delete(project);
+        context.heads.delete(project);
         for (const batch of live) batch.state.failed = true;
         throw error;
       }
@@ -339,6 +343,7 @@ async function appendLocked(
       size: (rotate ? 0 : size) + bytes.length,
       head,
     });
+    rememberWritten(context.heads, project, target, rotate ? 0 : size, bytes, head);
     const byBatch = new Map(
       chained.map(({ link, lead }, index) => {
         const appended = link.events.slice(lead ? 1 : 0);

@@ -3,7 +3,7 @@ import { MemError, assertProjectName, type Writer } from '@mem/core';
 import { appendBatch, queueValidBatch, type AppendContext, type QueuedBatch } from './append.js';
 import type { ValidBatch } from './batch.js';
 import { fsyncFile } from './durable-fs.js';
-import { readChainHead } from './chain-head.js';
+import { rememberedHead } from './head-memo.js';
 import { listProjects } from './projects.js';
 import { purgeLog, type PurgeInput, type PurgeResult } from './purge.js';
 import { settlePurge } from './purge-settle.js';
@@ -53,6 +53,7 @@ export class EventLog {
       now: options.now ?? (() => new Date()),
       fsync: options.fsync ?? fsyncFile,
       tails: new Map(),
+      heads: new Map(),
       groups: new Map(),
     };
   }
@@ -100,11 +101,14 @@ export class EventLog {
     return walkLog(this.dir, project, options);
   }
 
-  /** The chain head without a lock: last complete line's seq and hash, or seq 0 and the genesis hash. */
+  /**
+   * The chain head without a lock: last complete line's seq and hash, or seq 0 and the genesis
+   * hash. Not parsed again while the segment still ends in the line it was read from (head-memo.ts).
+   */
   async head(projectName: string): Promise<LogHead> {
     const project = assertProjectName(projectName);
     const projectDir = join(this.dir, project);
-    return readChainHead(projectDir, project, await listSegments(projectDir));
+    return rememberedHead(this.context.heads, projectDir, project, await listSegments(projectDir));
   }
 
   /** Where the log ends, with the newest segment's line count: for naming the place of a problem. */

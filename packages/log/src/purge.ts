@@ -60,6 +60,7 @@ export async function purgeLog(
   return withSegmentLock(join(projectDir, FIRST_SEGMENT), async () => {
     settlePurge(projectDir);
     context.tails.delete(project);
+    context.heads.delete(project);
     const verified = await verifyLog(context.dir, project);
     if (!verified.ok)
       throw new MemError(

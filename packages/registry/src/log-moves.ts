@@ -19,10 +19,15 @@ export class LogMoves {
   /** The projects whose signature differs from the accepted one, with their signatures now. */
   moved(): Map<string, string> {
     const out = new Map<string, string>();
-    for (const project of this.projects()) {
-      const signature = this.signature(project);
+    for (const [project, signature] of this.signatures())
       if (this.accepted.get(project) !== signature) out.set(project, signature);
-    }
+    return out;
+  }
+
+  /** Every project's signature now. */
+  signatures(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const project of this.projects()) out.set(project, this.signature(project));
     return out;
   }
 

@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { itemId } from '@mem/core';
-import { Engine } from '@mem/engine';
+import { Engine, type Projector } from '@mem/engine';
 import { itemStorePath, projectorSqlite } from '@mem/projector-sqlite';
 import { tempDataRoot } from '../../../test/api/support.js';
 import { ProjectionStores } from './stores.js';
@@ -66,6 +66,60 @@ describe('the read stores across catch-ups', () => {
     expect(after.items).not.toBe(before.items);
     expect(after.items.positions()).toContainEqual(
       expect.objectContaining({ project: 'alpha', seq: last_seq }),
+    );
+  });
+});
+
+describe('the read stores after this engine’s own catch-up', () => {
+  // Trigger: every add_items(100) at 100 k began with a catch-up of nothing: the store saw the
+  // log move by the append before it, whose own catch-up had already applied it (stop 34).
+  it('runs no catch-up for a move the engine’s own catch-up covered', async () => {
+    const { root, cleanup } = tempDataRoot(['alpha']);
+    cleanups.push(cleanup);
+    const engine = new Engine({ root, projectors: [projectorSqlite] });
+    const stores = new ProjectionStores(engine);
+    cleanups.push(() => stores.close());
+    await stores.fresh();
+    const { last_seq } = await engine.append('alpha', [task('first')], cli, {
+      catchUp: 'write-path',
+    });
+    const catchUp = vi.spyOn(engine, 'catchUp');
+    const view = await stores.fresh();
+    expect(catchUp).not.toHaveBeenCalled();
+    expect(view.items.positions()).toContainEqual(
+      expect.objectContaining({ project: 'alpha', seq: last_seq }),
+    );
+  });
+
+  // The signatures a catch-up accepts are those of the log before it read any head: an append
+  // by another process while it runs is not covered, and the next read catches it up.
+  it('still catches up what another process appended while that catch-up ran', async () => {
+    const { root, cleanup } = tempDataRoot(['alpha']);
+    cleanups.push(cleanup);
+    const other = new Engine({ root, projectors: [projectorSqlite] });
+    let meanwhile: number | undefined;
+    let armed = false;
+    const racing: Projector = {
+      ...(projectorSqlite as Projector),
+      async project(handle, project, batch) {
+        await (projectorSqlite as Projector).project(handle, project, batch);
+        if (!armed) return;
+        armed = false;
+        // Another process appends after this catch-up read the head, before it seals.
+        meanwhile = (await other.append('alpha', [task('meanwhile')], cli, { catchUp: 'later' }))
+          .last_seq;
+      },
+    };
+    const engine = new Engine({ root, projectors: [racing] });
+    const stores = new ProjectionStores(engine);
+    cleanups.push(() => stores.close());
+    await stores.fresh();
+    armed = true;
+    const own = await engine.append('alpha', [task('own')], cli, { catchUp: 'write-path' });
+    expect(meanwhile).toBe(own.last_seq + 1);
+    const view = await stores.fresh();
+    expect(view.items.positions()).toContainEqual(
+      expect.objectContaining({ project: 'alpha', seq: meanwhile }),
     );
   });
 });

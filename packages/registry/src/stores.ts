@@ -54,10 +54,35 @@ export class ProjectionStores {
   private again = false;
   private closed = false;
 
+  /** Stops watching the engine's catch-ups (close). */
+  private readonly unwatch: () => void;
+
   constructor(private readonly engine: Engine) {
     this.storePath = itemStorePath(engine.paths.stateDir);
     this.logs = new LogMoves(engine.paths.logDir);
     this.vectorLogs = new LogMoves(engine.paths.logDir);
+    this.unwatch = engine.watchCatchUps((projections) => this.caughtUpFrom(projections));
+  }
+
+  /**
+   * Any catch-up of this engine covers the log as it stood when it began reading it: the
+   * signatures taken then are accepted once it succeeds. Trigger: an item write's own append
+   * moved the log, and its catch-up (inside the append) brought the store up to it; the next
+   * write's `fresh` saw the move and ran a catch-up of nothing — the projection lock, the
+   * `_system` settings, three listings, a head, the store's position: 0.8 ms CPU of every
+   * add_items(100) at 100 k (stop 34). Why it is safe: the signatures are taken under the
+   * projection lock before the catch-up reads any head, so an append after them (another
+   * process's) changes a signature and is caught up by the next read, as before.
+   */
+  private caughtUpFrom(projections: readonly string[]): (() => void) | undefined {
+    const covers = (names: readonly string[]) => names.every((name) => projections.includes(name));
+    if (this.closed || !covers(this.engine.writePathProjectorNames())) return undefined;
+    const every = covers(this.engine.projectorNames());
+    const signatures = this.logs.signatures();
+    return () => {
+      this.logs.accept(signatures);
+      if (every) this.vectorLogs.accept(signatures);
+    };
   }
 
   /** Catches every project up once, every projection (creating the store on a fresh root). */
@@ -182,6 +207,7 @@ export class ProjectionStores {
 
   close(): void {
     this.closed = true;
+    this.unwatch();
     if (this.view) {
       this.view.control.close();
       this.view.items.close();

@@ -102,6 +102,7 @@ export {
   itemStatusField,
   itemTypeField,
   isoTimeField,
+  isoTimeInputField,
   sourceSha256Field,
   sourceUriField,
   summaryField,

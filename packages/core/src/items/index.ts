@@ -13,6 +13,7 @@ export {
   itemTypeField,
   tagField,
   isoTimeField,
+  isoTimeInputField,
   sourceSha256Field,
   sourceUriField,
   summaryField,

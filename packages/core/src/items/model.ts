@@ -84,6 +84,25 @@ export const isoTimeField = z.iso.datetime({
   offset: false,
   message: 'expected an ISO-8601 UTC timestamp such as 2026-01-31T09:00:00Z',
 });
+const isoTimeInputMessage =
+  'expected an ISO-8601 UTC timestamp such as 2026-01-31T09:00:00Z, or a date such as 2026-01-31 (its start: 00:00 UTC)';
+/**
+ * An instant as a writer types it (operation inputs: due, remind_at, valid_until, review_after,
+ * orient's now): an ISO-8601 UTC timestamp, or a calendar date alone, which means that day's
+ * start in UTC (`2026-12-24` → `2026-12-24T00:00:00Z`). Why: people type dates; the stored
+ * form (isoTimeField, every event) is always the full instant, so the log and every projection
+ * compare one shape. A date that does not exist (`2026-02-30`) is refused like any bad value.
+ * One pattern, not a union of zod's two formats: the MCP items tool's schema repeats each field.
+ */
+export const isoTimeInputField = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?Z)?$/, isoTimeInputMessage)
+  .transform((value, ctx) => {
+    const instant = value.length === 10 ? `${value}T00:00:00Z` : value;
+    if (isoTimeField.safeParse(instant).success) return instant;
+    ctx.addIssue({ code: 'custom', message: isoTimeInputMessage });
+    return z.NEVER;
+  });
 /**
  * A cited source: a local path (relative to the data root, or absolute or a `file:` URI inside
  * it; the registry refuses one that leaves it, source-check.ts) or another URI.

@@ -3,6 +3,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -224,6 +225,33 @@ describe('checkCitedSources: bounded by what is cited', () => {
     const again = counting();
     await checkCitedSources(config, [first], { cachePath, io: again.io });
     expect(again.calls).toEqual({ stat: 1, reads: [], records: 0, list: 0, scan: 0 });
+  });
+  it('finds a session its file name does not name again once it is back: gone is not kept past a change of the listing', async () => {
+    // Walk of stop 34: a Claude sidechain's session (no file is named for it) was judged gone
+    // while its file was moved away, and read `unknown` forever after the file came back.
+    const renamed = join(dir, 'spotter.jsonl');
+    writeFileSync(renamed, readFileSync(target(), 'utf8'));
+    rmSync(target());
+    const first = cited((await chunksOf(renamed))[0]!);
+    const judge = async () => {
+      const { io, calls } = counting();
+      return {
+        state: (await checkCitedSources(config, [first], { cachePath, io })).get(citedKey(first)),
+        calls,
+      };
+    };
+    expect((await judge()).state).toBe('unchanged');
+    const away = join(root, 'away.jsonl');
+    renameSync(renamed, away);
+    expect((await judge()).state).toBe('gone');
+    // Still away: gone without another scan of every session.
+    const still = await judge();
+    expect([still.state, still.calls.scan]).toEqual(['gone', 0]);
+    renameSync(away, renamed);
+    const back = await judge();
+    expect([back.state, back.calls.scan]).toEqual(['unchanged', 1]);
+    const settled = await judge();
+    expect([settled.state, settled.calls.scan, settled.calls.list]).toEqual(['unchanged', 0, 0]);
   });
 });
 

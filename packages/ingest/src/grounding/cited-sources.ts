@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename, sep } from 'node:path';
 import { qwenTokenizer, type SourceRecord, type Tokenizer } from '@mem/chunk';
-import { isMemError } from '@mem/core';
+import { isMemError, sha256Hex } from '@mem/core';
 import { findJsonlFiles, isRolloutFile, sourceForPath } from '@mem/sources';
 import type { ResolvedSource, SourceKind, StandingQueries } from '../standing-queries.js';
 import { transcriptSource } from '../transcripts.js';
@@ -187,17 +187,30 @@ async function judgeSource(
   const before = cached?.files.every((f) => configured.some((s) => reads(s, f.path)))
     ? cached
     : undefined;
-  const gone: SourceEntry = { files: [], grounding: {} };
+  // Gone, with the listing it was judged under: while the sources list the same files, the
+  // entry answers unread; another listing (the file back) has the source looked for again.
+  let listed: string | undefined;
+  const listing = async () => (listed ??= await listingOf(io, configured));
+  const goneNow = async (): Promise<SourceEntry> => {
+    const now = await listing();
+    return before?.files.length === 0 && before.listing === now
+      ? before
+      : { files: [], grounding: {}, listing: now };
+  };
   let paths = before?.files.map((f) => f.path) ?? [];
   let named = false;
   if (paths.length === 0) {
     paths = await byName(io, configured, source);
     named = paths.length > 0;
   }
-  if (paths.length === 0 && before === undefined) paths = await byScan(io, configured, source);
-  if (paths.length === 0) return before?.files.length === 0 ? before : gone;
+  if (
+    paths.length === 0 &&
+    (before === undefined || (before.files.length === 0 && before.listing !== (await listing())))
+  )
+    paths = await byScan(io, configured, source);
+  if (paths.length === 0) return goneNow();
   let stamps = await stampsOf(io, paths);
-  if (stamps === null) return gone;
+  if (stamps === null) return goneNow();
   const same = before !== undefined && sameStamps(before.files, stamps);
   if (same && chunks.every((c) => before.grounding[citedKey(c)] !== undefined)) return before;
 
@@ -207,10 +220,10 @@ async function judgeSource(
     // A file whose name held the id but not the session: find it by its records, once.
     paths = await byScan(io, configured, source);
     stamps = paths.length > 0 ? await stampsOf(io, paths) : null;
-    if (stamps === null) return gone;
+    if (stamps === null) return goneNow();
     own = await recordsOf(io, source, paths, end);
   }
-  if (own.length === 0) return gone;
+  if (own.length === 0) return goneNow();
   const tk = (tokenizer ?? qwenTokenizer)();
   const grounding: SourceEntry['grounding'] = same ? { ...before.grounding } : {};
   for (const chunk of chunks) {
@@ -221,6 +234,13 @@ async function judgeSource(
   return same && before.digests !== undefined
     ? { files: stamps, grounding, digests: before.digests }
     : { files: stamps, grounding };
+}
+
+/** A digest of every file the configured sources list now (names only, no file opened). */
+async function listingOf(io: GroundingIo, configured: readonly ResolvedSource[]): Promise<string> {
+  const files: string[] = [];
+  for (const s of configured) files.push(...(await io.list(s)));
+  return sha256Hex([...new Set(files)].sort().join('\n'));
 }
 
 /** Every file's stamp, or null when one of them is gone. */

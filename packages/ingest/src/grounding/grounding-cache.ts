@@ -27,6 +27,12 @@ const sourceEntry = z.object({
    * source. Dropped with the stamps: another stamp, another entry.
    */
   digests: z.record(z.string(), z.string()).optional(),
+  /**
+   * Only with `files` empty: a digest of the files the project's sources listed when the source
+   * was judged gone (names only). Another listing (a session file back, or a new one) has it
+   * looked for again, by one scan when no name names it; the same listing keeps it gone unread.
+   */
+  listing: z.string().optional(),
 });
 export type SourceEntry = z.infer<typeof sourceEntry>;
 

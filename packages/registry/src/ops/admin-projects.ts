@@ -124,7 +124,7 @@ function requireParties(
   if (!control.registeredProject(input.project))
     throw new MemError(
       'NOT_FOUND',
-      `no project ${input.project}: register it first (mem project add ${input.project})`,
+      `project ${input.project} is not registered: register it first (mem project add ${input.project})`,
       { field: 'project', project: input.project },
     );
   if (!control.principal(input.principal))

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isMemError } from '@mem/core';
 import { loadStandingQueries } from '@mem/ingest';
 import type { RegistryContext } from '../context.js';
-import { resolvedStandingQueries } from './standing-queries-here.js';
+import { resolvedStandingQueries, standingQueriesHere } from './standing-queries-here.js';
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -81,5 +81,38 @@ describe('resolvedStandingQueries: the YAML read once per change of its file', (
       join(root, 'sessions', 'a.jsonl'),
       join(root, 'sessions', 'b.jsonl'),
     ]);
+  });
+
+  it('a source removed after the file was read is not here: the project is not judged, as a fresh process says', () => {
+    // A warm `mem serve` kept the resolution and judged every line of the removed directory
+    // `unknown`, while a fresh CLI read the file again and judged none (stop-33 walk).
+    root = mkdtempSync(join(tmpdir(), 'mem-sq-gone-'));
+    const queries = join(root, 'queries');
+    mkdirSync(join(root, 'sessions'), { recursive: true });
+    writeFileSync(join(root, 'single.jsonl'), '');
+    mkdirSync(queries);
+    for (const source of ['claude:../sessions', 'loop:../single.jsonl']) {
+      writeFileSync(join(queries, 'proj.yaml'), yaml(source));
+      utimesSync(join(queries, 'proj.yaml'), 1_800_000_200, 1_800_000_200);
+      const warm = contextAt(queries);
+      expect(standingQueriesHere(warm, 'proj', loadStandingQueries)).not.toBeNull();
+      const gone = source.endsWith('.jsonl') ? join(root, 'single.jsonl') : join(root, 'sessions');
+      rmSync(gone, { recursive: true });
+      const fresh = standingQueriesHere(contextAt(queries), 'proj', loadStandingQueries);
+      expect(fresh, `${source}: a fresh process`).toBeNull();
+      expect(standingQueriesHere(warm, 'proj', loadStandingQueries), `${source}: warm`).toBe(fresh);
+    }
+    // Made again: judged again, in the warm context too.
+    mkdirSync(join(root, 'sessions'));
+    writeFileSync(join(queries, 'proj.yaml'), yaml('claude:../sessions'));
+    utimesSync(join(queries, 'proj.yaml'), 1_800_000_300, 1_800_000_300);
+    const warm = contextAt(queries);
+    expect(standingQueriesHere(warm, 'proj', loadStandingQueries)).not.toBeNull();
+    rmSync(join(root, 'sessions'), { recursive: true });
+    expect(standingQueriesHere(warm, 'proj', loadStandingQueries)).toBeNull();
+    mkdirSync(join(root, 'sessions'));
+    expect(standingQueriesHere(warm, 'proj', loadStandingQueries)?.sources[0]?.dir).toBe(
+      join(root, 'sessions'),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMemError } from '@mem/core';
 import type { StandingQueries } from '@mem/ingest';
@@ -19,8 +19,11 @@ const resolved = new WeakMap<RegistryContext, Resolved>();
  * inode): a query judged its lines' freshness by parsing the YAML and resolving every source
  * on each request (0.37 of 9.6 ms CPU per query on the demo). A refusal, or a file with a glob
  * source, is not kept, so a
- * source directory made later is seen on the next call; a directory removed later reads as
- * gone when its sessions are looked for (checkCitedSources), as before.
+ * source directory made later is seen on the next call. A kept resolution is used only while
+ * every source it resolved is still there (one stat each; loadStandingQueries's own test):
+ * a source directory or file removed later makes the project's file read again, so a warm
+ * `mem serve` and a fresh CLI give one answer — not here, the project's lines not judged
+ * (standingQueriesHere) — instead of the warm one judging every line of it `unknown`.
  */
 export function resolvedStandingQueries(
   ctx: RegistryContext,
@@ -38,7 +41,7 @@ export function resolvedStandingQueries(
   const byProject: Resolved = resolved.get(ctx) ?? new Map<string, Known>();
   resolved.set(ctx, byProject);
   const known = byProject.get(project);
-  if (stamp !== null && known?.stamp === stamp) return known.queries;
+  if (stamp !== null && known?.stamp === stamp && stillHere(known.queries)) return known.queries;
   const queries = loadStandingQueries(ctx.engine.paths.queriesDir, project, { config: ctx.config });
   // A glob is expanded when the file is loaded: kept, a session file made later would never be
   // looked for (its citations would read as gone). Such a project is loaded on every call.
@@ -65,4 +68,18 @@ export function standingQueriesHere(
     if (isMemError(error) && error.code === 'CONFIG_INVALID') return null;
     throw error;
   }
+}
+
+/** Whether each source a load resolved is still there, as loadStandingQueries checks it. */
+function stillHere(queries: StandingQueries): boolean {
+  return queries.sources.every((source) => {
+    if (source.dir !== undefined) {
+      try {
+        return statSync(source.dir).isDirectory();
+      } catch {
+        return false;
+      }
+    }
+    return (source.files ?? []).every((file) => existsSync(file));
+  });
 }

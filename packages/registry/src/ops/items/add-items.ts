@@ -4,6 +4,7 @@ import {
   isMemError,
   itemDraftIssues,
   itemFieldsShape,
+  isoTimeInputField,
   itemId,
   itemReasonField,
   itemTypeField,
@@ -27,9 +28,20 @@ import { batchRefsShape, checkBatchRefs, resolveBatchRefs, usesBatchRefs } from 
 /** The most items one add_items call writes: one batch, one append, one catch-up. */
 export const MAX_ADD_ITEMS = 100;
 
+/**
+ * A writer's instants: a timestamp or a date alone (its start, UTC), stored as the timestamp
+ * (the event's fields, itemFieldsShape, take only the full form).
+ */
+const timeInputShape = {
+  due: isoTimeInputField.optional(),
+  remind_at: isoTimeInputField.optional(),
+  valid_until: isoTimeInputField.optional(),
+  review_after: isoTimeInputField.optional(),
+};
+
 /** A new item: its type and the fields that apply to it (the rest refused, naming field and type). */
 export const itemDraft = z
-  .strictObject({ type: itemTypeField, ...itemFieldsShape })
+  .strictObject({ type: itemTypeField, ...itemFieldsShape, ...timeInputShape })
   .superRefine((value, ctx) => {
     for (const issue of itemDraftIssues(value.type, value, { digestLater: true }))
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
@@ -38,7 +50,7 @@ export type ItemDraft = z.infer<typeof itemDraft>;
 
 /** An item of an add_items batch: a draft that may name, and be named by, other items of the batch (batch-refs.ts). */
 export const batchDraft = z
-  .strictObject({ type: itemTypeField, ...itemFieldsShape, ...batchRefsShape })
+  .strictObject({ type: itemTypeField, ...itemFieldsShape, ...timeInputShape, ...batchRefsShape })
   .superRefine((value, ctx) => {
     for (const issue of itemDraftIssues(value.type, value, { digestLater: true }))
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });

@@ -5,7 +5,7 @@ import {
   inapplicableMessage,
   itemIdField,
   itemReasonField,
-  isoTimeField,
+  isoTimeInputField,
 } from '@mem/core';
 import { requireCapability, requireReach, writerOf, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
@@ -19,7 +19,7 @@ export const confirmItemInput = z.strictObject({
   project: projectInput,
   id: itemIdField,
   /** The next review date: after the caller's clock, so the confirmed item is fresh again. */
-  review_after: isoTimeField,
+  review_after: isoTimeInputField,
   reason: itemReasonField.optional(),
 });
 

@@ -3,7 +3,7 @@ import {
   itemIdField,
   itemReasonField,
   itemTypeField,
-  isoTimeField,
+  isoTimeInputField,
   sourceSha256Field,
   sourceUriField,
   tagField,
@@ -57,7 +57,11 @@ const projectFlag = {
  * (each field means the same in both inputs): one list, so a flag's wording cannot drift apart.
  */
 const datesAndSourceFlags: readonly CliOption[] = [
-  { field: 'due', flag: '--due <iso>', description: 'when a task is due' },
+  {
+    field: 'due',
+    flag: '--due <iso>',
+    description: 'when a task is due (a timestamp, or a date alone: its start, 00:00 UTC)',
+  },
   { field: 'remind_at', flag: '--remind-at <iso>', description: 'when a reminder fires' },
   {
     field: 'valid_until',
@@ -135,10 +139,10 @@ const rememberInput = z.strictObject({
   type: itemTypeField,
   anchor: z.array(itemIdField).max(32).optional(),
   parent: itemIdField.optional(),
-  due: isoTimeField.optional(),
-  remind_at: isoTimeField.optional(),
-  valid_until: isoTimeField.optional(),
-  review_after: isoTimeField.optional(),
+  due: isoTimeInputField.optional(),
+  remind_at: isoTimeInputField.optional(),
+  valid_until: isoTimeInputField.optional(),
+  review_after: isoTimeInputField.optional(),
   source_uri: sourceUriField.optional(),
   source_sha256: sourceSha256Field.optional(),
   tags: z.array(tagField).max(32).optional(),

@@ -90,7 +90,8 @@ export const orientOp = defineOperation({
       {
         field: 'now',
         flag: '--now <iso>',
-        description: 'the clock the reminder window is relative to (default: now)',
+        description:
+          'the clock the reminder window is relative to (default: now; a date alone: its 00:00 UTC)',
       },
     ],
     text: orientText,

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { ItemActivityRow } from '@mem/projector-sqlite';
-import { DEFAULT_ORIENT_BUDGET, isoTimeField, reviewKindField, type OrientBudget } from '@mem/core';
+import {
+  DEFAULT_ORIENT_BUDGET,
+  isoTimeInputField,
+  reviewKindField,
+  type OrientBudget,
+} from '@mem/core';
 import { requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { projectInput } from '../schemas.js';
@@ -34,7 +39,7 @@ const DAY_MS = 86_400_000;
 export const orientInput = z.strictObject({
   project: projectInput.optional(),
   /** The caller's clock: the reminder window is relative to it, never to the server's. */
-  now: isoTimeField.optional(),
+  now: isoTimeInputField.optional(),
 });
 
 const capped = <T extends z.ZodType>(entry: T) =>

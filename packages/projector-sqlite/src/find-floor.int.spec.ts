@@ -442,8 +442,7 @@ describe('a parent-driven find’s kept common phrases', () => {
         (
           store
             .prepare(
-              `SELECT i.node_id FROM item i JOIN edge e ON e.project = i.project AND e.child_sha = i.id
-                AND e.kind = 'parent' AND e.parent_sha = ? WHERE ${where} ORDER BY i.node_id`,
+              `SELECT i.node_id FROM item i WHERE i.parent = ? AND ${where} ORDER BY i.node_id`,
             )
             .pluck()
             .all(thread) as number[]

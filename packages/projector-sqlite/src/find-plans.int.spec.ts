@@ -43,9 +43,9 @@ describe("find's structural filters", () => {
   it.each([
     ['a tag', { tag: 'ops' }, [1, 2, 3], 'item_tag_by_tag'],
     ['a tag and a type', { tag: 'ops', type: 'task' }, [2, 3], 'item_tag_by_tag'],
-    ['a parent', { parent: thread }, [2], 'edge_by_parent'],
+    ['a parent', { parent: thread }, [2], 'item_by_parent'],
     ['an anchor', { anchor: thread }, [4], 'edge_by_parent'],
-    ['a deleted child too', { parent: thread, includeDeleted: true }, [2, 6], 'edge_by_parent'],
+    ['a deleted child too', { parent: thread, includeDeleted: true }, [2, 6], 'item_by_parent'],
   ] as const)(
     'with %s read the rows that filter holds (its index drives), never every item of the project',
     async (_, filter, seqs, index) => {

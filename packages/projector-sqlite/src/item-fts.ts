@@ -18,7 +18,7 @@ import { varints } from './keyword-statistics.js';
  * Trigger: a keyword find filtered by a parent of 12 k children (~45 ms CPU p95 at 100 k
  * items), ~19 ms of it listing the children by edge and item lookups to learn their node ids.
  * Outcome: the children of a parent are one token's postings (~4 ms for 12 k: parentDriven in
- * item-reads.ts); edge's triggers move the token when an item is related or unrelated.
+ * item-reads.ts); a change of item.parent (migration 0034: a relate or unrelate) moves it.
  */
 
 const TIER_CODE: Record<AttentionTier, number> = { active: 1, reference: 2, archive: 3 };
@@ -61,14 +61,9 @@ function parentToken(parent: string): string {
   return `q${spelt(parent)}0`;
 }
 
-/**
- * The parent tokens of the item row `row` in `schema` (each ' q…0', by parent id; '' when it
- * has none): the rest of its scope text after itemScopeSql's.
- */
-export function parentScopeSql(row: string, schema = 'main'): string {
-  return `coalesce((SELECT group_concat(' q' || ${speltSql('e.parent_sha')} || '0', '') FROM (
-    SELECT e.parent_sha FROM ${schema}.edge e WHERE e.project = ${row}.project AND e.child_level = 'I'
-      AND e.child_sha = ${row}.id AND e.parent_level = 'I' AND e.kind = 'parent' ORDER BY e.parent_sha) e), '')`;
+/** The parent token of the item row `row` (' q…0' from item.parent; '' when it has none): the rest of its scope text after itemScopeSql's. */
+export function parentScopeSql(row: string): string {
+  return `coalesce(' q' || ${speltSql(`${row}.parent`)} || '0', '')`;
 }
 
 const anyOf = (tokens: readonly string[]) =>
@@ -176,29 +171,14 @@ const INSERT_OF = (row: string) =>
   `INSERT INTO item_fts (rowid, text, scope) SELECT n.id, n.text, ${itemScopeSql(row)} || ${parentScopeSql(row)}
     FROM main.node n WHERE n.id = ${row}.node_id;`;
 
-/** Re-indexes the item an edge row `row` of kind parent holds as child (its parent tokens moved). */
-const REINDEX_CHILD = (row: string) => `
-      DELETE FROM item_fts WHERE rowid = (SELECT c.node_id FROM main.item c
-        WHERE c.project = ${row}.project AND c.id = ${row}.child_sha);
-      INSERT INTO item_fts (rowid, text, scope)
-        SELECT n.id, n.text, ${itemScopeSql('c')} || ${parentScopeSql('c')}
-        FROM main.item c JOIN main.node n ON n.id = c.node_id
-        WHERE c.project = ${row}.project AND c.id = ${row}.child_sha;`;
-
-/** A parent edge `row` whose child's item row is written (an item added under a parent writes the edge first). */
-const PARENT_EDGE = (row: string) =>
-  `${row}.kind = 'parent' AND ${row}.child_level = 'I' AND ${row}.parent_level = 'I'
-    AND EXISTS (SELECT 1 FROM main.item c WHERE c.project = ${row}.project AND c.id = ${row}.child_sha)`;
-
 /**
  * Keeps item_fts in step with item and node on this connection, TEMP as node_fts's triggers are
  * (fts-triggers.ts) and for the same reasons. An item's row is written after its node's
  * (plan-items.ts), so the insert reads the node's text; a change of scope re-indexes the item,
  * and so does a new text of its node (an edited summary or detail). Other item columns
- * (activity, counts) move nothing here. A parent edge written or removed re-indexes its child
- * (its parent tokens); an edge written before its child's item row, as an item added under a
- * parent writes it (plan-items.ts), moves nothing, and the item's insert then reads the edge:
- * the item is indexed once (twice, insert then edge, cost ~14 ms CPU per 100 parented items).
+ * (activity, counts) move nothing here. A parent set or cleared (item.parent, a relate or
+ * unrelate) re-indexes the item (its parent token); an item added under a parent is written with
+ * it, so its insert indexes it once.
  */
 export function registerItemFtsTriggers(db: Database.Database): void {
   db.exec(`
@@ -220,11 +200,10 @@ export function registerItemFtsTriggers(db: Database.Database): void {
       INSERT INTO item_fts (rowid, text, scope) SELECT new.id, new.text, ${itemScopeSql('i')} || ${parentScopeSql('i')}
         FROM main.item i WHERE i.node_id = new.id;
     END;
-    CREATE TEMP TRIGGER IF NOT EXISTS item_fts_after_parent_insert AFTER INSERT ON main.edge
-      WHEN ${PARENT_EDGE('new')} BEGIN ${REINDEX_CHILD('new')}
-    END;
-    CREATE TEMP TRIGGER IF NOT EXISTS item_fts_after_parent_delete AFTER DELETE ON main.edge
-      WHEN ${PARENT_EDGE('old')} BEGIN ${REINDEX_CHILD('old')}
+    CREATE TEMP TRIGGER IF NOT EXISTS item_fts_after_parent AFTER UPDATE OF parent ON main.item
+      WHEN old.parent IS NOT new.parent BEGIN
+      DELETE FROM item_fts WHERE rowid = old.node_id;
+      ${INSERT_OF('new')}
     END;`);
 }
 
@@ -235,7 +214,7 @@ export function registerItemFtsTriggers(db: Database.Database): void {
  */
 export function buildItemFts(db: Database.Database, source: string): void {
   db.exec(`INSERT INTO main.item_fts (rowid, text, scope)
-    SELECT n.id, n.text, ${itemScopeSql('i')} || ${parentScopeSql('i', source)}
+    SELECT n.id, n.text, ${itemScopeSql('i')} || ${parentScopeSql('i')}
     FROM ${source}.item i JOIN ${source}.node n ON n.id = i.node_id
     ORDER BY n.id`);
 }

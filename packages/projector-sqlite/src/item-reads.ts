@@ -32,8 +32,7 @@ import {
 const ITEM_COLUMNS = `i.project, i.id, i.node_id, i.type, i.status, i.summary, i.detail, i.due, i.remind_at, i.valid_until,
   i.review_after, i.source_uri, i.source_sha256, i.from_line, i.deleted_at IS NOT NULL AS deleted, i.attention, i.pinned, i.created_seq, i.created_ts, i.opened_ts, i.updated_seq, i.updated_ts,
   (SELECT json_group_array(tag) FROM (SELECT t.tag FROM item_tag t WHERE t.project = i.project AND t.id = i.id ORDER BY t.tag)) AS tags,
-  (SELECT e.parent_sha FROM edge e WHERE e.project = i.project AND e.child_level = 'I' AND e.child_sha = i.id
-     AND e.parent_level = 'I' AND e.kind = 'parent' ORDER BY e.parent_sha LIMIT 1) AS parent,
+  i.parent,
   ${relation('anchor')} AS anchors, ${relation('blocked_by')} AS blocked_by, ${relation('link')} AS links`;
 
 function relation(kind: string): string {
@@ -220,7 +219,7 @@ const BOUNDED_CANDIDATES = `WITH ranked AS MATERIALIZED (SELECT i.project, i.id,
 
 /**
  * Every live descendant of one item, depth first, children by creation (what resolve's plan and
- * delete's cascade walk): each step one edge_by_parent range and one item lookup per child, so
+ * delete's cascade walk): each step one item_by_parent range (migration 0034), so
  * the cost follows the subtree, never the project. A path of ids stops a cycle a hand-made log
  * could hold (the operations refuse one) from recursing forever.
  */
@@ -228,17 +227,17 @@ const DESCENDANTS_SQL = `WITH RECURSIVE tree(project, id, path, ids) AS (
     SELECT @project, @id, '', '/' || @id || '/'
     UNION ALL
     SELECT c.project, c.id, tree.path || printf('%016d', c.created_seq) || '/', tree.ids || c.id || '/'
-    FROM tree JOIN edge e ON e.project = tree.project AND e.parent_sha = tree.id AND e.parent_level = 'I'
-      AND e.kind = 'parent' AND e.child_level = 'I'
-    JOIN item c ON c.project = e.project AND c.id = e.child_sha AND c.deleted_at IS NULL
+    FROM tree JOIN item c INDEXED BY item_by_parent ON c.project = tree.project AND c.parent = tree.id
+      AND c.deleted_at IS NULL
     WHERE instr(tree.ids, '/' || c.id || '/') = 0)
   SELECT ${ITEM_COLUMNS} FROM tree CROSS JOIN item i ON i.project = tree.project AND i.id = tree.id
   WHERE tree.path <> '' ORDER BY tree.path`;
 
 /**
  * The index a find without a keyword query is driven by: a tag's rows (item_tag_by_tag), a
- * parent's or an anchor's edges (edge_by_parent), each row then one item lookup. Trigger: a tag,
- * parent or anchor filter. Why: written as an EXISTS per item, SQLite read every item of the
+ * parent's children (item_by_parent, INDEXED BY: without statistics SQLite prefers the primary
+ * key's project range) or an anchor's edges (edge_by_parent), each row then one item lookup.
+ * Trigger: a tag, parent or anchor filter. Why: written as an EXISTS per item, SQLite read every item of the
  * project (100 k rows for the 250 a tag holds) and probed the filter for each. Outcome: the
  * statement reads the rows the filter holds, whatever the project's size; a type or status
  * filter alone still reads the project's items of that type (item_by_type).
@@ -253,14 +252,19 @@ function structuralDriver(
       from: 'FROM item_tag dt CROSS JOIN item i ON i.project = dt.project AND i.id = dt.id',
       where: `dt.project IN ${projects} AND dt.tag = @tag`,
     };
-  for (const kind of ['parent', 'anchor'] as const)
-    if (query[kind] !== undefined)
-      return {
-        field: kind,
-        from: 'FROM edge de CROSS JOIN item i ON i.project = de.project AND i.id = de.child_sha',
-        where: `de.project IN ${projects} AND de.parent_sha = @${kind} AND de.parent_level = 'I'
-          AND de.kind = '${kind}' AND de.child_level = 'I'`,
-      };
+  if (query.parent !== undefined)
+    return {
+      field: 'parent',
+      from: 'FROM item i INDEXED BY item_by_parent',
+      where: `i.project IN ${projects} AND i.parent = @parent`,
+    };
+  if (query.anchor !== undefined)
+    return {
+      field: 'anchor',
+      from: 'FROM edge de CROSS JOIN item i ON i.project = de.project AND i.id = de.child_sha',
+      where: `de.project IN ${projects} AND de.parent_sha = @anchor AND de.parent_level = 'I'
+          AND de.kind = 'anchor' AND de.child_level = 'I'`,
+    };
   return null;
 }
 
@@ -276,7 +280,7 @@ function parentDriven(prepared: Prepare, query: ItemFindQuery): string | null {
     return null;
   // A token spells lowercase letters, digits, '.', '_' and '-' only (item ids are 'it-' and
   // hex; the boundary checks them; FTS5 folds case, so 'IT-…' would read it-…'s children): any
-  // other parent is walked by edge, never written into a MATCH.
+  // other parent is walked by item_by_parent, never written into a MATCH.
   if (!/^[a-z0-9._-]+$/.test(query.parent)) return null;
   const filter = scopeFilter(query);
   if (filter.projects.length === 0 || filter.attention.length === 0) return null;
@@ -455,7 +459,7 @@ function findFrame(
   const conditions: [keyof ItemFindQuery, string][] = [
     ['type', 'i.type = @type'],
     ['status', 'i.status = @status'],
-    ['parent', hasEdge('parent', '@parent')],
+    ['parent', 'i.parent = @parent'],
     ['anchor', hasEdge('anchor', '@anchor')],
     [
       'tag',
@@ -1468,7 +1472,8 @@ export function itemReader(
     /** Live children of `id` in `project`, each with its activity and open descendants. */
     children: (project: string, id: string): ItemActivityRow[] =>
       activity(
-        `SELECT i.project, i.id FROM item i WHERE i.project = @project AND ${LIVE} AND ${hasEdge('parent', '@id')}`,
+        `SELECT i.project, i.id FROM item i INDEXED BY item_by_parent
+          WHERE i.project = @project AND ${LIVE} AND i.parent = @id`,
         { project, id },
       ),
 

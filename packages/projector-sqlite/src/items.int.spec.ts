@@ -145,10 +145,11 @@ describe('curated items in the item store', () => {
             `SELECT child_sha, parent_sha, kind FROM edge WHERE project = ? AND child_level = 'I' ORDER BY kind, child_sha`,
           )
           .all(P),
-      ).toEqual([
-        { child_sha: FACT, parent_sha: THREAD, kind: 'anchor' },
-        { child_sha: TASK, parent_sha: THREAD, kind: 'parent' },
-      ]);
+      ).toEqual([{ child_sha: FACT, parent_sha: THREAD, kind: 'anchor' }]);
+      // The parent is the item row's column (migration 0034), no edge.
+      expect(
+        db.prepare(`SELECT id, parent FROM item WHERE project = ? AND parent IS NOT NULL`).all(P),
+      ).toEqual([{ id: TASK, parent: THREAD }]);
     } finally {
       db.close();
     }

@@ -5,16 +5,11 @@ const OWN = (row: string) => `${row}.updated_ts || char(31) || printf('%016d', $
 /** What a child adds to its parent's tree_open: itself if unresolved, and its own open ones; nothing once deleted. */
 const CONTRIBUTION = (row: string) =>
   `(CASE WHEN ${row}.deleted_at IS NULL THEN (${row}.status IS NULL OR ${row}.status NOT IN ('done', 'dropped')) + ${row}.tree_open ELSE 0 END)`;
-/** The parent edge of `row`'s item, as the (project, id) of its parent. */
-const PARENT_OF = (
-  row: string,
-) => `(project, id) IN (SELECT e.project, e.parent_sha FROM main.edge e
-  WHERE e.project = ${row}.project AND e.child_level = 'I' AND e.child_sha = ${row}.id AND e.parent_level = 'I' AND e.kind = 'parent')`;
+/** The row of `row`'s parent (item.parent, migration 0034). */
+const PARENT_OF = (row: string) => `project = ${row}.project AND id = ${row}.parent`;
 /** `item`'s activity recomputed from its own write and its live children's trees (one level: theirs are kept). */
-const RECOMPUTED = `max(${OWN('item')}, coalesce((SELECT max(c.tree_activity) FROM main.edge e
-  JOIN main.item c ON c.project = e.project AND c.id = e.child_sha AND c.deleted_at IS NULL
-  WHERE e.project = item.project AND e.parent_sha = item.id AND e.parent_level = 'I' AND e.kind = 'parent'
-    AND e.child_level = 'I'), ''))`;
+const RECOMPUTED = `max(${OWN('item')}, coalesce((SELECT max(c.tree_activity) FROM main.item c INDEXED BY item_by_parent
+  WHERE c.project = item.project AND c.parent = item.id AND c.deleted_at IS NULL), ''))`;
 
 /**
  * Keeps orient's totals (migration 0014) in step with the item writes on this connection:
@@ -28,9 +23,9 @@ const RECOMPUTED = `max(${OWN('item')}, coalesce((SELECT max(c.tree_activity) FR
  * the migrations alone, and the canonical copy copies these rows rather than recounting them.
  * Why triggers: every statement that adds or drops a tag, an anchor or an item's liveness then
  * counts it, whichever event planned it, and a replay counts exactly as the live writes did.
- * A child joins its parent's tree by whichever of its parent edge and its item row is written
- * second: an item added under a parent writes the edge first (plan-items.ts, so that item_fts
- * indexes it once), and item_tree_born counts it; a relate of an existing item, item_tree_joined.
+ * A child joins its parent's tree when its row is written with a parent (item_tree_born) or its
+ * parent column is set (a relate, item_tree_joined), and leaves it when the column is cleared
+ * (item_tree_left).
  * Items are never undeleted, so liveness only ever ends.
  */
 export function registerOrientTriggers(db: Database.Database): void {
@@ -80,28 +75,22 @@ export function registerOrientTriggers(db: Database.Database): void {
         tree_activity = CASE WHEN new.deleted_at IS NULL AND new.tree_activity >= old.tree_activity THEN max(tree_activity, new.tree_activity) ELSE ${RECOMPUTED} END
         WHERE ${PARENT_OF('new')};
     END;
-    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_joined AFTER INSERT ON main.edge
-      WHEN new.kind = 'parent' AND new.child_level = 'I' AND new.parent_level = 'I'
-        AND EXISTS (SELECT 1 FROM main.item c WHERE c.project = new.project AND c.id = new.child_sha) BEGIN
-      UPDATE main.item SET
-        tree_open = tree_open + (SELECT ${CONTRIBUTION('c')} FROM main.item c WHERE c.project = new.project AND c.id = new.child_sha),
-        tree_activity = max(tree_activity, coalesce((SELECT c.tree_activity FROM main.item c
-          WHERE c.project = new.project AND c.id = new.child_sha AND c.deleted_at IS NULL), ''))
-        WHERE project = new.project AND id = new.parent_sha;
-    END;
-    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_born AFTER INSERT ON main.item
-      WHEN EXISTS (SELECT 1 FROM main.edge e WHERE e.project = new.project AND e.child_level = 'I'
-        AND e.child_sha = new.id AND e.parent_level = 'I' AND e.kind = 'parent') BEGIN
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_joined AFTER UPDATE OF parent ON main.item
+      WHEN new.parent IS NOT NULL AND new.parent IS NOT old.parent BEGIN
       UPDATE main.item SET tree_open = tree_open + ${CONTRIBUTION('new')},
         tree_activity = max(tree_activity, CASE WHEN new.deleted_at IS NULL THEN new.tree_activity ELSE '' END)
         WHERE ${PARENT_OF('new')};
     END;
-    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_left AFTER DELETE ON main.edge
-      WHEN old.kind = 'parent' AND old.child_level = 'I' AND old.parent_level = 'I' BEGIN
-      UPDATE main.item SET
-        tree_open = tree_open - (SELECT ${CONTRIBUTION('c')} FROM main.item c WHERE c.project = old.project AND c.id = old.child_sha),
-        tree_activity = ${RECOMPUTED}
-        WHERE project = old.project AND id = old.parent_sha;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_born AFTER INSERT ON main.item
+      WHEN new.parent IS NOT NULL BEGIN
+      UPDATE main.item SET tree_open = tree_open + ${CONTRIBUTION('new')},
+        tree_activity = max(tree_activity, CASE WHEN new.deleted_at IS NULL THEN new.tree_activity ELSE '' END)
+        WHERE ${PARENT_OF('new')};
+    END;
+    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_left AFTER UPDATE OF parent ON main.item
+      WHEN old.parent IS NOT NULL AND new.parent IS NOT old.parent BEGIN
+      UPDATE main.item SET tree_open = tree_open - ${CONTRIBUTION('old')}, tree_activity = ${RECOMPUTED}
+        WHERE ${PARENT_OF('old')};
     END;`);
   // A parent's update has to fire the same trigger for the grandparent.
   db.pragma('recursive_triggers = ON');

@@ -81,9 +81,9 @@ function planItemState(e: ItemEvent): PlannedWrite[] {
         },
       ];
     case 'item_related':
-      return [{ statement: 'insertItemEdge', params: edge(e) }, touched(e)];
+      return [relation(e), touched(e)];
     case 'item_unrelated':
-      return [{ statement: 'deleteItemEdge', params: edge(e) }, touched(e)];
+      return [relation(e), touched(e)];
     case 'item_deleted':
       return [
         {
@@ -136,17 +136,6 @@ function added(e: EventOf<'item_added'>): PlannedWrite[] {
         meta: canonicalJson({ id, type: e.item_type }),
       },
     },
-    // The parent edge before the item row: the row's insert then indexes it in item_fts with its
-    // parent token (item-fts.ts) once, and counts it into its parent's tree (item_tree_born in
-    // orient-triggers.ts); the edge's own triggers find no row yet and do nothing.
-    ...(e.parent !== undefined
-      ? [
-          {
-            statement: 'insertItemEdge' as const,
-            params: { project: e.project, item: id, target: e.parent, relation: 'parent' },
-          },
-        ]
-      : []),
     {
       statement: 'insertItem',
       params: {
@@ -154,6 +143,10 @@ function added(e: EventOf<'item_added'>): PlannedWrite[] {
         id,
         node_id: node,
         type: e.item_type,
+        // The parent is a column of the row (migration 0034): the insert indexes it in item_fts
+        // with its parent token (item-fts.ts) and counts it into its parent's tree
+        // (item_tree_born in orient-triggers.ts).
+        parent: e.parent ?? null,
         status,
         summary: e.summary,
         detail: e.detail ?? null,
@@ -212,8 +205,22 @@ function updated(e: EventOf<'item_updated'>): PlannedWrite[] {
   return writes;
 }
 
-function edge(e: EventOf<'item_related' | 'item_unrelated'>) {
-  return { project: e.project, item: e.item, target: e.target, relation: e.relation };
+/**
+ * A relation written or removed: a parent is the item row's column (migration 0034; a relate
+ * sets it only where the item has none, an unrelate clears it only where it is the target, as the
+ * edge row's insert and delete did), any other relation an edge.
+ */
+function relation(e: EventOf<'item_related' | 'item_unrelated'>): PlannedWrite {
+  const related = e.type === 'item_related';
+  if (e.relation === 'parent')
+    return {
+      statement: related ? 'setItemParent' : 'clearItemParent',
+      params: { project: e.project, id: e.item, parent: e.target },
+    };
+  return {
+    statement: related ? 'insertItemEdge' : 'deleteItemEdge',
+    params: { project: e.project, item: e.item, target: e.target, relation: e.relation },
+  };
 }
 
 /** A relation added or removed, or a log entry, is activity on the item, as the ledger counts it. */

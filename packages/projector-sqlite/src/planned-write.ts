@@ -198,6 +198,8 @@ export interface InsertItemParams {
   id: string;
   node_id: number;
   type: string;
+  /** The parent item's id (item.parent, migration 0034), or null. */
+  parent: string | null;
   status: string | null;
   summary: string;
   detail: string | null;
@@ -234,7 +236,14 @@ export interface UpdateItemParams {
   ts: string;
 }
 
-/** A relation between two items of the project (edge at level 'I'). */
+/** A parent set or cleared: item.parent (migration 0034). */
+export interface ItemParentParams {
+  project: string;
+  id: string;
+  parent: string;
+}
+
+/** A relation other than parent between two items of the project (edge at level 'I'). */
 export interface ItemEdgeParams {
   project: string;
   item: string;
@@ -367,6 +376,8 @@ export type ItemWrite =
   | { statement: 'clearItemTags'; params: { project: string; id: string } }
   | { statement: 'insertItemEdge'; params: ItemEdgeParams }
   | { statement: 'deleteItemEdge'; params: ItemEdgeParams }
+  | { statement: 'setItemParent'; params: ItemParentParams }
+  | { statement: 'clearItemParent'; params: ItemParentParams }
   | {
       statement: 'resolveItem';
       params: { project: string; id: string; status: string; seq: number; ts: string };

@@ -245,8 +245,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   // conflicts only guard a hand-made log; every later event names an item by id. The row is
   // also the item's "added" history entry (migration 0030): who added it and why.
   insertItem: `
-    INSERT INTO item (project, id, node_id, type, status, summary, detail, due, remind_at, valid_until, review_after, source_uri, source_sha256, from_line, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity, opened_ts, added_actor, added_token, added_reason)
-    VALUES (@project, @id, @node_id, @type, @status, @summary, @detail, @due, @remind_at, @valid_until, @review_after, @source_uri, @source_sha256, @from_line, NULL, @seq, @ts, @seq, @ts,
+    INSERT INTO item (project, id, node_id, type, parent, status, summary, detail, due, remind_at, valid_until, review_after, source_uri, source_sha256, from_line, deleted_at, created_seq, created_ts, updated_seq, updated_ts, tree_activity, opened_ts, added_actor, added_token, added_reason)
+    VALUES (@project, @id, @node_id, @type, @parent, @status, @summary, @detail, @due, @remind_at, @valid_until, @review_after, @source_uri, @source_sha256, @from_line, NULL, @seq, @ts, @seq, @ts,
       @ts || char(31) || printf('%016d', @seq), CASE WHEN @type IN ('task', 'thread') THEN @ts END, @actor, @token, @reason)
     ON CONFLICT DO NOTHING`,
 
@@ -285,6 +285,15 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
   deleteItemEdge: `
     DELETE FROM edge WHERE project = @project AND child_level = 'I' AND child_sha = @item
       AND parent_level = 'I' AND parent_sha = @target AND kind = @relation`,
+
+  // An item's parent is its row's column (migration 0034). A relate sets it where the item has
+  // none (the operations refuse a second parent; a hand-made log's second is ignored); an
+  // unrelate clears it where it names the target.
+  setItemParent: `
+    UPDATE item SET parent = @parent WHERE project = @project AND id = @id AND parent IS NULL`,
+
+  clearItemParent: `
+    UPDATE item SET parent = NULL WHERE project = @project AND id = @id AND parent = @parent`,
 
   // A relation added or removed is activity on the item (what orient's recency orders by).
   touchItem: `

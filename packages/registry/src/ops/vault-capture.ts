@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { MemError, contentSha256, type Payload } from '@mem/core';
 import { TombstoneSet } from '@mem/engine';
-import { requireReach, writerOf, type Caller } from '../caller.js';
+import { requireReach, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation, type LocalOnly } from '../operation.js';
-import { forgottenPayload, supersessionPayloads } from './corrections.js';
+import {
+  appendPlannedCorrections,
+  foldPlannedCorrection,
+  forgottenPayload,
+  supersessionPayloads,
+} from './corrections.js';
 import { readLedger, type MemoryLedger } from './memory-ledger.js';
 import { requireNotForgotten, resolveRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
@@ -178,20 +183,14 @@ function refuseForgottenHere(
 
 /** Folds a planned payload into the ledger (and the capture's own tombstones) as its append would. */
 function foldPlanned(ledger: MemoryLedger, forgets: TombstoneSet, payload: Payload): void {
-  if (payload.type === 'forgotten') {
-    ledger.forgotten.set(payload.target, 0);
-    for (const line of payload.refuses) ledger.forgotten.set(line.sha256, 0);
+  foldPlannedCorrection(ledger, payload);
+  if (payload.type === 'forgotten')
     forgets.add({
       target: payload.target,
       seq: 0,
       reason: payload.reason,
       refuses: payload.refuses,
     });
-  }
-  if (payload.type === 'superseded') {
-    ledger.superseded.set(payload.target, payload.after_sha256);
-    noteAdded(ledger, payload.after_sha256, payload.text);
-  }
 }
 
 function noteAdded(ledger: MemoryLedger, sha256: string, text: string): void {
@@ -209,18 +208,22 @@ async function appendPlan(
   // refuse, stops the capture before any append.
   const batches: PlannedChange[][] = [];
   for (const plan of plans) batches.push(await projectBatch(ctx, plan));
+  // Planned from the notes as the person left them; checked again and appended under the
+  // correction lock of every project (a `mem supersede` of the same line may have landed since):
+  // one append per project (a project's log is its own chain), all of the capture or none.
+  const ranges = dryRun
+    ? batches.map(() => null)
+    : await appendPlannedCorrections(
+        ctx,
+        caller,
+        batches.map((changes, i) => ({
+          project: plans[i]!.project,
+          payloads: changes.flatMap((change) => change.payloads),
+        })),
+      );
   const events: CaptureOut['events'] = [];
   for (const [i, changes] of batches.entries()) {
-    let seq: number | null = null;
-    if (!dryRun && changes.length > 0) {
-      // One append per project (a project's log is its own chain): all of its edits or none.
-      const result = await ctx.engine.append(
-        plans[i]!.project,
-        changes.flatMap((change) => change.payloads),
-        writerOf(caller),
-      );
-      seq = result.first_seq;
-    }
+    let seq = ranges[i]?.first_seq ?? null;
     for (const change of changes) {
       events.push({ ...change.event, seq });
       if (seq !== null) seq += change.payloads.length;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemError, contentSha256, loadConfig } from '@mem/core';
+import { MemError, contentSha256, loadConfig, uniformLines } from '@mem/core';
 import { Engine } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
@@ -23,6 +23,7 @@ const KONG =
 const PG =
   'CI flake: pg container raced its volume mount; fixed with a pg_isready readiness probe.';
 const NOTE = join('vault', 'demo', 'infra-root-causes.md');
+const EVIDENCE = '94af7d3928e418e68468ee1a6aa51d19d8fc97bc6a24b762923b4f52a4370391';
 let root: string;
 let registry: Registry;
 
@@ -127,6 +128,86 @@ describe('vault capture checks its supersessions as mem supersede does', () => {
         if (s.status === 'rejected') {
           expect(s.reason).toBeInstanceOf(MemError);
           expect((s.reason as MemError).code).toBe('CONFLICT');
+        }
+    },
+  );
+});
+
+describe('review supersede checks its supersessions as mem supersede does', () => {
+  /** The Kong line said again (lowercase, no full stop) in a memory of a note of its own: a duplicate finding. */
+  async function duplicateFinding(): Promise<{ id: string; subjects: string[] }> {
+    const text = KONG.toLowerCase().replace(/\.$/u, '');
+    const payload = {
+      type: 'memory',
+      run_id: 'run-duplicate-kong',
+      level: 'L1',
+      t: 1,
+      text,
+      tokens: 20,
+      parents: [EVIDENCE],
+      sha256: contentSha256(text),
+      lines: uniformLines(text, [EVIDENCE]),
+    };
+    const file = join(root, 'duplicate.jsonl');
+    writeFileSync(file, `${JSON.stringify(payload)}\n`);
+    await registry.close();
+    const appended = await memInProcess([
+      '--root',
+      root,
+      'log',
+      'append',
+      '--project',
+      'demo',
+      '--file',
+      file,
+    ]);
+    expect(appended.code, appended.stderr).toBe(0);
+    registry = await openRegistry({
+      engine: new Engine({ root, projectors: [projectorSqlite, projectorVault] }),
+      version: '0.0.0-test',
+      config: loadConfig({}),
+      runJobs: false,
+    });
+    const caller = registry.local('local:test');
+    await registry.invoke('review_scan', caller, { project: 'demo' });
+    const { findings } = (await registry.invoke('review_list', caller, { project: 'demo' })) as {
+      findings: { id: string; kind: string; subjects: string[] }[];
+    };
+    const found = findings.find(
+      (f) => f.kind === 'duplicate' && f.subjects.includes(contentSha256(KONG)),
+    );
+    expect(found, JSON.stringify(findings)).toBeDefined();
+    return found!;
+  }
+
+  // Started a few ms apart, as the capture race above.
+  it.each([0, 5, 10, 20, 40])(
+    'beside a mem supersede of the older line (started %i ms later), one supersession of it is written',
+    async (delay) => {
+      const finding = await duplicateFinding();
+      const caller = registry.local('local:test');
+      const settled = await Promise.allSettled([
+        registry.invoke('review_supersede', caller, {
+          project: 'demo',
+          id: finding.id,
+          reason: 'duplicate',
+        }),
+        new Promise((resolve) => setTimeout(resolve, delay)).then(() =>
+          registry.invoke('supersede', caller, {
+            project: 'demo',
+            ref: contentSha256(KONG),
+            by: 'Kong buffered request bodies over 10KB (413) until proxy-body-size: 0.',
+            reason: 'race',
+          }),
+        ),
+      ]);
+      expect(supersessionsOf(contentSha256(KONG))).toHaveLength(1);
+      // The loser: CONFLICT when it read the line still live; a review that read the queue
+      // after the supersede sees one live line left and is refused for that (INVALID_INPUT).
+      for (const s of settled)
+        if (s.status === 'rejected') {
+          expect(s.reason).toBeInstanceOf(MemError);
+          expect(['CONFLICT', 'INVALID_INPUT']).toContain((s.reason as MemError).code);
         }
     },
   );

@@ -133,6 +133,44 @@ describe('vault capture checks its supersessions as mem supersede does', () => {
   );
 });
 
+describe('vault capture refuses a note line holding a control or bidi character', () => {
+  it.each([
+    [
+      'ESC',
+      'Requests over 10KB failed with \u001b[31m413\u001b[0m because Kong buffered the body.',
+      'U+001B',
+    ],
+    ['RLO', 'Requests over 10KB failed with 413 \u202ebecause Kong buffered the body.', 'U+202E'],
+  ])(
+    'a rewrite holding %s is INVALID_INPUT naming the note, line, field and code point; nothing appended',
+    async (_name, text, point) => {
+      const caller = registry.local('local:test');
+      rewrite(KONG, text);
+      const before = logged().length;
+      for (const dry_run of [true, false]) {
+        const refused = await registry
+          .invoke('vault_capture', caller, { project: 'demo', dry_run })
+          .then(
+            () => null,
+            (error: unknown) => error,
+          );
+        expect(refused).toBeInstanceOf(MemError);
+        const error = refused as MemError;
+        expect(error.code).toBe('INVALID_INPUT');
+        expect(error.details).toMatchObject({
+          project: 'demo',
+          path: 'demo/infra-root-causes.md',
+          field: 'text',
+          code_point: point,
+        });
+        expect(error.details['line']).toBeGreaterThan(0);
+        expect(error.message).toContain('demo/infra-root-causes.md line ');
+      }
+      expect(logged()).toHaveLength(before);
+    },
+  );
+});
+
 describe('review supersede checks its supersessions as mem supersede does', () => {
   /** The Kong line said again (lowercase, no full stop) in a memory of a note of its own: a duplicate finding. */
   async function duplicateFinding(): Promise<{ id: string; subjects: string[] }> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemError, contentSha256, type Payload } from '@mem/core';
+import { MemError, contentSha256, refuseControlText, type Payload } from '@mem/core';
 import { TombstoneSet } from '@mem/engine';
 import { requireReach, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
@@ -118,6 +118,7 @@ async function projectBatch(
     const projected = plan.projected.get(note.path);
     for (const intent of note.intents) {
       const { path, line } = intent;
+      if (intent.kind !== 'forget') refuseNoteControls(project, path, line, intent.text);
       if (intent.kind === 'add') {
         refuseForgottenHere(forgets, project, path, line, intent.text);
         const sha256 = contentSha256(intent.text);
@@ -162,6 +163,19 @@ async function projectBatch(
     }
   }
   return changes;
+}
+
+/**
+ * A note's line holding a control or bidi character: INVALID_INPUT naming the note, its line,
+ * the field (`text`) and the code point, the check every registry write runs. Trigger: a vault
+ * note is a file anyone with the folder can edit, and its line would be stored and then shown
+ * in every terminal that prints it. Why refuse the capture, not skip the line: a capture is one
+ * batch per project (half an edit is worse than none), and an unreadable note (a symlink,
+ * invalid UTF-8) already stops it the same way. Outcome: nothing is appended; once the line is
+ * fixed, the next capture (or `mem vault watch`'s next pass) takes the whole edit.
+ */
+function refuseNoteControls(project: string, path: string, line: number, text: string): void {
+  refuseControlText({ text }, `${path} line ${line}`, [], { project, path, line });
 }
 
 /** A rewrite or an added line repeating what this same capture forgets: FORGOTTEN, nothing appended. */

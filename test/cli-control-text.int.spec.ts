@@ -2,13 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentSha256 } from '@mem/core';
+import { Engine } from '@mem/engine';
 import { memInProcess } from './support/mem-cli.js';
 
 /*
  * A user walk wrote `a\x07b\x1b[31mred` with mem remember and saw mem items read and mem orient
  * ring the bell and turn the terminal red: item text from HTTP and MCP writers is untrusted. A
  * write holding a control or bidi character is refused, naming the field and code point, and
- * appends nothing; text already in a log (written before, or by log append) prints as visible
+ * appends nothing, and so is a `mem log append` payload line holding one (but in the fields that
+ * hold a source as read); text already in a log (written before these checks) prints as visible
  * escapes; --json stays JSON and carries the stored value.
  */
 /** A raw BEL, ESC or RLO: what a terminal would act on. */
@@ -53,11 +56,12 @@ describe('control characters in item text', () => {
 
   it('stored text prints escaped in items read and orient, raw-valued in --json', async () => {
     const summary = 'old \u001b[31mred \u202eevil \u0007bell';
-    const appended = await mem(
-      ['log', 'append', '--project', 'demo'],
-      `${JSON.stringify({ type: 'item_added', item_type: 'fact', summary })}\n`,
-    );
-    expect(appended.code, appended.stderr).toBe(0);
+    // A log written before the write checks: appended by the engine itself, below every writer's check.
+    const engine = new Engine({ root, projectors: [] });
+    await engine.append('demo', [{ type: 'item_added', item_type: 'fact', summary }], {
+      kind: 'cli',
+    });
+    await engine.close();
     const found = await mem(['items', 'find', '--project', 'demo', '--json']);
     const id = (
       JSON.parse(found.stdout) as { items: { id: string; summary: string }[] }
@@ -74,5 +78,49 @@ describe('control characters in item text', () => {
     expect((JSON.parse(json.stdout) as { items: { summary: string }[] }).items[0]!.summary).toBe(
       summary,
     );
+  });
+});
+
+describe('control characters in mem log append', () => {
+  const logLines = async () =>
+    (await mem(['log', 'show', '--project', 'demo'])).stdout.trim().split('\n').length;
+
+  it('refuses a payload line holding ESC or a bidi override, naming file, line, field and code point; nothing appended', async () => {
+    const before = await logLines();
+    for (const [summary, point] of [
+      ['ok \u001b[31mred', 'U+001B'],
+      ['ok \u202eevil', 'U+202E'],
+    ] as const) {
+      const refused = await mem(
+        ['log', 'append', '--project', 'demo', '--json'],
+        `${JSON.stringify({ type: 'item_added', item_type: 'fact', summary: 'fine' })}\n${JSON.stringify({ type: 'item_added', item_type: 'fact', summary })}\n`,
+      );
+      expect(refused.code).toBe(2);
+      const error = (JSON.parse(refused.stderr) as { error: Record<string, unknown> }).error;
+      expect(error).toMatchObject({
+        code: 'INVALID_INPUT',
+        details: { file: 'stdin', line: 2, field: 'summary', code_point: point },
+      });
+      expect(refused.stderr).not.toMatch(RAW);
+    }
+    expect(await logLines()).toBe(before);
+  });
+
+  it('keeps a source span verbatim (evidence text is what the terminal saw)', async () => {
+    const text = 'npm test printed \u001b[31mFAIL\u001b[0m';
+    const evidence = {
+      type: 'evidence',
+      run_id: 'run-control-text',
+      level: 'L0',
+      t: 1,
+      source: 'file:///tmp/session.jsonl',
+      text,
+      sha256: contentSha256(text),
+    };
+    const appended = await mem(
+      ['log', 'append', '--project', 'demo'],
+      `${JSON.stringify(evidence)}\n`,
+    );
+    expect(appended.code, appended.stderr).toBe(0);
   });
 });

@@ -113,6 +113,57 @@ describe('items over HTTP', () => {
     expect(written.status).toBe(201);
   });
 
+  it('filing a rule under another tier or deleting it needs may_write_rules (403, nothing written); a fact does not', async () => {
+    // Seed 000 §3.1: any way to make or unmake a binding directive asks the grant, as folding
+    // a rule in review does. Archiving drops a rule from T0; filing it back or deleting it alike.
+    const local = registry.local('local:test');
+    const added = (await registry.invoke('add_items', local, {
+      project: 'alpha',
+      items: [
+        { type: 'rule', summary: 'Never force-push to the release branch' },
+        { type: 'fact', summary: 'The release branch is cut on Thursdays' },
+      ],
+    })) as { ids: string[] };
+    const [rule, fact] = added.ids;
+    const admin = (
+      await mint(registry, { principal: 'alice', label: 'keeper', capabilities: ['admin'] })
+    ).secret;
+    const before = await headSeq(registry, 'alpha');
+    const refusals = [
+      await call(server.url, 'POST', '/memory/items/attention', {
+        token: alice,
+        body: { project: 'alpha', id: rule, attention: 'archive' },
+      }),
+      await call(server.url, 'POST', '/memory/items/attention', {
+        token: alice,
+        body: { project: 'alpha', id: rule, attention: 'reference' },
+      }),
+      await call(server.url, 'POST', '/memory/items/delete', {
+        token: admin,
+        body: { project: 'alpha', ids: [rule], reason: 'obsolete' },
+      }),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+      expect(refused.body.error).toMatchObject({
+        code: 'CAPABILITY_REQUIRED',
+        details: { capability: 'may_write_rules' },
+      });
+    }
+    expect(await headSeq(registry, 'alpha')).toBe(before);
+    const factFiled = await call(server.url, 'POST', '/memory/items/attention', {
+      token: alice,
+      body: { project: 'alpha', id: fact, attention: 'archive' },
+    });
+    expect(factFiled.status, JSON.stringify(factFiled.body)).toBe(200);
+    const ruleFiled = await call(server.url, 'POST', '/memory/items/attention', {
+      token: ruler,
+      body: { project: 'alpha', id: rule, attention: 'archive' },
+    });
+    expect(ruleFiled.status, JSON.stringify(ruleFiled.body)).toBe(200);
+    expect(ruleFiled.body).toMatchObject({ ids: [rule] });
+  });
+
   it("another project's items are invisible: not found by id, not counted by find", async () => {
     const beta = (await registry.invoke('add_items', registry.local('local:test'), {
       project: 'beta',

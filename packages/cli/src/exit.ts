@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
-import { hasErrorCode, isMemError } from '@mem/core';
+import { hasErrorCode, isMemError, terminalSafe } from '@mem/core';
+import { jsonText } from './io.js';
 
 /** Exit codes of `mem` (DESIGN §8). */
 export const EXIT = { ok: 0, runtime: 1, usage: 2, verification: 3 } as const;
@@ -39,24 +40,33 @@ export function exitCodeFor(error: unknown): number {
   return EXIT.runtime;
 }
 
-/** The one line (or JSON object) a failed command leaves on stderr. */
+/**
+ * The one line (or JSON object) a failed command leaves on stderr, safe to print: an error names
+ * what it refused, which may be stored or untrusted text, so control and bidi characters are
+ * escaped here, in text (terminalSafe) or as JSON (jsonText: a terminal-safe pass over JSON would
+ * write `\x85`, which is no JSON escape).
+ */
 export function describeError(error: unknown, json: boolean): string | null {
+  const raw = rawDescription(error, json);
+  if (raw === null) return null;
+  return typeof raw === 'string' ? terminalSafe(raw) : jsonText(raw);
+}
+
+function rawDescription(error: unknown, json: boolean): string | { error: unknown } | null {
   if (error instanceof CommanderError) return null; // commander already printed it
   if (error instanceof VerificationFailed) return null; // the report was printed
   // A registry operation's refused input: a usage error (exit 2) that keeps its error code.
   const cause = error instanceof UsageError ? error.cause : undefined;
   if (isMemError(cause))
-    return json
-      ? JSON.stringify({ error: cause.toJSON() })
-      : `mem: ${cause.message} [${cause.code}]`;
+    return json ? { error: cause.toJSON() } : `mem: ${cause.message} [${cause.code}]`;
   if (json) {
-    if (isMemError(error)) return JSON.stringify({ error: error.toJSON() });
-    return JSON.stringify({
+    if (isMemError(error)) return { error: error.toJSON() };
+    return {
       error: {
         code: error instanceof UsageError ? 'INVALID_INPUT' : 'INTERNAL',
         message: (error as Error).message,
       },
-    });
+    };
   }
   if (isMemError(error)) return `mem: ${error.message} [${error.code}]`;
   // A flag the command refused itself (`--port`, `--from-seq`, `--only`): the same code a

@@ -37,3 +37,25 @@ describe('a flag a command refused itself (UsageError)', () => {
     );
   });
 });
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const RAW = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+
+describe('stored text in an error printed on stderr', () => {
+  // A ref echoed back in a NOT_FOUND: an ESC, a C1 control (NEL) and a bidi override.
+  const error = new MemError('NOT_FOUND', 'no line matches "a\u001bb\u0085c\u202ed"');
+
+  it('--json escapes C1 and bidi controls as \\u escapes, and the JSON is the same value', () => {
+    const body = describeError(error, true)!;
+    expect(body).not.toMatch(RAW);
+    expect(body).toContain('\\u0085');
+    expect(body).toContain('\\u202e');
+    expect(JSON.parse(body)).toEqual({ error: error.toJSON() });
+  });
+
+  it('the text line shows them as visible escapes', () => {
+    const line = describeError(error, false)!;
+    expect(line).not.toMatch(RAW);
+    expect(line).toBe('mem: no line matches "a\\x1bb\\x85c\\u202ed" [NOT_FOUND]');
+  });
+});

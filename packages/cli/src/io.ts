@@ -29,12 +29,16 @@ export function writeLine(stream: Writable, text: string): void {
  */
 const JSON_RAW = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu;
 
-export function writeJson(stream: Writable, value: unknown): void {
-  const json = String(JSON.stringify(value)).replace(
+/** `value` as one line of JSON safe to print: C1 and bidi controls written as \u escapes too. */
+export function jsonText(value: unknown): string {
+  return String(JSON.stringify(value)).replace(
     JSON_RAW,
     (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`,
   );
-  stream.write(`${json}\n`);
+}
+
+export function writeJson(stream: Writable, value: unknown): void {
+  stream.write(`${jsonText(value)}\n`);
 }
 
 export async function readAll(stream: Readable): Promise<string> {

@@ -6,7 +6,6 @@ import { registerRebuild } from './commands/rebuild.js';
 import { registerServe } from './commands/serve.js';
 import { describeError, exitCodeFor } from './exit.js';
 import { registerRegistryCommands } from './registry-commands.js';
-import { terminalSafe } from '@mem/core';
 import { OPERATIONS } from '@mem/registry';
 import { processIO, type CliIO } from './io.js';
 import { VERSION } from './version.js';
@@ -78,7 +77,7 @@ export async function main(
   } catch (error) {
     const json = argv.includes('--json');
     const message = describeError(error, json);
-    if (message !== null) io.stderr.write(`${terminalSafe(message)}\n`);
+    if (message !== null) io.stderr.write(`${message}\n`);
     if (!(error instanceof CommanderError) && exitCodeFor(error) === 1 && debugOn(io))
       io.stderr.write(`${(error as Error).stack}\n`);
     return exitCodeFor(error);

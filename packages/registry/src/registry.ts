@@ -6,7 +6,8 @@ import type { RegistryContext } from './context.js';
 import { IdempotencyStore } from './idempotency.js';
 import { runRecorded } from './recorded-idempotency.js';
 import { remoteOperations, type AnyOperation, type AnyRemoteOperation } from './operation.js';
-import { refuseControlText, validateInput } from './validate.js';
+import { refuseControlText } from '@mem/core';
+import { validateInput } from './validate.js';
 
 export interface InvokeOptions {
   /** A write's idempotency key (HTTP `Idempotency-Key`, MCP `idempotency_key`). */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { MemError, codePointName, issueField, issueValue, refusedControl } from '@mem/core';
+import { MemError, issueField, issueValue } from '@mem/core';
 
 /** `1 character`, `3 items`: a bound with its unit, in the right number. */
 function sized(n: number | bigint, origin: string): string {
@@ -149,46 +149,5 @@ export function validateInput<T>(schema: z.ZodType<T>, input: unknown, operation
   });
 }
 
-/** Each string inside `value` with its path, depth first. */
-function* strings(
-  value: unknown,
-  path: (string | number)[],
-): Generator<[string, (string | number)[]]> {
-  if (typeof value === 'string') yield [value, path];
-  else if (Array.isArray(value))
-    for (const [i, v] of value.entries()) yield* strings(v, [...path, i]);
-  else if (value !== null && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) yield* strings(v, [...path, k]);
-}
-
-/**
- * Refuses a write whose text holds a character a terminal would act on rather than show (C0
- * and C1 controls but newline and tab, the bidi embedding, override and isolate controls):
- * INVALID_INPUT naming the field, the code point and where it is, before anything is written.
- * One walk over the parsed input, not a refinement per schema, so a free-text field added later
- * is covered without anyone remembering to. `verbatim` names the top-level fields exempt
- * (transcripts, stored as they were).
- */
-export function refuseControlText(
-  input: unknown,
-  operation: string,
-  verbatim: readonly string[] = [],
-): void {
-  for (const [text, path] of strings(input, [])) {
-    if (typeof path[0] === 'string' && verbatim.includes(path[0])) continue;
-    const found = refusedControl(text);
-    if (found === null) continue;
-    const field = issueField(path) || '(input)';
-    const point = codePointName(found.char);
-    const what = /[\u202a-\u202e\u2066-\u2069]/u.test(found.char)
-      ? 'bidi control'
-      : 'control character';
-    const problem = `contains the ${what} ${point} at character ${found.index + 1}; expected text without control characters (newline and tab are allowed) or bidi controls (U+202A-U+202E, U+2066-U+2069)`;
-    throw new MemError('INVALID_INPUT', `${operation}: ${field}: ${problem}`, {
-      field,
-      code_point: point,
-      expected: 'text without control or bidi characters',
-      issues: [{ field, expected: 'text without control or bidi characters', problem }],
-    });
-  }
-}
+/** The write boundary's control-character check lives in core: `mem log append` runs it too. */
+export { refuseControlText } from '@mem/core';

@@ -1,13 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { MemError, isMemError, serializeEvent } from '@mem/core';
+import { MemError, isMemError, refuseControlText, serializeEvent } from '@mem/core';
 import { UsageError } from '../exit.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from '../context.js';
 import { readAll, writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag, projectFlag } from '../parse-flags.js';
 import { parsePayloadLines } from './payload-lines.js';
 import { unreadableFileCode } from '../input-file.js';
+
+/** Per event type, the fields `log append` stores verbatim: text read from a source, not written by a person. */
+const VERBATIM: Partial<Record<string, readonly string[]>> = {
+  evidence: ['text'],
+  reference: ['text'],
+  ingest_accepted: ['records'],
+};
 
 export function registerLog(program: Command, io: CliIO): void {
   const log = program.command('log').description('the event log: append, show');
@@ -52,6 +59,17 @@ export function registerLog(program: Command, io: CliIO): void {
           throw new UsageError(error.message, { cause: error });
         }
         const { payloads, lines } = parsed;
+        // Payload lines are untrusted text, refused as every registry write refuses it; the
+        // fields that hold a source as it was read (a transcript span, a reference passage, an
+        // ingest job's records) are verbatim, as ingest_submit's transcript is.
+        payloads.forEach((payload, i) => {
+          const where = { file: input, line: lines[i] };
+          try {
+            refuseControlText(payload, `${input}:line ${lines[i]}`, VERBATIM[payload.type], where);
+          } catch (error) {
+            throw new UsageError((error as Error).message, { cause: error });
+          }
+        });
         const engine = await openEngine(io, globals);
         const result = await engine.append(
           project,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describeError } from '../exit.js';
 import type { GlobalOptions } from '../context.js';
-import { writeLine, type CliIO } from '../io.js';
+import { writeJson, writeLine, type CliIO } from '../io.js';
 import { localPrincipal, openCliRegistry } from '../open-registry.js';
 import { projectFlag } from '../parse-flags.js';
 import { untilSignal } from '../signals.js';
@@ -43,7 +43,7 @@ export function registerVaultWatch(program: Command, io: CliIO): void {
             project,
             dry_run: false,
           })) as CaptureLine;
-          if (options.json) writeLine(io.stdout, JSON.stringify(out));
+          if (options.json) writeJson(io.stdout, out);
           else if (out.events.length > 0)
             writeLine(io.stdout, `captured ${out.events.length} event(s) in ${project}`);
         } catch (error) {

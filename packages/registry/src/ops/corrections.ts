@@ -202,6 +202,121 @@ function underCorrection<T>(ctx: RegistryContext, project: string, fn: () => Pro
   );
 }
 
+/** underCorrection over several projects at once, taken in name order so two callers never wait on each other. */
+function underCorrections<T>(
+  ctx: RegistryContext,
+  projects: readonly string[],
+  fn: () => Promise<T>,
+): Promise<T> {
+  const [first, ...rest] = [...new Set(projects)].sort();
+  if (first === undefined) return fn();
+  return underCorrection(ctx, first, () => underCorrections(ctx, rest, fn));
+}
+
+/**
+ * The checks every writer of a `superseded` event runs on the log as it is now: the target is
+ * neither forgotten nor superseded already, and its replacement (`after`, a content sha) was not
+ * itself superseded. Each refusal is CONFLICT naming what answers instead, the current
+ * replacement. `mem supersede`, vault capture and review supersede all end here.
+ */
+export function requireSupersedable(
+  ledger: MemoryLedger,
+  project: string,
+  target: LedgerTarget,
+  after: string,
+): void {
+  requireNotForgotten(ledger, project, target);
+  requireNotSuperseded(ledger, project, target);
+  requireReplacementNotSuperseded(ledger, project, target, after);
+}
+
+/** Folds a correction about to be appended into `ledger`, as its append will, so the rest of its batch sees it. */
+export function foldPlannedCorrection(ledger: MemoryLedger, payload: Payload): void {
+  const added = (sha256: string, text: string) => {
+    if (!ledger.targets.has(sha256))
+      ledger.targets.set(sha256, { sha256, kind: 'line', text, lines: [{ sha256, text }] });
+  };
+  if (payload.type === 'forgotten') {
+    ledger.forgotten.set(payload.target, 0);
+    for (const line of payload.refuses) ledger.forgotten.set(line.sha256, 0);
+  } else if (payload.type === 'superseded') {
+    if (!ledger.superseded.has(payload.target))
+      ledger.superseded.set(payload.target, payload.after_sha256);
+    added(payload.after_sha256, payload.text);
+  } else if (payload.type === 'line_added') {
+    added(payload.sha256, payload.text);
+  }
+}
+
+/** Each `superseded` and `forgotten` event of `payloads` checked against `ledger` in batch order (folded in as it goes). */
+function requirePlannedCorrections(
+  ledger: MemoryLedger,
+  project: string,
+  payloads: readonly Payload[],
+): void {
+  for (const payload of payloads) {
+    if (payload.type === 'superseded' || payload.type === 'forgotten') {
+      const target = ledger.targets.get(payload.target) ?? {
+        sha256: payload.target,
+        kind: payload.target_kind,
+        text: '',
+        lines: [],
+      };
+      if (payload.type === 'superseded')
+        requireSupersedable(ledger, project, target, payload.after_sha256);
+      else requireNotForgotten(ledger, project, target);
+    }
+    foldPlannedCorrection(ledger, payload);
+  }
+}
+
+/** One project's batch of events, planned before the correction lock was taken. */
+export interface PlannedBatch {
+  project: string;
+  payloads: Payload[];
+}
+
+/**
+ * Appends batches of corrections planned from an earlier read (vault capture plans from the notes
+ * on disk, review supersede from its queue) as one step: under every named project's correction
+ * lock it reads each log afresh, checks every batch's `superseded` and `forgotten` events as
+ * `mem supersede` and `mem forget` check theirs, and only then appends, one batch per project.
+ * Trigger: a capture or a review supersede beside a `mem supersede` of the same line. Why: each
+ * checked a read made before the other appended (or did not check at all), so both supersessions
+ * were written and the projections kept different replacements. Outcome: the later one is
+ * CONFLICT naming the current replacement, and nothing of any batch is appended. Returns each
+ * batch's seq range (null for an empty batch), in the order given.
+ */
+export function appendPlannedCorrections(
+  ctx: RegistryContext,
+  caller: Caller,
+  batches: readonly PlannedBatch[],
+): Promise<({ first_seq: number; last_seq: number } | null)[]> {
+  const written = batches.filter((batch) => batch.payloads.length > 0);
+  return underCorrections(
+    ctx,
+    written.map((batch) => batch.project),
+    async () => {
+      for (const batch of written)
+        requirePlannedCorrections(
+          await readLedger(ctx, batch.project),
+          batch.project,
+          batch.payloads,
+        );
+      const ranges: ({ first_seq: number; last_seq: number } | null)[] = [];
+      for (const batch of batches) {
+        if (batch.payloads.length === 0) {
+          ranges.push(null);
+          continue;
+        }
+        const result = await ctx.engine.append(batch.project, batch.payloads, writerOf(caller));
+        ranges.push({ first_seq: result.first_seq, last_seq: result.last_seq });
+      }
+      return ranges;
+    },
+  );
+}
+
 async function supersedeNow(
   ctx: RegistryContext,
   caller: Caller,
@@ -209,11 +324,9 @@ async function supersedeNow(
 ): Promise<MutationOut> {
   const ledger = await readLedger(ctx, input.project);
   const target = resolveRef(ledger, input.project, input.ref);
-  requireNotForgotten(ledger, input.project, target);
-  requireNotSuperseded(ledger, input.project, target);
   const force = input.force === true;
   const text = replacingText(ledger, input.project, input.by, force);
-  requireReplacementNotSuperseded(ledger, input.project, target, contentSha256(text));
+  requireSupersedable(ledger, input.project, target, contentSha256(text));
   const [first, ...copies] = supersessionPayloads(
     ledger,
     input.project,

@@ -5,6 +5,7 @@ import { reviewKindField, type Payload } from '@mem/core';
 import type { Grounding } from '@mem/ingest';
 import { loadIngest } from '../ingest-module.js';
 import { requireCapability, requireReach, writerOf } from '../caller.js';
+import { appendPlannedCorrections } from './corrections.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
 import { foldQueue, type ReviewQueue } from '../review/queue.js';
@@ -196,7 +197,11 @@ function decideOperation(decision: 'keep' | 'dismiss' | 'supersede', summary: st
         ...supersessions,
         { type: 'review_decided', id: finding.opened.id, decision, reason: input.reason },
       ];
-      const result = await ctx.engine.append(input.project, payloads, writerOf(caller));
+      // Its supersessions are checked again and appended under the project's correction lock,
+      // as `mem supersede`'s are: a line superseded since the queue was read is CONFLICT.
+      const [range] = await appendPlannedCorrections(ctx, caller, [
+        { project: input.project, payloads },
+      ]);
       return {
         project: input.project,
         id: finding.opened.id,
@@ -205,7 +210,7 @@ function decideOperation(decision: 'keep' | 'dismiss' | 'supersede', summary: st
         superseded: supersessions.flatMap((p) =>
           p.type === 'superseded' ? [p.target] : p.type === 'item_attention_set' ? [p.item] : [],
         ),
-        seq: result.last_seq,
+        seq: range!.last_seq,
       };
     },
   });

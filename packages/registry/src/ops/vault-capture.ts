@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { MemError, contentSha256, type Payload } from '@mem/core';
+import { MemError, contentSha256, refuseControlText, type Payload } from '@mem/core';
 import { TombstoneSet } from '@mem/engine';
-import { requireReach, writerOf, type Caller } from '../caller.js';
+import { requireReach, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation, type LocalOnly } from '../operation.js';
-import { forgottenPayload, supersessionPayloads } from './corrections.js';
+import {
+  appendPlannedCorrections,
+  foldPlannedCorrection,
+  forgottenPayload,
+  supersessionPayloads,
+} from './corrections.js';
 import { readLedger, type MemoryLedger } from './memory-ledger.js';
 import { requireNotForgotten, resolveRef } from './memory-ref.js';
 import { projectInput } from './schemas.js';
@@ -113,6 +118,7 @@ async function projectBatch(
     const projected = plan.projected.get(note.path);
     for (const intent of note.intents) {
       const { path, line } = intent;
+      if (intent.kind !== 'forget') refuseNoteControls(project, path, line, intent.text);
       if (intent.kind === 'add') {
         refuseForgottenHere(forgets, project, path, line, intent.text);
         const sha256 = contentSha256(intent.text);
@@ -159,6 +165,19 @@ async function projectBatch(
   return changes;
 }
 
+/**
+ * A note's line holding a control or bidi character: INVALID_INPUT naming the note, its line,
+ * the field (`text`) and the code point, the check every registry write runs. Trigger: a vault
+ * note is a file anyone with the folder can edit, and its line would be stored and then shown
+ * in every terminal that prints it. Why refuse the capture, not skip the line: a capture is one
+ * batch per project (half an edit is worse than none), and an unreadable note (a symlink,
+ * invalid UTF-8) already stops it the same way. Outcome: nothing is appended; once the line is
+ * fixed, the next capture (or `mem vault watch`'s next pass) takes the whole edit.
+ */
+function refuseNoteControls(project: string, path: string, line: number, text: string): void {
+  refuseControlText({ text }, `${path} line ${line}`, [], { project, path, line });
+}
+
 /** A rewrite or an added line repeating what this same capture forgets: FORGOTTEN, nothing appended. */
 function refuseForgottenHere(
   forgets: TombstoneSet,
@@ -178,20 +197,14 @@ function refuseForgottenHere(
 
 /** Folds a planned payload into the ledger (and the capture's own tombstones) as its append would. */
 function foldPlanned(ledger: MemoryLedger, forgets: TombstoneSet, payload: Payload): void {
-  if (payload.type === 'forgotten') {
-    ledger.forgotten.set(payload.target, 0);
-    for (const line of payload.refuses) ledger.forgotten.set(line.sha256, 0);
+  foldPlannedCorrection(ledger, payload);
+  if (payload.type === 'forgotten')
     forgets.add({
       target: payload.target,
       seq: 0,
       reason: payload.reason,
       refuses: payload.refuses,
     });
-  }
-  if (payload.type === 'superseded') {
-    ledger.superseded.set(payload.target, payload.after_sha256);
-    noteAdded(ledger, payload.after_sha256, payload.text);
-  }
 }
 
 function noteAdded(ledger: MemoryLedger, sha256: string, text: string): void {
@@ -209,18 +222,22 @@ async function appendPlan(
   // refuse, stops the capture before any append.
   const batches: PlannedChange[][] = [];
   for (const plan of plans) batches.push(await projectBatch(ctx, plan));
+  // Planned from the notes as the person left them; checked again and appended under the
+  // correction lock of every project (a `mem supersede` of the same line may have landed since):
+  // one append per project (a project's log is its own chain), all of the capture or none.
+  const ranges = dryRun
+    ? batches.map(() => null)
+    : await appendPlannedCorrections(
+        ctx,
+        caller,
+        batches.map((changes, i) => ({
+          project: plans[i]!.project,
+          payloads: changes.flatMap((change) => change.payloads),
+        })),
+      );
   const events: CaptureOut['events'] = [];
   for (const [i, changes] of batches.entries()) {
-    let seq: number | null = null;
-    if (!dryRun && changes.length > 0) {
-      // One append per project (a project's log is its own chain): all of its edits or none.
-      const result = await ctx.engine.append(
-        plans[i]!.project,
-        changes.flatMap((change) => change.payloads),
-        writerOf(caller),
-      );
-      seq = result.first_seq;
-    }
+    let seq = ranges[i]?.first_seq ?? null;
     for (const change of changes) {
       events.push({ ...change.event, seq });
       if (seq !== null) seq += change.payloads.length;

@@ -312,3 +312,44 @@ describe('duplicate items and added lines (the stop-32 walk: two identical facts
     expect(detectDuplicates([line('Use pnpm.'), line('Use npm.')])).toEqual([]);
   });
 });
+
+describe('planScan joins duplicate pairs that share a statement', () => {
+  // Three copies of one statement (the content sha folds case, so each is named by its note here).
+  const copies = ['L1:bugs', 'L1:tools', 'L1:infra'].map((note) =>
+    inNote('The theme loader crashes when the config file is missing.', note, {
+      sha256: contentSha256(note),
+    }),
+  );
+  const queue = (findings: Map<string, unknown> = new Map()) =>
+    ({
+      findings,
+      resurfaced: [],
+      liveLines: copies,
+      evidence: new Map(),
+      items: new Map(),
+    }) as unknown as Parameters<typeof planScan>[0];
+
+  it('three copies are one finding naming all three, each pair explained', () => {
+    const planned = planScan(queue());
+    expect(planned).toHaveLength(1);
+    const shas = sorted(...copies.map((c) => c.sha256));
+    expect(planned[0]).toMatchObject({
+      kind: 'duplicate',
+      subjects: shas,
+      id: reviewId('duplicate', shas),
+    });
+    for (const sha of shas) expect(planned[0]!.explanation).toContain(sha.slice(0, 8));
+    expect(planned[0]!.explanation).toMatch(/^3 lines say the same statement/);
+  });
+
+  it('a log that already holds the three pairwise findings gets no fourth', () => {
+    const shas = sorted(...copies.map((c) => c.sha256));
+    const pairs = [
+      [shas[0]!, shas[1]!],
+      [shas[0]!, shas[2]!],
+      [shas[1]!, shas[2]!],
+    ];
+    const opened = new Map(pairs.map((p) => [reviewId('duplicate', p), { opened: {} }]));
+    expect(planScan(queue(opened))).toEqual([]);
+  });
+});

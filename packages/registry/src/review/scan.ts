@@ -6,6 +6,7 @@ import { detectItemDuplicates } from './detect-item-duplicates.js';
 import { detectResurfacing } from './detect-resurfacing.js';
 import { detectOrphanedKnowledge } from './detect-orphaned-knowledge.js';
 import { detectStaleGrounding } from './detect-stale-grounding.js';
+import { joinDuplicatePairs, type Finding } from './finding.js';
 import type { ReviewQueue } from './queue.js';
 
 /**
@@ -20,12 +21,22 @@ export function planScan(
 ): PayloadOf<'review_opened'>[] {
   const contradictions = detectContradictions(queue.liveLines);
   const explained = new Set(contradictions.map((f) => f.subjects.join(',')));
+  // Duplicate pairs sharing a subject are one finding; a group a log already holds pair by pair
+  // (scanned before they were joined) is not opened a second time.
+  const duplicates = (pairs: Finding[], noun: string) =>
+    joinDuplicatePairs(pairs, noun)
+      .filter(
+        (group) =>
+          group.pairs.length === 1 ||
+          !group.pairs.every((p) => queue.findings.has(reviewId(p.kind, p.subjects))),
+      )
+      .map((group) => group.finding);
   const proposed = [
     ...detectResurfacing(queue.resurfaced),
     ...contradictions,
-    ...detectDuplicates(queue.liveLines, explained),
+    ...duplicates(detectDuplicates(queue.liveLines, explained), 'lines'),
     ...detectStaleGrounding(queue.liveLines, queue.evidence, grounding),
-    ...detectItemDuplicates(queue.items),
+    ...duplicates(detectItemDuplicates(queue.items), 'items'),
     ...detectOrphanedKnowledge(queue.items),
   ];
   const planned = new Map<string, PayloadOf<'review_opened'>>();

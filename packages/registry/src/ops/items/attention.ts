@@ -6,7 +6,7 @@ import {
   type AttentionTier,
   type Payload,
 } from '@mem/core';
-import { requireReach, writerOf, type Caller } from '../../caller.js';
+import { requireCapability, requireReach, writerOf, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { defineOperation } from '../../operation.js';
 import { projectInput } from '../schemas.js';
@@ -126,6 +126,9 @@ export const setAttentionOp = defineOperation({
   run: (ctx, caller, input) =>
     refile(ctx, caller, input.project, input.id, (now, items) => {
       if (now.attention === input.attention) return null;
+      // A rule's tier decides whether it binds (archive leaves T0): filing one anywhere makes or
+      // unmakes a directive, so it asks what writing one asks (seed 000 §3.1), as a review fold does.
+      if (now.row.type === 'rule') requireCapability(caller, 'may_write_rules');
       requireRoomToReturn(ctx, items, input.project, now, input.attention);
       return {
         type: 'item_attention_set',

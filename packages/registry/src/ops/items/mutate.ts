@@ -345,6 +345,8 @@ async function deleteChecked(
   input.ids.forEach((id, i) => {
     const item = requireItem(ledger, id, `ids[${i}]`);
     if (item.deleted) return;
+    // Admin alone does not unmake a binding directive: deleting a rule asks what archiving one does.
+    if (item.type === 'rule') requireCapability(caller, 'may_write_rules');
     doomed.add(id);
     for (const d of items.descendants(input.project, id)) doomed.add(d.id);
   });

@@ -1,0 +1,252 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemError, contentSha256, loadConfig, uniformLines } from '@mem/core';
+import { Engine } from '@mem/engine';
+import { projectorSqlite } from '@mem/projector-sqlite';
+import { projectorVault } from '@mem/projector-vault';
+import { openRegistry, type Registry } from '@mem/registry';
+import { memInProcess } from './support/mem-cli.js';
+
+/*
+ * Every writer of `superseded` checks and appends as `mem supersede` does (stop 34): vault
+ * capture and review supersede plan from what they read, then check again under the project's
+ * correction lock and append. A line already superseded, or a replacement text that was, is
+ * CONFLICT naming the current replacement, whichever path writes second; a capture beside a
+ * `mem supersede` of the same line leaves one supersession of it in the log.
+ */
+const repo = join(import.meta.dirname, '..');
+const sample = join(repo, 'test', 'fixtures', 'extraction-runs.jsonl');
+const KONG =
+  'Requests over 10KB failed with 413: Kong buffered the body; fixed with proxy-body-size: 0.';
+const PG =
+  'CI flake: pg container raced its volume mount; fixed with a pg_isready readiness probe.';
+const NOTE = join('vault', 'demo', 'infra-root-causes.md');
+const EVIDENCE = '94af7d3928e418e68468ee1a6aa51d19d8fc97bc6a24b762923b4f52a4370391';
+let root: string;
+let registry: Registry;
+
+interface Logged {
+  type: string;
+  target?: string;
+  after_sha256?: string;
+}
+const logged = (): Logged[] =>
+  readdirSync(join(root, 'log', 'demo'))
+    .sort()
+    .flatMap((segment) => readFileSync(join(root, 'log', 'demo', segment), 'utf8').split('\n'))
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Logged);
+const supersessionsOf = (sha: string) =>
+  logged().filter((e) => e.type === 'superseded' && e.target === sha);
+
+/** The note with the line that reads `from` rewritten to read `to` (its block id kept). */
+function rewrite(from: string, to: string): void {
+  const path = join(root, NOTE);
+  const before = readFileSync(path, 'utf8');
+  const after = before.replace(`- ${from}`, `- ${to}`);
+  expect(after).not.toBe(before);
+  writeFileSync(path, after);
+}
+
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), 'mem-correction-paths-'));
+  const appended = await memInProcess([
+    '--root',
+    root,
+    'log',
+    'append',
+    '--project',
+    'demo',
+    '--file',
+    sample,
+  ]);
+  expect(appended.code, appended.stderr).toBe(0);
+  registry = await openRegistry({
+    engine: new Engine({ root, projectors: [projectorSqlite, projectorVault] }),
+    version: '0.0.0-test',
+    config: loadConfig({}),
+    runJobs: false,
+  });
+}, 180_000);
+afterEach(async () => {
+  await registry.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('vault capture checks its supersessions as mem supersede does', () => {
+  it('a rewrite to a text already superseded is CONFLICT naming its current replacement, nothing appended', async () => {
+    const caller = registry.local('local:test');
+    const replacement = 'CI flake: the pg container raced its volume mount; pg_isready fixed it.';
+    await registry.invoke('supersede', caller, {
+      project: 'demo',
+      ref: contentSha256(PG),
+      by: replacement,
+      reason: 'reworded',
+    });
+    // The Kong line rewritten to the pg line's old words: superseding Kong by them would point
+    // it at a text that left every read path, so neither would answer.
+    rewrite(KONG, PG);
+    const before = logged().length;
+    const refused = await registry.invoke('vault_capture', caller, { project: 'demo' }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(MemError);
+    expect((refused as MemError).code).toBe('CONFLICT');
+    expect((refused as MemError).details).toMatchObject({
+      field: 'by',
+      target: contentSha256(KONG),
+      by: contentSha256(PG),
+      current: contentSha256(replacement),
+    });
+    expect(logged()).toHaveLength(before);
+  });
+
+  // Started a few ms apart: the capture's plan and the supersede's append overlap in some of
+  // them (red before: two supersessions of the line at 5 and 10 ms, load 9).
+  it.each([0, 5, 10, 20, 40])(
+    'beside a mem supersede of the same line (started %i ms later), one supersession of it is written',
+    async (delay) => {
+      const caller = registry.local('local:test');
+      rewrite(KONG, 'Requests over 10KB failed with 413 because Kong buffered the body.');
+      const settled = await Promise.allSettled([
+        registry.invoke('vault_capture', caller, { project: 'demo' }),
+        new Promise((r) => setTimeout(r, delay)).then(() =>
+          registry.invoke('supersede', caller, {
+            project: 'demo',
+            ref: contentSha256(KONG),
+            by: 'Kong buffered request bodies over 10KB (413) until proxy-body-size: 0.',
+            reason: 'race',
+          }),
+        ),
+      ]);
+      expect(supersessionsOf(contentSha256(KONG))).toHaveLength(1);
+      // Whichever lost was refused as a second supersession, never written beside the first.
+      for (const s of settled)
+        if (s.status === 'rejected') {
+          expect(s.reason).toBeInstanceOf(MemError);
+          expect((s.reason as MemError).code).toBe('CONFLICT');
+        }
+    },
+  );
+});
+
+describe('vault capture refuses a note line holding a control or bidi character', () => {
+  it.each([
+    [
+      'ESC',
+      'Requests over 10KB failed with \u001b[31m413\u001b[0m because Kong buffered the body.',
+      'U+001B',
+    ],
+    ['RLO', 'Requests over 10KB failed with 413 \u202ebecause Kong buffered the body.', 'U+202E'],
+  ])(
+    'a rewrite holding %s is INVALID_INPUT naming the note, line, field and code point; nothing appended',
+    async (_name, text, point) => {
+      const caller = registry.local('local:test');
+      rewrite(KONG, text);
+      const before = logged().length;
+      for (const dry_run of [true, false]) {
+        const refused = await registry
+          .invoke('vault_capture', caller, { project: 'demo', dry_run })
+          .then(
+            () => null,
+            (error: unknown) => error,
+          );
+        expect(refused).toBeInstanceOf(MemError);
+        const error = refused as MemError;
+        expect(error.code).toBe('INVALID_INPUT');
+        expect(error.details).toMatchObject({
+          project: 'demo',
+          path: 'demo/infra-root-causes.md',
+          field: 'text',
+          code_point: point,
+        });
+        expect(error.details['line']).toBeGreaterThan(0);
+        expect(error.message).toContain('demo/infra-root-causes.md line ');
+      }
+      expect(logged()).toHaveLength(before);
+    },
+  );
+});
+
+describe('review supersede checks its supersessions as mem supersede does', () => {
+  /** The Kong line said again (lowercase, no full stop) in a memory of a note of its own: a duplicate finding. */
+  async function duplicateFinding(): Promise<{ id: string; subjects: string[] }> {
+    const text = KONG.toLowerCase().replace(/\.$/u, '');
+    const payload = {
+      type: 'memory',
+      run_id: 'run-duplicate-kong',
+      level: 'L1',
+      t: 1,
+      text,
+      tokens: 20,
+      parents: [EVIDENCE],
+      sha256: contentSha256(text),
+      lines: uniformLines(text, [EVIDENCE]),
+    };
+    const file = join(root, 'duplicate.jsonl');
+    writeFileSync(file, `${JSON.stringify(payload)}\n`);
+    await registry.close();
+    const appended = await memInProcess([
+      '--root',
+      root,
+      'log',
+      'append',
+      '--project',
+      'demo',
+      '--file',
+      file,
+    ]);
+    expect(appended.code, appended.stderr).toBe(0);
+    registry = await openRegistry({
+      engine: new Engine({ root, projectors: [projectorSqlite, projectorVault] }),
+      version: '0.0.0-test',
+      config: loadConfig({}),
+      runJobs: false,
+    });
+    const caller = registry.local('local:test');
+    await registry.invoke('review_scan', caller, { project: 'demo' });
+    const { findings } = (await registry.invoke('review_list', caller, { project: 'demo' })) as {
+      findings: { id: string; kind: string; subjects: string[] }[];
+    };
+    const found = findings.find(
+      (f) => f.kind === 'duplicate' && f.subjects.includes(contentSha256(KONG)),
+    );
+    expect(found, JSON.stringify(findings)).toBeDefined();
+    return found!;
+  }
+
+  // Started a few ms apart, as the capture race above.
+  it.each([0, 5, 10, 20, 40])(
+    'beside a mem supersede of the older line (started %i ms later), one supersession of it is written',
+    async (delay) => {
+      const finding = await duplicateFinding();
+      const caller = registry.local('local:test');
+      const settled = await Promise.allSettled([
+        registry.invoke('review_supersede', caller, {
+          project: 'demo',
+          id: finding.id,
+          reason: 'duplicate',
+        }),
+        new Promise((resolve) => setTimeout(resolve, delay)).then(() =>
+          registry.invoke('supersede', caller, {
+            project: 'demo',
+            ref: contentSha256(KONG),
+            by: 'Kong buffered request bodies over 10KB (413) until proxy-body-size: 0.',
+            reason: 'race',
+          }),
+        ),
+      ]);
+      expect(supersessionsOf(contentSha256(KONG))).toHaveLength(1);
+      // The loser: CONFLICT when it read the line still live; a review that read the queue
+      // after the supersede sees one live line left and is refused for that (INVALID_INPUT).
+      for (const s of settled)
+        if (s.status === 'rejected') {
+          expect(s.reason).toBeInstanceOf(MemError);
+          expect(['CONFLICT', 'INVALID_INPUT']).toContain((s.reason as MemError).code);
+        }
+    },
+  );
+});

@@ -57,8 +57,10 @@ export function applyEvents(
         if (TEXT_REWRITES.has(write.statement)) handle.rewrote = true;
       }
     }
+    // node_fts and item_fts follow node and item: the connection's triggers note what the
+    // batch changed, indexed here once (fts-triggers.ts).
+    flushFts(handle, project, through.seq);
     statements.writePosition.run({ project, seq: through.seq, head: through.head });
-    // node_fts follows node through the connection's triggers (fts-triggers.ts).
     if (!handle.dirty) statements.markUnsealed.run();
   };
   if (db.inTransaction) {
@@ -83,6 +85,21 @@ export function applyEvents(
 export function commitPending(handle: ItemStoreHandle): void {
   if (handle.db.inTransaction) handle.db.exec('COMMIT');
   handle.uncommitted = 0;
+}
+
+/** Indexes what the batch through `seq` noted for node_fts and item_fts (fts-triggers.ts). */
+function flushFts(handle: ItemStoreHandle, project: string, seq: number): void {
+  try {
+    for (const statement of handle.statements.flushFts) statement.run();
+  } catch (error) {
+    if (isDiskFull(error)) throw error;
+    throw new MemError(
+      'PROJECTION_FAILED',
+      `${project} through seq ${seq}: indexing the batch's text failed: ${(error as Error).message}`,
+      { project, seq, sqliteCode: (error as { code?: unknown }).code },
+      { cause: error },
+    );
+  }
 }
 
 function run(handle: ItemStoreHandle, project: string, seq: number, write: PlannedWrite): void {

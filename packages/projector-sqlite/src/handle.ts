@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { registerOrientTriggers } from './orient-triggers.js';
-import { registerFtsTriggers } from './fts-triggers.js';
-import { registerItemFtsTriggers } from './item-fts.js';
+import { NODE_FTS_FLUSH_SQL, registerFtsTriggers } from './fts-triggers.js';
+import { ITEM_FTS_FLUSH_SQL, registerItemFtsTriggers } from './item-fts.js';
 import { registerForgottenText } from './forgotten-text.js';
 import { openWritable } from './open-database.js';
 import type { StatementName } from './planned-write.js';
@@ -32,6 +32,8 @@ export interface PreparedStatements {
   writePosition: Database.Statement;
   markUnsealed: Database.Statement;
   markRebuilding: Database.Statement;
+  /** What indexes the nodes and items a batch's triggers noted (fts-triggers.ts), in order. */
+  flushFts: readonly Database.Statement[];
 }
 
 export function prepareStatements(db: Database.Database): PreparedStatements {
@@ -57,6 +59,7 @@ export function prepareStatements(db: Database.Database): PreparedStatements {
     writePosition: db.prepare(POSITION_SQL.write),
     markUnsealed: db.prepare(MARK_UNSEALED_SQL),
     markRebuilding: db.prepare(MARK_REBUILDING_SQL),
+    flushFts: [...NODE_FTS_FLUSH_SQL, ...ITEM_FTS_FLUSH_SQL].map((sql) => db.prepare(sql)),
   };
 }
 

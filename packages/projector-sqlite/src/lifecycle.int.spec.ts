@@ -11,6 +11,8 @@ import {
   projected,
   tempRoot,
 } from '../test/support.js';
+import { commitPending } from './apply-events.js';
+import { digestStore } from './digest.js';
 import { nodeId } from './node-id.js';
 import { projectorSqlite } from './projector.js';
 
@@ -179,6 +181,48 @@ describe('item store lifecycle', () => {
         hasErrorCode(e, 'CONFLICT'),
       );
       expect(await projectorSqlite.position(handle, P)).toBeNull();
+    } finally {
+      await projectorSqlite.close(handle);
+    }
+  });
+
+  it('a batch failing part-way leaves nothing of itself, after uncommitted batches or opening the transaction, and then holds no write lock', async () => {
+    const evidence = events.find((e) => e.event.type === 'evidence')!;
+    if (evidence.event.type !== 'evidence') throw new Error('fixture');
+    await projectorSqlite.close(await projectorSqlite.init(root.target));
+    // The evidence collides (as above): its batch fails after writing the chunks and gates before it.
+    const planted = new Database(live);
+    planted
+      .prepare(
+        `INSERT INTO node (id, project, level, kind, text, sha256, seq, created_ts, meta) VALUES (?, ?, 'L0', 'evidence', 'x', ?, 1, 't', '{}')`,
+      )
+      .run(nodeId(P, 'L0', evidence.event.sha256), P, 'f'.repeat(64));
+    planted.close();
+    const handle = await projectorSqlite.init(root.target);
+    try {
+      const failing = events.slice(1);
+      expect(failing.findIndex((e) => e.event.type === 'evidence')).toBeGreaterThan(0);
+      await projectStretch(projectorSqlite, handle, P, events.slice(0, 1));
+      const before = digestStore(handle.db);
+      // Inside the transaction the first batch left open: rolled back to its savepoint.
+      await expect(projectStretch(projectorSqlite, handle, P, failing)).rejects.toSatisfy((e) =>
+        hasErrorCode(e, 'CONFLICT'),
+      );
+      expect(digestStore(handle.db)).toEqual(before);
+      commitPending(handle);
+      // Opening the transaction itself: rolled back whole, and the write lock let go.
+      await expect(projectStretch(projectorSqlite, handle, P, failing)).rejects.toSatisfy((e) =>
+        hasErrorCode(e, 'CONFLICT'),
+      );
+      expect(digestStore(handle.db)).toEqual(before);
+      const other = new Database(live, { timeout: 0 });
+      try {
+        other.exec('BEGIN IMMEDIATE');
+        other.exec('ROLLBACK');
+      } finally {
+        other.close();
+      }
+      expect(await projectorSqlite.position(handle, P)).toEqual({ seq: 1, head: events[0]!.hash });
     } finally {
       await projectorSqlite.close(handle);
     }

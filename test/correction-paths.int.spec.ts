@@ -7,7 +7,7 @@ import { Engine } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { openRegistry, type Registry } from '@mem/registry';
-import { memInProcess } from './support/mem-cli.js';
+import { appendedInProcess } from './support/mem-cli.js';
 
 /*
  * Every writer of `superseded` checks and appends as `mem supersede` does (stop 34): vault
@@ -26,6 +26,15 @@ const NOTE = join('vault', 'demo', 'infra-root-causes.md');
 const EVIDENCE = '94af7d3928e418e68468ee1a6aa51d19d8fc97bc6a24b762923b4f52a4370391';
 let root: string;
 let registry: Registry;
+
+/** A registry over `root` with the SQLite and vault projections, jobs off. */
+const openDemo = () =>
+  openRegistry({
+    engine: new Engine({ root, projectors: [projectorSqlite, projectorVault] }),
+    version: '0.0.0-test',
+    config: loadConfig({}),
+    runJobs: false,
+  });
 
 interface Logged {
   type: string;
@@ -52,23 +61,8 @@ function rewrite(from: string, to: string): void {
 
 beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'mem-correction-paths-'));
-  const appended = await memInProcess([
-    '--root',
-    root,
-    'log',
-    'append',
-    '--project',
-    'demo',
-    '--file',
-    sample,
-  ]);
-  expect(appended.code, appended.stderr).toBe(0);
-  registry = await openRegistry({
-    engine: new Engine({ root, projectors: [projectorSqlite, projectorVault] }),
-    version: '0.0.0-test',
-    config: loadConfig({}),
-    runJobs: false,
-  });
+  await appendedInProcess(root, sample);
+  registry = await openDemo();
 }, 180_000);
 afterEach(async () => {
   await registry.close();
@@ -189,23 +183,8 @@ describe('review supersede checks its supersessions as mem supersede does', () =
     const file = join(root, 'duplicate.jsonl');
     writeFileSync(file, `${JSON.stringify(payload)}\n`);
     await registry.close();
-    const appended = await memInProcess([
-      '--root',
-      root,
-      'log',
-      'append',
-      '--project',
-      'demo',
-      '--file',
-      file,
-    ]);
-    expect(appended.code, appended.stderr).toBe(0);
-    registry = await openRegistry({
-      engine: new Engine({ root, projectors: [projectorSqlite, projectorVault] }),
-      version: '0.0.0-test',
-      config: loadConfig({}),
-      runJobs: false,
-    });
+    await appendedInProcess(root, file);
+    registry = await openDemo();
     const caller = registry.local('local:test');
     await registry.invoke('review_scan', caller, { project: 'demo' });
     const { findings } = (await registry.invoke('review_list', caller, { project: 'demo' })) as {

@@ -10,8 +10,8 @@ import type Database from 'better-sqlite3';
  * 1 M-event store.
  *
  * The triggers do not write node_fts: they note which nodes a batch changed (and, the first
- * time, the text node_fts indexed for them before it), and `flushFtsPending` indexes them
- * once, at the end of the batch (apply-events.ts). Trigger: FTS5 writes its pending terms out
+ * time, the text node_fts indexed for them before it), and `flushFts` indexes them once, at
+ * the end of the batch (apply-events.ts; a one-project reset flushes its deletions too). Trigger: FTS5 writes its pending terms out
  * as a new segment at every statement savepoint, and each planned INSERT with triggers opens
  * one, so indexing from the triggers wrote a segment per node and merged them again (~6 ms
  * CPU of an add_items of 100 at 100 k items, load 1). Outcome: one segment a batch. The index

@@ -177,8 +177,8 @@ const NOTE = (nodeId: string, indexed: 0 | 1) =>
  * removed, a change of its scope, a new text of its node (an edited summary or detail), a
  * parent set or cleared (item.parent, a relate or unrelate: its parent token). Other item
  * columns (activity, counts) move nothing. As node_fts's, the triggers only note the item (and
- * whether item_fts held it before the batch), and `flushFtsPending` re-indexes each noted item
- * once at the end of the batch from its rows as they then are (one FTS5 segment a batch, not one
+ * whether item_fts held it before the batch), and `flushFts` (apply-events.ts; a reset too)
+ * re-indexes each noted item once at the end of the batch from its rows as they then are (one FTS5 segment a batch, not one
  * per item: ~4 ms CPU of an add_items of 100 at 100 k items). An item added under a parent is
  * written with it: its insert notes it once.
  */

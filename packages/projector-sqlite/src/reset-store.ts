@@ -8,8 +8,9 @@ import { removeDatabaseFiles, storeFiles } from './store-files.js';
 
 /**
  * Drops the item store under `stateDir`: every row (an empty store installed in place, never
- * a deleted file: empty-store.ts), or every row of one project (node_fts follows through the
- * connection's triggers). The file is then marked rebuilding, so the seal after the replay
+ * a deleted file: empty-store.ts), or every row of one project (the connection's triggers note
+ * the deleted rows for node_fts and item_fts, and the reset flushes those notes before it
+ * commits, as applyEvents does at the end of a batch). The file is then marked rebuilding, so the seal after the replay
  * writes the canonical copy. Call it with no handle open on the store.
  */
 export async function resetStore(
@@ -40,6 +41,7 @@ export async function resetStore(
         db.prepare(`DELETE FROM ${table} WHERE project = ?`).run(project);
       if (project === SYSTEM_PROJECT)
         for (const table of SYSTEM_TABLES) db.exec(`DELETE FROM ${table}`);
+      for (const statement of handle.statements.flushFts) statement.run();
       handle.statements.markUnsealed.run();
       handle.statements.markRebuilding.run();
     }).immediate();

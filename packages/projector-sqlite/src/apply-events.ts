@@ -98,7 +98,7 @@ function flushFts(handle: ItemStoreHandle, project: string, seq: number): void {
     if (isDiskFull(error)) throw error;
     throw new MemError(
       'PROJECTION_FAILED',
-      `${project} through seq ${seq}: indexing the batch's text failed: ${(error as Error).message}`,
+      `${project} through seq ${seq}: adding the batch's tree totals or indexing its text failed: ${(error as Error).message}`,
       { project, seq, sqliteCode: (error as { code?: unknown }).code },
       { cause: error },
     );

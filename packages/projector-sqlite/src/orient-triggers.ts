@@ -25,7 +25,11 @@ const RECOMPUTED = `max(${OWN('item')}, coalesce((SELECT max(c.tree_activity) FR
  * counts it, whichever event planned it, and a replay counts exactly as the live writes did.
  * A child joins its parent's tree when its row is written with a parent (item_tree_born) or its
  * parent column is set (a relate, item_tree_joined), and leaves it when the column is cleared
- * (item_tree_left).
+ * (item_tree_left). A birth is only noted (item_tree_pending) and added to the parent once per
+ * batch by `flushOrientPending` (apply-events.ts), beside the FTS flushes: an add_items of 100
+ * under one thread updated the thread's row (its item_open_thread entry, and through
+ * item_tree_moved its parent's) 100 times. Nothing on this connection reads the totals inside a
+ * batch: the plan reads no item row, and the reads run on read connections between batches.
  * Items are never undeleted, so liveness only ever ends.
  */
 export function registerOrientTriggers(db: Database.Database): void {

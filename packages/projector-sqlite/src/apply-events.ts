@@ -5,6 +5,7 @@ import type { ItemStoreHandle } from './handle.js';
 import { planEvent } from './plan.js';
 import type { PlannedWrite } from './planned-write.js';
 import { isDiskFull } from './disk-full.js';
+import { flushOrientPending } from './orient-triggers.js';
 import { TEXT_REWRITES } from './text-rewrites.js';
 
 /** Last applied position of `project`, or null. */
@@ -57,8 +58,9 @@ export function applyEvents(
         if (TEXT_REWRITES.has(write.statement)) handle.rewrote = true;
       }
     }
-    // node_fts and item_fts follow node and item: the connection's triggers note what the
-    // batch changed, indexed here once (fts-triggers.ts).
+    // The tree totals, node_fts and item_fts follow item and node: the connection's triggers
+    // note what the batch changed, added and indexed here once (orient-triggers.ts,
+    // fts-triggers.ts).
     flushFts(handle, project, through.seq);
     statements.writePosition.run({ project, seq: through.seq, head: through.head });
     if (!handle.dirty) statements.markUnsealed.run();
@@ -87,15 +89,16 @@ export function commitPending(handle: ItemStoreHandle): void {
   handle.uncommitted = 0;
 }
 
-/** Indexes what the batch through `seq` noted for node_fts and item_fts (fts-triggers.ts). */
+/** Adds and indexes what the batch through `seq` noted for the tree totals, node_fts and item_fts. */
 function flushFts(handle: ItemStoreHandle, project: string, seq: number): void {
   try {
+    flushOrientPending(handle.statements.flushOrient);
     for (const statement of handle.statements.flushFts) statement.run();
   } catch (error) {
     if (isDiskFull(error)) throw error;
     throw new MemError(
       'PROJECTION_FAILED',
-      `${project} through seq ${seq}: indexing the batch's text failed: ${(error as Error).message}`,
+      `${project} through seq ${seq}: adding the batch's tree totals or indexing its text failed: ${(error as Error).message}`,
       { project, seq, sqliteCode: (error as { code?: unknown }).code },
       { cause: error },
     );

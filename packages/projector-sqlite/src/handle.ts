@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { registerOrientTriggers } from './orient-triggers.js';
+import { ORIENT_FLUSH_SQL, registerOrientTriggers, type OrientFlush } from './orient-triggers.js';
 import { NODE_FTS_FLUSH_SQL, registerFtsTriggers } from './fts-triggers.js';
 import { ITEM_FTS_FLUSH_SQL, registerItemFtsTriggers } from './item-fts.js';
 import { registerForgottenText } from './forgotten-text.js';
@@ -32,6 +32,8 @@ export interface PreparedStatements {
   writePosition: Database.Statement;
   markUnsealed: Database.Statement;
   markRebuilding: Database.Statement;
+  /** What adds the births a batch's triggers noted to the parents' totals (orient-triggers.ts). */
+  flushOrient: OrientFlush;
   /** What indexes the nodes and items a batch's triggers noted (fts-triggers.ts), in order. */
   flushFts: readonly Database.Statement[];
 }
@@ -59,6 +61,11 @@ export function prepareStatements(db: Database.Database): PreparedStatements {
     writePosition: db.prepare(POSITION_SQL.write),
     markUnsealed: db.prepare(MARK_UNSEALED_SQL),
     markRebuilding: db.prepare(MARK_REBUILDING_SQL),
+    flushOrient: {
+      births: db.prepare(ORIENT_FLUSH_SQL.births),
+      add: db.prepare(ORIENT_FLUSH_SQL.add),
+      clear: db.prepare(ORIENT_FLUSH_SQL.clear),
+    },
     flushFts: [...NODE_FTS_FLUSH_SQL, ...ITEM_FTS_FLUSH_SQL].map((sql) => db.prepare(sql)),
   };
 }

@@ -151,6 +151,93 @@ describe("orient's totals in the item store", () => {
     expect(caughtUp.bytes.equals(whole.bytes)).toBe(true);
   });
 
+  it("one batch's births write each parent's totals once, and a batch that also moves, resolves and deletes them equals a walk", async () => {
+    const A = itemId(P, 1);
+    const B = itemId(P, 2);
+    const births = [
+      { type: 'item_added', item_type: 'thread', summary: 'A' },
+      { type: 'item_added', item_type: 'thread', summary: 'B' },
+      ...Array.from({ length: 20 }, (_, i) => ({
+        type: 'item_added',
+        item_type: 'task',
+        summary: `Task ${i}`,
+        parent: A,
+      })),
+    ];
+    const handle = await projectorSqlite.init(root.target);
+    // Counts the writes of A's totals on the writing connection.
+    handle.db.exec(`CREATE TEMP TABLE a_writes (n INTEGER);
+      CREATE TEMP TRIGGER a_written AFTER UPDATE OF tree_open ON main.item WHEN new.id = '${A}'
+      BEGIN INSERT INTO temp.a_writes VALUES (1); END;`);
+    await projectStretch(projectorSqlite, handle, P, projected(chainEvents(P, births)));
+    expect(handle.db.prepare('SELECT count(*) AS n FROM temp.a_writes').get()).toEqual({ n: 1 });
+    expect(
+      handle.db
+        .prepare('SELECT tree_open AS open FROM item WHERE project = ? AND id = ?')
+        .get(P, A),
+    ).toEqual({ open: 20 });
+    await projectorSqlite.close(handle);
+
+    // Newborns moved, resolved and deleted, and their own children born, in the batch that adds them.
+    root.cleanup();
+    root = tempRoot();
+    const [c3, c4, c5, c6, c8] = [3, 4, 5, 6, 8].map((seq) => itemId(P, seq));
+    const mixed = [
+      ...births.slice(0, 2),
+      ...[3, 4, 5, 6, 7].map((i) => ({
+        type: 'item_added',
+        item_type: 'task',
+        summary: `T${i}`,
+        parent: A,
+      })),
+      { type: 'item_added', item_type: 'task', summary: 'Under 3', parent: c3 },
+      { type: 'item_deleted', item: c4, reason: 'wrong' },
+      { type: 'item_unrelated', item: c5, relation: 'parent', target: A, reason: 'moved' },
+      { type: 'item_related', item: c5, relation: 'parent', target: B },
+      { type: 'item_resolved', item: c6, from: 'open', status: 'done', reason: 'merged' },
+      { type: 'item_added', item_type: 'task', summary: 'Under 8', parent: c8 },
+      { type: 'item_added', item_type: 'task', summary: 'Under 5', parent: c5 },
+      { type: 'item_deleted', item: c3, reason: 'superseded' },
+    ];
+    const writer = await projectorSqlite.init(root.target);
+    await projectStretch(projectorSqlite, writer, P, projected(chainEvents(P, mixed)));
+    await projectorSqlite.seal(writer);
+    await projectorSqlite.close(writer);
+    const db = new Database(join(root.target.stateDir, 'items.sqlite'), { readonly: true });
+    try {
+      const live = new Set(
+        (db.prepare('SELECT id FROM item WHERE deleted_at IS NULL').all() as { id: string }[]).map(
+          (r) => r.id,
+        ),
+      );
+      const kept = db
+        .prepare(`SELECT id, tree_activity AS activity, tree_open AS open FROM item ORDER BY id`)
+        .all() as { id: string }[];
+      const walked = (db.prepare(RECOUNT_TREES).all() as { id: string }[]).filter((r) =>
+        live.has(r.id),
+      );
+      expect(kept.filter((r) => live.has(r.id))).toEqual(walked);
+      expect(
+        db
+          .prepare('SELECT id, tree_open AS open FROM item WHERE id IN (?, ?) ORDER BY id')
+          .all(A, B),
+      ).toEqual(
+        [
+          // 7 alone: 3 (with 8 and 8's child under it) and 4 deleted, 5 moved, 6 done.
+          { id: A, open: 1 },
+          // 5 and the child born under it after the move.
+          { id: B, open: 2 },
+        ].sort((x, y) => (x.id < y.id ? -1 : 1)),
+      );
+      // 8 lives on under the deleted 3, with its own child open.
+      expect(db.prepare('SELECT tree_open AS open FROM item WHERE id = ?').get(c8)).toEqual({
+        open: 1,
+      });
+    } finally {
+      db.close();
+    }
+  });
+
   it("orient's open threads are read from their rows, not by walking their trees", async () => {
     const file = await applyEach(trees);
     const db = new Database(file);

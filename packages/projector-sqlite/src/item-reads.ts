@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { OPEN_MAX_DAYS, type FromLine } from '@mem/core';
 import type {
+  CitingRow,
   DueReminderRow,
   ItemActivityRow,
   ItemCountRow,
@@ -97,6 +98,20 @@ function heldBackParams(now: Date): HeldBackParams {
     opened_ms: opened,
     opened_second: second(opened),
   };
+}
+
+/**
+ * Held back by its cited source: one of the find's heldBySource pairs (@held_by_source, a JSON
+ * list of [project, id]), which its caller judged (citingMatches). Only in a statement whose
+ * find names any: a find with none plans as before.
+ */
+const HELD_BY_SOURCE = `(i.project, i.id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(@held_by_source))`;
+
+/** The @held_by_source of a find that holds any match back by its source and delivers none held; else null. */
+function heldBySourceParam(query: ItemFindQuery): string | null {
+  const held = query.heldBySource ?? [];
+  if (query.includeStale || held.length === 0) return null;
+  return JSON.stringify(held.map(({ project, id }) => [project, id]));
 }
 
 interface RawItem extends Omit<
@@ -473,6 +488,8 @@ function findFrame(
     params[field] = query[field];
   }
   if (match !== undefined) params.match = match;
+  const bySource = heldBySourceParam(query);
+  if (bySource !== null) params.held_by_source = bySource;
   const parentScope = driver && match !== undefined ? parentDriven(prepared, query) : null;
   if (parentScope !== null) params.parent_scope = parentScope;
   return {
@@ -484,7 +501,11 @@ function findFrame(
     ...drivenStatements(parentScope !== null, driver?.from, where),
     params,
     held,
-    delivered: query.includeStale ? '1' : `NOT ${HELD_BACK}`,
+    delivered: query.includeStale
+      ? '1'
+      : bySource !== null
+        ? `NOT ${HELD_BACK} AND NOT ${HELD_BY_SOURCE}`
+        : `NOT ${HELD_BACK}`,
     k: Math.max(query.candidates, query.offset + query.limit),
     ...settings,
     driver,
@@ -540,6 +561,24 @@ const heldBackOf =
       limit,
     }) as RawItem[];
 
+/**
+ * How many of the matches a find holds back by their cited source (HELD_BY_SOURCE) its dates do
+ * not hold back already (HELD_BACK counts those): what the total leaves out besides. Each pair
+ * is one of the find's matches (its caller read them from citingMatches), so they are not
+ * matched again here.
+ */
+function heldBySourceAlone(frame: FindFrame): number {
+  const bySource = frame.params.held_by_source;
+  if (bySource === undefined) return 0;
+  return frame
+    .prepared(
+      `SELECT count(*) FROM (SELECT DISTINCT value ->> 0 AS project, value ->> 1 AS id FROM json_each(@held_by_source)) h
+        CROSS JOIN item i ON i.project = h.project AND i.id = h.id WHERE NOT ${HELD_BACK}`,
+    )
+    .pluck()
+    .get({ ...frame.held, held_by_source: bySource }) as number;
+}
+
 /** A find without a keyword query: the filters' rows (read from their driver), every one relevance 1. */
 function filterFind(frame: FindFrame): FindPlan {
   const { prepared, from, params, delivered } = frame;
@@ -584,7 +623,7 @@ function drivenFind(frame: KeywordFrame): FindPlan {
           aboveHolders: undefined,
         };
   const held = heldAmong(frame, matches.ids);
-  const delivered = query.includeStale ? NONE_HELD : held;
+  const delivered = query.includeStale ? NONE_HELD : withHeldBySource(frame, matches.ids, held);
   const ranked = split
     ? drivenFloorCandidates(
         prepared,
@@ -694,6 +733,28 @@ function heldAmong(frame: KeywordFrame, ids: Float64Array): number[] {
   const held: number[] = [];
   for (let i = 0; i < ids.length; i += 1) if (heldSet.has(ids[i]!)) held.push(ids[i]!);
   return held;
+}
+
+/**
+ * `held` (heldAmong's, in the matches' order) with the matches the find holds back by their
+ * cited source (HELD_BY_SOURCE), still in the matches' order: what a driven find leaves out.
+ */
+function withHeldBySource(frame: FindFrame, ids: Float64Array, held: number[]): readonly number[] {
+  const bySource = frame.params.held_by_source;
+  if (bySource === undefined) return held;
+  const nodes = new Set(
+    frame
+      .prepared(
+        `SELECT i.node_id FROM json_each(@held_by_source) h
+          CROSS JOIN item i ON i.project = h.value ->> 0 AND i.id = h.value ->> 1`,
+      )
+      .pluck()
+      .all({ held_by_source: bySource }) as number[],
+  );
+  for (const id of held) nodes.add(id);
+  const out: number[] = [];
+  for (let i = 0; i < ids.length; i += 1) if (nodes.has(ids[i]!)) out.push(ids[i]!);
+  return out;
 }
 
 /**
@@ -1301,11 +1362,40 @@ export function itemReader(
       // relations: computing them for every match before the sort cost a subquery per match.
       const { matched, held } = plan.counts;
       return {
-        total: query.includeStale ? matched : matched - held,
+        total: query.includeStale ? matched : matched - held - heldBySourceAlone(frame),
         items,
         heldBack: held > 0 ? plan.heldBack(query.heldBackLimit).map(toItem) : [],
         heldBackTotal: held,
       };
+    },
+
+    /**
+     * The matches of `query` (its filters and keyword phrases; its page, clock and heldBySource
+     * aside) that cite a source, by creation, at most `limit`: what find_items judges before
+     * its statement so that its total and pages leave out the ones their sources hold back.
+     * Read from item_citing (migration 0034), each row's filters checked and its node matched
+     * by rowid (a probe per citing row, never the phrases' postings): the cost follows the
+     * find's projects' citing items, none when nothing cites.
+     */
+    citingMatches: (query: ItemFindQuery, limit: number): CitingRow[] => {
+      const phrases = query.phrases ?? [];
+      const match = phrases.length > 0 ? phrases.join(' OR ') : undefined;
+      const frame = findFrame(prepared, query, match, {
+        keywordBudget,
+        floorScored,
+        probePostings,
+        ...keptSinceWrite(),
+      });
+      const matched =
+        match === undefined
+          ? ''
+          : 'AND EXISTS (SELECT 1 FROM node_fts f WHERE node_fts MATCH @match AND f.rowid = i.node_id)';
+      return prepared(`SELECT i.project, i.id, i.type, i.status, i.opened_ts, i.valid_until,
+          i.review_after, i.source_uri, i.source_sha256, i.created_seq
+        FROM item i INDEXED BY item_citing
+        WHERE i.source_uri IS NOT NULL AND i.source_sha256 IS NOT NULL
+          AND ${frame.itemWhere.join(' AND ')} ${matched}
+        ${BY_CREATION} LIMIT @limit`).all({ ...frame.params, limit }) as CitingRow[];
     },
 
     /**

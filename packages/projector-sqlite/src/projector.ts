@@ -50,8 +50,9 @@ import { sealStore } from './seal.js';
  * 31: line_confirmation (migration 0033): a confirmed line's cited spans' digests.
  * 32: a line superseded twice in the log keeps the first supersession in node.superseded_by,
  *     and a replacement is confirmed only as the successor line its event made (no migration).
+ * 33: item_citing (migration 0034), the range find_items reads its matches citing a source from.
  */
-const VERSION = 32;
+const VERSION = 33;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

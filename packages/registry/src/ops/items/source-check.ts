@@ -301,7 +301,8 @@ function digestOf(
   project: string,
 ): Promise<string | null> {
   let answer = ANSWER_DIGESTS.get(scope);
-  if (answer === undefined) ANSWER_DIGESTS.set(scope, (answer = new Map()));
+  if (answer === undefined)
+    ANSWER_DIGESTS.set(scope, (answer = new Map<string, Promise<string | null>>()));
   const key = `${project}\0${resolved}`;
   let known = answer.get(key);
   if (known === undefined) {

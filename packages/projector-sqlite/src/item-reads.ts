@@ -74,8 +74,9 @@ const atOrBefore = (column: string, cut: string) =>
  * (knowledge only, which is never open), or it is an unresolved task or thread open since it
  * last became open (opened_ts, migration 0027) for OPEN_MAX_DAYS or more. This is core's
  * heldBack(freshnessOf(...)) over the inputs a row holds, with the same parse (Date.parse) so a
- * boundary instant agrees. A cited source is re-read by the caller for the page it delivers,
- * not here. Its parameters: heldBackParams.
+ * boundary instant agrees. A cited source is re-read by the caller, not here: it judges every
+ * citing match first (citingMatches) and names the held ones (HELD_BY_SOURCE). Its parameters:
+ * heldBackParams.
  */
 const HELD_BACK = `((i.valid_until IS NOT NULL AND ${atOrBefore('i.valid_until', 'now')})
   OR (i.review_after IS NOT NULL AND ${atOrBefore('i.review_after', 'now')})

@@ -6,6 +6,7 @@ import {
   attentionField,
   itemIdField,
   itemTypeField,
+  statusesOf,
   tagField,
   type AttentionTier,
 } from '@mem/core';
@@ -176,6 +177,7 @@ function queryTerms(query: string): string[] {
  * read against the caller's clock (ctx.recallNow).
  */
 export async function findItems(ctx: RegistryContext, caller: Caller, input: FindInput) {
+  requireStatusOfType(input);
   const terms = input.query !== undefined ? queryTerms(input.query) : [];
   const now = ctx.recallNow();
   const includeStale = input.include_stale === true;
@@ -184,6 +186,29 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
   return settledItems(ctx, caller, namedProjects(input), ({ projects, items }) =>
     findIn(ctx, input, { projects, items, terms, now, includeStale, limit, offset }),
   );
+}
+
+/**
+ * A status filter the type filter cannot hold is refused, as a write refuses it. Trigger: `find
+ * --type rule --status open` answered 200 with total 0, as if no such rule existed. Outcome:
+ * INVALID_INPUT naming `status` and the type (knowledge has no status; a work type's statuses
+ * listed), before anything is read.
+ */
+function requireStatusOfType(input: FindInput): void {
+  if (input.type === undefined || input.status === undefined) return;
+  const statuses = statusesOf(input.type);
+  if (statuses === undefined)
+    throw new MemError(
+      'INVALID_INPUT',
+      `status does not apply to a ${input.type}: knowledge has no status (leave status out)`,
+      { field: 'status', type: input.type },
+    );
+  if (!statuses.includes(input.status))
+    throw new MemError(
+      'INVALID_INPUT',
+      `status: a ${input.type} has no status ${JSON.stringify(input.status)}; expected one of ${statuses.join(', ')}`,
+      { field: 'status', type: input.type, expected: [...statuses] },
+    );
 }
 
 /** The projects a find names: `project`, or its older spelling `projects`, never both. */

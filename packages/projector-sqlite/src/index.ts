@@ -33,6 +33,7 @@ export type { KeywordRecallOptions } from './item-store.js';
 export type { LineNoteRow } from './line-note-sql.js';
 export type { LineRefReader, LineRefRow } from './line-refs.js';
 export type {
+  CitingRow,
   DueReminderRow,
   KnowledgeRow,
   ItemActivityRow,

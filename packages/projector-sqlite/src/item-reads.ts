@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { OPEN_MAX_DAYS, type FromLine } from '@mem/core';
 import type {
+  CitingRow,
   DueReminderRow,
   ItemActivityRow,
   ItemCountRow,
@@ -72,8 +73,9 @@ const atOrBefore = (column: string, cut: string) =>
  * (knowledge only, which is never open), or it is an unresolved task or thread open since it
  * last became open (opened_ts, migration 0027) for OPEN_MAX_DAYS or more. This is core's
  * heldBack(freshnessOf(...)) over the inputs a row holds, with the same parse (Date.parse) so a
- * boundary instant agrees. A cited source is re-read by the caller for the page it delivers,
- * not here. Its parameters: heldBackParams.
+ * boundary instant agrees. A cited source is re-read by the caller, not here: it judges every
+ * citing match first (citingMatches) and names the held ones (HELD_BY_SOURCE). Its parameters:
+ * heldBackParams.
  */
 const HELD_BACK = `((i.valid_until IS NOT NULL AND ${atOrBefore('i.valid_until', 'now')})
   OR (i.review_after IS NOT NULL AND ${atOrBefore('i.review_after', 'now')})
@@ -96,6 +98,34 @@ function heldBackParams(now: Date): HeldBackParams {
     opened_ms: opened,
     opened_second: second(opened),
   };
+}
+
+/**
+ * Held back by its cited source: the node of one of the find's heldBySource pairs
+ * (@held_by_source_nodes, heldBySourceNodes), which its caller judged (citingMatches). By node
+ * id, a scalar: a row value `(i.project, i.id) IN (SELECT … FROM json_each(…))` was planned as
+ * a list scanned per row (75 s over 100 k rows and 5 k pairs; by node id, 88 ms). Only in a
+ * statement whose find names any: a find with none plans as before.
+ */
+const HELD_BY_SOURCE = `i.node_id IN (SELECT value FROM json_each(@held_by_source_nodes))`;
+
+/**
+ * The @held_by_source pairs (a JSON list of [project, id]) and their items' node ids, of a find
+ * that holds any match back by its source and delivers none held; else null. An item's node id
+ * is its own (itemNodeId).
+ */
+function heldBySourceNodes(
+  prepared: Prepare,
+  query: ItemFindQuery,
+): { held_by_source: string; held_by_source_nodes: string } | null {
+  const held = query.heldBySource ?? [];
+  if (query.includeStale || held.length === 0) return null;
+  const pairs = JSON.stringify(held.map(({ project, id }) => [project, id]));
+  const nodes = prepared(`SELECT i.node_id FROM json_each(@pairs) h
+      CROSS JOIN item i ON i.project = h.value ->> 0 AND i.id = h.value ->> 1`)
+    .pluck()
+    .all({ pairs }) as number[];
+  return { held_by_source: pairs, held_by_source_nodes: idsJson(nodes) };
 }
 
 interface RawItem extends Omit<
@@ -477,6 +507,8 @@ function findFrame(
     params[field] = query[field];
   }
   if (match !== undefined) params.match = match;
+  const bySource = heldBySourceNodes(prepared, query);
+  if (bySource !== null) Object.assign(params, bySource);
   const parentScope = driver && match !== undefined ? parentDriven(prepared, query) : null;
   if (parentScope !== null) params.parent_scope = parentScope;
   return {
@@ -488,7 +520,11 @@ function findFrame(
     ...drivenStatements(parentScope !== null, driver?.from, where),
     params,
     held,
-    delivered: query.includeStale ? '1' : `NOT ${HELD_BACK}`,
+    delivered: query.includeStale
+      ? '1'
+      : bySource !== null
+        ? `NOT ${HELD_BACK} AND NOT ${HELD_BY_SOURCE}`
+        : `NOT ${HELD_BACK}`,
     k: Math.max(query.candidates, query.offset + query.limit),
     ...settings,
     driver,
@@ -544,6 +580,30 @@ const heldBackOf =
       limit,
     }) as RawItem[];
 
+/** A find's citing rows a keyword find matches by a probe each; past it, by one walk of its phrases (citingMatches). */
+const CITING_PROBES = 64;
+
+/** A citing row without the node id it was matched by. */
+const citingRow = ({ node_id: _node, ...row }: CitingRow & { node_id: number }): CitingRow => row;
+
+/**
+ * How many of the matches a find holds back by their cited source (HELD_BY_SOURCE) its dates do
+ * not hold back already (HELD_BACK counts those): what the total leaves out besides. Each pair
+ * is one of the find's matches (its caller read them from citingMatches), so they are not
+ * matched again here.
+ */
+function heldBySourceAlone(frame: FindFrame): number {
+  const bySource = frame.params.held_by_source;
+  if (bySource === undefined) return 0;
+  return frame
+    .prepared(
+      `SELECT count(*) FROM (SELECT DISTINCT value ->> 0 AS project, value ->> 1 AS id FROM json_each(@held_by_source)) h
+        CROSS JOIN item i ON i.project = h.project AND i.id = h.id WHERE NOT ${HELD_BACK}`,
+    )
+    .pluck()
+    .get({ ...frame.held, held_by_source: bySource }) as number;
+}
+
 /** A find without a keyword query: the filters' rows (read from their driver), every one relevance 1. */
 function filterFind(frame: FindFrame): FindPlan {
   const { prepared, from, params, delivered } = frame;
@@ -588,7 +648,7 @@ function drivenFind(frame: KeywordFrame): FindPlan {
           aboveHolders: undefined,
         };
   const held = heldAmong(frame, matches.ids);
-  const delivered = query.includeStale ? NONE_HELD : held;
+  const delivered = query.includeStale ? NONE_HELD : withHeldBySource(frame, matches.ids, held);
   const ranked = split
     ? drivenFloorCandidates(
         prepared,
@@ -698,6 +758,20 @@ function heldAmong(frame: KeywordFrame, ids: Float64Array): number[] {
   const held: number[] = [];
   for (let i = 0; i < ids.length; i += 1) if (heldSet.has(ids[i]!)) held.push(ids[i]!);
   return held;
+}
+
+/**
+ * `held` (heldAmong's, in the matches' order) with the matches the find holds back by their
+ * cited source (HELD_BY_SOURCE), still in the matches' order: what a driven find leaves out.
+ */
+function withHeldBySource(frame: FindFrame, ids: Float64Array, held: number[]): readonly number[] {
+  const bySource = frame.params.held_by_source_nodes;
+  if (bySource === undefined) return held;
+  const nodes = new Set(JSON.parse(bySource as string) as number[]);
+  for (const id of held) nodes.add(id);
+  const out: number[] = [];
+  for (let i = 0; i < ids.length; i += 1) if (nodes.has(ids[i]!)) out.push(ids[i]!);
+  return out;
 }
 
 /**
@@ -1305,11 +1379,61 @@ export function itemReader(
       // relations: computing them for every match before the sort cost a subquery per match.
       const { matched, held } = plan.counts;
       return {
-        total: query.includeStale ? matched : matched - held,
+        total: query.includeStale ? matched : matched - held - heldBySourceAlone(frame),
         items,
         heldBack: held > 0 ? plan.heldBack(query.heldBackLimit).map(toItem) : [],
         heldBackTotal: held,
       };
+    },
+
+    /**
+     * The matches of `query` (its filters and keyword phrases; its page, clock and heldBySource
+     * aside) that cite a source, by creation, at most `limit`: what find_items judges before
+     * its statement so that its total and pages leave out the ones their sources hold back.
+     * Read from item_citing (migration 0035), each row's filters checked and its node matched
+     * by rowid (a probe per citing row, never the phrases' postings): the cost follows the
+     * find's projects' citing items, none when nothing cites.
+     */
+    citingMatches: (query: ItemFindQuery, limit: number): CitingRow[] => {
+      const phrases = query.phrases ?? [];
+      const match = phrases.length > 0 ? phrases.join(' OR ') : undefined;
+      const frame = findFrame(prepared, query, match, {
+        keywordBudget,
+        floorScored,
+        probePostings,
+        ...keptSinceWrite(),
+      });
+      const read = (limit: number) =>
+        prepared(`SELECT i.node_id, i.project, i.id, i.type, i.status, i.opened_ts,
+            i.valid_until, i.review_after, i.source_uri, i.source_sha256, i.created_seq
+          FROM item i INDEXED BY item_citing
+          WHERE i.source_uri IS NOT NULL AND i.source_sha256 IS NOT NULL
+            AND ${frame.itemWhere.join(' AND ')}
+          ${BY_CREATION} LIMIT @limit`).all({ ...frame.params, limit }) as (CitingRow & {
+          node_id: number;
+        })[];
+      if (match === undefined) return read(limit).map(citingRow);
+      // Every citing row of the filters, then those whose node matches: a few probed by rowid
+      // (~0.1 ms each under common phrases: 10 k citing rows cost 1.1 s), more by one walk of
+      // the phrases' postings kept to those rows (drivenMatches' `+rowid IN`).
+      const rows = read(-1);
+      if (rows.length === 0) return [];
+      const ids = idsJson(rows.map((row) => row.node_id));
+      const matched = new Set(
+        rows.length <= CITING_PROBES
+          ? (prepared(`SELECT value FROM json_each(@ids) c WHERE EXISTS (
+              SELECT 1 FROM node_fts f WHERE node_fts MATCH @match AND f.rowid = c.value)`)
+              .pluck()
+              .all({ ids, match }) as number[])
+          : (prepared(`SELECT f.rowid FROM node_fts f WHERE node_fts MATCH @match
+              AND +f.rowid IN (SELECT value FROM json_each(@ids))`)
+              .pluck()
+              .all({ ids, match }) as number[]),
+      );
+      return rows
+        .filter((row) => matched.has(row.node_id))
+        .slice(0, limit)
+        .map(citingRow);
     },
 
     /**

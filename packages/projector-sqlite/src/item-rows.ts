@@ -145,6 +145,26 @@ export interface ItemFindQuery {
   candidates: number;
   /** How many of the held-back matches to list. */
   heldBackLimit: number;
+  /**
+   * Matches its caller holds back by their cited source (each judged from a citingMatches row:
+   * changed, unreadable or outside the root), by project and id: left out of the page and the
+   * total unless includeStale, as a match its dates hold back is. Absent or empty: none.
+   */
+  heldBySource?: readonly { project: string; id: string }[];
+}
+
+/** A find's match that cites a source (citingMatches): what judging its freshness reads. */
+export interface CitingRow {
+  project: string;
+  id: string;
+  type: ItemRow['type'];
+  status: ItemRow['status'];
+  opened_ts: string | null;
+  valid_until: string | null;
+  review_after: string | null;
+  source_uri: string;
+  source_sha256: string;
+  created_seq: number;
 }
 
 export interface ItemFound {

@@ -51,8 +51,9 @@ import { sealStore } from './seal.js';
  * 32: a line superseded twice in the log keeps the first supersession in node.superseded_by,
  *     and a replacement is confirmed only as the successor line its event made (no migration).
  * 33: an item's parent is item.parent (migration 0034, item_by_parent), no longer an edge row.
+ * 34: item_citing (migration 0035), the range find_items reads its matches citing a source from.
  */
-const VERSION = 33;
+const VERSION = 34;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

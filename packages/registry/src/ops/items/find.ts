@@ -6,10 +6,17 @@ import {
   attentionField,
   itemIdField,
   itemTypeField,
+  statusesOf,
   tagField,
   type AttentionTier,
 } from '@mem/core';
-import type { FoundItemRow, ItemRow, ItemStore } from '@mem/projector-sqlite';
+import type {
+  CitingRow,
+  FoundItemRow,
+  ItemFindQuery,
+  ItemRow,
+  ItemStore,
+} from '@mem/projector-sqlite';
 import {
   bandWeights,
   keywordTerms,
@@ -31,8 +38,9 @@ import {
   judgeItem,
   warningOf,
   type FreshnessWarning,
+  type ItemJudgement,
 } from './freshness.js';
-import { citingScope } from './source-check.js';
+import { citingScope, type CitingScope } from './source-check.js';
 
 export const MAX_READ_IDS = 50;
 export const MAX_FIND_LIMIT = 200;
@@ -42,6 +50,11 @@ export const MAX_FIND_LIMIT = 200;
  * match). Five full pages of MAX_FIND_LIMIT: a page deeper than that ranks among offset + limit.
  */
 export const FIND_CANDIDATES = 1000;
+/**
+ * The most matches citing a source one find judges (each file re-read). Trigger: a find whose
+ * matches cite more. Outcome: INVALID_INPUT asking to narrow it (see the DECISION in findIn).
+ */
+export const MAX_JUDGED_CITING = 10_000;
 
 export const readItemsInput = z.strictObject({
   ids: z
@@ -164,6 +177,7 @@ function queryTerms(query: string): string[] {
  * read against the caller's clock (ctx.recallNow).
  */
 export async function findItems(ctx: RegistryContext, caller: Caller, input: FindInput) {
+  requireStatusOfType(input);
   const terms = input.query !== undefined ? queryTerms(input.query) : [];
   const now = ctx.recallNow();
   const includeStale = input.include_stale === true;
@@ -172,6 +186,29 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
   return settledItems(ctx, caller, namedProjects(input), ({ projects, items }) =>
     findIn(ctx, input, { projects, items, terms, now, includeStale, limit, offset }),
   );
+}
+
+/**
+ * A status filter the type filter cannot hold is refused, as a write refuses it. Trigger: `find
+ * --type rule --status open` answered 200 with total 0, as if no such rule existed. Outcome:
+ * INVALID_INPUT naming `status` and the type (knowledge has no status; a work type's statuses
+ * listed), before anything is read.
+ */
+function requireStatusOfType(input: FindInput): void {
+  if (input.type === undefined || input.status === undefined) return;
+  const statuses = statusesOf(input.type);
+  if (statuses === undefined)
+    throw new MemError(
+      'INVALID_INPUT',
+      `status does not apply to a ${input.type}: knowledge has no status (leave status out)`,
+      { field: 'status', type: input.type },
+    );
+  if (!statuses.includes(input.status))
+    throw new MemError(
+      'INVALID_INPUT',
+      `status: a ${input.type} has no status ${JSON.stringify(input.status)}; expected one of ${statuses.join(', ')}`,
+      { field: 'status', type: input.type, expected: [...statuses] },
+    );
 }
 
 /** The projects a find names: `project`, or its older spelling `projects`, never both. */
@@ -209,7 +246,7 @@ async function findIn(
   const phrases = terms.map((term) => matchExpression([term], 'OR')!);
   const cue = input.query !== undefined ? temporalCue(input.query) : null;
   const weights = bandWeights(cue);
-  const found = items.findItems({
+  const query: ItemFindQuery = {
     projects,
     ...(input.type !== undefined ? { type: input.type } : {}),
     ...(input.status !== undefined ? { status: input.status } : {}),
@@ -226,50 +263,52 @@ async function findIn(
     offset,
     candidates: FIND_CANDIDATES,
     heldBackLimit: MAX_FRESHNESS_WARNINGS,
+  };
+  // Every match citing a source is judged as a query judges its recalled items (judgeItem):
+  // its cited source re-read, one that changed or cannot be read held back like an expired
+  // item, unless include_stale. Trigger: only the page was judged, and its held items taken off
+  // the total afterwards: the total moved with the limit and a page came back short or empty
+  // (the stop-34 walk). Outcome: the statement leaves them out (heldBySource), so the total and
+  // the pages are exact. The clock-bound part of the rule runs inside the statement (the item
+  // store's HELD_BACK: core's verdict on the row's dates, in SQL). A query has no such
+  // statement (its recall is not paged by freshness): judgeItem is its whole rule.
+  const judged = await judgedCiting(items, query, citingScope(ctx.engine.paths));
+  const found = items.findItems({
+    ...query,
+    heldBySource: [...judged.values()].filter(({ held }) => held).map(({ row }) => row),
   });
-  // The page is judged as a query judges its recalled items (judgeItem): its cited sources are
-  // re-read (bounded by the page, never every item), and one that changed or cannot be read is
-  // held back like an expired item, unless include_stale. The clock-bound part of the rule
-  // already ran inside the statement (the item store's HELD_BACK: core's verdict on the row's
-  // dates, in SQL so that the total and the pages are exact), so without include_stale a row on
-  // the page is held back here by its source alone. A query has no such statement (its recall is
-  // not paged by freshness): judgeItem is its whole rule.
-  const scope = citingScope(ctx.engine.paths);
-  const checked = await Promise.all(
-    found.items.map(async (row) => ({ row, ...(await judgeItem(row, now, scope, includeStale)) })),
-  );
-  const sourceWarnings = checked
-    .map(({ warning }) => warning)
-    .filter((w): w is FreshnessWarning => w !== null);
-  const moved = new Set(
-    checked.filter(({ held }) => held).map(({ row }) => `${row.project}\u0000${row.id}`),
-  );
-  const delivered = checked.filter(({ row }) => !moved.has(`${row.project}\u0000${row.id}`));
+  // A page row cites a source only if it is among the matches judged above.
+  const page = found.items.map((row) => ({ row, source: judged.get(keyOf(row))?.source ?? null }));
   const matched = matchedTermsOf(
     items,
     terms,
     phrases,
-    delivered.map(({ row }) => row),
+    page.map(({ row }) => row),
   );
-  // Held back inside the statement by their dates alone: their sources are not re-read (they
-  // are not on the page, and their verdict is already not fresh), so a warning names the clock.
-  const heldWarnings = found.heldBack
-    .map((row) => warningOf(row, now, includeStale))
-    .filter((w): w is FreshnessWarning => w !== null);
-  // Under include_stale a held-back item is also on the page: named once.
-  const named = new Set(heldWarnings.map((w) => `${w.project}\u0000${w.id}`));
-  const all = [
-    ...heldWarnings,
-    ...sourceWarnings.filter((w) => !named.has(`${w.project}\u0000${w.id}`)),
-  ];
-  const warnings = all.slice(0, MAX_FRESHNESS_WARNINGS);
-  const leftOut = found.heldBackTotal - heldWarnings.length + (all.length - warnings.length);
+  // Held back inside the statement by their dates (the first MAX_FRESHNESS_WARNINGS by
+  // creation, of heldBackTotal): each named with its source's verdict when it cites one.
+  const byDates = found.heldBack.map((row) => ({
+    row,
+    warning: warningOf(row, now, includeStale, judged.get(keyOf(row))?.source ?? null),
+  }));
+  // Named for their source alone: the judged matches whose dates would not hold them back.
+  const bySourceAlone = [...judged.values()].filter(
+    ({ row, warning }) => warning !== null && warningOf(row, now, includeStale) === null,
+  );
+  // Oldest first: the first MAX_FRESHNESS_WARNINGS of the two, each by creation, are among
+  // the first MAX_FRESHNESS_WARNINGS of each.
+  const named: { row: ItemOrder; warning: FreshnessWarning }[] = [];
+  for (const { row, warning } of [...byDates, ...bySourceAlone])
+    if (warning !== null) named.push({ row, warning });
+  named.sort((a, b) => byCreation(a.row, b.row));
+  const warnings = named.slice(0, MAX_FRESHNESS_WARNINGS).map(({ warning }) => warning);
+  const leftOut = found.heldBackTotal + bySourceAlone.length - warnings.length;
   return {
-    total: found.total - moved.size,
+    total: found.total,
     limit,
     offset,
     truncated: offset + found.items.length < found.total,
-    items: delivered.map(({ row, source }) => ({
+    items: page.map(({ row, source }) => ({
       ...viewOfRow(row),
       ...(terms.length > 0 ? { matched_terms: matched.get(row.node_id) ?? [] } : {}),
       freshness: freshnessViewOf(row, now, source),
@@ -279,6 +318,52 @@ async function findIn(
     freshness_warnings: warnings,
     ...(leftOut > 0 ? { freshness_warnings_left_out: leftOut } : {}),
   };
+}
+
+/** What orders warnings: creation, then project and id (the item store's BY_CREATION). */
+type ItemOrder = Pick<CitingRow, 'project' | 'id' | 'created_seq'>;
+
+const keyOf = (row: Pick<ItemOrder, 'project' | 'id'>) => `${row.project}\u0000${row.id}`;
+
+function byCreation(a: ItemOrder, b: ItemOrder): number {
+  if (a.created_seq !== b.created_seq) return a.created_seq - b.created_seq;
+  if (a.project !== b.project) return a.project < b.project ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * Each match of `query` citing a source, judged (judgeItem at the query's clock), by
+ * project and id. More than `cap` is INVALID_INPUT (MAX_JUDGED_CITING; DECISION: refused rather
+ * than estimated: an exact total is the operation's promise, and judging 10 k distinct files
+ * costs ~0.5 s CPU a find with their digests kept, ~4 s without).
+ */
+export async function judgedCiting(
+  items: Pick<ItemStore, 'citingMatches'>,
+  query: ItemFindQuery,
+  scope: CitingScope,
+  cap: number = MAX_JUDGED_CITING,
+): Promise<Map<string, { row: CitingRow } & ItemJudgement>> {
+  const citing = items.citingMatches(query, cap + 1);
+  if (citing.length > cap) throw tooManyCiting(cap);
+  return new Map(
+    await Promise.all(
+      citing.map(
+        async (row) =>
+          [
+            keyOf(row),
+            { row, ...(await judgeItem(row, query.now, scope, query.includeStale)) },
+          ] as const,
+      ),
+    ),
+  );
+}
+
+function tooManyCiting(cap: number): MemError {
+  return new MemError(
+    'INVALID_INPUT',
+    `find: more than ${cap} matches cite a source, each re-read to judge its freshness for an exact total: narrow the find (project, type, tag, parent, anchor or a keyword query)`,
+    { limit: cap },
+  );
 }
 
 /**

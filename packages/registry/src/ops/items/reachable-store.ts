@@ -17,7 +17,7 @@ export interface ReachableItems {
  * Runs an item read (find, read, open, orient) as a settled read (stores.ts) over the projects
  * the caller reaches: the named ones, each checked, else every one visible. Trigger: another
  * process catches up, rebuilds or purges while the read is between two statements (a find
- * awaits its page's cited sources, then reads the page's matched terms). Why: a read of
+ * awaits its matches' cited sources, then reads its page and the page's matched terms). Why: a read of
  * several statements would otherwise answer from two states, the page of one and its terms of
  * the other. Outcome: a read the projection generation moved under is taken again under the
  * projection lock, caught up, so the answer is of one state; `read` must not write or catch up.

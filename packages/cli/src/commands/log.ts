@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { MemError, isMemError, refuseControlText, serializeEvent } from '@mem/core';
+import { KeyedSerial, MemError, isMemError, refuseControlText, serializeEvent } from '@mem/core';
 import { UsageError } from '../exit.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from '../context.js';
 import { readAll, writeJson, writeLine, type CliIO } from '../io.js';
@@ -71,7 +71,11 @@ export function registerLog(program: Command, io: CliIO): void {
           }
         });
         const engine = await openEngine(io, globals);
-        const result = await engine.append(
+        // A batch holding a correction is checked and appended under the correction lock, as
+        // `mem supersede`'s is (appendLogBatch); any other goes straight to the engine.
+        const { appendLogBatch } = await import('@mem/registry'); // on use: see eval.ts
+        const result = await appendLogBatch(
+          { engine, serial: new KeyedSerial() },
           project,
           payloads,
           { kind: 'cli' },

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { KeyedSerial, MemError, isMemError, refuseControlText, serializeEvent } from '@mem/core';
 import { UsageError } from '../exit.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from '../context.js';
-import { readAll, writeJson, writeLine, type CliIO } from '../io.js';
+import { escapeJsonControls, readAll, writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag, projectFlag } from '../parse-flags.js';
 import { parsePayloadLines } from './payload-lines.js';
 import { unreadableFileCode } from '../input-file.js';
@@ -115,7 +115,9 @@ export function registerLog(program: Command, io: CliIO): void {
         )) {
           if (options.run !== undefined && (!('run_id' in event) || event.run_id !== options.run))
             continue;
-          io.stdout.write(`${serializeEvent(event)}\n`);
+          // The event as the log holds it, its C1 and bidi controls escaped as every JSON output
+          // escapes them (a verbatim passage may hold U+202E): the same value, safe to print.
+          io.stdout.write(`${escapeJsonControls(serializeEvent(event))}\n`);
           shown++;
         }
         // A run id that matches nothing is a typo, never an empty answer (a run always logs its

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemError, contentSha256, loadConfig, uniformLines } from '@mem/core';
-import { Engine } from '@mem/engine';
+import { Engine, termHashes } from '@mem/engine';
 import { projectorSqlite } from '@mem/projector-sqlite';
 import { projectorVault } from '@mem/projector-vault';
 import { openRegistry, type Registry } from '@mem/registry';
-import { appendedInProcess } from './support/mem-cli.js';
+import { appendedInProcess, memInProcess } from './support/mem-cli.js';
 
 /*
  * Every writer of `superseded` checks and appends as `mem supersede` does (stop 34): vault
@@ -228,4 +228,109 @@ describe('review supersede checks its supersessions as mem supersede does', () =
         }
     },
   );
+});
+
+describe('mem log append checks its corrections as mem supersede does', () => {
+  const superseded = (target: string, text: string, after = contentSha256(text)) =>
+    JSON.stringify({
+      type: 'superseded',
+      target,
+      target_kind: 'line',
+      before_sha256: target,
+      after_sha256: after,
+      text,
+      reason: 'via log append',
+    });
+  const forgotten = (target: string) =>
+    JSON.stringify({
+      type: 'forgotten',
+      target,
+      target_kind: 'line',
+      before_sha256: target,
+      refuses: [{ sha256: target, terms: termHashes(KONG) }],
+      reason: 'via log append',
+    });
+  /** `mem log append` of `lines` into demo, in process, beside the open registry. */
+  const logAppend = (lines: string[]) =>
+    memInProcess(['--root', root, 'log', 'append', '--project', 'demo', '--json'], {
+      input: `${lines.join('\n')}\n`,
+    });
+  /** Refused with `code` naming each of `named`, and the log as it was. */
+  const refused = async (lines: string[], code: string, named: string[]) => {
+    const before = logged().length;
+    const run = await logAppend(lines);
+    expect(run.code).not.toBe(0);
+    const said = run.stdout + run.stderr;
+    expect(said).toContain(code);
+    for (const name of named) expect(said).toContain(name);
+    expect(logged()).toHaveLength(before);
+  };
+  const kong = contentSha256(KONG);
+
+  it('a file superseding one line twice is CONFLICT naming the first replacement, nothing appended', async () => {
+    await refused(
+      [superseded(kong, 'Kong buffered bodies A.'), superseded(kong, 'Kong buffered bodies B.')],
+      'CONFLICT',
+      [contentSha256('Kong buffered bodies A.')],
+    );
+    expect(supersessionsOf(kong)).toHaveLength(0);
+  });
+
+  it('superseding a line already superseded is CONFLICT naming its current replacement', async () => {
+    const replacement = 'Kong buffered request bodies over 10KB until proxy-body-size: 0.';
+    await registry.invoke('supersede', registry.local('local:test'), {
+      project: 'demo',
+      ref: kong,
+      by: replacement,
+      reason: 'reworded',
+    });
+    await refused([superseded(kong, 'Kong again.')], 'CONFLICT', [contentSha256(replacement)]);
+    expect(supersessionsOf(kong)).toHaveLength(1);
+  });
+
+  it('a forgotten line, or a target that is no line, is refused (CONFLICT, NOT_FOUND)', async () => {
+    await registry.invoke('forget', registry.local('local:test'), {
+      project: 'demo',
+      ref: kong,
+      reason: 'wrong',
+    });
+    await refused([superseded(kong, 'Kong again.')], 'CONFLICT', [kong]);
+    await refused([forgotten(kong)], 'CONFLICT', [kong]);
+    const unknown = contentSha256('no such line');
+    await refused([forgotten(unknown)], 'NOT_FOUND', [unknown]);
+    await refused([superseded(unknown, 'Anything.')], 'NOT_FOUND', [unknown]);
+  });
+
+  it('an after_sha256 that is not the sha of its text is INVALID_INPUT naming the expected sha', async () => {
+    const zeros = '0'.repeat(64);
+    await refused([superseded(kong, 'Mismatched text', zeros)], 'INVALID_INPUT', [
+      'after_sha256',
+      contentSha256('Mismatched text'),
+    ]);
+  });
+
+  it('a batch without corrections is appended as before, and a valid supersession is written once', async () => {
+    const run = await logAppend([superseded(kong, 'Kong buffered bodies A.')]);
+    expect(run.code).toBe(0);
+    expect(supersessionsOf(kong)).toEqual([
+      expect.objectContaining({ after_sha256: contentSha256('Kong buffered bodies A.') }),
+    ]);
+  });
+
+  it('beside a mem supersede of the same line, one supersession of it is written', async () => {
+    const settled = await Promise.allSettled([
+      logAppend([superseded(kong, 'Kong buffered bodies A.')]),
+      registry.invoke('supersede', registry.local('local:test'), {
+        project: 'demo',
+        ref: kong,
+        by: 'Kong buffered bodies B.',
+        reason: 'race',
+      }),
+    ]);
+    expect(supersessionsOf(kong)).toHaveLength(1);
+    const [cli, op] = settled;
+    const cliWon = cli.status === 'fulfilled' && cli.value.code === 0;
+    const opWon = op.status === 'fulfilled';
+    expect([cliWon, opWon].filter(Boolean)).toHaveLength(1);
+  });
 });

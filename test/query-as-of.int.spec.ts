@@ -177,8 +177,19 @@ describe('mem query --as-of', () => {
     expect(answer.recall.as_of?.note).toMatch(/before (its|their) first event/);
   });
 
+  it('reads a date alone as the start of that day in UTC, as item fields do', async () => {
+    const answer = await query(BOTH, '--as-of', '2000-01-01');
+    expect(answer.recall.as_of?.projects).toEqual([{ project: 'demo', seq: 0 }]);
+    const today = (JSON.parse(logBytes().trim().split('\n')[beforeSeq - 1]!) as { ts: string }).ts;
+    const next = new Date(Date.parse(today.slice(0, 10)) + 86_400_000).toISOString().slice(0, 10);
+    expect((await query(BOTH, '--as-of', next)).recall.as_of?.projects).toEqual(
+      (await query(BOTH, '--as-of', `${next}T00:00:00Z`)).recall.as_of?.projects,
+    );
+  });
+
   it.each([
     ['not a seq nor a timestamp', ['--project', 'demo', '--as-of', 'yesterday']],
+    ['a date that does not exist', ['--project', 'demo', '--as-of', '2026-02-30']],
     ['a negative seq', ['--project', 'demo', '--as-of', '-3']],
     ['a fractional seq', ['--project', 'demo', '--as-of', '12.5']],
     ['a seq beyond the head', ['--project', 'demo', '--as-of', '999999']],

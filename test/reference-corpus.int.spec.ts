@@ -269,6 +269,41 @@ describe('mem ref add | sync | list | rm over a real documentation tree', () => 
     expect(log).not.toContain('not for the corpus');
   });
 
+  it('refuses a file whose name or heading holds a control or bidi character, naming it escaped, writing nothing', async () => {
+    const evil = 'a\u001b[31mred\u202e.md';
+    writeFileSync(join(outside, evil), '# Title\n\nSome passage about Kong buffering bodies.\n');
+    const named = await mem('ref', 'add', outside, '--project', 'demo', '--name', 'evil', '--json');
+    expect(named.code, named.stderr).toBe(2);
+    const error = (
+      JSON.parse(named.stderr) as {
+        error: { code: string; message: string; details: { file: string; field: string } };
+      }
+    ).error;
+    expect(error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'source', file: 'a\\x1b[31mred\\u202e.md' },
+    });
+    expect(error.message).not.toContain('\u001b');
+    expect(error.message).not.toContain('\u202e');
+    expect(existsSync(join(root, 'log', 'demo'))).toBe(false);
+    rmSync(join(outside, evil));
+    // A heading is the file's text but stored apart from the verbatim passage: refused the same
+    // way, on sync as on add (the corpus registered clean first).
+    writeFileSync(join(outside, 'ok.md'), '# Title\n\nSome passage about Kong buffering bodies.\n');
+    await json<Sync>('ref', 'add', outside, '--project', 'demo', '--name', 'later');
+    const before = logLines().length;
+    writeFileSync(
+      join(outside, 'ok.md'),
+      '# Title \u202e here\n\nAnother passage about proxy body size.\n',
+    );
+    const heading = await mem('ref', 'sync', '--name', 'later', '--json');
+    expect(heading.code, heading.stderr).toBe(2);
+    expect(JSON.parse(heading.stderr)).toMatchObject({
+      error: { code: 'INVALID_INPUT', details: { field: 'heading_path[0]', file: 'ok.md' } },
+    });
+    expect(logLines()).toHaveLength(before);
+  });
+
   it('refuses bad input with a typed error and writes nothing', async () => {
     const missing = await mem(
       'ref',

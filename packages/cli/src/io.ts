@@ -31,7 +31,12 @@ const JSON_RAW = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu;
 
 /** `value` as one line of JSON safe to print: C1 and bidi controls written as \u escapes too. */
 export function jsonText(value: unknown): string {
-  return String(JSON.stringify(value)).replace(
+  return escapeJsonControls(String(JSON.stringify(value)));
+}
+
+/** JSON text already serialised (a log event as the log writes it) with C1 and bidi controls as \u escapes. */
+export function escapeJsonControls(json: string): string {
+  return json.replace(
     JSON_RAW,
     (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`,
   );

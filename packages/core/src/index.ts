@@ -104,6 +104,7 @@ export {
   itemTypeField,
   isoTimeField,
   isoTimeInputField,
+  dayStart,
   sourceSha256Field,
   sourceUriField,
   summaryField,

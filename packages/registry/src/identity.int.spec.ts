@@ -121,6 +121,25 @@ describe('identity: principals, projects, memberships, tokens', () => {
     ).toBe(true);
   });
 
+  it('a date alone as expires_at is the start of that day in UTC, as item fields read it', async () => {
+    const { registry } = await setup();
+    let now = new Date('2030-01-01T23:59:59Z');
+    Object.assign(registry.context, { ...registry.context, now: () => now });
+    const expiring = await mint(registry, { principal: 'bob', expires_at: '2030-01-02' });
+    expect((await callerFor(registry, expiring.secret)).reach).toEqual(['beta']);
+    now = new Date('2030-01-02T00:00:00Z');
+    expect(
+      hasErrorCode(await rejection(callerFor(registry, expiring.secret)), 'UNAUTHENTICATED'),
+    ).toBe(true);
+    for (const expires_at of ['2030-02-30', '2030-01-02T00:00'])
+      expect(
+        hasErrorCode(
+          await rejection(mint(registry, { principal: 'bob', expires_at })),
+          'INVALID_INPUT',
+        ),
+      ).toBe(true);
+  });
+
   it('administration needs the admin grant; a token cannot mint itself a wider one', async () => {
     const { registry } = await setup();
     const plain = await callerFor(registry, (await mint(registry, { principal: 'alice' })).secret);

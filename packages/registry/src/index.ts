@@ -36,3 +36,4 @@ export { IDEMPOTENCY_ARGUMENT, mcpTools, type McpToolGroup } from './mcp-tools.j
 export type { RegistryContext } from './context.js';
 export { CALLER_ERROR_CODES, isCallerError } from './caller-errors.js';
 export { refuseUncapturedEdits } from './ops/rebuild-guard.js';
+export { appendLogBatch } from './ops/corrections.js';

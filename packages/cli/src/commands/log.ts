@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { MemError, isMemError, refuseControlText, serializeEvent } from '@mem/core';
+import { KeyedSerial, MemError, isMemError, refuseControlText, serializeEvent } from '@mem/core';
 import { UsageError } from '../exit.js';
 import { openEngine, openExistingEngine, type GlobalOptions } from '../context.js';
-import { readAll, writeJson, writeLine, type CliIO } from '../io.js';
+import { escapeJsonControls, readAll, writeJson, writeLine, type CliIO } from '../io.js';
 import { positiveIntFlag, projectFlag } from '../parse-flags.js';
 import { parsePayloadLines } from './payload-lines.js';
 import { unreadableFileCode } from '../input-file.js';
@@ -71,7 +71,11 @@ export function registerLog(program: Command, io: CliIO): void {
           }
         });
         const engine = await openEngine(io, globals);
-        const result = await engine.append(
+        // A batch holding a correction is checked and appended under the correction lock, as
+        // `mem supersede`'s is (appendLogBatch); any other goes straight to the engine.
+        const { appendLogBatch } = await import('@mem/registry'); // on use: see eval.ts
+        const result = await appendLogBatch(
+          { engine, serial: new KeyedSerial() },
           project,
           payloads,
           { kind: 'cli' },
@@ -111,7 +115,9 @@ export function registerLog(program: Command, io: CliIO): void {
         )) {
           if (options.run !== undefined && (!('run_id' in event) || event.run_id !== options.run))
             continue;
-          io.stdout.write(`${serializeEvent(event)}\n`);
+          // The event as the log holds it, its C1 and bidi controls escaped as every JSON output
+          // escapes them (a verbatim passage may hold U+202E): the same value, safe to print.
+          io.stdout.write(`${escapeJsonControls(serializeEvent(event))}\n`);
           shown++;
         }
         // A run id that matches nothing is a typo, never an empty answer (a run always logs its

@@ -14,6 +14,7 @@ export {
   tagField,
   isoTimeField,
   isoTimeInputField,
+  dayStart,
   sourceSha256Field,
   sourceUriField,
   summaryField,

@@ -94,11 +94,19 @@ const isoTimeInputMessage =
  * compare one shape. A date that does not exist (`2026-02-30`) is refused like any bad value.
  * One pattern, not a union of zod's two formats: the MCP items tool's schema repeats each field.
  */
+/**
+ * A calendar date alone (`2026-12-24`) as the instant it means, the start of that day in UTC
+ * (`2026-12-24T00:00:00Z`); any other value unchanged, for the caller's own check. The one rule
+ * every time input shares: item fields (isoTimeInputField), `--as-of` and a token's `--expires`.
+ */
+export function dayStart(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
+}
 export const isoTimeInputField = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?Z)?$/, isoTimeInputMessage)
   .transform((value, ctx) => {
-    const instant = value.length === 10 ? `${value}T00:00:00Z` : value;
+    const instant = dayStart(value);
     if (isoTimeField.safeParse(instant).success) return instant;
     ctx.addIssue({ code: 'custom', message: isoTimeInputMessage });
     return z.NEVER;

@@ -1,4 +1,4 @@
-import type { Payload } from '@mem/core';
+import { refuseControlText, terminalSafe, type Payload } from '@mem/core';
 import type { CorpusFile, SkippedFile } from './corpus-files.js';
 import type { CorpusState, LiveSources } from './corpus-state.js';
 import { documentPassages } from './passages.js';
@@ -63,7 +63,7 @@ export function planCorpusSync(
     (old.size === 0 ? report.files.added : report.files.changed).push(file.uri);
     for (const p of passages) {
       if (old.has(p.sha256)) continue;
-      writes.push({
+      const payload: Payload = {
         type: 'reference',
         level: 'R',
         source: file.uri,
@@ -71,7 +71,17 @@ export function planCorpusSync(
         text: p.text,
         sha256: p.sha256,
         corpus: name,
+      };
+      // A file's name and its headings are untrusted text, refused as every write refuses a
+      // control or bidi character; only the passage is stored verbatim. Trigger: a doc set with
+      // a file named `a\x1b[31m….md` or a heading holding U+202E. Why: `source` and
+      // `heading_path` were stored and shown as they were. Outcome: INVALID_INPUT naming the
+      // file (escaped) and the field, nothing of the corpus written; rename the file or fix it.
+      refuseControlText(payload, `reference ${terminalSafe(file.uri)}`, ['text'], {
+        file: terminalSafe(file.uri),
+        corpus: name,
       });
+      writes.push(payload);
     }
     for (const sha of old) if (!next.has(sha)) dropped.push({ uri: file.uri, sha, why: 'changed' });
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemError } from '@mem/core';
+import { MemError, dayStart } from '@mem/core';
 import type { TokenRow } from '@mem/projector-sqlite';
 import { mintSecret } from '../credentials.js';
 import { defineOperation } from '../operation.js';
@@ -31,11 +31,14 @@ export const tokenMint = defineOperation({
     projects: z.union([z.literal('*'), z.array(projectInput).min(1).max(100)]).default('*'),
     capabilities: z.array(capabilityInput).max(2).default([]),
     label: labelInput.default('default'),
-    expires_at: z.iso
-      .datetime({
-        offset: true,
-        message: 'expected an ISO-8601 timestamp such as 2027-01-01T00:00:00Z',
+    // A date alone is the start of that day in UTC (dayStart), as every time input reads it.
+    expires_at: z
+      .string()
+      .refine((value) => z.iso.datetime({ offset: true }).safeParse(dayStart(value)).success, {
+        message:
+          'expected an ISO-8601 timestamp such as 2027-01-01T00:00:00Z, or a date such as 2027-01-01 (its start: 00:00 UTC)',
       })
+      .transform(dayStart)
       .optional(),
   }),
   output: z.object({ id: z.string(), label: z.string(), secret: z.string() }),
@@ -78,7 +81,7 @@ export const tokenMint = defineOperation({
       {
         field: 'expires_at',
         flag: '--expires <iso>',
-        description: 'expiry, ISO-8601 (default never)',
+        description: 'expiry, ISO-8601, or a date alone for its 00:00 UTC (default never)',
       },
     ],
     text: (out) =>

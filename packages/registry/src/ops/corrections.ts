@@ -7,8 +7,9 @@ import {
   relationField,
   synthesisPrefix,
   type Payload,
+  type Writer,
 } from '@mem/core';
-import { TombstoneSet, termHashes } from '@mem/engine';
+import { TombstoneSet, termHashes, type AppendOptions, type Engine } from '@mem/engine';
 import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
@@ -196,7 +197,11 @@ export const supersede = defineOperation({
  * read before the other appended, so both appended and the projections then disagreed on which
  * replacement answers. Outcome: the second reads the first's event and is refused (CONFLICT).
  */
-function underCorrection<T>(ctx: RegistryContext, project: string, fn: () => Promise<T>) {
+function underCorrection<T>(
+  ctx: Pick<RegistryContext, 'engine' | 'serial'>,
+  project: string,
+  fn: () => Promise<T>,
+) {
   return ctx.serial.run(`correction:${project}`, () =>
     ctx.engine.exclusive(`correction-${project}`, fn),
   );
@@ -204,7 +209,7 @@ function underCorrection<T>(ctx: RegistryContext, project: string, fn: () => Pro
 
 /** underCorrection over several projects at once, taken in name order so two callers never wait on each other. */
 function underCorrections<T>(
-  ctx: RegistryContext,
+  ctx: Pick<RegistryContext, 'engine' | 'serial'>,
   projects: readonly string[],
   fn: () => Promise<T>,
 ): Promise<T> {
@@ -248,26 +253,54 @@ export function foldPlannedCorrection(ledger: MemoryLedger, payload: Payload): v
   }
 }
 
-/** Each `superseded` and `forgotten` event of `payloads` checked against `ledger` in batch order (folded in as it goes). */
+/**
+ * Each `superseded` and `forgotten` event of `payloads` checked against `ledger` in batch order
+ * (folded in as it goes): its target is a line or memory of the project (or one added earlier
+ * in the batch), NOT_FOUND else; a `superseded` event's `after_sha256` is the content sha of its
+ * `text` (INVALID_INPUT else: the replacement would answer under a sha nothing can address),
+ * and it passes requireSupersedable. The sha check is a writer's, not the catalogue's: a log
+ * written before it must still rebuild.
+ */
 function requirePlannedCorrections(
   ledger: MemoryLedger,
   project: string,
   payloads: readonly Payload[],
+  lines?: readonly number[],
 ): void {
-  for (const payload of payloads) {
+  payloads.forEach((payload, index) => {
+    const where = lines?.[index] !== undefined ? `line ${lines[index]}` : `event ${index + 1}`;
     if (payload.type === 'superseded' || payload.type === 'forgotten') {
-      const target = ledger.targets.get(payload.target) ?? {
-        sha256: payload.target,
-        kind: payload.target_kind,
-        text: '',
-        lines: [],
-      };
-      if (payload.type === 'superseded')
+      const target = ledger.targets.get(payload.target);
+      if (target === undefined)
+        throw new MemError(
+          'NOT_FOUND',
+          `target: ${where} (${payload.type}) names ${payload.target_kind} ${payload.target}, which is no line or memory in ${project}; nothing was appended`,
+          { field: 'target', project, target: payload.target, index },
+        );
+      if (payload.type === 'superseded') {
+        const expected = contentSha256(payload.text);
+        if (payload.after_sha256 !== expected)
+          throw new MemError(
+            'INVALID_INPUT',
+            `after_sha256: ${where} (superseded) gives ${payload.after_sha256}, expected ${expected}, the content sha256 of its text; nothing was appended`,
+            { field: 'after_sha256', expected, project, index },
+          );
         requireSupersedable(ledger, project, target, payload.after_sha256);
-      else requireNotForgotten(ledger, project, target);
+      } else requireNotForgotten(ledger, project, target);
     }
     foldPlannedCorrection(ledger, payload);
-  }
+  });
+}
+
+/** Whether a batch holds an event the correction checks read: a `superseded` or `forgotten` one. */
+function holdsCorrection(payloads: readonly unknown[]): boolean {
+  return payloads.some(
+    (p) =>
+      typeof p === 'object' &&
+      p !== null &&
+      ((p as { type?: unknown }).type === 'superseded' ||
+        (p as { type?: unknown }).type === 'forgotten'),
+  );
 }
 
 /** One project's batch of events, planned before the correction lock was taken. */
@@ -292,6 +325,15 @@ export function appendPlannedCorrections(
   caller: Caller,
   batches: readonly PlannedBatch[],
 ): Promise<({ first_seq: number; last_seq: number } | null)[]> {
+  return appendCheckedBatches(ctx, writerOf(caller), batches, {});
+}
+
+function appendCheckedBatches(
+  ctx: Pick<RegistryContext, 'engine' | 'serial'>,
+  writer: Writer,
+  batches: readonly PlannedBatch[],
+  options: AppendOptions,
+): Promise<({ first_seq: number; last_seq: number } | null)[]> {
   const written = batches.filter((batch) => batch.payloads.length > 0);
   return underCorrections(
     ctx,
@@ -309,12 +351,36 @@ export function appendPlannedCorrections(
           ranges.push(null);
           continue;
         }
-        const result = await ctx.engine.append(batch.project, batch.payloads, writerOf(caller));
+        const result = await ctx.engine.append(batch.project, batch.payloads, writer, options);
         ranges.push({ first_seq: result.first_seq, last_seq: result.last_seq });
       }
       return ranges;
     },
   );
+}
+
+/**
+ * `mem log append`'s write: a batch of raw payload lines. One holding a `superseded` or
+ * `forgotten` event goes through the checks and the correction lock every other correction
+ * writer takes (appendPlannedCorrections). Trigger: a file with two `superseded` events of one
+ * line, or one naming a superseded, forgotten or unknown target, or a wrong `after_sha256`.
+ * Why: log append went straight to the engine, so the second supersession was written and
+ * shown nowhere, and it raced `mem supersede`. Outcome: CONFLICT (naming the current
+ * replacement), NOT_FOUND or INVALID_INPUT, and nothing of the file is appended. Any other
+ * batch is appended as it was, without reading the ledger.
+ */
+export async function appendLogBatch(
+  ctx: Pick<RegistryContext, 'engine' | 'serial'>,
+  project: string,
+  payloads: readonly Payload[],
+  writer: Writer,
+  options: AppendOptions = {},
+): ReturnType<Engine['append']> {
+  if (!holdsCorrection(payloads)) return ctx.engine.append(project, payloads, writer, options);
+  return underCorrection(ctx, project, async () => {
+    requirePlannedCorrections(await readLedger(ctx, project), project, payloads, options.lines);
+    return ctx.engine.append(project, payloads, writer, options);
+  });
 }
 
 async function supersedeNow(

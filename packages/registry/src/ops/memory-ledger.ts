@@ -28,7 +28,10 @@ export interface MemoryLedger {
   mutations: MutationEvent[];
 }
 
-export async function readLedger(ctx: RegistryContext, project: string): Promise<MemoryLedger> {
+export async function readLedger(
+  ctx: Pick<RegistryContext, 'engine'>,
+  project: string,
+): Promise<MemoryLedger> {
   const ledger: MemoryLedger = {
     targets: new Map(),
     forgotten: new Map(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemError } from '@mem/core';
+import { MemError, dayStart } from '@mem/core';
 import type { Engine } from '@mem/engine';
 import type { AsOfPoint } from '../as-of-store.js';
 
@@ -7,16 +7,18 @@ const SEQ = /^\d+$/;
 const isIsoInstant = (value: string) => z.iso.datetime({ offset: true }).safeParse(value).success;
 
 /**
- * `--as-of`: a log seq of the one project asked (digits) or an ISO 8601 instant (with `Z` or an
- * offset). A string on every surface, so a query parameter, a flag and an MCP argument parse alike.
+ * `--as-of`: a log seq of the one project asked (digits), an ISO 8601 instant (with `Z` or an
+ * offset), or a date alone, the start of that day in UTC (dayStart, as item fields read one).
+ * A string on every surface, so a query parameter, a flag and an MCP argument parse alike.
  */
 export const asOfInput = z
   .string()
   .trim()
-  .refine((value) => SEQ.test(value) || isIsoInstant(value), {
+  .refine((value) => SEQ.test(value) || isIsoInstant(dayStart(value)), {
     message:
-      'expected a log seq (an integer ≥ 0) or an ISO 8601 timestamp with a zone, e.g. 2026-12-01T17:00:00Z',
-  });
+      'expected a log seq (an integer ≥ 0), an ISO 8601 timestamp with a zone, e.g. 2026-12-01T17:00:00Z, or a date such as 2026-12-01 (its start: 00:00 UTC)',
+  })
+  .transform(dayStart);
 
 /**
  * The seq each project stood at. A seq names one project's log, so it needs exactly one

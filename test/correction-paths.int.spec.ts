@@ -50,6 +50,17 @@ const logged = (): Logged[] =>
 const supersessionsOf = (sha: string) =>
   logged().filter((e) => e.type === 'superseded' && e.target === sha);
 
+/** `mem supersede` of the Kong line, `delay` ms from now: the other side of each race below. */
+const supersedeKongAfter = (delay: number) =>
+  new Promise((resolve) => setTimeout(resolve, delay)).then(() =>
+    registry.invoke('supersede', registry.local('local:test'), {
+      project: 'demo',
+      ref: contentSha256(KONG),
+      by: 'Kong buffered request bodies over 10KB (413) until proxy-body-size: 0.',
+      reason: 'race',
+    }),
+  );
+
 /** The note with the line that reads `from` rewritten to read `to` (its block id kept). */
 function rewrite(from: string, to: string): void {
   const path = join(root, NOTE);
@@ -107,14 +118,7 @@ describe('vault capture checks its supersessions as mem supersede does', () => {
       rewrite(KONG, 'Requests over 10KB failed with 413 because Kong buffered the body.');
       const settled = await Promise.allSettled([
         registry.invoke('vault_capture', caller, { project: 'demo' }),
-        new Promise((r) => setTimeout(r, delay)).then(() =>
-          registry.invoke('supersede', caller, {
-            project: 'demo',
-            ref: contentSha256(KONG),
-            by: 'Kong buffered request bodies over 10KB (413) until proxy-body-size: 0.',
-            reason: 'race',
-          }),
-        ),
+        supersedeKongAfter(delay),
       ]);
       expect(supersessionsOf(contentSha256(KONG))).toHaveLength(1);
       // Whichever lost was refused as a second supersession, never written beside the first.
@@ -209,14 +213,7 @@ describe('review supersede checks its supersessions as mem supersede does', () =
           id: finding.id,
           reason: 'duplicate',
         }),
-        new Promise((resolve) => setTimeout(resolve, delay)).then(() =>
-          registry.invoke('supersede', caller, {
-            project: 'demo',
-            ref: contentSha256(KONG),
-            by: 'Kong buffered request bodies over 10KB (413) until proxy-body-size: 0.',
-            reason: 'race',
-          }),
-        ),
+        supersedeKongAfter(delay),
       ]);
       expect(supersessionsOf(contentSha256(KONG))).toHaveLength(1);
       // The loser: CONFLICT when it read the line still live; a review that read the queue

@@ -112,6 +112,7 @@ export {
   requireTransition,
   resolvedStatusField,
   statusesOf,
+  requireStatusOf,
   type ItemField,
   type ItemIssue,
   type ItemStatus,

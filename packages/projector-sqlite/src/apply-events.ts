@@ -61,7 +61,7 @@ export function applyEvents(
     // The tree totals, node_fts and item_fts follow item and node: the connection's triggers
     // note what the batch changed, added and indexed here once (orient-triggers.ts,
     // fts-triggers.ts).
-    flushFts(handle, project, through.seq);
+    flushNotes(handle, project, through.seq);
     statements.writePosition.run({ project, seq: through.seq, head: through.head });
     if (!handle.dirty) statements.markUnsealed.run();
   };
@@ -90,7 +90,7 @@ export function commitPending(handle: ItemStoreHandle): void {
 }
 
 /** Adds and indexes what the batch through `seq` noted for the tree totals, node_fts and item_fts. */
-function flushFts(handle: ItemStoreHandle, project: string, seq: number): void {
+function flushNotes(handle: ItemStoreHandle, project: string, seq: number): void {
   try {
     flushOrientPending(handle.statements.flushOrient);
     for (const statement of handle.statements.flushFts) statement.run();

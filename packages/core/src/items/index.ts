@@ -32,6 +32,7 @@ export {
   requireTransition,
   resolvedStatusField,
   statusesOf,
+  requireStatusOf,
   type ItemStatus,
   type ResolvedStatus,
 } from './status.js';

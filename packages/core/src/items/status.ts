@@ -62,37 +62,42 @@ export function isResolved(status: ItemStatus | null): boolean {
  * CONFLICT unless `type` may move from `from` to `to`; names the item, both statuses and the
  * moves that are allowed. Staying put is not a move: callers treat it as already done.
  */
+/**
+ * INVALID_INPUT unless `status` is one `type` has: knowledge has none, a work type its machine's.
+ * `details` (the item's id, for a write) joins the error's; `hint` ends the knowledge message.
+ * Shared by a transition and a find's status filter, so both refuse alike.
+ */
+export function requireStatusOf(
+  type: ItemType,
+  status: ItemStatus,
+  details: Record<string, unknown> = {},
+  hint = '',
+): void {
+  const statuses = statusesOf(type);
+  if (statuses === undefined)
+    throw new MemError(
+      'INVALID_INPUT',
+      `status does not apply to a ${type}: knowledge has no status${hint}`,
+      { field: 'status', ...details, type },
+    );
+  if (!statuses.includes(status))
+    throw new MemError(
+      'INVALID_INPUT',
+      `status: a ${type} has no status ${JSON.stringify(status)}; expected one of ${statuses.join(', ')}`,
+      { field: 'status', ...details, type, expected: [...statuses] },
+    );
+}
+
 export function requireTransition(
   id: string,
   type: ItemType,
   from: ItemStatus | null,
   to: ItemStatus,
 ): void {
+  requireStatusOf(type, to, { id });
+  // requireStatusOf refused knowledge: a work type has its machine, and a work item a status.
   const machine = MACHINES[type as WorkType];
-  if (!machine || from === null) {
-    throw new MemError(
-      'INVALID_INPUT',
-      `status does not apply to a ${type}: knowledge has no status`,
-      {
-        field: 'status',
-        id,
-        type,
-      },
-    );
-  }
-  const allowed = machine.moves[from] ?? [];
-  if (!(to in machine.moves)) {
-    throw new MemError(
-      'INVALID_INPUT',
-      `status: a ${type} has no status ${JSON.stringify(to)}; expected one of ${Object.keys(machine.moves).join(', ')}`,
-      {
-        field: 'status',
-        id,
-        type,
-        expected: Object.keys(machine.moves),
-      },
-    );
-  }
+  const allowed = from === null ? [] : (machine.moves[from] ?? []);
   if (!allowed.includes(to)) {
     throw new MemError(
       'CONFLICT',

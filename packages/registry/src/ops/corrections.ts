@@ -293,14 +293,8 @@ function requirePlannedCorrections(
 }
 
 /** Whether a batch holds an event the correction checks read: a `superseded` or `forgotten` one. */
-function holdsCorrection(payloads: readonly unknown[]): boolean {
-  return payloads.some(
-    (p) =>
-      typeof p === 'object' &&
-      p !== null &&
-      ((p as { type?: unknown }).type === 'superseded' ||
-        (p as { type?: unknown }).type === 'forgotten'),
-  );
+function holdsCorrection(payloads: readonly Payload[]): boolean {
+  return payloads.some((p) => p.type === 'superseded' || p.type === 'forgotten');
 }
 
 /** One project's batch of events, planned before the correction lock was taken. */

@@ -6,7 +6,7 @@ import {
   attentionField,
   itemIdField,
   itemTypeField,
-  statusesOf,
+  requireStatusOf,
   tagField,
   type AttentionTier,
 } from '@mem/core';
@@ -196,19 +196,7 @@ export async function findItems(ctx: RegistryContext, caller: Caller, input: Fin
  */
 function requireStatusOfType(input: FindInput): void {
   if (input.type === undefined || input.status === undefined) return;
-  const statuses = statusesOf(input.type);
-  if (statuses === undefined)
-    throw new MemError(
-      'INVALID_INPUT',
-      `status does not apply to a ${input.type}: knowledge has no status (leave status out)`,
-      { field: 'status', type: input.type },
-    );
-  if (!statuses.includes(input.status))
-    throw new MemError(
-      'INVALID_INPUT',
-      `status: a ${input.type} has no status ${JSON.stringify(input.status)}; expected one of ${statuses.join(', ')}`,
-      { field: 'status', type: input.type, expected: [...statuses] },
-    );
+  requireStatusOf(input.type, input.status, {}, ' (leave status out)');
 }
 
 /** The projects a find names: `project`, or its older spelling `projects`, never both. */

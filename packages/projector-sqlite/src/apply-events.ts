@@ -5,6 +5,7 @@ import type { ItemStoreHandle } from './handle.js';
 import { planEvent } from './plan.js';
 import type { PlannedWrite } from './planned-write.js';
 import { isDiskFull } from './disk-full.js';
+import { noteItemBirth } from './item-births.js';
 import { flushOrientPending } from './orient-triggers.js';
 import { TEXT_REWRITES } from './text-rewrites.js';
 
@@ -107,7 +108,10 @@ function flushNotes(handle: ItemStoreHandle, project: string, seq: number): void
 
 function run(handle: ItemStoreHandle, project: string, seq: number, write: PlannedWrite): void {
   try {
-    handle.statements.planned(write.statement).run(write.params);
+    const { changes } = handle.statements.planned(write.statement).run(write.params);
+    // No trigger notes a new item: it is noted here, once written (item-births.ts).
+    if (write.statement === 'insertItem' && changes > 0)
+      noteItemBirth(handle.statements.itemBirth, write.params);
   } catch (error) {
     if (isMemError(error)) throw error;
     const code = (error as { code?: unknown }).code;

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ORIENT_FLUSH_SQL, registerOrientTriggers, type OrientFlush } from './orient-triggers.js';
 import { NODE_FTS_FLUSH_SQL, registerFtsTriggers } from './fts-triggers.js';
+import { ITEM_BIRTH_SQL, type ItemBirth } from './item-births.js';
 import { ITEM_FTS_FLUSH_SQL, registerItemFtsTriggers } from './item-fts.js';
 import { registerForgottenText } from './forgotten-text.js';
 import { openWritable } from './open-database.js';
@@ -36,6 +37,8 @@ export interface PreparedStatements {
   flushOrient: OrientFlush;
   /** What indexes the nodes and items a batch's triggers noted (fts-triggers.ts), in order. */
   flushFts: readonly Database.Statement[];
+  /** What an item's insert notes for those flushes and counts (item-births.ts). */
+  itemBirth: ItemBirth;
 }
 
 export function prepareStatements(db: Database.Database): PreparedStatements {
@@ -67,6 +70,11 @@ export function prepareStatements(db: Database.Database): PreparedStatements {
       clear: db.prepare(ORIENT_FLUSH_SQL.clear),
     },
     flushFts: [...NODE_FTS_FLUSH_SQL, ...ITEM_FTS_FLUSH_SQL].map((sql) => db.prepare(sql)),
+    itemBirth: {
+      fts: db.prepare(ITEM_BIRTH_SQL.fts),
+      live: db.prepare(ITEM_BIRTH_SQL.live),
+      tree: db.prepare(ITEM_BIRTH_SQL.tree),
+    },
   };
 }
 

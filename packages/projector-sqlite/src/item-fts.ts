@@ -180,7 +180,7 @@ const NOTE = (nodeId: string, indexed: 0 | 1) =>
  * whether item_fts held it before the batch), and `flushFts` (apply-events.ts; a reset too)
  * re-indexes each noted item once at the end of the batch from its rows as they then are (one FTS5 segment a batch, not one
  * per item: ~4 ms CPU of an add_items of 100 at 100 k items). An item added under a parent is
- * written with it: its insert notes it once.
+ * written with it: its insert notes it once, by the shell rather than a trigger (item-births.ts).
  */
 export function registerItemFtsTriggers(db: Database.Database): void {
   db.exec(`
@@ -189,9 +189,6 @@ export function registerItemFtsTriggers(db: Database.Database): void {
       -- 1 when item_fts held the item before the batch.
       indexed INTEGER NOT NULL
     );
-    CREATE TEMP TRIGGER IF NOT EXISTS item_fts_after_insert AFTER INSERT ON main.item BEGIN
-      ${NOTE('new.node_id', 0)}
-    END;
     CREATE TEMP TRIGGER IF NOT EXISTS item_fts_after_delete AFTER DELETE ON main.item BEGIN
       ${NOTE('old.node_id', 1)}
     END;

@@ -241,7 +241,7 @@ function keywordCandidatesSql(where: string): string {
 
 /**
  * A keyword find's ranked set when boundedCandidates proved it: @candidates, a JSON array of
- * [node id, relevance rank], each joined to its item (item_by_node). The ranks are the ones
+ * [node id, relevance rank], each joined to its item (by rowid). The ranks are the ones
  * keywordCandidatesSql's rank() gives the same rows.
  */
 const BOUNDED_CANDIDATES = `WITH ranked AS MATERIALIZED (SELECT i.project, i.id, i.created_seq, i.pinned, i.updated_seq, c.value ->> 1 AS relevance
@@ -332,7 +332,7 @@ function scopeFilter(query: ItemFindQuery) {
  * The totals and the held-back list (by creation) of a keyword query its scope does not
  * cover (a tag, parent or anchor filter) join its FTS5 hits, unscored. Trigger: a subquery on
  * the right of the join. Why: SQLite ran the MATCH again per item row (2,000 items, 5 s).
- * Outcome: the hits are materialised once and drive the join (item_by_node). Only the page's
+ * Outcome: the hits are materialised once and drive the join (item's rowid). Only the page's
  * statement scores (keywordCandidatesSql), so BM25 runs once per match, not once per statement.
  */
 const HITS = `WITH hits AS MATERIALIZED (SELECT rowid FROM node_fts WHERE node_fts MATCH @match) `;
@@ -721,7 +721,7 @@ function scoredDelivered(
 /**
  * Which of a driven find's matches `ids` freshness holds back, in their order: read from the
  * rows that can be held (heldCandidates) when the project has no more of them than there are
- * matches, else each match's item judged by node id (item_by_node). Trigger: an anchor's 50
+ * matches, else each match's item judged by node id (item's rowid). Trigger: an anchor's 50
  * matches in a project of 20,000 expired facts read all 20,000 to keep the few among the 50.
  * Why: the held rows were read whatever the matches. Outcome: the cost follows the smaller of the two:
  * the three ranges are counted to one past the matches' number first (index entries only), so

@@ -23,7 +23,8 @@ const RECOMPUTED = `max(${OWN('item')}, coalesce((SELECT max(c.tree_activity) FR
  * the migrations alone, and the canonical copy copies these rows rather than recounting them.
  * Why triggers: every statement that adds or drops a tag, an anchor or an item's liveness then
  * counts it, whichever event planned it, and a replay counts exactly as the live writes did.
- * A child joins its parent's tree when its row is written with a parent (item_tree_born) or its
+ * A child joins its parent's tree when its row is written with a parent (its birth's note,
+ * item-births.ts; a new row is counted live there too, as no trigger on item's inserts) or its
  * parent column is set (a relate, item_tree_joined), and leaves it when the column is cleared
  * (item_tree_left). A birth is only noted (item_tree_pending) and added to the parent once per
  * batch by `flushOrientPending` (apply-events.ts), beside the FTS flushes: an add_items of 100
@@ -59,11 +60,6 @@ export function registerOrientTriggers(db: Database.Database): void {
       DELETE FROM main.item_tag_count WHERE project = new.project AND count = 0
         AND tag IN (SELECT tag FROM main.item_tag WHERE project = new.project AND id = new.id);
     END;
-    CREATE TEMP TRIGGER IF NOT EXISTS item_live_counted AFTER INSERT ON main.item
-      WHEN new.deleted_at IS NULL BEGIN
-      INSERT INTO main.item_live_count (project, items) VALUES (new.project, 1)
-        ON CONFLICT (project) DO UPDATE SET items = items + 1;
-    END;
     CREATE TEMP TRIGGER IF NOT EXISTS item_live_uncounted AFTER UPDATE OF deleted_at ON main.item
       WHEN old.deleted_at IS NULL AND new.deleted_at IS NOT NULL BEGIN
       UPDATE main.item_live_count SET items = items - 1 WHERE project = new.project;
@@ -92,11 +88,6 @@ export function registerOrientTriggers(db: Database.Database): void {
       -- What the child added to its parent's tree_open when its row was written.
       open    INTEGER NOT NULL
     );
-    CREATE TEMP TRIGGER IF NOT EXISTS item_tree_born AFTER INSERT ON main.item
-      WHEN new.parent IS NOT NULL BEGIN
-      INSERT INTO temp.item_tree_pending (project, parent, child, open)
-        VALUES (new.project, new.parent, new.id, ${CONTRIBUTION('new')});
-    END;
     CREATE TEMP TRIGGER IF NOT EXISTS item_tree_left AFTER UPDATE OF parent ON main.item
       WHEN old.parent IS NOT NULL AND new.parent IS NOT old.parent BEGIN
       UPDATE main.item SET tree_open = tree_open - ${CONTRIBUTION('old')}, tree_activity = ${RECOMPUTED}

@@ -145,7 +145,7 @@ function added(e: EventOf<'item_added'>): PlannedWrite[] {
         type: e.item_type,
         // The parent is a column of the row (migration 0034): the insert indexes it in item_fts
         // with its parent token (item-fts.ts) and counts it into its parent's tree
-        // (item_tree_born in orient-triggers.ts).
+        // (its birth note, item-births.ts).
         parent: e.parent ?? null,
         status,
         summary: e.summary,

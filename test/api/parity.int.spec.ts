@@ -854,6 +854,12 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       viaMcp[0],
       viaHttp[0],
     ]);
+    // The clock is before every thread was written: each is listed, marked as opened after it
+    // (not "open · 0 days unresolved"), byte for byte alike on the three surfaces.
+    for (const thread of t0.body.threads.items)
+      expect(thread.open_marker).toMatch(
+        /^not open yet at this clock \(opened \d{4}-\d\d-\d\dT[\d:.]+Z\)$/,
+      );
     const t1 = await alike('open', { id: viaMcp[0] });
     expect(t1.body.children.items.map((c: { id: string }) => c.id).sort()).toEqual(
       [viaMcp[1], viaMcp[2]].sort(),

@@ -815,6 +815,40 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       outcome: 'INVALID_INPUT',
       body: { field: 'items[1].valid_until' },
     });
+    // A field that does not apply: one details shape on add_items, remember and update_item.
+    const inapplicable = (field: string, type: string, appliesTo: string[]) => ({
+      outcome: 'INVALID_INPUT',
+      body: {
+        field,
+        expected: `absent on a ${type}`,
+        type,
+        applies_to: appliesTo,
+        issues: [
+          {
+            field,
+            expected: `absent on a ${type}`,
+            problem: `${field.replace(/^items\[\d+\]\./, '')} does not apply to a ${type}: it applies to ${appliesTo.join(', ')} only`,
+          },
+        ],
+      },
+    });
+    expect(bad).toEqual(inapplicable('items[1].valid_until', 'task', ['rule', 'fact']));
+    expect(
+      await alike('remember', {
+        project: 'alpha',
+        type: 'rule',
+        text: 'Flow rule with a due date',
+        due: '2027-01-01T00:00:00Z',
+      }),
+    ).toEqual(inapplicable('due', 'rule', ['task']));
+    expect(
+      await alike('update_item', {
+        project: 'alpha',
+        id: viaHttp[1],
+        valid_until: '2027-01-01T00:00:00Z',
+        reason: 'expires?',
+      }),
+    ).toEqual(inapplicable('valid_until', 'task', ['rule', 'fact']));
     const full = await alike('add_items', {
       project: 'alpha',
       items: Array.from({ length: 9 }, (_, i) => ({

@@ -51,7 +51,7 @@ export { hasPurgeMarker, purgeMarker } from './events/purge-payloads.js';
 export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
 export { issueField, issueValue } from './zod-issues.js';
 export { codePointName, refusedControl, terminalSafe } from './terminal-text.js';
-export { refuseControlText } from './refuse-control-text.js';
+export { lfLineEnds, refuseControlText } from './refuse-control-text.js';
 export { serializeEvent } from './events/serialize.js';
 export {
   CAPABILITIES,

@@ -191,6 +191,42 @@ describe('mem orient (T0)', () => {
   );
 });
 
+describe('mem orient at a clock before a thread was opened', () => {
+  it(
+    'lists the thread (orient reads the store as it is) and marks it not open yet, never open · 0 days',
+    async () => {
+      const [thread] = await add({ type: 'thread', summary: 'Theme loader rework' });
+      const [read] = json(await mem('items', 'read', thread!, '--json'))['items'];
+      const before = new Date(Date.parse(read.created_ts) - 2 * 86_400_000).toISOString();
+      const marker = `not open yet at this clock (opened ${read.created_ts})`;
+
+      const out = json(await mem('orient', '--now', before, '--json'));
+      expect(out['threads']).toMatchObject({
+        total: 1,
+        items: [{ id: thread, open_marker: marker }],
+      });
+      const text = await mem('orient', '--now', before);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain(
+        `${thread} thread [open, 0 open] Theme loader rework · ${marker}`,
+      );
+      expect(text.stdout).not.toContain('days unresolved');
+      // The item's own verdicts agree: open shows the same marker, find the same at the clock.
+      const opened = json(
+        await memInProcess(['--root', root, 'items', 'open', thread!, '--json'], {
+          env: { MEM_NOW: before },
+        }),
+      );
+      expect(opened['freshness']).toMatchObject({
+        state: 'fresh',
+        open_days: 0,
+        open_marker: marker,
+      });
+    },
+    SLOW,
+  );
+});
+
 describe('the always-loaded budget at write', () => {
   it(
     'refuses an unanchored fact over the cap with the cap, size, count and candidates, writing nothing; anchoring is the way out',

@@ -159,6 +159,36 @@ describe('mem query: freshness of memory lines', () => {
   );
 
   it(
+    'holds back the lines of a session whose cited record was rewritten in letter case or whitespace only',
+    { timeout: 300_000 },
+    () => {
+      // The chunk's content sha is of normalised text: only the byte digest its chunk event
+      // records (stop 35) tells these rewrites from the text read at ingest.
+      const fresh = citing(query(ingested));
+      expect(fresh.length).toBeGreaterThan(0);
+      for (const [name, to] of [
+        ['cased', 'Doesnt Seem To Start'],
+        ['spaced', 'doesnt  seem to start'],
+      ] as const) {
+        const root = variant(name, (file) =>
+          writeFileSync(file, readFileSync(file, 'utf8').replace(CITED, to)),
+        );
+        const held = query(root);
+        expect(held.results.filter((r) => fresh.some((l) => l.sha256 === r.sha256))).toEqual([]);
+        expect(held.freshness_warnings).toEqual(
+          fresh.map((line) =>
+            expect.objectContaining({
+              sha256: line.sha256,
+              state: 'stale',
+              reason: 'source_changed',
+            }),
+          ),
+        );
+      }
+    },
+  );
+
+  it(
     'delivers a confirmed line of a rewritten session while its span reads as confirmed, and holds it back after another change',
     { timeout: 300_000 },
     () => {

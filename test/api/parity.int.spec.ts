@@ -815,6 +815,40 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       outcome: 'INVALID_INPUT',
       body: { field: 'items[1].valid_until' },
     });
+    // A field that does not apply: one details shape on add_items, remember and update_item.
+    const inapplicable = (field: string, type: string, appliesTo: string[]) => ({
+      outcome: 'INVALID_INPUT',
+      body: {
+        field,
+        expected: `absent on a ${type}`,
+        type,
+        applies_to: appliesTo,
+        issues: [
+          {
+            field,
+            expected: `absent on a ${type}`,
+            problem: `${field.replace(/^items\[\d+\]\./, '')} does not apply to a ${type}: it applies to ${appliesTo.join(', ')} only`,
+          },
+        ],
+      },
+    });
+    expect(bad).toEqual(inapplicable('items[1].valid_until', 'task', ['rule', 'fact']));
+    expect(
+      await alike('remember', {
+        project: 'alpha',
+        type: 'rule',
+        text: 'Flow rule with a due date',
+        due: '2027-01-01T00:00:00Z',
+      }),
+    ).toEqual(inapplicable('due', 'rule', ['task']));
+    expect(
+      await alike('update_item', {
+        project: 'alpha',
+        id: viaHttp[1],
+        valid_until: '2027-01-01T00:00:00Z',
+        reason: 'expires?',
+      }),
+    ).toEqual(inapplicable('valid_until', 'task', ['rule', 'fact']));
     const full = await alike('add_items', {
       project: 'alpha',
       items: Array.from({ length: 9 }, (_, i) => ({
@@ -854,6 +888,12 @@ describe('registry parity across HTTP, MCP and the CLI', () => {
       viaMcp[0],
       viaHttp[0],
     ]);
+    // The clock is before every thread was written: each is listed, marked as opened after it
+    // (not "open · 0 days unresolved"), byte for byte alike on the three surfaces.
+    for (const thread of t0.body.threads.items)
+      expect(thread.open_marker).toMatch(
+        /^not open yet at this clock \(opened \d{4}-\d\d-\d\dT[\d:.]+Z\)$/,
+      );
     const t1 = await alike('open', { id: viaMcp[0] });
     expect(t1.body.children.items.map((c: { id: string }) => c.id).sort()).toEqual(
       [viaMcp[1], viaMcp[2]].sort(),

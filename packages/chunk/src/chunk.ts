@@ -35,6 +35,11 @@ export interface Chunk {
   tokens: number;
   /** Content identity: core `contentSha256(text)`. */
   sha256: string;
+  /**
+   * sha256 of `text`'s own UTF-8 bytes: unlike `sha256`, a change of letter case or whitespace
+   * moves it, so grounding can tell a record rewritten in case only (source-grounding.ts).
+   */
+  bytesSha256: string;
   /** Provenance source URI shared by every record in the chunk. */
   source: string;
   /** [first, end) ordinals of the records the chunk completes within `source`; a piece of a split record before its last is [n, n]. */

@@ -1,4 +1,4 @@
-import { MemError, contentSha256 } from '@mem/core';
+import { MemError, contentSha256, sha256Hex } from '@mem/core';
 import type { Chunk, ChunkRecord } from './chunk.js';
 import { lineOf, lineStarts } from './lines.js';
 import { assertChunkPolicy, type ChunkPolicy } from './policy.js';
@@ -171,6 +171,7 @@ export class ChunkPacker {
       text,
       tokens,
       sha256: contentSha256(text),
+      bytesSha256: sha256Hex(text),
       source,
       span,
       records,

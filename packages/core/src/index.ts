@@ -51,7 +51,7 @@ export { hasPurgeMarker, purgeMarker } from './events/purge-payloads.js';
 export { parseEvent, parsePayload, type InputLocation } from './events/parse.js';
 export { issueField, issueValue } from './zod-issues.js';
 export { codePointName, refusedControl, terminalSafe } from './terminal-text.js';
-export { refuseControlText } from './refuse-control-text.js';
+export { lfLineEnds, refuseControlText } from './refuse-control-text.js';
 export { serializeEvent } from './events/serialize.js';
 export {
   CAPABILITIES,
@@ -91,7 +91,9 @@ export {
   WORK_TYPES,
   creatableStatuses,
   fieldApplies,
+  inapplicableDetails,
   inapplicableMessage,
+  type InapplicableDetails,
   initialStatus,
   isKnowledge,
   isResolved,
@@ -134,6 +136,7 @@ export {
   OPEN_MAX_DAYS,
   freshnessOf,
   heldBack,
+  openMarker,
   type Freshness,
   type FreshnessInputs,
   type FreshnessReason,

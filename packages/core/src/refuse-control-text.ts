@@ -47,3 +47,34 @@ export function refuseControlText(
     });
   }
 }
+
+/** A plain object or array (what JSON and the CLI's flags make), whose strings lfLineEnds walks. */
+function plain(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function lf(value: unknown): unknown {
+  if (typeof value === 'string')
+    return value.includes('\r\n') ? value.replace(/\r\n/g, '\n') : value;
+  if (Array.isArray(value)) return value.map(lf);
+  if (plain(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lf(v)]));
+  return value;
+}
+
+/**
+ * `input` with every CRLF in its strings made LF, `verbatim` top-level fields left as they are.
+ * Trigger: an HTTP client (a browser's textarea, a Windows editor) sends CRLF inside a text
+ * field. Why: refused as a control character (U+000D), such a client could write no multi-line
+ * text at all; stored as sent, the log would hold two forms of one text (two content hashes, a
+ * forgotten text's CRLF rewording not refused). Outcome: made LF at the write boundary, before
+ * validation (so a length limit counts what is stored); a CR alone, which rewrites a terminal
+ * line, is still refused (refuseControlText). Transcripts stay as they were (verbatim).
+ */
+export function lfLineEnds(input: unknown, verbatim: readonly string[] = []): unknown {
+  if (!plain(input)) return lf(input);
+  return Object.fromEntries(
+    Object.entries(input).map(([k, v]) => [k, verbatim.includes(k) ? v : lf(v)]),
+  );
+}

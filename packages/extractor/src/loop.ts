@@ -24,6 +24,8 @@ export interface LoopStep {
   records: readonly ChunkRecord[];
   /** contentSha256(text): chunk identity. */
   sha256: string;
+  /** L1: sha256 of the chunk's text bytes (Chunk.bytesSha256), recorded on its chunk event. */
+  bytesSha256?: string;
   source: string;
   span: [number, number] | null;
   /** L2: the query id whose memory this is (labels the folded lines). */
@@ -169,6 +171,7 @@ export class GatedRun {
         source: step.source,
         span: step.span,
         sha256: step.sha256,
+        ...(step.bytesSha256 !== undefined ? { bytes_sha256: step.bytesSha256 } : {}),
         derived: true,
       });
       return out;
@@ -196,6 +199,7 @@ export class GatedRun {
       source: step.source,
       span: step.span,
       sha256: step.sha256,
+      ...(step.bytesSha256 !== undefined ? { bytes_sha256: step.bytesSha256 } : {}),
     });
     out.push({
       type: 'gate',

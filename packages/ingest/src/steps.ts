@@ -15,6 +15,7 @@ export function stepFromChunk(chunk: Chunk, derived: boolean): LoopStep {
       ...(record.pasted !== undefined ? { pasted: record.pasted } : {}),
     })),
     sha256: chunk.sha256,
+    bytesSha256: chunk.bytesSha256,
     source: chunk.source,
     span: chunk.span,
     ...(derived ? { derived: true } : {}),

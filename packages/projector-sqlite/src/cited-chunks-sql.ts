@@ -4,8 +4,8 @@
  * judge a cited source. Through chunk_by_sha (migration 0026), one probe per sha: named, as the
  * planner without statistics would walk the primary key over every chunk of the project.
  */
-export const CITED_CHUNKS_SQL = `SELECT sha256, source, span_start, span_end, chunk_tokens FROM (
-    SELECT c.sha256, c.source, c.span_start, c.span_end, r.chunk_tokens,
+export const CITED_CHUNKS_SQL = `SELECT sha256, bytes_sha256, source, span_start, span_end, chunk_tokens FROM (
+    SELECT c.sha256, c.bytes_sha256, c.source, c.span_start, c.span_end, r.chunk_tokens,
       row_number() OVER (PARTITION BY c.sha256 ORDER BY c.seq, c.run_id, c.t) AS nth
     FROM chunk c INDEXED BY chunk_by_sha
       JOIN run r ON r.project = c.project AND r.run_id = c.run_id

@@ -247,6 +247,7 @@ function chunk(e: EventOf<'chunk'>) {
     span_start: e.span === null ? null : e.span[0],
     span_end: e.span === null ? null : e.span[1],
     sha256: e.sha256,
+    bytes_sha256: e.bytes_sha256 ?? null,
     seq: e.seq,
   };
 }

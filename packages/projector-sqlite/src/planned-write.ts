@@ -92,6 +92,8 @@ export interface InsertChunkParams {
   span_start: number | null;
   span_end: number | null;
   sha256: string;
+  /** The chunk's byte digest (chunk event `bytes_sha256`); null in logs written before it. */
+  bytes_sha256: string | null;
   seq: number;
 }
 

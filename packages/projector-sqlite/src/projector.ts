@@ -54,8 +54,9 @@ import { sealStore } from './seal.js';
  * 34: item_citing (migration 0035), the range find_items reads its matches citing a source from.
  * 35: item is a rowid table keyed by node_id, (project, id) the unique index item_by_id
  *     (migration 0036); item_by_node is gone (the rowid).
+ * 36: chunk.bytes_sha256 (migration 0037), a chunk's byte digest, which grounding compares.
  */
-const VERSION = 35;
+const VERSION = 36;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

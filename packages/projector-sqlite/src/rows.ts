@@ -109,6 +109,8 @@ export interface CitedNode {
 /** An L0 chunk as ingest read it: its source, record span and the chunk size its run packed to. */
 export interface CitedChunkRow {
   sha256: string;
+  /** The chunk's byte digest, null where its chunk event (an older log) carries none. */
+  bytes_sha256: string | null;
   source: string;
   span_start: number;
   span_end: number;

@@ -115,8 +115,8 @@ export const STATEMENT_SQL: Readonly<Record<StatementName, string>> = {
     WHERE run.ended_seq IS NULL`,
 
   insertChunk: `
-    INSERT INTO chunk (project, run_id, t, level, source, span_start, span_end, sha256, seq)
-    VALUES (@project, @run_id, @t, @level, @source, @span_start, @span_end, @sha256, @seq)
+    INSERT INTO chunk (project, run_id, t, level, source, span_start, span_end, sha256, bytes_sha256, seq)
+    VALUES (@project, @run_id, @t, @level, @source, @span_start, @span_end, @sha256, @bytes_sha256, @seq)
     ON CONFLICT DO NOTHING`,
 
   insertGate: `

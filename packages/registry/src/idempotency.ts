@@ -1,4 +1,4 @@
-import { MemError, sha256Hex } from '@mem/core';
+import { MemError, refuseControlText, sha256Hex } from '@mem/core';
 
 type Entry =
   | { state: 'in_flight'; fingerprint: string }
@@ -14,6 +14,22 @@ export function keyConflict(): MemError {
   return new MemError('CONFLICT', 'Idempotency-Key was already used for a different request', {
     field: 'Idempotency-Key',
   });
+}
+
+/**
+ * INVALID_INPUT unless `key` may be an Idempotency-Key: 1-255 characters, and no control or bidi
+ * character (refuseControlText, as every write's text). Trigger: a key holding one (MCP takes
+ * any JSON string; HTTP passes C1 and UTF-8 bytes). Why: only its hash is stored, but a key is
+ * text a client shows and logs, and every other string a write takes is held to this. Outcome:
+ * refused naming the header and the code point, before anything runs.
+ */
+export function requireIdempotencyKey(key: string, operation: string): void {
+  if (key.length === 0 || key.length > 255)
+    throw new MemError('INVALID_INPUT', 'Idempotency-Key: expected 1-255 characters', {
+      field: 'Idempotency-Key',
+      expected: '1-255 characters',
+    });
+  refuseControlText({ 'Idempotency-Key': key }, operation);
 }
 
 /** How long an outcome is remembered, and how many at most (oldest forgotten first). */
@@ -40,12 +56,6 @@ export class IdempotencyStore {
   constructor(private readonly now: () => number = Date.now) {}
 
   async run<T>(scope: string, key: string, request: unknown, fn: () => Promise<T>): Promise<T> {
-    if (key.length === 0 || key.length > 255) {
-      throw new MemError('INVALID_INPUT', 'Idempotency-Key: expected 1-255 characters', {
-        field: 'Idempotency-Key',
-        expected: '1-255 characters',
-      });
-    }
     const id = `${scope}\u0000${key}`;
     const fingerprint = requestFingerprint(request);
     this.expire();

@@ -3,10 +3,10 @@ import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { anonymousCaller, localCaller, type Caller, type Surface } from './caller.js';
 import type { RegistryContext } from './context.js';
-import { IdempotencyStore } from './idempotency.js';
+import { IdempotencyStore, requireIdempotencyKey } from './idempotency.js';
 import { runRecorded } from './recorded-idempotency.js';
 import { remoteOperations, type AnyOperation, type AnyRemoteOperation } from './operation.js';
-import { refuseControlText } from '@mem/core';
+import { lfLineEnds, refuseControlText } from '@mem/core';
 import { validateInput } from './validate.js';
 
 export interface InvokeOptions {
@@ -105,7 +105,9 @@ export class Registry {
     // 401 before 400: an unauthenticated caller learns nothing about the input either.
     if (op.auth.access !== 'open' && caller.kind === 'anonymous')
       authorize(op.auth, caller, undefined);
-    const input: unknown = validateInput(op.input, rawInput ?? {}, op.name);
+    // A write's CRLF is stored as LF (lfLineEnds says why); a read's text is never stored.
+    const given = op.kind === 'write' ? lfLineEnds(rawInput ?? {}, op.verbatim) : (rawInput ?? {});
+    const input: unknown = validateInput(op.input, given, op.name);
     if (op.kind === 'write') refuseControlText(input, op.name, op.verbatim);
     authorize(op.auth, caller, input);
     const progress = options.progress ? { progress: options.progress } : {};
@@ -116,6 +118,7 @@ export class Registry {
         : op.run(this.context, caller, input, progress);
     const key = options.idempotencyKey;
     if (key === undefined || op.kind === 'read') return run();
+    requireIdempotencyKey(key, op.name);
     const scope = caller.tokenId ?? `${caller.kind}:${caller.principal ?? ''}`;
     const request = { op: op.name, input };
     const replay = op.replay;

@@ -120,33 +120,63 @@ function fieldsExpected(schema: z.core.$ZodType, issue: z.core.$ZodIssueUnrecogn
   return `only the fields ${accepted.join(', ')}${renamed.length > 0 ? ` (${renamed.join('; ')})` : ''}`;
 }
 
+/** The details a refinement attached to its issue (`params`: inapplicableDetails), or none. */
+function paramsOf(issue: z.core.$ZodIssue): Record<string, unknown> | undefined {
+  return issue.code === 'custom' && issue.params !== undefined ? issue.params : undefined;
+}
+
 /**
- * Parses an operation's input. INVALID_INPUT names the first bad field and the expected shape
- * (seed 000 §6: "which field, and what shape was expected"); `details.issues` lists them all.
+ * INVALID_INPUT for a failed parse of `input` by `schema`: the first bad field and the expected
+ * shape (seed 000 §6: "which field, and what shape was expected"); `details.issues` lists them
+ * all, and a refinement's own details (its issue's `params`) join the first's. `fieldOf` renames
+ * a field where the operation calls it otherwise than the schema parsed (remember's `anchor`).
+ */
+export function inputRefusal(
+  schema: z.core.$ZodType,
+  error: z.core.$ZodError,
+  input: unknown,
+  operation: string,
+  fieldOf: (field: string) => string = (field) => field,
+): MemError {
+  const issues = error.issues.map((issue) => {
+    const field = fieldOf(
+      issue.code === 'unrecognized_keys'
+        ? issueField([...issue.path, issue.keys[0] ?? ''])
+        : issueField(issue.path) || '(input)',
+    );
+    const params = paramsOf(issue);
+    const expected =
+      issue.code === 'unrecognized_keys'
+        ? fieldsExpected(schema, issue)
+        : typeof params?.['expected'] === 'string'
+          ? params['expected']
+          : expectedOf(issue);
+    return { field, expected, problem: problemOf(issue, input) };
+  });
+  const first = issues[0]!;
+  const params = paramsOf(error.issues[0]!);
+  // A schema's own refusal is its problem and its shape at once: said once, not "X (expected X)";
+  // so is a refinement's that says what it expects in its details.
+  const said =
+    /expected/i.test(first.problem) || first.problem === first.expected || params !== undefined
+      ? first.problem
+      : `${first.problem} (expected ${first.expected})`;
+  return new MemError('INVALID_INPUT', `${operation}: ${first.field}: ${said}`, {
+    field: first.field,
+    ...params,
+    expected: first.expected,
+    issues,
+  });
+}
+
+/**
+ * Parses an operation's input: the parsed value, or INVALID_INPUT naming the first bad field
+ * and the expected shape (inputRefusal).
  */
 export function validateInput<T>(schema: z.ZodType<T>, input: unknown, operation: string): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => {
-    const field =
-      issue.code === 'unrecognized_keys'
-        ? issueField([...issue.path, issue.keys[0] ?? ''])
-        : issueField(issue.path) || '(input)';
-    const expected =
-      issue.code === 'unrecognized_keys' ? fieldsExpected(schema, issue) : expectedOf(issue);
-    return { field, expected, problem: problemOf(issue, input) };
-  });
-  const first = issues[0]!;
-  // A schema's own refusal is its problem and its shape at once: said once, not "X (expected X)".
-  const said =
-    /expected/i.test(first.problem) || first.problem === first.expected
-      ? first.problem
-      : `${first.problem} (expected ${first.expected})`;
-  throw new MemError('INVALID_INPUT', `${operation}: ${first.field}: ${said}`, {
-    field: first.field,
-    expected: first.expected,
-    issues,
-  });
+  throw inputRefusal(schema, result.error, input, operation);
 }
 
 /** The write boundary's control-character check lives in core: `mem log append` runs it too. */

@@ -115,7 +115,8 @@ export function createApp(registry: Registry, options: AppOptions = {}): Hono<En
           ? await registry.authenticate(undefined, 'http')
           : await admit(c, op.name);
       const input = await requestInput(c, op);
-      const idempotencyKey = op.kind === 'write' ? c.req.header('idempotency-key') : undefined;
+      const header = op.kind === 'write' ? c.req.header('idempotency-key') : undefined;
+      const idempotencyKey = header !== undefined ? headerText(header) : undefined;
       const output = await registry.invoke(
         op.name,
         caller,
@@ -167,6 +168,21 @@ export function createApp(registry: Registry, options: AppOptions = {}): Hono<En
   });
 
   return app;
+}
+
+/**
+ * A header's value as the client wrote it. Trigger: a byte over 0x7F in it. Why: Node reads a
+ * header's bytes as latin1, so a UTF-8 `U+202E` arrives as `â`, U+0080, `®` and a refusal
+ * would name a code point the client never sent. Outcome: bytes that are UTF-8 are read as
+ * UTF-8; others (a lone 0x85) stay latin1, each byte one code point.
+ */
+function headerText(value: string): string {
+  if (!/[\u0080-\u00ff]/u.test(value) || /[\u0100-\u{10ffff}]/u.test(value)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
 }
 
 function limitBody(maxSize: number) {

@@ -35,6 +35,11 @@ export const chunkShape = {
   source: sourceField,
   span: spanField,
   sha256: sha256Field,
+  /**
+   * sha256 of the chunk's text bytes as packed (absent before stop 35): a rewrite of a record in
+   * letter case or whitespace moves it, not `sha256` (content identity), so grounding sees it.
+   */
+  bytes_sha256: sha256Field.optional(),
   /** Set when the chunk repeats a registered derived artifact (a skill, a reference text): it never reaches the gate. */
   derived: z.literal(true).optional(),
 };

@@ -7,7 +7,7 @@ import type { EventType } from './catalogue.js';
 export const EVENT_SUMMARIES: Record<EventType, string> = {
   run: 'An extractor run starts: its level, the standing query an L1 run answers, the model, chunk size and memory budget.',
   chunk:
-    'A piece of a source the run read: its source, span and content sha; `derived` when it repeats a registered skill or reference text.',
+    'A piece of a source the run read: its source, span, content sha and (since stop 35) the sha of its bytes; `derived` when it repeats a registered skill or reference text.',
   gate: "The gate's decision on one chunk: update the memory or not, stop or go on, and why.",
   evidence: 'A passage of a chunk kept as evidence for a memory, with its source.',
   memory:

@@ -3,6 +3,7 @@ export {
   OPEN_MAX_DAYS,
   freshnessOf,
   heldBack,
+  openMarker,
   type Freshness,
   type FreshnessInputs,
   type FreshnessReason,

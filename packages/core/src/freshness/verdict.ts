@@ -47,7 +47,7 @@ export interface Freshness {
   state: FreshnessState;
   /** Null exactly when the state is `fresh`. */
   reason: FreshnessReason | null;
-  /** Whole days since `open_since` while the record is open, else 0. */
+  /** Whole days since `open_since` while the record is open at the clock, else 0. */
   open_days: number;
   /** `open · N days unresolved` for an open record, else the state. */
   label: string;
@@ -64,10 +64,10 @@ export interface Freshness {
 export function freshnessOf(inputs: FreshnessInputs, now: Date): Freshness {
   const at = now.getTime();
   const passed = (iso: string | null | undefined) => iso != null && Date.parse(iso) <= at;
-  const open = inputs.open_since != null;
-  const openDays = open
-    ? Math.max(0, Math.floor((at - Date.parse(inputs.open_since!)) / DAY_MS))
-    : 0;
+  // Open at the clock: opened at or before it. A record opened after it (a clock from before
+  // its creation or its reopening) was not an open question then, and has no age.
+  const open = passed(inputs.open_since);
+  const openDays = open ? Math.floor((at - Date.parse(inputs.open_since!)) / DAY_MS) : 0;
 
   if (passed(inputs.valid_until)) return verdict('expired', 'expired', openDays);
   if (open && openDays >= OPEN_MAX_DAYS) return verdict('expired', 'unresolved_expired', openDays);
@@ -77,6 +77,20 @@ export function freshnessOf(inputs: FreshnessInputs, now: Date): Freshness {
   if (inputs.source === 'outside') return verdict('unknown', 'source_outside_root', openDays);
   if (open && passed(inputs.review_due)) return verdict('open', 'unresolved', openDays);
   return verdict('fresh', null, openDays);
+}
+
+/**
+ * What a read says of an unresolved task or thread opened at `openSince`, at the clock `now`:
+ * `open · N days unresolved`. Trigger: the clock is before the opening (`mem orient --now` of a
+ * day before the thread was written). Why: "open · 0 days unresolved" claimed it was open then;
+ * the read is of the store as it is (the clock is no as-of), so the item is listed, and its
+ * marker says when it opened instead. Outcome: `not open yet at this clock (opened ISO)`.
+ */
+export function openMarker(openSince: string, now: Date): string {
+  const at = now.getTime();
+  const since = Date.parse(openSince);
+  if (since > at) return `not open yet at this clock (opened ${openSince})`;
+  return `open · ${Math.floor((at - since) / DAY_MS)} days unresolved`;
 }
 
 function verdict(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NEXT_ACTION, OPEN_MAX_DAYS, freshnessOf, heldBack } from './verdict.js';
+import { NEXT_ACTION, OPEN_MAX_DAYS, freshnessOf, heldBack, openMarker } from './verdict.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const PAST = '2026-05-01T00:00:00Z';
@@ -69,6 +69,30 @@ describe('freshnessOf: each rule alone', () => {
     });
     const younger = new Date(NOW.getTime() - (OPEN_MAX_DAYS - 1) * 86_400_000).toISOString();
     expect(freshnessOf({ open_since: younger }, NOW).state).toBe('fresh');
+  });
+});
+
+describe('a clock before the opening (issue 13, stop 34 walk)', () => {
+  const LATER = '2026-06-03T08:00:00.000Z';
+
+  it('is not open at a clock before open_since: no age, and a passed review date is not held open', () => {
+    expect(freshnessOf({ open_since: LATER }, NOW)).toEqual({
+      state: 'fresh',
+      reason: null,
+      open_days: 0,
+      label: 'fresh',
+    });
+    expect(freshnessOf({ open_since: LATER, review_due: PAST }, NOW)).toMatchObject({
+      state: 'stale',
+      reason: 'review_due',
+    });
+  });
+
+  it('marks it as opened after the clock, never as open for 0 days', () => {
+    expect(openMarker(LATER, NOW)).toBe(`not open yet at this clock (opened ${LATER})`);
+    expect(openMarker('2026-05-20T12:00:00Z', NOW)).toBe('open · 12 days unresolved');
+    // Opened at the clock's own instant: open, 0 days.
+    expect(openMarker(NOW.toISOString(), NOW)).toBe('open · 0 days unresolved');
   });
 });
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import {
   fieldApplies,
+  inapplicableDetails,
   inapplicableMessage,
+  type InapplicableDetails,
   ITEM_FIELDS,
   itemIdField,
   tagField,
@@ -36,6 +38,8 @@ export const itemFieldsShape = {
 export interface ItemIssue {
   path: string[];
   message: string;
+  /** What the refusal carries beside its field, where the issue has more to say (a field that does not apply). */
+  details?: InapplicableDetails;
 }
 
 type DraftFields = { [K in keyof typeof itemFieldsShape]?: unknown };
@@ -62,7 +66,11 @@ export function itemDraftIssues(
   const issues: ItemIssue[] = [];
   for (const field of ITEM_FIELDS) {
     if (fields[field] !== undefined && !fieldApplies(field, type))
-      issues.push({ path: [field], message: inapplicableMessage(field, type) });
+      issues.push({
+        path: [field],
+        message: inapplicableMessage(field, type),
+        details: inapplicableDetails(field, type),
+      });
   }
   if (type === 'reminder' && fields.remind_at === undefined)
     issues.push({

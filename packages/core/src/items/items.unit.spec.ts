@@ -54,6 +54,11 @@ describe('item fields per type', () => {
             {
               path: [field],
               message: expect.stringContaining(`${field} does not apply to a ${type}`),
+              details: {
+                expected: `absent on a ${type}`,
+                type,
+                applies_to: ITEM_TYPES.filter((t) => fieldApplies(field, t)),
+              },
             },
           ]);
           // The catalogue refuses the same payload, so `mem log append` cannot store it either.

@@ -59,6 +59,22 @@ export function inapplicableMessage(field: ItemField, type: ItemType): string {
   return `${field} does not apply to a ${type}: it applies to ${FIELD_TYPES[field].join(', ')} only`;
 }
 
+/** What an inapplicable-field refusal carries beside its field (inapplicableDetails). */
+export interface InapplicableDetails {
+  expected: string;
+  type: ItemType;
+  applies_to: ItemType[];
+}
+
+/**
+ * The details of an inapplicable-field refusal beside its field: the same on every write that
+ * takes item fields (add_items, remember, update_item). Trigger: remember carried `expected`
+ * and update_item `type` (the stop-34 walk). Outcome: both, and the types it applies to.
+ */
+export function inapplicableDetails(field: ItemField, type: ItemType): InapplicableDetails {
+  return { expected: `absent on a ${type}`, type, applies_to: [...FIELD_TYPES[field]] };
+}
+
 /**
  * An item id: `it-` and 12 hex of sha256(project NUL seq of its item_added event). Derived from
  * the event, never random, so a rebuild assigns every item the id its writer returned.

@@ -13,6 +13,8 @@ export interface CitedChunk {
   end: number;
   /** The chunk's content sha at ingest (the evidence sha). */
   sha256: string;
+  /** The sha256 of its bytes at ingest, where the chunk event recorded it (not in older logs). */
+  bytesSha256?: string;
   /** The chunk size the run that read it packed to. */
   chunkTokens: number;
 }
@@ -80,16 +82,21 @@ export async function groundSpan(
   const policy = chunkPolicy({ maxTokens: chunk.chunkTokens });
   const from = new Map([[chunk.source, chunk.start]]);
   let same = false;
+  // Trigger: the chunk event recorded its bytes' digest. Why: the content sha is of normalised
+  // text, so a record rewritten in letter case or whitespace only re-chunks to the same one.
+  // Outcome: the bytes are compared where they were recorded; an older log's content sha only.
+  const recorded = chunk.bytesSha256;
   for await (const c of chunks(fromArray(own.slice(0, chunk.end)), policy, tokenizer, {
     skipBefore: from,
   }))
-    same ||= c.sha256 === chunk.sha256;
+    same ||= recorded !== undefined ? c.bytesSha256 === recorded : c.sha256 === chunk.sha256;
   return same ? 'unchanged' : 'changed';
 }
 
 /**
  * What a cited chunk's span reads as now: the shas of the chunks its records pack into (the
- * run's size, the span only), joined and hashed. Equal to what it read as when a person
+ * run's size, the span only), joined and hashed; their byte digests where the chunk event
+ * recorded its own (as groundSpan compares), so a confirmation holds off only those bytes. Equal to what it read as when a person
  * confirmed a line citing it exactly while no record of the span changed since; null when the
  * source yields nothing now, or fewer records than the span's end (gone or cut short).
  */
@@ -104,7 +111,7 @@ export async function spanDigest(
   for await (const c of chunks(fromArray(own.slice(0, chunk.end)), policy, tokenizer, {
     skipBefore: new Map([[chunk.source, chunk.start]]),
   }))
-    shas.push(c.sha256);
+    shas.push(chunk.bytesSha256 !== undefined ? c.bytesSha256 : c.sha256);
   return contentSha256(shas.join(' '));
 }
 

@@ -333,6 +333,7 @@ function citedChunksOfPage(
         start: row.span_start,
         end: row.span_end,
         sha256: row.sha256,
+        ...(row.bytes_sha256 !== null ? { bytesSha256: row.bytes_sha256 } : {}),
         chunkTokens: row.chunk_tokens,
       } satisfies CitedChunk,
     ]),

@@ -53,7 +53,7 @@ export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
   const gone = new Set<string>();
   const notes = new Map<string, string>();
   const chunkTokens = new Map<string, number>();
-  const spans = new Map<string, [number, number]>();
+  const spans = new Map<string, { span: [number, number]; bytesSha256?: string }>();
   const evidence = new Map<string, CitedChunk>();
   const items = new Map<string, QueuedItem>();
   for (const event of events) {
@@ -113,17 +113,21 @@ export function foldQueue(events: Iterable<LogEvent>): ReviewQueue {
         break;
       case 'chunk':
         if (event.level === 'L0' && event.span !== null)
-          spans.set(`${event.run_id}:${event.t}`, event.span);
+          spans.set(`${event.run_id}:${event.t}`, {
+            span: event.span,
+            ...(event.bytes_sha256 !== undefined ? { bytesSha256: event.bytes_sha256 } : {}),
+          });
         break;
       case 'evidence': {
-        const span = spans.get(`${event.run_id}:${event.t}`);
+        const chunk = spans.get(`${event.run_id}:${event.t}`);
         const size = chunkTokens.get(event.run_id);
-        if (span && size !== undefined && !evidence.has(event.sha256))
+        if (chunk && size !== undefined && !evidence.has(event.sha256))
           evidence.set(event.sha256, {
             source: event.source,
-            start: span[0],
-            end: span[1],
+            start: chunk.span[0],
+            end: chunk.span[1],
             sha256: event.sha256,
+            ...(chunk.bytesSha256 !== undefined ? { bytesSha256: chunk.bytesSha256 } : {}),
             chunkTokens: size,
           });
         break;

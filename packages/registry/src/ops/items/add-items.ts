@@ -44,7 +44,12 @@ export const itemDraft = z
   .strictObject({ type: itemTypeField, ...itemFieldsShape, ...timeInputShape })
   .superRefine((value, ctx) => {
     for (const issue of itemDraftIssues(value.type, value, { digestLater: true }))
-      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      ctx.addIssue({
+        code: 'custom',
+        path: issue.path,
+        message: issue.message,
+        ...(issue.details ? { params: { ...issue.details } } : {}),
+      });
   });
 export type ItemDraft = z.infer<typeof itemDraft>;
 
@@ -53,7 +58,12 @@ export const batchDraft = z
   .strictObject({ type: itemTypeField, ...itemFieldsShape, ...timeInputShape, ...batchRefsShape })
   .superRefine((value, ctx) => {
     for (const issue of itemDraftIssues(value.type, value, { digestLater: true }))
-      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      ctx.addIssue({
+        code: 'custom',
+        path: issue.path,
+        message: issue.message,
+        ...(issue.details ? { params: { ...issue.details } } : {}),
+      });
   });
 export type BatchDraft = z.infer<typeof batchDraft>;
 

@@ -4,6 +4,7 @@ import {
   freshnessOf,
   heldBack,
   isResolved,
+  openMarker,
   type Freshness,
   type FreshnessReason,
   type SourceCheck,
@@ -28,7 +29,10 @@ export const freshnessView = z.object({
   open_days: z.number(),
   /** `open · N days unresolved` for an open item past its review date, else the state. */
   label: z.string(),
-  /** `open · N days unresolved` while an item is an open question (whatever its state), else null. */
+  /**
+   * `open · N days unresolved` while an item is an open question (whatever its state); `not open
+   * yet at this clock (opened ISO)` when the clock is before its opening; else null.
+   */
   open_marker: z.string().nullable(),
 });
 export type FreshnessView = z.infer<typeof freshnessView>;
@@ -87,11 +91,12 @@ export function freshnessViewOf(
   source: SourceCheck | null = null,
 ): FreshnessView {
   const freshness = itemFreshness(item, now, source);
-  return { ...freshness, open_marker: markerOf(item, freshness) };
+  return { ...freshness, open_marker: markerOf(item, now) };
 }
 
-function markerOf(item: Fresh, freshness: Freshness): string | null {
-  return openSince(item) === null ? null : `open · ${freshness.open_days} days unresolved`;
+function markerOf(item: Fresh, now: Date): string | null {
+  const since = openSince(item);
+  return since === null ? null : openMarker(since, now);
 }
 
 /** The warning for an item recall held back (or delivered under include_stale); null when it is fine. */
@@ -115,7 +120,7 @@ export function warningOf(
     valid_until: item.valid_until,
     review_after: item.review_after,
     open_days: freshness.open_days,
-    open_marker: markerOf(item, freshness),
+    open_marker: markerOf(item, now),
   };
 }
 

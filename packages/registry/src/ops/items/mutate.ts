@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   MemError,
   fieldApplies,
+  inapplicableDetails,
   inapplicableMessage,
   isKnowledge,
   isResolved,
@@ -136,11 +137,17 @@ async function updateChecked(
   const item = requireItem(ledger, input.id, 'id', true);
   if (item.type === 'rule') requireCapability(caller, 'may_write_rules');
   for (const field of UPDATABLE)
-    if (input[field] !== undefined && !fieldApplies(field, item.type))
-      throw new MemError('INVALID_INPUT', `${field}: ${inapplicableMessage(field, item.type)}`, {
+    if (input[field] !== undefined && !fieldApplies(field, item.type)) {
+      // One details shape with add_items and remember (inapplicableDetails), issues and all.
+      const { expected, ...details } = inapplicableDetails(field, item.type);
+      const problem = inapplicableMessage(field, item.type);
+      throw new MemError('INVALID_INPUT', `update_item: ${field}: ${problem}`, {
         field,
-        type: item.type,
+        expected,
+        ...details,
+        issues: [{ field, expected, problem }],
       });
+    }
   const { project: _p, id, reason, ...fields } = input;
   if (Object.keys(fields).length === 0)
     throw new MemError('INVALID_INPUT', '(input): expected at least one field to change', {

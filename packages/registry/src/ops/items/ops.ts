@@ -12,6 +12,7 @@ import {
 import { requireCapability, requireReach, type Caller } from '../../caller.js';
 import type { RegistryContext } from '../../context.js';
 import { defineOperation, type CliOption } from '../../operation.js';
+import { inputRefusal } from '../../validate.js';
 import { promotedLine, type PromotedLine } from './promote-line.js';
 import { projectInput } from '../schemas.js';
 import {
@@ -207,12 +208,13 @@ export const rememberOp = defineOperation({
         field: 'text',
         expected: 'the item text, or from_line naming a memory line',
       });
-    const draft = itemDraft.safeParse({
+    const drafted = {
       type,
       summary: text ?? promoted!.text,
       ...rest,
       ...(anchor !== undefined ? { anchors: anchor } : {}),
-    });
+    };
+    const draft = itemDraft.safeParse(drafted);
     if (!draft.success) {
       const issue = draft.error.issues[0]!;
       // Trigger: a promoted line too long to be an item's summary, no TEXT given. Why: "summary:
@@ -224,11 +226,10 @@ export const rememberOp = defineOperation({
           `remember: from_line: the line is ${promoted!.text.length} characters, longer than an item's ${String(issue.maximum)}: pass TEXT, a shorter wording (the item still cites the line)`,
           { field: 'text', expected: `the item text, at most ${String(issue.maximum)} characters` },
         );
-      const field = issue.path[0] === 'anchors' ? 'anchor' : String(issue.path[0]);
-      throw new MemError('INVALID_INPUT', `remember: ${field}: ${issue.message}`, {
-        field,
-        expected: issue.message,
-      });
+      // Said as add_items and update_item say it (one details shape), in remember's own fields.
+      throw inputRefusal(itemDraft, draft.error, drafted, 'remember', (field) =>
+        field.replace(/^anchors\b/, 'anchor'),
+      );
     }
     const item = promoted ? { ...draft.data, from_line: promoted.from_line } : draft.data;
     return addItems(ctx, caller, project, [item], reason, effects).catch((error: unknown) => {

@@ -18,7 +18,7 @@ import { holdFileLock, withFileLock } from '@mem/log';
  * | embedded Postgres  | a PGlite data directory, open in one process at a time     | `<dir>.lock` (`.mem/pg.lock`; `<dir>.holder` names the taker, a hint) |
  *
  * Readers take no lock: a holder of the projection lock marks the projections as changing in
- * `.mem/projections.generation` (projection-generation.ts), and a read that saw it move waits
+ * `.mem/projections.changes` (projection-generation.ts), and a read that saw it move waits
  * for the lock and reads again.
  */
 

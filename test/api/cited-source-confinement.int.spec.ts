@@ -66,7 +66,7 @@ function attacks(): [name: string, exists: string, missing: string][] {
     ['a symlink to a symlink that leaves', 'docs/via', 'docs/via-missing'],
     // Files that exist once beforeAll has run: the log of a project alice cannot reach.
     ["mem's own log of another project", 'log/beta/000001.jsonl', 'log/gamma/000001.jsonl'],
-    ["mem's own state", '.mem/chain-heads/beta.head', '.mem/chain-heads/gamma.head'],
+    ["mem's own state", '.mem/chain-heads/beta.json', '.mem/chain-heads/gamma.json'],
     // Stop-31 review: a top-level dot-entry (a repository's credentials, its environment).
     ['a top-level dot-file', '.env', '.env.local'],
     ['a file in a top-level dot-directory', '.git/config', '.git/credentials'],

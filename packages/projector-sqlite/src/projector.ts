@@ -52,8 +52,10 @@ import { sealStore } from './seal.js';
  *     and a replacement is confirmed only as the successor line its event made (no migration).
  * 33: an item's parent is item.parent (migration 0034, item_by_parent), no longer an edge row.
  * 34: item_citing (migration 0035), the range find_items reads its matches citing a source from.
+ * 35: node_fts and item_fts index mem_fts_text(node.text) (fts-text.ts): each CJK run as its
+ *     character bigrams. No migration: their columns and tokenizer stay; the replay indexes them.
  */
-const VERSION = 34;
+const VERSION = 35;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -16,7 +16,8 @@
 //   2. T0's UTF-8 bytes per section, in English and again with CJK summaries: the budget
 //      holds bytes, so CJK (3 bytes a character) fills it with fewer items, never more bytes
 //   3. find_items p50/p95 (a keyword query, a tag-and-type filter, alternating; a page of 20),
-//      and a keyword query with a selective word apart
+//      and a keyword query with a selective word apart; in CJK the keyword words are Japanese
+//      words inside the summary's run (WORDS), with their matches counted and checked
 //   4. add_items of 100 tasks under a thread, p50/p95, catch-up included
 //   5. (English only) a keyword find anchored to a thread of 50 facts in a project, `held`, of
 //      BENCH_ORIENT_HELD (20 k) expired facts anchored elsewhere: CPU and wall p50/p95. Its
@@ -63,6 +64,12 @@ const TEXT = {
 };
 
 const text = (script, kind, i) => TEXT[script](kind, i);
+
+/**
+ * Section 3's keyword words, each held by every item (as "theme loader" in English): in CJK two
+ * words inside the run テーマローダーは…, found since each CJK run is indexed as bigrams.
+ */
+const WORDS = { en: 'theme loader', cjk: 'テーマ ローダー' };
 
 const load = () =>
   `load ${loadavg()
@@ -244,12 +251,21 @@ for (const script of SCRIPTS) {
       await registry.close();
       continue;
     }
+    // Not a find of nothing: every item's summary holds the words (in CJK, inside one run).
+    const probe = await registry.invoke('find_items', caller, {
+      projects: ['bench'],
+      query: WORDS[script],
+      limit: 1,
+    });
+    if (probe.total < ITEMS / 2)
+      throw new Error(`${script}: "${WORDS[script]}" matched ${probe.total} of ~${ITEMS} items`);
+    console.log(`${script}: "${WORDS[script]}" matches ${probe.total} items`);
     const finds = await timed(RUNS, (i) =>
       registry.invoke(
         'find_items',
         caller,
         i % 2 === 0
-          ? { projects: ['bench'], query: `theme loader ${i}`, limit: 20 }
+          ? { projects: ['bench'], query: `${WORDS[script]} ${i}`, limit: 20 }
           : { projects: ['bench'], type: 'task', tag: `tag-${i % 400}`, limit: 20 },
       ),
     );
@@ -258,7 +274,7 @@ for (const script of SCRIPTS) {
     const selective = await timed(RUNS, (i) =>
       registry.invoke('find_items', caller, {
         projects: ['bench'],
-        query: `thread theme loader ${i}`,
+        query: `thread ${WORDS[script]} ${i}`,
         limit: 20,
       }),
     );

@@ -252,6 +252,7 @@ for (const script of SCRIPTS) {
       continue;
     }
     // Not a find of nothing: every item's summary holds the words (in CJK, inside one run).
+    /** @type {any} */
     const probe = await registry.invoke('find_items', caller, {
       projects: ['bench'],
       query: WORDS[script],

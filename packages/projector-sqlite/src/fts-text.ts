@@ -38,7 +38,9 @@ const RANGES =
 const WIDTH = '\\uFF00-\\uFFEF';
 const ANY = new RegExp(`[${RANGES}${WIDTH}]`, 'u');
 const WIDTH_RUN = new RegExp(`[${WIDTH}]+`, 'gu');
-const CJK_RUN = new RegExp(`[${RANGES}]+`, 'gu');
+// The combining voiced sound marks join the run, so that NFC composes decomposed kana (か + ゙ → が,
+// as macOS writes file names) the way keyword-terms.ts composes a query.
+const CJK_RUN = new RegExp(`(?:[${RANGES}]|\\u3099|\\u309A)+`, 'gu');
 const CJK_CHAR = new RegExp(`^[${RANGES}]`, 'u');
 // unicode61's token characters (keyword-terms.ts's TOKEN): what a non-CJK segment of a term holds.
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
@@ -69,13 +71,14 @@ function indexedRun(run: string): string {
 
 /**
  * The text FTS5 indexes for `text` (node_fts and item_fts, both written from it; the
- * `mem_fts_text` SQL function): each CJK run replaced by its bigrams (indexedRun), set apart by
- * spaces from what stands next to it; `text` itself when it holds no CJK character or
+ * `mem_fts_text` SQL function): each CJK run, in NFC as a query's terms are (decomposed kana
+ * composed, a CJK compatibility ideograph its unified one), replaced by its bigrams
+ * (indexedRun), set apart by spaces from what stands next to it; `text` itself when it holds no CJK character or
  * halfwidth/fullwidth form.
  */
 export function ftsIndexText(text: string): string {
   if (!ANY.test(text)) return text;
-  return foldWidth(text).replace(CJK_RUN, (run) => ` ${indexedRun(run)} `);
+  return foldWidth(text).replace(CJK_RUN, (run) => ` ${indexedRun(run.normalize('NFC'))} `);
 }
 
 /**

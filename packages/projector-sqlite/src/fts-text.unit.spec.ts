@@ -82,6 +82,13 @@ describe('fts-text: CJK runs as bigrams, index and query alike', () => {
     expect(found(texts, '키를')).toEqual(['API키를 발급했다']);
   });
 
+  it('a run is indexed in NFC, as keyword-terms.ts writes a query: decomposed kana, compatibility ideographs', () => {
+    const nfd = 'テーマのか\u3099き\u3099を探す'; // がぎ decomposed, as macOS writes file names
+    const compat = '\uF900の話'; // CJK COMPATIBILITY IDEOGRAPH-F900, NFC U+8C48
+    expect(found([nfd, compat], 'がぎ'.normalize('NFC'))).toEqual([nfd]);
+    expect(found([nfd, compat], '\uF900'.normalize('NFC'))).toEqual([compat]);
+  });
+
   it('halfwidth katakana and fullwidth Latin fold to their common forms (NFKC), both ways', () => {
     const texts = ['ｷｬｯｼｭを使う', 'キャッシュ層', 'ＡＰＩ設計'];
     expect(found(texts, 'キャッシュ')).toEqual(['ｷｬｯｼｭを使う', 'キャッシュ層']);

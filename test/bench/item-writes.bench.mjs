@@ -60,6 +60,8 @@ const PAGES = process.env.BENCH_ITEM_WRITES_PAGES === '1';
 const KEPT = process.env.BENCH_ITEM_WRITES_ROOT;
 const BASE = process.env.BENCH_ITEM_WRITES_BASE;
 const AGE = Number(process.env.BENCH_ITEM_WRITES_AGE ?? 30);
+/** BENCH_ITEM_WRITES_SCRIPT=cjk: the timed add_items' summaries end in a Japanese sentence (indexed as bigrams). */
+const CJK = process.env.BENCH_ITEM_WRITES_SCRIPT === 'cjk';
 const size = ITEMS >= 1000 ? `${Math.round(ITEMS / 1000)}k` : `${ITEMS}`;
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -195,7 +197,9 @@ const add100 = (invoke, thread, label) => (i) =>
   invoke('add_items', {
     items: Array.from({ length: 100 }, (_, j) => ({
       type: 'task',
-      summary: `${label} ${i}.${j}`,
+      summary: CJK
+        ? `${label} ${i}.${j}：テーマローダーは解析済みのテーマをパスごとにキャッシュする`
+        : `${label} ${i}.${j}`,
       parent: thread,
     })),
   });

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { registerFtsText } from './fts-text.js';
 
 /**
  * Keeps node_fts (external content over node.text) in step with node on this connection:
@@ -19,6 +20,7 @@ import type Database from 'better-sqlite3';
  * Nothing reads node_fts on this connection inside a batch.
  */
 export function registerFtsTriggers(db: Database.Database): void {
+  registerFtsText(db);
   db.exec(`
     CREATE TEMP TABLE IF NOT EXISTS node_fts_pending (
       id       INTEGER PRIMARY KEY,
@@ -43,15 +45,16 @@ export function registerFtsTriggers(db: Database.Database): void {
 
 /**
  * The statements that index what node_fts_pending notes, in one INSERT (FTS5 commands and
- * rows, by node id: a node's removal before its new text), then empty it.
+ * rows, by node id: a node's removal before its new text), then empty it. The text indexed (and
+ * removed) is mem_fts_text's (fts-text.ts: CJK runs as bigrams), registered with the triggers.
  */
 export const NODE_FTS_FLUSH_SQL = [
   `INSERT INTO main.node_fts (node_fts, rowid, text)
     SELECT command, id, text FROM (
-      SELECT 'delete' AS command, p.id, p.old_text AS text, 0 AS step FROM temp.node_fts_pending p
-        WHERE p.indexed = 1
+      SELECT 'delete' AS command, p.id, mem_fts_text(p.old_text) AS text, 0 AS step
+        FROM temp.node_fts_pending p WHERE p.indexed = 1
       UNION ALL
-      SELECT NULL, n.id, n.text, 1 FROM temp.node_fts_pending p JOIN main.node n ON n.id = p.id)
+      SELECT NULL, n.id, mem_fts_text(n.text), 1 FROM temp.node_fts_pending p JOIN main.node n ON n.id = p.id)
     ORDER BY id, step`,
   `DELETE FROM temp.node_fts_pending`,
 ] as const;

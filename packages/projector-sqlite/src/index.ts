@@ -1,6 +1,7 @@
 export { projectorSqlite } from './projector.js';
 export { itemStorePath } from './store-files.js';
 export { canonicalBytes } from './canonical-bytes.js';
+export { ftsIndexText, ftsPhrase } from './fts-text.js';
 export { planEvent } from './plan.js';
 export { ITEM_HANDLES } from './plan-items.js';
 export { nodeId } from './node-id.js';

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AttentionTier, ItemStatus, ItemType } from '@mem/core';
+import { registerFtsText } from './fts-text.js';
 import { varints } from './keyword-statistics.js';
 
 /*
@@ -183,6 +184,7 @@ const NOTE = (nodeId: string, indexed: 0 | 1) =>
  * written with it: its insert notes it once, by the shell rather than a trigger (item-births.ts).
  */
 export function registerItemFtsTriggers(db: Database.Database): void {
+  registerFtsText(db);
   db.exec(`
     CREATE TEMP TABLE IF NOT EXISTS item_fts_pending (
       node_id INTEGER PRIMARY KEY,
@@ -216,7 +218,7 @@ export function registerItemFtsTriggers(db: Database.Database): void {
 export const ITEM_FTS_FLUSH_SQL = [
   `DELETE FROM main.item_fts WHERE rowid IN (SELECT node_id FROM temp.item_fts_pending WHERE indexed = 1)`,
   `INSERT INTO main.item_fts (rowid, text, scope)
-    SELECT n.id, n.text, ${itemScopeSql('i')} || ${parentScopeSql('i')}
+    SELECT n.id, mem_fts_text(n.text), ${itemScopeSql('i')} || ${parentScopeSql('i')}
     FROM temp.item_fts_pending p CROSS JOIN main.item i ON i.node_id = p.node_id
       CROSS JOIN main.node n ON n.id = i.node_id
     ORDER BY p.node_id`,
@@ -229,8 +231,9 @@ export const ITEM_FTS_FLUSH_SQL = [
  * depend on the rows alone.
  */
 export function buildItemFts(db: Database.Database, source: string): void {
+  registerFtsText(db);
   db.exec(`INSERT INTO main.item_fts (rowid, text, scope)
-    SELECT n.id, n.text, ${itemScopeSql('i')} || ${parentScopeSql('i')}
+    SELECT n.id, mem_fts_text(n.text), ${itemScopeSql('i')} || ${parentScopeSql('i')}
     FROM ${source}.item i JOIN ${source}.node n ON n.id = i.node_id
     ORDER BY n.id`);
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { registerFtsText } from './fts-text.js';
 import { OPEN_MAX_DAYS, type FromLine } from '@mem/core';
 import type {
   CitingRow,
@@ -1298,17 +1299,18 @@ export function itemReader(
     return { phraseFloors: floors, scopeTotals: totals, phraseRows, phraseSightings, parentRows };
   };
 
-  // A page's text, tokenised as node_fts tokenises it, for matchedTermsOfPage (created on first use).
+  // A page's text, tokenised as node_fts tokenises it (mem_fts_text's, fts-text.ts), for matchedTermsOfPage (created on first use).
   let pageText: { clear: Database.Statement; fill: Database.Statement; terms: Database.Statement };
   const pageTextStatements = () => {
     if (pageText) return pageText;
+    registerFtsText(db);
     db.exec(
       `CREATE VIRTUAL TABLE IF NOT EXISTS temp.item_page_text USING fts5 (text, ${TOKENIZE})`,
     );
     pageText = {
       clear: db.prepare('DELETE FROM temp.item_page_text'),
       fill: db.prepare(`INSERT INTO temp.item_page_text (rowid, text)
-        SELECT n.id, n.text FROM node n WHERE n.id IN (SELECT value FROM json_each(@ids))`),
+        SELECT n.id, mem_fts_text(n.text) FROM node n WHERE n.id IN (SELECT value FROM json_each(@ids))`),
       terms: db.prepare(`SELECT f.rowid AS id, t.key AS term FROM json_each(@matches) t
         JOIN temp.item_page_text f WHERE item_page_text MATCH t.value ORDER BY f.rowid, t.key`),
     };

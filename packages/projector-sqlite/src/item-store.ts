@@ -153,7 +153,11 @@ export interface ItemStore extends ItemReader, PageReader, LineRefReader {
   keywordRecall(match: string, options: KeywordRecallOptions): KeywordHit[];
   /** BM25's N and summed length (FTS5 tokens) over exactly the live nodes of `set` (lines, not whole memories). */
   keywordStatistics(set: ReachableSet): KeywordStatistics;
-  /** The FTS5 tokens of each term, as node_fts's tokenizer indexes them (stemmed, folded), distinct, in order. */
+  /**
+   * The FTS5 tokens of each term, as node_fts's tokenizer indexes them (stemmed, folded), distinct,
+   * in order; a term holding CJK characters is one "token", its FTS5 phrase (fts-text.ts's
+   * ftsPhrase: its bigrams), whose postings are the phrase's matches (tf 1).
+   */
   ftsTokens(terms: readonly string[]): string[][];
   /** How many live nodes of `set` hold `token` (an FTS5 token, see ftsTokens): its document frequency there. */
   tokenFrequency(token: string, set: ReachableSet): number;

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ftsPhrase, holdsCjk, registerFtsText } from './fts-text.js';
 import type { NodeLevel } from './rows.js';
 import {
   SET_INDEX_AFTER_READS,
@@ -97,6 +98,7 @@ export function keywordStatisticsReader(
   db.function('mem_docsize_tokens', { deterministic: true }, (sz: unknown) =>
     docsizeTokens(sz as Uint8Array),
   );
+  registerFtsText(db);
   db.exec(`CREATE VIRTUAL TABLE temp.query_term USING fts5 (term, ${TOKENIZE});
     CREATE VIRTUAL TABLE temp.query_term_instance USING fts5vocab (temp, query_term, instance);
     CREATE VIRTUAL TABLE temp.node_fts_instance USING fts5vocab (main, node_fts, instance);
@@ -114,6 +116,7 @@ export function keywordStatisticsReader(
   );
   const clearSets = db.prepare('DELETE FROM temp.reachable');
   const postings = postingsReader(db, 'temp.node_fts_instance');
+  const phrases = phraseReader(db);
   // A term's document frequency in the set is counted inside SQLite: one row back, however
   // many nodes hold it (a pasted log's commonest words are held by thousands).
   const frequency = db.prepare(`SELECT count(*) AS df
@@ -204,7 +207,9 @@ export function keywordStatisticsReader(
   return {
     statistics: (set: ReachableSet): KeywordStatistics => ({ ...reached(set).statistics }),
     tokens(terms: readonly string[]): string[][] {
-      const unknown = [...new Set(terms.filter((term) => !cachedTokens.has(term)))];
+      const unknown = [
+        ...new Set(terms.filter((term) => !cachedTokens.has(term) && !holdsCjk(term))),
+      ];
       const fresh = new Map<string, string[]>();
       if (unknown.length > 0) {
         const out = unknown.map((): string[] => []);
@@ -218,13 +223,16 @@ export function keywordStatisticsReader(
         unknown.forEach((term, i) => fresh.set(term, out[i]!));
       }
       // Answered before the cache is cleared: a full cache drops the known terms of this call too.
-      const answer = terms.map((term) => [...(fresh.get(term) ?? cachedTokens.get(term)!)]);
+      const answer = terms.map((term) =>
+        holdsCjk(term) ? [ftsPhrase(term)] : [...(fresh.get(term) ?? cachedTokens.get(term)!)],
+      );
       if (cachedTokens.size + fresh.size > CACHED_TERMS) cachedTokens.clear();
       for (const [term, tokens] of fresh) cachedTokens.set(term, tokens);
       return answer;
     },
     frequency(token: string, set: ReachableSet): number {
       const entry = reached(set);
+      if (isPhrase(token)) return phrases.frequency(token, entry.slot);
       const index = indexOf(entry);
       if (index) return index.frequency(token);
       return (frequency.get({ token, slot: entry.slot }) as { df: number }).df;
@@ -232,9 +240,42 @@ export function keywordStatisticsReader(
     postings(token: string, set: ReachableSet, options: PostingsOptions = {}): KeywordPosting[] {
       const entry = reached(set);
       const { slot } = entry;
+      if (isPhrase(token)) return phrases.postings(token, slot, options);
       const index = indexOf(entry);
       return index ? index.postings(token, slot, options) : postings(token, slot, options);
     },
+  };
+}
+
+/**
+ * A CJK term's "token" (ftsTokens): its FTS5 phrase (fts-text.ts's ftsPhrase, a quoted string),
+ * which no FTS5 token is (unicode61 separates at `"`). Trigger: a CJK term is indexed as several
+ * bigrams; read token by token, every node holding one of them was a hit ("東京都" found
+ * "東京と京都"). Outcome: its postings are FTS5's phrase matches in the set, so a node holds
+ * the term exactly when `MATCH` finds it. What is lost: FTS5 gives no phrase's count within a
+ * node, so its tf is 1 (BM25's idf and length normalisation are exact; repeats do not add).
+ */
+function isPhrase(token: string): boolean {
+  return token.startsWith('"');
+}
+
+/** Postings and document frequency of a phrase (isPhrase) in a reachable set, by FTS5 MATCH. */
+function phraseReader(db: Database.Database) {
+  const join = `FROM node_fts f CROSS JOIN temp.reachable r ON r.slot = @slot AND r.id = f.rowid
+    WHERE node_fts MATCH @phrase`;
+  const all = db.prepare(
+    `SELECT f.rowid AS id, 1 AS tf, r.length AS length ${join} ORDER BY f.rowid LIMIT @limit`,
+  );
+  const candidates = db.prepare(`SELECT f.rowid AS id, 1 AS tf, r.length AS length ${join}
+    AND f.rowid IN (SELECT value FROM json_each(@ids)) ORDER BY f.rowid`);
+  const frequency = db.prepare(`SELECT count(*) AS df ${join}`);
+  return {
+    postings: (phrase: string, slot: number, options: PostingsOptions): KeywordPosting[] =>
+      (options.ids === undefined
+        ? all.all({ phrase, slot, limit: options.limit ?? -1 })
+        : candidates.all({ phrase, slot, ids: JSON.stringify(options.ids) })) as KeywordPosting[],
+    frequency: (phrase: string, slot: number): number =>
+      (frequency.get({ phrase, slot }) as { df: number }).df,
   };
 }
 

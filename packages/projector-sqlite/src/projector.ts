@@ -55,8 +55,10 @@ import { sealStore } from './seal.js';
  * 35: item is a rowid table keyed by node_id, (project, id) the unique index item_by_id
  *     (migration 0036); item_by_node is gone (the rowid).
  * 36: chunk.bytes_sha256 (migration 0037), a chunk's byte digest, which grounding compares.
+ * 37: node_fts and item_fts index mem_fts_text(node.text) (fts-text.ts): each CJK run as its
+ *     character bigrams. No migration: their columns and tokenizer stay; the replay indexes them.
  */
-const VERSION = 36;
+const VERSION = 37;
 
 /** The SQLite item store projection: `.mem/items.sqlite`. */
 export const projectorSqlite: Projector<ItemStoreHandle> = {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { registerFtsText } from './fts-text.js';
 import type { KeywordPosting, PostingsOptions } from './keyword-statistics.js';
 
 /*
@@ -71,13 +72,14 @@ export function postingsReader(
 /** The `n`th pooled index table of a connection, created on first use. */
 export function setIndex(db: Database.Database, tokenize: string, n: number): SetIndex {
   const table = `set_fts_${n}`;
+  registerFtsText(db);
   // Contentless: node holds the text; 'delete-all' empties it for the next set.
   db.exec(`CREATE VIRTUAL TABLE temp.${table} USING fts5 (text, content = '', ${tokenize});
     CREATE VIRTUAL TABLE temp.${table}_instance USING fts5vocab (temp, ${table}, instance);
     CREATE VIRTUAL TABLE temp.${table}_row USING fts5vocab (temp, ${table}, row);`);
   const clear = db.prepare(`INSERT INTO temp.${table} (${table}) VALUES ('delete-all')`);
   const fill = db.prepare(`INSERT INTO temp.${table} (rowid, text)
-    SELECT n.id, n.text FROM temp.reachable r JOIN node n ON n.id = r.id WHERE r.slot = ?`);
+    SELECT n.id, mem_fts_text(n.text) FROM temp.reachable r JOIN node n ON n.id = r.id WHERE r.slot = ?`);
   const postings = postingsReader(db, `temp.${table}_instance`);
   const frequency = db
     .prepare(`SELECT coalesce((SELECT doc FROM temp.${table}_row WHERE term = ?), 0)`)

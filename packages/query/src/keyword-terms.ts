@@ -1,3 +1,4 @@
+import { ftsPhrase } from '@mem/projector-sqlite';
 import { STOPWORDS } from './stopwords.js';
 
 /** At most this many distinct terms reach FTS5: a pasted 50 KB log must not become a 5,000-way OR. */
@@ -55,9 +56,12 @@ function isFlag(text: string, at: number): boolean {
 /**
  * The FTS5 MATCH expression of the terms: each a double-quoted string (quotes doubled, though
  * the tokenizer leaves none), joined by OR or AND. A quoted string is always a plain term to
- * FTS5, never an operator, a column filter or a prefix query. Null when there are no terms.
+ * FTS5, never an operator or a column filter. A term holding CJK characters is the phrase of
+ * its bigrams, as node_fts indexes them (ftsPhrase, @mem/projector-sqlite's fts-text.ts), a
+ * one-character CJK run ending it a prefix — the only prefix query made, and never the user's
+ * `*`. Null when there are no terms.
  */
 export function matchExpression(terms: readonly string[], join: 'OR' | 'AND'): string | null {
   if (terms.length === 0) return null;
-  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(` ${join} `);
+  return terms.map(ftsPhrase).join(` ${join} `);
 }

@@ -1,3 +1,4 @@
+import { ftsPhrase } from '@mem/projector-sqlite';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_KEYWORD_TERMS, keywordTerms, matchExpression } from './keyword-terms.js';
@@ -69,10 +70,17 @@ describe('matchExpression', () => {
         const { terms } = keywordTerms(text);
         const expression = matchExpression(terms, 'OR');
         if (terms.length === 0) return expression === null;
-        for (const term of terms) {
-          if (!/^[\p{L}\p{N}\p{Co}]+$/u.test(term)) return false;
-        }
-        return expression === terms.map((t) => `"${t}"`).join(' OR ');
+        const phrases = terms.map((term) => {
+          if (!/^[\p{L}\p{N}\p{Co}]+$/u.test(term)) return null;
+          // A CJK term: the quoted phrase of its bigrams (words only), a prefix only as fts-text.ts makes it.
+          if (ftsPhrase(term) !== `"${term}"`)
+            return /^"[\p{L}\p{N}\p{Co}]+( [\p{L}\p{N}\p{Co}]+)*"\*?$/u.test(ftsPhrase(term))
+              ? ftsPhrase(term)
+              : null;
+          return `"${term}"`;
+        });
+        if (phrases.includes(null)) return false;
+        return expression === phrases.join(' OR ');
       }),
       { numRuns: 2000 },
     );

@@ -197,7 +197,7 @@ export const supersede = defineOperation({
  * read before the other appended, so both appended and the projections then disagreed on which
  * replacement answers. Outcome: the second reads the first's event and is refused (CONFLICT).
  */
-function underCorrection<T>(
+export function underCorrection<T>(
   ctx: Pick<RegistryContext, 'engine' | 'serial'>,
   project: string,
   fn: () => Promise<T>,
@@ -328,29 +328,36 @@ function appendCheckedBatches(
   batches: readonly PlannedBatch[],
   options: AppendOptions,
 ): Promise<({ first_seq: number; last_seq: number } | null)[]> {
-  const written = batches.filter((batch) => batch.payloads.length > 0);
   return underCorrections(
     ctx,
-    written.map((batch) => batch.project),
-    async () => {
-      for (const batch of written)
-        requirePlannedCorrections(
-          await readLedger(ctx, batch.project),
-          batch.project,
-          batch.payloads,
-        );
-      const ranges: ({ first_seq: number; last_seq: number } | null)[] = [];
-      for (const batch of batches) {
-        if (batch.payloads.length === 0) {
-          ranges.push(null);
-          continue;
-        }
-        const result = await ctx.engine.append(batch.project, batch.payloads, writer, options);
-        ranges.push({ first_seq: result.first_seq, last_seq: result.last_seq });
-      }
-      return ranges;
-    },
+    batches.filter((batch) => batch.payloads.length > 0).map((batch) => batch.project),
+    () => appendCheckedLocked(ctx, writer, batches, options),
   );
+}
+
+/**
+ * appendPlannedCorrections' checks and appends, for a caller that already holds the correction
+ * lock of every project named (underCorrection): review decisions read their queue inside it.
+ */
+export async function appendCheckedLocked(
+  ctx: Pick<RegistryContext, 'engine' | 'serial'>,
+  writer: Writer,
+  batches: readonly PlannedBatch[],
+  options: AppendOptions = {},
+): Promise<({ first_seq: number; last_seq: number } | null)[]> {
+  const written = batches.filter((batch) => batch.payloads.length > 0);
+  for (const batch of written)
+    requirePlannedCorrections(await readLedger(ctx, batch.project), batch.project, batch.payloads);
+  const ranges: ({ first_seq: number; last_seq: number } | null)[] = [];
+  for (const batch of batches) {
+    if (batch.payloads.length === 0) {
+      ranges.push(null);
+      continue;
+    }
+    const result = await ctx.engine.append(batch.project, batch.payloads, writer, options);
+    ranges.push({ first_seq: result.first_seq, last_seq: result.last_seq });
+  }
+  return ranges;
 }
 
 /**

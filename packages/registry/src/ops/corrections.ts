@@ -14,6 +14,7 @@ import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
 import {
+  markForgotten,
   readLedger,
   type LedgerTarget,
   type MemoryLedger,
@@ -242,8 +243,8 @@ export function foldPlannedCorrection(ledger: MemoryLedger, payload: Payload): v
       ledger.targets.set(sha256, { sha256, kind: 'line', text, lines: [{ sha256, text }] });
   };
   if (payload.type === 'forgotten') {
-    ledger.forgotten.set(payload.target, 0);
-    for (const line of payload.refuses) ledger.forgotten.set(line.sha256, 0);
+    markForgotten(ledger, payload.target, payload.target, 0);
+    for (const line of payload.refuses) markForgotten(ledger, line.sha256, payload.target, 0);
   } else if (payload.type === 'superseded') {
     if (!ledger.superseded.has(payload.target))
       ledger.superseded.set(payload.target, payload.after_sha256);

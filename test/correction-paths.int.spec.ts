@@ -236,6 +236,39 @@ describe('review supersede checks its supersessions as mem supersede does', () =
   );
 });
 
+describe("review supersede keeps a person's uncaptured edit", () => {
+  // Red before: the supersession and the decision were appended and the note re-rendered over
+  // the rewritten pg line (stop 35; vault-edit-guard.int.spec.ts holds the other writers).
+  it('is CONFLICT uncaptured_edits naming the note it would re-render; nothing appended, the edit kept', async () => {
+    await appendKongAgain();
+    const caller = registry.local('local:test');
+    await registry.invoke('review_scan', caller, { project: 'demo' });
+    const { findings } = (await registry.invoke('review_list', caller, { project: 'demo' })) as {
+      findings: { id: string; kind: string; subjects: string[] }[];
+    };
+    const finding = findings.find(
+      (f) => f.kind === 'duplicate' && f.subjects.includes(contentSha256(KONG)),
+    )!;
+    const edited = 'CI flake: the pg container raced its volume mount (pg_isready fixed it).';
+    rewrite(PG, edited);
+    const before = logged().length;
+    const refused = await registry
+      .invoke('review_supersede', caller, { project: 'demo', id: finding.id, reason: 'dup' })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(MemError);
+    expect((refused as MemError).code).toBe('CONFLICT');
+    expect((refused as MemError).details).toMatchObject({
+      reason: 'uncaptured_edits',
+      files: ['vault/demo/infra-root-causes.md'],
+    });
+    expect(logged()).toHaveLength(before);
+    expect(readFileSync(join(root, NOTE), 'utf8')).toContain(edited);
+  });
+});
+
 describe('mem log append checks its corrections as mem supersede does', () => {
   const superseded = (target: string, text: string, after = contentSha256(text)) =>
     JSON.stringify({

@@ -29,6 +29,7 @@ import {
 import { projectInput } from './schemas.js';
 import { ITEM_HISTORY_TYPES, itemHistory } from './items/history.js';
 import { confirmationDigests } from './query-freshness.js';
+import { refuseOverwritingEdits, type CaptureRead } from './vault-edit-guard.js';
 
 const TOOL = 'correct_memory';
 
@@ -129,6 +130,7 @@ export const forget = defineOperation({
       const ledger = await readLedger(ctx, input.project);
       const target = resolveRef(ledger, input.project, input.ref);
       const payload = forgottenPayload(ledger, input.project, target, input.reason);
+      await refuseOverwritingEdits(ctx.engine, input.project, [payload]);
       return append(ctx, caller, input.project, payload, target, null);
     });
   },
@@ -302,6 +304,8 @@ function holdsCorrection(payloads: readonly Payload[]): boolean {
 export interface PlannedBatch {
   project: string;
   payloads: Payload[];
+  /** Vault capture's read of the notes: the edits its batch records (refuseOverwritingEdits). */
+  capture?: CaptureRead;
 }
 
 /**
@@ -349,6 +353,8 @@ export async function appendCheckedLocked(
   const written = batches.filter((batch) => batch.payloads.length > 0);
   for (const batch of written)
     requirePlannedCorrections(await readLedger(ctx, batch.project), batch.project, batch.payloads);
+  for (const batch of written)
+    await refuseOverwritingEdits(ctx.engine, batch.project, batch.payloads, batch.capture);
   const ranges: ({ first_seq: number; last_seq: number } | null)[] = [];
   for (const batch of batches) {
     if (batch.payloads.length === 0) {
@@ -381,6 +387,7 @@ export async function appendLogBatch(
   if (!holdsCorrection(payloads)) return ctx.engine.append(project, payloads, writer, options);
   return underCorrection(ctx, project, async () => {
     requirePlannedCorrections(await readLedger(ctx, project), project, payloads, options.lines);
+    await refuseOverwritingEdits(ctx.engine, project, payloads);
     return ctx.engine.append(project, payloads, writer, options);
   });
 }
@@ -413,6 +420,7 @@ async function supersedeNow(
   const copied: Payload[] = [];
   for (const copy of copies)
     copied.push(await withCited(copy, ledger.targets.get((copy as { target: string }).target)));
+  await refuseOverwritingEdits(ctx.engine, input.project, [payload, ...copied]);
   return append(ctx, caller, input.project, payload, target, contentSha256(text), force, copied);
 }
 

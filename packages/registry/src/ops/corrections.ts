@@ -14,7 +14,9 @@ import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
 import {
+  ledgerOf,
   markForgotten,
+  readEvents,
   readLedger,
   type LedgerTarget,
   type MemoryLedger,
@@ -127,10 +129,11 @@ export const forget = defineOperation({
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
     return underCorrection(ctx, input.project, async () => {
-      const ledger = await readLedger(ctx, input.project);
+      const events = await readEvents(ctx, input.project);
+      const ledger = ledgerOf(events);
       const target = resolveRef(ledger, input.project, input.ref);
       const payload = forgottenPayload(ledger, input.project, target, input.reason);
-      await refuseOverwritingEdits(ctx.engine, input.project, [payload]);
+      await refuseOverwritingEdits(ctx.engine, input.project, [payload], undefined, events);
       return append(ctx, caller, input.project, payload, target, null);
     });
   },
@@ -351,10 +354,11 @@ export async function appendCheckedLocked(
   options: AppendOptions = {},
 ): Promise<({ first_seq: number; last_seq: number } | null)[]> {
   const written = batches.filter((batch) => batch.payloads.length > 0);
-  for (const batch of written)
-    requirePlannedCorrections(await readLedger(ctx, batch.project), batch.project, batch.payloads);
-  for (const batch of written)
-    await refuseOverwritingEdits(ctx.engine, batch.project, batch.payloads, batch.capture);
+  for (const batch of written) {
+    const events = await readEvents(ctx, batch.project);
+    requirePlannedCorrections(ledgerOf(events), batch.project, batch.payloads);
+    await refuseOverwritingEdits(ctx.engine, batch.project, batch.payloads, batch.capture, events);
+  }
   const ranges: ({ first_seq: number; last_seq: number } | null)[] = [];
   for (const batch of batches) {
     if (batch.payloads.length === 0) {
@@ -386,8 +390,9 @@ export async function appendLogBatch(
 ): ReturnType<Engine['append']> {
   if (!holdsCorrection(payloads)) return ctx.engine.append(project, payloads, writer, options);
   return underCorrection(ctx, project, async () => {
-    requirePlannedCorrections(await readLedger(ctx, project), project, payloads, options.lines);
-    await refuseOverwritingEdits(ctx.engine, project, payloads);
+    const events = await readEvents(ctx, project);
+    requirePlannedCorrections(ledgerOf(events), project, payloads, options.lines);
+    await refuseOverwritingEdits(ctx.engine, project, payloads, undefined, events);
     return ctx.engine.append(project, payloads, writer, options);
   });
 }
@@ -397,7 +402,8 @@ async function supersedeNow(
   caller: Caller,
   input: { project: string; ref: string; by: string; reason: string; force?: boolean | undefined },
 ): Promise<MutationOut> {
-  const ledger = await readLedger(ctx, input.project);
+  const events = await readEvents(ctx, input.project);
+  const ledger = ledgerOf(events);
   const target = resolveRef(ledger, input.project, input.ref);
   const force = input.force === true;
   const text = replacingText(ledger, input.project, input.by, force);
@@ -420,7 +426,7 @@ async function supersedeNow(
   const copied: Payload[] = [];
   for (const copy of copies)
     copied.push(await withCited(copy, ledger.targets.get((copy as { target: string }).target)));
-  await refuseOverwritingEdits(ctx.engine, input.project, [payload, ...copied]);
+  await refuseOverwritingEdits(ctx.engine, input.project, [payload, ...copied], undefined, events);
   return append(ctx, caller, input.project, payload, target, contentSha256(text), force, copied);
 }
 

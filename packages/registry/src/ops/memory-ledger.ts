@@ -37,15 +37,36 @@ export async function readLedger(
   ctx: Pick<RegistryContext, 'engine'>,
   project: string,
 ): Promise<MemoryLedger> {
-  const ledger: MemoryLedger = {
+  const ledger = emptyLedger();
+  for await (const { event } of ctx.engine.read(project)) fold(ledger, event);
+  return ledger;
+}
+
+/** The ledger of events already read: a correction that reads the log once for its checks and its vault guard. */
+export function ledgerOf(events: Iterable<LogEvent>): MemoryLedger {
+  const ledger = emptyLedger();
+  for (const event of events) fold(ledger, event);
+  return ledger;
+}
+
+/** Every event of a project's log, in order. */
+export async function readEvents(
+  ctx: Pick<RegistryContext, 'engine'>,
+  project: string,
+): Promise<LogEvent[]> {
+  const events: LogEvent[] = [];
+  for await (const { event } of ctx.engine.read(project)) events.push(event);
+  return events;
+}
+
+function emptyLedger(): MemoryLedger {
+  return {
     targets: new Map(),
     forgotten: new Map(),
     tombstoneOf: new Map(),
     superseded: new Map(),
     mutations: [],
   };
-  for await (const { event } of ctx.engine.read(project)) fold(ledger, event);
-  return ledger;
 }
 
 function fold(ledger: MemoryLedger, event: LogEvent): void {

@@ -68,10 +68,16 @@ export async function refuseOverwritingEdits(
   project: string,
   payloads: readonly Payload[],
   capture?: CaptureRead,
+  read?: readonly LogEvent[],
 ): Promise<void> {
   if (!payloads.some((payload) => NOTE_EVENTS.has(payload.type))) return;
-  const events: LogEvent[] = [];
-  for await (const { event } of engine.read(project)) events.push(event);
+  // The caller's read of the log under the same lock, when it has one (a log read is most of the cost).
+  let events = read;
+  if (events === undefined) {
+    const all: LogEvent[] = [];
+    for await (const { event } of engine.read(project)) all.push(event);
+    events = all;
+  }
   const { vaultDir, options } = engine.target;
   const { before, changed } = memoryNotesChangedBy(
     project,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentSha256 } from '@mem/core';
+import { contentSha256, uniformLines } from '@mem/core';
 import { memInProcess } from './support/mem-cli.js';
 
 /*
@@ -112,6 +112,24 @@ describe('a correction of a note holding an uncaptured edit', () => {
       after_sha256: contentSha256(text),
       text,
       reason: 'via log append',
+    });
+    await refusedOverEdit(['log', 'append', '--project', 'demo'], `${line}\n`);
+  });
+
+  it('mem log append of a new memory of the note is refused, the edit kept', async () => {
+    editPg();
+    const text = '- A third infra line from a new chunk.';
+    const evidence = '94af7d3928e418e68468ee1a6aa51d19d8fc97bc6a24b762923b4f52a4370391';
+    const line = JSON.stringify({
+      type: 'memory',
+      run_id: 'run-2026-08-17-infra-1',
+      level: 'L1',
+      t: 9,
+      text,
+      tokens: 9,
+      parents: [evidence],
+      sha256: contentSha256(text),
+      lines: uniformLines(text, [evidence]),
     });
     await refusedOverEdit(['log', 'append', '--project', 'demo'], `${line}\n`);
   });

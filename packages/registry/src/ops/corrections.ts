@@ -379,7 +379,8 @@ export async function appendCheckedLocked(
  * Why: log append went straight to the engine, so the second supersession was written and
  * shown nowhere, and it raced `mem supersede`. Outcome: CONFLICT (naming the current
  * replacement), NOT_FOUND or INVALID_INPUT, and nothing of the file is appended. Any other
- * batch is appended as it was, without reading the ledger.
+ * batch is appended as it was, without reading the ledger. Every batch that would re-render an
+ * L1/L2 note holding an uncaptured edit is refused (refuseOverwritingEdits).
  */
 export async function appendLogBatch(
   ctx: Pick<RegistryContext, 'engine' | 'serial'>,
@@ -388,7 +389,12 @@ export async function appendLogBatch(
   writer: Writer,
   options: AppendOptions = {},
 ): ReturnType<Engine['append']> {
-  if (!holdsCorrection(payloads)) return ctx.engine.append(project, payloads, writer, options);
+  if (!holdsCorrection(payloads)) {
+    // A new memory or added line re-renders its note too (the correction lock is not taken:
+    // nothing here reads the ledger).
+    await refuseOverwritingEdits(ctx.engine, project, payloads);
+    return ctx.engine.append(project, payloads, writer, options);
+  }
   return underCorrection(ctx, project, async () => {
     const events = await readEvents(ctx, project);
     requirePlannedCorrections(ledgerOf(events), project, payloads, options.lines);

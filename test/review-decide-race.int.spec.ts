@@ -168,7 +168,10 @@ describe('two decisions on one review finding at once', () => {
     },
   );
 
-  // Two real processes started together; their queue reads and appends overlap in some rounds.
+  // Two real processes started together: the cross-process half of the lock (engine.exclusive),
+  // which the in-process cases above do not reach. It did not go red before in 24 rounds against
+  // an old build (also with 6,000 padding events): each process's open and catch-up take longer
+  // than the window, so the in-process cases are the ones that fail without the fix.
   it('in two processes (keep beside dismiss, 4 rounds): one review_decided each round, the loser CONFLICT', async () => {
     for (let round = 0; round < 4; round++) {
       const root = copyOfBase();

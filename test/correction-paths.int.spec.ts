@@ -169,26 +169,35 @@ describe('vault capture refuses a note line holding a control or bidi character'
   );
 });
 
+/** The Kong line said again (lowercase, no full stop) in a memory of a note of its own. */
+const KONG_AGAIN = KONG.toLowerCase().replace(/\.$/u, '');
+
+/** Appends KONG_AGAIN's memory (through `mem log append`, the registry reopened after). */
+async function appendKongAgain(): Promise<void> {
+  // A list, as the extractor writes: the memory's sha is not its one line's.
+  const text = `- ${KONG_AGAIN}`;
+  const payload = {
+    type: 'memory',
+    run_id: 'run-duplicate-kong',
+    level: 'L1',
+    t: 1,
+    text,
+    tokens: 20,
+    parents: [EVIDENCE],
+    sha256: contentSha256(text),
+    lines: uniformLines(text, [EVIDENCE]),
+  };
+  const file = join(root, 'duplicate.jsonl');
+  writeFileSync(file, `${JSON.stringify(payload)}\n`);
+  await registry.close();
+  await appendedInProcess(root, file);
+  registry = await openDemo();
+}
+
 describe('review supersede checks its supersessions as mem supersede does', () => {
-  /** The Kong line said again (lowercase, no full stop) in a memory of a note of its own: a duplicate finding. */
+  /** KONG_AGAIN appended and scanned: a duplicate finding of it and the Kong line. */
   async function duplicateFinding(): Promise<{ id: string; subjects: string[] }> {
-    const text = KONG.toLowerCase().replace(/\.$/u, '');
-    const payload = {
-      type: 'memory',
-      run_id: 'run-duplicate-kong',
-      level: 'L1',
-      t: 1,
-      text,
-      tokens: 20,
-      parents: [EVIDENCE],
-      sha256: contentSha256(text),
-      lines: uniformLines(text, [EVIDENCE]),
-    };
-    const file = join(root, 'duplicate.jsonl');
-    writeFileSync(file, `${JSON.stringify(payload)}\n`);
-    await registry.close();
-    await appendedInProcess(root, file);
-    registry = await openDemo();
+    await appendKongAgain();
     const caller = registry.local('local:test');
     await registry.invoke('review_scan', caller, { project: 'demo' });
     const { findings } = (await registry.invoke('review_list', caller, { project: 'demo' })) as {
@@ -225,6 +234,39 @@ describe('review supersede checks its supersessions as mem supersede does', () =
         }
     },
   );
+});
+
+describe("review supersede keeps a person's uncaptured edit", () => {
+  // Red before: the supersession and the decision were appended and the note re-rendered over
+  // the rewritten pg line (stop 35; vault-edit-guard.int.spec.ts holds the other writers).
+  it('is CONFLICT uncaptured_edits naming the note it would re-render; nothing appended, the edit kept', async () => {
+    await appendKongAgain();
+    const caller = registry.local('local:test');
+    await registry.invoke('review_scan', caller, { project: 'demo' });
+    const { findings } = (await registry.invoke('review_list', caller, { project: 'demo' })) as {
+      findings: { id: string; kind: string; subjects: string[] }[];
+    };
+    const finding = findings.find(
+      (f) => f.kind === 'duplicate' && f.subjects.includes(contentSha256(KONG)),
+    )!;
+    const edited = 'CI flake: the pg container raced its volume mount (pg_isready fixed it).';
+    rewrite(PG, edited);
+    const before = logged().length;
+    const refused = await registry
+      .invoke('review_supersede', caller, { project: 'demo', id: finding.id, reason: 'dup' })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(MemError);
+    expect((refused as MemError).code).toBe('CONFLICT');
+    expect((refused as MemError).details).toMatchObject({
+      reason: 'uncaptured_edits',
+      files: ['vault/demo/infra-root-causes.md'],
+    });
+    expect(logged()).toHaveLength(before);
+    expect(readFileSync(join(root, NOTE), 'utf8')).toContain(edited);
+  });
 });
 
 describe('mem log append checks its corrections as mem supersede does', () => {
@@ -329,5 +371,80 @@ describe('mem log append checks its corrections as mem supersede does', () => {
     const cliWon = cli.status === 'fulfilled' && cli.value.code === 0;
     const opWon = op.status === 'fulfilled';
     expect([cliWon, opWon].filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe('a line a forget took out with its target is forgotten to every correction writer', () => {
+  // `mem forget` of the Kong line refuses KONG_AGAIN with it (a rewording in another memory).
+  // The correction checks recorded only the forget's target: red before, the copy was
+  // superseded (mem supersede, log append) and forgotten again (mem forget) after it.
+  const kong = contentSha256(KONG);
+  const again = contentSha256(KONG_AGAIN);
+  const forgetKong = async () => {
+    await appendKongAgain();
+    const out = (await registry.invoke('forget', registry.local('local:test'), {
+      project: 'demo',
+      ref: kong,
+      reason: 'wrong',
+    })) as { seq: number };
+    const tombstone = logged().find((e) => e.type === 'forgotten') as Logged & {
+      refuses: { sha256: string }[];
+    };
+    expect(tombstone.refuses.map((line) => line.sha256)).toContain(again);
+    return out.seq;
+  };
+  /** `invoke` refused with CONFLICT naming the Kong tombstone and its seq; the log as it was. */
+  const refusedByKong = async (seq: number, invoke: () => Promise<unknown>) => {
+    const before = logged().length;
+    const refused = await invoke().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(MemError);
+    expect((refused as MemError).code).toBe('CONFLICT');
+    expect((refused as MemError).details).toMatchObject({ target: again, tombstone: kong });
+    expect((refused as MemError).message).toContain(`tombstone ${kong}, seq ${seq}`);
+    expect(logged()).toHaveLength(before);
+  };
+
+  it('mem supersede and mem forget of the copy are CONFLICT naming the tombstone, nothing appended', async () => {
+    const seq = await forgetKong();
+    const caller = registry.local('local:test');
+    await refusedByKong(seq, () =>
+      registry.invoke('supersede', caller, {
+        project: 'demo',
+        ref: again,
+        by: 'Kong rejected large bodies until proxy-body-size: 0 was set.',
+        reason: 'after its forget',
+      }),
+    );
+    await refusedByKong(seq, () =>
+      registry.invoke('forget', caller, { project: 'demo', ref: again, reason: 'again' }),
+    );
+    expect(supersessionsOf(again)).toHaveLength(0);
+  });
+
+  it('mem log append superseding the copy is CONFLICT naming the tombstone, nothing appended', async () => {
+    const seq = await forgetKong();
+    const text = 'Kong rejected large bodies until proxy-body-size: 0 was set.';
+    const before = logged().length;
+    const run = await memInProcess(
+      ['--root', root, 'log', 'append', '--project', 'demo', '--json'],
+      {
+        input: `${JSON.stringify({
+          type: 'superseded',
+          target: again,
+          target_kind: 'line',
+          before_sha256: again,
+          after_sha256: contentSha256(text),
+          text,
+          reason: 'via log append',
+        })}\n`,
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain('CONFLICT');
+    expect(run.stdout + run.stderr).toContain(`tombstone ${kong}, seq ${seq}`);
+    expect(logged()).toHaveLength(before);
   });
 });

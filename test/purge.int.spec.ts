@@ -155,6 +155,39 @@ describe('mem purge', () => {
     expect(chain.break!.message).toContain('000001.jsonl line 3');
   }, 240_000);
 
+  // Red before (stop 35): the purge reset the whole vault and replayed it over the edit.
+  it('refuses while a note holds an uncaptured edit (CONFLICT naming it), changing nothing; after capture it purges', async () => {
+    const note = join(root, 'vault', 'demo', 'infra-root-causes.md');
+    const edited = readFileSync(note, 'utf8').replace(
+      '- Staging deploy keys rotate after a leak.',
+      '- Staging deploy keys rotate after every leak.',
+    );
+    expect(edited).not.toBe(readFileSync(note, 'utf8'));
+    writeFileSync(note, edited);
+    const log = holding(PERSON).filter((file) => file.includes(`${join(root, 'log')}`));
+    const before = log.map((file) => readFileSync(file, 'utf8'));
+    const args = ['purge', PERSON, '--project', 'demo', '--reason', 'personal data', '--json'];
+    const refused = await mem(args);
+    expect(refused.code).toBe(1);
+    const error = (
+      JSON.parse(refused.stderr) as {
+        error: { code: string; message: string; details: { reason: string; files: string[] } };
+      }
+    ).error;
+    expect(error.code).toBe('CONFLICT');
+    expect(error.details).toMatchObject({
+      reason: 'uncaptured_edits',
+      files: ['vault/demo/infra-root-causes.md'],
+    });
+    expect(error.message).toContain('mem vault capture');
+    expect(log.map((file) => readFileSync(file, 'utf8'))).toEqual(before);
+    expect(readFileSync(note, 'utf8')).toBe(edited);
+    expect((await mem(['vault', 'capture', '--project', 'demo'])).code).toBe(0);
+    const purged = await mem(args);
+    expect(purged.code, purged.stderr).toBe(0);
+    expect(readFileSync(note, 'utf8')).toContain('- Staging deploy keys rotate after every leak.');
+  });
+
   it('refuses a text found nowhere, a short text and a reason holding the text, changing nothing', async () => {
     const log = readFileSync(join(root, 'log', 'demo', '000001.jsonl'));
     const cases: [string[], string][] = [

@@ -53,9 +53,49 @@ export function projectedMemoryNotes(
   events: Iterable<LogEvent>,
   options: RenderOptions,
 ): ProjectedNote[] {
+  return memoryNotesOf(foldOf(project, events, options), options);
+}
+
+/** The L1/L2 notes as `events` project them, and the paths of those that `planned` events, appended next, would change. */
+export interface MemoryNotesChange {
+  before: ProjectedNote[];
+  changed: string[];
+}
+
+/**
+ * Which L1/L2 notes a batch about to be appended would re-render: each note as the log projects
+ * it now, and the paths whose bytes (or presence) the batch changes. `planned` are the batch's
+ * events as they will be logged (any seq, ts and writer: a note's `updated` day may differ, and
+ * a note the batch touches changes anyway). The guard of every correction writer reads it: a
+ * note it changes must hold no uncaptured edit, or the projector overwrites that edit.
+ */
+export function memoryNotesChangedBy(
+  project: string,
+  events: Iterable<LogEvent>,
+  planned: Iterable<LogEvent>,
+  options: RenderOptions,
+): MemoryNotesChange {
+  const fold = foldOf(project, events, options);
+  const before = memoryNotesOf(fold, options);
+  for (const event of planned)
+    if ((VAULT_HANDLES as readonly string[]).includes(event.type)) applyEvent(fold, event, options);
+  const after = new Map(memoryNotesOf(fold, options).map((note) => [note.path, note.bytes]));
+  const was = new Map(before.map((note) => [note.path, note.bytes]));
+  const changed = [...new Set([...was.keys(), ...after.keys()])]
+    .filter((path) => was.get(path) !== after.get(path))
+    .sort();
+  return { before, changed };
+}
+
+function foldOf(project: string, events: Iterable<LogEvent>, options: RenderOptions): VaultFold {
   const fold = emptyFold(project);
   for (const event of events)
     if ((VAULT_HANDLES as readonly string[]).includes(event.type)) applyEvent(fold, event, options);
+  return fold;
+}
+
+function memoryNotesOf(fold: VaultFold, options: RenderOptions): ProjectedNote[] {
+  const { project } = fold;
   const notes: ProjectedNote[] = [];
   for (const [queryId, note] of fold.queries) {
     const key = { kind: 'query', queryId } as const;

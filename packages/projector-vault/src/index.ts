@@ -39,4 +39,9 @@ export {
   type NoteCaptureInput,
   type NoteCapturePlan,
 } from './capture-plan.js';
-export { projectedMemoryNotes, type ProjectedNote } from './capture-notes.js';
+export {
+  memoryNotesChangedBy,
+  projectedMemoryNotes,
+  type MemoryNotesChange,
+  type ProjectedNote,
+} from './capture-notes.js';

@@ -14,6 +14,9 @@ import { requireReach, writerOf, type Caller } from '../caller.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
 import {
+  ledgerOf,
+  markForgotten,
+  readEvents,
   readLedger,
   type LedgerTarget,
   type MemoryLedger,
@@ -28,6 +31,7 @@ import {
 import { projectInput } from './schemas.js';
 import { ITEM_HISTORY_TYPES, itemHistory } from './items/history.js';
 import { confirmationDigests } from './query-freshness.js';
+import { refuseOverwritingEdits, type CaptureRead } from './vault-edit-guard.js';
 
 const TOOL = 'correct_memory';
 
@@ -125,9 +129,11 @@ export const forget = defineOperation({
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
     return underCorrection(ctx, input.project, async () => {
-      const ledger = await readLedger(ctx, input.project);
+      const events = await readEvents(ctx, input.project);
+      const ledger = ledgerOf(events);
       const target = resolveRef(ledger, input.project, input.ref);
       const payload = forgottenPayload(ledger, input.project, target, input.reason);
+      await refuseOverwritingEdits(ctx.engine, input.project, [payload], undefined, events);
       return append(ctx, caller, input.project, payload, target, null);
     });
   },
@@ -197,7 +203,7 @@ export const supersede = defineOperation({
  * read before the other appended, so both appended and the projections then disagreed on which
  * replacement answers. Outcome: the second reads the first's event and is refused (CONFLICT).
  */
-function underCorrection<T>(
+export function underCorrection<T>(
   ctx: Pick<RegistryContext, 'engine' | 'serial'>,
   project: string,
   fn: () => Promise<T>,
@@ -242,8 +248,8 @@ export function foldPlannedCorrection(ledger: MemoryLedger, payload: Payload): v
       ledger.targets.set(sha256, { sha256, kind: 'line', text, lines: [{ sha256, text }] });
   };
   if (payload.type === 'forgotten') {
-    ledger.forgotten.set(payload.target, 0);
-    for (const line of payload.refuses) ledger.forgotten.set(line.sha256, 0);
+    markForgotten(ledger, payload.target, payload.target, 0);
+    for (const line of payload.refuses) markForgotten(ledger, line.sha256, payload.target, 0);
   } else if (payload.type === 'superseded') {
     if (!ledger.superseded.has(payload.target))
       ledger.superseded.set(payload.target, payload.after_sha256);
@@ -301,6 +307,8 @@ function holdsCorrection(payloads: readonly Payload[]): boolean {
 export interface PlannedBatch {
   project: string;
   payloads: Payload[];
+  /** Vault capture's read of the notes: the edits its batch records (refuseOverwritingEdits). */
+  capture?: CaptureRead;
 }
 
 /**
@@ -328,29 +336,39 @@ function appendCheckedBatches(
   batches: readonly PlannedBatch[],
   options: AppendOptions,
 ): Promise<({ first_seq: number; last_seq: number } | null)[]> {
-  const written = batches.filter((batch) => batch.payloads.length > 0);
   return underCorrections(
     ctx,
-    written.map((batch) => batch.project),
-    async () => {
-      for (const batch of written)
-        requirePlannedCorrections(
-          await readLedger(ctx, batch.project),
-          batch.project,
-          batch.payloads,
-        );
-      const ranges: ({ first_seq: number; last_seq: number } | null)[] = [];
-      for (const batch of batches) {
-        if (batch.payloads.length === 0) {
-          ranges.push(null);
-          continue;
-        }
-        const result = await ctx.engine.append(batch.project, batch.payloads, writer, options);
-        ranges.push({ first_seq: result.first_seq, last_seq: result.last_seq });
-      }
-      return ranges;
-    },
+    batches.filter((batch) => batch.payloads.length > 0).map((batch) => batch.project),
+    () => appendCheckedLocked(ctx, writer, batches, options),
   );
+}
+
+/**
+ * appendPlannedCorrections' checks and appends, for a caller that already holds the correction
+ * lock of every project named (underCorrection): review decisions read their queue inside it.
+ */
+export async function appendCheckedLocked(
+  ctx: Pick<RegistryContext, 'engine' | 'serial'>,
+  writer: Writer,
+  batches: readonly PlannedBatch[],
+  options: AppendOptions = {},
+): Promise<({ first_seq: number; last_seq: number } | null)[]> {
+  const written = batches.filter((batch) => batch.payloads.length > 0);
+  for (const batch of written) {
+    const events = await readEvents(ctx, batch.project);
+    requirePlannedCorrections(ledgerOf(events), batch.project, batch.payloads);
+    await refuseOverwritingEdits(ctx.engine, batch.project, batch.payloads, batch.capture, events);
+  }
+  const ranges: ({ first_seq: number; last_seq: number } | null)[] = [];
+  for (const batch of batches) {
+    if (batch.payloads.length === 0) {
+      ranges.push(null);
+      continue;
+    }
+    const result = await ctx.engine.append(batch.project, batch.payloads, writer, options);
+    ranges.push({ first_seq: result.first_seq, last_seq: result.last_seq });
+  }
+  return ranges;
 }
 
 /**
@@ -361,7 +379,8 @@ function appendCheckedBatches(
  * Why: log append went straight to the engine, so the second supersession was written and
  * shown nowhere, and it raced `mem supersede`. Outcome: CONFLICT (naming the current
  * replacement), NOT_FOUND or INVALID_INPUT, and nothing of the file is appended. Any other
- * batch is appended as it was, without reading the ledger.
+ * batch is appended as it was, without reading the ledger. Every batch that would re-render an
+ * L1/L2 note holding an uncaptured edit is refused (refuseOverwritingEdits).
  */
 export async function appendLogBatch(
   ctx: Pick<RegistryContext, 'engine' | 'serial'>,
@@ -370,9 +389,16 @@ export async function appendLogBatch(
   writer: Writer,
   options: AppendOptions = {},
 ): ReturnType<Engine['append']> {
-  if (!holdsCorrection(payloads)) return ctx.engine.append(project, payloads, writer, options);
+  if (!holdsCorrection(payloads)) {
+    // A new memory or added line re-renders its note too (the correction lock is not taken:
+    // nothing here reads the ledger).
+    await refuseOverwritingEdits(ctx.engine, project, payloads);
+    return ctx.engine.append(project, payloads, writer, options);
+  }
   return underCorrection(ctx, project, async () => {
-    requirePlannedCorrections(await readLedger(ctx, project), project, payloads, options.lines);
+    const events = await readEvents(ctx, project);
+    requirePlannedCorrections(ledgerOf(events), project, payloads, options.lines);
+    await refuseOverwritingEdits(ctx.engine, project, payloads, undefined, events);
     return ctx.engine.append(project, payloads, writer, options);
   });
 }
@@ -382,7 +408,8 @@ async function supersedeNow(
   caller: Caller,
   input: { project: string; ref: string; by: string; reason: string; force?: boolean | undefined },
 ): Promise<MutationOut> {
-  const ledger = await readLedger(ctx, input.project);
+  const events = await readEvents(ctx, input.project);
+  const ledger = ledgerOf(events);
   const target = resolveRef(ledger, input.project, input.ref);
   const force = input.force === true;
   const text = replacingText(ledger, input.project, input.by, force);
@@ -405,6 +432,7 @@ async function supersedeNow(
   const copied: Payload[] = [];
   for (const copy of copies)
     copied.push(await withCited(copy, ledger.targets.get((copy as { target: string }).target)));
+  await refuseOverwritingEdits(ctx.engine, input.project, [payload, ...copied], undefined, events);
   return append(ctx, caller, input.project, payload, target, contentSha256(text), force, copied);
 }
 

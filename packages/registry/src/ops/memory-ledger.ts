@@ -21,8 +21,13 @@ export type MutationEvent = EventOf<'forgotten' | 'superseded' | 'confirmed' | '
  */
 export interface MemoryLedger {
   targets: Map<string, LedgerTarget>;
-  /** Target sha → the seq of the `forgotten` event that tombstoned it. */
+  /**
+   * Line or memory sha → the seq of the `forgotten` event that tombstoned it: its target, and
+   * every line it refuses (the copies and rewordings a forget takes out with its target).
+   */
   forgotten: Map<string, number>;
+  /** Line or memory sha → the target of the `forgotten` event that tombstoned it (itself for a target). */
+  tombstoneOf: Map<string, string>;
   /** Target sha → the content sha that first superseded it. */
   superseded: Map<string, string>;
   mutations: MutationEvent[];
@@ -32,14 +37,36 @@ export async function readLedger(
   ctx: Pick<RegistryContext, 'engine'>,
   project: string,
 ): Promise<MemoryLedger> {
-  const ledger: MemoryLedger = {
+  const ledger = emptyLedger();
+  for await (const { event } of ctx.engine.read(project)) fold(ledger, event);
+  return ledger;
+}
+
+/** The ledger of events already read: a correction that reads the log once for its checks and its vault guard. */
+export function ledgerOf(events: Iterable<LogEvent>): MemoryLedger {
+  const ledger = emptyLedger();
+  for (const event of events) fold(ledger, event);
+  return ledger;
+}
+
+/** Every event of a project's log, in order. */
+export async function readEvents(
+  ctx: Pick<RegistryContext, 'engine'>,
+  project: string,
+): Promise<LogEvent[]> {
+  const events: LogEvent[] = [];
+  for await (const { event } of ctx.engine.read(project)) events.push(event);
+  return events;
+}
+
+function emptyLedger(): MemoryLedger {
+  return {
     targets: new Map(),
     forgotten: new Map(),
+    tombstoneOf: new Map(),
     superseded: new Map(),
     mutations: [],
   };
-  for await (const { event } of ctx.engine.read(project)) fold(ledger, event);
-  return ledger;
 }
 
 function fold(ledger: MemoryLedger, event: LogEvent): void {
@@ -94,7 +121,13 @@ function fold(ledger: MemoryLedger, event: LogEvent): void {
     }
     case 'forgotten':
       ledger.mutations.push(event);
-      if (!ledger.forgotten.has(event.target)) ledger.forgotten.set(event.target, event.seq);
+      // The lines it refuses too, as every projection folds it. Trigger: `mem forget` of a line
+      // whose copy (the L2 `[query] ` line, a rewording in another note) it took out with it.
+      // Why: only the target was recorded here, so the copy could still be superseded or
+      // forgotten again, by `mem supersede`, vault capture or review, under the lock or not.
+      // Outcome: CONFLICT naming the tombstone, nothing appended.
+      markForgotten(ledger, event.target, event.target, event.seq);
+      for (const line of event.refuses) markForgotten(ledger, line.sha256, event.target, event.seq);
       return;
     case 'confirmed':
     case 'resurfaced':
@@ -103,4 +136,16 @@ function fold(ledger: MemoryLedger, event: LogEvent): void {
     default:
       return;
   }
+}
+
+/** Records `sha` as tombstoned by the forget of `tombstone` at `seq`; the first forget holds. */
+export function markForgotten(
+  ledger: MemoryLedger,
+  sha: string,
+  tombstone: string,
+  seq: number,
+): void {
+  if (ledger.forgotten.has(sha)) return;
+  ledger.forgotten.set(sha, seq);
+  ledger.tombstoneOf.set(sha, tombstone);
 }

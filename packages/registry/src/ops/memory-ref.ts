@@ -96,14 +96,15 @@ export function requireNotForgotten(
     ledger.forgotten.has(sha),
   );
   if (by === undefined) return;
+  const tombstone = ledger.tombstoneOf.get(by) ?? by;
   throw new MemError(
     'CONFLICT',
-    `${field}: ${target.kind} ${target.sha256} in ${project} is already forgotten (tombstone ${by}, seq ${ledger.forgotten.get(by)}); nothing was appended`,
+    `${field}: ${target.kind} ${target.sha256} in ${project} is already forgotten (tombstone ${tombstone}, seq ${ledger.forgotten.get(by)}); nothing was appended`,
     {
       field,
       project,
       target: target.sha256,
-      tombstone: by,
+      tombstone,
     },
   );
 }

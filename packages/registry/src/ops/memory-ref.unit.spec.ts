@@ -7,6 +7,7 @@ function ledgerOf(targets: LedgerTarget[]): MemoryLedger {
   return {
     targets: new Map(targets.map((t) => [t.sha256, t])),
     forgotten: new Map(),
+    tombstoneOf: new Map(),
     superseded: new Map(),
     mutations: [],
   };

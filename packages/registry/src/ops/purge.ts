@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireReach, writerOf } from '../caller.js';
 import { defineOperation } from '../operation.js';
+import { refuseUncapturedEdits } from './rebuild-guard.js';
 import { projectInput } from './schemas.js';
 
 /**
@@ -54,6 +55,9 @@ export const purge = defineOperation({
   },
   run: async (ctx, caller, input) => {
     requireReach(caller, input.project);
+    // The purge drops the whole vault and replays it: an uncaptured edit in any project's
+    // note would be overwritten without a word, as a rebuild would (rebuild-guard.ts).
+    await refuseUncapturedEdits(ctx.engine, undefined, 'purge');
     return ctx.engine.purge(
       input.project,
       { ref: input.ref, reason: input.reason },

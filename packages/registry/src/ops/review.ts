@@ -5,7 +5,7 @@ import { reviewKindField, type Payload } from '@mem/core';
 import type { Grounding } from '@mem/ingest';
 import { loadIngest } from '../ingest-module.js';
 import { requireCapability, requireReach, writerOf } from '../caller.js';
-import { appendPlannedCorrections } from './corrections.js';
+import { appendCheckedLocked, underCorrection } from './corrections.js';
 import type { RegistryContext } from '../context.js';
 import { defineOperation } from '../operation.js';
 import { foldQueue, type ReviewQueue } from '../review/queue.js';
@@ -186,32 +186,40 @@ function decideOperation(decision: 'keep' | 'dismiss' | 'supersede', summary: st
     },
     run: async (ctx, caller, input) => {
       requireReach(caller, input.project);
-      const queue = await readQueue(ctx, input.project);
-      const finding = resolveOpenFinding(queue, input.project, input.id);
-      const supersessions =
-        decision === 'supersede' ? supersedePlan(queue, input.project, finding, input.reason) : [];
-      // Filing a rule under archive edits it: the capability add_items and update_item ask.
-      if (supersessions.some((p) => 'item' in p && queue.items.get(p.item)?.type === 'rule'))
-        requireCapability(caller, 'may_write_rules');
-      const payloads: Payload[] = [
-        ...supersessions,
-        { type: 'review_decided', id: finding.opened.id, decision, reason: input.reason },
-      ];
-      // Its supersessions are checked again and appended under the project's correction lock,
-      // as `mem supersede`'s are: a line superseded since the queue was read is CONFLICT.
-      const [range] = await appendPlannedCorrections(ctx, caller, [
-        { project: input.project, payloads },
-      ]);
-      return {
-        project: input.project,
-        id: finding.opened.id,
-        decision,
-        // The lines superseded, or the items a fold filed under archive.
-        superseded: supersessions.flatMap((p) =>
-          p.type === 'superseded' ? [p.target] : p.type === 'item_attention_set' ? [p.item] : [],
-        ),
-        seq: range!.last_seq,
-      };
+      // The queue is read, the decision planned and appended as one step under the project's
+      // correction lock. Trigger: two decisions on one finding at once (two processes). Why:
+      // each read the queue before the other appended, so both wrote `review_decided` (and a
+      // supersede its supersessions). Outcome: the second reads the first's decision and is
+      // CONFLICT naming it (resolveOpenFinding), nothing appended.
+      return underCorrection(ctx, input.project, async () => {
+        const queue = await readQueue(ctx, input.project);
+        const finding = resolveOpenFinding(queue, input.project, input.id);
+        const supersessions =
+          decision === 'supersede'
+            ? supersedePlan(queue, input.project, finding, input.reason)
+            : [];
+        // Filing a rule under archive edits it: the capability add_items and update_item ask.
+        if (supersessions.some((p) => 'item' in p && queue.items.get(p.item)?.type === 'rule'))
+          requireCapability(caller, 'may_write_rules');
+        const payloads: Payload[] = [
+          ...supersessions,
+          { type: 'review_decided', id: finding.opened.id, decision, reason: input.reason },
+        ];
+        // Its supersessions are checked as `mem supersede`'s are, on the log read under the lock.
+        const [range] = await appendCheckedLocked(ctx, writerOf(caller), [
+          { project: input.project, payloads },
+        ]);
+        return {
+          project: input.project,
+          id: finding.opened.id,
+          decision,
+          // The lines superseded, or the items a fold filed under archive.
+          superseded: supersessions.flatMap((p) =>
+            p.type === 'superseded' ? [p.target] : p.type === 'item_attention_set' ? [p.item] : [],
+          ),
+          seq: range!.last_seq,
+        };
+      });
     },
   });
 }

@@ -14,6 +14,8 @@ export interface ProjectCapturePlan {
   project: string;
   notes: NoteCapturePlan[];
   projected: Map<string, ProjectedNote>;
+  /** Each note's text as the plan read it (null: no file): the guard sees whether it changed since. */
+  onDisk: Map<string, string | null>;
 }
 
 /** Top-level notes the vault projector writes that hold no memory line (the review queue). */
@@ -46,8 +48,10 @@ export async function planProjectCapture(
   );
   const paths = [...new Set([...projected.keys(), ...onDisk])].sort();
   const notes: NoteCapturePlan[] = [];
+  const read = new Map<string, string | null>();
   for (const path of paths) {
     const text = await readVaultFile(vaultDir, path);
+    read.set(path, text);
     const note = projected.get(path);
     notes.push(
       planNoteCapture({
@@ -59,7 +63,7 @@ export async function planProjectCapture(
       }),
     );
   }
-  return { project, notes, projected };
+  return { project, notes, projected, onDisk: read };
 }
 
 const DRIFT = { forget: 'line_deleted', supersede: 'line_rewritten', add: 'line_added' } as const;
@@ -87,7 +91,12 @@ export interface VaultDrift {
  */
 export async function vaultDrift(engine: Engine, project: string): Promise<VaultDrift[]> {
   const plan = await planProjectCapture(engine, project);
-  return plan.notes.flatMap((note) => [
+  return plan.notes.flatMap(driftOf);
+}
+
+/** One note's uncaptured differences, as vaultDrift reports them. */
+export function driftOf(note: NoteCapturePlan): VaultDrift[] {
+  return [
     ...note.intents.map((intent) => ({
       path: `vault/${note.path}`,
       line: intent.line,
@@ -102,5 +111,5 @@ export async function vaultDrift(engine: Engine, project: string): Promise<Vault
         problem: f.problem,
         message: f.message,
       })),
-  ]);
+  ];
 }

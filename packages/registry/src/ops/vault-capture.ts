@@ -233,6 +233,7 @@ async function appendPlan(
         batches.map((changes, i) => ({
           project: plans[i]!.project,
           payloads: changes.flatMap((change) => change.payloads),
+          capture: plans[i]!,
         })),
       );
   const events: CaptureOut['events'] = [];

@@ -134,6 +134,33 @@ describe('a correction of a note holding an uncaptured edit', () => {
     await refusedOverEdit(['log', 'append', '--project', 'demo'], `${line}\n`);
   });
 
+  // Stop 35's review: the guard looked at memory, superseded, forgotten, line_added and
+  // tombstone events only, and at notes whose bytes the batch changes; the projector writes every
+  // note a batch touches wherever the file differs. Red before: each exited 0, the edit gone.
+  it('mem log append of a gate event of the note is refused, the edit kept', async () => {
+    editPg();
+    const line = JSON.stringify({
+      type: 'gate',
+      run_id: 'run-2026-08-17-infra-1',
+      level: 'L1',
+      t: 99,
+      update: false,
+      exit: false,
+      think: 'Nothing new.',
+      latency_ms: 0,
+    });
+    await refusedOverEdit(['log', 'append', '--project', 'demo'], `${line}\n`);
+  });
+
+  it('mem log append of a memory the note already shows (its bytes unchanged) is refused, the edit kept', async () => {
+    editPg();
+    const memories = readFileSync(sample, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"type":"memory"') && line.includes('infra-1'));
+    const last = memories.at(-1)!;
+    await refusedOverEdit(['log', 'append', '--project', 'demo'], `${last}\n`);
+  });
+
   it('vault capture of a rewrite in a note whose frontmatter was edited too is refused (capture records the line, the re-render would drop the frontmatter)', async () => {
     const edited = editPg().replace(/^chunks_seen: .*$/m, 'chunks_seen: 99');
     writeFileSync(join(root, NOTE), edited);

@@ -77,21 +77,34 @@ export function memoryNotesChangedBy(
 ): MemoryNotesChange {
   const fold = foldOf(project, events, options);
   const before = memoryNotesOf(fold, options);
-  for (const event of planned)
-    if ((VAULT_HANDLES as readonly string[]).includes(event.type)) applyEvent(fold, event, options);
+  // A note the batch touches is rendered again and written wherever the file differs from it,
+  // even when its bytes come out the same as before the batch (stop 35 review): it counts too.
+  const touched = new Set<string>();
+  for (const event of planned) {
+    if (!handles(event)) continue;
+    for (const key of applyEvent(fold, event, options).touched) touched.add(notePath(project, key));
+  }
   const after = new Map(memoryNotesOf(fold, options).map((note) => [note.path, note.bytes]));
   const was = new Map(before.map((note) => [note.path, note.bytes]));
   const changed = [...new Set([...was.keys(), ...after.keys()])]
-    .filter((path) => was.get(path) !== after.get(path))
+    .filter((path) => was.get(path) !== after.get(path) || touched.has(path))
     .sort();
   return { before, changed };
 }
 
 function foldOf(project: string, events: Iterable<LogEvent>, options: RenderOptions): VaultFold {
   const fold = emptyFold(project);
-  for (const event of events)
-    if ((VAULT_HANDLES as readonly string[]).includes(event.type)) applyEvent(fold, event, options);
+  for (const event of events) if (handles(event)) applyEvent(fold, event, options);
   return fold;
+}
+
+/** True when the vault folds `event` (any such event may touch a note and re-render it). */
+export function vaultHandles(event: Pick<LogEvent, 'type'>): boolean {
+  return (VAULT_HANDLES as readonly string[]).includes(event.type);
+}
+
+function handles(event: LogEvent): boolean {
+  return vaultHandles(event);
 }
 
 function memoryNotesOf(fold: VaultFold, options: RenderOptions): ProjectedNote[] {

@@ -41,6 +41,7 @@ export {
 } from './capture-plan.js';
 export {
   memoryNotesChangedBy,
+  vaultHandles,
   projectedMemoryNotes,
   type MemoryNotesChange,
   type ProjectedNote,

@@ -1,17 +1,13 @@
 import { MemError, type LogEvent, type Payload } from '@mem/core';
 import type { Engine } from '@mem/engine';
-import { memoryNotesChangedBy, planNoteCapture, type NoteCapturePlan } from '@mem/projector-vault';
+import {
+  memoryNotesChangedBy,
+  planNoteCapture,
+  vaultHandles,
+  type NoteCapturePlan,
+} from '@mem/projector-vault';
 import { driftOf, type VaultDrift } from './vault-capture-plan.js';
 import { readVaultFile } from './vault-files.js';
-
-/** The events that can change what an L1/L2 note shows; a batch with none of them skips the guard. */
-const NOTE_EVENTS = new Set<string>([
-  'memory',
-  'superseded',
-  'forgotten',
-  'line_added',
-  'tombstone',
-]);
 
 /** What a capture read before it took the lock: each note's text then, and its plan. */
 export interface CaptureRead {
@@ -57,7 +53,7 @@ async function readNote(vaultDir: string, path: string): Promise<string | null> 
  * writes the log's version of every note a batch changes, so the edit, which exists nowhere
  * else, was silently lost. Outcome: nothing is appended; the error names each file and line and
  * says to run `mem vault capture` (or undo the edit) and retry. A deleted note loses nothing
- * when written again, and a note the batch leaves unchanged is not read.
+ * when written again, and a note the batch does not touch is not read.
  *
  * Vault capture passes what it read: a note it captures may differ from the log (that is the
  * edit it records), but not by an edit it only reports (a finding: frontmatter, headings, order),
@@ -70,7 +66,11 @@ export async function refuseOverwritingEdits(
   capture?: CaptureRead,
   read?: readonly LogEvent[],
 ): Promise<void> {
-  if (!payloads.some((payload) => NOTE_EVENTS.has(payload.type))) return;
+  // Every event the vault folds may touch a note, and a touched note is written again wherever
+  // the file differs (a gate changes chunks_seen and updated): a batch of none of them skips
+  // the guard. Until stop 35's review only memory, superseded, forgotten, line_added and
+  // tombstone counted, and a `mem log append` of a gate event overwrote an edit.
+  if (!payloads.some((payload) => vaultHandles(payload))) return;
   // The caller's read of the log under the same lock, when it has one (a log read is most of the cost).
   let events = read;
   if (events === undefined) {

@@ -16,6 +16,11 @@ export const MAX_RECORDS = 20_000;
 
 export { TRANSCRIPT_KINDS as SOURCE_KINDS } from '@mem/sources/kinds';
 
-/** The key a cited chunk's grounding is reported under. */
+/**
+ * The key a cited chunk's grounding is reported (and cached) under. The byte digest is part of
+ * it since chunks record one (stop 35): two chunks of one span with the same normalised content
+ * but different bytes (read before and after a case-only rewrite, or one from an older log
+ * without a byte digest) are judged apart, not given each other's verdict.
+ */
 export const citedKey = (c: Omit<CitedChunk, 'chunkTokens'>) =>
-  `${c.source}@${c.start}-${c.end}:${c.sha256}`;
+  `${c.source}@${c.start}-${c.end}:${c.sha256}${c.bytesSha256 === undefined ? '' : `/${c.bytesSha256}`}`;

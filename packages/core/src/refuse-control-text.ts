@@ -82,16 +82,30 @@ function plain(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/** `value` with CRLF made LF in its strings; `value` itself (no copy) when it holds none. */
 function lf(value: unknown): unknown {
   if (typeof value === 'string')
     return value.includes('\r\n') ? value.replace(/\r\n/g, '\n') : value;
-  if (Array.isArray(value)) return value.map(lf);
-  if (plain(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lf(v)]));
+  if (Array.isArray(value)) {
+    const mapped = value.map(lf);
+    return mapped.some((v, i) => v !== value[i]) ? mapped : value;
+  }
+  if (plain(value)) return lfFields(value, []);
   return value;
 }
 
+/** A plain object's fields through lf (`verbatim` ones as they are); the object itself when none changed. */
+function lfFields(value: Record<string, unknown>, verbatim: readonly string[]): unknown {
+  const entries = Object.entries(value).map(([k, v]): [string, unknown] => [
+    k,
+    verbatim.includes(k) ? v : lf(v),
+  ]);
+  return entries.some(([k, v]) => v !== value[k]) ? Object.fromEntries(entries) : value;
+}
+
 /**
- * `input` with every CRLF in its strings made LF, `verbatim` top-level fields left as they are.
+ * `input` with every CRLF in its strings made LF, `verbatim` top-level fields left as they are
+ * (copied only where something changed: most writes hold no CR, and this runs on every write).
  * Trigger: an HTTP client (a browser's textarea, a Windows editor) sends CRLF inside a text
  * field. Why: refused as a control character (U+000D), such a client could write no multi-line
  * text at all; stored as sent, the log would hold two forms of one text (two content hashes, a
@@ -100,8 +114,5 @@ function lf(value: unknown): unknown {
  * line, is still refused (refuseControlText). Transcripts stay as they were (verbatim).
  */
 export function lfLineEnds(input: unknown, verbatim: readonly string[] = []): unknown {
-  if (!plain(input)) return lf(input);
-  return Object.fromEntries(
-    Object.entries(input).map(([k, v]) => [k, verbatim.includes(k) ? v : lf(v)]),
-  );
+  return plain(input) ? lfFields(input, verbatim) : lf(input);
 }

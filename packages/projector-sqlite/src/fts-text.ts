@@ -42,6 +42,8 @@ const WIDTH_RUN = new RegExp(`[${WIDTH}]+`, 'gu');
 // as macOS writes file names) the way keyword-terms.ts composes a query.
 const CJK_RUN = new RegExp(`(?:[${RANGES}]|\\u3099|\\u309A)+`, 'gu');
 const CJK_CHAR = new RegExp(`^[${RANGES}]`, 'u');
+// A term cut into its CJK runs and what stands between them (matchAll clones it: no shared lastIndex).
+const PIECES = new RegExp(`[${RANGES}]+|[^${RANGES}]+`, 'gu');
 // unicode61's token characters (keyword-terms.ts's TOKEN): what a non-CJK segment of a term holds.
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 
@@ -95,9 +97,7 @@ export function ftsPhrase(term: string): string {
   const folded = foldWidth(term);
   const tokens: string[] = [];
   let prefix = false;
-  const pieces = [...folded.matchAll(new RegExp(`[${RANGES}]+|[^${RANGES}]+`, 'gu'))].map(
-    (m) => m[0],
-  );
+  const pieces = [...folded.matchAll(PIECES)].map((m) => m[0]);
   pieces.forEach((piece, i) => {
     if (!CJK_CHAR.test(piece)) {
       tokens.push(...(piece.match(TOKEN) ?? []));

@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { registerFtsText } from './fts-text.js';
 
 /**
  * Keeps node_fts (external content over node.text) in step with node on this connection:
@@ -20,7 +19,6 @@ import { registerFtsText } from './fts-text.js';
  * Nothing reads node_fts on this connection inside a batch.
  */
 export function registerFtsTriggers(db: Database.Database): void {
-  registerFtsText(db);
   db.exec(`
     CREATE TEMP TABLE IF NOT EXISTS node_fts_pending (
       id       INTEGER PRIMARY KEY,
@@ -46,7 +44,7 @@ export function registerFtsTriggers(db: Database.Database): void {
 /**
  * The statements that index what node_fts_pending notes, in one INSERT (FTS5 commands and
  * rows, by node id: a node's removal before its new text), then empty it. The text indexed (and
- * removed) is mem_fts_text's (fts-text.ts: CJK runs as bigrams), registered with the triggers.
+ * removed) is mem_fts_text's (fts-text.ts: CJK runs as bigrams), registered by prepareStatements.
  */
 export const NODE_FTS_FLUSH_SQL = [
   `INSERT INTO main.node_fts (node_fts, rowid, text)

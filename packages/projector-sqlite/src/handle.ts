@@ -4,6 +4,7 @@ import { NODE_FTS_FLUSH_SQL, registerFtsTriggers } from './fts-triggers.js';
 import { ITEM_BIRTH_SQL, type ItemBirth } from './item-births.js';
 import { ITEM_FTS_FLUSH_SQL, registerItemFtsTriggers } from './item-fts.js';
 import { registerForgottenText } from './forgotten-text.js';
+import { registerFtsText } from './fts-text.js';
 import { openWritable } from './open-database.js';
 import type { StatementName } from './planned-write.js';
 import { POSITION_SQL, STATEMENT_SQL } from './statements.js';
@@ -43,6 +44,8 @@ export interface PreparedStatements {
 
 export function prepareStatements(db: Database.Database): PreparedStatements {
   registerForgottenText(db);
+  // mem_fts_text: what the node_fts and item_fts flushes index (fts-text.ts), once a connection.
+  registerFtsText(db);
   registerFtsTriggers(db);
   registerItemFtsTriggers(db);
   registerOrientTriggers(db);

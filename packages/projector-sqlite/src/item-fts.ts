@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import type { AttentionTier, ItemStatus, ItemType } from '@mem/core';
-import { registerFtsText } from './fts-text.js';
 import { varints } from './keyword-statistics.js';
 
 /*
@@ -184,7 +183,6 @@ const NOTE = (nodeId: string, indexed: 0 | 1) =>
  * written with it: its insert notes it once, by the shell rather than a trigger (item-births.ts).
  */
 export function registerItemFtsTriggers(db: Database.Database): void {
-  registerFtsText(db);
   db.exec(`
     CREATE TEMP TABLE IF NOT EXISTS item_fts_pending (
       node_id INTEGER PRIMARY KEY,
@@ -231,7 +229,6 @@ export const ITEM_FTS_FLUSH_SQL = [
  * depend on the rows alone.
  */
 export function buildItemFts(db: Database.Database, source: string): void {
-  registerFtsText(db);
   db.exec(`INSERT INTO main.item_fts (rowid, text, scope)
     SELECT n.id, mem_fts_text(n.text), ${itemScopeSql('i')} || ${parentScopeSql('i')}
     FROM ${source}.item i JOIN ${source}.node n ON n.id = i.node_id

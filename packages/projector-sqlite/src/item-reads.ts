@@ -1227,6 +1227,8 @@ export function itemReader(
   db.function('mem_ms', { deterministic: true }, (iso: unknown) =>
     typeof iso === 'string' ? Date.parse(iso) : null,
   );
+  // mem_fts_text: a page's text tokenised as node_fts's (matchedTermsOfPage).
+  registerFtsText(db);
   const cache = new Map<string, Database.Statement>();
   const prepared = (sql: string) => {
     let statement = cache.get(sql);
@@ -1303,7 +1305,6 @@ export function itemReader(
   let pageText: { clear: Database.Statement; fill: Database.Statement; terms: Database.Statement };
   const pageTextStatements = () => {
     if (pageText) return pageText;
-    registerFtsText(db);
     db.exec(
       `CREATE VIRTUAL TABLE IF NOT EXISTS temp.item_page_text USING fts5 (text, ${TOKENIZE})`,
     );

@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { registerFtsText } from './fts-text.js';
 import type { KeywordPosting, PostingsOptions } from './keyword-statistics.js';
 
 /*
@@ -72,7 +71,6 @@ export function postingsReader(
 /** The `n`th pooled index table of a connection, created on first use. */
 export function setIndex(db: Database.Database, tokenize: string, n: number): SetIndex {
   const table = `set_fts_${n}`;
-  registerFtsText(db);
   // Contentless: node holds the text; 'delete-all' empties it for the next set.
   db.exec(`CREATE VIRTUAL TABLE temp.${table} USING fts5 (text, content = '', ${tokenize});
     CREATE VIRTUAL TABLE temp.${table}_instance USING fts5vocab (temp, ${table}, instance);

@@ -1,6 +1,6 @@
 import type { LogEvent } from '@mem/core';
 import { emptyFold, type NoteFold, type VaultFold } from './fold-state.js';
-import { applyEvent, VAULT_HANDLES } from './fold.js';
+import { applyEvent, vaultHandles } from './fold.js';
 import { notePath } from './notes.js';
 import { renderNote } from './notes.js';
 import type { RenderOptions } from './render-query.js';
@@ -81,7 +81,7 @@ export function memoryNotesChangedBy(
   // even when its bytes come out the same as before the batch (stop 35 review): it counts too.
   const touched = new Set<string>();
   for (const event of planned) {
-    if (!handles(event)) continue;
+    if (!vaultHandles(event)) continue;
     for (const key of applyEvent(fold, event, options).touched) touched.add(notePath(project, key));
   }
   const after = new Map(memoryNotesOf(fold, options).map((note) => [note.path, note.bytes]));
@@ -94,17 +94,8 @@ export function memoryNotesChangedBy(
 
 function foldOf(project: string, events: Iterable<LogEvent>, options: RenderOptions): VaultFold {
   const fold = emptyFold(project);
-  for (const event of events) if (handles(event)) applyEvent(fold, event, options);
+  for (const event of events) if (vaultHandles(event)) applyEvent(fold, event, options);
   return fold;
-}
-
-/** True when the vault folds `event` (any such event may touch a note and re-render it). */
-export function vaultHandles(event: Pick<LogEvent, 'type'>): boolean {
-  return (VAULT_HANDLES as readonly string[]).includes(event.type);
-}
-
-function handles(event: LogEvent): boolean {
-  return vaultHandles(event);
 }
 
 function memoryNotesOf(fold: VaultFold, options: RenderOptions): ProjectedNote[] {

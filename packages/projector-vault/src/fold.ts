@@ -439,8 +439,13 @@ export const VAULT_HANDLES = [
 /** An event the vault handles. */
 export type VaultEvent = EventOf<(typeof VAULT_HANDLES)[number]>;
 
-function handled(event: LogEvent): event is VaultEvent {
+/** True when the vault folds `event` (any such event may touch a note and re-render it). */
+export function vaultHandles(event: Pick<LogEvent, 'type'>): boolean {
   return (VAULT_HANDLES as readonly string[]).includes(event.type);
+}
+
+function handled(event: LogEvent): event is VaultEvent {
+  return vaultHandles(event);
 }
 
 /**

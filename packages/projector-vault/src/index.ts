@@ -1,5 +1,5 @@
 export { projectorVault, type VaultHandle } from './projector.js';
-export { applyEvent, type FoldEffect } from './fold.js';
+export { applyEvent, vaultHandles, type FoldEffect } from './fold.js';
 export {
   emptyFold,
   type EvidenceRef,
@@ -41,7 +41,6 @@ export {
 } from './capture-plan.js';
 export {
   memoryNotesChangedBy,
-  vaultHandles,
   projectedMemoryNotes,
   type MemoryNotesChange,
   type ProjectedNote,

@@ -1,5 +1,5 @@
 import { contentSha256, memoryLines, splitMemoryLines, type LogEvent } from '@mem/core';
-import { VAULT_HANDLES, applyEvent } from './fold.js';
+import { applyEvent, vaultHandles } from './fold.js';
 import { emptyFold, type MemoryRef, type VaultFold } from './fold-state.js';
 import { liveText } from './live-lines.js';
 
@@ -15,8 +15,7 @@ export interface ShownLines {
 export function foldOf(project: string, events: Iterable<LogEvent>): VaultFold {
   const fold = emptyFold(project);
   for (const event of events)
-    if ((VAULT_HANDLES as readonly string[]).includes(event.type))
-      applyEvent(fold, event, { emitEvidenceNotes: false });
+    if (vaultHandles(event)) applyEvent(fold, event, { emitEvidenceNotes: false });
   return fold;
 }
 

@@ -1,11 +1,12 @@
 import { MemError, type LogEvent, type Payload } from '@mem/core';
-import type { Engine } from '@mem/engine';
+import type { Engine, TombstoneSet } from '@mem/engine';
 import {
   memoryNotesChangedBy,
   planNoteCapture,
   vaultHandles,
   type NoteCapturePlan,
 } from '@mem/projector-vault';
+import { readEvents } from './memory-ledger.js';
 import { driftOf, type VaultDrift } from './vault-capture-plan.js';
 import { readVaultFile } from './vault-files.js';
 
@@ -72,12 +73,7 @@ export async function refuseOverwritingEdits(
   // tombstone counted, and a `mem log append` of a gate event overwrote an edit.
   if (!payloads.some((payload) => vaultHandles(payload))) return;
   // The caller's read of the log under the same lock, when it has one (a log read is most of the cost).
-  let events = read;
-  if (events === undefined) {
-    const all: LogEvent[] = [];
-    for await (const { event } of engine.read(project)) all.push(event);
-    events = all;
-  }
+  const events = read ?? (await readEvents({ engine }, project));
   const { vaultDir, options } = engine.target;
   const { before, changed } = memoryNotesChangedBy(
     project,
@@ -87,7 +83,8 @@ export async function refuseOverwritingEdits(
   );
   if (changed.length === 0) return;
   const projected = new Map(before.map((note) => [note.path, note]));
-  const tombstones = await engine.tombstones(project);
+  // Read only for a note that differs from its projection (most corrections find none).
+  let tombstones: TombstoneSet | undefined;
   const lost: VaultDrift[] = [];
   for (const path of changed) {
     const text = await readNote(vaultDir, path);
@@ -108,11 +105,13 @@ export async function refuseOverwritingEdits(
       lost.push(...driftOf({ ...read, intents: [] }).filter((d) => d.problem !== 'note_deleted'));
       continue;
     }
+    tombstones ??= await engine.tombstones(project);
+    const refusing = tombstones;
     const plan = planNoteCapture({
       path,
       projected: note?.bytes ?? null,
       onDisk: text,
-      refusedBy: (line) => tombstones.match(line)?.tombstone ?? null,
+      refusedBy: (line) => refusing.match(line)?.tombstone ?? null,
       ...(note ? { blocks: note.blocks, added: note.added } : {}),
     });
     lost.push(...driftOf(plan).filter((d) => d.problem !== 'note_deleted'));
